@@ -1,0 +1,33 @@
+# Sourced by ./sylva, ./run-tests and .ci/run: points JAVA_HOME at a JDK 25 or newer without the user
+# setting anything. Order: $JAVA_HOME if it is already >= 25, then /usr/lib/jvm/*25* (Temurin first),
+# then the `java` on PATH if it is >= 25.
+sylva_java_major() {
+  "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n1 | cut -d. -f1
+}
+sylva_find_jdk() {
+  local cand major
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ]; then
+    major=$(sylva_java_major "$JAVA_HOME")
+    if [ "${major:-0}" -ge 25 ] 2>/dev/null; then return 0; fi
+  fi
+  for cand in /usr/lib/jvm/temurin-25* /usr/lib/jvm/*-25* /usr/lib/jvm/*25* /usr/lib/jvm/*; do
+    [ -x "$cand/bin/javac" ] || continue
+    major=$(sylva_java_major "$cand")
+    if [ "${major:-0}" -ge 25 ] 2>/dev/null; then export JAVA_HOME="$cand"; return 0; fi
+  done
+  if command -v javac >/dev/null 2>&1; then
+    cand=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
+    major=$(sylva_java_major "$cand")
+    if [ "${major:-0}" -ge 25 ] 2>/dev/null; then export JAVA_HOME="$cand"; return 0; fi
+  fi
+  echo "sylva: no JDK 25 found (looked at \$JAVA_HOME, /usr/lib/jvm and PATH); install Temurin 25 or OpenJDK 25." >&2
+  return 1
+}
+sylva_find_jdk || exit 2
+export PATH="$JAVA_HOME/bin:$PATH"
+if ! command -v mvn >/dev/null 2>&1; then
+  echo "sylva: Apache Maven (mvn) is needed to build; install it (Debian: apt-get install maven)." >&2
+  exit 2
+fi
+# Maven 3.8/3.9 itself (guava) touches sun.misc.Unsafe; keep its console quiet on JDK 25.
+export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"

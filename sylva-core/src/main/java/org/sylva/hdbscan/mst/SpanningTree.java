@@ -1,0 +1,131 @@
+package org.sylva.hdbscan.mst;
+
+import java.util.Arrays;
+
+/**
+ * A minimum spanning tree of the mutual-reachability graph over {@code n} points: {@code n - 1}
+ * edges {@code (from[i], to[i], weight[i])}, listed in the order the hierarchy stage consumes them.
+ *
+ * <p>Trees built by Sylva are in the unique {@link EdgeOrder}: ascending {@code (weight, lower index,
+ * higher index)} with {@code from = lower index}, {@code to = higher index}, so the tree and everything
+ * derived from it never depend on thread count, backend or chance. {@link #of} also accepts trees in
+ * any other order (for example a reference implementation's, in its stored row order); consumers
+ * process the edges in the given order with a stable sort by weight.
+ *
+ * <pre>{@code
+ * SpanningTree t = SpanningTree.of(3, new int[] {0, 1}, new int[] {1, 2}, new double[] {0.5, 0.7});
+ * double w = t.weight(1);   // 0.7
+ * }</pre>
+ */
+public final class SpanningTree {
+    private final int n;
+    private final int[] from;
+    private final int[] to;
+    private final double[] weight;
+
+    private SpanningTree(int n, int[] from, int[] to, double[] weight) {
+        this.n = n;
+        this.from = from;
+        this.to = to;
+        this.weight = weight;
+    }
+
+    /** Wraps the given edges (copies the arrays). Lengths must all be {@code max(n - 1, 0)}. */
+    public static SpanningTree of(int n, int[] from, int[] to, double[] weight) {
+        int m = Math.max(n - 1, 0);
+        if (from.length != m || to.length != m || weight.length != m) {
+            throw new IllegalArgumentException("a spanning tree of " + n + " points has " + m + " edges; got "
+                    + from.length + "/" + to.length + "/" + weight.length);
+        }
+        for (int i = 0; i < m; i++) {
+            if (from[i] < 0 || from[i] >= n || to[i] < 0 || to[i] >= n) {
+                throw new IllegalArgumentException("edge " + i + " has an endpoint outside [0, " + n + ")");
+            }
+            if (Double.isNaN(weight[i])) throw new IllegalArgumentException("edge " + i + " has weight NaN");
+        }
+        return new SpanningTree(n, from.clone(), to.clone(), weight.clone());
+    }
+
+    /** Wraps without copying; for the MST builders in this library that hand over fresh arrays. */
+    static SpanningTree wrap(int n, int[] from, int[] to, double[] weight) {
+        return new SpanningTree(n, from, to, weight);
+    }
+
+    /** Number of points. */
+    public int points() {
+        return n;
+    }
+
+    /** Number of edges ({@code n - 1}, or 0 for an empty input). */
+    public int edges() {
+        return from.length;
+    }
+
+    public int from(int i) {
+        return from[i];
+    }
+
+    public int to(int i) {
+        return to[i];
+    }
+
+    public double weight(int i) {
+        return weight[i];
+    }
+
+    public int[] fromArray() {
+        return from.clone();
+    }
+
+    public int[] toArray() {
+        return to.clone();
+    }
+
+    public double[] weightArray() {
+        return weight.clone();
+    }
+
+    /** Sum of the weights (equal for every minimum spanning tree of the same graph, up to rounding). */
+    public double totalWeight() {
+        double s = 0;
+        for (double w : weight) s += w;
+        return s;
+    }
+
+    /** The tree's edges re-listed in the unique {@link EdgeOrder} with {@code from < to}. */
+    public SpanningTree inEdgeOrder() {
+        int m = from.length;
+        int[] lo = new int[m], hi = new int[m];
+        for (int i = 0; i < m; i++) {
+            lo[i] = Math.min(from[i], to[i]);
+            hi[i] = Math.max(from[i], to[i]);
+        }
+        Integer[] idx = new Integer[m];
+        for (int i = 0; i < m; i++) idx[i] = i;
+        Arrays.sort(idx, (x, y) -> EdgeOrder.compare(weight[x], lo[x], hi[x], weight[y], lo[y], hi[y]));
+        int[] f = new int[m], t = new int[m];
+        double[] w = new double[m];
+        for (int i = 0; i < m; i++) {
+            f[i] = lo[idx[i]];
+            t[i] = hi[idx[i]];
+            w[i] = weight[idx[i]];
+        }
+        return new SpanningTree(n, f, t, w);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SpanningTree s && s.n == n && Arrays.equals(s.from, from) && Arrays.equals(s.to, to)
+                && Arrays.equals(s.weight, weight);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * Arrays.hashCode(from) + Arrays.hashCode(to)) + Arrays.hashCode(weight) + n;
+    }
+
+    @Override
+    public String toString() {
+        return "SpanningTree[n=" + n + ", totalWeight=" + totalWeight() + "]";
+    }
+}

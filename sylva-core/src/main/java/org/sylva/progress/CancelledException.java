@@ -1,0 +1,16 @@
+package org.sylva.progress;
+
+/**
+ * Thrown out of a computation whose {@link CancellationToken} was cancelled. No partial result exists.
+ *
+ * <pre>{@code
+ * try { tree = builder.build(points, ids, token); } catch (CancelledException e) { return; }
+ * }</pre>
+ */
+public final class CancelledException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public CancelledException() {
+        super("cancelled");
+    }
+}
