@@ -1,0 +1,132 @@
+package org.sylva.bench.hdbscan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.sylva.data.PointSet;
+import org.sylva.demo.ClipLikeData;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+
+/**
+ * The in-process HDBSCAN benchmark behind {@code sylva bench hdbscan}: warms up, fits the same data
+ * {@code repeat} times, and reports the median and minimum of each stage and of the whole fit, the
+ * peak heap in use during the fits (sampled every 20 ms) and a fingerprint of the result, which must
+ * be the same for every repetition (the benchmark fails otherwise).
+ *
+ * <pre>{@code
+ * HdbscanBench.Result r = HdbscanBench.run(points, Hdbscan.builder().minClusterSize(20).build(), 3, 1);
+ * System.out.println(r.table());
+ * }</pre>
+ */
+public final class HdbscanBench {
+    private HdbscanBench() {
+    }
+
+    /**
+     * Figures of one benchmark run.
+     *
+     * @param points number of points
+     * @param dims dimensions
+     * @param threads worker threads
+     * @param backend backend name asked for
+     * @param repeat timed repetitions
+     * @param medianSeconds per stage (and "total"), median over repetitions
+     * @param minSeconds per stage (and "total"), minimum over repetitions
+     * @param peakHeapBytes largest heap in use sampled during the timed fits
+     * @param clusters clusters found
+     * @param noise points labelled noise
+     */
+    public record Result(int points, int dims, int threads, String backend, int repeat,
+            Map<String, Double> medianSeconds, Map<String, Double> minSeconds, long peakHeapBytes, int clusters,
+            int noise) {
+        /** One line per stage: median and minimum seconds. */
+        public String table() {
+            StringBuilder sb = new StringBuilder();
+            sb.append(String.format(Locale.ROOT, "hdbscan n=%d d=%d threads=%d backend=%s repeat=%d clusters=%d noise=%d peak-heap=%.0f MiB%n",
+                    points, dims, threads, backend, repeat, clusters, noise, peakHeapBytes / 1048576.0));
+            for (String stage : medianSeconds.keySet()) {
+                sb.append(String.format(Locale.ROOT, "  %-16s median %9.3f s   min %9.3f s%n", stage,
+                        medianSeconds.get(stage), minSeconds.get(stage)));
+            }
+            return sb.toString();
+        }
+    }
+
+    /** Runs {@code warmup} untimed fits, then {@code repeat} timed ones. */
+    public static Result run(PointSet points, Hdbscan params, int repeat, int warmup) {
+        if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1");
+        for (int i = 0; i < warmup; i++) params.fit(points);
+        Map<String, List<Double>> times = new LinkedHashMap<>();
+        HeapSampler sampler = new HeapSampler();
+        Thread t = Thread.ofPlatform().daemon().start(sampler);
+        HdbscanResult last = null;
+        int[] firstLabels = null;
+        try {
+            for (int i = 0; i < repeat; i++) {
+                long t0 = System.nanoTime();
+                HdbscanResult r = params.fit(points);
+                double total = (System.nanoTime() - t0) / 1e9;
+                for (Map.Entry<String, Double> e : r.timings().seconds().entrySet()) {
+                    times.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
+                }
+                times.computeIfAbsent("total", k -> new ArrayList<>()).add(total);
+                int[] labels = r.labels();
+                if (firstLabels == null) {
+                    firstLabels = labels;
+                } else if (!Arrays.equals(firstLabels, labels) || !r.spanningTree().equals(last.spanningTree())) {
+                    throw new IllegalStateException("repetition " + i + " gave a different result: not deterministic");
+                }
+                last = r;
+            }
+        } finally {
+            t.interrupt();
+        }
+        Map<String, Double> med = new LinkedHashMap<>(), min = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Double>> e : times.entrySet()) {
+            double[] v = e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            med.put(e.getKey(), v.length % 2 == 1 ? v[v.length / 2] : 0.5 * (v[v.length / 2 - 1] + v[v.length / 2]));
+            min.put(e.getKey(), v[0]);
+        }
+        return new Result(points.size(), points.dimensions(), params.threads(), params.backend(), repeat, med, min,
+                sampler.peak, last.clusterCount(), last.noiseCount());
+    }
+
+    /** Samples the heap in use every 20 ms. */
+    private static final class HeapSampler implements Runnable {
+        volatile long peak;
+
+        @Override
+        public void run() {
+            Runtime rt = Runtime.getRuntime();
+            for (long i = 0; i < Long.MAX_VALUE; i++) {
+                long used = rt.totalMemory() - rt.freeMemory();
+                if (used > peak) peak = used;
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs the issue's table on generated clip-like data: {@code java -cp ... HdbscanBench [n ...]}
+     * (default 20000 50000), min_cluster_size = min_samples = 20, threads 1 and all.
+     */
+    public static void main(String[] args) {
+        int[] sizes = args.length == 0 ? new int[] {20_000, 50_000} : Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (int n : sizes) {
+            PointSet pts = ClipLikeData.generate(n, 20240L + n).points();
+            for (int threads : cores > 1 ? new int[] {cores, 1} : new int[] {1}) {
+                Hdbscan h = Hdbscan.builder().minClusterSize(20).minSamples(20).threads(threads).build();
+                System.out.print(run(pts, h, 3, 1).table());
+            }
+        }
+    }
+}

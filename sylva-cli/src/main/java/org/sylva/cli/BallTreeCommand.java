@@ -1,0 +1,137 @@
+package org.sylva.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.sylva.balltree.BallTree;
+import org.sylva.balltree.BallTreeBuilder;
+import org.sylva.balltree.BatchLayout;
+import org.sylva.cli.report.BallTreeReport;
+import org.sylva.cli.report.BallTreeReportData;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.io.AtomicOutput;
+import org.sylva.io.Npy;
+import org.sylva.io.NpyArray;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code sylva balltree}: Erwin's perfect binary ball tree (or its rotated partition) of a point cloud. */
+@Command(name = "balltree", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Builds Erwin's perfect binary ball tree: per batch, 2^(L+1) slots in heap layout, split along",
+            "the widest dimension at the median, smaller index first on ties. Writes tree_idx (int64 global",
+            "row indices), mask (bool; false = padding), offsets (int64 slot offset of each batch, plus the",
+            "total) and levels (int32 L per batch). With --partition-level T writes perm.npy instead."},
+        footer = {"", "Examples:",
+            "  sylva balltree cloud.npy --out tree/",
+            "  sylva balltree cloud.npy --batch batch.npy --out tree/ --report tree/balls.html --report-level 4",
+            "  sylva balltree rotated.npy --batch batch.npy --partition-level 6 --out part/"})
+final class BallTreeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    InputOptions in = new InputOptions();
+
+    @Option(names = "--batch", paramLabel = "IDS.npy",
+            description = "Batch id per point (int32/int64 .npy): start at 0, never decrease, never skip.")
+    Path batch;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed).")
+    Path out;
+
+    @Option(names = "--partition-level", paramLabel = "T",
+            description = "Write Erwin's rotated-tree partition stopping at level T (perm.npy) instead of the tree.")
+    Integer partitionLevel;
+
+    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
+    OutputFormat format;
+
+    @Option(names = "--report", paramLabel = "FILE.html",
+            description = "Also write an HTML picture of the cloud coloured by ball (2-D or 3-D clouds).")
+    Path report;
+
+    @Option(names = "--report-level", paramLabel = "K", defaultValue = "3",
+            description = "Tree level whose balls colour the report (default ${DEFAULT-VALUE}).")
+    int reportLevel;
+
+    @Mixin
+    RunOptions run = new RunOptions();
+
+    @Override
+    public Integer call() throws Exception {
+        var err = spec.commandLine().getErr();
+        if (partitionLevel != null && partitionLevel < 0) {
+            throw new InvalidInputException("--partition-level must be >= 0; got " + partitionLevel);
+        }
+        if (run.threadCount() < 1) throw new InvalidInputException("--threads must be at least 1");
+        AtomicOutput.checkOutputDirectory(out, 0);
+        PointSet points = in.read(err, run.quiet);
+        BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
+        BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(Main.CANCEL);
+        long t0 = System.nanoTime();
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            if (partitionLevel != null) {
+                int[] perm = builder.partition(points, layout, partitionLevel);
+                double ms = (System.nanoTime() - t0) / 1e6;
+                long[] p = new long[perm.length];
+                for (int i = 0; i < perm.length; i++) p[i] = perm[i];
+                format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
+                Main.CANCEL.throwIfCancelled();
+                g.commit();
+                if (!run.quiet) {
+                    err.printf(Locale.ROOT, "partition of %d points (%d batches) at level %d in %.2f ms; wrote %s%n",
+                            points.size(), layout.batchCount(), partitionLevel, ms, out.resolve("perm" + format.extension()));
+                }
+                return 0;
+            }
+            BallTree tree = builder.build(points, layout);
+            double ms = (System.nanoTime() - t0) / 1e6;
+            format.stage(g, out, "tree_idx", NpyArray.ofInt64(tree.indicesAsLong(), tree.size()));
+            format.stage(g, out, "mask", NpyArray.ofBool(tree.mask(), tree.size()));
+            int[] so = layout.slotOffsets();
+            long[] offsets = new long[so.length];
+            for (int i = 0; i < so.length; i++) offsets[i] = so[i];
+            format.stage(g, out, "offsets", NpyArray.ofInt64(offsets, offsets.length));
+            int[] levels = layout.levels();
+            format.stage(g, out, "levels", NpyArray.ofInt32(levels, levels.length));
+            if (report != null) {
+                BallTreeReportData data = BallTreeReportData.builder()
+                        .title("Sylva ball tree — " + in.input)
+                        .points(points.size(), points.dimensions(), points.coordinates())
+                        .tree(tree.indices(), tree.mask(), levels)
+                        .level(reportLevel)
+                        .parameter("input", in.input)
+                        .parameter("points", points.size() + " x " + points.dimensions())
+                        .parameter("batches", Integer.toString(layout.batchCount()))
+                        .stage("build", ms / 1e3)
+                        .sylvaVersion(SylvaCommand.version())
+                        .build();
+                String html = BallTreeReport.render(data);
+                byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                g.write(report, o -> o.write(bytes));
+            }
+            Main.CANCEL.throwIfCancelled();
+            g.commit();
+            if (!run.quiet) {
+                err.printf(Locale.ROOT, "ball tree of %d points (%d batches, %d slots) in %.2f ms; wrote %s%n",
+                        points.size(), layout.batchCount(), tree.size(), ms, out);
+            }
+        }
+        return 0;
+    }
+
+    static BatchLayout readLayout(Path file, int n) throws IOException {
+        NpyArray a = Npy.read(file);
+        long[] ids = a.toInt64();
+        if (ids.length != n) {
+            throw new InvalidInputException(file + ": " + ids.length + " batch ids for " + n + " points");
+        }
+        return BatchLayout.of(n, ids);
+    }
+}

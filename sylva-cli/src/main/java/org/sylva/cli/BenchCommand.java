@@ -1,0 +1,109 @@
+package org.sylva.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.sylva.balltree.BatchLayout;
+import org.sylva.bench.balltree.BallTreeBench;
+import org.sylva.bench.hdbscan.HdbscanBench;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.demo.ClipLikeData;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code sylva bench}: time Sylva on your own data, in-process, after warm-up. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Times HDBSCAN or the ball tree in-process after warm-up (medians; no I/O in the timing).",
+        subcommands = {BenchCommand.Hdb.class, BenchCommand.Tree.class})
+final class BenchCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code sylva bench hdbscan}. */
+    @Command(name = "hdbscan", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Per-stage medians of repeated HDBSCAN fits of FILE (or of generated clip-like data).",
+            footer = {"", "Examples:", "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
+                "  sylva bench hdbscan --generate 50000 --threads 1"})
+    static final class Hdb implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "Points (.npy, .csv, raw with --shape).")
+        String input;
+
+        @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input.")
+        String shape;
+
+        @Option(names = "--generate", paramLabel = "N", description = "Use N generated clip-like waveforms instead of FILE.")
+        Integer generate;
+
+        @Option(names = "--min-cluster-size", defaultValue = "20") int minClusterSize;
+        @Option(names = "--min-samples") Integer minSamples;
+        @Option(names = "--method", defaultValue = "eom") SelectionMethod method;
+        @Option(names = "--backend", defaultValue = "auto") String backend;
+        @Option(names = "--repeat", defaultValue = "3", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
+        @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;
+        @Option(names = "--threads") Integer threads;
+
+        @Override
+        public Integer call() throws Exception {
+            PointSet pts;
+            if (generate != null) {
+                pts = ClipLikeData.generate(generate, 20240L + generate).points();
+            } else if (input != null) {
+                InputOptions in = new InputOptions();
+                in.input = input;
+                in.shape = shape;
+                pts = in.read(spec.commandLine().getErr(), false);
+            } else {
+                throw new InvalidInputException("give a FILE or --generate N");
+            }
+            if (repeat < 1 || warmup < 0) throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0");
+            Hdbscan h = Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
+                    .clusterSelectionMethod(method).backend(backend)
+                    .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
+            spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup).table());
+            return 0;
+        }
+    }
+
+    /** {@code sylva bench balltree}. */
+    @Command(name = "balltree", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Builds the ball tree of FILE N times after warm-up; prints the median and minimum in ms.",
+            footer = {"", "Example:", "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21 --threads 2"})
+    static final class Tree implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "FILE") String input;
+        @Option(names = "--shape", paramLabel = "N,D") String shape;
+        @Option(names = "--batch", paramLabel = "IDS.npy") Path batch;
+        @Option(names = "--repeat", defaultValue = "21") int repeat;
+        @Option(names = "--threads") Integer threads;
+
+        @Override
+        public Integer call() throws Exception {
+            InputOptions in = new InputOptions();
+            in.input = input;
+            in.shape = shape;
+            PointSet pts = in.read(spec.commandLine().getErr(), false);
+            BatchLayout layout = batch == null ? BatchLayout.single(pts.size()) : BallTreeCommand.readLayout(batch, pts.size());
+            if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");
+            int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+            if (t < 1) throw new InvalidInputException("--threads must be >= 1");
+            spec.commandLine().getOut().println(BallTreeBench.run(pts, layout, repeat, t).line());
+            return 0;
+        }
+    }
+
+}

@@ -1,0 +1,60 @@
+package org.sylva.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import org.sylva.progress.CancelledException;
+import picocli.CommandLine;
+
+/**
+ * Turns every failure into one line on stderr and an exit status: 2 for errors, 130 for cancellation.
+ * Stack traces only with {@code --verbose}.
+ */
+final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
+    @Override
+    public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+        var err = cl.getErr();
+        if (ex instanceof CancelledException) {
+            err.println("sylva: interrupted; no output was written");
+            return Main.EXIT_INTERRUPTED;
+        }
+        err.println("sylva: error: " + message(ex));
+        if (parseResult.hasMatchedOption("--verbose") || verboseAnywhere(parseResult)) {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return Main.EXIT_ERROR;
+    }
+
+    private static boolean verboseAnywhere(CommandLine.ParseResult pr) {
+        for (CommandLine.ParseResult p = pr; p != null; p = p.subcommand()) {
+            if (p.hasMatchedOption("--verbose")) return true;
+        }
+        return false;
+    }
+
+    static String message(Throwable ex) {
+        Throwable t = ex instanceof UncheckedIOException u ? u.getCause() : ex;
+        if (t instanceof NoSuchFileException e) return "no such file: " + e.getFile();
+        if (t instanceof AccessDeniedException e) return "permission denied: " + e.getFile();
+        if (t instanceof OutOfMemoryError) {
+            return "out of memory (raise the heap, e.g. SYLVA_JAVA_OPTS=-Xmx16g)";
+        }
+        if (t instanceof IOException && t.getMessage() != null) return "I/O error: " + t.getMessage();
+        if (t instanceof IllegalArgumentException && t.getMessage() != null) return t.getMessage();
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + m;
+    }
+
+    /** Bad options: one line plus a hint to --help, exit 2. */
+    static final class Parameters implements CommandLine.IParameterExceptionHandler {
+        @Override
+        public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+            var cl = ex.getCommandLine();
+            cl.getErr().println("sylva: error: " + ex.getMessage());
+            cl.getErr().println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for usage and examples.");
+            return Main.EXIT_ERROR;
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package org.sylva.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.sylva.cli.report.CondensedTreeData;
+import org.sylva.cli.report.HdbscanReportData;
+import org.sylva.cli.report.HtmlReport;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
+import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.io.AtomicOutput;
+import org.sylva.io.NpyArray;
+
+/** Writes an HDBSCAN result's files, its report, and its text / JSON summaries. */
+final class HdbscanOutputs {
+    private HdbscanOutputs() {
+    }
+
+    /** Writes every output (and the report, when asked) together: all of them or, on failure, none. */
+    static List<Path> write(HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
+            String inputName) throws IOException {
+        List<Path> written = new ArrayList<>();
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            int n = r.size();
+            written.add(format.stage(g, dir, "labels", NpyArray.ofInt32(r.labels(), n)));
+            written.add(format.stage(g, dir, "probabilities", NpyArray.ofFloat64(r.probabilities(), n)));
+            written.add(format.stage(g, dir, "outlier_scores", NpyArray.ofFloat64(r.outlierScores(), n)));
+            written.add(format.stage(g, dir, "core_distances", NpyArray.ofFloat64(r.coreDistances(), n)));
+            SpanningTree t = r.spanningTree();
+            int m = t.edges();
+            double[] mst = new double[m * 3];
+            for (int i = 0; i < m; i++) {
+                mst[3 * i] = t.from(i);
+                mst[3 * i + 1] = t.to(i);
+                mst[3 * i + 2] = t.weight(i);
+            }
+            written.add(format.stage(g, dir, "mst", NpyArray.ofFloat64(mst, m, 3)));
+            SingleLinkageTree slt = r.singleLinkageTree();
+            written.add(format.stage(g, dir, "single_linkage", NpyArray.ofFloat64(slt.toMatrix(), slt.merges(), 4)));
+            CondensedTree ct = r.condensedTree();
+            written.add(format.stage(g, dir, "condensed_tree", NpyArray.ofFloat64(ct.toMatrix(), ct.rows(), 4)));
+            double[] pers = r.clusterPersistence();
+            written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
+            if (report != null) {
+                String html = HtmlReport.render(reportData(r, points, inputName));
+                byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                g.write(report, o -> o.write(bytes));
+                written.add(report);
+            }
+            Main.CANCEL.throwIfCancelled();
+            g.commit();
+        }
+        return written;
+    }
+
+    static HdbscanReportData reportData(HdbscanResult r, PointSet points, String inputName) {
+        CondensedTree ct = r.condensedTree();
+        int[] sel = r.selectedClusters();
+        long[] selected = new long[sel.length];
+        for (int i = 0; i < sel.length; i++) selected[i] = sel[i];
+        var b = HdbscanReportData.builder()
+                .title("Sylva HDBSCAN — " + inputName)
+                .points(points.size(), points.dimensions(), points.coordinates())
+                .labels(r.labels())
+                .probabilities(r.probabilities())
+                .tree(new CondensedTreeData(ct.points(), ct.parentArray(), ct.childArray(), ct.lambdaArray(),
+                        ct.childSizeArray()))
+                .selectedClusters(selected, r.clusterPersistence())
+                .waveforms(points.dimensions() >= 16)
+                .sylvaVersion(SylvaCommand.version());
+        b.parameter("input", inputName);
+        b.parameter("points", points.size() + " x " + points.dimensions());
+        r.parameters().describe().forEach(b::parameter);
+        b.parameter("threads", Integer.toString(r.parameters().threads()));
+        r.timings().seconds().forEach(b::stage);
+        return b.build();
+    }
+
+    static String summary(HdbscanResult r, PointSet points, double readSeconds, List<Path> written) {
+        StringBuilder s = new StringBuilder();
+        int[] labels = r.labels();
+        int k = r.clusterCount();
+        int[] sizes = new int[k];
+        for (int l : labels) if (l >= 0) sizes[l]++;
+        s.append(String.format(Locale.ROOT, "%d points x %d dims: %d clusters, %d noise%n",
+                points.size(), points.dimensions(), k, r.noiseCount()));
+        for (int c = 0; c < k; c++) {
+            s.append(String.format(Locale.ROOT, "  cluster %d: %d points, persistence %.4g%n", c, sizes[c],
+                    r.clusterPersistence()[c]));
+            if (c == 19 && k > 21) {
+                s.append(String.format(Locale.ROOT, "  ... %d more clusters%n", k - 20));
+                break;
+            }
+        }
+        s.append(String.format(Locale.ROOT, "time: read %.3f s", readSeconds));
+        for (Map.Entry<String, Double> e : r.timings().seconds().entrySet()) {
+            s.append(String.format(Locale.ROOT, ", %s %.3f s", e.getKey(), e.getValue()));
+        }
+        s.append(String.format(Locale.ROOT, " (fit %.3f s)", r.timings().total()));
+        if (!written.isEmpty()) {
+            s.append(String.format(Locale.ROOT, "%nwrote %d files to %s", written.size(),
+                    written.get(0).toAbsolutePath().getParent()));
+        }
+        return s.toString();
+    }
+
+    static String json(HdbscanResult r, String input, PointSet points, double readSeconds, List<Path> written) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("sylva_version", SylvaCommand.version());
+        m.put("input", input);
+        m.put("n_points", points.size());
+        m.put("n_dims", points.dimensions());
+        m.put("parameters", new LinkedHashMap<String, Object>(r.parameters().describe()));
+        m.put("n_clusters", r.clusterCount());
+        m.put("n_noise", r.noiseCount());
+        int[] labels = r.labels();
+        int[] sizes = new int[r.clusterCount()];
+        for (int l : labels) if (l >= 0) sizes[l]++;
+        List<Object> sz = new ArrayList<>();
+        for (int v : sizes) sz.add(v);
+        m.put("cluster_sizes", sz);
+        List<Object> pers = new ArrayList<>();
+        for (double v : r.clusterPersistence()) pers.add(v);
+        m.put("cluster_persistence", pers);
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("read", readSeconds);
+        t.putAll(r.timings().seconds());
+        m.put("seconds", t);
+        List<Object> files = new ArrayList<>();
+        for (Path p : written) files.add(p.toString());
+        m.put("files", files);
+        return Json.write(m);
+    }
+}

@@ -1,0 +1,67 @@
+package org.sylva.cli;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** A minimal JSON writer for the CLI's summaries (maps, lists, strings, numbers, booleans). */
+final class Json {
+    private Json() {
+    }
+
+    static String write(Object v) {
+        StringBuilder sb = new StringBuilder();
+        write(sb, v);
+        return sb.toString();
+    }
+
+    private static void write(StringBuilder sb, Object v) {
+        if (v == null) {
+            sb.append("null");
+        } else if (v instanceof Map<?, ?> m) {
+            sb.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (!first) sb.append(", ");
+                first = false;
+                string(sb, String.valueOf(e.getKey()));
+                sb.append(": ");
+                write(sb, e.getValue());
+            }
+            sb.append('}');
+        } else if (v instanceof List<?> l) {
+            sb.append('[');
+            for (int i = 0; i < l.size(); i++) {
+                if (i > 0) sb.append(", ");
+                write(sb, l.get(i));
+            }
+            sb.append(']');
+        } else if (v instanceof Double d) {
+            if (d.isNaN() || d.isInfinite()) sb.append("null");
+            else sb.append(String.format(Locale.ROOT, "%s", d));
+        } else if (v instanceof Number || v instanceof Boolean) {
+            sb.append(v);
+        } else {
+            string(sb, v.toString());
+        }
+    }
+
+    private static void string(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    else sb.append(c);
+                }
+            }
+        }
+        sb.append('"');
+    }
+}

@@ -1,0 +1,47 @@
+package org.sylva.cli;
+
+import java.io.InputStream;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The top-level {@code sylva} command: a list of subcommands. */
+@Command(name = "sylva", mixinStandardHelpOptions = true, versionProvider = SylvaCommand.Version.class,
+        description = {
+            "Exact HDBSCAN and perfect binary ball trees, deterministic, on every core.",
+            "",
+            "Start with:  sylva demo",
+            "Cluster:     sylva hdbscan clips.npy --min-cluster-size 20 --out result/ --report result/report.html",
+            "Ball tree:   sylva balltree cloud.npy --batch batch.npy --out tree/",
+            "",
+            "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."},
+        subcommands = {HdbscanCommand.class, BallTreeCommand.class, DemoCommand.class, BenchCommand.class,
+            CommandLine.HelpCommand.class})
+final class SylvaCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    static String version() {
+        try (InputStream in = SylvaCommand.class.getResourceAsStream("/sylva-version.properties")) {
+            Properties p = new Properties();
+            if (in != null) p.load(in);
+            return p.getProperty("version", "unknown");
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
+    /** {@code sylva --version}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"sylva " + version() + " (Java " + Runtime.version() + ", "
+                    + org.sylva.backend.Backends.best().name() + " backend)"};
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package org.sylva.hdbscan;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.hierarchy.ClusterSelector;
+import org.sylva.hdbscan.hierarchy.Clustering;
+import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.hierarchy.OutlierScores;
+import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
+import org.sylva.hdbscan.mst.SpanningTree;
+
+/**
+ * The immutable result of {@link Hdbscan#fit}: per-point labels (-1 noise; clusters numbered as
+ * scikit-learn numbers them, by the rank of their condensed-tree node), membership probabilities,
+ * GLOSH outlier scores (as the {@code hdbscan} package computes them), core distances; and the
+ * structures behind them: the spanning tree in its unique edge order, the single-linkage tree (SciPy
+ * linkage layout), the condensed tree, each selected cluster's persistence. Every array accessor returns
+ * a fresh copy.
+ *
+ * <p>Per-point arrays have one entry per input row. The trees index the <em>fitted</em> rows, which are
+ * all rows unless {@link NonFinitePolicy#SKLEARN} left some out; {@link #fittedRows()} maps them back.
+ *
+ * <p>{@link #reselect(Hdbscan)} selects clusters again with another {@code minClusterSize}, method,
+ * epsilon, maximum size or single-cluster rule from the same spanning tree, without recomputing it.
+ *
+ * <pre>{@code
+ * HdbscanResult r = Hdbscan.builder().minClusterSize(20).build().fit(points);
+ * HdbscanResult leaf = r.reselect(r.parameters().toBuilder().clusterSelectionMethod(SelectionMethod.LEAF).build());
+ * }</pre>
+ */
+public final class HdbscanResult {
+    private final Hdbscan parameters;
+    private final int total;
+    private final FiniteRows rows;
+    private final double[] core;
+    private final SpanningTree mst;
+    private final SingleLinkageTree slt;
+    private final CondensedTree condensed;
+    private final Clustering clustering;
+    private final double[] glosh;
+    private final StageTimings timings;
+
+    private HdbscanResult(Hdbscan parameters, int total, FiniteRows rows, double[] core, SpanningTree mst,
+            SingleLinkageTree slt, CondensedTree condensed, Clustering clustering, double[] glosh,
+            StageTimings timings) {
+        this.parameters = parameters;
+        this.total = total;
+        this.rows = rows;
+        this.core = core;
+        this.mst = mst;
+        this.slt = slt;
+        this.condensed = condensed;
+        this.clustering = clustering;
+        this.glosh = glosh;
+        this.timings = timings;
+    }
+
+    /** Builds the hierarchy, selection and scores from a finished spanning tree. */
+    static HdbscanResult fromSpanningTree(Hdbscan p, int total, FiniteRows rows, double[] core, SpanningTree mst,
+            Map<String, Double> times) {
+        long t0 = System.nanoTime();
+        SingleLinkageTree slt = SingleLinkageTree.of(mst);
+        CondensedTree ct = CondensedTree.condense(slt, p.minClusterSize());
+        long t1 = System.nanoTime();
+        Clustering c = ClusterSelector.select(ct, p.selectionParameters());
+        double[] scores = OutlierScores.of(ct).scores();
+        long t2 = System.nanoTime();
+        Map<String, Double> t = new LinkedHashMap<>(times);
+        t.put("hierarchy", (t1 - t0) / 1e9);
+        t.put("selection", (t2 - t1) / 1e9);
+        return new HdbscanResult(p, total, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
+    }
+
+    /**
+     * Selects clusters again from this result's spanning tree with {@code other}'s selection parameters
+     * ({@code minClusterSize}, method, epsilon, maximum size, single-cluster rule). The spanning tree is
+     * not recomputed; the condensed tree is rebuilt only when {@code minClusterSize} changes.
+     *
+     * @throws InvalidInputException when {@code other} changes {@code minSamples} or {@code alpha}, which
+     *     define the spanning tree itself (fit again for those)
+     */
+    public HdbscanResult reselect(Hdbscan other) {
+        if (other.minSamples() != parameters.minSamples() || other.alpha() != parameters.alpha()) {
+            throw new InvalidInputException("reselect cannot change min_samples or alpha (they define the spanning "
+                    + "tree: " + parameters.minSamples() + "/" + parameters.alpha() + " vs " + other.minSamples()
+                    + "/" + other.alpha() + "); fit again instead");
+        }
+        Map<String, Double> t = new LinkedHashMap<>();
+        long t0 = System.nanoTime();
+        CondensedTree ct = other.minClusterSize() == parameters.minClusterSize()
+                ? condensed : CondensedTree.condense(slt, other.minClusterSize());
+        long t1 = System.nanoTime();
+        Clustering c = ClusterSelector.select(ct, other.selectionParameters());
+        double[] scores = ct == condensed ? glosh : OutlierScores.of(ct).scores();
+        long t2 = System.nanoTime();
+        t.put("hierarchy", (t1 - t0) / 1e9);
+        t.put("selection", (t2 - t1) / 1e9);
+        return new HdbscanResult(other, total, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
+    }
+
+    /** The parameters this result was computed (or re-selected) with. */
+    public Hdbscan parameters() {
+        return parameters;
+    }
+
+    /** Number of input rows. */
+    public int size() {
+        return total;
+    }
+
+    /** Cluster label per input row: -1 noise, -2 / -3 rows left out for an infinity / NaN (SKLEARN policy). */
+    public int[] labels() {
+        return rows.expandLabels(clustering.labels(), total).clone();
+    }
+
+    /** Membership probability per input row (0 for noise; 0 / NaN for rows with an infinity / NaN). */
+    public double[] probabilities() {
+        return rows.expand(clustering.probabilities(), total, 0.0, Double.NaN).clone();
+    }
+
+    /**
+     * GLOSH outlier score per input row, as the {@code hdbscan} package (0.8.43) computes them; see
+     * {@link OutlierScores} for the value where the package gives NaN. NaN for rows left out of the fit.
+     */
+    public double[] outlierScores() {
+        return rows.expand(glosh, total, Double.NaN, Double.NaN).clone();
+    }
+
+    /** Core distance per input row (NaN for rows left out of the fit). */
+    public double[] coreDistances() {
+        return rows.expand(core, total, Double.NaN, Double.NaN).clone();
+    }
+
+    /** Number of clusters found. */
+    public int clusterCount() {
+        return clustering.clusterCount();
+    }
+
+    /** Number of rows labelled noise (-1). */
+    public int noiseCount() {
+        int c = 0;
+        for (int l : clustering.labels()) if (l == -1) c++;
+        return c;
+    }
+
+    /** Persistence of each selected cluster, indexed by label (the {@code hdbscan} package's {@code cluster_persistence_}). */
+    public double[] clusterPersistence() {
+        return clustering.persistence();
+    }
+
+    /** Condensed-tree node id of each selected cluster, indexed by label. */
+    public int[] selectedClusters() {
+        return clustering.selectedNodes();
+    }
+
+    /** The minimum spanning tree of the mutual-reachability graph, in the unique edge order. */
+    public SpanningTree spanningTree() {
+        return mst;
+    }
+
+    public SingleLinkageTree singleLinkageTree() {
+        return slt;
+    }
+
+    public CondensedTree condensedTree() {
+        return condensed;
+    }
+
+    /** Original row index of each fitted row (identity unless rows were left out). */
+    public int[] fittedRows() {
+        return rows.fittedRows(total);
+    }
+
+    /** Seconds per stage. */
+    public StageTimings timings() {
+        return timings;
+    }
+
+    @Override
+    public String toString() {
+        return "HdbscanResult[n=" + total + ", clusters=" + clusterCount() + ", noise=" + noiseCount() + "]";
+    }
+}
