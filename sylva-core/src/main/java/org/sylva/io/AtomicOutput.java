@@ -1,0 +1,251 @@
+package org.sylva.io;
+
+import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import org.sylva.data.InvalidInputException;
+
+/**
+ * Writes files so that a reader never sees a half-written one: the content goes to a temporary
+ * file in the target's directory (named {@code .NAME.RANDOM.part}), is flushed to disk, and is then
+ * renamed onto the target ({@code ATOMIC_MOVE}, falling back to {@code REPLACE_EXISTING} where the
+ * file system cannot move atomically). If writing fails or is cancelled the temporary is deleted
+ * and the target is left as it was. A {@link Group} stages several files and renames them together
+ * at the end of a run. {@link #checkOutputDirectory} lets a command fail before a long computation
+ * when its output directory cannot be created or written.
+ *
+ * <pre>{@code
+ * AtomicOutput.checkOutputDirectory(outDir, 0);             // fail early: exists/creatable and writable
+ * ... long computation ...
+ * AtomicOutput.write(outDir.resolve("labels.csv"), out -> out.write(bytes));
+ * Runtime.getRuntime().addShutdownHook(new Thread(AtomicOutput::deleteTemporaries));
+ * }</pre>
+ */
+public final class AtomicOutput {
+    /** Temporaries being written or staged right now, so a shutdown hook can remove them. */
+    private static final Set<Path> IN_FLIGHT = ConcurrentHashMap.newKeySet();
+
+    private AtomicOutput() {
+    }
+
+    /** Produces a file's content; it must not close the stream (closing is ignored). */
+    @FunctionalInterface
+    public interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Writes {@code target} atomically: all of {@code content} or, on any failure, nothing. */
+    public static void write(Path target, Content content) throws IOException {
+        Path tmp = writeTemporary(target, content);
+        try {
+            moveIntoPlace(tmp, target);
+        } finally {
+            deleteQuietly(tmp);
+        }
+    }
+
+    /** Starts a group of files that become visible together at {@link Group#commit()}. */
+    public static Group group() {
+        return new Group();
+    }
+
+    /**
+     * Several output files written to temporaries and renamed into place only at {@link #commit()};
+     * {@link #close()} deletes every temporary not committed (use try-with-resources), so a run that
+     * fails or is cancelled half-way leaves none of its outputs behind. Renames happen in the order
+     * the files were written; if one of them fails, the files renamed before it stay in place.
+     *
+     * <pre>{@code
+     * try (AtomicOutput.Group g = AtomicOutput.group()) {
+     *     g.write(dir.resolve("tree_idx.npy"), out -> ...);
+     *     g.write(dir.resolve("mask.npy"), out -> ...);
+     *     g.commit();
+     * }
+     * }</pre>
+     */
+    public static final class Group implements AutoCloseable {
+        private final Map<Path, Path> staged = new LinkedHashMap<>();
+        private boolean committed;
+
+        private Group() {
+        }
+
+        /** Writes {@code content} to a temporary for {@code target}; nothing is visible until commit. */
+        public synchronized void write(Path target, Content content) throws IOException {
+            if (committed) throw new IllegalStateException("group already committed");
+            Path key = target.toAbsolutePath().normalize();
+            Path previous = staged.remove(key);
+            if (previous != null) deleteQuietly(previous);
+            staged.put(key, writeTemporary(target, content));
+        }
+
+        /** Renames every staged temporary onto its target, in the order written. */
+        public synchronized void commit() throws IOException {
+            if (committed) return;
+            committed = true;
+            List<Map.Entry<Path, Path>> entries = new ArrayList<>(staged.entrySet());
+            for (Map.Entry<Path, Path> e : entries) {
+                moveIntoPlace(e.getValue(), e.getKey());
+                staged.remove(e.getKey());
+            }
+        }
+
+        /** Deletes every temporary not yet renamed. */
+        @Override
+        public synchronized void close() {
+            for (Path tmp : staged.values()) deleteQuietly(tmp);
+            staged.clear();
+            committed = true;
+        }
+    }
+
+    /**
+     * Deletes the temporaries of every write in progress in this JVM; for a shutdown hook (Ctrl-C).
+     * Returns how many were deleted.
+     */
+    public static int deleteTemporaries() {
+        int n = 0;
+        for (Path p : List.copyOf(IN_FLIGHT)) {
+            if (deleteQuietly(p)) n++;
+        }
+        return n;
+    }
+
+    /**
+     * Checks up front that {@code dir} is, or can be created as, a writable directory, creating it
+     * (and missing parents) and probing it with a small temporary file; when {@code bytesNeeded > 0},
+     * also checks that its file store reports at least that much usable space. Throws
+     * {@link InvalidInputException} naming the directory and the reason.
+     */
+    public static void checkOutputDirectory(Path dir, long bytesNeeded) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new InvalidInputException("output directory " + dir + " exists and is not a directory");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot create output directory " + dir + ": " + reason(e), e);
+        }
+        try {
+            Path probe = Files.createTempFile(dir, ".sylva-write-check", ".tmp");
+            Files.delete(probe);
+        } catch (IOException e) {
+            throw new InvalidInputException("output directory " + dir + " is not writable: " + reason(e), e);
+        }
+        if (bytesNeeded > 0) {
+            long usable;
+            try {
+                FileStore store = Files.getFileStore(dir);
+                usable = store.getUsableSpace();
+            } catch (IOException e) {
+                return; // the space cannot be queried on this file system; the write itself will tell
+            }
+            if (usable < bytesNeeded) {
+                throw new InvalidInputException("output directory " + dir + " has " + megabytes(usable)
+                        + " free but the outputs need about " + megabytes(bytesNeeded));
+            }
+        }
+    }
+
+    private static Path writeTemporary(Path target, Content content) throws IOException {
+        if (Files.isDirectory(target)) {
+            throw new InvalidInputException("cannot write " + target + ": it is a directory");
+        }
+        Path abs = target.toAbsolutePath();
+        Path dir = abs.getParent();
+        String name = abs.getFileName().toString();
+        if (name.length() > 100) name = name.substring(0, 100); // keep the temporary's name within limits
+        Path tmp = null;
+        FileChannel ch = null;
+        // CREATE_NEW with a random name (not createTempFile, which would make the output mode 0600
+        // instead of the usual umask-derived permissions); a few tries cover name collisions.
+        for (int attempt = 0; attempt < 16 && ch == null; attempt++) {
+            Path candidate = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + ".part");
+            try {
+                ch = FileChannel.open(candidate, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                tmp = candidate;
+            } catch (FileAlreadyExistsException e) {
+                // try another name
+            } catch (NoSuchFileException e) {
+                throw new InvalidInputException("cannot write " + target + ": directory " + dir + " does not exist", e);
+            } catch (AccessDeniedException e) {
+                throw new InvalidInputException("cannot write " + target + ": permission denied in " + dir, e);
+            }
+        }
+        if (ch == null) throw new IOException("cannot create a temporary file for " + target + " in " + dir);
+        IN_FLIGHT.add(tmp);
+        boolean ok = false;
+        try {
+            try (FileChannel open = ch) {
+                OutputStream os = new BufferedOutputStream(Channels.newOutputStream(open), 1 << 16);
+                content.writeTo(new FilterOutputStream(os) {
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        out.write(b, off, len);
+                    }
+
+                    @Override
+                    public void close() {
+                        // The temporary is closed by AtomicOutput, after flushing to disk.
+                    }
+                });
+                os.flush();
+                open.force(true); // the data is on disk before the rename makes it visible
+            }
+            ok = true;
+            return tmp;
+        } finally {
+            if (!ok) deleteQuietly(tmp);
+        }
+    }
+
+    private static void moveIntoPlace(Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            IN_FLIGHT.remove(tmp);
+        }
+    }
+
+    private static boolean deleteQuietly(Path p) {
+        IN_FLIGHT.remove(p);
+        try {
+            return Files.deleteIfExists(p);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    static String reason(IOException e) {
+        if (e instanceof AccessDeniedException a) return "permission denied (" + a.getFile() + ")";
+        if (e instanceof NoSuchFileException n) return "no such file or directory (" + n.getFile() + ")";
+        if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1e6);
+    }
+}

@@ -1,0 +1,477 @@
+package org.sylva.io;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.sylva.data.InvalidInputException;
+
+/**
+ * Reads numeric delimited text (CSV, TSV, whitespace-separated) into a {@link NumericTable} of
+ * float32 values. Every row must have the same number of values; blank lines and lines starting with
+ * {@code #} (as {@code numpy.savetxt} writes headers) are skipped; cells may be quoted
+ * ({@code "1.5"}, RFC 4180 style) and surrounded by spaces; a UTF-8 byte-order mark is ignored.
+ * Values are decimal numbers ({@code 1}, {@code -2.5}, {@code .5}, {@code 1e-3}) or, in any case,
+ * {@code nan}, {@code inf}, {@code infinity} with an optional sign: they are read as values, the caller
+ * decides whether to accept them.
+ *
+ * <p>Header row: with {@link Header#AUTO} (the default) the first row is a header when <em>none</em>
+ * of its cells is a number; a first row mixing numbers and text is an error naming the first
+ * non-numeric cell (a typo in the first data row must not silently become a header). Errors are
+ * {@link InvalidInputException}s naming the file, line and column: {@code "pts.csv line 3, column 2:
+ * 'abc' is not a number"}, {@code "pts.csv line 17: 5 values, expected 4 (as on line 2)"}, or the file
+ * being empty.
+ *
+ * <pre>{@code
+ * NumericTable t = DelimitedReader.forFile("points.tsv").read(Path.of("points.tsv"));
+ * NumericTable u = DelimitedReader.of(Delimiter.COMMA).withHeader(Header.ABSENT).read(System.in, "-");
+ * }</pre>
+ */
+public final class DelimitedReader {
+    /** How cells are separated. */
+    public enum Delimiter {
+        /** {@code ,} (spaces and tabs around cells are ignored). */
+        COMMA,
+        /** a tab character (spaces around cells are ignored). */
+        TAB,
+        /** any run of spaces and tabs, as {@code numpy.loadtxt} by default. */
+        WHITESPACE,
+        /** decided from the first non-blank, non-comment line: tab if it has one, else comma, else whitespace. */
+        AUTO;
+
+        /** {@code .csv} -> COMMA, {@code .tsv}/{@code .tab} -> TAB, anything else (e.g. {@code .txt}) -> AUTO. */
+        public static Delimiter forFileName(String name) {
+            String n = name.toLowerCase(Locale.ROOT);
+            if (n.endsWith(".csv")) return COMMA;
+            if (n.endsWith(".tsv") || n.endsWith(".tab")) return TAB;
+            return AUTO;
+        }
+    }
+
+    /** Whether the first row holds column names. */
+    public enum Header {
+        /** a header exactly when no cell of the first row is a number. */
+        AUTO,
+        PRESENT,
+        ABSENT
+    }
+
+    /** Longest cell accepted; numbers are short, and a binary file read as text must fail fast. */
+    static final int MAX_CELL_CHARS = 10_000;
+    private static final int SNIFF_LIMIT = 1 << 20;
+    private static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
+
+    private final Delimiter delimiter;
+    private final Header header;
+
+    private DelimitedReader(Delimiter delimiter, Header header) {
+        this.delimiter = Objects.requireNonNull(delimiter, "delimiter");
+        this.header = Objects.requireNonNull(header, "header");
+    }
+
+    /** A reader whose delimiter follows the file name's extension, header detected. */
+    public static DelimitedReader forFile(String fileName) {
+        return new DelimitedReader(Delimiter.forFileName(fileName), Header.AUTO);
+    }
+
+    public static DelimitedReader of(Delimiter delimiter) {
+        return new DelimitedReader(delimiter, Header.AUTO);
+    }
+
+    public DelimitedReader withDelimiter(Delimiter d) {
+        return new DelimitedReader(d, header);
+    }
+
+    public DelimitedReader withHeader(Header h) {
+        return new DelimitedReader(delimiter, h);
+    }
+
+    public Delimiter delimiter() {
+        return delimiter;
+    }
+
+    public Header header() {
+        return header;
+    }
+
+    /** Reads a file; a missing or unreadable file is an {@link InvalidInputException} naming it. */
+    public NumericTable read(Path path) throws IOException {
+        String source = path.toString();
+        if (Files.isDirectory(path)) throw new InvalidInputException(source + ": is a directory, not a text file");
+        InputStream in;
+        try {
+            in = Files.newInputStream(path);
+        } catch (NoSuchFileException e) {
+            throw new InvalidInputException(source + ": no such file", e);
+        } catch (AccessDeniedException e) {
+            throw new InvalidInputException(source + ": permission denied", e);
+        }
+        try (InputStream open = in) {
+            return read(open, source);
+        }
+    }
+
+    /** Reads UTF-8 text from a stream (not closed); {@code sourceName} names it in messages. */
+    public NumericTable read(InputStream in, String sourceName) throws IOException {
+        Reader r = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE));
+        return read(r, sourceName);
+    }
+
+    /** Reads from a character stream (not closed). */
+    public NumericTable read(Reader reader, String sourceName) throws IOException {
+        BufferedReader in = new BufferedReader(reader, 1 << 16);
+        Delimiter d = delimiter == Delimiter.AUTO ? sniff(in) : delimiter;
+        return new Parser(in, sourceName, d, header).parse();
+    }
+
+    /** Looks at the first non-blank, non-comment line (up to 1 MiB of text) and resets the stream. */
+    private static Delimiter sniff(BufferedReader in) throws IOException {
+        in.mark(SNIFF_LIMIT + 1);
+        boolean lineStart = true, comment = false, content = false, comma = false;
+        for (int i = 0; i < SNIFF_LIMIT; i++) {
+            int c = in.read();
+            if (c < 0) break;
+            if (c == '\n' || c == '\r') {
+                if (content) break;
+                lineStart = true;
+                comment = false;
+                continue;
+            }
+            if (comment) continue;
+            if (c == '\t') {
+                if (content) {
+                    in.reset();
+                    return Delimiter.TAB;
+                }
+                continue;
+            }
+            if (c == ' ' || c == '\uFEFF') continue;
+            if (lineStart && !content && c == '#') {
+                comment = true;
+                continue;
+            }
+            lineStart = false;
+            content = true;
+            if (c == ',') comma = true;
+        }
+        in.reset();
+        return comma ? Delimiter.COMMA : Delimiter.WHITESPACE;
+    }
+
+    /** The character-level state machine; one instance per read. */
+    private static final class Parser {
+        private static final int EOF = -1;
+
+        private final BufferedReader in;
+        private final String source;
+        private final Delimiter delim;
+        private final Header headerMode;
+
+        private int line = 1;
+
+        private float[] values = new float[1024];
+        private long count;          // values stored
+        private int columns = -1;    // known after the first row (header or data)
+        private int rows;
+        private int firstDataLine = -1;
+        private List<String> headerNames;
+        private int headerLine = -1;
+        private boolean firstRecordPending = true;
+        private final List<String> firstCells = new ArrayList<>();
+        private final List<Integer> firstCellLines = new ArrayList<>();
+
+        // Current record.
+        private int recordLine;
+        private int col;             // cells seen in the current record
+        private final StringBuilder cell = new StringBuilder();
+
+        Parser(BufferedReader in, String source, Delimiter delim, Header headerMode) {
+            this.in = in;
+            this.source = source;
+            this.delim = delim;
+            this.headerMode = headerMode;
+        }
+
+        NumericTable parse() throws IOException {
+            int c = read();
+            if (c == '\uFEFF') c = read();
+            boolean sawAnything = c != EOF;
+            // One iteration per record (or skipped line); each consumes at least one character.
+            while (c != EOF) {
+                c = skipInlineSpace(c, true);
+                if (c == EOF) break;
+                if (c == '\n' || c == '\r') {
+                    c = endOfLine(c);
+                    continue;
+                }
+                if (c == '#') {
+                    c = skipToEndOfLine(c);
+                    continue;
+                }
+                c = record(c);
+            }
+            if (firstRecordPending) {
+                throw new InvalidInputException(source + ": " + (sawAnything
+                        ? "no data (only blank lines and comments)" : "empty file (no data)"));
+            }
+            float[] v = count == values.length ? values : Arrays.copyOf(values, (int) count);
+            return new NumericTable(source, rows, columns, v, headerNames);
+        }
+
+        /** Parses one record starting at its first non-space character; returns the char after its end. */
+        private int record(int c) throws IOException {
+            recordLine = line;
+            col = 0;
+            int at = c;
+            // One iteration per cell; each cell consumes at least its delimiter or line end.
+            while (true) {
+                col++;
+                at = cellText(at);
+                int cellLine = line;
+                finishCell(cell.toString(), cellLine);
+                if (delim == Delimiter.WHITESPACE) at = skipInlineSpace(at, true);
+                if (at == EOF || at == '\n' || at == '\r') {
+                    finishRecord();
+                    return at == EOF ? EOF : endOfLine(at);
+                }
+                if (delim == Delimiter.WHITESPACE) continue; // at is the first char of the next cell
+                // at is the delimiter
+                at = read();
+            }
+        }
+
+        /** Reads one cell into {@link #cell}; returns the char that ended it (delimiter, line end or EOF). */
+        private int cellText(int c) throws IOException {
+            cell.setLength(0);
+            c = skipInlineSpace(c, delim != Delimiter.TAB);
+            if (c == '"') {
+                int openLine = line;
+                // Quoted: up to the closing quote; "" is a quote; line breaks inside are kept.
+                while (true) {
+                    c = read();
+                    if (c == EOF) {
+                        throw error(openLine, "a quoted value opened in column " + col + " is never closed");
+                    }
+                    if (c == '"') {
+                        c = read();
+                        if (c != '"') break;
+                    }
+                    if (c == '\n') line++;
+                    append((char) c);
+                }
+                c = skipInlineSpace(c, delim != Delimiter.TAB);
+                if (!isCellEnd(c)) {
+                    throw error(line, "column " + col + ": unexpected " + describe(c) + " after a closing quote");
+                }
+                return c;
+            }
+            while (!isCellEnd(c)) {
+                append((char) c);
+                c = read();
+            }
+            // Trim trailing spaces (and tabs, unless they delimit).
+            int end = cell.length();
+            while (end > 0 && (cell.charAt(end - 1) == ' ' || (delim != Delimiter.TAB && cell.charAt(end - 1) == '\t'))) {
+                end--;
+            }
+            cell.setLength(end);
+            return c;
+        }
+
+        private boolean isCellEnd(int c) {
+            if (c == EOF || c == '\n' || c == '\r') return true;
+            return switch (delim) {
+                case COMMA -> c == ',';
+                case TAB -> c == '\t';
+                default -> c == ' ' || c == '\t';
+            };
+        }
+
+        private void append(char ch) {
+            if (cell.length() >= MAX_CELL_CHARS) {
+                throw error(line, "column " + col + ": value longer than " + MAX_CELL_CHARS
+                        + " characters (is this a text file with the right delimiter?)");
+            }
+            cell.append(ch);
+        }
+
+        private void finishCell(String text, int cellLine) {
+            if (firstRecordPending) {
+                firstCells.add(text);
+                firstCellLines.add(cellLine);
+                return;
+            }
+            store(parseCell(text, recordLine, col));
+        }
+
+        private void finishRecord() {
+            if (firstRecordPending) {
+                firstRecordPending = false;
+                decideFirstRow();
+                return;
+            }
+            if (col != columns) {
+                String ref = headerNames != null ? "as in the header on line " + headerLine : "as on line " + firstDataLine;
+                throw error(recordLine, col + " value" + (col == 1 ? "" : "s") + ", expected " + columns + " (" + ref + ")");
+            }
+            if (firstDataLine < 0) firstDataLine = recordLine;
+            rows++;
+        }
+
+        private void decideFirstRow() {
+            int n = firstCells.size();
+            int numeric = 0;
+            for (String s : firstCells) if (looksNumeric(s)) numeric++;
+            boolean isHeader = switch (headerMode) {
+                case PRESENT -> true;
+                case ABSENT -> false;
+                case AUTO -> numeric == 0;
+            };
+            columns = n;
+            if (isHeader) {
+                headerNames = List.copyOf(firstCells);
+                headerLine = recordLine;
+            } else {
+                for (int i = 0; i < n; i++) store(parseCell(firstCells.get(i), firstCellLines.get(i), i + 1));
+                firstDataLine = recordLine;
+                rows = 1;
+            }
+            firstCells.clear();
+            firstCellLines.clear();
+        }
+
+        private void store(float v) {
+            // Cells beyond the expected count are not stored: the row is refused when it ends.
+            if (columns >= 0 && col > columns) return;
+            if (count >= MAX_ELEMENTS) {
+                throw error(recordLine, "more than " + MAX_ELEMENTS + " values, beyond a Java array's limit");
+            }
+            if (count == values.length) {
+                values = Arrays.copyOf(values, (int) Math.min(MAX_ELEMENTS, (long) values.length * 2));
+            }
+            values[(int) count++] = v;
+        }
+
+        private float parseCell(String text, int atLine, int column) {
+            Float v = number(text);
+            if (v != null) return v;
+            if (text.isEmpty()) {
+                throw error(atLine, "column " + column + ": empty value");
+            }
+            if (isDecimal(text)) {
+                throw error(atLine, "column " + column + ": " + quote(text) + " is beyond the float32 range");
+            }
+            throw error(atLine, "column " + column + ": " + quote(text) + " is not a number");
+        }
+
+        private int skipInlineSpace(int c, boolean tabsToo) throws IOException {
+            while (c == ' ' || (tabsToo && c == '\t')) c = read();
+            return c;
+        }
+
+        private int skipToEndOfLine(int c) throws IOException {
+            while (c != EOF && c != '\n' && c != '\r') c = read();
+            return c == EOF ? EOF : endOfLine(c);
+        }
+
+        /** Consumes a line end (\n, \r\n or \r) given its first char; returns the next char. */
+        private int endOfLine(int c) throws IOException {
+            line++;
+            int next = read();
+            if (c == '\r' && next == '\n') next = read();
+            return next;
+        }
+
+        private int read() throws IOException {
+            return in.read();
+        }
+
+        private InvalidInputException error(int atLine, String problem) {
+            return new InvalidInputException(source + " line " + atLine + ": " + problem);
+        }
+    }
+
+    /**
+     * The float32 value of a cell, or null when it is not a number or a finite decimal overflows
+     * float32 (the caller tells those apart for its message).
+     */
+    static Float number(String s) {
+        if (isDecimal(s)) {
+            float f = Float.parseFloat(s);
+            return Float.isInfinite(f) ? null : f;
+        }
+        String t = s;
+        boolean negative = false;
+        if (!t.isEmpty() && (t.charAt(0) == '+' || t.charAt(0) == '-')) {
+            negative = t.charAt(0) == '-';
+            t = t.substring(1);
+        }
+        if (t.equalsIgnoreCase("nan")) return Float.NaN;
+        if (t.equalsIgnoreCase("inf") || t.equalsIgnoreCase("infinity")) {
+            return negative ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
+        }
+        return null;
+    }
+
+    /** A number, or a decimal too large for float32 (still "numeric" when deciding about a header). */
+    static boolean looksNumeric(String s) {
+        return isDecimal(s) || number(s) != null;
+    }
+
+    /** {@code [+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?}, ASCII digits only. */
+    static boolean isDecimal(String s) {
+        int n = s.length(), i = 0;
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
+        int intDigits = 0, fracDigits = 0;
+        while (i < n && isDigit(s.charAt(i))) {
+            i++;
+            intDigits++;
+        }
+        if (i < n && s.charAt(i) == '.') {
+            i++;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                fracDigits++;
+            }
+        }
+        if (intDigits + fracDigits == 0) return false;
+        if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+            i++;
+            if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
+            int expDigits = 0;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                expDigits++;
+            }
+            if (expDigits == 0) return false;
+        }
+        return i == n;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    static String quote(String text) {
+        return NpyHeader.quoted(text);
+    }
+
+    private static String describe(int c) {
+        if (c >= 0x20 && c < 0x7f) return "'" + (char) c + "'";
+        return String.format("character U+%04X", c);
+    }
+}

@@ -1,0 +1,404 @@
+package org.sylva.io;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+
+/**
+ * An immutable n-dimensional array as read from (or to be written to) a {@code .npy} file: its
+ * element type, its shape and its values in C (row-major) order with native values, whatever the
+ * file's byte order and memory order were. The {@code to...} accessors return fresh arrays,
+ * converting between types exactly or saying why they cannot: a value that would change is either
+ * reported through a warning (float conversions, once per call) or refused with an
+ * {@link NpyFormatException} naming the file, the element and the value (integer and bool
+ * conversions).
+ *
+ * <pre>{@code
+ * NpyArray a = Npy.read(Path.of("clips.npy"));            // e.g. float64, shape (5000, 48)
+ * PointSet points = a.toPointSet(System.err::println);    // warns once if float32 rounding loses precision
+ * int[] ids = Npy.read(Path.of("batch.npy")).toInt32();   // int64 ids, refused if out of int range
+ * }</pre>
+ */
+public final class NpyArray {
+    private final NpyDtype dtype;
+    private final int[] shape;
+    /** float[], double[], int[], long[] or byte[] (UINT8, and BOOL normalised to 0/1); never exposed. */
+    private final Object data;
+    private final String source;
+
+    /** Takes ownership of {@code data}; the reader and the writers' wrappers guarantee its length. */
+    NpyArray(NpyDtype dtype, int[] shape, Object data, String source) {
+        this.dtype = dtype;
+        this.shape = shape;
+        this.data = data;
+        this.source = source;
+    }
+
+    // ---------------------------------------------------------------- factories (copying)
+
+    /** A float32 array of the given shape ({@code ()} for a single value), copying {@code data}. */
+    public static NpyArray ofFloat32(float[] data, int... shape) {
+        return new NpyArray(NpyDtype.FLOAT32, checkShape(data.length, shape), data.clone(), "<memory>");
+    }
+
+    public static NpyArray ofFloat64(double[] data, int... shape) {
+        return new NpyArray(NpyDtype.FLOAT64, checkShape(data.length, shape), data.clone(), "<memory>");
+    }
+
+    public static NpyArray ofInt32(int[] data, int... shape) {
+        return new NpyArray(NpyDtype.INT32, checkShape(data.length, shape), data.clone(), "<memory>");
+    }
+
+    public static NpyArray ofInt64(long[] data, int... shape) {
+        return new NpyArray(NpyDtype.INT64, checkShape(data.length, shape), data.clone(), "<memory>");
+    }
+
+    public static NpyArray ofUint8(byte[] data, int... shape) {
+        return new NpyArray(NpyDtype.UINT8, checkShape(data.length, shape), data.clone(), "<memory>");
+    }
+
+    public static NpyArray ofBool(boolean[] data, int... shape) {
+        int[] s = checkShape(data.length, shape);
+        byte[] b = new byte[data.length];
+        for (int i = 0; i < b.length; i++) b[i] = data[i] ? (byte) 1 : (byte) 0;
+        return new NpyArray(NpyDtype.BOOL, s, b, "<memory>");
+    }
+
+    /** Checks that the shape's dims are >= 0 and multiply to {@code length}; returns a copy. */
+    static int[] checkShape(int length, int[] shape) {
+        Objects.requireNonNull(shape, "shape");
+        long count = 1;
+        for (int i = 0; i < shape.length; i++) {
+            if (shape[i] < 0) {
+                throw new InvalidInputException("negative dimension " + shape[i] + " at axis " + i + " of shape "
+                        + Arrays.toString(shape));
+            }
+            count *= shape[i];
+            if (count > Integer.MAX_VALUE) count = Integer.MAX_VALUE + 1L; // stays "too many", no overflow
+        }
+        if (count != length) {
+            throw new InvalidInputException("shape " + Arrays.toString(shape) + " holds "
+                    + (count > Integer.MAX_VALUE ? "more than " + Integer.MAX_VALUE : String.valueOf(count))
+                    + " values but the data has " + length);
+        }
+        return shape.clone();
+    }
+
+    // ---------------------------------------------------------------- description
+
+    public NpyDtype dtype() {
+        return dtype;
+    }
+
+    /** A copy of the shape; {@code []} for a 0-d array. */
+    public int[] shape() {
+        return shape.clone();
+    }
+
+    public int rank() {
+        return shape.length;
+    }
+
+    /** Number of elements (the product of the shape; 1 for a 0-d array). */
+    public int size() {
+        return switch (data) {
+            case float[] f -> f.length;
+            case double[] d -> d.length;
+            case int[] i -> i.length;
+            case long[] l -> l.length;
+            case byte[] b -> b.length;
+            default -> throw new IllegalStateException();
+        };
+    }
+
+    /** The file or stream the array was read from ({@code "<memory>"} for arrays built in code). */
+    public String source() {
+        return source;
+    }
+
+    /** The same array attributed to another source name (messages then name that file). */
+    public NpyArray withSource(String newSource) {
+        return new NpyArray(dtype, shape, data, newSource);
+    }
+
+    /** The backing array, shared: for the writers and package-internal readers only. */
+    Object rawData() {
+        return data;
+    }
+
+    // ---------------------------------------------------------------- conversions
+
+    /**
+     * The values as float32. float32 data is copied; uint8 and bool convert exactly; float64, int32
+     * and int64 are rounded to the nearest float32 and, if any value changes, {@code warnings}
+     * receives ONE message naming the file, how many values changed and the first of them.
+     */
+    public float[] toFloat32(Consumer<String> warnings) {
+        Objects.requireNonNull(warnings, "warnings");
+        int n = size();
+        float[] out = new float[n];
+        long inexact = 0, overflow = 0;
+        int first = -1;
+        switch (data) {
+            case float[] f -> System.arraycopy(f, 0, out, 0, n);
+            case double[] d -> {
+                for (int i = 0; i < n; i++) {
+                    double v = d[i];
+                    float r = (float) v;
+                    out[i] = r;
+                    // NaN stays NaN (any payload); compare in float64, where every float32 is exact.
+                    if (r != v && !Double.isNaN(v)) {
+                        if (Float.isInfinite(r)) overflow++;
+                        else inexact++;
+                        if (first < 0) first = i;
+                    }
+                }
+            }
+            case int[] a -> {
+                for (int i = 0; i < n; i++) {
+                    float r = (float) a[i];
+                    out[i] = r;
+                    if ((long) r != a[i]) {
+                        inexact++;
+                        if (first < 0) first = i;
+                    }
+                }
+            }
+            case long[] a -> {
+                for (int i = 0; i < n; i++) {
+                    float r = (float) a[i];
+                    out[i] = r;
+                    // (long) saturates at 2^63, which no long equals exactly: test that case first.
+                    if (r >= 0x1p63f || (long) r != a[i]) {
+                        inexact++;
+                        if (first < 0) first = i;
+                    }
+                }
+            }
+            case byte[] b -> {
+                for (int i = 0; i < n; i++) out[i] = b[i] & 0xff;
+            }
+            default -> throw new IllegalStateException();
+        }
+        if (inexact + overflow > 0) {
+            StringBuilder m = new StringBuilder(source).append(": ");
+            if (inexact > 0) {
+                m.append(inexact).append(" of ").append(n).append(' ').append(dtype.numpyName())
+                        .append(" values are not exactly representable as float32 and were rounded");
+            }
+            if (overflow > 0) {
+                if (inexact > 0) m.append("; ");
+                m.append(overflow).append(" of ").append(n).append(" values exceed the float32 range and became infinite");
+            }
+            m.append(" (first: ").append(valueText(first)).append(" at ").append(where(first)).append(')');
+            warnings.accept(m.toString());
+        }
+        return out;
+    }
+
+    /**
+     * The values as float64, exactly. int64 values beyond 2^53 that float64 cannot hold exactly are
+     * refused (use {@link #toFloat64(Consumer)} to round them with a warning instead).
+     */
+    public double[] toFloat64() {
+        return toFloat64(null);
+    }
+
+    /**
+     * The values as float64; int64 values that float64 cannot hold exactly are rounded and reported
+     * in one warning, or refused when {@code warnings} is null.
+     */
+    public double[] toFloat64(Consumer<String> warnings) {
+        int n = size();
+        double[] out = new double[n];
+        switch (data) {
+            case float[] f -> {
+                for (int i = 0; i < n; i++) out[i] = f[i];
+            }
+            case double[] d -> System.arraycopy(d, 0, out, 0, n);
+            case int[] a -> {
+                for (int i = 0; i < n; i++) out[i] = a[i];
+            }
+            case long[] a -> {
+                long inexact = 0;
+                int first = -1;
+                for (int i = 0; i < n; i++) {
+                    double r = (double) a[i];
+                    out[i] = r;
+                    if (r >= 0x1p63 || (long) r != a[i]) {
+                        if (warnings == null) {
+                            throw new NpyFormatException(source, "int64 value " + a[i] + " at " + where(i)
+                                    + " is not exactly representable as float64");
+                        }
+                        inexact++;
+                        if (first < 0) first = i;
+                    }
+                }
+                if (inexact > 0) {
+                    warnings.accept(source + ": " + inexact + " of " + n + " int64 values are not exactly representable"
+                            + " as float64 and were rounded (first: " + a[first] + " at " + where(first) + ")");
+                }
+            }
+            case byte[] b -> {
+                for (int i = 0; i < n; i++) out[i] = b[i] & 0xff;
+            }
+            default -> throw new IllegalStateException();
+        }
+        return out;
+    }
+
+    /** The values as int32; anything that is not an integer in int32's range is refused. */
+    public int[] toInt32() {
+        if (data instanceof int[] a) return a.clone();
+        int n = size();
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) out[i] = (int) checkedInteger(i, Integer.MIN_VALUE, Integer.MAX_VALUE, "int32");
+        return out;
+    }
+
+    /** The values as int64; floats must hold integers in int64's range. */
+    public long[] toInt64() {
+        if (data instanceof long[] a) return a.clone();
+        int n = size();
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) out[i] = checkedInteger(i, Long.MIN_VALUE, Long.MAX_VALUE, "int64");
+        return out;
+    }
+
+    /** The values as unsigned bytes (0..255 stored in Java bytes); anything else is refused. */
+    public byte[] toUint8() {
+        if (data instanceof byte[] b) return b.clone();
+        int n = size();
+        byte[] out = new byte[n];
+        for (int i = 0; i < n; i++) out[i] = (byte) checkedInteger(i, 0, 255, "uint8");
+        return out;
+    }
+
+    /** The values as booleans; every value must be exactly 0 or 1 (bool arrays always are). */
+    public boolean[] toBool() {
+        int n = size();
+        boolean[] out = new boolean[n];
+        for (int i = 0; i < n; i++) out[i] = checkedInteger(i, 0, 1, "bool") == 1;
+        return out;
+    }
+
+    /**
+     * The array as points: a 2-D array of shape {@code (n, d)} gives n points of d coordinates, a
+     * 1-D array of length n gives n points of one coordinate. Values are converted as by
+     * {@link #toFloat32(Consumer)}. Finiteness is NOT checked here: callers decide (see
+     * {@link PointSet#requireFinite()}).
+     */
+    public PointSet toPointSet(Consumer<String> warnings) {
+        int[] nd = pointShape();
+        return PointSet.unchecked(nd[0], nd[1], toFloat32(warnings));
+    }
+
+    /** As {@link #toPointSet} but hands a float32 array over without a copy; the caller drops this array. */
+    PointSet toPointSetTransferring(Consumer<String> warnings) {
+        int[] nd = pointShape();
+        float[] coords = data instanceof float[] f ? f : toFloat32(warnings);
+        return PointSet.unchecked(nd[0], nd[1], coords);
+    }
+
+    private int[] pointShape() {
+        String s = shapeText();
+        if (shape.length == 0) {
+            throw new NpyFormatException(source, "a 0-d array (a single value) is not a set of points;"
+                    + " expected shape (n, d) or (n,)");
+        }
+        if (shape.length > 2) {
+            throw new NpyFormatException(source, "points must be a 2-D array of shape (n, d), found shape " + s);
+        }
+        int n = shape[0];
+        int d = shape.length == 2 ? shape[1] : 1;
+        if (d == 0) {
+            throw new NpyFormatException(source, "shape " + s + " has no coordinates; points need d >= 1");
+        }
+        return new int[] {n, d};
+    }
+
+    /** The value at flat index i as an exact integer in [min, max], or an NpyFormatException. */
+    private long checkedInteger(int i, long min, long max, String target) {
+        long v;
+        switch (data) {
+            case float[] f -> v = integral(f[i], i, target);
+            case double[] d -> v = integral(d[i], i, target);
+            case int[] a -> v = a[i];
+            case long[] a -> v = a[i];
+            case byte[] b -> v = b[i] & 0xff;
+            default -> throw new IllegalStateException();
+        }
+        if (v < min || v > max) {
+            throw new NpyFormatException(source, dtype.numpyName() + " value " + valueText(i) + " at " + where(i)
+                    + " is out of range for " + target + " (" + min + " to " + max + ")");
+        }
+        return v;
+    }
+
+    private long integral(double x, int i, String target) {
+        if (Double.isNaN(x) || Double.isInfinite(x) || Math.rint(x) != x) {
+            throw new NpyFormatException(source, dtype.numpyName() + " value " + valueText(i) + " at " + where(i)
+                    + " is not an integer; cannot convert to " + target);
+        }
+        if (x >= 0x1p63 || x < -0x1p63) {
+            throw new NpyFormatException(source, dtype.numpyName() + " value " + valueText(i) + " at " + where(i)
+                    + " is out of range for " + target);
+        }
+        return (long) x;
+    }
+
+    private String valueText(int i) {
+        return switch (data) {
+            case float[] f -> Float.toString(f[i]);
+            case double[] d -> Double.toString(d[i]);
+            case int[] a -> Integer.toString(a[i]);
+            case long[] a -> Long.toString(a[i]);
+            case byte[] b -> Integer.toString(b[i] & 0xff);
+            default -> "?";
+        };
+    }
+
+    /** "index 7" for 1-D arrays, "row 3, column 1" for 2-D, "element (1, 2, 0)" for higher ranks. */
+    private String where(int flat) {
+        if (shape.length <= 1) return "index " + flat;
+        if (shape.length == 2) return "row " + (flat / shape[1]) + ", column " + (flat % shape[1]);
+        int[] idx = new int[shape.length];
+        int rest = flat;
+        for (int a = shape.length - 1; a >= 0; a--) {
+            idx[a] = rest % shape[a];
+            rest = rest / shape[a];
+        }
+        StringBuilder b = new StringBuilder("element (");
+        for (int a = 0; a < idx.length; a++) {
+            if (a > 0) b.append(", ");
+            b.append(idx[a]);
+        }
+        return b.append(')').toString();
+    }
+
+    private String shapeText() {
+        long[] l = new long[shape.length];
+        for (int i = 0; i < l.length; i++) l[i] = shape[i];
+        return NpyHeader.shapeText(l);
+    }
+
+    /** Same dtype, shape and values (the source name is not compared). */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof NpyArray other)) return false;
+        return dtype == other.dtype && Arrays.equals(shape, other.shape)
+                && Objects.deepEquals(new Object[] {data}, new Object[] {other.data});
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(dtype, Arrays.hashCode(shape), Arrays.deepHashCode(new Object[] {data}));
+    }
+
+    @Override
+    public String toString() {
+        return "NpyArray[" + dtype.numpyName() + " " + shapeText() + " from " + source + "]";
+    }
+}

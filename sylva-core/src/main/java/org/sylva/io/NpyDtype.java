@@ -1,0 +1,58 @@
+package org.sylva.io;
+
+/**
+ * The element types Sylva reads from and writes to {@code .npy} files, with their NumPy names and
+ * item sizes. Anything else NumPy can store (object, string, complex, float16, int16, structured
+ * arrays, ...) is refused by {@link Npy#read}.
+ *
+ * <pre>{@code
+ * NpyDtype t = Npy.read(path).dtype();
+ * if (t == NpyDtype.FLOAT64) System.err.println("float64 input is rounded to float32");
+ * }</pre>
+ */
+public enum NpyDtype {
+    FLOAT32("f4", 4, "float32"),
+    FLOAT64("f8", 8, "float64"),
+    INT32("i4", 4, "int32"),
+    INT64("i8", 8, "int64"),
+    UINT8("u1", 1, "uint8"),
+    BOOL("b1", 1, "bool");
+
+    private final String code;
+    private final int itemSize;
+    private final String numpyName;
+
+    NpyDtype(String code, int itemSize, String numpyName) {
+        this.code = code;
+        this.itemSize = itemSize;
+        this.numpyName = numpyName;
+    }
+
+    /** Bytes per element in the file. */
+    public int itemSize() {
+        return itemSize;
+    }
+
+    /** NumPy's name of the type, e.g. {@code "float32"}. */
+    public String numpyName() {
+        return numpyName;
+    }
+
+    /** The type and size part of a descr, e.g. {@code "f4"}. */
+    String code() {
+        return code;
+    }
+
+    /** The descr Sylva writes: little-endian for multi-byte types, {@code '|'} for single bytes. */
+    String littleEndianDescr() {
+        return (itemSize == 1 ? "|" : "<") + code;
+    }
+
+    /** Looks up a type code such as {@code "f4"}; null when unknown. */
+    static NpyDtype forCode(String code) {
+        for (NpyDtype t : values()) {
+            if (t.code.equals(code)) return t;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,114 @@
+package org.sylva.io;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+
+/**
+ * The one entry point the command line uses to read points, choosing the reader from the name:
+ * {@code .npy} ({@link Npy}), {@code .csv}/{@code .tsv}/{@code .tab}/{@code .txt}/{@code .dat}
+ * ({@link DelimitedReader}), anything else with a stated shape {@code "N,D"} as raw little-endian
+ * float32 ({@link RawFloat32Reader}); a file with another name and no shape is read as {@code .npy}
+ * if it starts with the NumPy magic, else refused with the list of formats. {@code "-"} reads
+ * standard input: raw float32 when a shape is given, {@code .npy} when it starts with the magic,
+ * delimited text otherwise. Finiteness is NOT checked (callers decide, e.g.
+ * {@link PointSet#requireFinite()}); every other problem is an {@link InvalidInputException} naming
+ * the file.
+ *
+ * <pre>{@code
+ * PointSet pts = PointReaders.readPoints("clips.npy", Optional.empty(), System.err::println);
+ * PointSet raw = PointReaders.readPoints("cloud.f32", Optional.of("100000,3"), System.err::println);
+ * }</pre>
+ */
+public final class PointReaders {
+    /** How an input is read. */
+    public enum Format { NPY, DELIMITED, RAW_FLOAT32 }
+
+    private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+    private PointReaders() {
+    }
+
+    /** Reads {@code source} (a path, or {@code "-"} for standard input). */
+    public static PointSet readPoints(String source, Optional<String> shape, Consumer<String> warnings)
+            throws IOException {
+        return readPoints(source, shape, warnings, System.in);
+    }
+
+    /** As {@link #readPoints(String, Optional, Consumer)} with an explicit stream standing for {@code "-"}. */
+    public static PointSet readPoints(String source, Optional<String> shape, Consumer<String> warnings,
+            InputStream stdin) throws IOException {
+        Objects.requireNonNull(source, "source");
+        if (source.equals("-")) return readStream(stdin, "-", shape, warnings);
+        return readPoints(Path.of(source), shape, warnings);
+    }
+
+    /** Reads a file, the format chosen by its name (see the class description). */
+    public static PointSet readPoints(Path path, Optional<String> shape, Consumer<String> warnings) throws IOException {
+        Objects.requireNonNull(warnings, "warnings");
+        String name = path.toString();
+        Format f = formatOf(name, shape.isPresent());
+        if (f == null) {
+            if (Files.isRegularFile(path) && startsWithMagic(path)) {
+                f = Format.NPY;
+            } else {
+                if (!Files.exists(path)) throw new InvalidInputException(name + ": no such file");
+                throw new InvalidInputException(name + ": cannot tell the format from the name; use .npy, .csv, .tsv, "
+                        + ".txt, or raw little-endian float32 with a shape N,D");
+            }
+        }
+        if (shape.isPresent() && f != Format.RAW_FLOAT32) {
+            throw new InvalidInputException(name + ": a shape is only for raw float32 input; this "
+                    + (f == Format.NPY ? ".npy file states its shape in its header" : "text file's rows give its shape"));
+        }
+        return switch (f) {
+            case NPY -> Npy.read(path).toPointSetTransferring(warnings);
+            case DELIMITED -> DelimitedReader.forFile(name).read(path).toPointSetTransferring();
+            case RAW_FLOAT32 -> RawFloat32Reader.read(path, RawFloat32Reader.Shape.parse(shape.orElseThrow()));
+        };
+    }
+
+    /**
+     * The format a name implies: NPY for {@code .npy}, DELIMITED for text extensions, RAW_FLOAT32 for
+     * any other name when a shape is given, null when the name does not tell.
+     */
+    public static Format formatOf(String name, boolean shapeGiven) {
+        String n = name.toLowerCase(Locale.ROOT);
+        if (n.endsWith(".npy")) return Format.NPY;
+        if (n.endsWith(".csv") || n.endsWith(".tsv") || n.endsWith(".tab") || n.endsWith(".txt") || n.endsWith(".dat")) {
+            return Format.DELIMITED;
+        }
+        return shapeGiven ? Format.RAW_FLOAT32 : null;
+    }
+
+    private static PointSet readStream(InputStream stdin, String name, Optional<String> shape, Consumer<String> warnings)
+            throws IOException {
+        Objects.requireNonNull(warnings, "warnings");
+        if (shape.isPresent()) {
+            return RawFloat32Reader.read(stdin, name, RawFloat32Reader.Shape.parse(shape.get()));
+        }
+        BufferedInputStream in = new BufferedInputStream(stdin, 1 << 16);
+        in.mark(MAGIC.length);
+        byte[] head = in.readNBytes(MAGIC.length);
+        in.reset();
+        if (Arrays.equals(head, MAGIC)) return Npy.read(in, name).toPointSetTransferring(warnings);
+        return DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(in, name).toPointSetTransferring();
+    }
+
+    private static boolean startsWithMagic(Path path) throws IOException {
+        try (InputStream in = Files.newInputStream(path)) {
+            return Arrays.equals(in.readNBytes(MAGIC.length), MAGIC);
+        } catch (java.nio.file.AccessDeniedException e) {
+            return false;
+        }
+    }
+}
