@@ -20,7 +20,7 @@ import org.sylva.hdbscan.mst.SpanningTree;
  * <pre>{@code
  * SpanningTree mst = SpanningTree.of(3, new int[] {0, 1}, new int[] {1, 2}, new double[] {0.5, 0.7});
  * SingleLinkageTree slt = SingleLinkageTree.of(mst);
- * double[] m = slt.toMatrix();   // {0, 1, 0.5, 2,   2, 3, 0.7, 3}
+ * double[] m = slt.toMatrix();   // {0, 1, 0.5, 2,   3, 2, 0.7, 3}
  * }</pre>
  */
 public final class SingleLinkageTree {
