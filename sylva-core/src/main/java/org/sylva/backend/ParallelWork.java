@@ -1,0 +1,112 @@
+package org.sylva.backend;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * Runs a pass of independent, bounded work units on a fixed number of worker threads (a
+ * {@link ForkJoinPool} of that size, or the calling thread alone for one thread). Workers claim units
+ * in increasing order; between units they check the cancellation token, and about every 100 ms one of
+ * them reports progress. Each worker has a stable id in {@code [0, threads)}, so per-thread scratch can
+ * be allocated once and reused across passes. The units must write disjoint results (or combine them
+ * order-independently), so the output never depends on the number of threads.
+ *
+ * <pre>{@code
+ * try (ParallelWork work = new ParallelWork(2)) {
+ *     work.run(units, "core distances", listener, token, (worker, unit) -> process(scratch[worker], unit));
+ * }
+ * }</pre>
+ */
+public final class ParallelWork implements AutoCloseable {
+    private static final long REPORT_NANOS = 100_000_000L;
+
+    /** One unit of work, run by worker {@code worker}. */
+    @FunctionalInterface
+    public interface Unit {
+        void run(int worker, int unit);
+    }
+
+    private final int threads;
+    private final ForkJoinPool pool;
+
+    /** A runner with {@code threads >= 1} workers. */
+    public ParallelWork(int threads) {
+        if (threads < 1) throw new InvalidInputException("threads must be >= 1, got " + threads);
+        this.threads = threads;
+        this.pool = threads == 1 ? null : new ForkJoinPool(threads);
+    }
+
+    public int threads() {
+        return threads;
+    }
+
+    /**
+     * Runs {@code task} for every unit {@code 0 .. units-1}; reports {@code (stage, done, units)} to
+     * {@code listener} (at least once, at the end) and throws {@link CancelledException} if the token was
+     * cancelled before every unit ran.
+     */
+    public void run(int units, String stage, ProgressListener listener, CancellationToken token, Unit task) {
+        token.throwIfCancelled();
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        AtomicLong lastReport = new AtomicLong(System.nanoTime());
+        if (pool == null || units <= 1) {
+            work(0, units, next, done, lastReport, stage, listener, token, task);
+        } else {
+            int workers = Math.min(threads, units);
+            List<Future<?>> futures = new ArrayList<>(workers);
+            for (int t = 0; t < workers; t++) {
+                int id = t;
+                futures.add(pool.submit(() -> work(id, units, next, done, lastReport, stage, listener, token, task)));
+            }
+            Throwable failure = null;
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    if (failure == null) failure = e.getCause();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    if (failure == null) failure = e;
+                }
+            }
+            if (failure instanceof RuntimeException re) throw re;
+            if (failure instanceof Error er) throw er;
+            if (failure != null) throw new IllegalStateException(failure);
+        }
+        token.throwIfCancelled();
+        if (done.get() != units) throw new IllegalStateException(stage + ": " + done.get() + " of " + units + " units ran");
+        listener.progress(stage, units, units);
+    }
+
+    private static void work(int id, int units, AtomicInteger next, AtomicInteger done, AtomicLong lastReport,
+                             String stage, ProgressListener listener, CancellationToken token, Unit task) {
+        for (int it = 0; it < units; it++) {
+            if (token.isCancelled()) return;
+            int u = next.getAndIncrement();
+            if (u >= units) return;
+            task.run(id, u);
+            int dn = done.incrementAndGet();
+            long now = System.nanoTime();
+            long last = lastReport.get();
+            if (now - last >= REPORT_NANOS && dn < units && lastReport.compareAndSet(last, now)) {
+                listener.progress(stage, dn, units);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (pool != null) pool.shutdownNow();
+    }
+}

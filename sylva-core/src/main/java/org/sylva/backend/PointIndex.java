@@ -1,0 +1,461 @@
+package org.sylva.backend;
+
+import java.util.Arrays;
+
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+
+/**
+ * The points of one fit, copied to float64 and laid out for the distance kernels, plus a binary
+ * partition of them into small leaves with bounding balls that lets the HDBSCAN stages skip pairs
+ * exactly.
+ *
+ * <p><b>Layout.</b> Points are stored by <em>position</em>, not by their original index: the leaves of
+ * the partition occupy consecutive position ranges, each starting at a multiple of the block width
+ * {@code W} and padded up to a multiple of it. Coordinates are column-interleaved per block of {@code W}
+ * positions ({@code data[(pos / W) * d * W + j * W + pos % W]}), so a vector kernel loads coordinate
+ * {@code j} of {@code W} consecutive positions with one load. Padding positions hold zeros and map to
+ * original index {@code -1}; callers never read their distances.
+ *
+ * <p><b>Partition.</b> A node's points are split at the median of their projection on the line through
+ * two far-apart points (the usual ball-tree split), until a node holds at most {@link #LEAF_SIZE}
+ * points. Every node has a centre (the mean of its points) and a radius (the largest distance from the
+ * centre to one of its points); {@link #lowerBound} turns two balls into a provable lower bound on the
+ * computed distance of every pair drawn from them. Nodes are numbered in pre-order (children after
+ * their parent, node 0 the root) and the leaves of a subtree are consecutive, so each node covers one
+ * position range.
+ *
+ * <pre>{@code
+ * PointIndex idx = PointIndex.build(points, Backends.best());
+ * double s = idx.squaredDistance(idx.position(3), idx.position(7));   // ||x3 - x7||^2, reference order
+ * }</pre>
+ */
+public final class PointIndex {
+    /** Largest number of points in one leaf. */
+    public static final int LEAF_SIZE = 32;
+
+    /** Relative safety margin of {@link #lowerBound}: far above the rounding error of any computed distance. */
+    private static final double BOUND_MARGIN = 1e-9;
+
+    private final int n;
+    private final int d;
+    private final int w;
+    private final int positions;
+    private final double[] data;
+    private final int[] posToOrig;
+    private final int[] origToPos;
+
+    private final int nodes;
+    private final int[] left;
+    private final int[] right;
+    private final int[] nodePosStart;
+    private final int[] nodePosEnd;
+    private final int[] nodeRealCount;
+    private final double[] centre;
+    private final double[] radius;
+    private final int[] nodeLeaf;
+
+    private final int leaves;
+    private final int[] leafNode;
+    private final int[] leafStart;
+    private final int[] leafCount;
+    private final int depth;
+
+    private PointIndex(Builder b) {
+        this.n = b.n;
+        this.d = b.d;
+        this.w = b.w;
+        this.positions = b.pos;
+        this.data = b.data;
+        this.posToOrig = b.posToOrig;
+        this.origToPos = b.origToPos;
+        this.nodes = b.nodeCount;
+        this.left = Arrays.copyOf(b.left, nodes);
+        this.right = Arrays.copyOf(b.right, nodes);
+        this.nodePosStart = Arrays.copyOf(b.nodePosStart, nodes);
+        this.nodePosEnd = Arrays.copyOf(b.nodePosEnd, nodes);
+        this.nodeRealCount = Arrays.copyOf(b.nodeRealCount, nodes);
+        this.centre = Arrays.copyOf(b.centre, nodes * d);
+        this.radius = Arrays.copyOf(b.radius, nodes);
+        this.nodeLeaf = Arrays.copyOf(b.nodeLeaf, nodes);
+        this.leaves = b.leafCount;
+        this.leafNode = Arrays.copyOf(b.leafNode, leaves);
+        this.leafStart = Arrays.copyOf(b.leafStart, leaves);
+        this.leafCount = Arrays.copyOf(b.leafSize, leaves);
+        this.depth = b.maxDepth;
+    }
+
+    /** Indexes a float32 point set (each coordinate converted exactly to float64) for {@code backend}. */
+    public static PointIndex build(PointSet points, DistanceBackend backend) {
+        float[] c = points.coordinates();
+        double[] rows = new double[c.length];
+        for (int i = 0; i < c.length; i++) rows[i] = c[i];
+        return build(rows, points.size(), points.dimensions(), backend);
+    }
+
+    /**
+     * Indexes {@code n} points of {@code d} float64 coordinates, row-major in {@code rows} (not kept:
+     * the index holds its own copy), with the block width of {@code backend}.
+     */
+    public static PointIndex build(double[] rows, int n, int d, DistanceBackend backend) {
+        if (n < 0) throw new InvalidInputException("number of points must be >= 0, got " + n);
+        if (d < 1) throw new InvalidInputException("points must have at least one dimension (d = " + d + ")");
+        if ((long) n * d != rows.length) {
+            throw new InvalidInputException("coordinate array has " + rows.length + " values, expected n * d = "
+                    + n + " * " + d + " = " + ((long) n * d));
+        }
+        for (int i = 0; i < rows.length; i++) {
+            if (!Double.isFinite(rows[i])) {
+                throw new InvalidInputException("point " + (i / d) + ", coordinate " + (i % d) + " is " + rows[i]
+                        + " (NaN and infinite coordinates are not allowed)");
+            }
+        }
+        return new Builder(rows, n, d, backend.blockWidth()).build();
+    }
+
+    /** Number of points. */
+    public int size() {
+        return n;
+    }
+
+    public int dimensions() {
+        return d;
+    }
+
+    /** Block width {@code W}: positions per interleaved block. */
+    public int blockWidth() {
+        return w;
+    }
+
+    /** Number of positions including padding (a multiple of {@code W}). */
+    public int positions() {
+        return positions;
+    }
+
+    /** Original index of the point at position {@code pos}, or -1 for padding. */
+    public int original(int pos) {
+        return posToOrig[pos];
+    }
+
+    /** Position of original point {@code i}. */
+    public int position(int i) {
+        return origToPos[i];
+    }
+
+    /** The interleaved coordinate blocks (shared, read-only): see the class comment for the layout. */
+    double[] blocks() {
+        return data;
+    }
+
+    /** Coordinate {@code j} of the point at position {@code pos}. */
+    public double coordinate(int pos, int j) {
+        return data[(pos / w) * d * w + j * w + pos % w];
+    }
+
+    /** Squared distance of two positions, summed over the dimensions in order (the reference arithmetic). */
+    public double squaredDistance(int posA, int posB) {
+        int a = (posA / w) * d * w + posA % w;
+        int b = (posB / w) * d * w + posB % w;
+        double s = 0.0;
+        for (int j = 0; j < d; j++) {
+            double t = data[a + j * w] - data[b + j * w];
+            s += t * t;
+        }
+        return s;
+    }
+
+    /** Number of nodes of the partition (node 0 is the root when there are points). */
+    public int nodes() {
+        return nodes;
+    }
+
+    /** Left child of {@code node}, or -1 for a leaf. */
+    public int left(int node) {
+        return left[node];
+    }
+
+    /** Right child of {@code node}, or -1 for a leaf. */
+    public int right(int node) {
+        return right[node];
+    }
+
+    /** Leaf id of {@code node}, or -1 for an internal node. */
+    public int leafOf(int node) {
+        return nodeLeaf[node];
+    }
+
+    /** First position covered by {@code node}. */
+    public int nodeStart(int node) {
+        return nodePosStart[node];
+    }
+
+    /** End (exclusive) of the positions covered by {@code node}, padding included. */
+    public int nodeEnd(int node) {
+        return nodePosEnd[node];
+    }
+
+    /** Number of real points under {@code node}. */
+    public int nodeSize(int node) {
+        return nodeRealCount[node];
+    }
+
+    public double radius(int node) {
+        return radius[node];
+    }
+
+    /** Depth of the deepest node (root = 0). */
+    public int depth() {
+        return depth;
+    }
+
+    public int leaves() {
+        return leaves;
+    }
+
+    /** Node id of leaf {@code leaf}. */
+    public int leafNode(int leaf) {
+        return leafNode[leaf];
+    }
+
+    /** First position of leaf {@code leaf} (a multiple of {@code W}). */
+    public int leafStart(int leaf) {
+        return leafStart[leaf];
+    }
+
+    /** Number of real points of leaf {@code leaf}; they occupy positions {@code leafStart .. leafStart + count - 1}. */
+    public int leafCount(int leaf) {
+        return leafCount[leaf];
+    }
+
+    /** Distance between the centres of two nodes. */
+    public double centreDistance(int a, int b) {
+        int oa = a * d, ob = b * d;
+        double s = 0.0;
+        for (int j = 0; j < d; j++) {
+            double t = centre[oa + j] - centre[ob + j];
+            s += t * t;
+        }
+        return Math.sqrt(s);
+    }
+
+    /**
+     * A lower bound on the computed distance {@code sqrt(sum (a_j - b_j)^2)} of every pair with {@code a}
+     * under node {@code na} and {@code b} under node {@code nb}: the triangle inequality on the bounding
+     * balls, lowered by a relative margin ({@value #BOUND_MARGIN} of the magnitudes involved) that covers
+     * every rounding error in the centres, radii and distances by orders of magnitude. Never positive
+     * when the balls overlap.
+     */
+    public double lowerBound(int na, int nb) {
+        double c = centreDistance(na, nb);
+        double r = radius[na] + radius[nb];
+        return (c - r) - BOUND_MARGIN * (c + r);
+    }
+
+    /** Builds the partition iteratively (explicit stack: the depth is logarithmic, but no recursion is needed). */
+    private static final class Builder {
+        final int n, d, w;
+        final double[] rows;
+        double[] data;
+        int[] posToOrig;
+        int[] origToPos;
+        int pos;
+
+        int nodeCount;
+        int[] left, right, nodePosStart, nodePosEnd, nodeRealCount, nodeLeaf;
+        double[] centre, radius;
+        int leafCount;
+        int[] leafNode, leafStart, leafSize;
+        int maxDepth;
+
+        final int[] idx;
+        final int[] tmp;
+        final double[] proj;
+        final double[] sortBuf;
+
+        Builder(double[] rows, int n, int d, int w) {
+            this.rows = rows;
+            this.n = n;
+            this.d = d;
+            this.w = w;
+            int maxNodes = Math.max(1, 4 * (n / (LEAF_SIZE / 2) + 1));
+            left = new int[maxNodes];
+            right = new int[maxNodes];
+            nodePosStart = new int[maxNodes];
+            nodePosEnd = new int[maxNodes];
+            nodeRealCount = new int[maxNodes];
+            nodeLeaf = new int[maxNodes];
+            centre = new double[maxNodes * d];
+            radius = new double[maxNodes];
+            leafNode = new int[maxNodes];
+            leafStart = new int[maxNodes];
+            leafSize = new int[maxNodes];
+            idx = new int[n];
+            for (int i = 0; i < n; i++) idx[i] = i;
+            tmp = new int[n];
+            proj = new double[n];
+            sortBuf = new double[n];
+        }
+
+        PointIndex build() {
+            // Upper bound on positions: every leaf pads at most W - 1 slots.
+            int maxLeaves = n == 0 ? 0 : (n + LEAF_SIZE / 2 - 1) / (LEAF_SIZE / 2) * 2 + 2;
+            long cap = (long) n + (long) maxLeaves * (w - 1) + w;
+            posToOrig = new int[(int) cap];
+            Arrays.fill(posToOrig, -1);
+            origToPos = new int[n];
+            if (n > 0) {
+                // Explicit stack of (from, to, parent, side, depth); pre-order with left first so that the
+                // leaves of every subtree get consecutive positions.
+                int stackCap = 4 * 64 + 16;
+                int[] sFrom = new int[stackCap], sTo = new int[stackCap], sParent = new int[stackCap];
+                int[] sSide = new int[stackCap], sDepth = new int[stackCap];
+                int sp = 0;
+                sFrom[sp] = 0; sTo[sp] = n; sParent[sp] = -1; sSide[sp] = 0; sDepth[sp] = 0; sp++;
+                int maxIter = 4 * n + 4;
+                for (int it = 0; it < maxIter && sp > 0; it++) {
+                    sp--;
+                    int from = sFrom[sp], to = sTo[sp], parent = sParent[sp], side = sSide[sp], dep = sDepth[sp];
+                    int node = nodeCount++;
+                    maxDepth = Math.max(maxDepth, dep);
+                    if (parent >= 0) {
+                        if (side == 0) left[parent] = node; else right[parent] = node;
+                    }
+                    left[node] = -1;
+                    right[node] = -1;
+                    nodeLeaf[node] = -1;
+                    nodeRealCount[node] = to - from;
+                    centreAndRadius(node, from, to);
+                    if (to - from <= LEAF_SIZE) {
+                        makeLeaf(node, from, to);
+                    } else {
+                        int mid = split(from, to);
+                        if (sp + 2 > stackCap) throw new IllegalStateException("partition deeper than expected");
+                        sFrom[sp] = mid; sTo[sp] = to; sParent[sp] = node; sSide[sp] = 1; sDepth[sp] = dep + 1; sp++;
+                        sFrom[sp] = from; sTo[sp] = mid; sParent[sp] = node; sSide[sp] = 0; sDepth[sp] = dep + 1; sp++;
+                    }
+                }
+                if (sp != 0) throw new IllegalStateException("partition did not finish");
+                // Position ranges of internal nodes, bottom-up (children have larger ids than parents).
+                for (int node = nodeCount - 1; node >= 0; node--) {
+                    if (left[node] >= 0) {
+                        nodePosStart[node] = nodePosStart[left[node]];
+                        nodePosEnd[node] = nodePosEnd[right[node]];
+                    }
+                }
+            }
+            int blocksTotal = Math.max(pos / w, 0);
+            data = new double[blocksTotal * d * w];
+            for (int p = 0; p < pos; p++) {
+                int o = posToOrig[p];
+                if (o < 0) continue;
+                int base = (p / w) * d * w + p % w;
+                int src = o * d;
+                for (int j = 0; j < d; j++) data[base + j * w] = rows[src + j];
+            }
+            posToOrig = Arrays.copyOf(posToOrig, pos);
+            return new PointIndex(this);
+        }
+
+        private void makeLeaf(int node, int from, int to) {
+            int leaf = leafCount++;
+            nodeLeaf[node] = leaf;
+            leafNode[leaf] = node;
+            leafStart[leaf] = pos;
+            leafSize[leaf] = to - from;
+            for (int i = from; i < to; i++) {
+                posToOrig[pos] = idx[i];
+                origToPos[idx[i]] = pos;
+                pos++;
+            }
+            pos = (pos + w - 1) / w * w;
+            nodePosStart[node] = leafStart[leaf];
+            nodePosEnd[node] = pos;
+        }
+
+        /** Centre = mean of the points; radius = largest distance from the centre to one of them. */
+        private void centreAndRadius(int node, int from, int to) {
+            int oc = node * d;
+            for (int j = 0; j < d; j++) centre[oc + j] = 0.0;
+            for (int i = from; i < to; i++) {
+                int o = idx[i] * d;
+                for (int j = 0; j < d; j++) centre[oc + j] += rows[o + j];
+            }
+            double inv = 1.0 / (to - from);
+            for (int j = 0; j < d; j++) centre[oc + j] *= inv;
+            double r2 = 0.0;
+            for (int i = from; i < to; i++) {
+                int o = idx[i] * d;
+                double s = 0.0;
+                for (int j = 0; j < d; j++) {
+                    double t = rows[o + j] - centre[oc + j];
+                    s += t * t;
+                }
+                if (s > r2) r2 = s;
+            }
+            radius[node] = Math.sqrt(r2);
+        }
+
+        private double sq(int a, int b) {
+            int oa = a * d, ob = b * d;
+            double s = 0.0;
+            for (int j = 0; j < d; j++) {
+                double t = rows[oa + j] - rows[ob + j];
+                s += t * t;
+            }
+            return s;
+        }
+
+        /**
+         * Reorders {@code idx[from, to)} so that the first half lies on one side of the median projection
+         * on the line through two far-apart points; returns the split point (always the middle, so the
+         * depth stays logarithmic even with duplicate points).
+         */
+        private int split(int from, int to) {
+            int m = to - from;
+            int mid = from + m / 2;
+            // a = farthest point from the first point, b = farthest from a (ties: first in segment order).
+            int first = idx[from];
+            int a = first;
+            double best = -1;
+            for (int i = from; i < to; i++) {
+                double s = sq(first, idx[i]);
+                if (s > best) { best = s; a = idx[i]; }
+            }
+            int b = a;
+            best = -1;
+            for (int i = from; i < to; i++) {
+                double s = sq(a, idx[i]);
+                if (s > best) { best = s; b = idx[i]; }
+            }
+            int oa = a * d, ob = b * d;
+            for (int i = from; i < to; i++) {
+                int o = idx[i] * d;
+                double s = 0.0;
+                for (int j = 0; j < d; j++) s += (rows[o + j] - rows[oa + j]) * (rows[ob + j] - rows[oa + j]);
+                proj[i] = s;
+            }
+            System.arraycopy(proj, from, sortBuf, from, m);
+            Arrays.sort(sortBuf, from, to);
+            double median = sortBuf[mid - 1];
+            // Stable partition: strictly below the median first, then equal ones in segment order until
+            // the left half is full, the rest to the right.
+            int below = 0;
+            for (int i = from; i < to; i++) if (proj[i] < median) below++;
+            int equalLeft = (mid - from) - below;
+            int l = from, r = mid;
+            for (int i = from; i < to; i++) {
+                double p = proj[i];
+                if (p < median) {
+                    tmp[l++] = idx[i];
+                } else if (p == median && equalLeft > 0) {
+                    tmp[l++] = idx[i];
+                    equalLeft--;
+                } else {
+                    tmp[r++] = idx[i];
+                }
+            }
+            System.arraycopy(tmp, from, idx, from, m);
+            return mid;
+        }
+    }
+}

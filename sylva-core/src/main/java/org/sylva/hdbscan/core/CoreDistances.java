@@ -1,0 +1,157 @@
+package org.sylva.hdbscan.core;
+
+import org.sylva.backend.DistanceBackend;
+import org.sylva.backend.ParallelWork;
+import org.sylva.backend.PointIndex;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * Core distances of HDBSCAN* and the exact nearest-neighbour lists they come from.
+ *
+ * <p>{@code minSamples} counts the point itself (scikit-learn's convention): the core distance of a
+ * point is the distance to its {@code minSamples}-th nearest point, the point being the first. Each list
+ * keeps {@code k = min(n, minSamples + 1)} entries, ordered by (distance, original index) ascending and
+ * including the point itself (duplicates of it, at distance 0, may precede it when their index is lower).
+ * The one extra entry lets the spanning-tree stage prove a list complete: when the last entry is
+ * strictly farther than the core distance, the list holds every point within the core distance.
+ * Distances are {@code sqrt(sum_j (a_j - b_j)^2)} in float64, summed in dimension order.
+ * If {@code minSamples > n} (which the HDBSCAN front end should refuse), the core distance is the
+ * distance to the farthest point.
+ *
+ * <p>Immutable: accessors return single values or copies.
+ *
+ * <pre>{@code
+ * CoreDistances cd = CoreDistances.compute(points, 20, Backends.best(), 2, ProgressListener.NONE, CancellationToken.NEVER);
+ * double c7 = cd.core(7);
+ * int nearestOther = cd.neighbour(7, 1);
+ * }</pre>
+ */
+public final class CoreDistances {
+    /** Stage name reported to progress listeners. */
+    public static final String STAGE = "core distances";
+
+    private final int n;
+    private final int minSamples;
+    private final int k;
+    private final double[] core;
+    private final int[] neighbours;
+    private final double[] distances;
+
+    private CoreDistances(int n, int minSamples, int k, double[] core, int[] neighbours, double[] distances) {
+        this.n = n;
+        this.minSamples = minSamples;
+        this.k = k;
+        this.core = core;
+        this.neighbours = neighbours;
+        this.distances = distances;
+    }
+
+    /** Computes core distances of a float32 point set (coordinates converted exactly to float64). */
+    public static CoreDistances compute(PointSet points, int minSamples, DistanceBackend backend, int threads,
+                                        ProgressListener progress, CancellationToken cancel) {
+        checkParameters(minSamples, threads);
+        return compute(PointIndex.build(points, backend), minSamples, backend, threads, progress, cancel);
+    }
+
+    /** Computes core distances over an index built for {@code backend} (lets the index be shared with the tree stage). */
+    public static CoreDistances compute(PointIndex index, int minSamples, DistanceBackend backend, int threads,
+                                        ProgressListener progress, CancellationToken cancel) {
+        return compute(index, minSamples, backend, threads, progress, cancel, true);
+    }
+
+    /** As {@link #compute(PointIndex, int, DistanceBackend, int, ProgressListener, CancellationToken)}; {@code prune = false} scans all pairs (tests). */
+    static CoreDistances compute(PointIndex index, int minSamples, DistanceBackend backend, int threads,
+                                 ProgressListener progress, CancellationToken cancel, boolean prune) {
+        checkParameters(minSamples, threads);
+        if (index.blockWidth() != backend.blockWidth()) {
+            throw new IllegalArgumentException("index built for block width " + index.blockWidth() + ", backend "
+                    + backend.name() + " uses " + backend.blockWidth());
+        }
+        int n = index.size();
+        int k = Math.min(n, minSamples + 1);
+        if (n == 0) return new CoreDistances(0, minSamples, 0, new double[0], new int[0], new double[0]);
+        KnnSearch search = new KnnSearch(index, backend, k, prune, threads);
+        try (ParallelWork work = new ParallelWork(threads)) {
+            work.run(index.leaves(), STAGE, progress, cancel, search::unit);
+        }
+        int[] nb = search.neighbourIndices();
+        double[] nd = search.neighbourDistances();
+        int coreAt = Math.min(minSamples, k) - 1;
+        double[] core = new double[n];
+        for (int i = 0; i < n; i++) core[i] = nd[i * k + coreAt];
+        return new CoreDistances(n, minSamples, k, core, nb, nd);
+    }
+
+    /**
+     * Wraps precomputed values (copied): {@code neighbours}/{@code distances} hold {@code k} entries per
+     * point, row-major, ordered by (distance, index). For tests and for callers that computed lists
+     * elsewhere; nothing is recomputed, only shapes are checked.
+     */
+    public static CoreDistances of(int minSamples, double[] core, int k, int[] neighbours, double[] distances) {
+        int n = core.length;
+        if (minSamples < 1) throw new InvalidInputException("min_samples must be >= 1, got " + minSamples);
+        if (k < 0 || (long) n * k != neighbours.length || neighbours.length != distances.length) {
+            throw new InvalidInputException("neighbour arrays must hold n * k = " + n + " * " + k + " entries, got "
+                    + neighbours.length + " and " + distances.length);
+        }
+        return new CoreDistances(n, minSamples, k, core.clone(), neighbours.clone(), distances.clone());
+    }
+
+    private static void checkParameters(int minSamples, int threads) {
+        if (minSamples < 1) throw new InvalidInputException("min_samples must be >= 1, got " + minSamples);
+        if (threads < 1) throw new InvalidInputException("threads must be >= 1, got " + threads);
+    }
+
+    /** Number of points. */
+    public int size() {
+        return n;
+    }
+
+    /** The {@code minSamples} these core distances were computed for (the point itself counted). */
+    public int minSamples() {
+        return minSamples;
+    }
+
+    /** Entries per neighbour list: {@code min(n, minSamples + 1)}. */
+    public int k() {
+        return k;
+    }
+
+    /** Core distance of point {@code i}. */
+    public double core(int i) {
+        return core[i];
+    }
+
+    /** A copy of all core distances. */
+    public double[] coreDistances() {
+        return core.clone();
+    }
+
+    /** Original index of the {@code r}-th nearest point of {@code i} ({@code r = 0} is the nearest, usually {@code i} itself). */
+    public int neighbour(int i, int r) {
+        return neighbours[i * k + r];
+    }
+
+    /** Distance from {@code i} to its {@code r}-th nearest point. */
+    public double neighbourDistance(int i, int r) {
+        return distances[i * k + r];
+    }
+
+    /** A copy of the lists' indices, {@code k} per point, row-major. */
+    public int[] neighbours() {
+        return neighbours.clone();
+    }
+
+    /** A copy of the lists' distances, {@code k} per point, row-major. */
+    public double[] neighbourDistances() {
+        return distances.clone();
+    }
+
+    @Override
+    public String toString() {
+        return "CoreDistances[n=" + n + ", minSamples=" + minSamples + ", k=" + k + "]";
+    }
+}

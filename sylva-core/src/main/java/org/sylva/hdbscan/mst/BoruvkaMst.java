@@ -1,0 +1,163 @@
+package org.sylva.hdbscan.mst;
+
+import org.sylva.backend.Backends;
+import org.sylva.backend.DistanceBackend;
+import org.sylva.backend.ParallelWork;
+import org.sylva.backend.PointIndex;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * The minimum spanning tree of the mutual-reachability graph, {@code w(a, b) = max(core_a, core_b,
+ * ||a - b|| / alpha)}, by Borůvka's algorithm: each round finds, for every component, its cheapest
+ * outgoing edge under the unique {@link EdgeOrder} (weight, lower index, higher index), then merges the
+ * components along those edges. Because the order is total the tree is unique, so the result is the same
+ * for every thread count, backend and scan order. At most {@code ceil(log2 n) + 1} rounds run; a round
+ * that adds no edge is a bug and raises {@link IllegalStateException}.
+ *
+ * <p>Two exact shortcuts, on by default ({@link Builder#pruning(boolean)}), use the core-distance stage's
+ * nearest lists. <b>Neighbour edges:</b> every weight from {@code p} is at least {@code core_p}; if
+ * {@code p}'s list is provably complete (its last entry is strictly beyond {@code core_p}) and holds a
+ * point {@code q} of another component with {@code core_q <= core_p} and {@code d(p, q) / alpha <= core_p},
+ * then {@code p}'s cheapest edge weighs exactly {@code core_p} and goes to the lowest such {@code q}; no
+ * scan. <b>Component bound:</b> every neighbour edge into another component is a real edge, so the
+ * lightest one bounds the component's cheapest edge; a point whose core distance strictly exceeds it
+ * cannot improve it; no scan. The remaining points are scanned leaf by leaf over a {@link PointIndex},
+ * skipping balls that lie inside the point's own component and balls whose lower bound
+ * {@code max(min core, distance bound / alpha)} strictly exceeds the best edge found so far for the
+ * component (a real edge, shared between threads); every skip is strict, so the true cheapest edge is
+ * never skipped and the per-component minimum is exact whatever the scan order.
+ *
+ * <pre>{@code
+ * DistanceBackend b = Backends.best();
+ * CoreDistances cd = CoreDistances.compute(points, 20, b, 2, ProgressListener.NONE, CancellationToken.NEVER);
+ * SpanningTree t = BoruvkaMst.builder().alpha(1.0).threads(2).backend(b).pruning(true).build()
+ *         .compute(points, cd, ProgressListener.NONE, CancellationToken.NEVER);
+ * }</pre>
+ */
+public final class BoruvkaMst {
+    /** Prefix of the stage names reported to progress listeners: {@code "spanning tree round k"} (k from 1). */
+    public static final String STAGE_PREFIX = "spanning tree round ";
+
+    private final double alpha;
+    private final int threads;
+    private final DistanceBackend backend;
+    private final boolean shortcuts;
+    private final boolean boundPruning;
+
+    private BoruvkaMst(Builder b) {
+        this.alpha = b.alpha;
+        this.threads = b.threads;
+        this.backend = b.backend;
+        this.shortcuts = b.shortcuts;
+        this.boundPruning = b.boundPruning;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public double alpha() {
+        return alpha;
+    }
+
+    public int threads() {
+        return threads;
+    }
+
+    public DistanceBackend backend() {
+        return backend;
+    }
+
+    /** Builds the tree of {@code points} (indexed here) with their core distances. */
+    public SpanningTree compute(PointSet points, CoreDistances cd, ProgressListener progress, CancellationToken cancel) {
+        return compute(PointIndex.build(points, backend), cd, progress, cancel);
+    }
+
+    /** Builds the tree over an index made for this builder's backend (e.g. the one the core distances used). */
+    public SpanningTree compute(PointIndex index, CoreDistances cd, ProgressListener progress, CancellationToken cancel) {
+        if (cd.size() != index.size()) {
+            throw new InvalidInputException("core distances are for " + cd.size() + " points, the data has "
+                    + index.size());
+        }
+        if (index.blockWidth() != backend.blockWidth()) {
+            throw new IllegalArgumentException("index built for block width " + index.blockWidth() + ", backend "
+                    + backend.name() + " uses " + backend.blockWidth());
+        }
+        int n = index.size();
+        if (n <= 1) return SpanningTree.wrap(n, new int[0], new int[0], new double[0]);
+        try (ParallelWork work = new ParallelWork(threads)) {
+            BoruvkaRun run = new BoruvkaRun(index, cd, backend, alpha, shortcuts, boundPruning, work);
+            return run.run(progress, cancel);
+        }
+    }
+
+    /**
+     * Parameters of {@link BoruvkaMst}. Defaults: alpha 1.0, 1 thread, {@link Backends#best()}, pruning on.
+     *
+     * <pre>{@code
+     * BoruvkaMst mst = BoruvkaMst.builder().threads(2).build();
+     * }</pre>
+     */
+    public static final class Builder {
+        private double alpha = 1.0;
+        private int threads = 1;
+        private DistanceBackend backend = Backends.best();
+        private boolean shortcuts = true;
+        private boolean boundPruning = true;
+
+        private Builder() {
+        }
+
+        /** The mutual-reachability scale: distances are divided by {@code alpha} (> 0; 1.0 = no division). */
+        public Builder alpha(double alpha) {
+            if (!(alpha > 0) || Double.isInfinite(alpha)) {
+                throw new InvalidInputException("alpha must be a finite number > 0, got " + alpha);
+            }
+            this.alpha = alpha;
+            return this;
+        }
+
+        public Builder threads(int threads) {
+            if (threads < 1) throw new InvalidInputException("threads must be >= 1, got " + threads);
+            this.threads = threads;
+            return this;
+        }
+
+        public Builder backend(DistanceBackend backend) {
+            if (backend == null) throw new InvalidInputException("backend is null");
+            this.backend = backend;
+            return this;
+        }
+
+        /**
+         * Exact pruning on (default) or off. Off means every point is compared with every point of the
+         * other components in every round (no neighbour edges, no bounds): slow, for proving the pruned
+         * tree identical.
+         */
+        public Builder pruning(boolean on) {
+            this.shortcuts = on;
+            this.boundPruning = on;
+            return this;
+        }
+
+        /** Only the two neighbour-list shortcuts on or off (tests). */
+        Builder shortcuts(boolean on) {
+            this.shortcuts = on;
+            return this;
+        }
+
+        /** Only the ball/bound skipping of the scan on or off (tests). */
+        Builder boundPruning(boolean on) {
+            this.boundPruning = on;
+            return this;
+        }
+
+        public BoruvkaMst build() {
+            return new BoruvkaMst(this);
+        }
+    }
+}

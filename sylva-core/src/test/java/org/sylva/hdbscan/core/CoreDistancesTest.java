@@ -1,0 +1,174 @@
+package org.sylva.hdbscan.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.sylva.backend.Backends;
+import org.sylva.backend.DistanceBackend;
+import org.sylva.backend.PointIndex;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.mst.ClipLikeData;
+import org.sylva.hdbscan.mst.PrimReference;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
+
+class CoreDistancesTest {
+    static CoreDistances run(double[] rows, int n, int d, int minSamples, DistanceBackend b, int threads, boolean prune) {
+        PointIndex idx = PointIndex.build(rows, n, d, b);
+        return CoreDistances.compute(idx, minSamples, b, threads, ProgressListener.NONE, CancellationToken.NEVER, prune);
+    }
+
+    /** Brute-force lists ordered by (distance, index), self included. */
+    static void assertMatchesBruteForce(double[] rows, int n, int d, int minSamples, CoreDistances cd) {
+        int k = Math.min(n, minSamples + 1);
+        assertEquals(k, cd.k());
+        Integer[] order = new Integer[n];
+        double[] dist = new double[n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                dist[j] = PrimReference.distance(rows, d, i, j);
+                order[j] = j;
+            }
+            Arrays.sort(order, (a, b) -> {
+                int c = Double.compare(dist[a], dist[b]);
+                return c != 0 ? c : Integer.compare(a, b);
+            });
+            for (int r = 0; r < k; r++) {
+                assertEquals(order[r], cd.neighbour(i, r), "point " + i + " rank " + r);
+                assertEquals(dist[order[r]], cd.neighbourDistance(i, r));
+            }
+            assertEquals(dist[order[Math.min(minSamples, n) - 1]], cd.core(i), "core of " + i);
+        }
+    }
+
+    static double[] gaussian(int n, int d, long seed) {
+        Random r = new Random(seed);
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = r.nextGaussian();
+        return x;
+    }
+
+    @Test
+    void matchesBruteForceOnRandomData() {
+        double[] rows = gaussian(800, 3, 11);
+        for (int ms : new int[] {1, 2, 5, 20}) {
+            assertMatchesBruteForce(rows, 800, 3, ms, run(rows, 800, 3, ms, Backends.best(), 2, true));
+        }
+    }
+
+    @Test
+    void matchesBruteForceWithDuplicatesAndTies() {
+        // Integer grid with many exact duplicates and equal distances: ties decided by index.
+        Random r = new Random(4);
+        int n = 900, d = 2;
+        double[] rows = new double[n * d];
+        for (int i = 0; i < rows.length; i++) rows[i] = r.nextInt(12);
+        for (int ms : new int[] {1, 4, 11}) {
+            CoreDistances cd = run(rows, n, d, ms, Backends.best(), 2, true);
+            assertMatchesBruteForce(rows, n, d, ms, cd);
+        }
+    }
+
+    @Test
+    void matchesBruteForceOnClipLikeData() {
+        int n = 700;
+        double[] rows = ClipLikeData.toDouble(ClipLikeData.withDuplicates(ClipLikeData.generate(n, 5), n, 61, 0.05, 6));
+        assertMatchesBruteForce(rows, n, 61, 20, run(rows, n, 61, 20, Backends.best(), 2, true));
+    }
+
+    @Test
+    void prunedEqualsUnprunedAndScalarEqualsSimd() {
+        int n = 2500;
+        double[] rows = ClipLikeData.toDouble(ClipLikeData.withDuplicates(ClipLikeData.generate(n, 8), n, 61, 0.1, 9));
+        CoreDistances ref = run(rows, n, 61, 20, Backends.scalar(), 1, false);
+        for (DistanceBackend b : new DistanceBackend[] {Backends.scalar(), Backends.of("simd")}) {
+            for (boolean prune : new boolean[] {true, false}) {
+                CoreDistances cd = run(rows, n, 61, 20, b, 2, prune);
+                assertArrayEquals(ref.coreDistances(), cd.coreDistances(), b.name() + " prune=" + prune);
+                assertArrayEquals(ref.neighbours(), cd.neighbours());
+                assertArrayEquals(ref.neighbourDistances(), cd.neighbourDistances());
+            }
+        }
+    }
+
+    @Test
+    void identicalForAnyThreadCount() {
+        int n = 3000;
+        double[] rows = ClipLikeData.toDouble(ClipLikeData.generate(n, 21));
+        CoreDistances one = run(rows, n, 61, 10, Backends.best(), 1, true);
+        for (int t : new int[] {2, 8, 1}) {
+            CoreDistances cd = run(rows, n, 61, 10, Backends.best(), t, true);
+            assertArrayEquals(one.neighbours(), cd.neighbours());
+            assertArrayEquals(one.neighbourDistances(), cd.neighbourDistances());
+        }
+    }
+
+    @Test
+    void fewerPointsThanTheListLength() {
+        double[] rows = gaussian(5, 2, 3);
+        CoreDistances cd = run(rows, 5, 2, 5, Backends.best(), 1, true);
+        assertEquals(5, cd.k());
+        assertMatchesBruteForce(rows, 5, 2, 5, cd);
+        CoreDistances big = run(rows, 5, 2, 9, Backends.best(), 1, true);   // minSamples > n: farthest point
+        assertEquals(5, big.k());
+        for (int i = 0; i < 5; i++) assertEquals(big.neighbourDistance(i, 4), big.core(i));
+        CoreDistances one = run(new double[] {1, 1}, 1, 2, 3, Backends.best(), 1, true);
+        assertEquals(0.0, one.core(0));
+        assertEquals(0, run(new double[0], 0, 2, 3, Backends.best(), 1, true).size());
+    }
+
+    @Test
+    void pointSetEntryConvertsFloat32Exactly() {
+        float[] f = ClipLikeData.generate(400, 2);
+        CoreDistances a = CoreDistances.compute(PointSet.of(400, 61, f), 7, Backends.best(), 2, ProgressListener.NONE,
+                CancellationToken.NEVER);
+        double[] rows = ClipLikeData.toDouble(f);
+        assertMatchesBruteForce(rows, 400, 61, 7, a);
+    }
+
+    @Test
+    void badParameters() {
+        PointSet p = PointSet.of(3, 1, new float[] {0, 1, 2});
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> CoreDistances.compute(p, 0,
+                Backends.best(), 1, ProgressListener.NONE, CancellationToken.NEVER));
+        assertTrue(e.getMessage().contains("min_samples"));
+        assertThrows(InvalidInputException.class, () -> CoreDistances.compute(p, 2, Backends.best(), 0,
+                ProgressListener.NONE, CancellationToken.NEVER));
+    }
+
+    @Test
+    void reportsProgressAndHonoursCancellation() {
+        int n = 4000;
+        PointSet p = PointSet.of(n, 61, ClipLikeData.generate(n, 3));
+        List<String> stages = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger lastDone = new AtomicInteger();
+        CoreDistances.compute(p, 5, Backends.best(), 2, (stage, done, total) -> {
+            stages.add(stage);
+            assertTrue(done <= total);
+            lastDone.set((int) done);
+        }, CancellationToken.NEVER);
+        assertTrue(stages.contains(CoreDistances.STAGE));
+        CancellationToken token = new CancellationToken();
+        AtomicInteger calls = new AtomicInteger();
+        assertThrows(CancelledException.class, () -> CoreDistances.compute(p, 5, Backends.best(), 2,
+                (stage, done, total) -> calls.incrementAndGet(), cancelled(token)));
+    }
+
+    /** A token already cancelled: the computation must stop before producing a result. */
+    private static CancellationToken cancelled(CancellationToken t) {
+        t.cancel();
+        return t;
+    }
+}

@@ -1,0 +1,188 @@
+package org.sylva.hdbscan.mst;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.sylva.hdbscan.mst.MstTestSupport.assertSpanningTreeInEdgeOrder;
+import static org.sylva.hdbscan.mst.MstTestSupport.assertWeightsRecomputed;
+import static org.sylva.hdbscan.mst.MstTestSupport.fit;
+import static org.sylva.hdbscan.mst.MstTestSupport.sortedWeights;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.sylva.backend.Backends;
+import org.sylva.backend.DistanceBackend;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.mst.MstTestSupport.Fit;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
+
+class BoruvkaMstTest {
+    static double[] gaussian(int n, int d, long seed) {
+        Random r = new Random(seed);
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = r.nextGaussian() + (i / d % 4) * 3;
+        return x;
+    }
+
+    static double[] grid(int n, int d, int side, long seed) {
+        Random r = new Random(seed);
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = r.nextInt(side);
+        return x;
+    }
+
+    static double[] clips(int n, double dupFraction, long seed) {
+        return ClipLikeData.toDouble(ClipLikeData.withDuplicates(ClipLikeData.generate(n, seed), n, 61, dupFraction,
+                seed + 1));
+    }
+
+    /** Prim under the full EdgeOrder builds the unique tree: Borůvka's must be identical, edge for edge. */
+    @Test
+    void equalsPrimUnderTheEdgeOrder() {
+        for (double alpha : new double[] {1.0, 0.7, 1.3}) {
+            check(gaussian(500, 3, 1), 500, 3, 5, alpha);
+            check(grid(400, 2, 15, 2), 400, 2, 4, alpha);       // heavy ties and duplicates
+            check(clips(400, 0.05, 3), 400, 61, 20, alpha);
+        }
+        check(gaussian(60, 2, 4), 60, 2, 1, 1.0);                 // minSamples 1: core distances all 0
+    }
+
+    private static void check(double[] rows, int n, int d, int ms, double alpha) {
+        Fit f = fit(rows, n, d, ms, Backends.best(), 2, BoruvkaMst.builder().alpha(alpha));
+        double[] core = f.cd().coreDistances();
+        assertArrayEquals(PrimReference.coreDistances(rows, n, d, ms), core);
+        SpanningTree prim = PrimReference.prim(rows, n, d, core, alpha, true);
+        assertSpanningTreeInEdgeOrder(f.tree(), n);
+        assertEquals(prim, f.tree(), "alpha " + alpha + " ms " + ms);
+        assertWeightsRecomputed(f.tree(), rows, d, core, alpha);
+        // Textbook Prim (weights only, first found wins): another minimum tree, same sorted weights.
+        SpanningTree plain = PrimReference.prim(rows, n, d, core, alpha, false);
+        assertArrayEquals(sortedWeights(plain), sortedWeights(f.tree()));
+        assertEquals(plain.totalWeight(), f.tree().totalWeight(), 1e-12 * Math.abs(plain.totalWeight()));
+    }
+
+    /** On continuous random data with minSamples 1 (all cores 0, distinct distances) no tie decides: even textbook Prim agrees edge for edge. */
+    @Test
+    void equalsTextbookPrimWhereNoTieDecides() {
+        double[] rows = gaussian(300, 4, 9);
+        Fit f = fit(rows, 300, 4, 1, Backends.best(), 1, BoruvkaMst.builder());
+        SpanningTree plain = PrimReference.prim(rows, 300, 4, f.cd().coreDistances(), 1.0, false);
+        assertEquals(plain, f.tree());
+    }
+
+    @Test
+    void pruningIsExact() {
+        int n = 3000;
+        double[] rows = clips(n, 0.1, 17);
+        for (int ms : new int[] {20, 5}) {
+            SpanningTree pruned = fit(rows, n, 61, ms, Backends.best(), 2, BoruvkaMst.builder().pruning(true)).tree();
+            SpanningTree none = fit(rows, n, 61, ms, Backends.best(), 2, BoruvkaMst.builder().pruning(false)).tree();
+            SpanningTree shortcutsOnly = fit(rows, n, 61, ms, Backends.best(), 2,
+                    BoruvkaMst.builder().shortcuts(true).boundPruning(false)).tree();
+            SpanningTree boundsOnly = fit(rows, n, 61, ms, Backends.best(), 2,
+                    BoruvkaMst.builder().shortcuts(false).boundPruning(true)).tree();
+            assertSpanningTreeInEdgeOrder(pruned, n);
+            assertEquals(none, pruned, "ms " + ms);
+            assertEquals(none, shortcutsOnly);
+            assertEquals(none, boundsOnly);
+        }
+        double[] g = grid(2000, 2, 30, 5);
+        assertEquals(fit(g, 2000, 2, 6, Backends.best(), 2, BoruvkaMst.builder().pruning(false)).tree(),
+                fit(g, 2000, 2, 6, Backends.best(), 2, BoruvkaMst.builder().pruning(true)).tree());
+    }
+
+    @Test
+    void scalarAndSimdGiveIdenticalTrees() {
+        DistanceBackend simd = Backends.of("simd");
+        List<double[]> sets = List.of(gaussian(2000, 5, 3), clips(3000, 0.0, 4), clips(2000, 0.3, 5));
+        int[] dims = {5, 61, 61};
+        for (int s = 0; s < sets.size(); s++) {
+            double[] rows = sets.get(s);
+            int n = rows.length / dims[s];
+            Fit a = fit(rows, n, dims[s], 10, Backends.scalar(), 2, BoruvkaMst.builder());
+            Fit b = fit(rows, n, dims[s], 10, simd, 2, BoruvkaMst.builder());
+            assertArrayEquals(a.cd().coreDistances(), b.cd().coreDistances());
+            assertArrayEquals(a.cd().neighbours(), b.cd().neighbours());
+            assertEquals(a.tree(), b.tree(), "set " + s);
+        }
+    }
+
+    @Test
+    void byteIdenticalForAnyThreadCountAndRun() {
+        int n = 5000;
+        double[] rows = clips(n, 0.05, 31);
+        SpanningTree one = fit(rows, n, 61, 20, Backends.best(), 1, BoruvkaMst.builder()).tree();
+        for (int t : new int[] {2, 8, 2, 1}) {
+            SpanningTree other = fit(rows, n, 61, 20, Backends.best(), t, BoruvkaMst.builder()).tree();
+            assertEquals(one, other, "threads " + t);
+            assertArrayEquals(one.fromArray(), other.fromArray());
+            assertArrayEquals(one.toArray(), other.toArray());
+        }
+    }
+
+    @Test
+    void tinyInputs() {
+        for (int n = 0; n <= 3; n++) {
+            double[] rows = gaussian(n, 2, n);
+            Fit f = fit(rows, n, 2, 2, Backends.best(), 2, BoruvkaMst.builder());
+            assertSpanningTreeInEdgeOrder(f.tree(), n);
+            assertEquals(PrimReference.prim(rows, n, 2, f.cd().coreDistances(), 1.0, true), f.tree());
+        }
+        double[] same = new double[100 * 3];   // all points identical: every weight 0, ties by index
+        Fit f = fit(same, 100, 3, 5, Backends.best(), 2, BoruvkaMst.builder());
+        assertEquals(PrimReference.prim(same, 100, 3, f.cd().coreDistances(), 1.0, true), f.tree());
+        for (int e = 0; e < 99; e++) assertEquals(0.0, f.tree().weight(e));
+    }
+
+    @Test
+    void pointSetEntryAndProgressAndCancellation() {
+        int n = 3000;
+        float[] f = ClipLikeData.generate(n, 77);
+        PointSet pts = PointSet.of(n, 61, f);
+        DistanceBackend b = Backends.best();
+        CoreDistances cd = CoreDistances.compute(pts, 20, b, 2, ProgressListener.NONE, CancellationToken.NEVER);
+        List<String> stages = Collections.synchronizedList(new ArrayList<>());
+        SpanningTree t = BoruvkaMst.builder().threads(2).backend(b).build().compute(pts, cd,
+                (stage, done, total) -> stages.add(stage), CancellationToken.NEVER);
+        assertSpanningTreeInEdgeOrder(t, n);
+        assertTrue(stages.contains("spanning tree round 1"), stages.toString());
+        int rounds = (int) stages.stream().distinct().count();
+        assertTrue(rounds <= 33 - Integer.numberOfLeadingZeros(n - 1), "rounds " + rounds);
+        assertEquals(fit(ClipLikeData.toDouble(f), n, 61, 20, b, 1, BoruvkaMst.builder()).tree(), t);
+
+        CancellationToken token = new CancellationToken();
+        token.cancel();
+        assertThrows(CancelledException.class, () -> BoruvkaMst.builder().build().compute(pts, cd,
+                ProgressListener.NONE, token));
+        // Cancelled from inside: the listener cancels at round 2; no tree comes back.
+        CancellationToken mid = new CancellationToken();
+        assertThrows(CancelledException.class, () -> BoruvkaMst.builder().build().compute(pts, cd,
+                (stage, done, total) -> {
+                    if (stage.endsWith(" 2")) mid.cancel();
+                }, mid));
+    }
+
+    @Test
+    void badParameters() {
+        assertThrows(InvalidInputException.class, () -> BoruvkaMst.builder().alpha(0));
+        assertThrows(InvalidInputException.class, () -> BoruvkaMst.builder().alpha(-1));
+        assertThrows(InvalidInputException.class, () -> BoruvkaMst.builder().alpha(Double.NaN));
+        assertThrows(InvalidInputException.class, () -> BoruvkaMst.builder().threads(0));
+        assertThrows(InvalidInputException.class, () -> BoruvkaMst.builder().backend(null));
+        PointSet p = PointSet.of(3, 1, new float[] {0, 1, 2});
+        CoreDistances cd = CoreDistances.compute(PointSet.of(2, 1, new float[] {0, 1}), 1, Backends.best(), 1,
+                ProgressListener.NONE, CancellationToken.NEVER);
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> BoruvkaMst.builder().build()
+                .compute(p, cd, ProgressListener.NONE, CancellationToken.NEVER));
+        assertTrue(e.getMessage().contains("2 points"), e.getMessage());
+    }
+}
