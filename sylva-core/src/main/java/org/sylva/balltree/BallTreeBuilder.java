@@ -1,0 +1,124 @@
+package org.sylva.balltree;
+
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * Builds Erwin's perfect binary ball trees, and Erwin's rotated-tree partitions, exactly and in parallel.
+ *
+ * <p>Per batch of {@code m} points: a node holding more than two points splits along the first
+ * dimension with the strictly largest spread {@code max - min} (float64 from the float32
+ * coordinates; all zero: dimension 0); the left child receives the {@code floor(m/2)} points that
+ * come first by {@code (coordinate, input index)} (so on equal coordinates the smaller index goes
+ * left; {@code -0.0} equals {@code 0.0}), the right child the rest. See {@link BallTree} for the
+ * output layout and {@link BatchLayout} for batches. Each split selects the median in {@code O(m)}
+ * (a histogram over the node's range, then an exact selection inside one bucket) and partitions in
+ * place: no sort, no allocation per node or level, extra memory {@code (d + 2) / d} times the input.
+ *
+ * <p>The result is a pure function of the input: identical for every thread count and every run.
+ * Builders are not thread-safe; a built {@link BallTree} is immutable.
+ *
+ * <pre>{@code
+ * PointSet pts = PointSet.of(n, 3, coords);
+ * BallTree tree = new BallTreeBuilder().threads(2).build(pts, batchIds);   // batchIds may be null
+ * int[] perm = new BallTreeBuilder().partition(pts, batchIds, 4);
+ * }</pre>
+ */
+public final class BallTreeBuilder {
+    private int threads = Runtime.getRuntime().availableProcessors();
+    private CancellationToken token = CancellationToken.NEVER;
+    private ProgressListener listener = ProgressListener.NONE;
+
+    /** A builder using all available processors, never cancelled, reporting no progress. */
+    public BallTreeBuilder() { }
+
+    /** Number of threads (1 = the calling thread only). */
+    public BallTreeBuilder threads(int threads) {
+        if (threads < 1) throw new InvalidInputException("threads must be >= 1, got " + threads);
+        this.threads = threads;
+        return this;
+    }
+
+    /** Token checked between bounded chunks of work; a cancelled build throws {@code CancelledException}. */
+    public BallTreeBuilder cancellation(CancellationToken token) {
+        this.token = token == null ? CancellationToken.NEVER : token;
+        return this;
+    }
+
+    /** Receives the number of points whose leaves (or cells) are final. */
+    public BallTreeBuilder progress(ProgressListener listener) {
+        this.listener = listener == null ? ProgressListener.NONE : listener;
+        return this;
+    }
+
+    public int threads() {
+        return threads;
+    }
+
+    /** All points in one batch. */
+    public BallTree build(PointSet points) {
+        return build(points, BatchLayout.single(checked(points).size()));
+    }
+
+    /** Batches from one id per point ({@code null}: one batch); see {@link BatchLayout#of(int, int[])}. */
+    public BallTree build(PointSet points, int[] batchIds) {
+        return build(points, BatchLayout.of(checked(points).size(), batchIds));
+    }
+
+    /** As {@link #build(PointSet, int[])} for 64-bit batch ids. */
+    public BallTree build(PointSet points, long[] batchIds) {
+        return build(points, BatchLayout.of(checked(points).size(), batchIds));
+    }
+
+    /**
+     * Builds the tree. Throws {@link InvalidInputException} for NaN or infinite coordinates (naming the
+     * first offending row) or a layout for a different number of points. No points: an empty tree.
+     */
+    public BallTree build(PointSet points, BatchLayout layout) {
+        checkLayout(checked(points), layout);
+        TreeEngine.Result r = TreeEngine.buildTree(points, layout, threads, token, listener);
+        return new BallTree(layout, r.treeIdx(), r.mask());
+    }
+
+    /** Erwin's partition of one batch; see {@link #partition(PointSet, BatchLayout, int)}. */
+    public int[] partition(PointSet points, int targetLevel) {
+        return partition(points, BatchLayout.single(checked(points).size()), targetLevel);
+    }
+
+    /** Erwin's partition with batches from ids ({@code null}: one batch). */
+    public int[] partition(PointSet points, int[] batchIds, int targetLevel) {
+        return partition(points, BatchLayout.of(checked(points).size(), batchIds), targetLevel);
+    }
+
+    /** As {@link #partition(PointSet, int[], int)} for 64-bit batch ids. */
+    public int[] partition(PointSet points, long[] batchIds, int targetLevel) {
+        return partition(points, BatchLayout.of(checked(points).size(), batchIds), targetLevel);
+    }
+
+    /**
+     * Erwin's rotated-tree partition: the same split rule as the tree, stopping at depth
+     * {@code targetLevel} or at a node of at most one point, without padding. Returns a permutation of
+     * the rows (global indices, {@code perm[j]} = row placed at position {@code j}); batches keep their
+     * positions, cells follow each other in tree order, and inside a cell rows are in increasing order.
+     */
+    public int[] partition(PointSet points, BatchLayout layout, int targetLevel) {
+        checkLayout(checked(points), layout);
+        if (targetLevel < 0) throw new InvalidInputException("target level must be >= 0, got " + targetLevel);
+        return TreeEngine.partition(points, layout, targetLevel, threads, token, listener);
+    }
+
+    private static PointSet checked(PointSet points) {
+        if (points == null) throw new InvalidInputException("points are missing (null)");
+        return points;
+    }
+
+    private static void checkLayout(PointSet points, BatchLayout layout) {
+        if (layout == null) throw new InvalidInputException("batch layout is missing (null)");
+        if (layout.pointCount() != points.size()) {
+            throw new InvalidInputException("batch layout covers " + layout.pointCount() + " points but there are "
+                    + points.size());
+        }
+    }
+}

@@ -1,0 +1,255 @@
+package org.sylva.balltree;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.AtomicLong;
+import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * Drives the splits of every node of every batch, for a tree ({@link #buildTree}) or for Erwin's
+ * partition ({@link #partition}).
+ *
+ * <p>Work is organised so that nothing depends on scheduling. Large nodes (above {@code cutoff} points)
+ * are split one at a time and their two children are processed independently (forked when more than one
+ * thread is used); a node of at most {@code cutoff} points is finished as a subtree, level by level:
+ * one pass over the subtree's nodes per level, with the node boundaries kept in a preallocated array. A
+ * subtree fits in the core's L2 cache, which is why the passes below the cutoff are cheap. Each split
+ * depends only on the node's contents, and every leaf is written in index order, so the output is the
+ * same for any thread count.
+ *
+ * <pre>{@code
+ * TreeEngine.Result r = TreeEngine.buildTree(points, layout, 2, token, listener);
+ * }</pre>
+ */
+final class TreeEngine {
+    /** Subtree size processed level by level in one task (fits L2 with 20 bytes per point at d = 3). */
+    static final int CUTOFF = 16384;
+    /** Smallest subtree handed to a task of its own when several threads work. */
+    static final int MIN_TASK = 1024;
+    /** Rows per chunk of the parallel copy. */
+    private static final int COPY_CHUNK = 1 << 16;
+
+    private final SplitWorkspace ws;
+    private final BatchLayout layout;
+    private final boolean tree;
+    private final int targetLevel;
+    private final int[] treeIdx;
+    private final byte[] mask;
+    private final CancellationToken token;
+    private final ProgressListener listener;
+    private final AtomicLong done = new AtomicLong();
+    private final ForkJoinPool pool;
+    private final int cutoff;
+
+    record Result(int[] treeIdx, byte[] mask) { }
+
+    private TreeEngine(PointSet points, BatchLayout layout, boolean tree, int targetLevel, int threads,
+                       CancellationToken token, ProgressListener listener) {
+        this.layout = layout;
+        this.tree = tree;
+        this.targetLevel = targetLevel;
+        this.token = token;
+        this.listener = listener;
+        this.pool = threads > 1 ? Pools.get(threads) : null;
+        int n = points.size();
+        this.cutoff = pool == null ? CUTOFF
+                : Math.max(MIN_TASK, Math.min(CUTOFF, Integer.highestOneBit(Math.max(1, n / (4 * threads)))));
+        this.ws = new SplitWorkspace(n, points.dimensions());
+        this.treeIdx = tree ? new int[layout.totalSlots()] : null;
+        this.mask = tree ? new byte[layout.totalSlots()] : null;
+    }
+
+    static Result buildTree(PointSet points, BatchLayout layout, int threads, CancellationToken token,
+                            ProgressListener listener) {
+        TreeEngine e = new TreeEngine(points, layout, true, 0, threads, token, listener);
+        e.run(points);
+        return new Result(e.treeIdx, e.mask);
+    }
+
+    static int[] partition(PointSet points, BatchLayout layout, int targetLevel, int threads,
+                           CancellationToken token, ProgressListener listener) {
+        TreeEngine e = new TreeEngine(points, layout, false, targetLevel, threads, token, listener);
+        e.run(points);
+        return e.ws.idx;
+    }
+
+    private void run(PointSet points) {
+        int n = points.size();
+        if (n == 0) return;
+        copy(points);
+        token.throwIfCancelled();
+        List<int[]> groups = batchGroups();
+        if (pool == null) {
+            SplitWorkspace.Scratch sc = SplitWorkspace.scratch();
+            for (int[] g : groups) runBatches(g[0], g[1], sc);
+        } else {
+            List<RecursiveAction> tasks = new ArrayList<>(groups.size());
+            for (int[] g : groups) {
+                tasks.add(new RecursiveAction() {
+                    @Override
+                    protected void compute() {
+                        runBatches(g[0], g[1], SplitWorkspace.scratch());
+                    }
+                });
+            }
+            pool.invoke(new RecursiveAction() {
+                @Override
+                protected void compute() {
+                    ForkJoinTask.invokeAll(tasks);
+                }
+            });
+        }
+    }
+
+    /** Consecutive batches grouped into tasks of at least {@code cutoff} points (a large batch alone). */
+    private List<int[]> batchGroups() {
+        List<int[]> groups = new ArrayList<>();
+        int batches = layout.batchCount();
+        int start = 0, points = 0;
+        for (int b = 0; b < batches; b++) {
+            points += layout.batchSize(b);
+            if (points >= cutoff || b == batches - 1) {
+                groups.add(new int[] {start, b + 1});
+                start = b + 1;
+                points = 0;
+            }
+        }
+        return groups;
+    }
+
+    private void copy(PointSet points) {
+        int n = points.size();
+        float[] coords = points.coordinates();
+        int bad;
+        if (pool == null || n < 2 * COPY_CHUNK) {
+            bad = ws.copyRows(coords, 0, n);
+        } else {
+            int chunks = (n + COPY_CHUNK - 1) / COPY_CHUNK;
+            int[] flags = new int[chunks];
+            List<RecursiveAction> tasks = new ArrayList<>(chunks);
+            for (int c = 0; c < chunks; c++) {
+                int ci = c;
+                tasks.add(new RecursiveAction() {
+                    @Override
+                    protected void compute() {
+                        flags[ci] = ws.copyRows(coords, ci * COPY_CHUNK, Math.min(n, (ci + 1) * COPY_CHUNK));
+                    }
+                });
+            }
+            pool.invoke(new RecursiveAction() {
+                @Override
+                protected void compute() {
+                    ForkJoinTask.invokeAll(tasks);
+                }
+            });
+            bad = 0;
+            for (int f : flags) bad |= f;
+        }
+        if (bad < 0) points.requireFinite();
+    }
+
+    private void runBatches(int from, int to, SplitWorkspace.Scratch sc) {
+        for (int b = from; b < to; b++) {
+            int m = layout.batchSize(b);
+            int depth = tree ? layout.levels(b) : Math.min(targetLevel, ceilLog2(m));
+            node(layout.pointStart(b), m, depth, tree ? layout.slotStart(b) : 0, sc);
+        }
+    }
+
+    static int ceilLog2(int m) {
+        return m <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(m - 1);
+    }
+
+    /**
+     * Node of {@code m} points at working positions {@code [s, s + m)} with {@code depth} levels of
+     * splits below it; its tree occupies {@code 2^(depth+1)} slots from {@code slot}. Recursion happens
+     * only above the cutoff, so its depth is at most {@code log2(n / cutoff)}.
+     */
+    private void node(int s, int m, int depth, int slot, SplitWorkspace.Scratch sc) {
+        if (m <= cutoff || depth == 0) {
+            subtree(s, m, depth, slot, sc);
+            return;
+        }
+        token.throwIfCancelled();
+        ws.split(s, s + m, sc);
+        int k = m >>> 1;
+        int rightSlot = slot + (1 << depth);
+        if (pool != null) {
+            ForkJoinTask.invokeAll(new NodeTask(s, k, depth - 1, slot), new NodeTask(s + k, m - k, depth - 1, rightSlot));
+        } else {
+            node(s, k, depth - 1, slot, sc);
+            node(s + k, m - k, depth - 1, rightSlot, sc);
+        }
+    }
+
+    private final class NodeTask extends RecursiveAction {
+        private final int s, m, depth, slot;
+
+        NodeTask(int s, int m, int depth, int slot) {
+            this.s = s;
+            this.m = m;
+            this.depth = depth;
+            this.slot = slot;
+        }
+
+        @Override
+        protected void compute() {
+            node(s, m, depth, slot, SplitWorkspace.scratch());
+        }
+    }
+
+    /** Finishes a node level by level: one pass over its descendants per level, then its leaves. */
+    private void subtree(int s, int m, int depth, int slot, SplitWorkspace.Scratch sc) {
+        // Below ceil(log2 m) levels every node holds at most one point: deeper levels change nothing.
+        int levels = Math.min(depth, ceilLog2(m));
+        int[] bnd = sc.bounds((1 << levels) + 1);
+        bnd[0] = s;
+        bnd[1] = s + m;
+        int count = 1;
+        for (int level = 0; level < levels; level++) {
+            token.throwIfCancelled();
+            for (int t = 0; t < count; t++) {
+                int a = bnd[t], b = bnd[t + 1];
+                if (b - a >= 2) ws.split(a, b, sc);
+            }
+            // In place, from the right: new[2t] = old[t], new[2t+1] = old[t] + floor(size/2).
+            bnd[2 * count] = bnd[count];
+            for (int t = count - 1; t >= 0; t--) {
+                int a = bnd[t], b = bnd[t + 1];
+                bnd[2 * t + 1] = a + ((b - a) >>> 1);
+                bnd[2 * t] = a;
+            }
+            count *= 2;
+        }
+        if (tree) {
+            // levels == depth here: a tree node of m points has depth <= floor(log2 m) <= ceil(log2 m).
+            int[] idx = ws.idx;
+            for (int t = 0; t < count; t++) {
+                int a = bnd[t], size = bnd[t + 1] - a, o = slot + 2 * t;
+                int p = idx[a];
+                if (size == 2) {
+                    int q = idx[a + 1];
+                    treeIdx[o] = Math.min(p, q);
+                    treeIdx[o + 1] = Math.max(p, q);
+                    mask[o] = 1;
+                    mask[o + 1] = 1;
+                } else {
+                    treeIdx[o] = p;
+                    treeIdx[o + 1] = p;
+                    mask[o] = 1;
+                }
+            }
+        } else {
+            for (int t = 0; t < count; t++) {
+                if (bnd[t + 1] - bnd[t] > 1) Arrays.sort(ws.idx, bnd[t], bnd[t + 1]);
+            }
+        }
+        listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), ws.n);
+    }
+}
