@@ -1,5 +1,6 @@
 package org.sylva.hdbscan;
 
+import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 
 /**
@@ -27,7 +28,6 @@ final class FiniteRows {
         int n = points.size(), d = points.dimensions();
         float[] c = points.coordinates();
         byte[] label = new byte[n];
-        int kept = 0;
         for (int i = 0; i < n; i++) {
             boolean nan = false, inf = false;
             for (int j = 0; j < d; j++) {
@@ -36,16 +36,67 @@ final class FiniteRows {
                 inf |= Float.isInfinite(v);
             }
             label[i] = (byte) (nan ? -3 : inf ? -2 : 0);
-            if (label[i] == 0) kept++;
         }
+        return fromLabels(label);
+    }
+
+    static FiniteRows of(double[] c, int n, int d, NonFinitePolicy policy) {
+        byte[] label = null;
+        for (int i = 0; i < n; i++) {
+            boolean nan = false, inf = false;
+            for (int j = 0; j < d; j++) {
+                double v = c[i * d + j];
+                nan |= Double.isNaN(v);
+                inf |= Double.isInfinite(v);
+            }
+            if (!nan && !inf) continue;
+            if (policy == NonFinitePolicy.REJECT) {
+                int j = 0;
+                while (j < d - 1 && Double.isFinite(c[i * d + j])) j++;
+                throw new InvalidInputException("point " + i + ", coordinate " + j + " is " + c[i * d + j]
+                        + " (NaN and infinite coordinates are not allowed)");
+            }
+            if (label == null) label = new byte[n];
+            label[i] = (byte) (nan ? -3 : -2);
+        }
+        return label == null ? new FiniteRows(null, null) : fromLabels(label);
+    }
+
+    private static FiniteRows fromLabels(byte[] label) {
+        int kept = 0;
+        for (byte b : label) if (b == 0) kept++;
         int[] fitted = new int[kept];
         int k = 0;
-        for (int i = 0; i < n; i++) if (label[i] == 0) fitted[k++] = i;
+        for (int i = 0; i < label.length; i++) if (label[i] == 0) fitted[k++] = i;
         return new FiniteRows(fitted, label);
     }
 
-    PointSet fittedPoints(PointSet all) {
-        return fitted == null ? all : all.select(fitted);
+    /** The fitted rows as float64, row-major (a fresh array). */
+    double[] fittedRows(PointSet all) {
+        float[] c = all.coordinates();
+        int d = all.dimensions();
+        if (fitted == null) {
+            double[] r = new double[c.length];
+            for (int i = 0; i < c.length; i++) r[i] = c[i];
+            return r;
+        }
+        double[] r = new double[fitted.length * d];
+        for (int k = 0; k < fitted.length; k++) {
+            for (int j = 0; j < d; j++) r[k * d + j] = c[fitted[k] * d + j];
+        }
+        return r;
+    }
+
+    /** The fitted rows of a float64 input (the input itself when all rows take part). */
+    double[] fittedRows(double[] c, int d) {
+        if (fitted == null) return c;
+        double[] r = new double[fitted.length * d];
+        for (int k = 0; k < fitted.length; k++) System.arraycopy(c, fitted[k] * d, r, k * d, d);
+        return r;
+    }
+
+    int fittedCount(int total) {
+        return fitted == null ? total : fitted.length;
     }
 
     boolean identity() {

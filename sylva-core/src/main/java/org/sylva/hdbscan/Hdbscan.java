@@ -155,26 +155,50 @@ public final class Hdbscan {
      */
     public HdbscanResult fit(PointSet points, ProgressListener progress, CancellationToken cancel) {
         Objects.requireNonNull(points, "points");
-        Objects.requireNonNull(progress, "progress");
-        Objects.requireNonNull(cancel, "cancel");
         FiniteRows rows = FiniteRows.of(points, nonFinite);
-        PointSet fitted = rows.fittedPoints(points);
-        int n = fitted.size();
+        int n = rows.fittedCount(points.size());
+        checkSizes(rows, points.size(), n, points.dimensions());
+        return fitRows(rows.fittedRows(points), points.size(), n, points.dimensions(), rows, progress, cancel);
+    }
+
+    /**
+     * Clusters {@code n} points of {@code d} float64 coordinates (row-major in {@code coords}, not
+     * modified) — for data that is float64 to begin with, such as a float64 {@code .npy}: the distances
+     * are then exactly scikit-learn's, with no rounding to float32 first.
+     */
+    public HdbscanResult fit(double[] coords, int n, int d, ProgressListener progress, CancellationToken cancel) {
+        Objects.requireNonNull(coords, "coords");
+        if (n < 0 || d < 1 || (long) n * d != coords.length) {
+            throw new InvalidInputException("coordinate array has " + coords.length + " values, expected n * d = "
+                    + n + " * " + d);
+        }
+        FiniteRows rows = FiniteRows.of(coords, n, d, nonFinite);
+        int fitted = rows.fittedCount(n);
+        checkSizes(rows, n, fitted, d);
+        return fitRows(rows.fittedRows(coords, d), n, fitted, d, rows, progress, cancel);
+    }
+
+    private void checkSizes(FiniteRows rows, int total, int n, int d) {
         if (n < 2) {
-            throw new InvalidInputException(rows.describeCount(points.size(), n)
-                    + ": HDBSCAN needs at least two points");
+            throw new InvalidInputException(rows.describeCount(total, n) + ": HDBSCAN needs at least two points");
         }
         if (minSamples() > n) {
             throw new InvalidInputException("min_samples (" + minSamples() + ") must be at most the number of "
-                    + rows.describeCount(points.size(), n) + "");
+                    + rows.describeCount(total, n));
         }
-        MemoryBudget.check(n, fitted.dimensions(), minSamples());
+        MemoryBudget.check(n, d, minSamples());
+    }
+
+    private HdbscanResult fitRows(double[] fittedRows, int total, int n, int d, FiniteRows rows,
+            ProgressListener progress, CancellationToken cancel) {
+        Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(cancel, "cancel");
         cancel.throwIfCancelled();
         DistanceBackend b = Backends.of(backend);
         Map<String, Double> times = new LinkedHashMap<>();
 
         long t0 = System.nanoTime();
-        PointIndex index = PointIndex.build(fitted, b);
+        PointIndex index = PointIndex.build(fittedRows, n, d, b);
         CoreDistances core = CoreDistances.compute(index, minSamples(), b, threads, progress, cancel);
         long t1 = System.nanoTime();
         times.put("core distances", (t1 - t0) / 1e9);
@@ -185,7 +209,7 @@ public final class Hdbscan {
         times.put("spanning tree", (t2 - t1) / 1e9);
         cancel.throwIfCancelled();
 
-        return HdbscanResult.fromSpanningTree(this, points.size(), rows, core.coreDistances(), mst, times);
+        return HdbscanResult.fromSpanningTree(this, total, rows, core.coreDistances(), mst, times);
     }
 
     /**
