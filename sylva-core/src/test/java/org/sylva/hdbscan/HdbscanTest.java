@@ -1,0 +1,244 @@
+package org.sylva.hdbscan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.sylva.backend.Backends;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.demo.ClipLikeData;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
+
+/** The facade: parameters, determinism across threads and backends, re-selection, bad input, cancellation. */
+class HdbscanTest {
+    private static final PointSet CLIPS = ClipLikeData.generate(3000, 7).points();
+
+    private static PointSet withDuplicates() {
+        // clip-like data where every 10th clip is an exact copy of another one
+        PointSet p = ClipLikeData.generate(2000, 11).points();
+        float[] c = p.coordinates().clone();
+        int d = p.dimensions();
+        for (int i = 0; i < p.size(); i += 10) System.arraycopy(c, ((i * 7 + 3) % p.size()) * d, c, i * d, d);
+        return PointSet.of(p.size(), d, c);
+    }
+
+    private static void assertSameResult(HdbscanResult a, HdbscanResult b) {
+        assertEquals(a.spanningTree(), b.spanningTree());
+        assertArrayEquals(a.labels(), b.labels());
+        assertArrayEquals(a.probabilities(), b.probabilities());
+        assertArrayEquals(a.outlierScores(), b.outlierScores());
+        assertArrayEquals(a.coreDistances(), b.coreDistances());
+        assertEquals(a.condensedTree(), b.condensedTree());
+        assertArrayEquals(a.clusterPersistence(), b.clusterPersistence());
+    }
+
+    @Test
+    void defaultsAreScikitLearns() {
+        Hdbscan h = Hdbscan.builder().build();
+        assertEquals(5, h.minClusterSize());
+        assertEquals(5, h.minSamples());
+        assertEquals(0.0, h.clusterSelectionEpsilon());
+        assertEquals(0, h.maxClusterSize());
+        assertEquals(1.0, h.alpha());
+        assertEquals(SelectionMethod.EOM, h.clusterSelectionMethod());
+        assertEquals(false, h.allowSingleCluster());
+        assertEquals(NonFinitePolicy.REJECT, h.nonFinitePolicy());
+        assertEquals(7, Hdbscan.builder().minClusterSize(7).build().minSamples());
+        assertEquals(3, Hdbscan.builder().minClusterSize(7).minSamples(3).build().minSamples());
+    }
+
+    @Test
+    void identicalForAnyThreadCountBackendAndRun() {
+        PointSet p = withDuplicates();
+        HdbscanResult base = Hdbscan.builder().minClusterSize(20).threads(1).backend("scalar").build().fit(p);
+        assertTrue(base.clusterCount() >= 2, "the data has clusters: " + base);
+        for (int threads : new int[] {1, 2, 8}) {
+            for (String backend : Backends.simdAvailable() ? new String[] {"scalar", "simd"} : new String[] {"scalar"}) {
+                HdbscanResult r = Hdbscan.builder().minClusterSize(20).threads(threads).backend(backend).build().fit(p);
+                assertSameResult(base, r);
+            }
+        }
+    }
+
+    @Test
+    void reselectGivesWhatAFreshFitGives() {
+        Hdbscan eom = Hdbscan.builder().minClusterSize(15).minSamples(10).build();
+        HdbscanResult r = eom.fit(CLIPS);
+        Hdbscan[] others = {
+            eom.toBuilder().clusterSelectionMethod(SelectionMethod.LEAF).build(),
+            eom.toBuilder().minClusterSize(40).build(),
+            eom.toBuilder().clusterSelectionEpsilon(30.0).build(),
+            eom.toBuilder().maxClusterSize(500).build(),
+            eom.toBuilder().allowSingleCluster(true).minClusterSize(100).build(),
+        };
+        for (Hdbscan o : others) {
+            HdbscanResult re = r.reselect(o);
+            assertSameResult(o.fit(CLIPS), re);
+            assertTrue(re.spanningTree() == r.spanningTree(), "the spanning tree is reused, not recomputed");
+        }
+        assertThrows(InvalidInputException.class, () -> r.reselect(eom.toBuilder().minSamples(11).build()));
+        assertThrows(InvalidInputException.class, () -> r.reselect(eom.toBuilder().alpha(2.0).build()));
+    }
+
+    @Test
+    void badParametersAreRefusedByName() {
+        assertMessage("min_cluster_size", () -> Hdbscan.builder().minClusterSize(1).build());
+        assertMessage("min_samples", () -> Hdbscan.builder().minSamples(0).build());
+        assertMessage("alpha", () -> Hdbscan.builder().alpha(0).build());
+        assertMessage("alpha", () -> Hdbscan.builder().alpha(Double.NaN).build());
+        assertMessage("cluster_selection_epsilon", () -> Hdbscan.builder().clusterSelectionEpsilon(-1).build());
+        assertMessage("max_cluster_size", () -> Hdbscan.builder().maxClusterSize(-1).build());
+        assertMessage("threads", () -> Hdbscan.builder().threads(0).build());
+        assertMessage("backend", () -> Hdbscan.builder().backend("gpu").build());
+    }
+
+    private static void assertMessage(String word, Runnable r) {
+        InvalidInputException e = assertThrows(InvalidInputException.class, r::run);
+        assertTrue(e.getMessage().contains(word), e.getMessage());
+    }
+
+    @Test
+    void tooFewPointsAsScikitLearn() {
+        PointSet one = PointSet.of(1, 2, new float[] {1, 2});
+        assertMessage("at least two points", () -> Hdbscan.builder().build().fit(one));
+        PointSet four = PointSet.of(4, 1, new float[] {0, 1, 2, 3});
+        assertMessage("min_samples (5) must be at most the number of samples in X (4)",
+                () -> Hdbscan.builder().build().fit(four));
+        // min_cluster_size larger than the data: everything is noise (scikit-learn does the same)
+        HdbscanResult r = Hdbscan.builder().minClusterSize(10).minSamples(2).build().fit(four);
+        assertArrayEquals(new int[] {-1, -1, -1, -1}, r.labels());
+    }
+
+    @Test
+    void allIdenticalPointsAreOneClusterOrNoise() {
+        float[] c = new float[60];
+        Arrays.fill(c, 3f);
+        PointSet same = PointSet.of(30, 2, c);
+        HdbscanResult r = Hdbscan.builder().minClusterSize(5).build().fit(same);
+        for (double core : r.coreDistances()) assertEquals(0.0, core);
+        for (int l : r.labels()) assertEquals(-1, l);   // one pile, never split: no cluster without allow_single_cluster
+        HdbscanResult single = Hdbscan.builder().minClusterSize(5).allowSingleCluster(true).build().fit(same);
+        for (int l : single.labels()) assertEquals(0, l);
+    }
+
+    @Test
+    void nonFiniteRowsAreRefusedByDefaultAndLabelledAsScikitLearnOnRequest() {
+        float[] c = CLIPS.coordinates().clone();
+        int d = CLIPS.dimensions();
+        c[5 * d + 7] = Float.NaN;
+        c[9 * d] = Float.POSITIVE_INFINITY;
+        c[12 * d + 1] = Float.NEGATIVE_INFINITY;
+        c[12 * d + 2] = Float.NaN;
+        PointSet bad = PointSet.unchecked(CLIPS.size(), d, c);
+        assertMessage("point 5, coordinate 7 is NaN", () -> Hdbscan.builder().build().fit(bad));
+        HdbscanResult r = Hdbscan.builder().minClusterSize(15).nonFinite(NonFinitePolicy.SKLEARN).build().fit(bad);
+        int[] l = r.labels();
+        double[] p = r.probabilities();
+        assertEquals(-3, l[5]);
+        assertTrue(Double.isNaN(p[5]));
+        assertEquals(-2, l[9]);
+        assertEquals(0.0, p[9]);
+        assertEquals(-3, l[12]);
+        // the other rows get exactly what a fit without the bad rows gives
+        int[] keep = new int[CLIPS.size() - 3];
+        for (int i = 0, k = 0; i < CLIPS.size(); i++) if (i != 5 && i != 9 && i != 12) keep[k++] = i;
+        HdbscanResult clean = Hdbscan.builder().minClusterSize(15).build().fit(CLIPS.select(keep));
+        int[] cl = clean.labels();
+        for (int k = 0; k < keep.length; k++) assertEquals(cl[k], l[keep[k]]);
+        assertArrayEquals(keep, r.fittedRows());
+    }
+
+    @Test
+    void float64InputIsNotRoundedToFloat32() {
+        double[] x = {0, 0, 1e-9, 0, 1, 1, 1 + 1e-9, 1, 5, 5, 5 + 1e-9, 5};
+        HdbscanResult r = Hdbscan.builder().minClusterSize(2).minSamples(2).build()
+                .fit(x, 6, 2, ProgressListener.NONE, CancellationToken.NEVER);
+        double core0 = r.coreDistances()[0];
+        assertEquals(1e-9, core0, 1e-24);   // float32 would make the two points identical (core 0)
+    }
+
+    @Test
+    void progressIsReportedAndCancellationStopsTheFit() {
+        AtomicInteger calls = new AtomicInteger();
+        CancellationToken token = new CancellationToken();
+        ProgressListener cancelOnFirst = (stage, done, total) -> {
+            calls.incrementAndGet();
+            token.cancel();
+        };
+        assertThrows(CancelledException.class,
+                () -> Hdbscan.builder().minClusterSize(20).build().fit(CLIPS, cancelOnFirst, token));
+        assertTrue(calls.get() >= 1);
+        CancellationToken already = new CancellationToken();
+        already.cancel();
+        assertThrows(CancelledException.class,
+                () -> Hdbscan.builder().build().fit(CLIPS, ProgressListener.NONE, already));
+    }
+
+    @Test
+    void cancellationFromAnotherThreadReturnsPromptlyAndLeaksNoThreads() throws Exception {
+        PointSet big = ClipLikeData.generate(20_000, 3).points();
+        Hdbscan h = Hdbscan.builder().minClusterSize(20).threads(2).build();
+        int before = Thread.activeCount();
+        for (int trial = 0; trial < 5; trial++) {
+            CancellationToken token = new CancellationToken();
+            ExecutorService ex = Executors.newSingleThreadExecutor();
+            Future<HdbscanResult> f = ex.submit(() -> h.fit(big, ProgressListener.NONE, token));
+            Thread.sleep(50L + 97L * trial);
+            long t0 = System.nanoTime();
+            token.cancel();
+            java.util.concurrent.ExecutionException e =
+                    assertThrows(java.util.concurrent.ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof CancelledException, e.getCause().toString());
+            double secs = (System.nanoTime() - t0) / 1e9;
+            assertTrue(secs < 2.0, "cancellation took " + secs + " s");
+            ex.shutdownNow();
+            assertTrue(ex.awaitTermination(5, TimeUnit.SECONDS));
+        }
+        Thread.sleep(200);
+        assertTrue(Thread.activeCount() <= before + 2, "threads before " + before + ", after " + Thread.activeCount());
+    }
+
+    @Test
+    void concurrentFitsOfDifferentInputsEachGiveTheirSingleThreadedAnswer() throws Exception {
+        PointSet[] inputs = new PointSet[4];
+        HdbscanResult[] expected = new HdbscanResult[4];
+        for (int i = 0; i < 4; i++) {
+            inputs[i] = ClipLikeData.generate(1500 + 250 * i, 100 + i).points();
+            expected[i] = Hdbscan.builder().minClusterSize(10).threads(1).build().fit(inputs[i]);
+        }
+        Hdbscan shared = Hdbscan.builder().minClusterSize(10).threads(2).build();
+        ExecutorService ex = Executors.newFixedThreadPool(4);
+        try {
+            @SuppressWarnings("unchecked")
+            Future<HdbscanResult>[] f = new Future[8];
+            for (int i = 0; i < 8; i++) {
+                PointSet in = inputs[i % 4];
+                f[i] = ex.submit(() -> shared.fit(in));
+            }
+            for (int i = 0; i < 8; i++) assertSameResult(expected[i % 4], f[i].get(60, TimeUnit.SECONDS));
+        } finally {
+            ex.shutdownNow();
+        }
+    }
+
+    @Test
+    void labelsSeparateTheDemoTemplates() {
+        ClipLikeData demo = ClipLikeData.generate(4000, 5);
+        HdbscanResult r = Hdbscan.builder().minClusterSize(20).build().fit(demo.points());
+        assertTrue(r.clusterCount() >= 2, r.toString());
+        assertNotEquals(r.size(), r.noiseCount());
+    }
+}
