@@ -55,40 +55,49 @@ public final class SingleLinkageTree {
             }
         }
         int[] order = StableWeightSort.order(w);
-        int nodes = Math.max(2 * n - 1, 0);
-        int[] parent = new int[nodes];
-        Arrays.fill(parent, -1);
-        int[] count = new int[nodes];
-        for (int i = 0; i < n; i++) count[i] = 1;
+        // Union-find over the points (union by size, path halving: near-constant time per edge), each
+        // set remembering the dendrogram node it currently forms. The node ids, hence the rows, are those
+        // of label(), whose union-find runs over dendrogram nodes instead.
+        int[] parent = new int[n];
+        int[] setSize = new int[n];
+        int[] node = new int[n];
+        for (int i = 0; i < n; i++) {
+            parent[i] = i;
+            setSize[i] = 1;
+            node[i] = i;
+        }
         int[] l = new int[m], r = new int[m], s = new int[m];
         double[] d = new double[m];
         for (int k = 0; k < m; k++) {
             int e = order[k];
-            int a = find(parent, tree.from(e));
-            int b = find(parent, tree.to(e));
-            if (a == b) {
+            int ra = find(parent, tree.from(e));
+            int rb = find(parent, tree.to(e));
+            if (ra == rb) {
                 throw new InvalidInputException("spanning tree edge " + e + " (" + tree.from(e) + ", " + tree.to(e)
                         + ") joins points that lighter edges already connect: the edges are not a spanning tree");
             }
-            int node = n + k;
-            l[k] = a;
-            r[k] = b;
+            l[k] = node[ra];
+            r[k] = node[rb];
             d[k] = w[e];
-            s[k] = count[a] + count[b];
-            count[node] = s[k];
-            parent[a] = node;
-            parent[b] = node;
+            s[k] = setSize[ra] + setSize[rb];
+            if (setSize[ra] < setSize[rb]) {
+                int t = ra;
+                ra = rb;
+                rb = t;
+            }
+            parent[rb] = ra;
+            setSize[ra] = s[k];
+            node[ra] = n + k;
         }
         return new SingleLinkageTree(n, l, r, d, s);
     }
 
-    /** Root of {@code x}, halving the path on the way (the roots, hence the result, are those of label()). */
+    /** Representative of {@code x}'s set, halving the path on the way. */
     private static int find(int[] parent, int x) {
-        // Each step moves x at least one level up a tree of at most 2n - 1 nodes: the loop is bounded.
-        while (parent[x] != -1) {
-            int p = parent[x];
-            if (parent[p] != -1) parent[x] = parent[p];
-            x = p;
+        // Each step moves x at least one level up a tree of at most n nodes: the loop is bounded.
+        while (parent[x] != x) {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
         }
         return x;
     }
