@@ -107,8 +107,8 @@ public final class HtmlReport {
             }
             if (s.infiniteRows() > 0) {
                 sb.append(" <b>").append(Fmt.count(s.infiniteRows())).append(" rows have \u03bb = \u221e</b> (exact")
-                        .append(" duplicates: distance 0); they are drawn at the largest finite \u03bb, ")
-                        .append(Fmt.sig(s.lambdaMax())).append('.');
+                        .append(" duplicates: distance 0); they are clipped into the shaded band marked \u221e, just")
+                        .append(" below the largest finite \u03bb, ").append(Fmt.sig(s.lambdaMax())).append('.');
             }
         }
         sb.append("</figcaption>\n</figure>\n</section>\n");

@@ -17,8 +17,8 @@ import java.util.PriorityQueue;
  * children only while its bar is at least {@link #MIN_EXPAND_PX} wide and at most
  * {@link #MAX_SHAPES} shapes are drawn (largest first, ties by id; selected clusters and their
  * ancestors first); an unexpanded subtree is drawn as one shape whose width counts all of its points.
- * Steps closer than half a pixel in width are merged. Lambda = +inf (exact duplicates) is drawn at the
- * largest finite lambda.
+ * Steps closer than half a pixel in width are merged. Lambda = +inf (exact duplicates) is clipped into a
+ * shaded band just below the largest finite lambda, marked with the infinity sign.
  */
 final class IciclePlot {
     static final int WIDTH = 1140;
@@ -29,6 +29,8 @@ final class IciclePlot {
     static final double MIN_EXPAND_PX = 3.0;
     private static final double LEFT = 78, RIGHT = 24, TOP = 16, BOTTOM = 74;
     private static final double STEP_MERGE_PX = 0.5;
+    /** Height of the band that shows lambda = +inf, below the finite axis. */
+    private static final double INF_BAND = 36;
 
     /**
      * What the caption needs to know about the drawing.
@@ -69,6 +71,10 @@ final class IciclePlot {
             else lamMax = Math.max(lamMax, lam[r]);
         }
         if (!(lamMax > 0)) lamMax = 1;
+        // lambda = +inf is drawn in a band below the largest finite lambda: on the drawing scale it sits at
+        // lamInf, the value the finite axis would reach at the bottom of the band
+        double phFinite = infRows > 0 ? ph - INF_BAND : ph;
+        double lamInf = lamMax * ph / phFinite;
 
         int[] parentOf = new int[clusters];
         double[] birth = new double[clusters];
@@ -79,7 +85,7 @@ final class IciclePlot {
         parentOf[0] = -1;
         for (int r = 0; r < m; r++) {
             int p = par[r] - nn;
-            double l = Math.min(lam[r], lamMax);
+            double l = Math.min(lam[r], lamInf);
             death[p] = Math.max(death[p], l);
             if (p == 0) size[0] += csz[r];
             if (chi[r] >= nn) {
@@ -103,7 +109,7 @@ final class IciclePlot {
         double[] ptLam = new double[ptStart[clusters]];
         fill = ptStart.clone();
         for (int r = 0; r < m; r++) {
-            if (chi[r] < nn) ptLam[fill[par[r] - nn]++] = Math.min(lam[r], lamMax);
+            if (chi[r] < nn) ptLam[fill[par[r] - nn]++] = Math.min(lam[r], lamInf);
         }
         double[] subDeath = death.clone();
         for (int c = clusters - 1; c >= 1; c--) {
@@ -175,13 +181,21 @@ final class IciclePlot {
             }
         }
 
-        Axes.Scale sy = new Axes.Scale(0, lamMax, TOP, TOP + ph);
+        Axes.Scale sy = new Axes.Scale(0, lamInf, TOP, TOP + ph);
         sb.append("<rect x=\"");
         Fmt.px(sb, LEFT).append("\" y=\"");
         Fmt.px(sb, TOP).append("\" width=\"");
         Fmt.px(sb, pw).append("\" height=\"");
         Fmt.px(sb, ph).append("\" fill=\"#fff\" stroke=\"#c4cbd3\"/>\n");
-        Axes.left(sb, sy, Axes.niceStep(lamMax, 8), LEFT, LEFT + pw, "\u03bb = 1 / distance (increasing downward)", 20);
+        if (infRows > 0) {
+            sb.append("<rect class=\"infinite-band\" x=\"");
+            Fmt.px(sb, LEFT).append("\" y=\"");
+            Fmt.px(sb, TOP + phFinite).append("\" width=\"");
+            Fmt.px(sb, pw).append("\" height=\"");
+            Fmt.px(sb, INF_BAND).append("\" fill=\"#F6EDED\"/>\n");
+        }
+        Axes.left(sb, new Axes.Scale(0, lamMax, TOP, TOP + phFinite), Axes.niceStep(lamMax, 7), LEFT, LEFT + pw,
+                "\u03bb = 1 / distance (increasing downward)", 20);
 
         int aggregated = 0;
         int[] stack = new int[clusters];
@@ -248,16 +262,18 @@ final class IciclePlot {
         sb.append("<g class=\"cluster-labels\" font-size=\"13\" font-weight=\"700\" text-anchor=\"middle\">")
                 .append(labels).append("</g>\n");
         if (infRows > 0) {
-            sb.append("<line class=\"infinite-lambda\" x1=\"");
+            sb.append("<g class=\"infinite-lambda\" font-size=\"12\" style=\"fill:#B0413E\"><line x1=\"");
             Fmt.px(sb, LEFT).append("\" x2=\"");
             Fmt.px(sb, LEFT + pw).append("\" y1=\"");
-            Fmt.px(sb, TOP + ph).append("\" y2=\"");
-            Fmt.px(sb, TOP + ph).append("\" stroke=\"#B0413E\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>")
+            Fmt.px(sb, TOP + phFinite).append("\" y2=\"");
+            Fmt.px(sb, TOP + phFinite).append("\" stroke=\"#B0413E\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>")
                     .append("<text x=\"");
+            Fmt.px(sb, LEFT - 8).append("\" y=\"");
+            Fmt.px(sb, TOP + ph - 4).append("\" text-anchor=\"end\" font-size=\"16\">\u221e</text><text x=\"");
             Fmt.px(sb, LEFT + pw).append("\" y=\"");
-            Fmt.px(sb, TOP + ph + 30).append("\" text-anchor=\"end\" font-size=\"12\" style=\"fill:#B0413E\">")
-                    .append("\u03bb = \u221e (").append(Fmt.count(infRows))
-                    .append(" rows, exact duplicates) clipped to the largest finite \u03bb</text>\n");
+            Fmt.px(sb, TOP + ph + 30).append("\" text-anchor=\"end\">shaded band: \u03bb = \u221e (")
+                    .append(Fmt.count(infRows)).append(" rows, exact duplicates), below the largest finite \u03bb")
+                    .append(" (dashed)</text></g>\n");
         }
         scaleBar(sb, size[0], scale, LEFT, TOP + ph + 26);
         legend(sb, LEFT, TOP + ph + 50);

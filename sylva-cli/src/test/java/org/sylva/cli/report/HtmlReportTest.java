@@ -138,9 +138,13 @@ class HtmlReportTest {
         String html = HtmlReport.render(data);
         assertTrue(html.contains("25 rows have \u03bb = \u221e"));
         assertEquals(1, count(html, "class=\"infinite-lambda\""));
-        // no coordinate in the icicle goes below the plot: the clipped rows end at the axis bottom
-        double bottom = IciclePlot.HEIGHT - 74;
-        for (double y : pathYs(section(html, "condensed-tree-plot-nodes"))) assertTrue(y <= bottom + 2.01, "y " + y);
+        assertEquals(1, count(html, "class=\"infinite-band\""));
+        // the clipped rows end at the bottom of the plot, inside the band below the finite axis; nothing goes lower
+        double bottom = IciclePlot.HEIGHT - 74, bandTop = bottom - 36;
+        double maxY = 0;
+        for (double y : pathYs(section(html, "condensed-tree-plot-nodes"))) maxY = Math.max(maxY, y);
+        assertEquals(bottom, maxY, 0.01, "the cluster holding the duplicates reaches into the band");
+        assertTrue(html.contains("d=\"M") && html.contains("y2=\"" + Fmt.px(bandTop) + "\""), "dashed line at the band");
     }
 
     @Test
