@@ -7,8 +7,8 @@ import org.sylva.data.InvalidInputException;
  * {@code condensed_tree_.to_numpy()}: row {@code r} says that {@code child[r]} leaves (a point) or
  * splits off (a cluster) from cluster {@code parent[r]} at density {@code lambda[r]} (1 / distance,
  * {@code +inf} for exact duplicates), carrying {@code childSize[r]} points. Node ids below {@code n}
- * are points, ids from {@code n} on are clusters, the root is {@code n}, and every cluster's id is
- * larger than its parent's (breadth-first numbering).
+ * are points, ids from {@code n} on are clusters, the root is {@code n}, cluster ids run without gaps,
+ * and every cluster's id is larger than its parent's (breadth-first numbering).
  *
  * <p>The record takes ownership of the arrays (no copies, so a 500 000-point tree costs nothing
  * extra); callers must not modify them afterwards. The constructor checks the shape and the tree
@@ -106,8 +106,10 @@ public record CondensedTreeData(int n, int[] parent, int[] child, double[] lambd
         if (!rootSeen) {
             throw new InvalidInputException("condensed tree: no row has the root " + n + " as parent");
         }
-        // every non-root cluster must be the child of exactly one row
-        int clusters = (int) (maxId - n + 1);
+        // cluster ids are contiguous from the root, and every non-root cluster is the child of exactly one row
+        int top = n;
+        for (int r = 0; r < m; r++) top = Math.max(top, Math.max(parent[r], child[r]));
+        int clusters = top - n + 1;
         byte[] asChild = new byte[clusters];
         for (int r = 0; r < m; r++) {
             if (child[r] >= n) {
@@ -124,6 +126,12 @@ public record CondensedTreeData(int n, int[] parent, int[] child, double[] lambd
             if (p != n && asChild[p - n] == 0) {
                 throw new InvalidInputException("condensed tree row " + r + ": cluster " + p
                         + " has children but is not the child of any row");
+            }
+        }
+        for (int c = 1; c < clusters; c++) {
+            if (asChild[c] == 0) {
+                throw new InvalidInputException("condensed tree: cluster id " + (n + c)
+                        + " appears in no row (cluster ids must run without gaps from the root " + n + ")");
             }
         }
     }

@@ -37,5 +37,7 @@ class CondensedTreeDataTest {
                 .getMessage().contains("no row has the root 4 as parent"));
         assertTrue(bad(4, new int[] {4}, new int[] {0}, new double[] {1, 2}, new int[] {1})
                 .getMessage().contains("column lengths differ"));
+        assertTrue(bad(4, new int[] {4, 4, 6}, new int[] {0, 6, 1}, new double[] {1, 1, 2}, new int[] {1, 1, 1})
+                .getMessage().contains("cluster id 5 appears in no row"));
     }
 }

@@ -92,16 +92,20 @@ final class SyntheticData {
             at.points.add(i);
             at.pointLambda.add(lam);
         }
-        // breadth-first ids, sizes
+        // sizes, then breadth-first ids over the non-empty clusters (ids run without gaps)
         List<Node> bfs = new ArrayList<>();
         bfs.add(root);
         for (int q = 0; q < bfs.size(); q++) bfs.addAll(bfs.get(q).kids);
-        for (int q = 0; q < bfs.size(); q++) bfs.get(q).id = n + q;
         for (int q = bfs.size() - 1; q >= 0; q--) {
             Node c = bfs.get(q);
             c.size = c.points.size();
             for (Node kid : c.kids) c.size += kid.size;
         }
+        for (Node c : bfs) c.kids.removeIf(kid -> kid.size == 0);
+        bfs.clear();
+        bfs.add(root);
+        for (int q = 0; q < bfs.size(); q++) bfs.addAll(bfs.get(q).kids);
+        for (int q = 0; q < bfs.size(); q++) bfs.get(q).id = n + q;
         // labels: rank of the selected node ids
         List<Node> selected = new ArrayList<>();
         for (Node c : bfs) if (c.selected && c.size > 0) selected.add(c);
@@ -121,7 +125,6 @@ final class SyntheticData {
         List<Double> rowsLam = new ArrayList<>();
         for (Node c : bfs) {
             for (Node kid : c.kids) {
-                if (kid.size == 0) continue;
                 rowsInt.add(new int[] {c.id, kid.id, kid.size});
                 rowsLam.add(kid.birth);
             }
