@@ -28,8 +28,17 @@ final class Chromium {
         this.executable = executable;
     }
 
-    /** The Chromium on this machine: /usr/bin/chromium, or `chromium` / `chromium-browser` on PATH; null if none. */
+    /**
+     * The Chromium on this machine: the path in system property {@code sylva.chromium} when set (a path
+     * that does not exist means "no Chromium"), else /usr/bin/chromium, or `chromium` /
+     * `chromium-browser` on PATH; null if none.
+     */
     static Chromium find() {
+        String forced = System.getProperty("sylva.chromium");
+        if (forced != null && !forced.isBlank()) {
+            Path p = Path.of(forced);
+            return Files.isRegularFile(p) && Files.isExecutable(p) ? new Chromium(p) : null;
+        }
         List<Path> candidates = new ArrayList<>(List.of(Path.of("/usr/bin/chromium")));
         String path = System.getenv("PATH");
         if (path != null) {

@@ -1,6 +1,7 @@
 package org.sylva.cli.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -14,8 +15,9 @@ import java.util.List;
 import javax.imageio.ImageIO;
 
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * Opens both reports in headless Chromium: the DOM must hold the expected elements, the browser log
@@ -26,10 +28,10 @@ import org.junit.jupiter.api.Test;
  */
 class ChromiumReportTest {
     static final Path ARTIFACTS = Path.of("target", "report-artifacts");
-    private static Chromium chromium;
+    private Chromium chromium;
 
-    @BeforeAll
-    static void findChromium() throws IOException {
+    @BeforeEach // per test, so that a skip shows up as skipped tests with the reason
+    void findChromium() throws IOException {
         chromium = Chromium.find();
         if (chromium == null) {
             String ci = System.getenv("CI");
@@ -100,6 +102,21 @@ class ChromiumReportTest {
         BufferedImage img = ImageIO.read(png.toFile());
         assertEquals(1400, img.getWidth());
         assertTrue(pixelsNear(img, Palette.colour(0)) > 500, "too few pixels of ball 0's colour");
+    }
+
+    @Test
+    void theBrowserCheckCatchesScriptErrorsAndBlockedLoads() throws Exception {
+        Path scriptError = ARTIFACTS.resolve("check-script-error.html");
+        Files.writeString(scriptError, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>"
+                + "<script>undefinedFunction();</script></body></html>");
+        Chromium.Result a = chromium.dumpDom(scriptError);
+        assertThrows(AssertionFailedError.class, () -> assertNoBrowserErrors(a.stderr()), "uncaught error missed");
+        Path blocked = ARTIFACTS.resolve("check-blocked-load.html");
+        Files.writeString(blocked, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv="
+                + "\"Content-Security-Policy\" content=\"default-src 'none'\"></head><body>"
+                + "<img src=\"https://example.invalid/x.png\"></body></html>");
+        Chromium.Result b = chromium.dumpDom(blocked);
+        assertThrows(AssertionFailedError.class, () -> assertNoBrowserErrors(b.stderr()), "blocked load missed");
     }
 
     /** The browser log must hold no script error, CSP refusal, failed load or console output. */
