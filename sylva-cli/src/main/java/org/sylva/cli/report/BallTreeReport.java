@@ -155,7 +155,7 @@ public final class BallTreeReport {
                     .append(" coordinates, through its farthest point.");
         }
         if (!perBall) sb.append(" Colours cycle through ").append(Palette.size())
-                .append(" so that neighbouring balls always differ.");
+                .append(", so consecutive balls (siblings in the tree) always differ; the circles tell the balls apart.");
         if (shown < nFinite) {
             sb.append(" Drawn: ").append(Fmt.count(shown)).append(" of ").append(Fmt.count(nFinite))
                     .append(" points, a deterministic subsample: every ball keeps a share proportional to its size");
