@@ -1,0 +1,58 @@
+package org.sylva.cli.report;
+
+/**
+ * The plane a report draws points in: the raw coordinates for one- and two-dimensional data (one
+ * unit the same length on both axes), otherwise the first two principal components ({@link Pca}).
+ */
+final class Projection2D {
+    private final float[] coords;
+    private final int d;
+    private final Pca.Fit fit;
+
+    /** Fits on rows {@code rows[0 .. count-1]} (only used when {@code d >= 3}). */
+    Projection2D(float[] coords, int d, int[] rows, int count) {
+        this.coords = coords;
+        this.d = d;
+        this.fit = d >= 3 ? Pca.fit(coords, d, rows, count) : null;
+    }
+
+    double x(int i) {
+        return fit == null ? coords[i * d] : fit.project(coords, d, i, 0);
+    }
+
+    double y(int i) {
+        return fit == null ? (d == 1 ? 0 : coords[i * d + 1]) : fit.project(coords, d, i, 1);
+    }
+
+    boolean isPca() {
+        return fit != null;
+    }
+
+    /** Geometry is only faithful with equal axis units when the raw coordinates are drawn. */
+    boolean equalAspect() {
+        return fit == null && d == 2;
+    }
+
+    String xTitle() {
+        return fit == null ? "x\u2080 (coordinate 0)" : "PC 1 (" + Fmt.fixed(fit.explained(0), 1) + " % of variance)";
+    }
+
+    String yTitle() {
+        if (fit == null) return d == 1 ? "(one-dimensional data)" : "x\u2081 (coordinate 1)";
+        return "PC 2 (" + Fmt.fixed(fit.explained(1), 1) + " % of variance)";
+    }
+
+    /** One sentence for the caption saying what the axes are. */
+    String describe() {
+        if (fit == null) {
+            return d == 1 ? "The data are one-dimensional: points are drawn along the horizontal axis."
+                    : "The data are two-dimensional: points are drawn at their own coordinates, one unit the same"
+                    + " length on both axes.";
+        }
+        return "Points projected on their first two principal components (covariance of " + Fmt.count(fit.rowsUsed())
+                + " rows in float64; eigenvectors by " + (d <= Pca.JACOBI_MAX_D ? "Jacobi rotations" : "subspace iteration")
+                + ", each signed so that its largest entry is positive);"
+                + " together they explain " + Fmt.fixed(fit.explained(0) + fit.explained(1), 1)
+                + " % of the variance.";
+    }
+}

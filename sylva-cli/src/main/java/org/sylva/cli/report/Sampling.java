@@ -1,0 +1,52 @@
+package org.sylva.cli.report;
+
+/**
+ * Deterministic stratified subsampling for the scatter plots: points are grouped (cluster label, or
+ * ball), each group gets a quota proportional to its size but never below
+ * {@code min(size, floor)} so that small clusters stay visible, and inside a group the members are
+ * taken evenly spaced in index order. No randomness: the same input always selects the same rows.
+ */
+final class Sampling {
+    private Sampling() {
+    }
+
+    /**
+     * Groups the rows: {@code group[i]} in {@code 0 .. groups-1}, or negative to leave row {@code i}
+     * out. Returns, per group, the sampled row indices in increasing order.
+     *
+     * @param cap   target total number of rows (exceeded only by the per-group floors)
+     * @param floor minimum rows per group (when the group has them)
+     */
+    static int[][] stratified(int[] group, int groups, int cap, int floor) {
+        int[] size = new int[groups];
+        long total = 0;
+        for (int g : group) {
+            if (g >= 0) {
+                size[g]++;
+                total++;
+            }
+        }
+        int[] quota = new int[groups];
+        for (int g = 0; g < groups; g++) {
+            if (total <= cap) {
+                quota[g] = size[g];
+            } else {
+                int prop = (int) ((long) size[g] * cap / total);
+                quota[g] = Math.min(size[g], Math.max(prop, Math.min(size[g], floor)));
+            }
+        }
+        int[][] members = new int[groups][];
+        for (int g = 0; g < groups; g++) members[g] = new int[quota[g]];
+        int[] seen = new int[groups];
+        int[] taken = new int[groups];
+        for (int i = 0; i < group.length; i++) {
+            int g = group[i];
+            if (g < 0 || taken[g] >= quota[g]) continue;
+            // take the member whose rank is floor(j * size / quota) for j = taken[g]
+            long want = (long) taken[g] * size[g] / quota[g];
+            if (seen[g] == want) members[g][taken[g]++] = i;
+            seen[g]++;
+        }
+        return members;
+    }
+}

@@ -1,0 +1,39 @@
+package org.sylva.cli.report;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class SamplingTest {
+    @Test
+    void keepsEverythingUnderTheCap() {
+        int[] g = {0, 1, -1, 0, 1, 1};
+        int[][] s = Sampling.stratified(g, 2, 10, 3);
+        assertArrayEquals(new int[] {0, 3}, s[0]);
+        assertArrayEquals(new int[] {1, 4, 5}, s[1]);
+    }
+
+    @Test
+    void proportionalQuotasWithFloorsEvenlySpaced() {
+        int n = 100_000;
+        int[] g = new int[n];
+        for (int i = 0; i < n; i++) g[i] = i < 99_990 ? 0 : 1; // a 10-point cluster among 99 990
+        int[][] s = Sampling.stratified(g, 2, 1_000, 25);
+        assertEquals(999, s[0].length); // floor(99 990 * 1000 / 100 000)
+        assertEquals(10, s[1].length);  // floor 25, but only 10 exist
+        for (int i = 0; i < s[0].length; i++) {
+            assertEquals((int) ((long) i * 99_990 / 999), s[0][i], "evenly spaced in row order");
+        }
+        for (int i = 1; i < s[1].length; i++) assertTrue(s[1][i] > s[1][i - 1]);
+    }
+
+    @Test
+    void isDeterministic() {
+        int[] g = new int[50_000];
+        for (int i = 0; i < g.length; i++) g[i] = (i * 7919) % 13 - 1;
+        int[][] a = Sampling.stratified(g, 12, 5_000, 25), b = Sampling.stratified(g, 12, 5_000, 25);
+        for (int k = 0; k < 12; k++) assertArrayEquals(a[k], b[k]);
+    }
+}
