@@ -275,7 +275,7 @@ public final class DelimitedReader {
                 }
                 c = skipInlineSpace(c, delim != Delimiter.TAB);
                 if (!isCellEnd(c)) {
-                    throw error(line, "column " + col + ": unexpected " + describe(c) + " after a closing quote");
+                    throw cellError(line, col, "unexpected " + describe(c) + " after a closing quote");
                 }
                 return c;
             }
@@ -303,7 +303,7 @@ public final class DelimitedReader {
 
         private void append(char ch) {
             if (cell.length() >= MAX_CELL_CHARS) {
-                throw error(line, "column " + col + ": value longer than " + MAX_CELL_CHARS
+                throw cellError(line, col, "value longer than " + MAX_CELL_CHARS
                         + " characters (is this a text file with the right delimiter?)");
             }
             cell.append(ch);
@@ -370,12 +370,12 @@ public final class DelimitedReader {
             Float v = number(text);
             if (v != null) return v;
             if (text.isEmpty()) {
-                throw error(atLine, "column " + column + ": empty value");
+                throw cellError(atLine, column, "empty value");
             }
             if (isDecimal(text)) {
-                throw error(atLine, "column " + column + ": " + quote(text) + " is beyond the float32 range");
+                throw cellError(atLine, column, quote(text) + " is beyond the float32 range");
             }
-            throw error(atLine, "column " + column + ": " + quote(text) + " is not a number");
+            throw cellError(atLine, column, quote(text) + " is not a number");
         }
 
         private int skipInlineSpace(int c, boolean tabsToo) throws IOException {
@@ -398,6 +398,10 @@ public final class DelimitedReader {
 
         private int read() throws IOException {
             return in.read();
+        }
+
+        private InvalidInputException cellError(int atLine, int column, String problem) {
+            return new InvalidInputException(source + " line " + atLine + ", column " + column + ": " + problem);
         }
 
         private InvalidInputException error(int atLine, String problem) {
