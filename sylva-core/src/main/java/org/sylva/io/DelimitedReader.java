@@ -40,7 +40,13 @@ import org.sylva.data.InvalidInputException;
  * }</pre>
  */
 public final class DelimitedReader {
-    /** How cells are separated. */
+    /**
+     * How cells are separated.
+     *
+     * <pre>{@code
+     * DelimitedReader r = DelimitedReader.of(Delimiter.forFileName("points.tsv"));   // TAB
+     * }</pre>
+     */
     public enum Delimiter {
         /** {@code ,} (spaces and tabs around cells are ignored). */
         COMMA,
@@ -60,7 +66,13 @@ public final class DelimitedReader {
         }
     }
 
-    /** Whether the first row holds column names. */
+    /**
+     * Whether the first row holds column names.
+     *
+     * <pre>{@code
+     * DelimitedReader r = DelimitedReader.forFile("data.csv").withHeader(Header.ABSENT);
+     * }</pre>
+     */
     public enum Header {
         /** a header exactly when no cell of the first row is a number. */
         AUTO,
