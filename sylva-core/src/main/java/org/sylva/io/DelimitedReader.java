@@ -145,18 +145,23 @@ public final class DelimitedReader {
 
     /** Reads from a character stream (not closed). */
     public NumericTable read(Reader reader, String sourceName) throws IOException {
-        BufferedReader in = new BufferedReader(reader, 1 << 16);
-        Delimiter d = delimiter == Delimiter.AUTO ? sniff(in) : delimiter;
-        return new Parser(in, sourceName, d, header).parse();
+        BufferedReader in = new BufferedReader(reader, 1 << 13);
+        StringBuilder prefix = new StringBuilder();
+        Delimiter d = delimiter == Delimiter.AUTO ? sniff(in, prefix) : delimiter;
+        return new Parser(in, prefix, sourceName, d, header).parse();
     }
 
-    /** Looks at the first non-blank, non-comment line (up to 1 MiB of text) and resets the stream. */
-    private static Delimiter sniff(BufferedReader in) throws IOException {
-        in.mark(SNIFF_LIMIT + 1);
-        boolean lineStart = true, comment = false, content = false, comma = false;
+    /**
+     * Reads up to the end of the first non-blank, non-comment line (at most 1 MiB of text) into
+     * {@code consumed}, which the parser then reads first, and decides the delimiter from that line.
+     * (Not mark/reset: BufferedReader allocates the whole mark limit up front.)
+     */
+    private static Delimiter sniff(BufferedReader in, StringBuilder consumed) throws IOException {
+        boolean lineStart = true, comment = false, content = false, comma = false, tab = false;
         for (int i = 0; i < SNIFF_LIMIT; i++) {
             int c = in.read();
             if (c < 0) break;
+            consumed.append((char) c);
             if (c == '\n' || c == '\r') {
                 if (content) break;
                 lineStart = true;
@@ -165,10 +170,7 @@ public final class DelimitedReader {
             }
             if (comment) continue;
             if (c == '\t') {
-                if (content) {
-                    in.reset();
-                    return Delimiter.TAB;
-                }
+                if (content) tab = true;
                 continue;
             }
             if (c == ' ' || c == '\uFEFF') continue;
@@ -180,8 +182,7 @@ public final class DelimitedReader {
             content = true;
             if (c == ',') comma = true;
         }
-        in.reset();
-        return comma ? Delimiter.COMMA : Delimiter.WHITESPACE;
+        return tab ? Delimiter.TAB : comma ? Delimiter.COMMA : Delimiter.WHITESPACE;
     }
 
     /** The character-level state machine; one instance per read. */
@@ -189,11 +190,16 @@ public final class DelimitedReader {
         private static final int EOF = -1;
 
         private final BufferedReader in;
+        private final CharSequence prefix;
+        private int prefixPos;
         private final String source;
         private final Delimiter delim;
         private final Header headerMode;
 
         private int line = 1;
+        private final char[] buf = new char[1 << 13];
+        private int bufPos;
+        private int bufLen;
 
         private float[] values = new float[1024];
         private long count;          // values stored
@@ -211,8 +217,9 @@ public final class DelimitedReader {
         private int col;             // cells seen in the current record
         private final StringBuilder cell = new StringBuilder();
 
-        Parser(BufferedReader in, String source, Delimiter delim, Header headerMode) {
+        Parser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode) {
             this.in = in;
+            this.prefix = prefix;
             this.source = source;
             this.delim = delim;
             this.headerMode = headerMode;
@@ -408,8 +415,18 @@ public final class DelimitedReader {
             return next;
         }
 
+        /** Next char from a local buffer: BufferedReader.read() takes a lock per call, too slow per character. */
         private int read() throws IOException {
-            return in.read();
+            if (prefixPos < prefix.length()) return prefix.charAt(prefixPos++);
+            if (bufPos == bufLen) {
+                bufLen = in.read(buf, 0, buf.length);
+                bufPos = 0;
+                if (bufLen <= 0) {
+                    bufLen = 0;
+                    return EOF;
+                }
+            }
+            return buf[bufPos++];
         }
 
         private InvalidInputException cellError(int atLine, int column, String problem) {

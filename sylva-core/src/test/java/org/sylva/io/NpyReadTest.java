@@ -293,6 +293,23 @@ class NpyReadTest {
     }
 
     @Test
+    void arrayLargerThanTheHeapIsRefusedWithTheFigure() throws IOException {
+        long elements = Integer.MAX_VALUE - 8L;
+        long bytes = elements * 8;
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().maxMemory() < bytes,
+                "the heap could hold a 17 GB array; this check needs a smaller heap (surefire runs with -Xmx6g)");
+        byte[] head = file(dict("<f8", false, "(" + elements + ",)"), new byte[0]);
+        Path p = dir.resolve("huge.npy");
+        Files.write(p, head);
+        try (var raf = new java.io.RandomAccessFile(p.toFile(), "rw")) {
+            raf.setLength(head.length + bytes); // sparse: no disk used
+        }
+        NpyFormatException e = assertThrows(NpyFormatException.class, () -> Npy.read(p));
+        assertTrue(e.getMessage().contains("needs " + bytes + " bytes of memory, more than the Java heap can provide"),
+                e.getMessage());
+    }
+
+    @Test
     void missingFileAndDirectory() {
         NpyFormatException e = assertThrows(NpyFormatException.class, () -> Npy.read(dir.resolve("nope.npy")));
         assertTrue(e.getMessage().endsWith("nope.npy: no such file"), e.getMessage());
