@@ -231,7 +231,11 @@ public final class DelimitedReader {
             boolean sawAnything = c != EOF;
             // One iteration per record (or skipped line); each consumes at least one character.
             while (c != EOF) {
-                c = skipInlineSpace(c, true);
+                boolean leadingTab = false;
+                while (c == ' ' || c == '\t') {
+                    leadingTab |= c == '\t';
+                    c = read();
+                }
                 if (c == EOF) break;
                 if (c == '\n' || c == '\r') {
                     c = endOfLine(c);
@@ -240,6 +244,10 @@ public final class DelimitedReader {
                 if (c == '#') {
                     c = skipToEndOfLine(c);
                     continue;
+                }
+                if (leadingTab && delim == Delimiter.TAB) {
+                    // A tab before the first value delimits an empty first cell; skipping it would shift columns.
+                    throw cellError(line, 1, "empty value");
                 }
                 c = record(c);
             }

@@ -126,6 +126,8 @@ class DelimitedReaderTest {
         assertEquals(Optional.of(List.of("x", "y", "z")), t.header());
         assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, t.values());
         assertEquals(" line 3: 2 values, expected 3 (as in the header on line 1)", error("bad.tsv", "x\ty\tz\n1\t2\t3\n4\t5\n"));
+        assertEquals(" line 2, column 1: empty value", error("lead.tsv", "1\t2\n\t3\n"));
+        assertArrayEquals(new float[] {1, 2}, read("blank.tsv", "1\t2\n\t\t\n").values());
     }
 
     @Test
