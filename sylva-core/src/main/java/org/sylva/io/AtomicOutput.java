@@ -48,7 +48,13 @@ public final class AtomicOutput {
     private AtomicOutput() {
     }
 
-    /** Produces a file's content; it must not close the stream (closing is ignored). */
+    /**
+     * Produces a file's content; it must not close the stream (closing is ignored).
+     *
+     * <pre>{@code
+     * AtomicOutput.Content c = out -> out.write("done\n".getBytes(StandardCharsets.UTF_8));
+     * }</pre>
+     */
     @FunctionalInterface
     public interface Content {
         void writeTo(OutputStream out) throws IOException;

@@ -40,7 +40,13 @@ import org.sylva.data.InvalidInputException;
  * }</pre>
  */
 public final class DelimitedReader {
-    /** How cells are separated. */
+    /**
+     * How cells are separated.
+     *
+     * <pre>{@code
+     * DelimitedReader r = DelimitedReader.of(Delimiter.forFileName("points.tsv"));   // TAB
+     * }</pre>
+     */
     public enum Delimiter {
         /** {@code ,} (spaces and tabs around cells are ignored). */
         COMMA,
@@ -60,7 +66,13 @@ public final class DelimitedReader {
         }
     }
 
-    /** Whether the first row holds column names. */
+    /**
+     * Whether the first row holds column names.
+     *
+     * <pre>{@code
+     * DelimitedReader r = DelimitedReader.forFile("data.csv").withHeader(Header.ABSENT);
+     * }</pre>
+     */
     public enum Header {
         /** a header exactly when no cell of the first row is a number. */
         AUTO,
@@ -133,18 +145,23 @@ public final class DelimitedReader {
 
     /** Reads from a character stream (not closed). */
     public NumericTable read(Reader reader, String sourceName) throws IOException {
-        BufferedReader in = new BufferedReader(reader, 1 << 16);
-        Delimiter d = delimiter == Delimiter.AUTO ? sniff(in) : delimiter;
-        return new Parser(in, sourceName, d, header).parse();
+        BufferedReader in = new BufferedReader(reader, 1 << 13);
+        StringBuilder prefix = new StringBuilder();
+        Delimiter d = delimiter == Delimiter.AUTO ? sniff(in, prefix) : delimiter;
+        return new Parser(in, prefix, sourceName, d, header).parse();
     }
 
-    /** Looks at the first non-blank, non-comment line (up to 1 MiB of text) and resets the stream. */
-    private static Delimiter sniff(BufferedReader in) throws IOException {
-        in.mark(SNIFF_LIMIT + 1);
-        boolean lineStart = true, comment = false, content = false, comma = false;
+    /**
+     * Reads up to the end of the first non-blank, non-comment line (at most 1 MiB of text) into
+     * {@code consumed}, which the parser then reads first, and decides the delimiter from that line.
+     * (Not mark/reset: BufferedReader allocates the whole mark limit up front.)
+     */
+    private static Delimiter sniff(BufferedReader in, StringBuilder consumed) throws IOException {
+        boolean lineStart = true, comment = false, content = false, comma = false, tab = false;
         for (int i = 0; i < SNIFF_LIMIT; i++) {
             int c = in.read();
             if (c < 0) break;
+            consumed.append((char) c);
             if (c == '\n' || c == '\r') {
                 if (content) break;
                 lineStart = true;
@@ -153,10 +170,7 @@ public final class DelimitedReader {
             }
             if (comment) continue;
             if (c == '\t') {
-                if (content) {
-                    in.reset();
-                    return Delimiter.TAB;
-                }
+                if (content) tab = true;
                 continue;
             }
             if (c == ' ' || c == '\uFEFF') continue;
@@ -168,8 +182,7 @@ public final class DelimitedReader {
             content = true;
             if (c == ',') comma = true;
         }
-        in.reset();
-        return comma ? Delimiter.COMMA : Delimiter.WHITESPACE;
+        return tab ? Delimiter.TAB : comma ? Delimiter.COMMA : Delimiter.WHITESPACE;
     }
 
     /** The character-level state machine; one instance per read. */
@@ -177,11 +190,16 @@ public final class DelimitedReader {
         private static final int EOF = -1;
 
         private final BufferedReader in;
+        private final CharSequence prefix;
+        private int prefixPos;
         private final String source;
         private final Delimiter delim;
         private final Header headerMode;
 
         private int line = 1;
+        private final char[] buf = new char[1 << 13];
+        private int bufPos;
+        private int bufLen;
 
         private float[] values = new float[1024];
         private long count;          // values stored
@@ -199,8 +217,9 @@ public final class DelimitedReader {
         private int col;             // cells seen in the current record
         private final StringBuilder cell = new StringBuilder();
 
-        Parser(BufferedReader in, String source, Delimiter delim, Header headerMode) {
+        Parser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode) {
             this.in = in;
+            this.prefix = prefix;
             this.source = source;
             this.delim = delim;
             this.headerMode = headerMode;
@@ -212,7 +231,11 @@ public final class DelimitedReader {
             boolean sawAnything = c != EOF;
             // One iteration per record (or skipped line); each consumes at least one character.
             while (c != EOF) {
-                c = skipInlineSpace(c, true);
+                boolean leadingTab = false;
+                while (c == ' ' || c == '\t') {
+                    leadingTab |= c == '\t';
+                    c = read();
+                }
                 if (c == EOF) break;
                 if (c == '\n' || c == '\r') {
                     c = endOfLine(c);
@@ -221,6 +244,10 @@ public final class DelimitedReader {
                 if (c == '#') {
                     c = skipToEndOfLine(c);
                     continue;
+                }
+                if (leadingTab && delim == Delimiter.TAB) {
+                    // A tab before the first value delimits an empty first cell; skipping it would shift columns.
+                    throw cellError(line, 1, "empty value");
                 }
                 c = record(c);
             }
@@ -275,7 +302,7 @@ public final class DelimitedReader {
                 }
                 c = skipInlineSpace(c, delim != Delimiter.TAB);
                 if (!isCellEnd(c)) {
-                    throw error(line, "column " + col + ": unexpected " + describe(c) + " after a closing quote");
+                    throw cellError(line, col, "unexpected " + describe(c) + " after a closing quote");
                 }
                 return c;
             }
@@ -303,7 +330,7 @@ public final class DelimitedReader {
 
         private void append(char ch) {
             if (cell.length() >= MAX_CELL_CHARS) {
-                throw error(line, "column " + col + ": value longer than " + MAX_CELL_CHARS
+                throw cellError(line, col, "value longer than " + MAX_CELL_CHARS
                         + " characters (is this a text file with the right delimiter?)");
             }
             cell.append(ch);
@@ -370,12 +397,12 @@ public final class DelimitedReader {
             Float v = number(text);
             if (v != null) return v;
             if (text.isEmpty()) {
-                throw error(atLine, "column " + column + ": empty value");
+                throw cellError(atLine, column, "empty value");
             }
             if (isDecimal(text)) {
-                throw error(atLine, "column " + column + ": " + quote(text) + " is beyond the float32 range");
+                throw cellError(atLine, column, quote(text) + " is beyond the float32 range");
             }
-            throw error(atLine, "column " + column + ": " + quote(text) + " is not a number");
+            throw cellError(atLine, column, quote(text) + " is not a number");
         }
 
         private int skipInlineSpace(int c, boolean tabsToo) throws IOException {
@@ -396,8 +423,22 @@ public final class DelimitedReader {
             return next;
         }
 
+        /** Next char from a local buffer: BufferedReader.read() takes a lock per call, too slow per character. */
         private int read() throws IOException {
-            return in.read();
+            if (prefixPos < prefix.length()) return prefix.charAt(prefixPos++);
+            if (bufPos == bufLen) {
+                bufLen = in.read(buf, 0, buf.length);
+                bufPos = 0;
+                if (bufLen <= 0) {
+                    bufLen = 0;
+                    return EOF;
+                }
+            }
+            return buf[bufPos++];
+        }
+
+        private InvalidInputException cellError(int atLine, int column, String problem) {
+            return new InvalidInputException(source + " line " + atLine + ", column " + column + ": " + problem);
         }
 
         private InvalidInputException error(int atLine, String problem) {

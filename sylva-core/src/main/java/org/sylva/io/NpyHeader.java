@@ -56,7 +56,7 @@ record NpyHeader(NpyDtype dtype, ByteOrder order, boolean fortranOrder, long[] s
             literal = PyLiteral.parse(text, major < 3);
         } catch (PyLiteral.SyntaxError e) {
             throw new NpyFormatException(source, "header is not a valid Python dict literal: " + e.getMessage()
-                    + " at position " + e.position + " of " + quoted(text));
+                    + " at position " + e.position + " of " + quoted(text.stripTrailing()));
         }
         if (!(literal instanceof Map<?, ?> map)) {
             throw new NpyFormatException(source, "header is not a Python dict: " + quoted(text));

@@ -88,7 +88,12 @@ final class NpyReader {
 
         InputStream data = in;
         if (size < 0) {
-            ChunkedBytes buffered = ChunkedBytes.read(in, dataBytes);
+            ChunkedBytes buffered;
+            try {
+                buffered = ChunkedBytes.read(in, dataBytes);
+            } catch (OutOfMemoryError e) {
+                throw outOfMemory(source, what, dataBytes);
+            }
             if (buffered.total() < dataBytes) {
                 throw new NpyFormatException(source, "truncated data: " + what + " needs " + dataBytes
                         + " bytes but the stream ended after " + buffered.total());
@@ -160,13 +165,13 @@ final class NpyReader {
     private static Object decode(InputStream in, NpyHeader h, int[] shape, int count, String source, String what,
             long dataBytes) throws IOException {
         NpyDtype t = h.dtype();
-        Object out = switch (t) {
-            case FLOAT32 -> new float[count];
-            case FLOAT64 -> new double[count];
-            case INT32 -> new int[count];
-            case INT64 -> new long[count];
-            case UINT8, BOOL -> new byte[count];
-        };
+        Object out;
+        try {
+            out = allocate(t, count);
+        } catch (OutOfMemoryError e) {
+            // One failed allocation leaves the heap intact: report it as this file's problem, with figures.
+            throw outOfMemory(source, what, dataBytes);
+        }
         if (count == 0) return out;
         int item = t.itemSize();
         int chunkElems = Math.min(count, CHUNK_BYTES / item);
@@ -195,6 +200,11 @@ final class NpyReader {
             done += n;
         }
         return out;
+    }
+
+    static NpyFormatException outOfMemory(String source, String what, long bytes) {
+        return new NpyFormatException(source, what + " needs " + bytes + " bytes of memory, more than the Java heap can"
+                + " provide (maximum heap " + Runtime.getRuntime().maxMemory() + " bytes); run with a larger -Xmx");
     }
 
     private static Object allocate(NpyDtype t, int n) {

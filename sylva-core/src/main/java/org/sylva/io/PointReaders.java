@@ -30,7 +30,13 @@ import org.sylva.data.PointSet;
  * }</pre>
  */
 public final class PointReaders {
-    /** How an input is read. */
+    /**
+     * How an input is read.
+     *
+     * <pre>{@code
+     * PointReaders.Format f = PointReaders.formatOf("cloud.bin", true);   // RAW_FLOAT32
+     * }</pre>
+     */
     public enum Format { NPY, DELIMITED, RAW_FLOAT32 }
 
     private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};

@@ -1,0 +1,155 @@
+package org.sylva.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancelledException;
+
+/** Files appear complete or not at all; temporaries never outlive a failure; directories are checked early. */
+class AtomicOutputTest {
+    @TempDir
+    Path dir;
+
+    private List<Path> listing() throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.sorted().toList();
+        }
+    }
+
+    @Test
+    void writesAndReplaces() throws IOException {
+        Path t = dir.resolve("out.bin");
+        AtomicOutput.write(t, out -> out.write(new byte[] {1, 2, 3}));
+        assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(t));
+        AtomicOutput.write(t, out -> out.write(new byte[] {4}));
+        assertArrayEquals(new byte[] {4}, Files.readAllBytes(t));
+        assertEquals(List.of(t), listing());
+    }
+
+    @Test
+    void outputsGetOrdinaryPermissionsNotThoseOfATemporaryFile() throws IOException {
+        Path t = dir.resolve("perm.npy");
+        Npy.writeInt32(t, new int[] {1}, 1);
+        Path plain = Files.createFile(dir.resolve("plain"));
+        Set<PosixFilePermission> expected = Files.getPosixFilePermissions(plain);
+        assertEquals(expected, Files.getPosixFilePermissions(t));
+    }
+
+    @Test
+    void failureMidWriteLeavesTheOldFileAndNoTemporary() throws IOException {
+        Path t = dir.resolve("keep.bin");
+        Files.write(t, new byte[] {9});
+        IOException e = assertThrows(IOException.class, () -> AtomicOutput.write(t, out -> {
+            out.write(new byte[100_000]);
+            throw new IOException("disk full (simulated)");
+        }));
+        assertEquals("disk full (simulated)", e.getMessage());
+        assertArrayEquals(new byte[] {9}, Files.readAllBytes(t));
+        assertEquals(List.of(t), listing());
+        // A cancellation (unchecked) behaves the same, and so does a new file.
+        Path fresh = dir.resolve("fresh.bin");
+        assertThrows(CancelledException.class, () -> AtomicOutput.write(fresh, out -> {
+            out.write(1);
+            throw new CancelledException();
+        }));
+        assertFalse(Files.exists(fresh));
+        assertEquals(List.of(t), listing());
+    }
+
+    @Test
+    void groupCommitsTogetherOrLeavesNothing() throws IOException {
+        Path a = dir.resolve("a.npy"), b = dir.resolve("b.npy");
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(a, out -> out.write(1));
+            g.write(b, out -> out.write(2));
+            assertFalse(Files.exists(a), "nothing visible before commit");
+            g.commit();
+        }
+        assertArrayEquals(new byte[] {1}, Files.readAllBytes(a));
+        assertArrayEquals(new byte[] {2}, Files.readAllBytes(b));
+
+        Path c = dir.resolve("c.npy");
+        assertThrows(IllegalStateException.class, () -> {
+            try (AtomicOutput.Group g = AtomicOutput.group()) {
+                g.write(c, out -> out.write(3));
+                throw new IllegalStateException("computation failed");
+            }
+        });
+        assertFalse(Files.exists(c));
+        assertEquals(List.of(a, b), listing());
+    }
+
+    @Test
+    void temporariesOfInFlightWritesCanBeDeletedByAShutdownHook() throws Exception {
+        Path t = dir.resolve("slow.bin");
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread w = new Thread(() -> {
+            try {
+                AtomicOutput.write(t, out -> {
+                    out.write(new byte[10]);
+                    out.flush();
+                    writing.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    throw new IOException("interrupted run");
+                });
+            } catch (IOException expected) {
+                // the write is abandoned, as on Ctrl-C
+            }
+        });
+        w.start();
+        writing.await();
+        assertEquals(1, listing().size(), "one temporary exists while writing");
+        assertTrue(listing().get(0).getFileName().toString().startsWith(".slow.bin."));
+        assertTrue(AtomicOutput.deleteTemporaries() >= 1);
+        assertEquals(List.of(), listing());
+        release.countDown();
+        w.join();
+        assertFalse(Files.exists(t));
+    }
+
+    @Test
+    void outputDirectoryIsCheckedUpFront() throws IOException {
+        Path nested = dir.resolve("x/y/z");
+        AtomicOutput.checkOutputDirectory(nested, 0);
+        assertTrue(Files.isDirectory(nested));
+        assertEquals(List.of(), Files.list(nested).toList(), "the probe file is removed");
+
+        Path file = Files.writeString(dir.resolve("afile"), "x");
+        InvalidInputException notDir = assertThrows(InvalidInputException.class, () -> AtomicOutput.checkOutputDirectory(file, 0));
+        assertEquals("output directory " + file + " exists and is not a directory", notDir.getMessage());
+        InvalidInputException under = assertThrows(InvalidInputException.class,
+                () -> AtomicOutput.checkOutputDirectory(file.resolve("sub"), 0));
+        assertTrue(under.getMessage().startsWith("cannot create output directory " + file.resolve("sub") + ": "), under.getMessage());
+        InvalidInputException full = assertThrows(InvalidInputException.class,
+                () -> AtomicOutput.checkOutputDirectory(nested, Long.MAX_VALUE));
+        assertTrue(full.getMessage().contains("free but the outputs need about"), full.getMessage());
+    }
+
+    @Test
+    void writingIntoAMissingDirectoryOrOntoADirectoryIsAClearError() {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> Npy.writeInt32(dir.resolve("nope/out.npy"), new int[] {1}, 1));
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+        InvalidInputException d = assertThrows(InvalidInputException.class, () -> Npy.writeInt32(dir, new int[] {1}, 1));
+        assertTrue(d.getMessage().contains("it is a directory"), d.getMessage());
+    }
+}

@@ -1,0 +1,188 @@
+package org.sylva.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.InvalidInputException;
+import org.sylva.io.DelimitedReader.Delimiter;
+import org.sylva.io.DelimitedReader.Header;
+
+/** CSV/TSV/whitespace text: header detection, quoting, comments, and errors naming line and column. */
+class DelimitedReaderTest {
+    @TempDir
+    Path dir;
+
+    private NumericTable read(String name, String text) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return DelimitedReader.forFile(name).read(p);
+    }
+
+    private String error(String name, String text) {
+        Path p = dir.resolve(name);
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> {
+            Files.writeString(p, text);
+            DelimitedReader.forFile(name).read(p);
+        });
+        assertTrue(e.getMessage().startsWith(p.toString()), e.getMessage());
+        return e.getMessage().substring(p.toString().length());
+    }
+
+    @Test
+    void plainCsv() throws IOException {
+        NumericTable t = read("a.csv", "1,2,3\n4.5,-5e-1,.25\n");
+        assertEquals(2, t.rows());
+        assertEquals(3, t.columns());
+        assertArrayEquals(new float[] {1, 2, 3, 4.5f, -0.5f, 0.25f}, t.values());
+        assertEquals(Optional.empty(), t.header());
+    }
+
+    @Test
+    void headerIsDetectedWhenNoCellIsANumber() throws IOException {
+        NumericTable t = read("h.csv", "x,y\n1,2\n3,4\n");
+        assertEquals(Optional.of(List.of("x", "y")), t.header());
+        assertEquals(2, t.rows());
+        NumericTable q = read("q.csv", "\"x, in mm\",\"y\"\n1,2\n");
+        assertEquals(Optional.of(List.of("x, in mm", "y")), q.header());
+        // A header alone is a table of zero rows with the header's width.
+        NumericTable empty = read("e.csv", "a,b,c\n");
+        assertEquals(0, empty.rows());
+        assertEquals(3, empty.columns());
+    }
+
+    @Test
+    void firstRowMixingNumbersAndTextIsAnErrorNotAHeader() {
+        assertEquals(" line 1, column 2: 'abc' is not a number", error("m.csv", "1.0,abc\n2,3\n"));
+    }
+
+    @Test
+    void headerModesCanBeForced() throws IOException {
+        Path p = dir.resolve("f.csv");
+        Files.writeString(p, "1,2\n3,4\n");
+        NumericTable t = DelimitedReader.forFile("f.csv").withHeader(Header.PRESENT).read(p);
+        assertEquals(Optional.of(List.of("1", "2")), t.header());
+        assertEquals(1, t.rows());
+        Files.writeString(p, "x,y\n3,4\n");
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> DelimitedReader.forFile("f.csv").withHeader(Header.ABSENT).read(p));
+        assertTrue(e.getMessage().endsWith(" line 1, column 1: 'x' is not a number"), e.getMessage());
+    }
+
+    @Test
+    void raggedRowsNameLineAndCounts() {
+        String text = "a,b,c,d\n" + "1,2,3,4\n".repeat(15) + "1,2,3,4,5\n";
+        assertEquals(" line 17: 5 values, expected 4 (as in the header on line 1)", error("r.csv", text));
+        assertEquals(" line 3: 1 value, expected 2 (as on line 1)", error("r2.csv", "1,2\n3,4\n5\n"));
+        assertEquals(" line 2: 3 values, expected 2 (as in the header on line 1)", error("r3.csv", "x,y\n1,2,3\n"));
+    }
+
+    @Test
+    void nonNumericCellsNameLineAndColumn() {
+        assertEquals(" line 3, column 2: 'abc' is not a number", error("n.csv", "1,2\n3,4\n5,abc\n"));
+        assertEquals(" line 2, column 2: empty value", error("e.csv", "1,2\n3,\n"));
+        assertEquals(" line 2, column 2: empty value", error("e2.csv", "1,2\n3,,4\n"));
+        assertEquals(" line 2, column 1: '1e39' is beyond the float32 range", error("o.csv", "1\n1e39\n"));
+        assertEquals(" line 2, column 1: '1,5' is not a number", error("o.tsv", "1\n1,5\n"));
+        assertEquals(" line 1, column 2: 'NA' is not a number", error("na.csv", "1,NA\n"));
+        assertEquals(" line 1: a quoted value opened in column 2 is never closed", error("qq.csv", "1,\"2\n"));
+        assertEquals(" line 1, column 1: unexpected '3' after a closing quote", error("qc.csv", "\"1\"3,2\n"));
+        // Java-only spellings are not numbers in a text file.
+        assertEquals(" line 2, column 1: '1f' is not a number", error("j.csv", "1\n1f\n"));
+        assertEquals(" line 2, column 2: '0x10' is not a number", error("x.csv", "1,2\n3,0x10\n"));
+    }
+
+    @Test
+    void emptyFiles() {
+        assertEquals(": empty file (no data)", error("empty.csv", ""));
+        assertEquals(": no data (only blank lines and comments)", error("blank.csv", "\n\n# just a comment\n  \n"));
+    }
+
+    @Test
+    void nanAndInfinityAreValuesForTheCallerToJudge() throws IOException {
+        NumericTable t = read("n.csv", "nan,inf\n-Infinity,NaN\n+inf,-nan\n");
+        float[] v = t.values();
+        assertTrue(Float.isNaN(v[0]));
+        assertEquals(Float.POSITIVE_INFINITY, v[1]);
+        assertEquals(Float.NEGATIVE_INFINITY, v[2]);
+        assertEquals(Float.POSITIVE_INFINITY, v[4]);
+        assertTrue(Float.isNaN(v[5]));
+        assertEquals(0, t.toPointSet().firstNonFinite());
+    }
+
+    @Test
+    void tsvWithHeaderAndSpaces() throws IOException {
+        NumericTable t = read("t.tsv", "x\ty\tz\n 1\t2 \t3\n4\t5\t6\n");
+        assertEquals(Optional.of(List.of("x", "y", "z")), t.header());
+        assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, t.values());
+        assertEquals(" line 3: 2 values, expected 3 (as in the header on line 1)", error("bad.tsv", "x\ty\tz\n1\t2\t3\n4\t5\n"));
+        assertEquals(" line 2, column 1: empty value", error("lead.tsv", "1\t2\n\t3\n"));
+        assertArrayEquals(new float[] {1, 2}, read("blank.tsv", "1\t2\n\t\t\n").values());
+    }
+
+    @Test
+    void whitespaceSeparatedAsNumpySavetxtWritesIt() throws IOException {
+        NumericTable t = read("s.txt", "# x y\n1.000000000000000000e+00 2.000000000000000000e+00\n\n  3 \t 4  \n");
+        assertArrayEquals(new float[] {1, 2, 3, 4}, t.values());
+        assertEquals(2, t.rows());
+    }
+
+    @Test
+    void txtSniffsCommasAndTabs() throws IOException {
+        assertArrayEquals(new float[] {1, 2, 3, 4}, read("c.txt", "# comment, with comma\n1, 2\n3, 4\n").values());
+        assertArrayEquals(new float[] {1, 2, 3, 4}, read("t.txt", "1\t2\n3\t4\n").values());
+    }
+
+    @Test
+    void lineEndingsBomCommentsQuotes() throws IOException {
+        NumericTable t = read("w.csv", "\uFEFFa,b\r\n# note\r\n1,\"2\"\r\n\r\n3 , 4\r5,6");
+        assertEquals(Optional.of(List.of("a", "b")), t.header());
+        assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, t.values());
+        assertEquals(" line 4, column 2: 'x' is not a number", error("l.csv", "1,2\r\n\r\n3,4\r\n5,x\r\n"));
+    }
+
+    @Test
+    void singleColumnAndLargeFile() throws IOException {
+        StringBuilder b = new StringBuilder("value\n");
+        for (int i = 0; i < 20000; i++) b.append(i).append('\n');
+        NumericTable t = read("one.csv", b.toString());
+        assertEquals(20000, t.rows());
+        assertEquals(1, t.columns());
+        assertEquals(19999f, t.values()[19999]);
+    }
+
+    @Test
+    void overlongCellsFailFast() {
+        String m = error("bin.csv", "1," + "9".repeat(DelimitedReader.MAX_CELL_CHARS + 5) + "\n");
+        assertTrue(m.startsWith(" line 1, column 2: value longer than 10000 characters"), m);
+    }
+
+    @Test
+    void streamsAndMissingFiles() throws IOException {
+        NumericTable t = DelimitedReader.of(Delimiter.AUTO)
+                .read(new ByteArrayInputStream("1 2\n3 4\n".getBytes(StandardCharsets.UTF_8)), "-");
+        assertEquals("-", t.source());
+        assertArrayEquals(new int[] {2, 2}, t.shape());
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> DelimitedReader.forFile("x.csv").read(dir.resolve("missing.csv")));
+        assertTrue(e.getMessage().endsWith("missing.csv: no such file"), e.getMessage());
+    }
+
+    @Test
+    void floatParsingRoundsDecimalDirectlyToFloat32() throws IOException {
+        // 1.00000005960464477539062500001 lies just above the midpoint between 1 and the next float:
+        // direct rounding gives 1.0000001f, rounding through double first would give 1.0f.
+        NumericTable t = read("r.csv", "1.00000005960464477539062500001\n");
+        assertEquals(Math.nextUp(1f), t.values()[0]);
+    }
+}

@@ -1,0 +1,165 @@
+package org.sylva.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+
+/** Type conversions: exact where possible, one warning where float rounding loses precision, refusals otherwise. */
+class NpyArrayConversionTest {
+    private final List<String> warnings = new ArrayList<>();
+
+    private static NpyArray named(NpyArray a) {
+        return a.withSource("x.npy");
+    }
+
+    @Test
+    void float64ToFloat32WarnsNotWhenEveryValueIsExact() {
+        NpyArray a = named(NpyArray.ofFloat64(new double[] {0.5, -1.25, 3.0, 1e-3f, Double.NaN, Double.POSITIVE_INFINITY,
+            Float.MAX_VALUE, Float.MIN_VALUE}, 4, 2));
+        float[] f = a.toFloat32(warnings::add);
+        assertEquals(List.of(), warnings);
+        assertEquals(0.5f, f[0]);
+        assertEquals(1e-3f, f[3]);
+        assertTrue(Float.isNaN(f[4]));
+        assertEquals(Float.POSITIVE_INFINITY, f[5]);
+    }
+
+    @Test
+    void float64ToFloat32WarnsOnceWithTheCountWhenPrecisionIsLost() {
+        NpyArray a = named(NpyArray.ofFloat64(new double[] {0.5, 0.1, 0.25, 1.0 / 3, 16777217.0}, 5));
+        float[] f = a.toFloat32(warnings::add);
+        assertEquals(1, warnings.size(), warnings.toString());
+        String w = warnings.get(0);
+        assertTrue(w.startsWith("x.npy: 3 of 5 float64 values are not exactly representable as float32"), w);
+        assertTrue(w.contains("first: 0.1 at index 1"), w);
+        assertEquals(0.1f, f[1]);
+        assertEquals(16777216f, f[4]);
+    }
+
+    @Test
+    void float64BeyondFloat32RangeIsReported() {
+        NpyArray a = named(NpyArray.ofFloat64(new double[] {1, 2, 1e300, 4}, 2, 2));
+        float[] f = a.toFloat32(warnings::add);
+        assertEquals(1, warnings.size());
+        assertTrue(warnings.get(0).contains("1 of 4 values exceed the float32 range and became infinite"), warnings.get(0));
+        assertTrue(warnings.get(0).contains("at row 1, column 0"), warnings.get(0));
+        assertEquals(Float.POSITIVE_INFINITY, f[2]);
+    }
+
+    @Test
+    void integersToFloat32WarnOnlyBeyondTwoToThe24() {
+        assertArrayEquals(new float[] {-16777216f, 16777216f, Integer.MIN_VALUE},
+                named(NpyArray.ofInt32(new int[] {-16777216, 16777216, Integer.MIN_VALUE}, 3)).toFloat32(warnings::add));
+        assertEquals(List.of(), warnings);
+        named(NpyArray.ofInt32(new int[] {16777217, Integer.MAX_VALUE}, 2)).toFloat32(warnings::add);
+        assertEquals(1, warnings.size());
+        assertTrue(warnings.get(0).startsWith("x.npy: 2 of 2 int32 values are not exactly representable"), warnings.get(0));
+        warnings.clear();
+        named(NpyArray.ofInt64(new long[] {1L << 40, Long.MIN_VALUE}, 2)).toFloat32(warnings::add);
+        assertEquals(List.of(), warnings);
+        named(NpyArray.ofInt64(new long[] {Long.MAX_VALUE}, 1)).toFloat32(warnings::add);
+        assertEquals(1, warnings.size(), "Long.MAX_VALUE rounds to 2^63, which is not exact");
+    }
+
+    @Test
+    void toFloat64IsExactOrRefusesOrWarns() {
+        assertArrayEquals(new double[] {0.1f, 2}, NpyArray.ofFloat32(new float[] {0.1f, 2f}, 2).toFloat64());
+        assertArrayEquals(new double[] {1L << 53}, NpyArray.ofInt64(new long[] {1L << 53}, 1).toFloat64());
+        NpyArray big = named(NpyArray.ofInt64(new long[] {1, (1L << 53) + 1}, 2));
+        NpyFormatException e = assertThrows(NpyFormatException.class, big::toFloat64);
+        assertEquals("x.npy: int64 value 9007199254740993 at index 1 is not exactly representable as float64", e.getMessage());
+        double[] rounded = big.toFloat64(warnings::add);
+        assertEquals(0x1p53, rounded[1]);
+        assertEquals(1, warnings.size());
+        assertTrue(warnings.get(0).contains("1 of 2 int64 values"), warnings.get(0));
+    }
+
+    @Test
+    void int64ToInt32RefusesOutOfRangeValues() {
+        assertArrayEquals(new int[] {Integer.MIN_VALUE, 0, Integer.MAX_VALUE},
+                NpyArray.ofInt64(new long[] {Integer.MIN_VALUE, 0, Integer.MAX_VALUE}, 3).toInt32());
+        NpyFormatException e = assertThrows(NpyFormatException.class,
+                () -> named(NpyArray.ofInt64(new long[] {0, 1, 2, 3000000000L}, 2, 2)).toInt32());
+        assertEquals("x.npy: int64 value 3000000000 at row 1, column 1 is out of range for int32 (-2147483648 to 2147483647)",
+                e.getMessage());
+    }
+
+    @Test
+    void floatsToIntegersMustBeIntegral() {
+        assertArrayEquals(new int[] {0, 3, -7}, NpyArray.ofFloat64(new double[] {0, 3, -7}, 3).toInt32());
+        assertArrayEquals(new long[] {1L << 60}, NpyArray.ofFloat64(new double[] {0x1p60}, 1).toInt64());
+        NpyFormatException e = assertThrows(NpyFormatException.class,
+                () -> named(NpyArray.ofFloat64(new double[] {0, 2.5}, 2)).toInt32());
+        assertEquals("x.npy: float64 value 2.5 at index 1 is not an integer; cannot convert to int32", e.getMessage());
+        assertThrows(NpyFormatException.class, () -> NpyArray.ofFloat32(new float[] {Float.NaN}, 1).toInt64());
+        assertThrows(NpyFormatException.class, () -> NpyArray.ofFloat64(new double[] {0x1p63}, 1).toInt64());
+        assertThrows(NpyFormatException.class, () -> NpyArray.ofFloat64(new double[] {0x1p40}, 1).toInt32());
+    }
+
+    @Test
+    void boolAndUint8Conversions() {
+        assertArrayEquals(new boolean[] {true, false, true}, NpyArray.ofInt32(new int[] {1, 0, 1}, 3).toBool());
+        assertArrayEquals(new boolean[] {true, false}, NpyArray.ofBool(new boolean[] {true, false}, 2).toBool());
+        NpyFormatException e = assertThrows(NpyFormatException.class,
+                () -> named(NpyArray.ofUint8(new byte[] {0, 2}, 2)).toBool());
+        assertTrue(e.getMessage().contains("uint8 value 2 at index 1 is out of range for bool"), e.getMessage());
+        assertArrayEquals(new byte[] {0, (byte) 255}, NpyArray.ofInt64(new long[] {0, 255}, 2).toUint8());
+        assertThrows(NpyFormatException.class, () -> NpyArray.ofInt32(new int[] {256}, 1).toUint8());
+        assertThrows(NpyFormatException.class, () -> NpyArray.ofInt32(new int[] {-1}, 1).toUint8());
+        assertArrayEquals(new int[] {1, 0}, NpyArray.ofBool(new boolean[] {true, false}, 2).toInt32());
+    }
+
+    @Test
+    void pointSetFromOneAndTwoDimensions() {
+        PointSet p = NpyArray.ofFloat64(new double[] {1, 2, 3, 4, 5, 6}, 3, 2).toPointSet(warnings::add);
+        assertEquals(3, p.size());
+        assertEquals(2, p.dimensions());
+        assertEquals(6f, p.get(2, 1));
+        PointSet line = NpyArray.ofInt32(new int[] {7, 8, 9}, 3).toPointSet(warnings::add);
+        assertEquals(3, line.size());
+        assertEquals(1, line.dimensions());
+        assertEquals(List.of(), warnings);
+        // Finiteness is the caller's decision.
+        PointSet nan = NpyArray.ofFloat32(new float[] {Float.NaN, 1}, 1, 2).toPointSet(warnings::add);
+        assertEquals(0, nan.firstNonFinite());
+    }
+
+    @Test
+    void pointSetRefusesOtherRanksAndNoCoordinates() {
+        NpyFormatException scalar = assertThrows(NpyFormatException.class,
+                () -> named(NpyArray.ofFloat32(new float[] {1})).toPointSet(warnings::add));
+        assertTrue(scalar.getMessage().startsWith("x.npy: a 0-d array"), scalar.getMessage());
+        NpyFormatException cube = assertThrows(NpyFormatException.class,
+                () -> named(NpyArray.ofFloat32(new float[8], 2, 2, 2)).toPointSet(warnings::add));
+        assertEquals("x.npy: points must be a 2-D array of shape (n, d), found shape (2, 2, 2)", cube.getMessage());
+        NpyFormatException none = assertThrows(NpyFormatException.class,
+                () -> named(NpyArray.ofFloat32(new float[0], 5, 0)).toPointSet(warnings::add));
+        assertTrue(none.getMessage().contains("shape (5, 0) has no coordinates"), none.getMessage());
+    }
+
+    @Test
+    void factoriesCopyAndCheckShapes() {
+        float[] data = {1, 2};
+        NpyArray a = NpyArray.ofFloat32(data, 2);
+        data[0] = 99;
+        assertEquals(1f, a.toFloat32(warnings::add)[0]);
+        a.toFloat32(warnings::add)[1] = 42;
+        assertEquals(2f, a.toFloat32(warnings::add)[1]);
+        int[] shape = a.shape();
+        shape[0] = 7;
+        assertArrayEquals(new int[] {2}, a.shape());
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> NpyArray.ofFloat32(new float[5], 2, 3));
+        assertEquals("shape [2, 3] holds 6 values but the data has 5", e.getMessage());
+        assertThrows(InvalidInputException.class, () -> NpyArray.ofFloat32(new float[0], -1, 0));
+        InvalidInputException big = assertThrows(InvalidInputException.class, () -> NpyArray.ofFloat32(new float[0], 65536, 65536));
+        assertEquals("shape [65536, 65536] holds more than 2147483647 values but the data has 0", big.getMessage());
+        assertEquals(0, NpyArray.ofFloat32(new float[0], 65536, 65536, 0, 1 << 30).size(), "empty despite big dims");
+    }
+}

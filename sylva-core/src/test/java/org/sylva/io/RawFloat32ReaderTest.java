@@ -1,0 +1,65 @@
+package org.sylva.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.io.RawFloat32Reader.Shape;
+
+/** Raw little-endian float32 with a stated shape: exact size or a message with both numbers. */
+class RawFloat32ReaderTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shapeParsing() {
+        assertEquals(new Shape(1000, 3), Shape.parse("1000,3"));
+        assertEquals(new Shape(0, 2), Shape.parse(" 0 , 2 "));
+        for (String bad : new String[] {"", "1000", "1000,3,1", "a,3", "-1,3", "1.5,2", "1000x3", "10,", ",3"}) {
+            InvalidInputException e = assertThrows(InvalidInputException.class, () -> Shape.parse(bad), bad);
+            assertTrue(e.getMessage().contains("expected N,D"), e.getMessage());
+        }
+        assertTrue(assertThrows(InvalidInputException.class, () -> Shape.parse("10,0")).getMessage()
+                .contains("number of columns must be >= 1"));
+        assertTrue(assertThrows(InvalidInputException.class, () -> Shape.parse("100000,100000")).getMessage()
+                .contains("beyond a Java array's limit"));
+        assertTrue(assertThrows(InvalidInputException.class, () -> Shape.parse("99999999999,1")).getMessage()
+                .contains("beyond a Java array's limit"));
+    }
+
+    @Test
+    void readsExactSize() throws IOException {
+        Path p = dir.resolve("c.f32");
+        Files.write(p, NpyBytes.floats(ByteOrder.LITTLE_ENDIAN, 1, 2, 3, 4, 5, 6));
+        PointSet s = RawFloat32Reader.read(p, Shape.parse("3,2"));
+        assertEquals(3, s.size());
+        assertEquals(2, s.dimensions());
+        assertEquals(6f, s.get(2, 1));
+        PointSet t = RawFloat32Reader.read(new ByteArrayInputStream(Files.readAllBytes(p)), "-", Shape.parse("2,3"));
+        assertEquals(4f, t.get(1, 0));
+    }
+
+    @Test
+    void wrongSizeNamesBothNumbers() throws IOException {
+        Path p = dir.resolve("c.f32");
+        Files.write(p, new byte[20]);
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> RawFloat32Reader.read(p, Shape.parse("3,2")));
+        assertEquals(p + ": shape 3,2 of float32 needs 24 bytes (3 * 2 * 4) but the input holds 20 bytes", e.getMessage());
+        InvalidInputException s = assertThrows(InvalidInputException.class,
+                () -> RawFloat32Reader.read(new ByteArrayInputStream(new byte[28]), "-", Shape.parse("3,2")));
+        assertEquals("-: shape 3,2 of float32 needs 24 bytes (3 * 2 * 4) but the input holds more than 24 bytes", s.getMessage());
+        InvalidInputException big = assertThrows(InvalidInputException.class,
+                () -> RawFloat32Reader.read(new ByteArrayInputStream(new byte[28]), "-", Shape.parse("500000000,4")));
+        assertTrue(big.getMessage().endsWith("needs 8000000000 bytes (500000000 * 4 * 4) but the input holds 28 bytes"),
+                big.getMessage());
+    }
+}
