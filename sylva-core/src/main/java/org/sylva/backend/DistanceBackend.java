@@ -46,4 +46,11 @@ public interface DistanceBackend {
      * ignore. Rows {@code nq .. paddedQueries(nq)-1} may be overwritten.
      */
     void squaredDistances(PointIndex idx, int[] queries, int nq, int blockFrom, int blockTo, double[] out);
+
+    /**
+     * Squared distances from the centre of partition node {@code node} to every position of the blocks
+     * {@code blockFrom .. blockTo-1}: {@code out[pos - blockFrom * W]}. Used only for lower bounds (with a
+     * safety margin), so any float64 arithmetic would do; both backends use the reference order anyway.
+     */
+    void centreDistances(PointIndex idx, int node, int blockFrom, int blockTo, double[] out);
 }

@@ -147,6 +147,21 @@ public final class PointIndex {
         return data;
     }
 
+    /** Node centres, {@code d} per node (shared, read-only). */
+    double[] centres() {
+        return centre;
+    }
+
+    /**
+     * A lower bound on the computed distance from any point to any point under {@code node}, given the
+     * point's squared distance {@code sq} to the node's centre (see {@link #lowerBound}).
+     */
+    public double lowerBoundFromCentre(double sq, int node) {
+        double c = Math.sqrt(sq);
+        double r = radius[node];
+        return (c - r) - BOUND_MARGIN * (c + r);
+    }
+
     /** Coordinate {@code j} of the point at position {@code pos}. */
     public double coordinate(int pos, int j) {
         return data[(pos / w) * d * w + j * w + pos % w];

@@ -48,6 +48,27 @@ public final class ScalarBackend implements DistanceBackend {
     }
 
     @Override
+    public void centreDistances(PointIndex idx, int node, int blockFrom, int blockTo, double[] out) {
+        double[] data = idx.blocks();
+        double[] centre = idx.centres();
+        int d = idx.dimensions();
+        int w = idx.blockWidth();
+        int c = node * d;
+        for (int b = blockFrom; b < blockTo; b++) {
+            int cBase = b * d * w;
+            int o = (b - blockFrom) * w;
+            for (int lane = 0; lane < w; lane++) {
+                double s = 0.0;
+                for (int j = 0; j < d; j++) {
+                    double t = centre[c + j] - data[cBase + j * w + lane];
+                    s += t * t;
+                }
+                out[o + lane] = s;
+            }
+        }
+    }
+
+    @Override
     public String toString() {
         return "ScalarBackend";
     }

@@ -122,6 +122,24 @@ final class SimdBackend implements DistanceBackend {
         }
     }
 
+    @Override
+    public void centreDistances(PointIndex idx, int node, int blockFrom, int blockTo, double[] out) {
+        double[] data = idx.blocks();
+        double[] centre = idx.centres();
+        int d = idx.dimensions();
+        int dw = d * W;
+        int c = node * d;
+        for (int b = blockFrom; b < blockTo; b++) {
+            int c0 = b * dw;
+            DoubleVector a0 = DoubleVector.zero(S);
+            for (int j = 0; j < d; j++) {
+                DoubleVector t = DoubleVector.broadcast(S, centre[c + j]).sub(DoubleVector.fromArray(S, data, c0 + j * W));
+                a0 = a0.add(t.mul(t));
+            }
+            a0.intoArray(out, (b - blockFrom) * W);
+        }
+    }
+
     /** Offset of coordinate 0 of position {@code pos} in the block layout. */
     private static int base(int pos, int dw) {
         return (pos / W) * dw + pos % W;

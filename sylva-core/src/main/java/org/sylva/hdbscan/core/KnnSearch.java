@@ -46,6 +46,9 @@ final class KnnSearch {
     /** Per-worker buffers, allocated once. */
     private static final class Scratch {
         final int[] qPos = new int[PointIndex.LEAF_SIZE];
+        final int[] act = new int[PointIndex.LEAF_SIZE];
+        final int[] actPos = new int[PointIndex.LEAF_SIZE];
+        final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 16];
         final double[] tile;
         final double[] listDist;
         final int[] listIdx;
@@ -71,12 +74,12 @@ final class KnnSearch {
         for (int i = 0; i < m; i++) s.qPos[i] = start + i;
         Arrays.fill(s.listDist, 0, m * k, Double.POSITIVE_INFINITY);
         Arrays.fill(s.listIdx, 0, m * k, Integer.MAX_VALUE);
-        visitLeaf(s, m, leaf);
+        visitLeaf(s, m, leaf, leaf);
         if (prune) {
             traverse(s, m, leaf);
         } else {
             int leaves = idx.leaves();
-            for (int other = 0; other < leaves; other++) if (other != leaf) visitLeaf(s, m, other);
+            for (int other = 0; other < leaves; other++) if (other != leaf) visitLeaf(s, m, leaf, other);
         }
         for (int i = 0; i < m; i++) {
             int o = idx.original(s.qPos[i]);
@@ -100,7 +103,7 @@ final class KnnSearch {
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
                 if (leaf != ownLeaf) {
-                    visitLeaf(s, m, leaf);
+                    visitLeaf(s, m, ownLeaf, leaf);
                     maxKth = maxKth(s, m);
                 }
                 continue;
@@ -135,18 +138,44 @@ final class KnnSearch {
         return mx;
     }
 
-    private void visitLeaf(Scratch s, int m, int leaf) {
+    /**
+     * Offers the points of {@code leaf} to the lists of the queries. For a leaf other than the queries'
+     * own, a query is skipped when the ball of {@code leaf} lies strictly beyond its current k-th distance.
+     */
+    private void visitLeaf(Scratch s, int m, int ownLeaf, int leaf) {
         int w = idx.blockWidth();
         int cs = idx.leafStart(leaf);
         int cnt = idx.leafCount(leaf);
         int bf = cs / w, bt = (cs + cnt + w - 1) / w;
-        backend.squaredDistances(idx, s.qPos, m, bf, bt, s.tile);
-        int stride = (bt - bf) * w;
-        int off = cs - bf * w;
         double[] ld = s.listDist;
         int[] li = s.listIdx;
-        for (int q = 0; q < m; q++) {
-            int row = q * stride + off;
+        int nq = 0;
+        if (prune && leaf != ownLeaf) {
+            int qs = idx.leafStart(ownLeaf);
+            int qbf = qs / w, qbt = (qs + m + w - 1) / w;
+            int node = idx.leafNode(leaf);
+            backend.centreDistances(idx, node, qbf, qbt, s.centre);
+            int off = qs - qbf * w;
+            for (int i = 0; i < m; i++) {
+                if (idx.lowerBoundFromCentre(s.centre[off + i], node) > ld[i * k + k - 1]) continue;
+                s.act[nq] = i;
+                s.actPos[nq] = s.qPos[i];
+                nq++;
+            }
+        } else {
+            for (int i = 0; i < m; i++) {
+                s.act[nq] = i;
+                s.actPos[nq] = s.qPos[i];
+                nq++;
+            }
+        }
+        if (nq == 0) return;
+        backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+        int stride = (bt - bf) * w;
+        int off = cs - bf * w;
+        for (int r = 0; r < nq; r++) {
+            int q = s.act[r];
+            int row = r * stride + off;
             int base = q * k;
             int lastPos = base + k - 1;
             double kd = ld[lastPos];

@@ -16,6 +16,9 @@ import org.sylva.progress.ProgressListener;
  */
 final class BoruvkaRun {
     private static final int NONE = -1;
+    /** Relative widening of the squared-distance pre-filter; covers the rounding of sqrt, * and / alpha. */
+    private static final double FILTER_SLACK = 1e-12;
+    private static final boolean DEBUG = Boolean.getBoolean("sylva.debug");
 
     private final PointIndex idx;
     private final CoreDistances cd;
@@ -124,6 +127,9 @@ final class BoruvkaRun {
         final int[] qComp = new int[PointIndex.LEAF_SIZE];
         final double[] qCore = new double[PointIndex.LEAF_SIZE];
         final double[] qBestW = new double[PointIndex.LEAF_SIZE];
+        final int[] act = new int[PointIndex.LEAF_SIZE];
+        final int[] actPos = new int[PointIndex.LEAF_SIZE];
+        final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 16];
         final int[] qBestQ = new int[PointIndex.LEAF_SIZE];
         final double[] tile;
         final int[] stackNode;
@@ -177,6 +183,15 @@ final class BoruvkaRun {
             posComp[p] = comp[o];
             boolean skip = shortcuts && (resolved[o] || core[o] > compW[comp[o]]);
             posActive[p] = !skip;
+        }
+        if (DEBUG) {
+            int act = 0, res = 0, comps = 0, nb = 0;
+            for (int i = 0; i < n; i++) {
+                if (shortcuts && resolved[i]) res++;
+                if (comp[i] == i) { comps++; if (compW[i] < Double.POSITIVE_INFINITY) nb++; }
+            }
+            for (int p = 0; p < positions; p++) if (idx.original(p) >= 0 && posActive[p]) act++;
+            System.out.printf("    comps %d (with neighbour bound %d), resolved %d, active %d%n", comps, nb, res, act);
         }
         for (int c = 0; c < n; c++) {
             double b = boundPruning ? compW[c] : Double.POSITIVE_INFINITY;
@@ -282,7 +297,7 @@ final class BoruvkaRun {
             for (int other = 0; other < leaves; other++) {
                 int node = idx.leafNode(other);
                 if (nodeComp[node] >= 0 && nodeComp[node] == uniform) continue;
-                visitLeaf(s, m, other);
+                visitLeaf(s, m, leaf, other);
             }
         }
         for (int i = 0; i < m; i++) {
@@ -320,7 +335,7 @@ final class BoruvkaRun {
             if (Math.max(Math.max(minCoreQ, nodeMinCore[node]), lb) > bound) continue;
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
-                visitLeaf(s, m, leaf);
+                visitLeaf(s, m, ownLeaf, leaf);
                 bound = maxBound(s, m);
                 continue;
             }
@@ -350,28 +365,73 @@ final class BoruvkaRun {
         return divide ? lb / alpha : lb;
     }
 
-    private void visitLeaf(Scratch s, int m, int leaf) {
+    /** Squared-distance threshold above which {@code sqrt(sq) / alpha} surely exceeds {@code bound}. */
+    private double squaredThreshold(double bound) {
+        double x = divide ? bound * alpha : bound;
+        return x * x * (1 + FILTER_SLACK);
+    }
+
+    /**
+     * Offers the points of {@code leaf} to the queries. With bound pruning, a query skips the leaf when
+     * {@code max(core_q, min core of the leaf, ball lower bound / alpha)} strictly exceeds its bound (its
+     * best edge or its component's, both real edges); within the leaf a pair is skipped when
+     * {@code max(core_q, core_p)} or its distance strictly exceeds the bound.
+     */
+    private void visitLeaf(Scratch s, int m, int ownLeaf, int leaf) {
         int w = idx.blockWidth();
         int cs = idx.leafStart(leaf);
         int cnt = idx.leafCount(leaf);
         int bf = cs / w, bt = (cs + cnt + w - 1) / w;
-        backend.squaredDistances(idx, s.qPos, m, bf, bt, s.tile);
+        int node = idx.leafNode(leaf);
+        int nodeC = nodeComp[node];
+        int nq = 0;
+        if (boundPruning) {
+            int qs = idx.leafStart(ownLeaf);
+            int qbf = qs / w, qbt = (qs + idx.leafCount(ownLeaf) + w - 1) / w;
+            backend.centreDistances(idx, node, qbf, qbt, s.centre);
+            int off = qbf * w;
+            double minCoreN = nodeMinCore[node];
+            for (int i = 0; i < m; i++) {
+                if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
+                double bound = Math.min(s.qBestW[i], Double.longBitsToDouble(compBound.get(s.qComp[i])));
+                double lb = idx.lowerBoundFromCentre(s.centre[s.qPos[i] - off], node);
+                if (divide) lb /= alpha;
+                if (Math.max(Math.max(s.qCore[i], minCoreN), lb) > bound) continue;
+                s.act[nq] = i;
+                s.actPos[nq] = s.qPos[i];
+                nq++;
+            }
+        } else {
+            for (int i = 0; i < m; i++) {
+                if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
+                s.act[nq] = i;
+                s.actPos[nq] = s.qPos[i];
+                nq++;
+            }
+        }
+        if (nq == 0) return;
+        backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
         int stride = (bt - bf) * w;
         int off = cs - bf * w;
-        for (int q = 0; q < m; q++) {
-            int row = q * stride + off;
+        for (int r = 0; r < nq; r++) {
+            int q = s.act[r];
+            int row = r * stride + off;
             int qc = s.qComp[q];
             double qCore = s.qCore[q];
             double best = s.qBestW[q];
             int bestO = s.qBestQ[q];
             double bound = boundPruning
                     ? Math.min(best, Double.longBitsToDouble(compBound.get(qc))) : Double.POSITIVE_INFINITY;
+            double thr = squaredThreshold(bound);
             for (int c = 0; c < cnt; c++) {
                 int p = cs + c;
-                if (posComp[p] == qc) continue;
+                int pc = posComp[p];
+                if (pc == qc) continue;
                 double cc = Math.max(qCore, posCore[p]);
                 if (cc > bound) continue;
-                double d = Math.sqrt(s.tile[row + c]);
+                double sq = s.tile[row + c];
+                if (sq > thr) continue;
+                double d = Math.sqrt(sq);
                 if (divide) d /= alpha;
                 double wgt = Math.max(cc, d);
                 if (wgt > bound) continue;
@@ -379,9 +439,16 @@ final class BoruvkaRun {
                 if (wgt < best || (wgt == best && o < bestO)) {
                     best = wgt;
                     bestO = o;
-                    if (boundPruning && wgt < bound) {
-                        bound = wgt;
-                        compBound.accumulateAndGet(qc, Double.doubleToRawLongBits(wgt), Math::min);
+                    if (boundPruning) {
+                        if (wgt < bound) {
+                            bound = wgt;
+                            thr = squaredThreshold(bound);
+                            compBound.accumulateAndGet(qc, Double.doubleToRawLongBits(wgt), Math::min);
+                        }
+                        // The same edge leaves the other component too: a real edge, so a valid bound there.
+                        if (wgt < Double.longBitsToDouble(compBound.get(pc))) {
+                            compBound.accumulateAndGet(pc, Double.doubleToRawLongBits(wgt), Math::min);
+                        }
                     }
                 }
             }
