@@ -102,10 +102,12 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     String line(long now) {
         double secs = Math.max(1e-9, (now - stageStart) / 1e9);
         double frac = total > 0 ? Math.min(1.0, (double) done / total) : 0;
-        double rate = done / secs;
-        String eta = frac > 0 && frac < 1 ? formatSeconds(secs * (1 - frac) / frac) : "--";
-        return String.format(Locale.ROOT, "%-28s %5.1f%%  %s/s  %.1fs elapsed  ETA %s",
-                stage, 100 * frac, human(rate), secs, eta);
+        // Rates and ETAs over the first 0.2 s are noise (a chunk may finish in microseconds).
+        boolean settled = secs >= 0.2;
+        String rate = settled ? human(done / secs) + "/s" : "--/s";
+        String eta = settled && frac > 0 && frac < 1 ? formatSeconds(secs * (1 - frac) / frac) : "--";
+        return String.format(Locale.ROOT, "%-24s %5.1f%%  %s  %.1fs elapsed  ETA %s",
+                stage, 100 * frac, rate, secs, eta);
     }
 
     private static String human(double v) {
