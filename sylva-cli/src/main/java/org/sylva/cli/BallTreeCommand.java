@@ -72,7 +72,7 @@ final class BallTreeCommand implements Callable<Integer> {
         if (partitionLevel != null && partitionLevel < 0) {
             throw new InvalidInputException("--partition-level must be >= 0; got " + partitionLevel);
         }
-        if (run.threadCount() < 1) throw new InvalidInputException("--threads must be at least 1");
+        if (run.threadCount() < 1) throw new InvalidInputException("--threads must be at least 1; got " + run.threadCount());
         CreatedDirectories.prepare(out);
         if (report != null) CreatedDirectories.prepare(report.toAbsolutePath().getParent());
         PointSet points = in.read(err, run.quiet);

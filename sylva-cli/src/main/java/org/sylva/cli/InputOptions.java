@@ -27,9 +27,16 @@ final class InputOptions {
             // format" would send the user looking in the wrong place.
             throw new InvalidInputException(input + ": is a directory; give a file of points");
         }
-        return PointReaders.readPoints(input, Optional.ofNullable(shape), w -> {
-            if (!quiet) err.println("sylva: warning: " + w);
-        }, Main.stdin());
+        try {
+            return PointReaders.readPoints(input, Optional.ofNullable(shape), w -> {
+                if (!quiet) err.println("sylva: warning: " + w);
+            }, Main.stdin());
+        } catch (InvalidInputException e) {
+            // The reader speaks of "a shape N,D"; on the command line that is the --shape option.
+            String m = e.getMessage();
+            if (m == null || !m.contains("with a shape N,D")) throw e;
+            throw new InvalidInputException(m.replace("with a shape N,D", "with --shape N,D"), e);
+        }
     }
 
     /**

@@ -79,7 +79,7 @@ public final class Main {
             code = commandLine(out, err).execute(args);
         } catch (OutOfMemoryError e) {
             // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
-            err.println("sylva: error: " + ErrorHandler.message(e));
+            err.println("sylva: error: " + ErrorHandler.oneLine(ErrorHandler.message(e)));
             code = EXIT_ERROR;
         }
         if (code != 0) CreatedDirectories.removeEmpty();
