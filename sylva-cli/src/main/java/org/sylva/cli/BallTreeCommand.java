@@ -72,6 +72,10 @@ final class BallTreeCommand implements Callable<Integer> {
         if (partitionLevel != null && partitionLevel < 0) {
             throw new InvalidInputException("--partition-level must be >= 0; got " + partitionLevel);
         }
+        if (reportLevel < 0) throw new InvalidInputException("--report-level must be >= 0; got " + reportLevel);
+        if (partitionLevel != null && report != null) {
+            throw new InvalidInputException("--report draws the tree's balls; it cannot be combined with --partition-level");
+        }
         if (run.threadCount() < 1) throw new InvalidInputException("--threads must be at least 1; got " + run.threadCount());
         CreatedDirectories.prepare(out);
         if (report != null) CreatedDirectories.prepare(report.toAbsolutePath().getParent());
@@ -80,10 +84,20 @@ final class BallTreeCommand implements Callable<Integer> {
         BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(Main.CANCEL);
         long t0 = System.nanoTime();
-        try (AtomicOutput.Group g = AtomicOutput.group()) {
+        int[] perm = null;
+        BallTree tree = null;
+        try (ProgressPrinter progress = ProgressPrinter.forStderr(err, run.quiet)) {
+            builder.progress(progress);
             if (partitionLevel != null) {
-                int[] perm = builder.partition(points, layout, partitionLevel);
-                double ms = (System.nanoTime() - t0) / 1e6;
+                perm = builder.partition(points, layout, partitionLevel);
+            } else {
+                tree = builder.build(points, layout);
+            }
+        }
+        double ms = (System.nanoTime() - t0) / 1e6;
+        Main.CANCEL.throwIfCancelled();
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            if (perm != null) {
                 long[] p = new long[perm.length];
                 for (int i = 0; i < perm.length; i++) p[i] = perm[i];
                 format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
@@ -95,8 +109,6 @@ final class BallTreeCommand implements Callable<Integer> {
                 }
                 return 0;
             }
-            BallTree tree = builder.build(points, layout);
-            double ms = (System.nanoTime() - t0) / 1e6;
             format.stage(g, out, "tree_idx", NpyArray.ofInt64(tree.indicesAsLong(), tree.size()));
             format.stage(g, out, "mask", NpyArray.ofBool(tree.mask(), tree.size()));
             int[] so = layout.slotOffsets();

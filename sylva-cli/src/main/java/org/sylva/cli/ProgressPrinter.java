@@ -27,6 +27,9 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     private long done;
     private long total;
     private long stageStart;
+    /** When the stage reached its total (valid if {@code ended}): its line then stops ageing. */
+    private long stageEnd;
+    private boolean ended;
     private long lastPlain;
     private int lastWidth;
 
@@ -64,10 +67,15 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
             if (stage != null) finishLine();
             stage = stageName;
             stageStart = now;
+            ended = false;
             lastPlain = now - plainIntervalNanos; // a stage's first report always prints (nanoTime may be negative)
         }
         done = doneNow;
         total = totalNow;
+        if (!ended && doneNow >= totalNow) {
+            ended = true;
+            stageEnd = now;
+        }
         if (terminal) {
             paint(now);
         } else if (now - lastPlain >= plainIntervalNanos || doneNow >= totalNow) {
@@ -107,7 +115,9 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     }
 
     String line(long now) {
-        double secs = Math.max(1e-9, (now - stageStart) / 1e9);
+        // A finished stage keeps its final figures while the next one (or an unreported step) runs.
+        long until = ended ? stageEnd : now;
+        double secs = Math.max(1e-9, (until - stageStart) / 1e9);
         double frac = total > 0 ? Math.min(1.0, (double) done / total) : 0;
         // Rates and ETAs over the first 0.2 s are noise (a chunk may finish in microseconds).
         boolean settled = secs >= 0.2;

@@ -157,6 +157,10 @@ class CliErrorsTest {
                 c("balltree: missing batch file", List.of("balltree", good, "--batch", f("nobatch.npy")), "nobatch.npy"),
                 c("balltree: negative partition level", List.of("balltree", good, "--partition-level", "-1"),
                         "--partition-level", "-1"),
+                c("balltree: negative report level", List.of("balltree", good, "--report-level", "-1"),
+                        "--report-level", "-1"),
+                c("balltree: report with a partition", List.of("balltree", good, "--partition-level", "2", "--report",
+                        in.resolve("never.html").toString()), "--report", "--partition-level"),
                 c("balltree: NaN", List.of("balltree", f("nan.npy")), "nan.npy", "row 17", "column 2"),
                 c("balltree: threads 0", List.of("balltree", good, "--threads", "0"), "--threads", "0"));
     }
