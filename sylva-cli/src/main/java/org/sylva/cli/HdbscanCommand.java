@@ -27,7 +27,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "Writes labels (-1 = noise), probabilities, outlier_scores, core_distances, mst, single_linkage, "
                 + "condensed_tree and persistence (.npy, or .csv with --format csv) into --out; all of them or, "
                 + "on error or Ctrl-C, none.",
-            "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + 1)."},
+            "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + 1). "
+                + "A float64 .npy is clustered from its float64 values, exactly as scikit-learn would; other "
+                + "inputs are read as float32. Distances are always computed in float64."},
         footer = {"", "Examples:",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
             "      --report result/report.html",
@@ -109,18 +111,23 @@ final class HdbscanCommand implements Callable<Integer> {
         if (report != null) CreatedDirectories.prepare(report.toAbsolutePath().getParent());
 
         long t0 = System.nanoTime();
-        PointSet points = in.read(err, run.quiet);
+        InputOptions.Loaded loaded = in.readForFit(err, run.quiet);
+        PointSet points = loaded.points();
         double readSeconds = (System.nanoTime() - t0) / 1e9;
         if (nonFinite == NonFinitePolicy.REJECT) {
-            in.requireFinite(points, "; use --non-finite sklearn to leave such rows out (labels -3 for NaN, -2 for inf)");
+            in.requireFinite(loaded, "; use --non-finite sklearn to leave such rows out (labels -3 for NaN, -2 for inf)");
         }
+        in.requireRepresentableDistances(loaded);
         if (points.size() < 2) {
             throw new InvalidInputException(in.input + ": " + points.size() + (points.size() == 1 ? " point" : " points")
                     + "; HDBSCAN needs at least two");
         }
         HdbscanResult r;
         try (ProgressPrinter progress = ProgressPrinter.forStderr(err, run.quiet)) {
-            r = h.fit(points, progress, Main.CANCEL);
+            // float64 input is fitted in float64, as scikit-learn does; float32 input as it is
+            r = loaded.float64() != null
+                    ? h.fit(loaded.float64(), points.size(), points.dimensions(), progress, Main.CANCEL)
+                    : h.fit(points, progress, Main.CANCEL);
         } catch (InvalidInputException e) {
             // too few points, min-samples above n, not enough memory: name the input and the option
             throw new InvalidInputException(in.input + ": " + optionNames(e.getMessage()), e);

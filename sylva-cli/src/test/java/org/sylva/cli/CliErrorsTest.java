@@ -60,6 +60,14 @@ class CliErrorsTest {
         TestData.writeNpy(TestData.with(p, 5, 1, Float.NEGATIVE_INFINITY), in.resolve("inf.npy"));
         Files.writeString(in.resolve("nan.csv"), "x,y\n1,2\n3,nan\n5,6\n");
         TestData.writeNpy(PointSet.of(1, D, new float[D]), in.resolve("one.npy"));
+        double[] x64 = new double[N * D];
+        for (int i = 0; i < x64.length; i++) x64[i] = p.coordinates()[i] + 1e-9 * i;
+        double[] nan64 = x64.clone();
+        nan64[9 * D + 3] = Double.NaN;
+        Npy.writeFloat64(in.resolve("nan64.npy"), nan64, N, D);
+        double[] huge64 = x64.clone();
+        huge64[11 * D + 1] = 3e200;
+        Npy.writeFloat64(in.resolve("huge64.npy"), huge64, N, D);
         Files.createDirectories(in.resolve("adir"));
         Files.createDirectories(in.resolve("dir.npy"));
         Files.writeString(in.resolve("afile"), "not a directory");
@@ -124,6 +132,9 @@ class CliErrorsTest {
                 c("NaN in a .npy", List.of("hdbscan", f("nan.npy")), "nan.npy", "row 17", "column 2", "NaN",
                         "--non-finite sklearn"),
                 c("-inf in a .npy", List.of("hdbscan", f("inf.npy")), "inf.npy", "row 5", "column 1", "-inf"),
+                c("NaN in a float64 .npy", List.of("hdbscan", f("nan64.npy")), "nan64.npy", "row 9", "column 3", "NaN"),
+                c("float64 values whose squares overflow", List.of("hdbscan", f("huge64.npy")), "huge64.npy", "row 11",
+                        "column 1", "3.0E200", "rescale"),
                 c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "NaN"),
                 c("one point", List.of("hdbscan", f("one.npy")), "one.npy", "1 point", "at least two"),
                 c("min-samples larger than n", List.of("hdbscan", good, "--min-samples", "61"), "--min-samples", "61",

@@ -140,6 +140,32 @@ class HdbscanCommandTest {
     }
 
     @Test
+    void float64NpyIsFittedInFloat64LikeScikitLearn(@TempDir Path tmp) throws IOException {
+        // clip-like data with digits float32 cannot hold
+        double[] x = new double[N * clips.dimensions()];
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(4);
+        for (int i = 0; i < x.length; i++) x[i] = clips.coordinates()[i] + 1e-3 * rng.nextDouble();
+        Path f64 = tmp.resolve("clips64.npy");
+        Npy.writeFloat64(f64, x, N, clips.dimensions());
+        Hdbscan h = Hdbscan.builder().minClusterSize(10).build();
+        HdbscanResult exact = h.fit(x, N, clips.dimensions(), org.sylva.progress.ProgressListener.NONE,
+                org.sylva.progress.CancellationToken.NEVER);
+        float[] rounded = new float[x.length];
+        for (int i = 0; i < x.length; i++) rounded[i] = (float) x[i];
+        HdbscanResult viaFloat32 = h.fit(PointSet.of(N, clips.dimensions(), rounded));
+        assertFalse(Arrays.equals(exact.coreDistances(), viaFloat32.coreDistances()),
+                "test data too weak: rounding to float32 changes no core distance");
+        Path out = tmp.resolve("out");
+        Cli.Result r = Cli.run("hdbscan", s(f64), "--min-cluster-size", "10", "--out", s(out)).assertOk();
+        assertSameAsLibrary(out, exact);
+        assertFalse(r.err().contains("warning"), () -> "no rounding warning: the fit uses the float64 values\n" + r.err());
+        Path viaStdin = tmp.resolve("stdin");
+        Cli.runWithStdin(Files.readAllBytes(f64), "hdbscan", "-", "--min-cluster-size", "10", "--out", s(viaStdin), "-q")
+                .assertOk();
+        assertSameAsLibrary(viaStdin, exact);
+    }
+
+    @Test
     void formatCsvWritesEveryOutputAsText(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");
         Cli.run("hdbscan", s(clipsNpy), "--min-cluster-size", "10", "--format", "csv", "--out", s(out), "-q").assertOk();
