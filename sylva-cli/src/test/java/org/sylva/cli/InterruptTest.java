@@ -29,7 +29,9 @@ import org.sylva.io.Npy;
  * {@code kill}, and checks that it exits promptly with 130 (143 for SIGTERM), says it was interrupted,
  * and leaves no output and no temporary file. The child runs the shaded {@code target/sylva.jar} when it
  * is at least as new as the compiled classes (after {@code mvn package}), otherwise the same classes
- * from the test class path (during {@code mvn test}, before the jar exists).
+ * from the test class path (during {@code mvn test}, before the jar exists). A last test runs the command
+ * on a pseudo-terminal ({@code script}, from util-linux) and checks that the progress line is repainted
+ * in place and moves at least every half second (with slack for a loaded machine).
  */
 class InterruptTest {
     /** The issue asks for "within a second" of cancellation plus clean-up; allow for a loaded 2-core machine. */
@@ -173,6 +175,66 @@ class InterruptTest {
     @Test
     void sigtermDoesTheSameWithStatus143(@TempDir Path tmp) throws Exception {
         interruptDuringTheFit(SIGTERM, 143, tmp);
+    }
+
+    /** Single-quotes {@code s} for /bin/sh. */
+    static String shellQuote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    @Test
+    void onATerminalTheProgressLineIsRepaintedInPlaceAtLeastTwiceASecond(@TempDir Path tmp) throws Exception {
+        Path script = Path.of("/usr/bin/script");
+        Assumptions.assumeTrue(Files.isExecutable(script), "no /usr/bin/script (util-linux) to make a pseudo-terminal");
+        Path out = tmp.resolve("out");
+        List<String> sylva = sylvaCommand();
+        sylva.addAll(List.of("hdbscan", big.toString(), "--min-cluster-size", "20", "--out", out.toString(),
+                "--threads", "2"));
+        StringBuilder line = new StringBuilder();
+        for (String a : sylva) line.append(line.isEmpty() ? "" : " ").append(shellQuote(a));
+        ProcessBuilder pb = new ProcessBuilder(script.toString(), "-qfec", line.toString(), "/dev/null")
+                .redirectErrorStream(true);
+        pb.environment().put("TERM", "xterm");
+        Process p = pb.start();
+        try {
+            // Read the terminal's bytes as they come; note when each repaint of the first stage arrives.
+            List<Long> repaints = new ArrayList<>();
+            StringBuilder seen = new StringBuilder();
+            var in = p.getInputStream();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            long watchUntil = Long.MAX_VALUE;
+            boolean afterCr = false;
+            for (int b = in.read(); b >= 0 && System.nanoTime() < Math.min(deadline, watchUntil); b = in.read()) {
+                seen.append((char) b);
+                if (afterCr && b == 'c') {  // "\rcore distances ...": a repaint, not the "\r\n" of a newline
+                    repaints.add(System.nanoTime());
+                    if (repaints.size() == 1) watchUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3_000);
+                }
+                afterCr = b == '\r';
+            }
+            assertTrue(repaints.size() >= 3, () -> "no repainted progress line on the terminal; saw:\n" + seen);
+            long maxGap = 0;
+            for (int i = 1; i < repaints.size(); i++) maxGap = Math.max(maxGap, repaints.get(i) - repaints.get(i - 1));
+            long gapMs = maxGap / 1_000_000;
+            // the ticker repaints every 400 ms; a busy 2-core machine may delay it somewhat
+            assertTrue(gapMs <= 1_000, () -> "the progress line stood still for " + gapMs + " ms");
+            String text = seen.toString();
+            assertTrue(text.contains("core distances") && text.contains("%") && text.contains("ETA"), text);
+            System.out.printf("InterruptTest: %d repaints in 3 s on a terminal, longest gap %d ms%n", repaints.size(), gapMs);
+            ProcessHandle java = p.descendants().filter(h -> h.info().command().orElse("").endsWith("java"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no java process under script"));
+            Process kill = new ProcessBuilder("/bin/sh", "-c", "kill -INT " + java.pid()).start();
+            assertEquals(0, kill.waitFor());
+            String rest = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(130, p.exitValue(), () -> "script -e passes on the exit status; output:\n" + rest);
+            // the interrupted message starts a fresh line: the progress line was ended first
+            assertTrue(rest.contains("\nsylva: interrupted"), () -> "after the signal:\n" + rest);
+            Cli.assertNothingWritten(out);
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
     }
 
     /**
