@@ -349,7 +349,7 @@ class HdbscanCommandTest {
     }
 
     @Test
-    void floatingPointOptionValuesAndEnumsAreCaseInsensitiveWhereTheyShouldBe(@TempDir Path tmp) throws IOException {
+    void methodValueIsCaseInsensitive(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");
         Cli.run("hdbscan", s(clipsNpy), "--min-cluster-size", "10", "--method", "LEAF", "--out", s(out), "-q").assertOk();
         HdbscanResult leaf = Hdbscan.builder().minClusterSize(10).clusterSelectionMethod(SelectionMethod.LEAF).build()
