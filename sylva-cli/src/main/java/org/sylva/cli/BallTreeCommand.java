@@ -22,14 +22,17 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva balltree}: Erwin's perfect binary ball tree (or its rotated partition) of a point cloud. */
 @Command(name = "balltree", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = SylvaCommand.Version.class,
+        header = "Build Erwin's perfect binary ball tree of a (batched) point cloud.",
         description = {
-            "Builds Erwin's perfect binary ball tree: per batch, 2^(L+1) slots in heap layout, split along",
-            "the widest dimension at the median, smaller index first on ties. Writes tree_idx (int64 global",
-            "row indices), mask (bool; false = padding), offsets (int64 slot offset of each batch, plus the",
-            "total) and levels (int32 L per batch). With --partition-level T writes perm.npy instead."},
+            "Builds Erwin's perfect binary ball tree: per batch, 2^(L+1) slots in heap layout, split along "
+                + "the widest dimension at the median, smaller index first on ties. Writes tree_idx (int64 global "
+                + "row indices), mask (bool; false = padding), offsets (int64 slot offset of each batch, plus the "
+                + "total) and levels (int32 L per batch). With --partition-level T writes perm.npy instead."},
         footer = {"", "Examples:",
             "  sylva balltree cloud.npy --out tree/",
-            "  sylva balltree cloud.npy --batch batch.npy --out tree/ --report tree/balls.html --report-level 4",
+            "  sylva balltree cloud.npy --batch batch.npy --out tree/ \\",
+            "      --report tree/balls.html --report-level 4",
             "  sylva balltree rotated.npy --batch batch.npy --partition-level 6 --out part/"})
 final class BallTreeCommand implements Callable<Integer> {
     @Spec
@@ -69,16 +72,32 @@ final class BallTreeCommand implements Callable<Integer> {
         if (partitionLevel != null && partitionLevel < 0) {
             throw new InvalidInputException("--partition-level must be >= 0; got " + partitionLevel);
         }
-        if (run.threadCount() < 1) throw new InvalidInputException("--threads must be at least 1");
-        AtomicOutput.checkOutputDirectory(out, 0);
+        if (reportLevel < 0) throw new InvalidInputException("--report-level must be >= 0; got " + reportLevel);
+        if (partitionLevel != null && report != null) {
+            throw new InvalidInputException("--report draws the tree's balls; it cannot be combined with --partition-level");
+        }
+        if (run.threadCount() < 1) throw new InvalidInputException("--threads must be at least 1; got " + run.threadCount());
+        CreatedDirectories.prepare(out);
+        if (report != null) CreatedDirectories.prepare(report.toAbsolutePath().getParent());
         PointSet points = in.read(err, run.quiet);
+        in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(Main.CANCEL);
         long t0 = System.nanoTime();
-        try (AtomicOutput.Group g = AtomicOutput.group()) {
+        int[] perm = null;
+        BallTree tree = null;
+        try (ProgressPrinter progress = ProgressPrinter.forStderr(err, run.quiet)) {
+            builder.progress(progress);
             if (partitionLevel != null) {
-                int[] perm = builder.partition(points, layout, partitionLevel);
-                double ms = (System.nanoTime() - t0) / 1e6;
+                perm = builder.partition(points, layout, partitionLevel);
+            } else {
+                tree = builder.build(points, layout);
+            }
+        }
+        double ms = (System.nanoTime() - t0) / 1e6;
+        Main.CANCEL.throwIfCancelled();
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            if (perm != null) {
                 long[] p = new long[perm.length];
                 for (int i = 0; i < perm.length; i++) p[i] = perm[i];
                 format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
@@ -90,8 +109,6 @@ final class BallTreeCommand implements Callable<Integer> {
                 }
                 return 0;
             }
-            BallTree tree = builder.build(points, layout);
-            double ms = (System.nanoTime() - t0) / 1e6;
             format.stage(g, out, "tree_idx", NpyArray.ofInt64(tree.indicesAsLong(), tree.size()));
             format.stage(g, out, "mask", NpyArray.ofBool(tree.mask(), tree.size()));
             int[] so = layout.slotOffsets();
@@ -128,10 +145,19 @@ final class BallTreeCommand implements Callable<Integer> {
 
     static BatchLayout readLayout(Path file, int n) throws IOException {
         NpyArray a = Npy.read(file);
-        long[] ids = a.toInt64();
+        int[] shape = a.shape();
+        if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
+            throw new InvalidInputException(file + ": batch ids must be a 1-D array (one id per point); got shape "
+                    + java.util.Arrays.toString(shape));
+        }
+        long[] ids = a.toInt64(); // refuses non-integers, naming the file and the element
         if (ids.length != n) {
             throw new InvalidInputException(file + ": " + ids.length + " batch ids for " + n + " points");
         }
-        return BatchLayout.of(n, ids);
+        try {
+            return BatchLayout.of(n, ids);
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(file + ": " + e.getMessage(), e);
+        }
     }
 }

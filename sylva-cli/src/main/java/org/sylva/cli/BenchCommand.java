@@ -17,8 +17,11 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva bench}: time Sylva on your own data, in-process, after warm-up. */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = SylvaCommand.Version.class,
+        header = "Time HDBSCAN or the ball tree on your data (in-process, after warm-up).",
         description = "Times HDBSCAN or the ball tree in-process after warm-up (medians; no I/O in the timing).",
+        footer = {"", "Examples:", "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
+            "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21"},
         subcommands = {BenchCommand.Hdb.class, BenchCommand.Tree.class})
 final class BenchCommand implements Runnable {
     @Spec
@@ -31,6 +34,7 @@ final class BenchCommand implements Runnable {
 
     /** {@code sylva bench hdbscan}. */
     @Command(name = "hdbscan", mixinStandardHelpOptions = true, sortOptions = false,
+            versionProvider = SylvaCommand.Version.class,
             description = "Per-stage medians of repeated HDBSCAN fits of FILE (or of generated clip-like data).",
             footer = {"", "Examples:", "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
                 "  sylva bench hdbscan --generate 50000 --threads 1"})
@@ -79,8 +83,9 @@ final class BenchCommand implements Runnable {
 
     /** {@code sylva bench balltree}. */
     @Command(name = "balltree", mixinStandardHelpOptions = true, sortOptions = false,
+            versionProvider = SylvaCommand.Version.class,
             description = "Builds the ball tree of FILE N times after warm-up; prints the median and minimum in ms.",
-            footer = {"", "Example:", "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21 --threads 2"})
+            footer = {"", "Examples:", "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21 --threads 2"})
     static final class Tree implements Callable<Integer> {
         @Spec
         CommandSpec spec;

@@ -8,7 +8,6 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
-import org.sylva.io.AtomicOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,10 +16,12 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva demo}: the built-in clip-like data set clustered end to end, with a report. */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = SylvaCommand.Version.class,
+        header = "Cluster built-in clip-like spike waveforms end to end and write a report.",
         description = {
-            "Generates clip-like spike waveforms (12 templates of 61 samples, AR(1) noise, a tenth pure-noise",
-            "clips; fixed seed), clusters them with HDBSCAN (min-cluster-size 20), compares the clusters with",
-            "the generating templates, and writes the outputs and report.html into --out."},
+            "Generates clip-like spike waveforms (12 templates of 61 samples, AR(1) noise, a tenth pure-noise "
+                + "clips; fixed seed), clusters them with HDBSCAN (min-cluster-size 20), compares the clusters with "
+                + "the generating templates, and writes the outputs and report.html into --out."},
         footer = {"", "Examples:", "  sylva demo", "  sylva demo --points 50000 --out /tmp/demo"})
 final class DemoCommand implements Callable<Integer> {
     @Spec
@@ -45,7 +46,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
         if (points < 2) throw new InvalidInputException("--points must be at least 2; got " + points);
-        AtomicOutput.checkOutputDirectory(out, 0);
+        CreatedDirectories.prepare(out);
         long t0 = System.nanoTime();
         ClipLikeData demo = ClipLikeData.generate(points, seed);
         double gen = (System.nanoTime() - t0) / 1e9;
@@ -55,7 +56,7 @@ final class DemoCommand implements Callable<Integer> {
                     points, ClipLikeData.SAMPLES, seed, minClusterSize);
         }
         HdbscanResult r;
-        try (ProgressPrinter progress = ProgressPrinter.forStderr(run.quiet)) {
+        try (ProgressPrinter progress = ProgressPrinter.forStderr(err, run.quiet)) {
             r = h.fit(demo.points(), progress, Main.CANCEL);
         }
         Path report = out.resolve("report.html");

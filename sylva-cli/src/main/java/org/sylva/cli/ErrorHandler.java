@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import java.util.List;
 import org.sylva.progress.CancelledException;
 import picocli.CommandLine;
 
@@ -19,12 +20,17 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             err.println("sylva: interrupted; no output was written");
             return Main.EXIT_INTERRUPTED;
         }
-        err.println("sylva: error: " + message(ex));
+        err.println("sylva: error: " + oneLine(message(ex)));
         if (parseResult.hasMatchedOption("--verbose") || verboseAnywhere(parseResult)) {
             ex.printStackTrace(err);
         }
         err.flush();
         return Main.EXIT_ERROR;
+    }
+
+    /** Error output is one line, whatever a message holds. */
+    static String oneLine(String m) {
+        return m.strip().replaceAll("\\s*\\R\\s*", "; ");
     }
 
     private static boolean verboseAnywhere(CommandLine.ParseResult pr) {
@@ -47,14 +53,32 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         return m == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + m;
     }
 
-    /** Bad options: one line plus a hint to --help, exit 2. */
+    /** Bad options: one line naming the option, with a pointer to --help; exit 2. */
     static final class Parameters implements CommandLine.IParameterExceptionHandler {
         @Override
         public int handleParseException(CommandLine.ParameterException ex, String[] args) {
             var cl = ex.getCommandLine();
-            cl.getErr().println("sylva: error: " + ex.getMessage());
-            cl.getErr().println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for usage and examples.");
+            String m = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage().strip();
+            if (ex instanceof CommandLine.UnmatchedArgumentException u) m = unmatched(u, cl, m);
+            cl.getErr().println("sylva: error: " + oneLine(m) + " (see '"
+                    + cl.getCommandSpec().qualifiedName() + " --help' for usage and examples)");
+            cl.getErr().flush();
             return Main.EXIT_ERROR;
+        }
+
+        /** "unknown command 'x'" and "did you mean" instead of picocli's list of unmatched arguments. */
+        private static String unmatched(CommandLine.UnmatchedArgumentException u, CommandLine cl, String m) {
+            List<String> args = u.getUnmatched();
+            if (args.isEmpty()) return m;
+            String first = args.get(0);
+            List<String> suggestions = u.getSuggestions();
+            String hint = suggestions.isEmpty() ? "" : "; did you mean '" + suggestions.get(0) + "'?";
+            if (!first.startsWith("-") && !cl.getSubcommands().isEmpty() && cl.getParseResult() != null
+                    && cl.getParseResult().originalArgs().indexOf(first) == 0) {
+                return "unknown command '" + first + "'; commands: " + String.join(", ", cl.getSubcommands().keySet()) + hint;
+            }
+            if (first.startsWith("-")) return "unknown option '" + first + "'" + hint;
+            return "unexpected argument '" + first + "'" + hint;
         }
     }
 }

@@ -5,12 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
-import org.sylva.io.AtomicOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,14 +20,21 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva hdbscan}: cluster a file of points, write labels and trees, optionally a report. */
 @Command(name = "hdbscan", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = SylvaCommand.Version.class,
+        header = "Cluster a file of points with exact HDBSCAN; write labels, trees and a report.",
         description = {
-            "Exact HDBSCAN with scikit-learn's parameters (sklearn.cluster.HDBSCAN names in kebab case).",
-            "Writes labels, probabilities, outlier_scores, core_distances, mst, single_linkage,",
-            "condensed_tree and persistence (.npy, or .csv with --format csv) into --out.",
-            "min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + 1)."},
+            "Exact HDBSCAN with scikit-learn's parameters (sklearn.cluster.HDBSCAN's names in kebab case). "
+                + "Writes labels (-1 = noise), probabilities, outlier_scores, core_distances, mst, single_linkage, "
+                + "condensed_tree and persistence (.npy, or .csv with --format csv) into --out; all of them or, "
+                + "on error or Ctrl-C, none.",
+            "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + 1). "
+                + "A float64 .npy is clustered from its float64 values, exactly as scikit-learn would; other "
+                + "inputs are read as float32. Distances are always computed in float64."},
         footer = {"", "Examples:",
-            "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ --report result/report.html",
-            "  sylva hdbscan points.csv --min-cluster-size 10 --method leaf --out result/ --format csv --json",
+            "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
+            "      --report result/report.html",
+            "  sylva hdbscan points.csv --min-cluster-size 10 --method leaf \\",
+            "      --out result/ --format csv --json",
             "  cat clips.f32 | sylva hdbscan - --shape 50000,61 --out result/"})
 final class HdbscanCommand implements Callable<Integer> {
     @Spec
@@ -89,28 +97,59 @@ final class HdbscanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
-        Hdbscan h = Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
-                .clusterSelectionEpsilon(epsilon).maxClusterSize(maxClusterSize).alpha(alpha)
-                .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
-                .threads(run.threadCount()).backend(backend).build();
-        AtomicOutput.checkOutputDirectory(out, 0);
-        if (report != null) AtomicOutput.checkOutputDirectory(report.toAbsolutePath().getParent(), 0);
+        Hdbscan h;
+        try {
+            h = Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
+                    .clusterSelectionEpsilon(epsilon).maxClusterSize(maxClusterSize).alpha(alpha)
+                    .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
+                    .threads(run.threadCount()).backend(backend).build();
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(optionNames(e.getMessage()), e);
+        }
+        // Before reading and fitting: an unwritable destination is reported before the long work.
+        CreatedDirectories.prepare(out);
+        if (report != null) CreatedDirectories.prepare(report.toAbsolutePath().getParent());
 
         long t0 = System.nanoTime();
-        PointSet points = in.read(err, run.quiet);
+        InputOptions.Loaded loaded = in.readForFit(err, run.quiet);
+        PointSet points = loaded.points();
         double readSeconds = (System.nanoTime() - t0) / 1e9;
+        if (nonFinite == NonFinitePolicy.REJECT) {
+            in.requireFinite(loaded, "; use --non-finite sklearn to leave such rows out (labels -3 for NaN, -2 for inf)");
+        }
+        in.requireRepresentableDistances(loaded);
+        if (points.size() < 2) {
+            throw new InvalidInputException(in.input + ": " + points.size() + (points.size() == 1 ? " point" : " points")
+                    + "; HDBSCAN needs at least two");
+        }
         HdbscanResult r;
-        try (ProgressPrinter progress = ProgressPrinter.forStderr(run.quiet)) {
-            r = h.fit(points, progress, Main.CANCEL);
+        try (ProgressPrinter progress = ProgressPrinter.forStderr(err, run.quiet)) {
+            // float64 input is fitted in float64, as scikit-learn does; float32 input as it is
+            r = loaded.float64() != null
+                    ? h.fit(loaded.float64(), points.size(), points.dimensions(), progress, Main.CANCEL)
+                    : h.fit(points, progress, Main.CANCEL);
+        } catch (InvalidInputException e) {
+            // too few points, min-samples above n, not enough memory: name the input and the option
+            throw new InvalidInputException(in.input + ": " + optionNames(e.getMessage()), e);
         }
         Main.CANCEL.throwIfCancelled();
+        // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         List<Path> written = HdbscanOutputs.write(r, out, format, report, points, in.input);
-        Main.CANCEL.throwIfCancelled();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(r, in.input, points, readSeconds, written));
         }
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, readSeconds, written));
         return 0;
+    }
+
+    private static final Pattern SKLEARN_NAME = Pattern.compile(
+            "\\b(min_cluster_size|min_samples|cluster_selection_epsilon|max_cluster_size|cluster_selection_method"
+                    + "|allow_single_cluster)\\b|^(alpha|threads|backend)\\b");
+
+    /** The library names parameters as scikit-learn does; on the command line they are options. */
+    static String optionNames(String message) {
+        if (message == null) return null;
+        return SKLEARN_NAME.matcher(message).replaceAll(m -> "--" + m.group().replace('_', '-'));
     }
 
     static String formatSeconds(double s) {

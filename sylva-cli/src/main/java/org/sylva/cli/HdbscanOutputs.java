@@ -118,6 +118,9 @@ final class HdbscanOutputs {
         m.put("n_points", points.size());
         m.put("n_dims", points.dimensions());
         m.put("parameters", new LinkedHashMap<String, Object>(r.parameters().describe()));
+        m.put("non_finite", r.parameters().nonFinitePolicy().name().toLowerCase(Locale.ROOT));
+        m.put("threads", r.parameters().threads());
+        m.put("backend", r.parameters().backend());
         m.put("n_clusters", r.clusterCount());
         m.put("n_noise", r.noiseCount());
         int[] labels = r.labels();

@@ -1,9 +1,19 @@
 package org.sylva.cli;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Consumer;
+import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.io.Npy;
+import org.sylva.io.NpyArray;
+import org.sylva.io.NpyDtype;
 import org.sylva.io.PointReaders;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -18,9 +28,116 @@ final class InputOptions {
     @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input (required for raw files).")
     String shape;
 
+    /**
+     * Points as read for a fit. {@code float64} holds a float64 {@code .npy}'s values exactly (the fit
+     * then computes scikit-learn's distances, with no rounding to float32 first); it is null for every
+     * other input. {@code points} is always there (float32), for the summary, the report and the checks.
+     *
+     * <pre>{@code
+     * InputOptions.Loaded in = inputOptions.readForFit(err, false);
+     * }</pre>
+     *
+     * @param points the points as float32
+     * @param float64 the exact float64 values, row-major, or null
+     */
+    record Loaded(PointSet points, double[] float64) {
+    }
+
+    private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+    /** As {@link #read}, keeping a float64 {@code .npy}'s exact values (see {@link Loaded}). */
+    Loaded readForFit(PrintWriter err, boolean quiet) throws IOException {
+        if (shape != null) return new Loaded(read(err, quiet), null);
+        NpyArray a;
+        if (input.equals("-")) {
+            BufferedInputStream b = new BufferedInputStream(Main.stdin(), 1 << 16);
+            b.mark(NPY_MAGIC.length);
+            byte[] head = b.readNBytes(NPY_MAGIC.length);
+            b.reset();
+            if (!Arrays.equals(head, NPY_MAGIC)) return new Loaded(read(err, quiet, b), null);
+            a = Npy.read(b, "-");
+        } else if (PointReaders.formatOf(input, false) == PointReaders.Format.NPY && !Files.isDirectory(Path.of(input))) {
+            a = Npy.read(Path.of(input));
+        } else {
+            return new Loaded(read(err, quiet), null);
+        }
+        if (a.dtype() != NpyDtype.FLOAT64) return new Loaded(a.toPointSet(warnings(err, quiet)), null);
+        // The float32 copy only feeds the report and the summary, so its rounding is not worth a warning.
+        PointSet points = a.toPointSet(w -> { });
+        return new Loaded(points, a.toFloat64());
+    }
+
     PointSet read(PrintWriter err, boolean quiet) throws IOException {
-        return PointReaders.readPoints(input, Optional.ofNullable(shape), w -> {
+        return read(err, quiet, Main.stdin());
+    }
+
+    private static Consumer<String> warnings(PrintWriter err, boolean quiet) {
+        return w -> {
             if (!quiet) err.println("sylva: warning: " + w);
-        });
+        };
+    }
+
+    private PointSet read(PrintWriter err, boolean quiet, InputStream stdin) throws IOException {
+        if (!input.equals("-") && Files.isDirectory(Path.of(input))) {
+            // Checked here because a directory's name rarely tells a format, and "cannot tell the
+            // format" would send the user looking in the wrong place.
+            throw new InvalidInputException(input + ": is a directory; give a file of points");
+        }
+        try {
+            return PointReaders.readPoints(input, Optional.ofNullable(shape), warnings(err, quiet), stdin);
+        } catch (InvalidInputException e) {
+            // The reader speaks of "a shape N,D"; on the command line that is the --shape option.
+            String m = e.getMessage();
+            if (m == null || !m.contains("with a shape N,D")) throw e;
+            throw new InvalidInputException(m.replace("with a shape N,D", "with --shape N,D"), e);
+        }
+    }
+
+    /**
+     * Refuses NaN and infinite coordinates, naming the input, the row and the column (counting from 0,
+     * as numpy does) and the way around it.
+     */
+    void requireFinite(Loaded loaded, String workaround) {
+        double[] x = loaded.float64();
+        if (x == null) {
+            requireFinite(loaded.points(), workaround);
+            return;
+        }
+        int d = loaded.points().dimensions();
+        for (int i = 0; i < x.length; i++) {
+            if (!Double.isFinite(x[i])) throw nonFinite(i / d, i % d, x[i], workaround);
+        }
+    }
+
+    /**
+     * Above this magnitude squared differences overflow float64 (1e150 squared is 1e300, and sums of d
+     * such terms must stay below 1.8e308); float32 input never gets there.
+     */
+    static final double LARGEST_COORDINATE = 1e150;
+
+    /** Refuses float64 values so large that squared distances would overflow, naming the first. */
+    void requireRepresentableDistances(Loaded loaded) {
+        double[] x = loaded.float64();
+        if (x == null) return;
+        int d = loaded.points().dimensions();
+        for (int i = 0; i < x.length; i++) {
+            if (Math.abs(x[i]) > LARGEST_COORDINATE && Double.isFinite(x[i])) {
+                throw new InvalidInputException(input + ": row " + i / d + ", column " + i % d + " (counting from 0) is "
+                        + x[i] + "; squared distances overflow float64 beyond +-" + LARGEST_COORDINATE
+                        + ", so rescale the data");
+            }
+        }
+    }
+
+    void requireFinite(PointSet points, String workaround) {
+        int bad = points.firstNonFinite();
+        if (bad < 0) return;
+        int d = points.dimensions();
+        throw nonFinite(bad / d, bad % d, points.get(bad / d, bad % d), workaround);
+    }
+
+    private InvalidInputException nonFinite(int row, int col, double v, String workaround) {
+        return new InvalidInputException(input + ": row " + row + ", column " + col + " (counting from 0) is "
+                + (Double.isNaN(v) ? "NaN" : v > 0 ? "+inf" : "-inf") + workaround);
     }
 }

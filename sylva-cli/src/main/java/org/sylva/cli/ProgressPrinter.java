@@ -1,6 +1,6 @@
 package org.sylva.cli;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import org.sylva.progress.ProgressListener;
 
@@ -11,13 +11,13 @@ import org.sylva.progress.ProgressListener;
  * every {@code plainIntervalMillis}; with {@code quiet} it prints nothing.
  *
  * <pre>{@code
- * try (ProgressPrinter p = ProgressPrinter.forStderr(false)) {
+ * try (ProgressPrinter p = ProgressPrinter.forStderr(err, false)) {
  *     hdbscan.fit(points, p, token);
  * }
  * }</pre>
  */
 final class ProgressPrinter implements ProgressListener, AutoCloseable {
-    private final PrintStream out;
+    private final PrintWriter out;
     private final boolean terminal;
     private final boolean quiet;
     private final long plainIntervalNanos;
@@ -27,10 +27,13 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     private long done;
     private long total;
     private long stageStart;
+    /** When the stage reached its total (valid if {@code ended}): its line then stops ageing. */
+    private long stageEnd;
+    private boolean ended;
     private long lastPlain;
     private int lastWidth;
 
-    ProgressPrinter(PrintStream out, boolean terminal, boolean quiet, long plainIntervalMillis) {
+    ProgressPrinter(PrintWriter out, boolean terminal, boolean quiet, long plainIntervalMillis) {
         this.out = out;
         this.terminal = terminal;
         this.quiet = quiet;
@@ -43,24 +46,36 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
         }
     }
 
-    static ProgressPrinter forStderr(boolean quiet) {
-        java.io.Console c = System.console();
-        boolean tty = c != null && c.isTerminal() && System.getenv("TERM") != null && !"dumb".equals(System.getenv("TERM"));
-        return new ProgressPrinter(System.err, tty, quiet, 2000);
+    /**
+     * Progress on a command's stderr writer: an updating line when the process's stderr is a terminal
+     * ({@link Main#terminal()}), plain lines every two seconds (and at each stage's start and end)
+     * otherwise.
+     */
+    static ProgressPrinter forStderr(PrintWriter err, boolean quiet) {
+        return new ProgressPrinter(err, Main.terminal(), quiet, 2000);
     }
 
     @Override
-    public synchronized void progress(String stageName, long doneNow, long totalNow) {
+    public void progress(String stageName, long doneNow, long totalNow) {
+        progressAt(stageName, doneNow, totalNow, System.nanoTime());
+    }
+
+    /** {@link #progress} at a given {@link System#nanoTime()} (tests pass their own clock). */
+    synchronized void progressAt(String stageName, long doneNow, long totalNow, long now) {
         if (quiet) return;
-        long now = System.nanoTime();
         if (!stageName.equals(stage)) {
             if (stage != null) finishLine();
             stage = stageName;
             stageStart = now;
-            lastPlain = 0;
+            ended = false;
+            lastPlain = now - plainIntervalNanos; // a stage's first report always prints (nanoTime may be negative)
         }
         done = doneNow;
         total = totalNow;
+        if (!ended && doneNow >= totalNow) {
+            ended = true;
+            stageEnd = now;
+        }
         if (terminal) {
             paint(now);
         } else if (now - lastPlain >= plainIntervalNanos || doneNow >= totalNow) {
@@ -100,7 +115,9 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     }
 
     String line(long now) {
-        double secs = Math.max(1e-9, (now - stageStart) / 1e9);
+        // A finished stage keeps its final figures while the next one (or an unreported step) runs.
+        long until = ended ? stageEnd : now;
+        double secs = Math.max(1e-9, (until - stageStart) / 1e9);
         double frac = total > 0 ? Math.min(1.0, (double) done / total) : 0;
         // Rates and ETAs over the first 0.2 s are noise (a chunk may finish in microseconds).
         boolean settled = secs >= 0.2;

@@ -8,11 +8,14 @@ import picocli.CommandLine.Command;
 /** The top-level {@code sylva} command: a list of subcommands. */
 @Command(name = "sylva", mixinStandardHelpOptions = true, versionProvider = SylvaCommand.Version.class,
         description = {
-            "Exact HDBSCAN and perfect binary ball trees, deterministic, on every core.",
-            "",
-            "Start with:  sylva demo",
-            "Cluster:     sylva hdbscan clips.npy --min-cluster-size 20 --out result/ --report result/report.html",
-            "Ball tree:   sylva balltree cloud.npy --batch batch.npy --out tree/",
+            "Exact HDBSCAN (scikit-learn's answers) and perfect binary ball trees (Erwin's layout), "
+                + "deterministic, on every core. Each command has its own help: sylva COMMAND --help."},
+        footer = {"", "Examples:",
+            "  sylva demo                    # writes sylva-demo/report.html",
+            "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
+            "      --report result/report.html",
+            "  sylva balltree cloud.npy --batch batch.npy --out tree/",
+            "  sylva help hdbscan",
             "",
             "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."},
         subcommands = {HdbscanCommand.class, BallTreeCommand.class, DemoCommand.class, BenchCommand.class,

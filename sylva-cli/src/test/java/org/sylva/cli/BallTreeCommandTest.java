@@ -1,0 +1,125 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.balltree.BallTree;
+import org.sylva.balltree.BallTreeBuilder;
+import org.sylva.balltree.BatchLayout;
+import org.sylva.data.PointSet;
+import org.sylva.io.Npy;
+import org.sylva.io.NpyArray;
+import org.sylva.io.NpyDtype;
+
+/** {@code sylva balltree} end to end: the four arrays, batches, the partition, the report, CSV output. */
+class BallTreeCommandTest {
+    static final int N = 300;
+    @TempDir
+    static Path shared;
+    static PointSet cloud;
+    static Path cloudNpy;
+    static Path batchNpy;
+    static long[] batchIds;
+
+    @BeforeAll
+    static void data() throws IOException {
+        cloud = TestData.blob(N, 3, 11);
+        cloudNpy = TestData.writeNpy(cloud, shared.resolve("cloud.npy"));
+        batchIds = new long[N];
+        for (int i = 0; i < N; i++) batchIds[i] = i < 100 ? 0 : i < 220 ? 1 : 2;
+        batchNpy = shared.resolve("batch.npy");
+        Npy.writeInt64(batchNpy, batchIds, N);
+    }
+
+    static void assertTreeFiles(Path out, BallTree expected, BatchLayout layout) throws IOException {
+        assertEquals(List.of("levels.npy", "mask.npy", "offsets.npy", "tree_idx.npy"), Cli.list(out));
+        NpyArray idx = Npy.read(out.resolve("tree_idx.npy"));
+        assertEquals(NpyDtype.INT64, idx.dtype());
+        assertArrayEquals(new int[] {expected.size()}, idx.shape());
+        assertArrayEquals(expected.indicesAsLong(), idx.toInt64());
+        NpyArray mask = Npy.read(out.resolve("mask.npy"));
+        assertEquals(NpyDtype.BOOL, mask.dtype());
+        assertArrayEquals(expected.mask(), mask.toBool());
+        NpyArray offsets = Npy.read(out.resolve("offsets.npy"));
+        assertEquals(NpyDtype.INT64, offsets.dtype());
+        long[] want = new long[layout.batchCount() + 1];
+        for (int i = 0; i < want.length; i++) want[i] = layout.slotOffsets()[i];
+        assertArrayEquals(want, offsets.toInt64());
+        assertEquals(expected.size(), want[want.length - 1], "the last offset is the total number of slots");
+        NpyArray levels = Npy.read(out.resolve("levels.npy"));
+        assertEquals(NpyDtype.INT32, levels.dtype());
+        assertArrayEquals(layout.levels(), levels.toInt32());
+    }
+
+    @Test
+    void singleBatchTreeEqualsTheLibrary(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("tree");
+        Cli.Result r = Cli.run("balltree", cloudNpy.toString(), "--out", out.toString()).assertOk();
+        BatchLayout layout = BatchLayout.single(N);
+        assertTreeFiles(out, new BallTreeBuilder().threads(1).build(cloud, layout), layout);
+        assertTrue(r.err().contains("ball tree of " + N + " points"), r.err());
+        assertTrue(r.err().lines().anyMatch(l -> l.startsWith("ball tree ") && l.contains("100.0%")),
+                () -> "a progress line for the stage:\n" + r.err());
+    }
+
+    @Test
+    void batchedTreeEqualsTheLibraryWhateverTheThreads(@TempDir Path tmp) throws IOException {
+        BatchLayout layout = BatchLayout.of(N, batchIds);
+        BallTree expected = new BallTreeBuilder().threads(1).build(cloud, layout);
+        assertEquals(3, layout.batchCount());
+        for (String threads : List.of("1", "2", "4")) {
+            Path out = tmp.resolve("t" + threads);
+            Cli.Result r = Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
+                    "--threads", threads, "--quiet").assertOk();
+            assertEquals("", r.err());
+            assertTreeFiles(out, expected, layout);
+        }
+    }
+
+    @Test
+    void partitionLevelWritesPermOnly(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("part");
+        Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--partition-level", "3",
+                "--out", out.toString(), "-q").assertOk();
+        assertEquals(List.of("perm.npy"), Cli.list(out));
+        NpyArray perm = Npy.read(out.resolve("perm.npy"));
+        assertEquals(NpyDtype.INT64, perm.dtype());
+        int[] want = new BallTreeBuilder().threads(1).partition(cloud, BatchLayout.of(N, batchIds), 3);
+        long[] w = new long[want.length];
+        for (int i = 0; i < want.length; i++) w[i] = want[i];
+        assertArrayEquals(w, perm.toInt64());
+        assertEquals(N, w.length, "a permutation of the points");
+    }
+
+    @Test
+    void reportIsSelfContainedHtml(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("tree");
+        Path report = out.resolve("balls.html");
+        Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
+                "--report", report.toString(), "--report-level", "2", "-q").assertOk();
+        assertEquals(List.of("balls.html", "levels.npy", "mask.npy", "offsets.npy", "tree_idx.npy"), Cli.list(out));
+        HdbscanCommandTest.assertSelfContainedHtml(Files.readString(report));
+    }
+
+    @Test
+    void csvFormatAndCsvInput(@TempDir Path tmp) throws IOException {
+        Path csv = TestData.writeCsv(cloud, tmp.resolve("cloud.csv"), ',', false);
+        Path out = tmp.resolve("tree");
+        Cli.run("balltree", csv.toString(), "--format", "csv", "--out", out.toString(), "-q").assertOk();
+        assertEquals(List.of("levels.csv", "mask.csv", "offsets.csv", "tree_idx.csv"), Cli.list(out));
+        BallTree expected = new BallTreeBuilder().threads(1).build(cloud, BatchLayout.single(N));
+        List<String> idx = Files.readAllLines(out.resolve("tree_idx.csv"));
+        assertEquals(expected.size(), idx.size());
+        for (int s = 0; s < idx.size(); s++) {
+            assertEquals(expected.indicesAsLong()[s], (long) Double.parseDouble(idx.get(s)), "slot " + s);
+        }
+    }
+}

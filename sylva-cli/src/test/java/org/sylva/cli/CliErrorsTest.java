@@ -1,0 +1,274 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sylva.data.PointSet;
+import org.sylva.io.Npy;
+
+/**
+ * Every bad input and bad parameter: exit status 2, exactly one line on stderr starting
+ * {@code sylva: error:} that names the problem (file, line and column, row, position, option), no stack
+ * trace unless {@code --verbose}, and nothing left in the output directory, not even a temporary.
+ */
+class CliErrorsTest {
+    @TempDir
+    static Path in;
+    static String good;
+    static final int N = 60;
+    static final int D = 4;
+
+    @BeforeAll
+    static void inputs() throws IOException {
+        PointSet p = TestData.blob(N, D, 3);
+        good = TestData.writeNpy(p, in.resolve("good.npy")).toString();
+        byte[] npy = Files.readAllBytes(in.resolve("good.npy"));
+        Files.write(in.resolve("trunc.npy"), Arrays.copyOf(npy, npy.length - 7));
+        Files.write(in.resolve("more-rows.npy"), npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (90, 4), }",
+                TestData.rawFloat32(p)));
+        Files.write(in.resolve("fewer-rows.npy"), npyBytes("{'descr': '<f4', 'fortran_order': False, 'shape': (30, 4), }",
+                TestData.rawFloat32(p)));
+        Files.write(in.resolve("huge.npy"), npyBytes(
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000000, 4), }", TestData.rawFloat32(p)));
+        Files.write(in.resolve("object.npy"), npyBytes("{'descr': '|O', 'fortran_order': False, 'shape': (2,), }",
+                new byte[] {(byte) 0x80, 2, 'N', '.'}));
+        Files.write(in.resolve("string.npy"), npyBytes("{'descr': '<U2', 'fortran_order': False, 'shape': (2,), }",
+                new byte[16]));
+        Files.writeString(in.resolve("nonnumeric.csv"), "a,b,c\n1,2,3\n4,x5,6\n7,8,9\n");
+        Files.writeString(in.resolve("ragged.csv"), "1,2,3\n4,5,6\n7,8\n");
+        Files.writeString(in.resolve("empty.csv"), "");
+        Files.write(in.resolve("empty.npy"), new byte[0]);
+        TestData.writeRaw(p, in.resolve("cloud.f32"));
+        TestData.writeNpy(TestData.with(p, 17, 2, Float.NaN), in.resolve("nan.npy"));
+        TestData.writeNpy(TestData.with(p, 5, 1, Float.NEGATIVE_INFINITY), in.resolve("inf.npy"));
+        Files.writeString(in.resolve("nan.csv"), "x,y\n1,2\n3,nan\n5,6\n");
+        TestData.writeNpy(PointSet.of(1, D, new float[D]), in.resolve("one.npy"));
+        double[] x64 = new double[N * D];
+        for (int i = 0; i < x64.length; i++) x64[i] = p.coordinates()[i] + 1e-9 * i;
+        double[] nan64 = x64.clone();
+        nan64[9 * D + 3] = Double.NaN;
+        Npy.writeFloat64(in.resolve("nan64.npy"), nan64, N, D);
+        double[] huge64 = x64.clone();
+        huge64[11 * D + 1] = 3e200;
+        Npy.writeFloat64(in.resolve("huge64.npy"), huge64, N, D);
+        Files.createDirectories(in.resolve("adir"));
+        Files.createDirectories(in.resolve("dir.npy"));
+        Files.writeString(in.resolve("afile"), "not a directory");
+        long[] unsorted = new long[N];
+        long[] gap = new long[N];
+        for (int i = 0; i < N; i++) {
+            unsorted[i] = i < 20 ? 0 : i < 40 ? 1 : 0;
+            gap[i] = i < 30 ? 0 : 2;
+        }
+        Npy.writeInt64(in.resolve("unsorted.npy"), unsorted, N);
+        Npy.writeInt64(in.resolve("gap.npy"), gap, N);
+        Npy.writeInt64(in.resolve("short.npy"), new long[10], 10);
+        Npy.writeInt64(in.resolve("ids2d.npy"), new long[N], N / 2, 2);
+        Npy.writeFloat32(in.resolve("fractional.npy"), new float[] {0, 0.5f}, 2);
+    }
+
+    /** A version 1.0 .npy file with the given header text (padded as numpy pads it) and data bytes. */
+    static byte[] npyBytes(String header, byte[] data) {
+        int unpadded = 10 + header.length() + 1;
+        int total = (unpadded + 63) / 64 * 64;
+        String h = header + " ".repeat(total - unpadded) + "\n";
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.writeBytes(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0});
+        b.write(h.length() & 0xff);
+        b.write(h.length() >> 8);
+        b.writeBytes(h.getBytes(StandardCharsets.ISO_8859_1));
+        b.writeBytes(data);
+        return b.toByteArray();
+    }
+
+    static String f(String name) {
+        return in.resolve(name).toString();
+    }
+
+    static Arguments c(String name, List<String> args, String... expected) {
+        return Arguments.of(name, args, List.of(expected));
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                c("missing input file", List.of("hdbscan", f("nope.npy")), "nope.npy", "no such file"),
+                c("directory as input", List.of("hdbscan", f("adir")), "adir", "directory"),
+                c("directory named .npy as input", List.of("hdbscan", f("dir.npy")), "dir.npy", "directory"),
+                c("truncated .npy", List.of("hdbscan", f("trunc.npy")), "trunc.npy", "truncated"),
+                c(".npy header claims more rows than the data", List.of("hdbscan", f("more-rows.npy")), "more-rows.npy",
+                        "(90, 4)"),
+                c(".npy header claims fewer rows than the data", List.of("hdbscan", f("fewer-rows.npy")),
+                        "fewer-rows.npy", "(30, 4)"),
+                c(".npy header claims 10^12 rows", List.of("hdbscan", f("huge.npy")), "huge.npy", "1000000000000"),
+                c("object dtype .npy", List.of("hdbscan", f("object.npy")), "object.npy", "object"),
+                c("string dtype .npy", List.of("hdbscan", f("string.npy")), "string.npy", "<U2"),
+                c("non-numeric CSV cell", List.of("hdbscan", f("nonnumeric.csv")), "nonnumeric.csv", "line 3",
+                        "column 2", "x5"),
+                c("ragged CSV", List.of("hdbscan", f("ragged.csv")), "ragged.csv", "line 3"),
+                c("empty CSV", List.of("hdbscan", f("empty.csv")), "empty.csv", "empty"),
+                c("empty .npy", List.of("hdbscan", f("empty.npy")), "empty.npy", "empty"),
+                c("raw without --shape", List.of("hdbscan", f("cloud.f32")), "cloud.f32", "--shape N,D"),
+                c("raw with a wrong --shape", List.of("hdbscan", f("cloud.f32"), "--shape", "61,4"), "cloud.f32",
+                        "61,4", "bytes"),
+                c("raw with an unreadable --shape", List.of("hdbscan", f("cloud.f32"), "--shape", "sixty"), "sixty"),
+                c("--shape on a .npy", List.of("hdbscan", good, "--shape", "60,4"), "good.npy", "shape"),
+                c("NaN in a .npy", List.of("hdbscan", f("nan.npy")), "nan.npy", "row 17", "column 2", "NaN",
+                        "--non-finite sklearn"),
+                c("-inf in a .npy", List.of("hdbscan", f("inf.npy")), "inf.npy", "row 5", "column 1", "-inf"),
+                c("NaN in a float64 .npy", List.of("hdbscan", f("nan64.npy")), "nan64.npy", "row 9", "column 3", "NaN"),
+                c("float64 values whose squares overflow", List.of("hdbscan", f("huge64.npy")), "huge64.npy", "row 11",
+                        "column 1", "3.0E200", "rescale"),
+                c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "NaN"),
+                c("one point", List.of("hdbscan", f("one.npy")), "one.npy", "1 point", "at least two"),
+                c("min-samples larger than n", List.of("hdbscan", good, "--min-samples", "61"), "--min-samples", "61",
+                        "60"),
+                c("min-cluster-size 1", List.of("hdbscan", good, "--min-cluster-size", "1"), "--min-cluster-size", "1"),
+                c("min-samples 0", List.of("hdbscan", good, "--min-samples", "0"), "--min-samples", "0"),
+                c("alpha 0", List.of("hdbscan", good, "--alpha", "0"), "--alpha", "0"),
+                c("alpha NaN", List.of("hdbscan", good, "--alpha", "NaN"), "--alpha", "NaN"),
+                c("cluster-selection-epsilon -1", List.of("hdbscan", good, "--cluster-selection-epsilon", "-1"),
+                        "--cluster-selection-epsilon", "-1"),
+                c("max-cluster-size -1", List.of("hdbscan", good, "--max-cluster-size", "-1"), "--max-cluster-size", "-1"),
+                c("method foo", List.of("hdbscan", good, "--method", "foo"), "--method", "foo"),
+                c("non-finite foo", List.of("hdbscan", good, "--non-finite", "foo"), "--non-finite", "foo"),
+                c("threads 0", List.of("hdbscan", good, "--threads", "0"), "--threads", "0"),
+                c("backend gpu", List.of("hdbscan", good, "--backend", "gpu"), "--backend", "gpu"),
+                c("format xml", List.of("hdbscan", good, "--format", "xml"), "--format", "xml"),
+                c("not a number", List.of("hdbscan", good, "--min-cluster-size", "ten"), "--min-cluster-size", "ten"),
+                c("unknown option", List.of("hdbscan", good, "--min-cluster-sise", "5"), "unknown option '--min-cluster-sise'",
+                        "did you mean '--min-cluster-size'"),
+                c("unknown command", List.of("cluster", good), "unknown command 'cluster'", "hdbscan"),
+                c("extra argument", List.of("hdbscan", good, good), "unexpected argument", "good.npy"),
+                c("balltree: unsorted batch ids", List.of("balltree", good, "--batch", f("unsorted.npy")), "unsorted.npy",
+                        "position 40", "decrease"),
+                c("balltree: batch ids with a gap", List.of("balltree", good, "--batch", f("gap.npy")), "gap.npy",
+                        "position 30", "skip"),
+                c("balltree: wrong number of batch ids", List.of("balltree", good, "--batch", f("short.npy")),
+                        "short.npy", "10 batch ids", "60 points"),
+                c("balltree: 2-D batch ids", List.of("balltree", good, "--batch", f("ids2d.npy")), "ids2d.npy", "1-D"),
+                c("balltree: fractional batch ids", List.of("balltree", good, "--batch", f("fractional.npy")),
+                        "fractional.npy", "not an integer"),
+                c("balltree: missing batch file", List.of("balltree", good, "--batch", f("nobatch.npy")), "nobatch.npy"),
+                c("balltree: negative partition level", List.of("balltree", good, "--partition-level", "-1"),
+                        "--partition-level", "-1"),
+                c("balltree: negative report level", List.of("balltree", good, "--report-level", "-1"),
+                        "--report-level", "-1"),
+                c("balltree: report with a partition", List.of("balltree", good, "--partition-level", "2", "--report",
+                        in.resolve("never.html").toString()), "--report", "--partition-level"),
+                c("balltree: NaN", List.of("balltree", f("nan.npy")), "nan.npy", "row 17", "column 2"),
+                c("balltree: threads 0", List.of("balltree", good, "--threads", "0"), "--threads", "0"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void badInputIsOneErrorLineAndLeavesNothingBehind(String name, List<String> args, List<String> expected,
+            @TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        List<String> a = new ArrayList<>(args);
+        a.addAll(List.of("--out", out.toString()));
+        Cli.Result r = Cli.run(a.toArray(String[]::new));
+        String line = r.assertError(expected.toArray(String[]::new));
+        if (Boolean.getBoolean("sylva.test.show")) System.out.println("[" + name + "] " + line);
+        Cli.assertNothingWritten(out);
+        assertEquals(List.of(), Cli.list(tmp).stream().filter(x -> !x.equals("out")).toList(),
+                "nothing written next to the output directory");
+    }
+
+    @Test
+    void missingOutIsNamed() {
+        Cli.run("hdbscan", good).assertError("--out");
+        Cli.run("balltree", good).assertError("--out");
+    }
+
+    @Test
+    void outPointingToAFileIsRefusedAndTheFileIsUntouched(@TempDir Path tmp) throws IOException {
+        Path file = tmp.resolve("result");
+        Files.writeString(file, "keep me");
+        Cli.run("hdbscan", good, "--out", file.toString()).assertError("result", "not a directory");
+        Cli.run("balltree", good, "--out", file.toString()).assertError("result", "not a directory");
+        assertEquals("keep me", Files.readString(file));
+        assertEquals(List.of("result"), Cli.list(tmp));
+    }
+
+    @Test
+    void outUnderAFileCannotBeCreated(@TempDir Path tmp) throws IOException {
+        Path file = tmp.resolve("plain-file");
+        Files.writeString(file, "x");
+        Cli.run("hdbscan", good, "--out", file.resolve("sub").toString()).assertError("plain-file", "cannot create");
+        Cli.run("hdbscan", good, "--out", tmp.resolve("ok").toString(), "--report",
+                file.resolve("r.html").toString()).assertError("plain-file");
+        assertEquals(List.of("plain-file"), Cli.list(tmp), "no output directory created for a run that failed");
+    }
+
+    @Test
+    void unwritableOutputDirectoryIsReportedBeforeReading(@TempDir Path tmp) throws IOException {
+        Path ro = tmp.resolve("read-only");
+        Files.createDirectories(ro);
+        Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("r-xr-xr-x"));
+        try {
+            Assumptions.assumeFalse(Files.isWritable(ro), "running as root: chmod 555 does not stop writing, so "
+                    + "this case cannot be made here (the --out under a file case covers an uncreatable directory)");
+            Cli.run("hdbscan", good, "--out", ro.toString()).assertError("read-only", "not writable");
+            Cli.run("hdbscan", good, "--out", ro.resolve("sub").toString()).assertError("sub", "cannot create");
+            assertEquals(List.of(), Cli.list(ro));
+        } finally {
+            Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    }
+
+    @Test
+    void failedRunKeepsAnExistingOutputDirectoryAndItsFiles(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("labels.npy"), "an older result");
+        Cli.run("hdbscan", f("nan.npy"), "--out", out.toString()).assertError("nan.npy");
+        assertEquals(List.of("labels.npy"), Cli.list(out));
+        assertEquals("an older result", Files.readString(out.resolve("labels.npy")));
+    }
+
+    @Test
+    void verbosePrintsTheStackTraceAfterTheSameLine(@TempDir Path tmp) {
+        Cli.Result r = Cli.run("hdbscan", f("nan.npy"), "--out", tmp.resolve("o").toString(), "--verbose");
+        assertEquals(Main.EXIT_ERROR, r.code());
+        List<String> lines = r.err().lines().toList();
+        assertTrue(lines.get(0).startsWith("sylva: error: ") && lines.get(0).contains("row 17"), r.err());
+        assertTrue(lines.size() > 3 && r.err().contains("\tat org.sylva."), () -> "a stack trace:\n" + r.err());
+        Cli.Result quiet = Cli.run("hdbscan", f("nan.npy"), "--out", tmp.resolve("o").toString());
+        assertEquals(lines.get(0), quiet.err().strip(), "the same line, without the trace");
+    }
+
+    @Test
+    void nonFiniteSklearnAcceptsWhatTheDefaultRefuses(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("o");
+        Cli.run("hdbscan", f("nan.npy"), "--non-finite", "sklearn", "--out", out.toString(), "-q").assertOk();
+        int[] labels = Npy.read(out.resolve("labels.npy")).toInt32();
+        assertEquals(-3, labels[17]);
+        Cli.run("hdbscan", f("inf.npy"), "--non-finite", "sklearn", "--out", out.toString(), "-q").assertOk();
+        assertEquals(-2, Npy.read(out.resolve("labels.npy")).toInt32()[5]);
+    }
+
+    @Test
+    void benchErrorsAreOneLineToo() {
+        Cli.run("bench", "hdbscan").assertError("FILE", "--generate");
+        Cli.run("bench", "hdbscan", "--generate", "50", "--repeat", "0").assertError("--repeat");
+        Cli.run("bench", "balltree", f("nope.npy")).assertError("nope.npy");
+        Cli.run("bench", "balltree", good, "--threads", "0").assertError("--threads");
+    }
+}

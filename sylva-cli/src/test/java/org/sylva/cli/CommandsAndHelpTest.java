@@ -1,0 +1,143 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.PointSet;
+import picocli.CommandLine;
+
+/** {@code sylva demo}, {@code sylva bench}, {@code --version} and the help of every command. */
+class CommandsAndHelpTest {
+    @Test
+    void demoClustersAndWritesAReport(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("demo");
+        Cli.Result r = Cli.run("demo", "--points", "3000", "--out", out.toString(), "--threads", "2").assertOk();
+        List<String> want = new ArrayList<>();
+        for (String o : HdbscanCommandTest.OUTPUTS) want.add(o + ".npy");
+        want.add("report.html");
+        want.sort(null);
+        assertEquals(want, Cli.list(out));
+        assertTrue(r.out().contains("3000 points x 61 dims"), r.out());
+        assertTrue(r.out().contains("adjusted Rand index"), r.out());
+        assertTrue(r.out().contains("report: " + out.resolve("report.html").toAbsolutePath()), r.out());
+        String html = Files.readString(out.resolve("report.html"));
+        HdbscanCommandTest.assertSelfContainedHtml(html);
+        assertTrue(html.contains("waveform-plot"), "clips get the waveform panel");
+        assertEquals(3000, org.sylva.io.Npy.read(out.resolve("labels.npy")).size());
+    }
+
+    @Test
+    void benchHdbscanPrintsItsTable() {
+        Cli.Result r = Cli.run("bench", "hdbscan", "--generate", "2000", "--repeat", "1", "--warmup", "0", "--threads", "2")
+                .assertOk();
+        assertTrue(r.out().startsWith("hdbscan n=2000 d=61 threads=2"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.trim().startsWith("total") && l.contains("median")), r.out());
+    }
+
+    @Test
+    void benchBalltreePrintsItsLine(@TempDir Path tmp) throws IOException {
+        PointSet cloud = TestData.blob(500, 3, 2);
+        Path f = TestData.writeNpy(cloud, tmp.resolve("cloud.npy"));
+        Cli.Result r = Cli.run("bench", "balltree", f.toString(), "--repeat", "3", "--threads", "1").assertOk();
+        List<String> lines = r.out().lines().toList();
+        assertEquals(1, lines.size(), r.out());
+        assertTrue(lines.get(0).matches("balltree n=500 d=3 batches=1 threads=1 repeat=3 median_ms=\\S+ min_ms=\\S+"),
+                lines.get(0));
+    }
+
+    @Test
+    void versionOnTheTopCommandAndEverySubcommand() {
+        String v = Cli.run("--version").assertOk().out().strip();
+        assertTrue(v.matches("sylva \\d+\\.\\d+\\.\\d+\\S* \\(Java \\S+, \\w+ backend\\)"), v);
+        assertEquals(v, Cli.run("hdbscan", "--version").assertOk().out().strip());
+        assertEquals(v, Cli.run("bench", "balltree", "-V").assertOk().out().strip());
+    }
+
+    /** Qualified names of every command, e.g. "sylva bench hdbscan", found by walking picocli's model. */
+    static List<List<String>> allCommands() {
+        CommandLine root = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        List<List<String>> all = new ArrayList<>();
+        walk(root, new ArrayList<>(), all);
+        return all;
+    }
+
+    private static void walk(CommandLine cl, List<String> path, List<List<String>> all) {
+        all.add(List.copyOf(path));
+        for (var e : cl.getSubcommands().entrySet()) {
+            List<String> p = new ArrayList<>(path);
+            p.add(e.getKey());
+            walk(e.getValue(), p, all);
+        }
+    }
+
+    @Test
+    void everyCommandsHelpEndsWithExamplesThatDoNotWrap() {
+        List<List<String>> commands = allCommands();
+        assertTrue(commands.size() >= 8, "sylva, hdbscan, balltree, demo, bench (+2), help: " + commands);
+        for (List<String> c : commands) {
+            List<String> args = new ArrayList<>(c);
+            args.add("--help");
+            Cli.Result r = Cli.run(args.toArray(String[]::new)).assertOk();
+            String help = r.out();
+            String name = String.join(" ", c);
+            assertTrue(help.startsWith("Usage: sylva") || help.contains("\nUsage: sylva"), () -> name + ":\n" + help);
+            List<String> lines = help.lines().toList();
+            int ex = lines.indexOf("Examples:");
+            assertTrue(ex > 0, () -> "'sylva " + name + " --help' has no Examples section:\n" + help);
+            int examples = 0;
+            for (int i = ex + 1; i < lines.size() && !lines.get(i).isBlank(); i++) {
+                String l = lines.get(i);
+                // an example line, or the indented continuation of one ending in a backslash
+                boolean continuation = lines.get(i - 1).endsWith("\\") && l.startsWith("      ");
+                assertTrue(continuation || l.startsWith("  sylva ") || l.startsWith("  cat "),
+                        () -> "'sylva " + name + " --help': example line wrapped or malformed: '" + l + "'");
+                if (!continuation) examples++;
+            }
+            assertTrue(examples >= 1, name);
+            if (!c.isEmpty() && !c.get(0).equals("help")) {
+                String cmd = "  sylva " + String.join(" ", c) + " ";
+                assertTrue(lines.stream().anyMatch(l -> l.startsWith(cmd)),
+                        () -> "'sylva " + name + " --help' has no example of itself:\n" + help);
+            }
+            assertEquals("", r.err());
+        }
+    }
+
+    @Test
+    void hdbscanHelpShowsTheWayFromClipsToLabelsAndAReport() {
+        String help = Cli.run("hdbscan", "--help").assertOk().out();
+        for (String s : List.of("--min-cluster-size", "--min-samples", "--cluster-selection-epsilon", "--max-cluster-size",
+                "--alpha", "--method", "--allow-single-cluster", "--threads", "--backend", "--report", "--json", "--quiet",
+                "--format", "--shape", "--non-finite", "sylva hdbscan clips.npy")) {
+            assertTrue(help.contains(s), () -> "hdbscan --help lacks " + s + ":\n" + help);
+        }
+        String top = Cli.run("--help").assertOk().out();
+        assertTrue(top.contains("sylva hdbscan clips.npy") && top.contains("--report"), top);
+        for (String c : List.of("hdbscan", "balltree", "demo", "bench", "help")) {
+            assertTrue(top.contains("  " + c + " "), () -> "top-level help lists " + c + ":\n" + top);
+        }
+    }
+
+    @Test
+    void helpCommandShowsTheSameAsDashDashHelp() {
+        Cli.Result viaHelp = Cli.run("help", "balltree").assertOk();
+        assertEquals(Cli.run("balltree", "--help").assertOk().out(), viaHelp.out());
+        assertTrue(viaHelp.out().contains("--partition-level") && viaHelp.out().contains("--batch"));
+    }
+
+    @Test
+    void noArgumentsPrintsTheUsage() {
+        Cli.Result r = Cli.run();
+        assertEquals(0, r.code());
+        assertTrue(r.out().startsWith("Usage: sylva"), r.out());
+    }
+}
