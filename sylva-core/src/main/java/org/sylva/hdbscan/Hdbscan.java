@@ -173,9 +173,25 @@ public final class Hdbscan {
                     + n + " * " + d);
         }
         FiniteRows rows = FiniteRows.of(coords, n, d, nonFinite);
+        requireRepresentableDistances(coords, d);
         int fitted = rows.fittedCount(n);
         checkSizes(rows, n, fitted, d);
         return fitRows(rows.fittedRows(coords, d), n, fitted, d, rows, progress, cancel);
+    }
+
+    /**
+     * Largest coordinate magnitude a float64 input may have: beyond it a squared distance could overflow
+     * to infinity and the order of edges would be lost (float32 input never comes close).
+     */
+    static final double MAX_ABS_COORDINATE = 1e150;
+
+    private static void requireRepresentableDistances(double[] c, int d) {
+        for (int i = 0; i < c.length; i++) {
+            if (Math.abs(c[i]) > MAX_ABS_COORDINATE) {   // NaN compares false: handled by the policy
+                throw new InvalidInputException("point " + (i / d) + ", coordinate " + (i % d) + " is " + c[i]
+                        + ": coordinates beyond +-1e150 would overflow squared distances; rescale the data");
+            }
+        }
     }
 
     private void checkSizes(FiniteRows rows, int total, int n, int d) {

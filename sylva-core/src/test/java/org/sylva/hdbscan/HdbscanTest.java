@@ -162,6 +162,13 @@ class HdbscanTest {
     }
 
     @Test
+    void hugeFloat64CoordinatesAreRefusedBeforeTheyOverflow() {
+        double[] x = {0, 0, 1, 1, 2e160, 0, 3, 3};
+        assertMessage("point 2, coordinate 0", () -> Hdbscan.builder().minClusterSize(2).minSamples(2).build()
+                .fit(x, 4, 2, ProgressListener.NONE, CancellationToken.NEVER));
+    }
+
+    @Test
     void float64InputIsNotRoundedToFloat32() {
         double[] x = {0, 0, 1e-9, 0, 1, 1, 1 + 1e-9, 1, 5, 5, 5 + 1e-9, 5};
         HdbscanResult r = Hdbscan.builder().minClusterSize(2).minSamples(2).build()
