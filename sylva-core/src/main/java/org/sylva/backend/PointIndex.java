@@ -32,7 +32,10 @@ import org.sylva.data.PointSet;
  */
 public final class PointIndex {
     /** Largest number of points in one leaf. */
-    public static final int LEAF_SIZE = 32;
+    public static final int LEAF_SIZE = 64;
+
+    /** Largest coordinate magnitude for the float32 copy: squares and sums of 61+ terms stay far from float32 overflow. */
+    public static final double FLOAT32_LIMIT = 1e15;
 
     /** Relative safety margin of {@link #lowerBound}: far above the rounding error of any computed distance. */
     private static final double BOUND_MARGIN = 1e-9;
@@ -42,6 +45,7 @@ public final class PointIndex {
     private final int w;
     private final int positions;
     private final double[] data;
+    private final float[] data32;
     private final int[] posToOrig;
     private final int[] origToPos;
 
@@ -67,6 +71,7 @@ public final class PointIndex {
         this.w = b.w;
         this.positions = b.pos;
         this.data = b.data;
+        this.data32 = b.data32;
         this.posToOrig = b.posToOrig;
         this.origToPos = b.origToPos;
         this.nodes = b.nodeCount;
@@ -147,6 +152,21 @@ public final class PointIndex {
         return data;
     }
 
+    /**
+     * The coordinates as float32 in the same layout, or {@code null}: present only when every coordinate is
+     * exactly a float32 value of magnitude at most {@value #FLOAT32_LIMIT} (always so for float32 input),
+     * so that float32 differences are exact-input differences and no square can overflow. Backends use it
+     * for a pre-filter with a proven error bound ({@link DistanceBackend#approximateSquaredDistances}).
+     */
+    float[] blocks32() {
+        return data32;
+    }
+
+    /** True when the float32 copy exists (see {@link #blocks32()}). */
+    public boolean hasFloat32() {
+        return data32 != null;
+    }
+
     /** Node centres, {@code d} per node (shared, read-only). */
     double[] centres() {
         return centre;
@@ -177,6 +197,42 @@ public final class PointIndex {
             s += t * t;
         }
         return s;
+    }
+
+    /**
+     * Exact squared distances (the reference arithmetic, bitwise equal to {@link #squaredDistance}) from
+     * position {@code q} to the positions {@code pos[from .. from+count-1]} into {@code out[0 .. count-1]}.
+     * Four pairs are summed side by side, each in its own sequential order, so the adds overlap without
+     * changing any result.
+     */
+    public void squaredDistances(int q, int[] pos, int from, int count, double[] out) {
+        int qb = (q / w) * d * w + q % w;
+        int i = 0;
+        for (; i + 3 < count; i += 4) {
+            int p0 = pos[from + i], p1 = pos[from + i + 1], p2 = pos[from + i + 2], p3 = pos[from + i + 3];
+            int b0 = (p0 / w) * d * w + p0 % w;
+            int b1 = (p1 / w) * d * w + p1 % w;
+            int b2 = (p2 / w) * d * w + p2 % w;
+            int b3 = (p3 / w) * d * w + p3 % w;
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            for (int j = 0; j < d; j++) {
+                int jw = j * w;
+                double x = data[qb + jw];
+                double t0 = x - data[b0 + jw];
+                double t1 = x - data[b1 + jw];
+                double t2 = x - data[b2 + jw];
+                double t3 = x - data[b3 + jw];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
+            }
+            out[i] = s0;
+            out[i + 1] = s1;
+            out[i + 2] = s2;
+            out[i + 3] = s3;
+        }
+        for (; i < count; i++) out[i] = squaredDistance(q, pos[from + i]);
     }
 
     /** Number of nodes of the partition (node 0 is the root when there are points). */
@@ -242,15 +298,48 @@ public final class PointIndex {
         return leafCount[leaf];
     }
 
-    /** Distance between the centres of two nodes. */
+    /**
+     * Distance between the centres of two nodes. Only ever used inside bounds with a safety margin, so
+     * it is summed in four interleaved partial sums (faster; the order does not matter here).
+     */
     public double centreDistance(int a, int b) {
         int oa = a * d, ob = b * d;
-        double s = 0.0;
-        for (int j = 0; j < d; j++) {
-            double t = centre[oa + j] - centre[ob + j];
-            s += t * t;
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        int j = 0;
+        for (; j + 3 < d; j += 4) {
+            double t0 = centre[oa + j] - centre[ob + j];
+            double t1 = centre[oa + j + 1] - centre[ob + j + 1];
+            double t2 = centre[oa + j + 2] - centre[ob + j + 2];
+            double t3 = centre[oa + j + 3] - centre[ob + j + 3];
+            s0 += t0 * t0;
+            s1 += t1 * t1;
+            s2 += t2 * t2;
+            s3 += t3 * t3;
         }
-        return Math.sqrt(s);
+        for (; j < d; j++) {
+            double t = centre[oa + j] - centre[ob + j];
+            s0 += t * t;
+        }
+        return Math.sqrt((s0 + s1) + (s2 + s3));
+    }
+
+    /** Squared distance from the centre of {@code node} to position {@code pos}, for bounds (any summation order). */
+    public double centreSquaredDistance(int node, int pos) {
+        int oc = node * d;
+        int b = (pos / w) * d * w + pos % w;
+        double s0 = 0.0, s1 = 0.0;
+        int j = 0;
+        for (; j + 1 < d; j += 2) {
+            double t0 = centre[oc + j] - data[b + j * w];
+            double t1 = centre[oc + j + 1] - data[b + (j + 1) * w];
+            s0 += t0 * t0;
+            s1 += t1 * t1;
+        }
+        if (j < d) {
+            double t = centre[oc + j] - data[b + j * w];
+            s0 += t * t;
+        }
+        return s0 + s1;
     }
 
     /**
@@ -271,6 +360,7 @@ public final class PointIndex {
         final int n, d, w;
         final double[] rows;
         double[] data;
+        float[] data32;
         int[] posToOrig;
         int[] origToPos;
         int pos;
@@ -280,6 +370,7 @@ public final class PointIndex {
         double[] centre, radius;
         int leafCount;
         int[] leafNode, leafStart, leafSize;
+        int farthest;
         int maxDepth;
 
         final int[] idx;
@@ -367,8 +458,19 @@ public final class PointIndex {
                 int src = o * d;
                 for (int j = 0; j < d; j++) data[base + j * w] = rows[src + j];
             }
+            if (float32Exact()) {
+                data32 = new float[data.length];
+                for (int i = 0; i < data.length; i++) data32[i] = (float) data[i];
+            }
             posToOrig = Arrays.copyOf(posToOrig, pos);
             return new PointIndex(this);
+        }
+
+        private boolean float32Exact() {
+            for (double v : rows) {
+                if ((double) (float) v != v || Math.abs(v) > FLOAT32_LIMIT) return false;
+            }
+            return true;
         }
 
         private void makeLeaf(int node, int from, int to) {
@@ -397,7 +499,7 @@ public final class PointIndex {
             }
             double inv = 1.0 / (to - from);
             for (int j = 0; j < d; j++) centre[oc + j] *= inv;
-            double r2 = 0.0;
+            double r2 = -1.0;
             for (int i = from; i < to; i++) {
                 int o = idx[i] * d;
                 double s = 0.0;
@@ -405,7 +507,10 @@ public final class PointIndex {
                     double t = rows[o + j] - centre[oc + j];
                     s += t * t;
                 }
-                if (s > r2) r2 = s;
+                if (s > r2) {
+                    r2 = s;
+                    farthest = idx[i];
+                }
             }
             radius[node] = Math.sqrt(r2);
         }
@@ -421,23 +526,20 @@ public final class PointIndex {
         }
 
         /**
-         * Reorders {@code idx[from, to)} so that the first half lies on one side of the median projection
-         * on the line through two far-apart points; returns the split point (always the middle, so the
-         * depth stays logarithmic even with duplicate points).
+         * Reorders {@code idx[from, to)} so that the points left of the split lie on one side of the
+         * projection on the line through two far-apart points; returns the split point.
          */
         private int split(int from, int to) {
             int m = to - from;
-            int mid = from + m / 2;
-            // a = farthest point from the first point, b = farthest from a (ties: first in segment order).
-            int first = idx[from];
-            int a = first;
-            double best = -1;
-            for (int i = from; i < to; i++) {
-                double s = sq(first, idx[i]);
-                if (s > best) { best = s; a = idx[i]; }
-            }
+            // Split near the middle at a multiple of W so that leaves fill whole blocks (only the nodes on
+            // the right edge can be ragged); the depth stays logarithmic even with duplicate points.
+            int left = (m / 2 + w / 2) / w * w;
+            if (left < 1 || left >= m) left = m / 2;
+            int mid = from + left;
+            // a = the point farthest from the centre (found with the radius), b = the point farthest from a.
+            int a = farthest;
             int b = a;
-            best = -1;
+            double best = -1;
             for (int i = from; i < to; i++) {
                 double s = sq(a, idx[i]);
                 if (s > best) { best = s; b = idx[i]; }

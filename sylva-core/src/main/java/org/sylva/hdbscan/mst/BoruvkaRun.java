@@ -61,6 +61,9 @@ final class BoruvkaRun {
     private int edges;
 
     private final Scratch[] scratch;
+    private final boolean filtered;
+    private final double approxFactor;
+    private final double approxAbs;
 
     BoruvkaRun(PointIndex idx, CoreDistances cd, DistanceBackend backend, double alpha, boolean shortcuts,
                boolean boundPruning, ParallelWork work) {
@@ -117,8 +120,11 @@ final class BoruvkaRun {
         edgeFrom = new int[n - 1];
         edgeTo = new int[n - 1];
         edgeW = new double[n - 1];
+        filtered = boundPruning && backend.approximates() && idx.hasFloat32();
+        approxFactor = 1 + DistanceBackend.approximationError(idx.dimensions());
+        approxAbs = DistanceBackend.APPROXIMATION_ABSOLUTE;
         scratch = new Scratch[work.threads()];
-        for (int t = 0; t < scratch.length; t++) scratch[t] = new Scratch(idx, backend);
+        for (int t = 0; t < scratch.length; t++) scratch[t] = new Scratch(idx, backend, filtered);
     }
 
     /** Per-worker buffers, allocated once and reused in every round. */
@@ -129,15 +135,23 @@ final class BoruvkaRun {
         final double[] qBestW = new double[PointIndex.LEAF_SIZE];
         final int[] act = new int[PointIndex.LEAF_SIZE];
         final int[] actPos = new int[PointIndex.LEAF_SIZE];
-        final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 16];
+        final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 32];
         final int[] qBestQ = new int[PointIndex.LEAF_SIZE];
         final double[] tile;
+        final float[] tile32;
+        final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
+        final int[] cand = new int[PointIndex.LEAF_SIZE + 16];
+        final double[] exact = new double[PointIndex.LEAF_SIZE + 16];
+        /** The current query's bound (a real edge weight) and squared-distance threshold. */
+        double bound;
+        double thr;
         final int[] stackNode;
         final double[] stackLb;
 
-        Scratch(PointIndex idx, DistanceBackend b) {
+        Scratch(PointIndex idx, DistanceBackend b, boolean filtered) {
             int w = idx.blockWidth();
             tile = new double[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
+            tile32 = filtered ? new float[tile.length] : null;
             stackNode = new int[2 * idx.depth() + 4];
             stackLb = new double[2 * idx.depth() + 4];
         }
@@ -388,13 +402,17 @@ final class BoruvkaRun {
         if (boundPruning) {
             int qs = idx.leafStart(ownLeaf);
             int qbf = qs / w, qbt = (qs + idx.leafCount(ownLeaf) + w - 1) / w;
-            backend.centreDistances(idx, node, qbf, qbt, s.centre);
+            // Few active queries: their centre distances one by one; else the whole leaf in one vector pass.
+            boolean few = 4 * m < idx.leafCount(ownLeaf);
+            if (!few) backend.centreDistances(idx, node, qbf, qbt, s.centre);
             int off = qbf * w;
             double minCoreN = nodeMinCore[node];
             for (int i = 0; i < m; i++) {
                 if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
                 double bound = Math.min(s.qBestW[i], Double.longBitsToDouble(compBound.get(s.qComp[i])));
-                double lb = idx.lowerBoundFromCentre(s.centre[s.qPos[i] - off], node);
+                if (Math.max(s.qCore[i], minCoreN) > bound) continue;
+                double sq = few ? idx.centreSquaredDistance(node, s.qPos[i]) : s.centre[s.qPos[i] - off];
+                double lb = idx.lowerBoundFromCentre(sq, node);
                 if (divide) lb /= alpha;
                 if (Math.max(Math.max(s.qCore[i], minCoreN), lb) > bound) continue;
                 s.act[nq] = i;
@@ -410,7 +428,20 @@ final class BoruvkaRun {
             }
         }
         if (nq == 0) return;
-        backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+        // The float32 pre-filter pays once every active query has a finite bound (almost always; the
+        // very first leaves of a component without neighbour edges are scanned exactly).
+        boolean approx = filtered;
+        for (int r = 0; approx && r < nq; r++) {
+            int q = s.act[r];
+            if (Math.min(s.qBestW[q], Double.longBitsToDouble(compBound.get(s.qComp[q]))) == Double.POSITIVE_INFINITY) {
+                approx = false;
+            }
+        }
+        if (approx) {
+            backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
+        } else {
+            backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+        }
         int stride = (bt - bf) * w;
         int off = cs - bf * w;
         for (int r = 0; r < nq; r++) {
@@ -418,42 +449,63 @@ final class BoruvkaRun {
             int row = r * stride + off;
             int qc = s.qComp[q];
             double qCore = s.qCore[q];
-            double best = s.qBestW[q];
-            int bestO = s.qBestQ[q];
-            double bound = boundPruning
-                    ? Math.min(best, Double.longBitsToDouble(compBound.get(qc))) : Double.POSITIVE_INFINITY;
-            double thr = squaredThreshold(bound);
-            for (int c = 0; c < cnt; c++) {
-                int p = cs + c;
-                int pc = posComp[p];
-                if (pc == qc) continue;
-                double cc = Math.max(qCore, posCore[p]);
-                if (cc > bound) continue;
-                double sq = s.tile[row + c];
-                if (sq > thr) continue;
-                double d = Math.sqrt(sq);
-                if (divide) d /= alpha;
-                double wgt = Math.max(cc, d);
-                if (wgt > bound) continue;
-                int o = idx.original(p);
-                if (wgt < best || (wgt == best && o < bestO)) {
-                    best = wgt;
-                    bestO = o;
-                    if (boundPruning) {
-                        if (wgt < bound) {
-                            bound = wgt;
-                            thr = squaredThreshold(bound);
-                            compBound.accumulateAndGet(qc, Double.doubleToRawLongBits(wgt), Math::min);
-                        }
-                        // The same edge leaves the other component too: a real edge, so a valid bound there.
-                        if (wgt < Double.longBitsToDouble(compBound.get(pc))) {
-                            compBound.accumulateAndGet(pc, Double.doubleToRawLongBits(wgt), Math::min);
-                        }
-                    }
+            s.bound = boundPruning
+                    ? Math.min(s.qBestW[q], Double.longBitsToDouble(compBound.get(qc))) : Double.POSITIVE_INFINITY;
+            s.thr = squaredThreshold(s.bound);
+            if (approx) {
+                // Approximations beyond the widened threshold have exact values beyond thr: skipped. The
+                // few others get their exact value, four at a time.
+                double thrA = s.thr * approxFactor + approxAbs;
+                int sel = backend.select(s.tile32, row, cnt, thrA, s.sel);
+                int nc = 0;
+                for (int e = 0; e < sel; e++) {
+                    int c = s.sel[e];
+                    int p = cs + c;
+                    if (posComp[p] == qc || Math.max(qCore, posCore[p]) > s.bound || s.tile32[row + c] > thrA) continue;
+                    s.cand[nc++] = p;
+                }
+                if (nc == 0) continue;
+                idx.squaredDistances(s.actPos[r], s.cand, 0, nc, s.exact);
+                for (int e = 0; e < nc; e++) {
+                    if (s.exact[e] <= s.thr) consider(s, q, qc, qCore, s.cand[e], s.exact[e]);
+                }
+            } else {
+                for (int c = 0; c < cnt; c++) {
+                    int p = cs + c;
+                    if (posComp[p] == qc || Math.max(qCore, posCore[p]) > s.bound) continue;
+                    double sq = s.tile[row + c];
+                    if (sq <= s.thr) consider(s, q, qc, qCore, p, sq);
                 }
             }
-            s.qBestW[q] = best;
-            s.qBestQ[q] = bestO;
+        }
+    }
+
+    /**
+     * Candidate {@code p} (another component, squared distance {@code sq} within the threshold) for query
+     * {@code q}: kept if it precedes the query's best under (weight, index); a lighter edge also lowers
+     * the bounds of both components (it is a real edge of each).
+     */
+    private void consider(Scratch s, int q, int qc, double qCore, int p, double sq) {
+        double d = Math.sqrt(sq);
+        if (divide) d /= alpha;
+        double wgt = Math.max(Math.max(qCore, posCore[p]), d);
+        if (wgt > s.bound) return;
+        int o = idx.original(p);
+        double best = s.qBestW[q];
+        if (wgt < best || (wgt == best && o < s.qBestQ[q])) {
+            s.qBestW[q] = wgt;
+            s.qBestQ[q] = o;
+            if (boundPruning) {
+                if (wgt < s.bound) {
+                    s.bound = wgt;
+                    s.thr = squaredThreshold(wgt);
+                    compBound.accumulateAndGet(qc, Double.doubleToRawLongBits(wgt), Math::min);
+                }
+                int pc = posComp[p];
+                if (wgt < Double.longBitsToDouble(compBound.get(pc))) {
+                    compBound.accumulateAndGet(pc, Double.doubleToRawLongBits(wgt), Math::min);
+                }
+            }
         }
     }
 

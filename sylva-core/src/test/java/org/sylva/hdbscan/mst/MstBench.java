@@ -65,8 +65,11 @@ public final class MstBench {
             t[r][1] = (t2 - t1) / 1e9;
             t[r][2] = (t3 - t2) / 1e9;
             System.out.printf("run %d: index %.3f s, core %.3f s, mst %.3f s; main-thread cpu %.3f / %.3f / %.3f s;"
-                    + " pairs core %.3g mst %.3g%n", r, t[r][0], t[r][1], t[r][2], (c1 - c0) / 1e9, (c2 - c1) / 1e9,
-                    (c3 - c2) / 1e9, (double) counting.pairs[0], (double) counting.pairs[1]);
+                    + " pairs core %.3g mst %.3g, approximate pairs core %.3g mst %.3g%n", r, t[r][0], t[r][1], t[r][2],
+                    (c1 - c0) / 1e9, (c2 - c1) / 1e9, (c3 - c2) / 1e9, (double) counting.pairs[0],
+                    (double) counting.pairs[1], (double) counting.approxPairs[0], (double) counting.approxPairs[1]);
+            counting.approxPairs[0] = 0;
+            counting.approxPairs[1] = 0;
             counting.pairs[0] = 0;
             counting.pairs[1] = 0;
         }
@@ -86,6 +89,7 @@ public final class MstBench {
     static final class CountingBackend implements DistanceBackend {
         final DistanceBackend inner;
         final long[] pairs = new long[2];
+        final long[] approxPairs = new long[2];
         volatile int stage;
 
         CountingBackend(DistanceBackend inner) {
@@ -106,6 +110,18 @@ public final class MstBench {
         public void squaredDistances(PointIndex idx, int[] queries, int nq, int blockFrom, int blockTo, double[] out) {
             pairs[stage] += (long) nq * (blockTo - blockFrom) * idx.blockWidth();
             inner.squaredDistances(idx, queries, nq, blockFrom, blockTo, out);
+        }
+
+        @Override
+        public boolean approximates() {
+            return inner.approximates();
+        }
+
+        @Override
+        public void approximateSquaredDistances(PointIndex idx, int[] queries, int nq, int blockFrom, int blockTo,
+                                                float[] out) {
+            approxPairs[stage] += (long) nq * (blockTo - blockFrom) * idx.blockWidth();
+            inner.approximateSquaredDistances(idx, queries, nq, blockFrom, blockTo, out);
         }
 
         @Override
