@@ -377,6 +377,11 @@ public final class PointIndex {
         final int[] tmp;
         final double[] proj;
         final double[] sortBuf;
+        final double[] dir;
+        final double[] aRow;
+        /** The rows in current segment order (and a buffer for partitions), so every pass streams. */
+        final double[] work;
+        final double[] workTmp;
 
         Builder(double[] rows, int n, int d, int w) {
             this.rows = rows;
@@ -400,6 +405,10 @@ public final class PointIndex {
             tmp = new int[n];
             proj = new double[n];
             sortBuf = new double[n];
+            dir = new double[d];
+            aRow = new double[d];
+            work = rows.clone();
+            workTmp = new double[rows.length];
         }
 
         PointIndex build() {
@@ -451,12 +460,12 @@ public final class PointIndex {
             }
             int blocksTotal = Math.max(pos / w, 0);
             data = new double[blocksTotal * d * w];
-            for (int p = 0; p < pos; p++) {
-                int o = posToOrig[p];
-                if (o < 0) continue;
+            // The working copy is in final segment (leaf) order: copy it out sequentially.
+            for (int i = 0; i < n; i++) {
+                int p = origToPos[idx[i]];
                 int base = (p / w) * d * w + p % w;
-                int src = o * d;
-                for (int j = 0; j < d; j++) data[base + j * w] = rows[src + j];
+                int src = i * d;
+                for (int j = 0; j < d; j++) data[base + j * w] = work[src + j];
             }
             if (float32Exact()) {
                 data32 = new float[data.length];
@@ -489,45 +498,55 @@ public final class PointIndex {
             nodePosEnd[node] = pos;
         }
 
-        /** Centre = mean of the points; radius = largest distance from the centre to one of them. */
+        /**
+         * Centre = mean of the points; radius = largest distance from the centre to one of them (the
+         * farthest point is remembered for the split). Reads the segment-ordered copy, so it streams.
+         */
         private void centreAndRadius(int node, int from, int to) {
             int oc = node * d;
             for (int j = 0; j < d; j++) centre[oc + j] = 0.0;
             for (int i = from; i < to; i++) {
-                int o = idx[i] * d;
-                for (int j = 0; j < d; j++) centre[oc + j] += rows[o + j];
+                int o = i * d;
+                for (int j = 0; j < d; j++) centre[oc + j] += work[o + j];
             }
             double inv = 1.0 / (to - from);
             for (int j = 0; j < d; j++) centre[oc + j] *= inv;
             double r2 = -1.0;
             for (int i = from; i < to; i++) {
-                int o = idx[i] * d;
-                double s = 0.0;
-                for (int j = 0; j < d; j++) {
-                    double t = rows[o + j] - centre[oc + j];
-                    s += t * t;
-                }
+                double s = sqRows(work, i * d, centre, oc);
                 if (s > r2) {
                     r2 = s;
-                    farthest = idx[i];
+                    farthest = i;
                 }
             }
+            // Any summation order is within 1e-15 of the exact radius; the bounds' margin covers it.
             radius[node] = Math.sqrt(r2);
         }
 
-        private double sq(int a, int b) {
-            int oa = a * d, ob = b * d;
-            double s = 0.0;
-            for (int j = 0; j < d; j++) {
-                double t = rows[oa + j] - rows[ob + j];
-                s += t * t;
+        /** Squared distance in four partial sums: splits and radii need no particular order. */
+        private double sqRows(double[] x, int ox, double[] y, int oy) {
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            int j = 0;
+            for (; j + 3 < d; j += 4) {
+                double t0 = x[ox + j] - y[oy + j];
+                double t1 = x[ox + j + 1] - y[oy + j + 1];
+                double t2 = x[ox + j + 2] - y[oy + j + 2];
+                double t3 = x[ox + j + 3] - y[oy + j + 3];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
             }
-            return s;
+            for (; j < d; j++) {
+                double t = x[ox + j] - y[oy + j];
+                s0 += t * t;
+            }
+            return (s0 + s1) + (s2 + s3);
         }
 
         /**
-         * Reorders {@code idx[from, to)} so that the points left of the split lie on one side of the
-         * projection on the line through two far-apart points; returns the split point.
+         * Reorders segment {@code [from, to)} (indices and rows) so that the points left of the split lie
+         * on one side of the projection on the line through two far-apart points; returns the split point.
          */
         private int split(int from, int to) {
             int m = to - from;
@@ -538,40 +557,54 @@ public final class PointIndex {
             int mid = from + left;
             // a = the point farthest from the centre (found with the radius), b = the point farthest from a.
             int a = farthest;
+            System.arraycopy(work, a * d, aRow, 0, d);
             int b = a;
             double best = -1;
             for (int i = from; i < to; i++) {
-                double s = sq(a, idx[i]);
-                if (s > best) { best = s; b = idx[i]; }
+                double s = sqRows(work, i * d, aRow, 0);
+                if (s > best) {
+                    best = s;
+                    b = i;
+                }
             }
-            int oa = a * d, ob = b * d;
+            int ob = b * d;
+            for (int j = 0; j < d; j++) dir[j] = work[ob + j] - aRow[j];
             for (int i = from; i < to; i++) {
-                int o = idx[i] * d;
-                double s = 0.0;
-                for (int j = 0; j < d; j++) s += (rows[o + j] - rows[oa + j]) * (rows[ob + j] - rows[oa + j]);
-                proj[i] = s;
+                int o = i * d;
+                double s0 = 0.0, s1 = 0.0;
+                int j = 0;
+                for (; j + 1 < d; j += 2) {
+                    s0 += (work[o + j] - aRow[j]) * dir[j];
+                    s1 += (work[o + j + 1] - aRow[j + 1]) * dir[j + 1];
+                }
+                if (j < d) s0 += (work[o + j] - aRow[j]) * dir[j];
+                proj[i] = s0 + s1;
             }
             System.arraycopy(proj, from, sortBuf, from, m);
             Arrays.sort(sortBuf, from, to);
             double median = sortBuf[mid - 1];
             // Stable partition: strictly below the median first, then equal ones in segment order until
-            // the left half is full, the rest to the right.
+            // the left part is full, the rest to the right; rows move with their indices.
             int below = 0;
             for (int i = from; i < to; i++) if (proj[i] < median) below++;
             int equalLeft = (mid - from) - below;
             int l = from, r = mid;
             for (int i = from; i < to; i++) {
                 double p = proj[i];
+                int dst;
                 if (p < median) {
-                    tmp[l++] = idx[i];
+                    dst = l++;
                 } else if (p == median && equalLeft > 0) {
-                    tmp[l++] = idx[i];
+                    dst = l++;
                     equalLeft--;
                 } else {
-                    tmp[r++] = idx[i];
+                    dst = r++;
                 }
+                tmp[dst] = idx[i];
+                System.arraycopy(work, i * d, workTmp, dst * d, d);
             }
             System.arraycopy(tmp, from, idx, from, m);
+            System.arraycopy(workTmp, from * d, work, from * d, m * d);
             return mid;
         }
     }
