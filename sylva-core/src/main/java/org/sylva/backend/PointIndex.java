@@ -17,13 +17,17 @@ import org.sylva.data.PointSet;
  * {@code j} of {@code W} consecutive positions with one load. Padding positions hold zeros and map to
  * original index {@code -1}; callers never read their distances.
  *
- * <p><b>Partition.</b> A node's points are split at the median of their projection on the line through
- * two far-apart points (the usual ball-tree split), until a node holds at most {@link #LEAF_SIZE}
- * points. Every node has a centre (the mean of its points) and a radius (the largest distance from the
- * centre to one of its points); {@link #lowerBound} turns two balls into a provable lower bound on the
- * computed distance of every pair drawn from them. Nodes are numbered in pre-order (children after
- * their parent, node 0 the root) and the leaves of a subtree are consecutive, so each node covers one
- * position range.
+ * <p><b>Partition.</b> A node's points are ordered by their projection on the line through two far-apart
+ * points (the usual ball-tree split) and cut near the middle, at a multiple of {@code W} so that leaves
+ * fill whole blocks, until a node holds at most {@link #LEAF_SIZE} points. Every node has a centre (the
+ * mean of its points) and a radius (the largest distance from the centre to one of its points);
+ * {@link #lowerBound} and {@link #lowerBoundFromCentre} turn them into provable lower bounds on computed
+ * distances. Nodes are numbered in pre-order (children after their parent, node 0 the root) and the
+ * leaves of a subtree are consecutive, so each node covers one position range. The partition depends
+ * only on the data and {@code W}, never on threads.
+ *
+ * <p>When every coordinate is exactly a float32 value (always so for a {@link PointSet}), the index also
+ * keeps a float32 copy for the backends' pre-filter (see {@link DistanceBackend#approximates()}).
  *
  * <pre>{@code
  * PointIndex idx = PointIndex.build(points, Backends.best());
@@ -31,7 +35,10 @@ import org.sylva.data.PointSet;
  * }</pre>
  */
 public final class PointIndex {
-    /** Largest number of points in one leaf. */
+    /**
+     * Largest number of points in one leaf. Large leaves amortise the per-leaf work (bounds, tile set-up);
+     * in tens of dimensions ball bounds cannot separate points inside a cluster anyway.
+     */
     public static final int LEAF_SIZE = 64;
 
     /** Largest coordinate magnitude for the float32 copy: squares and sums of 61+ terms stay far from float32 overflow. */
@@ -582,19 +589,19 @@ public final class PointIndex {
             }
             System.arraycopy(proj, from, sortBuf, from, m);
             Arrays.sort(sortBuf, from, to);
-            double median = sortBuf[mid - 1];
-            // Stable partition: strictly below the median first, then equal ones in segment order until
+            double cut = sortBuf[mid - 1];
+            // Stable partition: strictly below the cut first, then equal ones in segment order until
             // the left part is full, the rest to the right; rows move with their indices.
             int below = 0;
-            for (int i = from; i < to; i++) if (proj[i] < median) below++;
+            for (int i = from; i < to; i++) if (proj[i] < cut) below++;
             int equalLeft = (mid - from) - below;
             int l = from, r = mid;
             for (int i = from; i < to; i++) {
                 double p = proj[i];
                 int dst;
-                if (p < median) {
+                if (p < cut) {
                     dst = l++;
-                } else if (p == median && equalLeft > 0) {
+                } else if (p == cut && equalLeft > 0) {
                     dst = l++;
                     equalLeft--;
                 } else {

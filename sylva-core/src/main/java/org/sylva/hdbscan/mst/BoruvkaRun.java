@@ -18,7 +18,6 @@ final class BoruvkaRun {
     private static final int NONE = -1;
     /** Relative widening of the squared-distance pre-filter; covers the rounding of sqrt, * and / alpha. */
     private static final double FILTER_SLACK = 1e-12;
-    private static final boolean DEBUG = Boolean.getBoolean("sylva.debug");
 
     private final PointIndex idx;
     private final CoreDistances cd;
@@ -175,7 +174,7 @@ final class BoruvkaRun {
             throw new IllegalStateException("Borůvka did not finish in " + maxRounds + " rounds (" + components
                     + " components left)");
         }
-        return SpanningTree.wrap(n, edgeFrom, edgeTo, edgeW).inEdgeOrder();
+        return sortedTree();
     }
 
     // ---------------------------------------------------------------- round preparation (sequential, O(n k))
@@ -197,15 +196,6 @@ final class BoruvkaRun {
             posComp[p] = comp[o];
             boolean skip = shortcuts && (resolved[o] || core[o] > compW[comp[o]]);
             posActive[p] = !skip;
-        }
-        if (DEBUG) {
-            int act = 0, res = 0, comps = 0, nb = 0;
-            for (int i = 0; i < n; i++) {
-                if (shortcuts && resolved[i]) res++;
-                if (comp[i] == i) { comps++; if (compW[i] < Double.POSITIVE_INFINITY) nb++; }
-            }
-            for (int p = 0; p < positions; p++) if (idx.original(p) >= 0 && posActive[p]) act++;
-            System.out.printf("    comps %d (with neighbour bound %d), resolved %d, active %d%n", comps, nb, res, act);
         }
         for (int c = 0; c < n; c++) {
             double b = boundPruning ? compW[c] : Double.POSITIVE_INFINITY;
@@ -536,6 +526,50 @@ final class BoruvkaRun {
         }
         for (int p = 0; p < n; p++) comp[p] = find(p);
         return added;
+    }
+
+    /**
+     * The tree's edges with {@code from < to}, sorted by {@link EdgeOrder}: a bottom-up merge sort on an
+     * index permutation (no boxing); every key is distinct, so the order is unique.
+     */
+    private SpanningTree sortedTree() {
+        int m = edges;
+        int[] lo = new int[m], hi = new int[m];
+        for (int e = 0; e < m; e++) {
+            lo[e] = Math.min(edgeFrom[e], edgeTo[e]);
+            hi[e] = Math.max(edgeFrom[e], edgeTo[e]);
+        }
+        int[] perm = new int[m], buf = new int[m];
+        for (int e = 0; e < m; e++) perm[e] = e;
+        for (int width = 1; width < m; width *= 2) {
+            for (int start = 0; start < m; start += 2 * width) {
+                int mid = Math.min(start + width, m), end = Math.min(start + 2 * width, m);
+                int i = start, j = mid, o = start;
+                while (i < mid && j < end) {
+                    int x = perm[i], y = perm[j];
+                    if (EdgeOrder.compare(edgeW[y], lo[y], hi[y], edgeW[x], lo[x], hi[x]) < 0) {
+                        buf[o++] = y;
+                        j++;
+                    } else {
+                        buf[o++] = x;
+                        i++;
+                    }
+                }
+                while (i < mid) buf[o++] = perm[i++];
+                while (j < end) buf[o++] = perm[j++];
+            }
+            int[] t = perm;
+            perm = buf;
+            buf = t;
+        }
+        int[] from = new int[m], to = new int[m];
+        double[] w = new double[m];
+        for (int e = 0; e < m; e++) {
+            from[e] = lo[perm[e]];
+            to[e] = hi[perm[e]];
+            w[e] = edgeW[perm[e]];
+        }
+        return SpanningTree.wrap(n, from, to, w);
     }
 
     /** Union-find root with path halving; the loop is bounded by the number of points. */
