@@ -93,6 +93,19 @@ public interface DistanceBackend {
 
     /**
      * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the values
+     * {@code values[from + c] <= limits[c]}, and returns how many. {@code from} is a multiple of
+     * {@link #blockWidth()}, and {@code values} and {@code limits} hold whole blocks.
+     */
+    default int selectEach(float[] values, int from, float[] limits, int count, int[] out) {
+        int n = 0;
+        for (int c = 0; c < count; c++) {
+            if (values[from + c] <= limits[c]) out[n++] = c;
+        }
+        return n;
+    }
+
+    /**
+     * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the values
      * {@code values[from + c] <= limit}, and returns how many; it may also list a few values slightly above
      * {@code limit} (vector compares in float32 round the limit up), never miss one, so callers re-check.
      * {@code from} is a multiple of {@link #blockWidth()} and {@code values} holds whole blocks from there.

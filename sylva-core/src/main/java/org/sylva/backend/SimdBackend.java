@@ -209,6 +209,21 @@ final class SimdBackend implements DistanceBackend {
     }
 
     @Override
+    public int selectEach(float[] values, int from, float[] limits, int count, int[] out) {
+        int n = 0;
+        for (int c = 0; c < count; c += W) {
+            long bits = FloatVector.fromArray(FS, values, from + c)
+                    .compare(VectorOperators.LE, FloatVector.fromArray(FS, limits, c)).toLong();
+            for (int t = 0; t < W && bits != 0; t++) {
+                int lane = Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (c + lane < count) out[n++] = c + lane;
+            }
+        }
+        return n;
+    }
+
+    @Override
     public int select(float[] values, int from, int count, double limit, int[] out) {
         // float32 limit rounded up: every value <= limit passes (a few just above may pass too).
         float lim = (float) limit;

@@ -127,6 +127,18 @@ class BackendsTest {
                 }
                 for (int i = 1; i < n; i++) assertTrue(out[i - 1] < out[i]);
                 for (int i = 0; i < n; i++) assertTrue(out[i] < count && v[from + out[i]] <= Math.nextUp((float) limit));
+                // One limit per offset: exactly the offsets within their own limit.
+                float[] lims = new float[8 * w];
+                for (int i = 0; i < lims.length; i++) lims[i] = r.nextFloat() * 2;
+                int ne = b.selectEach(v, from, lims, count, out);
+                int expected = 0;
+                for (int c = 0; c < count; c++) {
+                    if (v[from + c] <= lims[c]) {
+                        assertTrue(expected < ne && out[expected] == c, b.name() + " selectEach offset " + c);
+                        expected++;
+                    }
+                }
+                assertEquals(expected, ne);
             }
         }
     }

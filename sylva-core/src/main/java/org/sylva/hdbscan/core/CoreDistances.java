@@ -75,7 +75,16 @@ public final class CoreDistances {
         if (n == 0) return new CoreDistances(0, minSamples, 0, new double[0], new int[0], new double[0]);
         KnnSearch search = new KnnSearch(index, backend, k, prune, threads);
         try (ParallelWork work = new ParallelWork(threads)) {
-            work.run(index.leaves(), STAGE, progress, cancel, search::unit);
+            int leaves = index.leaves();
+            if (search.filtered()) {
+                long total = 3L * leaves;
+                work.run(leaves, STAGE, 0, total, progress, cancel, search::firstPass);
+                search.boundsUp();
+                work.run(leaves, STAGE, leaves, total, progress, cancel, search::secondPass);
+                work.run(leaves, STAGE, 2L * leaves, total, progress, cancel, search::finalPass);
+            } else {
+                work.run(leaves, STAGE, progress, cancel, search::unit);
+            }
         }
         int[] nb = search.neighbourIndices();
         double[] nd = search.neighbourDistances();
