@@ -21,6 +21,11 @@ import org.sylva.progress.ProgressListener;
  * If {@code minSamples > n} (which the HDBSCAN front end should refuse), the core distance is the
  * distance to the farthest point.
  *
+ * <p>The search is exact whatever the backend: with the vector backend and float32-exact coordinates it
+ * screens pairs with a float32 pre-filter of proven error and decides every kept candidate with the
+ * float64 reference distance; otherwise it computes float64 distances directly. Either way the lists
+ * are bitwise those of a brute-force float64 search and never depend on the thread count.
+ *
  * <p>Immutable: accessors return single values or copies.
  *
  * <pre>{@code

@@ -6,7 +6,9 @@ import org.sylva.backend.DistanceBackend;
 import org.sylva.backend.PointIndex;
 
 /**
- * Exact k-nearest-neighbour lists of every point, one leaf of queries per work unit. A unit scans its
+ * Exact k-nearest-neighbour lists of every point.
+ *
+ * <p><b>Exact mode</b> (float64 distances only; one leaf of queries per work unit). A unit scans its
  * own leaf first, then walks the partition nearest ball first and skips every ball whose lower bound
  * exceeds the largest current k-th distance of its queries, and, leaf by leaf, each query whose own
  * bound does (strictly: equal distances can still enter a list through the index tie rule). Lists are
@@ -297,11 +299,6 @@ final class KnnSearch {
     }
 
     // ---------------------------------------------------------------------------------- filtered mode
-
-    /** Number of passes of the filtered mode (for progress). */
-    int passes() {
-        return filtered ? 3 : 1;
-    }
 
     /** True when the filtered (float32 pre-filter, symmetric) mode runs. */
     boolean filtered() {
