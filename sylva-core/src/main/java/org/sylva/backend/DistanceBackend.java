@@ -53,4 +53,68 @@ public interface DistanceBackend {
      * safety margin), so any float64 arithmetic would do; both backends use the reference order anyway.
      */
     void centreDistances(PointIndex idx, int node, int blockFrom, int blockTo, double[] out);
+
+    /**
+     * True when {@link #approximateSquaredDistances} is implemented: a cheap float32 pre-filter whose error
+     * is bounded by {@link #approximationError}. The stages then compute the exact value only for pairs
+     * the bound cannot rule out, so results stay exactly those of the float64 reference.
+     */
+    default boolean approximates() {
+        return false;
+    }
+
+    /**
+     * The relative error bound {@code eps} of approximate squared distances in {@code d} dimensions: for
+     * every pair, with {@code s} the reference float64 value and {@code a} the approximation,
+     * {@code a <= s * (1 + eps) + APPROXIMATION_ABSOLUTE} and {@code s <= a * (1 + eps) + APPROXIMATION_ABSOLUTE}.
+     *
+     * <p>Why it holds (inputs exactly float32, |x| <= {@link PointIndex#FLOAT32_LIMIT}, unit roundoff
+     * {@code u = 2^-24}): each float32 difference is {@code (a_j - b_j)(1 + d1)}, its square adds at most
+     * two roundings and each of the {@code d} additions one, so {@code a} lies within
+     * {@code (1 +- u)^(2d + 2)} of the exact real sum (all terms are non-negative, so there is no
+     * cancellation); the float64 reference lies within {@code (1 +- 2^-53)^d} of it; underflow adds at most
+     * {@code d * 2^-149} in absolute terms. {@code 1.01 (2d + 4) u} covers both relative factors.
+     */
+    static double approximationError(int d) {
+        return 1.01 * (2.0 * d + 4.0) * 0x1p-24;
+    }
+
+    /** Absolute slack of the approximation bound (float32 underflow). */
+    double APPROXIMATION_ABSOLUTE = 1e-36;
+
+    /**
+     * Float32 approximations of {@link #squaredDistances}, same shape, within {@link #approximationError}.
+     * Requires {@link PointIndex#hasFloat32()}; unsupported unless {@link #approximates()}.
+     */
+    default void approximateSquaredDistances(PointIndex idx, int[] queries, int nq, int blockFrom, int blockTo,
+                                             float[] out) {
+        throw new UnsupportedOperationException(name() + " has no approximate distances");
+    }
+
+    /**
+     * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the values
+     * {@code values[from + c] <= limits[c]}, and returns how many. {@code from} is a multiple of
+     * {@link #blockWidth()}, and {@code values} and {@code limits} hold whole blocks.
+     */
+    default int selectEach(float[] values, int from, float[] limits, int count, int[] out) {
+        int n = 0;
+        for (int c = 0; c < count; c++) {
+            if (values[from + c] <= limits[c]) out[n++] = c;
+        }
+        return n;
+    }
+
+    /**
+     * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the values
+     * {@code values[from + c] <= limit}, and returns how many; it may also list a few values slightly above
+     * {@code limit} (vector compares in float32 round the limit up), never miss one, so callers re-check.
+     * {@code from} is a multiple of {@link #blockWidth()} and {@code values} holds whole blocks from there.
+     */
+    default int select(float[] values, int from, int count, double limit, int[] out) {
+        int n = 0;
+        for (int c = 0; c < count; c++) {
+            if (values[from + c] <= limit) out[n++] = c;
+        }
+        return n;
+    }
 }

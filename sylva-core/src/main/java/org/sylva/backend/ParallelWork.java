@@ -56,18 +56,28 @@ public final class ParallelWork implements AutoCloseable {
      * cancelled before every unit ran.
      */
     public void run(int units, String stage, ProgressListener listener, CancellationToken token, Unit task) {
+        run(units, stage, 0, units, listener, token, task);
+    }
+
+    /**
+     * As {@link #run(int, String, ProgressListener, CancellationToken, Unit)} for one pass of a stage made
+     * of several: progress is reported as {@code (stage, offset + done, total)}.
+     */
+    public void run(int units, String stage, long offset, long total, ProgressListener listener,
+                    CancellationToken token, Unit task) {
         token.throwIfCancelled();
         AtomicInteger next = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
         AtomicLong lastReport = new AtomicLong(System.nanoTime());
         if (pool == null || units <= 1) {
-            work(0, units, next, done, lastReport, stage, listener, token, task);
+            work(0, units, next, done, lastReport, stage, offset, total, listener, token, task);
         } else {
             int workers = Math.min(threads, units);
             List<Future<?>> futures = new ArrayList<>(workers);
             for (int t = 0; t < workers; t++) {
                 int id = t;
-                futures.add(pool.submit(() -> work(id, units, next, done, lastReport, stage, listener, token, task)));
+                futures.add(pool.submit(() -> work(id, units, next, done, lastReport, stage, offset, total, listener,
+                        token, task)));
             }
             Throwable failure = null;
             for (Future<?> f : futures) {
@@ -86,11 +96,12 @@ public final class ParallelWork implements AutoCloseable {
         }
         token.throwIfCancelled();
         if (done.get() != units) throw new IllegalStateException(stage + ": " + done.get() + " of " + units + " units ran");
-        listener.progress(stage, units, units);
+        listener.progress(stage, offset + units, total);
     }
 
     private static void work(int id, int units, AtomicInteger next, AtomicInteger done, AtomicLong lastReport,
-                             String stage, ProgressListener listener, CancellationToken token, Unit task) {
+                             String stage, long offset, long total, ProgressListener listener,
+                             CancellationToken token, Unit task) {
         for (int it = 0; it < units; it++) {
             if (token.isCancelled()) return;
             int u = next.getAndIncrement();
@@ -100,7 +111,7 @@ public final class ParallelWork implements AutoCloseable {
             long now = System.nanoTime();
             long last = lastReport.get();
             if (now - last >= REPORT_NANOS && dn < units && lastReport.compareAndSet(last, now)) {
-                listener.progress(stage, dn, units);
+                listener.progress(stage, offset + dn, total);
             }
         }
     }

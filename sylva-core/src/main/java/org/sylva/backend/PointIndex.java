@@ -17,13 +17,17 @@ import org.sylva.data.PointSet;
  * {@code j} of {@code W} consecutive positions with one load. Padding positions hold zeros and map to
  * original index {@code -1}; callers never read their distances.
  *
- * <p><b>Partition.</b> A node's points are split at the median of their projection on the line through
- * two far-apart points (the usual ball-tree split), until a node holds at most {@link #LEAF_SIZE}
- * points. Every node has a centre (the mean of its points) and a radius (the largest distance from the
- * centre to one of its points); {@link #lowerBound} turns two balls into a provable lower bound on the
- * computed distance of every pair drawn from them. Nodes are numbered in pre-order (children after
- * their parent, node 0 the root) and the leaves of a subtree are consecutive, so each node covers one
- * position range.
+ * <p><b>Partition.</b> A node's points are ordered by their projection on the line through two far-apart
+ * points (the usual ball-tree split) and cut near the middle, at a multiple of {@code W} so that leaves
+ * fill whole blocks, until a node holds at most {@link #LEAF_SIZE} points. Every node has a centre (the
+ * mean of its points) and a radius (the largest distance from the centre to one of its points);
+ * {@link #lowerBound} and {@link #lowerBoundFromCentre} turn them into provable lower bounds on computed
+ * distances. Nodes are numbered in pre-order (children after their parent, node 0 the root) and the
+ * leaves of a subtree are consecutive, so each node covers one position range. The partition depends
+ * only on the data and {@code W}, never on threads.
+ *
+ * <p>When every coordinate is exactly a float32 value (always so for a {@link PointSet}), the index also
+ * keeps a float32 copy for the backends' pre-filter (see {@link DistanceBackend#approximates()}).
  *
  * <pre>{@code
  * PointIndex idx = PointIndex.build(points, Backends.best());
@@ -31,8 +35,14 @@ import org.sylva.data.PointSet;
  * }</pre>
  */
 public final class PointIndex {
-    /** Largest number of points in one leaf. */
-    public static final int LEAF_SIZE = 32;
+    /**
+     * Largest number of points in one leaf. Large leaves amortise the per-leaf work (bounds, tile set-up);
+     * in tens of dimensions ball bounds cannot separate points inside a cluster anyway.
+     */
+    public static final int LEAF_SIZE = 64;
+
+    /** Largest coordinate magnitude for the float32 copy: squares and sums of 61+ terms stay far from float32 overflow. */
+    public static final double FLOAT32_LIMIT = 1e15;
 
     /** Relative safety margin of {@link #lowerBound}: far above the rounding error of any computed distance. */
     private static final double BOUND_MARGIN = 1e-9;
@@ -42,6 +52,7 @@ public final class PointIndex {
     private final int w;
     private final int positions;
     private final double[] data;
+    private final float[] data32;
     private final int[] posToOrig;
     private final int[] origToPos;
 
@@ -67,6 +78,7 @@ public final class PointIndex {
         this.w = b.w;
         this.positions = b.pos;
         this.data = b.data;
+        this.data32 = b.data32;
         this.posToOrig = b.posToOrig;
         this.origToPos = b.origToPos;
         this.nodes = b.nodeCount;
@@ -147,6 +159,21 @@ public final class PointIndex {
         return data;
     }
 
+    /**
+     * The coordinates as float32 in the same layout, or {@code null}: present only when every coordinate is
+     * exactly a float32 value of magnitude at most {@value #FLOAT32_LIMIT} (always so for float32 input),
+     * so that float32 differences are exact-input differences and no square can overflow. Backends use it
+     * for a pre-filter with a proven error bound ({@link DistanceBackend#approximateSquaredDistances}).
+     */
+    float[] blocks32() {
+        return data32;
+    }
+
+    /** True when the float32 copy exists (see {@link #blocks32()}). */
+    public boolean hasFloat32() {
+        return data32 != null;
+    }
+
     /** Node centres, {@code d} per node (shared, read-only). */
     double[] centres() {
         return centre;
@@ -177,6 +204,42 @@ public final class PointIndex {
             s += t * t;
         }
         return s;
+    }
+
+    /**
+     * Exact squared distances (the reference arithmetic, bitwise equal to {@link #squaredDistance}) from
+     * position {@code q} to the positions {@code pos[from .. from+count-1]} into {@code out[0 .. count-1]}.
+     * Four pairs are summed side by side, each in its own sequential order, so the adds overlap without
+     * changing any result.
+     */
+    public void squaredDistances(int q, int[] pos, int from, int count, double[] out) {
+        int qb = (q / w) * d * w + q % w;
+        int i = 0;
+        for (; i + 3 < count; i += 4) {
+            int p0 = pos[from + i], p1 = pos[from + i + 1], p2 = pos[from + i + 2], p3 = pos[from + i + 3];
+            int b0 = (p0 / w) * d * w + p0 % w;
+            int b1 = (p1 / w) * d * w + p1 % w;
+            int b2 = (p2 / w) * d * w + p2 % w;
+            int b3 = (p3 / w) * d * w + p3 % w;
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            for (int j = 0; j < d; j++) {
+                int jw = j * w;
+                double x = data[qb + jw];
+                double t0 = x - data[b0 + jw];
+                double t1 = x - data[b1 + jw];
+                double t2 = x - data[b2 + jw];
+                double t3 = x - data[b3 + jw];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
+            }
+            out[i] = s0;
+            out[i + 1] = s1;
+            out[i + 2] = s2;
+            out[i + 3] = s3;
+        }
+        for (; i < count; i++) out[i] = squaredDistance(q, pos[from + i]);
     }
 
     /** Number of nodes of the partition (node 0 is the root when there are points). */
@@ -242,15 +305,48 @@ public final class PointIndex {
         return leafCount[leaf];
     }
 
-    /** Distance between the centres of two nodes. */
+    /**
+     * Distance between the centres of two nodes. Only ever used inside bounds with a safety margin, so
+     * it is summed in four interleaved partial sums (faster; the order does not matter here).
+     */
     public double centreDistance(int a, int b) {
         int oa = a * d, ob = b * d;
-        double s = 0.0;
-        for (int j = 0; j < d; j++) {
-            double t = centre[oa + j] - centre[ob + j];
-            s += t * t;
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        int j = 0;
+        for (; j + 3 < d; j += 4) {
+            double t0 = centre[oa + j] - centre[ob + j];
+            double t1 = centre[oa + j + 1] - centre[ob + j + 1];
+            double t2 = centre[oa + j + 2] - centre[ob + j + 2];
+            double t3 = centre[oa + j + 3] - centre[ob + j + 3];
+            s0 += t0 * t0;
+            s1 += t1 * t1;
+            s2 += t2 * t2;
+            s3 += t3 * t3;
         }
-        return Math.sqrt(s);
+        for (; j < d; j++) {
+            double t = centre[oa + j] - centre[ob + j];
+            s0 += t * t;
+        }
+        return Math.sqrt((s0 + s1) + (s2 + s3));
+    }
+
+    /** Squared distance from the centre of {@code node} to position {@code pos}, for bounds (any summation order). */
+    public double centreSquaredDistance(int node, int pos) {
+        int oc = node * d;
+        int b = (pos / w) * d * w + pos % w;
+        double s0 = 0.0, s1 = 0.0;
+        int j = 0;
+        for (; j + 1 < d; j += 2) {
+            double t0 = centre[oc + j] - data[b + j * w];
+            double t1 = centre[oc + j + 1] - data[b + (j + 1) * w];
+            s0 += t0 * t0;
+            s1 += t1 * t1;
+        }
+        if (j < d) {
+            double t = centre[oc + j] - data[b + j * w];
+            s0 += t * t;
+        }
+        return s0 + s1;
     }
 
     /**
@@ -271,6 +367,7 @@ public final class PointIndex {
         final int n, d, w;
         final double[] rows;
         double[] data;
+        float[] data32;
         int[] posToOrig;
         int[] origToPos;
         int pos;
@@ -280,12 +377,18 @@ public final class PointIndex {
         double[] centre, radius;
         int leafCount;
         int[] leafNode, leafStart, leafSize;
+        int farthest;
         int maxDepth;
 
         final int[] idx;
         final int[] tmp;
         final double[] proj;
         final double[] sortBuf;
+        final double[] dir;
+        final double[] aRow;
+        /** The rows in current segment order (and a buffer for partitions), so every pass streams. */
+        final double[] work;
+        final double[] workTmp;
 
         Builder(double[] rows, int n, int d, int w) {
             this.rows = rows;
@@ -309,6 +412,10 @@ public final class PointIndex {
             tmp = new int[n];
             proj = new double[n];
             sortBuf = new double[n];
+            dir = new double[d];
+            aRow = new double[d];
+            work = rows.clone();
+            workTmp = new double[rows.length];
         }
 
         PointIndex build() {
@@ -360,15 +467,26 @@ public final class PointIndex {
             }
             int blocksTotal = Math.max(pos / w, 0);
             data = new double[blocksTotal * d * w];
-            for (int p = 0; p < pos; p++) {
-                int o = posToOrig[p];
-                if (o < 0) continue;
+            // The working copy is in final segment (leaf) order: copy it out sequentially.
+            for (int i = 0; i < n; i++) {
+                int p = origToPos[idx[i]];
                 int base = (p / w) * d * w + p % w;
-                int src = o * d;
-                for (int j = 0; j < d; j++) data[base + j * w] = rows[src + j];
+                int src = i * d;
+                for (int j = 0; j < d; j++) data[base + j * w] = work[src + j];
+            }
+            if (float32Exact()) {
+                data32 = new float[data.length];
+                for (int i = 0; i < data.length; i++) data32[i] = (float) data[i];
             }
             posToOrig = Arrays.copyOf(posToOrig, pos);
             return new PointIndex(this);
+        }
+
+        private boolean float32Exact() {
+            for (double v : rows) {
+                if ((double) (float) v != v || Math.abs(v) > FLOAT32_LIMIT) return false;
+            }
+            return true;
         }
 
         private void makeLeaf(int node, int from, int to) {
@@ -387,89 +505,113 @@ public final class PointIndex {
             nodePosEnd[node] = pos;
         }
 
-        /** Centre = mean of the points; radius = largest distance from the centre to one of them. */
+        /**
+         * Centre = mean of the points; radius = largest distance from the centre to one of them (the
+         * farthest point is remembered for the split). Reads the segment-ordered copy, so it streams.
+         */
         private void centreAndRadius(int node, int from, int to) {
             int oc = node * d;
             for (int j = 0; j < d; j++) centre[oc + j] = 0.0;
             for (int i = from; i < to; i++) {
-                int o = idx[i] * d;
-                for (int j = 0; j < d; j++) centre[oc + j] += rows[o + j];
+                int o = i * d;
+                for (int j = 0; j < d; j++) centre[oc + j] += work[o + j];
             }
             double inv = 1.0 / (to - from);
             for (int j = 0; j < d; j++) centre[oc + j] *= inv;
-            double r2 = 0.0;
+            double r2 = -1.0;
             for (int i = from; i < to; i++) {
-                int o = idx[i] * d;
-                double s = 0.0;
-                for (int j = 0; j < d; j++) {
-                    double t = rows[o + j] - centre[oc + j];
-                    s += t * t;
+                double s = sqRows(work, i * d, centre, oc);
+                if (s > r2) {
+                    r2 = s;
+                    farthest = i;
                 }
-                if (s > r2) r2 = s;
             }
+            // Any summation order is within 1e-15 of the exact radius; the bounds' margin covers it.
             radius[node] = Math.sqrt(r2);
         }
 
-        private double sq(int a, int b) {
-            int oa = a * d, ob = b * d;
-            double s = 0.0;
-            for (int j = 0; j < d; j++) {
-                double t = rows[oa + j] - rows[ob + j];
-                s += t * t;
+        /** Squared distance in four partial sums: splits and radii need no particular order. */
+        private double sqRows(double[] x, int ox, double[] y, int oy) {
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            int j = 0;
+            for (; j + 3 < d; j += 4) {
+                double t0 = x[ox + j] - y[oy + j];
+                double t1 = x[ox + j + 1] - y[oy + j + 1];
+                double t2 = x[ox + j + 2] - y[oy + j + 2];
+                double t3 = x[ox + j + 3] - y[oy + j + 3];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
             }
-            return s;
+            for (; j < d; j++) {
+                double t = x[ox + j] - y[oy + j];
+                s0 += t * t;
+            }
+            return (s0 + s1) + (s2 + s3);
         }
 
         /**
-         * Reorders {@code idx[from, to)} so that the first half lies on one side of the median projection
-         * on the line through two far-apart points; returns the split point (always the middle, so the
-         * depth stays logarithmic even with duplicate points).
+         * Reorders segment {@code [from, to)} (indices and rows) so that the points left of the split lie
+         * on one side of the projection on the line through two far-apart points; returns the split point.
          */
         private int split(int from, int to) {
             int m = to - from;
-            int mid = from + m / 2;
-            // a = farthest point from the first point, b = farthest from a (ties: first in segment order).
-            int first = idx[from];
-            int a = first;
+            // Split near the middle at a multiple of W so that leaves fill whole blocks (only the nodes on
+            // the right edge can be ragged); the depth stays logarithmic even with duplicate points.
+            int left = (m / 2 + w / 2) / w * w;
+            if (left < 1 || left >= m) left = m / 2;
+            int mid = from + left;
+            // a = the point farthest from the centre (found with the radius), b = the point farthest from a.
+            int a = farthest;
+            System.arraycopy(work, a * d, aRow, 0, d);
+            int b = a;
             double best = -1;
             for (int i = from; i < to; i++) {
-                double s = sq(first, idx[i]);
-                if (s > best) { best = s; a = idx[i]; }
+                double s = sqRows(work, i * d, aRow, 0);
+                if (s > best) {
+                    best = s;
+                    b = i;
+                }
             }
-            int b = a;
-            best = -1;
+            int ob = b * d;
+            for (int j = 0; j < d; j++) dir[j] = work[ob + j] - aRow[j];
             for (int i = from; i < to; i++) {
-                double s = sq(a, idx[i]);
-                if (s > best) { best = s; b = idx[i]; }
-            }
-            int oa = a * d, ob = b * d;
-            for (int i = from; i < to; i++) {
-                int o = idx[i] * d;
-                double s = 0.0;
-                for (int j = 0; j < d; j++) s += (rows[o + j] - rows[oa + j]) * (rows[ob + j] - rows[oa + j]);
-                proj[i] = s;
+                int o = i * d;
+                double s0 = 0.0, s1 = 0.0;
+                int j = 0;
+                for (; j + 1 < d; j += 2) {
+                    s0 += (work[o + j] - aRow[j]) * dir[j];
+                    s1 += (work[o + j + 1] - aRow[j + 1]) * dir[j + 1];
+                }
+                if (j < d) s0 += (work[o + j] - aRow[j]) * dir[j];
+                proj[i] = s0 + s1;
             }
             System.arraycopy(proj, from, sortBuf, from, m);
             Arrays.sort(sortBuf, from, to);
-            double median = sortBuf[mid - 1];
-            // Stable partition: strictly below the median first, then equal ones in segment order until
-            // the left half is full, the rest to the right.
+            double cut = sortBuf[mid - 1];
+            // Stable partition: strictly below the cut first, then equal ones in segment order until
+            // the left part is full, the rest to the right; rows move with their indices.
             int below = 0;
-            for (int i = from; i < to; i++) if (proj[i] < median) below++;
+            for (int i = from; i < to; i++) if (proj[i] < cut) below++;
             int equalLeft = (mid - from) - below;
             int l = from, r = mid;
             for (int i = from; i < to; i++) {
                 double p = proj[i];
-                if (p < median) {
-                    tmp[l++] = idx[i];
-                } else if (p == median && equalLeft > 0) {
-                    tmp[l++] = idx[i];
+                int dst;
+                if (p < cut) {
+                    dst = l++;
+                } else if (p == cut && equalLeft > 0) {
+                    dst = l++;
                     equalLeft--;
                 } else {
-                    tmp[r++] = idx[i];
+                    dst = r++;
                 }
+                tmp[dst] = idx[i];
+                System.arraycopy(work, i * d, workTmp, dst * d, d);
             }
             System.arraycopy(tmp, from, idx, from, m);
+            System.arraycopy(workTmp, from * d, work, from * d, m * d);
             return mid;
         }
     }

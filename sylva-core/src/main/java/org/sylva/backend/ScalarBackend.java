@@ -2,7 +2,8 @@ package org.sylva.backend;
 
 /**
  * The plain float64 backend: one multiply and one add per coordinate, pair after pair, in the
- * reference order. Always available; the yardstick the {@code simd} backend must match bit for bit.
+ * reference order, with no pre-filter. Always available; the yardstick the {@code simd} backend must
+ * match bit for bit.
  *
  * <pre>{@code
  * DistanceBackend b = new ScalarBackend();   // or Backends.scalar()
@@ -10,7 +11,7 @@ package org.sylva.backend;
  */
 public final class ScalarBackend implements DistanceBackend {
     /** Block width used for indexes built for this backend (any width works for scalar loops). */
-    public static final int WIDTH = 4;
+    public static final int WIDTH = 8;
 
     @Override
     public String name() {

@@ -63,4 +63,83 @@ class BackendsTest {
             }
         }
     }
+
+    /** The float32 pre-filter stays within its documented error bound, including for tiny and huge coordinates. */
+    @Test
+    void approximationsStayWithinTheProvenBound() {
+        DistanceBackend simd = Backends.of("simd");
+        assertTrue(simd.approximates());
+        assertTrue(!Backends.scalar().approximates());
+        for (double scale : new double[] {1e-20, 1e-3, 1.0, 300.0, 1e12}) {
+            for (int d : new int[] {1, 7, 61, 100}) {
+                int n = 200;
+                Random r = new Random(d * 31L + (long) Math.log10(scale + 1e-30));
+                double[] rows = new double[n * d];
+                for (int i = 0; i < rows.length; i++) rows[i] = (float) (r.nextGaussian() * scale);
+                for (int i = 0; i < 20; i++) System.arraycopy(rows, 0, rows, (1 + i) * d, d);   // exact zeros
+                PointIndex idx = PointIndex.build(rows, n, d, simd);
+                assertTrue(idx.hasFloat32());
+                int w = idx.blockWidth();
+                int blocks = idx.positions() / w;
+                int[] qs = new int[5];
+                for (int i = 0; i < 5; i++) qs[i] = idx.position(r.nextInt(n));
+                double[] exact = new double[simd.tileLength(5, blocks, idx)];
+                float[] approx = new float[exact.length];
+                simd.squaredDistances(idx, qs, 5, 0, blocks, exact);
+                simd.approximateSquaredDistances(idx, qs, 5, 0, blocks, approx);
+                double eps = DistanceBackend.approximationError(d);
+                double abs = DistanceBackend.APPROXIMATION_ABSOLUTE;
+                for (int q = 0; q < 5; q++) {
+                    for (int p = 0; p < idx.positions(); p++) {
+                        if (idx.original(p) < 0) continue;
+                        double s = exact[q * blocks * w + p], a = approx[q * blocks * w + p];
+                        assertTrue(a <= s * (1 + eps) + abs && s <= a * (1 + eps) + abs,
+                                "scale " + scale + " d " + d + ": exact " + s + " approx " + a);
+                    }
+                }
+            }
+        }
+        // Not float32-exact (or too large): no float32 copy, so no pre-filter.
+        assertTrue(!PointIndex.build(new double[] {0.1, 0.2}, 2, 1, simd).hasFloat32());
+        assertTrue(!PointIndex.build(new double[] {1e16, 0}, 2, 1, simd).hasFloat32());
+    }
+
+    /** select lists every value <= limit (a superset is allowed), in order, for both backends. */
+    @Test
+    void selectNeverMissesAValue() {
+        Random r = new Random(7);
+        for (DistanceBackend b : new DistanceBackend[] {Backends.scalar(), Backends.of("simd")}) {
+            int w = b.blockWidth();
+            float[] v = new float[8 * w];
+            int[] out = new int[8 * w];
+            for (int t = 0; t < 500; t++) {
+                for (int i = 0; i < v.length; i++) v[i] = r.nextInt(4) == 0 ? 1.0f : r.nextFloat() * 2;
+                int count = 1 + r.nextInt(v.length - w);
+                double limit = r.nextInt(3) == 0 ? 1.0 : r.nextDouble() * 2;
+                int from = w * r.nextInt(2);
+                int n = b.select(v, from, count, limit, out);
+                int k = 0;
+                for (int c = 0; c < count; c++) {
+                    if (v[from + c] <= limit) {
+                        while (k < n && out[k] < c) k++;
+                        assertTrue(k < n && out[k] == c, b.name() + " missed offset " + c);
+                    }
+                }
+                for (int i = 1; i < n; i++) assertTrue(out[i - 1] < out[i]);
+                for (int i = 0; i < n; i++) assertTrue(out[i] < count && v[from + out[i]] <= Math.nextUp((float) limit));
+                // One limit per offset: exactly the offsets within their own limit.
+                float[] lims = new float[8 * w];
+                for (int i = 0; i < lims.length; i++) lims[i] = r.nextFloat() * 2;
+                int ne = b.selectEach(v, from, lims, count, out);
+                int expected = 0;
+                for (int c = 0; c < count; c++) {
+                    if (v[from + c] <= lims[c]) {
+                        assertTrue(expected < ne && out[expected] == c, b.name() + " selectEach offset " + c);
+                        expected++;
+                    }
+                }
+                assertEquals(expected, ne);
+            }
+        }
+    }
 }

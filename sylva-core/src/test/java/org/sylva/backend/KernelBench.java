@@ -17,8 +17,11 @@ public final class KernelBench {
         double[] rows = ClipLikeData.toDouble(ClipLikeData.generate(n, 1));
         PointIndex idx = PointIndex.build(rows, n, 61, b);
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        int[] q = new int[32];
-        double[] out = new double[b.tileLength(32, 8, idx)];
+        int[] q = new int[PointIndex.LEAF_SIZE];
+        int maxBlocks = (PointIndex.LEAF_SIZE + idx.blockWidth() - 1) / idx.blockWidth();
+        double[] out = new double[b.tileLength(PointIndex.LEAF_SIZE, maxBlocks, idx)];
+        float[] out32 = new float[out.length];
+        boolean approx = args.length > 3 && args[3].equals("approx");
         double sink = 0;
         for (int r = 0; r < reps; r++) {
             long c0 = mx.getCurrentThreadCpuTime();
@@ -30,8 +33,13 @@ public final class KernelBench {
                     int w = idx.blockWidth();
                     int bf = idx.leafStart(other) / w;
                     int bt = (idx.leafStart(other) + idx.leafCount(other) + w - 1) / w;
-                    b.squaredDistances(idx, q, m, bf, bt, out);
-                    sink += out[0];
+                    if (approx) {
+                        b.approximateSquaredDistances(idx, q, m, bf, bt, out32);
+                        sink += out32[0];
+                    } else {
+                        b.squaredDistances(idx, q, m, bf, bt, out);
+                        sink += out[0];
+                    }
                     pairs += (long) m * (bt - bf) * w;
                 }
             }

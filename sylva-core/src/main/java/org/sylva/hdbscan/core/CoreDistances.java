@@ -21,6 +21,11 @@ import org.sylva.progress.ProgressListener;
  * If {@code minSamples > n} (which the HDBSCAN front end should refuse), the core distance is the
  * distance to the farthest point.
  *
+ * <p>The search is exact whatever the backend: with the vector backend and float32-exact coordinates it
+ * screens pairs with a float32 pre-filter of proven error and decides every kept candidate with the
+ * float64 reference distance; otherwise it computes float64 distances directly. Either way the lists
+ * are bitwise those of a brute-force float64 search and never depend on the thread count.
+ *
  * <p>Immutable: accessors return single values or copies.
  *
  * <pre>{@code
@@ -75,7 +80,16 @@ public final class CoreDistances {
         if (n == 0) return new CoreDistances(0, minSamples, 0, new double[0], new int[0], new double[0]);
         KnnSearch search = new KnnSearch(index, backend, k, prune, threads);
         try (ParallelWork work = new ParallelWork(threads)) {
-            work.run(index.leaves(), STAGE, progress, cancel, search::unit);
+            int leaves = index.leaves();
+            if (search.filtered()) {
+                long total = 3L * leaves;
+                work.run(leaves, STAGE, 0, total, progress, cancel, search::firstPass);
+                search.boundsUp();
+                work.run(leaves, STAGE, leaves, total, progress, cancel, search::secondPass);
+                work.run(leaves, STAGE, 2L * leaves, total, progress, cancel, search::finalPass);
+            } else {
+                work.run(leaves, STAGE, progress, cancel, search::unit);
+            }
         }
         int[] nb = search.neighbourIndices();
         double[] nd = search.neighbourDistances();

@@ -18,7 +18,6 @@ final class BoruvkaRun {
     private static final int NONE = -1;
     /** Relative widening of the squared-distance pre-filter; covers the rounding of sqrt, * and / alpha. */
     private static final double FILTER_SLACK = 1e-12;
-    private static final boolean DEBUG = Boolean.getBoolean("sylva.debug");
 
     private final PointIndex idx;
     private final CoreDistances cd;
@@ -61,6 +60,9 @@ final class BoruvkaRun {
     private int edges;
 
     private final Scratch[] scratch;
+    private final boolean filtered;
+    private final double approxFactor;
+    private final double approxAbs;
 
     BoruvkaRun(PointIndex idx, CoreDistances cd, DistanceBackend backend, double alpha, boolean shortcuts,
                boolean boundPruning, ParallelWork work) {
@@ -117,8 +119,11 @@ final class BoruvkaRun {
         edgeFrom = new int[n - 1];
         edgeTo = new int[n - 1];
         edgeW = new double[n - 1];
+        filtered = boundPruning && backend.approximates() && idx.hasFloat32();
+        approxFactor = 1 + DistanceBackend.approximationError(idx.dimensions());
+        approxAbs = DistanceBackend.APPROXIMATION_ABSOLUTE;
         scratch = new Scratch[work.threads()];
-        for (int t = 0; t < scratch.length; t++) scratch[t] = new Scratch(idx, backend);
+        for (int t = 0; t < scratch.length; t++) scratch[t] = new Scratch(idx, backend, filtered);
     }
 
     /** Per-worker buffers, allocated once and reused in every round. */
@@ -129,15 +134,23 @@ final class BoruvkaRun {
         final double[] qBestW = new double[PointIndex.LEAF_SIZE];
         final int[] act = new int[PointIndex.LEAF_SIZE];
         final int[] actPos = new int[PointIndex.LEAF_SIZE];
-        final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 16];
+        final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 32];
         final int[] qBestQ = new int[PointIndex.LEAF_SIZE];
         final double[] tile;
+        final float[] tile32;
+        final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
+        final int[] cand = new int[PointIndex.LEAF_SIZE + 16];
+        final double[] exact = new double[PointIndex.LEAF_SIZE + 16];
+        /** The current query's bound (a real edge weight) and squared-distance threshold. */
+        double bound;
+        double thr;
         final int[] stackNode;
         final double[] stackLb;
 
-        Scratch(PointIndex idx, DistanceBackend b) {
+        Scratch(PointIndex idx, DistanceBackend b, boolean filtered) {
             int w = idx.blockWidth();
             tile = new double[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
+            tile32 = filtered ? new float[tile.length] : null;
             stackNode = new int[2 * idx.depth() + 4];
             stackLb = new double[2 * idx.depth() + 4];
         }
@@ -161,7 +174,7 @@ final class BoruvkaRun {
             throw new IllegalStateException("Borůvka did not finish in " + maxRounds + " rounds (" + components
                     + " components left)");
         }
-        return SpanningTree.wrap(n, edgeFrom, edgeTo, edgeW).inEdgeOrder();
+        return sortedTree();
     }
 
     // ---------------------------------------------------------------- round preparation (sequential, O(n k))
@@ -183,15 +196,6 @@ final class BoruvkaRun {
             posComp[p] = comp[o];
             boolean skip = shortcuts && (resolved[o] || core[o] > compW[comp[o]]);
             posActive[p] = !skip;
-        }
-        if (DEBUG) {
-            int act = 0, res = 0, comps = 0, nb = 0;
-            for (int i = 0; i < n; i++) {
-                if (shortcuts && resolved[i]) res++;
-                if (comp[i] == i) { comps++; if (compW[i] < Double.POSITIVE_INFINITY) nb++; }
-            }
-            for (int p = 0; p < positions; p++) if (idx.original(p) >= 0 && posActive[p]) act++;
-            System.out.printf("    comps %d (with neighbour bound %d), resolved %d, active %d%n", comps, nb, res, act);
         }
         for (int c = 0; c < n; c++) {
             double b = boundPruning ? compW[c] : Double.POSITIVE_INFINITY;
@@ -388,13 +392,17 @@ final class BoruvkaRun {
         if (boundPruning) {
             int qs = idx.leafStart(ownLeaf);
             int qbf = qs / w, qbt = (qs + idx.leafCount(ownLeaf) + w - 1) / w;
-            backend.centreDistances(idx, node, qbf, qbt, s.centre);
+            // Few active queries: their centre distances one by one; else the whole leaf in one vector pass.
+            boolean few = 4 * m < idx.leafCount(ownLeaf);
+            if (!few) backend.centreDistances(idx, node, qbf, qbt, s.centre);
             int off = qbf * w;
             double minCoreN = nodeMinCore[node];
             for (int i = 0; i < m; i++) {
                 if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
                 double bound = Math.min(s.qBestW[i], Double.longBitsToDouble(compBound.get(s.qComp[i])));
-                double lb = idx.lowerBoundFromCentre(s.centre[s.qPos[i] - off], node);
+                if (Math.max(s.qCore[i], minCoreN) > bound) continue;
+                double sq = few ? idx.centreSquaredDistance(node, s.qPos[i]) : s.centre[s.qPos[i] - off];
+                double lb = idx.lowerBoundFromCentre(sq, node);
                 if (divide) lb /= alpha;
                 if (Math.max(Math.max(s.qCore[i], minCoreN), lb) > bound) continue;
                 s.act[nq] = i;
@@ -410,7 +418,20 @@ final class BoruvkaRun {
             }
         }
         if (nq == 0) return;
-        backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+        // The float32 pre-filter pays once every active query has a finite bound (almost always; the
+        // very first leaves of a component without neighbour edges are scanned exactly).
+        boolean approx = filtered;
+        for (int r = 0; approx && r < nq; r++) {
+            int q = s.act[r];
+            if (Math.min(s.qBestW[q], Double.longBitsToDouble(compBound.get(s.qComp[q]))) == Double.POSITIVE_INFINITY) {
+                approx = false;
+            }
+        }
+        if (approx) {
+            backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
+        } else {
+            backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+        }
         int stride = (bt - bf) * w;
         int off = cs - bf * w;
         for (int r = 0; r < nq; r++) {
@@ -418,42 +439,63 @@ final class BoruvkaRun {
             int row = r * stride + off;
             int qc = s.qComp[q];
             double qCore = s.qCore[q];
-            double best = s.qBestW[q];
-            int bestO = s.qBestQ[q];
-            double bound = boundPruning
-                    ? Math.min(best, Double.longBitsToDouble(compBound.get(qc))) : Double.POSITIVE_INFINITY;
-            double thr = squaredThreshold(bound);
-            for (int c = 0; c < cnt; c++) {
-                int p = cs + c;
-                int pc = posComp[p];
-                if (pc == qc) continue;
-                double cc = Math.max(qCore, posCore[p]);
-                if (cc > bound) continue;
-                double sq = s.tile[row + c];
-                if (sq > thr) continue;
-                double d = Math.sqrt(sq);
-                if (divide) d /= alpha;
-                double wgt = Math.max(cc, d);
-                if (wgt > bound) continue;
-                int o = idx.original(p);
-                if (wgt < best || (wgt == best && o < bestO)) {
-                    best = wgt;
-                    bestO = o;
-                    if (boundPruning) {
-                        if (wgt < bound) {
-                            bound = wgt;
-                            thr = squaredThreshold(bound);
-                            compBound.accumulateAndGet(qc, Double.doubleToRawLongBits(wgt), Math::min);
-                        }
-                        // The same edge leaves the other component too: a real edge, so a valid bound there.
-                        if (wgt < Double.longBitsToDouble(compBound.get(pc))) {
-                            compBound.accumulateAndGet(pc, Double.doubleToRawLongBits(wgt), Math::min);
-                        }
-                    }
+            s.bound = boundPruning
+                    ? Math.min(s.qBestW[q], Double.longBitsToDouble(compBound.get(qc))) : Double.POSITIVE_INFINITY;
+            s.thr = squaredThreshold(s.bound);
+            if (approx) {
+                // Approximations beyond the widened threshold have exact values beyond thr: skipped. The
+                // few others get their exact value, four at a time.
+                double thrA = s.thr * approxFactor + approxAbs;
+                int sel = backend.select(s.tile32, row, cnt, thrA, s.sel);
+                int nc = 0;
+                for (int e = 0; e < sel; e++) {
+                    int c = s.sel[e];
+                    int p = cs + c;
+                    if (posComp[p] == qc || Math.max(qCore, posCore[p]) > s.bound || s.tile32[row + c] > thrA) continue;
+                    s.cand[nc++] = p;
+                }
+                if (nc == 0) continue;
+                idx.squaredDistances(s.actPos[r], s.cand, 0, nc, s.exact);
+                for (int e = 0; e < nc; e++) {
+                    if (s.exact[e] <= s.thr) consider(s, q, qc, qCore, s.cand[e], s.exact[e]);
+                }
+            } else {
+                for (int c = 0; c < cnt; c++) {
+                    int p = cs + c;
+                    if (posComp[p] == qc || Math.max(qCore, posCore[p]) > s.bound) continue;
+                    double sq = s.tile[row + c];
+                    if (sq <= s.thr) consider(s, q, qc, qCore, p, sq);
                 }
             }
-            s.qBestW[q] = best;
-            s.qBestQ[q] = bestO;
+        }
+    }
+
+    /**
+     * Candidate {@code p} (another component, squared distance {@code sq} within the threshold) for query
+     * {@code q}: kept if it precedes the query's best under (weight, index); a lighter edge also lowers
+     * the bounds of both components (it is a real edge of each).
+     */
+    private void consider(Scratch s, int q, int qc, double qCore, int p, double sq) {
+        double d = Math.sqrt(sq);
+        if (divide) d /= alpha;
+        double wgt = Math.max(Math.max(qCore, posCore[p]), d);
+        if (wgt > s.bound) return;
+        int o = idx.original(p);
+        double best = s.qBestW[q];
+        if (wgt < best || (wgt == best && o < s.qBestQ[q])) {
+            s.qBestW[q] = wgt;
+            s.qBestQ[q] = o;
+            if (boundPruning) {
+                if (wgt < s.bound) {
+                    s.bound = wgt;
+                    s.thr = squaredThreshold(wgt);
+                    compBound.accumulateAndGet(qc, Double.doubleToRawLongBits(wgt), Math::min);
+                }
+                int pc = posComp[p];
+                if (wgt < Double.longBitsToDouble(compBound.get(pc))) {
+                    compBound.accumulateAndGet(pc, Double.doubleToRawLongBits(wgt), Math::min);
+                }
+            }
         }
     }
 
@@ -484,6 +526,50 @@ final class BoruvkaRun {
         }
         for (int p = 0; p < n; p++) comp[p] = find(p);
         return added;
+    }
+
+    /**
+     * The tree's edges with {@code from < to}, sorted by {@link EdgeOrder}: a bottom-up merge sort on an
+     * index permutation (no boxing); every key is distinct, so the order is unique.
+     */
+    private SpanningTree sortedTree() {
+        int m = edges;
+        int[] lo = new int[m], hi = new int[m];
+        for (int e = 0; e < m; e++) {
+            lo[e] = Math.min(edgeFrom[e], edgeTo[e]);
+            hi[e] = Math.max(edgeFrom[e], edgeTo[e]);
+        }
+        int[] perm = new int[m], buf = new int[m];
+        for (int e = 0; e < m; e++) perm[e] = e;
+        for (int width = 1; width < m; width *= 2) {
+            for (int start = 0; start < m; start += 2 * width) {
+                int mid = Math.min(start + width, m), end = Math.min(start + 2 * width, m);
+                int i = start, j = mid, o = start;
+                while (i < mid && j < end) {
+                    int x = perm[i], y = perm[j];
+                    if (EdgeOrder.compare(edgeW[y], lo[y], hi[y], edgeW[x], lo[x], hi[x]) < 0) {
+                        buf[o++] = y;
+                        j++;
+                    } else {
+                        buf[o++] = x;
+                        i++;
+                    }
+                }
+                while (i < mid) buf[o++] = perm[i++];
+                while (j < end) buf[o++] = perm[j++];
+            }
+            int[] t = perm;
+            perm = buf;
+            buf = t;
+        }
+        int[] from = new int[m], to = new int[m];
+        double[] w = new double[m];
+        for (int e = 0; e < m; e++) {
+            from[e] = lo[perm[e]];
+            to[e] = hi[perm[e]];
+            w[e] = edgeW[perm[e]];
+        }
+        return SpanningTree.wrap(n, from, to, w);
     }
 
     /** Union-find root with path halving; the loop is bounded by the number of points. */
