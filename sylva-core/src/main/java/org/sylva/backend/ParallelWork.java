@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -69,22 +70,26 @@ public final class ParallelWork implements AutoCloseable {
         AtomicInteger next = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
         AtomicLong lastReport = new AtomicLong(System.nanoTime());
+        AtomicBoolean failed = new AtomicBoolean();
         if (pool == null || units <= 1) {
-            work(0, units, next, done, lastReport, stage, offset, total, listener, token, task);
+            work(0, units, next, done, lastReport, failed, stage, offset, total, listener, token, task);
         } else {
             int workers = Math.min(threads, units);
             List<Future<?>> futures = new ArrayList<>(workers);
             for (int t = 0; t < workers; t++) {
                 int id = t;
-                futures.add(pool.submit(() -> work(id, units, next, done, lastReport, stage, offset, total, listener,
-                        token, task)));
+                futures.add(pool.submit(() -> work(id, units, next, done, lastReport, failed, stage, offset, total,
+                        listener, token, task)));
             }
             Throwable failure = null;
             for (Future<?> f : futures) {
                 try {
                     f.get();
                 } catch (ExecutionException e) {
-                    if (failure == null) failure = e.getCause();
+                    Throwable c = e.getCause();
+                    // ForkJoinTask re-creates the exception (same type, original as cause): surface the original.
+                    if (c != null && c.getCause() != null && c.getClass() == c.getCause().getClass()) c = c.getCause();
+                    if (failure == null) failure = c;
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     if (failure == null) failure = e;
@@ -100,13 +105,19 @@ public final class ParallelWork implements AutoCloseable {
     }
 
     private static void work(int id, int units, AtomicInteger next, AtomicInteger done, AtomicLong lastReport,
-                             String stage, long offset, long total, ProgressListener listener,
+                             AtomicBoolean failed, String stage, long offset, long total, ProgressListener listener,
                              CancellationToken token, Unit task) {
         for (int it = 0; it < units; it++) {
-            if (token.isCancelled()) return;
+            // A failed unit stops the other workers at their next unit: the failure surfaces once, promptly.
+            if (token.isCancelled() || failed.get()) return;
             int u = next.getAndIncrement();
             if (u >= units) return;
-            task.run(id, u);
+            try {
+                task.run(id, u);
+            } catch (RuntimeException | Error e) {
+                failed.set(true);
+                throw e;
+            }
             int dn = done.incrementAndGet();
             long now = System.nanoTime();
             long last = lastReport.get();
