@@ -212,7 +212,10 @@ final class TreeEngine {
         bnd[0] = s;
         bnd[1] = s + m;
         int count = 1;
-        for (int level = 0; level < levels; level++) {
+        int level = 0;
+        for (; level < levels; level++) {
+            // Nodes of one level differ in size by at most one; the largest holds ceil(m / 2^level).
+            if (((m - 1) >> level) + 1 <= SmallSubtree.MAX) break;
             token.throwIfCancelled();
             for (int t = 0; t < count; t++) {
                 int a = bnd[t], b = bnd[t + 1];
@@ -227,29 +230,77 @@ final class TreeEngine {
             }
             count *= 2;
         }
-        if (tree) {
-            // levels == depth here: a tree node of m points has depth <= floor(log2 m) <= ceil(log2 m).
-            int[] idx = ws.idx;
-            for (int t = 0; t < count; t++) {
-                int a = bnd[t], size = bnd[t + 1] - a, o = slot + 2 * t;
-                int p = idx[a];
-                if (size == 2) {
-                    int q = idx[a + 1];
-                    treeIdx[o] = Math.min(p, q);
-                    treeIdx[o + 1] = Math.max(p, q);
-                    mask[o] = 1;
-                    mask[o + 1] = 1;
-                } else {
-                    treeIdx[o] = p;
-                    treeIdx[o + 1] = p;
-                    mask[o] = 1;
-                }
-            }
+        int rest = levels - level;
+        if (rest == 0) {
+            finishDirect(bnd, count, slot);
         } else {
+            SmallSubtree small = sc.small();
+            // Each of the count nodes owns 2^(depth - level + 1) slots.
+            int span = 2 << (depth - level);
             for (int t = 0; t < count; t++) {
-                if (bnd[t + 1] - bnd[t] > 1) Arrays.sort(ws.idx, bnd[t], bnd[t + 1]);
+                int a = bnd[t], size = bnd[t + 1] - a;
+                int leaves = small.run(ws, a, size, Math.min(rest, ceilLog2(size)));
+                if (tree) {
+                    writeSmallLeaves(small, leaves, slot + t * span);
+                } else {
+                    writeSmallCells(small, leaves, a);
+                }
             }
         }
         listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), ws.n);
+    }
+
+    /** Leaves (tree) or cells (partition) read straight from the workspace. */
+    private void finishDirect(int[] bnd, int count, int slot) {
+        int[] idx = ws.idx;
+        if (tree) {
+            for (int t = 0; t < count; t++) {
+                int a = bnd[t];
+                writeLeaf(slot + 2 * t, idx[a], bnd[t + 1] - a == 2 ? idx[a + 1] : -1);
+            }
+        } else {
+            for (int t = 0; t < count; t++) {
+                if (bnd[t + 1] - bnd[t] > 1) Arrays.sort(idx, bnd[t], bnd[t + 1]);
+            }
+        }
+    }
+
+    private void writeSmallLeaves(SmallSubtree small, int leaves, int slot) {
+        // In tree mode the small routine runs to the leaf level: every final node has 1 or 2 points.
+        for (int t = 0; t < leaves; t++) {
+            int a = small.bound(t), size = small.bound(t + 1) - a;
+            writeLeaf(slot + 2 * t, small.row(a), size == 2 ? small.row(a + 1) : -1);
+        }
+    }
+
+    /** A leaf of one point ({@code q < 0}: {@code [p, p]}, mask {@code [1, 0]}) or two (smaller row first). */
+    private void writeLeaf(int o, int p, int q) {
+        if (q >= 0) {
+            treeIdx[o] = Math.min(p, q);
+            treeIdx[o + 1] = Math.max(p, q);
+            mask[o] = 1;
+            mask[o + 1] = 1;
+        } else {
+            treeIdx[o] = p;
+            treeIdx[o + 1] = p;
+            mask[o] = 1;
+        }
+    }
+
+    /** Partition cells of a small node, each in increasing row order, written back from position s. */
+    private void writeSmallCells(SmallSubtree small, int cells, int s) {
+        int[] idx = ws.idx;
+        for (int t = 0; t < cells; t++) {
+            int a = small.bound(t), b = small.bound(t + 1);
+            for (int i = a; i < b; i++) {
+                int v = small.row(i);
+                int j = s + i - 1;
+                while (j >= s + a && idx[j] > v) {
+                    idx[j + 1] = idx[j];
+                    j--;
+                }
+                idx[j + 1] = v;
+            }
+        }
     }
 }

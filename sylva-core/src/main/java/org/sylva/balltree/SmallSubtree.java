@@ -1,0 +1,133 @@
+package org.sylva.balltree;
+
+/**
+ * Finishes the subtree of a small node (at most {@link #MAX} points) in one go, on a private copy held
+ * in L1: near the leaves there are very many nodes of very few points, and a general split would spend
+ * more on loop set-up than on the points.
+ *
+ * <p>Coordinates arrive as order-preserving ints ({@link OrderedBits}). Each node's points are sorted along its split dimension by a fixed sorting network over packed keys
+ * {@code (coordinate << 4) | local position}; where equal coordinates straddle the split, that run is
+ * reordered by global index (the tie rule). Nothing is written back to the workspace: the caller
+ * reads the final order from {@link #row} and the node boundaries from {@link #bound}.
+ *
+ * <pre>{@code
+ * SmallSubtree small = new SmallSubtree();
+ * int leaves = small.run(ws, s, m, depth);      // then small.row(t), small.bound(i)
+ * }</pre>
+ */
+final class SmallSubtree {
+    /** Largest node handled here; a node of MAX points costs MAX^2/2 key comparisons. */
+    static final int MAX = 16;
+
+    private int[] x = new int[3 * MAX];
+    private final int[] id = new int[MAX];
+    private final int[] ord = new int[MAX];
+    private final long[] key = new long[MAX];
+    private final int[] bnd = new int[MAX + 1];
+
+    /**
+     * Splits node {@code [s, s + m)} of {@code ws} ({@code m <= MAX}) for {@code levels} levels
+     * (at most {@code ceil(log2 m)}), and returns the number of resulting nodes, {@code 2^levels}.
+     */
+    int run(SplitWorkspace ws, int s, int m, int levels) {
+        int d = ws.d;
+        if (x.length < d * MAX) x = new int[d * MAX];
+        int[] lx = x;
+        for (int j = 0; j < d; j++) System.arraycopy(ws.cols[j], s, lx, j * MAX, m);
+        int[] wid = ws.idx;
+        for (int t = 0; t < m; t++) {
+            id[t] = wid[s + t];
+            ord[t] = t;
+        }
+        bnd[0] = 0;
+        bnd[1] = m;
+        int count = 1;
+        for (int level = 0; level < levels; level++) {
+            for (int u = 0; u < count; u++) {
+                int a = bnd[u], b = bnd[u + 1];
+                if (b - a >= 2) split(a, b, d);
+            }
+            bnd[2 * count] = bnd[count];
+            for (int u = count - 1; u >= 0; u--) {
+                int a = bnd[u], b = bnd[u + 1];
+                bnd[2 * u + 1] = a + ((b - a) >>> 1);
+                bnd[2 * u] = a;
+            }
+            count *= 2;
+        }
+        return count;
+    }
+
+    /** Global row at final position {@code t} (0-based within the node). */
+    int row(int t) {
+        return id[ord[t]];
+    }
+
+    /** Boundary {@code i} of the final nodes ({@code i <= count}), relative to the node's start. */
+    int bound(int i) {
+        return bnd[i];
+    }
+
+    private void split(int a, int b, int d) {
+        int[] lx = x;
+        int[] o = ord;
+        int dim = 0;
+        double best = -1.0;
+        for (int j = 0; j < d; j++) {
+            int base = j * MAX;
+            int mn = lx[base + o[a]], mx = mn;
+            for (int t = a + 1; t < b; t++) {
+                int v = lx[base + o[t]];
+                mn = Math.min(mn, v);
+                mx = Math.max(mx, v);
+            }
+            double spread = OrderedBits.spread(mn, mx);
+            if (spread > best) {
+                best = spread;
+                dim = j;
+            }
+        }
+        // Packed key: coordinate (order-preserving int) above the 4-bit local position. Equal
+        // coordinates then order by position; the index rule is restored below where it matters.
+        int base = dim * MAX;
+        int m = b - a;
+        long[] k = key;
+        for (int t = 0; t < m; t++) {
+            int p = o[a + t];
+            k[t] = ((long) lx[base + p] << 4) | p;
+        }
+        int size = m <= 4 ? 4 : m <= 8 ? 8 : MAX;
+        for (int t = m; t < size; t++) k[t] = Long.MAX_VALUE;
+        if (size == 4) {
+            SortingNetworks.sort4(k);
+        } else if (size == 8) {
+            SortingNetworks.sort8(k);
+        } else {
+            SortingNetworks.sort16(k);
+        }
+        int half = m >>> 1;
+        if ((k[half - 1] >> 4) == (k[half] >> 4)) orderTieByIndex(k, m, half);
+        for (int t = 0; t < m; t++) o[a + t] = (int) (k[t] & 15);
+    }
+
+    /**
+     * The points on both sides of the split share a coordinate: reorder that run of equal coordinates
+     * by global index, so the smaller indices are the ones that go left.
+     */
+    private void orderTieByIndex(long[] k, int m, int half) {
+        long v = k[half] >> 4;
+        int f = half - 1, g = half + 1;
+        while (f > 0 && (k[f - 1] >> 4) == v) f--;
+        while (g < m && (k[g] >> 4) == v) g++;
+        for (int i = f + 1; i < g; i++) {
+            long kv = k[i];
+            int iv = id[(int) (kv & 15)];
+            int j = i - 1;
+            while (j >= f && id[(int) (k[j] & 15)] > iv) {
+                k[j + 1] = k[j];
+                j--;
+            }
+            k[j + 1] = kv;
+        }
+    }
+}
