@@ -1,5 +1,6 @@
 package org.sylva.balltree;
 
+import java.util.concurrent.atomic.AtomicReference;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.progress.CancellationToken;
@@ -18,7 +19,8 @@ import org.sylva.progress.ProgressListener;
  * place: no sort, no allocation per node or level, extra memory {@code (d + 2) / d} times the input.
  *
  * <p>The result is a pure function of the input: identical for every thread count and every run.
- * Builders are not thread-safe; a built {@link BallTree} is immutable.
+ * A builder keeps the working memory of its last build for the next one of a similar size (builds
+ * running concurrently on one builder each get their own); a built {@link BallTree} is immutable.
  *
  * <pre>{@code
  * PointSet pts = PointSet.of(n, 3, coords);
@@ -30,6 +32,8 @@ public final class BallTreeBuilder {
     private int threads = Runtime.getRuntime().availableProcessors();
     private CancellationToken token = CancellationToken.NEVER;
     private ProgressListener listener = ProgressListener.NONE;
+    /** Working memory of the last build, reused by the next one of a similar size (taken, not shared). */
+    private final AtomicReference<SplitWorkspace> spare = new AtomicReference<>();
 
     /** A builder using all available processors, never cancelled, reporting no progress. */
     public BallTreeBuilder() { }
@@ -78,7 +82,8 @@ public final class BallTreeBuilder {
      */
     public BallTree build(PointSet points, BatchLayout layout) {
         checkLayout(checked(points), layout);
-        TreeEngine.Result r = TreeEngine.buildTree(points, layout, threads, token, listener);
+        TreeEngine.Result r = TreeEngine.buildTree(points, layout, threads, token, listener, spare.getAndSet(null));
+        spare.set(r.workspace());
         return new BallTree(layout, r.treeIdx(), r.mask());
     }
 
@@ -106,7 +111,7 @@ public final class BallTreeBuilder {
     public int[] partition(PointSet points, BatchLayout layout, int targetLevel) {
         checkLayout(checked(points), layout);
         if (targetLevel < 0) throw new InvalidInputException("target level must be >= 0, got " + targetLevel);
-        return TreeEngine.partition(points, layout, targetLevel, threads, token, listener);
+        return TreeEngine.partition(points, layout, targetLevel, threads, token, listener, spare.getAndSet(null));
     }
 
     private static PointSet checked(PointSet points) {

@@ -69,6 +69,10 @@ final class SmallSubtree {
     }
 
     private void split(int a, int b, int d) {
+        if (b - a == 4) {
+            split4(a, d);
+            return;
+        }
         int[] lx = x;
         int[] o = ord;
         int dim = 0;
@@ -108,6 +112,62 @@ final class SmallSubtree {
         int half = m >>> 1;
         if ((k[half - 1] >> 4) == (k[half] >> 4)) orderTieByIndex(k, m, half);
         for (int t = 0; t < m; t++) o[a + t] = (int) (k[t] & 15);
+    }
+
+    /**
+     * A node of four points, the most frequent size just above the leaves, without loops over the
+     * points: the split dimension from the four keys per dimension, then a five-exchange network.
+     */
+    private void split4(int a, int d) {
+        int[] lx = x;
+        int[] o = ord;
+        int p0 = o[a], p1 = o[a + 1], p2 = o[a + 2], p3 = o[a + 3];
+        int dim = 0;
+        double best = -1.0;
+        for (int j = 0, base = 0; j < d; j++, base += MAX) {
+            int v0 = lx[base + p0], v1 = lx[base + p1], v2 = lx[base + p2], v3 = lx[base + p3];
+            int mn = Math.min(Math.min(v0, v1), Math.min(v2, v3));
+            int mx = Math.max(Math.max(v0, v1), Math.max(v2, v3));
+            double spread = OrderedBits.spread(mn, mx);
+            if (spread > best) {
+                best = spread;
+                dim = j;
+            }
+        }
+        int base = dim * MAX;
+        long k0 = ((long) lx[base + p0] << 4) | p0, k1 = ((long) lx[base + p1] << 4) | p1;
+        long k2 = ((long) lx[base + p2] << 4) | p2, k3 = ((long) lx[base + p3] << 4) | p3;
+        long t = Math.min(k0, k1);
+        k1 = Math.max(k0, k1);
+        k0 = t;
+        t = Math.min(k2, k3);
+        k3 = Math.max(k2, k3);
+        k2 = t;
+        t = Math.min(k0, k2);
+        k2 = Math.max(k0, k2);
+        k0 = t;
+        t = Math.min(k1, k3);
+        k3 = Math.max(k1, k3);
+        k1 = t;
+        t = Math.min(k1, k2);
+        k2 = Math.max(k1, k2);
+        k1 = t;
+        if ((k1 >> 4) == (k2 >> 4)) {
+            long[] k = key;
+            k[0] = k0;
+            k[1] = k1;
+            k[2] = k2;
+            k[3] = k3;
+            orderTieByIndex(k, 4, 2);
+            k0 = k[0];
+            k1 = k[1];
+            k2 = k[2];
+            k3 = k[3];
+        }
+        o[a] = (int) (k0 & 15);
+        o[a + 1] = (int) (k1 & 15);
+        o[a + 2] = (int) (k2 & 15);
+        o[a + 3] = (int) (k3 & 15);
     }
 
     /**

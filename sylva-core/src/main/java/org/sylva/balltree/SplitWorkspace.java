@@ -33,7 +33,8 @@ final class SplitWorkspace {
     /** Candidate count below which the radix selection hands over to {@link KeySelect}. */
     static final int RADIX_FINISH = 64;
 
-    final int n;
+    /** Number of points the arrays can hold (a reused workspace may hold more than a build needs). */
+    final int capacity;
     final int d;
     final int[][] cols;
     final int[] idx;
@@ -67,8 +68,16 @@ final class SplitWorkspace {
         return SCRATCH.get();
     }
 
+    /**
+     * True iff this workspace can serve a build of {@code n} points in {@code d} dimensions without
+     * holding on to much more memory than that build needs.
+     */
+    boolean fits(int n, int d) {
+        return this.d == d && capacity >= n && capacity <= Math.max(2L * n, 1 << 16);
+    }
+
     SplitWorkspace(int n, int d) {
-        this.n = n;
+        this.capacity = n;
         this.d = d;
         this.cols = new int[d][n];
         this.idx = new int[n];
@@ -81,30 +90,36 @@ final class SplitWorkspace {
      * infinite (an exponent of all ones), so the caller can check finiteness without a second pass.
      */
     int copyRows(float[] coords, int from, int to) {
-        int bad = 0;
+        // Raw bits first (a strided copy), then the key conversion and the finiteness check as a
+        // separate pure-int loop per column, which the JIT vectorises.
         if (d == 3) {
             int[] c0 = cols[0], c1 = cols[1], c2 = cols[2];
             for (int i = from; i < to; i++) {
-                int a = Float.floatToRawIntBits(coords[3 * i] + 0.0f);
-                int b = Float.floatToRawIntBits(coords[3 * i + 1] + 0.0f);
-                int c = Float.floatToRawIntBits(coords[3 * i + 2] + 0.0f);
-                c0[i] = a ^ ((a >> 31) & 0x7fffffff);
-                c1[i] = b ^ ((b >> 31) & 0x7fffffff);
-                c2[i] = c ^ ((c >> 31) & 0x7fffffff);
-                bad |= ((a & 0x7f800000) + 0x00800000) | ((b & 0x7f800000) + 0x00800000)
-                        | ((c & 0x7f800000) + 0x00800000);
+                c0[i] = Float.floatToRawIntBits(coords[3 * i]);
+                c1[i] = Float.floatToRawIntBits(coords[3 * i + 1]);
+                c2[i] = Float.floatToRawIntBits(coords[3 * i + 2]);
             }
         } else {
             for (int j = 0; j < d; j++) {
                 int[] cj = cols[j];
-                for (int i = from; i < to; i++) {
-                    int a = Float.floatToRawIntBits(coords[i * d + j] + 0.0f);
-                    cj[i] = a ^ ((a >> 31) & 0x7fffffff);
-                    bad |= (a & 0x7f800000) + 0x00800000;
-                }
+                for (int i = from; i < to; i++) cj[i] = Float.floatToRawIntBits(coords[i * d + j]);
             }
         }
+        int bad = 0;
+        for (int j = 0; j < d; j++) bad |= toKeys(cols[j], from, to);
         for (int i = from; i < to; i++) idx[i] = i;
+        return bad;
+    }
+
+    /** Raw float bits to {@link OrderedBits} keys in place; sign bit of the result set iff one was NaN or infinite. */
+    private static int toKeys(int[] c, int from, int to) {
+        int bad = 0;
+        for (int i = from; i < to; i++) {
+            int b = c[i];
+            bad |= (b & 0x7f800000) + 0x00800000;
+            int sgn = b >> 31;
+            c[i] = ((b & 0x7fffffff) ^ sgn) - sgn;
+        }
         return bad;
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sylva.data.PointSet;
 import org.sylva.progress.CancellationToken;
@@ -33,7 +34,7 @@ final class TreeEngine {
     /** Smallest subtree handed to a task of its own when several threads work. */
     static final int MIN_TASK = 1024;
     /** Rows per chunk of the parallel copy. */
-    private static final int COPY_CHUNK = 1 << 16;
+    private static final int COPY_CHUNK = 1 << 13;
 
     private final SplitWorkspace ws;
     private final BatchLayout layout;
@@ -46,11 +47,14 @@ final class TreeEngine {
     private final AtomicLong done = new AtomicLong();
     private final ForkJoinPool pool;
     private final int cutoff;
+    /** Number of points, the total of the progress reports. */
+    private final int total;
 
-    record Result(int[] treeIdx, byte[] mask) { }
+    /** The tree's slot arrays, and the workspace for a later build to reuse. */
+    record Result(int[] treeIdx, byte[] mask, SplitWorkspace workspace) { }
 
     private TreeEngine(PointSet points, BatchLayout layout, boolean tree, int targetLevel, int threads,
-                       CancellationToken token, ProgressListener listener) {
+                       CancellationToken token, ProgressListener listener, SplitWorkspace reuse) {
         this.layout = layout;
         this.tree = tree;
         this.targetLevel = targetLevel;
@@ -58,43 +62,63 @@ final class TreeEngine {
         this.listener = listener;
         this.pool = threads > 1 ? Pools.get(threads) : null;
         int n = points.size();
+        this.total = n;
         this.cutoff = pool == null ? CUTOFF
                 : Math.max(MIN_TASK, Math.min(CUTOFF, Integer.highestOneBit(Math.max(1, n / (4 * threads)))));
-        this.ws = new SplitWorkspace(n, points.dimensions());
+        this.ws = reuse != null && reuse.fits(n, points.dimensions()) ? reuse : new SplitWorkspace(n, points.dimensions());
         this.treeIdx = tree ? new int[layout.totalSlots()] : null;
         this.mask = tree ? new byte[layout.totalSlots()] : null;
     }
 
+    /** Builds the tree; {@code reuse} (may be null) is a workspace left by an earlier build, used if it fits. */
     static Result buildTree(PointSet points, BatchLayout layout, int threads, CancellationToken token,
-                            ProgressListener listener) {
-        TreeEngine e = new TreeEngine(points, layout, true, 0, threads, token, listener);
+                            ProgressListener listener, SplitWorkspace reuse) {
+        TreeEngine e = new TreeEngine(points, layout, true, 0, threads, token, listener, reuse);
         e.run(points);
-        return new Result(e.treeIdx, e.mask);
+        return new Result(e.treeIdx, e.mask, e.ws);
     }
 
+    /** The partition's permutation (a fresh array); {@code reuse} as for {@link #buildTree}. */
     static int[] partition(PointSet points, BatchLayout layout, int targetLevel, int threads,
-                           CancellationToken token, ProgressListener listener) {
-        TreeEngine e = new TreeEngine(points, layout, false, targetLevel, threads, token, listener);
+                           CancellationToken token, ProgressListener listener, SplitWorkspace reuse) {
+        TreeEngine e = new TreeEngine(points, layout, false, targetLevel, threads, token, listener, reuse);
         e.run(points);
-        return e.ws.idx;
+        return Arrays.copyOf(e.ws.idx, points.size());
     }
 
     private void run(PointSet points) {
         int n = points.size();
         if (n == 0) return;
-        copy(points);
-        token.throwIfCancelled();
+        float[] coords = points.coordinates();
         List<int[]> groups = batchGroups();
+        AtomicBoolean nonFinite = new AtomicBoolean();
         if (pool == null) {
             SplitWorkspace.Scratch sc = SplitWorkspace.scratch();
-            for (int[] g : groups) runBatches(g[0], g[1], sc);
+            for (int[] g : groups) {
+                if (!copyGroup(coords, g, nonFinite)) break;
+                runBatches(g[0], g[1], sc);
+            }
+        } else if (groups.size() == 1) {
+            // One large batch: copy in parallel chunks, then split from the root with forked children.
+            if (copyParallel(coords)) {
+                token.throwIfCancelled();
+                pool.invoke(new RecursiveAction() {
+                    @Override
+                    protected void compute() {
+                        runBatches(groups.get(0)[0], groups.get(0)[1], SplitWorkspace.scratch());
+                    }
+                });
+            } else {
+                nonFinite.set(true);
+            }
         } else {
+            // Each task copies its own batches right before building them, so they are still in cache.
             List<RecursiveAction> tasks = new ArrayList<>(groups.size());
             for (int[] g : groups) {
                 tasks.add(new RecursiveAction() {
                     @Override
                     protected void compute() {
-                        runBatches(g[0], g[1], SplitWorkspace.scratch());
+                        if (copyGroup(coords, g, nonFinite)) runBatches(g[0], g[1], SplitWorkspace.scratch());
                     }
                 });
             }
@@ -105,6 +129,24 @@ final class TreeEngine {
                 }
             });
         }
+        // Throws, naming the first row holding NaN or an infinity.
+        if (nonFinite.get()) points.requireFinite();
+    }
+
+    /**
+     * Copies the rows of batch group {@code g} into the workspace; false (and {@code nonFinite} set) if
+     * one of them is NaN or infinite, or another group already found one.
+     */
+    private boolean copyGroup(float[] coords, int[] g, AtomicBoolean nonFinite) {
+        if (nonFinite.get()) return false;
+        token.throwIfCancelled();
+        int from = layout.pointStart(g[0]);
+        int to = g[1] < layout.batchCount() ? layout.pointStart(g[1]) : layout.pointCount();
+        if (ws.copyRows(coords, from, to) < 0) {
+            nonFinite.set(true);
+            return false;
+        }
+        return true;
     }
 
     /** Consecutive batches grouped into tasks of at least {@code cutoff} points (a large batch alone). */
@@ -123,35 +165,30 @@ final class TreeEngine {
         return groups;
     }
 
-    private void copy(PointSet points) {
-        int n = points.size();
-        float[] coords = points.coordinates();
-        int bad;
-        if (pool == null || n < 2 * COPY_CHUNK) {
-            bad = ws.copyRows(coords, 0, n);
-        } else {
-            int chunks = (n + COPY_CHUNK - 1) / COPY_CHUNK;
-            int[] flags = new int[chunks];
-            List<RecursiveAction> tasks = new ArrayList<>(chunks);
-            for (int c = 0; c < chunks; c++) {
-                int ci = c;
-                tasks.add(new RecursiveAction() {
-                    @Override
-                    protected void compute() {
-                        flags[ci] = ws.copyRows(coords, ci * COPY_CHUNK, Math.min(n, (ci + 1) * COPY_CHUNK));
-                    }
-                });
-            }
-            pool.invoke(new RecursiveAction() {
+    /** Copies all rows in parallel chunks of fixed size; false if one of them is NaN or infinite. */
+    private boolean copyParallel(float[] coords) {
+        int n = total;
+        int chunks = (n + COPY_CHUNK - 1) / COPY_CHUNK;
+        int[] flags = new int[chunks];
+        List<RecursiveAction> tasks = new ArrayList<>(chunks);
+        for (int c = 0; c < chunks; c++) {
+            int ci = c;
+            tasks.add(new RecursiveAction() {
                 @Override
                 protected void compute() {
-                    ForkJoinTask.invokeAll(tasks);
+                    flags[ci] = ws.copyRows(coords, ci * COPY_CHUNK, Math.min(n, (ci + 1) * COPY_CHUNK));
                 }
             });
-            bad = 0;
-            for (int f : flags) bad |= f;
         }
-        if (bad < 0) points.requireFinite();
+        pool.invoke(new RecursiveAction() {
+            @Override
+            protected void compute() {
+                ForkJoinTask.invokeAll(tasks);
+            }
+        });
+        int bad = 0;
+        for (int f : flags) bad |= f;
+        return bad >= 0;
     }
 
     private void runBatches(int from, int to, SplitWorkspace.Scratch sc) {
@@ -247,7 +284,7 @@ final class TreeEngine {
                 }
             }
         }
-        listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), ws.n);
+        listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), total);
     }
 
     /** Leaves (tree) or cells (partition) read straight from the workspace. */
