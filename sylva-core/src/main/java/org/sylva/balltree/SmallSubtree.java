@@ -5,10 +5,14 @@ package org.sylva.balltree;
  * in L1: near the leaves there are very many nodes of very few points, and a general split would spend
  * more on loop set-up than on the points.
  *
- * <p>Coordinates arrive as order-preserving ints ({@link OrderedBits}). Each node's points are sorted along its split dimension by a fixed sorting network over packed keys
- * {@code (coordinate << 4) | local position}; where equal coordinates straddle the split, that run is
- * reordered by global index (the tie rule). Nothing is written back to the workspace: the caller
- * reads the final order from {@link #row} and the node boundaries from {@link #bound}.
+ * <p>Coordinates arrive as order-preserving ints ({@link OrderedBits}). A node's points are ordered
+ * along its split dimension by fixed sorting networks over packed keys {@code (coordinate << 5) | local
+ * position}, so no branch depends on the data: up to 16 points one network of 4, 8 or 16 keys; up to
+ * 32 points two networks of 16, a half-cleaner (the 16 pairwise minima of one sorted run against the
+ * other reversed are the 16 smallest keys) and a network over those 16. Where equal coordinates
+ * straddle the split, the points are reordered by global index (the tie rule). Nothing is written back
+ * to the workspace: the caller reads the final order from {@link #row} and the node boundaries from
+ * {@link #bound}.
  *
  * <pre>{@code
  * SmallSubtree small = new SmallSubtree();
@@ -16,13 +20,17 @@ package org.sylva.balltree;
  * }</pre>
  */
 final class SmallSubtree {
-    /** Largest node handled here; a node of MAX points costs MAX^2/2 key comparisons. */
-    static final int MAX = 16;
+    /** Largest node handled here. */
+    static final int MAX = 32;
+    /** Bits of the local position in a packed key. */
+    private static final int POS_BITS = 5;
+    private static final long POS_MASK = MAX - 1;
 
     private int[] x = new int[3 * MAX];
     private final int[] id = new int[MAX];
     private final int[] ord = new int[MAX];
     private final long[] key = new long[MAX];
+    private final long[] keyB = new long[16];
     private final int[] bnd = new int[MAX + 1];
 
     /**
@@ -68,17 +76,13 @@ final class SmallSubtree {
         return bnd[i];
     }
 
-    private void split(int a, int b, int d) {
-        if (b - a == 4) {
-            split4(a, d);
-            return;
-        }
+    /** First dimension with the strictly largest float64 spread among the points {@code ord[a..b)}. */
+    private int splitDim(int a, int b, int d) {
         int[] lx = x;
         int[] o = ord;
         int dim = 0;
         double best = -1.0;
-        for (int j = 0; j < d; j++) {
-            int base = j * MAX;
+        for (int j = 0, base = 0; j < d; j++, base += MAX) {
             int mn = lx[base + o[a]], mx = mn;
             for (int t = a + 1; t < b; t++) {
                 int v = lx[base + o[t]];
@@ -91,16 +95,29 @@ final class SmallSubtree {
                 dim = j;
             }
         }
-        // Packed key: coordinate (order-preserving int) above the 4-bit local position. Equal
-        // coordinates then order by position; the index rule is restored below where it matters.
-        int base = dim * MAX;
+        return dim;
+    }
+
+    private void split(int a, int b, int d) {
         int m = b - a;
+        if (m == 4) {
+            split4(a, d);
+            return;
+        }
+        int base = splitDim(a, b, d) * MAX;
+        int[] lx = x;
+        int[] o = ord;
         long[] k = key;
+        int half = m >>> 1;
+        if (m > 16) {
+            splitUpTo32(a, m, half, base);
+            return;
+        }
         for (int t = 0; t < m; t++) {
             int p = o[a + t];
-            k[t] = ((long) lx[base + p] << 4) | p;
+            k[t] = ((long) lx[base + p] << POS_BITS) | p;
         }
-        int size = m <= 4 ? 4 : m <= 8 ? 8 : MAX;
+        int size = m <= 4 ? 4 : m <= 8 ? 8 : 16;
         for (int t = m; t < size; t++) k[t] = Long.MAX_VALUE;
         if (size == 4) {
             SortingNetworks.sort4(k);
@@ -109,9 +126,65 @@ final class SmallSubtree {
         } else {
             SortingNetworks.sort16(k);
         }
-        int half = m >>> 1;
-        if ((k[half - 1] >> 4) == (k[half] >> 4)) orderTieByIndex(k, m, half);
-        for (int t = 0; t < m; t++) o[a + t] = (int) (k[t] & 15);
+        if ((k[half - 1] >> POS_BITS) == (k[half] >> POS_BITS)) orderTieByIndex(k, m, half);
+        for (int t = 0; t < m; t++) o[a + t] = (int) (k[t] & POS_MASK);
+    }
+
+    /**
+     * 17 to 32 points: sort the first 16 and the rest (padded) separately; the pairwise minima of the
+     * first run against the second reversed are the 16 smallest keys (a half-cleaner); sorting those
+     * gives the {@code half <= 16} smallest, which go left. The order inside each child is free.
+     */
+    private void splitUpTo32(int a, int m, int half, int base) {
+        int[] lx = x;
+        int[] o = ord;
+        long[] k = key, kb = keyB;
+        for (int t = 0; t < 16; t++) {
+            int p = o[a + t];
+            k[t] = ((long) lx[base + p] << POS_BITS) | p;
+        }
+        for (int t = 16; t < m; t++) {
+            int p = o[a + t];
+            kb[t - 16] = ((long) lx[base + p] << POS_BITS) | p;
+        }
+        for (int t = m - 16; t < 16; t++) kb[t] = Long.MAX_VALUE;
+        SortingNetworks.sort16(k);
+        SortingNetworks.sort16(kb);
+        for (int t = 0; t < 16; t++) {
+            long u = k[t], v = kb[15 - t];
+            k[t] = Math.min(u, v);
+            kb[15 - t] = Math.max(u, v);
+        }
+        SortingNetworks.sort16(k);
+        // The smallest key going right: k[half] if half < 16, else the smallest of the upper 16.
+        long next = half < 16 ? k[half] : Long.MAX_VALUE;
+        for (int t = 0; t < 16; t++) next = Math.min(next, kb[t]);
+        if ((k[half - 1] >> POS_BITS) == (next >> POS_BITS)) {
+            // Equal coordinates straddle the split (rare): sort all keys, then apply the index rule.
+            System.arraycopy(kb, 0, k, 16, 16);
+            insertionSort(k, 32);
+            orderTieByIndex(k, m, half);
+            for (int t = 0; t < m; t++) o[a + t] = (int) (k[t] & POS_MASK);
+            return;
+        }
+        int w = a;
+        for (int t = 0; t < 16; t++) o[w++] = (int) (k[t] & POS_MASK);
+        for (int t = 0; t < 16; t++) {
+            long v = kb[t];
+            if (v != Long.MAX_VALUE) o[w++] = (int) (v & POS_MASK);
+        }
+    }
+
+    private static void insertionSort(long[] k, int n) {
+        for (int i = 1; i < n; i++) {
+            long v = k[i];
+            int j = i - 1;
+            while (j >= 0 && k[j] > v) {
+                k[j + 1] = k[j];
+                j--;
+            }
+            k[j + 1] = v;
+        }
     }
 
     /**
@@ -135,8 +208,8 @@ final class SmallSubtree {
             }
         }
         int base = dim * MAX;
-        long k0 = ((long) lx[base + p0] << 4) | p0, k1 = ((long) lx[base + p1] << 4) | p1;
-        long k2 = ((long) lx[base + p2] << 4) | p2, k3 = ((long) lx[base + p3] << 4) | p3;
+        long k0 = ((long) lx[base + p0] << POS_BITS) | p0, k1 = ((long) lx[base + p1] << POS_BITS) | p1;
+        long k2 = ((long) lx[base + p2] << POS_BITS) | p2, k3 = ((long) lx[base + p3] << POS_BITS) | p3;
         long t = Math.min(k0, k1);
         k1 = Math.max(k0, k1);
         k0 = t;
@@ -152,7 +225,7 @@ final class SmallSubtree {
         t = Math.min(k1, k2);
         k2 = Math.max(k1, k2);
         k1 = t;
-        if ((k1 >> 4) == (k2 >> 4)) {
+        if ((k1 >> POS_BITS) == (k2 >> POS_BITS)) {
             long[] k = key;
             k[0] = k0;
             k[1] = k1;
@@ -164,26 +237,26 @@ final class SmallSubtree {
             k2 = k[2];
             k3 = k[3];
         }
-        o[a] = (int) (k0 & 15);
-        o[a + 1] = (int) (k1 & 15);
-        o[a + 2] = (int) (k2 & 15);
-        o[a + 3] = (int) (k3 & 15);
+        o[a] = (int) (k0 & POS_MASK);
+        o[a + 1] = (int) (k1 & POS_MASK);
+        o[a + 2] = (int) (k2 & POS_MASK);
+        o[a + 3] = (int) (k3 & POS_MASK);
     }
 
     /**
-     * The points on both sides of the split share a coordinate: reorder that run of equal coordinates
-     * by global index, so the smaller indices are the ones that go left.
+     * The sorted keys {@code k[0..m)} have equal coordinates on both sides of the split: reorder that
+     * run of equal coordinates by global index, so the smaller indices are the ones that go left.
      */
     private void orderTieByIndex(long[] k, int m, int half) {
-        long v = k[half] >> 4;
+        long v = k[half] >> POS_BITS;
         int f = half - 1, g = half + 1;
-        while (f > 0 && (k[f - 1] >> 4) == v) f--;
-        while (g < m && (k[g] >> 4) == v) g++;
+        while (f > 0 && (k[f - 1] >> POS_BITS) == v) f--;
+        while (g < m && (k[g] >> POS_BITS) == v) g++;
         for (int i = f + 1; i < g; i++) {
             long kv = k[i];
-            int iv = id[(int) (kv & 15)];
+            int iv = id[(int) (kv & POS_MASK)];
             int j = i - 1;
-            while (j >= f && id[(int) (k[j] & 15)] > iv) {
+            while (j >= f && id[(int) (k[j] & POS_MASK)] > iv) {
                 k[j + 1] = k[j];
                 j--;
             }
