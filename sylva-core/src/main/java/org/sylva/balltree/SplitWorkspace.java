@@ -30,6 +30,8 @@ final class SplitWorkspace {
     static final int BLOCK = 128;
     /** Radix bits per round of the pivot selection (buckets per round: at most 2^RADIX_BITS). */
     static final int RADIX_BITS = 12;
+    /** Largest node whose first-round bucket numbers are stored (vectorised) rather than recomputed. */
+    static final int STORED_BUCKETS_MAX = 1 << 16;
     /** Candidate count below which the radix selection hands over to {@link KeySelect}. */
     static final int RADIX_FINISH = 64;
 
@@ -184,8 +186,8 @@ final class SplitWorkspace {
      * the bucket holding rank {@code k}, and repeat on its points while they are many and the bucket
      * still spans several keys (at most three rounds for 32-bit keys). Gathers the final candidates'
      * positions into {@code cand[s..s+c)}, returns {@code c} and leaves the rank among them in
-     * {@code sc.rank}. The first round's bucket numbers are computed in a separate loop (into
-     * {@code cand}) so that the JIT can vectorise it.
+     * {@code sc.rank}. In nodes that fit the caches the first round's bucket numbers are computed in
+     * a separate loop (into {@code cand}) so that the JIT can vectorise it.
      */
     private int radixSelect(int[] x, int s, int e, int k, int lo, int hi, Scratch sc) {
         int m = e - s;
@@ -195,17 +197,29 @@ final class SplitWorkspace {
         long span = (long) hi - lo;
         int shift = Math.max(0, 64 - Long.numberOfLeadingZeros(span) - radixBits);
         int buckets = (int) (span >>> shift) + 1;
-        for (int i = s; i < e; i++) cand[i] = (x[i] - lo) >>> shift;
         Arrays.fill(h, 0, buckets, 0);
-        for (int i = s; i < e; i++) h[cand[i]]++;
+        boolean inCache = m <= STORED_BUCKETS_MAX;
+        if (inCache) {
+            for (int i = s; i < e; i++) cand[i] = (x[i] - lo) >>> shift;
+            for (int i = s; i < e; i++) h[cand[i]]++;
+        } else {
+            // Beyond the caches, reading the keys twice beats writing and re-reading bucket numbers.
+            for (int i = s; i < e; i++) h[(x[i] - lo) >>> shift]++;
+        }
         int bk = 0, below = 0;
         for (; bk < buckets - 1; bk++) {
             if (below + h[bk] > k) break;
             below += h[bk];
         }
         int c = 0;
-        for (int i = s; i < e; i++) {
-            if (cand[i] == bk) cand[s + c++] = i;
+        if (inCache) {
+            for (int i = s; i < e; i++) {
+                if (cand[i] == bk) cand[s + c++] = i;
+            }
+        } else {
+            for (int i = s; i < e; i++) {
+                if ((x[i] - lo) >>> shift == bk) cand[s + c++] = i;
+            }
         }
         int r = k - below;
         long base = lo + ((long) bk << shift);

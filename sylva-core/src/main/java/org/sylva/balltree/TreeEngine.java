@@ -25,12 +25,14 @@ import org.sylva.progress.ProgressListener;
  * same for any thread count.
  *
  * <pre>{@code
- * TreeEngine.Result r = TreeEngine.buildTree(points, layout, 2, token, listener);
+ * TreeEngine.Result r = TreeEngine.buildTree(points, layout, 2, token, listener, null);
  * }</pre>
  */
 final class TreeEngine {
-    /** Subtree size processed level by level in one task (fits L2 with 20 bytes per point at d = 3). */
+    /** Largest subtree processed level by level in one task. */
     static final int CUTOFF = 16384;
+    /** Bytes of working set a subtree may use: its points ({@code 4 (d + 2)} bytes each) stay in L2. */
+    static final int SUBTREE_BYTES = 384 * 1024;
     /** Smallest subtree handed to a task of its own when several threads work. */
     static final int MIN_TASK = 1024;
     /** Rows per chunk of the parallel copy. */
@@ -63,8 +65,11 @@ final class TreeEngine {
         this.pool = threads > 1 ? Pools.get(threads) : null;
         int n = points.size();
         this.total = n;
-        this.cutoff = pool == null ? CUTOFF
-                : Math.max(MIN_TASK, Math.min(CUTOFF, Integer.highestOneBit(Math.max(1, n / (4 * threads)))));
+        int perCache = (int) Math.min(CUTOFF, SUBTREE_BYTES / (4L * (points.dimensions() + 2)));
+        int fitsCache = Math.max(MIN_TASK, Integer.highestOneBit(perCache));
+        // With several threads, also small enough for about four tasks per thread.
+        this.cutoff = pool == null ? fitsCache
+                : Math.max(MIN_TASK, Math.min(fitsCache, Integer.highestOneBit(Math.max(1, n / (4 * threads)))));
         this.ws = reuse != null && reuse.fits(n, points.dimensions()) ? reuse : new SplitWorkspace(n, points.dimensions());
         this.treeIdx = tree ? new int[layout.totalSlots()] : null;
         this.mask = tree ? new byte[layout.totalSlots()] : null;
