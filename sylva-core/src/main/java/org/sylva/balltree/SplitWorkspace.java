@@ -163,6 +163,7 @@ final class SplitWorkspace {
         int[] cand = this.cand;
         int c, r;
         if (m <= SMALL || lo == hi) {
+            // All points identical (lo == hi) or very few: the index alone decides.
             for (int i = s; i < e; i++) cand[i] = i;
             c = m;
             r = k;
@@ -170,14 +171,24 @@ final class SplitWorkspace {
             c = radixSelect(x, s, e, k, lo, hi, sc);
             r = sc.rank;
         }
+        boolean ties = false;
+        if (c > RADIX_FINISH) {
+            // Many candidates left means they share one coordinate: select among them by index.
+            c = narrowByIndex(s, c, r, sc);
+            r = sc.rank;
+            ties = true;
+        }
         int p = KeySelect.select(cand, s, s + c, r, x, idx);
         int pc = x[p];
         int pi = idx[p];
-        // Points sharing the pivot's coordinate all sit among the candidates.
-        int same = 0;
-        for (int t = s; t < s + c; t++) same += x[cand[t]] == pc ? 1 : 0;
+        if (!ties) {
+            // Unless narrowed by index, the points sharing the pivot's coordinate are all candidates.
+            int same = 0;
+            for (int t = s; t < s + c; t++) same += x[cand[t]] == pc ? 1 : 0;
+            ties = same > 1;
+        }
         // 3. move the points below the pivot to [s, s + k)
-        partition(s, s + k, e, x, pc, pi, same > 1, sc);
+        partition(s, s + k, e, x, pc, pi, ties, sc);
     }
 
     /**
@@ -221,17 +232,26 @@ final class SplitWorkspace {
                 if ((x[i] - lo) >>> shift == bk) cand[s + c++] = i;
             }
         }
-        int r = k - below;
-        long base = lo + ((long) bk << shift);
-        // Further rounds on the candidates only; each narrows the key range by 2^radixBits.
-        for (int round = 0; round < 3 && c > RADIX_FINISH && shift > 0; round++) {
+        sc.rank = k - below;
+        return narrow(x, s, c, lo + ((long) bk << shift), shift, radixBits, sc);
+    }
+
+    /**
+     * Further radix rounds on the candidates {@code cand[s..s+c)}, whose keys {@code key[cand[t]]} lie
+     * in {@code [base, base + 2^shift)}, while they are many and the range spans several keys; each
+     * round keeps the bucket holding rank {@code sc.rank}. At most {@code ceil(32 / bits)} rounds.
+     */
+    private int narrow(int[] key, int s, int c, long base, int shift, int bits, Scratch sc) {
+        int[] cand = this.cand;
+        int[] h = sc.hist;
+        int r = sc.rank;
+        for (int round = 0; round < 32 && c > RADIX_FINISH && shift > 0; round++) {
             int prevShift = shift;
-            shift = Math.max(0, shift - radixBits);
-            buckets = 1 << (prevShift - shift);
+            shift = Math.max(0, shift - bits);
+            int buckets = 1 << (prevShift - shift);
             Arrays.fill(h, 0, buckets, 0);
-            for (int t = s; t < s + c; t++) h[(int) ((x[cand[t]] - base) >>> shift)]++;
-            bk = 0;
-            below = 0;
+            for (int t = s; t < s + c; t++) h[(int) ((key[cand[t]] - base) >>> shift)]++;
+            int bk = 0, below = 0;
             for (; bk < buckets - 1; bk++) {
                 if (below + h[bk] > r) break;
                 below += h[bk];
@@ -240,7 +260,7 @@ final class SplitWorkspace {
             for (int t = s; t < s + c; t++) {
                 int q = cand[t];
                 cand[s + c2] = q;
-                c2 += (int) ((x[q] - base) >>> shift) == bk ? 1 : 0;
+                c2 += (int) ((key[q] - base) >>> shift) == bk ? 1 : 0;
             }
             c = c2;
             r -= below;
@@ -248,6 +268,25 @@ final class SplitWorkspace {
         }
         sc.rank = r;
         return c;
+    }
+
+    /**
+     * Narrows the candidates {@code cand[s..s+c)} by radix rounds on their global indices (distinct,
+     * non-negative ints): used when many candidates share a coordinate, where the index decides.
+     */
+    private int narrowByIndex(int s, int c, int r, Scratch sc) {
+        int[] cand = this.cand;
+        int mn = Integer.MAX_VALUE, mx = 0;
+        for (int t = s; t < s + c; t++) {
+            int v = idx[cand[t]];
+            mn = Math.min(mn, v);
+            mx = Math.max(mx, v);
+        }
+        // Start one round "above" the index range so that narrow() performs the first round itself.
+        int span = mx - mn;
+        int shift = 32 - Integer.numberOfLeadingZeros(span);
+        sc.rank = r;
+        return narrow(idx, s, c, mn, shift, RADIX_BITS, sc);
     }
 
     private void split2(int s) {
