@@ -14,9 +14,10 @@ import org.sylva.progress.ProgressListener;
  * coordinates; all zero: dimension 0); the left child receives the {@code floor(m/2)} points that
  * come first by {@code (coordinate, input index)} (so on equal coordinates the smaller index goes
  * left; {@code -0.0} equals {@code 0.0}), the right child the rest. See {@link BallTree} for the
- * output layout and {@link BatchLayout} for batches. Each split selects the median in {@code O(m)}
- * (a histogram over the node's range, then an exact selection inside one bucket) and partitions in
- * place: no sort, no allocation per node or level, extra memory {@code (d + 2) / d} times the input.
+ * output layout and {@link BatchLayout} for batches. Each split finds the median in {@code O(m)} by
+ * radix selection on order-preserving integer keys (then by index where coordinates tie) and partitions
+ * in place; nodes of at most 32 points finish their subtree with fixed sorting networks. No sort of a
+ * whole node, no allocation per node or level, extra memory {@code (d + 2) / d} times the input.
  *
  * <p>The result is a pure function of the input: identical for every thread count and every run.
  * A builder keeps the working memory of its last build for the next one of a similar size (builds

@@ -321,7 +321,7 @@ final class SplitWorkspace {
      * the pivot {@code (pc, pi)}. Positions of misplaced points are collected branch-free, a block at a
      * time from each side, and swapped in pairs; the two sides hold equally many misplaced points.
      */
-    void partition(int s, int mid, int e, int[] x, int pc, int pi, boolean ties, Scratch sc) {
+    private void partition(int s, int mid, int e, int[] x, int pc, int pi, boolean ties, Scratch sc) {
         int[] offL = sc.offL, offR = sc.offR;
         int[] id = idx;
         int i = s, j = mid;
