@@ -20,10 +20,10 @@ import org.sylva.data.PointSet;
  */
 public final class BallTreeBench {
     /** Warm-up: at least this many builds ... */
-    private static final int WARMUP_MIN_BUILDS = 20;
-    /** ... and at least this long, but never more than WARMUP_MAX_BUILDS builds. */
-    private static final long WARMUP_NANOS = 1_000_000_000L;
-    private static final int WARMUP_MAX_BUILDS = 2000;
+    private static final int WARMUP_MIN_BUILDS = 30;
+    /** ... and at least this long (the JIT compiles the hot paths meanwhile), at most WARMUP_MAX_BUILDS builds. */
+    private static final long WARMUP_NANOS = 2_000_000_000L;
+    private static final int WARMUP_MAX_BUILDS = 5000;
 
     private BallTreeBench() { }
 
