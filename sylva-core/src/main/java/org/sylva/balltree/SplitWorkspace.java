@@ -195,7 +195,7 @@ final class SplitWorkspace {
      * Radix selection of rank {@code k} among the keys {@code x[s..e)} (all in {@code [lo, hi]},
      * {@code lo < hi}): bucket {@code (x - lo) >>> shift} with at most {@code 2^RADIX_BITS} buckets, keep
      * the bucket holding rank {@code k}, and repeat on its points while they are many and the bucket
-     * still spans several keys (at most three rounds for 32-bit keys). Gathers the final candidates'
+     * still spans several keys (a bounded number of rounds: each one shortens the key range). Gathers the final candidates'
      * positions into {@code cand[s..s+c)}, returns {@code c} and leaves the rank among them in
      * {@code sc.rank}. In nodes that fit the caches the first round's bucket numbers are computed in
      * a separate loop (into {@code cand}) so that the JIT can vectorise it.
