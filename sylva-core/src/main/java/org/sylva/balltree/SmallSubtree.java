@@ -80,6 +80,22 @@ final class SmallSubtree {
     private int splitDim(int a, int b, int d) {
         int[] lx = x;
         int[] o = ord;
+        if (d == 3) {
+            // The common case in one pass: six independent minimum/maximum chains.
+            int p = o[a];
+            int mn0 = lx[p], mx0 = mn0, mn1 = lx[MAX + p], mx1 = mn1, mn2 = lx[2 * MAX + p], mx2 = mn2;
+            for (int t = a + 1; t < b; t++) {
+                p = o[t];
+                int v0 = lx[p], v1 = lx[MAX + p], v2 = lx[2 * MAX + p];
+                mn0 = Math.min(mn0, v0);
+                mx0 = Math.max(mx0, v0);
+                mn1 = Math.min(mn1, v1);
+                mx1 = Math.max(mx1, v1);
+                mn2 = Math.min(mn2, v2);
+                mx2 = Math.max(mx2, v2);
+            }
+            return widest3(mn0, mx0, mn1, mx1, mn2, mx2);
+        }
         int dim = 0;
         double best = -1.0;
         for (int j = 0, base = 0; j < d; j++, base += MAX) {
@@ -96,6 +112,26 @@ final class SmallSubtree {
             }
         }
         return dim;
+    }
+
+    /** The first of three dimensions with the strictly largest float64 spread. */
+    private static int widest3(int mn0, int mx0, int mn1, int mx1, int mn2, int mx2) {
+        double s0 = OrderedBits.spread(mn0, mx0), s1 = OrderedBits.spread(mn1, mx1), s2 = OrderedBits.spread(mn2, mx2);
+        int dim = 0;
+        double best = s0;
+        if (s1 > best) {
+            best = s1;
+            dim = 1;
+        }
+        return s2 > best ? 2 : dim;
+    }
+
+    private static int min4(int[] lx, int base, int p0, int p1, int p2, int p3) {
+        return Math.min(Math.min(lx[base + p0], lx[base + p1]), Math.min(lx[base + p2], lx[base + p3]));
+    }
+
+    private static int max4(int[] lx, int base, int p0, int p1, int p2, int p3) {
+        return Math.max(Math.max(lx[base + p0], lx[base + p1]), Math.max(lx[base + p2], lx[base + p3]));
     }
 
     private void split(int a, int b, int d) {
@@ -196,15 +232,18 @@ final class SmallSubtree {
         int[] o = ord;
         int p0 = o[a], p1 = o[a + 1], p2 = o[a + 2], p3 = o[a + 3];
         int dim = 0;
-        double best = -1.0;
-        for (int j = 0, base = 0; j < d; j++, base += MAX) {
-            int v0 = lx[base + p0], v1 = lx[base + p1], v2 = lx[base + p2], v3 = lx[base + p3];
-            int mn = Math.min(Math.min(v0, v1), Math.min(v2, v3));
-            int mx = Math.max(Math.max(v0, v1), Math.max(v2, v3));
-            double spread = OrderedBits.spread(mn, mx);
-            if (spread > best) {
-                best = spread;
-                dim = j;
+        if (d == 3) {
+            dim = widest3(min4(lx, 0, p0, p1, p2, p3), max4(lx, 0, p0, p1, p2, p3),
+                    min4(lx, MAX, p0, p1, p2, p3), max4(lx, MAX, p0, p1, p2, p3),
+                    min4(lx, 2 * MAX, p0, p1, p2, p3), max4(lx, 2 * MAX, p0, p1, p2, p3));
+        } else {
+            double best = -1.0;
+            for (int j = 0, base = 0; j < d; j++, base += MAX) {
+                double spread = OrderedBits.spread(min4(lx, base, p0, p1, p2, p3), max4(lx, base, p0, p1, p2, p3));
+                if (spread > best) {
+                    best = spread;
+                    dim = j;
+                }
             }
         }
         int base = dim * MAX;
