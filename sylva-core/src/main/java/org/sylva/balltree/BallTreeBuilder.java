@@ -1,5 +1,6 @@
 package org.sylva.balltree;
 
+import java.util.concurrent.atomic.AtomicReference;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.progress.CancellationToken;
@@ -13,12 +14,14 @@ import org.sylva.progress.ProgressListener;
  * coordinates; all zero: dimension 0); the left child receives the {@code floor(m/2)} points that
  * come first by {@code (coordinate, input index)} (so on equal coordinates the smaller index goes
  * left; {@code -0.0} equals {@code 0.0}), the right child the rest. See {@link BallTree} for the
- * output layout and {@link BatchLayout} for batches. Each split selects the median in {@code O(m)}
- * (a histogram over the node's range, then an exact selection inside one bucket) and partitions in
- * place: no sort, no allocation per node or level, extra memory {@code (d + 2) / d} times the input.
+ * output layout and {@link BatchLayout} for batches. Each split finds the median in {@code O(m)} by
+ * radix selection on order-preserving integer keys (then by index where coordinates tie) and partitions
+ * in place; nodes of at most 32 points finish their subtree with fixed sorting networks. No sort of a
+ * whole node, no allocation per node or level, extra memory {@code (d + 2) / d} times the input.
  *
  * <p>The result is a pure function of the input: identical for every thread count and every run.
- * Builders are not thread-safe; a built {@link BallTree} is immutable.
+ * A builder keeps the working memory of its last build for the next one of a similar size (builds
+ * running concurrently on one builder each get their own); a built {@link BallTree} is immutable.
  *
  * <pre>{@code
  * PointSet pts = PointSet.of(n, 3, coords);
@@ -30,6 +33,8 @@ public final class BallTreeBuilder {
     private int threads = Runtime.getRuntime().availableProcessors();
     private CancellationToken token = CancellationToken.NEVER;
     private ProgressListener listener = ProgressListener.NONE;
+    /** Working memory of the last build, reused by the next one of a similar size (taken, not shared). */
+    private final AtomicReference<SplitWorkspace> spare = new AtomicReference<>();
 
     /** A builder using all available processors, never cancelled, reporting no progress. */
     public BallTreeBuilder() { }
@@ -78,7 +83,8 @@ public final class BallTreeBuilder {
      */
     public BallTree build(PointSet points, BatchLayout layout) {
         checkLayout(checked(points), layout);
-        TreeEngine.Result r = TreeEngine.buildTree(points, layout, threads, token, listener);
+        TreeEngine.Result r = TreeEngine.buildTree(points, layout, threads, token, listener, spare.getAndSet(null));
+        spare.set(r.workspace());
         return new BallTree(layout, r.treeIdx(), r.mask());
     }
 
@@ -106,7 +112,7 @@ public final class BallTreeBuilder {
     public int[] partition(PointSet points, BatchLayout layout, int targetLevel) {
         checkLayout(checked(points), layout);
         if (targetLevel < 0) throw new InvalidInputException("target level must be >= 0, got " + targetLevel);
-        return TreeEngine.partition(points, layout, targetLevel, threads, token, listener);
+        return TreeEngine.partition(points, layout, targetLevel, threads, token, listener, spare.getAndSet(null));
     }
 
     private static PointSet checked(PointSet points) {

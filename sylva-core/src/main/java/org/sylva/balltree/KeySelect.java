@@ -6,7 +6,7 @@ package org.sylva.balltree;
  * recursion budget ({@code 2 log2 size}) is spent, so the worst case stays {@code O(c log c)}.
  *
  * <p>Keys are distinct (the index breaks coordinate ties), so the answer is unique and the method is a
- * pure function of the candidates. Coordinates compare numerically ({@code -0.0f == 0.0f}).
+ * pure function of the candidates. Coordinates are {@link OrderedBits} keys.
  *
  * <pre>{@code
  * int p = KeySelect.select(candidates, 0, c, r, x, idx);   // position of the r-th smallest key
@@ -17,13 +17,13 @@ final class KeySelect {
 
     private KeySelect() { }
 
-    static boolean less(float[] x, int[] idx, int p, int q) {
-        float xp = x[p], xq = x[q];
+    static boolean less(int[] x, int[] idx, int p, int q) {
+        int xp = x[p], xq = x[q];
         return xp < xq || (xp == xq && idx[p] < idx[q]);
     }
 
     /** Rearranges {@code a[lo..hi)} and returns the candidate of rank {@code r} (0-based) among them. */
-    static int select(int[] a, int lo, int hi, int r, float[] x, int[] idx) {
+    static int select(int[] a, int lo, int hi, int r, int[] x, int[] idx) {
         int target = lo + r;
         int budget = 2 * (32 - Integer.numberOfLeadingZeros(hi - lo));
         // Each round shrinks [lo, hi) by at least the pivot: bounded by the size, and by the budget.
@@ -57,7 +57,7 @@ final class KeySelect {
         return a[target];
     }
 
-    private static void sort3(int[] a, int i, int j, int k, float[] x, int[] idx) {
+    private static void sort3(int[] a, int i, int j, int k, int[] x, int[] idx) {
         if (less(x, idx, a[j], a[i])) swap(a, i, j);
         if (less(x, idx, a[k], a[j])) {
             swap(a, j, k);
@@ -65,7 +65,7 @@ final class KeySelect {
         }
     }
 
-    static void insertionSort(int[] a, int lo, int hi, float[] x, int[] idx) {
+    static void insertionSort(int[] a, int lo, int hi, int[] x, int[] idx) {
         for (int i = lo + 1; i < hi; i++) {
             int v = a[i];
             int j = i - 1;
@@ -77,7 +77,7 @@ final class KeySelect {
         }
     }
 
-    private static void heapSort(int[] a, int lo, int hi, float[] x, int[] idx) {
+    private static void heapSort(int[] a, int lo, int hi, int[] x, int[] idx) {
         int n = hi - lo;
         for (int i = n / 2 - 1; i >= 0; i--) siftDown(a, lo, i, n, x, idx);
         for (int end = n - 1; end > 0; end--) {
@@ -86,7 +86,7 @@ final class KeySelect {
         }
     }
 
-    private static void siftDown(int[] a, int lo, int i, int n, float[] x, int[] idx) {
+    private static void siftDown(int[] a, int lo, int i, int n, int[] x, int[] idx) {
         int v = a[lo + i];
         // Each step at least doubles i, so 32 steps exhaust any int-sized heap.
         for (int step = 0; step < 32; step++) {

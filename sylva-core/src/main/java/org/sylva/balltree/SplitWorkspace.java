@@ -5,43 +5,58 @@ import java.util.Arrays;
 /**
  * The working copy of the points while a tree is built, and the one operation on it: splitting a node.
  *
- * <p>Coordinates are copied column by column ({@code cols[j][p]}: coordinate {@code j} of the point at
- * working position {@code p}) next to {@code idx[p]}, the point's global row. A node is a contiguous
- * range {@code [s, e)} of working positions; {@link #split} rearranges it in place so that
- * {@code [s, s + floor(m/2))} holds the left child. Memory: the copy ({@code 4 n d} bytes), {@code idx}
- * and {@code cand} ({@code 4 n} bytes each), so {@code (d + 2) / d} times the input, plus small
- * per-thread buffers.
+ * <p>Coordinates are copied column by column as order-preserving ints ({@link OrderedBits}):
+ * {@code cols[j][p]} is coordinate {@code j} of the point at working position {@code p}, next to
+ * {@code idx[p]}, the point's global row. Integer columns let the JIT vectorise the minima and maxima
+ * of every node. A node is a contiguous range {@code [s, e)} of working positions; {@link #split}
+ * rearranges it in place so that {@code [s, s + floor(m/2))} holds the left child. Memory: the copy
+ * ({@code 4 n d} bytes), {@code idx} and {@code cand} ({@code 4 n} bytes each), so {@code (d + 2) / d}
+ * times the input, plus small per-thread buffers.
  *
  * <p>The split of one node is a pure function of the node's contents, touches only {@code [s, e)} of
  * every array (candidates included), and allocates nothing; so nodes can be split concurrently and the
  * result never depends on the thread count.
  *
  * <pre>{@code
- * SplitWorkspace w = SplitWorkspace.copyOf(points);
- * w.split(0, points.size(), SplitWorkspace.scratch());
+ * SplitWorkspace w = new SplitWorkspace(n, d);
+ * w.copyRows(points.coordinates(), 0, n);
+ * w.split(0, n, SplitWorkspace.scratch());
  * }</pre>
  */
 final class SplitWorkspace {
     /** Nodes up to this size select among all their points directly, without a histogram. */
-    static final int SMALL = 24;
-    /** Most histogram buckets per node. */
-    static final int MAX_BUCKETS = 4096;
+    static final int SMALL = 12;
     /** Positions gathered per block of the branch-free partition. */
     static final int BLOCK = 128;
+    /** Radix bits per round of the pivot selection (buckets per round: at most 2^RADIX_BITS). */
+    static final int RADIX_BITS = 12;
+    /** Largest node whose first-round bucket numbers are stored (vectorised) rather than recomputed. */
+    static final int STORED_BUCKETS_MAX = 1 << 16;
+    /** Candidate count below which the radix selection hands over to {@link KeySelect}. */
+    static final int RADIX_FINISH = 64;
 
-    final int n;
+    /** Number of points the arrays can hold (a reused workspace may hold more than a build needs). */
+    final int capacity;
     final int d;
-    final float[][] cols;
+    final int[][] cols;
     final int[] idx;
     /** Candidate positions of the selection; a node uses only its own range [s, e). */
     final int[] cand;
 
     /** Per-thread buffers, reused across nodes and builds (no allocation per node or level). */
     static final class Scratch {
-        final int[] hist = new int[MAX_BUCKETS];
+        final int[] hist = new int[1 << RADIX_BITS];
         final int[] offL = new int[BLOCK];
         final int[] offR = new int[BLOCK];
         int[] bounds = new int[0];
+        /** Second result of {@link SplitWorkspace#radixSelect}. */
+        int rank;
+        private SmallSubtree small;
+
+        SmallSubtree small() {
+            if (small == null) small = new SmallSubtree();
+            return small;
+        }
 
         int[] bounds(int size) {
             if (bounds.length < size) bounds = new int[Math.max(size, 2 * bounds.length)];
@@ -55,47 +70,59 @@ final class SplitWorkspace {
         return SCRATCH.get();
     }
 
+    /**
+     * True iff this workspace can serve a build of {@code n} points in {@code d} dimensions without
+     * holding on to much more memory than that build needs.
+     */
+    boolean fits(int n, int d) {
+        return this.d == d && capacity >= n && capacity <= Math.max(2L * n, 1 << 16);
+    }
+
     SplitWorkspace(int n, int d) {
-        this.n = n;
+        this.capacity = n;
         this.d = d;
-        this.cols = new float[d][n];
+        this.cols = new int[d][n];
         this.idx = new int[n];
         this.cand = new int[n];
     }
 
     /**
-     * Copies rows {@code [from, to)} of the row-major {@code coords} into the columns and sets
+     * Copies rows {@code [from, to)} of the row-major {@code coords} into the columns (as keys) and sets
      * {@code idx[p] = p}. Returns a value whose sign bit is set iff some copied coordinate is NaN or
      * infinite (an exponent of all ones), so the caller can check finiteness without a second pass.
      */
     int copyRows(float[] coords, int from, int to) {
-        int bad = 0;
+        // Raw bits first (a strided copy), then the key conversion and the finiteness check as a
+        // separate pure-int loop per column, which the JIT vectorises.
         if (d == 3) {
-            float[] c0 = cols[0], c1 = cols[1], c2 = cols[2];
+            int[] c0 = cols[0], c1 = cols[1], c2 = cols[2];
             for (int i = from; i < to; i++) {
-                float a = coords[3 * i], b = coords[3 * i + 1], c = coords[3 * i + 2];
-                c0[i] = a;
-                c1[i] = b;
-                c2[i] = c;
-                bad |= nonFinite(a) | nonFinite(b) | nonFinite(c);
+                c0[i] = Float.floatToRawIntBits(coords[3 * i]);
+                c1[i] = Float.floatToRawIntBits(coords[3 * i + 1]);
+                c2[i] = Float.floatToRawIntBits(coords[3 * i + 2]);
             }
         } else {
             for (int j = 0; j < d; j++) {
-                float[] cj = cols[j];
-                for (int i = from; i < to; i++) {
-                    float v = coords[i * d + j];
-                    cj[i] = v;
-                    bad |= nonFinite(v);
-                }
+                int[] cj = cols[j];
+                for (int i = from; i < to; i++) cj[i] = Float.floatToRawIntBits(coords[i * d + j]);
             }
         }
+        int bad = 0;
+        for (int j = 0; j < d; j++) bad |= toKeys(cols[j], from, to);
         for (int i = from; i < to; i++) idx[i] = i;
         return bad;
     }
 
-    /** Sign bit set iff {@code v}'s exponent is all ones (NaN or infinity). */
-    private static int nonFinite(float v) {
-        return (Float.floatToRawIntBits(v) & 0x7f800000) + 0x00800000;
+    /** Raw float bits to {@link OrderedBits} keys in place; sign bit of the result set iff one was NaN or infinite. */
+    private static int toKeys(int[] c, int from, int to) {
+        int bad = 0;
+        for (int i = from; i < to; i++) {
+            int b = c[i];
+            bad |= (b & 0x7f800000) + 0x00800000;
+            int sgn = b >> 31;
+            c[i] = ((b & 0x7fffffff) ^ sgn) - sgn;
+        }
+        return bad;
     }
 
     /**
@@ -113,16 +140,16 @@ final class SplitWorkspace {
         // 1. the split dimension: first strictly largest max - min, in float64 (exact for float32 inputs)
         int dim = 0;
         double best = -1.0;
-        float lo = 0f, hi = 0f;
+        int lo = 0, hi = 0;
         for (int j = 0; j < d; j++) {
-            float[] c = cols[j];
-            float mn = c[s], mx = mn;
-            for (int i = s + 1; i < e; i++) {
-                float v = c[i];
+            int[] c = cols[j];
+            int mn = Integer.MAX_VALUE, mx = Integer.MIN_VALUE;
+            for (int i = s; i < e; i++) {
+                int v = c[i];
                 mn = Math.min(mn, v);
                 mx = Math.max(mx, v);
             }
-            double spread = (double) mx - (double) mn;
+            double spread = OrderedBits.spread(mn, mx);
             if (spread > best) {
                 best = spread;
                 dim = j;
@@ -130,69 +157,145 @@ final class SplitWorkspace {
                 hi = mx;
             }
         }
-        float[] x = cols[dim];
-        // 2. the pivot: the point of rank k by (x, idx). A histogram over [lo, hi] narrows it to one
-        //    bucket (monotone bucketing keeps every lower bucket entirely below it), then an exact
-        //    selection runs among that bucket's points only.
+        int[] x = cols[dim];
+        // 2. the pivot: the point of rank k by (x, idx), found by radix selection on the keys
+        //    (exact integer buckets of x - lo), then an exact selection inside the last bucket.
         int[] cand = this.cand;
         int c, r;
         if (m <= SMALL || lo == hi) {
+            // All points identical (lo == hi) or very few: the index alone decides.
             for (int i = s; i < e; i++) cand[i] = i;
             c = m;
             r = k;
         } else {
-            int buckets = bucketCount(m);
-            float scale = bucketScale(lo, hi, buckets);
-            int last = buckets - 1;
-            int[] h = sc.hist;
-            Arrays.fill(h, 0, buckets, 0);
-            for (int i = s; i < e; i++) {
-                h[Math.min((int) ((x[i] - lo) * scale), last)]++;
-            }
-            int below = 0, bk = 0;
-            for (; bk < last; bk++) {
-                int cnt = h[bk];
-                if (below + cnt > k) break;
-                below += cnt;
-            }
-            r = k - below;
-            c = 0;
-            for (int i = s; i < e; i++) {
-                int b = Math.min((int) ((x[i] - lo) * scale), last);
-                cand[s + c] = i;
-                c += b == bk ? 1 : 0;
-            }
+            c = radixSelect(x, s, e, k, lo, hi, sc);
+            r = sc.rank;
+        }
+        boolean ties = false;
+        if (c > RADIX_FINISH) {
+            // Many candidates left means they share one coordinate: select among them by index.
+            c = narrowByIndex(s, c, r, sc);
+            r = sc.rank;
+            ties = true;
         }
         int p = KeySelect.select(cand, s, s + c, r, x, idx);
-        float pc = x[p];
+        int pc = x[p];
         int pi = idx[p];
-        // Points sharing the pivot's coordinate all sit among the candidates.
-        int same = 0;
-        for (int t = s; t < s + c; t++) same += x[cand[t]] == pc ? 1 : 0;
+        if (!ties) {
+            // Unless narrowed by index, the points sharing the pivot's coordinate are all candidates.
+            int same = 0;
+            for (int t = s; t < s + c; t++) same += x[cand[t]] == pc ? 1 : 0;
+            ties = same > 1;
+        }
         // 3. move the points below the pivot to [s, s + k)
-        partition(s, s + k, e, x, pc, pi, same > 1, sc);
-    }
-
-    /** Bucket count for a node of {@code m} points: about four points per bucket, at most MAX_BUCKETS. */
-    static int bucketCount(int m) {
-        return Math.min(MAX_BUCKETS, Math.max(8, m >>> 2));
+        partition(s, s + k, e, x, pc, pi, ties, sc);
     }
 
     /**
-     * {@code buckets / (hi - lo)} as a float, finite and positive: {@code (int) ((v - lo) * scale)} is then
-     * non-decreasing in {@code v}, whatever the rounding (0 * inf = NaN casts to 0, the bottom bucket).
+     * Radix selection of rank {@code k} among the keys {@code x[s..e)} (all in {@code [lo, hi]},
+     * {@code lo < hi}): bucket {@code (x - lo) >>> shift} with at most {@code 2^RADIX_BITS} buckets, keep
+     * the bucket holding rank {@code k}, and repeat on its points while they are many and the bucket
+     * still spans several keys (a bounded number of rounds: each one shortens the key range). Gathers the final candidates'
+     * positions into {@code cand[s..s+c)}, returns {@code c} and leaves the rank among them in
+     * {@code sc.rank}. In nodes that fit the caches the first round's bucket numbers are computed in
+     * a separate loop (into {@code cand}) so that the JIT can vectorise it.
      */
-    static float bucketScale(float lo, float hi, int buckets) {
-        double s = buckets / ((double) hi - (double) lo);
-        return (float) Math.min(s, Float.MAX_VALUE);
+    private int radixSelect(int[] x, int s, int e, int k, int lo, int hi, Scratch sc) {
+        int m = e - s;
+        int[] cand = this.cand;
+        int[] h = sc.hist;
+        int radixBits = Math.max(3, Math.min(RADIX_BITS, 30 - Integer.numberOfLeadingZeros(m)));
+        long span = (long) hi - lo;
+        int shift = Math.max(0, 64 - Long.numberOfLeadingZeros(span) - radixBits);
+        int buckets = (int) (span >>> shift) + 1;
+        Arrays.fill(h, 0, buckets, 0);
+        boolean inCache = m <= STORED_BUCKETS_MAX;
+        if (inCache) {
+            for (int i = s; i < e; i++) cand[i] = (x[i] - lo) >>> shift;
+            for (int i = s; i < e; i++) h[cand[i]]++;
+        } else {
+            // Beyond the caches, reading the keys twice beats writing and re-reading bucket numbers.
+            for (int i = s; i < e; i++) h[(x[i] - lo) >>> shift]++;
+        }
+        int bk = 0, below = 0;
+        for (; bk < buckets - 1; bk++) {
+            if (below + h[bk] > k) break;
+            below += h[bk];
+        }
+        int c = 0;
+        if (inCache) {
+            for (int i = s; i < e; i++) {
+                if (cand[i] == bk) cand[s + c++] = i;
+            }
+        } else {
+            for (int i = s; i < e; i++) {
+                if ((x[i] - lo) >>> shift == bk) cand[s + c++] = i;
+            }
+        }
+        sc.rank = k - below;
+        return narrow(x, s, c, lo + ((long) bk << shift), shift, radixBits, sc);
+    }
+
+    /**
+     * Further radix rounds on the candidates {@code cand[s..s+c)}, whose keys {@code key[cand[t]]} lie
+     * in {@code [base, base + 2^shift)}, while they are many and the range spans several keys; each
+     * round keeps the bucket holding rank {@code sc.rank}. At most {@code ceil(32 / bits)} rounds.
+     */
+    private int narrow(int[] key, int s, int c, long base, int shift, int bits, Scratch sc) {
+        int[] cand = this.cand;
+        int[] h = sc.hist;
+        int r = sc.rank;
+        for (int round = 0; round < 32 && c > RADIX_FINISH && shift > 0; round++) {
+            int prevShift = shift;
+            shift = Math.max(0, shift - bits);
+            int buckets = 1 << (prevShift - shift);
+            Arrays.fill(h, 0, buckets, 0);
+            for (int t = s; t < s + c; t++) h[(int) ((key[cand[t]] - base) >>> shift)]++;
+            int bk = 0, below = 0;
+            for (; bk < buckets - 1; bk++) {
+                if (below + h[bk] > r) break;
+                below += h[bk];
+            }
+            int c2 = 0;
+            for (int t = s; t < s + c; t++) {
+                int q = cand[t];
+                cand[s + c2] = q;
+                c2 += (int) ((key[q] - base) >>> shift) == bk ? 1 : 0;
+            }
+            c = c2;
+            r -= below;
+            base += (long) bk << shift;
+        }
+        sc.rank = r;
+        return c;
+    }
+
+    /**
+     * Narrows the candidates {@code cand[s..s+c)} by radix rounds on their global indices (distinct,
+     * non-negative ints): used when many candidates share a coordinate, where the index decides.
+     */
+    private int narrowByIndex(int s, int c, int r, Scratch sc) {
+        int[] cand = this.cand;
+        int mn = Integer.MAX_VALUE, mx = 0;
+        for (int t = s; t < s + c; t++) {
+            int v = idx[cand[t]];
+            mn = Math.min(mn, v);
+            mx = Math.max(mx, v);
+        }
+        // Start one round "above" the index range so that narrow() performs the first round itself.
+        int span = mx - mn;
+        int shift = 32 - Integer.numberOfLeadingZeros(span);
+        sc.rank = r;
+        return narrow(idx, s, c, mn, shift, RADIX_BITS, sc);
     }
 
     private void split2(int s) {
         int dim = 0;
         double best = -1.0;
         for (int j = 0; j < d; j++) {
-            float[] c = cols[j];
-            double spread = Math.abs((double) c[s] - (double) c[s + 1]);
+            int[] c = cols[j];
+            int a = c[s], b = c[s + 1];
+            double spread = OrderedBits.spread(Math.min(a, b), Math.max(a, b));
             if (spread > best) {
                 best = spread;
                 dim = j;
@@ -203,8 +306,8 @@ final class SplitWorkspace {
 
     private void swapRecords(int a, int b) {
         for (int j = 0; j < d; j++) {
-            float[] c = cols[j];
-            float t = c[a];
+            int[] c = cols[j];
+            int t = c[a];
             c[a] = c[b];
             c[b] = t;
         }
@@ -218,7 +321,7 @@ final class SplitWorkspace {
      * the pivot {@code (pc, pi)}. Positions of misplaced points are collected branch-free, a block at a
      * time from each side, and swapped in pairs; the two sides hold equally many misplaced points.
      */
-    private void partition(int s, int mid, int e, float[] x, float pc, int pi, boolean ties, Scratch sc) {
+    private void partition(int s, int mid, int e, int[] x, int pc, int pi, boolean ties, Scratch sc) {
         int[] offL = sc.offL, offR = sc.offR;
         int[] id = idx;
         int i = s, j = mid;
@@ -233,8 +336,7 @@ final class SplitWorkspace {
                 pL = 0;
                 if (ties) {
                     for (int t = 0; t < len; t++) {
-                        int q = i + t;
-                        float v = x[q];
+                        int q = i + t, v = x[q];
                         offL[nL] = q;
                         nL += (v > pc) | (v == pc & id[q] >= pi) ? 1 : 0;
                     }
@@ -256,8 +358,7 @@ final class SplitWorkspace {
                 pR = 0;
                 if (ties) {
                     for (int t = 0; t < len; t++) {
-                        int q = j + t;
-                        float v = x[q];
+                        int q = j + t, v = x[q];
                         offR[nR] = q;
                         nR += (v < pc) | (v == pc & id[q] < pi) ? 1 : 0;
                     }
@@ -279,21 +380,16 @@ final class SplitWorkspace {
     }
 
     private void swapPairs(int[] offL, int pL, int[] offR, int pR, int cnt) {
-        for (int j = 0; j < d; j++) {
-            float[] c = cols[j];
-            for (int t = 0; t < cnt; t++) {
-                int a = offL[pL + t], b = offR[pR + t];
-                float v = c[a];
-                c[a] = c[b];
-                c[b] = v;
-            }
-        }
-        int[] id = idx;
+        for (int j = 0; j < d; j++) swapColumn(cols[j], offL, pL, offR, pR, cnt);
+        swapColumn(idx, offL, pL, offR, pR, cnt);
+    }
+
+    private static void swapColumn(int[] c, int[] offL, int pL, int[] offR, int pR, int cnt) {
         for (int t = 0; t < cnt; t++) {
             int a = offL[pL + t], b = offR[pR + t];
-            int v = id[a];
-            id[a] = id[b];
-            id[b] = v;
+            int v = c[a];
+            c[a] = c[b];
+            c[b] = v;
         }
     }
 }

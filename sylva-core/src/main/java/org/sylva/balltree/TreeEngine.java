@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sylva.data.PointSet;
 import org.sylva.progress.CancellationToken;
@@ -24,16 +25,18 @@ import org.sylva.progress.ProgressListener;
  * same for any thread count.
  *
  * <pre>{@code
- * TreeEngine.Result r = TreeEngine.buildTree(points, layout, 2, token, listener);
+ * TreeEngine.Result r = TreeEngine.buildTree(points, layout, 2, token, listener, null);
  * }</pre>
  */
 final class TreeEngine {
-    /** Subtree size processed level by level in one task (fits L2 with 20 bytes per point at d = 3). */
+    /** Largest subtree processed level by level in one task. */
     static final int CUTOFF = 16384;
+    /** Bytes of working set a subtree may use: its points ({@code 4 (d + 2)} bytes each) stay in L2. */
+    static final int SUBTREE_BYTES = 384 * 1024;
     /** Smallest subtree handed to a task of its own when several threads work. */
     static final int MIN_TASK = 1024;
     /** Rows per chunk of the parallel copy. */
-    private static final int COPY_CHUNK = 1 << 16;
+    private static final int COPY_CHUNK = 1 << 13;
 
     private final SplitWorkspace ws;
     private final BatchLayout layout;
@@ -46,11 +49,14 @@ final class TreeEngine {
     private final AtomicLong done = new AtomicLong();
     private final ForkJoinPool pool;
     private final int cutoff;
+    /** Number of points, the total of the progress reports. */
+    private final int total;
 
-    record Result(int[] treeIdx, byte[] mask) { }
+    /** The tree's slot arrays, and the workspace for a later build to reuse. */
+    record Result(int[] treeIdx, byte[] mask, SplitWorkspace workspace) { }
 
     private TreeEngine(PointSet points, BatchLayout layout, boolean tree, int targetLevel, int threads,
-                       CancellationToken token, ProgressListener listener) {
+                       CancellationToken token, ProgressListener listener, SplitWorkspace reuse) {
         this.layout = layout;
         this.tree = tree;
         this.targetLevel = targetLevel;
@@ -58,43 +64,66 @@ final class TreeEngine {
         this.listener = listener;
         this.pool = threads > 1 ? Pools.get(threads) : null;
         int n = points.size();
-        this.cutoff = pool == null ? CUTOFF
-                : Math.max(MIN_TASK, Math.min(CUTOFF, Integer.highestOneBit(Math.max(1, n / (4 * threads)))));
-        this.ws = new SplitWorkspace(n, points.dimensions());
+        this.total = n;
+        int perCache = (int) Math.min(CUTOFF, SUBTREE_BYTES / (4L * (points.dimensions() + 2)));
+        int fitsCache = Math.max(MIN_TASK, Integer.highestOneBit(perCache));
+        // With several threads, also small enough for about four tasks per thread.
+        this.cutoff = pool == null ? fitsCache
+                : Math.max(MIN_TASK, Math.min(fitsCache, Integer.highestOneBit(Math.max(1, n / (4 * threads)))));
+        this.ws = reuse != null && reuse.fits(n, points.dimensions()) ? reuse : new SplitWorkspace(n, points.dimensions());
         this.treeIdx = tree ? new int[layout.totalSlots()] : null;
         this.mask = tree ? new byte[layout.totalSlots()] : null;
     }
 
+    /** Builds the tree; {@code reuse} (may be null) is a workspace left by an earlier build, used if it fits. */
     static Result buildTree(PointSet points, BatchLayout layout, int threads, CancellationToken token,
-                            ProgressListener listener) {
-        TreeEngine e = new TreeEngine(points, layout, true, 0, threads, token, listener);
+                            ProgressListener listener, SplitWorkspace reuse) {
+        TreeEngine e = new TreeEngine(points, layout, true, 0, threads, token, listener, reuse);
         e.run(points);
-        return new Result(e.treeIdx, e.mask);
+        return new Result(e.treeIdx, e.mask, e.ws);
     }
 
+    /** The partition's permutation (a fresh array); {@code reuse} as for {@link #buildTree}. */
     static int[] partition(PointSet points, BatchLayout layout, int targetLevel, int threads,
-                           CancellationToken token, ProgressListener listener) {
-        TreeEngine e = new TreeEngine(points, layout, false, targetLevel, threads, token, listener);
+                           CancellationToken token, ProgressListener listener, SplitWorkspace reuse) {
+        TreeEngine e = new TreeEngine(points, layout, false, targetLevel, threads, token, listener, reuse);
         e.run(points);
-        return e.ws.idx;
+        return Arrays.copyOf(e.ws.idx, points.size());
     }
 
     private void run(PointSet points) {
         int n = points.size();
         if (n == 0) return;
-        copy(points);
-        token.throwIfCancelled();
+        float[] coords = points.coordinates();
         List<int[]> groups = batchGroups();
+        AtomicBoolean nonFinite = new AtomicBoolean();
         if (pool == null) {
             SplitWorkspace.Scratch sc = SplitWorkspace.scratch();
-            for (int[] g : groups) runBatches(g[0], g[1], sc);
+            for (int[] g : groups) {
+                if (!copyGroup(coords, g, nonFinite)) break;
+                runBatches(g[0], g[1], sc);
+            }
+        } else if (groups.size() == 1) {
+            // One large batch: copy in parallel chunks, then split from the root with forked children.
+            if (copyParallel(coords)) {
+                token.throwIfCancelled();
+                pool.invoke(new RecursiveAction() {
+                    @Override
+                    protected void compute() {
+                        runBatches(groups.get(0)[0], groups.get(0)[1], SplitWorkspace.scratch());
+                    }
+                });
+            } else {
+                nonFinite.set(true);
+            }
         } else {
+            // Each task copies its own batches right before building them, so they are still in cache.
             List<RecursiveAction> tasks = new ArrayList<>(groups.size());
             for (int[] g : groups) {
                 tasks.add(new RecursiveAction() {
                     @Override
                     protected void compute() {
-                        runBatches(g[0], g[1], SplitWorkspace.scratch());
+                        if (copyGroup(coords, g, nonFinite)) runBatches(g[0], g[1], SplitWorkspace.scratch());
                     }
                 });
             }
@@ -105,6 +134,24 @@ final class TreeEngine {
                 }
             });
         }
+        // Throws, naming the first row holding NaN or an infinity.
+        if (nonFinite.get()) points.requireFinite();
+    }
+
+    /**
+     * Copies the rows of batch group {@code g} into the workspace; false (and {@code nonFinite} set) if
+     * one of them is NaN or infinite, or another group already found one.
+     */
+    private boolean copyGroup(float[] coords, int[] g, AtomicBoolean nonFinite) {
+        if (nonFinite.get()) return false;
+        token.throwIfCancelled();
+        int from = layout.pointStart(g[0]);
+        int to = g[1] < layout.batchCount() ? layout.pointStart(g[1]) : layout.pointCount();
+        if (ws.copyRows(coords, from, to) < 0) {
+            nonFinite.set(true);
+            return false;
+        }
+        return true;
     }
 
     /** Consecutive batches grouped into tasks of at least {@code cutoff} points (a large batch alone). */
@@ -123,35 +170,30 @@ final class TreeEngine {
         return groups;
     }
 
-    private void copy(PointSet points) {
-        int n = points.size();
-        float[] coords = points.coordinates();
-        int bad;
-        if (pool == null || n < 2 * COPY_CHUNK) {
-            bad = ws.copyRows(coords, 0, n);
-        } else {
-            int chunks = (n + COPY_CHUNK - 1) / COPY_CHUNK;
-            int[] flags = new int[chunks];
-            List<RecursiveAction> tasks = new ArrayList<>(chunks);
-            for (int c = 0; c < chunks; c++) {
-                int ci = c;
-                tasks.add(new RecursiveAction() {
-                    @Override
-                    protected void compute() {
-                        flags[ci] = ws.copyRows(coords, ci * COPY_CHUNK, Math.min(n, (ci + 1) * COPY_CHUNK));
-                    }
-                });
-            }
-            pool.invoke(new RecursiveAction() {
+    /** Copies all rows in parallel chunks of fixed size; false if one of them is NaN or infinite. */
+    private boolean copyParallel(float[] coords) {
+        int n = total;
+        int chunks = (n + COPY_CHUNK - 1) / COPY_CHUNK;
+        int[] flags = new int[chunks];
+        List<RecursiveAction> tasks = new ArrayList<>(chunks);
+        for (int c = 0; c < chunks; c++) {
+            int ci = c;
+            tasks.add(new RecursiveAction() {
                 @Override
                 protected void compute() {
-                    ForkJoinTask.invokeAll(tasks);
+                    flags[ci] = ws.copyRows(coords, ci * COPY_CHUNK, Math.min(n, (ci + 1) * COPY_CHUNK));
                 }
             });
-            bad = 0;
-            for (int f : flags) bad |= f;
         }
-        if (bad < 0) points.requireFinite();
+        pool.invoke(new RecursiveAction() {
+            @Override
+            protected void compute() {
+                ForkJoinTask.invokeAll(tasks);
+            }
+        });
+        int bad = 0;
+        for (int f : flags) bad |= f;
+        return bad >= 0;
     }
 
     private void runBatches(int from, int to, SplitWorkspace.Scratch sc) {
@@ -212,7 +254,10 @@ final class TreeEngine {
         bnd[0] = s;
         bnd[1] = s + m;
         int count = 1;
-        for (int level = 0; level < levels; level++) {
+        int level = 0;
+        for (; level < levels; level++) {
+            // Nodes of one level differ in size by at most one; the largest holds ceil(m / 2^level).
+            if (((m - 1) >> level) + 1 <= SmallSubtree.MAX) break;
             token.throwIfCancelled();
             for (int t = 0; t < count; t++) {
                 int a = bnd[t], b = bnd[t + 1];
@@ -227,29 +272,77 @@ final class TreeEngine {
             }
             count *= 2;
         }
-        if (tree) {
-            // levels == depth here: a tree node of m points has depth <= floor(log2 m) <= ceil(log2 m).
-            int[] idx = ws.idx;
+        int rest = levels - level;
+        if (rest == 0) {
+            finishDirect(bnd, count, slot);
+        } else {
+            SmallSubtree small = sc.small();
+            // Each of the count nodes owns 2^(depth - level + 1) slots.
+            int span = 2 << (depth - level);
             for (int t = 0; t < count; t++) {
-                int a = bnd[t], size = bnd[t + 1] - a, o = slot + 2 * t;
-                int p = idx[a];
-                if (size == 2) {
-                    int q = idx[a + 1];
-                    treeIdx[o] = Math.min(p, q);
-                    treeIdx[o + 1] = Math.max(p, q);
-                    mask[o] = 1;
-                    mask[o + 1] = 1;
+                int a = bnd[t], size = bnd[t + 1] - a;
+                int leaves = small.run(ws, a, size, Math.min(rest, ceilLog2(size)));
+                if (tree) {
+                    writeSmallLeaves(small, leaves, slot + t * span);
                 } else {
-                    treeIdx[o] = p;
-                    treeIdx[o + 1] = p;
-                    mask[o] = 1;
+                    writeSmallCells(small, leaves, a);
                 }
+            }
+        }
+        listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), total);
+    }
+
+    /** Leaves (tree) or cells (partition) read straight from the workspace. */
+    private void finishDirect(int[] bnd, int count, int slot) {
+        int[] idx = ws.idx;
+        if (tree) {
+            for (int t = 0; t < count; t++) {
+                int a = bnd[t];
+                writeLeaf(slot + 2 * t, idx[a], bnd[t + 1] - a == 2 ? idx[a + 1] : -1);
             }
         } else {
             for (int t = 0; t < count; t++) {
-                if (bnd[t + 1] - bnd[t] > 1) Arrays.sort(ws.idx, bnd[t], bnd[t + 1]);
+                if (bnd[t + 1] - bnd[t] > 1) Arrays.sort(idx, bnd[t], bnd[t + 1]);
             }
         }
-        listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), ws.n);
+    }
+
+    private void writeSmallLeaves(SmallSubtree small, int leaves, int slot) {
+        // In tree mode the small routine runs to the leaf level: every final node has 1 or 2 points.
+        for (int t = 0; t < leaves; t++) {
+            int a = small.bound(t), size = small.bound(t + 1) - a;
+            writeLeaf(slot + 2 * t, small.row(a), size == 2 ? small.row(a + 1) : -1);
+        }
+    }
+
+    /** A leaf of one point ({@code q < 0}: {@code [p, p]}, mask {@code [1, 0]}) or two (smaller row first). */
+    private void writeLeaf(int o, int p, int q) {
+        if (q >= 0) {
+            treeIdx[o] = Math.min(p, q);
+            treeIdx[o + 1] = Math.max(p, q);
+            mask[o] = 1;
+            mask[o + 1] = 1;
+        } else {
+            treeIdx[o] = p;
+            treeIdx[o + 1] = p;
+            mask[o] = 1;
+        }
+    }
+
+    /** Partition cells of a small node, each in increasing row order, written back from position s. */
+    private void writeSmallCells(SmallSubtree small, int cells, int s) {
+        int[] idx = ws.idx;
+        for (int t = 0; t < cells; t++) {
+            int a = small.bound(t), b = small.bound(t + 1);
+            for (int i = a; i < b; i++) {
+                int v = small.row(i);
+                int j = s + i - 1;
+                while (j >= s + a && idx[j] > v) {
+                    idx[j + 1] = idx[j];
+                    j--;
+                }
+                idx[j + 1] = v;
+            }
+        }
     }
 }

@@ -1,0 +1,60 @@
+package org.sylva.bench.balltree;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.sylva.balltree.BallTree;
+import org.sylva.balltree.BallTreeBuilder;
+import org.sylva.balltree.BatchLayout;
+import org.sylva.data.PointSet;
+
+/**
+ * JMH benchmark of ball-tree builds on the issue's inputs: uniform random float32 points, d = 3, fixed
+ * seed, already in memory (no I/O), for 1 and 2 threads.
+ *
+ * <pre>{@code
+ * java -jar sylva-bench/target/benchmarks.jar BallTreeBenchmark -p threads=2 -p input=64x16384
+ * }</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class BallTreeBenchmark {
+    /** {@code BATCHESxSIZE}: 1x16384, 64x256, 8x16384, 64x16384, 1x1048576. */
+    @Param({"1x16384", "64x256", "8x16384", "64x16384", "1x1048576"})
+    public String input;
+
+    @Param({"1", "2"})
+    public int threads;
+
+    private PointSet points;
+    private BatchLayout layout;
+    private BallTreeBuilder builder;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        String[] parts = input.split("x");
+        int batches = Integer.parseInt(parts[0]), size = Integer.parseInt(parts[1]);
+        points = BallTreeBench.uniform(batches * size, 3, 42);
+        layout = BatchLayout.of(batches * size, batches == 1 ? null : BallTreeBench.evenBatches(batches, size));
+        builder = new BallTreeBuilder().threads(threads);
+    }
+
+    @Benchmark
+    public BallTree build() {
+        return builder.build(points, layout);
+    }
+}

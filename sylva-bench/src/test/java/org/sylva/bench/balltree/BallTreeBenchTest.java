@@ -1,0 +1,34 @@
+package org.sylva.bench.balltree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.sylva.data.PointSet;
+
+/** The harness behind {@code sylva bench balltree}: shape of its result and its inputs. */
+class BallTreeBenchTest {
+
+    @Test
+    void reportsMedianAndMinimumOfTheTimedBuilds() {
+        PointSet pts = BallTreeBench.uniform(2000, 3, 1);
+        BallTreeBench.Result r = BallTreeBench.run(pts, BallTreeBench.evenBatches(4, 500), 5, 2);
+        assertEquals(2000, r.points());
+        assertEquals(3, r.dimensions());
+        assertEquals(4, r.batches());
+        assertEquals(2, r.threads());
+        assertEquals(5, r.repeat());
+        assertTrue(r.minMs() > 0 && r.minMs() <= r.medianMs(), r.line());
+        assertTrue(r.line().startsWith("balltree n=2000 d=3 batches=4 threads=2 repeat=5 median_ms="), r.line());
+        assertThrows(IllegalArgumentException.class, () -> BallTreeBench.run(pts, (int[]) null, 0, 1));
+    }
+
+    @Test
+    void generatedInputsAreFixed() {
+        PointSet a = BallTreeBench.uniform(100, 3, 42), b = BallTreeBench.uniform(100, 3, 42);
+        assertEquals(a.get(99, 2), b.get(99, 2));
+        int[] ids = BallTreeBench.evenBatches(3, 2);
+        assertEquals("[0, 0, 1, 1, 2, 2]", java.util.Arrays.toString(ids));
+    }
+}

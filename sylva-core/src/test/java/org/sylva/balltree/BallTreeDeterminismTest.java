@@ -1,0 +1,80 @@
+package org.sylva.balltree;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sylva.data.PointSet;
+
+/**
+ * Byte-identical output for 1, 2 and 8 threads and for repeated runs on inputs large enough to use
+ * every code path (forked top-level splits, the parallel copy, many batches), with and without
+ * duplicates.
+ */
+class BallTreeDeterminismTest {
+
+    static PointSet points(int n, int d, boolean duplicates, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        float[] x = new float[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = duplicates ? (float) r.nextInt(16) : (float) r.nextGaussian();
+        return PointSet.of(n, d, x);
+    }
+
+    static int[] batches(int n, int count, long seed) {
+        // count batches of random (unequal) sizes, each at least one point
+        SplittableRandom r = new SplittableRandom(seed);
+        int[] cuts = new int[count + 1];
+        cuts[count] = n;
+        for (int b = 1; b < count; b++) cuts[b] = cuts[b - 1] + 1 + r.nextInt(Math.max(1, 2 * (n - cuts[b - 1]) / (count - b + 1) - 1));
+        int[] ids = new int[n];
+        int b = 0;
+        for (int i = 0; i < n; i++) {
+            while (b + 1 < count && i >= cuts[b + 1]) b++;
+            ids[i] = b;
+        }
+        return ids;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"one", "dups", "batched", "batched-dups"})
+    void sameTreeForEveryThreadCountAndRun(String kind) {
+        int n = (1 << 17) + 123;
+        PointSet pts = points(n, 3, kind.contains("dups"), kind.hashCode());
+        int[] ids = kind.startsWith("batched") ? batches(n, 37, 7) : null;
+        BallTree ref = new BallTreeBuilder().threads(1).build(pts, ids);
+        assertTrue(TreeRules.check(pts.coordinates(), 3, ref.layout().pointOffsets(), ref.indices(), ref.maskBytes()).isEmpty());
+        BallTreeBuilder two = new BallTreeBuilder().threads(2), eight = new BallTreeBuilder().threads(8);
+        for (int run = 0; run < 2; run++) {
+            assertEquals(ref, two.build(pts, ids), "2 threads, run " + run);
+            assertEquals(ref, eight.build(pts, ids), "8 threads, run " + run);
+        }
+        assertEquals(ref, new BallTreeBuilder().threads(1).build(pts, ids), "repeated run");
+        int[] perm = new BallTreeBuilder().threads(1).partition(pts, ids, 7);
+        assertArrayEquals(perm, new BallTreeBuilder().threads(2).partition(pts, ids, 7));
+        assertArrayEquals(perm, new BallTreeBuilder().threads(8).partition(pts, ids, 7));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 8})
+    void matchesTheNaiveModelOnAMediumInput(int threads) {
+        int n = 20_000;
+        PointSet pts = points(n, 4, false, 99);
+        BallTree t = new BallTreeBuilder().threads(threads).build(pts);
+        NaiveModel.Tree naive = NaiveModel.tree(pts.coordinates(), 4, new int[] {0, n});
+        assertArrayEquals(naive.idx(), t.indices());
+        assertArrayEquals(naive.mask(), t.maskBytes());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 8})
+    void highDimensionalDuplicatesMatchTheModel(int threads) {
+        int n = 3000;
+        PointSet pts = points(n, 61, true, 5);
+        BallTree t = new BallTreeBuilder().threads(threads).build(pts, batches(n, 3, 1));
+        NaiveModel.Tree naive = NaiveModel.tree(pts.coordinates(), 61, t.layout().pointOffsets());
+        assertArrayEquals(naive.idx(), t.indices());
+    }
+}

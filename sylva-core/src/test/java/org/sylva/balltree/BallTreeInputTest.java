@@ -1,0 +1,130 @@
+package org.sylva.balltree;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+
+/** Bad input is refused with a precise message; empty input gives an empty tree; cancellation works. */
+class BallTreeInputTest {
+    private static final BallTreeBuilder B = new BallTreeBuilder().threads(1);
+
+    private static String message(Runnable r) {
+        return assertThrows(InvalidInputException.class, r::run).getMessage();
+    }
+
+    @Test
+    void nanAndInfinityNameTheRow() {
+        float[] x = new float[30];
+        x[3 * 7 + 2] = Float.NaN;
+        String msg = message(() -> B.build(PointSet.unchecked(10, 3, x)));
+        assertTrue(msg.contains("point 7") && msg.contains("coordinate 2") && msg.contains("NaN"), msg);
+        float[] y = new float[30];
+        y[3 * 4] = Float.NEGATIVE_INFINITY;
+        y[3 * 9] = Float.NaN;
+        msg = message(() -> new BallTreeBuilder().threads(2).build(PointSet.unchecked(10, 3, y), new int[] {0, 0, 0, 0, 0, 1, 1, 1, 1, 1}));
+        assertTrue(msg.contains("point 4") && msg.contains("Infinity"), msg);
+        msg = message(() -> B.partition(PointSet.unchecked(10, 3, y), 2));
+        assertTrue(msg.contains("point 4"), msg);
+    }
+
+    @Test
+    void nanInALargeParallelInputNamesTheFirstRow() {
+        int n = 100_000;
+        float[] x = new float[n * 2];
+        for (int i = 0; i < x.length; i++) x[i] = i % 97;
+        x[2 * 77_777 + 1] = Float.POSITIVE_INFINITY;
+        x[2 * 99_000] = Float.NaN;
+        String msg = message(() -> new BallTreeBuilder().threads(2).build(PointSet.unchecked(n, 2, x)));
+        assertTrue(msg.contains("point 77777"), msg);
+    }
+
+    @Test
+    void zeroDimensionsAreRefusedByThePointSet() {
+        String msg = message(() -> PointSet.of(3, 0, new float[0]));
+        assertTrue(msg.contains("dimension"), msg);
+    }
+
+    @Test
+    void mismatchedLengthsAreRefused() {
+        PointSet p = PointSet.of(4, 1, new float[] {1, 2, 3, 4});
+        String msg = message(() -> B.build(p, new int[] {0, 0, 0}));
+        assertTrue(msg.contains("length 3") && msg.contains("4 points"), msg);
+        msg = message(() -> B.build(p, new long[] {0, 0, 0, 0, 0}));
+        assertTrue(msg.contains("length 5"), msg);
+        msg = message(() -> B.build(p, BatchLayout.single(5)));
+        assertTrue(msg.contains("5 points"), msg);
+    }
+
+    @Test
+    void badBatchIdsNameThePosition() {
+        PointSet p = PointSet.of(5, 1, new float[] {1, 2, 3, 4, 5});
+        String msg = message(() -> B.build(p, new int[] {1, 1, 1, 2, 2}));
+        assertTrue(msg.contains("position 0") && msg.contains("is 1"), msg);
+        msg = message(() -> B.build(p, new int[] {0, 0, 1, 0, 1}));
+        assertTrue(msg.contains("position 3") && msg.contains("is 0 after 1") && msg.contains("decrease"), msg);
+        msg = message(() -> B.build(p, new long[] {0, 0, 0, 3, 3}));
+        assertTrue(msg.contains("position 3") && msg.contains("is 3 after 0") && msg.contains("skip"), msg);
+        msg = message(() -> B.build(p, new long[] {0, -1, 0, 0, 0}));
+        assertTrue(msg.contains("position 1"), msg);
+        msg = message(() -> B.build(p, new int[] {-1, 0, 0, 0, 0}));
+        assertTrue(msg.contains("position 0"), msg);
+    }
+
+    @Test
+    void otherParametersAreChecked() {
+        PointSet p = PointSet.of(2, 1, new float[] {1, 2});
+        assertTrue(message(() -> new BallTreeBuilder().threads(0)).contains("threads"));
+        assertTrue(message(() -> B.partition(p, -1)).contains("target level"));
+        assertTrue(message(() -> B.build(null)).contains("null"));
+    }
+
+    @Test
+    void noPointsGiveAnEmptyTree() {
+        PointSet empty = PointSet.of(0, 3, new float[0]);
+        BallTree t = B.build(empty);
+        assertEquals(0, t.size());
+        assertEquals(0, t.layout().batchCount());
+        assertArrayEquals(new int[0], t.indices());
+        assertEquals(0, B.build(empty, new int[0]).size());
+        assertEquals(0, new BallTreeBuilder().threads(4).build(empty, new long[0]).size());
+        assertArrayEquals(new int[0], B.partition(empty, 3));
+    }
+
+    @Test
+    void singlePointsAndPairs() {
+        PointSet p = PointSet.of(3, 2, new float[] {5, 5, 1, 1, 0, 0});
+        BallTree t = B.build(p, new int[] {0, 1, 1});
+        // batch 0: [0, 0] mask [1, 0]; batch 1 (rows 1, 2): the smaller index first
+        assertArrayEquals(new int[] {0, 0, 1, 2}, t.indices());
+        assertArrayEquals(new boolean[] {true, false, true, true}, t.mask());
+        assertArrayEquals(new int[] {0, 2, 4}, t.layout().slotOffsets());
+        assertArrayEquals(new int[] {0, 0}, t.layout().levels());
+    }
+
+    @Test
+    void cancelledBuildThrows() {
+        CancellationToken token = new CancellationToken();
+        token.cancel();
+        PointSet p = BallTreeDeterminismTest.points(50_000, 3, false, 1);
+        assertThrows(CancelledException.class, () -> new BallTreeBuilder().threads(1).cancellation(token).build(p));
+        assertThrows(CancelledException.class, () -> new BallTreeBuilder().threads(2).cancellation(token).build(p));
+    }
+
+    @Test
+    void progressReachesTheTotal() {
+        PointSet p = BallTreeDeterminismTest.points(40_000, 3, false, 2);
+        java.util.concurrent.atomic.AtomicLong last = new java.util.concurrent.atomic.AtomicLong();
+        new BallTreeBuilder().threads(2).progress((stage, done, total) -> {
+            assertEquals(40_000, total);
+            last.accumulateAndGet(done, Math::max);
+        }).build(p);
+        assertEquals(40_000, last.get());
+    }
+}

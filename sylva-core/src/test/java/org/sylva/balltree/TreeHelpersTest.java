@@ -1,0 +1,127 @@
+package org.sylva.balltree;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+
+/** Batch layout, slot arithmetic, inverse permutations, the sorting networks and the key order. */
+class TreeHelpersTest {
+
+    @Test
+    void layoutOffsetsAndLevels() {
+        BatchLayout l = BatchLayout.of(12, new long[] {0, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 4});
+        assertArrayEquals(new int[] {0, 2, 5, 10, 11, 12}, l.pointOffsets());
+        assertArrayEquals(new int[] {0, 1, 2, 0, 0}, l.levels());
+        assertArrayEquals(new int[] {0, 2, 6, 14, 16, 18}, l.slotOffsets());
+        assertEquals(18, l.totalSlots());
+        assertEquals(2, l.batchOfSlot(6));
+        assertEquals(2, l.batchOfSlot(13));
+        assertEquals(3, l.batchOfPoint(10));
+        assertEquals(l, BatchLayout.ofOffsets(12, new int[] {0, 2, 5, 10, 11, 12}));
+        assertEquals(l, BatchLayout.of(12, new int[] {0, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 4}));
+        for (int m = 1; m < 70; m++) {
+            int lv = BatchLayout.levelsFor(m);
+            assertTrue((2 << lv) >= m && (m <= 2 || (1 << lv) < m), "m=" + m);
+        }
+        assertThrows(InvalidInputException.class, () -> BatchLayout.ofOffsets(3, new int[] {0, 2, 2, 3}));
+    }
+
+    @Test
+    void slotArithmetic() {
+        // L = 3: 16 slots; level 1, position 1 covers slots [8, 16)
+        assertEquals(8, TreeSlots.nodeFirstSlot(1, 1, 3));
+        assertEquals(8, TreeSlots.nodeSlotCount(1, 3));
+        assertEquals(1, TreeSlots.nodeOfSlot(13, 1, 3));
+        assertEquals(6, TreeSlots.nodeOfSlot(13, 3, 3));
+        assertEquals(2, TreeSlots.parent(5));
+        assertEquals(10, TreeSlots.leftChild(5));
+        assertEquals(11, TreeSlots.rightChild(5));
+        assertEquals(2, TreeSlots.ballOf(37, 4));
+        assertEquals(32, TreeSlots.ballStart(2, 4));
+        assertEquals(48, TreeSlots.ballEnd(2, 4));
+        assertEquals(3, TreeSlots.ballCount(40, 4));
+        assertEquals(18, TreeSlots.leafOf(37));
+        assertEquals(36, TreeSlots.sibling(37));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.ballOf(3, 31));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.nodeFirstSlot(4, 0, 3));
+    }
+
+    @Test
+    void treeInverseAndBalls() {
+        PointSet p = BallTreeDeterminismTest.points(1000, 3, false, 3);
+        int[] ids = new int[1000];
+        Arrays.fill(ids, 600, 1000, 1);
+        BallTree t = new BallTreeBuilder().build(p, ids);
+        int[] where = t.slotOfPoint();
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(i, t.index(where[i]));
+            assertTrue(t.isReal(where[i]));
+        }
+        float[] perSlot = new float[t.size() * 2];
+        for (int s = 0; s < t.size(); s++) {
+            perSlot[2 * s] = t.index(s);
+            perSlot[2 * s + 1] = -t.index(s);
+        }
+        float[] back = t.toInputOrder(perSlot, 2);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(i, back[2 * i]);
+            assertEquals(-i, back[2 * i + 1]);
+        }
+        assertTrue(t.ballsAlignWithBatches(9)); // batches of 1024 and 512 slots
+        assertFalse(t.ballsAlignWithBatches(10));
+        long[] asLong = t.indicesAsLong();
+        for (int s = 0; s < t.size(); s++) assertEquals(t.index(s), asLong[s]);
+    }
+
+    @Test
+    void permutationInverse() {
+        int[] perm = {2, 0, 3, 1};
+        assertArrayEquals(new int[] {1, 3, 0, 2}, Permutations.inverse(perm));
+        float[] back = Permutations.toInputOrder(new float[] {20, 0, 30, 10}, 1, perm);
+        assertArrayEquals(new float[] {0, 10, 20, 30}, back);
+        assertTrue(assertThrows(InvalidInputException.class, () -> Permutations.inverse(new int[] {0, 0})).getMessage()
+                .contains("row 0"));
+        assertThrows(InvalidInputException.class, () -> Permutations.inverse(new int[] {0, 2}));
+        PointSet p = BallTreeDeterminismTest.points(500, 2, true, 4);
+        int[] part = new BallTreeBuilder().partition(p, 4);
+        int[] inv = Permutations.inverse(part);
+        for (int i = 0; i < 500; i++) assertEquals(i, part[inv[i]]);
+    }
+
+    @Test
+    void sortingNetworksSortEveryZeroOneInput() {
+        for (int n : new int[] {4, 8, 16}) {
+            long[] k = new long[n];
+            for (int v = 0; v < (1 << n); v++) {
+                for (int i = 0; i < n; i++) k[i] = (v >> i) & 1;
+                if (n == 4) SortingNetworks.sort4(k);
+                else if (n == 8) SortingNetworks.sort8(k);
+                else SortingNetworks.sort16(k);
+                for (int i = 1; i < n; i++) assertTrue(k[i - 1] <= k[i], "n=" + n + " v=" + v);
+            }
+        }
+    }
+
+    @Test
+    void keysOrderLikeFloats() {
+        SplittableRandom r = new SplittableRandom(8);
+        float[] special = {0.0f, -0.0f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MAX_VALUE, -Float.MAX_VALUE, 1f, -1f};
+        for (int i = 0; i < 100_000; i++) {
+            float a = i < 64 ? special[i % 8] : Float.intBitsToFloat(r.nextInt()), b = i < 64 ? special[i / 8] : Float.intBitsToFloat(r.nextInt());
+            if (!Float.isFinite(a) || !Float.isFinite(b)) continue;
+            int ka = OrderedBits.key(a), kb = OrderedBits.key(b);
+            assertEquals(a < b, ka < kb, a + " vs " + b);
+            assertEquals(a == b, ka == kb, a + " vs " + b);
+            assertEquals(a == 0 ? 0.0f : a, OrderedBits.value(ka));
+            assertEquals((double) Math.max(a, b) - (double) Math.min(a, b), OrderedBits.spread(Math.min(ka, kb), Math.max(ka, kb)));
+        }
+    }
+}
