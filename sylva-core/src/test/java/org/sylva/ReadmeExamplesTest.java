@@ -1,0 +1,56 @@
+package org.sylva;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.sylva.balltree.BallTree;
+import org.sylva.balltree.BallTreeBuilder;
+import org.sylva.data.PointSet;
+import org.sylva.demo.ClipLikeData;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+
+/** The Java examples of README.md, as written there, so that they keep compiling and working. */
+class ReadmeExamplesTest {
+    @Test
+    void hdbscanExample() {
+        PointSet generated = ClipLikeData.generate(2000, 1).points();
+        int n = generated.size();
+        float[] coords = generated.coordinates();
+
+        PointSet clips = PointSet.of(n, 61, coords);            // n x 61 float32, row-major
+        HdbscanResult r = Hdbscan.builder()
+                .minClusterSize(20)                              // sklearn's names and defaults
+                .minSamples(20)                                  // counts the point itself, as sklearn does
+                .build()
+                .fit(clips);
+        int[] labels = r.labels();                               // -1 = noise
+        double[] p = r.probabilities();
+        double[] glosh = r.outlierScores();
+
+        HdbscanResult leaf = r.reselect(r.parameters().toBuilder()
+                .clusterSelectionMethod(SelectionMethod.LEAF).build());
+
+        assertEquals(n, labels.length);
+        assertEquals(n, p.length);
+        assertEquals(n, glosh.length);
+        assertTrue(leaf.clusterCount() >= r.clusterCount());
+    }
+
+    @Test
+    void ballTreeExample() {
+        PointSet points = PointSet.of(5, 2, new float[] {0, 0, 1, 0, 2, 0, 5, 5, 6, 5});
+        int[] batchIds = {0, 0, 0, 1, 1};
+
+        BallTree tree = new BallTreeBuilder().threads(2).build(points, batchIds);   // batchIds: int[] or long[]
+        int[] slots = tree.indices();        // global row indices in heap layout
+        boolean[] real = tree.mask();        // false = padding (always the odd slot of a leaf)
+        int[] perm = new BallTreeBuilder().partition(points, batchIds, 4);   // Erwin's rotated-tree partition
+
+        assertEquals(4 + 2, slots.length);
+        assertEquals(slots.length, real.length);
+        assertEquals(5, perm.length);
+    }
+}
