@@ -1,21 +1,9 @@
 package org.sylva.hdbscan.mst;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/**
- * Test-only reader of the oracle's {@code .npy} files (little-endian {@code <f8 <f4 <i4 <i8 |u1}, C order)
- * and locator of {@code ../shared/oracle/hdbscan}.
- */
+/** The oracle's {@code .npy} files as double arrays (through {@link org.sylva.io.Npy}), and its folder. */
 public final class OracleData {
     private OracleData() {
     }
@@ -37,59 +25,22 @@ public final class OracleData {
         }
     }
 
-    private static final Pattern DESCR = Pattern.compile("'descr':\\s*'([^']+)'");
-    private static final Pattern ORDER = Pattern.compile("'fortran_order':\\s*(True|False)");
-    private static final Pattern SHAPE = Pattern.compile("'shape':\\s*\\(([^)]*)\\)");
-
+    /** Reads {@code file} with the production reader (values widened to double). */
     public static Array read(Path file) {
         try {
-            byte[] all = Files.readAllBytes(file);
-            ByteBuffer bb = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
-            if (all.length < 10 || all[0] != (byte) 0x93 || all[1] != 'N' || all[2] != 'U') {
-                throw new IllegalArgumentException(file + ": not an .npy file");
-            }
-            int major = all[6];
-            int headerLen;
-            int offset;
-            if (major == 1) {
-                headerLen = bb.getShort(8) & 0xffff;
-                offset = 10;
-            } else {
-                headerLen = bb.getInt(8);
-                offset = 12;
-            }
-            String header = new String(all, offset, headerLen, StandardCharsets.ISO_8859_1);
-            int data = offset + headerLen;
-            Matcher m = DESCR.matcher(header);
-            if (!m.find()) throw new IllegalArgumentException(file + ": no descr in header " + header);
-            String descr = m.group(1);
-            Matcher o = ORDER.matcher(header);
-            if (o.find() && o.group(1).equals("True")) throw new IllegalArgumentException(file + ": Fortran order");
-            Matcher s = SHAPE.matcher(header);
-            if (!s.find()) throw new IllegalArgumentException(file + ": no shape");
-            String[] parts = s.group(1).split(",");
-            int count = 0;
-            int[] shape = new int[parts.length];
-            for (String p : parts) if (!p.isBlank()) shape[count++] = Integer.parseInt(p.trim());
-            shape = java.util.Arrays.copyOf(shape, count);
-            long total = 1;
-            for (int v : shape) total *= v;
-            double[] values = new double[(int) total];
-            bb.position(data);
-            for (int i = 0; i < values.length; i++) {
-                values[i] = switch (descr) {
-                    case "<f8" -> bb.getDouble();
-                    case "<f4" -> bb.getFloat();
-                    case "<i4" -> bb.getInt();
-                    case "<i8" -> bb.getLong();
-                    case "|u1", "|b1" -> bb.get() & 0xff;
-                    default -> throw new IllegalArgumentException(file + ": unsupported dtype " + descr);
-                };
-            }
-            return new Array(shape, values);
+            org.sylva.io.NpyArray a = org.sylva.io.Npy.read(file);
+            double[] values = a.dtype() == org.sylva.io.NpyDtype.BOOL || a.dtype() == org.sylva.io.NpyDtype.UINT8
+                    ? toDoubles(a.toUint8()) : a.toFloat64();
+            return new Array(a.shape(), values);
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + file, e);
         }
+    }
+
+    private static double[] toDoubles(byte[] b) {
+        double[] r = new double[b.length];
+        for (int i = 0; i < b.length; i++) r[i] = b[i] & 0xff;
+        return r;
     }
 
     /**
@@ -98,19 +49,6 @@ public final class OracleData {
      * nowhere; in CI it fails.
      */
     public static Path dir() {
-        String prop = System.getProperty("sylva.shared");
-        if (prop != null) {
-            Path p = Paths.get(prop, "oracle", "hdbscan");
-            if (Files.isDirectory(p)) return p;
-        }
-        Path cwd = Paths.get("").toAbsolutePath();
-        for (Path up = cwd; up != null; up = up.getParent()) {
-            Path p = up.resolve("../shared/oracle/hdbscan").normalize();
-            if (Files.isDirectory(p)) return p;
-        }
-        boolean ci = System.getenv("CI") != null;
-        boolean propPointsSomewhere = prop != null && Files.exists(Paths.get(prop));
-        if (!ci && !propPointsSomewhere) assumeTrue(false, "HDBSCAN oracle not found (sylva.shared=" + prop + ")");
-        throw new IllegalStateException("HDBSCAN oracle not found: sylva.shared=" + prop + ", cwd=" + cwd);
+        return org.sylva.testsupport.Oracles.hdbscan();
     }
 }
