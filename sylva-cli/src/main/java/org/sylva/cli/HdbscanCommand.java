@@ -11,6 +11,7 @@ import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
+import org.sylva.io.AtomicOutput;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -122,6 +123,8 @@ final class HdbscanCommand implements Callable<Integer> {
             throw new InvalidInputException(in.input + ": " + points.size() + (points.size() == 1 ? " point" : " points")
                     + "; HDBSCAN needs at least two");
         }
+        // Enough free space for the outputs? Checked now that n is known, before the long computation.
+        AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
         try (ProgressPrinter progress = ProgressPrinter.forStderr(err, run.quiet)) {
             // float64 input is fitted in float64, as scikit-learn does; float32 input as it is

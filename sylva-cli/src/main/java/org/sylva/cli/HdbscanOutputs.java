@@ -23,6 +23,15 @@ final class HdbscanOutputs {
     private HdbscanOutputs() {
     }
 
+    /**
+     * Bytes the output files of {@code n} points take, roughly: four per-point arrays, the spanning and
+     * single-linkage trees, the condensed tree (at most 2n rows); text output about three times more.
+     */
+    static long estimateBytes(long n, OutputFormat format) {
+        long npy = n * (4 + 8 + 8 + 8) + n * (3 * 8 + 4 * 8) + 2 * n * 4 * 8 + 4096;
+        return format == OutputFormat.NPY ? npy : 3 * npy;
+    }
+
     /** Writes every output (and the report, when asked) together: all of them or, on failure, none. */
     static List<Path> write(HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             String inputName) throws IOException {
