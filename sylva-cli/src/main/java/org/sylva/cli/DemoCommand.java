@@ -62,7 +62,7 @@ final class DemoCommand implements Callable<Integer> {
         Path report = out.resolve("report.html");
         List<Path> written = HdbscanOutputs.write(r, out, OutputFormat.NPY, report, demo.points(), "built-in clip-like demo");
         var o = spec.commandLine().getOut();
-        o.println(HdbscanOutputs.summary(r, demo.points(), gen, written));
+        o.println(HdbscanOutputs.summary(r, demo.points(), "generate", gen, written));
         o.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",
                 Agreement.adjustedRand(demo.truth(), r.labels()));
         o.println("report: " + report.toAbsolutePath());

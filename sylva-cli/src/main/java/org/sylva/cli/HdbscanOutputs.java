@@ -93,6 +93,11 @@ final class HdbscanOutputs {
     }
 
     static String summary(HdbscanResult r, PointSet points, double readSeconds, List<Path> written) {
+        return summary(r, points, "read", readSeconds, written);
+    }
+
+    /** As above, naming the input stage ({@code "read"}, or {@code "generate"} for the demo). */
+    static String summary(HdbscanResult r, PointSet points, String inputStage, double inputSeconds, List<Path> written) {
         StringBuilder s = new StringBuilder();
         int[] labels = r.labels();
         int k = r.clusterCount();
@@ -108,7 +113,7 @@ final class HdbscanOutputs {
                 break;
             }
         }
-        s.append(String.format(Locale.ROOT, "time: read %.3f s", readSeconds));
+        s.append(String.format(Locale.ROOT, "time: %s %.3f s", inputStage, inputSeconds));
         for (Map.Entry<String, Double> e : r.timings().seconds().entrySet()) {
             s.append(String.format(Locale.ROOT, ", %s %.3f s", e.getKey(), e.getValue()));
         }
