@@ -43,7 +43,8 @@ public final class HtmlReport {
 
     /** Writes the report to {@code file} through a temporary sibling and an atomic rename. */
     public static void write(HdbscanReportData data, Path file) throws IOException {
-        AtomicWrite.writeUtf8(file, render(data));
+        byte[] bytes = render(data).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        org.sylva.io.AtomicOutput.write(file, out -> out.write(bytes));
     }
 
     /** The report as a string. */

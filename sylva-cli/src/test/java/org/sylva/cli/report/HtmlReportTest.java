@@ -200,8 +200,10 @@ class HtmlReportTest {
     void writeIntoAMissingDirectoryFailsWithoutLeftovers(@TempDir Path dir) {
         HdbscanReportData data = SyntheticData.clips(300, 2, 10, 0, false);
         Path file = dir.resolve("missing").resolve("report.html");
-        assertThrows(java.io.IOException.class, () -> HtmlReport.write(data, file));
+        var e = assertThrows(InvalidInputException.class, () -> HtmlReport.write(data, file));
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
         assertFalse(Files.exists(file));
+        assertFalse(Files.exists(dir.resolve("missing")));
     }
 
     @Test
