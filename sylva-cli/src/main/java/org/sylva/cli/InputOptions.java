@@ -110,20 +110,17 @@ final class InputOptions {
     }
 
     /**
-     * Above this magnitude squared differences overflow float64 (1e150 squared is 1e300, and sums of d
-     * such terms must stay below 1.8e308); float32 input never gets there.
+     * Refuses float64 values beyond the library's limit ({@link org.sylva.hdbscan.Hdbscan#MAX_ABS_COORDINATE}),
+     * where squared distances would overflow, naming the file, row and column before any work starts.
      */
-    static final double LARGEST_COORDINATE = 1e150;
-
-    /** Refuses float64 values so large that squared distances would overflow, naming the first. */
     void requireRepresentableDistances(Loaded loaded) {
         double[] x = loaded.float64();
         if (x == null) return;
         int d = loaded.points().dimensions();
         for (int i = 0; i < x.length; i++) {
-            if (Math.abs(x[i]) > LARGEST_COORDINATE && Double.isFinite(x[i])) {
+            if (Math.abs(x[i]) > org.sylva.hdbscan.Hdbscan.MAX_ABS_COORDINATE && Double.isFinite(x[i])) {
                 throw new InvalidInputException(input + ": row " + i / d + ", column " + i % d + " (counting from 0) is "
-                        + x[i] + "; squared distances overflow float64 beyond +-" + LARGEST_COORDINATE
+                        + x[i] + "; squared distances overflow float64 beyond +-" + org.sylva.hdbscan.Hdbscan.MAX_ABS_COORDINATE
                         + ", so rescale the data");
             }
         }

@@ -183,7 +183,7 @@ public final class Hdbscan {
      * Largest coordinate magnitude a float64 input may have: beyond it a squared distance could overflow
      * to infinity and the order of edges would be lost (float32 input never comes close).
      */
-    static final double MAX_ABS_COORDINATE = 1e150;
+    public static final double MAX_ABS_COORDINATE = 1e150;
 
     private static void requireRepresentableDistances(double[] c, int d) {
         for (int i = 0; i < c.length; i++) {
