@@ -14,10 +14,13 @@ import org.sylva.progress.ProgressListener;
  * coordinates; all zero: dimension 0); the left child receives the {@code floor(m/2)} points that
  * come first by {@code (coordinate, input index)} (so on equal coordinates the smaller index goes
  * left; {@code -0.0} equals {@code 0.0}), the right child the rest. See {@link BallTree} for the
- * output layout and {@link BatchLayout} for batches. Each split finds the median in {@code O(m)} by
- * radix selection on order-preserving integer keys (then by index where coordinates tie) and partitions
- * in place; nodes of at most 32 points finish their subtree with fixed sorting networks. No sort of a
- * whole node, no allocation per node or level, extra memory {@code (d + 2) / d} times the input.
+ * output layout and {@link BatchLayout} for batches. Each split finds the median in {@code O(m)}
+ * (from a sample that brackets it, or by radix selection on order-preserving integer keys; then by
+ * index where coordinates tie) and partitions in place, with the Vector API where the JVM has it
+ * ({@code --add-modules jdk.incubator.vector}; the same trees without it); nodes of at most 32 points
+ * finish their subtree with fixed sorting networks. No sort of a whole node, no allocation per node or
+ * level, extra memory {@code (d + 2) / d} times the input. With several threads the calling thread
+ * works as one of them.
  *
  * <p>The result is a pure function of the input: identical for every thread count and every run.
  * A builder keeps the working memory of its last build for the next one of a similar size (builds

@@ -13,6 +13,13 @@ import java.util.Arrays;
  * ({@code 4 n d} bytes), {@code idx} and {@code cand} ({@code 4 n} bytes each), so {@code (d + 2) / d}
  * times the input, plus small per-thread buffers.
  *
+ * <p>A split finds the median by {@code (coordinate, index)} and then partitions. With a vector kernel
+ * ({@link PartitionKernel#best()}), nodes of {@link #SAMPLED_MIN} points or more bracket the median
+ * between two keys of a small sample and narrow down among the points between them; others, or when
+ * the bracket misses, use radix selection on the keys. The partition is the kernel's (nodes of at
+ * least {@link PartitionKernel#minPoints()} points) or the scalar block partition here. Either way
+ * the two sides hold the same points, so the tree does not depend on which ran.
+ *
  * <p>The split of one node is a pure function of the node's contents, touches only {@code [s, e)} of
  * every array (candidates included), and allocates nothing; so nodes can be split concurrently and the
  * result never depends on the thread count.
@@ -32,6 +39,12 @@ final class SplitWorkspace {
     static final int RADIX_BITS = 12;
     /** Largest node whose first-round bucket numbers are stored (vectorised) rather than recomputed. */
     static final int STORED_BUCKETS_MAX = 1 << 16;
+    /** Nodes from this size on select from a sample when a vector kernel is available. */
+    static final int SAMPLED_MIN = 2048;
+    /** Sample size of {@link #sampledSelect}. */
+    static final int SAMPLE = 128;
+    /** Sample positions on each side of the estimated rank that bound the candidates (about 2.5 sigma). */
+    static final int SAMPLE_MARGIN = 14;
     /** Candidate count below which the radix selection hands over to {@link KeySelect}. */
     static final int RADIX_FINISH = 64;
 
@@ -46,9 +59,12 @@ final class SplitWorkspace {
     /** Per-thread buffers, reused across nodes and builds (no allocation per node or level). */
     static final class Scratch {
         final int[] hist = new int[1 << RADIX_BITS];
+        final int[] sample = new int[SAMPLE];
         final int[] offL = new int[BLOCK];
         final int[] offR = new int[BLOCK];
         int[] bounds = new int[0];
+        /** Staging buffer of the vector partition. */
+        private int[] buffer = new int[0];
         /** Second result of {@link SplitWorkspace#radixSelect}. */
         int rank;
         private SmallSubtree small;
@@ -56,6 +72,11 @@ final class SplitWorkspace {
         SmallSubtree small() {
             if (small == null) small = new SmallSubtree();
             return small;
+        }
+
+        int[] buffer(int size) {
+            if (buffer.length < size) buffer = new int[size];
+            return buffer;
         }
 
         int[] bounds(int size) {
@@ -78,7 +99,16 @@ final class SplitWorkspace {
         return this.d == d && capacity >= n && capacity <= Math.max(2L * n, 1 << 16);
     }
 
+    /** Vector partition for large nodes, or null: the scalar block partition only. */
+    final PartitionKernel kernel;
+
     SplitWorkspace(int n, int d) {
+        this(n, d, PartitionKernel.best());
+    }
+
+    /** A workspace whose splits use {@code kernel} (null: the scalar partition only). */
+    SplitWorkspace(int n, int d, PartitionKernel kernel) {
+        this.kernel = kernel;
         this.capacity = n;
         this.d = d;
         this.cols = new int[d][n];
@@ -168,7 +198,8 @@ final class SplitWorkspace {
             c = m;
             r = k;
         } else {
-            c = radixSelect(x, s, e, k, lo, hi, sc);
+            c = kernel != null && m >= SAMPLED_MIN ? sampledSelect(x, s, e, k, lo, hi, sc) : -1;
+            if (c < 0) c = radixSelect(x, s, e, k, lo, hi, sc);
             r = sc.rank;
         }
         boolean ties = false;
@@ -189,6 +220,35 @@ final class SplitWorkspace {
         }
         // 3. move the points below the pivot to [s, s + k)
         partition(s, s + k, e, x, pc, pi, ties, sc);
+    }
+
+    /**
+     * Selection of rank {@code k} from a sample (Floyd and Rivest's idea): the keys of {@link #SAMPLE}
+     * evenly spaced points bracket rank {@code k} between two keys {@code a <= b} with high probability;
+     * one vector pass counts the points below {@code a} and gathers the positions of those in
+     * {@code [a, b]} (about a sixth of the node) into {@code cand}, and radix rounds continue on those
+     * alone. Returns the number of candidates (rank among them in {@code sc.rank}), or -1 when the
+     * bracket missed rank {@code k}, in which case the caller runs the full radix selection.
+     * Which way it goes depends only on the node's contents, never on timing.
+     */
+    private int sampledSelect(int[] x, int s, int e, int k, int lo, int hi, Scratch sc) {
+        int m = e - s;
+        int[] smp = sc.sample;
+        for (int t = 0; t < SAMPLE; t++) smp[t] = x[s + (int) ((long) (2 * t + 1) * m / (2 * SAMPLE))];
+        Arrays.sort(smp, 0, SAMPLE);
+        int at = (int) ((long) k * SAMPLE / m);
+        int a = at - SAMPLE_MARGIN < 0 ? lo : smp[at - SAMPLE_MARGIN];
+        int b = at + SAMPLE_MARGIN >= SAMPLE ? hi : smp[at + SAMPLE_MARGIN];
+        long counts = kernel.countAndGather(x, s, e, a, b, cand);
+        int below = (int) (counts >>> 32);
+        int c = (int) counts;
+        if (k < below || k >= below + c) return -1;
+        sc.rank = k - below;
+        long span = (long) b - a;
+        int shift = 64 - Long.numberOfLeadingZeros(span);
+        // About half as many buckets as candidates: clearing and scanning the histogram stays cheap.
+        int bits = Math.max(3, Math.min(RADIX_BITS, 30 - Integer.numberOfLeadingZeros(Math.max(1, c))));
+        return narrow(x, s, c, a, shift, bits, sc);
     }
 
     /**
@@ -322,6 +382,14 @@ final class SplitWorkspace {
      * time from each side, and swapped in pairs; the two sides hold equally many misplaced points.
      */
     private void partition(int s, int mid, int e, int[] x, int pc, int pi, boolean ties, Scratch sc) {
+        PartitionKernel k = kernel;
+        if (k != null && e - s >= k.minPoints()) {
+            int b = k.partition(cols, idx, s, e, x, pc, pi, ties, sc.buffer(k.bufferInts(d + 1)));
+            if (b != mid) {
+                throw new IllegalStateException("partition: " + (b - s) + " points before the pivot, expected " + (mid - s));
+            }
+            return;
+        }
         int[] offL = sc.offL, offR = sc.offR;
         int[] id = idx;
         int i = s, j = mid;

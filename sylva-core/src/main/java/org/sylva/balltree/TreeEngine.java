@@ -5,9 +5,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 import org.sylva.data.PointSet;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -62,7 +64,8 @@ final class TreeEngine {
         this.targetLevel = targetLevel;
         this.token = token;
         this.listener = listener;
-        this.pool = threads > 1 ? Pools.get(threads) : null;
+        // The calling thread works too: the pool supplies the other threads - 1.
+        this.pool = threads > 1 ? Pools.get(threads - 1) : null;
         int n = points.size();
         this.total = n;
         int perCache = (int) Math.min(CUTOFF, SUBTREE_BYTES / (4L * (points.dimensions() + 2)));
@@ -107,35 +110,105 @@ final class TreeEngine {
             // One large batch: copy in parallel chunks, then split from the root with forked children.
             if (copyParallel(coords)) {
                 token.throwIfCancelled();
-                pool.invoke(new RecursiveAction() {
-                    @Override
-                    protected void compute() {
-                        runBatches(groups.get(0)[0], groups.get(0)[1], SplitWorkspace.scratch());
-                    }
-                });
+                runBatches(groups.get(0)[0], groups.get(0)[1], SplitWorkspace.scratch());
             } else {
                 nonFinite.set(true);
             }
         } else {
             // Each task copies its own batches right before building them, so they are still in cache.
-            List<RecursiveAction> tasks = new ArrayList<>(groups.size());
-            for (int[] g : groups) {
-                tasks.add(new RecursiveAction() {
-                    @Override
-                    protected void compute() {
-                        if (copyGroup(coords, g, nonFinite)) runBatches(g[0], g[1], SplitWorkspace.scratch());
-                    }
-                });
-            }
-            pool.invoke(new RecursiveAction() {
-                @Override
-                protected void compute() {
-                    ForkJoinTask.invokeAll(tasks);
-                }
+            forEach(0, groups.size(), i -> {
+                int[] g = groups.get(i);
+                if (copyGroup(coords, g, nonFinite)) runBatches(g[0], g[1], SplitWorkspace.scratch());
             });
         }
         // Throws, naming the first row holding NaN or an infinity.
         if (nonFinite.get()) points.requireFinite();
+    }
+
+    /** Runs {@code body} for {@code [from, to)}, halving the range and forking one half each time. */
+    private void forEach(int from, int to, IntConsumer body) {
+        if (to - from == 1) {
+            body.accept(from);
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        both(new RangeTask(from, mid, body), new RangeTask(mid, to, body));
+    }
+
+    private final class RangeTask extends RecursiveAction {
+        private final int from, to;
+        private final IntConsumer body;
+
+        RangeTask(int from, int to, IntConsumer body) {
+            this.from = from;
+            this.to = to;
+            this.body = body;
+        }
+
+        @Override
+        protected void compute() {
+            forEach(from, to, body);
+        }
+    }
+
+    /**
+     * Runs {@code left} and {@code right}, in parallel where a thread is free. Inside the pool this is
+     * plain work stealing. The calling thread (outside the pool) does not hand the build over and sleep:
+     * it offers {@code right} to the pool's {@code threads - 1} workers, runs {@code left} itself, and
+     * then runs {@code right} too unless a worker has taken it meanwhile. A build of a millisecond
+     * cannot afford the hand-over and the wake-up of the caller at the end, and the workers'
+     * wake-up overlaps with the caller's own work. Either way the results are the same: every task
+     * writes only its own nodes.
+     */
+    private void both(RecursiveAction left, RecursiveAction right) {
+        if (Thread.currentThread() instanceof ForkJoinWorkerThread w && w.getPool() == pool) {
+            ForkJoinTask.invokeAll(left, right);
+            return;
+        }
+        Offered offered = new Offered(right);
+        pool.execute(offered);
+        try {
+            left.invoke();
+        } catch (RuntimeException | Error e) {
+            // Do not return while a worker may still write into the workspace.
+            offered.claimOrAwait();
+            throw e;
+        }
+        if (offered.claim()) {
+            right.invoke();
+        } else {
+            offered.join();
+        }
+    }
+
+    /** A task offered to the pool that whoever claims first runs: a worker, or the caller itself. */
+    private static final class Offered extends RecursiveAction {
+        private final RecursiveAction body;
+        private final AtomicBoolean taken = new AtomicBoolean();
+
+        Offered(RecursiveAction body) {
+            this.body = body;
+        }
+
+        boolean claim() {
+            return taken.compareAndSet(false, true);
+        }
+
+        /** Claims it (so no worker will start it) or waits until the worker running it is done. */
+        void claimOrAwait() {
+            if (!claim()) {
+                try {
+                    join();
+                } catch (RuntimeException | Error ignored) {
+                    // The caller is already failing with its own exception.
+                }
+            }
+        }
+
+        @Override
+        protected void compute() {
+            if (claim()) body.invoke();
+        }
     }
 
     /**
@@ -175,22 +248,7 @@ final class TreeEngine {
         int n = total;
         int chunks = (n + COPY_CHUNK - 1) / COPY_CHUNK;
         int[] flags = new int[chunks];
-        List<RecursiveAction> tasks = new ArrayList<>(chunks);
-        for (int c = 0; c < chunks; c++) {
-            int ci = c;
-            tasks.add(new RecursiveAction() {
-                @Override
-                protected void compute() {
-                    flags[ci] = ws.copyRows(coords, ci * COPY_CHUNK, Math.min(n, (ci + 1) * COPY_CHUNK));
-                }
-            });
-        }
-        pool.invoke(new RecursiveAction() {
-            @Override
-            protected void compute() {
-                ForkJoinTask.invokeAll(tasks);
-            }
-        });
+        forEach(0, chunks, c -> flags[c] = ws.copyRows(coords, c * COPY_CHUNK, Math.min(n, (c + 1) * COPY_CHUNK)));
         int bad = 0;
         for (int f : flags) bad |= f;
         return bad >= 0;
@@ -223,7 +281,7 @@ final class TreeEngine {
         int k = m >>> 1;
         int rightSlot = slot + (1 << depth);
         if (pool != null) {
-            ForkJoinTask.invokeAll(new NodeTask(s, k, depth - 1, slot), new NodeTask(s + k, m - k, depth - 1, rightSlot));
+            both(new NodeTask(s, k, depth - 1, slot), new NodeTask(s + k, m - k, depth - 1, rightSlot));
         } else {
             node(s, k, depth - 1, slot, sc);
             node(s + k, m - k, depth - 1, rightSlot, sc);

@@ -118,6 +118,21 @@ class BallTreeInputTest {
     }
 
     @Test
+    void cancelledMidwayLeavesTheBuilderUsable() {
+        // Cancel from inside the build (at the first finished subtree), with the calling thread and a
+        // pool worker both at work; the failed build must not disturb the builder's next one.
+        PointSet p = BallTreeDeterminismTest.points(200_000, 3, false, 4);
+        BallTree expected = new BallTreeBuilder().threads(1).build(p);
+        for (int threads : new int[] {2, 3}) {
+            CancellationToken token = new CancellationToken();
+            BallTreeBuilder b = new BallTreeBuilder().threads(threads).cancellation(token)
+                    .progress((stage, done, total) -> token.cancel());
+            assertThrows(CancelledException.class, () -> b.build(p));
+            assertEquals(expected, b.cancellation(CancellationToken.NEVER).progress(null).build(p));
+        }
+    }
+
+    @Test
     void progressReachesTheTotal() {
         PointSet p = BallTreeDeterminismTest.points(40_000, 3, false, 2);
         java.util.concurrent.atomic.AtomicLong last = new java.util.concurrent.atomic.AtomicLong();

@@ -1,0 +1,154 @@
+package org.sylva.balltree;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * The vector partition kernel against its definition, and trees built with it against trees built with
+ * the scalar partition only: byte-identical, for several dimensions, duplicates and batch shapes. The
+ * build runs with {@code --add-modules jdk.incubator.vector} (the pom's test argLine), so the kernel is
+ * loaded here; that it is, is itself checked.
+ */
+class VectorPartitionTest {
+    private static final PartitionKernel K = PartitionKernel.best();
+
+    @Test
+    void theVectorKernelIsLoadedUnderTheTestJvmFlags() {
+        assertNotNull(K, "VectorPartition should load with --add-modules jdk.incubator.vector on a 256-bit CPU");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"256, 3, 1000000", "257, 1, 5", "1000, 3, 3", "1031, 5, 1000000", "4099, 3, 40", "300, 2, 1"})
+    void partitionMovesExactlyThePointsBeforeThePivot(int n, int d, int keyRange) {
+        SplittableRandom r = new SplittableRandom(n * 31L + d);
+        for (int trial = 0; trial < 20; trial++) {
+            int s = r.nextInt(5), e = s + n;
+            int[][] cols = new int[d][e + 3];
+            int[] idx = new int[e + 3];
+            for (int i = 0; i < e + 3; i++) {
+                for (int j = 0; j < d; j++) cols[j][i] = r.nextInt(keyRange) - keyRange / 2;
+                idx[i] = 1000 + (i * 7919) % (e + 3) ;
+            }
+            int dim = r.nextInt(d);
+            int probe = s + r.nextInt(n);
+            int pc = cols[dim][probe], pi = idx[probe];
+            boolean ties = trial % 2 == 0;
+            int[][] before = new int[d][];
+            for (int j = 0; j < d; j++) before[j] = cols[j].clone();
+            int[] idxBefore = idx.clone();
+            int expected = 0;
+            for (int i = s; i < e; i++) {
+                int v = cols[dim][i];
+                if (v < pc || (ties && v == pc && idx[i] < pi)) expected++;
+            }
+            int b = K.partition(cols, idx, s, e, cols[dim], pc, pi, ties, new int[K.bufferInts(d + 1)]);
+            assertEquals(s + expected, b, "boundary");
+            for (int i = s; i < e; i++) {
+                int v = cols[dim][i];
+                boolean isBefore = v < pc || (ties && v == pc && idx[i] < pi);
+                assertEquals(i < b, isBefore, "side of position " + i);
+            }
+            // Outside [s, e) nothing moved; inside, every point kept all its columns.
+            for (int i = 0; i < idx.length; i++) {
+                if (i >= s && i < e) continue;
+                assertEquals(idxBefore[i], idx[i]);
+                for (int j = 0; j < d; j++) assertEquals(before[j][i], cols[j][i]);
+            }
+            assertArrayEquals(rows(before, idxBefore, s, e), rows(cols, idx, s, e));
+        }
+    }
+
+    /** The points of [s, e) as sorted strings "idx:c0,c1,...": a multiset of whole points. */
+    private static String[] rows(int[][] cols, int[] idx, int s, int e) {
+        String[] out = new String[e - s];
+        for (int i = s; i < e; i++) {
+            StringBuilder b = new StringBuilder().append(idx[i]).append(':');
+            for (int[] c : cols) b.append(c[i]).append(',');
+            out[i - s] = b.toString();
+        }
+        Arrays.sort(out);
+        return out;
+    }
+
+    @Test
+    void countAndGatherMatchesItsDefinition() {
+        SplittableRandom r = new SplittableRandom(3);
+        for (int trial = 0; trial < 200; trial++) {
+            int n = 1 + r.nextInt(600), s = r.nextInt(9), e = s + n;
+            int[] x = new int[e];
+            for (int i = 0; i < e; i++) x[i] = r.nextInt(100);
+            int a = r.nextInt(100), b = a + r.nextInt(30);
+            int[] cand = new int[e];
+            long got = K.countAndGather(x, s, e, a, b, cand);
+            int below = 0, c = 0;
+            int[] want = new int[n];
+            for (int i = s; i < e; i++) {
+                if (x[i] < a) below++;
+                if (x[i] >= a && x[i] <= b) want[c++] = i;
+            }
+            assertEquals(below, (int) (got >>> 32));
+            assertEquals(c, (int) got);
+            assertArrayEquals(Arrays.copyOf(want, c), Arrays.copyOfRange(cand, s, s + c));
+        }
+    }
+
+    @Test
+    void aSampleThatMissesTheMedianFallsBackToTheFullSelection() {
+        // At the root the sample reads rows (2t + 1) * n / (2 * SAMPLE): give exactly those rows the
+        // smallest x, so the sample brackets rank 0..SAMPLE, far from the median, and the split must
+        // take the radix path.
+        int n = 8192, d = 3;
+        float[] c = new float[n * d];
+        SplittableRandom r = new SplittableRandom(8);
+        java.util.Set<Integer> sampled = new java.util.HashSet<>();
+        for (int t = 0; t < SplitWorkspace.SAMPLE; t++) sampled.add((int) ((long) (2 * t + 1) * n / (2 * SplitWorkspace.SAMPLE)));
+        for (int i = 0; i < n; i++) {
+            c[i * d] = sampled.contains(i) ? -1f - r.nextInt(3) : 1000f + r.nextInt(4000);
+            c[i * d + 1] = r.nextFloat();
+            c[i * d + 2] = r.nextFloat();
+        }
+        PointSet pts = PointSet.of(n, d, c);
+        BatchLayout layout = BatchLayout.single(n);
+        TreeEngine.Result vector = TreeEngine.buildTree(pts, layout, 1, CancellationToken.NEVER, ProgressListener.NONE,
+                new SplitWorkspace(n, d, K));
+        NaiveModel.Tree naive = NaiveModel.tree(c, d, new int[] {0, n});
+        assertArrayEquals(naive.idx(), vector.treeIdx());
+        assertArrayEquals(naive.mask(), vector.mask());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"70000, 3, 1, false", "70000, 3, 1, true", "50000, 2, 7, false", "30000, 7, 3, true",
+            "9000, 1, 1, false", "100000, 3, 40, false"})
+    void treesAreByteIdenticalWithAndWithoutTheVectorKernel(int n, int d, int batches, boolean duplicates) {
+        PointSet pts = BallTreeDeterminismTest.points(n, d, duplicates, n + d);
+        int[] ids = batches == 1 ? null : BallTreeDeterminismTest.batches(n, batches, 11);
+        BatchLayout layout = BatchLayout.of(n, ids);
+        for (int threads : new int[] {1, 2}) {
+            TreeEngine.Result vector = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
+                    ProgressListener.NONE, new SplitWorkspace(n, d, K));
+            TreeEngine.Result scalar = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
+                    ProgressListener.NONE, new SplitWorkspace(n, d, null));
+            assertArrayEquals(scalar.treeIdx(), vector.treeIdx(), "tree_idx, threads " + threads);
+            assertArrayEquals(scalar.mask(), vector.mask(), "mask, threads " + threads);
+            int[] pv = TreeEngine.partition(pts, layout, 9, threads, CancellationToken.NEVER, ProgressListener.NONE,
+                    new SplitWorkspace(n, d, K));
+            int[] ps = TreeEngine.partition(pts, layout, 9, threads, CancellationToken.NEVER, ProgressListener.NONE,
+                    new SplitWorkspace(n, d, null));
+            assertArrayEquals(ps, pv, "partition, threads " + threads);
+        }
+        assertTrue(TreeRules.check(pts.coordinates(), d, layout.pointOffsets(),
+                new BallTreeBuilder().threads(1).build(pts, layout).indices(),
+                new BallTreeBuilder().threads(1).build(pts, layout).maskBytes()).isEmpty());
+    }
+}
