@@ -33,6 +33,40 @@ final class VectorPartition implements PartitionKernel {
         if (IntVector.SPECIES_PREFERRED.vectorBitSize() < 256) {
             throw new UnsupportedOperationException("no 256-bit integer vectors");
         }
+        selfTest();
+    }
+
+    /**
+     * Runs both operations once on a small input and checks the result. Besides refusing a JVM where the
+     * kernel would be wrong, this loads and initialises every vector class the kernel uses before the
+     * JIT compiles it: a method compiled while one of them is still unloaded keeps calling the
+     * (hundreds of times slower) Java fallbacks of the Vector API for the rest of the run.
+     */
+    private void selfTest() {
+        int n = minPoints() + 13;
+        int[] x = new int[n], y = new int[n], idx = new int[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (i * 37) % 11;
+            y[i] = i;
+            idx[i] = n - i;
+        }
+        int[] cand = new int[n];
+        long counts = countAndGather(x, 0, n, 3, 5, cand);
+        int below = 0, inside = 0;
+        for (int v : x) {
+            below += v < 3 ? 1 : 0;
+            inside += v >= 3 && v <= 5 ? 1 : 0;
+        }
+        for (boolean ties : new boolean[] {false, true}) {
+            int[] xs = x.clone(), ys = y.clone(), is = idx.clone();
+            int b = partition(new int[][] {xs, ys}, is, 0, n, xs, 5, n / 2, ties, new int[bufferInts(3)]);
+            int expected = 0;
+            for (int i = 0; i < n; i++) expected += x[i] < 5 || (ties && x[i] == 5 && idx[i] < n / 2) ? 1 : 0;
+            boolean ok = b == expected;
+            for (int i = 0; i < n && ok; i++) ok = xs[i] == x[ys[i]] && is[i] == idx[ys[i]] && (i < b) == (xs[i] < 5 || (ties && xs[i] == 5 && is[i] < n / 2));
+            if (!ok) throw new IllegalStateException("vector partition self-test failed");
+        }
+        if ((int) (counts >>> 32) != below || (int) counts != inside) throw new IllegalStateException("vector count self-test failed");
     }
 
     private static int[] permutations() {

@@ -31,7 +31,7 @@ import org.sylva.data.PointSet;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 public class BallTreeBenchmark {
     /** {@code BATCHESxSIZE}: 1x16384, 64x256, 8x16384, 64x16384, 1x1048576. */
     @Param({"1x16384", "64x256", "8x16384", "64x16384", "1x1048576"})
