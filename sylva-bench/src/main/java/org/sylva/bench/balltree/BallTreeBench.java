@@ -70,6 +70,42 @@ public final class BallTreeBench {
         return new Result(points.size(), points.dimensions(), layout.batchCount(), threads, repeat, median, ms[0]);
     }
 
+    /**
+     * Times one build per thread count in turn, {@code repeat} rounds, after a common warm-up: every
+     * thread count sees the same machine conditions, which on a shared virtual machine vary more from
+     * minute to minute than the difference being measured.
+     */
+    public static Result[] runInterleaved(PointSet points, BatchLayout layout, int repeat, int... threadCounts) {
+        if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
+        int k = threadCounts.length;
+        BallTreeBuilder[] builders = new BallTreeBuilder[k];
+        for (int i = 0; i < k; i++) builders[i] = new BallTreeBuilder().threads(threadCounts[i]);
+        long sink = 0;
+        long warmStart = System.nanoTime();
+        for (int w = 0; w < WARMUP_MAX_BUILDS; w++) {
+            for (BallTreeBuilder b : builders) sink += b.build(points, layout).size();
+            if (w + 1 >= WARMUP_MIN_BUILDS && System.nanoTime() - warmStart >= WARMUP_NANOS * k) break;
+        }
+        double[][] ms = new double[k][repeat];
+        for (int r = 0; r < repeat; r++) {
+            for (int i = 0; i < k; i++) {
+                long t0 = System.nanoTime();
+                BallTree t = builders[i].build(points, layout);
+                ms[i][r] = (System.nanoTime() - t0) / 1e6;
+                sink += t.index(t.size() - 1);
+            }
+        }
+        if (sink == 42) System.out.print("");
+        Result[] out = new Result[k];
+        for (int i = 0; i < k; i++) {
+            Arrays.sort(ms[i]);
+            double median = repeat % 2 == 1 ? ms[i][repeat / 2] : (ms[i][repeat / 2 - 1] + ms[i][repeat / 2]) / 2;
+            out[i] = new Result(points.size(), points.dimensions(), layout.batchCount(), threadCounts[i], repeat,
+                    median, ms[i][0]);
+        }
+        return out;
+    }
+
     /** Uniform random float32 points in [0, 1)^d from a fixed seed. */
     public static PointSet uniform(int n, int d, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
@@ -86,8 +122,8 @@ public final class BallTreeBench {
     }
 
     /**
-     * Prints the issue's table (uniform d = 3, seed 42) for 1 and 2 threads. Arguments: optional
-     * {@code repeat} (default 21).
+     * Prints the issue's table (uniform d = 3, seed 42) for 1 and 2 threads, timed alternately
+     * ({@link #runInterleaved}). Arguments: optional {@code repeat} (default 21).
      */
     public static void main(String[] args) {
         int repeat = args.length > 0 ? Integer.parseInt(args[0]) : 21;
@@ -97,14 +133,12 @@ public final class BallTreeBench {
             int batches = c[0], size = c[1];
             PointSet pts = uniform(batches * size, 3, 42);
             int[] ids = batches == 1 ? null : evenBatches(batches, size);
-            double[] med = new double[3];
-            for (int threads = 1; threads <= 2; threads++) {
-                Result r = run(pts, ids, repeat, threads);
-                med[threads] = r.medianMs();
-                String name = batches == 1 ? size + " one batch" : batches + " x " + size;
-                System.out.printf(Locale.ROOT, "%-22s %8d %12.3f %12.3f%n", name, threads, r.medianMs(), r.minMs());
+            Result[] r = runInterleaved(pts, BatchLayout.of(pts.size(), ids), repeat, 1, 2);
+            String name = batches == 1 ? size + " one batch" : batches + " x " + size;
+            for (Result x : r) {
+                System.out.printf(Locale.ROOT, "%-22s %8d %12.3f %12.3f%n", name, x.threads(), x.medianMs(), x.minMs());
             }
-            System.out.printf(Locale.ROOT, "%-22s %8s %12.2fx%n", "", "speedup", med[1] / med[2]);
+            System.out.printf(Locale.ROOT, "%-22s %8s %12.2fx%n", "", "speedup", r[0].medianMs() / r[1].medianMs());
         }
     }
 }

@@ -25,6 +25,23 @@ class BallTreeBenchTest {
     }
 
     @Test
+    void interleavedTimingReportsEachThreadCount() {
+        PointSet pts = BallTreeBench.uniform(3000, 3, 2);
+        BallTreeBench.Result[] r = BallTreeBench.runInterleaved(pts,
+                org.sylva.balltree.BatchLayout.of(3000, BallTreeBench.evenBatches(3, 1000)), 7, 1, 2);
+        assertEquals(2, r.length);
+        assertEquals(1, r[0].threads());
+        assertEquals(2, r[1].threads());
+        for (BallTreeBench.Result x : r) {
+            assertEquals(7, x.repeat());
+            assertEquals(3, x.batches());
+            assertTrue(x.minMs() > 0 && x.minMs() <= x.medianMs(), x.line());
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> BallTreeBench.runInterleaved(pts, org.sylva.balltree.BatchLayout.single(3000), 0, 1));
+    }
+
+    @Test
     void generatedInputsAreFixed() {
         PointSet a = BallTreeBench.uniform(100, 3, 42), b = BallTreeBench.uniform(100, 3, 42);
         assertEquals(a.get(99, 2), b.get(99, 2));
