@@ -37,6 +37,8 @@ final class TreeEngine {
     static final int SUBTREE_BYTES = 384 * 1024;
     /** Smallest subtree handed to a task of its own when several threads work. */
     static final int MIN_TASK = 1024;
+    /** Builds of at least this many points are handed over to the pool as a whole. */
+    static final int HANDOVER_MIN = 1 << 17;
     /** Rows per chunk of the parallel copy. */
     private static final int COPY_CHUNK = 1 << 13;
 
@@ -50,6 +52,8 @@ final class TreeEngine {
     private final ProgressListener listener;
     private final AtomicLong done = new AtomicLong();
     private final ForkJoinPool pool;
+    /** Whether the calling thread is one of the build's threads (else it waits for the pool). */
+    private final boolean callerWorks;
     private final int cutoff;
     /** Number of points, the total of the progress reports. */
     private final int total;
@@ -64,9 +68,13 @@ final class TreeEngine {
         this.targetLevel = targetLevel;
         this.token = token;
         this.listener = listener;
-        // The calling thread works too: the pool supplies the other threads - 1.
-        this.pool = threads > 1 ? Pools.get(threads - 1) : null;
+        // Small builds: the calling thread works too and the pool supplies the other threads - 1
+        // (see both()). Large builds: the caller hands the whole build to a pool of `threads` workers,
+        // which then balance the work by stealing from each other to the end; the hand-over costs
+        // tens of microseconds, nothing at that size.
         int n = points.size();
+        this.callerWorks = n < HANDOVER_MIN;
+        this.pool = threads <= 1 ? null : Pools.get(callerWorks ? threads - 1 : threads);
         this.total = n;
         int perCache = (int) Math.min(CUTOFF, SUBTREE_BYTES / (4L * (points.dimensions() + 2)));
         int fitsCache = Math.max(MIN_TASK, Integer.highestOneBit(perCache));
@@ -106,20 +114,29 @@ final class TreeEngine {
                 if (!copyGroup(coords, g, nonFinite)) break;
                 runBatches(g[0], g[1], sc);
             }
-        } else if (groups.size() == 1) {
-            // One large batch: copy in parallel chunks, then split from the root with forked children.
-            if (copyParallel(coords)) {
-                token.throwIfCancelled();
-                runBatches(groups.get(0)[0], groups.get(0)[1], SplitWorkspace.scratch());
-            } else {
-                nonFinite.set(true);
-            }
         } else {
-            // Each task copies its own batches right before building them, so they are still in cache.
-            forEach(0, groups.size(), i -> {
-                int[] g = groups.get(i);
-                if (copyGroup(coords, g, nonFinite)) runBatches(g[0], g[1], SplitWorkspace.scratch());
-            });
+            Runnable build = () -> {
+                if (groups.size() == 1) {
+                    // One large batch: copy in parallel chunks, then split from the root with forked children.
+                    if (copyParallel(coords)) {
+                        token.throwIfCancelled();
+                        runBatches(groups.get(0)[0], groups.get(0)[1], SplitWorkspace.scratch());
+                    } else {
+                        nonFinite.set(true);
+                    }
+                } else {
+                    // Each task copies its own batches right before building them, so they are still in cache.
+                    forEach(0, groups.size(), i -> {
+                        int[] g = groups.get(i);
+                        if (copyGroup(coords, g, nonFinite)) runBatches(g[0], g[1], SplitWorkspace.scratch());
+                    });
+                }
+            };
+            if (callerWorks) {
+                build.run();
+            } else {
+                pool.invoke(ForkJoinTask.adapt(build));
+            }
         }
         // Throws, naming the first row holding NaN or an infinity.
         if (nonFinite.get()) points.requireFinite();
@@ -153,7 +170,8 @@ final class TreeEngine {
 
     /**
      * Runs {@code left} and {@code right}, in parallel where a thread is free. Inside the pool this is
-     * plain work stealing. The calling thread (outside the pool) does not hand the build over and sleep:
+     * plain work stealing. In a small build the calling thread (outside the pool) does not hand the
+     * build over and sleep:
      * it offers {@code right} to the pool's {@code threads - 1} workers, runs {@code left} itself, and
      * then runs {@code right} too unless a worker has taken it meanwhile. A build of a millisecond
      * cannot afford the hand-over and the wake-up of the caller at the end, and the workers'

@@ -119,9 +119,15 @@ class BallTreeInputTest {
 
     @Test
     void cancelledMidwayLeavesTheBuilderUsable() {
-        // Cancel from inside the build (at the first finished subtree), with the calling thread and a
-        // pool worker both at work; the failed build must not disturb the builder's next one.
-        PointSet p = BallTreeDeterminismTest.points(200_000, 3, false, 4);
+        // Cancel from inside the build (at the first finished subtree) while several threads work; the
+        // failed build must not disturb the builder's next one. 100 000 points: the calling thread
+        // works alongside the pool; 200 000: the build is handed over to the pool.
+        for (int n : new int[] {100_000, 200_000}) {
+            cancelMidway(BallTreeDeterminismTest.points(n, 3, false, 4));
+        }
+    }
+
+    private static void cancelMidway(PointSet p) {
         BallTree expected = new BallTreeBuilder().threads(1).build(p);
         for (int threads : new int[] {2, 3}) {
             CancellationToken token = new CancellationToken();
