@@ -49,25 +49,7 @@ public final class BallTreeBench {
 
     /** Times {@code repeat >= 1} builds after a warm-up; the layout is validated once, outside the timing. */
     public static Result run(PointSet points, BatchLayout layout, int repeat, int threads) {
-        if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
-        BallTreeBuilder builder = new BallTreeBuilder().threads(threads);
-        long sink = 0;
-        long warmStart = System.nanoTime();
-        for (int i = 0; i < WARMUP_MAX_BUILDS; i++) {
-            sink += builder.build(points, layout).size();
-            if (i + 1 >= WARMUP_MIN_BUILDS && System.nanoTime() - warmStart >= WARMUP_NANOS) break;
-        }
-        double[] ms = new double[repeat];
-        for (int r = 0; r < repeat; r++) {
-            long t0 = System.nanoTime();
-            BallTree t = builder.build(points, layout);
-            ms[r] = (System.nanoTime() - t0) / 1e6;
-            sink += t.index(t.size() - 1);
-        }
-        if (sink == 42) System.out.print("");
-        Arrays.sort(ms);
-        double median = repeat % 2 == 1 ? ms[repeat / 2] : (ms[repeat / 2 - 1] + ms[repeat / 2]) / 2;
-        return new Result(points.size(), points.dimensions(), layout.batchCount(), threads, repeat, median, ms[0]);
+        return runInterleaved(points, layout, repeat, threads)[0];
     }
 
     /**
