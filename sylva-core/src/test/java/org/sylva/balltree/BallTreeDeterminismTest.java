@@ -58,6 +58,24 @@ class BallTreeDeterminismTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"one", "dups", "batched", "batched-dups"})
+    void sameResultWhenTheCallingThreadWorksToo(String kind) {
+        // Below TreeEngine.HANDOVER_MIN points the calling thread is one of the build's threads.
+        int n = TreeEngine.HANDOVER_MIN / 2 + 77;
+        PointSet pts = points(n, 3, kind.contains("dups"), kind.hashCode() + 1);
+        int[] ids = kind.startsWith("batched") ? batches(n, 9, 3) : null;
+        BallTree ref = new BallTreeBuilder().threads(1).build(pts, ids);
+        int[] perm = new BallTreeBuilder().threads(1).partition(pts, ids, 6);
+        for (int threads : new int[] {2, 3, 8}) {
+            BallTreeBuilder b = new BallTreeBuilder().threads(threads);
+            for (int run = 0; run < 2; run++) {
+                assertEquals(ref, b.build(pts, ids), threads + " threads, run " + run);
+                assertArrayEquals(perm, b.partition(pts, ids, 6), threads + " threads, partition, run " + run);
+            }
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(ints = {1, 2, 8})
     void matchesTheNaiveModelOnAMediumInput(int threads) {
         int n = 20_000;
