@@ -9,7 +9,8 @@ package org.sylva.balltree;
  * <p>Chosen once, at start-up, the way {@code org.sylva.backend.Backends} chooses the distance backend:
  * the vector kernel ({@code VectorPartition}, Vector API) is loaded reflectively, and only when the
  * module {@code jdk.incubator.vector} is in the boot layer and the CPU has 256-bit integer vectors;
- * otherwise {@link #best()} is {@code null} and the scalar partition is used. The order of the points
+ * otherwise {@link #best()} is {@code null} and the scalar partition is used (the system property
+ * {@code sylva.balltree.scalar=true} forces that, for comparisons). The order of the points
  * inside each side differs between the two, but nothing downstream depends on it: every later split is
  * a function of a node's set of points, and leaves are written in index order. Trees are byte-identical.
  *
