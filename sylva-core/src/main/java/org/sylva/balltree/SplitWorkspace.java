@@ -226,7 +226,7 @@ final class SplitWorkspace {
      * Selection of rank {@code k} from a sample (Floyd and Rivest's idea): the keys of {@link #SAMPLE}
      * evenly spaced points bracket rank {@code k} between two keys {@code a <= b} with high probability;
      * one vector pass counts the points below {@code a} and gathers the positions of those in
-     * {@code [a, b]} (about a sixth of the node) into {@code cand}, and radix rounds continue on those
+     * {@code [a, b]} (about a fifth of the node) into {@code cand}, and radix rounds continue on those
      * alone. Returns the number of candidates (rank among them in {@code sc.rank}), or -1 when the
      * bracket missed rank {@code k}, in which case the caller runs the full radix selection.
      * Which way it goes depends only on the node's contents, never on timing.
