@@ -68,10 +68,26 @@ final class SplitWorkspace {
         /** Second result of {@link SplitWorkspace#radixSelect}. */
         int rank;
         private SmallSubtree small;
+        private LaneSubtrees lanes;
+        private boolean lanesTried;
+        /** Nodes waiting for a full set of lanes, by the parity of their size: start positions and slots. */
+        final int[][] laneStarts = new int[2][LaneSubtrees.LANES];
+        final int[][] laneSlots = new int[2][LaneSubtrees.LANES];
+        final int[] laneQueued = new int[2];
+        final int[] laneSize = new int[2];
 
         SmallSubtree small() {
             if (small == null) small = new SmallSubtree();
             return small;
+        }
+
+        /** This thread's {@link LaneSubtrees}, or null where none is available. */
+        LaneSubtrees lanes() {
+            if (!lanesTried) {
+                lanes = LaneSubtrees.create();
+                lanesTried = true;
+            }
+            return lanes;
         }
 
         int[] buffer(int size) {

@@ -351,6 +351,8 @@ final class TreeEngine {
         int rest = levels - level;
         if (rest == 0) {
             finishDirect(bnd, count, slot);
+        } else if (lanesFit(rest, sc)) {
+            finishInLanes(bnd, count, slot, 2 << (depth - level), sc);
         } else {
             SmallSubtree small = sc.small();
             // Each of the count nodes owns 2^(depth - level + 1) slots.
@@ -366,6 +368,48 @@ final class TreeEngine {
             }
         }
         listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), total);
+    }
+
+    /**
+     * Whether the small nodes left after the level loop, with {@code rest} levels above their leaves,
+     * go to {@link LaneSubtrees}: tree mode, a workspace with the vector kernel (a workspace without it
+     * stands for "scalar code only", which the tests compare against), and nodes of 3 to 32 points.
+     */
+    private boolean lanesFit(int rest, SplitWorkspace.Scratch sc) {
+        if (!tree || ws.kernel == null || rest < 1 || rest > 4) return false;
+        LaneSubtrees lanes = sc.lanes();
+        return lanes != null && lanes.accepts(total, ws.d);
+    }
+
+    /**
+     * Finishes the {@code count} nodes between {@code bnd[0..count]} (each owning {@code span} slots from
+     * {@code slot + t * span}) eight at a time in {@link LaneSubtrees}. Nodes of one level hold {@code q}
+     * or {@code q + 1} points ({@code span / 2 <= q}, {@code q + 1 <= span}), so they queue by the parity
+     * of their size; the few left in a queue at the end are finished one by one. Either way a node's
+     * leaves are the same.
+     */
+    private void finishInLanes(int[] bnd, int count, int slot, int span, SplitWorkspace.Scratch sc) {
+        LaneSubtrees lanes = sc.lanes();
+        int[][] starts = sc.laneStarts, slots = sc.laneSlots;
+        int[] queued = sc.laneQueued, sizeOf = sc.laneSize;
+        queued[0] = queued[1] = 0;
+        for (int t = 0; t < count; t++) {
+            int a = bnd[t], size = bnd[t + 1] - a, g = size & 1;
+            starts[g][queued[g]] = a;
+            slots[g][queued[g]] = slot + t * span;
+            sizeOf[g] = size;
+            if (++queued[g] == LaneSubtrees.LANES) {
+                lanes.finish(ws, starts[g], size, span, slots[g], treeIdx, mask);
+                queued[g] = 0;
+            }
+        }
+        SmallSubtree small = sc.small();
+        for (int g = 0; g < 2; g++) {
+            for (int i = 0; i < queued[g]; i++) {
+                int leaves = small.run(ws, starts[g][i], sizeOf[g], Integer.numberOfTrailingZeros(span) - 1);
+                writeSmallLeaves(small, leaves, slots[g][i]);
+            }
+        }
     }
 
     /** Leaves (tree) or cells (partition) read straight from the workspace. */
