@@ -76,6 +76,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     @Override
     public void finish(SplitWorkspace ws, int[] starts, int m, int span, int[] slots, int[] treeIdx, byte[] mask) {
         int d = ws.d;
+        if (d == 1) Arrays.fill(shift, 5);
         orderByRow(ws.idx, starts, m);
         for (int j = 0; j < d; j++) rank(ws.cols[j], m, j);
         pack(m, d);
@@ -86,8 +87,8 @@ final class VectorLaneSubtrees implements LaneSubtrees {
         for (; frame >= 4; frame >>>= 1, frames <<= 1) {
             for (int f = 0; f < frames; f++) {
                 int o = f * frame, mf = sizes[f], h = mf >>> 1;
-                IntVector by = d == 1 ? IntVector.broadcast(I, 5) : splitShifts(o, mf, d);
-                setTop(o, mf, by);
+                if (d > 1) splitShifts(o, mf, d);
+                setTop(o, mf);
                 sortInts(o, mf);
                 System.arraycopy(packed, (o + h) * W, packed, (o + (frame >>> 1)) * W, (mf - h) * W);
                 next[2 * f] = h;
@@ -107,7 +108,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     private void orderByRow(int[] idx, int[] starts, int m) {
         int[] k = order;
         for (int t = 0; t < m; t++) {
-            IntVector.fromArray(I, idx, t, starts, 0).lanewise(VectorOperators.LSHL, 5).or(t).intoArray(k, t * W);
+            for (int l = 0; l < W; l++) k[t * W + l] = idx[starts[l] + t] << 5 | t;
         }
         sortInts(k, 0, m);
         IntVector start = IntVector.fromArray(I, starts, 0);
@@ -129,9 +130,11 @@ final class VectorLaneSubtrees implements LaneSubtrees {
         int base = j * MAX * W;
         int[] c = keys;
         float[] cf = values;
+        // Scalar loads: on x86 (AVX2) a Java gather costs several times eight loads.
+        int[] src = source;
+        for (int i = 0; i < m * W; i++) c[base + i] = x[src[i]];
         for (int u = 0; u < m; u++) {
-            IntVector v = IntVector.fromArray(I, x, 0, source, u * W);
-            v.intoArray(c, base + u * W);
+            IntVector v = IntVector.fromArray(I, c, base + u * W);
             // The float value of each key, for the spreads: sign-magnitude bits back from the key.
             IntVector sign = v.lanewise(VectorOperators.ASHR, 31);
             FloatVector f = v.lanewise(VectorOperators.XOR, sign).sub(sign).or(sign.and(0x80000000)).reinterpretAsFloats();
@@ -204,35 +207,37 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     }
 
     /**
-     * Per lane, {@code 5 + 5 * (split dimension)} of the node in frame positions {@code [o, o + mf)}.
+     * Per lane, {@code 5 + 5 * (split dimension)} of the node in frame positions {@code [o, o + mf)},
+     * into {@link #shift}.
      * Spreads are compared in float32 first: a float32 difference is the float64 difference rounded
      * again (innocuously: 53 >= 2 * 24 + 2 bits), and rounding is monotone, so a strict order between
      * float32 spreads is the same strict order between the float64 ones. Only equal float32 spreads can
      * hide unequal float64 ones; a frame with such a tie is decided again in float64.
      */
-    private IntVector splitShifts(int o, int mf, int d) {
+    private void splitShifts(int o, int mf, int d) {
         if (d == 3) {
             extremes3(o, mf);
         } else {
             for (int j = 0; j < d; j++) extremes(o, mf, j);
         }
         float[] c = values;
-        IntVector by = IntVector.broadcast(I, 5);
-        FloatVector best = null;
-        VectorMask<Float> tie = null;
-        for (int j = 0; j < d; j++) {
+        // Only operations the JIT turns into instructions on AVX2: no null-initialised vectors, no
+        // masks cast between species (either falls back to Java code that allocates).
+        FloatVector by = FloatVector.broadcast(F, 5f);
+        FloatVector best = FloatVector.fromArray(F, c, 0, highest, 0).sub(FloatVector.fromArray(F, c, 0, lowest, 0));
+        VectorMask<Float> tie = F.maskAll(false);
+        for (int j = 1; j < d; j++) {
             FloatVector spread = FloatVector.fromArray(F, c, 0, highest, j * W).sub(FloatVector.fromArray(F, c, 0, lowest, j * W));
-            if (j == 0) {
-                best = spread;
-                tie = spread.compare(VectorOperators.NE, spread);
-            } else {
-                VectorMask<Float> wider = spread.compare(VectorOperators.GT, best);
-                tie = tie.or(spread.compare(VectorOperators.EQ, best));
-                best = best.blend(spread, wider);
-                by = by.blend(5 + 5 * j, wider.cast(I));
-            }
+            VectorMask<Float> wider = spread.compare(VectorOperators.GT, best);
+            tie = tie.or(spread.compare(VectorOperators.EQ, best));
+            best = best.blend(spread, wider);
+            by = by.blend(5f + 5f * j, wider);
         }
-        return tie.anyTrue() ? exactShifts(d) : by;
+        if (tie.anyTrue()) {
+            exactShifts(d);
+        } else {
+            ((IntVector) by.convert(VectorOperators.F2I, 0)).intoArray(shift, 0);
+        }
     }
 
     /**
@@ -284,7 +289,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     }
 
     /** {@link #splitShifts} in float64 from the extremes it stored, for frames with float32 ties. */
-    private IntVector exactShifts(int d) {
+    private void exactShifts(int d) {
         float[] c = values;
         for (int l = 0; l < W; l++) {
             int dim = 0;
@@ -298,12 +303,12 @@ final class VectorLaneSubtrees implements LaneSubtrees {
             }
             shift[l] = 5 + 5 * dim;
         }
-        return IntVector.fromArray(I, shift, 0);
     }
 
-    /** Copies each point's rank along its lane's split dimension into the top field. */
-    private void setTop(int o, int mf, IntVector by) {
+    /** Copies each point's rank along its lane's split dimension ({@link #shift}) into the top field. */
+    private void setTop(int o, int mf) {
         int[] p = packed;
+        IntVector by = IntVector.fromArray(I, shift, 0);
         for (int t = o; t < o + mf; t++) {
             IntVector v = IntVector.fromArray(I, p, t * W);
             IntVector top = v.lanewise(VectorOperators.LSHR, by).and(POS_MASK);
