@@ -43,7 +43,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     private static final int[][] NETWORK = networks();
 
     /** Packed position and ranks, {@code [position][lane]}. */
-    private final int[] packed = new int[MAX * W];
+    private int[] packed = new int[MAX * W];
     /** {@code (row << 5) | working offset}, sorted into row order. */
     private final int[] order = new int[MAX * W];
     /** Global row and working position of each local position, {@code [local position][lane]}. */
@@ -58,6 +58,10 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     private final int[] lowest = new int[4 * W];
     private final int[] highest = new int[4 * W];
     private final int[] shift = new int[W];
+    private final int[] leafPosition = new int[MAX * W];
+    private final byte[] leafMask = new byte[MAX];
+    /** Where the first split places the points, then swapped with {@link #packed}. */
+    private int[] placed = new int[MAX * W];
     private int[] sizes = new int[MAX];
     private int[] next = new int[MAX];
 
@@ -88,8 +92,12 @@ final class VectorLaneSubtrees implements LaneSubtrees {
             for (int f = 0; f < frames; f++) {
                 int o = f * frame, mf = sizes[f], h = mf >>> 1;
                 if (d > 1) splitShifts(o, mf, d);
-                setTop(o, mf);
-                sortInts(o, mf);
+                if (frames == 1) {
+                    placeByRank(m);
+                } else {
+                    setTop(o, mf);
+                    sortInts(o, mf);
+                }
                 System.arraycopy(packed, (o + h) * W, packed, (o + (frame >>> 1)) * W, (mf - h) * W);
                 next[2 * f] = h;
                 next[2 * f + 1] = mf - h;
@@ -98,7 +106,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
             sizes = next;
             next = t;
         }
-        writeLeaves(frames, slots, treeIdx, mask);
+        writeLeaves(frames, span, slots, treeIdx, mask);
     }
 
     /**
@@ -305,6 +313,23 @@ final class VectorLaneSubtrees implements LaneSubtrees {
         }
     }
 
+    /**
+     * The first split: along its split dimension a point's rank among all {@code m} points is its place,
+     * so the points are put there directly (a scalar scatter is cheaper than a comparator network).
+     */
+    private void placeByRank(int m) {
+        int[] from = packed, to = placed;
+        for (int l = 0; l < W; l++) {
+            int by = shift[l];
+            for (int t = 0; t < m; t++) {
+                int v = from[t * W + l];
+                to[((v >>> by) & POS_MASK) * W + l] = v;
+            }
+        }
+        placed = from;
+        packed = to;
+    }
+
     /** Copies each point's rank along its lane's split dimension ({@link #shift}) into the top field. */
     private void setTop(int o, int mf) {
         int[] p = packed;
@@ -333,27 +358,29 @@ final class VectorLaneSubtrees implements LaneSubtrees {
         }
     }
 
-    /** Leaf {@code f} holds {@code sizes[f]} (1 or 2) points at frame positions {@code 2f} and {@code 2f + 1}. */
-    private void writeLeaves(int leaves, int[] slots, int[] treeIdx, byte[] mask) {
-        int[] p = packed;
+    /**
+     * Leaf {@code f} holds {@code sizes[f]} (1 or 2) points at frame positions {@code 2f} and
+     * {@code 2f + 1}. Local positions are in row order, so the smaller one goes first. Every lane has the
+     * same leaf sizes, hence the same mask.
+     */
+    private void writeLeaves(int leaves, int span, int[] slots, int[] treeIdx, byte[] mask) {
+        int[] p = packed, at = leafPosition;
+        byte[] pattern = leafMask;
         for (int f = 0; f < leaves; f++) {
             int o = 2 * f;
+            IntVector a = IntVector.fromArray(I, p, o * W).and(POS_MASK);
             boolean pair = sizes[f] == 2;
-            for (int l = 0; l < W; l++) {
-                int slot = slots[l] + o;
-                int a = rows[(p[o * W + l] & POS_MASK) * W + l];
-                if (pair) {
-                    int b = rows[(p[(o + 1) * W + l] & POS_MASK) * W + l];
-                    treeIdx[slot] = Math.min(a, b);
-                    treeIdx[slot + 1] = Math.max(a, b);
-                    mask[slot + 1] = 1;
-                } else {
-                    treeIdx[slot] = a;
-                    treeIdx[slot + 1] = a;
-                    mask[slot + 1] = 0;
-                }
-                mask[slot] = 1;
-            }
+            IntVector b = pair ? IntVector.fromArray(I, p, (o + 1) * W).and(POS_MASK) : a;
+            a.min(b).intoArray(at, o * W);
+            a.max(b).intoArray(at, (o + 1) * W);
+            pattern[o] = 1;
+            pattern[o + 1] = (byte) (pair ? 1 : 0);
+        }
+        int[] r = rows;
+        for (int l = 0; l < W; l++) {
+            int s = slots[l];
+            for (int u = 0; u < span; u++) treeIdx[s + u] = r[at[u * W + l] * W + l];
+            System.arraycopy(pattern, 0, mask, s, span);
         }
     }
 
