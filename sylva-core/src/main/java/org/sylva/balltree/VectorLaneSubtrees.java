@@ -11,23 +11,35 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * {@link LaneSubtrees} on 256-bit vectors: eight nodes side by side, node {@code l} in lane {@code l};
  * every buffer is laid out {@code [position][lane]}, so one vector holds one position of all eight nodes.
+ * Accepts {@code d <= 4} and at most 2^26 points (see below); other builds finish nodes one by one.
  *
- * <p>Ranks first, then every split on ranks. For each dimension the node's points are sorted once by
- * the packed key {@code (coordinate << 32) | (global row << 5) | local position} (four nodes per
- * {@code long} vector): the order the split rule uses, ties by row included. A point's rank along each
- * dimension (0 to 31) then goes into one {@code int} with its local position: bits 0-4 the position,
- * bits {@code 5 + 5j} to {@code 9 + 5j} the rank along dimension {@code j} (so {@code d <= 4}), and bits
- * 25-29 a copy of the rank along the node's split dimension. Ranks of a subset keep the subset's order,
- * so each later split sorts these ints with plain minima and maxima (eight nodes per vector, no tie
- * logic), and a node's spread along {@code j} is the coordinate of its largest rank minus that of its
- * smallest, in float64 as the rule says.
+ * <p>Ranks first, then every split on ranks.
+ * <ul>
+ *   <li>Each node's points get local positions in increasing row order (one sort of
+ *       {@code (row << 5) | offset}), so "smaller row first" becomes "smaller position first".</li>
+ *   <li>A point's rank along dimension {@code j} is counted: the points before it by
+ *       {@code (coordinate, row)}. All pairs are compared (about a thousand comparisons for 32 points,
+ *       eight nodes per instruction), which needs no scatter and leaves each rank where its point is.</li>
+ *   <li>Ranks and position go into one {@code int}: bits 0-4 the position, bits {@code 5 + 5j} to
+ *       {@code 9 + 5j} the rank along dimension {@code j}, bits 25-29 a copy of the rank along the node's
+ *       split dimension. Ranks of a subset keep the subset's order, so every later split sorts these ints
+ *       with plain minima and maxima, with no tie logic.</li>
+ *   <li>A node's spread along {@code j} is the value at its largest rank minus the value at its smallest
+ *       (the packed extremes name both points). See {@link #splitShifts} for float32 versus float64.</li>
+ * </ul>
  *
- * <p>A node of {@code m} points owns a frame of {@code 2^ceil(log2 m)} positions, its slots. After a
- * sort its {@code floor(m/2)} smallest are the left child, at the start of the frame's first half; the
- * rest moves to the start of the second half. Because the eight nodes have the same size, every frame
- * holds the same number of points in every lane: one comparator network (Batcher's odd-even merge sort
- * of the next power of two, without the comparators that only touch positions past the points) and
- * one move serve all lanes. The last level is the leaves. Loop bounds are the node size and constants.
+ * <p>A node owns a frame of positions, its slots ({@code span}, at least its size, at most twice it). At
+ * the first split a point's rank is its place; later splits sort the frame. Then the {@code floor(m/2)}
+ * smallest are the left child, at the start of the frame's first half, and the rest moves to the start
+ * of the second half. The eight nodes have the same size, so every frame holds the same number of
+ * points in every lane: one comparator network (Batcher's odd-even merge sort of the next power of two,
+ * without the comparators that only touch positions past the points) and one move serve all lanes. The
+ * last level is the leaves. Loop bounds are node sizes and constants.
+ *
+ * <p>Only operations that the JIT turns into vector instructions on AVX2 are used: no masks cast
+ * between species and no null-initialised vector variables (either falls back to Java code that
+ * allocates). Gathers are used only where they measured faster than scalar loads (the spreads), since
+ * a Java gather costs about as much as eight loads.
  */
 final class VectorLaneSubtrees implements LaneSubtrees {
     private static final VectorSpecies<Integer> I = IntVector.SPECIES_256;
@@ -138,7 +150,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
         int base = j * MAX * W;
         int[] c = keys;
         float[] cf = values;
-        // Scalar loads: on x86 (AVX2) a Java gather costs several times eight loads.
+        // Scalar loads: measured faster here than a gather per position.
         int[] src = source;
         for (int i = 0; i < m * W; i++) c[base + i] = x[src[i]];
         for (int u = 0; u < m; u++) {
