@@ -105,18 +105,22 @@ public final class BallTreeBench {
 
     /**
      * Prints the issue's table (uniform d = 3, seed 42) for 1 and 2 threads, timed alternately
-     * ({@link #runInterleaved}). Arguments: optional {@code repeat} (default 21).
+     * ({@link #runInterleaved}). Arguments: optional {@code repeat} (default 21), then optionally the
+     * name of one input to run alone, as printed ({@code "1048576 one batch"}, {@code "64 x 16384"}):
+     * the two-thread speed-up of one input is measured more steadily over a few hundred rounds.
      */
     public static void main(String[] args) {
         int repeat = args.length > 0 ? Integer.parseInt(args[0]) : 21;
+        String only = args.length > 1 ? args[1] : null;
         int[][] cases = {{1, 16384}, {64, 256}, {8, 16384}, {64, 16384}, {1, 1 << 20}};
         System.out.printf(Locale.ROOT, "%-22s %8s %12s %12s%n", "input (d=3)", "threads", "median ms", "min ms");
         for (int[] c : cases) {
             int batches = c[0], size = c[1];
+            String name = batches == 1 ? size + " one batch" : batches + " x " + size;
+            if (only != null && !only.equals(name)) continue;
             PointSet pts = uniform(batches * size, 3, 42);
             int[] ids = batches == 1 ? null : evenBatches(batches, size);
             Result[] r = runInterleaved(pts, BatchLayout.of(pts.size(), ids), repeat, 1, 2);
-            String name = batches == 1 ? size + " one batch" : batches + " x " + size;
             for (Result x : r) {
                 System.out.printf(Locale.ROOT, "%-22s %8d %12.3f %12.3f%n", name, x.threads(), x.medianMs(), x.minMs());
             }
