@@ -77,12 +77,16 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     private int[] sizes = new int[MAX];
     private int[] next = new int[MAX];
 
-    VectorLaneSubtrees() {
+    static {
+        // Once per JVM, when the class is loaded (LaneSubtrees.Holder): any failure here means "no lanes".
         if (IntVector.SPECIES_PREFERRED.vectorBitSize() < 256) {
             throw new UnsupportedOperationException("no 256-bit vectors");
         }
-        selfTest();
+        new VectorLaneSubtrees().selfTest();
     }
+
+    /** One instance per thread ({@link LaneSubtrees#create()}); the class's loading has tested the code. */
+    VectorLaneSubtrees() { }
 
     @Override
     public boolean accepts(int n, int d) {
