@@ -373,7 +373,10 @@ final class TreeEngine {
     /**
      * Whether the small nodes left after the level loop, with {@code rest} levels above their leaves,
      * go to {@link LaneSubtrees}: tree mode, a workspace with the vector kernel (a workspace without it
-     * stands for "scalar code only", which the tests compare against), and nodes of 3 to 32 points.
+     * stands for "scalar code only", which the tests compare against), and subtrees of 4 to 32 slots.
+     * In practice these are nodes of 16 to 32 points in 32 slots: a node reached by the level loop had
+     * a parent of more than 32 points, and a subtree that starts small is a single node (it never
+     * fills eight lanes and goes through {@link SmallSubtree}).
      */
     private boolean lanesFit(int rest, SplitWorkspace.Scratch sc) {
         if (!tree || ws.kernel == null || rest < 1 || rest > 4) return false;
@@ -384,7 +387,7 @@ final class TreeEngine {
     /**
      * Finishes the {@code count} nodes between {@code bnd[0..count]} (each owning {@code span} slots from
      * {@code slot + t * span}) eight at a time in {@link LaneSubtrees}. Nodes of one level hold {@code q}
-     * or {@code q + 1} points ({@code span / 2 <= q}, {@code q + 1 <= span}), so they queue by the parity
+     * or {@code q + 1} points, each with {@code span / 2 <= size <= span}, so they queue by the parity
      * of their size; the few left in a queue at the end are finished one by one. Either way a node's
      * leaves are the same.
      */

@@ -46,8 +46,13 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_256;
     private static final IntVector IOTA = IntVector.fromArray(I, new int[] {0, 1, 2, 3, 4, 5, 6, 7}, 0);
     private static final int W = LANES;
+    /** Bits of a local position, and of one rank field: positions and ranks are 0 to {@link #MAX} - 1. */
+    private static final int POS_BITS = 5;
     private static final int POS_MASK = MAX - 1;
-    private static final int TOP_SHIFT = 25;
+    /** log2 of {@link #W}: position {@code u} of lane {@code l} is at {@code (u << LANE_BITS) + l}. */
+    private static final int LANE_BITS = 3;
+    /** The top field, above four rank fields. */
+    private static final int TOP_SHIFT = 5 * POS_BITS;
     private static final int BELOW_TOP = (1 << TOP_SHIFT) - 1;
     /** Rows must fit in 26 bits next to a 5-bit position in an int. */
     private static final int MAX_ROWS = 1 << 26;
@@ -58,8 +63,9 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     private int[] packed = new int[MAX * W];
     /** {@code (row << 5) | working offset}, sorted into row order. */
     private final int[] order = new int[MAX * W];
-    /** Global row and working position of each local position, {@code [local position][lane]}. */
+    /** Global row of each local position, {@code [local position][lane]}. */
     private final int[] rows = new int[MAX * W];
+    /** Working position (in the workspace) of each local position, {@code [local position][lane]}. */
     private final int[] source = new int[MAX * W];
     /** Coordinate keys, and their float values, of local position {@code u} along {@code j} in lane {@code l}: {@code (j * MAX + u) * W + l}. */
     private final int[] keys = new int[4 * MAX * W];
@@ -95,8 +101,12 @@ final class VectorLaneSubtrees implements LaneSubtrees {
 
     @Override
     public void finish(SplitWorkspace ws, int[] starts, int m, int span, int[] slots, int[] treeIdx, byte[] mask) {
+        if (span < 4 || span > MAX || Integer.bitCount(span) != 1 || m < span / 2 || m > span) {
+            throw new IllegalArgumentException("lane subtrees need span/2 <= m <= span, span a power of two in [4, 32]: m "
+                    + m + ", span " + span);
+        }
         int d = ws.d;
-        if (d == 1) Arrays.fill(shift, 5);
+        if (d == 1) Arrays.fill(shift, POS_BITS);
         orderByRow(ws.idx, starts, m);
         for (int j = 0; j < d; j++) rank(ws.cols[j], m, j);
         pack(m, d);
@@ -132,13 +142,13 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     private void orderByRow(int[] idx, int[] starts, int m) {
         int[] k = order;
         for (int t = 0; t < m; t++) {
-            for (int l = 0; l < W; l++) k[t * W + l] = idx[starts[l] + t] << 5 | t;
+            for (int l = 0; l < W; l++) k[t * W + l] = idx[starts[l] + t] << POS_BITS | t;
         }
         sortInts(k, 0, m);
         IntVector start = IntVector.fromArray(I, starts, 0);
         for (int u = 0; u < m; u++) {
             IntVector v = IntVector.fromArray(I, k, u * W);
-            v.lanewise(VectorOperators.LSHR, 5).intoArray(rows, u * W);
+            v.lanewise(VectorOperators.LSHR, POS_BITS).intoArray(rows, u * W);
             v.and(POS_MASK).add(start).intoArray(source, u * W);
         }
     }
@@ -224,7 +234,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
         for (int u = 0; u < m; u++) {
             IntVector v = IntVector.broadcast(I, u);
             for (int j = 0; j < d; j++) {
-                v = v.or(IntVector.fromArray(I, r, (j * MAX + u) * W).lanewise(VectorOperators.LSHL, 5 + 5 * j));
+                v = v.or(IntVector.fromArray(I, r, (j * MAX + u) * W).lanewise(VectorOperators.LSHL, POS_BITS * (j + 1)));
             }
             v.intoArray(packed, u * W);
         }
@@ -247,7 +257,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
         float[] c = values;
         // Only operations the JIT turns into instructions on AVX2: no null-initialised vectors, no
         // masks cast between species (either falls back to Java code that allocates).
-        FloatVector by = FloatVector.broadcast(F, 5f);
+        FloatVector by = FloatVector.broadcast(F, POS_BITS);
         FloatVector best = FloatVector.fromArray(F, c, 0, highest, 0).sub(FloatVector.fromArray(F, c, 0, lowest, 0));
         VectorMask<Float> tie = F.maskAll(false);
         for (int j = 1; j < d; j++) {
@@ -255,7 +265,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
             VectorMask<Float> wider = spread.compare(VectorOperators.GT, best);
             tie = tie.or(spread.compare(VectorOperators.EQ, best));
             best = best.blend(spread, wider);
-            by = by.blend(5f + 5f * j, wider);
+            by = by.blend(POS_BITS * (j + 1), wider);
         }
         if (tie.anyTrue()) {
             exactShifts(d);
@@ -271,11 +281,11 @@ final class VectorLaneSubtrees implements LaneSubtrees {
      */
     private void extremes(int o, int mf, int j) {
         int[] p = packed;
-        int shr = 5 * j;
+        int shr = POS_BITS * j;
         IntVector lo = IntVector.broadcast(I, Integer.MAX_VALUE), hi = IntVector.zero(I);
         for (int t = o; t < o + mf; t++) {
             IntVector v = IntVector.fromArray(I, p, t * W);
-            IntVector r = v.lanewise(VectorOperators.LSHR, shr).and(POS_MASK << 5).or(v.and(POS_MASK));
+            IntVector r = v.lanewise(VectorOperators.LSHR, shr).and(POS_MASK << POS_BITS).or(v.and(POS_MASK));
             lo = lo.min(r);
             hi = hi.max(r);
         }
@@ -290,9 +300,9 @@ final class VectorLaneSubtrees implements LaneSubtrees {
         for (int t = o; t < o + mf; t++) {
             IntVector v = IntVector.fromArray(I, p, t * W);
             IntVector pos = v.and(POS_MASK);
-            IntVector r0 = v.and(POS_MASK << 5).or(pos);
-            IntVector r1 = v.lanewise(VectorOperators.LSHR, 5).and(POS_MASK << 5).or(pos);
-            IntVector r2 = v.lanewise(VectorOperators.LSHR, 10).and(POS_MASK << 5).or(pos);
+            IntVector r0 = v.and(POS_MASK << POS_BITS).or(pos);
+            IntVector r1 = v.lanewise(VectorOperators.LSHR, POS_BITS).and(POS_MASK << POS_BITS).or(pos);
+            IntVector r2 = v.lanewise(VectorOperators.LSHR, 2 * POS_BITS).and(POS_MASK << POS_BITS).or(pos);
             lo0 = lo0.min(r0);
             hi0 = hi0.max(r0);
             lo1 = lo1.min(r1);
@@ -308,8 +318,8 @@ final class VectorLaneSubtrees implements LaneSubtrees {
     private void storeExtremes(IntVector lo, IntVector hi, int j) {
         // Value of local position u of lane l along j: (j * MAX + u) * W + l.
         IntVector base = IOTA.add(j * MAX * W);
-        lo.and(POS_MASK).lanewise(VectorOperators.LSHL, 3).add(base).intoArray(lowest, j * W);
-        hi.and(POS_MASK).lanewise(VectorOperators.LSHL, 3).add(base).intoArray(highest, j * W);
+        lo.and(POS_MASK).lanewise(VectorOperators.LSHL, LANE_BITS).add(base).intoArray(lowest, j * W);
+        hi.and(POS_MASK).lanewise(VectorOperators.LSHL, LANE_BITS).add(base).intoArray(highest, j * W);
     }
 
     /** {@link #splitShifts} in float64 from the extremes it stored, for frames with float32 ties. */
@@ -325,7 +335,7 @@ final class VectorLaneSubtrees implements LaneSubtrees {
                     dim = j;
                 }
             }
-            shift[l] = 5 + 5 * dim;
+            shift[l] = POS_BITS * (dim + 1);
         }
     }
 

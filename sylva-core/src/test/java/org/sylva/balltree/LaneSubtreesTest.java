@@ -20,7 +20,9 @@ import org.sylva.progress.ProgressListener;
  * (one at a time), node by node, for every node size it accepts, dimensions 1 to 4, and inputs built to
  * reach its corner cases: equal coordinates (the row rule), {@code -0.0} next to {@code 0.0}, spreads
  * that tie in float32 but not in float64 (its float64 fallback), spreads that overflow float32, and rows
- * in no particular order. Then whole trees with and without it.
+ * in no particular order, up to the packing limit. Then whole trees with and without it: one batch, and
+ * batches of a few hundred points (each reaches eight nodes of one size; batches of a few dozen would
+ * not).
  */
 class LaneSubtreesTest {
     private static final LaneSubtrees LANES = LaneSubtrees.create();
@@ -62,8 +64,10 @@ class LaneSubtreesTest {
             rows[i] = rows[k];
             rows[k] = t;
         }
+        // Rows up to the packing limit (2^26 - 1) half of the time.
+        int base = r.nextBoolean() ? (1 << 26) - n : 0;
         for (int p = 0; p < n; p++) {
-            ws.idx[p] = rows[p];
+            ws.idx[p] = base + rows[p];
             for (int j = 0; j < d; j++) ws.cols[j][p] = OrderedBits.key(value(kind, j, r));
         }
         int[] starts = new int[W], slots = new int[W];
@@ -114,7 +118,8 @@ class LaneSubtreesTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"16384, 3, 1", "10000, 3, 1", "20001, 2, 1", "5000, 4, 1", "3000, 1, 1", "12000, 3, 400", "9000, 3, 37"})
+    @CsvSource({"16384, 3, 1", "10000, 3, 1", "20001, 2, 1", "5000, 4, 1", "3000, 1, 1", "24000, 3, 60", "30000, 4, 100",
+            "9000, 3, 37"})
     void treesAreByteIdenticalWithAndWithoutTheLanes(int n, int d, int batches) {
         for (boolean duplicates : new boolean[] {false, true}) {
             PointSet pts = BallTreeDeterminismTest.points(n, d, duplicates, n * 7 + d);
