@@ -62,13 +62,11 @@ interface LaneSubtrees {
         private Holder() { }
 
         private static Constructor<?> load() {
-            if (Boolean.getBoolean("sylva.balltree.scalar")) return null;
-            if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) return null;
+            // The first instance has run the class's self-test; later ones (one per thread) are plain.
+            Object first = VectorKernels.load("org.sylva.balltree.VectorLaneSubtrees");
             try {
-                Constructor<?> c = Class.forName("org.sylva.balltree.VectorLaneSubtrees").getDeclaredConstructor();
-                c.newInstance();
-                return c;
-            } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+                return first == null ? null : first.getClass().getDeclaredConstructor();
+            } catch (NoSuchMethodException e) {
                 return null;
             }
         }

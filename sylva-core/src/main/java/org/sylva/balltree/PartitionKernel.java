@@ -53,14 +53,7 @@ interface PartitionKernel {
         private Holder() { }
 
         private static PartitionKernel load() {
-            if (Boolean.getBoolean("sylva.balltree.scalar")) return null;
-            if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) return null;
-            try {
-                Class<?> c = Class.forName("org.sylva.balltree.VectorPartition");
-                return (PartitionKernel) c.getDeclaredConstructor().newInstance();
-            } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-                return null;
-            }
+            return (PartitionKernel) VectorKernels.load("org.sylva.balltree.VectorPartition");
         }
     }
 }

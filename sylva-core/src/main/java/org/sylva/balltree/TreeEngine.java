@@ -352,7 +352,7 @@ final class TreeEngine {
         if (rest == 0) {
             finishDirect(bnd, count, slot);
         } else if (lanesFit(rest, sc)) {
-            finishInLanes(bnd, count, slot, 2 << (depth - level), sc);
+            finishInLanes(bnd, count, slot, 2 << (depth - level), rest, sc);
         } else {
             SmallSubtree small = sc.small();
             // Each of the count nodes owns 2^(depth - level + 1) slots.
@@ -386,12 +386,12 @@ final class TreeEngine {
 
     /**
      * Finishes the {@code count} nodes between {@code bnd[0..count]} (each owning {@code span} slots from
-     * {@code slot + t * span}) eight at a time in {@link LaneSubtrees}. Nodes of one level hold {@code q}
+     * {@code slot + t * span}, {@code rest} levels above their leaves) eight at a time in {@link LaneSubtrees}. Nodes of one level hold {@code q}
      * or {@code q + 1} points, each with {@code span / 2 <= size <= span}, so they queue by the parity
      * of their size; the few left in a queue at the end are finished one by one. Either way a node's
      * leaves are the same.
      */
-    private void finishInLanes(int[] bnd, int count, int slot, int span, SplitWorkspace.Scratch sc) {
+    private void finishInLanes(int[] bnd, int count, int slot, int span, int rest, SplitWorkspace.Scratch sc) {
         LaneSubtrees lanes = sc.lanes();
         int[][] starts = sc.laneStarts, slots = sc.laneSlots;
         int[] queued = sc.laneQueued, sizeOf = sc.laneSize;
@@ -409,7 +409,7 @@ final class TreeEngine {
         SmallSubtree small = sc.small();
         for (int g = 0; g < 2; g++) {
             for (int i = 0; i < queued[g]; i++) {
-                int leaves = small.run(ws, starts[g][i], sizeOf[g], Integer.numberOfTrailingZeros(span) - 1);
+                int leaves = small.run(ws, starts[g][i], sizeOf[g], rest);
                 writeSmallLeaves(small, leaves, slots[g][i]);
             }
         }
