@@ -63,6 +63,15 @@ final class BallTreeCommand implements Callable<Integer> {
             description = "Tree level whose balls colour the report (default ${DEFAULT-VALUE}).")
     int reportLevel;
 
+    @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "scalar",
+            description = "Scalar code or the Vector API kernels (default ${DEFAULT-VALUE}: one build per process "
+                + "ends before the JIT has compiled the vector kernels, which until then are several times slower; "
+                + "the trees are identical).")
+    Kernels kernels;
+
+    /** Which code builds the tree; the trees are identical. */
+    enum Kernels { SCALAR, VECTOR }
+
     @Mixin
     RunOptions run = new RunOptions();
 
@@ -82,7 +91,8 @@ final class BallTreeCommand implements Callable<Integer> {
         PointSet points = in.read(err, run.quiet);
         in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
-        BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(Main.CANCEL);
+        BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(Main.CANCEL)
+                .vectorKernels(kernels == Kernels.VECTOR);
         long t0 = System.nanoTime();
         int[] perm = null;
         BallTree tree = null;

@@ -95,6 +95,9 @@ final class BenchCommand implements Runnable {
         @Option(names = "--batch", paramLabel = "IDS.npy") Path batch;
         @Option(names = "--repeat", defaultValue = "21") int repeat;
         @Option(names = "--threads") Integer threads;
+        @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "vector",
+                description = "Vector API kernels where the JVM has them, or the scalar code (default ${DEFAULT-VALUE}).")
+        BallTreeCommand.Kernels kernels;
 
         @Override
         public Integer call() throws Exception {
@@ -106,7 +109,7 @@ final class BenchCommand implements Runnable {
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             if (t < 1) throw new InvalidInputException("--threads must be >= 1");
-            spec.commandLine().getOut().println(BallTreeBench.run(pts, layout, repeat, t).line());
+            spec.commandLine().getOut().println(BallTreeBench.run(pts, layout, repeat, t, kernels == BallTreeCommand.Kernels.VECTOR).line());
             return 0;
         }
     }

@@ -85,6 +85,21 @@ class BallTreeCommandTest {
     }
 
     @Test
+    void bothKernelChoicesWriteTheSameTree(@TempDir Path tmp) throws IOException {
+        BatchLayout layout = BatchLayout.of(N, batchIds);
+        BallTree expected = new BallTreeBuilder().threads(1).vectorKernels(false).build(cloud, layout);
+        for (String kernels : List.of("scalar", "vector", "VECTOR")) {
+            Path out = tmp.resolve("k" + kernels);
+            Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
+                    "--kernels", kernels, "-q").assertOk();
+            assertTreeFiles(out, expected, layout);
+        }
+        Cli.Result bad = Cli.run("balltree", cloudNpy.toString(), "--out", tmp.resolve("x").toString(), "--kernels", "gpu");
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("--kernels"), bad.err());
+    }
+
+    @Test
     void partitionLevelWritesPermOnly(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("part");
         Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--partition-level", "3",

@@ -50,8 +50,12 @@ class CommandsAndHelpTest {
         Cli.Result r = Cli.run("bench", "balltree", f.toString(), "--repeat", "3", "--threads", "1").assertOk();
         List<String> lines = r.out().lines().toList();
         assertEquals(1, lines.size(), r.out());
-        assertTrue(lines.get(0).matches("balltree n=500 d=3 batches=1 threads=1 repeat=3 median_ms=\\S+ min_ms=\\S+"),
+        // The tests run with --add-modules jdk.incubator.vector (as the sylva script does): vector by default.
+        assertTrue(lines.get(0).matches("balltree n=500 d=3 batches=1 threads=1 repeat=3 median_ms=\\S+ min_ms=\\S+ kernels=vector"),
                 lines.get(0));
+        String scalar = Cli.run("bench", "balltree", f.toString(), "--repeat", "3", "--threads", "1", "--kernels", "scalar")
+                .assertOk().out().strip();
+        assertTrue(scalar.endsWith(" kernels=scalar"), scalar);
     }
 
     @Test

@@ -17,7 +17,8 @@ import org.sylva.progress.ProgressListener;
  * output layout and {@link BatchLayout} for batches. Each split finds the median in {@code O(m)}
  * (from a sample that brackets it, or by radix selection on order-preserving integer keys; then by
  * index where coordinates tie) and partitions in place, with the Vector API where the JVM has it
- * ({@code --add-modules jdk.incubator.vector}; the same trees without it); nodes of at most 32 points
+ * ({@code --add-modules jdk.incubator.vector}; the same trees without it, see {@link #vectorKernels(boolean)});
+ * nodes of at most 32 points
  * finish their subtree with fixed sorting networks. No sort of a whole node, no allocation per node or
  * level, extra memory {@code (d + 2) / d} times the input. With several threads the calling thread
  * works as one of them.
@@ -36,6 +37,7 @@ public final class BallTreeBuilder {
     private int threads = Runtime.getRuntime().availableProcessors();
     private CancellationToken token = CancellationToken.NEVER;
     private ProgressListener listener = ProgressListener.NONE;
+    private boolean vectorKernels = true;
     /** Working memory of the last build, reused by the next one of a similar size (taken, not shared). */
     private final AtomicReference<SplitWorkspace> spare = new AtomicReference<>();
 
@@ -61,8 +63,37 @@ public final class BallTreeBuilder {
         return this;
     }
 
+    /**
+     * Whether builds use the Vector API kernels where the JVM has them ({@code true}, the default) or the
+     * scalar code only ({@code false}). The trees are identical either way; only the time differs. Turn
+     * them off in a process that builds one tree or a few: the kernels run many thousands of small calls
+     * per build, and until the JIT has compiled them (a few seconds of building) every Vector API
+     * operation runs as slow, allocating Java code. Measured here: a JVM's first build of 2^20 points took
+     * 3.2 s with the kernels and 1.0 s without; of 16 384 points, 1.06 s and 0.09 s. Once warm, the
+     * kernels are faster (BENCHMARKS.md). The {@code sylva balltree} command, one build per process,
+     * runs without them; {@code sylva bench balltree} with them.
+     */
+    public BallTreeBuilder vectorKernels(boolean use) {
+        this.vectorKernels = use;
+        return this;
+    }
+
     public int threads() {
         return threads;
+    }
+
+    public boolean vectorKernels() {
+        return vectorKernels;
+    }
+
+    /**
+     * True iff this JVM has working Vector API kernels for the ball tree: the module
+     * {@code jdk.incubator.vector} is present ({@code --add-modules jdk.incubator.vector}), the CPU has
+     * 256-bit vectors, the system property {@code sylva.balltree.scalar} is not {@code true}, and the
+     * kernels passed their self-tests when loaded (the first call loads them: a few hundred milliseconds).
+     */
+    public static boolean vectorKernelsAvailable() {
+        return PartitionKernel.best() != null;
     }
 
     /** All points in one batch. */
@@ -86,7 +117,7 @@ public final class BallTreeBuilder {
      */
     public BallTree build(PointSet points, BatchLayout layout) {
         checkLayout(checked(points), layout);
-        TreeEngine.Result r = TreeEngine.buildTree(points, layout, threads, token, listener, spare.getAndSet(null));
+        TreeEngine.Result r = TreeEngine.buildTree(points, layout, threads, token, listener, workspace(points));
         spare.set(r.workspace());
         return new BallTree(layout, r.treeIdx(), r.mask());
     }
@@ -115,7 +146,20 @@ public final class BallTreeBuilder {
     public int[] partition(PointSet points, BatchLayout layout, int targetLevel) {
         checkLayout(checked(points), layout);
         if (targetLevel < 0) throw new InvalidInputException("target level must be >= 0, got " + targetLevel);
-        return TreeEngine.partition(points, layout, targetLevel, threads, token, listener, spare.getAndSet(null));
+        return TreeEngine.partition(points, layout, targetLevel, threads, token, listener, workspace(points));
+    }
+
+    /** The working memory the next build may reuse (tests: which kernel it carries), or {@code null}. */
+    SplitWorkspace lastWorkspace() {
+        return spare.get();
+    }
+
+    /** The last build's working memory if it fits this build and its kernel choice, else a new one. */
+    private SplitWorkspace workspace(PointSet points) {
+        PartitionKernel kernel = vectorKernels ? PartitionKernel.best() : null;
+        SplitWorkspace ws = spare.getAndSet(null);
+        if (ws != null && ws.kernel == kernel && ws.fits(points.size(), points.dimensions())) return ws;
+        return new SplitWorkspace(points.size(), points.dimensions(), kernel);
     }
 
     private static PointSet checked(PointSet points) {

@@ -2,6 +2,9 @@ package org.sylva.balltree;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -10,9 +13,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.sylva.data.PointSet;
 
 /**
- * Byte-identical output for 1, 2 and 8 threads and for repeated runs on inputs large enough to use
- * every code path (forked top-level splits, the parallel copy, many batches), with and without
- * duplicates.
+ * Byte-identical output for 1, 2 and 8 threads, for repeated runs, and with and without the vector
+ * kernels, on inputs large enough to use every code path (forked top-level splits, the parallel copy,
+ * many batches), with and without duplicates.
  */
 class BallTreeDeterminismTest {
 
@@ -36,6 +39,30 @@ class BallTreeDeterminismTest {
             ids[i] = b;
         }
         return ids;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void sameTreeAndPartitionWithAndWithoutTheVectorKernels(int threads) {
+        // The tests run with --add-modules jdk.incubator.vector on a 256-bit CPU: the kernels exist.
+        assertTrue(BallTreeBuilder.vectorKernelsAvailable());
+        for (String kind : new String[] {"one", "batched-dups"}) {
+            int n = 40_000 + 17;
+            PointSet pts = points(n, 3, kind.contains("dups"), kind.hashCode() + threads);
+            int[] ids = kind.startsWith("batched") ? batches(n, 9, 3) : null;
+            BallTreeBuilder b = new BallTreeBuilder().threads(threads);
+            assertTrue(b.vectorKernels(), "on by default");
+            BallTree vector = b.build(pts, ids);
+            assertSame(PartitionKernel.best(), b.lastWorkspace().kernel);
+            // One builder switched to scalar code makes new working memory without the kernel, and back.
+            BallTree scalar = b.vectorKernels(false).build(pts, ids);
+            assertNull(b.lastWorkspace().kernel, "scalar code only");
+            assertEquals(vector, scalar, kind);
+            assertEquals(vector, b.vectorKernels(true).build(pts, ids));
+            assertNotNull(b.lastWorkspace().kernel);
+            assertArrayEquals(new BallTreeBuilder().threads(threads).vectorKernels(false).partition(pts, ids, 5),
+                    new BallTreeBuilder().threads(threads).partition(pts, ids, 5), kind);
+        }
     }
 
     @ParameterizedTest

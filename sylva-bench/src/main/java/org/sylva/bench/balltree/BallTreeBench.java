@@ -19,21 +19,35 @@ import org.sylva.data.PointSet;
  * }</pre>
  */
 public final class BallTreeBench {
-    /** Warm-up: at least this many builds ... */
-    private static final int WARMUP_MIN_BUILDS = 30;
-    /** ... and at least this long (the JIT compiles the hot paths meanwhile), at most WARMUP_MAX_BUILDS builds. */
-    private static final long WARMUP_NANOS = 2_000_000_000L;
-    private static final int WARMUP_MAX_BUILDS = 5000;
+    /*
+     * Warm-up: blocks of builds of at least BLOCK_NANOS (and BLOCK_MIN_BUILDS builds per thread count),
+     * until a block's median build time is no longer SETTLED times below the block's before (for every
+     * thread count), after at least WARMUP_MIN_NANOS per thread count and at most WARMUP_MAX_NANOS in all.
+     * A fixed warm-up is not enough: builds of 16 384 points with the vector kernels took four to five
+     * seconds of repetition to reach their steady speed here (the JIT compiles the kernels late), so a
+     * two-second warm-up reported 8-19 ms for a 1 ms build.
+     */
+    private static final long BLOCK_NANOS = 500_000_000L;
+    private static final int BLOCK_MIN_BUILDS = 3;
+    private static final int BLOCK_MAX_BUILDS = 20_000;
+    private static final double SETTLED = 0.95;
+    private static final long WARMUP_MIN_NANOS = 2_000_000_000L;
+    private static final long WARMUP_MAX_NANOS = 60_000_000_000L;
+    private static final int WARMUP_MAX_BLOCKS = (int) (WARMUP_MAX_NANOS / BLOCK_NANOS);
 
     private BallTreeBench() { }
 
     /** Timings of one input: median and minimum over {@code repeat} builds, in milliseconds. */
     public record Result(int points, int dimensions, int batches, int threads, int repeat, double medianMs,
-                         double minMs) {
-        /** One line: {@code balltree n=... d=... batches=... threads=... repeat=... median_ms=... min_ms=...}. */
+                         double minMs, boolean vectorKernels) {
+        /**
+         * One line: {@code balltree n=... d=... batches=... threads=... repeat=... median_ms=... min_ms=...
+         * kernels=vector|scalar} (scalar: no {@code jdk.incubator.vector}, or {@code sylva.balltree.scalar=true}).
+         */
         public String line() {
-            return String.format(Locale.ROOT, "balltree n=%d d=%d batches=%d threads=%d repeat=%d median_ms=%.3f min_ms=%.3f",
-                    points, dimensions, batches, threads, repeat, medianMs, minMs);
+            return String.format(Locale.ROOT,
+                    "balltree n=%d d=%d batches=%d threads=%d repeat=%d median_ms=%.3f min_ms=%.3f kernels=%s",
+                    points, dimensions, batches, threads, repeat, medianMs, minMs, vectorKernels ? "vector" : "scalar");
         }
     }
 
@@ -49,7 +63,12 @@ public final class BallTreeBench {
 
     /** Times {@code repeat >= 1} builds after a warm-up; the layout is validated once, outside the timing. */
     public static Result run(PointSet points, BatchLayout layout, int repeat, int threads) {
-        return runInterleaved(points, layout, repeat, threads)[0];
+        return runInterleaved(points, layout, repeat, true, threads)[0];
+    }
+
+    /** As {@link #run(PointSet, BatchLayout, int, int)}, with or without the vector kernels. */
+    public static Result run(PointSet points, BatchLayout layout, int repeat, int threads, boolean vectorKernels) {
+        return runInterleaved(points, layout, repeat, vectorKernels, threads)[0];
     }
 
     /**
@@ -58,16 +77,21 @@ public final class BallTreeBench {
      * minute to minute than the difference being measured.
      */
     public static Result[] runInterleaved(PointSet points, BatchLayout layout, int repeat, int... threadCounts) {
+        return runInterleaved(points, layout, repeat, true, threadCounts);
+    }
+
+    /**
+     * As {@link #runInterleaved(PointSet, BatchLayout, int, int...)}, with the vector kernels where the JVM
+     * has them ({@code vectorKernels}) or the scalar code only; each result says which ran.
+     */
+    public static Result[] runInterleaved(PointSet points, BatchLayout layout, int repeat, boolean vectorKernels,
+                                          int... threadCounts) {
         if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
+        boolean vector = vectorKernels && BallTreeBuilder.vectorKernelsAvailable();
         int k = threadCounts.length;
         BallTreeBuilder[] builders = new BallTreeBuilder[k];
-        for (int i = 0; i < k; i++) builders[i] = new BallTreeBuilder().threads(threadCounts[i]);
-        long sink = 0;
-        long warmStart = System.nanoTime();
-        for (int w = 0; w < WARMUP_MAX_BUILDS; w++) {
-            for (BallTreeBuilder b : builders) sink += b.build(points, layout).size();
-            if (w + 1 >= WARMUP_MIN_BUILDS && System.nanoTime() - warmStart >= WARMUP_NANOS * k) break;
-        }
+        for (int i = 0; i < k; i++) builders[i] = new BallTreeBuilder().threads(threadCounts[i]).vectorKernels(vector);
+        long sink = warmUp(builders, points, layout);
         double[][] ms = new double[k][repeat];
         for (int r = 0; r < repeat; r++) {
             for (int i = 0; i < k; i++) {
@@ -83,9 +107,42 @@ public final class BallTreeBench {
             Arrays.sort(ms[i]);
             double median = repeat % 2 == 1 ? ms[i][repeat / 2] : (ms[i][repeat / 2 - 1] + ms[i][repeat / 2]) / 2;
             out[i] = new Result(points.size(), points.dimensions(), layout.batchCount(), threadCounts[i], repeat,
-                    median, ms[i][0]);
+                    median, ms[i][0], vector);
         }
         return out;
+    }
+
+    /** Builds until the build times have settled (see the constants); returns a value that uses the trees. */
+    private static long warmUp(BallTreeBuilder[] builders, PointSet points, BatchLayout layout) {
+        int k = builders.length;
+        long sink = 0;
+        long start = System.nanoTime();
+        double[][] times = new double[k][BLOCK_MAX_BUILDS];
+        double[] previous = null;
+        for (int block = 0; block < WARMUP_MAX_BLOCKS; block++) {
+            long blockStart = System.nanoTime();
+            int count = 0;
+            while (count < BLOCK_MAX_BUILDS && (count < BLOCK_MIN_BUILDS || System.nanoTime() - blockStart < BLOCK_NANOS)) {
+                for (int i = 0; i < k; i++) {
+                    long t0 = System.nanoTime();
+                    sink += builders[i].build(points, layout).size();
+                    times[i][count] = System.nanoTime() - t0;
+                }
+                count++;
+            }
+            double[] median = new double[k];
+            boolean settled = previous != null;
+            for (int i = 0; i < k; i++) {
+                double[] t = Arrays.copyOf(times[i], count);
+                Arrays.sort(t);
+                median[i] = t[count / 2];
+                if (settled && median[i] < SETTLED * previous[i]) settled = false;
+            }
+            previous = median;
+            long elapsed = System.nanoTime() - start;
+            if (elapsed >= WARMUP_MAX_NANOS || settled && elapsed >= WARMUP_MIN_NANOS * k) break;
+        }
+        return sink;
     }
 
     /** Uniform random float32 points in [0, 1)^d from a fixed seed. */
@@ -113,6 +170,7 @@ public final class BallTreeBench {
         int repeat = args.length > 0 ? Integer.parseInt(args[0]) : 21;
         String only = args.length > 1 ? args[1] : null;
         int[][] cases = {{1, 16384}, {64, 256}, {8, 16384}, {64, 16384}, {1, 1 << 20}};
+        System.out.println("vector kernels: " + (BallTreeBuilder.vectorKernelsAvailable() ? "yes" : "no (scalar code)"));
         System.out.printf(Locale.ROOT, "%-22s %8s %12s %12s%n", "input (d=3)", "threads", "median ms", "min ms");
         for (int[] c : cases) {
             int batches = c[0], size = c[1];

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.sylva.balltree.BatchLayout;
 import org.sylva.data.PointSet;
 
 /** The harness behind {@code sylva bench balltree}: shape of its result and its inputs. */
@@ -21,6 +22,9 @@ class BallTreeBenchTest {
         assertEquals(5, r.repeat());
         assertTrue(r.minMs() > 0 && r.minMs() <= r.medianMs(), r.line());
         assertTrue(r.line().startsWith("balltree n=2000 d=3 batches=4 threads=2 repeat=5 median_ms="), r.line());
+        assertTrue(r.vectorKernels() && r.line().endsWith(" kernels=vector"), "tests run with the Vector API: " + r.line());
+        BallTreeBench.Result s = BallTreeBench.run(pts, BatchLayout.of(2000, BallTreeBench.evenBatches(4, 500)), 3, 1, false);
+        assertTrue(!s.vectorKernels() && s.line().endsWith(" kernels=scalar"), s.line());
         assertThrows(IllegalArgumentException.class, () -> BallTreeBench.run(pts, (int[]) null, 0, 1));
     }
 
