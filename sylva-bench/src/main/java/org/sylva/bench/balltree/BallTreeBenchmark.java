@@ -24,12 +24,15 @@ import org.sylva.data.PointSet;
  *
  * <pre>{@code
  * java -jar sylva-bench/target/benchmarks.jar BallTreeBenchmark -p threads=2 -p input=64x16384
+ * java -jar sylva-bench/target/benchmarks.jar BallTreeBenchmark -p input=1x16384 -p kernels=vector,scalar
  * }</pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 5, time = 1)
+// Ten seconds of warm-up: the JIT compiles the vector kernels late (16 384-point builds reach their
+// steady speed after four to five seconds of repetition here; BENCHMARKS.md, "Cold start").
+@Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 public class BallTreeBenchmark {
@@ -39,6 +42,10 @@ public class BallTreeBenchmark {
 
     @Param({"1", "2"})
     public int threads;
+
+    /** {@code vector} (the Vector API kernels, where the JVM has them) or {@code scalar}: {@code -p kernels=vector,scalar}. */
+    @Param({"vector"})
+    public String kernels;
 
     private PointSet points;
     private BatchLayout layout;
@@ -50,7 +57,7 @@ public class BallTreeBenchmark {
         int batches = Integer.parseInt(parts[0]), size = Integer.parseInt(parts[1]);
         points = BallTreeBench.uniform(batches * size, 3, 42);
         layout = BatchLayout.of(batches * size, batches == 1 ? null : BallTreeBench.evenBatches(batches, size));
-        builder = new BallTreeBuilder().threads(threads);
+        builder = new BallTreeBuilder().threads(threads).vectorKernels(kernels.equals("vector"));
     }
 
     @Benchmark
