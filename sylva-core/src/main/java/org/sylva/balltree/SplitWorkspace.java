@@ -70,11 +70,8 @@ final class SplitWorkspace {
         private SmallSubtree small;
         private LaneSubtrees lanes;
         private boolean lanesTried;
-        /** Nodes waiting for a full set of lanes, by the parity of their size: start positions and slots. */
-        final int[][] laneStarts = new int[2][LaneSubtrees.LANES];
-        final int[][] laneSlots = new int[2][LaneSubtrees.LANES];
-        final int[] laneQueued = new int[2];
-        final int[] laneSize = new int[2];
+        /** This thread's queue of nodes waiting for a full set of lanes, while nobody holds it. */
+        private final LaneQueue laneQueue = new LaneQueue();
 
         SmallSubtree small() {
             if (small == null) small = new SmallSubtree();
@@ -88,6 +85,22 @@ final class SplitWorkspace {
                 lanesTried = true;
             }
             return lanes;
+        }
+
+        /**
+         * This thread's lane queue, or a new one while it is held (a thread that waits for a forked task
+         * may run another task of the same or another build meanwhile; each holder needs its own queue).
+         */
+        LaneQueue takeLaneQueue() {
+            if (laneQueue.taken) return new LaneQueue();
+            laneQueue.taken = true;
+            return laneQueue;
+        }
+
+        /** Gives back a queue from {@link #takeLaneQueue()}, forgetting anything still in it. */
+        void releaseLaneQueue(LaneQueue q) {
+            q.clearAll();
+            if (q == laneQueue) q.taken = false;
         }
 
         int[] buffer(int size) {

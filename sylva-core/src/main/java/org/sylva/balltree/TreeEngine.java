@@ -272,11 +272,32 @@ final class TreeEngine {
         return bad >= 0;
     }
 
+    /**
+     * Builds batches {@code [from, to)}. Batches small enough to be one subtree share one lane queue, so
+     * that small nodes of different batches fill the lanes together (see {@link LaneQueue}); what is left
+     * in it is finished at the end. Their progress is reported then, when their leaves are final.
+     */
     private void runBatches(int from, int to, SplitWorkspace.Scratch sc) {
-        for (int b = from; b < to; b++) {
-            int m = layout.batchSize(b);
-            int depth = tree ? layout.levels(b) : Math.min(targetLevel, ceilLog2(m));
-            node(layout.pointStart(b), m, depth, tree ? layout.slotStart(b) : 0, sc);
+        LaneQueue shared = tree && ws.kernel != null ? sc.takeLaneQueue() : null;
+        try {
+            long deferred = 0;
+            for (int b = from; b < to; b++) {
+                int m = layout.batchSize(b);
+                int depth = tree ? layout.levels(b) : Math.min(targetLevel, ceilLog2(m));
+                int s = layout.pointStart(b), slot = tree ? layout.slotStart(b) : 0;
+                if (shared != null && (m <= cutoff || depth == 0)) {
+                    subtree(s, m, depth, slot, sc, shared);
+                    deferred += m;
+                } else {
+                    node(s, m, depth, slot, sc);
+                }
+            }
+            if (shared != null) {
+                finishQueued(shared, sc);
+                if (deferred > 0) listener.progress("ball tree", done.addAndGet(deferred), total);
+            }
+        } finally {
+            if (shared != null) sc.releaseLaneQueue(shared);
         }
     }
 
@@ -291,7 +312,7 @@ final class TreeEngine {
      */
     private void node(int s, int m, int depth, int slot, SplitWorkspace.Scratch sc) {
         if (m <= cutoff || depth == 0) {
-            subtree(s, m, depth, slot, sc);
+            subtree(s, m, depth, slot, sc, null);
             return;
         }
         token.throwIfCancelled();
@@ -322,8 +343,12 @@ final class TreeEngine {
         }
     }
 
-    /** Finishes a node level by level: one pass over its descendants per level, then its leaves. */
-    private void subtree(int s, int m, int depth, int slot, SplitWorkspace.Scratch sc) {
+    /**
+     * Finishes a node level by level: one pass over its descendants per level, then its leaves. With a
+     * {@code shared} lane queue, nodes left waiting for lanes stay in it for the caller to finish (and
+     * the caller reports the progress); without, this call uses a queue of its own and finishes them.
+     */
+    private void subtree(int s, int m, int depth, int slot, SplitWorkspace.Scratch sc, LaneQueue shared) {
         // Below ceil(log2 m) levels every node holds at most one point: deeper levels change nothing.
         int levels = Math.min(depth, ceilLog2(m));
         int[] bnd = sc.bounds((1 << levels) + 1);
@@ -352,7 +377,13 @@ final class TreeEngine {
         if (rest == 0) {
             finishDirect(bnd, count, slot);
         } else if (lanesFit(rest, sc)) {
-            finishInLanes(bnd, count, slot, 2 << (depth - level), rest, sc);
+            LaneQueue q = shared != null ? shared : sc.takeLaneQueue();
+            try {
+                queueForLanes(bnd, count, slot, 2 << (depth - level), q, sc);
+                if (shared == null) finishQueued(q, sc);
+            } finally {
+                if (shared == null) sc.releaseLaneQueue(q);
+            }
         } else {
             SmallSubtree small = sc.small();
             // Each of the count nodes owns 2^(depth - level + 1) slots.
@@ -367,7 +398,7 @@ final class TreeEngine {
                 }
             }
         }
-        listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), total);
+        if (shared == null) listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), total);
     }
 
     /**
@@ -385,33 +416,40 @@ final class TreeEngine {
     }
 
     /**
-     * Finishes the {@code count} nodes between {@code bnd[0..count]} (each owning {@code span} slots from
-     * {@code slot + t * span}, {@code rest} levels above their leaves) eight at a time in {@link LaneSubtrees}. Nodes of one level hold {@code q}
-     * or {@code q + 1} points, each with {@code span / 2 <= size <= span}, so they queue by the parity
-     * of their size; the few left in a queue at the end are finished one by one. Either way a node's
-     * leaves are the same.
+     * Queues the {@code count} nodes between {@code bnd[0..count]} (each owning {@code span} slots from
+     * {@code slot + t * span}) for {@link LaneSubtrees}, finishing every eight of one size at once. Nodes
+     * of one level hold {@code q} or {@code q + 1} points, each with {@code span / 2 <= size <= span}.
      */
-    private void finishInLanes(int[] bnd, int count, int slot, int span, int rest, SplitWorkspace.Scratch sc) {
+    private void queueForLanes(int[] bnd, int count, int slot, int span, LaneQueue q, SplitWorkspace.Scratch sc) {
         LaneSubtrees lanes = sc.lanes();
-        int[][] starts = sc.laneStarts, slots = sc.laneSlots;
-        int[] queued = sc.laneQueued, sizeOf = sc.laneSize;
-        queued[0] = queued[1] = 0;
         for (int t = 0; t < count; t++) {
-            int a = bnd[t], size = bnd[t + 1] - a, g = size & 1;
-            starts[g][queued[g]] = a;
-            slots[g][queued[g]] = slot + t * span;
-            sizeOf[g] = size;
-            if (++queued[g] == LaneSubtrees.LANES) {
-                lanes.finish(ws, starts[g], size, span, slots[g], treeIdx, mask);
-                queued[g] = 0;
+            int a = bnd[t], size = bnd[t + 1] - a;
+            int full = q.add(size, span, a, slot + t * span);
+            if (full >= 0) {
+                lanes.finish(ws, q.starts(full), size, span, q.slots(full), treeIdx, mask);
+                q.clear(full);
             }
         }
-        SmallSubtree small = sc.small();
-        for (int g = 0; g < 2; g++) {
-            for (int i = 0; i < queued[g]; i++) {
-                int leaves = small.run(ws, starts[g][i], sizeOf[g], rest);
-                writeSmallLeaves(small, leaves, slots[g][i]);
+    }
+
+    /**
+     * Finishes the nodes left in {@code q} (fewer than eight of each shape) one at a time; their leaves
+     * are the same as in lanes. A node owning {@code span} slots has {@code log2(span) - 1} levels of
+     * splits above its leaves.
+     */
+    private void finishQueued(LaneQueue q, SplitWorkspace.Scratch sc) {
+        SmallSubtree small = null;
+        for (int k = 0; k < LaneQueue.KEYS; k++) {
+            int c = q.count(k);
+            if (c == 0) continue;
+            if (small == null) small = sc.small();
+            int size = LaneQueue.size(k), rest = Integer.numberOfTrailingZeros(LaneQueue.span(k)) - 1;
+            int[] starts = q.starts(k), slots = q.slots(k);
+            for (int i = 0; i < c; i++) {
+                int leaves = small.run(ws, starts[i], size, rest);
+                writeSmallLeaves(small, leaves, slots[i]);
             }
+            q.clear(k);
         }
     }
 

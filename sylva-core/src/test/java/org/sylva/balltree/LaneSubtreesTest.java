@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sylva.data.PointSet;
 import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
 import org.sylva.progress.ProgressListener;
 
 /**
@@ -119,7 +121,7 @@ class LaneSubtreesTest {
 
     @ParameterizedTest
     @CsvSource({"16384, 3, 1", "10000, 3, 1", "20001, 2, 1", "5000, 4, 1", "3000, 1, 1", "24000, 3, 60", "30000, 4, 100",
-            "9000, 3, 37"})
+            "9000, 3, 37", "6000, 3, 300", "4000, 3, 1000", "20000, 2, 500", "12000, 4, 200"})
     void treesAreByteIdenticalWithAndWithoutTheLanes(int n, int d, int batches) {
         for (boolean duplicates : new boolean[] {false, true}) {
             PointSet pts = BallTreeDeterminismTest.points(n, d, duplicates, n * 7 + d);
@@ -135,5 +137,59 @@ class LaneSubtreesTest {
                 assertArrayEquals(scalar.mask(), vector.mask(), "mask, threads " + threads);
             }
         }
+    }
+
+    /**
+     * Small batches share one lane queue (a batch of at most 32 points is a single node; a few dozen
+     * points leave fewer than eight nodes of one shape), so their nodes fill the lanes together.
+     */
+    @ParameterizedTest
+    @CsvSource({"3, 3", "16, 3", "17, 3", "32, 3", "33, 2", "40, 4", "64, 3", "100, 1", "128, 3", "250, 3"})
+    void equalSmallBatchesShareTheLanes(int size, int d) {
+        for (boolean duplicates : new boolean[] {false, true}) {
+            int count = Math.max(9, 9000 / size);
+            int n = size * count + 5; // and a last batch of five points
+            int[] ids = new int[n];
+            for (int i = 0; i < n; i++) ids[i] = Math.min(i / size, count);
+            PointSet pts = BallTreeDeterminismTest.points(n, d, duplicates, size * 31L + d);
+            BatchLayout layout = BatchLayout.of(n, ids);
+            for (int threads : new int[] {1, 2}) {
+                TreeEngine.Result vector = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
+                        ProgressListener.NONE, new SplitWorkspace(n, d, PartitionKernel.best()));
+                TreeEngine.Result scalar = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
+                        ProgressListener.NONE, new SplitWorkspace(n, d, null));
+                assertArrayEquals(scalar.treeIdx(), vector.treeIdx(), "tree_idx, threads " + threads);
+                assertArrayEquals(scalar.mask(), vector.mask(), "mask, threads " + threads);
+                assertTrue(TreeRules.check(pts.coordinates(), d, layout.pointOffsets(), vector.treeIdx(),
+                        vector.mask()).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void aCancelledBuildLeavesNothingQueuedForTheNextOne() {
+        // Three 20-point batches wait in the shared lane queue while the large batch's subtrees run; the
+        // first subtree's progress report cancels the build, and the second one's level loop throws.
+        int big = 2 * TreeEngine.CUTOFF + 100;
+        int n = 60 + big;
+        int[] ids = new int[n];
+        for (int i = 0; i < n; i++) ids[i] = i < 60 ? i / 20 : 3;
+        PointSet pts = BallTreeDeterminismTest.points(n, 3, false, 99);
+        CancellationToken token = new CancellationToken();
+        ProgressListener cancelAtFirstReport = (stage, done, total) -> token.cancel();
+        assertThrows(CancelledException.class, () -> TreeEngine.buildTree(pts, BatchLayout.of(n, ids), 1, token,
+                cancelAtFirstReport, new SplitWorkspace(n, 3, PartitionKernel.best())));
+        // The same thread builds again: only this build's nodes may be written.
+        int m = 7000;
+        int[] small = new int[m];
+        for (int i = 0; i < m; i++) small[i] = i / 25;
+        PointSet other = BallTreeDeterminismTest.points(m, 3, true, 98);
+        BatchLayout layout = BatchLayout.of(m, small);
+        TreeEngine.Result vector = TreeEngine.buildTree(other, layout, 1, CancellationToken.NEVER, ProgressListener.NONE,
+                new SplitWorkspace(m, 3, PartitionKernel.best()));
+        TreeEngine.Result scalar = TreeEngine.buildTree(other, layout, 1, CancellationToken.NEVER, ProgressListener.NONE,
+                new SplitWorkspace(m, 3, null));
+        assertArrayEquals(scalar.treeIdx(), vector.treeIdx());
+        assertArrayEquals(scalar.mask(), vector.mask());
     }
 }
