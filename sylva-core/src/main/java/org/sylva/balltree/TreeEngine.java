@@ -405,9 +405,9 @@ final class TreeEngine {
      * Whether the small nodes left after the level loop, with {@code rest} levels above their leaves,
      * go to {@link LaneSubtrees}: tree mode, a workspace with the vector kernel (a workspace without it
      * stands for "scalar code only", which the tests compare against), and subtrees of 4 to 32 slots.
-     * In practice these are nodes of 16 to 32 points in 32 slots: a node reached by the level loop had
-     * a parent of more than 32 points, and a subtree that starts small is a single node (it never
-     * fills eight lanes and goes through {@link SmallSubtree}).
+     * Inside a large batch these are nodes of 16 to 32 points in 32 slots (a node reached by the level
+     * loop had a parent of more than 32 points); a batch of at most 32 points is a single such node of
+     * any size, which fills lanes together with the nodes of other small batches ({@link LaneQueue}).
      */
     private boolean lanesFit(int rest, SplitWorkspace.Scratch sc) {
         if (!tree || ws.kernel == null || rest < 1 || rest > 4) return false;

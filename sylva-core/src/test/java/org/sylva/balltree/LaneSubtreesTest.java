@@ -127,15 +127,7 @@ class LaneSubtreesTest {
             PointSet pts = BallTreeDeterminismTest.points(n, d, duplicates, n * 7 + d);
             int[] ids = batches == 1 ? null : BallTreeDeterminismTest.batches(n, batches, 5);
             BatchLayout layout = BatchLayout.of(n, ids);
-            for (int threads : new int[] {1, 2}) {
-                // A workspace without the vector kernel runs the scalar code only, lanes included.
-                TreeEngine.Result vector = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
-                        ProgressListener.NONE, new SplitWorkspace(n, d, PartitionKernel.best()));
-                TreeEngine.Result scalar = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
-                        ProgressListener.NONE, new SplitWorkspace(n, d, null));
-                assertArrayEquals(scalar.treeIdx(), vector.treeIdx(), "tree_idx, threads " + threads);
-                assertArrayEquals(scalar.mask(), vector.mask(), "mask, threads " + threads);
-            }
+            for (int threads : new int[] {1, 2}) sameWithAndWithoutTheKernels(pts, layout, threads);
         }
     }
 
@@ -154,12 +146,7 @@ class LaneSubtreesTest {
             PointSet pts = BallTreeDeterminismTest.points(n, d, duplicates, size * 31L + d);
             BatchLayout layout = BatchLayout.of(n, ids);
             for (int threads : new int[] {1, 2}) {
-                TreeEngine.Result vector = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
-                        ProgressListener.NONE, new SplitWorkspace(n, d, PartitionKernel.best()));
-                TreeEngine.Result scalar = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
-                        ProgressListener.NONE, new SplitWorkspace(n, d, null));
-                assertArrayEquals(scalar.treeIdx(), vector.treeIdx(), "tree_idx, threads " + threads);
-                assertArrayEquals(scalar.mask(), vector.mask(), "mask, threads " + threads);
+                TreeEngine.Result vector = sameWithAndWithoutTheKernels(pts, layout, threads);
                 assertTrue(TreeRules.check(pts.coordinates(), d, layout.pointOffsets(), vector.treeIdx(),
                         vector.mask()).isEmpty());
             }
@@ -184,12 +171,21 @@ class LaneSubtreesTest {
         int[] small = new int[m];
         for (int i = 0; i < m; i++) small[i] = i / 25;
         PointSet other = BallTreeDeterminismTest.points(m, 3, true, 98);
-        BatchLayout layout = BatchLayout.of(m, small);
-        TreeEngine.Result vector = TreeEngine.buildTree(other, layout, 1, CancellationToken.NEVER, ProgressListener.NONE,
-                new SplitWorkspace(m, 3, PartitionKernel.best()));
-        TreeEngine.Result scalar = TreeEngine.buildTree(other, layout, 1, CancellationToken.NEVER, ProgressListener.NONE,
-                new SplitWorkspace(m, 3, null));
-        assertArrayEquals(scalar.treeIdx(), vector.treeIdx());
-        assertArrayEquals(scalar.mask(), vector.mask());
+        sameWithAndWithoutTheKernels(other, BatchLayout.of(m, small), 1);
+    }
+
+    /**
+     * Builds with the vector kernels (lanes included) and with a workspace without them, which runs the
+     * scalar code only; asserts identical trees and returns the vector build.
+     */
+    private static TreeEngine.Result sameWithAndWithoutTheKernels(PointSet pts, BatchLayout layout, int threads) {
+        int n = pts.size(), d = pts.dimensions();
+        TreeEngine.Result vector = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
+                ProgressListener.NONE, new SplitWorkspace(n, d, PartitionKernel.best()));
+        TreeEngine.Result scalar = TreeEngine.buildTree(pts, layout, threads, CancellationToken.NEVER,
+                ProgressListener.NONE, new SplitWorkspace(n, d, null));
+        assertArrayEquals(scalar.treeIdx(), vector.treeIdx(), "tree_idx, threads " + threads);
+        assertArrayEquals(scalar.mask(), vector.mask(), "mask, threads " + threads);
+        return vector;
     }
 }
