@@ -377,13 +377,7 @@ final class TreeEngine {
         if (rest == 0) {
             finishDirect(bnd, count, slot);
         } else if (lanesFit(rest, sc)) {
-            LaneQueue q = shared != null ? shared : sc.takeLaneQueue();
-            try {
-                queueForLanes(bnd, count, slot, 2 << (depth - level), q, sc);
-                if (shared == null) finishQueued(q, sc);
-            } finally {
-                if (shared == null) sc.releaseLaneQueue(q);
-            }
+            finishInLanes(bnd, count, slot, 2 << (depth - level), shared, sc);
         } else {
             SmallSubtree small = sc.small();
             // Each of the count nodes owns 2^(depth - level + 1) slots.
@@ -413,6 +407,25 @@ final class TreeEngine {
         if (!tree || ws.kernel == null || rest < 1 || rest > 4) return false;
         LaneSubtrees lanes = sc.lanes();
         return lanes != null && lanes.accepts(total, ws.d);
+    }
+
+    /**
+     * Finishes the {@code count} nodes between {@code bnd[0..count]} (each owning {@code span} slots from
+     * {@code slot + t * span}) in {@link LaneSubtrees}: through the {@code shared} queue, which its
+     * holder finishes later, or else through a queue of this call's own, finished before returning.
+     */
+    private void finishInLanes(int[] bnd, int count, int slot, int span, LaneQueue shared, SplitWorkspace.Scratch sc) {
+        if (shared != null) {
+            queueForLanes(bnd, count, slot, span, shared, sc);
+            return;
+        }
+        LaneQueue q = sc.takeLaneQueue();
+        try {
+            queueForLanes(bnd, count, slot, span, q, sc);
+            finishQueued(q, sc);
+        } finally {
+            sc.releaseLaneQueue(q);
+        }
     }
 
     /**
