@@ -93,6 +93,10 @@ final class BallTreeCommand implements Callable<Integer> {
         BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(Main.CANCEL)
                 .vectorKernels(kernels == Kernels.VECTOR);
+        if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable() && !run.quiet) {
+            err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels (start it with "
+                    + "--add-modules jdk.incubator.vector, as ./sylva does); building with the scalar code");
+        }
         long t0 = System.nanoTime();
         int[] perm = null;
         BallTree tree = null;

@@ -100,6 +100,22 @@ class BallTreeCommandTest {
     }
 
     @Test
+    void vectorKernelsMissingIsAWarningNotAnError(@TempDir Path tmp) throws Exception {
+        // A child JVM where the kernels are switched off stands for one without jdk.incubator.vector.
+        Path out = tmp.resolve("t");
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dsylva.balltree.scalar=true", "-cp", cp, Main.class.getName(),
+                "balltree", cloudNpy.toString(), "--out", out.toString(), "--kernels", "vector")
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), output);
+        assertTrue(output.contains("sylva: warning: --kernels vector: this JVM has no Vector API kernels"), output);
+        BatchLayout layout = BatchLayout.single(N);
+        assertTreeFiles(out, new BallTreeBuilder().threads(1).build(cloud, layout), layout);
+    }
+
+    @Test
     void partitionLevelWritesPermOnly(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("part");
         Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--partition-level", "3",
