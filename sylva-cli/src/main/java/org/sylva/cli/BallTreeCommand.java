@@ -64,9 +64,9 @@ final class BallTreeCommand implements Callable<Integer> {
     int reportLevel;
 
     @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "scalar",
-            description = "Scalar code or the Vector API kernels (default ${DEFAULT-VALUE}: one build per process "
-                + "ends before the JIT has compiled the vector kernels, which until then are several times slower; "
-                + "the trees are identical).")
+            description = "Scalar code or the Vector API kernels, for the tree and for --partition-level (default "
+                + "${DEFAULT-VALUE}: one build per process ends before the JIT has compiled the vector kernels, which "
+                + "until then are several times slower; the output is identical).")
     Kernels kernels;
 
     /** Which code builds the tree; the trees are identical. */

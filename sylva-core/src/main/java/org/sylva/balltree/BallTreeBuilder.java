@@ -87,10 +87,13 @@ public final class BallTreeBuilder {
     }
 
     /**
-     * True iff this JVM has working Vector API kernels for the ball tree: the module
-     * {@code jdk.incubator.vector} is present ({@code --add-modules jdk.incubator.vector}), the CPU has
-     * 256-bit vectors, the system property {@code sylva.balltree.scalar} is not {@code true}, and the
-     * kernels passed their self-tests when loaded (the first call loads them: a few hundred milliseconds).
+     * True iff builds with {@link #vectorKernels(boolean) vectorKernels(true)} use the Vector API: the
+     * module {@code jdk.incubator.vector} is present ({@code --add-modules jdk.incubator.vector}), the
+     * CPU has 256-bit vectors, the system property {@code sylva.balltree.scalar} is not {@code true}, and
+     * the partition kernel passed its self-test when loaded (the first call loads it: about a tenth of a
+     * second). The kernel for the last five levels is loaded, and tests itself, at the first build that
+     * reaches them; it serves trees (not partitions) of {@code d <= 4} and at most 2^26 points, and where
+     * it is missing or does not apply those levels run the scalar code with the same result.
      */
     public static boolean vectorKernelsAvailable() {
         return PartitionKernel.best() != null;

@@ -23,7 +23,7 @@ final class LaneQueue {
     private final int[][] starts = new int[KEYS][LaneSubtrees.LANES];
     private final int[][] slots = new int[KEYS][LaneSubtrees.LANES];
     private final int[] queued = new int[KEYS];
-    /** Held by a runBatches call or a subtree (only ever touched by the thread that owns the Scratch). */
+    /** Held by a task (only ever read and written by the thread whose Scratch owns the queue). */
     boolean taken;
 
     /** The key of nodes of {@code size <= MAX} points owning {@code span} slots (4, 8, 16 or 32). */

@@ -70,8 +70,10 @@ final class SplitWorkspace {
         private SmallSubtree small;
         private LaneSubtrees lanes;
         private boolean lanesTried;
-        /** This thread's queue of nodes waiting for a full set of lanes, while nobody holds it. */
-        private final LaneQueue laneQueue = new LaneQueue();
+        /** This thread's queue for the small batches of a task, while no task on this thread holds it. */
+        private final LaneQueue batchQueue = new LaneQueue();
+        /** This thread's queue for the nodes of one subtree: never held across a fork or a join. */
+        private final LaneQueue subtreeQueue = new LaneQueue();
 
         SmallSubtree small() {
             if (small == null) small = new SmallSubtree();
@@ -88,19 +90,28 @@ final class SplitWorkspace {
         }
 
         /**
-         * This thread's lane queue, or a new one while it is held (a thread that waits for a forked task
-         * may run another task of the same or another build meanwhile; each holder needs its own queue).
+         * This thread's queue for the small batches of a task, or a new one while it is held: a task
+         * holds it across the forks and joins of its large batches, and a thread waiting for a join may
+         * run another task (of the same or another build) meanwhile, which needs a queue of its own.
          */
-        LaneQueue takeLaneQueue() {
-            if (laneQueue.taken) return new LaneQueue();
-            laneQueue.taken = true;
-            return laneQueue;
+        LaneQueue takeBatchQueue() {
+            if (batchQueue.taken) return new LaneQueue();
+            batchQueue.taken = true;
+            return batchQueue;
         }
 
-        /** Gives back a queue from {@link #takeLaneQueue()}, forgetting anything still in it. */
-        void releaseLaneQueue(LaneQueue q) {
+        /** Gives back a queue from {@link #takeBatchQueue()}, forgetting anything still in it. */
+        void releaseBatchQueue(LaneQueue q) {
             q.clearAll();
-            if (q == laneQueue) q.taken = false;
+            if (q == batchQueue) q.taken = false;
+        }
+
+        /**
+         * This thread's queue for the small nodes of one subtree, empty: the subtree is finished without
+         * forking or joining, so no other use of it can start before it is given back (cleared).
+         */
+        LaneQueue subtreeQueue() {
+            return subtreeQueue;
         }
 
         int[] buffer(int size) {

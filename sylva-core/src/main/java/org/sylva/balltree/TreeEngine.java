@@ -278,14 +278,16 @@ final class TreeEngine {
      * in it is finished at the end. Their progress is reported then, when their leaves are final.
      */
     private void runBatches(int from, int to, SplitWorkspace.Scratch sc) {
-        LaneQueue shared = tree && ws.kernel != null ? sc.takeLaneQueue() : null;
+        boolean lanesPossible = tree && ws.kernel != null;
+        LaneQueue shared = null;
         try {
             long deferred = 0;
             for (int b = from; b < to; b++) {
                 int m = layout.batchSize(b);
                 int depth = tree ? layout.levels(b) : Math.min(targetLevel, ceilLog2(m));
                 int s = layout.pointStart(b), slot = tree ? layout.slotStart(b) : 0;
-                if (shared != null && (m <= cutoff || depth == 0)) {
+                if (lanesPossible && (m <= cutoff || depth == 0)) {
+                    if (shared == null) shared = sc.takeBatchQueue();
                     subtree(s, m, depth, slot, sc, shared);
                     deferred += m;
                 } else {
@@ -297,7 +299,7 @@ final class TreeEngine {
                 if (deferred > 0) listener.progress("ball tree", done.addAndGet(deferred), total);
             }
         } finally {
-            if (shared != null) sc.releaseLaneQueue(shared);
+            if (shared != null) sc.releaseBatchQueue(shared);
         }
     }
 
@@ -419,12 +421,12 @@ final class TreeEngine {
             queueForLanes(bnd, count, slot, span, shared, sc);
             return;
         }
-        LaneQueue q = sc.takeLaneQueue();
+        LaneQueue q = sc.subtreeQueue();
         try {
             queueForLanes(bnd, count, slot, span, q, sc);
             finishQueued(q, sc);
         } finally {
-            sc.releaseLaneQueue(q);
+            q.clearAll(); // after a failure: nothing of this build may be finished later
         }
     }
 

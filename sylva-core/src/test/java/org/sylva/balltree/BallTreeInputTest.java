@@ -141,11 +141,22 @@ class BallTreeInputTest {
     @Test
     void progressReachesTheTotal() {
         PointSet p = BallTreeDeterminismTest.points(40_000, 3, false, 2);
-        java.util.concurrent.atomic.AtomicLong last = new java.util.concurrent.atomic.AtomicLong();
-        new BallTreeBuilder().threads(2).progress((stage, done, total) -> {
-            assertEquals(40_000, total);
-            last.accumulateAndGet(done, Math::max);
-        }).build(p);
-        assertEquals(40_000, last.get());
+        // One large batch; batches of 20 points (their nodes wait in a shared lane queue, and their
+        // progress is reported once their leaves are final); a mix of small and large batches.
+        int[] twenties = new int[40_000], mixed = new int[40_000];
+        for (int i = 0; i < 40_000; i++) {
+            twenties[i] = i / 20;
+            mixed[i] = i < 600 ? i / 20 : i < 30_600 ? 30 : 31 + (i - 30_600) / 47;
+        }
+        for (int[] ids : new int[][] {null, twenties, mixed}) {
+            for (int threads : new int[] {1, 2}) {
+                java.util.concurrent.atomic.AtomicLong last = new java.util.concurrent.atomic.AtomicLong();
+                new BallTreeBuilder().threads(threads).progress((stage, done, total) -> {
+                    assertEquals(40_000, total);
+                    last.accumulateAndGet(done, Math::max);
+                }).build(p, ids);
+                assertEquals(40_000, last.get(), "threads " + threads);
+            }
+        }
     }
 }

@@ -42,7 +42,8 @@ public final class BallTreeBench {
                          double minMs, boolean vectorKernels) {
         /**
          * One line: {@code balltree n=... d=... batches=... threads=... repeat=... median_ms=... min_ms=...
-         * kernels=vector|scalar} (scalar: no {@code jdk.incubator.vector}, or {@code sylva.balltree.scalar=true}).
+         * kernels=vector|scalar} (scalar: asked for, or the JVM has no Vector API kernels; see
+         * {@link BallTreeBuilder#vectorKernelsAvailable()}).
          */
         public String line() {
             return String.format(Locale.ROOT,

@@ -57,6 +57,9 @@ public class BallTreeBenchmark {
         int batches = Integer.parseInt(parts[0]), size = Integer.parseInt(parts[1]);
         points = BallTreeBench.uniform(batches * size, 3, 42);
         layout = BatchLayout.of(batches * size, batches == 1 ? null : BallTreeBench.evenBatches(batches, size));
+        if (!kernels.equals("vector") && !kernels.equals("scalar")) {
+            throw new IllegalArgumentException("kernels must be vector or scalar, got " + kernels);
+        }
         builder = new BallTreeBuilder().threads(threads).vectorKernels(kernels.equals("vector"));
     }
 
