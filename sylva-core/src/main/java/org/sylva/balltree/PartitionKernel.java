@@ -2,9 +2,11 @@ package org.sylva.balltree;
 
 /**
  * The inner loop of a split: moves the points of a node that come before the pivot to the node's front,
- * all columns together. {@link SplitWorkspace} uses {@link #best()} for nodes of at least
- * {@link #minPoints()} points and its own scalar block partition below that or when no vector kernel
- * exists.
+ * all columns together. The same kernel also serves the workspace's other per-point loops that the JIT
+ * does not vectorise well on its own: the extremes of a small node ({@link #minMax}) and the copy of
+ * three-dimensional rows into key columns ({@link #copyRows3}). {@link SplitWorkspace} partitions nodes
+ * of at least {@link #minPoints()} points with {@link #best()}, and uses its own scalar loops below that
+ * or where no vector kernel exists.
  *
  * <p>Chosen once, at start-up, the way {@code org.sylva.backend.Backends} chooses the distance backend:
  * the vector kernel ({@code VectorPartition}, Vector API) is loaded reflectively, and only when the
@@ -34,6 +36,19 @@ interface PartitionKernel {
      * {@code cand[s..e)} past those may be overwritten. Returns {@code (below << 32) | c}.
      */
     long countAndGather(int[] x, int s, int e, int a, int b, int[] cand);
+
+    /**
+     * The smallest and the largest key of {@code x[s..e)} ({@code e > s}), packed as
+     * {@code (max << 32) | (min & 0xffffffffL)}: the extremes behind a node's spread.
+     */
+    long minMax(int[] x, int s, int e);
+
+    /**
+     * {@link SplitWorkspace#copyRows} for three dimensions: rows {@code [from, to)} of the row-major
+     * {@code coords} to the key columns {@code c0, c1, c2} ({@link OrderedBits}), and {@code idx[p] = p}.
+     * Returns a value whose sign bit is set iff some copied coordinate is NaN or infinite.
+     */
+    int copyRows3(float[] coords, int from, int to, int[] c0, int[] c1, int[] c2, int[] idx);
 
     /** Smallest node this kernel accepts. */
     int minPoints();

@@ -8,7 +8,8 @@ import java.util.Arrays;
  * <p>Coordinates are copied column by column as order-preserving ints ({@link OrderedBits}):
  * {@code cols[j][p]} is coordinate {@code j} of the point at working position {@code p}, next to
  * {@code idx[p]}, the point's global row. Integer columns let the JIT vectorise the minima and maxima
- * of every node. A node is a contiguous range {@code [s, e)} of working positions; {@link #split}
+ * of large nodes; small nodes take theirs from the vector kernel where there is one, as does the copy of
+ * three-dimensional rows. A node is a contiguous range {@code [s, e)} of working positions; {@link #split}
  * rearranges it in place so that {@code [s, s + floor(m/2))} holds the left child. Memory: the copy
  * ({@code 4 n d} bytes), {@code idx} and {@code cand} ({@code 4 n} bytes each), so {@code (d + 2) / d}
  * times the input, plus small per-thread buffers.
@@ -45,6 +46,11 @@ final class SplitWorkspace {
     static final int SAMPLE = 128;
     /** Sample positions on each side of the estimated rank that bound the candidates (about 2.5 sigma). */
     static final int SAMPLE_MARGIN = 14;
+    /**
+     * Nodes below this size take their extremes from the vector kernel: the JIT's own vectorised loop
+     * spends most of a small node in its set-up and scalar tail, and is as fast from here on.
+     */
+    static final int VECTOR_EXTREMES_MAX = 2048;
     /** Candidate count below which the radix selection hands over to {@link KeySelect}. */
     static final int RADIX_FINISH = 64;
 
@@ -162,6 +168,7 @@ final class SplitWorkspace {
      * infinite (an exponent of all ones), so the caller can check finiteness without a second pass.
      */
     int copyRows(float[] coords, int from, int to) {
+        if (d == 3 && kernel != null) return kernel.copyRows3(coords, from, to, cols[0], cols[1], cols[2], idx);
         // Raw bits first (a strided copy), then the key conversion and the finiteness check as a
         // separate pure-int loop per column, which the JIT vectorises.
         if (d == 3) {
@@ -211,13 +218,20 @@ final class SplitWorkspace {
         int dim = 0;
         double best = -1.0;
         int lo = 0, hi = 0;
+        boolean vectorExtremes = kernel != null && m < VECTOR_EXTREMES_MAX;
         for (int j = 0; j < d; j++) {
             int[] c = cols[j];
             int mn = Integer.MAX_VALUE, mx = Integer.MIN_VALUE;
-            for (int i = s; i < e; i++) {
-                int v = c[i];
-                mn = Math.min(mn, v);
-                mx = Math.max(mx, v);
+            if (vectorExtremes) {
+                long mm = kernel.minMax(c, s, e);
+                mn = (int) mm;
+                mx = (int) (mm >>> 32);
+            } else {
+                for (int i = s; i < e; i++) {
+                    int v = c[i];
+                    mn = Math.min(mn, v);
+                    mx = Math.max(mx, v);
+                }
             }
             double spread = OrderedBits.spread(mn, mx);
             if (spread > best) {

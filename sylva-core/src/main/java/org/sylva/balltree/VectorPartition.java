@@ -1,8 +1,10 @@
 package org.sylva.balltree;
 
+import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -24,10 +26,21 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class VectorPartition implements PartitionKernel {
     private static final VectorSpecies<Integer> S = IntVector.SPECIES_256;
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_256;
     private static final int W = 8;
     /** For each 8-bit mask: the lanes whose bit is set, in order, then the others, in order. */
     private static final int[] PERMUTATION = permutations();
     private static final int[] IOTA = {0, 1, 2, 3, 4, 5, 6, 7};
+    /**
+     * De-interleaving eight rows of three floats (three vectors {@code v0, v1, v2}): element {@code 3k + j}
+     * lies in vector {@code (3k + j) / 8} at lane {@code (3k + j) % 8}, and for each {@code j} these eight
+     * lanes are distinct. So column {@code j} is {@code v0} blended with {@code v1} on {@code FROM1[j]} and
+     * with {@code v2} on {@code FROM2[j]}, then one permutation {@code ORDER[j]} puts lane {@code (3k + j) % 8}
+     * at {@code k}.
+     */
+    private static final VectorMask<Integer>[] FROM1 = deinterleaveMasks(1);
+    private static final VectorMask<Integer>[] FROM2 = deinterleaveMasks(2);
+    private static final VectorShuffle<Integer>[] ORDER = deinterleaveOrders();
 
     VectorPartition() {
         if (IntVector.SPECIES_PREFERRED.vectorBitSize() < 256) {
@@ -37,7 +50,7 @@ final class VectorPartition implements PartitionKernel {
     }
 
     /**
-     * Runs both operations once on a small input and checks the result. Besides refusing a JVM where the
+     * Runs every operation once on a small input and checks the result. Besides refusing a JVM where the
      * kernel would be wrong, this loads and initialises every vector class the kernel uses before the
      * JIT compiles it: a method compiled while one of them is still unloaded keeps calling the
      * (hundreds of times slower) Java fallbacks of the Vector API for the rest of the run.
@@ -67,6 +80,40 @@ final class VectorPartition implements PartitionKernel {
             if (!ok) throw new IllegalStateException("vector partition self-test failed");
         }
         if ((int) (counts >>> 32) != below || (int) counts != inside) throw new IllegalStateException("vector count self-test failed");
+        long mm = minMax(x, 1, n);
+        if ((int) mm != 0 || (int) (mm >>> 32) != 10) throw new IllegalStateException("vector extremes self-test failed");
+        float[] rows = new float[3 * 19];
+        for (int i = 0; i < rows.length; i++) rows[i] = i % 5 == 0 ? -i : i;
+        int[] c0 = new int[19], c1 = new int[19], c2 = new int[19], id = new int[19];
+        boolean copied = copyRows3(rows, 1, 19, c0, c1, c2, id) >= 0;
+        for (int i = 1; i < 19 && copied; i++) {
+            copied = c0[i] == OrderedBits.key(rows[3 * i]) && c1[i] == OrderedBits.key(rows[3 * i + 1])
+                    && c2[i] == OrderedBits.key(rows[3 * i + 2]) && id[i] == i;
+        }
+        rows[3 * 17 + 2] = Float.NaN;
+        if (!copied || copyRows3(rows, 1, 19, c0, c1, c2, id) >= 0) throw new IllegalStateException("vector copy self-test failed");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static VectorMask<Integer>[] deinterleaveMasks(int vector) {
+        VectorMask<Integer>[] m = new VectorMask[3];
+        for (int j = 0; j < 3; j++) {
+            boolean[] lanes = new boolean[W];
+            for (int k = 0; k < W; k++) if ((3 * k + j) / W == vector) lanes[(3 * k + j) % W] = true;
+            m[j] = VectorMask.fromArray(S, lanes, 0);
+        }
+        return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static VectorShuffle<Integer>[] deinterleaveOrders() {
+        VectorShuffle<Integer>[] o = new VectorShuffle[3];
+        for (int j = 0; j < 3; j++) {
+            int[] lanes = new int[W];
+            for (int k = 0; k < W; k++) lanes[k] = (3 * k + j) % W;
+            o[j] = VectorShuffle.fromArray(S, lanes, 0);
+        }
+        return o;
     }
 
     private static int[] permutations() {
@@ -111,6 +158,73 @@ final class VectorPartition implements PartitionKernel {
             c += xv >= a && xv <= b ? 1 : 0;
         }
         return below << 32 | c;
+    }
+
+    @Override
+    public long minMax(int[] x, int s, int e) {
+        int n = e - s;
+        int mn = Integer.MAX_VALUE, mx = Integer.MIN_VALUE;
+        if (n < W) {
+            for (int i = s; i < e; i++) {
+                mn = Math.min(mn, x[i]);
+                mx = Math.max(mx, x[i]);
+            }
+        } else {
+            IntVector lo = IntVector.fromArray(S, x, e - W), hi = lo;
+            int vectors = (n - 1) / W;
+            for (int v = 0, p = s; v < vectors; v++, p += W) {
+                IntVector xv = IntVector.fromArray(S, x, p);
+                lo = lo.min(xv);
+                hi = hi.max(xv);
+            }
+            mn = lo.reduceLanes(VectorOperators.MIN);
+            mx = hi.reduceLanes(VectorOperators.MAX);
+        }
+        return (long) mx << 32 | (mn & 0xffffffffL);
+    }
+
+    @Override
+    public int copyRows3(float[] coords, int from, int to, int[] c0, int[] c1, int[] c2, int[] idx) {
+        IntVector bad = IntVector.zero(S);
+        IntVector lane = IntVector.fromArray(S, IOTA, 0);
+        int rows = (to - from) / W;
+        int i = from;
+        for (int r = 0; r < rows; r++, i += W) {
+            IntVector v0 = FloatVector.fromArray(F, coords, 3 * i).reinterpretAsInts();
+            IntVector v1 = FloatVector.fromArray(F, coords, 3 * i + W).reinterpretAsInts();
+            IntVector v2 = FloatVector.fromArray(F, coords, 3 * i + 2 * W).reinterpretAsInts();
+            IntVector b0 = v0.blend(v1, FROM1[0]).blend(v2, FROM2[0]).rearrange(ORDER[0]);
+            IntVector b1 = v0.blend(v1, FROM1[1]).blend(v2, FROM2[1]).rearrange(ORDER[1]);
+            IntVector b2 = v0.blend(v1, FROM1[2]).blend(v2, FROM2[2]).rearrange(ORDER[2]);
+            bad = bad.or(exponentAllOnes(b0)).or(exponentAllOnes(b1)).or(exponentAllOnes(b2));
+            toKey(b0).intoArray(c0, i);
+            toKey(b1).intoArray(c1, i);
+            toKey(b2).intoArray(c2, i);
+            lane.add(i).intoArray(idx, i);
+        }
+        int flag = bad.reduceLanes(VectorOperators.OR);
+        for (; i < to; i++) {
+            int b0 = Float.floatToRawIntBits(coords[3 * i]);
+            int b1 = Float.floatToRawIntBits(coords[3 * i + 1]);
+            int b2 = Float.floatToRawIntBits(coords[3 * i + 2]);
+            flag |= ((b0 & 0x7f800000) + 0x00800000) | ((b1 & 0x7f800000) + 0x00800000) | ((b2 & 0x7f800000) + 0x00800000);
+            c0[i] = OrderedBits.ofBits(b0);
+            c1[i] = OrderedBits.ofBits(b1);
+            c2[i] = OrderedBits.ofBits(b2);
+            idx[i] = i;
+        }
+        return flag;
+    }
+
+    /** Sign bit set in lanes whose exponent is all ones (NaN or infinite), as in {@link SplitWorkspace#copyRows}. */
+    private static IntVector exponentAllOnes(IntVector bits) {
+        return bits.and(0x7f800000).add(0x00800000);
+    }
+
+    /** {@link OrderedBits#ofBits} lane by lane. */
+    private static IntVector toKey(IntVector bits) {
+        IntVector sign = bits.lanewise(VectorOperators.ASHR, 31);
+        return bits.and(0x7fffffff).lanewise(VectorOperators.XOR, sign).sub(sign);
     }
 
     @Override

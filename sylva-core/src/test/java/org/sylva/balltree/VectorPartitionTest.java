@@ -104,6 +104,60 @@ class VectorPartitionTest {
     }
 
     @Test
+    void minMaxMatchesItsDefinition() {
+        SplittableRandom r = new SplittableRandom(5);
+        for (int trial = 0; trial < 400; trial++) {
+            int n = 1 + r.nextInt(trial < 200 ? 40 : 3000), s = r.nextInt(9), e = s + n;
+            int[] x = new int[e + 4];
+            // Values outside [s, e) are extreme, so reading past the node would show.
+            Arrays.fill(x, Integer.MIN_VALUE);
+            for (int i = s; i < e; i++) x[i] = r.nextInt() >> r.nextInt(32);
+            x[e + 1] = Integer.MAX_VALUE;
+            int mn = Integer.MAX_VALUE, mx = Integer.MIN_VALUE;
+            for (int i = s; i < e; i++) {
+                mn = Math.min(mn, x[i]);
+                mx = Math.max(mx, x[i]);
+            }
+            long got = K.minMax(x, s, e);
+            assertEquals(mn, (int) got, "minimum of " + n + " keys from " + s);
+            assertEquals(mx, (int) (got >>> 32), "maximum of " + n + " keys from " + s);
+        }
+    }
+
+    @Test
+    void theVectorCopyOfThreeDimensionalRowsEqualsTheScalarCopy() {
+        SplittableRandom r = new SplittableRandom(6);
+        float[] special = {0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MIN_NORMAL, Float.MAX_VALUE,
+                -Float.MAX_VALUE, 1f, -1f};
+        for (int trial = 0; trial < 200; trial++) {
+            int n = 1 + r.nextInt(trial < 100 ? 40 : 2000);
+            float[] c = new float[3 * n];
+            for (int i = 0; i < c.length; i++) {
+                c[i] = r.nextInt(4) == 0 ? special[r.nextInt(special.length)] : (float) (r.nextGaussian() * Math.exp(r.nextInt(40) - 20));
+            }
+            int from = r.nextInt(Math.min(n, 9)), to = n - r.nextInt(Math.min(n - from, 9) + 1);
+            if (r.nextInt(3) == 0) {
+                // One NaN or infinity anywhere in the copied rows must set the sign bit of the result.
+                int row = from + r.nextInt(Math.max(1, to - from));
+                float[] bad = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.intBitsToFloat(0xffc00001)};
+                if (row < to) c[3 * row + r.nextInt(3)] = bad[r.nextInt(bad.length)];
+            }
+            SplitWorkspace vector = new SplitWorkspace(n, 3, K), scalar = new SplitWorkspace(n, 3, null);
+            int fv = vector.copyRows(c, from, to), fs = scalar.copyRows(c, from, to);
+            assertEquals(fs < 0, fv < 0, "NaN or infinity flag, rows " + from + " to " + to);
+            boolean nonFinite = false;
+            for (int i = 3 * from; i < 3 * to; i++) nonFinite |= !Float.isFinite(c[i]);
+            assertEquals(nonFinite, fv < 0, "flag against the input");
+            if (nonFinite) continue;
+            for (int j = 0; j < 3; j++) {
+                assertArrayEquals(Arrays.copyOfRange(scalar.cols[j], from, to), Arrays.copyOfRange(vector.cols[j], from, to), "column " + j);
+                for (int i = from; i < to; i++) assertEquals(OrderedBits.key(c[3 * i + j]), vector.cols[j][i]);
+            }
+            assertArrayEquals(Arrays.copyOfRange(scalar.idx, from, to), Arrays.copyOfRange(vector.idx, from, to), "idx");
+        }
+    }
+
+    @Test
     void aSampleThatMissesTheMedianFallsBackToTheFullSelection() {
         // At the root the sample reads rows (2t + 1) * n / (2 * SAMPLE): give exactly those rows the
         // smallest x, so the sample brackets rank 0..SAMPLE, far from the median, and the split must
