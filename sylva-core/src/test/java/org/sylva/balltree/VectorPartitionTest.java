@@ -157,6 +157,36 @@ class VectorPartitionTest {
         }
     }
 
+    /**
+     * The radix selection's buckets are {@code [lo + b 2^shift, lo + (b + 1) 2^shift - 1]}: keys at the
+     * very top of a bucket ({@code lo + t 2^q - 1} with {@code q >= shift}), many of them shared, must be
+     * among the candidates whichever code gathers them. Trees with and without the kernel must agree.
+     */
+    @Test
+    void keysAtTheTopOfARadixBucketAreCandidates() {
+        SplittableRandom r = new SplittableRandom(12);
+        for (int m : new int[] {40, 100, 300, 700, 1500, 5000}) {
+            for (int q = 0; q <= 20; q += 2) {
+                int groups = Math.max(2, m / (4 + r.nextInt(12)));
+                int lo = OrderedBits.key(1.5f) - r.nextInt(1000);
+                float[] c = new float[m * 3];
+                for (int i = 0; i < m; i++) {
+                    int key = i == 0 ? lo : lo + (1 + r.nextInt(groups)) * (1 << q) - 1;
+                    c[3 * i] = OrderedBits.value(key);
+                    c[3 * i + 1] = OrderedBits.value(lo + r.nextInt(2));   // a smaller spread at the root
+                    c[3 * i + 2] = 0f;
+                }
+                PointSet pts = PointSet.of(m, 3, c);
+                BatchLayout layout = BatchLayout.single(m);
+                TreeEngine.Result vector = TreeEngine.buildTree(pts, layout, 1, CancellationToken.NEVER,
+                        ProgressListener.NONE, new SplitWorkspace(m, 3, K));
+                TreeEngine.Result scalar = TreeEngine.buildTree(pts, layout, 1, CancellationToken.NEVER,
+                        ProgressListener.NONE, new SplitWorkspace(m, 3, null));
+                assertArrayEquals(scalar.treeIdx(), vector.treeIdx(), "m = " + m + ", q = " + q);
+            }
+        }
+    }
+
     @Test
     void aSampleThatMissesTheMedianFallsBackToTheFullSelection() {
         // At the root the sample reads rows (2t + 1) * n / (2 * SAMPLE): give exactly those rows the
