@@ -5,7 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,6 +40,8 @@ final class TreeEngine {
     static final int MIN_TASK = 1024;
     /** Builds of at least this many points are handed over to the pool as a whole. */
     static final int HANDOVER_MIN = 1 << 17;
+    /** Rounds of {@link #awaitHelping} (a poll or a spin each, some 20-60 ns) before a waiting thread blocks. */
+    static final int HELP_ROUNDS = 1 << 14;
     /** Rows per chunk of the parallel copy. */
     private static final int COPY_CHUNK = 1 << 13;
 
@@ -54,6 +57,8 @@ final class TreeEngine {
     private final ForkJoinPool pool;
     /** Whether the calling thread is one of the build's threads (else it waits for the pool). */
     private final boolean callerWorks;
+    /** Work offered by the threads of a small build, for any of them to claim while it waits (see both()). */
+    private final ConcurrentLinkedDeque<Offered> offers = new ConcurrentLinkedDeque<>();
     private final int cutoff;
     /** Number of points, the total of the progress reports. */
     private final int total;
@@ -169,40 +174,71 @@ final class TreeEngine {
     }
 
     /**
-     * Runs {@code left} and {@code right}, in parallel where a thread is free. Inside the pool this is
-     * plain work stealing. In a small build the calling thread (outside the pool) does not hand the
-     * build over and sleep:
-     * it offers {@code right} to the pool's {@code threads - 1} workers, runs {@code left} itself, and
-     * then runs {@code right} too unless a worker has taken it meanwhile. A build of a millisecond
-     * cannot afford the hand-over and the wake-up of the caller at the end, and the workers'
-     * wake-up overlaps with the caller's own work. Either way the results are the same: every task
-     * writes only its own nodes.
+     * Runs {@code left} and {@code right}, in parallel where a thread is free. A large build runs
+     * entirely in the pool: plain work stealing. A small build cannot afford handing the build over
+     * and waking the caller at the end, so the calling thread works too, and every thread of the build
+     * (the caller and the pool's {@code threads - 1} workers) splits work the same way: it offers
+     * {@code right} (to the pool, which wakes a worker, and in the build's {@link #offers} queue, where
+     * a waiting thread of the build finds it), runs {@code left}, and then runs {@code right} too unless
+     * another thread has claimed it meanwhile; if one has, it helps with other offered work until that
+     * thread is done ({@link #awaitHelping}). The queue matters because the caller is not a pool
+     * worker: without it, a caller that finished first could only wait for a worker's last subtrees.
+     * Either way the results are the same: every task writes only its own nodes.
      */
     private void both(RecursiveAction left, RecursiveAction right) {
-        if (Thread.currentThread() instanceof ForkJoinWorkerThread w && w.getPool() == pool) {
+        if (!callerWorks) {
             ForkJoinTask.invokeAll(left, right);
             return;
         }
         Offered offered = new Offered(right);
+        offers.addLast(offered);
         pool.execute(offered);
         try {
             left.invoke();
         } catch (RuntimeException | Error e) {
-            // Do not return while a worker may still write into the workspace.
+            // Do not return while another thread may still write into the workspace.
             offered.claimOrAwait();
             throw e;
         }
         if (offered.claim()) {
-            right.invoke();
+            offered.runClaimed();
         } else {
-            offered.join();
+            awaitHelping(offered);
         }
     }
 
-    /** A task offered to the pool that whoever claims first runs: a worker, or the caller itself. */
+    /**
+     * Waits until {@code mine} (claimed by another thread) is done, running other offered tasks of this
+     * build meanwhile, oldest (largest) first; rethrows its failure. Spins between attempts for a
+     * bounded number of rounds, then blocks.
+     */
+    private void awaitHelping(Offered mine) {
+        for (int round = 0; round < HELP_ROUNDS && !mine.isFinished(); round++) {
+            Offered other = offers.pollFirst();
+            if (other == null) {
+                Thread.onSpinWait();
+            } else if (other.claim()) {
+                try {
+                    other.runClaimed();
+                } catch (RuntimeException | Error e) {
+                    // Recorded in the task: its owner rethrows it.
+                }
+            }
+        }
+        mine.awaitFinished();
+    }
+
+    /**
+     * A task offered to the build's other threads that whoever claims first runs: a pool worker, a
+     * thread of the build that waits for its own offered task, or the offering thread itself. Its
+     * completion is signalled by {@link #finished}, not by the fork/join status, since a thread outside
+     * the pool may run it.
+     */
     private static final class Offered extends RecursiveAction {
         private final RecursiveAction body;
         private final AtomicBoolean taken = new AtomicBoolean();
+        private final CountDownLatch finished = new CountDownLatch(1);
+        private volatile Throwable failure;
 
         Offered(RecursiveAction body) {
             this.body = body;
@@ -212,11 +248,45 @@ final class TreeEngine {
             return taken.compareAndSet(false, true);
         }
 
-        /** Claims it (so no worker will start it) or waits until the worker running it is done. */
+        /** Runs the body after a successful {@link #claim()}; records and rethrows its failure. */
+        void runClaimed() {
+            try {
+                body.invoke();
+            } catch (RuntimeException | Error e) {
+                failure = e;
+                throw e;
+            } finally {
+                finished.countDown();
+            }
+        }
+
+        boolean isFinished() {
+            return finished.getCount() == 0;
+        }
+
+        /** Blocks until the thread that claimed it is done; rethrows its failure. */
+        void awaitFinished() {
+            boolean interrupted = false;
+            for (int attempt = 0; attempt < Integer.MAX_VALUE; attempt++) {
+                try {
+                    finished.await();
+                    break;
+                } catch (InterruptedException e) {
+                    // The build cannot stop while another thread writes into its workspace.
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+            Throwable f = failure;
+            if (f instanceof RuntimeException r) throw r;
+            if (f instanceof Error e) throw e;
+        }
+
+        /** Claims it (so nobody will start it) or waits until the thread running it is done. */
         void claimOrAwait() {
             if (!claim()) {
                 try {
-                    join();
+                    awaitFinished();
                 } catch (RuntimeException | Error ignored) {
                     // The caller is already failing with its own exception.
                 }
@@ -225,7 +295,13 @@ final class TreeEngine {
 
         @Override
         protected void compute() {
-            if (claim()) body.invoke();
+            if (claim()) {
+                try {
+                    runClaimed();
+                } catch (RuntimeException | Error e) {
+                    // Recorded in the task: its owner rethrows it.
+                }
+            }
         }
     }
 

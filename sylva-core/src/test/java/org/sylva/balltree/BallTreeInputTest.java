@@ -139,6 +139,47 @@ class BallTreeInputTest {
     }
 
     @Test
+    void aFailureInAnyThreadOfASmallBuildReachesTheCaller() {
+        // In a build below the hand-over size the threads run each other's offered subtrees: a failure
+        // (here thrown by the progress listener) in a subtree run by a pool worker, or by the calling
+        // thread on a worker's behalf, must surface from build() and leave the builder usable.
+        PointSet p = BallTreeDeterminismTest.points(40_000, 3, false, 6);
+        BallTree expected = new BallTreeBuilder().threads(1).build(p);
+        Thread caller = Thread.currentThread();
+        int failedOnWorkers = 0;
+        for (int threads : new int[] {2, 3, 4}) {
+            // mode 0: any thread fails; 1: only the calling thread; 2: only pool workers
+            for (int mode = 0; mode < 3; mode++) {
+                for (int at : new int[] {1, 3, 7}) {
+                    java.util.concurrent.atomic.AtomicInteger reports = new java.util.concurrent.atomic.AtomicInteger();
+                    java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+                    int m = mode;
+                    BallTreeBuilder b = new BallTreeBuilder().threads(threads).progress((stage, done, total) -> {
+                        boolean onCaller = Thread.currentThread() == caller;
+                        boolean eligible = m == 0 || (m == 1) == onCaller;
+                        if (eligible && reports.incrementAndGet() == at) {
+                            failed.set(true);
+                            throw new IllegalStateException("listener failed");
+                        }
+                    });
+                    String where = threads + " threads, mode " + m + ", report " + at;
+                    boolean threw = false;
+                    try {
+                        b.build(p);
+                    } catch (IllegalStateException e) {
+                        assertEquals("listener failed", e.getMessage());
+                        threw = true;
+                    }
+                    assertEquals(failed.get(), threw, "a failed subtree must fail the build: " + where);
+                    if (threw && m == 2) failedOnWorkers++;
+                    assertEquals(expected, b.progress(null).build(p), where);
+                }
+            }
+        }
+        assertTrue(failedOnWorkers > 0, "no failure was thrown on a pool worker: the test did not test that path");
+    }
+
+    @Test
     void progressReachesTheTotal() {
         PointSet p = BallTreeDeterminismTest.points(40_000, 3, false, 2);
         // One large batch; batches of 20 points (their nodes wait in a shared lane queue, and their
