@@ -311,10 +311,10 @@ final class SplitWorkspace {
      * the bucket holding rank {@code k}, and repeat on its points while they are many and the bucket
      * still spans several keys (a bounded number of rounds: each one shortens the key range). Gathers the final candidates'
      * positions into {@code cand[s..s+c)}, returns {@code c} and leaves the rank among them in
-     * {@code sc.rank}. In nodes that fit the caches, the chosen bucket's points are gathered by the
-     * vector kernel's {@link PartitionKernel#countAndGather} (one pass, no bucket numbers stored), or
-     * without a kernel the first round's bucket numbers are computed in a separate loop (into
-     * {@code cand}) so that the JIT can vectorise it.
+     * {@code sc.rank}. With the vector kernel, the chosen bucket's points are gathered by
+     * {@link PartitionKernel#countAndGather} (one pass over the keys); without it, in nodes that fit
+     * the caches, the first round's bucket numbers are computed in a separate loop (into {@code cand})
+     * so that the JIT can vectorise it.
      */
     private int radixSelect(int[] x, int s, int e, int k, int lo, int hi, Scratch sc) {
         int m = e - s;
@@ -326,25 +326,14 @@ final class SplitWorkspace {
         int buckets = (int) (span >>> shift) + 1;
         Arrays.fill(h, 0, buckets, 0);
         boolean inCache = m <= STORED_BUCKETS_MAX;
-        if (kernel != null && inCache) {
-            // The kernel gathers the chosen bucket's points: no bucket numbers to store and re-read.
-            for (int i = s; i < e; i++) h[(x[i] - lo) >>> shift]++;
-            int bk = 0, below = 0;
-            for (; bk < buckets - 1; bk++) {
-                if (below + h[bk] > k) break;
-                below += h[bk];
-            }
-            long base = lo + ((long) bk << shift);
-            int top = (int) Math.min(hi, base + (1L << shift) - 1);
-            int c = (int) kernel.countAndGather(x, s, e, (int) base, top, cand);
-            sc.rank = k - below;
-            return narrow(x, s, c, base, shift, radixBits, sc);
-        }
-        if (inCache) {
+        // Bucket numbers are stored (a loop the JIT vectorises) and re-read only by the scalar code in
+        // nodes that fit the caches: beyond them, reading the keys twice is cheaper, and the vector
+        // kernel gathers the chosen bucket's points from the keys in one pass anyway.
+        boolean storeBuckets = inCache && kernel == null;
+        if (storeBuckets) {
             for (int i = s; i < e; i++) cand[i] = (x[i] - lo) >>> shift;
             for (int i = s; i < e; i++) h[cand[i]]++;
         } else {
-            // Beyond the caches, reading the keys twice beats writing and re-reading bucket numbers.
             for (int i = s; i < e; i++) h[(x[i] - lo) >>> shift]++;
         }
         int bk = 0, below = 0;
@@ -353,10 +342,13 @@ final class SplitWorkspace {
             below += h[bk];
         }
         int c = 0;
-        if (inCache) {
+        if (storeBuckets) {
             for (int i = s; i < e; i++) {
                 if (cand[i] == bk) cand[s + c++] = i;
             }
+        } else if (kernel != null) {
+            long first = lo + ((long) bk << shift);
+            c = (int) kernel.countAndGather(x, s, e, (int) first, (int) Math.min(hi, first + (1L << shift) - 1), cand);
         } else {
             for (int i = s; i < e; i++) {
                 if ((x[i] - lo) >>> shift == bk) cand[s + c++] = i;
