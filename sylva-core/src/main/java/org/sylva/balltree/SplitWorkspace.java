@@ -195,7 +195,7 @@ final class SplitWorkspace {
         int bad = 0;
         for (int i = from; i < to; i++) {
             int b = c[i];
-            bad |= (b & 0x7f800000) + 0x00800000;
+            bad |= OrderedBits.nonFiniteFlag(b);
             int sgn = b >> 31;
             c[i] = ((b & 0x7fffffff) ^ sgn) - sgn;
         }

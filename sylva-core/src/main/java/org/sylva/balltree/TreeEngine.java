@@ -21,8 +21,9 @@ import org.sylva.progress.ProgressListener;
  *
  * <p>Work is organised so that nothing depends on scheduling. Large nodes (above {@code cutoff} points)
  * are split one at a time and their two children are processed independently (in parallel when more
- * than one thread is used: see {@link #both} for how the threads share them); a node of at most {@code cutoff} points is finished as a subtree, level by level:
- * one pass over the subtree's nodes per level, with the node boundaries kept in a preallocated array. A
+ * than one thread is used: see {@link #both} for how the threads share them); a node of at most
+ * {@code cutoff} points is finished as a subtree, level by level: one pass over the subtree's nodes per
+ * level, with the node boundaries kept in a preallocated array. A
  * subtree fits in the core's L2 cache, which is why the passes below the cutoff are cheap. Each split
  * depends only on the node's contents, and every leaf is written in index order, so the output is the
  * same for any thread count.

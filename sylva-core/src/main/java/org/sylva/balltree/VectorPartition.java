@@ -207,7 +207,7 @@ final class VectorPartition implements PartitionKernel {
             int b0 = Float.floatToRawIntBits(coords[3 * i]);
             int b1 = Float.floatToRawIntBits(coords[3 * i + 1]);
             int b2 = Float.floatToRawIntBits(coords[3 * i + 2]);
-            flag |= ((b0 & 0x7f800000) + 0x00800000) | ((b1 & 0x7f800000) + 0x00800000) | ((b2 & 0x7f800000) + 0x00800000);
+            flag |= OrderedBits.nonFiniteFlag(b0) | OrderedBits.nonFiniteFlag(b1) | OrderedBits.nonFiniteFlag(b2);
             c0[i] = OrderedBits.ofBits(b0);
             c1[i] = OrderedBits.ofBits(b1);
             c2[i] = OrderedBits.ofBits(b2);
@@ -216,9 +216,9 @@ final class VectorPartition implements PartitionKernel {
         return flag;
     }
 
-    /** Sign bit set in lanes whose exponent is all ones (NaN or infinite), as in {@link SplitWorkspace#copyRows}. */
+    /** {@link OrderedBits#nonFiniteFlag} lane by lane. */
     private static IntVector exponentAllOnes(IntVector bits) {
-        return bits.and(0x7f800000).add(0x00800000);
+        return bits.and(OrderedBits.EXPONENT).add(0x00800000);
     }
 
     /** {@link OrderedBits#ofBits} lane by lane. */
