@@ -231,10 +231,7 @@ final class PresortedSubtree {
             b = t;
         }
         // a: sorted by key (stable from local id order). Ties: order runs of equal keys by row.
-        out[0] = (int) a[0];
-        for (int t = 1; t < m; t++) {
-            out[t] = (int) a[t];
-        }
+        for (int u = 0; u < m; u++) out[u] = (int) a[u];
         int t = 1;
         for (int guard = 0; guard < m && t < m; guard++) {
             if ((a[t] >>> 32) != (a[t - 1] >>> 32)) {
