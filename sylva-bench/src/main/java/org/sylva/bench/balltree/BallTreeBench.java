@@ -166,12 +166,22 @@ public final class BallTreeBench {
      * ({@link #runInterleaved}). Arguments: optional {@code repeat} (default 21), then optionally the
      * name of one input to run alone, as printed ({@code "1048576 one batch"}, {@code "64 x 16384"}):
      * the two-thread speed-up of one input is measured more steadily over a few hundred rounds.
+     *
+     * <p>With {@code --back-to-back} (anywhere among the arguments) each thread count is instead warmed
+     * up and timed on its own, builds following each other as in {@code sylva bench balltree}. On this
+     * project's virtual machine a two-thread build that alternates with one-thread builds starts with
+     * the second vCPU idle for a millisecond or more, and waking a vCPU idle that long took about
+     * 170-230 µs (median) there, against 24-29 µs after 0.2 ms of idleness
+     * ({@code bench-notes/probes/VcpuWake.java}).
      */
     public static void main(String[] args) {
+        boolean backToBack = Arrays.asList(args).contains("--back-to-back");
+        args = Arrays.stream(args).filter(a -> !a.equals("--back-to-back")).toArray(String[]::new);
         int repeat = args.length > 0 ? Integer.parseInt(args[0]) : 21;
         String only = args.length > 1 ? args[1] : null;
         int[][] cases = {{1, 16384}, {64, 256}, {8, 16384}, {64, 16384}, {1, 1 << 20}};
-        System.out.println("vector kernels: " + (BallTreeBuilder.vectorKernelsAvailable() ? "yes" : "no (scalar code)"));
+        System.out.println("vector kernels: " + (BallTreeBuilder.vectorKernelsAvailable() ? "yes" : "no (scalar code)")
+                + "; thread counts timed " + (backToBack ? "one after the other (back to back)" : "alternately"));
         System.out.printf(Locale.ROOT, "%-22s %8s %12s %12s%n", "input (d=3)", "threads", "median ms", "min ms");
         for (int[] c : cases) {
             int batches = c[0], size = c[1];
@@ -179,7 +189,10 @@ public final class BallTreeBench {
             if (only != null && !only.equals(name)) continue;
             PointSet pts = uniform(batches * size, 3, 42);
             int[] ids = batches == 1 ? null : evenBatches(batches, size);
-            Result[] r = runInterleaved(pts, BatchLayout.of(pts.size(), ids), repeat, 1, 2);
+            BatchLayout layout = BatchLayout.of(pts.size(), ids);
+            Result[] r = backToBack
+                    ? new Result[] {run(pts, layout, repeat, 1), run(pts, layout, repeat, 2)}
+                    : runInterleaved(pts, layout, repeat, 1, 2);
             for (Result x : r) {
                 System.out.printf(Locale.ROOT, "%-22s %8d %12.3f %12.3f%n", name, x.threads(), x.medianMs(), x.minMs());
             }
