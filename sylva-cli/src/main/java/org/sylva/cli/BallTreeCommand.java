@@ -118,8 +118,10 @@ final class BallTreeCommand implements Callable<Integer> {
                 Main.CANCEL.throwIfCancelled();
                 g.commit();
                 if (!run.quiet) {
-                    err.printf(Locale.ROOT, "partition of %d points (%d batches) at level %d in %.2f ms; wrote %s%n",
-                            points.size(), layout.batchCount(), partitionLevel, ms, out.resolve("perm" + format.extension()));
+                    int batches = layout.batchCount();
+                    err.printf(Locale.ROOT, "partition of %d points (%d %s) at level %d in %.2f ms; wrote %s%n",
+                            points.size(), batches, batches == 1 ? "batch" : "batches", partitionLevel, ms,
+                            out.resolve("perm" + format.extension()));
                 }
                 return 0;
             }
@@ -150,8 +152,9 @@ final class BallTreeCommand implements Callable<Integer> {
             Main.CANCEL.throwIfCancelled();
             g.commit();
             if (!run.quiet) {
-                err.printf(Locale.ROOT, "ball tree of %d points (%d batches, %d slots) in %.2f ms; wrote %s%n",
-                        points.size(), layout.batchCount(), tree.size(), ms, out);
+                int batches = layout.batchCount();
+                err.printf(Locale.ROOT, "ball tree of %d points (%d %s, %d slots) in %.2f ms; wrote %s%n",
+                        points.size(), batches, batches == 1 ? "batch" : "batches", tree.size(), ms, out);
             }
         }
         return 0;

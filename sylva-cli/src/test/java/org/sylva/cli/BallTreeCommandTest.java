@@ -65,7 +65,7 @@ class BallTreeCommandTest {
         Cli.Result r = Cli.run("balltree", cloudNpy.toString(), "--out", out.toString()).assertOk();
         BatchLayout layout = BatchLayout.single(N);
         assertTreeFiles(out, new BallTreeBuilder().threads(1).build(cloud, layout), layout);
-        assertTrue(r.err().contains("ball tree of " + N + " points"), r.err());
+        assertTrue(r.err().contains("ball tree of " + N + " points (1 batch, "), r.err());
         assertTrue(r.err().lines().anyMatch(l -> l.startsWith("ball tree ") && l.contains("100.0%")),
                 () -> "a progress line for the stage:\n" + r.err());
     }
