@@ -119,8 +119,8 @@ final class BallTreeCommand implements Callable<Integer> {
                 g.commit();
                 if (!run.quiet) {
                     int batches = layout.batchCount();
-                    err.printf(Locale.ROOT, "partition of %d points (%d %s) at level %d in %.2f ms; wrote %s%n",
-                            points.size(), batches, batches == 1 ? "batch" : "batches", partitionLevel, ms,
+                    err.printf(Locale.ROOT, "partition of %d %s (%d %s) at level %d in %.2f ms; wrote %s%n",
+                            points.size(), plural(points.size(), "point"), batches, plural(batches, "batch"), partitionLevel, ms,
                             out.resolve("perm" + format.extension()));
                 }
                 return 0;
@@ -153,11 +153,17 @@ final class BallTreeCommand implements Callable<Integer> {
             g.commit();
             if (!run.quiet) {
                 int batches = layout.batchCount();
-                err.printf(Locale.ROOT, "ball tree of %d points (%d %s, %d slots) in %.2f ms; wrote %s%n",
-                        points.size(), batches, batches == 1 ? "batch" : "batches", tree.size(), ms, out);
+                err.printf(Locale.ROOT, "ball tree of %d %s (%d %s, %d slots) in %.2f ms; wrote %s%n",
+                        points.size(), plural(points.size(), "point"), batches, plural(batches, "batch"), tree.size(), ms, out);
             }
         }
         return 0;
+    }
+
+    /** {@code word} for a count of one, else its plural ("batch" becomes "batches"). */
+    static String plural(long count, String word) {
+        if (count == 1) return word;
+        return word.endsWith("ch") ? word + "es" : word + "s";
     }
 
     static BatchLayout readLayout(Path file, int n) throws IOException {

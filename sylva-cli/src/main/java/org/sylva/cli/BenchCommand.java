@@ -105,6 +105,7 @@ final class BenchCommand implements Runnable {
             in.input = input;
             in.shape = shape;
             PointSet pts = in.read(spec.commandLine().getErr(), false);
+            in.requireFinite(pts, "; a ball tree needs finite coordinates");
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size()) : BallTreeCommand.readLayout(batch, pts.size());
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;

@@ -116,6 +116,37 @@ class BallTreeCommandTest {
     }
 
     @Test
+    void noPointsGiveAnEmptyTreeAndAnEmptyPermutation(@TempDir Path tmp) throws IOException {
+        Path empty = TestData.writeNpy(PointSet.of(0, 3, new float[0]), tmp.resolve("empty.npy"));
+        Path out = tmp.resolve("tree");
+        Cli.Result r = Cli.run("balltree", empty.toString(), "--out", out.toString()).assertOk();
+        assertTreeFiles(out, new BallTreeBuilder().build(PointSet.of(0, 3, new float[0])), BatchLayout.single(0));
+        assertArrayEquals(new long[0], Npy.read(out.resolve("tree_idx.npy")).toInt64());
+        assertArrayEquals(new long[] {0}, Npy.read(out.resolve("offsets.npy")).toInt64());
+        assertTrue(r.err().contains("ball tree of 0 points (0 batches, 0 slots)"), r.err());
+        Path part = tmp.resolve("part");
+        Cli.run("balltree", empty.toString(), "--partition-level", "2", "--out", part.toString(), "-q").assertOk();
+        assertArrayEquals(new long[0], Npy.read(part.resolve("perm.npy")).toInt64());
+    }
+
+    @Test
+    void aOnePointBatchIsThePointTwiceWithThePaddingMasked(@TempDir Path tmp) throws IOException {
+        // Batches of 2, 1 and 3 points: the middle batch is [p, p] with mask [true, false].
+        PointSet pts = TestData.blob(6, 3, 5);
+        Path f = TestData.writeNpy(pts, tmp.resolve("six.npy"));
+        Path ids = tmp.resolve("ids.npy");
+        Npy.writeInt64(ids, new long[] {0, 0, 1, 2, 2, 2}, 6);
+        Path out = tmp.resolve("tree");
+        Cli.Result r = Cli.run("balltree", f.toString(), "--batch", ids.toString(), "--out", out.toString()).assertOk();
+        assertArrayEquals(new long[] {0, 2, 4, 8}, Npy.read(out.resolve("offsets.npy")).toInt64());
+        long[] idx = Npy.read(out.resolve("tree_idx.npy")).toInt64();
+        boolean[] mask = Npy.read(out.resolve("mask.npy")).toBool();
+        assertArrayEquals(new long[] {2, 2}, new long[] {idx[2], idx[3]});
+        assertArrayEquals(new boolean[] {true, false}, new boolean[] {mask[2], mask[3]});
+        assertTrue(r.err().contains("ball tree of 6 points (3 batches, 8 slots)"), r.err());
+    }
+
+    @Test
     void partitionLevelWritesPermOnly(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("part");
         Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--partition-level", "3",

@@ -13,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sylva.data.PointSet;
+import org.sylva.io.Npy;
 import picocli.CommandLine;
 
 /** {@code sylva demo}, {@code sylva bench}, {@code --version} and the help of every command. */
@@ -56,6 +57,35 @@ class CommandsAndHelpTest {
         String scalar = Cli.run("bench", "balltree", f.toString(), "--repeat", "3", "--threads", "1", "--kernels", "scalar")
                 .assertOk().out().strip();
         assertTrue(scalar.endsWith(" kernels=scalar"), scalar);
+    }
+
+    @Test
+    void benchBalltreeTakesBatchIdsAndRefusesWhatTheTreeRefuses(@TempDir Path tmp) throws IOException {
+        PointSet cloud = TestData.blob(500, 3, 2);
+        Path f = TestData.writeNpy(cloud, tmp.resolve("cloud.npy"));
+        Path ids = tmp.resolve("ids.npy");
+        long[] id = new long[500];
+        for (int i = 0; i < id.length; i++) id[i] = i / 125;
+        Npy.writeInt64(ids, id, id.length);
+        String line = Cli.run("bench", "balltree", f.toString(), "--batch", ids.toString(), "--repeat", "3", "--threads", "2")
+                .assertOk().out().strip();
+        assertTrue(line.startsWith("balltree n=500 d=3 batches=4 threads=2 repeat=3 median_ms="), line);
+
+        Path nan = TestData.writeNpy(TestData.with(cloud, 7, 1, Float.NaN), tmp.resolve("nan.npy"));
+        Cli.run("bench", "balltree", nan.toString(), "--repeat", "1")
+                .assertError("nan.npy", "row 7, column 1", "NaN");
+        id[300] = 9;
+        Npy.writeInt64(ids, id, id.length);
+        Cli.run("bench", "balltree", f.toString(), "--batch", ids.toString(), "--repeat", "1")
+                .assertError("ids.npy", "position 300");
+    }
+
+    @Test
+    void benchBalltreeOfNoPointsTimesAnEmptyBuild(@TempDir Path tmp) throws IOException {
+        Path empty = TestData.writeNpy(PointSet.of(0, 3, new float[0]), tmp.resolve("empty.npy"));
+        String line = Cli.run("bench", "balltree", empty.toString(), "--repeat", "2", "--threads", "1")
+                .assertOk().out().strip();
+        assertTrue(line.startsWith("balltree n=0 d=3 batches=0 threads=1 repeat=2 median_ms="), line);
     }
 
     @Test

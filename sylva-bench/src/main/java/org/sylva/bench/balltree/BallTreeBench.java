@@ -99,7 +99,7 @@ public final class BallTreeBench {
                 long t0 = System.nanoTime();
                 BallTree t = builders[i].build(points, layout);
                 ms[i][r] = (System.nanoTime() - t0) / 1e6;
-                sink += t.index(t.size() - 1);
+                if (t.size() > 0) sink += t.index(t.size() - 1);
             }
         }
         if (sink == 42) System.out.print("");
