@@ -60,7 +60,7 @@ final class DemoCommand implements Callable<Integer> {
             r = h.fit(demo.points(), progress, Main.CANCEL);
         }
         Path report = out.resolve("report.html");
-        List<Path> written = HdbscanOutputs.write(r, out, OutputFormat.NPY, report, demo.points(), "built-in clip-like demo");
+        List<Path> written = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), "built-in clip-like demo");
         var o = spec.commandLine().getOut();
         o.println(HdbscanOutputs.summary(r, demo.points(), "generate", gen, written));
         o.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",

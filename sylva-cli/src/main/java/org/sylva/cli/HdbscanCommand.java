@@ -137,9 +137,9 @@ final class HdbscanCommand implements Callable<Integer> {
         }
         Main.CANCEL.throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
-        List<Path> written = HdbscanOutputs.write(r, out, format, report, points, in.input);
+        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, in.input);
         if (json) {
-            spec.commandLine().getOut().println(HdbscanOutputs.json(r, in.input, points, readSeconds, written));
+            spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, points, readSeconds, written));
         }
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, readSeconds, written));
         return 0;

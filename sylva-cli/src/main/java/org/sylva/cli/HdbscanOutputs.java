@@ -11,6 +11,7 @@ import org.sylva.cli.report.CondensedTreeData;
 import org.sylva.cli.report.HdbscanReportData;
 import org.sylva.cli.report.HtmlReport;
 import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
@@ -33,7 +34,7 @@ final class HdbscanOutputs {
     }
 
     /** Writes every output (and the report, when asked) together: all of them or, on failure, none. */
-    static List<Path> write(HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
+    static List<Path> write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             String inputName) throws IOException {
         List<Path> written = new ArrayList<>();
         try (AtomicOutput.Group g = AtomicOutput.group()) {
@@ -58,7 +59,7 @@ final class HdbscanOutputs {
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
             if (report != null) {
-                String html = HtmlReport.render(reportData(r, points, inputName));
+                String html = HtmlReport.render(reportData(h, r, points, inputName));
                 byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 g.write(report, o -> o.write(bytes));
                 written.add(report);
@@ -69,7 +70,7 @@ final class HdbscanOutputs {
         return written;
     }
 
-    static HdbscanReportData reportData(HdbscanResult r, PointSet points, String inputName) {
+    static HdbscanReportData reportData(Hdbscan h, HdbscanResult r, PointSet points, String inputName) {
         CondensedTree ct = r.condensedTree();
         int[] sel = r.selectedClusters();
         long[] selected = new long[sel.length];
@@ -87,7 +88,7 @@ final class HdbscanOutputs {
         b.parameter("input", inputName);
         b.parameter("points", points.size() + " x " + points.dimensions());
         r.parameters().describe().forEach(b::parameter);
-        b.parameter("threads", Integer.toString(r.parameters().threads()));
+        b.parameter("threads", Integer.toString(h.threads()));
         r.timings().seconds().forEach(b::stage);
         return b.build();
     }
@@ -125,16 +126,16 @@ final class HdbscanOutputs {
         return s.toString();
     }
 
-    static String json(HdbscanResult r, String input, PointSet points, double readSeconds, List<Path> written) {
+    static String json(Hdbscan h, HdbscanResult r, String input, PointSet points, double readSeconds, List<Path> written) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sylva_version", SylvaCommand.version());
         m.put("input", input);
         m.put("n_points", points.size());
         m.put("n_dims", points.dimensions());
         m.put("parameters", new LinkedHashMap<String, Object>(r.parameters().describe()));
-        m.put("non_finite", r.parameters().nonFinitePolicy().name().toLowerCase(Locale.ROOT));
-        m.put("threads", r.parameters().threads());
-        m.put("backend", r.parameters().backend());
+        m.put("non_finite", h.nonFinitePolicy().name().toLowerCase(Locale.ROOT));
+        m.put("threads", h.threads());
+        m.put("backend", h.backend());
         m.put("n_clusters", r.clusterCount());
         m.put("n_noise", r.noiseCount());
         int[] labels = r.labels();

@@ -43,8 +43,10 @@ final class SylvaCommand implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"sylva " + version() + " (Java " + Runtime.version() + ", "
-                    + org.sylva.backend.Backends.best().name() + " backend)"};
+            // Which implementation of each kernel runs, and why one fell back (KernelProvider).
+            String kernels = org.sylva.kernels.KernelProvider.get().describe();
+            return ("sylva " + version() + " (Java " + Runtime.version() + ", "
+                    + org.sylva.kernels.KernelProvider.get().bestDistance().name() + " backend)\n" + kernels).split("\n");
         }
     }
 }

@@ -105,7 +105,7 @@ class BallTreeCommandTest {
         Path out = tmp.resolve("t");
         String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dsylva.balltree.scalar=true", "-cp", cp, Main.class.getName(),
+                "-Dsylva.kernels=scalar", "-cp", cp, Main.class.getName(),
                 "balltree", cloudNpy.toString(), "--out", out.toString(), "--kernels", "vector")
                 .redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);

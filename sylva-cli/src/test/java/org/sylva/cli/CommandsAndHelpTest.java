@@ -91,7 +91,13 @@ class CommandsAndHelpTest {
     @Test
     void versionOnTheTopCommandAndEverySubcommand() {
         String v = Cli.run("--version").assertOk().out().strip();
-        assertTrue(v.matches("sylva \\d+\\.\\d+\\.\\d+\\S* \\(Java \\S+, \\w+ backend\\)"), v);
+        String[] lines = v.split("\\R");
+        assertTrue(lines[0].matches("sylva \\d+\\.\\d+\\.\\d+\\S* \\(Java \\S+, \\w+ backend\\)"), v);
+        // Then which implementation of each kernel runs (the tests run with the Vector API module).
+        assertEquals("kernels (-Dsylva.kernels=auto):", lines[1], v);
+        assertTrue(lines[2].matches(" +distance: +vector \\(VectorDistanceKernel\\)"), v);
+        assertTrue(lines[3].matches(" +partition: +vector \\(VectorPartitionKernel\\)"), v);
+        assertTrue(lines[4].matches(" +lane subtrees: +vector \\(VectorLaneSubtrees\\)"), v);
         assertEquals(v, Cli.run("hdbscan", "--version").assertOk().out().strip());
         assertEquals(v, Cli.run("bench", "balltree", "-V").assertOk().out().strip());
     }

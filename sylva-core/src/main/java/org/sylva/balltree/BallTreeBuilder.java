@@ -1,8 +1,11 @@
 package org.sylva.balltree;
 
-import java.util.concurrent.atomic.AtomicReference;
 import org.sylva.data.InvalidInputException;
+import org.sylva.balltree.engine.CpuTreeEngine;
+import org.sylva.balltree.engine.TreeEngine;
 import org.sylva.data.PointSet;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
@@ -38,8 +41,8 @@ public final class BallTreeBuilder {
     private CancellationToken token = CancellationToken.NEVER;
     private ProgressListener listener = ProgressListener.NONE;
     private boolean vectorKernels = true;
-    /** Working memory of the last build, reused by the next one of a similar size (taken, not shared). */
-    private final AtomicReference<SplitWorkspace> spare = new AtomicReference<>();
+    /** The engine of the current kernel choice; it keeps the last build's working memory for the next. */
+    private volatile TreeEngine engine;
 
     /** A builder using all available processors, never cancelled, reporting no progress. */
     public BallTreeBuilder() { }
@@ -68,12 +71,13 @@ public final class BallTreeBuilder {
      * scalar code only ({@code false}). The trees are identical either way; only the time differs. Turn
      * them off in a process that builds one tree or a few: the kernels run many thousands of small calls
      * per build, and until the JIT has compiled them (a few seconds of building) every Vector API
-     * operation runs as slow, allocating Java code. Measured here: a JVM's first build of 2^20 points took
-     * 3.2 s with the kernels and 1.0 s without; of 16 384 points, 1.06 s and 0.09 s. Once warm, the
-     * kernels are faster (BENCHMARKS.md). The {@code sylva balltree} command, one build per process,
-     * runs without them; {@code sylva bench balltree} with them.
+     * operation runs as slow, allocating Java code, so a cold process's first builds are several times
+     * slower with them (figures in BENCHMARKS.md). Once warm, the kernels are faster. The
+     * {@code sylva balltree} command, one build per process, runs without them; {@code sylva bench
+     * balltree} with them.
      */
     public BallTreeBuilder vectorKernels(boolean use) {
+        if (use != vectorKernels) engine = null;
         this.vectorKernels = use;
         return this;
     }
@@ -87,16 +91,13 @@ public final class BallTreeBuilder {
     }
 
     /**
-     * True iff builds with {@link #vectorKernels(boolean) vectorKernels(true)} use the Vector API: the
-     * module {@code jdk.incubator.vector} is present ({@code --add-modules jdk.incubator.vector}), the
-     * CPU has 256-bit vectors, the system property {@code sylva.balltree.scalar} is not {@code true}, and
-     * the partition kernel passed its self-test when loaded (the first call loads it: about a tenth of a
-     * second). The kernel for the last five levels is loaded, and tests itself, at the first build that
-     * reaches them; it serves trees (not partitions) of {@code d <= 4} and at most 2^26 points, and where
-     * it is missing or does not apply those levels run the scalar code with the same result.
+     * True iff builds with {@link #vectorKernels(boolean) vectorKernels(true)} use the Vector API for the
+     * partition: {@link KernelProvider} found the module {@code jdk.incubator.vector}, 256-bit vectors and a
+     * passing self-test, and the switch {@code -Dsylva.kernels} allows it (the first call loads the kernel:
+     * about a tenth of a second). {@link KernelProvider#describe()} says which kernel runs and why.
      */
     public static boolean vectorKernelsAvailable() {
-        return PartitionKernel.best() != null;
+        return KernelProvider.get().vectorPartitionAvailable();
     }
 
     /** All points in one batch. */
@@ -120,8 +121,7 @@ public final class BallTreeBuilder {
      */
     public BallTree build(PointSet points, BatchLayout layout) {
         checkLayout(checked(points), layout);
-        TreeEngine.Result r = TreeEngine.buildTree(points, layout, threads, token, listener, workspace(points));
-        spare.set(r.workspace());
+        TreeEngine.TreeArrays r = engine().buildTree(points, layout, execution());
         return new BallTree(layout, r.treeIdx(), r.mask());
     }
 
@@ -149,20 +149,21 @@ public final class BallTreeBuilder {
     public int[] partition(PointSet points, BatchLayout layout, int targetLevel) {
         checkLayout(checked(points), layout);
         if (targetLevel < 0) throw new InvalidInputException("target level must be >= 0, got " + targetLevel);
-        return TreeEngine.partition(points, layout, targetLevel, threads, token, listener, workspace(points));
+        return engine().partition(points, layout, targetLevel, execution());
     }
 
-    /** The working memory the next build may reuse (tests: which kernel it carries), or {@code null}. */
-    SplitWorkspace lastWorkspace() {
-        return spare.get();
+    /** The engine builds run on: the CPU engine with this builder's kernel choice. */
+    public TreeEngine engine() {
+        TreeEngine e = engine;
+        if (e == null) {
+            e = new CpuTreeEngine(vectorKernels);
+            engine = e;
+        }
+        return e;
     }
 
-    /** The last build's working memory if it fits this build and its kernel choice, else a new one. */
-    private SplitWorkspace workspace(PointSet points) {
-        PartitionKernel kernel = vectorKernels ? PartitionKernel.best() : null;
-        SplitWorkspace ws = spare.getAndSet(null);
-        if (ws != null && ws.kernel == kernel && ws.fits(points.size(), points.dimensions())) return ws;
-        return new SplitWorkspace(points.size(), points.dimensions(), kernel);
+    private Execution execution() {
+        return new Execution(threads, listener, token);
     }
 
     private static PointSet checked(PointSet points) {

@@ -1,29 +1,29 @@
 package org.sylva.hdbscan;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import org.sylva.backend.Backends;
-import org.sylva.backend.DistanceBackend;
-import org.sylva.backend.PointIndex;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
-import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.engine.CpuHdbscanEngine;
+import org.sylva.hdbscan.engine.FittedPoints;
+import org.sylva.hdbscan.engine.HdbscanEngine;
+import org.sylva.hdbscan.engine.MutualReachabilityMst;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.hierarchy.SelectionParameters;
-import org.sylva.hdbscan.mst.BoruvkaMst;
-import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
 /**
  * Exact HDBSCAN* with scikit-learn's parameter names and defaults ({@code sklearn.cluster.HDBSCAN}
  * >= 1.3), Euclidean metric, float32 input and float64 arithmetic. The pipeline is: core distances
- * ({@link CoreDistances}) → minimum spanning tree of the mutual-reachability distance by Borůvka with a
- * unique tie order ({@link BoruvkaMst}, {@link org.sylva.hdbscan.mst.EdgeOrder}) → single-linkage and
+ * ({@link org.sylva.hdbscan.core.CoreDistances}) → minimum spanning tree of the mutual-reachability distance by Borůvka with a
+ * unique tie order ({@link org.sylva.hdbscan.mst.BoruvkaMst}, {@link org.sylva.hdbscan.mst.EdgeOrder}) → single-linkage and
  * condensed trees → cluster selection → probabilities and GLOSH outlier scores
  * ({@link org.sylva.hdbscan.hierarchy}). The result depends only on the input and the parameters, never
- * on {@link Builder#threads(int)} or {@link Builder#backend(String)}.
+ * on {@link Builder#threads(int)} or {@link Builder#backend(String)}. The stages up to the spanning tree
+ * run on an {@link HdbscanEngine} ({@link #engine()}); the parameters are a {@link HdbscanParameters}.
  *
  * <p>{@code minSamples} counts the point itself, as scikit-learn does: the core distance is the distance
  * to the {@code minSamples}-th nearest point, the point itself being the first (the {@code hdbscan}
@@ -36,25 +36,13 @@ import org.sylva.progress.ProgressListener;
  * }</pre>
  */
 public final class Hdbscan {
-    private final int minClusterSize;
-    private final Integer minSamples;
-    private final double clusterSelectionEpsilon;
-    private final int maxClusterSize;
-    private final double alpha;
-    private final SelectionMethod method;
-    private final boolean allowSingleCluster;
+    private final HdbscanParameters parameters;
     private final NonFinitePolicy nonFinite;
     private final int threads;
     private final String backend;
 
-    private Hdbscan(Builder b) {
-        this.minClusterSize = b.minClusterSize;
-        this.minSamples = b.minSamples;
-        this.clusterSelectionEpsilon = b.clusterSelectionEpsilon;
-        this.maxClusterSize = b.maxClusterSize;
-        this.alpha = b.alpha;
-        this.method = b.method;
-        this.allowSingleCluster = b.allowSingleCluster;
+    private Hdbscan(HdbscanParameters parameters, Builder b) {
+        this.parameters = parameters;
         this.nonFinite = b.nonFinite;
         this.threads = b.threads;
         this.backend = b.backend;
@@ -64,50 +52,44 @@ public final class Hdbscan {
         return new Builder();
     }
 
-    /** A builder holding this instance's settings. */
+    /** A builder holding this instance's parameters and run settings. */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.minClusterSize = minClusterSize;
-        b.minSamples = minSamples;
-        b.clusterSelectionEpsilon = clusterSelectionEpsilon;
-        b.maxClusterSize = maxClusterSize;
-        b.alpha = alpha;
-        b.method = method;
-        b.allowSingleCluster = allowSingleCluster;
-        b.nonFinite = nonFinite;
-        b.threads = threads;
-        b.backend = backend;
-        return b;
+        return parameters.toBuilder().nonFinite(nonFinite).threads(threads).backend(backend);
+    }
+
+    /** The parameters the result depends on. */
+    public HdbscanParameters parameters() {
+        return parameters;
     }
 
     public int minClusterSize() {
-        return minClusterSize;
+        return parameters.minClusterSize();
     }
 
     /** The effective {@code min_samples}: the value given, or {@code minClusterSize} when none was. */
     public int minSamples() {
-        return minSamples == null ? minClusterSize : minSamples;
+        return parameters.minSamples();
     }
 
     public double clusterSelectionEpsilon() {
-        return clusterSelectionEpsilon;
+        return parameters.clusterSelectionEpsilon();
     }
 
     /** 0 means no limit (scikit-learn's {@code None}). */
     public int maxClusterSize() {
-        return maxClusterSize;
+        return parameters.maxClusterSize();
     }
 
     public double alpha() {
-        return alpha;
+        return parameters.alpha();
     }
 
     public SelectionMethod clusterSelectionMethod() {
-        return method;
+        return parameters.method();
     }
 
     public boolean allowSingleCluster() {
-        return allowSingleCluster;
+        return parameters.allowSingleCluster();
     }
 
     public NonFinitePolicy nonFinitePolicy() {
@@ -124,20 +106,17 @@ public final class Hdbscan {
 
     /** The selection part of the parameters (what {@link HdbscanResult#reselect} may change). */
     public SelectionParameters selectionParameters() {
-        return new SelectionParameters(method, clusterSelectionEpsilon, maxClusterSize, allowSingleCluster);
+        return parameters.selection();
     }
 
     /** The parameters in scikit-learn's names, in a stable order (for reports and JSON summaries). */
     public Map<String, String> describe() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("min_cluster_size", Integer.toString(minClusterSize));
-        m.put("min_samples", Integer.toString(minSamples()));
-        m.put("cluster_selection_epsilon", Double.toString(clusterSelectionEpsilon));
-        m.put("max_cluster_size", maxClusterSize == 0 ? "None" : Integer.toString(maxClusterSize));
-        m.put("alpha", Double.toString(alpha));
-        m.put("cluster_selection_method", method.name().toLowerCase(java.util.Locale.ROOT));
-        m.put("allow_single_cluster", Boolean.toString(allowSingleCluster));
-        return m;
+        return parameters.describe();
+    }
+
+    /** The engine this estimator's fits run on: the CPU engine with the distance kernel of {@link #backend()}. */
+    public HdbscanEngine engine() {
+        return new CpuHdbscanEngine(KernelProvider.get().distance(backend));
     }
 
     /** Fits without progress reporting or cancellation. */
@@ -210,22 +189,10 @@ public final class Hdbscan {
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(cancel, "cancel");
         cancel.throwIfCancelled();
-        DistanceBackend b = Backends.of(backend);
-        Map<String, Double> times = new LinkedHashMap<>();
-
-        long t0 = System.nanoTime();
-        PointIndex index = PointIndex.build(fittedRows, n, d, b);
-        CoreDistances core = CoreDistances.compute(index, minSamples(), b, threads, progress, cancel);
-        long t1 = System.nanoTime();
-        times.put("core distances", (t1 - t0) / 1e9);
-
-        SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(threads).backend(b).build()
-                .compute(index, core, progress, cancel);
-        long t2 = System.nanoTime();
-        times.put("spanning tree", (t2 - t1) / 1e9);
+        MutualReachabilityMst m = engine().spanningTree(new FittedPoints(fittedRows, n, d), minSamples(), alpha(),
+                new Execution(threads, progress, cancel));
         cancel.throwIfCancelled();
-
-        return HdbscanResult.fromSpanningTree(this, total, rows, core.coreDistances(), mst, times);
+        return HdbscanResult.fromSpanningTree(parameters, total, rows, m.coreDistances(), m.tree(), m.stageSeconds());
     }
 
     /**
@@ -306,30 +273,17 @@ public final class Hdbscan {
             return this;
         }
 
-        /** Validates every parameter; the message names the parameter and the value. */
+        /** Validates every parameter ({@link HdbscanParameters}), then the run settings. */
         public Hdbscan build() {
-            if (minClusterSize < 2) {
-                throw new InvalidInputException("min_cluster_size must be at least 2; got " + minClusterSize);
-            }
-            if (minSamples != null && minSamples < 1) {
-                throw new InvalidInputException("min_samples must be at least 1; got " + minSamples);
-            }
-            if (!(alpha > 0) || Double.isInfinite(alpha)) {
-                throw new InvalidInputException("alpha must be a positive finite number; got " + alpha);
-            }
-            if (!(clusterSelectionEpsilon >= 0)) {
-                throw new InvalidInputException("cluster_selection_epsilon must be >= 0; got " + clusterSelectionEpsilon);
-            }
-            if (maxClusterSize < 0) {
-                throw new InvalidInputException("max_cluster_size must be >= 0 (0 = no limit); got " + maxClusterSize);
-            }
+            HdbscanParameters p = new HdbscanParameters(minClusterSize, minSamples == null ? minClusterSize : minSamples,
+                    clusterSelectionEpsilon, maxClusterSize, alpha, method, allowSingleCluster);
             if (threads < 1) {
                 throw new InvalidInputException("threads must be at least 1; got " + threads);
             }
             if (!backend.equals("auto") && !backend.equals("scalar") && !backend.equals("simd")) {
                 throw new InvalidInputException("backend must be auto, scalar or simd; got " + backend);
             }
-            return new Hdbscan(this);
+            return new Hdbscan(p, this);
         }
     }
 }

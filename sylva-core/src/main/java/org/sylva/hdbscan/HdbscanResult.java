@@ -30,7 +30,7 @@ import org.sylva.hdbscan.mst.SpanningTree;
  * }</pre>
  */
 public final class HdbscanResult {
-    private final Hdbscan parameters;
+    private final HdbscanParameters parameters;
     private final int total;
     private final FiniteRows rows;
     private final double[] core;
@@ -41,7 +41,7 @@ public final class HdbscanResult {
     private final double[] glosh;
     private final StageTimings timings;
 
-    private HdbscanResult(Hdbscan parameters, int total, FiniteRows rows, double[] core, SpanningTree mst,
+    private HdbscanResult(HdbscanParameters parameters, int total, FiniteRows rows, double[] core, SpanningTree mst,
             SingleLinkageTree slt, CondensedTree condensed, Clustering clustering, double[] glosh,
             StageTimings timings) {
         this.parameters = parameters;
@@ -57,13 +57,13 @@ public final class HdbscanResult {
     }
 
     /** Builds the hierarchy, selection and scores from a finished spanning tree. */
-    static HdbscanResult fromSpanningTree(Hdbscan p, int total, FiniteRows rows, double[] core, SpanningTree mst,
+    static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, FiniteRows rows, double[] core, SpanningTree mst,
             Map<String, Double> times) {
         long t0 = System.nanoTime();
         SingleLinkageTree slt = SingleLinkageTree.of(mst);
         CondensedTree ct = CondensedTree.condense(slt, p.minClusterSize());
         long t1 = System.nanoTime();
-        Clustering c = ClusterSelector.select(ct, p.selectionParameters());
+        Clustering c = ClusterSelector.select(ct, p.selection());
         double[] scores = OutlierScores.of(ct).scores();
         long t2 = System.nanoTime();
         Map<String, Double> t = new LinkedHashMap<>(times);
@@ -81,7 +81,12 @@ public final class HdbscanResult {
      *     define the spanning tree itself (fit again for those)
      */
     public HdbscanResult reselect(Hdbscan other) {
-        if (other.minSamples() != parameters.minSamples() || other.alpha() != parameters.alpha()) {
+        return reselect(other.parameters());
+    }
+
+    /** As {@link #reselect(Hdbscan)}, with the parameters alone. */
+    public HdbscanResult reselect(HdbscanParameters other) {
+        if (!parameters.sameSpanningTree(other)) {
             throw new InvalidInputException("reselect cannot change min_samples or alpha (they define the spanning "
                     + "tree: " + parameters.minSamples() + "/" + parameters.alpha() + " vs " + other.minSamples()
                     + "/" + other.alpha() + "); fit again instead");
@@ -91,7 +96,7 @@ public final class HdbscanResult {
         CondensedTree ct = other.minClusterSize() == parameters.minClusterSize()
                 ? condensed : CondensedTree.condense(slt, other.minClusterSize());
         long t1 = System.nanoTime();
-        Clustering c = ClusterSelector.select(ct, other.selectionParameters());
+        Clustering c = ClusterSelector.select(ct, other.selection());
         double[] scores = ct == condensed ? glosh : OutlierScores.of(ct).scores();
         long t2 = System.nanoTime();
         t.put("hierarchy", (t1 - t0) / 1e9);
@@ -100,7 +105,7 @@ public final class HdbscanResult {
     }
 
     /** The parameters this result was computed (or re-selected) with. */
-    public Hdbscan parameters() {
+    public HdbscanParameters parameters() {
         return parameters;
     }
 

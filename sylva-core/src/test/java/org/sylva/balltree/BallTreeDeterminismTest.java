@@ -17,16 +17,16 @@ import org.sylva.data.PointSet;
  * kernels, on inputs large enough to use every code path (forked top-level splits, the parallel copy,
  * many batches), with and without duplicates.
  */
-class BallTreeDeterminismTest {
+public class BallTreeDeterminismTest {
 
-    static PointSet points(int n, int d, boolean duplicates, long seed) {
+    public static PointSet points(int n, int d, boolean duplicates, long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         float[] x = new float[n * d];
         for (int i = 0; i < x.length; i++) x[i] = duplicates ? (float) r.nextInt(16) : (float) r.nextGaussian();
         return PointSet.of(n, d, x);
     }
 
-    static int[] batches(int n, int count, long seed) {
+    public static int[] batches(int n, int count, long seed) {
         // count batches of random (unequal) sizes, each at least one point
         SplittableRandom r = new SplittableRandom(seed);
         int[] cuts = new int[count + 1];
@@ -53,13 +53,13 @@ class BallTreeDeterminismTest {
             BallTreeBuilder b = new BallTreeBuilder().threads(threads);
             assertTrue(b.vectorKernels(), "on by default");
             BallTree vector = b.build(pts, ids);
-            assertSame(PartitionKernel.best(), b.lastWorkspace().kernel);
-            // One builder switched to scalar code makes new working memory without the kernel, and back.
+            assertEquals("cpu/vector", b.engine().name());
+            // One builder switched to scalar kernels gets a new engine (and working memory), and back.
             BallTree scalar = b.vectorKernels(false).build(pts, ids);
-            assertNull(b.lastWorkspace().kernel, "scalar code only");
+            assertEquals("cpu/scalar", b.engine().name(), "scalar kernels only");
             assertEquals(vector, scalar, kind);
             assertEquals(vector, b.vectorKernels(true).build(pts, ids));
-            assertNotNull(b.lastWorkspace().kernel);
+            assertEquals("cpu/vector", b.engine().name());
             assertArrayEquals(new BallTreeBuilder().threads(threads).vectorKernels(false).partition(pts, ids, 5),
                     new BallTreeBuilder().threads(threads).partition(pts, ids, 5), kind);
         }
@@ -87,8 +87,8 @@ class BallTreeDeterminismTest {
     @ParameterizedTest
     @ValueSource(strings = {"one", "dups", "batched", "batched-dups"})
     void sameResultWhenTheCallingThreadWorksToo(String kind) {
-        // Below TreeEngine.HANDOVER_MIN points the calling thread is one of the build's threads.
-        int n = TreeEngine.HANDOVER_MIN / 2 + 77;
+        // Below 2^17 points (TreeBuild.HANDOVER_MIN) the calling thread is one of the build's threads.
+        int n = (1 << 17) / 2 + 77;
         PointSet pts = points(n, 3, kind.contains("dups"), kind.hashCode() + 1);
         int[] ids = kind.startsWith("batched") ? batches(n, 9, 3) : null;
         BallTree ref = new BallTreeBuilder().threads(1).build(pts, ids);

@@ -7,17 +7,17 @@ import java.util.Arrays;
  * every node by {@code (coordinate, index)} (boxed comparator, numeric float comparison). Slow, obviously
  * right, and independent of the production code (shares nothing but the spec).
  */
-final class NaiveModel {
+public final class NaiveModel {
     private NaiveModel() { }
 
-    record Tree(int[] idx, byte[] mask) { }
+    public record Tree(int[] idx, byte[] mask) { }
 
     static int levelsFor(int m) {
         if (m <= 2) return 0;
         return 32 - Integer.numberOfLeadingZeros(m - 1) - 1;
     }
 
-    static Tree tree(float[] x, int d, int[] offsets) {
+    public static Tree tree(float[] x, int d, int[] offsets) {
         int total = 0;
         for (int b = 0; b + 1 < offsets.length; b++) total += 2 << levelsFor(offsets[b + 1] - offsets[b]);
         int[] idx = new int[total];

@@ -11,11 +11,11 @@ import java.util.List;
  * widest float64 dimension, index)} (so {@code max(left[dim]) <= min(right[dim])}, and on equal
  * coordinates the smaller indices are left), and two-point leaves in index order.
  */
-final class TreeRules {
+public final class TreeRules {
     private TreeRules() { }
 
     /** Failures (empty = all rules hold). */
-    static List<String> check(float[] x, int d, int[] offsets, int[] idx, byte[] mask) {
+    public static List<String> check(float[] x, int d, int[] offsets, int[] idx, byte[] mask) {
         List<String> fails = new ArrayList<>();
         int slot = 0;
         for (int b = 0; b + 1 < offsets.length; b++) {

@@ -13,7 +13,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.sylva.backend.Backends;
+import org.sylva.kernels.KernelProvider;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.demo.ClipLikeData;
@@ -66,7 +66,7 @@ class HdbscanTest {
         HdbscanResult base = Hdbscan.builder().minClusterSize(20).threads(1).backend("scalar").build().fit(p);
         assertTrue(base.clusterCount() >= 2, "the data has clusters: " + base);
         for (int threads : new int[] {1, 2, 8}) {
-            for (String backend : Backends.simdAvailable() ? new String[] {"scalar", "simd"} : new String[] {"scalar"}) {
+            for (String backend : KernelProvider.get().vectorDistanceAvailable() ? new String[] {"scalar", "simd"} : new String[] {"scalar"}) {
                 HdbscanResult r = Hdbscan.builder().minClusterSize(20).threads(threads).backend(backend).build().fit(p);
                 assertSameResult(base, r);
             }

@@ -1,8 +1,8 @@
 package org.sylva.hdbscan.core;
 
-import org.sylva.backend.DistanceBackend;
-import org.sylva.backend.ParallelWork;
-import org.sylva.backend.PointIndex;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.parallel.ParallelWork;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.progress.CancellationToken;
@@ -29,7 +29,7 @@ import org.sylva.progress.ProgressListener;
  * <p>Immutable: accessors return single values or copies.
  *
  * <pre>{@code
- * CoreDistances cd = CoreDistances.compute(points, 20, Backends.best(), 2, ProgressListener.NONE, CancellationToken.NEVER);
+ * CoreDistances cd = CoreDistances.compute(points, 20, KernelProvider.get().bestDistance(), 2, ProgressListener.NONE, CancellationToken.NEVER);
  * double c7 = cd.core(7);
  * int nearestOther = cd.neighbour(7, 1);
  * }</pre>
@@ -55,20 +55,20 @@ public final class CoreDistances {
     }
 
     /** Computes core distances of a float32 point set (coordinates converted exactly to float64). */
-    public static CoreDistances compute(PointSet points, int minSamples, DistanceBackend backend, int threads,
+    public static CoreDistances compute(PointSet points, int minSamples, DistanceKernel backend, int threads,
                                         ProgressListener progress, CancellationToken cancel) {
         checkParameters(minSamples, threads);
         return compute(PointIndex.build(points, backend), minSamples, backend, threads, progress, cancel);
     }
 
     /** Computes core distances over an index built for {@code backend} (lets the index be shared with the tree stage). */
-    public static CoreDistances compute(PointIndex index, int minSamples, DistanceBackend backend, int threads,
+    public static CoreDistances compute(PointIndex index, int minSamples, DistanceKernel backend, int threads,
                                         ProgressListener progress, CancellationToken cancel) {
         return compute(index, minSamples, backend, threads, progress, cancel, true);
     }
 
-    /** As {@link #compute(PointIndex, int, DistanceBackend, int, ProgressListener, CancellationToken)}; {@code prune = false} scans all pairs (tests). */
-    static CoreDistances compute(PointIndex index, int minSamples, DistanceBackend backend, int threads,
+    /** As {@link #compute(PointIndex, int, DistanceKernel, int, ProgressListener, CancellationToken)}; {@code prune = false} scans all pairs (tests). */
+    static CoreDistances compute(PointIndex index, int minSamples, DistanceKernel backend, int threads,
                                  ProgressListener progress, CancellationToken cancel, boolean prune) {
         checkParameters(minSamples, threads);
         if (index.blockWidth() != backend.blockWidth()) {

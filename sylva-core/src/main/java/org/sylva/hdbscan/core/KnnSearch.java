@@ -2,8 +2,8 @@ package org.sylva.hdbscan.core;
 
 import java.util.Arrays;
 
-import org.sylva.backend.DistanceBackend;
-import org.sylva.backend.PointIndex;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.hdbscan.index.PointIndex;
 
 /**
  * Exact k-nearest-neighbour lists of every point.
@@ -33,7 +33,7 @@ final class KnnSearch {
     private static final double FILTER_SLACK = 1e-13;
 
     private final PointIndex idx;
-    private final DistanceBackend backend;
+    private final DistanceKernel backend;
     private final int k;
     private final int k2;
     private final boolean prune;
@@ -59,16 +59,16 @@ final class KnnSearch {
     private final int[] p1Count;
     private final Object[] locks;
 
-    KnnSearch(PointIndex idx, DistanceBackend backend, int k, boolean prune, int threads) {
+    KnnSearch(PointIndex idx, DistanceKernel backend, int k, boolean prune, int threads) {
         this.idx = idx;
         this.backend = backend;
         this.k = k;
         this.k2 = k + 12;
         this.prune = prune;
         this.filtered = prune && backend.approximates() && idx.hasFloat32();
-        this.eps = DistanceBackend.approximationError(idx.dimensions());
+        this.eps = DistanceKernel.approximationError(idx.dimensions());
         this.limitFactor = (1 + eps) * (1 + eps) * (1 + 1e-12);
-        this.limitAbs = 3 * DistanceBackend.APPROXIMATION_ABSOLUTE;
+        this.limitAbs = 3 * DistanceKernel.APPROXIMATION_ABSOLUTE;
         this.outIdx = new int[idx.size() * k];
         this.outDist = new double[idx.size() * k];
         this.scratch = new Scratch[threads];
@@ -127,7 +127,7 @@ final class KnnSearch {
         final int[] stackNode;
         final double[] stackLb;
 
-        Scratch(PointIndex idx, DistanceBackend b, int k, int k2, boolean filtered) {
+        Scratch(PointIndex idx, DistanceKernel b, int k, int k2, boolean filtered) {
             int w = idx.blockWidth();
             int len = b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx);
             tile = new double[len];
@@ -352,7 +352,7 @@ final class KnnSearch {
         double mx = 0.0;
         for (int p = start; p < start + m; p++) {
             double b = Double.isInfinite(limit[p]) ? Double.POSITIVE_INFINITY
-                    : Math.sqrt(limit[p] * (1 + eps) + DistanceBackend.APPROXIMATION_ABSOLUTE) * (1 + 1e-12);
+                    : Math.sqrt(limit[p] * (1 + eps) + DistanceKernel.APPROXIMATION_ABSOLUTE) * (1 + 1e-12);
             t0[p] = b;
             mx = Math.max(mx, b);
         }

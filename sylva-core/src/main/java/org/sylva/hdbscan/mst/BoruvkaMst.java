@@ -1,9 +1,9 @@
 package org.sylva.hdbscan.mst;
 
-import org.sylva.backend.Backends;
-import org.sylva.backend.DistanceBackend;
-import org.sylva.backend.ParallelWork;
-import org.sylva.backend.PointIndex;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.parallel.ParallelWork;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.core.CoreDistances;
@@ -32,7 +32,7 @@ import org.sylva.progress.ProgressListener;
  * never skipped and the per-component minimum is exact whatever the scan order.
  *
  * <pre>{@code
- * DistanceBackend b = Backends.best();
+ * DistanceKernel b = KernelProvider.get().bestDistance();
  * CoreDistances cd = CoreDistances.compute(points, 20, b, 2, ProgressListener.NONE, CancellationToken.NEVER);
  * SpanningTree t = BoruvkaMst.builder().alpha(1.0).threads(2).backend(b).pruning(true).build()
  *         .compute(points, cd, ProgressListener.NONE, CancellationToken.NEVER);
@@ -44,7 +44,7 @@ public final class BoruvkaMst {
 
     private final double alpha;
     private final int threads;
-    private final DistanceBackend backend;
+    private final DistanceKernel backend;
     private final boolean shortcuts;
     private final boolean boundPruning;
 
@@ -68,7 +68,7 @@ public final class BoruvkaMst {
         return threads;
     }
 
-    public DistanceBackend backend() {
+    public DistanceKernel backend() {
         return backend;
     }
 
@@ -96,7 +96,7 @@ public final class BoruvkaMst {
     }
 
     /**
-     * Parameters of {@link BoruvkaMst}. Defaults: alpha 1.0, 1 thread, {@link Backends#best()}, pruning on.
+     * Parameters of {@link BoruvkaMst}. Defaults: alpha 1.0, 1 thread, {@link KernelProvider#best()}, pruning on.
      *
      * <pre>{@code
      * BoruvkaMst mst = BoruvkaMst.builder().threads(2).build();
@@ -105,7 +105,7 @@ public final class BoruvkaMst {
     public static final class Builder {
         private double alpha = 1.0;
         private int threads = 1;
-        private DistanceBackend backend = Backends.best();
+        private DistanceKernel backend = KernelProvider.get().bestDistance();
         private boolean shortcuts = true;
         private boolean boundPruning = true;
 
@@ -127,7 +127,7 @@ public final class BoruvkaMst {
             return this;
         }
 
-        public Builder backend(DistanceBackend backend) {
+        public Builder backend(DistanceKernel backend) {
             if (backend == null) throw new InvalidInputException("backend is null");
             this.backend = backend;
             return this;

@@ -3,9 +3,9 @@ package org.sylva.hdbscan.mst;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-import org.sylva.backend.DistanceBackend;
-import org.sylva.backend.ParallelWork;
-import org.sylva.backend.PointIndex;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.parallel.ParallelWork;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -21,7 +21,7 @@ final class BoruvkaRun {
 
     private final PointIndex idx;
     private final CoreDistances cd;
-    private final DistanceBackend backend;
+    private final DistanceKernel backend;
     private final double alpha;
     private final boolean divide;
     private final boolean shortcuts;
@@ -64,7 +64,7 @@ final class BoruvkaRun {
     private final double approxFactor;
     private final double approxAbs;
 
-    BoruvkaRun(PointIndex idx, CoreDistances cd, DistanceBackend backend, double alpha, boolean shortcuts,
+    BoruvkaRun(PointIndex idx, CoreDistances cd, DistanceKernel backend, double alpha, boolean shortcuts,
                boolean boundPruning, ParallelWork work) {
         this.idx = idx;
         this.cd = cd;
@@ -120,8 +120,8 @@ final class BoruvkaRun {
         edgeTo = new int[n - 1];
         edgeW = new double[n - 1];
         filtered = boundPruning && backend.approximates() && idx.hasFloat32();
-        approxFactor = 1 + DistanceBackend.approximationError(idx.dimensions());
-        approxAbs = DistanceBackend.APPROXIMATION_ABSOLUTE;
+        approxFactor = 1 + DistanceKernel.approximationError(idx.dimensions());
+        approxAbs = DistanceKernel.APPROXIMATION_ABSOLUTE;
         scratch = new Scratch[work.threads()];
         for (int t = 0; t < scratch.length; t++) scratch[t] = new Scratch(idx, backend, filtered);
     }
@@ -147,7 +147,7 @@ final class BoruvkaRun {
         final int[] stackNode;
         final double[] stackLb;
 
-        Scratch(PointIndex idx, DistanceBackend b, boolean filtered) {
+        Scratch(PointIndex idx, DistanceKernel b, boolean filtered) {
             int w = idx.blockWidth();
             tile = new double[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
             tile32 = filtered ? new float[tile.length] : null;

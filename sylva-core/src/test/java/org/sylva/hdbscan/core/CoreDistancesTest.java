@@ -13,9 +13,9 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
-import org.sylva.backend.Backends;
-import org.sylva.backend.DistanceBackend;
-import org.sylva.backend.PointIndex;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.mst.ClipLikeData;
@@ -25,7 +25,7 @@ import org.sylva.progress.CancelledException;
 import org.sylva.progress.ProgressListener;
 
 class CoreDistancesTest {
-    static CoreDistances run(double[] rows, int n, int d, int minSamples, DistanceBackend b, int threads, boolean prune) {
+    static CoreDistances run(double[] rows, int n, int d, int minSamples, DistanceKernel b, int threads, boolean prune) {
         PointIndex idx = PointIndex.build(rows, n, d, b);
         return CoreDistances.compute(idx, minSamples, b, threads, ProgressListener.NONE, CancellationToken.NEVER, prune);
     }
@@ -64,7 +64,7 @@ class CoreDistancesTest {
     void matchesBruteForceOnRandomData() {
         double[] rows = gaussian(800, 3, 11);
         for (int ms : new int[] {1, 2, 5, 20}) {
-            assertMatchesBruteForce(rows, 800, 3, ms, run(rows, 800, 3, ms, Backends.best(), 2, true));
+            assertMatchesBruteForce(rows, 800, 3, ms, run(rows, 800, 3, ms, KernelProvider.get().bestDistance(), 2, true));
         }
     }
 
@@ -76,7 +76,7 @@ class CoreDistancesTest {
         double[] rows = new double[n * d];
         for (int i = 0; i < rows.length; i++) rows[i] = r.nextInt(12);
         for (int ms : new int[] {1, 4, 11}) {
-            CoreDistances cd = run(rows, n, d, ms, Backends.best(), 2, true);
+            CoreDistances cd = run(rows, n, d, ms, KernelProvider.get().bestDistance(), 2, true);
             assertMatchesBruteForce(rows, n, d, ms, cd);
         }
     }
@@ -85,15 +85,15 @@ class CoreDistancesTest {
     void matchesBruteForceOnClipLikeData() {
         int n = 700;
         double[] rows = ClipLikeData.toDouble(ClipLikeData.withDuplicates(ClipLikeData.generate(n, 5), n, 61, 0.05, 6));
-        assertMatchesBruteForce(rows, n, 61, 20, run(rows, n, 61, 20, Backends.best(), 2, true));
+        assertMatchesBruteForce(rows, n, 61, 20, run(rows, n, 61, 20, KernelProvider.get().bestDistance(), 2, true));
     }
 
     @Test
     void prunedEqualsUnprunedAndScalarEqualsSimd() {
         int n = 2500;
         double[] rows = ClipLikeData.toDouble(ClipLikeData.withDuplicates(ClipLikeData.generate(n, 8), n, 61, 0.1, 9));
-        CoreDistances ref = run(rows, n, 61, 20, Backends.scalar(), 1, false);
-        for (DistanceBackend b : new DistanceBackend[] {Backends.scalar(), Backends.of("simd")}) {
+        CoreDistances ref = run(rows, n, 61, 20, KernelProvider.get().scalarDistance(), 1, false);
+        for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
             for (boolean prune : new boolean[] {true, false}) {
                 CoreDistances cd = run(rows, n, 61, 20, b, 2, prune);
                 assertArrayEquals(ref.coreDistances(), cd.coreDistances(), b.name() + " prune=" + prune);
@@ -107,9 +107,9 @@ class CoreDistancesTest {
     void identicalForAnyThreadCount() {
         int n = 3000;
         double[] rows = ClipLikeData.toDouble(ClipLikeData.generate(n, 21));
-        CoreDistances one = run(rows, n, 61, 10, Backends.best(), 1, true);
+        CoreDistances one = run(rows, n, 61, 10, KernelProvider.get().bestDistance(), 1, true);
         for (int t : new int[] {2, 8, 1}) {
-            CoreDistances cd = run(rows, n, 61, 10, Backends.best(), t, true);
+            CoreDistances cd = run(rows, n, 61, 10, KernelProvider.get().bestDistance(), t, true);
             assertArrayEquals(one.neighbours(), cd.neighbours());
             assertArrayEquals(one.neighbourDistances(), cd.neighbourDistances());
         }
@@ -118,21 +118,21 @@ class CoreDistancesTest {
     @Test
     void fewerPointsThanTheListLength() {
         double[] rows = gaussian(5, 2, 3);
-        CoreDistances cd = run(rows, 5, 2, 5, Backends.best(), 1, true);
+        CoreDistances cd = run(rows, 5, 2, 5, KernelProvider.get().bestDistance(), 1, true);
         assertEquals(5, cd.k());
         assertMatchesBruteForce(rows, 5, 2, 5, cd);
-        CoreDistances big = run(rows, 5, 2, 9, Backends.best(), 1, true);   // minSamples > n: farthest point
+        CoreDistances big = run(rows, 5, 2, 9, KernelProvider.get().bestDistance(), 1, true);   // minSamples > n: farthest point
         assertEquals(5, big.k());
         for (int i = 0; i < 5; i++) assertEquals(big.neighbourDistance(i, 4), big.core(i));
-        CoreDistances one = run(new double[] {1, 1}, 1, 2, 3, Backends.best(), 1, true);
+        CoreDistances one = run(new double[] {1, 1}, 1, 2, 3, KernelProvider.get().bestDistance(), 1, true);
         assertEquals(0.0, one.core(0));
-        assertEquals(0, run(new double[0], 0, 2, 3, Backends.best(), 1, true).size());
+        assertEquals(0, run(new double[0], 0, 2, 3, KernelProvider.get().bestDistance(), 1, true).size());
     }
 
     @Test
     void pointSetEntryConvertsFloat32Exactly() {
         float[] f = ClipLikeData.generate(400, 2);
-        CoreDistances a = CoreDistances.compute(PointSet.of(400, 61, f), 7, Backends.best(), 2, ProgressListener.NONE,
+        CoreDistances a = CoreDistances.compute(PointSet.of(400, 61, f), 7, KernelProvider.get().bestDistance(), 2, ProgressListener.NONE,
                 CancellationToken.NEVER);
         double[] rows = ClipLikeData.toDouble(f);
         assertMatchesBruteForce(rows, 400, 61, 7, a);
@@ -142,9 +142,9 @@ class CoreDistancesTest {
     void badParameters() {
         PointSet p = PointSet.of(3, 1, new float[] {0, 1, 2});
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> CoreDistances.compute(p, 0,
-                Backends.best(), 1, ProgressListener.NONE, CancellationToken.NEVER));
+                KernelProvider.get().bestDistance(), 1, ProgressListener.NONE, CancellationToken.NEVER));
         assertTrue(e.getMessage().contains("min_samples"));
-        assertThrows(InvalidInputException.class, () -> CoreDistances.compute(p, 2, Backends.best(), 0,
+        assertThrows(InvalidInputException.class, () -> CoreDistances.compute(p, 2, KernelProvider.get().bestDistance(), 0,
                 ProgressListener.NONE, CancellationToken.NEVER));
     }
 
@@ -154,7 +154,7 @@ class CoreDistancesTest {
         PointSet p = PointSet.of(n, 61, ClipLikeData.generate(n, 3));
         List<String> stages = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger lastDone = new AtomicInteger();
-        CoreDistances.compute(p, 5, Backends.best(), 2, (stage, done, total) -> {
+        CoreDistances.compute(p, 5, KernelProvider.get().bestDistance(), 2, (stage, done, total) -> {
             stages.add(stage);
             assertTrue(done <= total);
             lastDone.set((int) done);
@@ -162,7 +162,7 @@ class CoreDistancesTest {
         assertTrue(stages.contains(CoreDistances.STAGE));
         CancellationToken token = new CancellationToken();
         AtomicInteger calls = new AtomicInteger();
-        assertThrows(CancelledException.class, () -> CoreDistances.compute(p, 5, Backends.best(), 2,
+        assertThrows(CancelledException.class, () -> CoreDistances.compute(p, 5, KernelProvider.get().bestDistance(), 2,
                 (stage, done, total) -> calls.incrementAndGet(), cancelled(token)));
     }
 

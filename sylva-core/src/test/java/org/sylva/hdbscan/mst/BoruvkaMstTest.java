@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
-import org.sylva.backend.Backends;
-import org.sylva.backend.DistanceBackend;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.kernels.DistanceKernel;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.core.CoreDistances;
@@ -57,7 +57,7 @@ class BoruvkaMstTest {
     }
 
     private static void check(double[] rows, int n, int d, int ms, double alpha) {
-        Fit f = fit(rows, n, d, ms, Backends.best(), 2, BoruvkaMst.builder().alpha(alpha));
+        Fit f = fit(rows, n, d, ms, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().alpha(alpha));
         double[] core = f.cd().coreDistances();
         assertArrayEquals(PrimReference.coreDistances(rows, n, d, ms), core);
         SpanningTree prim = PrimReference.prim(rows, n, d, core, alpha, true);
@@ -74,7 +74,7 @@ class BoruvkaMstTest {
     @Test
     void equalsTextbookPrimWhereNoTieDecides() {
         double[] rows = gaussian(300, 4, 9);
-        Fit f = fit(rows, 300, 4, 1, Backends.best(), 1, BoruvkaMst.builder());
+        Fit f = fit(rows, 300, 4, 1, KernelProvider.get().bestDistance(), 1, BoruvkaMst.builder());
         SpanningTree plain = PrimReference.prim(rows, 300, 4, f.cd().coreDistances(), 1.0, false);
         assertEquals(plain, f.tree());
     }
@@ -84,11 +84,11 @@ class BoruvkaMstTest {
         int n = 3000;
         double[] rows = clips(n, 0.1, 17);
         for (int ms : new int[] {20, 5}) {
-            SpanningTree pruned = fit(rows, n, 61, ms, Backends.best(), 2, BoruvkaMst.builder().pruning(true)).tree();
-            SpanningTree none = fit(rows, n, 61, ms, Backends.best(), 2, BoruvkaMst.builder().pruning(false)).tree();
-            SpanningTree shortcutsOnly = fit(rows, n, 61, ms, Backends.best(), 2,
+            SpanningTree pruned = fit(rows, n, 61, ms, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().pruning(true)).tree();
+            SpanningTree none = fit(rows, n, 61, ms, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().pruning(false)).tree();
+            SpanningTree shortcutsOnly = fit(rows, n, 61, ms, KernelProvider.get().bestDistance(), 2,
                     BoruvkaMst.builder().shortcuts(true).boundPruning(false)).tree();
-            SpanningTree boundsOnly = fit(rows, n, 61, ms, Backends.best(), 2,
+            SpanningTree boundsOnly = fit(rows, n, 61, ms, KernelProvider.get().bestDistance(), 2,
                     BoruvkaMst.builder().shortcuts(false).boundPruning(true)).tree();
             assertSpanningTreeInEdgeOrder(pruned, n);
             assertEquals(none, pruned, "ms " + ms);
@@ -96,19 +96,19 @@ class BoruvkaMstTest {
             assertEquals(none, boundsOnly);
         }
         double[] g = grid(2000, 2, 30, 5);
-        assertEquals(fit(g, 2000, 2, 6, Backends.best(), 2, BoruvkaMst.builder().pruning(false)).tree(),
-                fit(g, 2000, 2, 6, Backends.best(), 2, BoruvkaMst.builder().pruning(true)).tree());
+        assertEquals(fit(g, 2000, 2, 6, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().pruning(false)).tree(),
+                fit(g, 2000, 2, 6, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().pruning(true)).tree());
     }
 
     @Test
     void scalarAndSimdGiveIdenticalTrees() {
-        DistanceBackend simd = Backends.of("simd");
+        DistanceKernel simd = KernelProvider.get().distance("simd");
         List<double[]> sets = List.of(gaussian(2000, 5, 3), clips(3000, 0.0, 4), clips(2000, 0.3, 5));
         int[] dims = {5, 61, 61};
         for (int s = 0; s < sets.size(); s++) {
             double[] rows = sets.get(s);
             int n = rows.length / dims[s];
-            Fit a = fit(rows, n, dims[s], 10, Backends.scalar(), 2, BoruvkaMst.builder());
+            Fit a = fit(rows, n, dims[s], 10, KernelProvider.get().scalarDistance(), 2, BoruvkaMst.builder());
             Fit b = fit(rows, n, dims[s], 10, simd, 2, BoruvkaMst.builder());
             assertArrayEquals(a.cd().coreDistances(), b.cd().coreDistances());
             assertArrayEquals(a.cd().neighbours(), b.cd().neighbours());
@@ -120,9 +120,9 @@ class BoruvkaMstTest {
     void byteIdenticalForAnyThreadCountAndRun() {
         int n = 5000;
         double[] rows = clips(n, 0.05, 31);
-        SpanningTree one = fit(rows, n, 61, 20, Backends.best(), 1, BoruvkaMst.builder()).tree();
+        SpanningTree one = fit(rows, n, 61, 20, KernelProvider.get().bestDistance(), 1, BoruvkaMst.builder()).tree();
         for (int t : new int[] {2, 8, 2, 1}) {
-            SpanningTree other = fit(rows, n, 61, 20, Backends.best(), t, BoruvkaMst.builder()).tree();
+            SpanningTree other = fit(rows, n, 61, 20, KernelProvider.get().bestDistance(), t, BoruvkaMst.builder()).tree();
             assertEquals(one, other, "threads " + t);
             assertArrayEquals(one.fromArray(), other.fromArray());
             assertArrayEquals(one.toArray(), other.toArray());
@@ -133,12 +133,12 @@ class BoruvkaMstTest {
     void tinyInputs() {
         for (int n = 0; n <= 3; n++) {
             double[] rows = gaussian(n, 2, n);
-            Fit f = fit(rows, n, 2, 2, Backends.best(), 2, BoruvkaMst.builder());
+            Fit f = fit(rows, n, 2, 2, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder());
             assertSpanningTreeInEdgeOrder(f.tree(), n);
             assertEquals(PrimReference.prim(rows, n, 2, f.cd().coreDistances(), 1.0, true), f.tree());
         }
         double[] same = new double[100 * 3];   // all points identical: every weight 0, ties by index
-        Fit f = fit(same, 100, 3, 5, Backends.best(), 2, BoruvkaMst.builder());
+        Fit f = fit(same, 100, 3, 5, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder());
         assertEquals(PrimReference.prim(same, 100, 3, f.cd().coreDistances(), 1.0, true), f.tree());
         for (int e = 0; e < 99; e++) assertEquals(0.0, f.tree().weight(e));
     }
@@ -148,7 +148,7 @@ class BoruvkaMstTest {
         int n = 3000;
         float[] f = ClipLikeData.generate(n, 77);
         PointSet pts = PointSet.of(n, 61, f);
-        DistanceBackend b = Backends.best();
+        DistanceKernel b = KernelProvider.get().bestDistance();
         CoreDistances cd = CoreDistances.compute(pts, 20, b, 2, ProgressListener.NONE, CancellationToken.NEVER);
         List<String> stages = Collections.synchronizedList(new ArrayList<>());
         SpanningTree t = BoruvkaMst.builder().threads(2).backend(b).build().compute(pts, cd,
@@ -179,7 +179,7 @@ class BoruvkaMstTest {
         assertThrows(InvalidInputException.class, () -> BoruvkaMst.builder().threads(0));
         assertThrows(InvalidInputException.class, () -> BoruvkaMst.builder().backend(null));
         PointSet p = PointSet.of(3, 1, new float[] {0, 1, 2});
-        CoreDistances cd = CoreDistances.compute(PointSet.of(2, 1, new float[] {0, 1}), 1, Backends.best(), 1,
+        CoreDistances cd = CoreDistances.compute(PointSet.of(2, 1, new float[] {0, 1}), 1, KernelProvider.get().bestDistance(), 1,
                 ProgressListener.NONE, CancellationToken.NEVER);
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> BoruvkaMst.builder().build()
                 .compute(p, cd, ProgressListener.NONE, CancellationToken.NEVER));

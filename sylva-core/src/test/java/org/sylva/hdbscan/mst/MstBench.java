@@ -1,8 +1,9 @@
 package org.sylva.hdbscan.mst;
 
-import org.sylva.backend.Backends;
-import org.sylva.backend.DistanceBackend;
-import org.sylva.backend.PointIndex;
+import org.sylva.kernels.BlockedPoints;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -19,7 +20,7 @@ public final class MstBench {
     public static void main(String[] args) {
         int n = Integer.parseInt(args[0]);
         int ms = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-        DistanceBackend b = Backends.of(args.length > 2 ? args[2] : "auto");
+        DistanceKernel b = KernelProvider.get().distance(args.length > 2 ? args[2] : "auto");
         int threads = args.length > 3 ? Integer.parseInt(args[3]) : 2;
         int repeats = args.length > 4 ? Integer.parseInt(args[4]) : 3;
         String file = args.length > 5 ? args[5] : null;
@@ -93,13 +94,13 @@ public final class MstBench {
     }
 
     /** Counts the pair distances asked for, per stage (single-threaded counts are exact; racy otherwise). */
-    static final class CountingBackend implements DistanceBackend {
-        final DistanceBackend inner;
+    static final class CountingBackend implements DistanceKernel {
+        final DistanceKernel inner;
         final long[] pairs = new long[2];
         final long[] approxPairs = new long[2];
         volatile int stage;
 
-        CountingBackend(DistanceBackend inner) {
+        CountingBackend(DistanceKernel inner) {
             this.inner = inner;
         }
 
@@ -114,7 +115,7 @@ public final class MstBench {
         }
 
         @Override
-        public void squaredDistances(PointIndex idx, int[] queries, int nq, int blockFrom, int blockTo, double[] out) {
+        public void squaredDistances(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo, double[] out) {
             pairs[stage] += (long) nq * (blockTo - blockFrom) * idx.blockWidth();
             inner.squaredDistances(idx, queries, nq, blockFrom, blockTo, out);
         }
@@ -125,14 +126,14 @@ public final class MstBench {
         }
 
         @Override
-        public void approximateSquaredDistances(PointIndex idx, int[] queries, int nq, int blockFrom, int blockTo,
+        public void approximateSquaredDistances(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo,
                                                 float[] out) {
             approxPairs[stage] += (long) nq * (blockTo - blockFrom) * idx.blockWidth();
             inner.approximateSquaredDistances(idx, queries, nq, blockFrom, blockTo, out);
         }
 
         @Override
-        public void centreDistances(PointIndex idx, int node, int blockFrom, int blockTo, double[] out) {
+        public void centreDistances(BlockedPoints idx, int node, int blockFrom, int blockTo, double[] out) {
             inner.centreDistances(idx, node, blockFrom, blockTo, out);
         }
     }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 
-import org.sylva.backend.DistanceBackend;
-import org.sylva.backend.PointIndex;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -19,7 +19,7 @@ final class MstTestSupport {
     record Fit(PointIndex index, CoreDistances cd, SpanningTree tree) {
     }
 
-    static Fit fit(double[] rows, int n, int d, int minSamples, DistanceBackend b, int threads, BoruvkaMst.Builder mst) {
+    static Fit fit(double[] rows, int n, int d, int minSamples, DistanceKernel b, int threads, BoruvkaMst.Builder mst) {
         PointIndex idx = PointIndex.build(rows, n, d, b);
         CoreDistances cd = CoreDistances.compute(idx, minSamples, b, threads, ProgressListener.NONE, CancellationToken.NEVER);
         SpanningTree t = mst.backend(b).threads(threads).build().compute(idx, cd, ProgressListener.NONE,

@@ -19,9 +19,9 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.sylva.backend.Backends;
-import org.sylva.backend.DistanceBackend;
-import org.sylva.backend.PointIndex;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -61,7 +61,7 @@ class OracleMstTest {
         double[] refCore = OracleData.read(dir.resolve(coreFile)).values();
         OracleData.Array mst = OracleData.read(dir.resolve(prefix + "_mst.npy"));
 
-        DistanceBackend b = Backends.best();
+        DistanceKernel b = KernelProvider.get().bestDistance();
         PointIndex idx = PointIndex.build(rows, n, d, b);
         CoreDistances cd = CoreDistances.compute(idx, libMs + 1, b, 2, ProgressListener.NONE, CancellationToken.NEVER);
         double[] core = cd.coreDistances();

@@ -1,0 +1,82 @@
+package org.sylva.hdbscan;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.hierarchy.SelectionParameters;
+
+/**
+ * The parameters of an HDBSCAN fit, in scikit-learn's names ({@code sklearn.cluster.HDBSCAN} >= 1.3):
+ * what the result depends on, and nothing about how it is computed (threads, backend). The one place
+ * where they are validated; the messages name the parameter as scikit-learn does and are meant to be
+ * shown to a user as they are.
+ *
+ * <pre>{@code
+ * HdbscanParameters p = Hdbscan.builder().minClusterSize(20).build().parameters();
+ * HdbscanResult leaf = result.reselect(p.toBuilder().clusterSelectionMethod(SelectionMethod.LEAF).build());
+ * }</pre>
+ *
+ * @param minClusterSize smallest size a group of points must have to count as a cluster; at least 2
+ * @param minSamples neighbourhood size of the core distance, counting the point itself; at least 1
+ * @param clusterSelectionEpsilon clusters that split below this distance are merged back; {@code >= 0}
+ * @param maxClusterSize largest cluster EOM may select; 0 means no limit (scikit-learn's {@code None})
+ * @param alpha distance scaling of the mutual reachability {@code max(core_a, core_b, d / alpha)}; {@code > 0}
+ * @param method EOM or LEAF
+ * @param allowSingleCluster whether EOM may select the root
+ */
+public record HdbscanParameters(int minClusterSize, int minSamples, double clusterSelectionEpsilon,
+        int maxClusterSize, double alpha, SelectionMethod method, boolean allowSingleCluster) {
+
+    /** Validates every parameter; the message names the parameter and the value. */
+    public HdbscanParameters {
+        Objects.requireNonNull(method, "cluster_selection_method");
+        if (minClusterSize < 2) {
+            throw new InvalidInputException("min_cluster_size must be at least 2; got " + minClusterSize);
+        }
+        if (minSamples < 1) {
+            throw new InvalidInputException("min_samples must be at least 1; got " + minSamples);
+        }
+        if (!(alpha > 0) || Double.isInfinite(alpha)) {
+            throw new InvalidInputException("alpha must be a positive finite number; got " + alpha);
+        }
+        if (!(clusterSelectionEpsilon >= 0)) {
+            throw new InvalidInputException("cluster_selection_epsilon must be >= 0; got " + clusterSelectionEpsilon);
+        }
+        if (maxClusterSize < 0) {
+            throw new InvalidInputException("max_cluster_size must be >= 0 (0 = no limit); got " + maxClusterSize);
+        }
+    }
+
+    /** The selection part (what {@link HdbscanResult#reselect} may change, with {@code minClusterSize}). */
+    public SelectionParameters selection() {
+        return new SelectionParameters(method, clusterSelectionEpsilon, maxClusterSize, allowSingleCluster);
+    }
+
+    /** True when {@code other} defines the same spanning tree ({@code minSamples} and {@code alpha}). */
+    public boolean sameSpanningTree(HdbscanParameters other) {
+        return other.minSamples == minSamples && Double.compare(other.alpha, alpha) == 0;
+    }
+
+    /** A builder of an estimator holding these parameters (and the default run settings). */
+    public Hdbscan.Builder toBuilder() {
+        return Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
+                .clusterSelectionEpsilon(clusterSelectionEpsilon).maxClusterSize(maxClusterSize).alpha(alpha)
+                .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster);
+    }
+
+    /** The parameters in scikit-learn's names, in a stable order (for reports and JSON summaries). */
+    public Map<String, String> describe() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("min_cluster_size", Integer.toString(minClusterSize));
+        m.put("min_samples", Integer.toString(minSamples));
+        m.put("cluster_selection_epsilon", Double.toString(clusterSelectionEpsilon));
+        m.put("max_cluster_size", maxClusterSize == 0 ? "None" : Integer.toString(maxClusterSize));
+        m.put("alpha", Double.toString(alpha));
+        m.put("cluster_selection_method", method.name().toLowerCase(Locale.ROOT));
+        m.put("allow_single_cluster", Boolean.toString(allowSingleCluster));
+        return m;
+    }
+}

@@ -1,0 +1,623 @@
+package org.sylva.hdbscan.index;
+
+import java.util.Arrays;
+
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.kernels.BlockedPoints;
+import org.sylva.kernels.DistanceKernel;
+
+/**
+ * The points of one fit, copied to float64 and laid out for the distance kernels, plus a binary
+ * partition of them into small leaves with bounding balls that lets the HDBSCAN stages skip pairs
+ * exactly.
+ *
+ * <p><b>Layout.</b> Points are stored by <em>position</em>, not by their original index: the leaves of
+ * the partition occupy consecutive position ranges, each starting at a multiple of the block width
+ * {@code W} and padded up to a multiple of it. Coordinates are column-interleaved per block of {@code W}
+ * positions ({@code data[(pos / W) * d * W + j * W + pos % W]}), so a vector kernel loads coordinate
+ * {@code j} of {@code W} consecutive positions with one load. Padding positions hold zeros and map to
+ * original index {@code -1}; callers never read their distances.
+ *
+ * <p><b>Partition.</b> A node's points are ordered by their projection on the line through two far-apart
+ * points (the usual ball-tree split) and cut near the middle, at a multiple of {@code W} so that leaves
+ * fill whole blocks, until a node holds at most {@link #LEAF_SIZE} points. Every node has a centre (the
+ * mean of its points) and a radius (the largest distance from the centre to one of its points);
+ * {@link #lowerBound} and {@link #lowerBoundFromCentre} turn them into provable lower bounds on computed
+ * distances. Nodes are numbered in pre-order (children after their parent, node 0 the root) and the
+ * leaves of a subtree are consecutive, so each node covers one position range. The partition depends
+ * only on the data and {@code W}, never on threads.
+ *
+ * <p>When every coordinate is exactly a float32 value (always so for a {@link PointSet}), the index also
+ * keeps a float32 copy for the backends' pre-filter (see {@link DistanceKernel#approximates()}).
+ *
+ * <pre>{@code
+ * PointIndex idx = PointIndex.build(points, KernelProvider.get().bestDistance());
+ * double s = idx.squaredDistance(idx.position(3), idx.position(7));   // ||x3 - x7||^2, reference order
+ * }</pre>
+ */
+public final class PointIndex implements BlockedPoints {
+    /**
+     * Largest number of points in one leaf. Large leaves amortise the per-leaf work (bounds, tile set-up);
+     * in tens of dimensions ball bounds cannot separate points inside a cluster anyway.
+     */
+    public static final int LEAF_SIZE = 64;
+
+    /** Largest coordinate magnitude for the float32 copy: squares and sums of 61+ terms stay far from float32 overflow. */
+    public static final double FLOAT32_LIMIT = DistanceKernel.FLOAT32_LIMIT;
+
+    /** Relative safety margin of {@link #lowerBound}: far above the rounding error of any computed distance. */
+    private static final double BOUND_MARGIN = 1e-9;
+
+    private final int n;
+    private final int d;
+    private final int w;
+    private final int positions;
+    private final double[] data;
+    private final float[] data32;
+    private final int[] posToOrig;
+    private final int[] origToPos;
+
+    private final int nodes;
+    private final int[] left;
+    private final int[] right;
+    private final int[] nodePosStart;
+    private final int[] nodePosEnd;
+    private final int[] nodeRealCount;
+    private final double[] centre;
+    private final double[] radius;
+    private final int[] nodeLeaf;
+
+    private final int leaves;
+    private final int[] leafNode;
+    private final int[] leafStart;
+    private final int[] leafCount;
+    private final int depth;
+
+    private PointIndex(Builder b) {
+        this.n = b.n;
+        this.d = b.d;
+        this.w = b.w;
+        this.positions = b.pos;
+        this.data = b.data;
+        this.data32 = b.data32;
+        this.posToOrig = b.posToOrig;
+        this.origToPos = b.origToPos;
+        this.nodes = b.nodeCount;
+        this.left = Arrays.copyOf(b.left, nodes);
+        this.right = Arrays.copyOf(b.right, nodes);
+        this.nodePosStart = Arrays.copyOf(b.nodePosStart, nodes);
+        this.nodePosEnd = Arrays.copyOf(b.nodePosEnd, nodes);
+        this.nodeRealCount = Arrays.copyOf(b.nodeRealCount, nodes);
+        this.centre = Arrays.copyOf(b.centre, nodes * d);
+        this.radius = Arrays.copyOf(b.radius, nodes);
+        this.nodeLeaf = Arrays.copyOf(b.nodeLeaf, nodes);
+        this.leaves = b.leafCount;
+        this.leafNode = Arrays.copyOf(b.leafNode, leaves);
+        this.leafStart = Arrays.copyOf(b.leafStart, leaves);
+        this.leafCount = Arrays.copyOf(b.leafSize, leaves);
+        this.depth = b.maxDepth;
+    }
+
+    /** Indexes a float32 point set (each coordinate converted exactly to float64) for {@code backend}. */
+    public static PointIndex build(PointSet points, DistanceKernel backend) {
+        float[] c = points.coordinates();
+        double[] rows = new double[c.length];
+        for (int i = 0; i < c.length; i++) rows[i] = c[i];
+        return build(rows, points.size(), points.dimensions(), backend);
+    }
+
+    /**
+     * Indexes {@code n} points of {@code d} float64 coordinates, row-major in {@code rows} (not kept:
+     * the index holds its own copy), with the block width of {@code backend}.
+     */
+    public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend) {
+        if (n < 0) throw new InvalidInputException("number of points must be >= 0, got " + n);
+        if (d < 1) throw new InvalidInputException("points must have at least one dimension (d = " + d + ")");
+        if ((long) n * d != rows.length) {
+            throw new InvalidInputException("coordinate array has " + rows.length + " values, expected n * d = "
+                    + n + " * " + d + " = " + ((long) n * d));
+        }
+        for (int i = 0; i < rows.length; i++) {
+            if (!Double.isFinite(rows[i])) {
+                throw new InvalidInputException("point " + (i / d) + ", coordinate " + (i % d) + " is " + rows[i]
+                        + " (NaN and infinite coordinates are not allowed)");
+            }
+        }
+        return new Builder(rows, n, d, backend.blockWidth()).build();
+    }
+
+    /** Number of points. */
+    public int size() {
+        return n;
+    }
+
+    public int dimensions() {
+        return d;
+    }
+
+    /** Block width {@code W}: positions per interleaved block. */
+    public int blockWidth() {
+        return w;
+    }
+
+    /** Number of positions including padding (a multiple of {@code W}). */
+    public int positions() {
+        return positions;
+    }
+
+    /** Original index of the point at position {@code pos}, or -1 for padding. */
+    public int original(int pos) {
+        return posToOrig[pos];
+    }
+
+    /** Position of original point {@code i}. */
+    public int position(int i) {
+        return origToPos[i];
+    }
+
+    /** The interleaved coordinate blocks (shared, read-only): see the class comment for the layout. */
+    @Override
+    public double[] blocks() {
+        return data;
+    }
+
+    /**
+     * The coordinates as float32 in the same layout, or {@code null}: present only when every coordinate is
+     * exactly a float32 value of magnitude at most {@value #FLOAT32_LIMIT} (always so for float32 input),
+     * so that float32 differences are exact-input differences and no square can overflow. the kernels use it
+     * for a pre-filter with a proven error bound ({@link DistanceKernel#approximateSquaredDistances}).
+     */
+    @Override
+    public float[] blocks32() {
+        return data32;
+    }
+
+    /** True when the float32 copy exists (see {@link #blocks32()}). */
+    public boolean hasFloat32() {
+        return data32 != null;
+    }
+
+    /** Node centres, {@code d} per node (shared, read-only). */
+    @Override
+    public double[] centres() {
+        return centre;
+    }
+
+    /**
+     * A lower bound on the computed distance from any point to any point under {@code node}, given the
+     * point's squared distance {@code sq} to the node's centre (see {@link #lowerBound}).
+     */
+    public double lowerBoundFromCentre(double sq, int node) {
+        double c = Math.sqrt(sq);
+        double r = radius[node];
+        return (c - r) - BOUND_MARGIN * (c + r);
+    }
+
+    /** Coordinate {@code j} of the point at position {@code pos}. */
+    public double coordinate(int pos, int j) {
+        return data[(pos / w) * d * w + j * w + pos % w];
+    }
+
+    /** Squared distance of two positions, summed over the dimensions in order (the reference arithmetic). */
+    public double squaredDistance(int posA, int posB) {
+        int a = (posA / w) * d * w + posA % w;
+        int b = (posB / w) * d * w + posB % w;
+        double s = 0.0;
+        for (int j = 0; j < d; j++) {
+            double t = data[a + j * w] - data[b + j * w];
+            s += t * t;
+        }
+        return s;
+    }
+
+    /**
+     * Exact squared distances (the reference arithmetic, bitwise equal to {@link #squaredDistance}) from
+     * position {@code q} to the positions {@code pos[from .. from+count-1]} into {@code out[0 .. count-1]}.
+     * Four pairs are summed side by side, each in its own sequential order, so the adds overlap without
+     * changing any result.
+     */
+    public void squaredDistances(int q, int[] pos, int from, int count, double[] out) {
+        int qb = (q / w) * d * w + q % w;
+        int i = 0;
+        for (; i + 3 < count; i += 4) {
+            int p0 = pos[from + i], p1 = pos[from + i + 1], p2 = pos[from + i + 2], p3 = pos[from + i + 3];
+            int b0 = (p0 / w) * d * w + p0 % w;
+            int b1 = (p1 / w) * d * w + p1 % w;
+            int b2 = (p2 / w) * d * w + p2 % w;
+            int b3 = (p3 / w) * d * w + p3 % w;
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            for (int j = 0; j < d; j++) {
+                int jw = j * w;
+                double x = data[qb + jw];
+                double t0 = x - data[b0 + jw];
+                double t1 = x - data[b1 + jw];
+                double t2 = x - data[b2 + jw];
+                double t3 = x - data[b3 + jw];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
+            }
+            out[i] = s0;
+            out[i + 1] = s1;
+            out[i + 2] = s2;
+            out[i + 3] = s3;
+        }
+        for (; i < count; i++) out[i] = squaredDistance(q, pos[from + i]);
+    }
+
+    /** Number of nodes of the partition (node 0 is the root when there are points). */
+    public int nodes() {
+        return nodes;
+    }
+
+    /** Left child of {@code node}, or -1 for a leaf. */
+    public int left(int node) {
+        return left[node];
+    }
+
+    /** Right child of {@code node}, or -1 for a leaf. */
+    public int right(int node) {
+        return right[node];
+    }
+
+    /** Leaf id of {@code node}, or -1 for an internal node. */
+    public int leafOf(int node) {
+        return nodeLeaf[node];
+    }
+
+    /** First position covered by {@code node}. */
+    public int nodeStart(int node) {
+        return nodePosStart[node];
+    }
+
+    /** End (exclusive) of the positions covered by {@code node}, padding included. */
+    public int nodeEnd(int node) {
+        return nodePosEnd[node];
+    }
+
+    /** Number of real points under {@code node}. */
+    public int nodeSize(int node) {
+        return nodeRealCount[node];
+    }
+
+    public double radius(int node) {
+        return radius[node];
+    }
+
+    /** Depth of the deepest node (root = 0). */
+    public int depth() {
+        return depth;
+    }
+
+    public int leaves() {
+        return leaves;
+    }
+
+    /** Node id of leaf {@code leaf}. */
+    public int leafNode(int leaf) {
+        return leafNode[leaf];
+    }
+
+    /** First position of leaf {@code leaf} (a multiple of {@code W}). */
+    public int leafStart(int leaf) {
+        return leafStart[leaf];
+    }
+
+    /** Number of real points of leaf {@code leaf}; they occupy positions {@code leafStart .. leafStart + count - 1}. */
+    public int leafCount(int leaf) {
+        return leafCount[leaf];
+    }
+
+    /**
+     * Distance between the centres of two nodes. Only ever used inside bounds with a safety margin, so
+     * it is summed in four interleaved partial sums (faster; the order does not matter here).
+     */
+    public double centreDistance(int a, int b) {
+        int oa = a * d, ob = b * d;
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        int j = 0;
+        for (; j + 3 < d; j += 4) {
+            double t0 = centre[oa + j] - centre[ob + j];
+            double t1 = centre[oa + j + 1] - centre[ob + j + 1];
+            double t2 = centre[oa + j + 2] - centre[ob + j + 2];
+            double t3 = centre[oa + j + 3] - centre[ob + j + 3];
+            s0 += t0 * t0;
+            s1 += t1 * t1;
+            s2 += t2 * t2;
+            s3 += t3 * t3;
+        }
+        for (; j < d; j++) {
+            double t = centre[oa + j] - centre[ob + j];
+            s0 += t * t;
+        }
+        return Math.sqrt((s0 + s1) + (s2 + s3));
+    }
+
+    /** Squared distance from the centre of {@code node} to position {@code pos}, for bounds (any summation order). */
+    public double centreSquaredDistance(int node, int pos) {
+        int oc = node * d;
+        int b = (pos / w) * d * w + pos % w;
+        double s0 = 0.0, s1 = 0.0;
+        int j = 0;
+        for (; j + 1 < d; j += 2) {
+            double t0 = centre[oc + j] - data[b + j * w];
+            double t1 = centre[oc + j + 1] - data[b + (j + 1) * w];
+            s0 += t0 * t0;
+            s1 += t1 * t1;
+        }
+        if (j < d) {
+            double t = centre[oc + j] - data[b + j * w];
+            s0 += t * t;
+        }
+        return s0 + s1;
+    }
+
+    /**
+     * A lower bound on the computed distance {@code sqrt(sum (a_j - b_j)^2)} of every pair with {@code a}
+     * under node {@code na} and {@code b} under node {@code nb}: the triangle inequality on the bounding
+     * balls, lowered by a relative margin ({@value #BOUND_MARGIN} of the magnitudes involved) that covers
+     * every rounding error in the centres, radii and distances by orders of magnitude. Never positive
+     * when the balls overlap.
+     */
+    public double lowerBound(int na, int nb) {
+        double c = centreDistance(na, nb);
+        double r = radius[na] + radius[nb];
+        return (c - r) - BOUND_MARGIN * (c + r);
+    }
+
+    /** Builds the partition iteratively (explicit stack: the depth is logarithmic, but no recursion is needed). */
+    private static final class Builder {
+        final int n, d, w;
+        final double[] rows;
+        double[] data;
+        float[] data32;
+        int[] posToOrig;
+        int[] origToPos;
+        int pos;
+
+        int nodeCount;
+        int[] left, right, nodePosStart, nodePosEnd, nodeRealCount, nodeLeaf;
+        double[] centre, radius;
+        int leafCount;
+        int[] leafNode, leafStart, leafSize;
+        int farthest;
+        int maxDepth;
+
+        final int[] idx;
+        final int[] tmp;
+        final double[] proj;
+        final double[] sortBuf;
+        final double[] dir;
+        final double[] aRow;
+        /** The rows in current segment order (and a buffer for partitions), so every pass streams. */
+        final double[] work;
+        final double[] workTmp;
+
+        Builder(double[] rows, int n, int d, int w) {
+            this.rows = rows;
+            this.n = n;
+            this.d = d;
+            this.w = w;
+            int maxNodes = Math.max(1, 4 * (n / (LEAF_SIZE / 2) + 1));
+            left = new int[maxNodes];
+            right = new int[maxNodes];
+            nodePosStart = new int[maxNodes];
+            nodePosEnd = new int[maxNodes];
+            nodeRealCount = new int[maxNodes];
+            nodeLeaf = new int[maxNodes];
+            centre = new double[maxNodes * d];
+            radius = new double[maxNodes];
+            leafNode = new int[maxNodes];
+            leafStart = new int[maxNodes];
+            leafSize = new int[maxNodes];
+            idx = new int[n];
+            for (int i = 0; i < n; i++) idx[i] = i;
+            tmp = new int[n];
+            proj = new double[n];
+            sortBuf = new double[n];
+            dir = new double[d];
+            aRow = new double[d];
+            work = rows.clone();
+            workTmp = new double[rows.length];
+        }
+
+        PointIndex build() {
+            // Upper bound on positions: every leaf pads at most W - 1 slots.
+            int maxLeaves = n == 0 ? 0 : (n + LEAF_SIZE / 2 - 1) / (LEAF_SIZE / 2) * 2 + 2;
+            long cap = (long) n + (long) maxLeaves * (w - 1) + w;
+            posToOrig = new int[(int) cap];
+            Arrays.fill(posToOrig, -1);
+            origToPos = new int[n];
+            if (n > 0) {
+                // Explicit stack of (from, to, parent, side, depth); pre-order with left first so that the
+                // leaves of every subtree get consecutive positions.
+                int stackCap = 4 * 64 + 16;
+                int[] sFrom = new int[stackCap], sTo = new int[stackCap], sParent = new int[stackCap];
+                int[] sSide = new int[stackCap], sDepth = new int[stackCap];
+                int sp = 0;
+                sFrom[sp] = 0; sTo[sp] = n; sParent[sp] = -1; sSide[sp] = 0; sDepth[sp] = 0; sp++;
+                int maxIter = 4 * n + 4;
+                for (int it = 0; it < maxIter && sp > 0; it++) {
+                    sp--;
+                    int from = sFrom[sp], to = sTo[sp], parent = sParent[sp], side = sSide[sp], dep = sDepth[sp];
+                    int node = nodeCount++;
+                    maxDepth = Math.max(maxDepth, dep);
+                    if (parent >= 0) {
+                        if (side == 0) left[parent] = node; else right[parent] = node;
+                    }
+                    left[node] = -1;
+                    right[node] = -1;
+                    nodeLeaf[node] = -1;
+                    nodeRealCount[node] = to - from;
+                    centreAndRadius(node, from, to);
+                    if (to - from <= LEAF_SIZE) {
+                        makeLeaf(node, from, to);
+                    } else {
+                        int mid = split(from, to);
+                        if (sp + 2 > stackCap) throw new IllegalStateException("partition deeper than expected");
+                        sFrom[sp] = mid; sTo[sp] = to; sParent[sp] = node; sSide[sp] = 1; sDepth[sp] = dep + 1; sp++;
+                        sFrom[sp] = from; sTo[sp] = mid; sParent[sp] = node; sSide[sp] = 0; sDepth[sp] = dep + 1; sp++;
+                    }
+                }
+                if (sp != 0) throw new IllegalStateException("partition did not finish");
+                // Position ranges of internal nodes, bottom-up (children have larger ids than parents).
+                for (int node = nodeCount - 1; node >= 0; node--) {
+                    if (left[node] >= 0) {
+                        nodePosStart[node] = nodePosStart[left[node]];
+                        nodePosEnd[node] = nodePosEnd[right[node]];
+                    }
+                }
+            }
+            int blocksTotal = Math.max(pos / w, 0);
+            data = new double[blocksTotal * d * w];
+            // The working copy is in final segment (leaf) order: copy it out sequentially.
+            for (int i = 0; i < n; i++) {
+                int p = origToPos[idx[i]];
+                int base = (p / w) * d * w + p % w;
+                int src = i * d;
+                for (int j = 0; j < d; j++) data[base + j * w] = work[src + j];
+            }
+            if (float32Exact()) {
+                data32 = new float[data.length];
+                for (int i = 0; i < data.length; i++) data32[i] = (float) data[i];
+            }
+            posToOrig = Arrays.copyOf(posToOrig, pos);
+            return new PointIndex(this);
+        }
+
+        private boolean float32Exact() {
+            for (double v : rows) {
+                if ((double) (float) v != v || Math.abs(v) > FLOAT32_LIMIT) return false;
+            }
+            return true;
+        }
+
+        private void makeLeaf(int node, int from, int to) {
+            int leaf = leafCount++;
+            nodeLeaf[node] = leaf;
+            leafNode[leaf] = node;
+            leafStart[leaf] = pos;
+            leafSize[leaf] = to - from;
+            for (int i = from; i < to; i++) {
+                posToOrig[pos] = idx[i];
+                origToPos[idx[i]] = pos;
+                pos++;
+            }
+            pos = (pos + w - 1) / w * w;
+            nodePosStart[node] = leafStart[leaf];
+            nodePosEnd[node] = pos;
+        }
+
+        /**
+         * Centre = mean of the points; radius = largest distance from the centre to one of them (the
+         * farthest point is remembered for the split). Reads the segment-ordered copy, so it streams.
+         */
+        private void centreAndRadius(int node, int from, int to) {
+            int oc = node * d;
+            for (int j = 0; j < d; j++) centre[oc + j] = 0.0;
+            for (int i = from; i < to; i++) {
+                int o = i * d;
+                for (int j = 0; j < d; j++) centre[oc + j] += work[o + j];
+            }
+            double inv = 1.0 / (to - from);
+            for (int j = 0; j < d; j++) centre[oc + j] *= inv;
+            double r2 = -1.0;
+            for (int i = from; i < to; i++) {
+                double s = sqRows(work, i * d, centre, oc);
+                if (s > r2) {
+                    r2 = s;
+                    farthest = i;
+                }
+            }
+            // Any summation order is within 1e-15 of the exact radius; the bounds' margin covers it.
+            radius[node] = Math.sqrt(r2);
+        }
+
+        /** Squared distance in four partial sums: splits and radii need no particular order. */
+        private double sqRows(double[] x, int ox, double[] y, int oy) {
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            int j = 0;
+            for (; j + 3 < d; j += 4) {
+                double t0 = x[ox + j] - y[oy + j];
+                double t1 = x[ox + j + 1] - y[oy + j + 1];
+                double t2 = x[ox + j + 2] - y[oy + j + 2];
+                double t3 = x[ox + j + 3] - y[oy + j + 3];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
+            }
+            for (; j < d; j++) {
+                double t = x[ox + j] - y[oy + j];
+                s0 += t * t;
+            }
+            return (s0 + s1) + (s2 + s3);
+        }
+
+        /**
+         * Reorders segment {@code [from, to)} (indices and rows) so that the points left of the split lie
+         * on one side of the projection on the line through two far-apart points; returns the split point.
+         */
+        private int split(int from, int to) {
+            int m = to - from;
+            // Split near the middle at a multiple of W so that leaves fill whole blocks (only the nodes on
+            // the right edge can be ragged); the depth stays logarithmic even with duplicate points.
+            int left = (m / 2 + w / 2) / w * w;
+            if (left < 1 || left >= m) left = m / 2;
+            int mid = from + left;
+            // a = the point farthest from the centre (found with the radius), b = the point farthest from a.
+            int a = farthest;
+            System.arraycopy(work, a * d, aRow, 0, d);
+            int b = a;
+            double best = -1;
+            for (int i = from; i < to; i++) {
+                double s = sqRows(work, i * d, aRow, 0);
+                if (s > best) {
+                    best = s;
+                    b = i;
+                }
+            }
+            int ob = b * d;
+            for (int j = 0; j < d; j++) dir[j] = work[ob + j] - aRow[j];
+            for (int i = from; i < to; i++) {
+                int o = i * d;
+                double s0 = 0.0, s1 = 0.0;
+                int j = 0;
+                for (; j + 1 < d; j += 2) {
+                    s0 += (work[o + j] - aRow[j]) * dir[j];
+                    s1 += (work[o + j + 1] - aRow[j + 1]) * dir[j + 1];
+                }
+                if (j < d) s0 += (work[o + j] - aRow[j]) * dir[j];
+                proj[i] = s0 + s1;
+            }
+            System.arraycopy(proj, from, sortBuf, from, m);
+            Arrays.sort(sortBuf, from, to);
+            double cut = sortBuf[mid - 1];
+            // Stable partition: strictly below the cut first, then equal ones in segment order until
+            // the left part is full, the rest to the right; rows move with their indices.
+            int below = 0;
+            for (int i = from; i < to; i++) if (proj[i] < cut) below++;
+            int equalLeft = (mid - from) - below;
+            int l = from, r = mid;
+            for (int i = from; i < to; i++) {
+                double p = proj[i];
+                int dst;
+                if (p < cut) {
+                    dst = l++;
+                } else if (p == cut && equalLeft > 0) {
+                    dst = l++;
+                    equalLeft--;
+                } else {
+                    dst = r++;
+                }
+                tmp[dst] = idx[i];
+                System.arraycopy(work, i * d, workTmp, dst * d, d);
+            }
+            System.arraycopy(tmp, from, idx, from, m);
+            System.arraycopy(workTmp, from * d, work, from * d, m * d);
+            return mid;
+        }
+    }
+}

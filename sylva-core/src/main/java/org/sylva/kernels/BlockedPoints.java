@@ -1,0 +1,37 @@
+package org.sylva.kernels;
+
+/**
+ * The view of a point set that the distance kernels read: coordinates interleaved in blocks of
+ * {@link #blockWidth()} consecutive positions, coordinate {@code j} of position {@code p} at
+ * {@code blocks()[(p / W) * d * W + j * W + p % W]}. Keeping the kernels on this small view, rather than
+ * on the HDBSCAN index that implements it, keeps the hardware code free of the algorithms above it.
+ *
+ * <pre>{@code
+ * BlockedPoints pts = PointIndex.build(points, kernel);   // the HDBSCAN index is one
+ * kernel.squaredDistances(pts, new int[] {0}, 1, 0, 1, tile);
+ * }</pre>
+ */
+public interface BlockedPoints {
+    /** Coordinates per point. */
+    int dimensions();
+
+    /** Positions per interleaved block. */
+    int blockWidth();
+
+    /** The interleaved float64 coordinate blocks (shared, read-only). */
+    double[] blocks();
+
+    /**
+     * The same coordinates as float32 in the same layout, or {@code null} where some coordinate is not
+     * exactly a float32 of magnitude at most {@link DistanceKernel#FLOAT32_LIMIT}.
+     */
+    float[] blocks32();
+
+    /** True when {@link #blocks32()} is present. */
+    default boolean hasFloat32() {
+        return blocks32() != null;
+    }
+
+    /** Centres of the partition nodes, {@code d} values per node (shared, read-only). */
+    double[] centres();
+}

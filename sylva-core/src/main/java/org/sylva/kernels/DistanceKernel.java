@@ -1,0 +1,123 @@
+package org.sylva.kernels;
+
+/**
+ * The distance work of the HDBSCAN stages, behind one small interface so that a vector (SIMD) or a
+ * device backend slots in without touching the stages. A backend computes tiles of squared Euclidean
+ * distances between a few query points and runs of consecutive positions of a {@link BlockedPoints} view (the HDBSCAN index); the
+ * stages decide what to do with them (nearest lists, cheapest foreign edges), in code shared by every
+ * backend, so a decision can never depend on the backend.
+ *
+ * <p><b>Exactness contract.</b> Every squared distance is bitwise equal to the reference arithmetic:
+ * {@code s = 0; for j = 0 .. d-1 in order: t = a_j - b_j; s = s + t * t} in float64, a multiply then an
+ * add (no fused multiply-add). Implementations obtain speed by computing many pairs at once, never by
+ * reordering or fusing this sum.
+ *
+ * <pre>{@code
+ * DistanceKernel b = KernelProvider.get().bestDistance();
+ * BlockedPoints idx = PointIndex.build(points, b);
+ * double[] tile = new double[b.tileLength(2, 1, idx)];
+ * b.squaredDistances(idx, new int[] {0, 1}, 2, 0, 1, tile);   // 2 queries x W positions of block 0
+ * }</pre>
+ */
+public interface DistanceKernel {
+    /** A short name: {@code "scalar"} or {@code "simd"}. */
+    String name();
+
+    /**
+     * Positions per interleaved block that this backend's kernel consumes; the
+     * {@link BlockedPoints} it reads must use the same width (the HDBSCAN index is built with it).
+     */
+    int blockWidth();
+
+    /** Query rows a tile may write: {@code nq} rounded up to the register block (the kernel may repeat the last query). */
+    default int paddedQueries(int nq) {
+        return (nq + 3) & ~3;
+    }
+
+    /** The length a tile buffer needs for {@code nq} queries against {@code blocks} blocks of {@code idx}. */
+    default int tileLength(int nq, int blocks, BlockedPoints idx) {
+        return paddedQueries(nq) * blocks * idx.blockWidth();
+    }
+
+    /**
+     * Squared distances of the query positions {@code queries[0 .. nq-1]} to every position of the blocks
+     * {@code blockFrom .. blockTo-1}: {@code out[q * stride + (pos - blockFrom * W)]} with
+     * {@code stride = (blockTo - blockFrom) * W}. Padding positions get some value that callers must
+     * ignore. Rows {@code nq .. paddedQueries(nq)-1} may be overwritten.
+     */
+    void squaredDistances(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo, double[] out);
+
+    /**
+     * Squared distances from the centre of partition node {@code node} to every position of the blocks
+     * {@code blockFrom .. blockTo-1}: {@code out[pos - blockFrom * W]}. Used only for lower bounds (with a
+     * safety margin), so any float64 arithmetic would do; both backends use the reference order anyway.
+     */
+    void centreDistances(BlockedPoints idx, int node, int blockFrom, int blockTo, double[] out);
+
+    /**
+     * True when {@link #approximateSquaredDistances} is implemented: a cheap float32 pre-filter whose error
+     * is bounded by {@link #approximationError}. The stages then compute the exact value only for pairs
+     * the bound cannot rule out, so results stay exactly those of the float64 reference.
+     */
+    default boolean approximates() {
+        return false;
+    }
+
+    /**
+     * The relative error bound {@code eps} of approximate squared distances in {@code d} dimensions: for
+     * every pair, with {@code s} the reference float64 value and {@code a} the approximation,
+     * {@code a <= s * (1 + eps) + APPROXIMATION_ABSOLUTE} and {@code s <= a * (1 + eps) + APPROXIMATION_ABSOLUTE}.
+     *
+     * <p>Why it holds (inputs exactly float32, |x| <= {@link #FLOAT32_LIMIT}, unit roundoff
+     * {@code u = 2^-24}): each float32 difference is {@code (a_j - b_j)(1 + d1)}, its square adds at most
+     * two roundings and each of the {@code d} additions one, so {@code a} lies within
+     * {@code (1 +- u)^(2d + 2)} of the exact real sum (all terms are non-negative, so there is no
+     * cancellation); the float64 reference lies within {@code (1 +- 2^-53)^d} of it; underflow adds at most
+     * {@code d * 2^-149} in absolute terms. {@code 1.01 (2d + 4) u} covers both relative factors.
+     */
+    static double approximationError(int d) {
+        return 1.01 * (2.0 * d + 4.0) * 0x1p-24;
+    }
+
+    /** Largest coordinate magnitude for which the float32 copy and its pre-filter are kept. */
+    double FLOAT32_LIMIT = 1e15;
+
+    /** Absolute slack of the approximation bound (float32 underflow). */
+    double APPROXIMATION_ABSOLUTE = 1e-36;
+
+    /**
+     * Float32 approximations of {@link #squaredDistances}, same shape, within {@link #approximationError}.
+     * Requires {@link BlockedPoints#hasFloat32()}; unsupported unless {@link #approximates()}.
+     */
+    default void approximateSquaredDistances(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo,
+                                             float[] out) {
+        throw new UnsupportedOperationException(name() + " has no approximate distances");
+    }
+
+    /**
+     * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the values
+     * {@code values[from + c] <= limits[c]}, and returns how many. {@code from} is a multiple of
+     * {@link #blockWidth()}, and {@code values} and {@code limits} hold whole blocks.
+     */
+    default int selectEach(float[] values, int from, float[] limits, int count, int[] out) {
+        int n = 0;
+        for (int c = 0; c < count; c++) {
+            if (values[from + c] <= limits[c]) out[n++] = c;
+        }
+        return n;
+    }
+
+    /**
+     * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the values
+     * {@code values[from + c] <= limit}, and returns how many; it may also list a few values slightly above
+     * {@code limit} (vector compares in float32 round the limit up), never miss one, so callers re-check.
+     * {@code from} is a multiple of {@link #blockWidth()} and {@code values} holds whole blocks from there.
+     */
+    default int select(float[] values, int from, int count, double limit, int[] out) {
+        int n = 0;
+        for (int c = 0; c < count; c++) {
+            if (values[from + c] <= limit) out[n++] = c;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,224 @@
+package org.sylva.kernels;
+
+import java.util.Locale;
+import java.util.function.Supplier;
+import org.sylva.data.InvalidInputException;
+
+/**
+ * The one place that decides which implementation of each kernel runs, the way Lucene's
+ * {@code VectorizationProvider} does. Every kernel has a scalar twin that is always available and gives
+ * bitwise the same results; the vector (Vector API) implementation of a kernel is used when
+ * <ol>
+ *   <li>the switch allows it: the system property {@value #PROPERTY} is {@code auto} (the default) or
+ *       {@code vector}; {@code scalar} forces every scalar twin;</li>
+ *   <li>the module {@code jdk.incubator.vector} is in the boot layer (the JVM was started with
+ *       {@code --add-modules jdk.incubator.vector}, as {@code ./sylva} does);</li>
+ *   <li>the vector class loads, finds the vector shape it needs and passes its self-test against the
+ *       scalar twin.</li>
+ * </ol>
+ * Each vector kernel is loaded lazily, once per JVM, at its first use. A failure is never silent: the
+ * reason is kept ({@link #describe()}, printed by {@code sylva --version}) and logged once at
+ * {@code WARNING} on the logger {@code org.sylva.kernels} when the module was present (a missing module
+ * is the documented default and logged at {@code DEBUG} only). Callers never see {@code null}.
+ *
+ * <pre>{@code
+ * KernelProvider k = KernelProvider.get();
+ * DistanceKernel dist = k.distance("auto");            // "auto" | "scalar" | "simd"
+ * PartitionKernel part = k.partition(true);            // vector where usable, else the scalar twin
+ * System.out.println(k.describe());                     // which implementation runs, and why
+ * }</pre>
+ */
+public final class KernelProvider {
+    /** The switch: {@code auto} (default), {@code scalar} or {@code vector}. */
+    public static final String PROPERTY = "sylva.kernels";
+    private static final String MODULE = "jdk.incubator.vector";
+    private static final System.Logger LOG = System.getLogger("org.sylva.kernels");
+    private static final KernelProvider INSTANCE = new KernelProvider();
+
+    private final String mode;
+    /** Why no vector kernel can run at all (switch or module), or {@code null}. */
+    private final String globalReason;
+    private final Lazy<DistanceKernel> vectorDistance;
+    private final Lazy<PartitionKernel> vectorPartition;
+    private final Lazy<LaneSubtrees> vectorLanes;
+    private final DistanceKernel scalarDistance = new ScalarDistanceKernel();
+    private final PartitionKernel scalarPartition = new ScalarPartitionKernel();
+
+    private KernelProvider() {
+        String m = System.getProperty(PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
+        String reason = null;
+        switch (m) {
+            case "auto", "vector" -> {
+                if (ModuleLayer.boot().findModule(MODULE).isEmpty()) {
+                    reason = "module " + MODULE + " is not in the boot layer (start the JVM with --add-modules "
+                            + MODULE + ")";
+                }
+            }
+            case "scalar" -> reason = "-D" + PROPERTY + "=scalar";
+            default -> {
+                reason = "-D" + PROPERTY + "=" + m + " is not auto, scalar or vector; using scalar kernels";
+                LOG.log(System.Logger.Level.WARNING, "sylva: " + reason);
+                m = "scalar";
+            }
+        }
+        this.mode = m;
+        this.globalReason = reason;
+        if (reason != null && !m.equals("scalar")) {
+            LOG.log(m.equals("vector") ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+                    "sylva: scalar kernels: " + reason);
+        }
+        this.vectorDistance = new Lazy<>("distance", "org.sylva.kernels.VectorDistanceKernel", reason);
+        this.vectorPartition = new Lazy<>("partition", "org.sylva.kernels.VectorPartitionKernel", reason);
+        this.vectorLanes = new Lazy<>("lane subtrees", "org.sylva.kernels.VectorLaneSubtrees", reason);
+    }
+
+    /** The provider of this JVM. */
+    public static KernelProvider get() {
+        return INSTANCE;
+    }
+
+    /** The value of the switch in force: {@code auto}, {@code scalar} or {@code vector}. */
+    public String mode() {
+        return mode;
+    }
+
+    /** True when the vector distance kernel is usable (loads it on first call). */
+    public boolean vectorDistanceAvailable() {
+        return vectorDistance.get() != null;
+    }
+
+    /** True when the ball tree's vector partition kernel is usable (loads it on first call). */
+    public boolean vectorPartitionAvailable() {
+        return vectorPartition.get() != null;
+    }
+
+    /** The scalar distance kernel (always available). */
+    public DistanceKernel scalarDistance() {
+        return scalarDistance;
+    }
+
+    /** The fastest usable distance kernel: the vector one, else the scalar twin. */
+    public DistanceKernel bestDistance() {
+        DistanceKernel v = vectorDistance.get();
+        return v != null ? v : scalarDistance;
+    }
+
+    /**
+     * The distance kernel named {@code "auto"} ({@link #bestDistance()}), {@code "scalar"} or {@code "simd"}
+     * (case ignored). Asking for {@code simd} where it is not usable is an {@link InvalidInputException}
+     * that says why.
+     */
+    public DistanceKernel distance(String name) {
+        if (name == null) throw new InvalidInputException("backend name is null; use auto, scalar or simd");
+        switch (name.trim().toLowerCase(Locale.ROOT)) {
+            case "auto":
+                return bestDistance();
+            case "scalar":
+                return scalarDistance;
+            case "simd":
+                DistanceKernel v = vectorDistance.get();
+                if (v == null) {
+                    throw new InvalidInputException("backend simd is not available: " + vectorDistance.reason()
+                            + " (or use --backend scalar)");
+                }
+                return v;
+            default:
+                throw new InvalidInputException("unknown backend '" + name + "'; use auto, scalar or simd");
+        }
+    }
+
+    /** The partition kernel: the vector one when {@code allowVector} and usable, else the scalar twin. */
+    public PartitionKernel partition(boolean allowVector) {
+        PartitionKernel v = allowVector ? vectorPartition.get() : null;
+        return v != null ? v : scalarPartition;
+    }
+
+    /**
+     * A new lane-subtree kernel (each instance holds its own buffers: one per thread): the vector one
+     * when {@code allowVector} and usable, else the scalar twin.
+     */
+    public LaneSubtrees newLanes(boolean allowVector) {
+        if (allowVector && vectorLanes.get() != null) return vectorLanes.newInstance();
+        return new ScalarLaneSubtrees();
+    }
+
+    /** A factory of {@link #newLanes(boolean)} for one choice. */
+    public Supplier<LaneSubtrees> lanes(boolean allowVector) {
+        return () -> newLanes(allowVector);
+    }
+
+    /**
+     * One line per kernel: which implementation runs and, for a scalar one, why. Loads every vector
+     * kernel that is not loaded yet (their self-tests take a few tenths of a second once).
+     */
+    public String describe() {
+        return "kernels (-D" + PROPERTY + "=" + mode + "):\n"
+                + "  distance:      " + vectorDistance.describe() + "\n"
+                + "  partition:     " + vectorPartition.describe() + "\n"
+                + "  lane subtrees: " + vectorLanes.describe();
+    }
+
+    /** A vector kernel loaded on first use; {@code null} value (with a reason) when it cannot run. */
+    private static final class Lazy<T> {
+        private final String what;
+        private final String className;
+        private final String blocked;
+        private volatile boolean loaded;
+        private T first;
+        private java.lang.reflect.Constructor<?> constructor;
+        private String reason;
+
+        Lazy(String what, String className, String blocked) {
+            this.what = what;
+            this.className = className;
+            this.blocked = blocked;
+        }
+
+        T get() {
+            if (!loaded) load();
+            return first;
+        }
+
+        String reason() {
+            get();
+            return reason;
+        }
+
+        @SuppressWarnings("unchecked")
+        T newInstance() {
+            try {
+                return (T) constructor.newInstance();
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("vector " + what + " kernel: a second instance failed", e);
+            }
+        }
+
+        String describe() {
+            T v = get();
+            return v != null ? "vector (" + className.substring(className.lastIndexOf('.') + 1) + ")"
+                    : "scalar (" + reason + ")";
+        }
+
+        @SuppressWarnings("unchecked")
+        private synchronized void load() {
+            if (loaded) return;
+            if (blocked != null) {
+                reason = blocked;
+            } else {
+                try {
+                    java.lang.reflect.Constructor<?> c = Class.forName(className).getDeclaredConstructor();
+                    // The constructor of every vector kernel checks the vector shape and runs its self-test.
+                    first = (T) c.newInstance();
+                    constructor = c;
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                    Throwable cause = e.getCause() == null ? e : e.getCause();
+                    reason = "vector " + what + " kernel refused: " + cause;
+                } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+                    reason = "vector " + what + " kernel could not be loaded: " + e;
+                }
+                if (reason != null) LOG.log(System.Logger.Level.WARNING, "sylva: " + reason + "; using its scalar twin");
+            }
+            loaded = true;
+        }
+    }
+}

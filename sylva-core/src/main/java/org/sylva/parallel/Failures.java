@@ -1,0 +1,31 @@
+package org.sylva.parallel;
+
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The one way the library surfaces a failure of work that ran on another thread: the original
+ * unchecked exception or error, as the worker threw it, on the calling thread. Fork-join tasks re-create
+ * an exception on the joining thread (same type, the original as cause); this unwraps it again so that
+ * callers see, for example, the library's {@code CancelledException} itself.
+ *
+ * <pre>{@code
+ * try { future.get(); } catch (ExecutionException e) { throw Failures.unwrap(e); }
+ * }</pre>
+ */
+public final class Failures {
+    private Failures() { }
+
+    /** The original failure behind {@code e}: the cause, without fork-join's re-created copy. */
+    public static Throwable original(ExecutionException e) {
+        Throwable c = e.getCause() == null ? e : e.getCause();
+        if (c.getCause() != null && c.getClass() == c.getCause().getClass()) c = c.getCause();
+        return c;
+    }
+
+    /** Rethrows {@code failure} if it is unchecked; wraps a checked one in {@link IllegalStateException}. */
+    public static RuntimeException rethrow(Throwable failure) {
+        if (failure instanceof RuntimeException re) throw re;
+        if (failure instanceof Error er) throw er;
+        throw new IllegalStateException(failure);
+    }
+}

@@ -1,0 +1,138 @@
+package org.sylva.parallel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * Runs a pass of independent, bounded work units on a fixed number of worker threads (from the shared
+ * {@link Pools} of that size, or the calling thread alone for one thread). Workers claim units
+ * in increasing order; between units they check the cancellation token, and about every 100 ms one of
+ * them reports progress. Each worker has a stable id in {@code [0, threads)}, so per-thread scratch can
+ * be allocated once and reused across passes. The units must write disjoint results (or combine them
+ * order-independently), so the output never depends on the number of threads.
+ *
+ * <pre>{@code
+ * try (ParallelWork work = new ParallelWork(2)) {
+ *     work.run(units, "core distances", listener, token, (worker, unit) -> process(scratch[worker], unit));
+ * }
+ * }</pre>
+ */
+public final class ParallelWork implements AutoCloseable {
+    private static final long REPORT_NANOS = 100_000_000L;
+
+    /** One unit of work, run by worker {@code worker}. */
+    @FunctionalInterface
+    public interface Unit {
+        void run(int worker, int unit);
+    }
+
+    private final int threads;
+    private final ForkJoinPool pool;
+
+    /** A runner with {@code threads >= 1} workers. */
+    public ParallelWork(int threads) {
+        if (threads < 1) throw new InvalidInputException("threads must be >= 1, got " + threads);
+        this.threads = threads;
+        this.pool = threads == 1 ? null : Pools.get(threads);
+    }
+
+    public int threads() {
+        return threads;
+    }
+
+    /**
+     * Runs {@code task} for every unit {@code 0 .. units-1}; reports {@code (stage, done, units)} to
+     * {@code listener} (at least once, at the end) and throws {@link CancelledException} if the token was
+     * cancelled before every unit ran.
+     */
+    public void run(int units, String stage, ProgressListener listener, CancellationToken token, Unit task) {
+        run(units, stage, 0, units, listener, token, task);
+    }
+
+    /**
+     * As {@link #run(int, String, ProgressListener, CancellationToken, Unit)} for one pass of a stage made
+     * of several: progress is reported as {@code (stage, offset + done, total)}.
+     */
+    public void run(int units, String stage, long offset, long total, ProgressListener listener,
+                    CancellationToken token, Unit task) {
+        token.throwIfCancelled();
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        AtomicLong lastReport = new AtomicLong(System.nanoTime());
+        AtomicBoolean failed = new AtomicBoolean();
+        if (pool == null || units <= 1) {
+            work(0, units, next, done, lastReport, failed, stage, offset, total, listener, token, task);
+        } else {
+            int workers = Math.min(threads, units);
+            List<Future<?>> futures = new ArrayList<>(workers);
+            for (int t = 0; t < workers; t++) {
+                int id = t;
+                futures.add(pool.submit(() -> work(id, units, next, done, lastReport, failed, stage, offset, total,
+                        listener, token, task)));
+            }
+            Throwable failure = null;
+            boolean interrupted = false;
+            // The workers belong to shared pools: never return while one of them still runs a unit of
+            // this pass. An interrupt stops them at their next unit; then wait for the unit in hand.
+            for (Future<?> f : futures) {
+                for (int attempt = 0; attempt < Integer.MAX_VALUE; attempt++) {
+                    try {
+                        f.get();
+                        break;
+                    } catch (ExecutionException e) {
+                        if (failure == null) failure = Failures.original(e);
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                        failed.set(true);
+                        if (failure == null) failure = e;
+                    }
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+            if (failure != null) throw Failures.rethrow(failure);
+        }
+        token.throwIfCancelled();
+        if (done.get() != units) throw new IllegalStateException(stage + ": " + done.get() + " of " + units + " units ran");
+        listener.progress(stage, offset + units, total);
+    }
+
+    private static void work(int id, int units, AtomicInteger next, AtomicInteger done, AtomicLong lastReport,
+                             AtomicBoolean failed, String stage, long offset, long total, ProgressListener listener,
+                             CancellationToken token, Unit task) {
+        for (int it = 0; it < units; it++) {
+            // A failed unit stops the other workers at their next unit: the failure surfaces once, promptly.
+            if (token.isCancelled() || failed.get()) return;
+            int u = next.getAndIncrement();
+            if (u >= units) return;
+            try {
+                task.run(id, u);
+            } catch (RuntimeException | Error e) {
+                failed.set(true);
+                throw e;
+            }
+            int dn = done.incrementAndGet();
+            long now = System.nanoTime();
+            long last = lastReport.get();
+            if (now - last >= REPORT_NANOS && dn < units && lastReport.compareAndSet(last, now)) {
+                listener.progress(stage, offset + dn, total);
+            }
+        }
+    }
+
+    /** Nothing to release: the workers belong to the shared {@link Pools}; kept for try-with-resources. */
+    @Override
+    public void close() {
+    }
+}

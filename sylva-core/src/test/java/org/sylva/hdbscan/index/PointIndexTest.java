@@ -1,0 +1,100 @@
+package org.sylva.hdbscan.index;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.data.InvalidInputException;
+
+class PointIndexTest {
+    static double[] randomRows(int n, int d, long seed) {
+        Random r = new Random(seed);
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = r.nextGaussian() * 10 + (i / d % 3) * 20;
+        return x;
+    }
+
+    @Test
+    void everyPointHasOnePositionAndItsCoordinates() {
+        int n = 1000, d = 7;
+        double[] rows = randomRows(n, d, 1);
+        PointIndex idx = PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance());
+        boolean[] seen = new boolean[n];
+        int real = 0;
+        for (int p = 0; p < idx.positions(); p++) {
+            int o = idx.original(p);
+            if (o < 0) continue;
+            real++;
+            assertTrue(!seen[o], "point " + o + " twice");
+            seen[o] = true;
+            assertEquals(p, idx.position(o));
+            for (int j = 0; j < d; j++) assertEquals(rows[o * d + j], idx.coordinate(p, j));
+        }
+        assertEquals(n, real);
+        int covered = 0;
+        for (int l = 0; l < idx.leaves(); l++) {
+            assertTrue(idx.leafCount(l) <= PointIndex.LEAF_SIZE && idx.leafCount(l) >= 1);
+            assertEquals(0, idx.leafStart(l) % idx.blockWidth());
+            for (int i = 0; i < idx.leafCount(l); i++) assertTrue(idx.original(idx.leafStart(l) + i) >= 0);
+            covered += idx.leafCount(l);
+        }
+        assertEquals(n, covered);
+        assertEquals(n, idx.nodeSize(0));
+    }
+
+    @Test
+    void ballsContainTheirPointsAndBoundsAreLowerBounds() {
+        int n = 700, d = 5;
+        double[] rows = randomRows(n, d, 2);
+        PointIndex idx = PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance());
+        Random r = new Random(3);
+        for (int t = 0; t < 200; t++) {
+            int a = r.nextInt(idx.nodes()), b = r.nextInt(idx.nodes());
+            double lb = idx.lowerBound(a, b);
+            double min = Double.POSITIVE_INFINITY;
+            for (int p = idx.nodeStart(a); p < idx.nodeEnd(a); p++) {
+                if (idx.original(p) < 0) continue;
+                for (int q = idx.nodeStart(b); q < idx.nodeEnd(b); q++) {
+                    if (idx.original(q) < 0) continue;
+                    min = Math.min(min, Math.sqrt(idx.squaredDistance(p, q)));
+                }
+            }
+            assertTrue(lb < min || (lb <= 0 && min == 0), "bound " + lb + " > min distance " + min);
+        }
+    }
+
+    @Test
+    void duplicatesAndTinyInputs() {
+        double[] same = new double[300 * 3];
+        PointIndex idx = PointIndex.build(same, 300, 3, KernelProvider.get().scalarDistance());
+        assertTrue(idx.depth() <= 6, "depth " + idx.depth());
+        assertEquals(0, PointIndex.build(new double[0], 0, 3, KernelProvider.get().scalarDistance()).leaves());
+        assertEquals(1, PointIndex.build(new double[] {1, 2}, 1, 2, KernelProvider.get().scalarDistance()).leaves());
+    }
+
+    @Test
+    void buildIsDeterministic() {
+        double[] rows = randomRows(900, 4, 5);
+        PointIndex a = PointIndex.build(rows, 900, 4, KernelProvider.get().scalarDistance());
+        PointIndex b = PointIndex.build(rows, 900, 4, KernelProvider.get().scalarDistance());
+        int[] pa = new int[900], pb = new int[900];
+        for (int i = 0; i < 900; i++) {
+            pa[i] = a.position(i);
+            pb[i] = b.position(i);
+        }
+        assertArrayEquals(pa, pb);
+    }
+
+    @Test
+    void refusesNonFiniteAndBadShapes() {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> PointIndex.build(new double[] {0, 1, Double.NaN, 2}, 2, 2, KernelProvider.get().scalarDistance()));
+        assertTrue(e.getMessage().contains("point 1, coordinate 0"), e.getMessage());
+        assertThrows(InvalidInputException.class, () -> PointIndex.build(new double[3], 2, 2, KernelProvider.get().scalarDistance()));
+    }
+}

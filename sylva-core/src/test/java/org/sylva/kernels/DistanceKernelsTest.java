@@ -1,0 +1,146 @@
+package org.sylva.kernels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.data.InvalidInputException;
+
+class DistanceKernelsTest {
+    @Test
+    void providerChoosesSimdWhenTheModuleIsPresent() {
+        // surefire runs with --add-modules jdk.incubator.vector, so the vector backend must load here.
+        assertTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent());
+        assertTrue(KernelProvider.get().vectorDistanceAvailable());
+        assertEquals("simd", KernelProvider.get().bestDistance().name());
+        assertSame(KernelProvider.get().bestDistance(), KernelProvider.get().distance("auto"));
+        assertSame(KernelProvider.get().scalarDistance(), KernelProvider.get().distance(" Scalar "));
+        assertEquals("simd", KernelProvider.get().distance("SIMD").name());
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> KernelProvider.get().distance("cuda"));
+        assertTrue(e.getMessage().contains("cuda"));
+        assertThrows(InvalidInputException.class, () -> KernelProvider.get().distance(null));
+    }
+
+    /** Every tile entry equals the reference sum, bitwise, for both backends; odd block counts and query counts included. */
+    @Test
+    void tilesAreBitwiseTheReferenceSum() {
+        for (int d : new int[] {1, 2, 5, 61, 64}) {
+            int n = 333;
+            Random r = new Random(d);
+            double[] rows = new double[n * d];
+            for (int i = 0; i < rows.length; i++) rows[i] = (float) (r.nextGaussian() * 100);
+            for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+                PointIndex idx = PointIndex.build(rows, n, d, b);
+                int w = idx.blockWidth();
+                int blocks = idx.positions() / w;
+                for (int nq = 1; nq <= 9; nq++) {
+                    int[] qs = new int[nq];
+                    for (int i = 0; i < nq; i++) qs[i] = idx.position(r.nextInt(n));
+                    int bf = r.nextInt(blocks), bt = Math.min(blocks, bf + 1 + r.nextInt(5));
+                    double[] out = new double[b.tileLength(nq, bt - bf, idx)];
+                    b.squaredDistances(idx, qs, nq, bf, bt, out);
+                    int stride = (bt - bf) * w;
+                    for (int q = 0; q < nq; q++) {
+                        int qo = idx.original(qs[q]);
+                        for (int p = bf * w; p < bt * w; p++) {
+                            int o = idx.original(p);
+                            if (o < 0) continue;
+                            double s = 0.0;
+                            for (int j = 0; j < d; j++) {
+                                double t = rows[qo * d + j] - rows[o * d + j];
+                                s += t * t;
+                            }
+                            double got = out[q * stride + p - bf * w];
+                            assertEquals(Double.doubleToRawLongBits(s), Double.doubleToRawLongBits(got),
+                                    b.name() + " d=" + d + " pair " + qo + "," + o);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The float32 pre-filter stays within its documented error bound, including for tiny and huge coordinates. */
+    @Test
+    void approximationsStayWithinTheProvenBound() {
+        DistanceKernel simd = KernelProvider.get().distance("simd");
+        assertTrue(simd.approximates());
+        assertTrue(!KernelProvider.get().scalarDistance().approximates());
+        for (double scale : new double[] {1e-20, 1e-3, 1.0, 300.0, 1e12}) {
+            for (int d : new int[] {1, 7, 61, 100}) {
+                int n = 200;
+                Random r = new Random(d * 31L + (long) Math.log10(scale + 1e-30));
+                double[] rows = new double[n * d];
+                for (int i = 0; i < rows.length; i++) rows[i] = (float) (r.nextGaussian() * scale);
+                for (int i = 0; i < 20; i++) System.arraycopy(rows, 0, rows, (1 + i) * d, d);   // exact zeros
+                PointIndex idx = PointIndex.build(rows, n, d, simd);
+                assertTrue(idx.hasFloat32());
+                int w = idx.blockWidth();
+                int blocks = idx.positions() / w;
+                int[] qs = new int[5];
+                for (int i = 0; i < 5; i++) qs[i] = idx.position(r.nextInt(n));
+                double[] exact = new double[simd.tileLength(5, blocks, idx)];
+                float[] approx = new float[exact.length];
+                simd.squaredDistances(idx, qs, 5, 0, blocks, exact);
+                simd.approximateSquaredDistances(idx, qs, 5, 0, blocks, approx);
+                double eps = DistanceKernel.approximationError(d);
+                double abs = DistanceKernel.APPROXIMATION_ABSOLUTE;
+                for (int q = 0; q < 5; q++) {
+                    for (int p = 0; p < idx.positions(); p++) {
+                        if (idx.original(p) < 0) continue;
+                        double s = exact[q * blocks * w + p], a = approx[q * blocks * w + p];
+                        assertTrue(a <= s * (1 + eps) + abs && s <= a * (1 + eps) + abs,
+                                "scale " + scale + " d " + d + ": exact " + s + " approx " + a);
+                    }
+                }
+            }
+        }
+        // Not float32-exact (or too large): no float32 copy, so no pre-filter.
+        assertTrue(!PointIndex.build(new double[] {0.1, 0.2}, 2, 1, simd).hasFloat32());
+        assertTrue(!PointIndex.build(new double[] {1e16, 0}, 2, 1, simd).hasFloat32());
+    }
+
+    /** select lists every value <= limit (a superset is allowed), in order, for both backends. */
+    @Test
+    void selectNeverMissesAValue() {
+        Random r = new Random(7);
+        for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+            int w = b.blockWidth();
+            float[] v = new float[8 * w];
+            int[] out = new int[8 * w];
+            for (int t = 0; t < 500; t++) {
+                for (int i = 0; i < v.length; i++) v[i] = r.nextInt(4) == 0 ? 1.0f : r.nextFloat() * 2;
+                int count = 1 + r.nextInt(v.length - w);
+                double limit = r.nextInt(3) == 0 ? 1.0 : r.nextDouble() * 2;
+                int from = w * r.nextInt(2);
+                int n = b.select(v, from, count, limit, out);
+                int k = 0;
+                for (int c = 0; c < count; c++) {
+                    if (v[from + c] <= limit) {
+                        while (k < n && out[k] < c) k++;
+                        assertTrue(k < n && out[k] == c, b.name() + " missed offset " + c);
+                    }
+                }
+                for (int i = 1; i < n; i++) assertTrue(out[i - 1] < out[i]);
+                for (int i = 0; i < n; i++) assertTrue(out[i] < count && v[from + out[i]] <= Math.nextUp((float) limit));
+                // One limit per offset: exactly the offsets within their own limit.
+                float[] lims = new float[8 * w];
+                for (int i = 0; i < lims.length; i++) lims[i] = r.nextFloat() * 2;
+                int ne = b.selectEach(v, from, lims, count, out);
+                int expected = 0;
+                for (int c = 0; c < count; c++) {
+                    if (v[from + c] <= lims[c]) {
+                        assertTrue(expected < ne && out[expected] == c, b.name() + " selectEach offset " + c);
+                        expected++;
+                    }
+                }
+                assertEquals(expected, ne);
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package org.sylva.parallel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
+
+class ParallelWorkTest {
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 8})
+    void everyUnitRunsExactlyOnce(int threads) {
+        AtomicIntegerArray ran = new AtomicIntegerArray(1000);
+        AtomicInteger reports = new AtomicInteger();
+        try (ParallelWork w = new ParallelWork(threads)) {
+            w.run(1000, "stage", (s, d, t) -> reports.incrementAndGet(), CancellationToken.NEVER,
+                    (worker, unit) -> ran.incrementAndGet(unit));
+        }
+        for (int i = 0; i < 1000; i++) assertEquals(1, ran.get(i));
+        assertTrue(reports.get() >= 1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 8})
+    void anExceptionInAWorkerSurfacesOnceAndStopsTheOthers(int threads) {
+        IllegalStateException boom = new IllegalStateException("boom in unit 37");
+        AtomicInteger started = new AtomicInteger();
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            try (ParallelWork w = new ParallelWork(threads)) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> w.run(100_000, "stage",
+                        ProgressListener.NONE, CancellationToken.NEVER, (worker, unit) -> {
+                            started.incrementAndGet();
+                            if (unit == 37) throw boom;
+                            sleepQuietly(1);
+                        }));
+                assertSame(boom, e);
+            }
+        });
+        assertTrue(started.get() < 1000, "the other workers stopped early: " + started.get() + " units started");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void cancellationStopsAtTheNextUnit(int threads) {
+        CancellationToken token = new CancellationToken();
+        AtomicInteger started = new AtomicInteger();
+        try (ParallelWork w = new ParallelWork(threads)) {
+            assertThrows(CancelledException.class, () -> w.run(100_000, "stage", ProgressListener.NONE, token,
+                    (worker, unit) -> {
+                        if (started.incrementAndGet() == 50) token.cancel();
+                    }));
+        }
+        assertTrue(started.get() < 50 + 10 * threads, started.get() + " units started");
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
