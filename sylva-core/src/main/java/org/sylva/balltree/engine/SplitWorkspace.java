@@ -1,6 +1,5 @@
 package org.sylva.balltree.engine;
 
-import java.util.Arrays;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.kernels.LaneSubtrees;
 import org.sylva.kernels.OrderedBits;
@@ -23,7 +22,8 @@ import org.sylva.kernels.SmallSubtree;
  * <p>A split finds the median by {@code (coordinate, index)} and then partitions. With a kernel that
  * {@linkplain PartitionKernel#gathersFast() gathers fast} (the vector one), nodes of {@link #SAMPLED_MIN}
  * points or more bracket the median between two keys of a small sample and narrow down among the points
- * between them; others, or when the bracket misses, use radix selection on the keys. The partition is
+ * between them; others, or when the bracket misses, use radix selection on the keys (both in
+ * {@link MedianSelection}). The partition is
  * the kernel's (nodes of at least {@link PartitionKernel#minPoints()} points) or the scalar block
  * partition ({@link ScalarPartitionKernel#blockPartition}). Either way the two sides hold the same
  * points, so the tree does not depend on which ran.
@@ -236,14 +236,14 @@ final class SplitWorkspace {
             c = m;
             r = k;
         } else {
-            c = m >= SAMPLED_MIN && kernel.gathersFast() ? sampledSelect(x, s, e, k, lo, hi, sc) : -1;
-            if (c < 0) c = radixSelect(x, s, e, k, lo, hi, sc);
+            c = m >= SAMPLED_MIN && kernel.gathersFast() ? MedianSelection.sampled(this, x, s, e, k, lo, hi, sc) : -1;
+            if (c < 0) c = MedianSelection.radix(this, x, s, e, k, lo, hi, sc);
             r = sc.rank;
         }
         boolean ties = false;
         if (c > RADIX_FINISH) {
             // Many candidates left means they share one coordinate: select among them by index.
-            c = narrowByIndex(s, c, r, sc);
+            c = MedianSelection.narrowByIndex(this, s, c, r, sc);
             r = sc.rank;
             ties = true;
         }
@@ -258,141 +258,6 @@ final class SplitWorkspace {
         }
         // 3. move the points below the pivot to [s, s + k)
         partition(s, s + k, e, x, pc, pi, ties, sc);
-    }
-
-    /**
-     * Selection of rank {@code k} from a sample (Floyd and Rivest's idea): the keys of {@link #SAMPLE}
-     * evenly spaced points bracket rank {@code k} between two keys {@code a <= b} with high probability;
-     * one vector pass counts the points below {@code a} and gathers the positions of those in
-     * {@code [a, b]} (about a fifth of the node) into {@code cand}, and radix rounds continue on those
-     * alone. Returns the number of candidates (rank among them in {@code sc.rank}), or -1 when the
-     * bracket missed rank {@code k}, in which case the caller runs the full radix selection.
-     * Which way it goes depends only on the node's contents, never on timing.
-     */
-    private int sampledSelect(int[] x, int s, int e, int k, int lo, int hi, Scratch sc) {
-        int m = e - s;
-        int[] smp = sc.sample;
-        for (int t = 0; t < SAMPLE; t++) smp[t] = x[s + (int) ((long) (2 * t + 1) * m / (2 * SAMPLE))];
-        Arrays.sort(smp, 0, SAMPLE);
-        int at = (int) ((long) k * SAMPLE / m);
-        int a = at - SAMPLE_MARGIN < 0 ? lo : smp[at - SAMPLE_MARGIN];
-        int b = at + SAMPLE_MARGIN >= SAMPLE ? hi : smp[at + SAMPLE_MARGIN];
-        long counts = kernel.countAndGather(x, s, e, a, b, cand);
-        int below = (int) (counts >>> 32);
-        int c = (int) counts;
-        if (k < below || k >= below + c) return -1;
-        sc.rank = k - below;
-        long span = (long) b - a;
-        int shift = 64 - Long.numberOfLeadingZeros(span);
-        // About half as many buckets as candidates: clearing and scanning the histogram stays cheap.
-        int bits = Math.max(3, Math.min(RADIX_BITS, 30 - Integer.numberOfLeadingZeros(Math.max(1, c))));
-        return narrow(x, s, c, a, shift, bits, sc);
-    }
-
-    /**
-     * Radix selection of rank {@code k} among the keys {@code x[s..e)} (all in {@code [lo, hi]},
-     * {@code lo < hi}): bucket {@code (x - lo) >>> shift} with at most {@code 2^RADIX_BITS} buckets, keep
-     * the bucket holding rank {@code k}, and repeat on its points while they are many and the bucket
-     * still spans several keys (a bounded number of rounds: each one shortens the key range). Gathers the final candidates'
-     * positions into {@code cand[s..s+c)}, returns {@code c} and leaves the rank among them in
-     * {@code sc.rank}. With a kernel that gathers fast, the chosen bucket's points are gathered by
-     * {@link PartitionKernel#countAndGather} (one pass over the keys); otherwise, in nodes that fit
-     * the caches, the first round's bucket numbers are computed in a separate loop (into {@code cand})
-     * so that the JIT can vectorise it.
-     */
-    private int radixSelect(int[] x, int s, int e, int k, int lo, int hi, Scratch sc) {
-        int m = e - s;
-        int[] cand = this.cand;
-        int[] h = sc.hist;
-        int radixBits = Math.max(3, Math.min(RADIX_BITS, 30 - Integer.numberOfLeadingZeros(m)));
-        long span = (long) hi - lo;
-        int shift = Math.max(0, 64 - Long.numberOfLeadingZeros(span) - radixBits);
-        int buckets = (int) (span >>> shift) + 1;
-        Arrays.fill(h, 0, buckets, 0);
-        boolean inCache = m <= STORED_BUCKETS_MAX;
-        // Bucket numbers are stored (a loop the JIT vectorises) and re-read only by the scalar code in
-        // nodes that fit the caches: beyond them, reading the keys twice is cheaper, and the vector
-        // kernel gathers the chosen bucket's points from the keys in one pass anyway.
-        boolean storeBuckets = inCache && !kernel.gathersFast();
-        if (storeBuckets) {
-            for (int i = s; i < e; i++) cand[i] = (x[i] - lo) >>> shift;
-            for (int i = s; i < e; i++) h[cand[i]]++;
-        } else {
-            for (int i = s; i < e; i++) h[(x[i] - lo) >>> shift]++;
-        }
-        int bk = 0, below = 0;
-        for (; bk < buckets - 1; bk++) {
-            if (below + h[bk] > k) break;
-            below += h[bk];
-        }
-        int c = 0;
-        if (storeBuckets) {
-            for (int i = s; i < e; i++) {
-                if (cand[i] == bk) cand[s + c++] = i;
-            }
-        } else if (kernel.gathersFast()) {
-            long first = lo + ((long) bk << shift);
-            c = (int) kernel.countAndGather(x, s, e, (int) first, (int) Math.min(hi, first + (1L << shift) - 1), cand);
-        } else {
-            for (int i = s; i < e; i++) {
-                if ((x[i] - lo) >>> shift == bk) cand[s + c++] = i;
-            }
-        }
-        sc.rank = k - below;
-        return narrow(x, s, c, lo + ((long) bk << shift), shift, radixBits, sc);
-    }
-
-    /**
-     * Further radix rounds on the candidates {@code cand[s..s+c)}, whose keys {@code key[cand[t]]} lie
-     * in {@code [base, base + 2^shift)}, while they are many and the range spans several keys; each
-     * round keeps the bucket holding rank {@code sc.rank}. At most {@code ceil(32 / bits)} rounds.
-     */
-    private int narrow(int[] key, int s, int c, long base, int shift, int bits, Scratch sc) {
-        int[] cand = this.cand;
-        int[] h = sc.hist;
-        int r = sc.rank;
-        for (int round = 0; round < 32 && c > RADIX_FINISH && shift > 0; round++) {
-            int prevShift = shift;
-            shift = Math.max(0, shift - bits);
-            int buckets = 1 << (prevShift - shift);
-            Arrays.fill(h, 0, buckets, 0);
-            for (int t = s; t < s + c; t++) h[(int) ((key[cand[t]] - base) >>> shift)]++;
-            int bk = 0, below = 0;
-            for (; bk < buckets - 1; bk++) {
-                if (below + h[bk] > r) break;
-                below += h[bk];
-            }
-            int c2 = 0;
-            for (int t = s; t < s + c; t++) {
-                int q = cand[t];
-                cand[s + c2] = q;
-                c2 += (int) ((key[q] - base) >>> shift) == bk ? 1 : 0;
-            }
-            c = c2;
-            r -= below;
-            base += (long) bk << shift;
-        }
-        sc.rank = r;
-        return c;
-    }
-
-    /**
-     * Narrows the candidates {@code cand[s..s+c)} by radix rounds on their global indices (distinct,
-     * non-negative ints): used when many candidates share a coordinate, where the index decides.
-     */
-    private int narrowByIndex(int s, int c, int r, Scratch sc) {
-        int[] cand = this.cand;
-        int mn = Integer.MAX_VALUE, mx = 0;
-        for (int t = s; t < s + c; t++) {
-            int v = idx[cand[t]];
-            mn = Math.min(mn, v);
-            mx = Math.max(mx, v);
-        }
-        // Start one round "above" the index range so that narrow() performs the first round itself.
-        int span = mx - mn;
-        int shift = 32 - Integer.numberOfLeadingZeros(span);
-        sc.rank = r;
-        return narrow(idx, s, c, mn, shift, RADIX_BITS, sc);
     }
 
     private void split2(int s) {
