@@ -40,6 +40,10 @@ import jdk.incubator.vector.VectorSpecies;
  * between species and no null-initialised vector variables (either falls back to Java code that
  * allocates). Gathers are used only where they measured faster than scalar loads (the spreads), since
  * a Java gather costs about as much as eight loads.
+ *
+ * <p>Why one file of about 490 lines: every method here works on the same packed per-lane buffers and bit
+ * layout (the constants below), and the self-test at the end checks the whole kernel against its scalar
+ * twin; split apart, the layout would have to be shared across classes that only make sense together.
  */
 final class VectorLaneSubtrees implements LaneSubtrees {
     private static final VectorSpecies<Integer> I = IntVector.SPECIES_256;
