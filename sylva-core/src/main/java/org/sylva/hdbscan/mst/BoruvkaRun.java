@@ -129,6 +129,8 @@ final class BoruvkaRun {
     /** Per-worker buffers, allocated once and reused in every round. */
     private static final class Scratch {
         final int[] qPos = new int[PointIndex.LEAF_SIZE];
+        /** The queries' original point indices (the fixed endpoint of their candidate edges). */
+        final int[] qOrig = new int[PointIndex.LEAF_SIZE];
         final int[] qComp = new int[PointIndex.LEAF_SIZE];
         final double[] qCore = new double[PointIndex.LEAF_SIZE];
         final double[] qBestW = new double[PointIndex.LEAF_SIZE];
@@ -246,7 +248,7 @@ final class BoruvkaRun {
                 double d = cd.neighbourDistance(p, r);
                 if (divide) d /= alpha;
                 double w = Math.max(Math.max(cpCore, core[q]), d);
-                if (w < bw || (w == bw && q < bq)) {
+                if (EdgeOrder.less(w, p, q, bw, p, bq)) {
                     bw = w;
                     bq = q;
                 }
@@ -285,6 +287,7 @@ final class BoruvkaRun {
         for (int p = start; p < start + cnt; p++) {
             if (!posActive[p]) continue;
             s.qPos[m] = p;
+            s.qOrig[m] = idx.original(p);
             s.qComp[m] = posComp[p];
             s.qCore[m] = posCore[p];
             s.qBestW[m] = Double.POSITIVE_INFINITY;
@@ -472,7 +475,7 @@ final class BoruvkaRun {
 
     /**
      * Candidate {@code p} (another component, squared distance {@code sq} within the threshold) for query
-     * {@code q}: kept if it precedes the query's best under (weight, index); a lighter edge also lowers
+     * {@code q}: kept if it precedes the query's best under {@link EdgeOrder}; a lighter edge also lowers
      * the bounds of both components (it is a real edge of each).
      */
     private void consider(Scratch s, int q, int qc, double qCore, int p, double sq) {
@@ -481,8 +484,8 @@ final class BoruvkaRun {
         double wgt = Math.max(Math.max(qCore, posCore[p]), d);
         if (wgt > s.bound) return;
         int o = idx.original(p);
-        double best = s.qBestW[q];
-        if (wgt < best || (wgt == best && o < s.qBestQ[q])) {
+        int oq = s.qOrig[q];
+        if (EdgeOrder.less(wgt, oq, o, s.qBestW[q], oq, s.qBestQ[q])) {
             s.qBestW[q] = wgt;
             s.qBestQ[q] = o;
             if (boundPruning) {
