@@ -170,9 +170,8 @@ public final class BallTreeBench {
      * <p>With {@code --back-to-back} (anywhere among the arguments) each thread count is instead warmed
      * up and timed on its own, builds following each other as in {@code sylva bench balltree}. On this
      * project's virtual machine a two-thread build that alternates with one-thread builds starts with
-     * the second vCPU idle for a millisecond or more, and waking a vCPU idle that long took about
-     * 170-230 µs (median) there, against 24-29 µs after 0.2 ms of idleness
-     * ({@code bench-notes/probes/VcpuWake.java}).
+     * the second vCPU idle for a millisecond or more, and waking a vCPU idle that long is several times
+     * slower than waking a recently busy one (figures in BENCHMARKS.md).
      */
     public static void main(String[] args) {
         boolean backToBack = Arrays.asList(args).contains("--back-to-back");

@@ -1,0 +1,326 @@
+package org.sylva.hdbscan.mst;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.DistanceKernel;
+
+/**
+ * The parallel part of a Borůvka round: for every point left active by the round's preparation
+ * ({@link BoruvkaRun}), its cheapest edge into another component, found by scanning the partition tree
+ * leaf by leaf. Queries of one leaf are scanned together against the leaves whose lower bound (node
+ * radius, the minimum core distance below a node, the component's current best edge as an upper bound
+ * shared by the threads) cannot rule them out; distances come from the {@link DistanceKernel} in tiles,
+ * through its float32 pre-filter where it has one, and every decision is re-made exactly in float64 under
+ * {@link EdgeOrder}. Each leaf writes only its own points' {@code bestW}/{@code bestQ}, so the result does
+ * not depend on which thread scanned what.
+ *
+ * <pre>{@code
+ * CheapestEdgeScan scan = new CheapestEdgeScan(run, threads);
+ * work.run(units, stage, progress, cancel, (worker, unit) -> scan.scanLeaf(worker, activeLeaves[unit]));
+ * }</pre>
+ */
+final class CheapestEdgeScan {
+    /** Relative widening of the squared-distance pre-filter; covers the rounding of sqrt, * and / alpha. */
+    private static final double FILTER_SLACK = 1e-12;
+
+    private final PointIndex idx;
+    private final DistanceKernel backend;
+    private final double alpha;
+    private final boolean divide;
+    private final boolean boundPruning;
+    private final double[] core;
+    private final double[] posCore;
+    private final int[] posComp;
+    private final boolean[] posActive;
+    private final double[] nodeMinCore;
+    private final int[] nodeComp;
+    private final double[] bestW;
+    private final int[] bestQ;
+    private final AtomicLongArray compBound;
+    private final boolean filtered;
+    private final double approxFactor;
+    private final double approxAbs;
+    private final Scratch[] scratch;
+
+    /** A scan over {@code run}'s per-round state, with buffers for {@code threads} workers. */
+    CheapestEdgeScan(BoruvkaRun run, int threads) {
+        this.idx = run.idx;
+        this.backend = run.backend;
+        this.alpha = run.alpha;
+        this.divide = run.divide;
+        this.boundPruning = run.boundPruning;
+        this.core = run.core;
+        this.posCore = run.posCore;
+        this.posComp = run.posComp;
+        this.posActive = run.posActive;
+        this.nodeMinCore = run.nodeMinCore;
+        this.nodeComp = run.nodeComp;
+        this.bestW = run.bestW;
+        this.bestQ = run.bestQ;
+        this.compBound = run.compBound;
+        this.filtered = run.filtered;
+        this.approxFactor = run.approxFactor;
+        this.approxAbs = run.approxAbs;
+        scratch = new Scratch[threads];
+        for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, filtered);
+    }
+
+    /** Per-worker buffers, allocated once and reused in every round. */
+    static final class Scratch {
+        final int[] qPos = new int[PointIndex.LEAF_SIZE];
+        /** The queries' original point indices (the fixed endpoint of their candidate edges). */
+        final int[] qOrig = new int[PointIndex.LEAF_SIZE];
+        final int[] qComp = new int[PointIndex.LEAF_SIZE];
+        final double[] qCore = new double[PointIndex.LEAF_SIZE];
+        final double[] qBestW = new double[PointIndex.LEAF_SIZE];
+        final int[] act = new int[PointIndex.LEAF_SIZE];
+        final int[] actPos = new int[PointIndex.LEAF_SIZE];
+        final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 32];
+        final int[] qBestQ = new int[PointIndex.LEAF_SIZE];
+        final double[] tile;
+        final float[] tile32;
+        final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
+        final int[] cand = new int[PointIndex.LEAF_SIZE + 16];
+        final double[] exact = new double[PointIndex.LEAF_SIZE + 16];
+        /** The current query's bound (a real edge weight) and squared-distance threshold. */
+        double bound;
+        double thr;
+        final int[] stackNode;
+        final double[] stackLb;
+
+        Scratch(PointIndex idx, DistanceKernel b, boolean filtered) {
+            int w = idx.blockWidth();
+            tile = new double[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
+            tile32 = filtered ? new float[tile.length] : null;
+            stackNode = new int[2 * idx.depth() + 4];
+            stackLb = new double[2 * idx.depth() + 4];
+        }
+    }
+
+    /** Scans the active points of {@code leaf} on worker {@code worker}'s buffers. */
+    void scanLeaf(int worker, int leaf) {
+        Scratch s = scratch[worker];
+        int start = idx.leafStart(leaf), cnt = idx.leafCount(leaf);
+        int m = 0;
+        int uniform = -1;
+        double minCore = Double.POSITIVE_INFINITY;
+        for (int p = start; p < start + cnt; p++) {
+            if (!posActive[p]) continue;
+            s.qPos[m] = p;
+            s.qOrig[m] = idx.original(p);
+            s.qComp[m] = posComp[p];
+            s.qCore[m] = posCore[p];
+            s.qBestW[m] = Double.POSITIVE_INFINITY;
+            s.qBestQ[m] = Integer.MAX_VALUE;
+            uniform = m == 0 ? posComp[p] : (uniform == posComp[p] ? uniform : -1);
+            minCore = Math.min(minCore, posCore[p]);
+            m++;
+        }
+        if (m == 0) return;
+        if (boundPruning) {
+            traverse(s, m, leaf, uniform, minCore);
+        } else {
+            int leaves = idx.leaves();
+            for (int other = 0; other < leaves; other++) {
+                int node = idx.leafNode(other);
+                if (nodeComp[node] >= 0 && nodeComp[node] == uniform) continue;
+                visitLeaf(s, m, leaf, other);
+            }
+        }
+        for (int i = 0; i < m; i++) {
+            int o = idx.original(s.qPos[i]);
+            if (s.qBestQ[i] != Integer.MAX_VALUE) {
+                bestW[o] = s.qBestW[i];
+                bestQ[o] = s.qBestQ[i];
+            }
+        }
+    }
+
+    /** The largest weight an edge from one of the queries may have and still matter. */
+    private double maxBound(Scratch s, int m) {
+        double mx = 0.0;
+        for (int i = 0; i < m; i++) {
+            double b = Math.min(s.qBestW[i], Double.longBitsToDouble(compBound.get(s.qComp[i])));
+            mx = Math.max(mx, b);
+        }
+        return mx;
+    }
+
+    private void traverse(Scratch s, int m, int ownLeaf, int uniform, double minCoreQ) {
+        int own = idx.leafNode(ownLeaf);
+        double bound = maxBound(s, m);
+        int sp = 0;
+        s.stackNode[sp] = 0;
+        s.stackLb[sp] = 0.0;
+        sp++;
+        int limit = 2 * idx.nodes() + 2;
+        for (int it = 0; it < limit && sp > 0; it++) {
+            sp--;
+            int node = s.stackNode[sp];
+            double lb = s.stackLb[sp];
+            if (nodeComp[node] >= 0 && nodeComp[node] == uniform) continue;
+            if (Math.max(Math.max(minCoreQ, nodeMinCore[node]), lb) > bound) continue;
+            int leaf = idx.leafOf(node);
+            if (leaf >= 0) {
+                visitLeaf(s, m, ownLeaf, leaf);
+                bound = maxBound(s, m);
+                continue;
+            }
+            int l = idx.left(node), r = idx.right(node);
+            double lbL = weightBound(own, l), lbR = weightBound(own, r);
+            int near = l, far = r;
+            double lbNear = lbL, lbFar = lbR;
+            if (lbR < lbL) {
+                near = r;
+                far = l;
+                lbNear = lbR;
+                lbFar = lbL;
+            }
+            s.stackNode[sp] = far;
+            s.stackLb[sp] = lbFar;
+            sp++;
+            s.stackNode[sp] = near;
+            s.stackLb[sp] = lbNear;
+            sp++;
+        }
+        if (sp != 0) throw new IllegalStateException("edge search did not finish its traversal");
+    }
+
+    /** Lower bound on {@code dist / alpha} between the balls of two nodes (never above the computed value). */
+    private double weightBound(int a, int b) {
+        double lb = idx.lowerBound(a, b);
+        return divide ? lb / alpha : lb;
+    }
+
+    /** Squared-distance threshold above which {@code sqrt(sq) / alpha} surely exceeds {@code bound}. */
+    private double squaredThreshold(double bound) {
+        double x = divide ? bound * alpha : bound;
+        return x * x * (1 + FILTER_SLACK);
+    }
+
+    /**
+     * Offers the points of {@code leaf} to the queries. With bound pruning, a query skips the leaf when
+     * {@code max(core_q, min core of the leaf, ball lower bound / alpha)} strictly exceeds its bound (its
+     * best edge or its component's, both real edges); within the leaf a pair is skipped when
+     * {@code max(core_q, core_p)} or its distance strictly exceeds the bound.
+     */
+    private void visitLeaf(Scratch s, int m, int ownLeaf, int leaf) {
+        int w = idx.blockWidth();
+        int cs = idx.leafStart(leaf);
+        int cnt = idx.leafCount(leaf);
+        int bf = cs / w, bt = (cs + cnt + w - 1) / w;
+        int node = idx.leafNode(leaf);
+        int nodeC = nodeComp[node];
+        int nq = 0;
+        if (boundPruning) {
+            int qs = idx.leafStart(ownLeaf);
+            int qbf = qs / w, qbt = (qs + idx.leafCount(ownLeaf) + w - 1) / w;
+            // Few active queries: their centre distances one by one; else the whole leaf in one vector pass.
+            boolean few = 4 * m < idx.leafCount(ownLeaf);
+            if (!few) backend.centreDistances(idx, node, qbf, qbt, s.centre);
+            int off = qbf * w;
+            double minCoreN = nodeMinCore[node];
+            for (int i = 0; i < m; i++) {
+                if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
+                double bound = Math.min(s.qBestW[i], Double.longBitsToDouble(compBound.get(s.qComp[i])));
+                if (Math.max(s.qCore[i], minCoreN) > bound) continue;
+                double sq = few ? idx.centreSquaredDistance(node, s.qPos[i]) : s.centre[s.qPos[i] - off];
+                double lb = idx.lowerBoundFromCentre(sq, node);
+                if (divide) lb /= alpha;
+                if (Math.max(Math.max(s.qCore[i], minCoreN), lb) > bound) continue;
+                s.act[nq] = i;
+                s.actPos[nq] = s.qPos[i];
+                nq++;
+            }
+        } else {
+            for (int i = 0; i < m; i++) {
+                if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
+                s.act[nq] = i;
+                s.actPos[nq] = s.qPos[i];
+                nq++;
+            }
+        }
+        if (nq == 0) return;
+        // The float32 pre-filter pays once every active query has a finite bound (almost always; the
+        // very first leaves of a component without neighbour edges are scanned exactly).
+        boolean approx = filtered;
+        for (int r = 0; approx && r < nq; r++) {
+            int q = s.act[r];
+            if (Math.min(s.qBestW[q], Double.longBitsToDouble(compBound.get(s.qComp[q]))) == Double.POSITIVE_INFINITY) {
+                approx = false;
+            }
+        }
+        if (approx) {
+            backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
+        } else {
+            backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+        }
+        int stride = (bt - bf) * w;
+        int off = cs - bf * w;
+        for (int r = 0; r < nq; r++) {
+            int q = s.act[r];
+            int row = r * stride + off;
+            int qc = s.qComp[q];
+            double qCore = s.qCore[q];
+            s.bound = boundPruning
+                    ? Math.min(s.qBestW[q], Double.longBitsToDouble(compBound.get(qc))) : Double.POSITIVE_INFINITY;
+            s.thr = squaredThreshold(s.bound);
+            if (approx) {
+                // Approximations beyond the widened threshold have exact values beyond thr: skipped. The
+                // few others get their exact value, four at a time.
+                double thrA = s.thr * approxFactor + approxAbs;
+                int sel = backend.select(s.tile32, row, cnt, thrA, s.sel);
+                int nc = 0;
+                for (int e = 0; e < sel; e++) {
+                    int c = s.sel[e];
+                    int p = cs + c;
+                    if (posComp[p] == qc || Math.max(qCore, posCore[p]) > s.bound || s.tile32[row + c] > thrA) continue;
+                    s.cand[nc++] = p;
+                }
+                if (nc == 0) continue;
+                idx.squaredDistances(s.actPos[r], s.cand, 0, nc, s.exact);
+                for (int e = 0; e < nc; e++) {
+                    if (s.exact[e] <= s.thr) consider(s, q, qc, qCore, s.cand[e], s.exact[e]);
+                }
+            } else {
+                for (int c = 0; c < cnt; c++) {
+                    int p = cs + c;
+                    if (posComp[p] == qc || Math.max(qCore, posCore[p]) > s.bound) continue;
+                    double sq = s.tile[row + c];
+                    if (sq <= s.thr) consider(s, q, qc, qCore, p, sq);
+                }
+            }
+        }
+    }
+
+    /**
+     * Candidate {@code p} (another component, squared distance {@code sq} within the threshold) for query
+     * {@code q}: kept if it precedes the query's best under {@link EdgeOrder}; a lighter edge also lowers
+     * the bounds of both components (it is a real edge of each).
+     */
+    private void consider(Scratch s, int q, int qc, double qCore, int p, double sq) {
+        double d = Math.sqrt(sq);
+        if (divide) d /= alpha;
+        double wgt = Math.max(Math.max(qCore, posCore[p]), d);
+        if (wgt > s.bound) return;
+        int o = idx.original(p);
+        int oq = s.qOrig[q];
+        if (EdgeOrder.less(wgt, oq, o, s.qBestW[q], oq, s.qBestQ[q])) {
+            s.qBestW[q] = wgt;
+            s.qBestQ[q] = o;
+            if (boundPruning) {
+                if (wgt < s.bound) {
+                    s.bound = wgt;
+                    s.thr = squaredThreshold(wgt);
+                    compBound.accumulateAndGet(qc, Double.doubleToRawLongBits(wgt), Math::min);
+                }
+                int pc = posComp[p];
+                if (wgt < Double.longBitsToDouble(compBound.get(pc))) {
+                    compBound.accumulateAndGet(pc, Double.doubleToRawLongBits(wgt), Math::min);
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- merge (sequential, fixed order)
+}
