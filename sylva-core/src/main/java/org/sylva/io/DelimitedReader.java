@@ -11,9 +11,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.sylva.data.InvalidInputException;
@@ -83,7 +80,7 @@ public final class DelimitedReader {
     /** Longest cell accepted; numbers are short, and a binary file read as text must fail fast. */
     static final int MAX_CELL_CHARS = 10_000;
     private static final int SNIFF_LIMIT = 1 << 20;
-    private static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
+    static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
 
     private final Delimiter delimiter;
     private final Header header;
@@ -148,7 +145,7 @@ public final class DelimitedReader {
         BufferedReader in = new BufferedReader(reader, 1 << 13);
         StringBuilder prefix = new StringBuilder();
         Delimiter d = delimiter == Delimiter.AUTO ? sniff(in, prefix) : delimiter;
-        return new Parser(in, prefix, sourceName, d, header).parse();
+        return new DelimitedParser(in, prefix, sourceName, d, header).parse();
     }
 
     /**
@@ -183,267 +180,6 @@ public final class DelimitedReader {
             if (c == ',') comma = true;
         }
         return tab ? Delimiter.TAB : comma ? Delimiter.COMMA : Delimiter.WHITESPACE;
-    }
-
-    /** The character-level state machine; one instance per read. */
-    private static final class Parser {
-        private static final int EOF = -1;
-
-        private final BufferedReader in;
-        private final CharSequence prefix;
-        private int prefixPos;
-        private final String source;
-        private final Delimiter delim;
-        private final Header headerMode;
-
-        private int line = 1;
-        private final char[] buf = new char[1 << 13];
-        private int bufPos;
-        private int bufLen;
-
-        private float[] values = new float[1024];
-        private long count;          // values stored
-        private int columns = -1;    // known after the first row (header or data)
-        private int rows;
-        private int firstDataLine = -1;
-        private List<String> headerNames;
-        private int headerLine = -1;
-        private boolean firstRecordPending = true;
-        private final List<String> firstCells = new ArrayList<>();
-        private final List<Integer> firstCellLines = new ArrayList<>();
-
-        // Current record.
-        private int recordLine;
-        private int col;             // cells seen in the current record
-        private final StringBuilder cell = new StringBuilder();
-
-        Parser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode) {
-            this.in = in;
-            this.prefix = prefix;
-            this.source = source;
-            this.delim = delim;
-            this.headerMode = headerMode;
-        }
-
-        NumericTable parse() throws IOException {
-            int c = read();
-            if (c == '\uFEFF') c = read();
-            boolean sawAnything = c != EOF;
-            // One iteration per record (or skipped line); each consumes at least one character.
-            while (c != EOF) {
-                boolean leadingTab = false;
-                while (c == ' ' || c == '\t') {
-                    leadingTab |= c == '\t';
-                    c = read();
-                }
-                if (c == EOF) break;
-                if (c == '\n' || c == '\r') {
-                    c = endOfLine(c);
-                    continue;
-                }
-                if (c == '#') {
-                    c = skipToEndOfLine(c);
-                    continue;
-                }
-                if (leadingTab && delim == Delimiter.TAB) {
-                    // A tab before the first value delimits an empty first cell; skipping it would shift columns.
-                    throw cellError(line, 1, "empty value");
-                }
-                c = record(c);
-            }
-            if (firstRecordPending) {
-                throw new InvalidInputException(source + ": " + (sawAnything
-                        ? "no data (only blank lines and comments)" : "empty file (no data)"));
-            }
-            float[] v = count == values.length ? values : Arrays.copyOf(values, (int) count);
-            return new NumericTable(source, rows, columns, v, headerNames);
-        }
-
-        /** Parses one record starting at its first non-space character; returns the char after its end. */
-        private int record(int c) throws IOException {
-            recordLine = line;
-            col = 0;
-            int at = c;
-            // One iteration per cell; each cell consumes at least its delimiter or line end.
-            while (true) {
-                col++;
-                at = cellText(at);
-                int cellLine = line;
-                finishCell(cell.toString(), cellLine);
-                if (delim == Delimiter.WHITESPACE) at = skipInlineSpace(at, true);
-                if (at == EOF || at == '\n' || at == '\r') {
-                    finishRecord();
-                    return at == EOF ? EOF : endOfLine(at);
-                }
-                if (delim == Delimiter.WHITESPACE) continue; // at is the first char of the next cell
-                // at is the delimiter
-                at = read();
-            }
-        }
-
-        /** Reads one cell into {@link #cell}; returns the char that ended it (delimiter, line end or EOF). */
-        private int cellText(int c) throws IOException {
-            cell.setLength(0);
-            c = skipInlineSpace(c, delim != Delimiter.TAB);
-            if (c == '"') {
-                int openLine = line;
-                // Quoted: up to the closing quote; "" is a quote; line breaks inside are kept.
-                while (true) {
-                    c = read();
-                    if (c == EOF) {
-                        throw error(openLine, "a quoted value opened in column " + col + " is never closed");
-                    }
-                    if (c == '"') {
-                        c = read();
-                        if (c != '"') break;
-                    }
-                    if (c == '\n') line++;
-                    append((char) c);
-                }
-                c = skipInlineSpace(c, delim != Delimiter.TAB);
-                if (!isCellEnd(c)) {
-                    throw cellError(line, col, "unexpected " + describe(c) + " after a closing quote");
-                }
-                return c;
-            }
-            while (!isCellEnd(c)) {
-                append((char) c);
-                c = read();
-            }
-            // Trim trailing spaces (and tabs, unless they delimit).
-            int end = cell.length();
-            while (end > 0 && (cell.charAt(end - 1) == ' ' || (delim != Delimiter.TAB && cell.charAt(end - 1) == '\t'))) {
-                end--;
-            }
-            cell.setLength(end);
-            return c;
-        }
-
-        private boolean isCellEnd(int c) {
-            if (c == EOF || c == '\n' || c == '\r') return true;
-            return switch (delim) {
-                case COMMA -> c == ',';
-                case TAB -> c == '\t';
-                default -> c == ' ' || c == '\t';
-            };
-        }
-
-        private void append(char ch) {
-            if (cell.length() >= MAX_CELL_CHARS) {
-                throw cellError(line, col, "value longer than " + MAX_CELL_CHARS
-                        + " characters (is this a text file with the right delimiter?)");
-            }
-            cell.append(ch);
-        }
-
-        private void finishCell(String text, int cellLine) {
-            if (firstRecordPending) {
-                firstCells.add(text);
-                firstCellLines.add(cellLine);
-                return;
-            }
-            store(parseCell(text, recordLine, col));
-        }
-
-        private void finishRecord() {
-            if (firstRecordPending) {
-                firstRecordPending = false;
-                decideFirstRow();
-                return;
-            }
-            if (col != columns) {
-                String ref = headerNames != null ? "as in the header on line " + headerLine : "as on line " + firstDataLine;
-                throw error(recordLine, col + " value" + (col == 1 ? "" : "s") + ", expected " + columns + " (" + ref + ")");
-            }
-            if (firstDataLine < 0) firstDataLine = recordLine;
-            rows++;
-        }
-
-        private void decideFirstRow() {
-            int n = firstCells.size();
-            int numeric = 0;
-            for (String s : firstCells) if (looksNumeric(s)) numeric++;
-            boolean isHeader = switch (headerMode) {
-                case PRESENT -> true;
-                case ABSENT -> false;
-                case AUTO -> numeric == 0;
-            };
-            columns = n;
-            if (isHeader) {
-                headerNames = List.copyOf(firstCells);
-                headerLine = recordLine;
-            } else {
-                for (int i = 0; i < n; i++) store(parseCell(firstCells.get(i), firstCellLines.get(i), i + 1));
-                firstDataLine = recordLine;
-                rows = 1;
-            }
-            firstCells.clear();
-            firstCellLines.clear();
-        }
-
-        private void store(float v) {
-            // Cells beyond the expected count are not stored: the row is refused when it ends.
-            if (columns >= 0 && col > columns) return;
-            if (count >= MAX_ELEMENTS) {
-                throw error(recordLine, "more than " + MAX_ELEMENTS + " values, beyond a Java array's limit");
-            }
-            if (count == values.length) {
-                values = Arrays.copyOf(values, (int) Math.min(MAX_ELEMENTS, (long) values.length * 2));
-            }
-            values[(int) count++] = v;
-        }
-
-        private float parseCell(String text, int atLine, int column) {
-            Float v = number(text);
-            if (v != null) return v;
-            if (text.isEmpty()) {
-                throw cellError(atLine, column, "empty value");
-            }
-            if (isDecimal(text)) {
-                throw cellError(atLine, column, quote(text) + " is beyond the float32 range");
-            }
-            throw cellError(atLine, column, quote(text) + " is not a number");
-        }
-
-        private int skipInlineSpace(int c, boolean tabsToo) throws IOException {
-            while (c == ' ' || (tabsToo && c == '\t')) c = read();
-            return c;
-        }
-
-        private int skipToEndOfLine(int c) throws IOException {
-            while (c != EOF && c != '\n' && c != '\r') c = read();
-            return c == EOF ? EOF : endOfLine(c);
-        }
-
-        /** Consumes a line end (\n, \r\n or \r) given its first char; returns the next char. */
-        private int endOfLine(int c) throws IOException {
-            line++;
-            int next = read();
-            if (c == '\r' && next == '\n') next = read();
-            return next;
-        }
-
-        /** Next char from a local buffer: BufferedReader.read() takes a lock per call, too slow per character. */
-        private int read() throws IOException {
-            if (prefixPos < prefix.length()) return prefix.charAt(prefixPos++);
-            if (bufPos == bufLen) {
-                bufLen = in.read(buf, 0, buf.length);
-                bufPos = 0;
-                if (bufLen <= 0) {
-                    bufLen = 0;
-                    return EOF;
-                }
-            }
-            return buf[bufPos++];
-        }
-
-        private InvalidInputException cellError(int atLine, int column, String problem) {
-            return new InvalidInputException(source + " line " + atLine + ", column " + column + ": " + problem);
-        }
-
-        private InvalidInputException error(int atLine, String problem) {
-            return new InvalidInputException(source + " line " + atLine + ": " + problem);
-        }
     }
 
     /**
@@ -511,7 +247,7 @@ public final class DelimitedReader {
         return NpyHeader.quoted(text);
     }
 
-    private static String describe(int c) {
+    static String describe(int c) {
         if (c >= 0x20 && c < 0x7f) return "'" + (char) c + "'";
         return String.format("character U+%04X", c);
     }

@@ -1,0 +1,279 @@
+package org.sylva.io;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.sylva.data.InvalidInputException;
+import org.sylva.io.DelimitedReader.Delimiter;
+import org.sylva.io.DelimitedReader.Header;
+
+/**
+ * The character-level state machine of {@link DelimitedReader}: one instance per read, one pass over the
+ * characters, every loop bounded by the input's length. Records, quoting, the header decision and every
+ * message naming a line and a column live here; the reader chooses the delimiter and the header mode.
+ *
+ * <pre>{@code
+ * NumericTable t = new DelimitedParser(in, "", "points.csv", Delimiter.COMMA, Header.AUTO).parse();
+ * }</pre>
+ */
+final class DelimitedParser {
+    private static final int EOF = -1;
+
+    private final BufferedReader in;
+    private final CharSequence prefix;
+    private int prefixPos;
+    private final String source;
+    private final Delimiter delim;
+    private final Header headerMode;
+
+    private int line = 1;
+    private final char[] buf = new char[1 << 13];
+    private int bufPos;
+    private int bufLen;
+
+    private float[] values = new float[1024];
+    private long count;          // values stored
+    private int columns = -1;    // known after the first row (header or data)
+    private int rows;
+    private int firstDataLine = -1;
+    private List<String> headerNames;
+    private int headerLine = -1;
+    private boolean firstRecordPending = true;
+    private final List<String> firstCells = new ArrayList<>();
+    private final List<Integer> firstCellLines = new ArrayList<>();
+
+    // Current record.
+    private int recordLine;
+    private int col;             // cells seen in the current record
+    private final StringBuilder cell = new StringBuilder();
+
+    DelimitedParser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode) {
+        this.in = in;
+        this.prefix = prefix;
+        this.source = source;
+        this.delim = delim;
+        this.headerMode = headerMode;
+    }
+
+    NumericTable parse() throws IOException {
+        int c = read();
+        if (c == '\uFEFF') c = read();
+        boolean sawAnything = c != EOF;
+        // One iteration per record (or skipped line); each consumes at least one character.
+        while (c != EOF) {
+            boolean leadingTab = false;
+            while (c == ' ' || c == '\t') {
+                leadingTab |= c == '\t';
+                c = read();
+            }
+            if (c == EOF) break;
+            if (c == '\n' || c == '\r') {
+                c = endOfLine(c);
+                continue;
+            }
+            if (c == '#') {
+                c = skipToEndOfLine(c);
+                continue;
+            }
+            if (leadingTab && delim == Delimiter.TAB) {
+                // A tab before the first value delimits an empty first cell; skipping it would shift columns.
+                throw cellError(line, 1, "empty value");
+            }
+            c = record(c);
+        }
+        if (firstRecordPending) {
+            throw new InvalidInputException(source + ": " + (sawAnything
+                    ? "no data (only blank lines and comments)" : "empty file (no data)"));
+        }
+        float[] v = count == values.length ? values : Arrays.copyOf(values, (int) count);
+        return new NumericTable(source, rows, columns, v, headerNames);
+    }
+
+    /** Parses one record starting at its first non-space character; returns the char after its end. */
+    private int record(int c) throws IOException {
+        recordLine = line;
+        col = 0;
+        int at = c;
+        // One iteration per cell; each cell consumes at least its delimiter or line end.
+        while (true) {
+            col++;
+            at = cellText(at);
+            int cellLine = line;
+            finishCell(cell.toString(), cellLine);
+            if (delim == Delimiter.WHITESPACE) at = skipInlineSpace(at, true);
+            if (at == EOF || at == '\n' || at == '\r') {
+                finishRecord();
+                return at == EOF ? EOF : endOfLine(at);
+            }
+            if (delim == Delimiter.WHITESPACE) continue; // at is the first char of the next cell
+            // at is the delimiter
+            at = read();
+        }
+    }
+
+    /** Reads one cell into {@link #cell}; returns the char that ended it (delimiter, line end or EOF). */
+    private int cellText(int c) throws IOException {
+        cell.setLength(0);
+        c = skipInlineSpace(c, delim != Delimiter.TAB);
+        if (c == '"') {
+            int openLine = line;
+            // Quoted: up to the closing quote; "" is a quote; line breaks inside are kept.
+            while (true) {
+                c = read();
+                if (c == EOF) {
+                    throw error(openLine, "a quoted value opened in column " + col + " is never closed");
+                }
+                if (c == '"') {
+                    c = read();
+                    if (c != '"') break;
+                }
+                if (c == '\n') line++;
+                append((char) c);
+            }
+            c = skipInlineSpace(c, delim != Delimiter.TAB);
+            if (!isCellEnd(c)) {
+                throw cellError(line, col, "unexpected " + DelimitedReader.describe(c) + " after a closing quote");
+            }
+            return c;
+        }
+        while (!isCellEnd(c)) {
+            append((char) c);
+            c = read();
+        }
+        // Trim trailing spaces (and tabs, unless they delimit).
+        int end = cell.length();
+        while (end > 0 && (cell.charAt(end - 1) == ' ' || (delim != Delimiter.TAB && cell.charAt(end - 1) == '\t'))) {
+            end--;
+        }
+        cell.setLength(end);
+        return c;
+    }
+
+    private boolean isCellEnd(int c) {
+        if (c == EOF || c == '\n' || c == '\r') return true;
+        return switch (delim) {
+            case COMMA -> c == ',';
+            case TAB -> c == '\t';
+            default -> c == ' ' || c == '\t';
+        };
+    }
+
+    private void append(char ch) {
+        if (cell.length() >= DelimitedReader.MAX_CELL_CHARS) {
+            throw cellError(line, col, "value longer than " + DelimitedReader.MAX_CELL_CHARS
+                    + " characters (is this a text file with the right delimiter?)");
+        }
+        cell.append(ch);
+    }
+
+    private void finishCell(String text, int cellLine) {
+        if (firstRecordPending) {
+            firstCells.add(text);
+            firstCellLines.add(cellLine);
+            return;
+        }
+        store(parseCell(text, recordLine, col));
+    }
+
+    private void finishRecord() {
+        if (firstRecordPending) {
+            firstRecordPending = false;
+            decideFirstRow();
+            return;
+        }
+        if (col != columns) {
+            String ref = headerNames != null ? "as in the header on line " + headerLine : "as on line " + firstDataLine;
+            throw error(recordLine, col + " value" + (col == 1 ? "" : "s") + ", expected " + columns + " (" + ref + ")");
+        }
+        if (firstDataLine < 0) firstDataLine = recordLine;
+        rows++;
+    }
+
+    private void decideFirstRow() {
+        int n = firstCells.size();
+        int numeric = 0;
+        for (String s : firstCells) if (DelimitedReader.looksNumeric(s)) numeric++;
+        boolean isHeader = switch (headerMode) {
+            case PRESENT -> true;
+            case ABSENT -> false;
+            case AUTO -> numeric == 0;
+        };
+        columns = n;
+        if (isHeader) {
+            headerNames = List.copyOf(firstCells);
+            headerLine = recordLine;
+        } else {
+            for (int i = 0; i < n; i++) store(parseCell(firstCells.get(i), firstCellLines.get(i), i + 1));
+            firstDataLine = recordLine;
+            rows = 1;
+        }
+        firstCells.clear();
+        firstCellLines.clear();
+    }
+
+    private void store(float v) {
+        // Cells beyond the expected count are not stored: the row is refused when it ends.
+        if (columns >= 0 && col > columns) return;
+        if (count >= DelimitedReader.MAX_ELEMENTS) {
+            throw error(recordLine, "more than " + DelimitedReader.MAX_ELEMENTS + " values, beyond a Java array's limit");
+        }
+        if (count == values.length) {
+            values = Arrays.copyOf(values, (int) Math.min(DelimitedReader.MAX_ELEMENTS, (long) values.length * 2));
+        }
+        values[(int) count++] = v;
+    }
+
+    private float parseCell(String text, int atLine, int column) {
+        Float v = DelimitedReader.number(text);
+        if (v != null) return v;
+        if (text.isEmpty()) {
+            throw cellError(atLine, column, "empty value");
+        }
+        if (DelimitedReader.isDecimal(text)) {
+            throw cellError(atLine, column, DelimitedReader.quote(text) + " is beyond the float32 range");
+        }
+        throw cellError(atLine, column, DelimitedReader.quote(text) + " is not a number");
+    }
+
+    private int skipInlineSpace(int c, boolean tabsToo) throws IOException {
+        while (c == ' ' || (tabsToo && c == '\t')) c = read();
+        return c;
+    }
+
+    private int skipToEndOfLine(int c) throws IOException {
+        while (c != EOF && c != '\n' && c != '\r') c = read();
+        return c == EOF ? EOF : endOfLine(c);
+    }
+
+    /** Consumes a line end (\n, \r\n or \r) given its first char; returns the next char. */
+    private int endOfLine(int c) throws IOException {
+        line++;
+        int next = read();
+        if (c == '\r' && next == '\n') next = read();
+        return next;
+    }
+
+    /** Next char from a local buffer: BufferedReader.read() takes a lock per call, too slow per character. */
+    private int read() throws IOException {
+        if (prefixPos < prefix.length()) return prefix.charAt(prefixPos++);
+        if (bufPos == bufLen) {
+            bufLen = in.read(buf, 0, buf.length);
+            bufPos = 0;
+            if (bufLen <= 0) {
+                bufLen = 0;
+                return EOF;
+            }
+        }
+        return buf[bufPos++];
+    }
+
+    private InvalidInputException cellError(int atLine, int column, String problem) {
+        return new InvalidInputException(source + " line " + atLine + ", column " + column + ": " + problem);
+    }
+
+    private InvalidInputException error(int atLine, String problem) {
+        return new InvalidInputException(source + " line " + atLine + ": " + problem);
+    }
+}
