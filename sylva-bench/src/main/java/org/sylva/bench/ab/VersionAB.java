@@ -1,12 +1,7 @@
 package org.sylva.bench.ab;
 
 import java.io.IOException;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +11,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import org.sylva.bench.ab.VersionCore.Core;
+import org.sylva.bench.ab.VersionCore.NotACore;
+import org.sylva.bench.ab.VersionCore.Op;
+import static org.sylva.bench.ab.PairedTiming.median;
+import static org.sylva.bench.ab.PairedTiming.pairs;
+import static org.sylva.bench.ab.PairedTiming.warmUp;
+import org.sylva.bench.ab.PairedTiming.Block;
+import org.sylva.bench.ab.PairedTiming.Samples;
 
 /**
  * Two versions of {@code sylva-core} timed against each other in one JVM: each is loaded by its own
@@ -78,24 +81,11 @@ public final class VersionAB {
     private static final int MIN_CLUSTER_SIZE = 20;
     private static final long UNIFORM_SEED = 42L;
 
-    /* Warm-up, as BallTreeBench's: blocks of pairs until no side's block median improves by 5 % or more. */
-    private static final long BLOCK_NANOS = 500_000_000L;
-    private static final int BLOCK_MIN_PAIRS = 2;
-    private static final int BLOCK_MAX_PAIRS = 20_000;
-    private static final double SETTLED = 0.95;
-    private static final long WARMUP_MIN_NANOS = 6_000_000_000L;
-    /* ... and until the JIT compiled for at most 10 ms (or 1 % of the block) during the last block: the
-     * vector kernels are compiled late, and block medians can hold still at several times the final
-     * time while they are not (16 384 points: 6.4 ms a build for seconds, then 0.6 ms). */
-    private static final double JIT_QUIET_MS = 10;
-    private static final double JIT_QUIET_SHARE = 0.01;
-    private static final long WARMUP_MAX_NANOS = 30_000_000_000L;
-    private static final int WARMUP_MAX_BLOCKS = (int) (WARMUP_MAX_NANOS / BLOCK_NANOS) + 1;
     /* A timed round of one input: an even number of pairs, ABBA. */
     private static final long HDBSCAN_ROUND_NANOS = 6_000_000_000L;
     private static final long BALLTREE_ROUND_NANOS = 3_000_000_000L;
-    private static final int ROUND_MIN_PAIRS = 2;
-    private static final int ROUND_MAX_PAIRS = 20_000;
+    static final int ROUND_MIN_PAIRS = 2;
+    static final int ROUND_MAX_PAIRS = 20_000;
 
     static final String USAGE = """
             usage: java --add-modules jdk.incubator.vector -cp <sylva-bench classes> org.sylva.bench.ab.VersionAB \\
@@ -119,12 +109,6 @@ public final class VersionAB {
         }
     }
 
-    /** A core that cannot be driven (not a sylva-core, or without part of the API): the run stops. */
-    static final class NotACore extends RuntimeException {
-        NotACore(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
 
     /** The results of A and B differ: the run stops. */
     static final class ResultsDiffer extends RuntimeException {
@@ -181,209 +165,8 @@ public final class VersionAB {
         return v;
     }
 
-    /** One version of the core: its own class loader and the API's methods, resolved once. */
-    static final class Core implements AutoCloseable {
-        final String side;
-        final Path path;
-        final URLClassLoader loader;
-        final Method pointSetOf;
-        final Method hdbscanBuilder;
-        final Method minClusterSize;
-        final Method hdbscanThreads;
-        final Method hdbscanBuild;
-        final Method fit;
-        final Method labels;
-        final Constructor<?> treeBuilderNew;
-        final Method treeThreads;
-        final Method treeBuild;
-        final Method indices;
-        final Method mask;
-
-        Core(String side, Path path) throws IOException {
-            this.side = side;
-            this.path = path;
-            this.loader = new URLClassLoader("sylva-core-" + side, new URL[] {path.toUri().toURL()},
-                    ClassLoader.getPlatformClassLoader());
-            try {
-                Class<?> pointSet = loader.loadClass("org.sylva.data.PointSet");
-                pointSetOf = pointSet.getMethod("of", int.class, int.class, float[].class);
-                Class<?> hdbscan = loader.loadClass("org.sylva.hdbscan.Hdbscan");
-                hdbscanBuilder = hdbscan.getMethod("builder");
-                Class<?> builder = hdbscanBuilder.getReturnType();
-                minClusterSize = builder.getMethod("minClusterSize", int.class);
-                hdbscanThreads = builder.getMethod("threads", int.class);
-                hdbscanBuild = builder.getMethod("build");
-                fit = hdbscan.getMethod("fit", pointSet);
-                labels = fit.getReturnType().getMethod("labels");
-                Class<?> treeBuilder = loader.loadClass("org.sylva.balltree.BallTreeBuilder");
-                treeBuilderNew = treeBuilder.getConstructor();
-                treeThreads = treeBuilder.getMethod("threads", int.class);
-                treeBuild = treeBuilder.getMethod("build", pointSet, int[].class);
-                indices = treeBuild.getReturnType().getMethod("indices");
-                mask = treeBuild.getReturnType().getMethod("mask");
-            } catch (ReflectiveOperationException e) {
-                loader.close();
-                throw new NotACore("side " + side + " (" + path + ") lacks part of the API this harness"
-                        + " drives (is it a sylva-core jar or classes directory?): " + e, e);
-            }
-        }
-
-        Object points(int n, int d, float[] coords) {
-            return call(side + ": PointSet.of", pointSetOf, null, n, d, coords.clone());
-        }
-
-        Object hdbscan(int minSize, int threads) {
-            Object b = call(side + ": Hdbscan.builder", hdbscanBuilder, null);
-            b = call(side + ": minClusterSize", minClusterSize, b, minSize);
-            b = call(side + ": threads", hdbscanThreads, b, threads);
-            return call(side + ": build", hdbscanBuild, b);
-        }
-
-        Object treeBuilder(int threads) {
-            Object b;
-            try {
-                b = treeBuilderNew.newInstance();
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(side + ": new BallTreeBuilder() failed: " + e, e);
-            }
-            return call(side + ": BallTreeBuilder.threads", treeThreads, b, threads);
-        }
-
-        @Override
-        public void close() throws IOException {
-            loader.close();
-        }
-    }
-
-    static Object call(String what, Method m, Object target, Object... args) {
-        try {
-            return m.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException(what + " threw " + e.getCause(), e.getCause());
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(what + ": " + e, e);
-        }
-    }
-
-    /** One side's timed call (target.method(args)) and the accessors of its result that must agree. */
-    static final class Op {
-        final String what;
-        final Method method;
-        final Object target;
-        final Object[] args;
-        final Method[] outputs;
-        Object last;
-
-        Op(String what, Method method, Object target, Object[] args, Method... outputs) {
-            this.what = what;
-            this.method = method;
-            this.target = target;
-            this.args = args;
-            this.outputs = outputs;
-        }
-
-        long time() {
-            long t0 = System.nanoTime();
-            Object r = call(what, method, target, args);
-            long t = System.nanoTime() - t0;
-            last = r;
-            return t;
-        }
-
-        Object[] outputs() {
-            Object[] out = new Object[outputs.length];
-            for (int i = 0; i < outputs.length; i++) out[i] = call(what + " result", outputs[i], last);
-            return out;
-        }
-    }
-
     /** One input: A's and B's call, the names of the compared outputs, the target length of a round. */
     record Input(String name, Op a, Op b, String[] outputNames, long roundNanos) { }
-
-    /** Times of the calls of a block, alternating, and the per-pair ratios B/A. */
-    record Block(double[] a, double[] b, double[] ratio) { }
-
-    /**
-     * Pairs until {@code nanos} have passed and their number is even (at least {@value #ROUND_MIN_PAIRS}, at
-     * most {@value #ROUND_MAX_PAIRS}); pair p runs A then B for even p, B then A for odd p (ABBA).
-     */
-    static Block pairs(Input in, long nanos) {
-        double[] ta = new double[ROUND_MAX_PAIRS], tb = new double[ROUND_MAX_PAIRS], r = new double[ROUND_MAX_PAIRS];
-        long start = System.nanoTime();
-        int p = 0;
-        for (; p < ROUND_MAX_PAIRS; p++) {
-            if (p >= ROUND_MIN_PAIRS && (p & 1) == 0 && System.nanoTime() - start >= nanos) break;
-            if ((p & 1) == 0) {
-                ta[p] = in.a().time();
-                tb[p] = in.b().time();
-            } else {
-                tb[p] = in.b().time();
-                ta[p] = in.a().time();
-            }
-            r[p] = tb[p] / ta[p];
-        }
-        return new Block(Arrays.copyOf(ta, p), Arrays.copyOf(tb, p), Arrays.copyOf(r, p));
-    }
-
-    /**
-     * Warms both sides up (see the class comment); returns the last block's median times of A and B and
-     * the JIT's compilation time during that block (ms; NaN where the JVM does not report it).
-     */
-    static double[] warmUp(Input in) {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        boolean jitTimed = jit != null && jit.isCompilationTimeMonitoringSupported();
-        long start = System.nanoTime();
-        double medianA = Double.NaN, medianB = Double.NaN, compileMs = Double.NaN;
-        for (int block = 0; block < WARMUP_MAX_BLOCKS; block++) {
-            long blockStart = System.nanoTime();
-            long compileStart = jitTimed ? jit.getTotalCompilationTime() : 0;
-            double[] ta = new double[BLOCK_MAX_PAIRS], tb = new double[BLOCK_MAX_PAIRS];
-            int count = 0;
-            for (; count < BLOCK_MAX_PAIRS; count++) {
-                if (count >= BLOCK_MIN_PAIRS && System.nanoTime() - blockStart >= BLOCK_NANOS) break;
-                if ((count & 1) == 0) {
-                    ta[count] = in.a().time();
-                    tb[count] = in.b().time();
-                } else {
-                    tb[count] = in.b().time();
-                    ta[count] = in.a().time();
-                }
-            }
-            double ma = median(Arrays.copyOf(ta, count)), mb = median(Arrays.copyOf(tb, count));
-            compileMs = jitTimed ? jit.getTotalCompilationTime() - compileStart : Double.NaN;
-            double blockMs = (System.nanoTime() - blockStart) / 1e6;
-            boolean jitQuiet = !jitTimed || compileMs <= Math.max(JIT_QUIET_MS, JIT_QUIET_SHARE * blockMs);
-            boolean settled = block > 0 && ma >= SETTLED * medianA && mb >= SETTLED * medianB && jitQuiet;
-            medianA = ma;
-            medianB = mb;
-            long elapsed = System.nanoTime() - start;
-            if (elapsed >= WARMUP_MAX_NANOS || settled && elapsed >= WARMUP_MIN_NANOS) break;
-        }
-        return new double[] {medianA, medianB, compileMs};
-    }
-
-    static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n == 0 ? Double.NaN : (n & 1) == 1 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-    }
-
-    /** A growable array of doubles. */
-    static final class Samples {
-        private double[] v = new double[64];
-        private int n;
-
-        void addAll(double[] x) {
-            if (n + x.length > v.length) v = Arrays.copyOf(v, Math.max(2 * v.length, n + x.length));
-            System.arraycopy(x, 0, v, n, x.length);
-            n += x.length;
-        }
-
-        double[] values() {
-            return Arrays.copyOf(v, n);
-        }
-    }
 
     /**
      * Null if the two result tuples are equal, else where they first differ. Arrays of int, long, boolean
