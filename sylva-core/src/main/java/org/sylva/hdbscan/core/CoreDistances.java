@@ -23,8 +23,9 @@ import org.sylva.progress.ProgressListener;
  *
  * <p>The search is exact whatever the backend: with the vector backend and float32-exact coordinates it
  * screens pairs with a float32 pre-filter of proven error and decides every kept candidate with the
- * float64 reference distance; otherwise it computes float64 distances directly. Either way the lists
- * are bitwise those of a brute-force float64 search and never depend on the thread count.
+ * float64 reference distance ({@link FilteredKnnSearch}); otherwise it computes float64 distances
+ * directly ({@link DirectKnnSearch}). Either way the lists are bitwise those of a brute-force float64
+ * search and never depend on the thread count.
  *
  * <p>Immutable: accessors return single values or copies.
  *
@@ -78,21 +79,22 @@ public final class CoreDistances {
         int n = index.size();
         int k = Math.min(n, minSamples + 1);
         if (n == 0) return new CoreDistances(0, minSamples, 0, new double[0], new int[0], new double[0]);
-        KnnSearch search = new KnnSearch(index, backend, k, prune, threads);
+        int[] nb = new int[n * k];
+        double[] nd = new double[n * k];
         try (ParallelWork work = new ParallelWork(threads)) {
             int leaves = index.leaves();
-            if (search.filtered()) {
+            if (prune && FilteredKnnSearch.applies(index, backend)) {
+                FilteredKnnSearch search = new FilteredKnnSearch(index, backend, k, threads, nb, nd);
                 long total = 3L * leaves;
                 work.run(leaves, STAGE, 0, total, progress, cancel, search::firstPass);
                 search.boundsUp();
                 work.run(leaves, STAGE, leaves, total, progress, cancel, search::secondPass);
                 work.run(leaves, STAGE, 2L * leaves, total, progress, cancel, search::finalPass);
             } else {
+                DirectKnnSearch search = new DirectKnnSearch(index, backend, k, prune, threads, nb, nd);
                 work.run(leaves, STAGE, progress, cancel, search::unit);
             }
         }
-        int[] nb = search.neighbourIndices();
-        double[] nd = search.neighbourDistances();
         int coreAt = Math.min(minSamples, k) - 1;
         double[] core = new double[n];
         for (int i = 0; i < n; i++) core[i] = nd[i * k + coreAt];

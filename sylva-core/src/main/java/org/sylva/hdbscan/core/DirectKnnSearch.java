@@ -1,0 +1,206 @@
+package org.sylva.hdbscan.core;
+
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.DistanceKernel;
+
+/**
+ * Exact k-nearest-neighbour lists computed from float64 distances directly, one leaf of queries per work
+ * unit. A unit scans its own leaf first, then walks the partition nearest ball first and skips every ball
+ * whose lower bound exceeds the largest current k-th distance of its queries, and, leaf by leaf, each
+ * query whose own bound does (strictly: equal distances can still enter a list through the index tie
+ * rule). The lists are {@link NearestLists}, whose order is total, so results do not depend on the order
+ * in which candidates arrive or on threads. This is the search for backends without a float32 pre-filter
+ * and for float64 coordinates; {@link FilteredKnnSearch} also uses it to redo a single list whose
+ * approximate candidates overflowed. With {@code prune = false} every leaf is scanned (a check for tests).
+ *
+ * <pre>{@code
+ * DirectKnnSearch s = new DirectKnnSearch(index, backend, k, true, threads, new int[n * k], new double[n * k]);
+ * work.run(index.leaves(), STAGE, progress, cancel, s::unit);   // the output arrays now hold the lists
+ * }</pre>
+ */
+final class DirectKnnSearch {
+    /** Relative widening of the squared-distance pre-filter; sqrt rounding moves a value by far less. */
+    private static final double FILTER_SLACK = 1e-13;
+
+    private final PointIndex idx;
+    private final DistanceKernel backend;
+    private final int k;
+    private final boolean prune;
+    private final int[] outIdx;
+    private final double[] outDist;
+    private final Scratch[] scratch;
+
+    /**
+     * A search for lists of {@code k} entries on {@code threads} workers, writing list {@code i} to
+     * {@code outIdx}/{@code outDist} at {@code i * k} (both of length {@code size * k}).
+     */
+    DirectKnnSearch(PointIndex idx, DistanceKernel backend, int k, boolean prune, int threads,
+                    int[] outIdx, double[] outDist) {
+        this.idx = idx;
+        this.backend = backend;
+        this.k = k;
+        this.prune = prune;
+        this.outIdx = outIdx;
+        this.outDist = outDist;
+        this.scratch = new Scratch[threads];
+        for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, k);
+    }
+
+    /** Per-worker buffers, allocated once. */
+    private static final class Scratch {
+        final NearestLists main;
+        final NearestLists single;
+        final int[] act = new int[PointIndex.LEAF_SIZE];
+        final int[] actPos = new int[PointIndex.LEAF_SIZE];
+        final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 32];
+        final double[] tile;
+        final int[] stackNode;
+        final double[] stackLb;
+
+        Scratch(PointIndex idx, DistanceKernel b, int k) {
+            int w = idx.blockWidth();
+            tile = new double[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
+            main = new NearestLists(PointIndex.LEAF_SIZE, k);
+            single = new NearestLists(1, k);
+            stackNode = new int[2 * idx.depth() + 4];
+            stackLb = new double[2 * idx.depth() + 4];
+        }
+    }
+
+    /** Computes the lists of the points of leaf {@code leaf} and writes them out. */
+    void unit(int worker, int leaf) {
+        Scratch s = scratch[worker];
+        NearestLists qs = s.main;
+        qs.m = idx.leafCount(leaf);
+        qs.leaf = leaf;
+        int start = idx.leafStart(leaf);
+        for (int i = 0; i < qs.m; i++) qs.pos[i] = start + i;
+        search(s, qs);
+        qs.copyOut(idx, outIdx, outDist);
+    }
+
+    /** Recomputes the list of query {@code i} of {@code qs} alone, in place (nothing is written out). */
+    void redo(int worker, NearestLists qs, int i) {
+        Scratch s = scratch[worker];
+        NearestLists one = s.single;
+        one.m = 1;
+        one.leaf = qs.leaf;
+        one.pos[0] = qs.pos[i];
+        search(s, one);
+        qs.copyList(i, one, 0);
+    }
+
+    private void search(Scratch s, NearestLists qs) {
+        qs.clear();
+        visit(s, qs, qs.leaf);
+        if (!prune) {
+            int leaves = idx.leaves();
+            for (int other = 0; other < leaves; other++) if (other != qs.leaf) visit(s, qs, other);
+            return;
+        }
+        int own = idx.leafNode(qs.leaf);
+        double maxKth = qs.maxKth();
+        int sp = 0;
+        s.stackNode[sp] = 0;
+        s.stackLb[sp] = Double.NEGATIVE_INFINITY;
+        sp++;
+        int limit = 2 * idx.nodes() + 2;
+        for (int it = 0; it < limit && sp > 0; it++) {
+            sp--;
+            int node = s.stackNode[sp];
+            if (s.stackLb[sp] > maxKth) continue;
+            int leaf = idx.leafOf(node);
+            if (leaf >= 0) {
+                if (leaf != qs.leaf) {
+                    visit(s, qs, leaf);
+                    maxKth = qs.maxKth();
+                }
+                continue;
+            }
+            sp = pushChildren(s, sp, own, node, maxKth);
+        }
+        if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
+    }
+
+    /** Pushes the children of {@code node} whose bound is within {@code maxDist}, the nearer one on top. */
+    private int pushChildren(Scratch s, int sp, int own, int node, double maxDist) {
+        int l = idx.left(node), r = idx.right(node);
+        double lbL = idx.lowerBound(own, l), lbR = idx.lowerBound(own, r);
+        int near = l, far = r;
+        double lbNear = lbL, lbFar = lbR;
+        if (lbR < lbL) {
+            near = r;
+            far = l;
+            lbNear = lbR;
+            lbFar = lbL;
+        }
+        if (lbFar <= maxDist) {
+            s.stackNode[sp] = far;
+            s.stackLb[sp] = lbFar;
+            sp++;
+        }
+        if (lbNear <= maxDist) {
+            s.stackNode[sp] = near;
+            s.stackLb[sp] = lbNear;
+            sp++;
+        }
+        return sp;
+    }
+
+    /**
+     * Selects the queries that {@code leaf} can still improve: all of them for their own leaf (or without
+     * pruning), else those whose ball bound is within their current k-th distance. Returns how many, in
+     * {@code s.act} (query slots) and {@code s.actPos} (their positions).
+     */
+    private int selectQueries(Scratch s, NearestLists qs, int leaf) {
+        int nq = 0;
+        if (!prune || leaf == qs.leaf) {
+            for (int i = 0; i < qs.m; i++) {
+                s.act[nq] = i;
+                s.actPos[nq] = qs.pos[i];
+                nq++;
+            }
+            return nq;
+        }
+        int w = idx.blockWidth();
+        int start = idx.leafStart(qs.leaf);
+        int qbf = start / w, qbt = (start + idx.leafCount(qs.leaf) + w - 1) / w;
+        int node = idx.leafNode(leaf);
+        backend.centreDistances(idx, node, qbf, qbt, s.centre);
+        int off = qbf * w;
+        for (int i = 0; i < qs.m; i++) {
+            if (idx.lowerBoundFromCentre(s.centre[qs.pos[i] - off], node) > qs.dist[i * k + k - 1]) continue;
+            s.act[nq] = i;
+            s.actPos[nq] = qs.pos[i];
+            nq++;
+        }
+        return nq;
+    }
+
+    /** Offers the points of {@code leaf} to the lists (one float64 tile of the selected queries). */
+    private void visit(Scratch s, NearestLists qs, int leaf) {
+        int nq = selectQueries(s, qs, leaf);
+        if (nq == 0) return;
+        int w = idx.blockWidth();
+        int cs = idx.leafStart(leaf);
+        int cnt = idx.leafCount(leaf);
+        int bf = cs / w, bt = (cs + cnt + w - 1) / w;
+        backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+        int stride = (bt - bf) * w;
+        int off = cs - bf * w;
+        for (int r = 0; r < nq; r++) {
+            int q = s.act[r];
+            int row = r * stride + off;
+            double kd = qs.dist[q * k + k - 1];
+            double thr = kd * kd * (1 + FILTER_SLACK);
+            for (int c = 0; c < cnt; c++) {
+                double sq = s.tile[row + c];
+                if (sq > thr) continue;
+                if (qs.insert(q, Math.sqrt(sq), idx.original(cs + c))) {
+                    kd = qs.dist[q * k + k - 1];
+                    thr = kd * kd * (1 + FILTER_SLACK);
+                }
+            }
+        }
+    }
+}

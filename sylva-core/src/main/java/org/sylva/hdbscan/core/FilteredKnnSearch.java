@@ -1,0 +1,331 @@
+package org.sylva.hdbscan.core;
+
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.DistanceKernel;
+
+/**
+ * Exact k-nearest-neighbour lists screened by a float32 pre-filter of proven error (a backend that
+ * {@link DistanceKernel#approximates()}, an index with float32 coordinates), in three passes over the
+ * leaves. Each point keeps the {@code k + 12} smallest approximations offered to it in
+ * {@link ApproximateLists}, whose limit {@code L} provably covers every true list member.
+ * (1) Each leaf offers its own points and those of its nearest leaves to its lists, which fixes a static
+ * distance bound {@code t0} per point (all true members lie within it). (2) Each unordered pair of
+ * leaves that one side may need (ball bound within the larger static bound) is computed once, as one
+ * approximate tile offered to both leaves' lists, each under its leaf's lock. (3) The exact float64
+ * distance of every kept candidate with approximation {@code <= L} decides the {@link NearestLists},
+ * which provably include the true list; a list that overflowed below its limit (masses of duplicates)
+ * is redone by {@link DirectKnnSearch}. Offer order changes only entries above the final limit, so
+ * results never depend on threads and equal those of the direct search bitwise.
+ *
+ * <pre>{@code
+ * FilteredKnnSearch s = new FilteredKnnSearch(index, backend, k, threads, outIdx, outDist);
+ * work.run(leaves, STAGE, 0, 3L * leaves, progress, cancel, s::firstPass);
+ * s.boundsUp();
+ * work.run(leaves, STAGE, leaves, 3L * leaves, progress, cancel, s::secondPass);
+ * work.run(leaves, STAGE, 2L * leaves, 3L * leaves, progress, cancel, s::finalPass);
+ * }</pre>
+ */
+final class FilteredKnnSearch {
+    /** Approximations kept per point beyond {@code k}: room for near-ties before a list overflows. */
+    private static final int EXTRA = 12;
+    /** Most leaves offered to a leaf in pass 1 (beyond its own). */
+    private static final int FIRST_PASS_LEAVES = 8;
+
+    private final PointIndex idx;
+    private final DistanceKernel backend;
+    private final int k;
+    private final double eps;
+    private final int[] outIdx;
+    private final double[] outDist;
+    private final Scratch[] scratch;
+    /** Redoes the lists that overflowed. */
+    private final DirectKnnSearch direct;
+
+    private final ApproximateLists ap;
+    /** Static distance bound per position, the largest per leaf, and per node of the partition. */
+    private final double[] t0;
+    private final double[] leafMaxT0;
+    private final double[] nodeMaxT0;
+    /** Last leaf under each node (leaves of a subtree are consecutive). */
+    private final int[] nodeLastLeaf;
+    /** The leaves pass 1 offered to each leaf ({@link #FIRST_PASS_LEAVES} slots per leaf). */
+    private final int[] p1;
+    private final int[] p1Count;
+    private final Object[] locks;
+
+    /** True when this search applies: the backend has a float32 pre-filter and the index float32 coordinates. */
+    static boolean applies(PointIndex idx, DistanceKernel backend) {
+        return backend.approximates() && idx.hasFloat32();
+    }
+
+    /**
+     * A search for lists of {@code k} entries on {@code threads} workers, writing list {@code i} to
+     * {@code outIdx}/{@code outDist} at {@code i * k} (both of length {@code size * k}).
+     */
+    FilteredKnnSearch(PointIndex idx, DistanceKernel backend, int k, int threads, int[] outIdx, double[] outDist) {
+        this.idx = idx;
+        this.backend = backend;
+        this.k = k;
+        this.eps = DistanceKernel.approximationError(idx.dimensions());
+        this.outIdx = outIdx;
+        this.outDist = outDist;
+        this.direct = new DirectKnnSearch(idx, backend, k, true, threads, outIdx, outDist);
+        this.scratch = new Scratch[threads];
+        for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, k, k + EXTRA);
+        int positions = idx.positions();
+        int leaves = idx.leaves();
+        ap = new ApproximateLists(positions, k, k + EXTRA, eps);
+        t0 = new double[positions];
+        leafMaxT0 = new double[leaves];
+        nodeMaxT0 = new double[idx.nodes()];
+        nodeLastLeaf = new int[idx.nodes()];
+        p1 = new int[leaves * FIRST_PASS_LEAVES];
+        p1Count = new int[leaves];
+        locks = new Object[leaves];
+        for (int l = 0; l < leaves; l++) locks[l] = new Object();
+    }
+
+    /** Per-worker buffers, allocated once. */
+    private static final class Scratch {
+        final NearestLists main;
+        final int[] act = new int[PointIndex.LEAF_SIZE];
+        final int[] actPos = new int[PointIndex.LEAF_SIZE];
+        final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 32];
+        final float[] tile32;
+        final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
+        final float[] colLimit = new float[PointIndex.LEAF_SIZE + 16];
+        final double[] exact;
+        final int[] stackNode;
+        final double[] stackLb;
+
+        Scratch(PointIndex idx, DistanceKernel b, int k, int capacity) {
+            int w = idx.blockWidth();
+            tile32 = new float[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
+            exact = new double[capacity];
+            main = new NearestLists(PointIndex.LEAF_SIZE, k);
+            stackNode = new int[2 * idx.depth() + 4];
+            stackLb = new double[2 * idx.depth() + 4];
+        }
+    }
+
+    /**
+     * Pass 1, for leaf {@code q}: its own tile, then the nearest leaves (at most
+     * {@value #FIRST_PASS_LEAVES}) until every list holds {@code k} entries; these leaves are remembered so
+     * that pass 2 never offers the same pair to a list twice. Ends with the static distance bounds
+     * {@code t0}: every true list member of a point lies within its {@code t0}.
+     */
+    void firstPass(int worker, int q) {
+        Scratch s = scratch[worker];
+        int start = idx.leafStart(q), m = idx.leafCount(q);
+        for (int p = start; p < start + m; p++) ap.reset(p);
+        for (int i = 0; i < m; i++) {
+            s.act[i] = i;
+            s.actPos[i] = start + i;
+        }
+        offerRows(s, m, q, q);
+        p1Count[q] = 0;
+        if (!ap.allFull(start, m)) {
+            int own = idx.leafNode(q);
+            int sp = 0;
+            s.stackNode[sp++] = 0;
+            int limitIt = 2 * idx.nodes() + 2;
+            for (int it = 0; it < limitIt && sp > 0 && p1Count[q] < FIRST_PASS_LEAVES; it++) {
+                int node = s.stackNode[--sp];
+                int leaf = idx.leafOf(node);
+                if (leaf >= 0) {
+                    if (leaf == q) continue;
+                    for (int i = 0; i < m; i++) {
+                        s.act[i] = i;
+                        s.actPos[i] = start + i;
+                    }
+                    offerRows(s, m, q, leaf);
+                    p1[q * FIRST_PASS_LEAVES + p1Count[q]++] = leaf;
+                    if (ap.allFull(start, m)) break;
+                    continue;
+                }
+                int l = idx.left(node), r = idx.right(node);
+                boolean leftNear = idx.lowerBound(own, l) <= idx.lowerBound(own, r);
+                s.stackNode[sp++] = leftNear ? r : l;
+                s.stackNode[sp++] = leftNear ? l : r;
+            }
+        }
+        double mx = 0.0;
+        for (int p = start; p < start + m; p++) {
+            double lim = ap.limit[p];
+            double b = Double.isInfinite(lim) ? Double.POSITIVE_INFINITY
+                    : Math.sqrt(lim * (1 + eps) + DistanceKernel.APPROXIMATION_ABSOLUTE) * (1 + 1e-12);
+            t0[p] = b;
+            mx = Math.max(mx, b);
+        }
+        leafMaxT0[q] = mx;
+    }
+
+    /** Between passes 1 and 2 (sequential): the largest {@code t0} under every node. */
+    void boundsUp() {
+        for (int node = idx.nodes() - 1; node >= 0; node--) {
+            int leaf = idx.leafOf(node);
+            if (leaf >= 0) {
+                nodeMaxT0[node] = leafMaxT0[leaf];
+                nodeLastLeaf[node] = leaf;
+            } else {
+                nodeMaxT0[node] = Math.max(nodeMaxT0[idx.left(node)], nodeMaxT0[idx.right(node)]);
+                nodeLastLeaf[node] = nodeLastLeaf[idx.right(node)];
+            }
+        }
+    }
+
+    /**
+     * Pass 2, for leaf {@code q}: every leaf {@code n > q} that either side may need (ball bound within the
+     * larger of the two leaves' static bounds) gets one approximate tile, offered to the lists of both
+     * leaves (rows to {@code q}'s points, columns to {@code n}'s), each under its leaf's lock. The decision
+     * is symmetric and static, so each needed pair is computed exactly once.
+     */
+    void secondPass(int worker, int q) {
+        Scratch s = scratch[worker];
+        int own = idx.leafNode(q);
+        double ownMax = leafMaxT0[q];
+        int sp = 0;
+        s.stackNode[sp] = 0;
+        s.stackLb[sp] = Double.NEGATIVE_INFINITY;
+        sp++;
+        int limitIt = 2 * idx.nodes() + 2;
+        for (int it = 0; it < limitIt && sp > 0; it++) {
+            sp--;
+            int node = s.stackNode[sp];
+            double lb = s.stackLb[sp];
+            if (nodeLastLeaf[node] <= q || lb > Math.max(ownMax, nodeMaxT0[node])) continue;
+            int leaf = idx.leafOf(node);
+            if (leaf >= 0) {
+                pairVisit(s, q, leaf);
+                continue;
+            }
+            int l = idx.left(node), r = idx.right(node);
+            s.stackNode[sp] = r;
+            s.stackLb[sp] = idx.lowerBound(own, r);
+            sp++;
+            s.stackNode[sp] = l;
+            s.stackLb[sp] = idx.lowerBound(own, l);
+            sp++;
+        }
+        if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
+    }
+
+    private boolean inFirstPass(int leaf, int other) {
+        int base = leaf * FIRST_PASS_LEAVES;
+        for (int i = 0; i < p1Count[leaf]; i++) if (p1[base + i] == other) return true;
+        return false;
+    }
+
+    private void pairVisit(Scratch s, int q, int n) {
+        boolean qSide = !inFirstPass(q, n);
+        boolean nSide = !inFirstPass(n, q);
+        if (!qSide && !nSide) return;
+        int w = idx.blockWidth();
+        int qs = idx.leafStart(q), qm = idx.leafCount(q);
+        int qbf = qs / w, qbt = (qs + qm + w - 1) / w;
+        int node = idx.leafNode(n);
+        backend.centreDistances(idx, node, qbf, qbt, s.centre);
+        double nMax = leafMaxT0[n];
+        int nq = 0;
+        for (int i = 0; i < qm; i++) {
+            int p = qs + i;
+            double lb = idx.lowerBoundFromCentre(s.centre[p - qbf * w], node);
+            if ((qSide && lb <= t0[p]) || (nSide && lb <= nMax)) {
+                s.act[nq] = i;
+                s.actPos[nq] = p;
+                nq++;
+            }
+        }
+        if (nq == 0) return;
+        int cs = idx.leafStart(n), cnt = idx.leafCount(n);
+        int bf = cs / w, bt = (cs + cnt + w - 1) / w;
+        backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
+        int stride = (bt - bf) * w;
+        int off = cs - bf * w;
+        if (qSide) {
+            synchronized (locks[q]) {
+                for (int r = 0; r < nq; r++) offerRow(s, r, stride, off, s.actPos[r], cs, cnt);
+            }
+        }
+        if (nSide) {
+            synchronized (locks[n]) {
+                // Columns go to the lists of n's points: per row, one vector compare against every
+                // column's limit (rounded up to float32, so nothing within a limit is missed), then an
+                // exact re-check and insertion for the few that pass.
+                double[] limit = ap.limit;
+                for (int c = 0; c < cnt; c++) s.colLimit[c] = roundUp(limit[cs + c]);
+                for (int r = 0; r < nq; r++) {
+                    int row = r * stride + off;
+                    int sel = backend.selectEach(s.tile32, row, s.colLimit, cnt, s.sel);
+                    for (int e = 0; e < sel; e++) {
+                        int c = s.sel[e];
+                        int p = cs + c;
+                        double a = s.tile32[row + c];
+                        if (a > limit[p]) continue;
+                        s.colLimit[c] = roundUp(ap.insert(p, a, s.actPos[r]));
+                    }
+                }
+            }
+        }
+    }
+
+    /** The smallest float32 value not below {@code x}. */
+    private static float roundUp(double x) {
+        float f = (float) x;
+        return f < x ? Math.nextUp(f) : f;
+    }
+
+    /** Computes the tile of the selected rows ({@code s.act}) of leaf {@code q} against leaf {@code n} and offers the rows. */
+    private void offerRows(Scratch s, int nq, int q, int n) {
+        int w = idx.blockWidth();
+        int cs = idx.leafStart(n), cnt = idx.leafCount(n);
+        int bf = cs / w, bt = (cs + cnt + w - 1) / w;
+        backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
+        int stride = (bt - bf) * w;
+        int off = cs - bf * w;
+        for (int r = 0; r < nq; r++) offerRow(s, r, stride, off, s.actPos[r], cs, cnt);
+    }
+
+    /** Offers row {@code r} of the tile (query position {@code p}) to its approximate list. */
+    private void offerRow(Scratch s, int r, int stride, int off, int p, int cs, int cnt) {
+        int row = r * stride + off;
+        double lim = ap.limit[p];
+        int sel = backend.select(s.tile32, row, cnt, lim, s.sel);
+        for (int e = 0; e < sel; e++) {
+            int c = s.sel[e];
+            double a = s.tile32[row + c];
+            if (a > lim) continue;
+            lim = ap.insert(p, a, cs + c);
+        }
+    }
+
+    /**
+     * Pass 3, for leaf {@code q}: the exact float64 distance of every kept candidate whose approximation is
+     * within the final limit decides the list; a list that overflowed below its limit is redone directly.
+     */
+    void finalPass(int worker, int q) {
+        Scratch s = scratch[worker];
+        NearestLists qs = s.main;
+        int start = idx.leafStart(q);
+        qs.reset(idx.leafCount(q), q);
+        for (int i = 0; i < qs.m; i++) qs.pos[i] = start + i;
+        int capacity = ap.capacity();
+        for (int i = 0; i < qs.m; i++) {
+            int p = qs.pos[i];
+            int base = p * capacity;
+            int count = ap.count[p];
+            double lim = ap.limit[p];
+            if (count == capacity && ap.value[base + capacity - 1] <= lim) {
+                direct.redo(worker, qs, i);
+                continue;
+            }
+            int keep = 0;
+            for (int e = 0; e < count && ap.value[base + e] <= lim; e++) keep++;
+            idx.squaredDistances(p, ap.cand, base, keep, s.exact);
+            for (int e = 0; e < keep; e++) {
+                qs.insert(i, Math.sqrt(s.exact[e]), idx.original(ap.cand[base + e]));
+            }
+        }
+        qs.copyOut(idx, outIdx, outDist);
+    }
+}

@@ -1,0 +1,100 @@
+package org.sylva.hdbscan.core;
+
+import java.util.Arrays;
+
+import org.sylva.hdbscan.index.PointIndex;
+
+/**
+ * The exact nearest lists of a set of queries from one leaf, {@code k} entries each, ordered by
+ * (distance, original index) ascending. That order is total, so a list's final content does not depend
+ * on the order in which candidates arrive; this is what makes both searches independent of threads.
+ * Empty slots hold distance {@code +inf} and index {@link Integer#MAX_VALUE}, so they sort after every
+ * real entry. Both search modes keep their per-worker lists here and share the one insertion rule; the
+ * arrays are package fields because the searches read the last entry of a list in their inner loops.
+ *
+ * <pre>{@code
+ * NearestLists qs = new NearestLists(PointIndex.LEAF_SIZE, k);
+ * qs.reset(2, leaf);                        // two queries, both lists empty
+ * qs.insert(0, 1.5, 42);                    // true: entered the list of query 0
+ * double kth = qs.dist[0 * k + k - 1];      // still +inf until k entries arrived
+ * }</pre>
+ */
+final class NearestLists {
+    /** Positions of the queries, {@code m} of them. */
+    final int[] pos;
+    /** Distances, {@code k} per query, ascending. */
+    final double[] dist;
+    /** Original indices matching {@link #dist}. */
+    final int[] orig;
+    private final int k;
+    /** Number of queries in use. */
+    int m;
+    /** The leaf the queries belong to. */
+    int leaf;
+
+    NearestLists(int capacity, int k) {
+        this.k = k;
+        pos = new int[capacity];
+        dist = new double[capacity * k];
+        orig = new int[capacity * k];
+    }
+
+    /** Uses the first {@code m} query slots for points of {@code leaf} and empties their lists. */
+    void reset(int m, int leaf) {
+        this.m = m;
+        this.leaf = leaf;
+        clear();
+    }
+
+    /** Empties the lists of the {@code m} queries in use (positions are kept). */
+    void clear() {
+        Arrays.fill(dist, 0, m * k, Double.POSITIVE_INFINITY);
+        Arrays.fill(orig, 0, m * k, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Inserts {@code (d, o)} into query {@code q}'s list if it precedes the last entry in (distance, index)
+     * order, dropping that last entry; returns whether it entered. The searches offer each point at most
+     * once per list, so no index appears twice.
+     */
+    boolean insert(int q, double d, int o) {
+        double[] ld = dist;
+        int[] li = orig;
+        int base = q * k;
+        int lastPos = base + k - 1;
+        if (d > ld[lastPos] || (d == ld[lastPos] && o >= li[lastPos])) return false;
+        int j = k - 1;
+        for (; j > 0; j--) {
+            double pd = ld[base + j - 1];
+            int pi = li[base + j - 1];
+            if (pd < d || (pd == d && pi < o)) break;
+            ld[base + j] = pd;
+            li[base + j] = pi;
+        }
+        ld[base + j] = d;
+        li[base + j] = o;
+        return true;
+    }
+
+    /** The largest {@code k}-th distance over the queries in use ({@code 0} when none). */
+    double maxKth() {
+        double mx = 0.0;
+        for (int i = 0; i < m; i++) mx = Math.max(mx, dist[i * k + k - 1]);
+        return mx;
+    }
+
+    /** Copies every query's list into row {@code original(pos)} of the output arrays ({@code k} per point). */
+    void copyOut(PointIndex idx, int[] outIdx, double[] outDist) {
+        for (int i = 0; i < m; i++) {
+            int o = idx.original(pos[i]);
+            System.arraycopy(dist, i * k, outDist, o * k, k);
+            System.arraycopy(orig, i * k, outIdx, o * k, k);
+        }
+    }
+
+    /** Replaces query {@code i}'s list by query {@code j}'s list of {@code from}. */
+    void copyList(int i, NearestLists from, int j) {
+        System.arraycopy(from.dist, j * k, dist, i * k, k);
+        System.arraycopy(from.orig, j * k, orig, i * k, k);
+    }
+}

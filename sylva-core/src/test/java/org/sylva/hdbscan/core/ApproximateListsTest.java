@@ -1,0 +1,90 @@
+package org.sylva.hdbscan.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.sylva.kernels.DistanceKernel;
+
+class ApproximateListsTest {
+    @Test
+    void keepsTheSmallestByValueThenPositionAndTheirLimit() {
+        Random rnd = new Random(11);
+        double eps = DistanceKernel.approximationError(61);
+        double factor = (1 + eps) * (1 + eps) * (1 + 1e-12);
+        for (int k : new int[] {1, 3, 21}) {
+            int capacity = k + 12;
+            for (int trial = 0; trial < 100; trial++) {
+                int positions = 3;
+                ApproximateLists ap = new ApproximateLists(positions, k, capacity, eps);
+                int p = rnd.nextInt(positions);
+                ap.reset(p);
+                int count = rnd.nextInt(3 * capacity);
+                float[] v = new float[count];
+                int[] c = new int[count];
+                for (int i = 0; i < count; i++) {
+                    v[i] = rnd.nextInt(5) * 0.75f + (rnd.nextBoolean() ? 0f : 1e-7f);
+                    c[i] = rnd.nextInt(40);   // repeated candidates are fine: the order stays total per entry
+                }
+                double lim = Double.POSITIVE_INFINITY;
+                for (int i = 0; i < count; i++) {
+                    double after = ap.insert(p, v[i], c[i]);
+                    assertTrue(after <= lim, "limit never rises");
+                    lim = after;
+                    assertEquals(lim, ap.limit[p]);
+                }
+                Integer[] order = new Integer[count];
+                for (int i = 0; i < count; i++) order[i] = i;
+                Arrays.sort(order, (a, b) -> {
+                    int r = Float.compare(v[a], v[b]);
+                    return r != 0 ? r : Integer.compare(c[a], c[b]);
+                });
+                int kept = Math.min(count, capacity);
+                assertEquals(kept, ap.count[p]);
+                float[] wantV = new float[kept];
+                int[] wantC = new int[kept];
+                for (int r = 0; r < kept; r++) {
+                    wantV[r] = v[order[r]];
+                    wantC[r] = c[order[r]];
+                }
+                int base = p * capacity;
+                assertArrayEquals(wantV, Arrays.copyOfRange(ap.value, base, base + kept), "k=" + k);
+                assertArrayEquals(wantC, Arrays.copyOfRange(ap.cand, base, base + kept), "k=" + k);
+                double wantLimit = count < k ? Double.POSITIVE_INFINITY
+                        : v[order[k - 1]] * factor + 3 * DistanceKernel.APPROXIMATION_ABSOLUTE;
+                assertEquals(wantLimit, ap.limit[p]);
+                assertEquals(count >= k, ap.allFull(p, 1));
+            }
+        }
+    }
+
+    @Test
+    void resetAndAllFull() {
+        ApproximateLists ap = new ApproximateLists(4, 2, 3, 0.0);
+        for (int p = 0; p < 4; p++) ap.reset(p);
+        assertEquals(3, ap.capacity());
+        assertFalse(ap.allFull(0, 2));
+        ap.insert(0, 1f, 5);
+        ap.insert(0, 1f, 4);
+        assertEquals(1.0 * (1 + 1e-12) + 3 * DistanceKernel.APPROXIMATION_ABSOLUTE, ap.limit[0]);
+        assertFalse(ap.allFull(0, 2));
+        ap.insert(1, 2f, 0);
+        ap.insert(1, 3f, 0);
+        assertTrue(ap.allFull(0, 2));
+        // A full list drops its last entry; an equal value with a larger position does not enter.
+        ap.insert(0, 1f, 6);
+        assertEquals(3, ap.count[0]);
+        assertEquals(1.0 * (1 + 1e-12) + 3 * DistanceKernel.APPROXIMATION_ABSOLUTE, ap.insert(0, 1f, 7));
+        assertArrayEquals(new int[] {4, 5, 6}, Arrays.copyOfRange(ap.cand, 0, 3));
+        ap.insert(0, 0.5f, 9);
+        assertArrayEquals(new int[] {9, 4, 5}, Arrays.copyOfRange(ap.cand, 0, 3));
+        ap.reset(0);
+        assertEquals(0, ap.count[0]);
+        assertEquals(Double.POSITIVE_INFINITY, ap.limit[0]);
+    }
+}

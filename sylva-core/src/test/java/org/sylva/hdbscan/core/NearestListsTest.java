@@ -1,0 +1,122 @@
+package org.sylva.hdbscan.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Arrays;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.KernelProvider;
+
+class NearestListsTest {
+    /** The first {@code k} of {@code (d[i], o[i])} sorted by (distance, index), padded with (+inf, MAX). */
+    static void bruteForce(double[] d, int[] o, int count, int k, double[] outD, int[] outO) {
+        Integer[] order = new Integer[count];
+        for (int i = 0; i < count; i++) order[i] = i;
+        Arrays.sort(order, (a, b) -> {
+            int c = Double.compare(d[a], d[b]);
+            return c != 0 ? c : Integer.compare(o[a], o[b]);
+        });
+        Arrays.fill(outD, Double.POSITIVE_INFINITY);
+        Arrays.fill(outO, Integer.MAX_VALUE);
+        for (int r = 0; r < Math.min(k, count); r++) {
+            outD[r] = d[order[r]];
+            outO[r] = o[order[r]];
+        }
+    }
+
+    @Test
+    void insertionKeepsTheSmallestByDistanceThenIndex() {
+        Random rnd = new Random(7);
+        for (int k : new int[] {1, 2, 5, 21}) {
+            for (int trial = 0; trial < 200; trial++) {
+                int queries = 1 + rnd.nextInt(4);
+                int count = rnd.nextInt(3 * k + 4);
+                NearestLists qs = new NearestLists(PointIndex.LEAF_SIZE, k);
+                qs.reset(queries, 0);
+                double[][] d = new double[queries][count];
+                int[][] o = new int[queries][count];
+                for (int q = 0; q < queries; q++) {
+                    // Few distinct distances and shuffled distinct indices: many ties, decided by index.
+                    int[] ids = new int[count];
+                    for (int i = 0; i < count; i++) ids[i] = i * 3 + q;
+                    for (int i = count - 1; i > 0; i--) {
+                        int j = rnd.nextInt(i + 1);
+                        int t = ids[i];
+                        ids[i] = ids[j];
+                        ids[j] = t;
+                    }
+                    for (int i = 0; i < count; i++) {
+                        d[q][i] = rnd.nextInt(4) * 0.5;
+                        o[q][i] = ids[i];
+                    }
+                }
+                double[] kd = new double[k];
+                int[] ko = new int[k];
+                for (int i = 0; i < count; i++) {
+                    for (int q = 0; q < queries; q++) {
+                        // Entered exactly when it precedes the current last entry.
+                        double lastD = qs.dist[q * k + k - 1];
+                        int lastO = qs.orig[q * k + k - 1];
+                        boolean precedes = d[q][i] < lastD || (d[q][i] == lastD && o[q][i] < lastO);
+                        assertEquals(precedes, qs.insert(q, d[q][i], o[q][i]));
+                    }
+                }
+                double maxKth = 0.0;
+                for (int q = 0; q < queries; q++) {
+                    bruteForce(d[q], o[q], count, k, kd, ko);
+                    assertArrayEquals(kd, Arrays.copyOfRange(qs.dist, q * k, q * k + k), "k=" + k + " query " + q);
+                    assertArrayEquals(ko, Arrays.copyOfRange(qs.orig, q * k, q * k + k), "k=" + k + " query " + q);
+                    maxKth = Math.max(maxKth, kd[k - 1]);
+                }
+                assertEquals(maxKth, qs.maxKth());
+            }
+        }
+    }
+
+    @Test
+    void resetEmptiesOnlyTheListsInUse() {
+        int k = 3;
+        NearestLists qs = new NearestLists(4, k);
+        qs.reset(2, 5);
+        assertEquals(2, qs.m);
+        assertEquals(5, qs.leaf);
+        qs.insert(1, 2.0, 9);
+        qs.insert(1, 1.0, 4);
+        qs.insert(1, 1.0, 3);
+        qs.insert(1, 0.5, 8);
+        assertArrayEquals(new double[] {0.5, 1.0, 1.0}, Arrays.copyOfRange(qs.dist, k, 2 * k));
+        assertArrayEquals(new int[] {8, 3, 4}, Arrays.copyOfRange(qs.orig, k, 2 * k));
+        assertEquals(Double.POSITIVE_INFINITY, qs.maxKth());
+        qs.clear();
+        assertArrayEquals(new int[] {Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE}, Arrays.copyOfRange(qs.orig, k, 2 * k));
+    }
+
+    @Test
+    void copiesListsToTheRowsOfTheOriginalIndices() {
+        int n = 200, d = 2, k = 2;
+        double[] rows = new double[n * d];
+        for (int i = 0; i < rows.length; i++) rows[i] = (i * 37) % 101;
+        PointIndex idx = PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance());
+        NearestLists qs = new NearestLists(PointIndex.LEAF_SIZE, k);
+        int leaf = idx.leaves() - 1, start = idx.leafStart(leaf);
+        for (int i = 0; i < idx.leafCount(leaf); i++) qs.pos[i] = start + i;
+        qs.reset(idx.leafCount(leaf), leaf);
+        for (int i = 0; i < qs.m; i++) qs.insert(i, i, 1000 + i);
+        NearestLists other = new NearestLists(1, k);
+        other.reset(1, leaf);
+        other.insert(0, 0.25, 77);
+        qs.copyList(0, other, 0);
+        int[] outIdx = new int[n * k];
+        double[] outDist = new double[n * k];
+        qs.copyOut(idx, outIdx, outDist);
+        for (int i = 0; i < qs.m; i++) {
+            int o = idx.original(start + i);
+            assertEquals(i == 0 ? 77 : 1000 + i, outIdx[o * k]);
+            assertEquals(i == 0 ? 0.25 : i, outDist[o * k]);
+            assertEquals(Integer.MAX_VALUE, outIdx[o * k + 1]);
+        }
+    }
+}

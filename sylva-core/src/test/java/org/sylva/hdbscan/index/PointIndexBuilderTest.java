@@ -1,0 +1,68 @@
+package org.sylva.hdbscan.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class PointIndexBuilderTest {
+    @Test
+    void partitionIsPreOrderWithConsecutiveLeavesAndWholeBlocks() {
+        int n = 3000, d = 5;
+        double[] rows = PointIndexTest.randomRows(n, d, 9);
+        for (int w : new int[] {1, 4, 8}) {
+            PointIndex idx = new PointIndexBuilder(rows, n, d, w).build();
+            assertEquals(w, idx.blockWidth());
+            int nextLeaf = 0;
+            for (int node = 0; node < idx.nodes(); node++) {
+                int leaf = idx.leafOf(node);
+                if (leaf >= 0) {
+                    // Pre-order, left first: leaves are met in id order and fill whole blocks.
+                    assertEquals(nextLeaf++, leaf);
+                    assertEquals(node, idx.leafNode(leaf));
+                    assertEquals(idx.leafStart(leaf), idx.nodeStart(node));
+                    assertEquals(0, idx.nodeEnd(node) % w);
+                    assertTrue(idx.leafCount(leaf) <= PointIndex.LEAF_SIZE);
+                    continue;
+                }
+                int l = idx.left(node), r = idx.right(node);
+                assertEquals(node + 1, l, "left child follows its parent");
+                assertTrue(r > l);
+                assertEquals(idx.nodeStart(node), idx.nodeStart(l));
+                assertEquals(idx.nodeEnd(l), idx.nodeStart(r), "siblings' positions are adjacent");
+                assertEquals(idx.nodeEnd(node), idx.nodeEnd(r));
+                assertEquals(idx.nodeSize(node), idx.nodeSize(l) + idx.nodeSize(r));
+                assertTrue(idx.nodeSize(node) > PointIndex.LEAF_SIZE);
+                assertEquals(0, idx.nodeSize(l) % w, "cut at a multiple of the block width");
+                // Every point lies in its node's ball (the radius is the largest centre distance).
+                for (int p = idx.nodeStart(node); p < idx.nodeEnd(node); p++) {
+                    if (idx.original(p) < 0) continue;
+                    double c = Math.sqrt(idx.centreSquaredDistance(node, p));
+                    assertTrue(c <= idx.radius(node) * (1 + 1e-12) + 1e-12);
+                }
+            }
+            assertEquals(idx.leaves(), nextLeaf);
+            assertEquals(0, idx.positions() % w);
+        }
+    }
+
+    @Test
+    void float32CopyOnlyWhenEveryCoordinateIsAFloat() {
+        double[] exact = {0.5, -2, 1e6, 3.25};
+        PointIndex a = new PointIndexBuilder(exact, 2, 2, 4).build();
+        assertNotNull(a.blocks32());
+        for (int i = 0; i < a.blocks().length; i++) assertEquals(a.blocks()[i], a.blocks32()[i]);
+        assertNull(new PointIndexBuilder(new double[] {0.1, 1}, 1, 2, 4).build().blocks32());
+        assertNull(new PointIndexBuilder(new double[] {2 * PointIndex.FLOAT32_LIMIT, 1}, 1, 2, 4).build().blocks32());
+    }
+
+    @Test
+    void emptyInputHasNoLeaves() {
+        PointIndex idx = new PointIndexBuilder(new double[0], 0, 3, 8).build();
+        assertEquals(0, idx.leaves());
+        assertEquals(0, idx.positions());
+        assertEquals(0, idx.size());
+    }
+}
