@@ -17,8 +17,8 @@ import java.util.List;
  * formatting, so identical data give a byte-identical file. Work and size are bounded for large
  * inputs: at most {@link #MAX_PLOTTED_POINTS} points (plus small per-cluster floors) are drawn,
  * the icicle plot aggregates to at most {@link IciclePlot#MAX_SHAPES} shapes, and at most
- * {@link #MAX_WAVEFORM_PANELS} waveform panels appear; 500 000 x 61 renders in about a second to a
- * file well under a megabyte.
+ * {@link #MAX_WAVEFORM_PANELS} waveform panels appear, so that the report of a large data set stays
+ * quick to render, small, and quick to open in a browser.
  *
  * <pre>{@code
  * HdbscanReportData data = HdbscanReportData.builder()
