@@ -38,6 +38,8 @@ final class BallTreeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final CliContext context;
+
     @Mixin
     InputOptions in = new InputOptions();
 
@@ -75,6 +77,10 @@ final class BallTreeCommand implements Callable<Integer> {
     @Mixin
     RunOptions run = new RunOptions();
 
+    BallTreeCommand(CliContext context) {
+        this.context = context;
+    }
+
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
@@ -86,12 +92,12 @@ final class BallTreeCommand implements Callable<Integer> {
             throw new InvalidInputException("--report draws the tree's balls; it cannot be combined with --partition-level");
         }
         if (run.threadCount() < 1) throw new InvalidInputException("--threads must be at least 1; got " + run.threadCount());
-        CreatedDirectories.prepare(out);
-        if (report != null) CreatedDirectories.prepare(report.toAbsolutePath().getParent());
-        PointSet points = in.read(err, run.quiet);
+        context.directories().prepare(out);
+        if (report != null) context.directories().prepare(report.toAbsolutePath().getParent());
+        PointSet points = in.read(err, run.quiet, context.stdin());
         in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
-        BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(Main.CANCEL)
+        BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
                 .vectorKernels(kernels == Kernels.VECTOR);
         if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable() && !run.quiet) {
             err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels (start it with "
@@ -100,7 +106,7 @@ final class BallTreeCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         int[] perm = null;
         BallTree tree = null;
-        try (ProgressPrinter progress = ProgressPrinter.forStderr(err, run.quiet)) {
+        try (ProgressPrinter progress = context.progress(err, run.quiet)) {
             builder.progress(progress);
             if (partitionLevel != null) {
                 perm = builder.partition(points, layout, partitionLevel);
@@ -109,13 +115,13 @@ final class BallTreeCommand implements Callable<Integer> {
             }
         }
         double ms = (System.nanoTime() - t0) / 1e6;
-        Main.CANCEL.throwIfCancelled();
+        context.cancel().throwIfCancelled();
         try (AtomicOutput.Group g = AtomicOutput.group()) {
             if (perm != null) {
                 long[] p = new long[perm.length];
                 for (int i = 0; i < perm.length; i++) p[i] = perm[i];
                 format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
-                Main.CANCEL.throwIfCancelled();
+                context.cancel().throwIfCancelled();
                 g.commit();
                 if (!run.quiet) {
                     int batches = layout.batchCount();
@@ -149,7 +155,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 g.write(report, o -> o.write(bytes));
             }
-            Main.CANCEL.throwIfCancelled();
+            context.cancel().throwIfCancelled();
             g.commit();
             if (!run.quiet) {
                 int batches = layout.batchCount();

@@ -42,6 +42,8 @@ final class BenchCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        private final CliContext context;
+
         @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "Points (.npy, .csv, raw with --shape).")
         String input;
 
@@ -59,6 +61,10 @@ final class BenchCommand implements Runnable {
         @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;
         @Option(names = "--threads") Integer threads;
 
+        Hdb(CliContext context) {
+            this.context = context;
+        }
+
         @Override
         public Integer call() throws Exception {
             PointSet pts;
@@ -68,7 +74,7 @@ final class BenchCommand implements Runnable {
                 InputOptions in = new InputOptions();
                 in.input = input;
                 in.shape = shape;
-                pts = in.read(spec.commandLine().getErr(), false);
+                pts = in.read(spec.commandLine().getErr(), false, context.stdin());
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
             }
@@ -90,6 +96,8 @@ final class BenchCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        private final CliContext context;
+
         @Parameters(index = "0", paramLabel = "FILE") String input;
         @Option(names = "--shape", paramLabel = "N,D") String shape;
         @Option(names = "--batch", paramLabel = "IDS.npy") Path batch;
@@ -99,12 +107,16 @@ final class BenchCommand implements Runnable {
                 description = "Vector API kernels where the JVM has them, or the scalar code (default ${DEFAULT-VALUE}).")
         BallTreeCommand.Kernels kernels;
 
+        Tree(CliContext context) {
+            this.context = context;
+        }
+
         @Override
         public Integer call() throws Exception {
             InputOptions in = new InputOptions();
             in.input = input;
             in.shape = shape;
-            PointSet pts = in.read(spec.commandLine().getErr(), false);
+            PointSet pts = in.read(spec.commandLine().getErr(), false, context.stdin());
             in.requireFinite(pts, "; a ball tree needs finite coordinates");
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size()) : BallTreeCommand.readLayout(batch, pts.size());
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");

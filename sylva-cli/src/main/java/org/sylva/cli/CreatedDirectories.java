@@ -13,22 +13,20 @@ import org.sylva.io.AtomicOutput;
  * Prepares output directories up front (so an unwritable one is reported before the long computation)
  * and remembers the ones this run created, so that a run that fails or is interrupted can remove those
  * it left empty: a failed run leaves the file system as it found it. Only empty directories are ever
- * removed.
+ * removed. Thread-safe: the shutdown hook may clean up while the command still runs.
  *
  * <pre>{@code
- * CreatedDirectories.prepare(out);        // creates out/ if needed, checks that it is writable
- * ...                                      // on failure: CreatedDirectories.removeEmpty()
+ * CreatedDirectories created = new CreatedDirectories();   // one per run (CliContext#directories)
+ * created.prepare(out);        // creates out/ if needed, checks that it is writable
+ * ...                          // on failure: created.removeEmpty()
  * }</pre>
  */
 final class CreatedDirectories {
     /** Deepest first, so that parents are removed after their children. */
-    private static final Deque<Path> CREATED = new ConcurrentLinkedDeque<>();
-
-    private CreatedDirectories() {
-    }
+    private final Deque<Path> created = new ConcurrentLinkedDeque<>();
 
     /** Creates {@code dir} (and missing parents) if needed and checks that it is a writable directory. */
-    static void prepare(Path dir) {
+    void prepare(Path dir) {
         Path abs = dir.toAbsolutePath().normalize();
         List<Path> missing = new ArrayList<>();
         // Bounded by the depth of the path.
@@ -37,14 +35,14 @@ final class CreatedDirectories {
             AtomicOutput.checkOutputDirectory(dir, 0);
         } finally {
             for (Path p : missing) {
-                if (Files.isDirectory(p)) CREATED.add(p);
+                if (Files.isDirectory(p)) created.add(p);
             }
         }
     }
 
     /** Removes the directories {@link #prepare} created that are still empty (deepest first). */
-    static void removeEmpty() {
-        for (Path p = CREATED.poll(); p != null; p = CREATED.poll()) {
+    void removeEmpty() {
+        for (Path p = created.poll(); p != null; p = created.poll()) {
             try {
                 Files.deleteIfExists(p);
             } catch (IOException e) {
@@ -53,8 +51,8 @@ final class CreatedDirectories {
         }
     }
 
-    /** Forgets the directories created so far (the run succeeded, or a new run starts). */
-    static void forget() {
-        CREATED.clear();
+    /** Forgets the directories created so far (the run succeeded: they are kept). */
+    void forget() {
+        created.clear();
     }
 }

@@ -27,6 +27,8 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final CliContext context;
+
     @Option(names = "--points", paramLabel = "N", defaultValue = "20000", description = "Clips to generate (default ${DEFAULT-VALUE}).")
     int points;
 
@@ -42,11 +44,15 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     RunOptions run = new RunOptions();
 
+    DemoCommand(CliContext context) {
+        this.context = context;
+    }
+
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
         if (points < 2) throw new InvalidInputException("--points must be at least 2; got " + points);
-        CreatedDirectories.prepare(out);
+        context.directories().prepare(out);
         long t0 = System.nanoTime();
         ClipLikeData demo = ClipLikeData.generate(points, seed);
         double gen = (System.nanoTime() - t0) / 1e9;
@@ -56,11 +62,12 @@ final class DemoCommand implements Callable<Integer> {
                     points, ClipLikeData.SAMPLES, seed, minClusterSize);
         }
         HdbscanResult r;
-        try (ProgressPrinter progress = ProgressPrinter.forStderr(err, run.quiet)) {
-            r = h.fit(demo.points(), progress, Main.CANCEL);
+        try (ProgressPrinter progress = context.progress(err, run.quiet)) {
+            r = h.fit(demo.points(), progress, context.cancel());
         }
         Path report = out.resolve("report.html");
-        List<Path> written = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), "built-in clip-like demo");
+        List<Path> written = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), "built-in clip-like demo",
+                context.cancel());
         var o = spec.commandLine().getOut();
         o.println(HdbscanOutputs.summary(r, demo.points(), "generate", gen, written));
         o.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",

@@ -18,14 +18,14 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         var err = cl.getErr();
         if (ex instanceof CancelledException) {
             err.println("sylva: interrupted; no output was written");
-            return Main.EXIT_INTERRUPTED;
+            return ExitStatus.INTERRUPTED;
         }
         err.println("sylva: error: " + oneLine(message(ex)));
         if (parseResult.hasMatchedOption("--verbose") || verboseAnywhere(parseResult)) {
             ex.printStackTrace(err);
         }
         err.flush();
-        return Main.EXIT_ERROR;
+        return ExitStatus.ERROR;
     }
 
     /** Error output is one line, whatever a message holds. */
@@ -63,7 +63,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             cl.getErr().println("sylva: error: " + oneLine(m) + " (see '"
                     + cl.getCommandSpec().qualifiedName() + " --help' for usage and examples)");
             cl.getErr().flush();
-            return Main.EXIT_ERROR;
+            return ExitStatus.ERROR;
         }
 
         /** "unknown command 'x'" and "did you mean" instead of picocli's list of unmatched arguments. */

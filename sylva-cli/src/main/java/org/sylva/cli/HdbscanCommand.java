@@ -41,6 +41,8 @@ final class HdbscanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final CliContext context;
+
     @Mixin
     InputOptions in = new InputOptions();
 
@@ -95,6 +97,10 @@ final class HdbscanCommand implements Callable<Integer> {
     @Mixin
     RunOptions run = new RunOptions();
 
+    HdbscanCommand(CliContext context) {
+        this.context = context;
+    }
+
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
@@ -108,11 +114,11 @@ final class HdbscanCommand implements Callable<Integer> {
             throw new InvalidInputException(optionNames(e.getMessage()), e);
         }
         // Before reading and fitting: an unwritable destination is reported before the long work.
-        CreatedDirectories.prepare(out);
-        if (report != null) CreatedDirectories.prepare(report.toAbsolutePath().getParent());
+        context.directories().prepare(out);
+        if (report != null) context.directories().prepare(report.toAbsolutePath().getParent());
 
         long t0 = System.nanoTime();
-        InputOptions.Loaded loaded = in.readForFit(err, run.quiet);
+        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin());
         PointSet points = loaded.points();
         double readSeconds = (System.nanoTime() - t0) / 1e9;
         if (nonFinite == NonFinitePolicy.REJECT) {
@@ -126,18 +132,18 @@ final class HdbscanCommand implements Callable<Integer> {
         // Enough free space for the outputs? Checked now that n is known, before the long computation.
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
-        try (ProgressPrinter progress = ProgressPrinter.forStderr(err, run.quiet)) {
+        try (ProgressPrinter progress = context.progress(err, run.quiet)) {
             // float64 input is fitted in float64, as scikit-learn does; float32 input as it is
             r = loaded.float64() != null
-                    ? h.fit(loaded.float64(), points.size(), points.dimensions(), progress, Main.CANCEL)
-                    : h.fit(points, progress, Main.CANCEL);
+                    ? h.fit(loaded.float64(), points.size(), points.dimensions(), progress, context.cancel())
+                    : h.fit(points, progress, context.cancel());
         } catch (InvalidInputException e) {
             // too few points, min-samples above n, not enough memory: name the input and the option
             throw new InvalidInputException(in.input + ": " + optionNames(e.getMessage()), e);
         }
-        Main.CANCEL.throwIfCancelled();
+        context.cancel().throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
-        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, in.input);
+        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, in.input, context.cancel());
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, points, readSeconds, written));
         }

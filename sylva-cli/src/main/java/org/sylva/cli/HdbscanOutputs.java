@@ -18,6 +18,7 @@ import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.NpyArray;
+import org.sylva.progress.CancellationToken;
 
 /** Writes an HDBSCAN result's files, its report, and its text / JSON summaries. */
 final class HdbscanOutputs {
@@ -33,9 +34,12 @@ final class HdbscanOutputs {
         return format == OutputFormat.NPY ? npy : 3 * npy;
     }
 
-    /** Writes every output (and the report, when asked) together: all of them or, on failure, none. */
+    /**
+     * Writes every output (and the report, when asked) together: all of them or, on failure, none; a
+     * {@code cancel} cancelled before the files are committed leaves none either.
+     */
     static List<Path> write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
-            String inputName) throws IOException {
+            String inputName, CancellationToken cancel) throws IOException {
         List<Path> written = new ArrayList<>();
         try (AtomicOutput.Group g = AtomicOutput.group()) {
             int n = r.size();
@@ -64,7 +68,7 @@ final class HdbscanOutputs {
                 g.write(report, o -> o.write(bytes));
                 written.add(report);
             }
-            Main.CANCEL.throwIfCancelled();
+            cancel.throwIfCancelled();
             g.commit();
         }
         return written;

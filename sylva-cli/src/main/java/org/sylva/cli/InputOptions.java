@@ -34,7 +34,7 @@ final class InputOptions {
      * other input. {@code points} is always there (float32), for the summary, the report and the checks.
      *
      * <pre>{@code
-     * InputOptions.Loaded in = inputOptions.readForFit(err, false);
+     * InputOptions.Loaded in = inputOptions.readForFit(err, false, System.in);
      * }</pre>
      *
      * @param points the points as float32
@@ -46,11 +46,11 @@ final class InputOptions {
     private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
 
     /** As {@link #read}, keeping a float64 {@code .npy}'s exact values (see {@link Loaded}). */
-    Loaded readForFit(PrintWriter err, boolean quiet) throws IOException {
-        if (shape != null) return new Loaded(read(err, quiet), null);
+    Loaded readForFit(PrintWriter err, boolean quiet, InputStream stdin) throws IOException {
+        if (shape != null) return new Loaded(read(err, quiet, stdin), null);
         NpyArray a;
         if (input.equals("-")) {
-            BufferedInputStream b = new BufferedInputStream(Main.stdin(), 1 << 16);
+            BufferedInputStream b = new BufferedInputStream(stdin, 1 << 16);
             b.mark(NPY_MAGIC.length);
             byte[] head = b.readNBytes(NPY_MAGIC.length);
             b.reset();
@@ -59,16 +59,12 @@ final class InputOptions {
         } else if (PointReaders.formatOf(input, false) == PointReaders.Format.NPY && !Files.isDirectory(Path.of(input))) {
             a = Npy.read(Path.of(input));
         } else {
-            return new Loaded(read(err, quiet), null);
+            return new Loaded(read(err, quiet, stdin), null);
         }
         if (a.dtype() != NpyDtype.FLOAT64) return new Loaded(a.toPointSet(warnings(err, quiet)), null);
         // The float32 copy only feeds the report and the summary, so its rounding is not worth a warning.
         PointSet points = a.toPointSet(w -> { });
         return new Loaded(points, a.toFloat64());
-    }
-
-    PointSet read(PrintWriter err, boolean quiet) throws IOException {
-        return read(err, quiet, Main.stdin());
     }
 
     private static Consumer<String> warnings(PrintWriter err, boolean quiet) {
@@ -77,7 +73,8 @@ final class InputOptions {
         };
     }
 
-    private PointSet read(PrintWriter err, boolean quiet, InputStream stdin) throws IOException {
+    /** Reads the points as float32; {@code stdin} is what the input {@code -} reads. */
+    PointSet read(PrintWriter err, boolean quiet, InputStream stdin) throws IOException {
         if (!input.equals("-") && Files.isDirectory(Path.of(input))) {
             // Checked here because a directory's name rarely tells a format, and "cannot tell the
             // format" would send the user looking in the wrong place.

@@ -5,36 +5,28 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.sylva.io.AtomicOutput;
 import org.sylva.progress.CancellationToken;
 import picocli.CommandLine;
 
 /**
- * Entry point of the {@code sylva} command. Exit status: 0 success, 2 bad input or parameters (one line
- * on stderr naming the problem; a stack trace only with {@code --verbose}), 130 interrupted (Ctrl-C:
- * the running computation is cancelled through its token, temporaries are removed; SIGTERM does the
- * same and exits 143, as the JVM reports 128 + the signal number).
+ * Entry point of the {@code sylva} command. Exit status ({@link ExitStatus}): 0 success, 2 bad input or
+ * parameters (one line on stderr naming the problem; a stack trace only with {@code --verbose}), 130
+ * interrupted (Ctrl-C: the running computation is cancelled through its token, temporaries are removed;
+ * SIGTERM does the same and exits 143, as the JVM reports 128 + the signal number).
+ *
+ * <p>Everything a command needs from the process (the cancellation token, stdin, whether stderr is a
+ * terminal, the directories the run created) reaches it in a {@link CliContext}, given to each command
+ * when the command line is built.
  *
  * <pre>{@code
  * sylva hdbscan clips.npy --min-cluster-size 20 --out result/
  * }</pre>
  */
 public final class Main {
-    /** Exit status for bad input, bad parameters and failed I/O. */
-    static final int EXIT_ERROR = 2;
-    /** Exit status after Ctrl-C (128 + SIGINT), as shells report it. */
-    static final int EXIT_INTERRUPTED = 130;
     /** How long the shutdown hook waits for the cancelled command to clean up and report. */
     static final long HOOK_WAIT_MILLIS = 1500;
-
-    /** Cancelled by the shutdown hook (Ctrl-C); every command passes it to the library. */
-    static final CancellationToken CANCEL = new CancellationToken();
-    private static final CountDownLatch FINISHED = new CountDownLatch(1);
-    private static volatile boolean shuttingDown;
-    /** Whether progress may draw an updating line: true only for the real stderr on a terminal. */
-    private static volatile boolean terminal;
-    /** What {@code -} reads; null means {@link System#in}. Tests replace it through {@link #run(String[], PrintWriter, PrintWriter, InputStream)}. */
-    private static volatile InputStream stdin;
 
     private Main() {
     }
@@ -42,71 +34,63 @@ public final class Main {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
-        terminal = stderrIsTerminal();
+        CliContext context = new CliContext(new CancellationToken(), System.in, stderrIsTerminal(),
+                new CreatedDirectories());
+        CountDownLatch finished = new CountDownLatch(1);
+        AtomicBoolean shuttingDown = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("sylva-interrupt").unstarted(() -> {
-            shuttingDown = true;
-            CANCEL.cancel();
-            boolean finished = false;
+            shuttingDown.set(true);
+            context.cancel().cancel();
+            boolean done = false;
             try {
                 // The worker notices the token within one chunk (<= 0.5 s), cleans up and reports.
-                finished = FINISHED.await(HOOK_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+                done = finished.await(HOOK_WAIT_MILLIS, TimeUnit.MILLISECONDS);
             } catch (InterruptedException ignored) {
                 Thread.currentThread().interrupt();
             }
             AtomicOutput.deleteTemporaries();
-            if (!finished) {
+            if (!done) {
                 // The command is somewhere the token is not checked (e.g. reading a large input): the
                 // JVM halts after this hook, so clean up and say so here.
-                CreatedDirectories.removeEmpty();
+                context.directories().removeEmpty();
                 err.println("sylva: interrupted; no output was written");
             }
             out.flush();
             err.flush();
         }));
-        int code = run(args, out, err);
+        int code = run(args, out, err, context);
         out.flush();
         err.flush();
-        FINISHED.countDown();
+        finished.countDown();
         // During shutdown (a signal) System.exit would block for good; the JVM exits with 128 + signal.
-        if (!shuttingDown) System.exit(code);
+        if (!shuttingDown.get()) System.exit(code);
     }
 
-    /** Runs the command line and returns its exit status (used by tests, in-process). */
+    /** Runs the command line in-process with the real standard input and returns its exit status (tests). */
     static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CreatedDirectories.forget();
-        int code;
-        try {
-            code = commandLine(out, err).execute(args);
-        } catch (OutOfMemoryError e) {
-            // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
-            err.println("sylva: error: " + ErrorHandler.oneLine(ErrorHandler.message(e)));
-            code = EXIT_ERROR;
-        }
-        if (code != 0) CreatedDirectories.removeEmpty();
-        CreatedDirectories.forget();
-        out.flush();
-        err.flush();
-        return code;
+        return run(args, out, err, System.in);
     }
 
     /** As {@link #run(String[], PrintWriter, PrintWriter)} with {@code in} standing for standard input. */
     static int run(String[] args, PrintWriter out, PrintWriter err, InputStream in) {
-        InputStream before = stdin;
-        stdin = in;
+        return run(args, out, err, CliContext.inProcess(in));
+    }
+
+    /** Runs the command line in {@code context}; a failed run removes the directories it created. */
+    static int run(String[] args, PrintWriter out, PrintWriter err, CliContext context) {
+        int code;
         try {
-            return run(args, out, err);
-        } finally {
-            stdin = before;
+            code = commandLine(out, err, context).execute(args);
+        } catch (OutOfMemoryError e) {
+            // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
+            err.println("sylva: error: " + ErrorHandler.oneLine(ErrorHandler.message(e)));
+            code = ExitStatus.ERROR;
         }
-    }
-
-    static InputStream stdin() {
-        InputStream s = stdin;
-        return s != null ? s : System.in;
-    }
-
-    static boolean terminal() {
-        return terminal;
+        if (code != ExitStatus.OK) context.directories().removeEmpty();
+        context.directories().forget();
+        out.flush();
+        err.flush();
+        return code;
     }
 
     private static boolean stderrIsTerminal() {
@@ -115,8 +99,9 @@ public final class Main {
         return c != null && c.isTerminal() && term != null && !"dumb".equals(term);
     }
 
-    static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new SylvaCommand());
+    /** The {@code sylva} command line, its commands made with {@code context}. */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, CliContext context) {
+        CommandLine cl = new CommandLine(new SylvaCommand(), new CliContext.Factory(context));
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

@@ -11,7 +11,7 @@ import org.sylva.progress.ProgressListener;
  * every {@code plainIntervalMillis}; with {@code quiet} it prints nothing.
  *
  * <pre>{@code
- * try (ProgressPrinter p = ProgressPrinter.forStderr(err, false)) {
+ * try (ProgressPrinter p = ProgressPrinter.forStderr(err, context.terminal(), false)) {
  *     hdbscan.fit(points, p, token);
  * }
  * }</pre>
@@ -48,11 +48,11 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
 
     /**
      * Progress on a command's stderr writer: an updating line when the process's stderr is a terminal
-     * ({@link Main#terminal()}), plain lines every two seconds (and at each stage's start and end)
+     * ({@link CliContext#terminal()}), plain lines every two seconds (and at each stage's start and end)
      * otherwise.
      */
-    static ProgressPrinter forStderr(PrintWriter err, boolean quiet) {
-        return new ProgressPrinter(err, Main.terminal(), quiet, 2000);
+    static ProgressPrinter forStderr(PrintWriter err, boolean terminal, boolean quiet) {
+        return new ProgressPrinter(err, terminal, quiet, 2000);
     }
 
     @Override

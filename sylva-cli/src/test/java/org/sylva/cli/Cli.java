@@ -45,7 +45,7 @@ final class Cli {
          * {@code expected} and no stack trace; returns that line.
          */
         String assertError(String... expected) {
-            assertEquals(Main.EXIT_ERROR, code, () -> "exit status " + code + "; stderr:\n" + err);
+            assertEquals(ExitStatus.ERROR, code, () -> "exit status " + code + "; stderr:\n" + err);
             List<String> lines = err.lines().toList();
             assertEquals(1, lines.size(), () -> "expected exactly one line on stderr, got:\n" + err);
             String line = lines.get(0);

@@ -246,7 +246,7 @@ class CliErrorsTest {
     @Test
     void verbosePrintsTheStackTraceAfterTheSameLine(@TempDir Path tmp) {
         Cli.Result r = Cli.run("hdbscan", f("nan.npy"), "--out", tmp.resolve("o").toString(), "--verbose");
-        assertEquals(Main.EXIT_ERROR, r.code());
+        assertEquals(ExitStatus.ERROR, r.code());
         List<String> lines = r.err().lines().toList();
         assertTrue(lines.get(0).startsWith("sylva: error: ") && lines.get(0).contains("row 17"), r.err());
         assertTrue(lines.size() > 3 && r.err().contains("\tat org.sylva."), () -> "a stack trace:\n" + r.err());

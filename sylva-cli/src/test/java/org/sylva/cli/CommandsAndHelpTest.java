@@ -104,7 +104,8 @@ class CommandsAndHelpTest {
 
     /** Qualified names of every command, e.g. "sylva bench hdbscan", found by walking picocli's model. */
     static List<List<String>> allCommands() {
-        CommandLine root = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        CommandLine root = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()),
+                CliContext.inProcess(System.in));
         List<List<String>> all = new ArrayList<>();
         walk(root, new ArrayList<>(), all);
         return all;

@@ -1,0 +1,64 @@
+package org.sylva.cli;
+
+import java.io.InputStream;
+import java.lang.reflect.Constructor;
+import java.util.Objects;
+import org.sylva.progress.CancellationToken;
+import picocli.CommandLine;
+
+/**
+ * What a command gets from the process that runs it, handed over when the command line is built (see
+ * {@link Factory}) instead of being read from globals: the token that Ctrl-C and SIGTERM cancel, what
+ * {@code -} reads, whether progress may repaint a line on a terminal, and the output directories the
+ * run created (removed again if it fails).
+ *
+ * <pre>{@code
+ * CliContext context = new CliContext(new CancellationToken(), System.in, false, new CreatedDirectories());
+ * CommandLine cl = new CommandLine(new SylvaCommand(), new CliContext.Factory(context));
+ * }</pre>
+ *
+ * @param cancel      cancelled on Ctrl-C or SIGTERM; every command passes it to the library
+ * @param stdin       what the input {@code -} reads
+ * @param terminal    whether stderr is a terminal, so that progress may draw an updating line
+ * @param directories the output directories this run created
+ */
+record CliContext(CancellationToken cancel, InputStream stdin, boolean terminal, CreatedDirectories directories) {
+    CliContext {
+        Objects.requireNonNull(cancel, "cancel");
+        Objects.requireNonNull(stdin, "stdin");
+        Objects.requireNonNull(directories, "directories");
+    }
+
+    /** A context for one in-process run (tests): a fresh token, no terminal, {@code stdin} for {@code -}. */
+    static CliContext inProcess(InputStream stdin) {
+        return new CliContext(new CancellationToken(), stdin, false, new CreatedDirectories());
+    }
+
+    /** Progress on a command's stderr writer (an updating line only on a terminal), silent with {@code quiet}. */
+    ProgressPrinter progress(java.io.PrintWriter err, boolean quiet) {
+        return ProgressPrinter.forStderr(err, terminal, quiet);
+    }
+
+    /**
+     * Picocli's factory for the commands: a class with a constructor taking a {@link CliContext} gets
+     * this one; every other class (help, version provider, converters) is made by picocli's default
+     * factory.
+     */
+    static final class Factory implements CommandLine.IFactory {
+        private final CliContext context;
+
+        Factory(CliContext context) {
+            this.context = Objects.requireNonNull(context, "context");
+        }
+
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            for (Constructor<?> c : cls.getDeclaredConstructors()) {
+                if (c.getParameterCount() == 1 && c.getParameterTypes()[0] == CliContext.class) {
+                    return cls.cast(c.newInstance(context));
+                }
+            }
+            return CommandLine.defaultFactory().create(cls);
+        }
+    }
+}
