@@ -91,14 +91,14 @@ final class BallTreeCommand implements Callable<Integer> {
         if (partitionLevel != null && report != null) {
             throw new InvalidInputException("--report draws the tree's balls; it cannot be combined with --partition-level");
         }
-        if (run.threadCount() < 1) throw new InvalidInputException("--threads must be at least 1; got " + run.threadCount());
+        // Before anything is read or created: the builder refuses a bad thread count (ErrorHandler names --threads).
+        BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
+                .vectorKernels(kernels == Kernels.VECTOR);
         context.directories().prepare(out);
         if (report != null) context.directories().prepare(report.toAbsolutePath().getParent());
         PointSet points = in.read(err, run.quiet, context.stdin());
         in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
-        BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
-                .vectorKernels(kernels == Kernels.VECTOR);
         if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable() && !run.quiet) {
             err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels (start it with "
                     + "--add-modules jdk.incubator.vector, as ./sylva does); building with the scalar code");
@@ -186,7 +186,7 @@ final class BallTreeCommand implements Callable<Integer> {
         try {
             return BatchLayout.of(n, ids);
         } catch (InvalidInputException e) {
-            throw new InvalidInputException(file + ": " + e.getMessage(), e);
+            throw e.withContext(file.toString());
         }
     }
 }

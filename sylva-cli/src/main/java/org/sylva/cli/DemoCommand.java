@@ -52,11 +52,11 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
         if (points < 2) throw new InvalidInputException("--points must be at least 2; got " + points);
+        Hdbscan h = Hdbscan.builder().minClusterSize(minClusterSize).threads(run.threadCount()).build();
         context.directories().prepare(out);
         long t0 = System.nanoTime();
         ClipLikeData demo = ClipLikeData.generate(points, seed);
         double gen = (System.nanoTime() - t0) / 1e9;
-        Hdbscan h = Hdbscan.builder().minClusterSize(minClusterSize).threads(run.threadCount()).build();
         if (!run.quiet) {
             err.printf(Locale.ROOT, "sylva demo: %d clip-like waveforms x %d samples (seed %d), HDBSCAN min_cluster_size=%d%n",
                     points, ClipLikeData.SAMPLES, seed, minClusterSize);

@@ -5,12 +5,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
+import java.util.Map;
+import org.sylva.data.InvalidInputException;
 import org.sylva.progress.CancelledException;
 import picocli.CommandLine;
 
 /**
  * Turns every failure into one line on stderr and an exit status: 2 for errors, 130 for cancellation.
- * Stack traces only with {@code --verbose}.
+ * Stack traces only with {@code --verbose}. The library's messages are printed as they are; when one is
+ * about a parameter ({@link InvalidInputException#parameter()}), the option that sets it follows:
+ * {@code sylva: error: min_cluster_size must be at least 2; got 1 (option --min-cluster-size)}.
  */
 final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
     @Override
@@ -20,7 +24,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             err.println("sylva: interrupted; no output was written");
             return ExitStatus.INTERRUPTED;
         }
-        err.println("sylva: error: " + oneLine(message(ex)));
+        err.println("sylva: error: " + oneLine(message(ex)) + optionOf(ex, cl.getCommandSpec()));
         if (parseResult.hasMatchedOption("--verbose") || verboseAnywhere(parseResult)) {
             ex.printStackTrace(err);
         }
@@ -38,6 +42,23 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             if (p.hasMatchedOption("--verbose")) return true;
         }
         return false;
+    }
+
+    /**
+     * Options whose name is not the parameter's in kebab case ({@code min_cluster_size} is set by
+     * {@code --min-cluster-size}, {@code threads} by {@code --threads}).
+     */
+    private static final Map<String, String> OPTION_NAMES = Map.of("cluster_selection_method", "--method");
+
+    /**
+     * " (option --x)" when {@code ex} is about a parameter that an option of {@code command} sets, else
+     * the empty string.
+     */
+    static String optionOf(Throwable ex, CommandLine.Model.CommandSpec command) {
+        if (!(ex instanceof InvalidInputException e) || e.parameter().isEmpty()) return "";
+        String parameter = e.parameter().get();
+        String option = OPTION_NAMES.getOrDefault(parameter, "--" + parameter.replace('_', '-'));
+        return command.findOption(option) != null ? " (option " + option + ")" : "";
     }
 
     static String message(Throwable ex) {

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
@@ -104,15 +103,11 @@ final class HdbscanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
-        Hdbscan h;
-        try {
-            h = Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
-                    .clusterSelectionEpsilon(epsilon).maxClusterSize(maxClusterSize).alpha(alpha)
-                    .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
-                    .threads(run.threadCount()).backend(backend).build();
-        } catch (InvalidInputException e) {
-            throw new InvalidInputException(optionNames(e.getMessage()), e);
-        }
+        // The library validates the parameters; ErrorHandler names the option of a bad one.
+        Hdbscan h = Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
+                .clusterSelectionEpsilon(epsilon).maxClusterSize(maxClusterSize).alpha(alpha)
+                .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
+                .threads(run.threadCount()).backend(backend).build();
         // Before reading and fitting: an unwritable destination is reported before the long work.
         context.directories().prepare(out);
         if (report != null) context.directories().prepare(report.toAbsolutePath().getParent());
@@ -124,11 +119,6 @@ final class HdbscanCommand implements Callable<Integer> {
         if (nonFinite == NonFinitePolicy.REJECT) {
             in.requireFinite(loaded, "; use --non-finite sklearn to leave such rows out (labels -3 for NaN, -2 for inf)");
         }
-        in.requireRepresentableDistances(loaded);
-        if (points.size() < 2) {
-            throw new InvalidInputException(in.input + ": " + points.size() + (points.size() == 1 ? " point" : " points")
-                    + "; HDBSCAN needs at least two");
-        }
         // Enough free space for the outputs? Checked now that n is known, before the long computation.
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
@@ -138,8 +128,8 @@ final class HdbscanCommand implements Callable<Integer> {
                     ? h.fit(loaded.float64(), points.size(), points.dimensions(), progress, context.cancel())
                     : h.fit(points, progress, context.cancel());
         } catch (InvalidInputException e) {
-            // too few points, min-samples above n, not enough memory: name the input and the option
-            throw new InvalidInputException(in.input + ": " + optionNames(e.getMessage()), e);
+            // too few points, min_samples above n, coordinates too large, not enough memory: name the input
+            throw e.withContext(in.input);
         }
         context.cancel().throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
@@ -149,16 +139,6 @@ final class HdbscanCommand implements Callable<Integer> {
         }
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, readSeconds, written));
         return 0;
-    }
-
-    private static final Pattern SKLEARN_NAME = Pattern.compile(
-            "\\b(min_cluster_size|min_samples|cluster_selection_epsilon|max_cluster_size|cluster_selection_method"
-                    + "|allow_single_cluster)\\b|^(alpha|threads|backend)\\b");
-
-    /** The library names parameters as scikit-learn does; on the command line they are options. */
-    static String optionNames(String message) {
-        if (message == null) return null;
-        return SKLEARN_NAME.matcher(message).replaceAll(m -> "--" + m.group().replace('_', '-'));
     }
 
     static String formatSeconds(double s) {

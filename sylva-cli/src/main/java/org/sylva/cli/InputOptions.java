@@ -80,14 +80,7 @@ final class InputOptions {
             // format" would send the user looking in the wrong place.
             throw new InvalidInputException(input + ": is a directory; give a file of points");
         }
-        try {
-            return PointReaders.readPoints(input, Optional.ofNullable(shape), warnings(err, quiet), stdin);
-        } catch (InvalidInputException e) {
-            // The reader speaks of "a shape N,D"; on the command line that is the --shape option.
-            String m = e.getMessage();
-            if (m == null || !m.contains("with a shape N,D")) throw e;
-            throw new InvalidInputException(m.replace("with a shape N,D", "with --shape N,D"), e);
-        }
+        return PointReaders.readPoints(input, Optional.ofNullable(shape), warnings(err, quiet), stdin);
     }
 
     /**
@@ -103,23 +96,6 @@ final class InputOptions {
         int d = loaded.points().dimensions();
         for (int i = 0; i < x.length; i++) {
             if (!Double.isFinite(x[i])) throw nonFinite(i / d, i % d, x[i], workaround);
-        }
-    }
-
-    /**
-     * Refuses float64 values beyond the library's limit ({@link org.sylva.hdbscan.Hdbscan#MAX_ABS_COORDINATE}),
-     * where squared distances would overflow, naming the file, row and column before any work starts.
-     */
-    void requireRepresentableDistances(Loaded loaded) {
-        double[] x = loaded.float64();
-        if (x == null) return;
-        int d = loaded.points().dimensions();
-        for (int i = 0; i < x.length; i++) {
-            if (Math.abs(x[i]) > org.sylva.hdbscan.Hdbscan.MAX_ABS_COORDINATE && Double.isFinite(x[i])) {
-                throw new InvalidInputException(input + ": row " + i / d + ", column " + i % d + " (counting from 0) is "
-                        + x[i] + "; squared distances overflow float64 beyond +-" + org.sylva.hdbscan.Hdbscan.MAX_ABS_COORDINATE
-                        + ", so rescale the data");
-            }
         }
     }
 

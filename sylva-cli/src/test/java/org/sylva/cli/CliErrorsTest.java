@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.io.Npy;
 
@@ -68,6 +69,9 @@ class CliErrorsTest {
         double[] huge64 = x64.clone();
         huge64[11 * D + 1] = 3e200;
         Npy.writeFloat64(in.resolve("huge64.npy"), huge64, N, D);
+        double[] inf64 = x64.clone();
+        inf64[13 * D + 2] = Double.NEGATIVE_INFINITY;
+        Npy.writeFloat64(in.resolve("inf64.npy"), inf64, N, D);
         Files.createDirectories(in.resolve("adir"));
         Files.createDirectories(in.resolve("dir.npy"));
         Files.writeString(in.resolve("afile"), "not a directory");
@@ -124,7 +128,7 @@ class CliErrorsTest {
                 c("ragged CSV", List.of("hdbscan", f("ragged.csv")), "ragged.csv", "line 3"),
                 c("empty CSV", List.of("hdbscan", f("empty.csv")), "empty.csv", "empty"),
                 c("empty .npy", List.of("hdbscan", f("empty.npy")), "empty.npy", "empty"),
-                c("raw without --shape", List.of("hdbscan", f("cloud.f32")), "cloud.f32", "--shape N,D"),
+                c("raw without --shape", List.of("hdbscan", f("cloud.f32")), "cloud.f32", "shape N,D", "--shape"),
                 c("raw with a wrong --shape", List.of("hdbscan", f("cloud.f32"), "--shape", "61,4"), "cloud.f32",
                         "61,4", "bytes"),
                 c("raw with an unreadable --shape", List.of("hdbscan", f("cloud.f32"), "--shape", "sixty"), "sixty"),
@@ -133,23 +137,25 @@ class CliErrorsTest {
                         "--non-finite sklearn"),
                 c("-inf in a .npy", List.of("hdbscan", f("inf.npy")), "inf.npy", "row 5", "column 1", "-inf"),
                 c("NaN in a float64 .npy", List.of("hdbscan", f("nan64.npy")), "nan64.npy", "row 9", "column 3", "NaN"),
-                c("float64 values whose squares overflow", List.of("hdbscan", f("huge64.npy")), "huge64.npy", "row 11",
-                        "column 1", "3.0E200", "rescale"),
+                c("float64 values whose squares overflow", List.of("hdbscan", f("huge64.npy")), "huge64.npy",
+                        "point 11, coordinate 1 is 3.0E200", "rescale"),
                 c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "NaN"),
-                c("one point", List.of("hdbscan", f("one.npy")), "one.npy", "1 point", "at least two"),
-                c("min-samples larger than n", List.of("hdbscan", good, "--min-samples", "61"), "--min-samples", "61",
-                        "60"),
-                c("min-cluster-size 1", List.of("hdbscan", good, "--min-cluster-size", "1"), "--min-cluster-size", "1"),
-                c("min-samples 0", List.of("hdbscan", good, "--min-samples", "0"), "--min-samples", "0"),
-                c("alpha 0", List.of("hdbscan", good, "--alpha", "0"), "--alpha", "0"),
-                c("alpha NaN", List.of("hdbscan", good, "--alpha", "NaN"), "--alpha", "NaN"),
+                c("one point", List.of("hdbscan", f("one.npy")), "one.npy", "samples in X (1)", "at least two points"),
+                c("min-samples larger than n", List.of("hdbscan", good, "--min-samples", "61"), "good.npy",
+                        "min_samples (61) must be at most the number of samples in X (60)", "(option --min-samples)"),
+                c("min-cluster-size 1", List.of("hdbscan", good, "--min-cluster-size", "1"), "got 1",
+                        "(option --min-cluster-size)"),
+                c("min-samples 0", List.of("hdbscan", good, "--min-samples", "0"), "got 0", "(option --min-samples)"),
+                c("alpha 0", List.of("hdbscan", good, "--alpha", "0"), "got 0.0", "(option --alpha)"),
+                c("alpha NaN", List.of("hdbscan", good, "--alpha", "NaN"), "got NaN", "(option --alpha)"),
                 c("cluster-selection-epsilon -1", List.of("hdbscan", good, "--cluster-selection-epsilon", "-1"),
-                        "--cluster-selection-epsilon", "-1"),
-                c("max-cluster-size -1", List.of("hdbscan", good, "--max-cluster-size", "-1"), "--max-cluster-size", "-1"),
+                        "got -1.0", "(option --cluster-selection-epsilon)"),
+                c("max-cluster-size -1", List.of("hdbscan", good, "--max-cluster-size", "-1"), "got -1",
+                        "(option --max-cluster-size)"),
                 c("method foo", List.of("hdbscan", good, "--method", "foo"), "--method", "foo"),
                 c("non-finite foo", List.of("hdbscan", good, "--non-finite", "foo"), "--non-finite", "foo"),
-                c("threads 0", List.of("hdbscan", good, "--threads", "0"), "--threads", "0"),
-                c("backend gpu", List.of("hdbscan", good, "--backend", "gpu"), "--backend", "gpu"),
+                c("threads 0", List.of("hdbscan", good, "--threads", "0"), "got 0", "(option --threads)"),
+                c("backend gpu", List.of("hdbscan", good, "--backend", "gpu"), "got gpu", "(option --backend)"),
                 c("format xml", List.of("hdbscan", good, "--format", "xml"), "--format", "xml"),
                 c("not a number", List.of("hdbscan", good, "--min-cluster-size", "ten"), "--min-cluster-size", "ten"),
                 c("unknown option", List.of("hdbscan", good, "--min-cluster-sise", "5"), "unknown option '--min-cluster-sise'",
@@ -173,7 +179,7 @@ class CliErrorsTest {
                 c("balltree: report with a partition", List.of("balltree", good, "--partition-level", "2", "--report",
                         in.resolve("never.html").toString()), "--report", "--partition-level"),
                 c("balltree: NaN", List.of("balltree", f("nan.npy")), "nan.npy", "row 17", "column 2"),
-                c("balltree: threads 0", List.of("balltree", good, "--threads", "0"), "--threads", "0"));
+                c("balltree: threads 0", List.of("balltree", good, "--threads", "0"), "got 0", "(option --threads)"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -262,13 +268,48 @@ class CliErrorsTest {
         assertEquals(-3, labels[17]);
         Cli.run("hdbscan", f("inf.npy"), "--non-finite", "sklearn", "--out", out.toString(), "-q").assertOk();
         assertEquals(-2, Npy.read(out.resolve("labels.npy")).toInt32()[5]);
+        // float64 input is fitted from its float64 values: an infinity there is left out too, not taken
+        // for a coordinate too large to square
+        Cli.run("hdbscan", f("inf64.npy"), "--non-finite", "sklearn", "--out", out.toString(), "-q").assertOk();
+        assertEquals(-2, Npy.read(out.resolve("labels.npy")).toInt32()[13]);
+    }
+
+    /** The option named after a library message is the command's own, and only one it has. */
+    @Test
+    void theOptionOfABadParameterIsTheCommandsOwn() {
+        var root = Main.commandLine(new java.io.PrintWriter(java.io.Writer.nullWriter()),
+                new java.io.PrintWriter(java.io.Writer.nullWriter()), CliContext.inProcess(System.in));
+        var hdbscan = root.getSubcommands().get("hdbscan").getCommandSpec();
+        var demo = root.getSubcommands().get("demo").getCommandSpec();
+        var bench = root.getSubcommands().get("bench").getSubcommands().get("hdbscan").getCommandSpec();
+        var method = InvalidInputException.forParameter("cluster_selection_method", "bad method");
+        assertEquals(" (option --method)", ErrorHandler.optionOf(method, hdbscan));
+        assertEquals(" (option --method)", ErrorHandler.optionOf(method, bench));
+        assertEquals("", ErrorHandler.optionOf(method, demo), "demo has no --method");
+        var minSamples = InvalidInputException.forParameter("min_samples", "too large");
+        assertEquals(" (option --min-samples)", ErrorHandler.optionOf(minSamples.withContext("x.npy"), hdbscan));
+        assertEquals("", ErrorHandler.optionOf(minSamples, demo), "demo has no --min-samples");
+        assertEquals("", ErrorHandler.optionOf(new InvalidInputException("no parameter"), hdbscan));
+        for (String p : List.of("min_cluster_size", "min_samples", "cluster_selection_epsilon", "max_cluster_size",
+                "alpha", "cluster_selection_method", "allow_single_cluster", "threads", "backend")) {
+            assertTrue(!ErrorHandler.optionOf(InvalidInputException.forParameter(p, p), hdbscan).isEmpty(),
+                    () -> "sylva hdbscan has no option for " + p);
+        }
     }
 
     @Test
-    void benchErrorsAreOneLineToo() {
+    void benchAndDemoErrorsAreOneLineToo(@TempDir Path tmp) throws IOException {
         Cli.run("bench", "hdbscan").assertError("FILE", "--generate");
         Cli.run("bench", "hdbscan", "--generate", "50", "--repeat", "0").assertError("--repeat");
         Cli.run("bench", "balltree", f("nope.npy")).assertError("nope.npy");
         Cli.run("bench", "balltree", good, "--threads", "0").assertError("--threads");
+        Cli.run("bench", "hdbscan", "--generate", "50", "--min-cluster-size", "1")
+                .assertError("got 1", "(option --min-cluster-size)");
+        Path demo = tmp.resolve("demo");
+        Cli.run("demo", "--points", "100", "--threads", "0", "--out", demo.toString())
+                .assertError("got 0", "(option --threads)");
+        Cli.run("demo", "--points", "100", "--min-cluster-size", "1", "--out", demo.toString())
+                .assertError("got 1", "(option --min-cluster-size)");
+        Cli.assertNothingWritten(demo);
     }
 }

@@ -49,7 +49,9 @@ public final class BallTreeBuilder {
 
     /** Number of threads (1 = the calling thread only). */
     public BallTreeBuilder threads(int threads) {
-        if (threads < 1) throw new InvalidInputException("threads must be >= 1, got " + threads);
+        if (threads < 1) {
+            throw InvalidInputException.forParameter("threads", "threads must be at least 1; got " + threads);
+        }
         this.threads = threads;
         return this;
     }

@@ -166,7 +166,8 @@ public final class Hdbscan {
 
     private static void requireRepresentableDistances(double[] c, int d) {
         for (int i = 0; i < c.length; i++) {
-            if (Math.abs(c[i]) > MAX_ABS_COORDINATE) {   // NaN compares false: handled by the policy
+            // NaN and +-inf are the non-finite policy's (refused before, or left out of the fit)
+            if (Math.abs(c[i]) > MAX_ABS_COORDINATE && Double.isFinite(c[i])) {
                 throw new InvalidInputException("point " + (i / d) + ", coordinate " + (i % d) + " is " + c[i]
                         + ": coordinates beyond +-1e150 would overflow squared distances; rescale the data");
             }
@@ -178,8 +179,8 @@ public final class Hdbscan {
             throw new InvalidInputException(rows.describeCount(total, n) + ": HDBSCAN needs at least two points");
         }
         if (minSamples() > n) {
-            throw new InvalidInputException("min_samples (" + minSamples() + ") must be at most the number of "
-                    + rows.describeCount(total, n));
+            throw InvalidInputException.forParameter("min_samples", "min_samples (" + minSamples()
+                    + ") must be at most the number of " + rows.describeCount(total, n));
         }
         MemoryBudget.check(n, d, minSamples());
     }
@@ -278,10 +279,11 @@ public final class Hdbscan {
             HdbscanParameters p = new HdbscanParameters(minClusterSize, minSamples == null ? minClusterSize : minSamples,
                     clusterSelectionEpsilon, maxClusterSize, alpha, method, allowSingleCluster);
             if (threads < 1) {
-                throw new InvalidInputException("threads must be at least 1; got " + threads);
+                throw InvalidInputException.forParameter("threads", "threads must be at least 1; got " + threads);
             }
             if (!backend.equals("auto") && !backend.equals("scalar") && !backend.equals("simd")) {
-                throw new InvalidInputException("backend must be auto, scalar or simd; got " + backend);
+                throw InvalidInputException.forParameter("backend",
+                        "backend must be auto, scalar or simd; got " + backend);
             }
             return new Hdbscan(p, this);
         }

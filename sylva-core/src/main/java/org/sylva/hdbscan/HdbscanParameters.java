@@ -30,23 +30,31 @@ import org.sylva.hdbscan.hierarchy.SelectionParameters;
 public record HdbscanParameters(int minClusterSize, int minSamples, double clusterSelectionEpsilon,
         int maxClusterSize, double alpha, SelectionMethod method, boolean allowSingleCluster) {
 
-    /** Validates every parameter; the message names the parameter and the value. */
+    /**
+     * Validates every parameter; the message names the parameter and the value, and the exception
+     * carries the parameter's name ({@link InvalidInputException#parameter()}).
+     */
     public HdbscanParameters {
         Objects.requireNonNull(method, "cluster_selection_method");
         if (minClusterSize < 2) {
-            throw new InvalidInputException("min_cluster_size must be at least 2; got " + minClusterSize);
+            throw InvalidInputException.forParameter("min_cluster_size",
+                    "min_cluster_size must be at least 2; got " + minClusterSize);
         }
         if (minSamples < 1) {
-            throw new InvalidInputException("min_samples must be at least 1; got " + minSamples);
+            throw InvalidInputException.forParameter("min_samples",
+                    "min_samples must be at least 1; got " + minSamples);
         }
         if (!(alpha > 0) || Double.isInfinite(alpha)) {
-            throw new InvalidInputException("alpha must be a positive finite number; got " + alpha);
+            throw InvalidInputException.forParameter("alpha",
+                    "alpha must be a positive finite number; got " + alpha);
         }
         if (!(clusterSelectionEpsilon >= 0)) {
-            throw new InvalidInputException("cluster_selection_epsilon must be >= 0; got " + clusterSelectionEpsilon);
+            throw InvalidInputException.forParameter("cluster_selection_epsilon",
+                    "cluster_selection_epsilon must be >= 0; got " + clusterSelectionEpsilon);
         }
         if (maxClusterSize < 0) {
-            throw new InvalidInputException("max_cluster_size must be >= 0 (0 = no limit); got " + maxClusterSize);
+            throw InvalidInputException.forParameter("max_cluster_size",
+                    "max_cluster_size must be >= 0 (0 = no limit); got " + maxClusterSize);
         }
     }
 

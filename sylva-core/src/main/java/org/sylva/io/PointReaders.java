@@ -68,8 +68,9 @@ public final class PointReaders {
                 f = Format.NPY;
             } else {
                 if (!Files.exists(path)) throw new InvalidInputException(name + ": no such file");
-                throw new InvalidInputException(name + ": cannot tell the format from the name; use .npy, .csv, .tsv, "
-                        + ".txt, or raw little-endian float32 with a shape N,D");
+                throw new InvalidInputException(name + ": cannot tell the format from the name; use .npy, .csv, "
+                        + ".tsv, .txt, or raw little-endian float32, which needs its shape N,D (--shape on the command "
+                        + "line)");
             }
         }
         if (shape.isPresent() && f != Format.RAW_FLOAT32) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -95,27 +96,39 @@ class HdbscanTest {
 
     @Test
     void badParametersAreRefusedByName() {
-        assertMessage("min_cluster_size", () -> Hdbscan.builder().minClusterSize(1).build());
-        assertMessage("min_samples", () -> Hdbscan.builder().minSamples(0).build());
-        assertMessage("alpha", () -> Hdbscan.builder().alpha(0).build());
-        assertMessage("alpha", () -> Hdbscan.builder().alpha(Double.NaN).build());
-        assertMessage("cluster_selection_epsilon", () -> Hdbscan.builder().clusterSelectionEpsilon(-1).build());
-        assertMessage("max_cluster_size", () -> Hdbscan.builder().maxClusterSize(-1).build());
-        assertMessage("threads", () -> Hdbscan.builder().threads(0).build());
-        assertMessage("backend", () -> Hdbscan.builder().backend("gpu").build());
+        assertParameter("min_cluster_size", "got 1", () -> Hdbscan.builder().minClusterSize(1).build());
+        assertParameter("min_samples", "got 0", () -> Hdbscan.builder().minSamples(0).build());
+        assertParameter("alpha", "got 0.0", () -> Hdbscan.builder().alpha(0).build());
+        assertParameter("alpha", "got NaN", () -> Hdbscan.builder().alpha(Double.NaN).build());
+        assertParameter("cluster_selection_epsilon", "got -1.0",
+                () -> Hdbscan.builder().clusterSelectionEpsilon(-1).build());
+        assertParameter("max_cluster_size", "got -1", () -> Hdbscan.builder().maxClusterSize(-1).build());
+        assertParameter("threads", "got 0", () -> Hdbscan.builder().threads(0).build());
+        assertParameter("backend", "got gpu", () -> Hdbscan.builder().backend("gpu").build());
+        assertParameter("min_cluster_size", "got 1",
+                () -> new HdbscanParameters(1, 1, 0, 0, 1, SelectionMethod.EOM, false));
     }
 
-    private static void assertMessage(String word, Runnable r) {
+    /** The message names the parameter and the value, and the exception carries the parameter's name. */
+    private static void assertParameter(String parameter, String value, Runnable r) {
+        InvalidInputException e = assertMessage(parameter, r);
+        assertTrue(e.getMessage().contains(value), e.getMessage());
+        assertEquals(Optional.of(parameter), e.parameter(), e.getMessage());
+    }
+
+    private static InvalidInputException assertMessage(String word, Runnable r) {
         InvalidInputException e = assertThrows(InvalidInputException.class, r::run);
         assertTrue(e.getMessage().contains(word), e.getMessage());
+        return e;
     }
 
     @Test
     void tooFewPointsAsScikitLearn() {
         PointSet one = PointSet.of(1, 2, new float[] {1, 2});
-        assertMessage("at least two points", () -> Hdbscan.builder().build().fit(one));
+        assertEquals(Optional.empty(),
+                assertMessage("at least two points", () -> Hdbscan.builder().build().fit(one)).parameter());
         PointSet four = PointSet.of(4, 1, new float[] {0, 1, 2, 3});
-        assertMessage("min_samples (5) must be at most the number of samples in X (4)",
+        assertParameter("min_samples", "min_samples (5) must be at most the number of samples in X (4)",
                 () -> Hdbscan.builder().build().fit(four));
         // min_cluster_size larger than the data: everything is noise (scikit-learn does the same)
         HdbscanResult r = Hdbscan.builder().minClusterSize(10).minSamples(2).build().fit(four);
