@@ -187,8 +187,13 @@ class InterruptTest {
         Path script = Path.of("/usr/bin/script");
         Assumptions.assumeTrue(Files.isExecutable(script), "no /usr/bin/script (util-linux) to make a pseudo-terminal");
         Path out = tmp.resolve("out");
+        // Larger than the other tests' input: its core distances must outlast the 3 s watched below even
+        // on a fast, idle machine (60 000 clips take about 2 s in all there).
+        ClipLikeData d = ClipLikeData.generate(200_000, 9);
+        Path larger = tmp.resolve("larger.npy");
+        Npy.writeFloat32(larger, d.points().coordinates(), d.points().size(), ClipLikeData.SAMPLES);
         List<String> sylva = sylvaCommand();
-        sylva.addAll(List.of("hdbscan", big.toString(), "--min-cluster-size", "20", "--out", out.toString(),
+        sylva.addAll(List.of("hdbscan", larger.toString(), "--min-cluster-size", "20", "--out", out.toString(),
                 "--threads", "2"));
         StringBuilder line = new StringBuilder();
         for (String a : sylva) line.append(line.isEmpty() ? "" : " ").append(shellQuote(a));

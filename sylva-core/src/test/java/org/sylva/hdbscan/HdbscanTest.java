@@ -212,6 +212,15 @@ class HdbscanTest {
         PointSet big = ClipLikeData.generate(8_000, 3).points();
         Hdbscan h = Hdbscan.builder().minClusterSize(20).threads(2).build();
         HdbscanResult expected = h.fit(big);
+        // Cancel at random moments within about 1.25 fits, measured on this machine now (a fixed range
+        // would leave most fits finished on a fast, idle machine and few on a loaded one).
+        long fitMillis = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            long t = System.nanoTime();
+            h.fit(big);
+            fitMillis = Math.min(fitMillis, (System.nanoTime() - t) / 1_000_000);
+        }
+        int range = (int) Math.max(5, Math.min(2_000, fitMillis * 5 / 4));
         int before = Thread.activeCount();
         java.util.SplittableRandom rnd = new java.util.SplittableRandom(42);
         int cancelled = 0;
@@ -220,7 +229,7 @@ class HdbscanTest {
             for (int trial = 0; trial < 100; trial++) {
                 CancellationToken token = new CancellationToken();
                 Future<HdbscanResult> f = ex.submit(() -> h.fit(big, ProgressListener.NONE, token));
-                Thread.sleep(rnd.nextInt(250));
+                Thread.sleep(rnd.nextInt(range));
                 long t0 = System.nanoTime();
                 token.cancel();
                 try {
@@ -237,7 +246,8 @@ class HdbscanTest {
             ex.shutdownNow();
             assertTrue(ex.awaitTermination(5, TimeUnit.SECONDS));
         }
-        assertTrue(cancelled >= 20, "only " + cancelled + " of 100 trials were cancelled mid-fit");
+        assertTrue(cancelled >= 20, "only " + cancelled + " of 100 trials were cancelled mid-fit (delays up to "
+                + range + " ms, a fit " + fitMillis + " ms)");
         Thread.sleep(200);
         assertTrue(Thread.activeCount() <= before + 1, "threads before " + before + ", after " + Thread.activeCount());
     }
