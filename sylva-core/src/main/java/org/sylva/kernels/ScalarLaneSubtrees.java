@@ -2,7 +2,11 @@ package org.sylva.kernels;
 
 /**
  * The scalar twin of {@link LaneSubtrees}: finishes the eight nodes one after another with
- * {@link SmallSubtree}, writing the same leaves as the vector implementation. Accepts every build.
+ * {@link SmallSubtree}, writing the same leaves as the vector implementation (the vector kernel's
+ * self-test and the tests compare against it). It {@linkplain #accepts accepts} no build: without vector
+ * lanes, gathering eight nodes of one shape first gains nothing, so the tree engine finishes each node
+ * directly with {@link SmallSubtree} when this is the kernel in use (measured: queueing them cost a few
+ * per cent of a scalar build).
  *
  * <pre>{@code
  * LaneSubtrees lanes = new ScalarLaneSubtrees();   // or KernelProvider.get().newLanes(false)
@@ -16,9 +20,10 @@ public final class ScalarLaneSubtrees implements LaneSubtrees {
         return "scalar";
     }
 
+    /** False: the engine finishes nodes one by one instead (see the class comment); {@link #finish} still works. */
     @Override
     public boolean accepts(int n, int d) {
-        return d >= 1;
+        return false;
     }
 
     @Override

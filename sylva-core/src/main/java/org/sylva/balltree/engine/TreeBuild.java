@@ -179,7 +179,7 @@ final class TreeBuild {
      * in it is finished at the end. Their progress is reported then, when their leaves are final.
      */
     private void runBatches(int from, int to, SplitWorkspace.Scratch sc) {
-        boolean lanesPossible = tree;
+        boolean lanesPossible = tree && sc.lanes(ws.vectorKernels).accepts(total, ws.d);
         LaneQueue shared = null;
         try {
             long deferred = 0;
