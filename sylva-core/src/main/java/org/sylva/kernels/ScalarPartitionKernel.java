@@ -3,8 +3,8 @@ package org.sylva.kernels;
 /**
  * The scalar twin of the ball tree's {@link PartitionKernel}: plain Java loops, always available, and the
  * yardstick the vector kernel is tested against. The partition is a branch-free block partition with a
- * known boundary (see {@link #blockPartition}); the tree engine also uses it directly for nodes below
- * the vector kernel's {@link PartitionKernel#minPoints()}.
+ * known boundary (see {@link #blockPartition}), which the tree engine calls directly (see
+ * {@link #minPoints()}), also for nodes below the vector kernel's {@link PartitionKernel#minPoints()}.
  *
  * <pre>{@code
  * PartitionKernel k = new ScalarPartitionKernel();   // or KernelProvider.get().partition(false)
@@ -68,9 +68,10 @@ public final class ScalarPartitionKernel implements PartitionKernel {
         return bad;
     }
 
+    /** {@link Integer#MAX_VALUE}: the engine calls {@link #blockPartition} itself (see {@link PartitionKernel#minPoints()}). */
     @Override
     public int minPoints() {
-        return 2;
+        return Integer.MAX_VALUE;
     }
 
     @Override
