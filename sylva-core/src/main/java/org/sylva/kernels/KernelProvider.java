@@ -32,7 +32,6 @@ public final class KernelProvider {
     /** The switch: {@code auto} (default), {@code scalar} or {@code vector}. */
     public static final String PROPERTY = "sylva.kernels";
     private static final String MODULE = "jdk.incubator.vector";
-    private static final System.Logger LOG = System.getLogger("org.sylva.kernels");
     private static final KernelProvider INSTANCE = new KernelProvider();
 
     private final String mode;
@@ -57,19 +56,24 @@ public final class KernelProvider {
             case "scalar" -> reason = "-D" + PROPERTY + "=scalar";
             default -> {
                 reason = "-D" + PROPERTY + "=" + m + " is not auto, scalar or vector; using scalar kernels";
-                LOG.log(System.Logger.Level.WARNING, "sylva: " + reason);
+                log(System.Logger.Level.WARNING, "sylva: " + reason);
                 m = "scalar";
             }
         }
         this.mode = m;
         this.globalReason = reason;
         if (reason != null && !m.equals("scalar")) {
-            LOG.log(m.equals("vector") ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+            log(m.equals("vector") ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
                     "sylva: scalar kernels: " + reason);
         }
         this.vectorDistance = new Lazy<>("distance", "org.sylva.kernels.VectorDistanceKernel", reason);
         this.vectorPartition = new Lazy<>("partition", "org.sylva.kernels.VectorPartitionKernel", reason);
         this.vectorLanes = new Lazy<>("lane subtrees", "org.sylva.kernels.VectorLaneSubtrees", reason);
+    }
+
+    /** Logs on {@code org.sylva.kernels}; the logger is looked up only when there is something to say. */
+    private static void log(System.Logger.Level level, String message) {
+        System.getLogger("org.sylva.kernels").log(level, message);
     }
 
     /** The provider of this JVM. */
@@ -216,7 +220,7 @@ public final class KernelProvider {
                 } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
                     reason = "vector " + what + " kernel could not be loaded: " + e;
                 }
-                if (reason != null) LOG.log(System.Logger.Level.WARNING, "sylva: " + reason + "; using its scalar twin");
+                if (reason != null) log(System.Logger.Level.WARNING, "sylva: " + reason + "; using its scalar twin");
             }
             loaded = true;
         }
