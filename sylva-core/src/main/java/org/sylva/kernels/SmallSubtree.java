@@ -84,19 +84,25 @@ public final class SmallSubtree {
      */
     public void writeLeaves(int leaves, int slot, int[] treeIdx, byte[] mask) {
         for (int t = 0; t < leaves; t++) {
-            int a = bnd[t], size = bnd[t + 1] - a, o = slot + 2 * t;
-            int p = row(a);
-            if (size == 2) {
-                int q = row(a + 1);
-                treeIdx[o] = Math.min(p, q);
-                treeIdx[o + 1] = Math.max(p, q);
-                mask[o] = 1;
-                mask[o + 1] = 1;
-            } else {
-                treeIdx[o] = p;
-                treeIdx[o + 1] = p;
-                mask[o] = 1;
-            }
+            int a = bnd[t];
+            writeLeaf(treeIdx, mask, slot + 2 * t, row(a), bnd[t + 1] - a == 2 ? row(a + 1) : -1);
+        }
+    }
+
+    /**
+     * The tree rule for one leaf at slots {@code o, o + 1}: two points {@code p, q} in row order with mask
+     * {@code [1, 1]}, or one point {@code p} ({@code q < 0}) as {@code [p, p]} with mask {@code [1, 0]}.
+     */
+    public static void writeLeaf(int[] treeIdx, byte[] mask, int o, int p, int q) {
+        if (q >= 0) {
+            treeIdx[o] = Math.min(p, q);
+            treeIdx[o + 1] = Math.max(p, q);
+            mask[o] = 1;
+            mask[o + 1] = 1;
+        } else {
+            treeIdx[o] = p;
+            treeIdx[o + 1] = p;
+            mask[o] = 1;
         }
     }
 

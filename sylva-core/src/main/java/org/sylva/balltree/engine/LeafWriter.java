@@ -94,15 +94,6 @@ final class LeafWriter {
 
     /** A leaf of one point ({@code q < 0}: {@code [p, p]}, mask {@code [1, 0]}) or two (smaller row first). */
     private void leaf(int o, int p, int q) {
-        if (q >= 0) {
-            treeIdx[o] = Math.min(p, q);
-            treeIdx[o + 1] = Math.max(p, q);
-            mask[o] = 1;
-            mask[o + 1] = 1;
-        } else {
-            treeIdx[o] = p;
-            treeIdx[o + 1] = p;
-            mask[o] = 1;
-        }
+        SmallSubtree.writeLeaf(treeIdx, mask, o, p, q);
     }
 }

@@ -316,24 +316,7 @@ public final class PointIndex implements BlockedPoints {
      * it is summed in four interleaved partial sums (faster; the order does not matter here).
      */
     public double centreDistance(int a, int b) {
-        int oa = a * d, ob = b * d;
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        int j = 0;
-        for (; j + 3 < d; j += 4) {
-            double t0 = centre[oa + j] - centre[ob + j];
-            double t1 = centre[oa + j + 1] - centre[ob + j + 1];
-            double t2 = centre[oa + j + 2] - centre[ob + j + 2];
-            double t3 = centre[oa + j + 3] - centre[ob + j + 3];
-            s0 += t0 * t0;
-            s1 += t1 * t1;
-            s2 += t2 * t2;
-            s3 += t3 * t3;
-        }
-        for (; j < d; j++) {
-            double t = centre[oa + j] - centre[ob + j];
-            s0 += t * t;
-        }
-        return Math.sqrt((s0 + s1) + (s2 + s3));
+        return Math.sqrt(PointIndexBuilder.sqRows(centre, a * d, centre, b * d, d));
     }
 
     /** Squared distance from the centre of {@code node} to position {@code pos}, for bounds (any summation order). */

@@ -175,7 +175,7 @@ final class PointIndexBuilder {
         for (int j = 0; j < d; j++) centre[oc + j] *= inv;
         double r2 = -1.0;
         for (int i = from; i < to; i++) {
-            double s = sqRows(work, i * d, centre, oc);
+            double s = sqRows(work, i * d, centre, oc, d);
             if (s > r2) {
                 r2 = s;
                 farthest = i;
@@ -185,8 +185,11 @@ final class PointIndexBuilder {
         radius[node] = Math.sqrt(r2);
     }
 
-    /** Squared distance in four partial sums: splits and radii need no particular order. */
-    private double sqRows(double[] x, int ox, double[] y, int oy) {
+    /**
+     * Squared distance between {@code d} coordinates of {@code x} from {@code ox} and of {@code y} from
+     * {@code oy}, in four partial sums: splits, radii and centre distances need no particular order.
+     */
+    static double sqRows(double[] x, int ox, double[] y, int oy, int d) {
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
         int j = 0;
         for (; j + 3 < d; j += 4) {
@@ -223,7 +226,7 @@ final class PointIndexBuilder {
         int b = a;
         double best = -1;
         for (int i = from; i < to; i++) {
-            double s = sqRows(work, i * d, aRow, 0);
+            double s = sqRows(work, i * d, aRow, 0, d);
             if (s > best) {
                 best = s;
                 b = i;
