@@ -5,8 +5,8 @@ package org.sylva.kernels;
  * {@link SmallSubtree}, writing the same leaves as the vector implementation (the vector kernel's
  * self-test and the tests compare against it). It {@linkplain #accepts accepts} no build: without vector
  * lanes, gathering eight nodes of one shape first gains nothing, so the tree engine finishes each node
- * directly with {@link SmallSubtree} when this is the kernel in use (measured: queueing them cost a few
- * per cent of a scalar build).
+ * directly with {@link SmallSubtree} when this is the kernel in use (queueing them measured slower:
+ * BENCHMARKS.md, issue 16's section).
  *
  * <pre>{@code
  * LaneSubtrees lanes = new ScalarLaneSubtrees();   // or KernelProvider.get().newLanes(false)
