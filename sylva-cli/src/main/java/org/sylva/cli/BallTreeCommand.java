@@ -106,7 +106,7 @@ final class BallTreeCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         int[] perm = null;
         BallTree tree = null;
-        try (ProgressPrinter progress = context.progress(err, run.quiet)) {
+        try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             builder.progress(progress);
             if (partitionLevel != null) {
                 perm = builder.partition(points, layout, partitionLevel);

@@ -34,9 +34,12 @@ record CliContext(CancellationToken cancel, InputStream stdin, boolean terminal,
         return new CliContext(new CancellationToken(), stdin, false, new CreatedDirectories());
     }
 
-    /** Progress on a command's stderr writer (an updating line only on a terminal), silent with {@code quiet}. */
-    ProgressPrinter progress(java.io.PrintWriter err, boolean quiet) {
-        return ProgressPrinter.forStderr(err, terminal, quiet);
+    /**
+     * Progress of a computation on {@code points} input points on a command's stderr writer (an updating
+     * line only on a terminal), silent with {@code quiet}.
+     */
+    ProgressPrinter progress(java.io.PrintWriter err, boolean quiet, long points) {
+        return ProgressPrinter.forStderr(err, terminal, quiet, points);
     }
 
     /**

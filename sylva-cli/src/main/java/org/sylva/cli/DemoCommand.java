@@ -62,7 +62,7 @@ final class DemoCommand implements Callable<Integer> {
                     points, ClipLikeData.SAMPLES, seed, minClusterSize);
         }
         HdbscanResult r;
-        try (ProgressPrinter progress = context.progress(err, run.quiet)) {
+        try (ProgressPrinter progress = context.progress(err, run.quiet, demo.points().size())) {
             r = h.fit(demo.points(), progress, context.cancel());
         }
         Path report = out.resolve("report.html");

@@ -90,7 +90,8 @@ final class HdbscanCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE.html", description = "Also write a self-contained HTML report.")
     Path report;
 
-    @Option(names = "--json", description = "Print a machine-readable summary on stdout.")
+    @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line; "
+            + "parameters typed as scikit-learn's, null for None, \"inf\" for an infinite number).")
     boolean json;
 
     @Mixin
@@ -122,7 +123,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // Enough free space for the outputs? Checked now that n is known, before the long computation.
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
-        try (ProgressPrinter progress = context.progress(err, run.quiet)) {
+        try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             // float64 input is fitted in float64, as scikit-learn does; float32 input as it is
             r = loaded.float64() != null
                     ? h.fit(loaded.float64(), points.size(), points.dimensions(), progress, context.cancel())

@@ -55,11 +55,13 @@ final class HdbscanOutputs {
                 mst[3 * i + 1] = t.to(i);
                 mst[3 * i + 2] = t.weight(i);
             }
-            written.add(format.stage(g, dir, "mst", NpyArray.ofFloat64(mst, m, 3)));
+            written.add(format.stage(g, dir, "mst", NpyArray.ofFloat64(mst, m, 3), 0, 1)); // from, to, weight
             SingleLinkageTree slt = r.singleLinkageTree();
-            written.add(format.stage(g, dir, "single_linkage", NpyArray.ofFloat64(slt.toMatrix(), slt.merges(), 4)));
+            written.add(format.stage(g, dir, "single_linkage", NpyArray.ofFloat64(slt.toMatrix(), slt.merges(), 4),
+                    0, 1, 3)); // left, right, distance, size
             CondensedTree ct = r.condensedTree();
-            written.add(format.stage(g, dir, "condensed_tree", NpyArray.ofFloat64(ct.toMatrix(), ct.rows(), 4)));
+            written.add(format.stage(g, dir, "condensed_tree", NpyArray.ofFloat64(ct.toMatrix(), ct.rows(), 4),
+                    0, 1, 3)); // parent, child, lambda, size
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
             if (report != null) {
@@ -136,7 +138,7 @@ final class HdbscanOutputs {
         m.put("input", input);
         m.put("n_points", points.size());
         m.put("n_dims", points.dimensions());
-        m.put("parameters", new LinkedHashMap<String, Object>(r.parameters().describe()));
+        m.put("parameters", r.parameters().describeTyped());
         m.put("non_finite", h.nonFinitePolicy().name().toLowerCase(Locale.ROOT));
         m.put("threads", h.threads());
         m.put("backend", h.backend());

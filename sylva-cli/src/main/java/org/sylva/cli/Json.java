@@ -4,7 +4,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** A minimal JSON writer for the CLI's summaries (maps, lists, strings, numbers, booleans). */
+/**
+ * A minimal JSON writer for the CLI's summaries: maps (objects), lists (arrays), strings, numbers,
+ * booleans and {@code null}. Integers are written as JSON integers and doubles in Java's shortest
+ * round-trip form ({@code 0.5}, {@code 1.0E-5}); JSON has no NaN or infinities, so a non-finite double or
+ * float is written as the string {@code "nan"}, {@code "inf"} or {@code "-inf"} (NumPy's spelling, which
+ * Python's {@code float()} reads back), never as {@code null}, which stands for scikit-learn's {@code None}.
+ *
+ * <pre>{@code
+ * Json.write(Map.of("eps", Double.POSITIVE_INFINITY))   // {"eps": "inf"}
+ * }</pre>
+ */
 final class Json {
     private Json() {
     }
@@ -36,14 +46,20 @@ final class Json {
                 write(sb, l.get(i));
             }
             sb.append(']');
-        } else if (v instanceof Double d) {
-            if (d.isNaN() || d.isInfinite()) sb.append("null");
-            else sb.append(String.format(Locale.ROOT, "%s", d));
+        } else if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            if (Double.isFinite(d)) sb.append(v);   // Double/Float.toString: locale-independent, round-trips
+            else string(sb, nonFinite(d));
         } else if (v instanceof Number || v instanceof Boolean) {
             sb.append(v);
         } else {
             string(sb, v.toString());
         }
+    }
+
+    /** How a non-finite number is written: {@code "nan"}, {@code "inf"}, {@code "-inf"}. */
+    static String nonFinite(double d) {
+        return Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf";
     }
 
     private static void string(StringBuilder sb, String s) {

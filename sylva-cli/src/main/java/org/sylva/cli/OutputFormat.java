@@ -15,13 +15,19 @@ enum OutputFormat {
         return this == NPY ? ".npy" : ".csv";
     }
 
-    /** Stages {@code array} as {@code dir/base.ext} in {@code group}; visible only at commit. */
-    Path stage(AtomicOutput.Group group, Path dir, String base, NpyArray array) throws IOException {
+    /**
+     * Stages {@code array} as {@code dir/base.ext} in {@code group}; visible only at commit. For a
+     * floating-point matrix some of whose columns hold integers (ids, sizes), {@code integerColumns} names
+     * them: CSV writes their values as integers ({@code 407}, not {@code 407.0}); the {@code .npy} file is
+     * the same float64 array either way.
+     */
+    Path stage(AtomicOutput.Group group, Path dir, String base, NpyArray array, int... integerColumns)
+            throws IOException {
         Path target = dir.resolve(base + extension());
         if (this == NPY) {
             group.write(target, out -> Npy.write(out, array));
         } else {
-            DelimitedWriter w = DelimitedWriter.csv();
+            DelimitedWriter w = DelimitedWriter.csv().withIntegerColumns(integerColumns);
             group.write(target, out -> w.write(out, array));
         }
         return target;

@@ -2,25 +2,39 @@ package org.sylva.cli;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.Set;
+import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.progress.ProgressListener;
 
 /**
  * Shows the library's progress on stderr. On a terminal it keeps one updating line per stage (stage,
- * percent, rate, ETA) and repaints it at least twice a second from a small ticker thread, so the line
- * moves even while a long chunk runs; when stderr is not a terminal it prints a plain line at most
- * every {@code plainIntervalMillis}; with {@code quiet} it prints nothing.
+ * percent, rate, elapsed, ETA) and repaints it at least twice a second from a small ticker thread, so
+ * the line moves even while a long chunk runs; when stderr is not a terminal it prints a plain line at
+ * most every {@code plainIntervalMillis}; with {@code quiet} it prints nothing.
+ *
+ * <p>The stages count their own work units (the core distances count leaves, over up to three passes;
+ * a spanning-tree round counts the leaves still active), so the rate is not {@code done / seconds}. A
+ * stage whose work covers every input point once shows points per second: the fraction done times the
+ * number of points, over the elapsed time (the ball tree and partition, which count points, and the
+ * core distances). A spanning-tree round works on a shrinking subset of the points, and an unknown
+ * stage on units of its own: their lines show no rate, only the percent, elapsed time and ETA.
  *
  * <pre>{@code
- * try (ProgressPrinter p = ProgressPrinter.forStderr(err, context.terminal(), false)) {
+ * try (ProgressPrinter p = ProgressPrinter.forStderr(err, context.terminal(), false, points.size())) {
  *     hdbscan.fit(points, p, token);
  * }
  * }</pre>
  */
 final class ProgressPrinter implements ProgressListener, AutoCloseable {
+    /** Stages whose work covers every input point once (see the class comment); names as the library reports them. */
+    static final Set<String> POINT_STAGES = Set.of(CoreDistances.STAGE, "ball tree", "partition");
+
     private final PrintWriter out;
     private final boolean terminal;
     private final boolean quiet;
     private final long plainIntervalNanos;
+    /** Input points, for the rate of the {@link #POINT_STAGES}; 0 when unknown (no rate shown). */
+    private final long points;
     private final Thread ticker;
 
     private String stage;
@@ -34,7 +48,13 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     private int lastWidth;
 
     ProgressPrinter(PrintWriter out, boolean terminal, boolean quiet, long plainIntervalMillis) {
+        this(out, terminal, quiet, plainIntervalMillis, 0);
+    }
+
+    /** As above, for a computation on {@code points} input points (the rate is shown in points per second). */
+    ProgressPrinter(PrintWriter out, boolean terminal, boolean quiet, long plainIntervalMillis, long points) {
         this.out = out;
+        this.points = points;
         this.terminal = terminal;
         this.quiet = quiet;
         this.plainIntervalNanos = plainIntervalMillis * 1_000_000L;
@@ -49,10 +69,10 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     /**
      * Progress on a command's stderr writer: an updating line when the process's stderr is a terminal
      * ({@link CliContext#terminal()}), plain lines every two seconds (and at each stage's start and end)
-     * otherwise.
+     * otherwise; rates in points per second of the {@code points} input points.
      */
-    static ProgressPrinter forStderr(PrintWriter err, boolean terminal, boolean quiet) {
-        return new ProgressPrinter(err, terminal, quiet, 2000);
+    static ProgressPrinter forStderr(PrintWriter err, boolean terminal, boolean quiet, long points) {
+        return new ProgressPrinter(err, terminal, quiet, 2000, points);
     }
 
     @Override
@@ -121,9 +141,12 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
         double frac = total > 0 ? Math.min(1.0, (double) done / total) : 0;
         // Rates and ETAs over the first 0.2 s are noise (a chunk may finish in microseconds).
         boolean settled = secs >= 0.2;
-        String rate = settled ? human(done / secs) + "/s" : "--/s";
+        String rate = "";
+        if (points > 0 && POINT_STAGES.contains(stage)) {
+            rate = (settled ? human(frac * points / secs) : "--") + " points/s  ";
+        }
         String eta = settled && frac > 0 && frac < 1 ? formatSeconds(secs * (1 - frac) / frac) : "--";
-        return String.format(Locale.ROOT, "%-24s %5.1f%%  %s  %.1fs elapsed  ETA %s",
+        return String.format(Locale.ROOT, "%-24s %5.1f%%  %s%.1fs elapsed  ETA %s",
                 stage, 100 * frac, rate, secs, eta);
     }
 

@@ -173,14 +173,32 @@ class HdbscanCommandTest {
         List<String> lines = Files.readAllLines(out.resolve("labels.csv"));
         assertEquals(N, lines.size());
         int[] got = new int[N];
-        for (int i = 0; i < N; i++) got[i] = (int) Double.parseDouble(lines.get(i).trim());
+        for (int i = 0; i < N; i++) got[i] = Integer.parseInt(lines.get(i)); // "407", never "407.0"
         assertArrayEquals(expected.labels(), got);
         List<String> mst = Files.readAllLines(out.resolve("mst.csv"));
         assertEquals(N - 1, mst.size());
         for (int i = 0; i < mst.size(); i++) {
             String[] f = mst.get(i).split(",");
             assertEquals(3, f.length, "mst row " + i);
+            assertEquals(expected.spanningTree().from(i), Integer.parseInt(f[0]), "mst from " + i);
+            assertEquals(expected.spanningTree().to(i), Integer.parseInt(f[1]), "mst to " + i);
             assertEquals(expected.spanningTree().weight(i), Double.parseDouble(f[2]), "mst weight " + i);
+        }
+        // ids and sizes of the trees as integers, distances and lambdas as floats, every value as in the .npy
+        for (String tree : List.of("single_linkage", "condensed_tree")) {
+            double[] m = tree.equals("single_linkage") ? expected.singleLinkageTree().toMatrix()
+                    : expected.condensedTree().toMatrix();
+            List<String> rows = Files.readAllLines(out.resolve(tree + ".csv"));
+            assertEquals(m.length / 4, rows.size(), tree);
+            for (int i = 0; i < rows.size(); i++) {
+                String[] f = rows.get(i).split(",");
+                assertEquals(4, f.length, tree + " row " + i);
+                for (int c : new int[] {0, 1, 3}) {
+                    assertEquals((long) m[4 * i + c], Long.parseLong(f[c]), tree + " row " + i + " column " + c);
+                }
+                double v = f[2].equals("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(f[2]);
+                assertEquals(m[4 * i + 2], v, tree + " row " + i + " column 2");
+            }
         }
         List<String> probs = Files.readAllLines(out.resolve("probabilities.csv"));
         for (int i = 0; i < N; i++) {
@@ -214,11 +232,37 @@ class HdbscanCommandTest {
             assertEquals((double) Arrays.stream(lab).filter(l -> l == cc).count(), sizes.get(c), "size of cluster " + c);
         }
         Map<?, ?> params = (Map<?, ?>) m.get("parameters");
-        assertEquals("10", String.valueOf(params.get("min_cluster_size")));
+        // typed as scikit-learn's values are: numbers, null for None, true/false, strings only for strings
+        assertEquals(10.0, params.get("min_cluster_size"));
+        assertEquals(10.0, params.get("min_samples"));
+        assertEquals(0.0, params.get("cluster_selection_epsilon"));
+        assertTrue(params.containsKey("max_cluster_size") && params.get("max_cluster_size") == null,
+                () -> "max_cluster_size None is null: " + lines.get(0));
+        assertEquals(1.0, params.get("alpha"));
+        assertEquals("eom", params.get("cluster_selection_method"));
+        assertEquals(Boolean.FALSE, params.get("allow_single_cluster"));
+        assertTrue(lines.get(0).contains("\"min_cluster_size\": 10,"), () -> "an integer is written as one: " + lines.get(0));
         List<?> files = (List<?>) m.get("files");
         assertEquals(OUTPUTS.size(), files.size());
         for (Object f : files) assertTrue(Files.isRegularFile(Path.of((String) f)), () -> "listed file missing: " + f);
         assertTrue(((Map<?, ?>) m.get("seconds")).containsKey("core distances"));
+    }
+
+    @Test
+    void jsonParametersKeepTheirTypesAndAnInfiniteEpsilonIsTheStringInf(@TempDir Path tmp) {
+        Cli.Result r = Cli.run("hdbscan", s(clipsNpy), "--min-cluster-size", "10", "--min-samples", "4",
+                "--cluster-selection-epsilon", "Infinity", "--max-cluster-size", "300", "--alpha", "0.5",
+                "--method", "leaf", "--allow-single-cluster", "--out", s(tmp.resolve("out")), "--json", "-q").assertOk();
+        String line = r.out().strip();
+        Map<?, ?> params = (Map<?, ?>) ((Map<?, ?>) MiniJson.parse(line)).get("parameters");
+        assertEquals(10.0, params.get("min_cluster_size"));
+        assertEquals(4.0, params.get("min_samples"));
+        assertEquals("inf", params.get("cluster_selection_epsilon"), "JSON has no Infinity: the string \"inf\"");
+        assertEquals(300.0, params.get("max_cluster_size"));
+        assertEquals(0.5, params.get("alpha"));
+        assertEquals("leaf", params.get("cluster_selection_method"));
+        assertEquals(Boolean.TRUE, params.get("allow_single_cluster"));
+        assertTrue(line.contains("\"max_cluster_size\": 300,") && line.contains("\"alpha\": 0.5,"), line);
     }
 
     @Test

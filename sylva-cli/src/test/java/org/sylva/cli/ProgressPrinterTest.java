@@ -9,7 +9,7 @@ import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The progress line's format (stage, percent, rate, ETA) and when plain lines are printed. */
+/** The progress line's format (stage, percent, rate in points, ETA) and when plain lines are printed. */
 class ProgressPrinterTest {
     static final long S = 1_000_000_000L;
     /** An arbitrary clock origin, negative on purpose: System.nanoTime() may be. */
@@ -22,32 +22,66 @@ class ProgressPrinterTest {
     }
 
     static Captured plain(long intervalMillis) {
+        return plain(intervalMillis, 0);
+    }
+
+    static Captured plain(long intervalMillis, long points) {
         StringWriter w = new StringWriter();
-        return new Captured(new ProgressPrinter(new PrintWriter(w), false, false, intervalMillis), w);
+        return new Captured(new ProgressPrinter(new PrintWriter(w), false, false, intervalMillis, points), w);
     }
 
     @Test
-    void lineShowsStagePercentRateElapsedAndEta() {
-        Captured c = plain(2000);
+    void lineShowsStagePercentRateInPointsElapsedAndEta() {
+        Captured c = plain(2000, 2_000_000);
+        // the core distances count leaves (here 1000 of them): the rate is the fraction done times the
+        // points, per second
         c.printer().progressAt("core distances", 0, 1000, T0);
         c.printer().progressAt("core distances", 250, 1000, T0 + 5 * S);
-        // 250 of 1000 in 5 s: 50 per second, 15 s to go
-        assertEquals("core distances            25.0%  50/s  5.0s elapsed  ETA 15.0s",
+        // a quarter of 2M points in 5 s: 100k points per second, 15 s to go
+        assertEquals("core distances            25.0%  100.0k points/s  5.0s elapsed  ETA 15.0s",
                 c.printer().line(T0 + 5 * S));
-        c.printer().progressAt("core distances", 500_000, 2_000_000, T0 + 5 * S);
-        assertEquals("core distances            25.0%  100.0k/s  5.0s elapsed  ETA 15.0s", c.printer().line(T0 + 5 * S));
-        c.printer().progressAt("core distances", 20_000_000, 100_000_000, T0 + 10 * S);
-        assertEquals("core distances            20.0%  2.0M/s  10.0s elapsed  ETA 40.0s", c.printer().line(T0 + 10 * S));
-        // long ETAs in minutes and seconds
+        // three passes over the leaves: the same fraction of the stage, the same rate
+        c.printer().progressAt("core distances", 750, 3000, T0 + 5 * S);
+        assertEquals("core distances            25.0%  100.0k points/s  5.0s elapsed  ETA 15.0s",
+                c.printer().line(T0 + 5 * S));
         c.printer().progressAt("core distances", 1, 100, T0 + 10 * S);
-        assertTrue(c.printer().line(T0 + 10 * S).endsWith("ETA 16m30s"), c.printer().line(T0 + 10 * S));
+        assertEquals("core distances             1.0%  2.0k points/s  10.0s elapsed  ETA 16m30s",
+                c.printer().line(T0 + 10 * S));
+        // the ball tree counts points
+        c.printer().progressAt("ball tree", 0, 2_000_000, T0 + 10 * S);
+        c.printer().progressAt("ball tree", 1_000_000, 2_000_000, T0 + 10 * S + S / 2);
+        assertEquals("ball tree                 50.0%  2.0M points/s  0.5s elapsed  ETA 0.5s",
+                c.printer().line(T0 + 10 * S + S / 2));
+        c.printer().progressAt("partition", 0, 2_000_000, T0 + 20 * S);
+        c.printer().progressAt("partition", 1_000_000, 2_000_000, T0 + 24 * S);
+        assertEquals("partition                 50.0%  250.0k points/s  4.0s elapsed  ETA 4.0s",
+                c.printer().line(T0 + 24 * S));
+    }
+
+    @Test
+    void noRateWhereTheUnitsAreNotPoints() {
+        Captured c = plain(2000, 2_000_000);
+        // a spanning-tree round counts the leaves still active, a subset of the points: no rate
+        c.printer().progressAt("spanning tree round 2", 0, 400, T0);
+        c.printer().progressAt("spanning tree round 2", 100, 400, T0 + 5 * S);
+        assertEquals("spanning tree round 2     25.0%  5.0s elapsed  ETA 15.0s", c.printer().line(T0 + 5 * S));
+        c.printer().progressAt("some future stage", 5, 10, T0 + 5 * S);
+        c.printer().progressAt("some future stage", 5, 10, T0 + 6 * S);
+        assertEquals("some future stage         50.0%  1.0s elapsed  ETA 1.0s", c.printer().line(T0 + 6 * S));
+        // without the number of points, no stage has a rate
+        Captured unknown = plain(2000);
+        unknown.printer().progressAt("core distances", 0, 1000, T0);
+        unknown.printer().progressAt("core distances", 250, 1000, T0 + 5 * S);
+        assertEquals("core distances            25.0%  5.0s elapsed  ETA 15.0s", unknown.printer().line(T0 + 5 * S));
     }
 
     @Test
     void rateAndEtaWaitUntilTheStageHasRunAFifthOfASecond() {
-        Captured c = plain(2000);
+        Captured c = plain(2000, 1000);
+        c.printer().progressAt("core distances", 10, 100, T0);
+        assertEquals("core distances            10.0%  -- points/s  0.1s elapsed  ETA --", c.printer().line(T0 + S / 10));
         c.printer().progressAt("spanning tree round 1", 10, 100, T0);
-        assertEquals("spanning tree round 1     10.0%  --/s  0.1s elapsed  ETA --", c.printer().line(T0 + S / 10));
+        assertEquals("spanning tree round 1     10.0%  0.1s elapsed  ETA --", c.printer().line(T0 + S / 10));
         c.printer().progressAt("spanning tree round 1", 100, 100, T0 + S);
         assertTrue(c.printer().line(T0 + S).endsWith("ETA --"), "no ETA once done");
         assertEquals(c.printer().line(T0 + S), c.printer().line(T0 + 60 * S), "a finished stage's line no longer ages");

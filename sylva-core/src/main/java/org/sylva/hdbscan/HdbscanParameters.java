@@ -75,7 +75,11 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
                 .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster);
     }
 
-    /** The parameters in scikit-learn's names, in a stable order (for reports and JSON summaries). */
+    /**
+     * The parameters in scikit-learn's names, in a stable order, as text (for reports): {@code "20"},
+     * {@code "0.0"}, {@code "None"}, {@code "eom"}, {@code "false"}. {@link #describeTyped()} has the same
+     * keys with typed values.
+     */
     public Map<String, String> describe() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("min_cluster_size", Integer.toString(minClusterSize));
@@ -85,6 +89,25 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
         m.put("alpha", Double.toString(alpha));
         m.put("cluster_selection_method", method.name().toLowerCase(Locale.ROOT));
         m.put("allow_single_cluster", Boolean.toString(allowSingleCluster));
+        return m;
+    }
+
+    /**
+     * The parameters as {@link #describe()} lists them (same keys, same order), with typed values for
+     * JSON: {@link Integer} for the sizes, {@link Double} for {@code cluster_selection_epsilon} and
+     * {@code alpha} (the epsilon may be infinite), {@code null} for scikit-learn's {@code None} (an
+     * unlimited {@code max_cluster_size}), a {@link String} for {@code cluster_selection_method} and a
+     * {@link Boolean} for {@code allow_single_cluster}.
+     */
+    public Map<String, Object> describeTyped() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("min_cluster_size", minClusterSize);
+        m.put("min_samples", minSamples);
+        m.put("cluster_selection_epsilon", clusterSelectionEpsilon);
+        m.put("max_cluster_size", maxClusterSize == 0 ? null : maxClusterSize);
+        m.put("alpha", alpha);
+        m.put("cluster_selection_method", method.name().toLowerCase(Locale.ROOT));
+        m.put("allow_single_cluster", allowSingleCluster);
         return m;
     }
 }

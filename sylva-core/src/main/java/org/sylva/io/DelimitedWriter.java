@@ -16,31 +16,38 @@ import org.sylva.data.InvalidInputException;
  * {@code \n} line ends, an optional header row. Floating-point values are printed with the shortest
  * decimal that reads back to the same float32/float64 ({@link Float#toString}, {@link Double#toString}),
  * so a round trip through text is exact; NaN and infinities are written {@code nan}, {@code inf},
- * {@code -inf} as NumPy does. Bools are written {@code 1}/{@code 0}. Files are written through
+ * {@code -inf} as NumPy does. Integer arrays are written as integers, bools as {@code 1}/{@code 0}. A
+ * floating-point array whose columns hold integers (ids and sizes in a float64 matrix such as
+ * {@code [from, to, weight]}) can name those columns ({@link #withIntegerColumns}): their whole values
+ * are then written as integers ({@code 407}, not {@code 407.0}). Files are written through
  * {@link AtomicOutput}.
  *
  * <pre>{@code
  * DelimitedWriter.csv().writeInt32(Path.of("out/labels.csv"), labels, labels.length);
  * DelimitedWriter.csv().withHeader(List.of("x", "y")).writeFloat32(Path.of("out/xy.csv"), xy, n, 2);
+ * DelimitedWriter.csv().withIntegerColumns(0, 1).writeFloat64(Path.of("out/mst.csv"), mst, n - 1, 3);
  * }</pre>
  */
 public final class DelimitedWriter {
     private final char delimiter;
     private final List<String> header;
+    /** Columns of a floating-point array written as integers where their values are whole; may be empty. */
+    private final int[] integerColumns;
 
-    private DelimitedWriter(char delimiter, List<String> header) {
+    private DelimitedWriter(char delimiter, List<String> header, int[] integerColumns) {
         this.delimiter = delimiter;
         this.header = header;
+        this.integerColumns = integerColumns;
     }
 
     /** Comma-separated. */
     public static DelimitedWriter csv() {
-        return new DelimitedWriter(',', null);
+        return new DelimitedWriter(',', null, new int[0]);
     }
 
     /** Tab-separated. */
     public static DelimitedWriter tsv() {
-        return new DelimitedWriter('\t', null);
+        return new DelimitedWriter('\t', null, new int[0]);
     }
 
     /** TSV for {@code .tsv}/{@code .tab} names, CSV otherwise. */
@@ -51,7 +58,20 @@ public final class DelimitedWriter {
 
     /** The same writer with a header row (one name per column; quoted where needed). */
     public DelimitedWriter withHeader(List<String> names) {
-        return new DelimitedWriter(delimiter, List.copyOf(names));
+        return new DelimitedWriter(delimiter, List.copyOf(names), integerColumns);
+    }
+
+    /**
+     * The same writer, writing the given columns (counting from 0; column 0 of a 1-D array) of a
+     * floating-point array as integers: a whole value of magnitude below 2<sup>53</sup> is written
+     * without a fraction ({@code 407}, {@code -1}); any other value (a fraction, NaN, an infinity) as
+     * usual. Integer and bool arrays are unaffected; the binary {@code .npy} form is not involved.
+     */
+    public DelimitedWriter withIntegerColumns(int... columns) {
+        for (int c : columns) {
+            if (c < 0) throw new IllegalArgumentException("negative column " + c);
+        }
+        return new DelimitedWriter(delimiter, header, columns.clone());
     }
 
     public void writeFloat32(Path path, float[] data, int... shape) throws IOException {
@@ -119,12 +139,16 @@ public final class DelimitedWriter {
         }
         int rows = shape.length == 0 ? 1 : shape[0];
         int columns = shape.length == 2 ? shape[1] : 1;
+        boolean[] whole = new boolean[columns];
+        for (int c : integerColumns) {
+            if (c < columns) whole[c] = true;
+        }
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < rows; i++) {
             b.setLength(0);
             for (int j = 0; j < columns; j++) {
                 if (j > 0) b.append(delimiter);
-                appendValue(b, data, i * columns + j, unsigned);
+                appendValue(b, data, i * columns + j, unsigned, whole[j]);
             }
             b.append('\n');
             w.write(b.toString());
@@ -132,16 +156,21 @@ public final class DelimitedWriter {
         w.flush();
     }
 
-    private static void appendValue(StringBuilder b, Object data, int k, boolean unsigned) {
+    /** Above 2^53 every double is whole: such values are no ids or counts, and keep their usual form. */
+    private static final double WHOLE_LIMIT = 0x1p53;
+
+    private static void appendValue(StringBuilder b, Object data, int k, boolean unsigned, boolean whole) {
         switch (data) {
             case float[] f -> {
                 float v = f[k];
-                if (Float.isFinite(v)) b.append(v);
+                if (whole && v == Math.rint(v) && Math.abs(v) < WHOLE_LIMIT) b.append((long) v);
+                else if (Float.isFinite(v)) b.append(v);
                 else b.append(Float.isNaN(v) ? "nan" : v > 0 ? "inf" : "-inf");
             }
             case double[] d -> {
                 double v = d[k];
-                if (Double.isFinite(v)) b.append(v);
+                if (whole && v == Math.rint(v) && Math.abs(v) < WHOLE_LIMIT) b.append((long) v);
+                else if (Double.isFinite(v)) b.append(v);
                 else b.append(Double.isNaN(v) ? "nan" : v > 0 ? "inf" : "-inf");
             }
             case int[] a -> b.append(a[k]);

@@ -62,6 +62,26 @@ class HdbscanTest {
     }
 
     @Test
+    void describeTypedHasDescribesKeysWithTypedValues() {
+        HdbscanParameters p = Hdbscan.builder().minClusterSize(20).minSamples(7).build().parameters();
+        java.util.Map<String, Object> t = p.describeTyped();
+        assertEquals(java.util.List.copyOf(p.describe().keySet()), java.util.List.copyOf(t.keySet()));
+        assertEquals(20, t.get("min_cluster_size"));
+        assertEquals(7, t.get("min_samples"));
+        assertEquals(0.0, t.get("cluster_selection_epsilon"));
+        assertTrue(t.containsKey("max_cluster_size") && t.get("max_cluster_size") == null, "None is null");
+        assertEquals(1.0, t.get("alpha"));
+        assertEquals("eom", t.get("cluster_selection_method"));
+        assertEquals(false, t.get("allow_single_cluster"));
+        HdbscanParameters q = p.toBuilder().maxClusterSize(50).clusterSelectionEpsilon(Double.POSITIVE_INFINITY)
+                .clusterSelectionMethod(SelectionMethod.LEAF).allowSingleCluster(true).build().parameters();
+        assertEquals(50, q.describeTyped().get("max_cluster_size"));
+        assertEquals(Double.POSITIVE_INFINITY, q.describeTyped().get("cluster_selection_epsilon"));
+        assertEquals("leaf", q.describeTyped().get("cluster_selection_method"));
+        assertEquals(true, q.describeTyped().get("allow_single_cluster"));
+    }
+
+    @Test
     void identicalForAnyThreadCountBackendAndRun() {
         PointSet p = withDuplicates();
         HdbscanResult base = Hdbscan.builder().minClusterSize(20).threads(1).backend("scalar").build().fit(p);

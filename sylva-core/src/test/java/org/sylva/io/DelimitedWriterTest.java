@@ -38,6 +38,27 @@ class DelimitedWriterTest {
     }
 
     @Test
+    void integerColumnsOfAFloatMatrixAreWrittenAsIntegers() throws IOException {
+        Path p = dir.resolve("m.csv");
+        double[] m = {407, 12, 0.25, 3,
+                      -1, 1e15, 1.0, 2,
+                      2.5, Double.NaN, Double.POSITIVE_INFINITY, 0x1p60};
+        DelimitedWriter.csv().withIntegerColumns(0, 1, 3).writeFloat64(p, m, 3, 4);
+        // whole values without ".0"; a column not named keeps 1.0; a fraction, NaN, inf or a value past 2^53
+        // in a named column keeps its usual form
+        assertEquals("407,12,0.25,3\n-1,1000000000000000,1.0,2\n2.5,nan,inf,1.152921504606847E18\n",
+                Files.readString(p));
+        DelimitedWriter.tsv().withHeader(List.of("id")).withIntegerColumns(0).writeFloat32(p, new float[] {7f, -0f}, 2);
+        assertEquals("id\n7\n0\n", Files.readString(p));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        DelimitedWriter.csv().withIntegerColumns(1).write(out, NpyArray.ofFloat64(new double[] {1, 2, 3, 4}, 2, 2));
+        assertEquals("1.0,2\n3.0,4\n", out.toString(StandardCharsets.UTF_8));
+        out.reset();
+        DelimitedWriter.csv().withIntegerColumns(0, 5).write(out, NpyArray.ofInt32(new int[] {5, 6}, 2));
+        assertEquals("5\n6\n", out.toString(StandardCharsets.UTF_8), "integer arrays and absent columns: unaffected");
+    }
+
+    @Test
     void npyArraysIncludingUint8() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         DelimitedWriter.csv().write(out, NpyArray.ofUint8(new byte[] {(byte) 255, 7}, 1, 2));
