@@ -15,8 +15,9 @@ import java.nio.file.Path;
  * Reads and writes NumPy {@code .npy} files: what numpy wrote, Sylva reads; what Sylva writes,
  * {@code np.load} reads (byte-identical to {@code np.save} of the same array).
  *
- * <p><b>Reading</b> accepts format versions 1.0, 2.0 and 3.0; element types float32, float64, int32,
- * int64 (either byte order), uint8 and bool; C or Fortran order; any rank including 0-d. The result
+ * <p><b>Reading</b> accepts format versions 1.0, 2.0 and 3.0; element types float16, float32, float64,
+ * int16, int32, int64, uint16 (either byte order), int8, uint8 and bool; C or Fortran order; any rank
+ * including 0-d. The result
  * is always in C order with native values. Everything else is refused with an
  * {@link NpyFormatException} naming the file and the problem: bad magic, other versions, a header
  * that is not a Python dict literal with exactly the keys {@code descr}, {@code fortran_order},
@@ -151,7 +152,7 @@ public final class Npy {
         return b.array();
     }
 
-    /** Writes header and little-endian data from float[], double[], int[], long[], byte[] or boolean[]. */
+    /** Writes header and little-endian data from float[], double[], int[], long[], short[], byte[] or boolean[]. */
     private static void writeRaw(OutputStream out, NpyDtype t, int[] shape, Object data) throws IOException {
         out.write(header(t, shape));
         int count = java.lang.reflect.Array.getLength(data);
@@ -167,6 +168,7 @@ public final class Npy {
                 case double[] d -> bb.asDoubleBuffer().put(d, done, n);
                 case int[] a -> bb.asIntBuffer().put(a, done, n);
                 case long[] a -> bb.asLongBuffer().put(a, done, n);
+                case short[] a -> bb.asShortBuffer().put(a, done, n); // int16, uint16, float16 bits
                 case byte[] a -> {
                     if (t == NpyDtype.BOOL) {
                         for (int i = 0; i < n; i++) buf[i] = a[done + i] != 0 ? (byte) 1 : (byte) 0;

@@ -13,7 +13,9 @@ import org.sylva.data.PointSet;
  * converting between types exactly or saying why they cannot: a value that would change is either
  * reported through a warning (float conversions, once per call) or refused with an
  * {@link NpyFormatException} naming the file, the element and the value (integer and bool
- * conversions).
+ * conversions). float16, int8, int16, uint16, uint8 and bool convert to float32 exactly (float16
+ * including subnormals, infinities and NaN); everything but int64 beyond 2^53 converts to float64
+ * exactly.
  *
  * <pre>{@code
  * NpyArray a = Npy.read(Path.of("clips.npy"));            // e.g. float64, shape (5000, 48)
@@ -24,7 +26,10 @@ import org.sylva.data.PointSet;
 public final class NpyArray {
     private final NpyDtype dtype;
     private final int[] shape;
-    /** float[], double[], int[], long[] or byte[] (UINT8, and BOOL normalised to 0/1); never exposed. */
+    /**
+     * float[], double[], int[], long[], short[] (INT16, UINT16 as unsigned bits, FLOAT16 as IEEE half
+     * bits) or byte[] (INT8, UINT8 as unsigned bits, BOOL normalised to 0/1); never exposed.
+     */
     private final Object data;
     private final String source;
 
@@ -108,6 +113,7 @@ public final class NpyArray {
             case double[] d -> d.length;
             case int[] i -> i.length;
             case long[] l -> l.length;
+            case short[] s -> s.length;
             case byte[] b -> b.length;
             default -> throw new IllegalStateException();
         };
@@ -131,8 +137,8 @@ public final class NpyArray {
     // ---------------------------------------------------------------- conversions
 
     /**
-     * The values as float32. float32 data is copied; uint8 and bool convert exactly; float64, int32
-     * and int64 are rounded to the nearest float32 and, if any value changes, {@code warnings}
+     * The values as float32. float32 data is copied; float16, int8, int16, uint16, uint8 and bool
+     * convert exactly; float64, int32 and int64 are rounded to the nearest float32 and, if any value changes, {@code warnings}
      * receives ONE message naming the file, how many values changed and the first of them.
      */
     public float[] toFloat32(Consumer<String> warnings) {
@@ -177,8 +183,25 @@ public final class NpyArray {
                     }
                 }
             }
+            case short[] s -> {
+                switch (dtype) {
+                    case INT16 -> {
+                        for (int i = 0; i < n; i++) out[i] = s[i];
+                    }
+                    case UINT16 -> {
+                        for (int i = 0; i < n; i++) out[i] = s[i] & 0xffff;
+                    }
+                    default -> {
+                        for (int i = 0; i < n; i++) out[i] = Float.float16ToFloat(s[i]);
+                    }
+                }
+            }
             case byte[] b -> {
-                for (int i = 0; i < n; i++) out[i] = b[i] & 0xff;
+                if (dtype == NpyDtype.INT8) {
+                    for (int i = 0; i < n; i++) out[i] = b[i];
+                } else {
+                    for (int i = 0; i < n; i++) out[i] = b[i] & 0xff;
+                }
             }
             default -> throw new IllegalStateException();
         }
@@ -230,7 +253,8 @@ public final class NpyArray {
                     if (r >= 0x1p63 || (long) r != a[i]) {
                         if (warnings == null) {
                             throw new NpyFormatException(source, "int64 value " + a[i] + " at " + where(i)
-                                    + " is not exactly representable as float64");
+                                    + " is not exactly representable as float64 (integers beyond 2^53 ="
+                                    + " 9007199254740992 in magnitude are not)");
                         }
                         inexact++;
                         if (first < 0) first = i;
@@ -241,8 +265,25 @@ public final class NpyArray {
                             + " as float64 and were rounded (first: " + a[first] + " at " + where(first) + ")");
                 }
             }
+            case short[] s -> {
+                switch (dtype) {
+                    case INT16 -> {
+                        for (int i = 0; i < n; i++) out[i] = s[i];
+                    }
+                    case UINT16 -> {
+                        for (int i = 0; i < n; i++) out[i] = s[i] & 0xffff;
+                    }
+                    default -> {
+                        for (int i = 0; i < n; i++) out[i] = Float.float16ToFloat(s[i]);
+                    }
+                }
+            }
             case byte[] b -> {
-                for (int i = 0; i < n; i++) out[i] = b[i] & 0xff;
+                if (dtype == NpyDtype.INT8) {
+                    for (int i = 0; i < n; i++) out[i] = b[i];
+                } else {
+                    for (int i = 0; i < n; i++) out[i] = b[i] & 0xff;
+                }
             }
             default -> throw new IllegalStateException();
         }
@@ -269,7 +310,7 @@ public final class NpyArray {
 
     /** The values as unsigned bytes (0..255 stored in Java bytes); anything else is refused. */
     public byte[] toUint8() {
-        if (data instanceof byte[] b) return b.clone();
+        if (dtype == NpyDtype.UINT8 || dtype == NpyDtype.BOOL) return ((byte[]) data).clone();
         int n = size();
         byte[] out = new byte[n];
         for (int i = 0; i < n; i++) out[i] = (byte) checkedInteger(i, 0, 255, "uint8");
@@ -327,7 +368,9 @@ public final class NpyArray {
             case double[] d -> v = integral(d[i], i, target);
             case int[] a -> v = a[i];
             case long[] a -> v = a[i];
-            case byte[] b -> v = b[i] & 0xff;
+            case short[] s when dtype == NpyDtype.FLOAT16 -> v = integral(Float.float16ToFloat(s[i]), i, target);
+            case short[] s -> v = dtype == NpyDtype.INT16 ? s[i] : s[i] & 0xffff;
+            case byte[] b -> v = dtype == NpyDtype.INT8 ? b[i] : b[i] & 0xff;
             default -> throw new IllegalStateException();
         }
         if (v < min || v > max) {
@@ -355,7 +398,9 @@ public final class NpyArray {
             case double[] d -> Double.toString(d[i]);
             case int[] a -> Integer.toString(a[i]);
             case long[] a -> Long.toString(a[i]);
-            case byte[] b -> Integer.toString(b[i] & 0xff);
+            case short[] s when dtype == NpyDtype.FLOAT16 -> Float.toString(Float.float16ToFloat(s[i]));
+            case short[] s -> Integer.toString(dtype == NpyDtype.INT16 ? s[i] : s[i] & 0xffff);
+            case byte[] b -> Integer.toString(dtype == NpyDtype.INT8 ? b[i] : b[i] & 0xff);
             default -> "?";
         };
     }

@@ -2,8 +2,10 @@ package org.sylva.io;
 
 /**
  * The element types Sylva reads from and writes to {@code .npy} files, with their NumPy names and
- * item sizes. Anything else NumPy can store (object, string, complex, float16, int16, structured
- * arrays, ...) is refused by {@link Npy#read}.
+ * item sizes. Anything else NumPy can store (object, string, complex, uint32, uint64, structured
+ * arrays, ...) is refused by {@link Npy#read}. Every type here converts to float64 exactly except
+ * int64 beyond 2^53 in magnitude; float16, int8, int16, uint16, uint8 and bool also convert to
+ * float32 exactly.
  *
  * <pre>{@code
  * NpyDtype t = Npy.read(path).dtype();
@@ -16,7 +18,13 @@ public enum NpyDtype {
     INT32("i4", 4, "int32"),
     INT64("i8", 8, "int64"),
     UINT8("u1", 1, "uint8"),
-    BOOL("b1", 1, "bool");
+    BOOL("b1", 1, "bool"),
+    // Read only (raw acquisition data); Sylva writes none of these itself. Declared last: the ordinals
+    // of the types above stay as they were.
+    INT8("i1", 1, "int8"),
+    INT16("i2", 2, "int16"),
+    UINT16("u2", 2, "uint16"),
+    FLOAT16("f2", 2, "float16");
 
     private final String code;
     private final int itemSize;

@@ -117,8 +117,9 @@ record NpyHeader(NpyDtype dtype, ByteOrder order, boolean fortranOrder, long[] s
             case "M", "m" -> "datetime arrays are not supported";
             default -> "dtype is not supported";
         };
-        throw new NpyFormatException(source, what + " (descr " + quoted(descr) + "); supported: float32 '<f4', "
-                + "float64 '<f8', int32 '<i4', int64 '<i8' (either byte order), uint8 '|u1', bool '|b1'");
+        throw new NpyFormatException(source, what + " (descr " + quoted(descr) + "); supported: float16 '<f2', "
+                + "float32 '<f4', float64 '<f8', int16 '<i2', int32 '<i4', int64 '<i8', uint16 '<u2' (either byte "
+                + "order), int8 '|i1', uint8 '|u1', bool '|b1'");
     }
 
     private static ByteOrder byteOrderOf(String descr, NpyDtype t, String source) {

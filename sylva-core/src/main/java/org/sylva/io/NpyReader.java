@@ -213,7 +213,8 @@ final class NpyReader {
             case FLOAT64 -> new double[n];
             case INT32 -> new int[n];
             case INT64 -> new long[n];
-            case UINT8, BOOL -> new byte[n];
+            case INT8, UINT8, BOOL -> new byte[n];
+            case FLOAT16, INT16, UINT16 -> new short[n]; // float16 kept as its bits
         };
     }
 
@@ -224,7 +225,8 @@ final class NpyReader {
             case FLOAT64 -> bb.asDoubleBuffer().get((double[]) dst, at, n);
             case INT32 -> bb.asIntBuffer().get((int[]) dst, at, n);
             case INT64 -> bb.asLongBuffer().get((long[]) dst, at, n);
-            case UINT8 -> bb.get((byte[]) dst, at, n);
+            case INT8, UINT8 -> bb.get((byte[]) dst, at, n);
+            case FLOAT16, INT16, UINT16 -> bb.asShortBuffer().get((short[]) dst, at, n);
             case BOOL -> {
                 byte[] d = (byte[]) dst;
                 bb.get(d, at, n);
@@ -251,8 +253,12 @@ final class NpyReader {
                 long[] s = (long[]) src, d = (long[]) dst;
                 for (int i = 0; i < n; i++) d[targets[i]] = s[i];
             }
-            case UINT8, BOOL -> {
+            case INT8, UINT8, BOOL -> {
                 byte[] s = (byte[]) src, d = (byte[]) dst;
+                for (int i = 0; i < n; i++) d[targets[i]] = s[i];
+            }
+            case FLOAT16, INT16, UINT16 -> {
+                short[] s = (short[]) src, d = (short[]) dst;
                 for (int i = 0; i < n; i++) d[targets[i]] = s[i];
             }
         }

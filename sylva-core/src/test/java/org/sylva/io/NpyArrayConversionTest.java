@@ -74,7 +74,8 @@ class NpyArrayConversionTest {
         assertArrayEquals(new double[] {1L << 53}, NpyArray.ofInt64(new long[] {1L << 53}, 1).toFloat64());
         NpyArray big = named(NpyArray.ofInt64(new long[] {1, (1L << 53) + 1}, 2));
         NpyFormatException e = assertThrows(NpyFormatException.class, big::toFloat64);
-        assertEquals("x.npy: int64 value 9007199254740993 at index 1 is not exactly representable as float64", e.getMessage());
+        assertEquals("x.npy: int64 value 9007199254740993 at index 1 is not exactly representable as float64"
+                + " (integers beyond 2^53 = 9007199254740992 in magnitude are not)", e.getMessage());
         double[] rounded = big.toFloat64(warnings::add);
         assertEquals(0x1p53, rounded[1]);
         assertEquals(1, warnings.size());

@@ -71,6 +71,13 @@ final class NpyBytes {
         return b.array();
     }
 
+    /** Two bytes per value (int16, uint16 or float16 bits), in the given order. */
+    static byte[] shorts(ByteOrder order, int... v) {
+        ByteBuffer b = ByteBuffer.allocate(v.length * 2).order(order);
+        for (int x : v) b.putShort((short) x);
+        return b.array();
+    }
+
     static byte[] bytes(int... v) {
         byte[] b = new byte[v.length];
         for (int i = 0; i < v.length; i++) b[i] = (byte) v[i];

@@ -18,9 +18,11 @@ import java.util.Random;
  * }</pre>
  */
 final class NpyFuzzInputs {
-    private static final String[] GOOD_DESCRS = {"<f4", ">f4", "<f8", ">f8", "<i4", ">i4", "<i8", ">i8", "|u1", "|b1"};
+    private static final String[] GOOD_DESCRS = {"<f4", ">f4", "<f8", ">f8", "<i4", ">i4", "<i8", ">i8", "|u1", "|b1",
+        "<f2", ">f2", "<i2", ">i2", "<u2", ">u2", "|i1"};
     private static final String[] ANY_DESCRS = {"<f4", ">f4", "<f8", ">f8", "<i4", ">i4", "<i8", ">i8", "|u1", "|b1",
-        "|O", "<U3", "|S4", "<i2", "<f2", "<c8", "<u4", "=f4", "f8", "|f4", "?", "<M8[ns]", "", "<f", "<f44", "<\u00e9"};
+        "|O", "<U3", "|S4", "<i2", "<f2", "<c8", "<u4", "=f4", "f8", "|f4", "?", "<M8[ns]", "", "<f", "<f44", "<\u00e9",
+        "|i2", "<u8", "|f2", ">i1", "<e"};
 
     private NpyFuzzInputs() { }
 

@@ -243,6 +243,10 @@ class NpyFuzzTest {
                 case INT64 -> d.getLong(at);
                 case UINT8 -> in[at] & 0xff;
                 case BOOL -> in[at] != 0 ? 1 : 0;
+                case INT8 -> in[at];
+                case INT16 -> d.getShort(at);
+                case UINT16 -> d.getChar(at);
+                case FLOAT16 -> Float.float16ToFloat(d.getShort(at));
             };
         }
         return out;

@@ -16,13 +16,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Optional cross-check against the real NumPy, run only where {@code python3 -c "import numpy"} works
  * (CI does not depend on it): NumPy reads what Sylva writes, byte-identical to {@code np.save}, and
- * Sylva reads what NumPy writes in every supported dtype, byte order, memory order and version.
+ * Sylva reads what NumPy writes in every supported dtype, byte order, memory order and version
+ * (the read-only dtypes float16, int8, int16 and uint16 included, float16 over every bit pattern).
  */
 class NpyNumpyCrossCheckTest {
     @TempDir
     Path dir;
 
     private static final String[] DTYPES = {"f4", "f8", "i4", "i8", "u1", "b1"};
+    /** Read, never written: NumPy writes them, Sylva reads them (checked in {@link #sylvaReadsWhatNumpyWrites}). */
+    private static final String[] READ_DTYPES = {"f4", "f8", "i4", "i8", "u1", "b1", "f2", "i1", "i2", "u2"};
     private static final int[][] SHAPES = {{}, {0}, {7}, {4, 3}, {0, 2}, {2, 3, 4}};
 
     /** The value of element k of a test array, identical in Java and in the Python script. */
@@ -32,6 +35,10 @@ class NpyNumpyCrossCheckTest {
             case "i4" -> k * 7 - 11;
             case "i8" -> k * 4_000_000_007L - 11;
             case "u1" -> (k * 37) % 256;
+            case "f2" -> k * 0.25 - 2.75;
+            case "i1" -> (k * 37) % 256 - 128;
+            case "i2" -> k * 2801 - 32768;
+            case "u2" -> (k * 2801 + 7) % 65536;
             default -> k % 3 == 0 ? 1 : 0;
         };
     }
@@ -45,6 +52,10 @@ class NpyNumpyCrossCheckTest {
                 elif t == 'i4': v = k * 7 - 11
                 elif t == 'i8': v = k * 4000000007 - 11
                 elif t == 'u1': v = (k * 37) % 256
+                elif t == 'f2': v = k * 0.25 - 2.75
+                elif t == 'i1': v = (k * 37) % 256 - 128
+                elif t == 'i2': v = k * 2801 - 32768
+                elif t == 'u2': v = (k * 2801 + 7) % 65536
                 else: v = (k % 3 == 0)
                 return np.asarray(v).astype('?' if t == 'b1' else t).reshape(shape)
             """;
@@ -145,7 +156,7 @@ class NpyNumpyCrossCheckTest {
     void sylvaReadsWhatNumpyWrites() throws Exception {
         Assumptions.assumeTrue(numpyAvailable(), "python3 with numpy not available; cross-check skipped");
         List<String> cases = new ArrayList<>();
-        for (String t : DTYPES) for (int[] shape : SHAPES) cases.add("('" + t + "', " + tuple(shape) + ")");
+        for (String t : READ_DTYPES) for (int[] shape : SHAPES) cases.add("('" + t + "', " + tuple(shape) + ")");
         runPython("""
                 d = sys.argv[1]
                 F = lambda a: np.asfortranarray(a) if a.ndim else a  # asfortranarray makes 0-d arrays 1-d
@@ -161,7 +172,7 @@ class NpyNumpyCrossCheckTest {
                             np.lib.format.write_array(fh, F(e), version=v)
                 """.formatted(String.join(", ", cases)));
         int files = 0;
-        for (String t : DTYPES) {
+        for (String t : READ_DTYPES) {
             for (int[] shape : SHAPES) {
                 for (String variant : new String[] {"c", "f", "be", "bef", "v2", "v3"}) {
                     NpyArray a = Npy.read(dir.resolve(name(t, shape, variant)));
@@ -180,7 +191,32 @@ class NpyNumpyCrossCheckTest {
                 }
             }
         }
-        assertEquals(DTYPES.length * SHAPES.length * 6, files);
+        assertEquals(READ_DTYPES.length * SHAPES.length * 6, files);
+    }
+
+    /** Every float16 bit pattern as NumPy decodes it (to float32), in both byte orders. */
+    @Test
+    void float16EveryBitPatternAsNumpyDecodesIt() throws Exception {
+        Assumptions.assumeTrue(numpyAvailable(), "python3 with numpy not available; cross-check skipped");
+        runPython("""
+                d = sys.argv[1]
+                h = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16)
+                np.save(os.path.join(d, 'half_le.npy'), h.astype('<f2'))
+                np.save(os.path.join(d, 'half_be.npy'), h.astype('>f2'))
+                np.save(os.path.join(d, 'half_as_f4.npy'), h.astype(np.float32))
+                """);
+        float[] numpy = Npy.read(dir.resolve("half_as_f4.npy")).toFloat32(w -> { throw new AssertionError(w); });
+        for (String f : new String[] {"half_le.npy", "half_be.npy"}) {
+            NpyArray a = Npy.read(dir.resolve(f));
+            assertEquals(NpyDtype.FLOAT16, a.dtype(), f);
+            float[] sylva = a.toFloat32(w -> { throw new AssertionError(w); });
+            assertEquals(65536, sylva.length);
+            for (int i = 0; i < sylva.length; i++) {
+                String what = f + " bits 0x" + Integer.toHexString(i);
+                if (Float.isNaN(numpy[i])) org.junit.jupiter.api.Assertions.assertTrue(Float.isNaN(sylva[i]), what);
+                else assertEquals(Float.floatToRawIntBits(numpy[i]), Float.floatToRawIntBits(sylva[i]), what);
+            }
+        }
     }
 
     private static String tuple(int[] shape) {
