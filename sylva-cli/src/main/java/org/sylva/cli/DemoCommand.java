@@ -69,7 +69,7 @@ final class DemoCommand implements Callable<Integer> {
         List<Path> written = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), "built-in clip-like demo",
                 context.cancel());
         var o = spec.commandLine().getOut();
-        o.println(HdbscanOutputs.summary(r, demo.points(), "generate", gen, written));
+        o.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, written));
         o.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",
                 Agreement.adjustedRand(demo.truth(), r.labels()));
         o.println("report: " + report.toAbsolutePath());

@@ -28,8 +28,10 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "condensed_tree and persistence (.npy, or .csv with --format csv) into --out; all of them or, "
                 + "on error or Ctrl-C, none.",
             "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + 1). "
-                + "A float64 .npy is clustered from its float64 values, exactly as scikit-learn would; other "
-                + "inputs are read as float32. Distances are always computed in float64."},
+                + "Every input is converted exactly: a float64, int32 or int64 .npy is clustered from its "
+                + "float64 values, exactly as scikit-learn would (int64 beyond 2^53 is refused); other inputs "
+                + "are read as float32, which holds float16, int8, int16, uint16, uint8 and bool exactly. "
+                + "Distances are always computed in float64."},
         footer = {"", "Examples:",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
             "      --report result/report.html",
@@ -124,7 +126,7 @@ final class HdbscanCommand implements Callable<Integer> {
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
-            // float64 input is fitted in float64, as scikit-learn does; float32 input as it is
+            // float64/int32/int64 input is fitted in float64, as scikit-learn does; float32 input as it is
             r = loaded.float64() != null
                     ? h.fit(loaded.float64(), points.size(), points.dimensions(), progress, context.cancel())
                     : h.fit(points, progress, context.cancel());
@@ -136,9 +138,10 @@ final class HdbscanCommand implements Callable<Integer> {
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, in.input, context.cancel());
         if (json) {
-            spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, points, readSeconds, written));
+            spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
+                    readSeconds, written));
         }
-        if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, readSeconds, written));
+        if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, written));
         return 0;
     }
 

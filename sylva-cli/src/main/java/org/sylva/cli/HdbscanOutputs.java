@@ -99,19 +99,20 @@ final class HdbscanOutputs {
         return b.build();
     }
 
-    static String summary(HdbscanResult r, PointSet points, double readSeconds, List<Path> written) {
-        return summary(r, points, "read", readSeconds, written);
+    static String summary(HdbscanResult r, PointSet points, String dtype, double readSeconds, List<Path> written) {
+        return summary(r, points, dtype, "read", readSeconds, written);
     }
 
     /** As above, naming the input stage ({@code "read"}, or {@code "generate"} for the demo). */
-    static String summary(HdbscanResult r, PointSet points, String inputStage, double inputSeconds, List<Path> written) {
+    static String summary(HdbscanResult r, PointSet points, String dtype, String inputStage, double inputSeconds,
+            List<Path> written) {
         StringBuilder s = new StringBuilder();
         int[] labels = r.labels();
         int k = r.clusterCount();
         int[] sizes = new int[k];
         for (int l : labels) if (l >= 0) sizes[l]++;
-        s.append(String.format(Locale.ROOT, "%d points x %d dims: %d clusters, %d noise%n",
-                points.size(), points.dimensions(), k, r.noiseCount()));
+        s.append(String.format(Locale.ROOT, "%d points x %d dims (%s): %d clusters, %d noise%n",
+                points.size(), points.dimensions(), dtype, k, r.noiseCount()));
         for (int c = 0; c < k; c++) {
             s.append(String.format(Locale.ROOT, "  cluster %d: %d points, persistence %.4g%n", c, sizes[c],
                     r.clusterPersistence()[c]));
@@ -132,10 +133,12 @@ final class HdbscanOutputs {
         return s.toString();
     }
 
-    static String json(Hdbscan h, HdbscanResult r, String input, PointSet points, double readSeconds, List<Path> written) {
+    static String json(Hdbscan h, HdbscanResult r, String input, String dtype, PointSet points, double readSeconds,
+            List<Path> written) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sylva_version", SylvaCommand.version());
         m.put("input", input);
+        m.put("dtype", dtype);
         m.put("n_points", points.size());
         m.put("n_dims", points.dimensions());
         m.put("parameters", r.parameters().describeTyped());

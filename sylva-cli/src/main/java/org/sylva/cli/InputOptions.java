@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
 /** The input file of a command and how to read it. */
 final class InputOptions {
     @Parameters(index = "0", paramLabel = "INPUT",
-            description = "Points: .npy (float32/float64/int, any byte order, C or Fortran order), .csv/.tsv "
+            description = "Points: .npy (float16/32/64, int8/16/32/64, uint8/16, bool; any byte order, C or "
+                    + "Fortran order), .csv/.tsv "
                     + "(numbers, optional header row), or raw little-endian float32 with --shape; '-' reads stdin.")
     String input;
 
@@ -29,9 +30,13 @@ final class InputOptions {
     String shape;
 
     /**
-     * Points as read for a fit. {@code float64} holds a float64 {@code .npy}'s values exactly (the fit
-     * then computes scikit-learn's distances, with no rounding to float32 first); it is null for every
-     * other input. {@code points} is always there (float32), for the summary, the report and the checks.
+     * Points as read for a fit. Every accepted input is converted exactly: {@code float64} holds the
+     * values of a float64, int32 or int64 {@code .npy} (the fit then computes scikit-learn's
+     * distances, which casts to float64, with no rounding to float32 first; int64 beyond 2^53 in
+     * magnitude is refused, naming the value); it is null for every other input, whose values float32
+     * holds exactly (float16, int8, int16, uint16, uint8, bool) or which is float32 to begin with
+     * (float32 .npy, raw float32, text). {@code points} is always there (float32), for the summary,
+     * the report and the checks.
      *
      * <pre>{@code
      * InputOptions.Loaded in = inputOptions.readForFit(err, false, System.in);
@@ -39,32 +44,57 @@ final class InputOptions {
      *
      * @param points the points as float32
      * @param float64 the exact float64 values, row-major, or null
+     * @param dtype the input's element type as NumPy names it ({@code "int16"}); {@code "float32"} for
+     *     raw float32 and for text, which is read as float32
      */
-    record Loaded(PointSet points, double[] float64) {
+    record Loaded(PointSet points, double[] float64, String dtype) {
     }
+
+    /** The element type of inputs that are not {@code .npy}: raw float32, and text parsed to float32. */
+    private static final String FLOAT32 = NpyDtype.FLOAT32.numpyName();
 
     private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
 
     /** As {@link #read}, keeping a float64 {@code .npy}'s exact values (see {@link Loaded}). */
     Loaded readForFit(PrintWriter err, boolean quiet, InputStream stdin) throws IOException {
-        if (shape != null) return new Loaded(read(err, quiet, stdin), null);
+        if (shape != null) return new Loaded(read(err, quiet, stdin), null, FLOAT32);
         NpyArray a;
         if (input.equals("-")) {
             BufferedInputStream b = new BufferedInputStream(stdin, 1 << 16);
             b.mark(NPY_MAGIC.length);
             byte[] head = b.readNBytes(NPY_MAGIC.length);
             b.reset();
-            if (!Arrays.equals(head, NPY_MAGIC)) return new Loaded(read(err, quiet, b), null);
+            if (!Arrays.equals(head, NPY_MAGIC)) return new Loaded(read(err, quiet, b), null, FLOAT32);
             a = Npy.read(b, "-");
-        } else if (PointReaders.formatOf(input, false) == PointReaders.Format.NPY && !Files.isDirectory(Path.of(input))) {
+        } else if (isNpy(Path.of(input))) {
             a = Npy.read(Path.of(input));
         } else {
-            return new Loaded(read(err, quiet, stdin), null);
+            return new Loaded(read(err, quiet, stdin), null, FLOAT32);
         }
-        if (a.dtype() != NpyDtype.FLOAT64) return new Loaded(a.toPointSet(warnings(err, quiet)), null);
+        String dtype = a.dtype().numpyName();
+        boolean fitInFloat64 = switch (a.dtype()) {
+            // float32 cannot hold every value of these exactly (int32 beyond 2^24, float64's 53 bits)
+            case FLOAT64, INT32, INT64 -> true;
+            // float32 holds these exactly
+            case FLOAT16, FLOAT32, INT8, INT16, UINT8, UINT16, BOOL -> false;
+        };
+        if (!fitInFloat64) return new Loaded(a.toPointSet(warnings(err, quiet)), null, dtype);
+        // Exact, or refused naming the value (int64 beyond 2^53): first, before any float32 copy is made.
+        double[] exact = a.toFloat64();
         // The float32 copy only feeds the report and the summary, so its rounding is not worth a warning.
         PointSet points = a.toPointSet(w -> { });
-        return new Loaded(points, a.toFloat64());
+        return new Loaded(points, exact, dtype);
+    }
+
+    /** Named .npy, or named nothing PointReaders knows and starting with the NumPy magic (as it reads those). */
+    private static boolean isNpy(Path p) throws IOException {
+        if (Files.isDirectory(p)) return false;
+        PointReaders.Format f = PointReaders.formatOf(p.toString(), false);
+        if (f != null) return f == PointReaders.Format.NPY;
+        if (!Files.isRegularFile(p) || !Files.isReadable(p)) return false;
+        try (InputStream in = Files.newInputStream(p)) {
+            return Arrays.equals(in.readNBytes(NPY_MAGIC.length), NPY_MAGIC);
+        }
     }
 
     private static Consumer<String> warnings(PrintWriter err, boolean quiet) {
