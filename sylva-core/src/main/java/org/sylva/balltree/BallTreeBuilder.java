@@ -41,8 +41,9 @@ public final class BallTreeBuilder {
     private CancellationToken token = CancellationToken.NEVER;
     private ProgressListener listener = ProgressListener.NONE;
     private boolean vectorKernels = true;
-    /** The engine of the current kernel choice; it keeps the last build's working memory for the next. */
+    /** The engine builds run on: given ({@link #engine(TreeEngine)}) or the CPU engine of the kernel choice. */
     private volatile TreeEngine engine;
+    private boolean engineGiven;
 
     /** A builder using all available processors, never cancelled, reporting no progress. */
     public BallTreeBuilder() { }
@@ -79,7 +80,7 @@ public final class BallTreeBuilder {
      * balltree} with them.
      */
     public BallTreeBuilder vectorKernels(boolean use) {
-        if (use != vectorKernels) engine = null;
+        if (use != vectorKernels && !engineGiven) engine = null;
         this.vectorKernels = use;
         return this;
     }
@@ -154,7 +155,17 @@ public final class BallTreeBuilder {
         return engine().partition(points, layout, targetLevel, execution());
     }
 
-    /** The engine builds run on: the CPU engine with this builder's kernel choice. */
+    /**
+     * Builds run on {@code engine} ({@code null}: the CPU engine of {@link #vectorKernels(boolean)}'s
+     * choice, the default). Any engine must give byte-identical trees and partitions.
+     */
+    public BallTreeBuilder engine(TreeEngine engine) {
+        this.engineGiven = engine != null;
+        this.engine = engine;
+        return this;
+    }
+
+    /** The engine builds run on: the one given, else the CPU engine with this builder's kernel choice. */
     public TreeEngine engine() {
         TreeEngine e = engine;
         if (e == null) {

@@ -40,12 +40,15 @@ public final class Hdbscan {
     private final NonFinitePolicy nonFinite;
     private final int threads;
     private final String backend;
+    /** An engine given to the builder, or {@code null}: the CPU engine with {@link #backend}'s kernel. */
+    private final HdbscanEngine engine;
 
     private Hdbscan(HdbscanParameters parameters, Builder b) {
         this.parameters = parameters;
         this.nonFinite = b.nonFinite;
         this.threads = b.threads;
         this.backend = b.backend;
+        this.engine = b.engine;
     }
 
     public static Builder builder() {
@@ -54,7 +57,7 @@ public final class Hdbscan {
 
     /** A builder holding this instance's parameters and run settings. */
     public Builder toBuilder() {
-        return parameters.toBuilder().nonFinite(nonFinite).threads(threads).backend(backend);
+        return parameters.toBuilder().nonFinite(nonFinite).threads(threads).backend(backend).engine(engine);
     }
 
     /** The parameters the result depends on. */
@@ -114,9 +117,12 @@ public final class Hdbscan {
         return parameters.describe();
     }
 
-    /** The engine this estimator's fits run on: the CPU engine with the distance kernel of {@link #backend()}. */
+    /**
+     * The engine this estimator's fits run on: the one given to {@link Builder#engine(HdbscanEngine)}, else
+     * the CPU engine with the distance kernel of {@link #backend()}.
+     */
     public HdbscanEngine engine() {
-        return new CpuHdbscanEngine(KernelProvider.get().distance(backend));
+        return engine != null ? engine : new CpuHdbscanEngine(KernelProvider.get().distance(backend));
     }
 
     /** Fits without progress reporting or cancellation. */
@@ -213,6 +219,7 @@ public final class Hdbscan {
         private NonFinitePolicy nonFinite = NonFinitePolicy.REJECT;
         private int threads = Runtime.getRuntime().availableProcessors();
         private String backend = "auto";
+        private HdbscanEngine engine;
 
         private Builder() {
         }
@@ -265,6 +272,16 @@ public final class Hdbscan {
         /** Worker threads (>= 1). The result does not depend on it. */
         public Builder threads(int v) {
             threads = v;
+            return this;
+        }
+
+        /**
+         * The engine of the stages up to the spanning tree ({@code null}: the CPU engine with
+         * {@link #backend(String)}'s kernel). Any engine must return bitwise the CPU engine's core
+         * distances and edges, so the result does not depend on it.
+         */
+        public Builder engine(HdbscanEngine v) {
+            engine = v;
             return this;
         }
 

@@ -1,7 +1,6 @@
 package org.sylva.kernels;
 
 import java.util.Locale;
-import java.util.function.Supplier;
 import org.sylva.data.InvalidInputException;
 
 /**
@@ -13,8 +12,9 @@ import org.sylva.data.InvalidInputException;
  *       {@code vector}; {@code scalar} forces every scalar twin;</li>
  *   <li>the module {@code jdk.incubator.vector} is in the boot layer (the JVM was started with
  *       {@code --add-modules jdk.incubator.vector}, as {@code ./sylva} does);</li>
- *   <li>the vector class loads, finds the vector shape it needs and passes its self-test against the
- *       scalar twin.</li>
+ *   <li>the vector class loads and finds the vector shape it needs; the ball tree's vector kernels also
+ *       pass a self-test against their scalar twins (the distance kernel's equality with its twin is
+ *       a property of its arithmetic, checked by the tests).</li>
  * </ol>
  * Each vector kernel is loaded lazily, once per JVM, at its first use. A failure is never silent: the
  * reason is kept ({@link #describe()}, printed by {@code sylva --version}) and logged once at
@@ -113,7 +113,7 @@ public final class KernelProvider {
      * that says why.
      */
     public DistanceKernel distance(String name) {
-        if (name == null) throw new InvalidInputException("backend name is null; use auto, scalar or simd");
+        if (name == null) throw InvalidInputException.forParameter("backend", "backend name is null; use auto, scalar or simd");
         switch (name.trim().toLowerCase(Locale.ROOT)) {
             case "auto":
                 return bestDistance();
@@ -122,12 +122,12 @@ public final class KernelProvider {
             case "simd":
                 DistanceKernel v = vectorDistance.get();
                 if (v == null) {
-                    throw new InvalidInputException("backend simd is not available: " + vectorDistance.reason()
-                            + " (or use --backend scalar)");
+                    throw InvalidInputException.forParameter("backend", "backend simd is not available: "
+                            + vectorDistance.reason() + "; use backend scalar");
                 }
                 return v;
             default:
-                throw new InvalidInputException("unknown backend '" + name + "'; use auto, scalar or simd");
+                throw InvalidInputException.forParameter("backend", "unknown backend '" + name + "'; use auto, scalar or simd");
         }
     }
 
@@ -144,11 +144,6 @@ public final class KernelProvider {
     public LaneSubtrees newLanes(boolean allowVector) {
         if (allowVector && vectorLanes.get() != null) return vectorLanes.newInstance();
         return new ScalarLaneSubtrees();
-    }
-
-    /** A factory of {@link #newLanes(boolean)} for one choice. */
-    public Supplier<LaneSubtrees> lanes(boolean allowVector) {
-        return () -> newLanes(allowVector);
     }
 
     /**
@@ -217,6 +212,10 @@ public final class KernelProvider {
                 } catch (java.lang.reflect.InvocationTargetException e) {
                     Throwable cause = e.getCause() == null ? e : e.getCause();
                     reason = "vector " + what + " kernel refused: " + cause;
+                } catch (ExceptionInInitializerError e) {
+                    // A self-test in a static initializer: its own exception says what failed.
+                    Throwable cause = e.getCause() == null ? e : e.getCause();
+                    reason = "vector " + what + " kernel refused when loaded: " + cause;
                 } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
                     reason = "vector " + what + " kernel could not be loaded: " + e;
                 }

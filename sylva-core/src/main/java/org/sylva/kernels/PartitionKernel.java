@@ -64,7 +64,7 @@ public interface PartitionKernel {
      * Smallest node the tree engine hands to this kernel; it partitions smaller nodes with
      * {@link ScalarPartitionKernel#blockPartition} itself. The vector kernel needs a few vectors of
      * points; the scalar twin says {@link Integer#MAX_VALUE}, since its partition is that same block
-     * partition and the direct call saves a dispatch per node (measured in BENCHMARKS.md, issue 16's section).
+     * partition and the direct call saves a dispatch per node (measured: BENCHMARKS.md, "The reshape").
      */
     int minPoints();
 

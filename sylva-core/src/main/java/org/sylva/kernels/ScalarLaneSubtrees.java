@@ -6,7 +6,7 @@ package org.sylva.kernels;
  * self-test and the tests compare against it). It {@linkplain #accepts accepts} no build: without vector
  * lanes, gathering eight nodes of one shape first gains nothing, so the tree engine finishes each node
  * directly with {@link SmallSubtree} when this is the kernel in use (queueing them measured slower:
- * BENCHMARKS.md, issue 16's section).
+ * BENCHMARKS.md, "The reshape").
  *
  * <pre>{@code
  * LaneSubtrees lanes = new ScalarLaneSubtrees();   // or KernelProvider.get().newLanes(false)

@@ -18,7 +18,10 @@ public final class Failures {
     /** The original failure behind {@code e}: the cause, without fork-join's re-created copy. */
     public static Throwable original(ExecutionException e) {
         Throwable c = e.getCause() == null ? e : e.getCause();
-        if (c.getCause() != null && c.getClass() == c.getCause().getClass()) c = c.getCause();
+        // A task joined through several threads may have been re-created more than once.
+        for (int depth = 0; depth < 16 && c.getCause() != null && c.getClass() == c.getCause().getClass(); depth++) {
+            c = c.getCause();
+        }
         return c;
     }
 

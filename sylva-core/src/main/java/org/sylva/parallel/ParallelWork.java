@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.sylva.data.InvalidInputException;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.CancelledException;
 import org.sylva.progress.ProgressListener;
@@ -23,12 +22,11 @@ import org.sylva.progress.ProgressListener;
  * order-independently), so the output never depends on the number of threads.
  *
  * <pre>{@code
- * try (ParallelWork work = new ParallelWork(2)) {
- *     work.run(units, "core distances", listener, token, (worker, unit) -> process(scratch[worker], unit));
- * }
+ * ParallelWork work = new ParallelWork(2);
+ * work.run(units, "core distances", listener, token, (worker, unit) -> process(scratch[worker], unit));
  * }</pre>
  */
-public final class ParallelWork implements AutoCloseable {
+public final class ParallelWork {
     private static final long REPORT_NANOS = 100_000_000L;
 
     /** One unit of work, run by worker {@code worker}. */
@@ -42,7 +40,7 @@ public final class ParallelWork implements AutoCloseable {
 
     /** A runner with {@code threads >= 1} workers. */
     public ParallelWork(int threads) {
-        if (threads < 1) throw new InvalidInputException("threads must be >= 1, got " + threads);
+        if (threads < 1) throw new IllegalArgumentException("threads must be >= 1, got " + threads);
         this.threads = threads;
         this.pool = threads == 1 ? null : Pools.get(threads);
     }
@@ -129,10 +127,5 @@ public final class ParallelWork implements AutoCloseable {
                 listener.progress(stage, offset + dn, total);
             }
         }
-    }
-
-    /** Nothing to release: the workers belong to the shared {@link Pools}; kept for try-with-resources. */
-    @Override
-    public void close() {
     }
 }

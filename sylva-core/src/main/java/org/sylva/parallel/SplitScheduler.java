@@ -59,9 +59,24 @@ public final class SplitScheduler {
     public void run(Runnable job) {
         if (pool == null || callerWorks) {
             job.run();
-        } else {
-            pool.invoke(ForkJoinTask.adapt(job));
+            return;
         }
+        ForkJoinTask<?> root = ForkJoinTask.adapt(job);
+        pool.execute(root);
+        boolean interrupted = false;
+        for (int attempt = 0; attempt < Integer.MAX_VALUE; attempt++) {
+            try {
+                root.get();
+                break;
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (interrupted) Thread.currentThread().interrupt();
+                throw Failures.rethrow(Failures.original(e));
+            } catch (InterruptedException e) {
+                // The job cannot stop while its workers write into its data; it stops at its own checks.
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
     }
 
     /** Runs {@code body} for every index of {@code [from, to)}, halving the range and sharing the halves. */
@@ -107,7 +122,16 @@ public final class SplitScheduler {
             return;
         }
         if (!callerWorks) {
-            ForkJoinTask.invokeAll(left, right);
+            // Not invokeAll: when the left half fails it would cancel the right half and return while
+            // a right half already running goes on. Wait for it, then rethrow the first failure.
+            right.fork();
+            try {
+                left.invoke();
+            } catch (RuntimeException | Error e) {
+                right.quietlyJoin();
+                throw e;
+            }
+            right.join();
             return;
         }
         Offered offered = new Offered(right);

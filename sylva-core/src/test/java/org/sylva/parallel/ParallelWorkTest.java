@@ -21,10 +21,9 @@ class ParallelWorkTest {
     void everyUnitRunsExactlyOnce(int threads) {
         AtomicIntegerArray ran = new AtomicIntegerArray(1000);
         AtomicInteger reports = new AtomicInteger();
-        try (ParallelWork w = new ParallelWork(threads)) {
-            w.run(1000, "stage", (s, d, t) -> reports.incrementAndGet(), CancellationToken.NEVER,
-                    (worker, unit) -> ran.incrementAndGet(unit));
-        }
+        ParallelWork w = new ParallelWork(threads);
+        w.run(1000, "stage", (s, d, t) -> reports.incrementAndGet(), CancellationToken.NEVER,
+                (worker, unit) -> ran.incrementAndGet(unit));
         for (int i = 0; i < 1000; i++) assertEquals(1, ran.get(i));
         assertTrue(reports.get() >= 1);
     }
@@ -35,15 +34,14 @@ class ParallelWorkTest {
         IllegalStateException boom = new IllegalStateException("boom in unit 37");
         AtomicInteger started = new AtomicInteger();
         assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-            try (ParallelWork w = new ParallelWork(threads)) {
-                IllegalStateException e = assertThrows(IllegalStateException.class, () -> w.run(100_000, "stage",
-                        ProgressListener.NONE, CancellationToken.NEVER, (worker, unit) -> {
-                            started.incrementAndGet();
-                            if (unit == 37) throw boom;
-                            sleepQuietly(1);
-                        }));
-                assertSame(boom, e);
-            }
+            ParallelWork w = new ParallelWork(threads);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> w.run(100_000, "stage",
+                    ProgressListener.NONE, CancellationToken.NEVER, (worker, unit) -> {
+                        started.incrementAndGet();
+                        if (unit == 37) throw boom;
+                        sleepQuietly(1);
+                    }));
+            assertSame(boom, e);
         });
         assertTrue(started.get() < 1000, "the other workers stopped early: " + started.get() + " units started");
     }
@@ -53,12 +51,11 @@ class ParallelWorkTest {
     void cancellationStopsAtTheNextUnit(int threads) {
         CancellationToken token = new CancellationToken();
         AtomicInteger started = new AtomicInteger();
-        try (ParallelWork w = new ParallelWork(threads)) {
-            assertThrows(CancelledException.class, () -> w.run(100_000, "stage", ProgressListener.NONE, token,
-                    (worker, unit) -> {
-                        if (started.incrementAndGet() == 50) token.cancel();
-                    }));
-        }
+        ParallelWork w = new ParallelWork(threads);
+        assertThrows(CancelledException.class, () -> w.run(100_000, "stage", ProgressListener.NONE, token,
+                (worker, unit) -> {
+                    if (started.incrementAndGet() == 50) token.cancel();
+                }));
         assertTrue(started.get() < 50 + 10 * threads, started.get() + " units started");
     }
 

@@ -6,7 +6,7 @@ import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 
 /**
- * The scale soak (issue 6): a large clip-like fit, twice, in one JVM whose heap is capped by the
+ * The scale soak: a large clip-like fit, twice, in one JVM whose heap is capped by the
  * caller ({@code -Xmx}), checking that both fits give the identical result and reporting the time and
  * the peak heap in use. Not part of CI (minutes); run by hand:
  *

@@ -39,11 +39,6 @@ public final class CpuTreeEngine implements TreeEngine {
         return "cpu/" + kernel.name();
     }
 
-    /** The partition kernel this engine's splits use. */
-    public PartitionKernel partitionKernel() {
-        return kernel;
-    }
-
     @Override
     public TreeArrays buildTree(PointSet points, BatchLayout layout, Execution execution) {
         SplitWorkspace ws = workspace(points);
@@ -74,11 +69,6 @@ public final class CpuTreeEngine implements TreeEngine {
                            SplitWorkspace ws) {
         new TreeBuild(points, layout, false, targetLevel, execution, ws).run(points);
         return Arrays.copyOf(ws.idx, points.size());
-    }
-
-    /** The working memory the next build may reuse (tests: which kernel it carries), or {@code null}. */
-    SplitWorkspace lastWorkspace() {
-        return spare.get();
     }
 
     /** The last build's working memory if it fits this build, else a new one. */

@@ -81,19 +81,18 @@ public final class CoreDistances {
         if (n == 0) return new CoreDistances(0, minSamples, 0, new double[0], new int[0], new double[0]);
         int[] nb = new int[n * k];
         double[] nd = new double[n * k];
-        try (ParallelWork work = new ParallelWork(threads)) {
-            int leaves = index.leaves();
-            if (prune && FilteredKnnSearch.applies(index, backend)) {
-                FilteredKnnSearch search = new FilteredKnnSearch(index, backend, k, threads, nb, nd);
-                long total = 3L * leaves;
-                work.run(leaves, STAGE, 0, total, progress, cancel, search::firstPass);
-                search.boundsUp();
-                work.run(leaves, STAGE, leaves, total, progress, cancel, search::secondPass);
-                work.run(leaves, STAGE, 2L * leaves, total, progress, cancel, search::finalPass);
-            } else {
-                DirectKnnSearch search = new DirectKnnSearch(index, backend, k, prune, threads, nb, nd);
-                work.run(leaves, STAGE, progress, cancel, search::unit);
-            }
+        ParallelWork work = new ParallelWork(threads);
+        int leaves = index.leaves();
+        if (prune && FilteredKnnSearch.applies(index, backend)) {
+            FilteredKnnSearch search = new FilteredKnnSearch(index, backend, k, threads, nb, nd);
+            long total = 3L * leaves;
+            work.run(leaves, STAGE, 0, total, progress, cancel, search::firstPass);
+            search.boundsUp();
+            work.run(leaves, STAGE, leaves, total, progress, cancel, search::secondPass);
+            work.run(leaves, STAGE, 2L * leaves, total, progress, cancel, search::finalPass);
+        } else {
+            DirectKnnSearch search = new DirectKnnSearch(index, backend, k, prune, threads, nb, nd);
+            work.run(leaves, STAGE, progress, cancel, search::unit);
         }
         int coreAt = Math.min(minSamples, k) - 1;
         double[] core = new double[n];

@@ -33,11 +33,6 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         return "cpu/" + kernel.name();
     }
 
-    /** The distance kernel of this engine. */
-    public DistanceKernel kernel() {
-        return kernel;
-    }
-
     @Override
     public MutualReachabilityMst spanningTree(FittedPoints points, int minSamples, double alpha, Execution execution) {
         Map<String, Double> times = new LinkedHashMap<>();

@@ -89,14 +89,13 @@ public final class BoruvkaMst {
         }
         int n = index.size();
         if (n <= 1) return SpanningTree.wrap(n, new int[0], new int[0], new double[0]);
-        try (ParallelWork work = new ParallelWork(threads)) {
-            BoruvkaRun run = new BoruvkaRun(index, cd, backend, alpha, shortcuts, boundPruning, work);
-            return run.run(progress, cancel);
-        }
+        ParallelWork work = new ParallelWork(threads);
+        BoruvkaRun run = new BoruvkaRun(index, cd, backend, alpha, shortcuts, boundPruning, work);
+        return run.run(progress, cancel);
     }
 
     /**
-     * Parameters of {@link BoruvkaMst}. Defaults: alpha 1.0, 1 thread, {@link KernelProvider#best()}, pruning on.
+     * Parameters of {@link BoruvkaMst}. Defaults: alpha 1.0, 1 thread, {@link KernelProvider#bestDistance()}, pruning on.
      *
      * <pre>{@code
      * BoruvkaMst mst = BoruvkaMst.builder().threads(2).build();

@@ -1,0 +1,52 @@
+package org.sylva.parallel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The ball tree's scheduler in both regimes (the caller working, or the job handed to the pool) and on
+ * one thread: every index runs exactly once; a failure anywhere reaches the caller as the original
+ * exception; and no part of the job is still running when the call returns.
+ */
+class SplitSchedulerTest {
+
+    @ParameterizedTest
+    @CsvSource({"1, true", "1, false", "2, true", "2, false", "4, true", "4, false"})
+    void everyIndexRunsOnce(int threads, boolean callerWorks) {
+        SplitScheduler s = new SplitScheduler(threads, callerWorks);
+        AtomicIntegerArray runs = new AtomicIntegerArray(1000);
+        s.run(() -> s.forEach(0, 1000, i -> runs.incrementAndGet(i)));
+        for (int i = 0; i < 1000; i++) assertEquals(1, runs.get(i), "index " + i);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1, true", "2, true", "2, false", "4, false"})
+    void aFailureReachesTheCallerAfterEveryPartStopped(int threads, boolean callerWorks) {
+        SplitScheduler s = new SplitScheduler(threads, callerWorks);
+        IllegalStateException boom = new IllegalStateException("boom at 3");
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger started = new AtomicInteger();
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> s.run(() -> s.forEach(0, 64, i -> {
+            running.incrementAndGet();
+            started.incrementAndGet();
+            try {
+                if (i == 3) throw boom;
+                // Parts that are already running go on for a while after the failure.
+                long until = System.nanoTime() + 2_000_000L;
+                for (int spin = 0; spin < 1_000_000 && System.nanoTime() < until; spin++) Thread.onSpinWait();
+            } finally {
+                running.decrementAndGet();
+            }
+        })));
+        assertEquals("boom at 3", thrown.getMessage());
+        if (threads == 1) assertSame(boom, thrown);
+        assertEquals(0, running.get(), "a part was still running when the call returned");
+        assertEquals(true, started.get() >= 1);
+    }
+}
