@@ -100,8 +100,9 @@ final class BallTreeCommand implements Callable<Integer> {
         in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
         if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable() && !run.quiet) {
-            err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels (start it with "
-                    + "--add-modules jdk.incubator.vector, as ./sylva does); building with the scalar code");
+            err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels ("
+                    + org.sylva.kernels.KernelProvider.get().vectorPartitionUnavailableReason()
+                    + "); building with the scalar code");
         }
         long t0 = System.nanoTime();
         int[] perm = null;

@@ -96,6 +96,11 @@ public final class KernelProvider {
         return vectorPartition.get() != null;
     }
 
+    /** Why the ball tree's vector partition kernel does not run ({@code null} when it does). */
+    public String vectorPartitionUnavailableReason() {
+        return vectorPartition.get() == null ? vectorPartition.reason() : null;
+    }
+
     /** The scalar distance kernel (always available). */
     public DistanceKernel scalarDistance() {
         return scalarDistance;
