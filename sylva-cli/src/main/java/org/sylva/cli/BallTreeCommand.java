@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.sylva.balltree.BallTree;
 import org.sylva.balltree.BallTreeBuilder;
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.cli.report.BallTreeReport;
 import org.sylva.cli.report.BallTreeReportData;
 import org.sylva.data.InvalidInputException;
@@ -16,9 +16,9 @@ import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva balltree}: Erwin's perfect binary ball tree (or its rotated partition) of a point cloud. */
 @Command(name = "balltree", mixinStandardHelpOptions = true, sortOptions = false,

@@ -2,7 +2,7 @@ package org.sylva.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.bench.balltree.BallTreeBench;
 import org.sylva.bench.hdbscan.HdbscanBench;
 import org.sylva.data.InvalidInputException;
@@ -11,10 +11,10 @@ import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva bench}: time Sylva on your own data, in-process, after warm-up. */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = SylvaCommand.Version.class,

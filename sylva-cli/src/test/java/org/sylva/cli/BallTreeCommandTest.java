@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sylva.balltree.BallTree;
 import org.sylva.balltree.BallTreeBuilder;
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
 import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;

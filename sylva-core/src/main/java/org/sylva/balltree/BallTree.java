@@ -1,6 +1,7 @@
 package org.sylva.balltree;
 
 import java.util.Arrays;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.InvalidInputException;
 
 /**

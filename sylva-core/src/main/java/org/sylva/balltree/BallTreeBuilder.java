@@ -1,8 +1,9 @@
 package org.sylva.balltree;
 
-import org.sylva.data.InvalidInputException;
 import org.sylva.balltree.engine.CpuTreeEngine;
 import org.sylva.balltree.engine.TreeEngine;
+import org.sylva.balltree.layout.BatchLayout;
+import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;

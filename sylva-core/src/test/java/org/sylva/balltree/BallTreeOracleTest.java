@@ -20,6 +20,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 

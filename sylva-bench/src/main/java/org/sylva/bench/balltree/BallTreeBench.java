@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.sylva.balltree.BallTree;
 import org.sylva.balltree.BallTreeBuilder;
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
 
 /**

@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.sylva.balltree.BallTree;
 import org.sylva.balltree.BallTreeBuilder;
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
 
 /**

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
 
 /** The harness behind {@code sylva bench balltree}: shape of its result and its inputs. */
@@ -32,7 +32,7 @@ class BallTreeBenchTest {
     void interleavedTimingReportsEachThreadCount() {
         PointSet pts = BallTreeBench.uniform(3000, 3, 2);
         BallTreeBench.Result[] r = BallTreeBench.runInterleaved(pts,
-                org.sylva.balltree.BatchLayout.of(3000, BallTreeBench.evenBatches(3, 1000)), 7, 1, 2);
+                org.sylva.balltree.layout.BatchLayout.of(3000, BallTreeBench.evenBatches(3, 1000)), 7, 1, 2);
         assertEquals(2, r.length);
         assertEquals(1, r[0].threads());
         assertEquals(2, r[1].threads());
@@ -42,7 +42,7 @@ class BallTreeBenchTest {
             assertTrue(x.minMs() > 0 && x.minMs() <= x.medianMs(), x.line());
         }
         assertThrows(IllegalArgumentException.class,
-                () -> BallTreeBench.runInterleaved(pts, org.sylva.balltree.BatchLayout.single(3000), 0, 1));
+                () -> BallTreeBench.runInterleaved(pts, org.sylva.balltree.layout.BatchLayout.single(3000), 0, 1));
     }
 
     @Test

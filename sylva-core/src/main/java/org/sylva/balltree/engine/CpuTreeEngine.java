@@ -2,7 +2,7 @@ package org.sylva.balltree.engine;
 
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.kernels.PartitionKernel;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
 import org.sylva.kernels.LaneSubtrees;
 import org.sylva.kernels.SmallSubtree;

@@ -1,6 +1,6 @@
 package org.sylva.balltree.engine;
 
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
 import org.sylva.parallel.Execution;
 

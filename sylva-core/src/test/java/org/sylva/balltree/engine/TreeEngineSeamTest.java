@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.sylva.balltree.BallTree;
 import org.sylva.balltree.BallTreeBuilder;
 import org.sylva.balltree.BallTreeDeterminismTest;
-import org.sylva.balltree.BatchLayout;
+import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
 import org.sylva.parallel.Execution;
 

@@ -1,4 +1,4 @@
-package org.sylva.balltree;
+package org.sylva.balltree.layout;
 
 import java.util.Arrays;
 import org.sylva.data.InvalidInputException;
@@ -47,7 +47,7 @@ public final class BatchLayout {
     }
 
     /** {@code L} for a batch of {@code m >= 1} points: {@code ceil(log2 m) - 1}, and 0 for {@code m = 1}. */
-    static int levelsFor(int m) {
+    public static int levelsFor(int m) {
         if (m <= 2) return 0;
         return 31 - Integer.numberOfLeadingZeros(m - 1);
     }
