@@ -17,6 +17,10 @@ import org.sylva.data.PointSet;
  * including subnormals, infinities and NaN); everything but int64 beyond 2^53 converts to float64
  * exactly.
  *
+ * <p>Why one file of about 440 lines: each conversion is a switch over the same nine element types
+ * with the same exactness rules; spread over classes, the rules would have to be read in several
+ * places to see that every pair of types is covered.
+ *
  * <pre>{@code
  * NpyArray a = Npy.read(Path.of("clips.npy"));            // e.g. float64, shape (5000, 48)
  * PointSet points = a.toPointSet(System.err::println);    // warns once if float32 rounding loses precision
@@ -184,17 +188,7 @@ public final class NpyArray {
                 }
             }
             case short[] s -> {
-                switch (dtype) {
-                    case INT16 -> {
-                        for (int i = 0; i < n; i++) out[i] = s[i];
-                    }
-                    case UINT16 -> {
-                        for (int i = 0; i < n; i++) out[i] = s[i] & 0xffff;
-                    }
-                    default -> {
-                        for (int i = 0; i < n; i++) out[i] = Float.float16ToFloat(s[i]);
-                    }
-                }
+                for (int i = 0; i < n; i++) out[i] = shortValue(s[i]);
             }
             case byte[] b -> {
                 if (dtype == NpyDtype.INT8) {
@@ -266,17 +260,7 @@ public final class NpyArray {
                 }
             }
             case short[] s -> {
-                switch (dtype) {
-                    case INT16 -> {
-                        for (int i = 0; i < n; i++) out[i] = s[i];
-                    }
-                    case UINT16 -> {
-                        for (int i = 0; i < n; i++) out[i] = s[i] & 0xffff;
-                    }
-                    default -> {
-                        for (int i = 0; i < n; i++) out[i] = Float.float16ToFloat(s[i]);
-                    }
-                }
+                for (int i = 0; i < n; i++) out[i] = shortValue(s[i]);
             }
             case byte[] b -> {
                 if (dtype == NpyDtype.INT8) {
@@ -445,5 +429,14 @@ public final class NpyArray {
     @Override
     public String toString() {
         return "NpyArray[" + dtype.numpyName() + " " + shapeText() + " from " + source + "]";
+    }
+
+    /** The exact value of one 16-bit element of this array: int16, uint16 or float16. */
+    private float shortValue(short v) {
+        return switch (dtype) {
+            case INT16 -> v;
+            case UINT16 -> v & 0xffff;
+            default -> Float.float16ToFloat(v);
+        };
     }
 }
