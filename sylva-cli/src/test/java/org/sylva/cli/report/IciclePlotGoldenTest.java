@@ -100,16 +100,7 @@ class IciclePlotGoldenTest {
             rows.add(new int[] {spine, nextPoint, 1});
             lam.add(levels + 1.0 + nextPoint % 7);
         }
-        int m = rows.size();
-        int[] par = new int[m], chi = new int[m], sz = new int[m];
-        double[] l = new double[m];
-        for (int r = 0; r < m; r++) {
-            par[r] = rows.get(r)[0];
-            chi[r] = rows.get(r)[1];
-            sz[r] = rows.get(r)[2];
-            l[r] = lam.get(r);
-        }
-        return new CondensedTreeData(n, par, chi, l, sz);
+        return IciclePlotTest.tree(n, rows, lam);
     }
 
     /** The ids of the first {@code count} leaves of {@link #caterpillar}, spread over its levels, ascending. */
@@ -158,16 +149,7 @@ class IciclePlotGoldenTest {
                 queue.add(new double[] {nextId++, s, split});
             }
         }
-        int m = rows.size();
-        int[] par = new int[m], chi = new int[m], sz = new int[m];
-        double[] l = new double[m];
-        for (int r = 0; r < m; r++) {
-            par[r] = rows.get(r)[0];
-            chi[r] = rows.get(r)[1];
-            sz[r] = rows.get(r)[2];
-            l[r] = lam.get(r);
-        }
-        return new CondensedTreeData(n, par, chi, l, sz);
+        return IciclePlotTest.tree(n, rows, lam);
     }
 
     static String sha256(String s) {

@@ -35,16 +35,7 @@ class IciclePlotTest {
             rows.add(new int[] {b, p, 1});
             lam.add(2.0);
         }
-        int m = rows.size();
-        int[] par = new int[m], chi = new int[m], sz = new int[m];
-        double[] l = new double[m];
-        for (int r = 0; r < m; r++) {
-            par[r] = rows.get(r)[0];
-            chi[r] = rows.get(r)[1];
-            sz[r] = rows.get(r)[2];
-            l[r] = lam.get(r);
-        }
-        return new CondensedTreeData(n, par, chi, l, sz);
+        return IciclePlotTest.tree(n, rows, lam);
     }
 
     /** x coordinates of the outline: M and H commands. */
@@ -147,5 +138,19 @@ class IciclePlotTest {
 
     private static double round(double v) {
         return Math.round(v * 10) / 10.0;
+    }
+
+    /** A condensed tree of {@code n} points from rows {@code [parent, child, size]} and their lambdas. */
+    static CondensedTreeData tree(int n, List<int[]> rows, List<Double> lam) {
+        int m = rows.size();
+        int[] par = new int[m], chi = new int[m], sz = new int[m];
+        double[] l = new double[m];
+        for (int r = 0; r < m; r++) {
+            par[r] = rows.get(r)[0];
+            chi[r] = rows.get(r)[1];
+            sz[r] = rows.get(r)[2];
+            l[r] = lam.get(r);
+        }
+        return new CondensedTreeData(n, par, chi, l, sz);
     }
 }
