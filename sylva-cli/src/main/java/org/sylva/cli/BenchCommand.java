@@ -8,6 +8,7 @@ import org.sylva.bench.hdbscan.HdbscanBench;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.demo.ClipLikeData;
+import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Command;
@@ -56,7 +57,7 @@ final class BenchCommand implements Runnable {
         @Option(names = "--min-cluster-size", defaultValue = "20") int minClusterSize;
         @Option(names = "--min-samples") Integer minSamples;
         @Option(names = "--method", defaultValue = "eom") SelectionMethod method;
-        @Option(names = "--backend", defaultValue = "auto") String backend;
+        @Option(names = "--backend", defaultValue = "auto") Backend backend;
         @Option(names = "--repeat", defaultValue = "3", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
         @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;
         @Option(names = "--threads") Integer threads;

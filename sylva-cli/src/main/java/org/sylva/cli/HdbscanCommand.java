@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
@@ -83,8 +84,9 @@ final class HdbscanCommand implements Callable<Integer> {
     NonFinitePolicy nonFinite;
 
     @Option(names = "--backend", paramLabel = "auto|scalar|simd", defaultValue = "auto",
-            description = "Distance kernels (default auto). Results do not depend on it.")
-    String backend;
+            description = "Distance kernels (default auto: per stage, scalar for small inputs, SIMD for large "
+                    + "ones). Results do not depend on it.")
+    Backend backend;
 
     @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
     OutputFormat format;

@@ -144,7 +144,7 @@ final class HdbscanOutputs {
         m.put("parameters", r.parameters().describeTyped());
         m.put("non_finite", h.nonFinitePolicy().name().toLowerCase(Locale.ROOT));
         m.put("threads", h.threads());
-        m.put("backend", h.backend());
+        m.put("backend", h.backend().id());
         m.put("n_clusters", r.clusterCount());
         m.put("n_noise", r.noiseCount());
         int[] labels = r.labels();

@@ -10,7 +10,6 @@ import org.sylva.hdbscan.engine.HdbscanEngine;
 import org.sylva.hdbscan.engine.MutualReachabilityMst;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.hierarchy.SelectionParameters;
-import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -22,7 +21,7 @@ import org.sylva.progress.ProgressListener;
  * unique tie order ({@link org.sylva.hdbscan.mst.BoruvkaMst}, {@link org.sylva.hdbscan.mst.EdgeOrder}) → single-linkage and
  * condensed trees → cluster selection → probabilities and GLOSH outlier scores
  * ({@link org.sylva.hdbscan.hierarchy}). The result depends only on the input and the parameters, never
- * on {@link Builder#threads(int)} or {@link Builder#backend(String)}. The stages up to the spanning tree
+ * on {@link Builder#threads(int)} or {@link Builder#backend(Backend)}. The stages up to the spanning tree
  * run on an {@link HdbscanEngine} ({@link #engine()}); the parameters are a {@link HdbscanParameters}.
  *
  * <p>{@code minSamples} counts the point itself, as scikit-learn does: the core distance is the distance
@@ -39,8 +38,8 @@ public final class Hdbscan {
     private final HdbscanParameters parameters;
     private final NonFinitePolicy nonFinite;
     private final int threads;
-    private final String backend;
-    /** An engine given to the builder, or {@code null}: the CPU engine with {@link #backend}'s kernel. */
+    private final Backend backend;
+    /** An engine given to the builder, or {@code null}: the CPU engine with {@link #backend}'s kernels. */
     private final HdbscanEngine engine;
 
     private Hdbscan(HdbscanParameters parameters, Builder b) {
@@ -103,7 +102,8 @@ public final class Hdbscan {
         return threads;
     }
 
-    public String backend() {
+    /** Which distance kernels the CPU engine runs (never changes the result). */
+    public Backend backend() {
         return backend;
     }
 
@@ -119,10 +119,11 @@ public final class Hdbscan {
 
     /**
      * The engine this estimator's fits run on: the one given to {@link Builder#engine(HdbscanEngine)}, else
-     * the CPU engine with the distance kernel of {@link #backend()}.
+     * the CPU engine with the distance kernels of {@link #backend()} (chosen per stage and input for
+     * {@link Backend#AUTO}).
      */
     public HdbscanEngine engine() {
-        return engine != null ? engine : new CpuHdbscanEngine(KernelProvider.get().distance(backend));
+        return engine != null ? engine : new CpuHdbscanEngine(backend);
     }
 
     /** Fits without progress reporting or cancellation. */
@@ -218,7 +219,7 @@ public final class Hdbscan {
         private boolean allowSingleCluster;
         private NonFinitePolicy nonFinite = NonFinitePolicy.REJECT;
         private int threads = Runtime.getRuntime().availableProcessors();
-        private String backend = "auto";
+        private Backend backend = Backend.AUTO;
         private HdbscanEngine engine;
 
         private Builder() {
@@ -277,7 +278,7 @@ public final class Hdbscan {
 
         /**
          * The engine of the stages up to the spanning tree ({@code null}: the CPU engine with
-         * {@link #backend(String)}'s kernel). Any engine must return bitwise the CPU engine's core
+         * {@link #backend(Backend)}'s kernels). Any engine must return bitwise the CPU engine's core
          * distances and edges, so the result does not depend on it.
          */
         public Builder engine(HdbscanEngine v) {
@@ -285,8 +286,8 @@ public final class Hdbscan {
             return this;
         }
 
-        /** "auto", "scalar" or "simd". The result does not depend on it. */
-        public Builder backend(String v) {
+        /** Which distance kernels run ({@link Backend#AUTO} by default). The result does not depend on it. */
+        public Builder backend(Backend v) {
             backend = Objects.requireNonNull(v, "backend");
             return this;
         }
@@ -298,10 +299,7 @@ public final class Hdbscan {
             if (threads < 1) {
                 throw InvalidInputException.forParameter("threads", "threads must be at least 1; got " + threads);
             }
-            if (!backend.equals("auto") && !backend.equals("scalar") && !backend.equals("simd")) {
-                throw InvalidInputException.forParameter("backend",
-                        "backend must be auto, scalar or simd; got " + backend);
-            }
+            if (backend == Backend.SIMD && engine == null) new CpuHdbscanEngine(backend);   // refused here, with the reason
             return new Hdbscan(p, this);
         }
     }

@@ -29,6 +29,15 @@ public interface DistanceKernel {
      */
     int blockWidth();
 
+    /**
+     * True when this kernel can read a {@link BlockedPoints} of block width {@code width}: the vector
+     * kernel only its own width, the scalar kernel any (it loops over the width it is given), so one index
+     * can serve stages that run different kernels.
+     */
+    default boolean readsBlockWidth(int width) {
+        return width == blockWidth();
+    }
+
     /** Query rows a tile may write: {@code nq} rounded up to the register block (the kernel may repeat the last query). */
     default int paddedQueries(int nq) {
         return (nq + 3) & ~3;

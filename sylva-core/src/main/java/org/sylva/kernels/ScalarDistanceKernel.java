@@ -23,6 +23,12 @@ public final class ScalarDistanceKernel implements DistanceKernel {
         return WIDTH;
     }
 
+    /** Any width: the loops below read the width from the points they are given. */
+    @Override
+    public boolean readsBlockWidth(int width) {
+        return width >= 1;
+    }
+
     @Override
     public void squaredDistances(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo, double[] out) {
         double[] data = idx.blocks();

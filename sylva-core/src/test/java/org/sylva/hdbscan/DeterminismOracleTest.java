@@ -26,7 +26,7 @@ class DeterminismOracleTest {
         double[] x = xa.toFloat64();
         int mcs = name.startsWith("clip") ? 20 : 5;
         HdbscanResult base = null;
-        String[] backends = KernelProvider.get().vectorDistanceAvailable() ? new String[] {"simd", "scalar"} : new String[] {"scalar"};
+        Backend[] backends = KernelProvider.get().vectorDistanceAvailable() ? new Backend[] {Backend.SIMD, Backend.SCALAR} : new Backend[] {Backend.SCALAR};
         int[][] runs = name.startsWith("clip") ? new int[][] {{1, 0}, {8, 0}, {2, 1}} : new int[][] {{1, 0}, {2, 0}, {8, 0}, {1, 1}, {2, 1}, {8, 1}, {2, 0}};
         for (int[] run : runs) {
             Hdbscan h = Hdbscan.builder().minClusterSize(mcs).minSamples(mcs).threads(run[0])

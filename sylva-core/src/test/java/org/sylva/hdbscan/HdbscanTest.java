@@ -84,10 +84,10 @@ class HdbscanTest {
     @Test
     void identicalForAnyThreadCountBackendAndRun() {
         PointSet p = withDuplicates();
-        HdbscanResult base = Hdbscan.builder().minClusterSize(20).threads(1).backend("scalar").build().fit(p);
+        HdbscanResult base = Hdbscan.builder().minClusterSize(20).threads(1).backend(Backend.SCALAR).build().fit(p);
         assertTrue(base.clusterCount() >= 2, "the data has clusters: " + base);
         for (int threads : new int[] {1, 2, 8}) {
-            for (String backend : KernelProvider.get().vectorDistanceAvailable() ? new String[] {"scalar", "simd"} : new String[] {"scalar"}) {
+            for (Backend backend : KernelProvider.get().vectorDistanceAvailable() ? Backend.values() : new Backend[] {Backend.SCALAR, Backend.AUTO}) {
                 HdbscanResult r = Hdbscan.builder().minClusterSize(20).threads(threads).backend(backend).build().fit(p);
                 assertSameResult(base, r);
             }
@@ -124,7 +124,7 @@ class HdbscanTest {
                 () -> Hdbscan.builder().clusterSelectionEpsilon(-1).build());
         assertParameter("max_cluster_size", "got -1", () -> Hdbscan.builder().maxClusterSize(-1).build());
         assertParameter("threads", "got 0", () -> Hdbscan.builder().threads(0).build());
-        assertParameter("backend", "got gpu", () -> Hdbscan.builder().backend("gpu").build());
+        assertParameter("backend", "got gpu", () -> Backend.parse("gpu"));
         assertParameter("min_cluster_size", "got 1",
                 () -> new HdbscanParameters(1, 1, 0, 0, 1, SelectionMethod.EOM, false));
     }

@@ -91,7 +91,7 @@ public final class HdbscanBench {
             med.put(e.getKey(), v.length % 2 == 1 ? v[v.length / 2] : 0.5 * (v[v.length / 2 - 1] + v[v.length / 2]));
             min.put(e.getKey(), v[0]);
         }
-        return new Result(points.size(), points.dimensions(), params.threads(), params.backend(), repeat, med, min,
+        return new Result(points.size(), points.dimensions(), params.threads(), params.backend().id(), repeat, med, min,
                 sampler.peak, last.clusterCount(), last.noiseCount());
     }
 

@@ -72,9 +72,9 @@ public final class CoreDistances {
     static CoreDistances compute(PointIndex index, int minSamples, DistanceKernel backend, int threads,
                                  ProgressListener progress, CancellationToken cancel, boolean prune) {
         checkParameters(minSamples, threads);
-        if (index.blockWidth() != backend.blockWidth()) {
+        if (!backend.readsBlockWidth(index.blockWidth())) {
             throw new IllegalArgumentException("index built for block width " + index.blockWidth() + ", backend "
-                    + backend.name() + " uses " + backend.blockWidth());
+                    + backend.name() + " reads " + backend.blockWidth());
         }
         int n = index.size();
         int k = Math.min(n, minSamples + 1);

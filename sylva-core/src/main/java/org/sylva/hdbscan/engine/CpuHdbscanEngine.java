@@ -3,6 +3,7 @@ package org.sylva.hdbscan.engine;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.mst.BoruvkaMst;
@@ -13,38 +14,64 @@ import org.sylva.parallel.Execution;
 /**
  * The CPU engine: builds the partition index ({@link PointIndex}), computes exact core distances
  * ({@link CoreDistances}) and runs Borůvka with both exact shortcuts ({@link BoruvkaMst}), on every core
- * of {@link Execution#threads()}, with one distance kernel (scalar or vector; the results are bitwise
- * the same). Stateless and thread-safe.
+ * of {@link Execution#threads()}. Each stage runs the distance kernel {@link StageKernels} picks for the
+ * {@link Backend} and the input (or one fixed kernel); the results are bitwise the same whichever runs.
+ * Stateless and thread-safe.
  *
  * <pre>{@code
- * HdbscanEngine cpu = new CpuHdbscanEngine(KernelProvider.get().distance("scalar"));
+ * HdbscanEngine cpu = new CpuHdbscanEngine(Backend.AUTO);
+ * HdbscanEngine scalar = new CpuHdbscanEngine(KernelProvider.get().scalarDistance());
  * }</pre>
  */
 public final class CpuHdbscanEngine implements HdbscanEngine {
-    private final DistanceKernel kernel;
+    /** The backend whose kernels are chosen per fit, or {@code null} when {@link #fixed} is set. */
+    private final Backend backend;
+    private final DistanceKernel fixed;
 
-    /** An engine whose distances come from {@code kernel}. */
+    /** An engine whose kernels {@code backend} chooses per stage and input ({@link StageKernels#choose}). */
+    public CpuHdbscanEngine(Backend backend) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.fixed = null;
+        if (backend == Backend.SIMD) StageKernels.choose(backend, 0, 1);   // refuse now, with the reason
+    }
+
+    /** An engine whose distances all come from {@code kernel}. */
     public CpuHdbscanEngine(DistanceKernel kernel) {
-        this.kernel = Objects.requireNonNull(kernel, "kernel");
+        this.backend = null;
+        this.fixed = Objects.requireNonNull(kernel, "kernel");
     }
 
     @Override
     public String name() {
-        return "cpu/" + kernel.name();
+        return "cpu/" + (fixed != null ? fixed.name() : backend.id());
+    }
+
+    /** The kernels a fit of {@code n} points of {@code d} coordinates runs now. */
+    public StageKernels kernelsFor(int n, int d) {
+        return fixed != null ? StageKernels.both(fixed) : StageKernels.choose(backend, n, d);
     }
 
     @Override
     public MutualReachabilityMst spanningTree(FittedPoints points, int minSamples, double alpha, Execution execution) {
+        return run(kernelsFor(points.n(), points.d()), points, minSamples, alpha, execution);
+    }
+
+    /** The stages with the kernels given (package access: tests run mixed choices through it). */
+    static MutualReachabilityMst run(StageKernels kernels, FittedPoints points, int minSamples, double alpha,
+            Execution execution) {
         Map<String, Double> times = new LinkedHashMap<>();
         long t0 = System.nanoTime();
-        PointIndex index = PointIndex.build(points.rows(), points.n(), points.d(), kernel);
-        CoreDistances core = CoreDistances.compute(index, minSamples, kernel, execution.threads(),
+        PointIndex index = PointIndex.build(points.rows(), points.n(), points.d(), kernels.indexKernel());
+        CoreDistances core = CoreDistances.compute(index, minSamples, kernels.coreDistances(), execution.threads(),
                 execution.progress(), execution.cancel());
+        StageKernels.ran(kernels.coreDistances(), points.n(), points.d());
         long t1 = System.nanoTime();
         times.put("core distances", (t1 - t0) / 1e9);
 
-        SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(execution.threads()).backend(kernel).build()
+        SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(execution.threads())
+                .backend(kernels.spanningTree()).build()
                 .compute(index, core, execution.progress(), execution.cancel());
+        StageKernels.ran(kernels.spanningTree(), points.n(), points.d());
         long t2 = System.nanoTime();
         times.put("spanning tree", (t2 - t1) / 1e9);
         return new MutualReachabilityMst(core.coreDistances(), mst, times);

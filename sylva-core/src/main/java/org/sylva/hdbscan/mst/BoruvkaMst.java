@@ -83,9 +83,9 @@ public final class BoruvkaMst {
             throw new InvalidInputException("core distances are for " + cd.size() + " points, the data has "
                     + index.size());
         }
-        if (index.blockWidth() != backend.blockWidth()) {
+        if (!backend.readsBlockWidth(index.blockWidth())) {
             throw new IllegalArgumentException("index built for block width " + index.blockWidth() + ", backend "
-                    + backend.name() + " uses " + backend.blockWidth());
+                    + backend.name() + " reads " + backend.blockWidth());
         }
         int n = index.size();
         if (n <= 1) return SpanningTree.wrap(n, new int[0], new int[0], new double[0]);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 
@@ -21,7 +22,7 @@ import org.sylva.hdbscan.HdbscanResult;
  * exactly the literal result.
  */
 class TieOrderContractTest {
-    private static final String[] BACKENDS = {"scalar", "simd"};
+    private static final Backend[] BACKENDS = Backend.values();
     private static final int[] THREADS = {1, 2};
 
     /**
@@ -112,7 +113,7 @@ class TieOrderContractTest {
 
     private static void assertEveryRunGives(PointSet points, int minSamples, int minClusterSize, double[][] tree,
             int[] labels) {
-        for (String backend : BACKENDS) {
+        for (Backend backend : BACKENDS) {
             for (int threads : THREADS) {
                 HdbscanResult r = Hdbscan.builder().minSamples(minSamples).minClusterSize(minClusterSize)
                         .backend(backend).threads(threads).build().fit(points);

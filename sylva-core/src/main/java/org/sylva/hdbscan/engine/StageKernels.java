@@ -1,0 +1,87 @@
+package org.sylva.hdbscan.engine;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import org.sylva.hdbscan.Backend;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.KernelProvider;
+
+/**
+ * The distance kernel each stage of the CPU engine runs for one fit. The choice never changes a result
+ * (every kernel computes bitwise the same distances), only the time.
+ *
+ * <p><b>Why {@code auto} looks at the input and the JVM.</b> The vector kernels are the fastest once
+ * the JIT has compiled them, but until then they run interpreted, boxing every vector, many times slower
+ * than the scalar loops, and their compilation takes a core for a while. A command-line run is a fresh
+ * JVM, so on a small input the vector kernels lose (measured cold on 2 cores: 1 149 × 61 clips fitted in
+ * 0.16 s of core distances and spanning tree with scalar kernels against 0.51 s with vector ones; see
+ * {@code BENCHMARKS.md}). That cold cost is paid by whichever stage runs the vector kernel first, so
+ * running one stage scalar and the next vector only moves it (measured: no gain); and the scalar
+ * spanning tree has no float32 pre-filter, which makes it slow on hard inputs. {@link Backend#AUTO}
+ * therefore runs both stages on the vector kernel when the input has at least
+ * {@link #VECTOR_MIN_VALUES} coordinates ({@code n × d}) or when the vector kernel has already processed
+ * {@link #WARM_VALUES} coordinates in this JVM (compiled by then: a long-lived process fitting many
+ * inputs gets it for small ones too), and both on the scalar kernel otherwise. Both stages read one
+ * index, whose block width is that of a kernel every stage can read
+ * ({@link DistanceKernel#readsBlockWidth}).
+ *
+ * <pre>{@code
+ * StageKernels k = StageKernels.choose(Backend.AUTO, 1_653, 96);
+ * k.coreDistances().name();   // "scalar" in a fresh JVM
+ * }</pre>
+ *
+ * @param coreDistances the kernel of the core-distance stage
+ * @param spanningTree  the kernel of the Borůvka stage
+ */
+public record StageKernels(DistanceKernel coreDistances, DistanceKernel spanningTree) {
+    /** Coordinates ({@code n × d}) from which {@code auto} runs the vector kernel in a cold JVM. */
+    public static final long VECTOR_MIN_VALUES = 300_000;
+    /** Coordinates the vector kernel has processed in this JVM after which {@code auto} always uses it. */
+    public static final long WARM_VALUES = 8_000_000;
+
+    private static final AtomicLong VECTOR_VALUES = new AtomicLong();
+
+    public StageKernels {
+        Objects.requireNonNull(coreDistances, "coreDistances");
+        Objects.requireNonNull(spanningTree, "spanningTree");
+    }
+
+    /** The same kernel for both stages. */
+    public static StageKernels both(DistanceKernel kernel) {
+        return new StageKernels(kernel, kernel);
+    }
+
+    /**
+     * The kernels {@code backend} runs for {@code n} points of {@code d} coordinates. {@code SIMD} where the
+     * vector kernel cannot run is an {@link org.sylva.data.InvalidInputException} naming the reason;
+     * {@code AUTO} never fails and does not load the vector kernel for a stage it would not use.
+     */
+    public static StageKernels choose(Backend backend, int n, int d) {
+        KernelProvider kp = KernelProvider.get();
+        return switch (Objects.requireNonNull(backend, "backend")) {
+            case SCALAR -> both(kp.scalarDistance());
+            case SIMD -> both(kp.distance("simd"));
+            case AUTO -> {
+                long values = (long) n * d;
+                boolean warm = VECTOR_VALUES.get() >= WARM_VALUES;
+                yield both(warm || values >= VECTOR_MIN_VALUES ? kp.bestDistance() : kp.scalarDistance());
+            }
+        };
+    }
+
+    /** The kernel whose block width the shared index is built with: one every stage's kernel can read. */
+    public DistanceKernel indexKernel() {
+        return coreDistances.readsBlockWidth(spanningTree.blockWidth()) ? spanningTree : coreDistances;
+    }
+
+    /** Counts the coordinates a stage just ran through {@code kernel} (the JIT warmth {@code auto} looks at). */
+    static void ran(DistanceKernel kernel, int n, int d) {
+        if (!kernel.name().equals("scalar")) VECTOR_VALUES.addAndGet((long) n * d);
+    }
+
+    /** A short description for summaries: one name when both stages agree, else both. */
+    public String describe() {
+        return coreDistances == spanningTree ? coreDistances.name()
+                : "core distances " + coreDistances.name() + ", spanning tree " + spanningTree.name();
+    }
+}

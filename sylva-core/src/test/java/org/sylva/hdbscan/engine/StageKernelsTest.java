@@ -1,0 +1,100 @@
+package org.sylva.hdbscan.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sylva.hdbscan.Backend;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/** What {@code auto} runs for which input, and that a mixed choice still reads one index. */
+class StageKernelsTest {
+    private final KernelProvider kp = KernelProvider.get();
+
+    @Test
+    void fixedBackendsRunTheirKernelInBothStages() {
+        StageKernels s = StageKernels.choose(Backend.SCALAR, 1_000_000, 100);
+        assertSame(kp.scalarDistance(), s.coreDistances());
+        assertSame(kp.scalarDistance(), s.spanningTree());
+        assumeTrue(kp.vectorDistanceAvailable());
+        StageKernels v = StageKernels.choose(Backend.SIMD, 10, 2);
+        assertEquals("simd", v.coreDistances().name());
+        assertEquals("simd", v.spanningTree().name());
+    }
+
+    @Test
+    void autoRunsTheVectorKernelFromTheThresholdOn() {
+        assumeTrue(kp.vectorDistanceAvailable());
+        long below = StageKernels.VECTOR_MIN_VALUES - 1;
+        StageKernels large = StageKernels.choose(Backend.AUTO, (int) StageKernels.VECTOR_MIN_VALUES, 1);
+        assertEquals("simd", large.coreDistances().name());
+        assertEquals("simd", large.spanningTree().name());
+        // Small inputs run scalar unless this JVM has already warmed the vector kernel (other tests may have).
+        StageKernels small = StageKernels.choose(Backend.AUTO, (int) below, 1);
+        assertTrue(small.coreDistances().name().equals("scalar") || small.coreDistances().name().equals("simd"));
+    }
+
+    @Test
+    void aWarmVectorKernelIsChosenForSmallInputsToo() {
+        assumeTrue(kp.vectorDistanceAvailable());
+        DistanceKernel v = kp.bestDistance();
+        for (int i = 0; i < StageKernels.WARM_VALUES / 1_000_000 + 1; i++) StageKernels.ran(v, 1_000_000, 1);
+        assertEquals("simd", StageKernels.choose(Backend.AUTO, 100, 2).coreDistances().name());
+    }
+
+    @Test
+    void theIndexIsBuiltWithAWidthEveryStageReads() {
+        assumeTrue(kp.vectorDistanceAvailable());
+        DistanceKernel s = kp.scalarDistance(), v = kp.bestDistance();
+        for (StageKernels k : new StageKernels[] {new StageKernels(s, v), new StageKernels(v, s),
+                StageKernels.both(s), StageKernels.both(v)}) {
+            int w = k.indexKernel().blockWidth();
+            assertTrue(k.coreDistances().readsBlockWidth(w) && k.spanningTree().readsBlockWidth(w), k.describe());
+        }
+    }
+
+    @Test
+    void mixedKernelsGiveTheSameTreeAsEitherAlone() {
+        assumeTrue(kp.vectorDistanceAvailable());
+        int n = 600, d = 7;
+        double[] rows = new double[n * d];
+        Random r = new Random(17);
+        for (int i = 0; i < rows.length; i++) rows[i] = Math.floor(r.nextGaussian() * 4) / 2;   // many ties
+        DistanceKernel s = kp.scalarDistance(), v = kp.bestDistance();
+        MutualReachabilityMst base = run(StageKernels.both(s), rows, n, d);
+        for (StageKernels k : new StageKernels[] {new StageKernels(s, v), new StageKernels(v, s), StageKernels.both(v)}) {
+            MutualReachabilityMst m = run(k, rows, n, d);
+            assertArrayEquals(base.coreDistances(), m.coreDistances(), k.describe());
+            assertArrayEquals(base.tree().weightArray(), m.tree().weightArray(), k.describe());
+            assertArrayEquals(base.tree().fromArray(), m.tree().fromArray(), k.describe());
+            assertArrayEquals(base.tree().toArray(), m.tree().toArray(), k.describe());
+        }
+    }
+
+    private static MutualReachabilityMst run(StageKernels k, double[] rows, int n, int d) {
+        HdbscanEngine e = new MixedEngine(k);
+        return e.spanningTree(new FittedPoints(rows, n, d), 5, 1.0,
+                new Execution(2, ProgressListener.NONE, CancellationToken.NEVER));
+    }
+
+    /** The CPU engine's stages with the kernels given (what {@code auto} could choose). */
+    private record MixedEngine(StageKernels k) implements HdbscanEngine {
+        @Override
+        public String name() {
+            return "mixed";
+        }
+
+        @Override
+        public MutualReachabilityMst spanningTree(FittedPoints p, int minSamples, double alpha, Execution x) {
+            return CpuHdbscanEngine.run(k, p, minSamples, alpha, x);
+        }
+    }
+}
