@@ -32,6 +32,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // `sylva --version` alone is answered before anything else is loaded (a cold start figure).
+        if (VersionText.answer(args, System.out)) return;
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         CliContext context = new CliContext(new CancellationToken(), System.in, stderrIsTerminal(),

@@ -1,7 +1,5 @@
 package org.sylva.cli;
 
-import java.io.InputStream;
-import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -30,23 +28,14 @@ final class SylvaCommand implements Runnable {
     }
 
     static String version() {
-        try (InputStream in = SylvaCommand.class.getResourceAsStream("/sylva-version.properties")) {
-            Properties p = new Properties();
-            if (in != null) p.load(in);
-            return p.getProperty("version", "unknown");
-        } catch (java.io.IOException e) {
-            return "unknown";
-        }
+        return VersionText.version();
     }
 
-    /** {@code sylva --version}. */
+    /** {@code sylva COMMAND --version}: the short text of {@link VersionText} (no kernel loaded). */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            // Which implementation of each kernel runs, and why one fell back (KernelProvider).
-            String kernels = org.sylva.kernels.KernelProvider.get().describe();
-            return ("sylva " + version() + " (Java " + Runtime.version() + ", "
-                    + org.sylva.kernels.KernelProvider.get().bestDistance().name() + " backend)\n" + kernels).split("\n");
+            return VersionText.shortText().split("\n");
         }
     }
 }

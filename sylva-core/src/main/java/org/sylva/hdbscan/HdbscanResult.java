@@ -60,7 +60,8 @@ public final class HdbscanResult {
     static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, FiniteRows rows, double[] core, SpanningTree mst,
             Map<String, Double> times) {
         long t0 = System.nanoTime();
-        SingleLinkageTree slt = SingleLinkageTree.of(mst);
+        // Merges oriented as Prim's tree from point 0 lists them: scikit-learn's left/right, hence its numbering
+        SingleLinkageTree slt = SingleLinkageTree.of(mst.orientedFrom(0));
         CondensedTree ct = CondensedTree.condense(slt, p.minClusterSize());
         long t1 = System.nanoTime();
         Clustering c = ClusterSelector.select(ct, p.selection());

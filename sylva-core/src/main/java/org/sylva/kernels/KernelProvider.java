@@ -17,7 +17,7 @@ import org.sylva.data.InvalidInputException;
  *       a property of its arithmetic, checked by the tests).</li>
  * </ol>
  * Each vector kernel is loaded lazily, once per JVM, at its first use. A failure is never silent: the
- * reason is kept ({@link #describe()}, printed by {@code sylva --version}) and logged once at
+ * reason is kept ({@link #describe()}, printed by {@code sylva --version --verbose}) and logged once at
  * {@code WARNING} on the logger {@code org.sylva.kernels} when the module was present (a missing module
  * is the documented default and logged at {@code DEBUG} only). Callers never see {@code null}.
  *
@@ -155,6 +155,16 @@ public final class KernelProvider {
      * One line per kernel: which implementation runs and, for a scalar one, why. Loads every vector
      * kernel that is not loaded yet (their self-tests take a few tenths of a second once).
      */
+    /**
+     * One line saying which kernels may run, without loading any vector kernel (for a fast
+     * {@code sylva --version}): the switch, and whether the Vector API module is present.
+     */
+    public String summary() {
+        return "kernels: -D" + PROPERTY + "=" + mode + ", "
+                + (globalReason == null ? "vector kernels loaded on first use (scalar for small inputs in a fresh JVM)"
+                        : "scalar only: " + globalReason);
+    }
+
     public String describe() {
         return "kernels (-D" + PROPERTY + "=" + mode + "):\n"
                 + "  distance:      " + vectorDistance.describe() + "\n"

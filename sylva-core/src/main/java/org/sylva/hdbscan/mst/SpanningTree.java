@@ -51,6 +51,62 @@ public final class SpanningTree {
         return new SpanningTree(n, from, to, weight);
     }
 
+    /**
+     * The same edges in the same order, each written {@code (parent, child)} in the tree rooted at
+     * {@code root}: the way Prim's algorithm started at {@code root} lists them (the node already in the
+     * tree first). scikit-learn and the {@code hdbscan} package build their single-linkage tree from
+     * Prim's tree started at point 0, and the left/right order of each merge, hence the numbering of the
+     * condensed tree's clusters and of the labels, follows that orientation; orienting Sylva's tree the
+     * same way gives their numbering wherever the trees agree. Edges outside {@code root}'s component
+     * (there are none in a spanning tree) keep their orientation. O(n).
+     */
+    public SpanningTree orientedFrom(int root) {
+        int m = from.length;
+        if (m == 0) return this;
+        if (root < 0 || root >= n) throw new IllegalArgumentException("root " + root + " outside [0, " + n + ")");
+        // adjacency in compressed rows: the edges of point p are adj[start[p] .. start[p + 1] - 1]
+        int[] start = new int[n + 1];
+        for (int e = 0; e < m; e++) {
+            start[from[e] + 1]++;
+            start[to[e] + 1]++;
+        }
+        for (int p = 0; p < n; p++) start[p + 1] += start[p];
+        int[] fill = Arrays.copyOf(start, n);
+        int[] adj = new int[2 * m];
+        for (int e = 0; e < m; e++) {
+            adj[fill[from[e]]++] = e;
+            adj[fill[to[e]]++] = e;
+        }
+        // breadth-first from the root; each point enters the queue once, so both loops are bounded
+        int[] parentOf = new int[n];
+        Arrays.fill(parentOf, -1);
+        boolean[] seen = new boolean[n];
+        int[] queue = new int[n];
+        int head = 0, tail = 0;
+        queue[tail++] = root;
+        seen[root] = true;
+        while (head < tail) {
+            int p = queue[head++];
+            for (int k = start[p]; k < start[p + 1]; k++) {
+                int e = adj[k];
+                int q = from[e] == p ? to[e] : from[e];
+                if (!seen[q]) {
+                    seen[q] = true;
+                    parentOf[q] = p;
+                    queue[tail++] = q;
+                }
+            }
+        }
+        int[] f = from.clone(), t = to.clone();
+        for (int e = 0; e < m; e++) {
+            if (parentOf[from[e]] == to[e]) {   // written child first: swap
+                f[e] = to[e];
+                t[e] = from[e];
+            }
+        }
+        return new SpanningTree(n, f, t, weight);
+    }
+
     /** Number of points. */
     public int points() {
         return n;

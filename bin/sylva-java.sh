@@ -1,0 +1,50 @@
+# Sourced by the `sylva` launchers (./sylva here, bin/sylva in the distribution). Defines sylva_exec:
+#   sylva_exec JAVA JAR AOT_CACHE ARGS...
+# which replaces the shell with the JVM running the CLI:
+#  - with the Vector API module (the SIMD kernels; the library falls back to scalar without it);
+#  - with JDK 25's ahead-of-time cache AOT_CACHE when that file exists and is newer than JAR (a stale or
+#    broken cache is never used, and the JVM's own cache messages are silenced so they cannot reach stdout);
+#  - with the JVM's one-line "Using incubator modules" warning removed from stderr (it is printed on
+#    every start and cannot be switched off; everything else on stderr passes through untouched, byte
+#    for byte, progress lines included). The JVM keeps this shell's PID, stdin and signals (Ctrl-C, TERM).
+sylva_drop_incubator_warning() {
+  trap '' INT TERM HUP   # the JVM reports an interruption on stderr: keep passing it through
+  local first
+  if IFS= read -r first; then
+    [ "$first" = "WARNING: Using incubator modules: jdk.incubator.vector" ] || printf '%s\n' "$first"
+  elif [ -n "$first" ]; then
+    printf '%s' "$first"
+  fi
+  exec cat
+}
+
+sylva_java_args() {   # JAR AOT_CACHE: the JVM options, one per line
+  echo "--add-modules"; echo "jdk.incubator.vector"; echo "-Xss8m"
+  if [ -f "$2" ] && [ "$2" -nt "$1" ]; then
+    echo "-XX:AOTCache=$2"; echo "-Xlog:aot*=off"; echo "-Xlog:cds*=off"
+  fi
+}
+
+sylva_exec() {
+  local java="$1" jar="$2" aot="$3"; shift 3
+  local opts=()
+  mapfile -t opts < <(sylva_java_args "$jar" "$aot")
+  # shellcheck disable=SC2086  # SYLVA_JAVA_OPTS is a list of JVM options on purpose
+  exec "$java" "${opts[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@" 2> >(sylva_drop_incubator_warning >&2)
+}
+
+# Writes AOT_CACHE by a short training run (JDK 25: -XX:AOTCacheOutput; a few seconds, once per build):
+#   sylva_train_aot JAVA JAR AOT_CACHE
+# A failure leaves no cache (the launcher then runs without one) and is not an error.
+sylva_train_aot() {
+  local java="$1" jar="$2" aot="$3" work
+  work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-aot.XXXXXX")" || return 0
+  if "$java" --add-modules jdk.incubator.vector -Xss8m -XX:AOTCacheOutput="$work/sylva.aot" -Xlog:aot*=off \
+       -Xlog:cds*=off -jar "$jar" demo --points 6000 --out "$work/demo" -q >/dev/null 2>&1 \
+     && "$java" --add-modules jdk.incubator.vector -Xss8m -XX:AOTCache="$work/sylva.aot" -XX:AOTMode=on \
+       -Xlog:aot*=off -Xlog:cds*=off -jar "$jar" --version >/dev/null 2>&1; then
+    mv -f "$work/sylva.aot" "$aot.$$" && mv -f "$aot.$$" "$aot"
+  fi
+  rm -rf "$work"
+  return 0
+}

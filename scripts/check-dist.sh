@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the JDK-free distribution (mvn -Pdist package), unpacks it into a temporary folder and runs its
+# demo in a bare environment: no JAVA_HOME, PATH=/usr/bin:/bin (where Debian 12's java is 17, or none).
+# Fails unless the demo exits 0, writes its report and prints no JVM warning. Called by .ci/run.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$root/bin/find-jdk.sh"
+cd "$root"
+mvn -B -ntp -q -Pdist -DskipTests package -pl sylva-cli -am
+tarball="$(ls sylva-cli/target/sylva-*-linux-x64.tar.gz)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-dist.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+tar -C "$work" -xzf "$tarball"
+home="$(ls -d "$work"/sylva-*)"
+set +e
+env -i PATH=/usr/bin:/bin HOME="$work" "$home/bin/sylva" demo --points 2000 --out "$work/demo" \
+  >"$work/out.txt" 2>"$work/err.txt"
+code=$?
+set -e
+fail() { echo "check-dist: $*" >&2; cat "$work/err.txt" >&2; exit 1; }
+[ "$code" -eq 0 ] || fail "bin/sylva demo exited $code"
+[ -s "$work/demo/report.html" ] || fail "no report.html"
+! grep -q "WARNING" "$work/err.txt" || fail "a warning reached stderr"
+version="$(env -i PATH=/usr/bin:/bin "$home/bin/sylva" --version | head -n1)"
+echo "check-dist: $(basename "$tarball") ($(du -h "$tarball" | cut -f1)): demo ok; $version"
