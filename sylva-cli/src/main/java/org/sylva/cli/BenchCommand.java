@@ -80,7 +80,9 @@ final class BenchCommand implements Runnable {
                 throw new InvalidInputException("give a FILE or --generate N");
             }
             if (repeat < 1 || warmup < 0) throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0");
-            Hdbscan h = Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
+            Hdbscan.Builder b = Hdbscan.builder();
+            if (minSamples != null) b.minSamples(minSamples);
+            Hdbscan h = b.minClusterSize(minClusterSize)
                     .clusterSelectionMethod(method).backend(backend)
                     .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
             spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup).table());

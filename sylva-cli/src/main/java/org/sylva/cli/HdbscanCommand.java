@@ -109,7 +109,9 @@ final class HdbscanCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
         // The library validates the parameters; ErrorHandler names the option of a bad one.
-        Hdbscan h = Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
+        Hdbscan.Builder b = Hdbscan.builder();
+        if (minSamples != null) b.minSamples(minSamples);   // unset: min-cluster-size, as scikit-learn's None
+        Hdbscan h = b.minClusterSize(minClusterSize)
                 .clusterSelectionEpsilon(epsilon).maxClusterSize(maxClusterSize).alpha(alpha)
                 .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
                 .threads(run.threadCount()).backend(backend).build();

@@ -107,6 +107,13 @@ public final class Main {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.registerConverter(org.sylva.hdbscan.Backend.class, v -> {
+            try {
+                return org.sylva.hdbscan.Backend.parse(v);
+            } catch (org.sylva.data.InvalidInputException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        });
         cl.setUsageHelpAutoWidth(true);
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler(new ErrorHandler.Parameters());

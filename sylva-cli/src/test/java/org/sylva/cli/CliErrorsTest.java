@@ -155,7 +155,7 @@ class CliErrorsTest {
                 c("method foo", List.of("hdbscan", good, "--method", "foo"), "--method", "foo"),
                 c("non-finite foo", List.of("hdbscan", good, "--non-finite", "foo"), "--non-finite", "foo"),
                 c("threads 0", List.of("hdbscan", good, "--threads", "0"), "got 0", "(option --threads)"),
-                c("backend gpu", List.of("hdbscan", good, "--backend", "gpu"), "got gpu", "(option --backend)"),
+                c("backend gpu", List.of("hdbscan", good, "--backend", "gpu"), "got gpu", "option '--backend'"),
                 c("format xml", List.of("hdbscan", good, "--format", "xml"), "--format", "xml"),
                 c("not a number", List.of("hdbscan", good, "--min-cluster-size", "ten"), "--min-cluster-size", "ten"),
                 c("unknown option", List.of("hdbscan", good, "--min-cluster-sise", "5"), "unknown option '--min-cluster-sise'",

@@ -1,27 +1,91 @@
 package org.sylva.data;
 
 /**
- * An immutable set of {@code n} points in {@code d} dimensions, float32, stored row-major
+ * An immutable set of {@code n} points in {@code d} dimensions, float32 or float64, stored row-major
  * ({@code coords[i * d + j]} is coordinate {@code j} of point {@code i}). Every algorithm in Sylva
  * reads its input through this type; arithmetic on the coordinates is always done in float64.
  *
- * <p>The constructor does not copy: {@link #of(int, int, float[])} validates shape and finiteness and
- * takes ownership of the array, so callers must not modify it afterwards.
+ * <p>A float64 set ({@link #ofFloat64}) is what scikit-learn clusters: {@code Hdbscan.fit} uses its
+ * float64 values as they are. Consumers that work in float32 (the ball tree, whose reference is float32,
+ * and the report's plots) read {@link #coordinates()}, for a float64 set a rounded copy made once.
+ *
+ * <p>The factories do not copy: {@link #of(int, int, float[])} and {@link #ofFloat64} validate shape
+ * and finiteness and take ownership of the array, so callers must not modify it afterwards.
  *
  * <pre>{@code
  * PointSet pts = PointSet.of(3, 2, new float[] {0f, 0f, 1f, 0f, 0f, 1f});
  * float y1 = pts.get(1, 1);   // 0f
+ * PointSet exact = PointSet.ofFloat64(2, 1, new double[] {0.1, 0.3});
+ * double x = exact.getDouble(1, 0);   // 0.3, not rounded to float32
  * }</pre>
  */
 public final class PointSet {
     private final int n;
     private final int d;
-    private final float[] coords;
+    /** The float32 coordinates: the data of a float32 set; for a float64 set, rounded on first use. */
+    private volatile float[] coords;
+    /** The data of a float64 set, {@code null} for a float32 set. */
+    private final double[] coords64;
 
     private PointSet(int n, int d, float[] coords) {
         this.n = n;
         this.d = d;
         this.coords = coords;
+        this.coords64 = null;
+    }
+
+    private PointSet(int n, int d, double[] coords64) {
+        this.n = n;
+        this.d = d;
+        this.coords64 = coords64;
+    }
+
+    /**
+     * Wraps float64 {@code coords} (row-major, length {@code n * d}) after checking shape and that every
+     * coordinate is finite, naming the first offending row and column otherwise.
+     */
+    public static PointSet ofFloat64(int n, int d, double[] coords) {
+        PointSet p = uncheckedFloat64(n, d, coords);
+        p.requireFinite();
+        return p;
+    }
+
+    /** As {@link #ofFloat64} without the finiteness check; for callers that handle NaN themselves. */
+    public static PointSet uncheckedFloat64(int n, int d, double[] coords) {
+        checkShape(n, d, coords == null ? -1 : coords.length);
+        return new PointSet(n, d, coords);
+    }
+
+    /** True when the coordinates are float64 ({@link #ofFloat64}). */
+    public boolean isFloat64() {
+        return coords64 != null;
+    }
+
+    /**
+     * The coordinates in float64: for a float64 set the backing array (shared: treat as read-only), for a
+     * float32 set a widened copy (every float32 value is exactly a float64 value).
+     */
+    public double[] coordinates64() {
+        if (coords64 != null) return coords64;
+        float[] c = coords;
+        double[] out = new double[c.length];
+        for (int i = 0; i < c.length; i++) out[i] = c[i];
+        return out;
+    }
+
+    /** Coordinate {@code col} of point {@code row}, exactly (float64 sets are not rounded). */
+    public double getDouble(int row, int col) {
+        return coords64 != null ? coords64[row * d + col] : coords[row * d + col];
+    }
+
+    private static void checkShape(int n, int d, long length) {
+        if (n < 0) throw new InvalidInputException("number of points must be >= 0, got " + n);
+        if (d < 1) throw new InvalidInputException("points must have at least one dimension (d = " + d + ")");
+        if (length < 0) throw new InvalidInputException("coordinate array is null");
+        if ((long) n * d != length) {
+            throw new InvalidInputException("coordinate array has " + length + " values, expected n * d = "
+                    + n + " * " + d + " = " + ((long) n * d));
+        }
     }
 
     /**
@@ -37,13 +101,7 @@ public final class PointSet {
 
     /** Wraps without the finiteness check (shape is still checked); for callers that handle NaN themselves. */
     public static PointSet unchecked(int n, int d, float[] coords) {
-        if (n < 0) throw new InvalidInputException("number of points must be >= 0, got " + n);
-        if (d < 1) throw new InvalidInputException("points must have at least one dimension (d = " + d + ")");
-        if (coords == null) throw new InvalidInputException("coordinate array is null");
-        if ((long) n * d != coords.length) {
-            throw new InvalidInputException("coordinate array has " + coords.length + " values, expected n * d = "
-                    + n + " * " + d + " = " + ((long) n * d));
-        }
+        checkShape(n, d, coords == null ? -1 : coords.length);
         return new PointSet(n, d, coords);
     }
 
@@ -66,13 +124,20 @@ public final class PointSet {
         int bad = firstNonFinite();
         if (bad >= 0) {
             int row = bad / d, col = bad % d;
-            throw new InvalidInputException("point " + row + ", coordinate " + col + " is " + coords[bad]
+            Object value = coords64 != null ? (Object) coords64[bad] : (Object) coords[bad];
+            throw new InvalidInputException("point " + row + ", coordinate " + col + " is " + value
                     + " (NaN and infinite coordinates are not allowed)");
         }
     }
 
     /** Index into the flat array of the first non-finite value, or -1. */
     public int firstNonFinite() {
+        if (coords64 != null) {
+            for (int i = 0; i < coords64.length; i++) {
+                if (!Double.isFinite(coords64[i])) return i;
+            }
+            return -1;
+        }
         for (int i = 0; i < coords.length; i++) {
             if (!Float.isFinite(coords[i])) return i;
         }
@@ -87,31 +152,37 @@ public final class PointSet {
         return d;
     }
 
+    /** Coordinate {@code col} of point {@code row} in float32 (rounded for a float64 set; see {@link #getDouble}). */
     public float get(int row, int col) {
-        return coords[row * d + col];
+        return coordinates()[row * d + col];
     }
 
     /**
-     * The backing row-major array, shared, not copied: treat as read-only. Hot loops use it directly
-     * to avoid a copy of the whole input.
+     * The float32 row-major array, shared, not copied: treat as read-only. Hot loops use it directly
+     * to avoid a copy of the whole input. For a float64 set: its values rounded to float32, computed once.
      */
     public float[] coordinates() {
-        return coords;
+        float[] c = coords;
+        if (c == null) {
+            c = new float[coords64.length];
+            for (int i = 0; i < c.length; i++) c[i] = (float) coords64[i];
+            coords = c;   // benign race: every thread computes the same array
+        }
+        return c;
     }
 
-    /** A copy of one row. */
+    /** A copy of one row in float32 (rounded for a float64 set). */
     public float[] row(int i) {
         float[] r = new float[d];
-        System.arraycopy(coords, i * d, r, 0, d);
+        System.arraycopy(coordinates(), i * d, r, 0, d);
         return r;
     }
 
     /** Squared Euclidean distance in float64, summed sequentially over the dimensions (the reference order). */
     public double squaredDistance(int a, int b) {
         double s = 0.0;
-        int oa = a * d, ob = b * d;
         for (int j = 0; j < d; j++) {
-            double t = (double) coords[oa + j] - (double) coords[ob + j];
+            double t = getDouble(a, j) - getDouble(b, j);
             s += t * t;
         }
         return s;
@@ -119,6 +190,11 @@ public final class PointSet {
 
     /** The points in {@code rows}, in that order, as a new point set. */
     public PointSet select(int[] rows) {
+        if (coords64 != null) {
+            double[] c = new double[rows.length * d];
+            for (int i = 0; i < rows.length; i++) System.arraycopy(coords64, rows[i] * d, c, i * d, d);
+            return new PointSet(rows.length, d, c);
+        }
         float[] c = new float[rows.length * d];
         for (int i = 0; i < rows.length; i++) {
             System.arraycopy(coords, rows[i] * d, c, i * d, d);
@@ -128,6 +204,6 @@ public final class PointSet {
 
     @Override
     public String toString() {
-        return "PointSet[n=" + n + ", d=" + d + "]";
+        return "PointSet[n=" + n + ", d=" + d + (coords64 != null ? ", float64]" : "]");
     }
 }

@@ -16,7 +16,7 @@ import org.sylva.progress.ProgressListener;
 
 /**
  * Exact HDBSCAN* with scikit-learn's parameter names and defaults ({@code sklearn.cluster.HDBSCAN}
- * >= 1.3), Euclidean metric, float32 input and float64 arithmetic. The pipeline is: core distances
+ * >= 1.3), Euclidean metric, float32 or float64 input ({@link PointSet#ofFloat64}) and float64 arithmetic. The pipeline is: core distances
  * ({@link org.sylva.hdbscan.core.CoreDistances}) → minimum spanning tree of the mutual-reachability distance by Borůvka with a
  * unique tie order ({@link org.sylva.hdbscan.mst.BoruvkaMst}, {@link org.sylva.hdbscan.mst.EdgeOrder}) → single-linkage and
  * condensed trees → cluster selection → probabilities and GLOSH outlier scores
@@ -141,6 +141,9 @@ public final class Hdbscan {
      */
     public HdbscanResult fit(PointSet points, ProgressListener progress, CancellationToken cancel) {
         Objects.requireNonNull(points, "points");
+        if (points.isFloat64()) {
+            return fit(points.coordinates64(), points.size(), points.dimensions(), progress, cancel);
+        }
         FiniteRows rows = FiniteRows.of(points, nonFinite);
         int n = rows.fittedCount(points.size());
         checkSizes(rows, points.size(), n, points.dimensions());
@@ -150,7 +153,8 @@ public final class Hdbscan {
     /**
      * Clusters {@code n} points of {@code d} float64 coordinates (row-major in {@code coords}, not
      * modified) — for data that is float64 to begin with, such as a float64 {@code .npy}: the distances
-     * are then exactly scikit-learn's, with no rounding to float32 first.
+     * are then exactly scikit-learn's, with no rounding to float32 first. The same as fitting
+     * {@link PointSet#ofFloat64}{@code (n, d, coords)}.
      */
     public HdbscanResult fit(double[] coords, int n, int d, ProgressListener progress, CancellationToken cancel) {
         Objects.requireNonNull(coords, "coords");
@@ -231,8 +235,11 @@ public final class Hdbscan {
             return this;
         }
 
-        /** Neighbourhood size for core distances, counting the point itself; {@code null} → minClusterSize. */
-        public Builder minSamples(Integer v) {
+        /**
+         * Neighbourhood size for core distances, counting the point itself (scikit-learn's
+         * {@code min_samples}); when never set, {@code minClusterSize}, as scikit-learn's {@code None}.
+         */
+        public Builder minSamples(int v) {
             minSamples = v;
             return this;
         }
