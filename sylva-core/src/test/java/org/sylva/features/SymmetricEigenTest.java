@@ -1,0 +1,90 @@
+package org.sylva.features;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sylva.data.InvalidInputException;
+
+/** {@link SymmetricEigen}: known decompositions, the sign and order conventions, and its refusals. */
+class SymmetricEigenTest {
+    @Test
+    void javadocExample() {
+        SymmetricEigen e = SymmetricEigen.of(new double[] {2, 1, 1, 2}, 2);
+        assertEquals(3, e.value(0), 1e-15);
+        assertEquals(1, e.value(1), 1e-15);
+        double h = Math.sqrt(0.5);
+        assertArrayEquals(new double[] {h, h}, e.vector(0), 1e-15);
+        assertArrayEquals(new double[] {h, -h}, e.vector(1), 1e-15); // largest magnitude: the first of a tie
+    }
+
+    @Test
+    void recoversAKnownBasisAtAFewHundredDimensions() {
+        int d = 264;
+        Random rnd = new Random(7);
+        double[][] q = orthonormalRows(d, rnd);
+        double[] lambda = new double[d];
+        double[] a = new double[d * d];
+        for (int e = 0; e < d; e++) {
+            lambda[e] = e == 0 ? 50 : e == 1 ? 20 : 5.0 / (e + 1);
+            for (int i = 0; i < d; i++) for (int j = 0; j < d; j++) a[i * d + j] += lambda[e] * q[e][i] * q[e][j];
+        }
+        for (int i = 0; i < d; i++) for (int j = 0; j < i; j++) a[i * d + j] = a[j * d + i]; // exactly symmetric
+        SymmetricEigen eig = SymmetricEigen.of(a, d);
+        assertTrue(eig.sweeps() < SymmetricEigen.MAX_SWEEPS, "converged, not stopped by the bound");
+        for (int e = 0; e < d; e++) assertEquals(lambda[e], eig.value(e), 1e-12, "eigenvalue " + e);
+        for (int e = 0; e < 10; e++) { // well separated: the vectors are determined
+            double[] want = q[e].clone();
+            SymmetricEigen.orient(want);
+            assertArrayEquals(want, eig.vector(e), 1e-10, "eigenvector " + e);
+        }
+    }
+
+    @Test
+    void orientMakesTheLargestEntryPositiveTheFirstOnTies() {
+        double[] a = {0.1, -0.9, 0.3};
+        SymmetricEigen.orient(a);
+        assertArrayEquals(new double[] {-0.1, 0.9, -0.3}, a, 0);
+        double[] tie = {-0.5, 0.5};
+        SymmetricEigen.orient(tie);
+        assertArrayEquals(new double[] {0.5, -0.5}, tie, 0);
+    }
+
+    @Test
+    void equalEigenvaluesKeepTheirDiagonalOrder() {
+        SymmetricEigen e = SymmetricEigen.of(new double[] {1, 0, 0, 0, 3, 0, 0, 0, 1}, 3);
+        assertArrayEquals(new double[] {3, 1, 1}, e.values(), 0);
+        assertArrayEquals(new double[] {0, 1, 0}, e.vector(0), 0);
+        assertArrayEquals(new double[] {1, 0, 0}, e.vector(1), 0);
+        assertArrayEquals(new double[] {0, 0, 1}, e.vector(2), 0);
+    }
+
+    @Test
+    void refusesWhatIsNotAFiniteSymmetricMatrix() {
+        assertThrows(InvalidInputException.class, () -> SymmetricEigen.of(new double[3], 2));
+        var e = assertThrows(InvalidInputException.class, () -> SymmetricEigen.of(new double[] {1, 2, 3, 4}, 2));
+        assertEquals("matrix is not symmetric: entry (0, 1) is 2.0, entry (1, 0) is 3.0", e.getMessage());
+        assertThrows(InvalidInputException.class, () -> SymmetricEigen.of(new double[] {Double.NaN}, 1));
+    }
+
+    private static double[][] orthonormalRows(int d, Random rnd) {
+        double[][] q = new double[d][d];
+        for (int i = 0; i < d; i++) for (int j = 0; j < d; j++) q[i][j] = rnd.nextGaussian();
+        for (int i = 0; i < d; i++) { // Gram-Schmidt, twice
+            for (int pass = 0; pass < 2; pass++) {
+                for (int l = 0; l < i; l++) {
+                    double dot = 0;
+                    for (int j = 0; j < d; j++) dot += q[i][j] * q[l][j];
+                    for (int j = 0; j < d; j++) q[i][j] -= dot * q[l][j];
+                }
+            }
+            double nrm = 0;
+            for (int j = 0; j < d; j++) nrm += q[i][j] * q[i][j];
+            for (int j = 0; j < d; j++) q[i][j] /= Math.sqrt(nrm);
+        }
+        return q;
+    }
+}
