@@ -1,24 +1,31 @@
 package org.sylva.cli.report;
 
+import java.util.Arrays;
+import org.sylva.features.PrincipalComponents;
+import org.sylva.features.SymmetricEigen;
+
 /**
- * The top two principal components of a float32 point set, computed in float64: mean, covariance
- * ({@code d x d}), then a cyclic Jacobi eigen-decomposition for {@code d <= 256} or orthogonal
- * (subspace) iteration with a Rayleigh-Ritz step for larger {@code d}. Both are deterministic (fixed
- * sweep order, fixed start vectors, bounded iteration counts).
+ * The top two principal components of a float32 point set for the report's scatter plot, from an evenly
+ * spaced subset of the rows within a budget: the plot only needs the plane, not exact scores, and the
+ * report must stay quick on millions of rows. Up to {@link #JACOBI_MAX_D} dimensions this is the
+ * library's exact {@link PrincipalComponents} on that subset; above, where Jacobi's {@code d^3} per sweep
+ * grows slow, orthogonal (subspace) iteration on the float64 covariance with a Rayleigh-Ritz step by the
+ * library's {@link SymmetricEigen}. Both are deterministic (fixed sweep order, fixed start vectors,
+ * bounded iteration counts) and sign each component as scikit-learn's {@code svd_flip} does (largest entry
+ * positive, the first such on ties).
  *
- * <p>Sign convention: each component is flipped so that its entry of largest magnitude is positive
- * (the first such entry on ties), as scikit-learn's {@code svd_flip} does for the rows of {@code V}.
- * Rows containing a NaN or infinity are left out. When {@code n * d^2} would exceed
- * {@link #COVARIANCE_BUDGET} multiply-adds, the covariance uses an evenly spaced subset of rows
- * (at least {@link #MIN_ROWS}); {@link Fit#rowsUsed()} says how many.
+ * <p>Rows containing a NaN or infinity are left out. When {@code n * d^2} would exceed
+ * {@link #COVARIANCE_BUDGET} multiply-adds, or the rows' copy {@link #SUBSET_BYTES}, the covariance uses
+ * an evenly spaced subset of rows (at least {@link #MIN_ROWS}); {@link Fit#rowsUsed()} says how many.
  */
 final class Pca {
     /** Multiply-adds spent on the covariance at most (about a second on one core). */
     static final long COVARIANCE_BUDGET = 400_000_000L;
     /** Rows always used when available, whatever the budget. */
     static final int MIN_ROWS = 2_000;
+    /** The subset is copied (float32) for the library; its size at most, beyond {@link #MIN_ROWS}. */
+    static final long SUBSET_BYTES = 64L << 20;
     static final int JACOBI_MAX_D = 256;
-    private static final int JACOBI_MAX_SWEEPS = 60;
     private static final int SUBSPACE_ITERATIONS = 300;
 
     private Pca() {
@@ -62,34 +69,50 @@ final class Pca {
 
     /** Fits the top two components on rows {@code rows[0 .. count-1]} (row indices into coords). */
     static Fit fit(float[] coords, int d, int[] rows, int count) {
-        long budgetRows = Math.max(MIN_ROWS, COVARIANCE_BUDGET / ((long) d * d));
+        long budgetRows = Math.max(MIN_ROWS, Math.min(COVARIANCE_BUDGET / ((long) d * d), SUBSET_BYTES / (4L * d)));
         int use = (int) Math.min(count, budgetRows);
-        double[] mean = new double[d];
+        float[] subset = new float[use * d];
         int used = 0;
         for (int t = 0; t < use; t++) {
             int i = rows[(int) ((long) t * count / use)];
             if (!finiteRow(coords, d, i)) continue;
-            int base = i * d;
-            for (int j = 0; j < d; j++) mean[j] += coords[base + j];
+            System.arraycopy(coords, i * d, subset, used * d, d);
             used++;
         }
-        if (used > 0) {
-            for (int j = 0; j < d; j++) mean[j] /= used;
+        if (used == 0) { // nothing to fit: the coordinate axes
+            double[] e0 = new double[d], e1 = new double[d];
+            e0[0] = 1;
+            if (d > 1) e1[1] = 1;
+            return new Fit(new double[d], e0, e1, 0, 0, 0, 0);
         }
+        if (used < use) subset = Arrays.copyOf(subset, used * d); // rows with NaN or inf were left out
+        return d <= JACOBI_MAX_D ? exact(subset, used, d) : bySubspaceIteration(subset, used, d);
+    }
+
+    private static Fit exact(float[] subset, int n, int d) {
+        PrincipalComponents p = PrincipalComponents.fit(subset, n, d, Math.min(2, d));
+        double[] var = p.explainedVariance();
+        return new Fit(p.mean(), p.component(0), d > 1 ? p.component(1) : new double[d], var[0],
+                d > 1 ? var[1] : 0, p.totalVariance(), n);
+    }
+
+    private static Fit bySubspaceIteration(float[] x, int n, int d) {
+        double[] mean = new double[d];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) mean[j] += x[i * d + j];
+        }
+        for (int j = 0; j < d; j++) mean[j] /= n;
         double[] cov = new double[d * d];
-        double[] x = new double[d];
-        for (int t = 0; t < use; t++) {
-            int i = rows[(int) ((long) t * count / use)];
-            if (!finiteRow(coords, d, i)) continue;
-            int base = i * d;
-            for (int j = 0; j < d; j++) x[j] = coords[base + j] - mean[j];
+        double[] c = new double[d];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) c[j] = x[i * d + j] - mean[j];
             for (int j = 0; j < d; j++) {
-                double xj = x[j];
+                double cj = c[j];
                 int row = j * d;
-                for (int k = j; k < d; k++) cov[row + k] += xj * x[k];
+                for (int k = j; k < d; k++) cov[row + k] += cj * c[k];
             }
         }
-        double denom = Math.max(1, used);
+        double denom = Math.max(1, n - 1); // as PrincipalComponents
         for (int j = 0; j < d; j++) {
             for (int k = j; k < d; k++) {
                 cov[j * d + k] /= denom;
@@ -98,22 +121,10 @@ final class Pca {
         }
         double trace = 0;
         for (int j = 0; j < d; j++) trace += cov[j * d + j];
-        double[][] top = d <= JACOBI_MAX_D ? topTwoJacobi(cov, d) : topTwoSubspace(cov, d);
-        orient(top[0]);
-        orient(top[1]);
-        double v1 = rayleigh(cov, d, top[0]), v2 = d > 1 ? rayleigh(cov, d, top[1]) : 0;
-        return new Fit(mean, top[0], top[1], v1, v2, trace, used);
-    }
-
-    /** Flips {@code v} so its entry of largest magnitude (first on ties) is positive. */
-    static void orient(double[] v) {
-        int best = 0;
-        for (int j = 1; j < v.length; j++) {
-            if (Math.abs(v[j]) > Math.abs(v[best])) best = j;
-        }
-        if (v[best] < 0) {
-            for (int j = 0; j < v.length; j++) v[j] = -v[j];
-        }
+        double[][] top = topTwoSubspace(cov, d);
+        SymmetricEigen.orient(top[0]);
+        SymmetricEigen.orient(top[1]);
+        return new Fit(mean, top[0], top[1], rayleigh(cov, d, top[0]), rayleigh(cov, d, top[1]), trace, n);
     }
 
     private static double rayleigh(double[] a, int d, double[] v) {
@@ -126,67 +137,10 @@ final class Pca {
         return s;
     }
 
-    /** Cyclic Jacobi on a copy of the symmetric matrix; returns the eigenvectors of the two largest eigenvalues. */
-    static double[][] topTwoJacobi(double[] sym, int d) {
-        double[] a = sym.clone();
-        double[] v = new double[d * d];
-        for (int j = 0; j < d; j++) v[j * d + j] = 1;
-        double norm = 0;
-        for (double e : a) norm += e * e;
-        double tol = 1e-30 * Math.max(norm, Double.MIN_NORMAL);
-        for (int sweep = 0; sweep < JACOBI_MAX_SWEEPS; sweep++) {
-            double off = 0;
-            for (int p = 0; p < d; p++) {
-                for (int q = p + 1; q < d; q++) off += a[p * d + q] * a[p * d + q];
-            }
-            if (off <= tol) break;
-            for (int p = 0; p < d - 1; p++) {
-                for (int q = p + 1; q < d; q++) {
-                    double apq = a[p * d + q];
-                    if (apq == 0) continue;
-                    double app = a[p * d + p], aqq = a[q * d + q];
-                    double theta = (aqq - app) / (2 * apq);
-                    double t = Math.signum(theta) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-                    if (theta == 0) t = 1;
-                    double c = 1 / Math.sqrt(t * t + 1), s = t * c;
-                    for (int k = 0; k < d; k++) { // rotate columns p, q
-                        double akp = a[k * d + p], akq = a[k * d + q];
-                        a[k * d + p] = c * akp - s * akq;
-                        a[k * d + q] = s * akp + c * akq;
-                    }
-                    for (int k = 0; k < d; k++) { // rotate rows p, q
-                        double apk = a[p * d + k], aqk = a[q * d + k];
-                        a[p * d + k] = c * apk - s * aqk;
-                        a[q * d + k] = s * apk + c * aqk;
-                    }
-                    for (int k = 0; k < d; k++) {
-                        double vkp = v[k * d + p], vkq = v[k * d + q];
-                        v[k * d + p] = c * vkp - s * vkq;
-                        v[k * d + q] = s * vkp + c * vkq;
-                    }
-                }
-            }
-        }
-        int first = 0;
-        for (int j = 1; j < d; j++) {
-            if (a[j * d + j] > a[first * d + first]) first = j;
-        }
-        int second = -1;
-        for (int j = 0; j < d; j++) {
-            if (j != first && (second < 0 || a[j * d + j] > a[second * d + second])) second = j;
-        }
-        double[] v1 = new double[d], v2 = new double[d];
-        for (int k = 0; k < d; k++) {
-            v1[k] = v[k * d + first];
-            if (second >= 0) v2[k] = v[k * d + second];
-        }
-        return new double[][] {v1, v2};
-    }
-
     /**
      * Orthogonal iteration with {@code p = 4} vectors on the symmetric positive semi-definite
-     * matrix, Gram-Schmidt after every product and a Rayleigh-Ritz rotation (Jacobi on the p x p
-     * projected matrix) at the end; bounded by {@link #SUBSPACE_ITERATIONS}, stopping early once the
+     * matrix, Gram-Schmidt after every product and a Rayleigh-Ritz rotation (the eigenvectors of the
+     * p x p projected matrix) at the end; bounded by {@link #SUBSPACE_ITERATIONS}, stopping early once the
      * leading Ritz vectors stop moving.
      */
     static double[][] topTwoSubspace(double[] a, int d) {
@@ -240,11 +194,12 @@ final class Pca {
                 h[l * p + i] = m;
             }
         }
-        double[][] w = topTwoJacobi(h, p);
+        SymmetricEigen ritz = SymmetricEigen.of(h, p);
         double[][] out = new double[2][d];
-        for (int r = 0; r < 2 && r < w.length; r++) {
+        for (int r = 0; r < 2 && r < p; r++) {
+            double[] w = ritz.vector(r);
             for (int i = 0; i < p; i++) {
-                for (int j = 0; j < d; j++) out[r][j] += w[r][i] * q[i][j];
+                for (int j = 0; j < d; j++) out[r][j] += w[i] * q[i][j];
             }
         }
         return out;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
+import org.sylva.features.PrincipalComponents;
+import org.sylva.features.SymmetricEigen;
 
 class PcaTest {
     private static int[] all(int n) {
@@ -42,17 +44,48 @@ class PcaTest {
     }
 
     @Test
-    void orientMakesTheLargestEntryPositive() {
-        double[] a = {0.1, -0.9, 0.3};
-        Pca.orient(a);
-        assertArrayEquals(new double[] {-0.1, 0.9, -0.3}, a, 0);
-        double[] tie = {-0.5, 0.5};
-        Pca.orient(tie); // first of equal magnitudes decides
-        assertArrayEquals(new double[] {0.5, -0.5}, tie, 0);
+    void upToTheJacobiLimitItIsTheLibrarysPcaOfTheRowsUsed() {
+        int n = 3_000, d = 8;
+        Random rnd = new Random(11);
+        float[] x = new float[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = (float) (rnd.nextGaussian() * (1 + i % d));
+        int[] odd = new int[n / 2];
+        float[] oddRows = new float[n / 2 * d];
+        for (int t = 0; t < odd.length; t++) {
+            odd[t] = 2 * t + 1;
+            System.arraycopy(x, odd[t] * d, oddRows, t * d, d);
+        }
+        Pca.Fit fit = Pca.fit(x, d, odd, odd.length);
+        PrincipalComponents lib = PrincipalComponents.fit(oddRows, odd.length, d, 2);
+        assertArrayEquals(lib.mean(), fit.mean(), 0);
+        assertArrayEquals(lib.component(0), fit.pc1(), 0);
+        assertArrayEquals(lib.component(1), fit.pc2(), 0);
+        assertEquals(lib.explainedVarianceRatio()[0], fit.explained(0) / 100, 1e-15);
     }
 
     @Test
-    void jacobiAndSubspaceIterationAgree() {
+    void aboveTheJacobiLimitTheSubspacePathFindsTheLibrarysPlane() {
+        int n = 2_500, d = Pca.JACOBI_MAX_D + 4;
+        Random rnd = new Random(12);
+        double[] u = new double[d], v = new double[d];
+        for (int j = 0; j < d; j++) {
+            u[j] = Math.sin(0.1 * j);
+            v[j] = Math.cos(0.37 * j);
+        }
+        float[] x = new float[n * d];
+        for (int i = 0; i < n; i++) {
+            double a = 20 * rnd.nextGaussian(), b = 8 * rnd.nextGaussian();
+            for (int j = 0; j < d; j++) x[i * d + j] = (float) (a * u[j] + b * v[j] + rnd.nextGaussian());
+        }
+        Pca.Fit fit = Pca.fit(x, d, all(n), n);
+        PrincipalComponents lib = PrincipalComponents.fit(x, n, d, 2);
+        assertArrayEquals(lib.component(0), fit.pc1(), 1e-9);
+        assertArrayEquals(lib.component(1), fit.pc2(), 1e-9);
+        assertEquals(lib.explainedVarianceRatio()[1], fit.explained(1) / 100, 1e-12);
+    }
+
+    @Test
+    void subspaceIterationAgreesWithJacobi() {
         int d = 264; // just above the Jacobi limit, so that the subspace path is the one used for such d
         Random rnd = new Random(7);
         // A = Q diag(lambda) Q^T with a clear gap after the second eigenvalue
@@ -73,14 +106,14 @@ class PcaTest {
             double lam = e == 0 ? 50 : e == 1 ? 20 : 5.0 / (e + 1);
             for (int i = 0; i < d; i++) for (int j = 0; j < d; j++) a[i * d + j] += lam * q[e][i] * q[e][j];
         }
-        double[][] jac = Pca.topTwoJacobi(a, d);
+        for (int i = 0; i < d; i++) for (int j = 0; j < i; j++) a[i * d + j] = a[j * d + i]; // exactly symmetric
+        SymmetricEigen jacobi = SymmetricEigen.of(a, d);
         double[][] sub = Pca.topTwoSubspace(a, d);
         for (int r = 0; r < 2; r++) {
-            Pca.orient(jac[r]);
-            Pca.orient(sub[r]);
+            SymmetricEigen.orient(sub[r]);
             double[] expect = q[r].clone();
-            Pca.orient(expect);
-            assertArrayEquals(expect, jac[r], 1e-9, "Jacobi vector " + r);
+            SymmetricEigen.orient(expect);
+            assertArrayEquals(expect, jacobi.vector(r), 1e-9, "Jacobi vector " + r);
             assertArrayEquals(expect, sub[r], 1e-9, "subspace vector " + r);
         }
     }
