@@ -48,7 +48,8 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
      * Options whose name is not the parameter's in kebab case ({@code min_cluster_size} is set by
      * {@code --min-cluster-size}, {@code threads} by {@code --threads}).
      */
-    private static final Map<String, String> OPTION_NAMES = Map.of("cluster_selection_method", "--method");
+    private static final Map<String, String> OPTION_NAMES = Map.of("cluster_selection_method", "--method",
+            "n_components", "--pca");
 
     /**
      * " (option --x)" when {@code ex} is about a parameter that an option of {@code command} sets, else

@@ -12,6 +12,7 @@ import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.io.AtomicOutput;
+import org.sylva.parallel.Execution;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,7 +39,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "      --report result/report.html",
             "  sylva hdbscan points.csv --min-cluster-size 10 --method leaf \\",
             "      --out result/ --format csv --json",
-            "  cat clips.f32 | sylva hdbscan - --shape 50000,61 --out result/"})
+            "  cat clips.f32 | sylva hdbscan - --shape 50000,61 --out result/",
+            "  sylva hdbscan tetrodes.npy --pca 6 --min-cluster-size 30 \\",
+            "      --out result/ --report result/report.html"})
 final class HdbscanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -83,6 +86,12 @@ final class HdbscanCommand implements Callable<Integer> {
                     + "(left out; labels -2 for inf, -3 for NaN).")
     NonFinitePolicy nonFinite;
 
+    @Option(names = "--pca", paramLabel = "K",
+            description = "Cluster on the first K principal components of the input (exact, float64, from every "
+                    + "row) instead of its coordinates: a choice for spike waveforms, not a default. Outputs are per "
+                    + "input point as before and the report draws the input's waveforms. Needs finite input.")
+    Integer pca;
+
     @Option(names = "--backend", paramLabel = "auto|scalar|simd", defaultValue = "auto",
             description = "Distance kernels (default auto: per stage, scalar for small inputs, SIMD for large "
                     + "ones). Results do not depend on it.")
@@ -125,27 +134,37 @@ final class HdbscanCommand implements Callable<Integer> {
         double readSeconds = (System.nanoTime() - t0) / 1e9;
         if (nonFinite == NonFinitePolicy.REJECT) {
             in.requireFinite(loaded, "; use --non-finite sklearn to leave such rows out (labels -3 for NaN, -2 for inf)");
+        } else if (pca != null) {
+            in.requireFinite(loaded, "; --pca needs finite coordinates: it cannot leave rows out");
         }
         // Enough free space for the outputs? Checked now that n is known, before the long computation.
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
+        PcaFeatures features = null;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
-            // float64/int32/int64 input is fitted in float64, as scikit-learn does; float32 input as it is
-            r = loaded.float64() != null
-                    ? h.fit(loaded.float64(), points.size(), points.dimensions(), progress, context.cancel())
-                    : h.fit(points, progress, context.cancel());
+            if (pca != null) {
+                features = PcaFeatures.of(loaded, pca, new Execution(h.threads(), progress, context.cancel()));
+                r = h.fit(features.scores(), points.size(), features.k(), progress, context.cancel());
+            } else if (loaded.float64() != null) {
+                // float64/int32/int64 input is fitted in float64, as scikit-learn does; float32 input as it is
+                r = h.fit(loaded.float64(), points.size(), points.dimensions(), progress, context.cancel());
+            } else {
+                r = h.fit(points, progress, context.cancel());
+            }
         } catch (InvalidInputException e) {
             // too few points, min_samples above n, coordinates too large, not enough memory: name the input
             throw e.withContext(in.input);
         }
         context.cancel().throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
-        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, in.input, context.cancel());
+        // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
+        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, features, in.input,
+                context.cancel());
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
-                    readSeconds, written));
+                    readSeconds, features, written));
         }
-        if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, written));
+        if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features, written));
         return 0;
     }
 

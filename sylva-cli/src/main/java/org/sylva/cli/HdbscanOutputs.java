@@ -40,6 +40,12 @@ final class HdbscanOutputs {
      */
     static List<Path> write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             String inputName, CancellationToken cancel) throws IOException {
+        return write(h, r, dir, format, report, points, null, inputName, cancel);
+    }
+
+    /** As above for a fit on {@code pca}'s scores ({@code --pca}; null when none): the report notes it. */
+    static List<Path> write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
+            PcaFeatures pca, String inputName, CancellationToken cancel) throws IOException {
         List<Path> written = new ArrayList<>();
         try (AtomicOutput.Group g = AtomicOutput.group()) {
             int n = r.size();
@@ -65,7 +71,7 @@ final class HdbscanOutputs {
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
             if (report != null) {
-                String html = HtmlReport.render(reportData(h, r, points, inputName));
+                String html = HtmlReport.render(reportData(h, r, points, pca, inputName));
                 byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 g.write(report, o -> o.write(bytes));
                 written.add(report);
@@ -76,7 +82,8 @@ final class HdbscanOutputs {
         return written;
     }
 
-    static HdbscanReportData reportData(Hdbscan h, HdbscanResult r, PointSet points, String inputName) {
+    static HdbscanReportData reportData(Hdbscan h, HdbscanResult r, PointSet points, PcaFeatures pca,
+            String inputName) {
         CondensedTree ct = r.condensedTree();
         int[] sel = r.selectedClusters();
         long[] selected = new long[sel.length];
@@ -93,19 +100,27 @@ final class HdbscanOutputs {
                 .sylvaVersion(SylvaCommand.version());
         b.parameter("input", inputName);
         b.parameter("points", points.size() + " x " + points.dimensions());
+        if (pca != null) b.parameter("principal components", pca.reportParameter());
         r.parameters().describe().forEach(b::parameter);
         b.parameter("threads", Integer.toString(h.threads()));
         r.timings().seconds().forEach(b::stage);
         return b.build();
     }
 
-    static String summary(HdbscanResult r, PointSet points, String dtype, double readSeconds, List<Path> written) {
-        return summary(r, points, dtype, "read", readSeconds, written);
+    /** The summary of a fit on the input read from a file, or on {@code pca}'s scores when not null. */
+    static String summary(HdbscanResult r, PointSet points, String dtype, double readSeconds, PcaFeatures pca,
+            List<Path> written) {
+        return summary(r, points, dtype, "read", readSeconds, pca, written);
     }
 
     /** As above, naming the input stage ({@code "read"}, or {@code "generate"} for the demo). */
     static String summary(HdbscanResult r, PointSet points, String dtype, String inputStage, double inputSeconds,
             List<Path> written) {
+        return summary(r, points, dtype, inputStage, inputSeconds, null, written);
+    }
+
+    private static String summary(HdbscanResult r, PointSet points, String dtype, String inputStage,
+            double inputSeconds, PcaFeatures pca, List<Path> written) {
         StringBuilder s = new StringBuilder();
         int[] labels = r.labels();
         int k = r.clusterCount();
@@ -121,7 +136,9 @@ final class HdbscanOutputs {
                 break;
             }
         }
+        if (pca != null) s.append(pca.describe()).append(String.format(Locale.ROOT, "%n"));
         s.append(String.format(Locale.ROOT, "time: %s %.3f s", inputStage, inputSeconds));
+        if (pca != null) s.append(String.format(Locale.ROOT, ", pca %.3f s", pca.seconds()));
         for (Map.Entry<String, Double> e : r.timings().seconds().entrySet()) {
             s.append(String.format(Locale.ROOT, ", %s %.3f s", e.getKey(), e.getValue()));
         }
@@ -133,14 +150,16 @@ final class HdbscanOutputs {
         return s.toString();
     }
 
+    /** The {@code --json} line; {@code pca} is null without {@code --pca} (then {@code "pca": null}). */
     static String json(Hdbscan h, HdbscanResult r, String input, String dtype, PointSet points, double readSeconds,
-            List<Path> written) {
+            PcaFeatures pca, List<Path> written) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sylva_version", SylvaCommand.version());
         m.put("input", input);
         m.put("dtype", dtype);
         m.put("n_points", points.size());
         m.put("n_dims", points.dimensions());
+        m.put("pca", pca == null ? null : pca.json());
         m.put("parameters", r.parameters().describeTyped());
         m.put("non_finite", h.nonFinitePolicy().name().toLowerCase(Locale.ROOT));
         m.put("threads", h.threads());
@@ -158,6 +177,7 @@ final class HdbscanOutputs {
         m.put("cluster_persistence", pers);
         Map<String, Object> t = new LinkedHashMap<>();
         t.put("read", readSeconds);
+        if (pca != null) t.put("pca", pca.seconds());
         t.putAll(r.timings().seconds());
         m.put("seconds", t);
         List<Object> files = new ArrayList<>();
