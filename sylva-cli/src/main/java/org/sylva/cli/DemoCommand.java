@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.sylva.cli.report.Waveforms;
 import org.sylva.data.InvalidInputException;
 import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
@@ -66,8 +67,10 @@ final class DemoCommand implements Callable<Integer> {
             r = h.fit(demo.points(), progress, context.cancel());
         }
         Path report = out.resolve("report.html");
-        List<Path> written = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), "built-in clip-like demo",
-                context.cancel());
+        // the demo's rows are single-channel clips, so the report draws them as waveforms
+        Waveforms clips = Waveforms.channelMajor(points, 1, demo.points().coordinates());
+        List<Path> written = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), clips,
+                "built-in clip-like demo", context.cancel());
         var o = spec.commandLine().getOut();
         o.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, written));
         o.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.sylva.cli.report.Waveforms;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
@@ -136,7 +137,9 @@ final class HdbscanCommand implements Callable<Integer> {
         }
         context.cancel().throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
-        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, in.input, context.cancel());
+        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points,
+                points.dimensions() >= 16 ? Waveforms.channelMajor(points.size(), 1, points.coordinates()) : null,
+                in.input, context.cancel());
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
                     readSeconds, written));

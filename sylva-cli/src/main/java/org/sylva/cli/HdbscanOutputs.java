@@ -10,6 +10,7 @@ import java.util.Map;
 import org.sylva.cli.report.CondensedTreeData;
 import org.sylva.cli.report.HdbscanReportData;
 import org.sylva.cli.report.HtmlReport;
+import org.sylva.cli.report.Waveforms;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
@@ -39,7 +40,7 @@ final class HdbscanOutputs {
      * {@code cancel} cancelled before the files are committed leaves none either.
      */
     static List<Path> write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
-            String inputName, CancellationToken cancel) throws IOException {
+            Waveforms waveforms, String inputName, CancellationToken cancel) throws IOException {
         List<Path> written = new ArrayList<>();
         try (AtomicOutput.Group g = AtomicOutput.group()) {
             int n = r.size();
@@ -65,7 +66,7 @@ final class HdbscanOutputs {
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
             if (report != null) {
-                String html = HtmlReport.render(reportData(h, r, points, inputName));
+                String html = HtmlReport.render(reportData(h, r, points, waveforms, inputName));
                 byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 g.write(report, o -> o.write(bytes));
                 written.add(report);
@@ -76,7 +77,9 @@ final class HdbscanOutputs {
         return written;
     }
 
-    static HdbscanReportData reportData(Hdbscan h, HdbscanResult r, PointSet points, String inputName) {
+    /** The report's data; {@code waveforms} (may be null: no waveform section) are drawn per cluster. */
+    static HdbscanReportData reportData(Hdbscan h, HdbscanResult r, PointSet points, Waveforms waveforms,
+            String inputName) {
         CondensedTree ct = r.condensedTree();
         int[] sel = r.selectedClusters();
         long[] selected = new long[sel.length];
@@ -89,7 +92,7 @@ final class HdbscanOutputs {
                 .tree(new CondensedTreeData(ct.points(), ct.parentArray(), ct.childArray(), ct.lambdaArray(),
                         ct.childSizeArray()))
                 .selectedClusters(selected, r.clusterPersistence())
-                .waveforms(points.dimensions() >= 16)
+                .waveforms(waveforms)
                 .sylvaVersion(SylvaCommand.version());
         b.parameter("input", inputName);
         b.parameter("points", points.size() + " x " + points.dimensions());

@@ -72,7 +72,7 @@ final class IciclePlot {
 
         frame(sb, pw, ph, phFinite, infRows > 0);
         Axes.left(sb, new Axes.Scale(0, lambdas.max(), TOP, TOP + phFinite), Axes.niceStep(lambdas.max(), 7), LEFT,
-                LEFT + pw, "\u03bb = 1 / distance (increasing downward)", 20);
+                LEFT + pw, "\u03bb = 1 / distance (increasing downward)");
         IcicleLabels labels = new IcicleLabels(TOP + ph);
         Axes.Scale sy = new Axes.Scale(0, lamInf, TOP, TOP + ph);
         int aggregated = new IcicleNodes(tree, layout, sy, LEFT, ph).draw(sb, id, labels);

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * tree with and without selected clusters, lambda = +inf rows (the shaded band), and a tree large
  * enough to be aggregated with selected clusters left hidden by the shape budget.
  *
- * <p>After an intended change to the drawing, run with {@code -Dsylva.test.show=true} to print the
+ * <p>Updated on purpose since: the left axis title now sits clear of the widest tick label (issue 17).
+ * After an intended change to the drawing, run with {@code -Dsylva.test.show=true} to print the
  * new hashes.
  */
 class IciclePlotGoldenTest {
@@ -36,23 +37,23 @@ class IciclePlotGoldenTest {
                 g("empty tree", CondensedTreeData.empty(10), new long[0],
                         "f0304c635a09604f54eb522a60e2062b9d8c7419fc039ac7d97d3c3feab1b781"),
                 g("two clusters, both selected", two, new long[] {101, 102},
-                        "c8016bfc2bb2262a18d5e2f04ade8bf3850c2933ae1f5c427e11678dc20f0d11"),
+                        "2e1e6c99c2fc77965f1fb8bf6bd06623a819b6429d265119093db0787bd600af"),
                 g("two clusters, none selected", two, new long[0],
-                        "3058e1b14652a257d6c12e4440c0947049eee3160daedbc112f1d8830b0e8175"),
+                        "436604b443ce3c338cc993a436a1532c111d3ba76e8968e2444ad481747f959a"),
                 g("two clusters, the root selected", two, new long[] {100},
-                        "c4266399b4805bb99f3b05b0e45d1d5e95a18d6e5111383145719ea6ad96c216"),
+                        "386af15660885778cdb93908925b2c32f742816f72603b331b5c9afa610bc1fe"),
                 g("synthetic clips with +inf rows", clips.tree(), clips.selectedClusterIds(),
-                        "bf6cc8dff52afeb8db338766efdebdc425a3f7fa9d158f277ffd627850cbf0f2"),
+                        "a695b29c44099b83b397f8d72b2065f2fc8e16230d9ed2e9f9df6351186c9f61"),
                 g("synthetic clips, finite", noInf.tree(), noInf.selectedClusterIds(),
-                        "4f1397baa9dffc48d60d0db78ac88ac6174c89622d042866196f88655f9e6473"),
+                        "e48dd6e89e9ee6d7b73216071e99976543ae8c5ba012ecfa0e04dd1ee45570c2"),
                 g("caterpillar, aggregated", caterpillar(3_000, false), leaves(3_000, 40),
-                        "24a29420421b8534dbd1c936e43506111349ab9e0883e6c85030f0204c6ace8c"),
+                        "21fb2ca78333be95de66d35e8a4fb1576b090ef8b8a44eea86baf073f0a431c5"),
                 g("caterpillar, selected beyond the budget", caterpillar(3_000, true), leaves(3_000, 1_400),
-                        "732a337e92303cf45ec4fc71da6ff2df623a860840c6471d034e1632ff4114f6"),
+                        "347795b0c2ee5763c82c3e62d57cf1b7d701fde613484e1007f06218d568673a"),
                 g("bushy random tree", bushy(40_000, 5), new long[0],
-                        "b3db505826b7cd9ff9a398c1df7d0fbba0c3b40a9a2336e07325b538a9966043"),
+                        "21fff3b0b941a3c7addf3d072648a2d337274f873da4956f0e3838ecaa799739"),
                 g("bushy random tree, some selected", bushy(40_000, 6), new long[] {40_001, 40_005, 40_012},
-                        "8fa84832e139228c5592dba0a4b69f062643e8de1282d6184abf7e6532823bde"));
+                        "e24849178a7b3f491d636cc465685619601413bc41c06b736bbf3f8ea0b7d5d8"));
     }
 
     @ParameterizedTest(name = "{0}")
