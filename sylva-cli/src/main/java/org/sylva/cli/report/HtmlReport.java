@@ -92,6 +92,7 @@ public final class HtmlReport {
                 .append(" the cluster appears and narrows, step by step, as points fall out of it, so its width is")
                 .append(" the number of points it still holds. At a split the remaining points pass to the child")
                 .append(" clusters drawn beneath it. Selected clusters carry their label colour and number.");
+        if (s.scale() != null) sb.append(' ').append(Html.esc(s.scale().describe()));
         if (s.clusters() > 0) {
             sb.append(' ').append(Fmt.count(s.clusters())).append(" clusters in the tree, ")
                     .append(Fmt.count(s.shapes())).append(" shapes drawn");

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * tree with and without selected clusters, lambda = +inf rows (the shaded band), and a tree large
  * enough to be aggregated with selected clusters left hidden by the shape budget.
  *
- * <p>Updated on purpose since: the left axis title now sits clear of the widest tick label (issue 17).
+ * <p>Updated on purpose since: the left axis title sits clear of the widest tick label and the lambda axis
+ * is a {@link LambdaScale} (log or rank) instead of linear from 0 (issue 17).
  * After an intended change to the drawing, run with {@code -Dsylva.test.show=true} to print the
  * new hashes.
  */
@@ -35,25 +36,25 @@ class IciclePlotGoldenTest {
         HdbscanReportData noInf = SyntheticData.clips(1_500, 9, 7, 0, false);
         return Stream.of(
                 g("empty tree", CondensedTreeData.empty(10), new long[0],
-                        "f0304c635a09604f54eb522a60e2062b9d8c7419fc039ac7d97d3c3feab1b781"),
+                        "62eda22fff6b3090f11594a4c276c298efaecc9955a41b7c6acc00b1ed973f06"),
                 g("two clusters, both selected", two, new long[] {101, 102},
-                        "2e1e6c99c2fc77965f1fb8bf6bd06623a819b6429d265119093db0787bd600af"),
+                        "8c406a412bdf434e754d451d3df113e2cd7d69623f14b7ccab54e7a38be1bd5b"),
                 g("two clusters, none selected", two, new long[0],
-                        "436604b443ce3c338cc993a436a1532c111d3ba76e8968e2444ad481747f959a"),
+                        "817178ed4dbf4543b96bf852c758723c1a83d0b9e38e814cd566def407d5f355"),
                 g("two clusters, the root selected", two, new long[] {100},
-                        "386af15660885778cdb93908925b2c32f742816f72603b331b5c9afa610bc1fe"),
+                        "c9f3568ce5d4f51d89935757fa1995d5a66574f1ebcb964ae3b1e4d71ce88a5d"),
                 g("synthetic clips with +inf rows", clips.tree(), clips.selectedClusterIds(),
-                        "a695b29c44099b83b397f8d72b2065f2fc8e16230d9ed2e9f9df6351186c9f61"),
+                        "db5f829a7613fb3bce314b4560d5eb3ec000098327c1fd627d1043ca7b1672cf"),
                 g("synthetic clips, finite", noInf.tree(), noInf.selectedClusterIds(),
-                        "e48dd6e89e9ee6d7b73216071e99976543ae8c5ba012ecfa0e04dd1ee45570c2"),
+                        "f6bc04736a79d86f364215059dd1781814212aefe3aeb81d7a617b43c8f61de4"),
                 g("caterpillar, aggregated", caterpillar(3_000, false), leaves(3_000, 40),
-                        "21fb2ca78333be95de66d35e8a4fb1576b090ef8b8a44eea86baf073f0a431c5"),
+                        "eef9a6a4533d32da61ce14c369505a1c907b5583ff77a059019788ddf0cb0832"),
                 g("caterpillar, selected beyond the budget", caterpillar(3_000, true), leaves(3_000, 1_400),
-                        "347795b0c2ee5763c82c3e62d57cf1b7d701fde613484e1007f06218d568673a"),
+                        "cd14005fab7771b47854e3d3c0d6c0bfc244cabc21dbd47deac1e511ab9e688c"),
                 g("bushy random tree", bushy(40_000, 5), new long[0],
-                        "21fff3b0b941a3c7addf3d072648a2d337274f873da4956f0e3838ecaa799739"),
+                        "d065d27341628b9f199d8c3c42271fdc44b0ee1e104ab77c0f2b64a22a543bfb"),
                 g("bushy random tree, some selected", bushy(40_000, 6), new long[] {40_001, 40_005, 40_012},
-                        "e24849178a7b3f491d636cc465685619601413bc41c06b736bbf3f8ea0b7d5d8"));
+                        "f6f303a7f7653224654599ec132c83b059f79f1e9c15bcc3aa3607e33598906f"));
     }
 
     @ParameterizedTest(name = "{0}")
