@@ -6,7 +6,7 @@ import java.util.List;
  * Small multiples of waveform clips: for each cluster, the mean across its clips (a line) and the band
  * mean +- one standard deviation, sample by sample. A single-channel clip is one panel, four to a row;
  * a multi-channel clip is a group of small panels side by side, one per channel, up to
- * {@link #MAX_PER_LINE} to a line (more channels wrap onto further lines of the group), with several
+ * {@link #MAX_PER_LINE} to a line (more channels wrap onto further, equally long lines), with several
  * groups to a row when they fit. Every panel, every channel and every cluster, shares one vertical
  * scale so that amplitudes compare at a glance (what a spike sorter looks at first).
  */
@@ -39,9 +39,10 @@ final class WaveformPlot {
         static Grid of(int channels) {
             if (channels == 1) return new Grid(4, 1, 1, (PLOT_W - 3 * GAP_X) / 4, (PLOT_W - 3 * GAP_X) / 4);
             int groups = Math.max(1, SLOTS_PER_ROW / channels);
-            int perLine = Math.min(channels, MAX_PER_LINE);
+            int lines = (channels + MAX_PER_LINE - 1) / MAX_PER_LINE;
+            int perLine = (channels + lines - 1) / lines; // balanced: 16 channels are two lines of 8
             double groupW = (PLOT_W - (groups - 1) * GAP_X) / groups;
-            return new Grid(groups, perLine, (channels + perLine - 1) / perLine, groupW,
+            return new Grid(groups, perLine, lines, groupW,
                     (groupW - (perLine - 1) * CHANNEL_GAP) / perLine);
         }
 
