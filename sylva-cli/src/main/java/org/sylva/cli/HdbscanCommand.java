@@ -35,6 +35,10 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "Distances are always computed in float64."},
         footer = {"", "Examples:",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
+            "      --report result/report.html --waveforms",
+            "  sylva hdbscan tetrode.npy --channels 4 --out result/ \\",
+            "      --report result/report.html",
+            "  sylva hdbscan features.npy --waveforms-from clips.npy --out result/ \\",
             "      --report result/report.html",
             "  sylva hdbscan points.csv --min-cluster-size 10 --method leaf \\",
             "      --out result/ --format csv --json",
@@ -93,6 +97,9 @@ final class HdbscanCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE.html", description = "Also write a self-contained HTML report.")
     Path report;
 
+    @Mixin
+    WaveformOptions waveformOptions = new WaveformOptions();
+
     @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line; "
             + "parameters typed as scikit-learn's, null for None, \"inf\" for an infinite number).")
     boolean json;
@@ -123,6 +130,13 @@ final class HdbscanCommand implements Callable<Integer> {
         if (nonFinite == NonFinitePolicy.REJECT) {
             in.requireFinite(loaded, "; use --non-finite sklearn to leave such rows out (labels -3 for NaN, -2 for inf)");
         }
+        // Before the fit: a bad waveform option or a second file of the wrong length fails at once.
+        Waveforms waveforms = null;
+        if (report != null) {
+            waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet);
+        } else if (waveformOptions.given() && !run.quiet) {
+            err.println("sylva: warning: the waveform options only shape the report; add --report FILE.html");
+        }
         // Enough free space for the outputs? Checked now that n is known, before the long computation.
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
@@ -137,9 +151,8 @@ final class HdbscanCommand implements Callable<Integer> {
         }
         context.cancel().throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
-        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points,
-                points.dimensions() >= 16 ? Waveforms.channelMajor(points.size(), 1, points.coordinates()) : null,
-                in.input, context.cancel());
+        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, waveforms, in.input,
+                context.cancel());
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
                     readSeconds, written));

@@ -96,6 +96,10 @@ final class HdbscanOutputs {
                 .sylvaVersion(SylvaCommand.version());
         b.parameter("input", inputName);
         b.parameter("points", points.size() + " x " + points.dimensions());
+        if (waveforms != null) {
+            b.parameter("waveforms", waveforms.channels() + (waveforms.channels() == 1 ? " channel x " : " channels x ")
+                    + waveforms.samples() + " samples per clip");
+        }
         r.parameters().describe().forEach(b::parameter);
         b.parameter("threads", Integer.toString(h.threads()));
         r.timings().seconds().forEach(b::stage);
