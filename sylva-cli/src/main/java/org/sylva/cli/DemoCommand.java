@@ -1,7 +1,6 @@
 package org.sylva.cli;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.sylva.cli.report.Waveforms;
@@ -69,10 +68,11 @@ final class DemoCommand implements Callable<Integer> {
         Path report = out.resolve("report.html");
         // the demo's rows are single-channel clips, so the report draws them as waveforms
         Waveforms clips = Waveforms.channelMajor(points, 1, demo.points().coordinates());
-        List<Path> written = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), clips,
+        HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), clips,
                 "built-in clip-like demo", context.cancel());
         var o = spec.commandLine().getOut();
-        o.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, written));
+        o.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, w.files()));
+        if (!w.removed().isEmpty()) o.println(w.removedLine());
         o.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",
                 Agreement.adjustedRand(demo.truth(), r.labels()));
         o.println("report: " + report.toAbsolutePath());

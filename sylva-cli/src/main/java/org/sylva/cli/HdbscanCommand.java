@@ -52,7 +52,10 @@ final class HdbscanCommand implements Callable<Integer> {
     @Mixin
     InputOptions in = new InputOptions();
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed).")
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
+            + "needed). Files an earlier run wrote there under Sylva's names that this run does not write (labels.csv "
+            + "after --format npy, report.html without --report there, ...) are removed once the new outputs are in "
+            + "place; other files are left alone.")
     Path out;
 
     @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "5",
@@ -151,13 +154,15 @@ final class HdbscanCommand implements Callable<Integer> {
         }
         context.cancel().throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
-        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, waveforms, in.input,
+        HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, waveforms, in.input,
                 context.cancel());
+        List<Path> written = w.files();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
                     readSeconds, written));
         }
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, written));
+        if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
         return 0;
     }
 

@@ -36,10 +36,29 @@ final class HdbscanOutputs {
     }
 
     /**
-     * Writes every output (and the report, when asked) together: all of them or, on failure, none; a
-     * {@code cancel} cancelled before the files are committed leaves none either.
+     * What {@link #write} did.
+     *
+     * @param files   the files written, in order
+     * @param removed files of an earlier run that this run did not write, removed from the output directory
      */
-    static List<Path> write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
+    record Written(List<Path> files, List<Path> removed) {
+        /** One line for the summary, or the empty string when nothing was removed. */
+        String removedLine() {
+            if (removed.isEmpty()) return "";
+            List<String> names = new ArrayList<>();
+            for (Path p : removed) names.add(p.getFileName().toString());
+            return "removed " + removed.size() + (removed.size() == 1 ? " file" : " files")
+                    + " of an earlier run that this run does not write: " + String.join(", ", names);
+        }
+    }
+
+    /**
+     * Writes every output (and the report, when asked) together: all of them or, on failure, none; a
+     * {@code cancel} cancelled before the files are committed leaves none either. Once they are in place,
+     * the outputs of an earlier run that this run does not write are removed from {@code dir}
+     * ({@link StaleOutputs}).
+     */
+    static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             Waveforms waveforms, String inputName, CancellationToken cancel) throws IOException {
         List<Path> written = new ArrayList<>();
         try (AtomicOutput.Group g = AtomicOutput.group()) {
@@ -74,7 +93,7 @@ final class HdbscanOutputs {
             cancel.throwIfCancelled();
             g.commit();
         }
-        return written;
+        return new Written(written, StaleOutputs.remove(dir, written));
     }
 
     /** The report's data; {@code waveforms} (may be null: no waveform section) are drawn per cluster. */
