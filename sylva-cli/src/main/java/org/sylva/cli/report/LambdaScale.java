@@ -169,7 +169,7 @@ final class LambdaScale {
 
     private double[] logTickValues() {
         if (hi / lo < 10) {
-            double step = Axes.niceStep(hi - lo, 5);
+            double step = Axes.niceStep(hi - lo, 7);
             List<Double> v = new ArrayList<>();
             for (long i = (long) Math.ceil(lo / step - 1e-9); i * step <= hi * (1 + 1e-12) && v.size() < 50; i++) {
                 v.add(i * step);
