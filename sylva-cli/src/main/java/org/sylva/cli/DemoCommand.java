@@ -1,9 +1,9 @@
 package org.sylva.cli;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.sylva.cli.report.Waveforms;
 import org.sylva.data.InvalidInputException;
 import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
@@ -66,10 +66,13 @@ final class DemoCommand implements Callable<Integer> {
             r = h.fit(demo.points(), progress, context.cancel());
         }
         Path report = out.resolve("report.html");
-        List<Path> written = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), "built-in clip-like demo",
-                context.cancel());
+        // the demo's rows are single-channel clips, so the report draws them as waveforms
+        Waveforms clips = Waveforms.channelMajor(points, 1, demo.points().coordinates());
+        HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), null, clips,
+                "built-in clip-like demo", context.cancel());
         var o = spec.commandLine().getOut();
-        o.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, written));
+        o.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, w.files()));
+        if (!w.removed().isEmpty()) o.println(w.removedLine());
         o.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",
                 Agreement.adjustedRand(demo.truth(), r.labels()));
         o.println("report: " + report.toAbsolutePath());

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.sylva.cli.report.Waveforms;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Backend;
@@ -36,11 +37,15 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "Distances are always computed in float64."},
         footer = {"", "Examples:",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
+            "      --report result/report.html --waveforms",
+            "  sylva hdbscan tetrode.npy --channels 4 --out result/ \\",
+            "      --report result/report.html",
+            "  sylva hdbscan features.npy --waveforms-from clips.npy --out result/ \\",
             "      --report result/report.html",
             "  sylva hdbscan points.csv --min-cluster-size 10 --method leaf \\",
             "      --out result/ --format csv --json",
             "  cat clips.f32 | sylva hdbscan - --shape 50000,61 --out result/",
-            "  sylva hdbscan tetrodes.npy --pca 6 --min-cluster-size 30 \\",
+            "  sylva hdbscan tetrodes.npy --pca 6 --channels 4 --min-cluster-size 30 \\",
             "      --out result/ --report result/report.html"})
 final class HdbscanCommand implements Callable<Integer> {
     @Spec
@@ -51,7 +56,10 @@ final class HdbscanCommand implements Callable<Integer> {
     @Mixin
     InputOptions in = new InputOptions();
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed).")
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
+            + "needed). Files an earlier run wrote there under Sylva's names that this run does not write (labels.csv "
+            + "after --format npy, report.html without --report there, ...) are removed once the new outputs are in "
+            + "place; other files are left alone.")
     Path out;
 
     @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "5",
@@ -103,6 +111,9 @@ final class HdbscanCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE.html", description = "Also write a self-contained HTML report.")
     Path report;
 
+    @Mixin
+    WaveformOptions waveformOptions = new WaveformOptions();
+
     @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line; "
             + "parameters typed as scikit-learn's, null for None, \"inf\" for an infinite number).")
     boolean json;
@@ -137,6 +148,13 @@ final class HdbscanCommand implements Callable<Integer> {
         } else if (pca != null) {
             in.requireFinite(loaded, "; --pca needs finite coordinates: it cannot leave rows out");
         }
+        // Before the fit: a bad waveform option or a second file of the wrong length fails at once.
+        Waveforms waveforms = null;
+        if (report != null) {
+            waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet);
+        } else if (waveformOptions.given() && !run.quiet) {
+            err.println("sylva: warning: the waveform options only shape the report; add --report FILE.html");
+        }
         // Enough free space for the outputs? Checked now that n is known, before the long computation.
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
@@ -158,13 +176,15 @@ final class HdbscanCommand implements Callable<Integer> {
         context.cancel().throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
-        List<Path> written = HdbscanOutputs.write(h, r, out, format, report, points, features, in.input,
-                context.cancel());
+        HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
+                in.input, context.cancel());
+        List<Path> written = w.files();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
                     readSeconds, features, written));
         }
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features, written));
+        if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
         return 0;
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.sylva.cli.report.CondensedTreeData;
 import org.sylva.cli.report.HdbscanReportData;
 import org.sylva.cli.report.HtmlReport;
+import org.sylva.cli.report.Waveforms;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
@@ -35,17 +36,31 @@ final class HdbscanOutputs {
     }
 
     /**
-     * Writes every output (and the report, when asked) together: all of them or, on failure, none; a
-     * {@code cancel} cancelled before the files are committed leaves none either.
+     * What {@link #write} did.
+     *
+     * @param files   the files written, in order
+     * @param removed files of an earlier run that this run did not write, removed from the output directory
      */
-    static List<Path> write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
-            String inputName, CancellationToken cancel) throws IOException {
-        return write(h, r, dir, format, report, points, null, inputName, cancel);
+    record Written(List<Path> files, List<Path> removed) {
+        /** One line for the summary, or the empty string when nothing was removed. */
+        String removedLine() {
+            if (removed.isEmpty()) return "";
+            List<String> names = new ArrayList<>();
+            for (Path p : removed) names.add(p.getFileName().toString());
+            return "removed " + removed.size() + (removed.size() == 1 ? " file" : " files")
+                    + " of an earlier run that this run does not write: " + String.join(", ", names);
+        }
     }
 
-    /** As above for a fit on {@code pca}'s scores ({@code --pca}; null when none): the report notes it. */
-    static List<Path> write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
-            PcaFeatures pca, String inputName, CancellationToken cancel) throws IOException {
+    /**
+     * Writes every output (and the report, when asked) together: all of them or, on failure, none; a
+     * {@code cancel} cancelled before the files are committed leaves none either. Once they are in place,
+     * the outputs of an earlier run that this run does not write are removed from {@code dir}
+     * ({@link StaleOutputs}). {@code pca}: the fit ran on these principal components ({@code --pca}; null
+     * when not), which the report notes; {@code waveforms} (may be null) are drawn per cluster.
+     */
+    static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
+            PcaFeatures pca, Waveforms waveforms, String inputName, CancellationToken cancel) throws IOException {
         List<Path> written = new ArrayList<>();
         try (AtomicOutput.Group g = AtomicOutput.group()) {
             int n = r.size();
@@ -71,7 +86,7 @@ final class HdbscanOutputs {
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
             if (report != null) {
-                String html = HtmlReport.render(reportData(h, r, points, pca, inputName));
+                String html = HtmlReport.render(reportData(h, r, points, pca, waveforms, inputName));
                 byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 g.write(report, o -> o.write(bytes));
                 written.add(report);
@@ -79,10 +94,11 @@ final class HdbscanOutputs {
             cancel.throwIfCancelled();
             g.commit();
         }
-        return written;
+        return new Written(written, StaleOutputs.remove(dir, written));
     }
 
-    static HdbscanReportData reportData(Hdbscan h, HdbscanResult r, PointSet points, PcaFeatures pca,
+    /** The report's data; {@code waveforms} (may be null: no waveform section) are drawn per cluster. */
+    static HdbscanReportData reportData(Hdbscan h, HdbscanResult r, PointSet points, PcaFeatures pca, Waveforms waveforms,
             String inputName) {
         CondensedTree ct = r.condensedTree();
         int[] sel = r.selectedClusters();
@@ -96,11 +112,15 @@ final class HdbscanOutputs {
                 .tree(new CondensedTreeData(ct.points(), ct.parentArray(), ct.childArray(), ct.lambdaArray(),
                         ct.childSizeArray()))
                 .selectedClusters(selected, r.clusterPersistence())
-                .waveforms(points.dimensions() >= 16)
+                .waveforms(waveforms)
                 .sylvaVersion(SylvaCommand.version());
         b.parameter("input", inputName);
         b.parameter("points", points.size() + " x " + points.dimensions());
         if (pca != null) b.parameter("principal components", pca.reportParameter());
+        if (waveforms != null) {
+            b.parameter("waveforms", waveforms.channels() + (waveforms.channels() == 1 ? " channel x " : " channels x ")
+                    + waveforms.samples() + " samples per clip");
+        }
         r.parameters().describe().forEach(b::parameter);
         b.parameter("threads", Integer.toString(h.threads()));
         r.timings().seconds().forEach(b::stage);

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 final class InputOptions {
     @Parameters(index = "0", paramLabel = "INPUT",
             description = "Points: .npy (float16/32/64, int8/16/32/64, uint8/16, bool; any byte order, C or "
-                    + "Fortran order), .csv/.tsv "
+                    + "Fortran order; for hdbscan also 3-D clips (n, C, S), clustered as rows of C*S values), .csv/.tsv "
                     + "(numbers, optional header row), or raw little-endian float32 with --shape; '-' reads stdin.")
     String input;
 
@@ -46,8 +46,14 @@ final class InputOptions {
      * @param float64 the exact float64 values, row-major, or null
      * @param dtype the input's element type as NumPy names it ({@code "int16"}); {@code "float32"} for
      *     raw float32 and for text, which is read as float32
+     * @param clipShape the two trailing axes {@code (A, B)} of a 3-D {@code .npy} (clips of A x B values,
+     *     e.g. channels x samples), whose rows are clustered flattened as NumPy's {@code reshape(n, -1)}
+     *     does; null for any other input
      */
-    record Loaded(PointSet points, double[] float64, String dtype) {
+    record Loaded(PointSet points, double[] float64, String dtype, int[] clipShape) {
+        Loaded(PointSet points, double[] float64, String dtype) {
+            this(points, float64, dtype, null);
+        }
     }
 
     /** The element type of inputs that are not {@code .npy}: raw float32, and text parsed to float32. */
@@ -72,22 +78,40 @@ final class InputOptions {
             return new Loaded(read(err, quiet, stdin), null, FLOAT32);
         }
         String dtype = a.dtype().numpyName();
+        int[] clip = clipShape(a);
         boolean fitInFloat64 = switch (a.dtype()) {
             // float32 cannot hold every value of these exactly (int32 beyond 2^24, float64's 53 bits)
             case FLOAT64, INT32, INT64 -> true;
             // float32 holds these exactly
             case FLOAT16, FLOAT32, INT8, INT16, UINT8, UINT16, BOOL -> false;
         };
-        if (!fitInFloat64) return new Loaded(a.toPointSet(warnings(err, quiet)), null, dtype);
+        if (!fitInFloat64) return new Loaded(points(a, clip, warnings(err, quiet)), null, dtype, clip);
         // Exact, or refused naming the value (int64 beyond 2^53): first, before any float32 copy is made.
         double[] exact = a.toFloat64();
         // The float32 copy only feeds the report and the summary, so its rounding is not worth a warning.
-        PointSet points = a.toPointSet(w -> { });
-        return new Loaded(points, exact, dtype);
+        PointSet points = points(a, clip, w -> { });
+        return new Loaded(points, exact, dtype, clip);
+    }
+
+    /** The trailing axes of a 3-D array of clips, or null for any other rank; refuses an empty clip. */
+    static int[] clipShape(NpyArray a) {
+        if (a.rank() != 3) return null;
+        int[] s = a.shape();
+        if ((long) s[1] * s[2] == 0 || (long) s[1] * s[2] > Integer.MAX_VALUE) {
+            throw new InvalidInputException(a.source() + ": clips of shape (" + s[1] + ", " + s[2]
+                    + ") have no values (or too many); expected (n, channels, samples) or (n, samples, channels)");
+        }
+        return new int[] {s[1], s[2]};
+    }
+
+    /** The rows of {@code a} as points: a 3-D array's clips flattened in C order, as {@code reshape(n, -1)}. */
+    static PointSet points(NpyArray a, int[] clip, Consumer<String> warnings) {
+        if (clip == null) return a.toPointSet(warnings);
+        return PointSet.unchecked(a.shape()[0], clip[0] * clip[1], a.toFloat32(warnings));
     }
 
     /** Named .npy, or named nothing PointReaders knows and starting with the NumPy magic (as it reads those). */
-    private static boolean isNpy(Path p) throws IOException {
+    static boolean isNpy(Path p) throws IOException {
         if (Files.isDirectory(p)) return false;
         PointReaders.Format f = PointReaders.formatOf(p.toString(), false);
         if (f != null) return f == PointReaders.Format.NPY;

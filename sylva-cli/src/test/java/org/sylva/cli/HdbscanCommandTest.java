@@ -55,6 +55,13 @@ class HdbscanCommandTest {
         return p.toString();
     }
 
+    /** Occurrences of {@code needle} in {@code s}. */
+    static int count(String s, String needle) {
+        int c = 0;
+        for (int i = s.indexOf(needle); i >= 0; i = s.indexOf(needle, i + needle.length())) c++;
+        return c;
+    }
+
     static int[] labels(Path dir) throws IOException {
         return Npy.read(dir.resolve("labels.npy")).toInt32();
     }
@@ -370,13 +377,13 @@ class HdbscanCommandTest {
         Path out = tmp.resolve("out");
         Path report = tmp.resolve("pages").resolve("report.html");
         Cli.Result r = Cli.run("hdbscan", s(clipsNpy), "--min-cluster-size", "10", "--out", s(out), "--report", s(report),
-                "--json", "-q").assertOk();
+                "--waveforms", "--json", "-q").assertOk();
         assertAllOutputs(out, ".npy");
         assertEquals(List.of("report.html"), Cli.list(report.getParent()), "only the report, no temporaries");
         String html = Files.readString(report, StandardCharsets.UTF_8);
         assertSelfContainedHtml(html);
         assertTrue(html.contains("condensed-tree-plot") && html.contains("projection-plot") && html.contains("waveform-plot"),
-                "icicle plot, projection and waveforms (61-sample clips)");
+                "icicle plot, projection and waveforms (61-sample clips, --waveforms)");
         assertTrue(html.contains("cluster-table") && html.contains("parameters-table") && html.contains("timings-table"));
         assertTrue(html.contains(SylvaCommand.version()), "the report names the Sylva version");
         assertTrue(((List<?>) ((Map<?, ?>) MiniJson.parse(r.out().strip())).get("files")).contains(report.toString()));

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sylva.cli.report.HdbscanReportData;
+import org.sylva.cli.report.Waveforms;
 import org.sylva.data.PointSet;
 import org.sylva.features.PrincipalComponents;
 import org.sylva.hdbscan.Hdbscan;
@@ -108,14 +109,15 @@ class PcaOptionTest {
     void theReportGetsTheInputPointsAndNotesThePca() {
         HdbscanResult r = library(clips.coordinates(), null, N, clips.dimensions(), K);
         PcaFeatures f = PcaFeatures.of(new InputOptions.Loaded(clips, null, "float32"), K, Execution.sequential());
+        Waveforms w = Waveforms.channelMajor(N, 1, clips.coordinates());
         HdbscanReportData data = HdbscanOutputs.reportData(Hdbscan.builder().minClusterSize(10).build(), r, clips, f,
-                "clips.npy");
+                w, "clips.npy");
         assertSame(clips.coordinates(), data.coords(), "the waveforms and the scatter plot are the input's");
         assertEquals(clips.dimensions(), data.d());
-        assertTrue(data.waveforms());
+        assertSame(w, data.waveforms(), "the clips drawn are the input's");
         assertTrue(data.parameters().get("principal components").startsWith("4 components ("),
                 () -> "parameters: " + data.parameters());
-        assertNull(HdbscanOutputs.reportData(Hdbscan.builder().build(), r, clips, null, "x").parameters()
+        assertNull(HdbscanOutputs.reportData(Hdbscan.builder().build(), r, clips, null, null, "x").parameters()
                 .get("principal components"));
     }
 

@@ -37,14 +37,58 @@ final class Axes {
         return new double[] {Math.floor(lo / step) * step, Math.ceil(hi / step) * step, step};
     }
 
+    /**
+     * The ticks of a linear axis: the multiples of {@code step} within the scale, their labels, and the
+     * axis title. Labels longer than {@link #MAX_LABEL_CHARS} characters (e.g. {@code -0.00015} or
+     * {@code 1250000}) would crowd the axis title, so then a common power of ten is taken out of them
+     * and named in the title ({@code "amplitude (×10⁻⁴)"}); an axis without a title gets compact
+     * scientific labels instead ({@code "1.5e-4"}).
+     *
+     * @param values tick values, ascending
+     * @param labels one label per tick
+     * @param title  the axis title with the power of ten when one was taken out; null when none was given
+     */
+    record Ticks(double[] values, String[] labels, String title) {
+        static Ticks linear(Scale s, double step, String title) {
+            long first = (long) Math.ceil(Math.min(s.lo(), s.hi()) / step - 1e-9);
+            long last = (long) Math.floor(Math.max(s.lo(), s.hi()) / step + 1e-9);
+            int count = (int) Math.max(0, Math.min(200, last - first + 1));
+            double[] v = new double[count];
+            String[] l = new String[count];
+            double maxAbs = 0;
+            boolean tooLong = false;
+            for (int i = 0; i < count; i++) {
+                v[i] = (first + i) * step;
+                l[i] = Fmt.tick(v[i], step);
+                maxAbs = Math.max(maxAbs, Math.abs(v[i]));
+                tooLong |= l[i].length() > MAX_LABEL_CHARS;
+            }
+            if (!tooLong || maxAbs == 0) return new Ticks(v, l, title);
+            int e = (int) Math.floor(Math.log10(maxAbs) + 1e-9);
+            double unit = Math.pow(10, e);
+            for (int i = 0; i < count; i++) {
+                l[i] = title != null ? Fmt.tick(v[i] / unit, step / unit) : Fmt.compact(v[i], 2);
+            }
+            return new Ticks(v, l, title == null ? null : title + " (×10" + Fmt.superscript(e) + ")");
+        }
+    }
+
+    /** Longest tick label (characters) that fits between a plot's 78-pixel left margin's edge and its axis title. */
+    static final int MAX_LABEL_CHARS = 6;
+    /** Estimated width of one character of a 12-pixel tick label: DejaVu Sans digits are 0.64 em, the widest. */
+    static final double CHAR_PX = 7.7;
+
+    /** Estimated width in pixels of a 12-pixel tick label (generous, so that estimates never undercut). */
+    static double labelWidth(String label) {
+        return CHAR_PX * label.length();
+    }
+
     /** Bottom (horizontal) axis at pixel row {@code y}: ticks, labels and optional vertical grid to {@code gridTop}. */
     static void bottom(StringBuilder sb, Scale s, double step, double y, double gridTop, String title) {
+        Ticks t = Ticks.linear(s, step, title);
         sb.append("<g class=\"axis x-axis\" font-size=\"12\" text-anchor=\"middle\">");
-        long first = (long) Math.ceil(Math.min(s.lo(), s.hi()) / step - 1e-9);
-        long last = (long) Math.floor(Math.max(s.lo(), s.hi()) / step + 1e-9);
-        for (long i = first; i <= last && i - first < 200; i++) {
-            double v = i * step;
-            double x = s.at(v);
+        for (int i = 0; i < t.values().length; i++) {
+            double x = s.at(t.values()[i]);
             if (!Double.isNaN(gridTop)) {
                 sb.append("<line x1=\"");
                 Fmt.px(sb, x).append("\" x2=\"");
@@ -58,17 +102,18 @@ final class Axes {
             Fmt.px(sb, y).append("\" y2=\"");
             Fmt.px(sb, y + 5).append("\" stroke=\"#56606b\"/><text x=\"");
             Fmt.px(sb, x).append("\" y=\"");
-            Fmt.px(sb, y + 19).append("\">").append(Fmt.tick(v, step)).append("</text>");
+            Fmt.px(sb, y + 19).append("\">").append(Html.esc(t.labels()[i])).append("</text>");
         }
         sb.append("<line x1=\"");
         Fmt.px(sb, Math.min(s.p0(), s.p1())).append("\" x2=\"");
         Fmt.px(sb, Math.max(s.p0(), s.p1())).append("\" y1=\"");
         Fmt.px(sb, y).append("\" y2=\"");
         Fmt.px(sb, y).append("\" stroke=\"#56606b\"/>");
-        if (title != null) {
+        // tick labels end about 22 px below the axis, the title's glyphs start about 27 px below it
+        if (t.title() != null) {
             sb.append("<text class=\"axis-title\" x=\"");
             Fmt.px(sb, (s.p0() + s.p1()) / 2).append("\" y=\"");
-            Fmt.px(sb, y + 38).append("\" font-size=\"13\">").append(Html.esc(title)).append("</text>");
+            Fmt.px(sb, y + 38).append("\" font-size=\"13\">").append(Html.esc(t.title())).append("</text>");
         }
         sb.append("</g>\n");
     }
@@ -89,14 +134,32 @@ final class Axes {
         sb.append("</g>\n");
     }
 
-    /** Left (vertical) axis at pixel column {@code x}: ticks, labels, optional horizontal grid to {@code gridRight}. */
-    static void left(StringBuilder sb, Scale s, double step, double x, double gridRight, String title, double titleX) {
+    /**
+     * Left (vertical) linear axis at pixel column {@code x}: ticks, labels, optional horizontal grid to
+     * {@code gridRight}, and the title, placed clear of the widest label (see {@link #leftTicks}).
+     */
+    static void left(StringBuilder sb, Scale s, double step, double x, double gridRight, String title) {
+        Ticks t = Ticks.linear(s, step, title);
+        double[] ys = new double[t.values().length];
+        for (int i = 0; i < ys.length; i++) ys[i] = s.at(t.values()[i]);
+        leftTicks(sb, ys, t.labels(), x, Math.min(s.p0(), s.p1()), Math.max(s.p0(), s.p1()), gridRight, t.title());
+    }
+
+    /**
+     * A left axis with ticks at the pixel rows {@code ys} labelled {@code labels}, the axis line from
+     * {@code yTop} to {@code yBottom}, and the title rotated to run upwards. The title's baseline is
+     * placed left of the widest label's estimated extent with a gap, so that the two never overlap (a
+     * 13-pixel title's glyphs reach about 12 pixels left of its baseline and 3 to the right of it); it
+     * never goes closer than 13 pixels to the left edge, so callers keep labels within
+     * {@link #MAX_LABEL_CHARS} for a 78-pixel margin or widen the margin (see {@link #marginFor}).
+     */
+    static void leftTicks(StringBuilder sb, double[] ys, String[] labels, double x, double yTop, double yBottom,
+                          double gridRight, String title) {
         sb.append("<g class=\"axis y-axis\" font-size=\"12\" text-anchor=\"end\">");
-        long first = (long) Math.ceil(Math.min(s.lo(), s.hi()) / step - 1e-9);
-        long last = (long) Math.floor(Math.max(s.lo(), s.hi()) / step + 1e-9);
-        for (long i = first; i <= last && i - first < 200; i++) {
-            double v = i * step;
-            double y = s.at(v);
+        double widest = 0;
+        for (int i = 0; i < ys.length; i++) {
+            double y = ys[i];
+            widest = Math.max(widest, labelWidth(labels[i]));
             if (!Double.isNaN(gridRight)) {
                 sb.append("<line x1=\"");
                 Fmt.px(sb, x).append("\" x2=\"");
@@ -110,19 +173,31 @@ final class Axes {
             Fmt.px(sb, y).append("\" y2=\"");
             Fmt.px(sb, y).append("\" stroke=\"#56606b\"/><text x=\"");
             Fmt.px(sb, x - 8).append("\" y=\"");
-            Fmt.px(sb, y + 4).append("\">").append(Fmt.tick(v, step)).append("</text>");
+            Fmt.px(sb, y + 4).append("\">").append(Html.esc(labels[i])).append("</text>");
         }
         sb.append("<line x1=\"");
         Fmt.px(sb, x).append("\" x2=\"");
         Fmt.px(sb, x).append("\" y1=\"");
-        Fmt.px(sb, Math.min(s.p0(), s.p1())).append("\" y2=\"");
-        Fmt.px(sb, Math.max(s.p0(), s.p1())).append("\" stroke=\"#56606b\"/>");
+        Fmt.px(sb, yTop).append("\" y2=\"");
+        Fmt.px(sb, yBottom).append("\" stroke=\"#56606b\"/>");
         if (title != null) {
-            double cy = (s.p0() + s.p1()) / 2;
+            double titleX = Math.max(TITLE_MIN_X, x - 8 - widest - TITLE_GAP - 3);
             sb.append("<text class=\"axis-title\" text-anchor=\"middle\" font-size=\"13\" transform=\"translate(");
             Fmt.px(sb, titleX).append(' ');
-            Fmt.px(sb, cy).append(") rotate(-90)\">").append(Html.esc(title)).append("</text>");
+            Fmt.px(sb, (yTop + yBottom) / 2).append(") rotate(-90)\">").append(Html.esc(title)).append("</text>");
         }
         sb.append("</g>\n");
+    }
+
+    /** Pixels between the widest tick label and the left axis title. */
+    private static final double TITLE_GAP = 5;
+    /** Smallest x of the left axis title's baseline: its glyphs reach about 12 pixels to the left of it. */
+    private static final double TITLE_MIN_X = 13;
+
+    /** The left margin a left axis with these labels and a title needs (at least 78 pixels). */
+    static double marginFor(String[] labels) {
+        double widest = 0;
+        for (String l : labels) widest = Math.max(widest, labelWidth(l));
+        return Math.max(78, Math.ceil(TITLE_MIN_X + 3 + TITLE_GAP + widest + 8));
     }
 }

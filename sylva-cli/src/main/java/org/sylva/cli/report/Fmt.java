@@ -76,6 +76,29 @@ final class Fmt {
         return String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 
+    /**
+     * {@code v} to {@code sig} significant digits, short: plain between 0.001 and 10 000
+     * ({@code "0.0012"}, {@code "250"}), else mantissa and exponent without padding ({@code "1.2e-5"},
+     * {@code "3e6"}); trailing zeros dropped.
+     */
+    static String compact(double v, int sig) {
+        if (!Double.isFinite(v)) return sig(v);
+        if (v == 0) return "0";
+        java.math.BigDecimal b = new java.math.BigDecimal(v).round(new java.math.MathContext(sig));
+        double a = Math.abs(b.doubleValue());
+        if (a >= 1e-3 && a < 1e4) return b.stripTrailingZeros().toPlainString();
+        int e = b.precision() - b.scale() - 1;
+        return b.movePointLeft(e).stripTrailingZeros().toPlainString() + "e" + e;
+    }
+
+    /** An integer in Unicode superscript digits, for a power of ten in an axis title ("⁻³"). */
+    static String superscript(int e) {
+        String digits = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079";
+        StringBuilder sb = new StringBuilder();
+        for (char c : Integer.toString(e).toCharArray()) sb.append(c == '-' ? '\u207b' : digits.charAt(c - '0'));
+        return sb.toString();
+    }
+
     private static String stripZeros(String s) {
         if (s.indexOf('.') < 0) return s;
         int end = s.length();

@@ -8,7 +8,9 @@ import org.sylva.data.InvalidInputException;
 
 /**
  * Everything {@link HtmlReport} draws for one HDBSCAN run, as plain data: the points
- * ({@code n x d} float32, row-major), the labels ({@code -1} noise; {@code -2}/{@code -3} rows the
+ * ({@code n x d} float32, row-major, as clustered), optionally the waveform clips of those points
+ * ({@link Waveforms}: the points themselves when they are clips, or another array, e.g. the original
+ * clips of points clustered on their principal components), the labels ({@code -1} noise; {@code -2}/{@code -3} rows the
  * run refused, e.g. NaN), the membership probabilities, the condensed tree, the condensed-tree node
  * of each label and its persistence, the parameters and stage timings to print, and the Sylva
  * version. Build it with {@link #builder()}.
@@ -25,7 +27,7 @@ import org.sylva.data.InvalidInputException;
  *         .labels(labels).probabilities(probabilities)
  *         .tree(new CondensedTreeData(n, parent, child, lambda, childSize))
  *         .selectedClusters(selectedIds, persistence)
- *         .waveforms(true)
+ *         .waveforms(Waveforms.channelMajor(n, 1, coords))   // the points are 1-channel clips
  *         .parameter("min_cluster_size", "20")
  *         .stage("core distances", 0.41)
  *         .sylvaVersion("0.1.0")
@@ -35,21 +37,22 @@ import org.sylva.data.InvalidInputException;
  *
  * @param title              shown as the page title and heading
  * @param n                  number of points
- * @param d                  number of dimensions (samples per clip for waveforms)
+ * @param d                  number of dimensions
  * @param coords             row-major coordinates, length {@code n * d}
  * @param labels             cluster label per point, {@code 0 .. k-1}, negative = not clustered
  * @param probabilities      membership probability per point
  * @param tree               the condensed tree
  * @param selectedClusterIds condensed-tree node id of each label, in label order (length k)
  * @param persistence        persistence of each label (length k)
- * @param waveforms          true when rows are waveform clips: draws each cluster's mean +- 1 sd
+ * @param waveforms          the clip of each point, drawn as each cluster's mean +- 1 sd per channel;
+ *                           null for no waveform section
  * @param parameters         parameter name -> value, printed in this order
  * @param stageSeconds       stage name -> seconds, printed in this order
  * @param sylvaVersion       the version string printed in the footer
  */
 public record HdbscanReportData(String title, int n, int d, float[] coords, int[] labels, double[] probabilities,
                                 CondensedTreeData tree, long[] selectedClusterIds, double[] persistence,
-                                boolean waveforms, SequencedMap<String, String> parameters,
+                                Waveforms waveforms, SequencedMap<String, String> parameters,
                                 SequencedMap<String, Double> stageSeconds, String sylvaVersion) {
 
     /** Validates lengths and ranges; see the class comment. */
@@ -63,6 +66,10 @@ public record HdbscanReportData(String title, int n, int d, float[] coords, int[
                     + " values, expected n * d = " + ((long) n * d));
         }
         requireLength("labels", labels, n);
+        if (waveforms != null && waveforms.n() != n) {
+            throw new InvalidInputException("report: waveforms has " + waveforms.n() + " clips, expected one per point, n = "
+                    + n);
+        }
         requireLength("probabilities", probabilities, n);
         if (tree == null) throw new InvalidInputException("report: tree must not be null (use CondensedTreeData.empty(n))");
         if (selectedClusterIds == null || persistence == null) {
@@ -148,7 +155,7 @@ public record HdbscanReportData(String title, int n, int d, float[] coords, int[
         private CondensedTreeData tree;
         private long[] selected = new long[0];
         private double[] persistence = new double[0];
-        private boolean waveforms;
+        private Waveforms waveforms;
         private final LinkedHashMap<String, String> parameters = new LinkedHashMap<>();
         private final LinkedHashMap<String, Double> stages = new LinkedHashMap<>();
         private String version = "unknown";
@@ -195,8 +202,8 @@ public record HdbscanReportData(String title, int n, int d, float[] coords, int[
             return this;
         }
 
-        /** True when rows are waveform clips (adds the mean +- 1 sd small multiples). */
-        public Builder waveforms(boolean waveforms) {
+        /** The clip of each point (adds the mean +- 1 sd small multiples); null (the default) for none. */
+        public Builder waveforms(Waveforms waveforms) {
             this.waveforms = waveforms;
             return this;
         }

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Renders the HDBSCAN report: one self-contained HTML file (inline CSS and SVG, no script, no
  * network: a Content-Security-Policy forbids both) with the condensed tree as an icicle plot with the
- * selected clusters highlighted, a 2-D projection of the points coloured by cluster (noise grey), for
- * waveform clips each cluster's mean +- one standard deviation, a table of clusters (size,
+ * selected clusters highlighted, a 2-D projection of the points coloured by cluster (noise grey), when
+ * {@link Waveforms} are given each cluster's mean clip +- one standard deviation (per channel), a table of clusters (size,
  * persistence, mean probability), the parameters, the stage timings and the Sylva version.
  *
  * <p>Output is a pure function of the input: no timestamp, no randomness, locale-independent number
@@ -23,7 +23,8 @@ import java.util.List;
  * <pre>{@code
  * HdbscanReportData data = HdbscanReportData.builder()
  *         .title("clips.npy").points(n, 61, coords).labels(labels).probabilities(prob)
- *         .tree(tree).selectedClusters(selectedIds, persistence).waveforms(true)
+ *         .tree(tree).selectedClusters(selectedIds, persistence)
+ *         .waveforms(Waveforms.channelMajor(n, 1, coords))
  *         .parameter("min_cluster_size", "20").stage("fit", 1.9).sylvaVersion("0.1.0").build();
  * HtmlReport.write(data, Path.of("report.html"));   // or: String html = HtmlReport.render(data);
  * }</pre>
@@ -36,7 +37,6 @@ public final class HtmlReport {
     private static final int MIN_POINTS_PER_CLUSTER = 25;
     private static final int MAX_TAGGED_CLUSTERS = 40;
     private static final int LEGEND_MAX = 27;
-    private static final String NOISE_LINE = "#7F7F7F";
 
     private HtmlReport() {
     }
@@ -73,7 +73,7 @@ public final class HtmlReport {
 
         treeSection(sb, data);
         projectionSection(sb, data, count, noise);
-        if (data.waveforms()) waveformSection(sb, data, count, noise);
+        if (data.waveforms() != null) WaveformSection.render(sb, data, count, noise);
         clusterTable(sb, data, count, noise, refused);
         sb.append("<div class=\"cols\">\n<section id=\"parameters\"><h2>Parameters</h2>\n");
         Html.keyValueTable(sb, "parameters-table", "parameter", "value", data.parameters());
@@ -92,6 +92,7 @@ public final class HtmlReport {
                 .append(" the cluster appears and narrows, step by step, as points fall out of it, so its width is")
                 .append(" the number of points it still holds. At a split the remaining points pass to the child")
                 .append(" clusters drawn beneath it. Selected clusters carry their label colour and number.");
+        if (s.scale() != null) sb.append(' ').append(Html.esc(s.scale().describe()));
         if (s.clusters() > 0) {
             sb.append(' ').append(Fmt.count(s.clusters())).append(" clusters in the tree, ")
                     .append(Fmt.count(s.shapes())).append(" shapes drawn");
@@ -179,91 +180,6 @@ public final class HtmlReport {
             sb.append(' ').append(Fmt.count(n - nFinite)).append(" rows with NaN or infinite values are left out.");
         }
         sb.append("</figcaption>\n</figure>\n</section>\n");
-    }
-
-    private static void waveformSection(StringBuilder sb, HdbscanReportData data, long[] count, long noise) {
-        int n = data.n(), d = data.d(), k = data.clusterCount();
-        int[] labels = data.labels();
-        float[] coords = data.coords();
-        // panels: every cluster if they fit (one slot kept for noise), else the largest, in label order
-        int room = MAX_WAVEFORM_PANELS - (noise > 0 ? 1 : 0);
-        Integer[] bySize = new Integer[k];
-        for (int g = 0; g < k; g++) bySize[g] = g;
-        Arrays.sort(bySize, (a, b) -> count[a] != count[b] ? Long.compare(count[b], count[a]) : Integer.compare(a, b));
-        boolean[] chosen = new boolean[k];
-        int nChosen = 0;
-        for (int i = 0; i < k && nChosen < room; i++) {
-            if (count[bySize[i]] > 0) {
-                chosen[bySize[i]] = true;
-                nChosen++;
-            }
-        }
-        int[] slotOf = new int[k + 1];
-        Arrays.fill(slotOf, -1);
-        int slots = 0;
-        int[] labelOfSlot = new int[k + 1];
-        for (int g = 0; g < k; g++) {
-            if (chosen[g]) {
-                labelOfSlot[slots] = g;
-                slotOf[g] = slots++;
-            }
-        }
-        if (noise > 0) {
-            labelOfSlot[slots] = -1;
-            slotOf[k] = slots++;
-        }
-        double[][] mean = new double[slots][d], m2 = new double[slots][d];
-        long[] used = new long[slots];
-        for (int i = 0; i < n; i++) { // pass 1: means
-            int s = slotFor(labels[i], k, slotOf);
-            if (s < 0 || !Pca.finiteRow(coords, d, i)) continue;
-            used[s]++;
-            double[] m = mean[s];
-            int base = i * d;
-            for (int j = 0; j < d; j++) m[j] += coords[base + j];
-        }
-        for (int s = 0; s < slots; s++) {
-            for (int j = 0; j < d; j++) mean[s][j] /= Math.max(1, used[s]);
-        }
-        for (int i = 0; i < n; i++) { // pass 2: squared deviations (two passes: no cancellation)
-            int s = slotFor(labels[i], k, slotOf);
-            if (s < 0 || !Pca.finiteRow(coords, d, i)) continue;
-            double[] m = mean[s], q = m2[s];
-            int base = i * d;
-            for (int j = 0; j < d; j++) {
-                double e = coords[base + j] - m[j];
-                q[j] += e * e;
-            }
-        }
-        List<WaveformPlot.Panel> panels = new ArrayList<>(slots);
-        for (int s = 0; s < slots; s++) {
-            double[] sd = new double[d];
-            for (int j = 0; j < d; j++) sd[j] = Math.sqrt(m2[s][j] / Math.max(1, used[s]));
-            int l = labelOfSlot[s];
-            String title = (l >= 0 ? "cluster " + l : "noise") + " \u00b7 " + Fmt.count(used[s])
-                    + (used[s] == 1 ? " clip" : " clips");
-            panels.add(new WaveformPlot.Panel(title, l >= 0 ? Palette.colour(l) : NOISE_LINE, mean[s], sd));
-        }
-        sb.append("<section id=\"waveforms\"><h2>Waveforms by cluster</h2>\n<figure>\n");
-        if (panels.isEmpty()) {
-            sb.append("<p class=\"note\">No clips to show.</p>\n");
-        } else {
-            WaveformPlot.render(sb, "waveform-plot", panels, d);
-        }
-        sb.append("<figcaption>For every cluster, the mean clip (line) and the mean \u00b1 one standard deviation")
-                .append(" (band; population standard deviation, sample by sample) over all of its clips, on one")
-                .append(" vertical scale shared by every panel.");
-        if (nChosen < k) {
-            sb.append(" Only the ").append(nChosen).append(" largest of the ").append(k)
-                    .append(" clusters are shown, in label order.");
-        }
-        if (noise > 0) sb.append(" The last panel (grey) is the noise.");
-        sb.append("</figcaption>\n</figure>\n</section>\n");
-    }
-
-    private static int slotFor(int label, int k, int[] slotOf) {
-        if (label >= 0) return slotOf[label];
-        return label == -1 ? slotOf[k] : -1;
     }
 
     private static void clusterTable(StringBuilder sb, HdbscanReportData data, long[] count, long noise,

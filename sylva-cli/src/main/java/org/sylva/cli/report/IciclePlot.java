@@ -1,8 +1,11 @@
 package org.sylva.cli.report;
 
+import java.util.List;
+
 /**
  * The condensed tree as an icicle plot, after the Python hdbscan package's
- * {@code condensed_tree_.plot(select_clusters=True)}: lambda runs down the page, each cluster is a
+ * {@code condensed_tree_.plot(select_clusters=True)}: lambda runs down the page (on the
+ * {@link LambdaScale}, log or rank, not linear from 0), each cluster is a
  * bar centred in the horizontal span its points occupy, and the bar narrows, in one-pixel steps, as
  * points fall out of the cluster, so that at every depth the total width of the bars is the number of
  * points still clustered. A split hands the remaining width to the children, laid side by side under
@@ -28,7 +31,7 @@ final class IciclePlot {
     static final int MAX_SHAPES = 1500;
     /** A cluster narrower than this (pixels) is drawn as one aggregate shape. */
     static final double MIN_EXPAND_PX = 3.0;
-    private static final double LEFT = 78, RIGHT = 24, TOP = 16, BOTTOM = 74;
+    private static final double RIGHT = 24, TOP = 16, BOTTOM = 74;
     /** Height of the band that shows lambda = +inf, below the finite axis. */
     private static final double INF_BAND = 36;
 
@@ -41,8 +44,10 @@ final class IciclePlot {
      * @param infiniteRows   rows with lambda = +inf
      * @param lambdaMax      largest finite lambda (the bottom of the axis)
      * @param hiddenSelected selected clusters inside an aggregated shape (not individually visible)
+     * @param scale          the lambda axis (null for an empty tree)
      */
-    record Summary(int clusters, int shapes, int aggregated, int infiniteRows, double lambdaMax, int hiddenSelected) {
+    record Summary(int clusters, int shapes, int aggregated, int infiniteRows, double lambdaMax, int hiddenSelected,
+                   LambdaScale scale) {
     }
 
     private IciclePlot() {
@@ -53,35 +58,46 @@ final class IciclePlot {
      * of the selected clusters in label order.
      */
     static Summary render(StringBuilder sb, String id, CondensedTreeData t, long[] selectedIds) {
-        double pw = WIDTH - LEFT - RIGHT, ph = HEIGHT - TOP - BOTTOM;
         openSvg(sb, id);
         if (t.rows() == 0) {
             sb.append("<text x=\"").append(WIDTH / 2).append("\" y=\"").append(HEIGHT / 2)
                     .append("\" text-anchor=\"middle\" font-size=\"16\" class=\"empty\">The condensed tree is empty:"
                             + " no cluster was found, every point is noise.</text>\n</svg>\n");
-            return new Summary(0, 0, 0, 0, 0, 0);
+            return new Summary(0, 0, 0, 0, 0, 0, null);
         }
         IcicleTree.Lambdas lambdas = IcicleTree.Lambdas.of(t.lambda());
         int infRows = lambdas.infiniteRows();
+        // the tree is drawn on the scale's positions (0 top .. 1 the largest finite lambda), a monotone map,
+        // so the bars' order, widths and nesting are those of the lambdas
+        LambdaScale scale = LambdaScale.choose(t, selectedIds);
+        CondensedTreeData onScale = new CondensedTreeData(t.n(), t.parent(), t.child(), scale.positions(t.lambda()),
+                t.childSize());
+        List<LambdaScale.Tick> ticks = scale.ticks();
+        String[] tickLabels = new String[ticks.size()];
+        for (int i = 0; i < tickLabels.length; i++) tickLabels[i] = ticks.get(i).label();
+        double left = Axes.marginFor(tickLabels); // wider than usual only for labels such as 1.25e-5
+        double pw = WIDTH - left - RIGHT, ph = HEIGHT - TOP - BOTTOM;
         // lambda = +inf is drawn in a band below the largest finite lambda: on the drawing scale it sits at
-        // lamInf, the value the finite axis would reach at the bottom of the band
+        // posInf, the value the finite axis would reach at the bottom of the band
         double phFinite = infRows > 0 ? ph - INF_BAND : ph;
-        double lamInf = lambdas.max() * ph / phFinite;
-        IcicleTree tree = new IcicleTree(t, lamInf);
+        double posInf = ph / phFinite;
+        IcicleTree tree = new IcicleTree(onScale, posInf);
         IcicleLayout layout = new IcicleLayout(tree, selectedIds, pw);
 
-        frame(sb, pw, ph, phFinite, infRows > 0);
-        Axes.left(sb, new Axes.Scale(0, lambdas.max(), TOP, TOP + phFinite), Axes.niceStep(lambdas.max(), 7), LEFT,
-                LEFT + pw, "\u03bb = 1 / distance (increasing downward)", 20);
+        frame(sb, left, pw, ph, phFinite, infRows > 0);
+        double[] ys = new double[ticks.size()];
+        for (int i = 0; i < ys.length; i++) ys[i] = TOP + ticks.get(i).position() * phFinite;
+        Axes.leftTicks(sb, ys, tickLabels, left, TOP, TOP + phFinite, left + pw, scale.title());
         IcicleLabels labels = new IcicleLabels(TOP + ph);
-        Axes.Scale sy = new Axes.Scale(0, lamInf, TOP, TOP + ph);
-        int aggregated = new IcicleNodes(tree, layout, sy, LEFT, ph).draw(sb, id, labels);
+        Axes.Scale sy = new Axes.Scale(0, posInf, TOP, TOP + ph);
+        int aggregated = new IcicleNodes(tree, layout, sy, left, ph).draw(sb, id, labels);
         labels.appendTo(sb);
-        if (infRows > 0) infiniteMarker(sb, pw, ph, phFinite, infRows);
-        scaleBar(sb, tree.size[0], layout.scale, LEFT, TOP + ph + 26);
-        legend(sb, LEFT, TOP + ph + 50);
+        if (infRows > 0) infiniteMarker(sb, left, pw, ph, phFinite, infRows);
+        scaleBar(sb, tree.size[0], layout.scale, left, TOP + ph + 26);
+        legend(sb, left, TOP + ph + 50);
         sb.append("</svg>\n");
-        return new Summary(tree.clusters, layout.shapes, aggregated, infRows, lambdas.max(), layout.hiddenSelected);
+        return new Summary(tree.clusters, layout.shapes, aggregated, infRows, lambdas.max(), layout.hiddenSelected,
+                scale);
     }
 
     private static void openSvg(StringBuilder sb, String id) {
@@ -92,15 +108,15 @@ final class IciclePlot {
     }
 
     /** The plot area, with the shaded band of lambda = +inf below {@code phFinite} when there is one. */
-    private static void frame(StringBuilder sb, double pw, double ph, double phFinite, boolean infinite) {
+    private static void frame(StringBuilder sb, double left, double pw, double ph, double phFinite, boolean infinite) {
         sb.append("<rect x=\"");
-        Fmt.px(sb, LEFT).append("\" y=\"");
+        Fmt.px(sb, left).append("\" y=\"");
         Fmt.px(sb, TOP).append("\" width=\"");
         Fmt.px(sb, pw).append("\" height=\"");
         Fmt.px(sb, ph).append("\" fill=\"#fff\" stroke=\"#c4cbd3\"/>\n");
         if (infinite) {
             sb.append("<rect class=\"infinite-band\" x=\"");
-            Fmt.px(sb, LEFT).append("\" y=\"");
+            Fmt.px(sb, left).append("\" y=\"");
             Fmt.px(sb, TOP + phFinite).append("\" width=\"");
             Fmt.px(sb, pw).append("\" height=\"");
             Fmt.px(sb, INF_BAND).append("\" fill=\"#F6EDED\"/>\n");
@@ -108,16 +124,17 @@ final class IciclePlot {
     }
 
     /** The dashed line at the largest finite lambda, the infinity sign and the note under the plot. */
-    private static void infiniteMarker(StringBuilder sb, double pw, double ph, double phFinite, int infRows) {
+    private static void infiniteMarker(StringBuilder sb, double left, double pw, double ph, double phFinite,
+                                       int infRows) {
         sb.append("<g class=\"infinite-lambda\" font-size=\"12\" style=\"fill:#B0413E\"><line x1=\"");
-        Fmt.px(sb, LEFT).append("\" x2=\"");
-        Fmt.px(sb, LEFT + pw).append("\" y1=\"");
+        Fmt.px(sb, left).append("\" x2=\"");
+        Fmt.px(sb, left + pw).append("\" y1=\"");
         Fmt.px(sb, TOP + phFinite).append("\" y2=\"");
         Fmt.px(sb, TOP + phFinite).append("\" stroke=\"#B0413E\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>")
                 .append("<text x=\"");
-        Fmt.px(sb, LEFT - 8).append("\" y=\"");
+        Fmt.px(sb, left - 8).append("\" y=\"");
         Fmt.px(sb, TOP + ph - 4).append("\" text-anchor=\"end\" font-size=\"16\">\u221e</text><text x=\"");
-        Fmt.px(sb, LEFT + pw).append("\" y=\"");
+        Fmt.px(sb, left + pw).append("\" y=\"");
         Fmt.px(sb, TOP + ph + 30).append("\" text-anchor=\"end\">shaded band: \u03bb = \u221e (")
                 .append(Fmt.count(infRows)).append(" rows, exact duplicates), below the largest finite \u03bb")
                 .append(" (dashed)</text></g>\n");

@@ -96,7 +96,7 @@ final class ScatterPlot {
         Fmt.px(sb, pw).append("\" height=\"");
         Fmt.px(sb, ph).append("\" fill=\"#fff\" stroke=\"#c4cbd3\"/>\n");
         Axes.bottom(sb, sx, Axes.niceStep(xr[1] - xr[0], 8), TOP + ph, TOP, xTitle);
-        Axes.left(sb, sy, Axes.niceStep(yr[1] - yr[0], 6), LEFT, LEFT + pw, yTitle, 20);
+        Axes.left(sb, sy, Axes.niceStep(yr[1] - yr[0], 6), LEFT, LEFT + pw, yTitle);
         sb.append("<g clip-path=\"url(#").append(id).append("-clip)\">\n");
         for (Circle c : circles) {
             double r = Math.max(1.5, Math.abs(sx.at(c.cx() + c.r()) - sx.at(c.cx())));

@@ -57,6 +57,12 @@ final class Chromium {
         return run(List.of("--enable-logging=stderr", "--v=0", "--dump-dom", html.toUri().toString()));
     }
 
+    /** As {@link #dumpDom(Path)} in a window of the given size (the layout scripts measure depends on it). */
+    Result dumpDom(Path html, int width, int height) throws IOException, InterruptedException {
+        return run(List.of("--enable-logging=stderr", "--v=0", "--window-size=" + width + "," + height, "--dump-dom",
+                html.toUri().toString()));
+    }
+
     Result screenshot(Path html, Path png, int width, int height) throws IOException, InterruptedException {
         return run(List.of("--screenshot=" + png.toAbsolutePath(), "--window-size=" + width + "," + height,
                 "--hide-scrollbars", html.toUri().toString()));

@@ -104,6 +104,107 @@ class ChromiumReportTest {
         assertTrue(pixelsNear(img, Palette.colour(0)) > 500, "too few pixels of ball 0's colour");
     }
 
+    /**
+     * Reports whose numbers need scientific labels (amplitudes in volts, 1e-6; coordinates in the tens of
+     * millions), 4-channel clips, a rank-scale and a log-scale condensed tree, and the ball tree report:
+     * in the browser, no tick label or axis title overlaps another, and none leaves its plot. The check
+     * measures the laid-out text (getBoundingClientRect) with a script added to a copy of each report.
+     */
+    @Test
+    void axisLabelsAndTitlesNeverOverlapInTheBrowser() throws Exception {
+        HdbscanReportData base = SyntheticData.clips(3_000, 6, 21, 30, false);
+        List<String> pages = List.of(
+                HtmlReport.render(scaled(base, 1e-6, 4)),
+                HtmlReport.render(scaled(base, 3e7, 1)),
+                HtmlReport.render(scaled(SyntheticData.clips(2_000, 9, 5, 0, false), 1, 16)),
+                BallTreeReport.render(SyntheticData.ballTree(SyntheticData.blobs(2_000, 3, 5, 3), 3,
+                        new int[] {2_000}).level(3).build()),
+                icicles());
+        int checked = 0;
+        for (int i = 0; i < pages.size(); i++) {
+            Path html = ARTIFACTS.resolve("layout-check-" + i + ".html");
+            Files.writeString(html, withLayoutCheck(pages.get(i)));
+            Chromium.Result dom = chromium.dumpDom(html, 1400, 1000);
+            assertEquals(0, dom.exitCode(), () -> "chromium --dump-dom failed:\n" + dom.stderr());
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("checked=(\\d+);problems=([^<]*)<")
+                    .matcher(dom.stdout());
+            assertTrue(m.find(), () -> "the layout check did not run:\n" + dom.stderr());
+            int page = i;
+            assertEquals("", m.group(2), () -> "page " + page + ": overlapping or clipped axis text");
+            checked += Integer.parseInt(m.group(1));
+        }
+        assertTrue(checked > 10_000, "pairs of labels compared: " + checked);
+    }
+
+    /** {@code base} with its points and its clips ({@code channels} channels) multiplied by {@code factor}. */
+    static HdbscanReportData scaled(HdbscanReportData base, double factor, int channels) {
+        float[] coords = base.coords().clone();
+        for (int i = 0; i < coords.length; i++) coords[i] *= (float) factor;
+        float[] clips = WaveformSectionTest.clips(base, channels, false);
+        for (int i = 0; i < clips.length; i++) clips[i] *= (float) factor;
+        return HdbscanReportData.builder().title(base.title()).points(base.n(), base.d(), coords).labels(base.labels())
+                .probabilities(base.probabilities()).tree(base.tree())
+                .selectedClusters(base.selectedClusterIds(), base.persistence())
+                .waveforms(Waveforms.channelMajor(base.n(), channels, clips)).parameters(base.parameters())
+                .stages(base.stageSeconds()).sylvaVersion("0.1.0-test").build();
+    }
+
+    /** One page of icicle plots: high-dimensional trees on the log and the rank scale, and a tiny lambda range. */
+    static String icicles() {
+        StringBuilder sb = new StringBuilder();
+        Html.open(sb, "icicle plots");
+        IciclePlot.render(sb, "log", LambdaScaleTest.highDimensional(2_000, 6, false), LambdaScaleTest.clusters(2_000, 6));
+        IciclePlot.render(sb, "rank", LambdaScaleTest.highDimensional(2_000, 6, true), LambdaScaleTest.clusters(2_000, 6));
+        CondensedTreeData t = IciclePlotTest.twoClusters();
+        double[] tiny = t.lambda().clone();
+        for (int i = 0; i < tiny.length; i++) tiny[i] = 1.25e-5 + tiny[i] * 1e-9;
+        IciclePlot.render(sb, "tiny", new CondensedTreeData(t.n(), t.parent(), t.child(), tiny, t.childSize()),
+                new long[] {101, 102});
+        Html.close(sb, "test");
+        return sb.toString();
+    }
+
+    /**
+     * A copy of {@code html} without its Content-Security-Policy and with a script that compares the
+     * laid-out boxes of every pair of axis texts (tick labels and titles) in each svg, and checks that each
+     * lies inside its svg; it writes {@code checked=N;problems=...} into a {@code <pre>} for --dump-dom.
+     */
+    static String withLayoutCheck(String html) {
+        String script = """
+                <script>(function () {
+                  var problems = [], checked = 0;
+                  function box(e) { return e.getBoundingClientRect(); }
+                  function hit(a, b) {
+                    return a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+                  }
+                  function name(e) {
+                    return e.closest('svg').id + ' ' + (e.getAttribute('class') || 'tick') + ' "' + e.textContent + '"';
+                  }
+                  document.querySelectorAll('svg').forEach(function (svg) {
+                    var s = box(svg);
+                    var texts = Array.prototype.slice.call(svg.querySelectorAll('g.axis > text'));
+                    var boxes = texts.map(box);
+                    for (var i = 0; i < texts.length; i++) {
+                      var a = boxes[i];
+                      if (a.left < s.left - 0.5 || a.right > s.right + 0.5 || a.top < s.top - 0.5 || a.bottom > s.bottom + 0.5) {
+                        problems.push('outside its plot: ' + name(texts[i]));
+                      }
+                      for (var j = i + 1; j < texts.length; j++) {
+                        checked++;
+                        if (hit(a, boxes[j])) problems.push(name(texts[i]) + ' overlaps ' + name(texts[j]));
+                      }
+                    }
+                  });
+                  var pre = document.createElement('pre');
+                  pre.textContent = 'checked=' + checked + ';problems=' + problems.slice(0, 20).join(' | ');
+                  document.body.appendChild(pre);
+                })();</script>
+                """;
+        String open = html.replaceFirst("<meta http-equiv=\"Content-Security-Policy\"[^>]*>\n", "");
+        assertTrue(open.length() < html.length(), "the report's CSP is where the check expects it");
+        return open.replace("</body>", script + "</body>");
+    }
+
     @Test
     void theBrowserCheckCatchesScriptErrorsAndBlockedLoads() throws Exception {
         Path scriptError = ARTIFACTS.resolve("check-script-error.html");
@@ -117,6 +218,17 @@ class ChromiumReportTest {
                 + "<img src=\"https://example.invalid/x.png\"></body></html>");
         Chromium.Result b = chromium.dumpDom(blocked);
         assertThrows(AssertionFailedError.class, () -> assertNoBrowserErrors(b.stderr()), "blocked load missed");
+        // the layout check sees an axis title drawn over a tick label
+        StringBuilder page = new StringBuilder();
+        Html.open(page, "overlap");
+        page.append("<svg class=\"plot\" id=\"bad\" width=\"300\" height=\"200\" viewBox=\"0 0 300 200\">")
+                .append("<g class=\"axis y-axis\" font-size=\"12\" text-anchor=\"end\"><text x=\"70\" y=\"100\">-0.00015</text>")
+                .append("<text class=\"axis-title\" transform=\"translate(40 100) rotate(-90)\">amplitude</text></g></svg>");
+        Html.close(page, "test");
+        Path overlap = ARTIFACTS.resolve("check-overlap.html");
+        Files.writeString(overlap, withLayoutCheck(page.toString()));
+        Chromium.Result c = chromium.dumpDom(overlap, 1400, 1000);
+        assertTrue(c.stdout().contains("bad tick \"-0.00015\" overlaps bad axis-title \"amplitude\""), c.stdout());
     }
 
     /** The browser log must hold no script error, CSP refusal, failed load or console output. */

@@ -20,7 +20,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * tree with and without selected clusters, lambda = +inf rows (the shaded band), and a tree large
  * enough to be aggregated with selected clusters left hidden by the shape budget.
  *
- * <p>After an intended change to the drawing, run with {@code -Dsylva.test.show=true} to print the
+ * <p>Updated on purpose since: the left axis title sits clear of the widest tick label and the lambda axis
+ * is a {@link LambdaScale} (log or rank) instead of linear from 0 (issue 17).
+ * After an intended change to the drawing, run with {@code -Dsylva.test.show=true} to print the
  * new hashes.
  */
 class IciclePlotGoldenTest {
@@ -34,25 +36,25 @@ class IciclePlotGoldenTest {
         HdbscanReportData noInf = SyntheticData.clips(1_500, 9, 7, 0, false);
         return Stream.of(
                 g("empty tree", CondensedTreeData.empty(10), new long[0],
-                        "f0304c635a09604f54eb522a60e2062b9d8c7419fc039ac7d97d3c3feab1b781"),
+                        "62eda22fff6b3090f11594a4c276c298efaecc9955a41b7c6acc00b1ed973f06"),
                 g("two clusters, both selected", two, new long[] {101, 102},
-                        "c8016bfc2bb2262a18d5e2f04ade8bf3850c2933ae1f5c427e11678dc20f0d11"),
+                        "8c406a412bdf434e754d451d3df113e2cd7d69623f14b7ccab54e7a38be1bd5b"),
                 g("two clusters, none selected", two, new long[0],
-                        "3058e1b14652a257d6c12e4440c0947049eee3160daedbc112f1d8830b0e8175"),
+                        "817178ed4dbf4543b96bf852c758723c1a83d0b9e38e814cd566def407d5f355"),
                 g("two clusters, the root selected", two, new long[] {100},
-                        "c4266399b4805bb99f3b05b0e45d1d5e95a18d6e5111383145719ea6ad96c216"),
+                        "c9f3568ce5d4f51d89935757fa1995d5a66574f1ebcb964ae3b1e4d71ce88a5d"),
                 g("synthetic clips with +inf rows", clips.tree(), clips.selectedClusterIds(),
-                        "bf6cc8dff52afeb8db338766efdebdc425a3f7fa9d158f277ffd627850cbf0f2"),
+                        "db5f829a7613fb3bce314b4560d5eb3ec000098327c1fd627d1043ca7b1672cf"),
                 g("synthetic clips, finite", noInf.tree(), noInf.selectedClusterIds(),
-                        "4f1397baa9dffc48d60d0db78ac88ac6174c89622d042866196f88655f9e6473"),
+                        "f6bc04736a79d86f364215059dd1781814212aefe3aeb81d7a617b43c8f61de4"),
                 g("caterpillar, aggregated", caterpillar(3_000, false), leaves(3_000, 40),
-                        "24a29420421b8534dbd1c936e43506111349ab9e0883e6c85030f0204c6ace8c"),
+                        "eef9a6a4533d32da61ce14c369505a1c907b5583ff77a059019788ddf0cb0832"),
                 g("caterpillar, selected beyond the budget", caterpillar(3_000, true), leaves(3_000, 1_400),
-                        "732a337e92303cf45ec4fc71da6ff2df623a860840c6471d034e1632ff4114f6"),
+                        "cd14005fab7771b47854e3d3c0d6c0bfc244cabc21dbd47deac1e511ab9e688c"),
                 g("bushy random tree", bushy(40_000, 5), new long[0],
-                        "b3db505826b7cd9ff9a398c1df7d0fbba0c3b40a9a2336e07325b538a9966043"),
+                        "d065d27341628b9f199d8c3c42271fdc44b0ee1e104ab77c0f2b64a22a543bfb"),
                 g("bushy random tree, some selected", bushy(40_000, 6), new long[] {40_001, 40_005, 40_012},
-                        "8fa84832e139228c5592dba0a4b69f062643e8de1282d6184abf7e6532823bde"));
+                        "f6f303a7f7653224654599ec132c83b059f79f1e9c15bcc3aa3607e33598906f"));
     }
 
     @ParameterizedTest(name = "{0}")

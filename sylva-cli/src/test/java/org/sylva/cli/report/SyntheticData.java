@@ -179,7 +179,7 @@ final class SyntheticData {
                 .points(n, d, coords).labels(labels).probabilities(prob)
                 .tree(new CondensedTreeData(n, par, chi, lam, csz))
                 .selectedClusters(selectedIds, persistence)
-                .waveforms(waveforms)
+                .waveforms(waveforms ? Waveforms.channelMajor(n, 1, coords) : null)
                 .parameter("min_cluster_size", "20").parameter("min_samples", "20")
                 .parameter("cluster_selection_method", "eom").parameter("metric", "euclidean")
                 .stage("read input", 0.0123).stage("core distances", 0.4567).stage("minimum spanning tree", 0.8123)

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Cold-process figures of issue 17, measured side by side in one run (alternating, medians of ROUNDS):
+#   java -version; sylva --version; a cold `sylva hdbscan` per input with --backend auto, scalar and simd;
+#   the warm in-process fit (`sylva bench hdbscan`, median); a cold Python script fitting the same input
+#   with scikit-learn (scripts/sklearn-fit.py), when python3 has it.
+# Inputs: scripts/cold-start-data.py writes them. Needs ./sylva built (its start-up cache made).
+# usage: scripts/cold-start-bench.sh DATA_DIR [ROUNDS]      e.g. scripts/cold-start-bench.sh /tmp/cold 7
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+data="$1" rounds="${2:-5}"
+. "$root/bin/find-jdk.sh"
+java="$JAVA_HOME/bin/java"
+"$root/sylva" --version >/dev/null   # builds the jar and the start-up cache if needed
+out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
+declare -A t
+secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
+add() { t["$1"]="${t[$1]:-} $2"; }
+inputs=(phy_like clips_1149 clips_20000)
+python3 -c "import sklearn" 2>/dev/null && sk=1 || sk=0
+for ((r = 0; r < rounds; r++)); do
+  add "java -version" "$(secs "$java" -version)"
+  add "sylva --version" "$(secs "$root/sylva" --version)"
+  for f in "${inputs[@]}"; do
+    for b in auto scalar simd; do
+      add "$f cold sylva hdbscan --backend $b" \
+        "$(secs "$root/sylva" hdbscan "$data/$f.npy" --min-cluster-size 20 --out "$out/o" -q --backend "$b")"
+    done
+    [ "$sk" = 1 ] && add "$f cold python sklearn script" \
+      "$(secs python3 "$root/scripts/sklearn-fit.py" "$data/$f.npy" 20 "$out/sk.npy")"
+  done
+done
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+for k in "java -version" "sylva --version"; do printf '%-48s %8.3f s\n' "$k" "$(echo "${t[$k]}" | median)"; done
+for f in "${inputs[@]}"; do
+  warm=$("$root/sylva" bench hdbscan "$data/$f.npy" --min-cluster-size 20 --repeat 7 2>/dev/null \
+    | awk '/total/ {print $3}')
+  printf '%-48s %8.3f s\n' "$f warm in-process fit (bench, median of 7)" "$warm"
+  for b in auto scalar simd; do k="$f cold sylva hdbscan --backend $b"; printf '%-48s %8.3f s\n' "$k" "$(echo "${t[$k]}" | median)"; done
+  k="$f cold python sklearn script"; [ "$sk" = 1 ] && printf '%-48s %8.3f s\n' "$k" "$(echo "${t[$k]}" | median)"
+done

@@ -1,0 +1,116 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A results folder holds only the current run's outputs: a second run into the same --out removes the
+ * files of the first that it does not write (Sylva's own names only), leaves every other file alone, and
+ * removes nothing when it fails.
+ */
+class StaleOutputsTest {
+    @TempDir
+    static Path shared;
+    static Path clips;
+
+    @BeforeAll
+    static void data() throws IOException {
+        clips = TestData.writeNpy(TestData.clips(200), shared.resolve("clips.npy"));
+    }
+
+    static List<String> outputs(String ext) {
+        List<String> l = new ArrayList<>();
+        for (String o : HdbscanCommandTest.OUTPUTS) l.add(o + ext);
+        return l;
+    }
+
+    static List<String> sorted(List<String> a, List<String> b) {
+        List<String> l = new ArrayList<>(a);
+        l.addAll(b);
+        l.sort(null);
+        return l;
+    }
+
+    /** The user's own files, some with names close to Sylva's. */
+    static final List<String> USER_FILES = List.of("notes.txt", "labels.npy.bak", "old_labels.csv", "my-report.html",
+            "report.htm");
+
+    @Test
+    void aSecondRunRemovesTheFirstRunsOtherOutputsAndNothingElse(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--format", "csv",
+                "--report", out.resolve("report.html").toString(), "-q").assertOk();
+        List<String> first = new ArrayList<>(outputs(".csv"));
+        first.add("report.html");
+        assertEquals(sorted(first, List.of()), Cli.list(out));
+        for (String f : USER_FILES) Files.writeString(out.resolve(f), "mine");
+        Files.createDirectories(out.resolve("sub"));
+        Files.writeString(out.resolve("sub").resolve("labels.csv"), "mine too");
+
+        Cli.Result second = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString());
+        second.assertOk();
+        List<String> want = sorted(outputs(".npy"), USER_FILES);
+        want.add("sub");
+        want.sort(null);
+        assertEquals(want, Cli.list(out), "only this run's outputs and the user's files");
+        for (String f : USER_FILES) assertEquals("mine", Files.readString(out.resolve(f)), f);
+        assertEquals("mine too", Files.readString(out.resolve("sub").resolve("labels.csv")), "only --out itself");
+        assertTrue(second.err().contains("removed 9 files of an earlier run that this run does not write: labels.csv,"),
+                second.err());
+        assertTrue(second.err().contains("report.html"), second.err());
+    }
+
+    @Test
+    void aReportWrittenElsewhereRemovesTheOneInOut(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Path elsewhere = tmp.resolve("pages").resolve("report.html");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("report.html"), "an old report");
+        Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--report",
+                elsewhere.toString(), "-q").assertOk();
+        assertEquals(sorted(outputs(".npy"), List.of()), Cli.list(out));
+        assertTrue(Files.size(elsewhere) > 1000);
+    }
+
+    @Test
+    void aFailedRunRemovesNothing(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Files.createDirectories(out);
+        for (String f : outputs(".csv")) Files.writeString(out.resolve(f), "old");
+        Files.writeString(out.resolve("report.html"), "old");
+        Path nan = tmp.resolve("nan.npy");
+        TestData.writeNpy(TestData.with(TestData.clips(50), 3, 4, Float.NaN), nan);
+        Cli.run("hdbscan", nan.toString(), "--out", out.toString()).assertError("NaN");
+        Cli.run("hdbscan", clips.toString(), "--out", out.toString(), "--channels", "7", "--report",
+                out.resolve("report.html").toString()).assertError("(option --channels)");
+        assertEquals(sorted(outputs(".csv"), List.of("report.html")), Cli.list(out), "the earlier outputs stay");
+    }
+
+    @Test
+    void aDirectoryWithAnOutputsNameIsNotTouched(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Files.createDirectories(out.resolve("labels.csv"));
+        Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
+        assertTrue(Files.isDirectory(out.resolve("labels.csv")));
+    }
+
+    @Test
+    void theDemoKeepsItsFolderCurrentToo(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("demo");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("labels.csv"), "old");
+        Cli.Result r = Cli.run("demo", "--points", "300", "--out", out.toString()).assertOk();
+        assertTrue(r.out().contains("removed 1 file of an earlier run that this run does not write: labels.csv"),
+                r.out());
+        assertEquals(sorted(outputs(".npy"), List.of("report.html")), Cli.list(out));
+    }
+}
