@@ -13,15 +13,16 @@ import org.sylva.kernels.KernelProvider;
  * <p><b>Why {@code auto} looks at the input and the JVM.</b> The vector kernels are the fastest once
  * the JIT has compiled them, but until then they run interpreted, boxing every vector, many times slower
  * than the scalar loops, and their compilation takes a core for a while. A command-line run is a fresh
- * JVM, so on a small input the vector kernels lose (measured cold on 2 cores: 1 149 × 61 clips fitted in
- * 0.16 s of core distances and spanning tree with scalar kernels against 0.51 s with vector ones; see
- * {@code BENCHMARKS.md}). That cold cost is paid by whichever stage runs the vector kernel first, so
+ * JVM, so on a small input the vector kernels lose (measured in {@code BENCHMARKS.md}, "Cold runs").
+ * That cold cost is paid by whichever stage runs the vector kernel first, so
  * running one stage scalar and the next vector only moves it (measured: no gain); and the scalar
  * spanning tree has no float32 pre-filter, which makes it slow on hard inputs. {@link Backend#AUTO}
  * therefore runs both stages on the vector kernel when the input has at least
- * {@link #VECTOR_MIN_VALUES} coordinates ({@code n × d}) or when the vector kernel has already processed
- * {@link #WARM_VALUES} coordinates in this JVM (compiled by then: a long-lived process fitting many
- * inputs gets it for small ones too), and both on the scalar kernel otherwise. Both stages read one
+ * {@link #VECTOR_MIN_VALUES} coordinates ({@code n × d}), or when the JVM is a long-lived one: the vector
+ * kernel has already processed {@link #WARM_VALUES} coordinates in it (compiled by then), or the first
+ * fit began {@link #LONG_LIVED_SECONDS} seconds ago or more (a server or a benchmark fitting many inputs,
+ * where compiling the vector kernel pays off, gets it for small inputs too); and both on the scalar
+ * kernel otherwise. A command-line run fits once, right after start-up. Both stages read one
  * index, whose block width is that of a kernel every stage can read
  * ({@link DistanceKernel#readsBlockWidth}).
  *
@@ -38,8 +39,12 @@ public record StageKernels(DistanceKernel coreDistances, DistanceKernel spanning
     public static final long VECTOR_MIN_VALUES = 300_000;
     /** Coordinates the vector kernel has processed in this JVM after which {@code auto} always uses it. */
     public static final long WARM_VALUES = 8_000_000;
+    /** Seconds after the JVM's first fit from which {@code auto} always uses the vector kernel. */
+    public static final int LONG_LIVED_SECONDS = 5;
 
     private static final AtomicLong VECTOR_VALUES = new AtomicLong();
+    /** When this class was first used: the JVM's first fit. */
+    private static final long FIRST_FIT_NANOS = System.nanoTime();
 
     public StageKernels {
         Objects.requireNonNull(coreDistances, "coreDistances");
@@ -63,7 +68,8 @@ public record StageKernels(DistanceKernel coreDistances, DistanceKernel spanning
             case SIMD -> both(kp.distance("simd"));
             case AUTO -> {
                 long values = (long) n * d;
-                boolean warm = VECTOR_VALUES.get() >= WARM_VALUES;
+                boolean warm = VECTOR_VALUES.get() >= WARM_VALUES
+                        || System.nanoTime() - FIRST_FIT_NANOS >= LONG_LIVED_SECONDS * 1_000_000_000L;
                 yield both(warm || values >= VECTOR_MIN_VALUES ? kp.bestDistance() : kp.scalarDistance());
             }
         };
