@@ -38,9 +38,20 @@ final class VersionText {
         return true;
     }
 
+    /** The launchers' mark on a {@code --version} JVM they start without the Vector API module. */
+    static final String LAUNCHER_PROPERTY = "sylva.launcher";
+
     /** Version, Java and one line on the kernels, without loading any of them. */
     static String shortText() {
-        return "sylva " + version() + " (Java " + Runtime.version() + ")\n" + KernelProvider.get().summary();
+        KernelProvider k = KernelProvider.get();
+        String kernels = k.summary();
+        if ("adds-vector-module".equals(System.getProperty(LAUNCHER_PROPERTY)) && !k.mode().equals("scalar")) {
+            // this JVM only answers --version; the launcher starts every computing command with the module
+            kernels = "kernels: -D" + KernelProvider.PROPERTY + "=" + k.mode() + ", vector kernels in every computing"
+                    + " command (the launcher adds the Vector API module), loaded on first use (scalar for small"
+                    + " inputs in a fresh JVM)";
+        }
+        return "sylva " + version() + " (Java " + Runtime.version() + ")\n" + kernels;
     }
 
     /** The short text's first line, then each kernel's implementation (loads them). */

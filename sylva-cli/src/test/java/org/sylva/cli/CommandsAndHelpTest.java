@@ -110,6 +110,14 @@ class CommandsAndHelpTest {
         assertTrue(VersionText.answer(new String[] {"--version"}, ps));
         assertEquals(VersionText.shortText(), out.toString(java.nio.charset.StandardCharsets.UTF_8).strip());
         out.reset();
+        // A --version JVM the launcher starts without the module says what computing commands get.
+        System.setProperty(VersionText.LAUNCHER_PROPERTY, "adds-vector-module");
+        try {
+            assertTrue(VersionText.shortText().contains("vector kernels in every computing command"),
+                    VersionText.shortText());
+        } finally {
+            System.clearProperty(VersionText.LAUNCHER_PROPERTY);
+        }
         // --verbose loads every kernel and says which implementation runs (the tests run with the module)
         assertTrue(VersionText.answer(new String[] {"-V", "--verbose"}, ps));
         String[] lines = out.toString(java.nio.charset.StandardCharsets.UTF_8).strip().split("\\R");
