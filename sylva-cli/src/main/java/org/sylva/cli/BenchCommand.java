@@ -57,7 +57,9 @@ final class BenchCommand implements Runnable {
         @Option(names = "--min-cluster-size", defaultValue = "20") int minClusterSize;
         @Option(names = "--min-samples") Integer minSamples;
         @Option(names = "--method", defaultValue = "eom") SelectionMethod method;
-        @Option(names = "--backend", defaultValue = "auto") Backend backend;
+        @Option(names = "--backend", defaultValue = "auto", description = "Distance kernels (default auto, which "
+                + "runs small inputs on the scalar kernels for its first 5 s; simd: the vector kernels warm).")
+        Backend backend;
         @Option(names = "--repeat", defaultValue = "3", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
         @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;
         @Option(names = "--threads") Integer threads;
