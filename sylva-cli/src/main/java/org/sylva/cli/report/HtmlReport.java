@@ -123,8 +123,9 @@ public final class HtmlReport {
         int[] group = new int[n];
         int[] finite = new int[n];
         int nFinite = 0;
+        int[] drawn = Projection2D.columns(d);   // a row is drawn when the coordinates the plane uses are finite
         for (int i = 0; i < n; i++) {
-            boolean ok = Pca.finiteRow(coords, d, i);
+            boolean ok = Pca.finiteRow(coords, d, drawn, i);
             if (ok) finite[nFinite++] = i;
             int l = labels[i];
             group[i] = !ok || l < -1 ? -1 : l == -1 ? k : l;
