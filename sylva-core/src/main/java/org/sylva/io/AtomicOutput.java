@@ -238,7 +238,8 @@ public final class AtomicOutput {
         }
         try {
             Path probe = Files.createTempFile(dir, ".sylva-write-check", ".tmp");
-            Files.delete(probe);
+            // if-exists: a run starting in the same folder may have taken the probe for an orphan already
+            Files.deleteIfExists(probe);
         } catch (IOException e) {
             throw new InvalidInputException("output directory " + dir + " is not writable: " + reason(e), e);
         }
