@@ -2,6 +2,8 @@ package org.sylva.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.sylva.balltree.BallTree;
@@ -47,7 +49,9 @@ final class BallTreeCommand implements Callable<Integer> {
             description = "Batch id per point (int32/int64 .npy): start at 0, never decrease, never skip.")
     Path batch;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed).")
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
+            + "needed). A second run into the same DIR while this one runs is refused at once (lock file .sylva.lock, "
+            + "removed at the end); an output name taken by anything but a regular file is refused before the build.")
     Path out;
 
     @Option(names = "--partition-level", paramLabel = "T",
@@ -58,7 +62,9 @@ final class BallTreeCommand implements Callable<Integer> {
     OutputFormat format;
 
     @Option(names = "--report", paramLabel = "FILE.html",
-            description = "Also write an HTML picture of the cloud coloured by ball (2-D or 3-D clouds).")
+            description = "Also write an HTML picture of the cloud coloured by ball (2-D or 3-D clouds). FILE must be "
+                + "a regular file or not exist (a directory, link, FIFO or device is refused, never replaced), and not "
+                + "an output's name in --out. If the report fails, the outputs are still written; exit status 3.")
     Path report;
 
     @Option(names = "--report-level", paramLabel = "K", defaultValue = "3",
@@ -94,8 +100,8 @@ final class BallTreeCommand implements Callable<Integer> {
         // Before anything is read or created: the builder refuses a bad thread count (ErrorHandler names --threads).
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
                 .vectorKernels(kernels == Kernels.VECTOR);
-        context.directories().prepare(out);
-        if (report != null) context.directories().prepare(report.toAbsolutePath().getParent());
+        OutputTargets.claim(context, err, run.quiet, out, names(partitionLevel != null ? PARTITION : TREE, format),
+                RESERVED, report);
         PointSet points = in.read(err, run.quiet, context.stdin());
         in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
@@ -140,31 +146,54 @@ final class BallTreeCommand implements Callable<Integer> {
             format.stage(g, out, "offsets", NpyArray.ofInt64(offsets, offsets.length));
             int[] levels = layout.levels();
             format.stage(g, out, "levels", NpyArray.ofInt32(levels, levels.length));
+            Throwable reportFailure = null;
+            BallTree built = tree;   // for the report's renderer
             if (report != null) {
-                BallTreeReportData data = BallTreeReportData.builder()
+                reportFailure = ReportStage.stage(g, report, () -> BallTreeReport.render(BallTreeReportData.builder()
                         .title("Sylva ball tree — " + in.input)
                         .points(points.size(), points.dimensions(), points.coordinates())
-                        .tree(tree.indices(), tree.mask(), levels)
+                        .tree(built.indices(), built.mask(), levels)
                         .level(reportLevel)
                         .parameter("input", in.input)
                         .parameter("points", points.size() + " x " + points.dimensions())
                         .parameter("batches", Integer.toString(layout.batchCount()))
                         .stage("build", ms / 1e3)
                         .sylvaVersion(SylvaCommand.version())
-                        .build();
-                String html = BallTreeReport.render(data);
-                byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                g.write(report, o -> o.write(bytes));
+                        .build()));
             }
             context.cancel().throwIfCancelled();
             g.commit();
+            // an earlier report there would describe another tree
+            if (reportFailure != null) ReportStage.removeEarlier(report);
             if (!run.quiet) {
                 int batches = layout.batchCount();
                 err.printf(Locale.ROOT, "ball tree of %d %s (%d %s, %d slots) in %.2f ms; wrote %s%n",
                         points.size(), plural(points.size(), "point"), batches, plural(batches, "batch"), tree.size(), ms, out);
             }
+            if (reportFailure != null) throw new ReportNotWritten(report, out, reportFailure);
         }
         return 0;
+    }
+
+    /** The arrays of a tree, and of a partition, without extension. */
+    static final List<String> TREE = List.of("tree_idx", "mask", "offsets", "levels");
+    static final List<String> PARTITION = List.of("perm");
+    /** Every output's file name in every format: a report in --out must not take one. */
+    static final List<String> RESERVED = reserved();
+
+    private static List<String> reserved() {
+        List<String> l = new ArrayList<>();
+        for (OutputFormat f : OutputFormat.values()) {
+            l.addAll(names(TREE, f));
+            l.addAll(names(PARTITION, f));
+        }
+        return List.copyOf(l);
+    }
+
+    static List<String> names(List<String> arrays, OutputFormat format) {
+        List<String> l = new ArrayList<>();
+        for (String a : arrays) l.add(a + format.extension());
+        return l;
     }
 
     /** {@code word} for a count of one, else its plural ("batch" becomes "batches"). */

@@ -126,7 +126,7 @@ final class BenchCommand implements Runnable {
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size()) : BallTreeCommand.readLayout(batch, pts.size());
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-            if (t < 1) throw new InvalidInputException("--threads must be >= 1");
+            org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
             spec.commandLine().getOut().println(BallTreeBench.run(pts, layout, repeat, t, kernels == BallTreeCommand.Kernels.VECTOR).line());
             return 0;
         }

@@ -9,11 +9,12 @@ import picocli.CommandLine;
 /**
  * What a command gets from the process that runs it, handed over when the command line is built (see
  * {@link Factory}) instead of being read from globals: the token that Ctrl-C and SIGTERM cancel, what
- * {@code -} reads, whether progress may repaint a line on a terminal, and the output directories the
- * run created (removed again if it fails).
+ * {@code -} reads, whether progress may repaint a line on a terminal, the output directories the
+ * run created (removed again if it fails) and the ones it locked (released when it ends).
  *
  * <pre>{@code
- * CliContext context = new CliContext(new CancellationToken(), System.in, false, new CreatedDirectories());
+ * CliContext context = new CliContext(new CancellationToken(), System.in, false, new CreatedDirectories(),
+ *         new OutputLocks());
  * CommandLine cl = new CommandLine(new SylvaCommand(), new CliContext.Factory(context));
  * }</pre>
  *
@@ -21,17 +22,20 @@ import picocli.CommandLine;
  * @param stdin       what the input {@code -} reads
  * @param terminal    whether stderr is a terminal, so that progress may draw an updating line
  * @param directories the output directories this run created
+ * @param locks       the output directories this run locked
  */
-record CliContext(CancellationToken cancel, InputStream stdin, boolean terminal, CreatedDirectories directories) {
+record CliContext(CancellationToken cancel, InputStream stdin, boolean terminal, CreatedDirectories directories,
+        OutputLocks locks) {
     CliContext {
         Objects.requireNonNull(cancel, "cancel");
         Objects.requireNonNull(stdin, "stdin");
         Objects.requireNonNull(directories, "directories");
+        Objects.requireNonNull(locks, "locks");
     }
 
     /** A context for one in-process run (tests): a fresh token, no terminal, {@code stdin} for {@code -}. */
     static CliContext inProcess(InputStream stdin) {
-        return new CliContext(new CancellationToken(), stdin, false, new CreatedDirectories());
+        return new CliContext(new CancellationToken(), stdin, false, new CreatedDirectories(), new OutputLocks());
     }
 
     /**

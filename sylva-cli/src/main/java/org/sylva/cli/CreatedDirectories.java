@@ -1,7 +1,9 @@
 package org.sylva.cli;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -12,8 +14,12 @@ import org.sylva.io.AtomicOutput;
 /**
  * Prepares output directories up front (so an unwritable one is reported before the long computation)
  * and remembers the ones this run created, so that a run that fails or is interrupted can remove those
- * it left empty: a failed run leaves the file system as it found it. Only empty directories are ever
- * removed. Thread-safe: the shutdown hook may clean up while the command still runs.
+ * it left empty: a failed run leaves the file system as it found it. A directory counts as this run's
+ * only if this run's own {@code mkdir} made it: missing levels are created one at a time, top down, and
+ * one that another process made in the meantime is not ours, so a failing run never removes a folder
+ * that a concurrent run created or writes into. Only empty directories are ever removed (a running
+ * {@code sylva} keeps its lock file in its {@code --out}). Thread-safe: the shutdown hook may clean up
+ * while the command still runs.
  *
  * <pre>{@code
  * CreatedDirectories created = new CreatedDirectories();   // one per run (CliContext#directories)
@@ -29,15 +35,19 @@ final class CreatedDirectories {
     void prepare(Path dir) {
         Path abs = dir.toAbsolutePath().normalize();
         List<Path> missing = new ArrayList<>();
-        // Bounded by the depth of the path.
-        for (Path p = abs; p != null && !Files.exists(p); p = p.getParent()) missing.add(p);
-        try {
-            AtomicOutput.checkOutputDirectory(dir, 0);
-        } finally {
-            for (Path p : missing) {
-                if (Files.isDirectory(p)) created.add(p);
+        // Bounded by the depth of the path; deepest first.
+        for (Path p = abs; p != null && !Files.exists(p, LinkOption.NOFOLLOW_LINKS); p = p.getParent()) missing.add(p);
+        for (int i = missing.size() - 1; i >= 0; i--) {
+            try {
+                Files.createDirectory(missing.get(i));
+                created.push(missing.get(i));   // ours alone; pushed parents first, so polled children first
+            } catch (FileAlreadyExistsException e) {
+                // made by someone else since we looked (or a file is there: the check below says so)
+            } catch (IOException e) {
+                break;   // the check below names the problem
             }
         }
+        AtomicOutput.checkOutputDirectory(dir, 0);
     }
 
     /** Removes the directories {@link #prepare} created that are still empty (deepest first). */

@@ -1,6 +1,8 @@
 package org.sylva.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.sylva.cli.report.Waveforms;
@@ -38,11 +40,15 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--min-cluster-size", defaultValue = "20", description = "HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}).")
     int minClusterSize;
 
-    @Option(names = "--out", defaultValue = "sylva-demo", paramLabel = "DIR", description = "Output directory (default ${DEFAULT-VALUE}).")
+    @Option(names = "--out", defaultValue = "sylva-demo", paramLabel = "DIR", description = "Output directory "
+            + "(default ${DEFAULT-VALUE}); a second run into it while this one runs is refused at once.")
     Path out;
 
     @Mixin
     RunOptions run = new RunOptions();
+
+    /** The report's name in --out. */
+    private static final String REPORT = "report.html";
 
     DemoCommand(CliContext context) {
         this.context = context;
@@ -53,7 +59,9 @@ final class DemoCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         if (points < 2) throw new InvalidInputException("--points must be at least 2; got " + points);
         Hdbscan h = Hdbscan.builder().minClusterSize(minClusterSize).threads(run.threadCount()).build();
-        context.directories().prepare(out);
+        List<String> files = new ArrayList<>(HdbscanOutputs.names(OutputFormat.NPY));
+        files.add(REPORT);
+        OutputTargets.claim(context, err, run.quiet, out, files, StaleOutputs.ARRAY_FILES, null);
         long t0 = System.nanoTime();
         ClipLikeData demo = ClipLikeData.generate(points, seed);
         double gen = (System.nanoTime() - t0) / 1e9;
@@ -65,7 +73,7 @@ final class DemoCommand implements Callable<Integer> {
         try (ProgressPrinter progress = context.progress(err, run.quiet, demo.points().size())) {
             r = h.fit(demo.points(), progress, context.cancel());
         }
-        Path report = out.resolve("report.html");
+        Path report = out.resolve(REPORT);
         // the demo's rows are single-channel clips, so the report draws them as waveforms
         Waveforms clips = Waveforms.channelMajor(points, 1, demo.points().coordinates());
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), null, clips,
@@ -75,6 +83,7 @@ final class DemoCommand implements Callable<Integer> {
         if (!w.removed().isEmpty()) o.println(w.removedLine());
         o.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",
                 Agreement.adjustedRand(demo.truth(), r.labels()));
+        if (w.reportFailure() != null) throw new ReportNotWritten(report, out, w.reportFailure());
         o.println("report: " + report.toAbsolutePath());
         return 0;
     }

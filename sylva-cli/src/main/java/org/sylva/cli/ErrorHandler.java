@@ -11,7 +11,8 @@ import org.sylva.progress.CancelledException;
 import picocli.CommandLine;
 
 /**
- * Turns every failure into one line on stderr and an exit status: 2 for errors, 130 for cancellation.
+ * Turns every failure into one line on stderr (at most {@link #MAX_LINE} characters) and an exit status:
+ * 2 for errors, 3 for a report that failed after the outputs were written, 130 for cancellation.
  * Stack traces only with {@code --verbose}. The library's messages are printed as they are; when one is
  * about a parameter ({@link InvalidInputException#parameter()}), the option that sets it follows:
  * {@code sylva: error: min_cluster_size must be at least 2; got 1 (option --min-cluster-size)}.
@@ -24,6 +25,12 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             err.println("sylva: interrupted; no output was written");
             return ExitStatus.INTERRUPTED;
         }
+        if (ex instanceof ReportNotWritten r) {
+            err.println("sylva: error: " + oneLine(r.getMessage() + ": " + message(r.getCause())));
+            if (verboseAnywhere(parseResult)) r.getCause().printStackTrace(err);
+            err.flush();
+            return ExitStatus.REPORT_FAILED;
+        }
         err.println("sylva: error: " + oneLine(message(ex)) + optionOf(ex, cl.getCommandSpec()));
         if (parseResult.hasMatchedOption("--verbose") || verboseAnywhere(parseResult)) {
             ex.printStackTrace(err);
@@ -32,9 +39,26 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         return ExitStatus.ERROR;
     }
 
-    /** Error output is one line, whatever a message holds. */
+    /**
+     * Longest error line, in characters: a message quoting input (a header of 100 000 columns, a huge
+     * cell) would otherwise make a line of hundreds of kilobytes that buries the point.
+     */
+    static final int MAX_LINE = 400;
+
+    /**
+     * Error output is one line, whatever a message holds, and at most {@link #MAX_LINE} characters: a
+     * longer one keeps its start and its end (where the file, line and remedy usually are) around "…".
+     */
     static String oneLine(String m) {
-        return m.strip().replaceAll("\\s*\\R\\s*", "; ");
+        String line = m.strip().replaceAll("\\s*\\R\\s*", "; ");
+        if (line.length() <= MAX_LINE) return line;
+        int tail = MAX_LINE / 4;
+        int head = MAX_LINE - tail - 3;
+        // never split a surrogate pair (an emoji in a header) into half a character
+        if (Character.isHighSurrogate(line.charAt(head - 1))) head--;
+        int from = line.length() - tail;
+        if (Character.isLowSurrogate(line.charAt(from))) from++;
+        return line.substring(0, head) + " \u2026 " + line.substring(from);
     }
 
     private static boolean verboseAnywhere(CommandLine.ParseResult pr) {

@@ -6,6 +6,11 @@ final class ExitStatus {
     static final int OK = 0;
     /** Bad input, bad parameters and failed I/O. */
     static final int ERROR = 2;
+    /**
+     * Every output was written, but the report was not (its rendering or writing failed): the results
+     * are usable; a script that needs the report can tell this from both success and {@link #ERROR}.
+     */
+    static final int REPORT_FAILED = 3;
     /** After Ctrl-C (128 + SIGINT), as shells report it; SIGTERM ends with 143, set by the JVM. */
     static final int INTERRUPTED = 130;
 

@@ -59,7 +59,9 @@ final class HdbscanCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
             + "needed). Files an earlier run wrote there under Sylva's names that this run does not write (labels.csv "
             + "after --format npy, report.html without --report there, ...) are removed once the new outputs are in "
-            + "place; other files are left alone.")
+            + "place; other files are left alone. A second run into the same DIR while this one runs is refused at "
+            + "once (lock file .sylva.lock, removed at the end); an output name taken by anything but a regular "
+            + "file (directory, link, FIFO, device) is refused before the fit.")
     Path out;
 
     @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "5",
@@ -108,7 +110,10 @@ final class HdbscanCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
     OutputFormat format;
 
-    @Option(names = "--report", paramLabel = "FILE.html", description = "Also write a self-contained HTML report.")
+    @Option(names = "--report", paramLabel = "FILE.html", description = "Also write a self-contained HTML report. "
+            + "FILE must be a regular file or not exist: a directory, symbolic link, FIFO or device there is refused "
+            + "(never written through or replaced), and so is an output's name in --out. If the report fails, the "
+            + "outputs are still written and sylva exits with status 3.")
     Path report;
 
     @Mixin
@@ -135,9 +140,9 @@ final class HdbscanCommand implements Callable<Integer> {
                 .clusterSelectionEpsilon(epsilon).maxClusterSize(maxClusterSize).alpha(alpha)
                 .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
                 .threads(run.threadCount()).backend(backend).build();
-        // Before reading and fitting: an unwritable destination is reported before the long work.
-        context.directories().prepare(out);
-        if (report != null) context.directories().prepare(report.toAbsolutePath().getParent());
+        // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work.
+        OutputTargets.claim(context, err, run.quiet, out, HdbscanOutputs.names(format), StaleOutputs.ARRAY_FILES,
+                report);
 
         long t0 = System.nanoTime();
         InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin());
@@ -185,6 +190,7 @@ final class HdbscanCommand implements Callable<Integer> {
         }
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features, written));
         if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
+        if (w.reportFailure() != null) throw new ReportNotWritten(report, out, w.reportFailure());
         return 0;
     }
 

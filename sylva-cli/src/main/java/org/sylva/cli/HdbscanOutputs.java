@@ -35,13 +35,22 @@ final class HdbscanOutputs {
         return format == OutputFormat.NPY ? npy : 3 * npy;
     }
 
+    /** The file names {@link #write} gives the arrays in {@code format}, in the order it writes them. */
+    static List<String> names(OutputFormat format) {
+        List<String> l = new ArrayList<>();
+        for (String a : StaleOutputs.ARRAYS) l.add(a + format.extension());
+        return l;
+    }
+
     /**
      * What {@link #write} did.
      *
-     * @param files   the files written, in order
-     * @param removed files of an earlier run that this run did not write, removed from the output directory
+     * @param files         the files written, in order
+     * @param removed       files of an earlier run that this run did not write, removed from the output
+     *                      directory (and the earlier report at the report's path when the new one failed)
+     * @param reportFailure why the report was not written, or null (none asked, or written)
      */
-    record Written(List<Path> files, List<Path> removed) {
+    record Written(List<Path> files, List<Path> removed, Throwable reportFailure) {
         /** One line for the summary, or the empty string when nothing was removed. */
         String removedLine() {
             if (removed.isEmpty()) return "";
@@ -52,16 +61,33 @@ final class HdbscanOutputs {
         }
     }
 
-    /**
-     * Writes every output (and the report, when asked) together: all of them or, on failure, none; a
-     * {@code cancel} cancelled before the files are committed leaves none either. Once they are in place,
-     * the outputs of an earlier run that this run does not write are removed from {@code dir}
-     * ({@link StaleOutputs}). {@code pca}: the fit ran on these principal components ({@code --pca}; null
-     * when not), which the report notes; {@code waveforms} (may be null) are drawn per cluster.
-     */
+    /** Renders a report's HTML (the command's is {@link HtmlReport#render}; tests give a failing one). */
+    @FunctionalInterface
+    interface Renderer {
+        String render(HdbscanReportData data);
+    }
+
+    /** As below, rendering the report with {@link HtmlReport#render}. */
     static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             PcaFeatures pca, Waveforms waveforms, String inputName, CancellationToken cancel) throws IOException {
+        return write(h, r, dir, format, report, points, pca, waveforms, inputName, cancel, HtmlReport::render);
+    }
+
+    /**
+     * Writes every output (and the report, when asked) together: all of them or, on failure, none; a
+     * {@code cancel} cancelled before the files are committed leaves none either. A report that fails to
+     * render or to be written does not stop the outputs: they are committed without it and
+     * {@link Written#reportFailure()} says why ({@link ReportStage}). Once they are in place, the outputs
+     * of an earlier run that this run does not write are removed from {@code dir} ({@link StaleOutputs}),
+     * and so is an earlier report at the report's path when the new one failed. {@code pca}: the fit ran
+     * on these principal components ({@code --pca}; null when not), which the report notes;
+     * {@code waveforms} (may be null) are drawn per cluster.
+     */
+    static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
+            PcaFeatures pca, Waveforms waveforms, String inputName, CancellationToken cancel, Renderer renderer)
+            throws IOException {
         List<Path> written = new ArrayList<>();
+        Throwable reportFailure = null;
         try (AtomicOutput.Group g = AtomicOutput.group()) {
             int n = r.size();
             written.add(format.stage(g, dir, "labels", NpyArray.ofInt32(r.labels(), n)));
@@ -86,15 +112,16 @@ final class HdbscanOutputs {
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
             if (report != null) {
-                String html = HtmlReport.render(reportData(h, r, points, pca, waveforms, inputName));
-                byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                g.write(report, o -> o.write(bytes));
-                written.add(report);
+                reportFailure = ReportStage.stage(g, report,
+                        () -> renderer.render(reportData(h, r, points, pca, waveforms, inputName)));
+                if (reportFailure == null) written.add(report);
             }
             cancel.throwIfCancelled();
             g.commit();
         }
-        return new Written(written, StaleOutputs.remove(dir, written));
+        List<Path> removed = new ArrayList<>(StaleOutputs.remove(dir, written));
+        if (reportFailure != null && ReportStage.removeEarlier(report)) removed.add(report);
+        return new Written(written, removed, reportFailure);
     }
 
     /** The report's data; {@code waveforms} (may be null: no waveform section) are drawn per cluster. */

@@ -1,7 +1,11 @@
 package org.sylva.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -12,9 +16,10 @@ import picocli.CommandLine;
 
 /**
  * Entry point of the {@code sylva} command. Exit status ({@link ExitStatus}): 0 success, 2 bad input or
- * parameters (one line on stderr naming the problem; a stack trace only with {@code --verbose}), 130
- * interrupted (Ctrl-C: the running computation is cancelled through its token, temporaries are removed;
- * SIGTERM does the same and exits 143, as the JVM reports 128 + the signal number).
+ * parameters (one line on stderr naming the problem; a stack trace only with {@code --verbose}), 3 the
+ * outputs were written but the report could not be, 130 interrupted (Ctrl-C: the running computation
+ * is cancelled through its token, temporaries are removed; SIGTERM does the same and exits 143, as the
+ * JVM reports 128 + the signal number).
  *
  * <p>Everything a command needs from the process (the cancellation token, stdin, whether stderr is a
  * terminal, the directories the run created) reaches it in a {@link CliContext}, given to each command
@@ -34,10 +39,13 @@ public final class Main {
     public static void main(String[] args) {
         // `sylva --version` alone is answered before anything else is loaded (a cold start figure).
         if (VersionText.answer(args, System.out)) return;
-        PrintWriter out = new PrintWriter(System.out, true);
+        // Straight on file descriptor 1, not through System.out: a PrintStream swallows write errors
+        // (a full disk, a closed pipe), and Main.run must see them to fail instead of exiting 0.
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
+                stdoutCharset()), true);
         PrintWriter err = new PrintWriter(System.err, true);
         CliContext context = new CliContext(new CancellationToken(), System.in, stderrIsTerminal(),
-                new CreatedDirectories());
+                new CreatedDirectories(), new OutputLocks());
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean shuttingDown = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("sylva-interrupt").unstarted(() -> {
@@ -54,6 +62,7 @@ public final class Main {
             if (!done) {
                 // The command is somewhere the token is not checked (e.g. reading a large input): the
                 // JVM halts after this hook, so clean up and say so here.
+                context.locks().releaseAll();   // its lock file first, or --out is not empty
                 context.directories().removeEmpty();
                 err.println("sylva: interrupted; no output was written");
             }
@@ -78,7 +87,11 @@ public final class Main {
         return run(args, out, err, CliContext.inProcess(in));
     }
 
-    /** Runs the command line in {@code context}; a failed run removes the directories it created. */
+    /**
+     * Runs the command line in {@code context}; releases the output directories it locked, and a failed
+     * run removes the directories it created. Standard output that could not be written (a full device,
+     * a closed pipe) makes a run that would have succeeded fail with status 2, saying so.
+     */
     static int run(String[] args, PrintWriter out, PrintWriter err, CliContext context) {
         int code;
         try {
@@ -87,12 +100,29 @@ public final class Main {
             // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
             err.println("sylva: error: " + ErrorHandler.oneLine(ErrorHandler.message(e)));
             code = ExitStatus.ERROR;
+        } finally {
+            context.locks().releaseAll();   // before removeEmpty: the lock file is inside --out
         }
-        if (code != ExitStatus.OK) context.directories().removeEmpty();
+        if (out.checkError()) {   // flushes, then tells whether any write to stdout failed
+            err.println("sylva: error: standard output could not be written (a full device or a closed pipe?): "
+                    + "what this command printed there is lost or incomplete");
+            if (code == ExitStatus.OK) code = ExitStatus.ERROR;
+        }
+        if (code != ExitStatus.OK) context.directories().removeEmpty();   // only empty ones: outputs stay
         context.directories().forget();
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** The charset the JVM picked for standard output ({@code stdout.encoding}), as System.out uses. */
+    private static Charset stdoutCharset() {
+        String name = System.getProperty("stdout.encoding");
+        try {
+            return name == null ? Charset.defaultCharset() : Charset.forName(name);
+        } catch (IllegalArgumentException e) {
+            return Charset.defaultCharset();
+        }
     }
 
     private static boolean stderrIsTerminal() {

@@ -29,6 +29,8 @@ final class StaleOutputs {
             "single_linkage", "condensed_tree", "persistence");
     /** Every file name a Sylva HDBSCAN run may leave in its output directory. */
     static final List<String> NAMES = names();
+    /** The arrays' file names in every format (what a report in the output directory must not be called). */
+    static final List<String> ARRAY_FILES = NAMES.subList(0, NAMES.size() - 1);
 
     private StaleOutputs() {
     }

@@ -7,6 +7,7 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;
+import org.sylva.parallel.Pools;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
@@ -49,12 +50,9 @@ public final class BallTreeBuilder {
     /** A builder using all available processors, never cancelled, reporting no progress. */
     public BallTreeBuilder() { }
 
-    /** Number of threads (1 = the calling thread only). */
+    /** Number of threads (1 = the calling thread only; at most {@link Pools#MAX_WORKERS}). */
     public BallTreeBuilder threads(int threads) {
-        if (threads < 1) {
-            throw InvalidInputException.forParameter("threads", "threads must be at least 1; got " + threads);
-        }
-        this.threads = threads;
+        this.threads = Pools.checkThreads(threads);
         return this;
     }
 

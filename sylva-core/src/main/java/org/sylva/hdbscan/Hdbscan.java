@@ -11,7 +11,9 @@ import org.sylva.hdbscan.engine.MutualReachabilityMst;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.hierarchy.SelectionParameters;
 import org.sylva.parallel.Execution;
+import org.sylva.parallel.Pools;
 import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
 import org.sylva.progress.ProgressListener;
 
 /**
@@ -133,7 +135,7 @@ public final class Hdbscan {
 
     /**
      * Clusters {@code points}. Progress is reported between bounded chunks of work; when {@code cancel}
-     * is cancelled the fit stops at the next chunk boundary with
+     * is cancelled, or the calling thread is interrupted, the fit stops at the next chunk boundary with
      * {@link org.sylva.progress.CancelledException} and returns nothing.
      *
      * @throws InvalidInputException for non-finite coordinates (under {@link NonFinitePolicy#REJECT}),
@@ -147,14 +149,17 @@ public final class Hdbscan {
         FiniteRows rows = FiniteRows.of(points, nonFinite);
         int n = rows.fittedCount(points.size());
         checkSizes(rows, points.size(), n, points.dimensions());
-        return fitRows(rows.fittedRows(points), points.size(), n, points.dimensions(), rows, progress, cancel);
+        // fittedRows is a private float64 copy: nothing to guard
+        return fitRows(rows.fittedRows(points), points.size(), n, points.dimensions(), rows, InputGuard.NONE,
+                progress, cancel);
     }
 
     /**
      * Clusters {@code n} points of {@code d} float64 coordinates (row-major in {@code coords}, not
      * modified) — for data that is float64 to begin with, such as a float64 {@code .npy}: the distances
      * are then exactly scikit-learn's, with no rounding to float32 first. The same as fitting
-     * {@link PointSet#ofFloat64}{@code (n, d, coords)}.
+     * {@link PointSet#ofFloat64}{@code (n, d, coords)}. The array is read in place, not copied: it must
+     * not change until the fit returns; one that does is an {@link InvalidInputException} saying so.
      */
     public HdbscanResult fit(double[] coords, int n, int d, ProgressListener progress, CancellationToken cancel) {
         Objects.requireNonNull(coords, "coords");
@@ -166,7 +171,10 @@ public final class Hdbscan {
         requireRepresentableDistances(coords, d);
         int fitted = rows.fittedCount(n);
         checkSizes(rows, n, fitted, d);
-        return fitRows(rows.fittedRows(coords, d), n, fitted, d, rows, progress, cancel);
+        double[] fittedRows = rows.fittedRows(coords, d);
+        // read in place when every row takes part: guard against the caller writing into it meanwhile
+        InputGuard guard = fittedRows == coords ? InputGuard.of(coords) : InputGuard.NONE;
+        return fitRows(fittedRows, n, fitted, d, rows, guard, progress, cancel);
     }
 
     /**
@@ -196,15 +204,36 @@ public final class Hdbscan {
         MemoryBudget.check(n, d, minSamples());
     }
 
-    private HdbscanResult fitRows(double[] fittedRows, int total, int n, int d, FiniteRows rows,
+    private HdbscanResult fitRows(double[] fittedRows, int total, int n, int d, FiniteRows rows, InputGuard guard,
             ProgressListener progress, CancellationToken cancel) {
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(cancel, "cancel");
+        stopIfAsked(cancel);
+        MutualReachabilityMst m;
+        try {
+            m = engine().spanningTree(new FittedPoints(fittedRows, n, d), minSamples(), alpha(),
+                    new Execution(threads, progress, cancel));
+        } catch (RuntimeException e) {
+            // an input changed mid-fit breaks the index's invariants: say so rather than show the symptom
+            guard.check(e);
+            throw e;
+        }
+        guard.check(null);
+        stopIfAsked(cancel);
+        HdbscanResult r = HdbscanResult.fromSpanningTree(parameters, total, rows, m.coreDistances(), m.tree(),
+                m.stageSeconds());
+        stopIfAsked(cancel);
+        return r;
+    }
+
+    /**
+     * Throws {@link CancelledException} when {@code cancel} is cancelled or the calling thread was
+     * interrupted (its interrupt status stays set): an interrupt stops a fit as the token does, also in a
+     * stage that runs on the calling thread alone.
+     */
+    private static void stopIfAsked(CancellationToken cancel) {
         cancel.throwIfCancelled();
-        MutualReachabilityMst m = engine().spanningTree(new FittedPoints(fittedRows, n, d), minSamples(), alpha(),
-                new Execution(threads, progress, cancel));
-        cancel.throwIfCancelled();
-        return HdbscanResult.fromSpanningTree(parameters, total, rows, m.coreDistances(), m.tree(), m.stageSeconds());
+        if (Thread.currentThread().isInterrupted()) throw new CancelledException();
     }
 
     /**
@@ -277,7 +306,7 @@ public final class Hdbscan {
             return this;
         }
 
-        /** Worker threads (>= 1). The result does not depend on it. */
+        /** Worker threads (1 .. {@link Pools#MAX_WORKERS}). The result does not depend on it. */
         public Builder threads(int v) {
             threads = v;
             return this;
@@ -303,9 +332,7 @@ public final class Hdbscan {
         public Hdbscan build() {
             HdbscanParameters p = new HdbscanParameters(minClusterSize, minSamples == null ? minClusterSize : minSamples,
                     clusterSelectionEpsilon, maxClusterSize, alpha, method, allowSingleCluster);
-            if (threads < 1) {
-                throw InvalidInputException.forParameter("threads", "threads must be at least 1; got " + threads);
-            }
+            Pools.checkThreads(threads);
             if (backend == Backend.SIMD && engine == null) new CpuHdbscanEngine(backend);   // refused here, with the reason
             return new Hdbscan(p, this);
         }

@@ -6,16 +6,19 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,16 +26,20 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import org.sylva.data.InvalidInputException;
 
 /**
  * Writes files so that a reader never sees a half-written one: the content goes to a temporary
- * file in the target's directory (named {@code .NAME.RANDOM.part}), is flushed to disk, and is then
- * renamed onto the target ({@code ATOMIC_MOVE}, falling back to {@code REPLACE_EXISTING} where the
+ * file in the target's directory (named {@code .NAME.sylva-RANDOM.part}), is flushed to disk, and is
+ * then renamed onto the target ({@code ATOMIC_MOVE}, falling back to {@code REPLACE_EXISTING} where the
  * file system cannot move atomically). If writing fails or is cancelled the temporary is deleted
  * and the target is left as it was. A {@link Group} stages several files and renames them together
  * at the end of a run. {@link #checkOutputDirectory} lets a command fail before a long computation
- * when its output directory cannot be created or written.
+ * when its output directory cannot be created or written. Only regular files are written or replaced:
+ * a target that exists as anything else (directory, symbolic link, FIFO, device, socket) is refused
+ * ({@link #checkTarget}), so a rename never replaces a device node or a link. A process killed mid-write
+ * leaves its temporary behind; {@link #deleteOrphans} removes such files (only names of this pattern).
  *
  * <pre>{@code
  * AtomicOutput.checkOutputDirectory(outDir, 0);             // fail early: exists/creatable and writable
@@ -138,6 +145,83 @@ public final class AtomicOutput {
     }
 
     /**
+     * Refuses {@code target} when something other than a regular file is there (not following a link):
+     * a directory, a symbolic link, a named pipe, a device or a socket; throws
+     * {@link InvalidInputException} naming the path and what it is. Nothing there, or a regular file,
+     * passes. Writing through a link or replacing it (or a device node, as {@code rename} would) could
+     * surprise, so neither is done.
+     */
+    public static void checkTarget(Path target) {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return; // nothing there (or unreadable: the write itself will tell)
+        }
+        if (a.isRegularFile()) return;
+        throw new InvalidInputException("cannot write " + target + ": it is " + kind(target, a)
+                + "; Sylva writes only regular files and never replaces anything else: give another path");
+    }
+
+    /** What a non-regular file is, in words ("a named pipe (FIFO)"). */
+    private static String kind(Path p, BasicFileAttributes a) {
+        if (a.isDirectory()) return "a directory";
+        if (a.isSymbolicLink()) return "a symbolic link (Sylva neither writes through links nor replaces them)";
+        int type;
+        try {
+            type = ((Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS)) & 0170000;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            return "not a regular file";
+        }
+        return switch (type) {
+            case 0010000 -> "a named pipe (FIFO)";
+            case 0020000 -> "a character device";
+            case 0060000 -> "a block device";
+            case 0140000 -> "a socket";
+            default -> "not a regular file";
+        };
+    }
+
+    /** Temporaries of {@link #write} and {@link Group}: {@code .NAME.sylva-HEX.part}. */
+    private static final Pattern TEMPORARY = Pattern.compile("\\..+\\.sylva-[0-9a-f]{1,16}\\.part");
+    /** The probe files of {@link #checkOutputDirectory}. */
+    private static final Pattern PROBE = Pattern.compile("\\.sylva-write-check[0-9]*\\.tmp");
+
+    /** True for a file name this class gives its temporaries (and its write probes). */
+    public static boolean isTemporaryName(String name) {
+        return TEMPORARY.matcher(name).matches() || PROBE.matcher(name).matches();
+    }
+
+    /**
+     * Deletes from {@code dir} (not below it) the regular files whose names are this class's temporaries
+     * ({@link #isTemporaryName}) and that no write of this JVM has in progress: what a killed process
+     * left. Call it only where no other process may be writing into {@code dir} right now (the caller
+     * holds a lock on it). Returns the files deleted; a file that cannot be deleted is an error naming it.
+     */
+    public static List<Path> deleteOrphans(Path dir) throws IOException {
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path p : s) {
+                if (isTemporaryName(p.getFileName().toString())
+                        && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
+                        && !IN_FLIGHT.contains(p.toAbsolutePath())) {
+                    found.add(p);
+                }
+            }
+        }
+        List<Path> deleted = new ArrayList<>();
+        for (Path p : found) {
+            try {
+                if (Files.deleteIfExists(p)) deleted.add(p);
+            } catch (IOException e) {
+                throw new IOException("cannot remove " + p + ", a temporary file left by an interrupted run: "
+                        + reason(e), e);
+            }
+        }
+        return deleted;
+    }
+
+    /**
      * Checks up front that {@code dir} is, or can be created as, a writable directory, creating it
      * (and missing parents) and probing it with a small temporary file; when {@code bytesNeeded > 0},
      * also checks that its file store reports at least that much usable space. Throws
@@ -154,7 +238,8 @@ public final class AtomicOutput {
         }
         try {
             Path probe = Files.createTempFile(dir, ".sylva-write-check", ".tmp");
-            Files.delete(probe);
+            // if-exists: a run starting in the same folder may have taken the probe for an orphan already
+            Files.deleteIfExists(probe);
         } catch (IOException e) {
             throw new InvalidInputException("output directory " + dir + " is not writable: " + reason(e), e);
         }
@@ -174,9 +259,7 @@ public final class AtomicOutput {
     }
 
     private static Path writeTemporary(Path target, Content content) throws IOException {
-        if (Files.isDirectory(target)) {
-            throw new InvalidInputException("cannot write " + target + ": it is a directory");
-        }
+        checkTarget(target);
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         String name = abs.getFileName().toString();
@@ -186,7 +269,8 @@ public final class AtomicOutput {
         // CREATE_NEW with a random name (not createTempFile, which would make the output mode 0600
         // instead of the usual umask-derived permissions); a few tries cover name collisions.
         for (int attempt = 0; attempt < 16 && ch == null; attempt++) {
-            Path candidate = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + ".part");
+            Path candidate = dir.resolve("." + name + ".sylva-"
+                    + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + ".part");
             try {
                 ch = FileChannel.open(candidate, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 tmp = candidate;
@@ -199,7 +283,7 @@ public final class AtomicOutput {
             }
         }
         if (ch == null) throw new IOException("cannot create a temporary file for " + target + " in " + dir);
-        IN_FLIGHT.add(tmp);
+        IN_FLIGHT.add(tmp.toAbsolutePath());
         boolean ok = false;
         try {
             try (FileChannel open = ch) {
@@ -227,16 +311,18 @@ public final class AtomicOutput {
 
     private static void moveIntoPlace(Path tmp, Path target) throws IOException {
         try {
+            checkTarget(target); // again: something else may have appeared there since the write began
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
         } finally {
-            IN_FLIGHT.remove(tmp);
+            IN_FLIGHT.remove(tmp.toAbsolutePath());
         }
     }
 
     private static boolean deleteQuietly(Path p) {
-        IN_FLIGHT.remove(p);
+        if (p == null) return false;
+        IN_FLIGHT.remove(p.toAbsolutePath());
         try {
             return Files.deleteIfExists(p);
         } catch (IOException e) {

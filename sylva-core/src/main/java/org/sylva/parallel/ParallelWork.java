@@ -19,7 +19,9 @@ import org.sylva.progress.ProgressListener;
  * in increasing order; between units they check the cancellation token, and about every 100 ms one of
  * them reports progress. Each worker has a stable id in {@code [0, threads)}, so per-thread scratch can
  * be allocated once and reused across passes. The units must write disjoint results (or combine them
- * order-independently), so the output never depends on the number of threads.
+ * order-independently), so the output never depends on the number of threads. Interrupting the calling
+ * thread cancels the pass as the token does: the workers stop at their next unit and the pass throws
+ * {@link CancelledException}, with the thread's interrupt status kept set.
  *
  * <pre>{@code
  * ParallelWork work = new ParallelWork(2);
@@ -70,14 +72,16 @@ public final class ParallelWork {
         AtomicLong lastReport = new AtomicLong(System.nanoTime());
         AtomicBoolean failed = new AtomicBoolean();
         if (pool == null || units <= 1) {
-            work(0, units, next, done, lastReport, failed, stage, offset, total, listener, token, task);
+            // the calling thread works alone: it notices its own interrupt between units
+            work(0, units, next, done, lastReport, failed, stage, offset, total, listener, token, task,
+                    Thread.currentThread());
         } else {
             int workers = Math.min(threads, units);
             List<Future<?>> futures = new ArrayList<>(workers);
             for (int t = 0; t < workers; t++) {
                 int id = t;
                 futures.add(pool.submit(() -> work(id, units, next, done, lastReport, failed, stage, offset, total,
-                        listener, token, task)));
+                        listener, token, task, null)));
             }
             Throwable failure = null;
             boolean interrupted = false;
@@ -94,7 +98,6 @@ public final class ParallelWork {
                     } catch (InterruptedException e) {
                         interrupted = true;
                         failed.set(true);
-                        if (failure == null) failure = e;
                     }
                 }
             }
@@ -102,16 +105,20 @@ public final class ParallelWork {
             if (failure != null) throw Failures.rethrow(failure);
         }
         token.throwIfCancelled();
+        // An interrupt is a request to stop, as the token is; the caller sees the library's exception.
+        if (Thread.currentThread().isInterrupted() && done.get() != units) throw new CancelledException();
         if (done.get() != units) throw new IllegalStateException(stage + ": " + done.get() + " of " + units + " units ran");
         listener.progress(stage, offset + units, total);
     }
 
+    /** One worker's loop; {@code caller} (or null) is the thread to watch for an interrupt. */
     private static void work(int id, int units, AtomicInteger next, AtomicInteger done, AtomicLong lastReport,
                              AtomicBoolean failed, String stage, long offset, long total, ProgressListener listener,
-                             CancellationToken token, Unit task) {
+                             CancellationToken token, Unit task, Thread caller) {
         for (int it = 0; it < units; it++) {
             // A failed unit stops the other workers at their next unit: the failure surfaces once, promptly.
             if (token.isCancelled() || failed.get()) return;
+            if (caller != null && caller.isInterrupted()) return;
             int u = next.getAndIncrement();
             if (u >= units) return;
             try {

@@ -2,6 +2,7 @@ package org.sylva.parallel;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
+import org.sylva.data.InvalidInputException;
 
 /**
  * The one pool policy of the library: one fork-join pool per requested worker count, created on first
@@ -14,13 +15,37 @@ import java.util.concurrent.ForkJoinPool;
  * }</pre>
  */
 public final class Pools {
+    /**
+     * The most workers one pool may have: Java's fork-join pools refuse a larger parallelism (their
+     * {@code MAX_CAP}, 32767) with a bare {@code IllegalArgumentException}, so the builders check thread
+     * counts against it up front and name the parameter.
+     */
+    public static final int MAX_WORKERS = 0x7fff;
+
     private static final ConcurrentHashMap<Integer, ForkJoinPool> POOLS = new ConcurrentHashMap<>();
 
     private Pools() { }
 
-    /** The shared pool of {@code workers >= 1} threads. */
+    /**
+     * Refuses a thread count outside {@code 1 .. MAX_WORKERS} with an {@link InvalidInputException} about
+     * the parameter {@code threads}; returns it otherwise.
+     */
+    public static int checkThreads(int threads) {
+        if (threads < 1) {
+            throw InvalidInputException.forParameter("threads", "threads must be at least 1; got " + threads);
+        }
+        if (threads > MAX_WORKERS) {
+            throw InvalidInputException.forParameter("threads", "threads must be at most " + MAX_WORKERS
+                    + " (the most workers a Java fork-join pool takes); got " + threads);
+        }
+        return threads;
+    }
+
+    /** The shared pool of {@code 1 <= workers <= MAX_WORKERS} threads. */
     public static ForkJoinPool get(int workers) {
-        if (workers < 1) throw new IllegalArgumentException("workers must be >= 1, got " + workers);
+        if (workers < 1 || workers > MAX_WORKERS) {
+            throw new IllegalArgumentException("workers must be in 1.." + MAX_WORKERS + ", got " + workers);
+        }
         return POOLS.computeIfAbsent(workers, ForkJoinPool::new);
     }
 }

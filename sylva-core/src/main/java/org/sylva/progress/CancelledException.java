@@ -1,7 +1,8 @@
 package org.sylva.progress;
 
 /**
- * Thrown out of a computation whose {@link CancellationToken} was cancelled. No partial result exists.
+ * Thrown out of a computation whose {@link CancellationToken} was cancelled, or whose thread was
+ * interrupted (the thread's interrupt status then stays set). No partial result exists.
  *
  * <pre>{@code
  * try { tree = builder.build(points, ids, token); } catch (CancelledException e) { return; }

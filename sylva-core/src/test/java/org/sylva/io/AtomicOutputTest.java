@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sylva.data.InvalidInputException;
@@ -151,5 +152,79 @@ class AtomicOutputTest {
         assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
         InvalidInputException d = assertThrows(InvalidInputException.class, () -> Npy.writeInt32(dir, new int[] {1}, 1));
         assertTrue(d.getMessage().contains("it is a directory"), d.getMessage());
+    }
+
+    /** Makes a named pipe at {@code p} with mkfifo (in the test's temporary folder, never under /dev). */
+    static Path fifo(Path p) throws IOException, InterruptedException {
+        Process mk = new ProcessBuilder("mkfifo", p.toString()).redirectErrorStream(true).start();
+        Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo is not available here");
+        return p;
+    }
+
+    static boolean isFifo(Path p) throws IOException {
+        return Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS).isOther();
+    }
+
+    @Test
+    void nonRegularTargetsAreRefusedNamingWhatTheyAreAndLeftAsTheyWere() throws Exception {
+        Path pipe = fifo(dir.resolve("pipe.npy"));
+        InvalidInputException f = assertThrows(InvalidInputException.class,
+                () -> AtomicOutput.write(pipe, out -> out.write(1)));
+        assertEquals("cannot write " + pipe + ": it is a named pipe (FIFO); Sylva writes only regular files and never"
+                + " replaces anything else: give another path", f.getMessage());
+        assertTrue(isFifo(pipe), "the FIFO is still there");
+        Path real = Files.writeString(dir.resolve("real.txt"), "keep");
+        Path link = Files.createSymbolicLink(dir.resolve("link.npy"), real);
+        InvalidInputException l = assertThrows(InvalidInputException.class,
+                () -> AtomicOutput.write(link, out -> out.write(1)));
+        assertTrue(l.getMessage().contains("a symbolic link"), l.getMessage());
+        assertTrue(Files.isSymbolicLink(link), "the link is not replaced");
+        assertEquals("keep", Files.readString(real), "nor written through");
+        Path dangling = Files.createSymbolicLink(dir.resolve("dangling.npy"), dir.resolve("nowhere"));
+        assertThrows(InvalidInputException.class, () -> AtomicOutput.checkTarget(dangling));
+        AtomicOutput.checkTarget(real);
+        AtomicOutput.checkTarget(dir.resolve("absent.npy"));
+        assertThrows(InvalidInputException.class, () -> AtomicOutput.checkTarget(dir));
+        assertEquals(List.of(dangling, link, pipe, real), listing(), "no temporary left");
+    }
+
+    @Test
+    void aTargetThatTurnsIntoAFifoBeforeTheCommitIsNotReplaced() throws Exception {
+        Path a = dir.resolve("a.npy"), b = dir.resolve("b.npy");
+        assertThrows(InvalidInputException.class, () -> {
+            try (AtomicOutput.Group g = AtomicOutput.group()) {
+                g.write(a, out -> out.write(1));
+                g.write(b, out -> out.write(2));
+                fifo(b);   // appears while the run is still computing
+                g.commit();
+            }
+        });
+        assertTrue(isFifo(b), "the FIFO is still there");
+        assertEquals(List.of(a, b), listing(), "a was renamed before b was refused; no temporary left");
+    }
+
+    @Test
+    void orphanedTemporariesAreRecognisedByTheirPatternOnly() throws IOException {
+        List<String> orphans = List.of(".labels.npy.sylva-1f3a9c.part", ".report.html.sylva-7fffffffffffffff.part",
+                ".sylva-write-check123456.tmp");
+        List<String> others = List.of("labels.npy", ".labels.npy.1f3a9c.part", "notes.part", ".x.sylva-zz.part",
+                ".sylva.lock", "labels.npy.sylva-12.part");
+        for (String o : orphans) Files.writeString(dir.resolve(o), "left by a killed run");
+        for (String o : others) Files.writeString(dir.resolve(o), "someone else's");
+        Files.createDirectories(dir.resolve(".sub.sylva-12.part"));
+        List<Path> deleted = AtomicOutput.deleteOrphans(dir);
+        assertEquals(orphans.stream().map(dir::resolve).sorted().toList(), deleted.stream().sorted().toList());
+        List<String> left = listing().stream().map(p -> p.getFileName().toString()).toList();
+        List<String> want = new java.util.ArrayList<>(others);
+        want.add(".sub.sylva-12.part");
+        want.sort(null);
+        assertEquals(want, left, "only Sylva's own temporaries, only regular files");
+        // a temporary this JVM is writing right now is not an orphan
+        AtomicOutput.write(dir.resolve("live.bin"), out -> {
+            assertEquals(List.of(), AtomicOutput.deleteOrphans(dir));
+            out.write(1);
+        });
+        assertTrue(Files.exists(dir.resolve("live.bin")));
     }
 }

@@ -59,6 +59,25 @@ class ParallelWorkTest {
         assertTrue(started.get() < 50 + 10 * threads, started.get() + " units started");
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void anInterruptOfTheCallingThreadStopsThePassWithCancelledException(int threads) {
+        Thread caller = Thread.currentThread();
+        AtomicInteger started = new AtomicInteger();
+        ParallelWork w = new ParallelWork(threads);
+        try {
+            assertThrows(CancelledException.class, () -> w.run(100_000, "stage", ProgressListener.NONE,
+                    CancellationToken.NEVER, (worker, unit) -> {
+                        if (started.incrementAndGet() == 50) caller.interrupt();
+                        sleepQuietly(1);   // units that take time: the pass cannot end before the caller wakes
+                    }));
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status stays set");
+        } finally {
+            Thread.interrupted();
+        }
+        assertTrue(started.get() < 50 + 100 * threads, started.get() + " units started");
+    }
+
     private static void sleepQuietly(long ms) {
         try {
             Thread.sleep(ms);

@@ -75,6 +75,7 @@ public final class BallTreeReport {
         int[] group = new int[n];
         java.util.Arrays.fill(group, -1);
         int[] ballCount = new int[balls];
+        int[] drawn = Projection2D.columns(d);
         int r = 0;
         for (int s = 0; s < slots; s++) {
             int slot = (int) (off + s);
@@ -83,7 +84,7 @@ public final class BallTreeReport {
             rows[r] = row;
             ballOfRow[r] = s >> shift;
             ballCount[s >> shift]++;
-            if (Pca.finiteRow(coords, d, row)) group[row] = s >> shift;
+            if (Pca.finiteRow(coords, d, drawn, row)) group[row] = s >> shift;
             r++;
         }
         int[] finite = new int[m];
@@ -172,47 +173,65 @@ public final class BallTreeReport {
     }
 
     /**
-     * Per ball: centre x, y and radius in the drawing plane, and the radius in the full space (distance
-     * from the ball's float64 centroid to its farthest point).
+     * Per ball: centre x, y and radius in the drawing plane, and (when the ball table is shown) the radius
+     * in the full space: the distance from the ball's float64 centroid to its farthest point.
      */
     private static double[][] ballGeometry(BallTreeReportData data, int[] rows, int[] ballOfRow, int[] group,
                                            int balls, Projection2D proj) {
-        int d = data.d();
-        float[] coords = data.coords();
         double[][] geom = new double[balls][4];
         long[] cnt = new long[balls];
-        double[] centroid = new double[balls <= 4096 ? balls * d : 0];
         for (int i = 0; i < rows.length; i++) {
             if (group[rows[i]] < 0) continue;
             int g = ballOfRow[i];
             cnt[g]++;
             geom[g][0] += proj.x(rows[i]);
             geom[g][1] += proj.y(rows[i]);
-            if (centroid.length > 0) {
-                for (int j = 0; j < d; j++) centroid[g * d + j] += coords[rows[i] * d + j];
-            }
         }
         for (int g = 0; g < balls; g++) {
             if (cnt[g] == 0) continue;
             geom[g][0] /= cnt[g];
             geom[g][1] /= cnt[g];
-            if (centroid.length > 0) for (int j = 0; j < d; j++) centroid[g * d + j] /= cnt[g];
         }
         for (int i = 0; i < rows.length; i++) {
             if (group[rows[i]] < 0) continue;
             int g = ballOfRow[i];
             double dx = proj.x(rows[i]) - geom[g][0], dy = proj.y(rows[i]) - geom[g][1];
             geom[g][2] = Math.max(geom[g][2], Math.sqrt(dx * dx + dy * dy));
-            if (centroid.length > 0) {
+        }
+        if (balls <= MAX_TABLE_BALLS) fullSpaceRadii(data, rows, ballOfRow, group, cnt, geom);
+        return geom;
+    }
+
+    /**
+     * {@code geom[g][3]}: ball by ball, since a ball's rows are one run of consecutive slots, so that one
+     * centroid of d values serves them all (a centroid per ball would need balls x d values at once).
+     */
+    private static void fullSpaceRadii(BallTreeReportData data, int[] rows, int[] ballOfRow, int[] group, long[] cnt,
+                                       double[][] geom) {
+        int d = data.d();
+        float[] coords = data.coords();
+        double[] centroid = new double[d];
+        for (int start = 0, end; start < rows.length; start = end) {   // each pass takes one run, at least one row
+            int g = ballOfRow[start];
+            end = start + 1;
+            while (end < rows.length && ballOfRow[end] == g) end++;
+            if (cnt[g] == 0) continue;
+            java.util.Arrays.fill(centroid, 0);
+            for (int i = start; i < end; i++) {
+                if (group[rows[i]] < 0) continue;
+                for (int j = 0; j < d; j++) centroid[j] += coords[rows[i] * d + j];
+            }
+            for (int j = 0; j < d; j++) centroid[j] /= cnt[g];
+            for (int i = start; i < end; i++) {
+                if (group[rows[i]] < 0) continue;
                 double s = 0;
                 for (int j = 0; j < d; j++) {
-                    double e = coords[rows[i] * d + j] - centroid[g * d + j];
+                    double e = coords[rows[i] * d + j] - centroid[j];
                     s += e * e;
                 }
                 geom[g][3] = Math.max(geom[g][3], Math.sqrt(s));
             }
         }
-        return geom;
     }
 
     private static void ballTable(StringBuilder sb, BallTreeReportData data, int k, int levels, int slots, int balls,

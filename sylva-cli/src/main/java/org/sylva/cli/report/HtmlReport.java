@@ -16,9 +16,12 @@ import java.util.List;
  * <p>Output is a pure function of the input: no timestamp, no randomness, locale-independent number
  * formatting, so identical data give a byte-identical file. Work and size are bounded for large
  * inputs: at most {@link #MAX_PLOTTED_POINTS} points (plus small per-cluster floors) are drawn,
- * the icicle plot aggregates to at most {@link IciclePlot#MAX_SHAPES} shapes, and at most
- * {@link #MAX_WAVEFORM_PANELS} waveform panels appear, so that the report of a large data set stays
- * quick to render, small, and quick to open in a browser.
+ * the icicle plot aggregates to at most {@link IciclePlot#MAX_SHAPES} shapes, at most
+ * {@link #MAX_WAVEFORM_PANELS} waveform panels appear, and wide rows are sampled (the projection reads at
+ * most {@link Pca#MAX_COLUMNS} evenly spaced coordinates, a waveform panel at most
+ * {@link WaveformSection#MAX_DRAWN_SAMPLES} samples of {@link WaveformSection#MAX_DRAWN_CHANNELS}
+ * channels), so that the report of a large or wide data set stays quick to render, small, and quick to
+ * open in a browser.
  *
  * <pre>{@code
  * HdbscanReportData data = HdbscanReportData.builder()
@@ -123,8 +126,9 @@ public final class HtmlReport {
         int[] group = new int[n];
         int[] finite = new int[n];
         int nFinite = 0;
+        int[] drawn = Projection2D.columns(d);   // a row is drawn when the coordinates the plane uses are finite
         for (int i = 0; i < n; i++) {
-            boolean ok = Pca.finiteRow(coords, d, i);
+            boolean ok = Pca.finiteRow(coords, d, drawn, i);
             if (ok) finite[nFinite++] = i;
             int l = labels[i];
             group[i] = !ok || l < -1 ? -1 : l == -1 ? k : l;

@@ -2,7 +2,9 @@ package org.sylva.cli.report;
 
 /**
  * The plane a report draws points in: the raw coordinates for one- and two-dimensional data (one
- * unit the same length on both axes), otherwise the first two principal components ({@link Pca}).
+ * unit the same length on both axes), otherwise the first two principal components ({@link Pca}) of
+ * at most {@link Pca#MAX_COLUMNS} evenly spaced coordinates, so that placing a point costs the same
+ * whatever the dimension.
  */
 final class Projection2D {
     private final float[] coords;
@@ -14,6 +16,11 @@ final class Projection2D {
         this.coords = coords;
         this.d = d;
         this.fit = d >= 3 ? Pca.fit(coords, d, rows, count) : null;
+    }
+
+    /** The coordinates a row must have finite to be drawn: those the plane is made of. */
+    static int[] columns(int d) {
+        return d >= 3 ? Pca.columns(d) : Sampling.evenlySpaced(d, 2);
     }
 
     double x(int i) {
@@ -49,10 +56,13 @@ final class Projection2D {
                     : "The data are two-dimensional: points are drawn at their own coordinates, one unit the same"
                     + " length on both axes.";
         }
-        return "Points projected on their first two principal components (covariance of " + Fmt.count(fit.rowsUsed())
-                + " rows in float64; eigenvectors by " + (d <= Pca.JACOBI_MAX_D ? "Jacobi rotations" : "subspace iteration")
-                + ", each signed so that its largest entry is positive);"
-                + " together they explain " + Fmt.fixed(fit.explained(0) + fit.explained(1), 1)
-                + " % of the variance.";
+        int w = fit.columns().length;
+        String of = w == d ? "" : " of " + Fmt.count(w) + " of the " + Fmt.count(d)
+                + " coordinates, evenly spaced (wider rows are sampled so that the report stays quick)";
+        return "Points projected on their first two principal components" + of + " (covariance of "
+                + Fmt.count(fit.rowsUsed()) + " rows in float64; eigenvectors by Jacobi rotations, each signed so"
+                + " that its largest entry is positive); together they explain "
+                + Fmt.fixed(fit.explained(0) + fit.explained(1), 1) + " % of the variance"
+                + (w == d ? "." : " of those coordinates.");
     }
 }

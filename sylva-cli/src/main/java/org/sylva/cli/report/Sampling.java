@@ -1,13 +1,28 @@
 package org.sylva.cli.report;
 
 /**
- * Deterministic stratified subsampling for the scatter plots: points are grouped (cluster label, or
- * ball), each group gets a quota proportional to its size but never below
+ * Deterministic subsampling for the report: rows for the scatter plots, stratified (points are grouped
+ * by cluster label or ball, each group gets a quota proportional to its size but never below
  * {@code min(size, floor)} so that small clusters stay visible, and inside a group the members are
- * taken evenly spaced in index order. No randomness: the same input always selects the same rows.
+ * taken evenly spaced in index order), and evenly spaced indices for the columns of very wide data
+ * (the coordinates the projection uses, the samples and channels a waveform panel draws), which keep
+ * the report's work bounded whatever the dimension. No randomness: the same input always selects the
+ * same rows and columns.
  */
 final class Sampling {
     private Sampling() {
+    }
+
+    /**
+     * {@code min(total, max)} indices of {@code 0 .. total-1}, increasing and evenly spaced, the first and
+     * the last always among them ({@code max >= 2}); all of them when {@code total <= max}.
+     */
+    static int[] evenlySpaced(int total, int max) {
+        if (max < 2) throw new IllegalArgumentException("max must be >= 2, got " + max);
+        int k = Math.min(total, max);
+        int[] idx = new int[k];
+        for (int t = 0; t < k; t++) idx[t] = k == total ? t : (int) ((long) t * (total - 1) / (k - 1));
+        return idx;
     }
 
     /**

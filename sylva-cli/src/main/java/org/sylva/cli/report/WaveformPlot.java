@@ -8,7 +8,9 @@ import java.util.List;
  * a multi-channel clip is a group of small panels side by side, one per channel, up to
  * {@link #MAX_PER_LINE} to a line (more channels wrap onto further, equally long lines), with several
  * groups to a row when they fit. Every panel, every channel and every cluster, shares one vertical
- * scale so that amplitudes compare at a glance (what a spike sorter looks at first).
+ * scale so that amplitudes compare at a glance (what a spike sorter looks at first). The caller may
+ * draw only some channels and samples of very wide clips ({@link WaveformSection} picks them); the x
+ * axis still spans every sample.
  */
 final class WaveformPlot {
     static final int WIDTH = 1140;
@@ -54,12 +56,18 @@ final class WaveformPlot {
     private WaveformPlot() {
     }
 
-    /** Writes the panels of clips of {@code channels} channels of {@code samples} samples each. */
-    static void render(StringBuilder sb, String id, List<Panel> panels, int channels, int samples) {
+    /**
+     * Writes the panels of clips of {@code samples} samples per channel, drawing the channels
+     * {@code channelIds} (a panel each, named by its id) at the samples {@code sampleIds} (increasing; the
+     * x axis still runs over all {@code samples}). Panels hold one value per drawn channel and sample,
+     * channel-major.
+     */
+    static void render(StringBuilder sb, String id, List<Panel> panels, int[] channelIds, int[] sampleIds, int samples) {
+        int channels = channelIds.length;
         Grid g = Grid.of(channels);
         int rows = (panels.size() + g.groupsPerRow() - 1) / g.groupsPerRow();
         int height = (int) Math.ceil(TOP + rows * (g.groupH() + GAP_Y) + 16);
-        int values = channels * samples;
+        int values = channels * sampleIds.length;
         double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
         for (Panel p : panels) {
             for (int j = 0; j < values; j++) {
@@ -88,16 +96,18 @@ final class WaveformPlot {
                 double px0 = gx + at * (g.panelW() + CHANNEL_GAP), py0 = gy + line * (PANEL_H + LINE_GAP);
                 boolean labelled = col == 0 && at == 0;
                 String xTitle = lastRow && at == 0 && line == g.lines() - 1 ? "sample" : null;
-                channel(sb, p, c, samples, channels > 1, px0, py0, g.panelW(), yr, xstep, labelled, xTitle);
+                channel(sb, p, c, channelIds[c], sampleIds, samples, channels > 1, px0, py0, g.panelW(), yr, xstep,
+                        labelled, xTitle);
             }
             sb.append("</g>\n");
         }
         sb.append("</svg>\n");
     }
 
-    /** One channel's panel: frame, axes, zero line, band and mean line. */
-    private static void channel(StringBuilder sb, Panel p, int c, int samples, boolean named, double px0, double py0,
-                                double w, double[] yr, double xstep, boolean yLabels, String xTitle) {
+    /** One channel's panel (drawn channel {@code c}, channel {@code channelId}): frame, axes, zero line, band, mean. */
+    private static void channel(StringBuilder sb, Panel p, int c, int channelId, int[] sampleIds, int samples,
+                                boolean named, double px0, double py0, double w, double[] yr, double xstep,
+                                boolean yLabels, String xTitle) {
         Axes.Scale sx = new Axes.Scale(0, Math.max(1, samples - 1), px0, px0 + w);
         Axes.Scale sy = new Axes.Scale(yr[0], yr[1], py0 + PANEL_H, py0);
         sb.append("<rect class=\"channel-panel\" x=\"");
@@ -118,23 +128,24 @@ final class WaveformPlot {
             Fmt.px(sb, sy.at(0)).append("\" y2=\"");
             Fmt.px(sb, sy.at(0)).append("\" stroke=\"#8c98a6\" stroke-dasharray=\"3 3\"/>\n");
         }
-        int off = c * samples;
+        int drawn = sampleIds.length;
+        int off = c * drawn;
         sb.append("<path class=\"sd-band\" fill=\"").append(p.colour()).append("\" fill-opacity=\"0.28\" d=\"M");
-        for (int j = 0; j < samples; j++) {
+        for (int j = 0; j < drawn; j++) {
             if (j > 0) sb.append('L');
-            Fmt.px(sb, sx.at(j)).append(' ');
+            Fmt.px(sb, sx.at(sampleIds[j])).append(' ');
             Fmt.px(sb, sy.at(p.mean()[off + j] + p.sd()[off + j]));
         }
-        for (int j = samples - 1; j >= 0; j--) {
+        for (int j = drawn - 1; j >= 0; j--) {
             sb.append('L');
-            Fmt.px(sb, sx.at(j)).append(' ');
+            Fmt.px(sb, sx.at(sampleIds[j])).append(' ');
             Fmt.px(sb, sy.at(p.mean()[off + j] - p.sd()[off + j]));
         }
         sb.append("Z\"/>\n<path class=\"mean-line\" fill=\"none\" stroke=\"").append(p.colour())
                 .append("\" stroke-width=\"2\" stroke-linejoin=\"round\" d=\"M");
-        for (int j = 0; j < samples; j++) {
+        for (int j = 0; j < drawn; j++) {
             if (j > 0) sb.append('L');
-            Fmt.px(sb, sx.at(j)).append(' ');
+            Fmt.px(sb, sx.at(sampleIds[j])).append(' ');
             Fmt.px(sb, sy.at(p.mean()[off + j]));
         }
         sb.append("\"/>\n");
@@ -142,7 +153,7 @@ final class WaveformPlot {
             sb.append("<text class=\"channel-label\" x=\"");
             Fmt.px(sb, px0 + w - 5).append("\" y=\"");
             Fmt.px(sb, py0 + 13).append("\" font-size=\"11\" text-anchor=\"end\" style=\"fill:#5b6673\">ch ")
-                    .append(c).append("</text>\n");
+                    .append(channelId).append("</text>\n");
         }
     }
 }

@@ -9,11 +9,17 @@ import java.util.List;
  * mean +- one standard deviation of the {@link Waveforms} of its points, channel by channel, drawn by
  * {@link WaveformPlot}. To stay light, at most {@link HtmlReport#MAX_WAVEFORM_PANELS} clusters and at
  * most {@link #MAX_CHANNEL_PANELS} channel panels in all are drawn (the largest clusters, in label
- * order); the caption says when some are left out.
+ * order), and very wide clips are sampled: at most {@link #MAX_DRAWN_CHANNELS} channels and
+ * {@link #MAX_DRAWN_SAMPLES} samples per channel, evenly spaced, are averaged and drawn, so the work and
+ * the page do not grow with the clip's length; the caption says when some are left out.
  */
 final class WaveformSection {
     /** Most channel panels in the section (clusters shown x channels), so many-channel probes stay light. */
     static final int MAX_CHANNEL_PANELS = 256;
+    /** Most channels drawn per cluster (evenly spaced): two clusters' panels still fit the budget above. */
+    static final int MAX_DRAWN_CHANNELS = MAX_CHANNEL_PANELS / 2;
+    /** Most samples drawn per channel (evenly spaced, first and last included). */
+    static final int MAX_DRAWN_SAMPLES = 256;
     private static final String NOISE_LINE = "#7F7F7F";
 
     private WaveformSection() {
@@ -21,11 +27,13 @@ final class WaveformSection {
 
     static void render(StringBuilder sb, HdbscanReportData data, long[] count, long noise) {
         Waveforms w = data.waveforms();
-        int n = data.n(), k = data.clusterCount(), channels = w.channels(), samples = w.samples();
-        int values = channels * samples;
+        int n = data.n(), k = data.clusterCount();
+        int[] channelIds = Sampling.evenlySpaced(w.channels(), MAX_DRAWN_CHANNELS);
+        int[] sampleIds = Sampling.evenlySpaced(w.samples(), MAX_DRAWN_SAMPLES);
+        int[] at = positions(w, channelIds, sampleIds);
         int[] labels = data.labels();
         // panels: every cluster if they fit (one slot kept for noise), else the largest, in label order
-        int panelsMax = Math.max(2, Math.min(HtmlReport.MAX_WAVEFORM_PANELS, MAX_CHANNEL_PANELS / channels));
+        int panelsMax = Math.max(2, Math.min(HtmlReport.MAX_WAVEFORM_PANELS, MAX_CHANNEL_PANELS / channelIds.length));
         int room = panelsMax - (noise > 0 ? 1 : 0);
         Integer[] bySize = new Integer[k];
         for (int g = 0; g < k; g++) bySize[g] = g;
@@ -58,15 +66,15 @@ final class WaveformSection {
         for (int i = 0; i < n; i++) {
             int l = labels[i];
             int s = l >= 0 ? slotOf[l] : l == -1 ? slotOf[k] : -1;
-            if (s >= 0 && !w.finiteRow(i)) {
+            if (s >= 0 && !finite(w, at, i)) {
                 s = -1;
                 unusable++;
             }
             slotOfRow[i] = s;
             if (s >= 0) used[s]++;
         }
-        double[][] mean = new double[slots][values], sd = new double[slots][values];
-        accumulate(w, slotOfRow, mean, sd, used);
+        double[][] mean = new double[slots][at.length], sd = new double[slots][at.length];
+        accumulate(w, at, slotOfRow, mean, sd, used);
         List<WaveformPlot.Panel> panels = new ArrayList<>(slots);
         for (int s = 0; s < slots; s++) {
             int l = labelOfSlot[s];
@@ -78,28 +86,47 @@ final class WaveformSection {
         if (panels.isEmpty()) {
             sb.append("<p class=\"note\">No clips to show.</p>\n");
         } else {
-            WaveformPlot.render(sb, "waveform-plot", panels, channels, samples);
+            WaveformPlot.render(sb, "waveform-plot", panels, channelIds, sampleIds, w.samples());
         }
-        caption(sb, channels, samples, k, nChosen, noise, unusable);
+        caption(sb, w.channels(), w.samples(), channelIds.length, sampleIds.length, k, nChosen, noise, unusable);
     }
 
-    /** Means, then population standard deviations, per slot, channel and sample (two passes: no cancellation). */
-    private static void accumulate(Waveforms w, int[] slotOfRow, double[][] mean, double[][] sd, long[] used) {
-        int len = w.rowLength();
-        float[] v = w.values();
-        // at[p]: where the value at position p of a row goes in the channel-major panel arrays
-        int[] at = new int[len];
-        for (int c = 0; c < w.channels(); c++) {
-            for (int t = 0; t < w.samples(); t++) {
-                int p = w.layout() == Waveforms.Layout.CHANNEL_MAJOR ? c * w.samples() + t : t * w.channels() + c;
-                at[p] = c * w.samples() + t;
+    /**
+     * {@code at[c' * sampleIds.length + j']}: where, within a row, the value of drawn channel c' at drawn
+     * sample j' lies (the panel arrays are channel-major over the drawn values).
+     */
+    private static int[] positions(Waveforms w, int[] channelIds, int[] sampleIds) {
+        int[] at = new int[channelIds.length * sampleIds.length];
+        for (int c = 0; c < channelIds.length; c++) {
+            for (int j = 0; j < sampleIds.length; j++) {
+                int ch = channelIds[c], t = sampleIds[j];
+                at[c * sampleIds.length + j] = w.layout() == Waveforms.Layout.CHANNEL_MAJOR
+                        ? ch * w.samples() + t : t * w.channels() + ch;
             }
         }
+        return at;
+    }
+
+    /** True when the drawn values of clip {@code row} are finite (a clip with NaN or inf there is left out). */
+    private static boolean finite(Waveforms w, int[] at, int row) {
+        float[] v = w.values();
+        int base = row * w.rowLength();
+        for (int p : at) {
+            if (!Float.isFinite(v[base + p])) return false;
+        }
+        return true;
+    }
+
+    /** Means, then population standard deviations, per slot and drawn value (two passes: no cancellation). */
+    private static void accumulate(Waveforms w, int[] at, int[] slotOfRow, double[][] mean, double[][] sd,
+                                   long[] used) {
+        int len = w.rowLength();
+        float[] v = w.values();
         for (int i = 0; i < slotOfRow.length; i++) {
             if (slotOfRow[i] < 0) continue;
             double[] m = mean[slotOfRow[i]];
             int base = i * len;
-            for (int p = 0; p < len; p++) m[at[p]] += v[base + p];
+            for (int j = 0; j < at.length; j++) m[j] += v[base + at[j]];
         }
         for (int s = 0; s < mean.length; s++) {
             for (int j = 0; j < mean[s].length; j++) mean[s][j] /= Math.max(1, used[s]);
@@ -108,9 +135,9 @@ final class WaveformSection {
             if (slotOfRow[i] < 0) continue;
             double[] m = mean[slotOfRow[i]], q = sd[slotOfRow[i]];
             int base = i * len;
-            for (int p = 0; p < len; p++) {
-                double e = v[base + p] - m[at[p]];
-                q[at[p]] += e * e;
+            for (int j = 0; j < at.length; j++) {
+                double e = v[base + at[j]] - m[j];
+                q[j] += e * e;
             }
         }
         for (int s = 0; s < sd.length; s++) {
@@ -118,8 +145,8 @@ final class WaveformSection {
         }
     }
 
-    private static void caption(StringBuilder sb, int channels, int samples, int k, int nChosen, long noise,
-                                long unusable) {
+    private static void caption(StringBuilder sb, int channels, int samples, int drawnChannels, int drawnSamples, int k,
+                                int nChosen, long noise, long unusable) {
         sb.append("<figcaption>For every cluster, the mean clip (line) and the mean \u00b1 one standard deviation")
                 .append(" (band; population standard deviation, sample by sample) over all of its clips");
         if (channels > 1) {
@@ -127,6 +154,15 @@ final class WaveformSection {
                     .append(" samples each) in its own panel, side by side");
         }
         sb.append(", on one vertical scale shared by every panel.");
+        if (drawnChannels < channels) {
+            sb.append(" Only ").append(drawnChannels).append(" of the ").append(channels)
+                    .append(" channels are drawn, evenly spaced (the panels name them).");
+        }
+        if (drawnSamples < samples) {
+            sb.append(" Each line joins ").append(drawnSamples).append(" of the ").append(Fmt.count(samples))
+                    .append(" samples, evenly spaced, the first and the last among them, so that the report stays")
+                    .append(" light; the samples in between are not drawn.");
+        }
         if (nChosen < k) {
             sb.append(" Only the ").append(nChosen).append(" largest of the ").append(k)
                     .append(" clusters are shown, in label order.");

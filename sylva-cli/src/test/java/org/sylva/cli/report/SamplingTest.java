@@ -36,4 +36,15 @@ class SamplingTest {
         int[][] a = Sampling.stratified(g, 12, 5_000, 25), b = Sampling.stratified(g, 12, 5_000, 25);
         for (int k = 0; k < 12; k++) assertArrayEquals(a[k], b[k]);
     }
+
+    @Test
+    void evenlySpacedIndicesKeepTheEndsAndAllWhenFew() {
+        assertArrayEquals(new int[] {0, 1, 2}, Sampling.evenlySpaced(3, 256));
+        assertArrayEquals(new int[] {0, 3, 6, 9}, Sampling.evenlySpaced(10, 4));
+        int[] wide = Sampling.evenlySpaced(50_000, 256);
+        assertEquals(256, wide.length);
+        assertEquals(0, wide[0]);
+        assertEquals(49_999, wide[255]);
+        for (int i = 1; i < wide.length; i++) assertTrue(wide[i] > wide[i - 1]);
+    }
 }

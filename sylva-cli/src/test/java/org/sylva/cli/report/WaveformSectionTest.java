@@ -134,4 +134,32 @@ class WaveformSectionTest {
         }
         return hi - lo;
     }
+
+    /** Very wide clips: the panels draw evenly spaced channels and samples, and the page stays small. */
+    @Test
+    void wideClipsAreDrawnFromEvenlySpacedSamplesAndChannels() {
+        HdbscanReportData base = SyntheticData.clips(300, 4, 3, 0, false);
+        int n = base.n(), samples = 20_000;
+        float[] v = new float[n * samples];
+        for (int i = 0; i < n; i++) {
+            for (int t = 0; t < samples; t++) v[i * samples + t] = (float) Math.sin(t * 1e-3 * (1 + Math.max(0, base.labels()[i])));
+        }
+        String html = HtmlReport.render(withWaveforms(base, Waveforms.channelMajor(n, 1, v)));
+        String band = html.substring(html.indexOf("class=\"mean-line\""));
+        band = band.substring(band.indexOf(" d=\"M"), band.indexOf("\"/>"));
+        assertEquals(WaveformSection.MAX_DRAWN_SAMPLES - 1, band.chars().filter(ch -> ch == 'L').count(),
+                "a line joins the drawn samples only");
+        assertTrue(html.contains("Each line joins 256 of the 20,000 samples, evenly spaced"), "the caption says so");
+        assertTrue(html.length() < 400_000, "the page does not grow with the clip: " + html.length());
+
+        int channels = 300;
+        float[] many = new float[n * channels * 2];
+        for (int i = 0; i < many.length; i++) many[i] = (i % 17) * 0.1f;
+        String h2 = HtmlReport.render(withWaveforms(base, Waveforms.channelMajor(n, channels, many)));
+        int groups = ChromiumReportTest.count(h2, "class=\"waveform-panel\"");
+        assertEquals(WaveformSection.MAX_DRAWN_CHANNELS * groups, ChromiumReportTest.count(h2, "class=\"channel-panel\""));
+        assertTrue(h2.contains(">ch 0</text>") && h2.contains(">ch 299</text>") && !h2.contains(">ch 1</text>"),
+                "evenly spaced channels, named by their own number");
+        assertTrue(h2.contains("Only 128 of the 300 channels are drawn, evenly spaced"));
+    }
 }

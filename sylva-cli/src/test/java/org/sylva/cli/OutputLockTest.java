@@ -1,0 +1,149 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.PointSet;
+
+/**
+ * One run at a time per output folder: a second {@code sylva} run into an {@code --out} that another
+ * run holds is refused at once, naming the folder, and changes nothing there; a lock file that a killed
+ * run left (nobody holds its lock) does not block; the temporaries a killed run left in {@code --out}
+ * are removed by the next run (Sylva's own names only); the lock file is gone after every run.
+ */
+class OutputLockTest {
+    @TempDir
+    static Path shared;
+    static String clips;
+    static PointSet points;
+
+    @BeforeAll
+    static void data() throws IOException {
+        points = TestData.clips(200);
+        clips = TestData.writeNpy(points, shared.resolve("clips.npy")).toString();
+    }
+
+    /** Holds the lock of {@code out} as another run (process 4242) would: an OS lock on out/.sylva.lock. */
+    static FileLock hold(Path out) throws IOException {
+        Files.createDirectories(out);
+        FileChannel ch = FileChannel.open(out.resolve(OutputLocks.FILE_NAME), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock lock = ch.tryLock();
+        assertTrue(lock != null);
+        ch.write(java.nio.ByteBuffer.wrap("pid 4242\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)), 0);
+        return lock;
+    }
+
+    @Test
+    void aRunIntoAFolderAnotherRunHoldsIsRefusedAtOnceAndChangesNothing(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        FileLock lock = hold(out);
+        try {
+            Files.writeString(out.resolve("labels.npy"), "the other run's");
+            long t0 = System.nanoTime();
+            Cli.run("hdbscan", clips, "--out", out.toString()).assertError("output directory " + out, "in use",
+                    "another sylva run (process 4242)", "choose another --out");
+            assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "refused at once, not after the fit");
+            Cli.run("balltree", clips, "--out", out.toString()).assertError(out.toString(), "in use");
+            Cli.run("demo", "--points", "100", "--out", out.toString()).assertError(out.toString(), "in use");
+            assertEquals(List.of(".sylva.lock", "labels.npy"), Cli.list(out), "nothing written, nothing removed");
+            assertEquals("the other run's", Files.readString(out.resolve("labels.npy")));
+        } finally {
+            lock.channel().close();
+        }
+        Cli.run("hdbscan", clips, "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
+        assertFalse(Files.exists(out.resolve(OutputLocks.FILE_NAME)), "the run removed the lock file");
+    }
+
+    @Test
+    void twoRunsIntoOneFolderTheSecondIsRefusedWhileTheFirstRuns(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("out");   // created by the first run
+        GatedInput stdin = new GatedInput(TestData.rawFloat32(points));
+        StringWriter firstErr = new StringWriter();
+        int[] firstCode = new int[1];
+        Thread first = Thread.ofPlatform().start(() -> {
+            try (PrintWriter o = new PrintWriter(Writer.nullWriter()); PrintWriter e = new PrintWriter(firstErr)) {
+                firstCode[0] = Main.run(new String[] {"hdbscan", "-", "--shape", points.size() + "," + points.dimensions(),
+                    "--min-cluster-size", "10", "--out", out.toString(), "-q"}, o, e, stdin);
+            }
+        });
+        try {
+            assertTrue(stdin.reading.await(60, TimeUnit.SECONDS), "the first run reached its input");
+            // the first run holds --out now (it locks before reading)
+            Cli.run("hdbscan", clips, "--out", out.toString()).assertError(out.toString(), "in use");
+            assertTrue(Files.isDirectory(out), "the refused run did not remove the folder the first run made");
+        } finally {
+            stdin.open.countDown();
+            first.join(60_000);
+        }
+        assertEquals(0, firstCode[0], firstErr::toString);
+        List<String> want = new ArrayList<>(HdbscanOutputs.names(OutputFormat.NPY));
+        want.sort(null);
+        assertEquals(want, Cli.list(out), "the first run's outputs, and no lock file");
+    }
+
+    @Test
+    void aLockFileLeftByAKilledRunDoesNotBlock(@TempDir Path tmp) throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Files.writeString(out.resolve(OutputLocks.FILE_NAME), "pid 999999 run 1234\n");   // nobody holds it
+        Cli.run("hdbscan", clips, "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
+        assertFalse(Files.exists(out.resolve(OutputLocks.FILE_NAME)));
+    }
+
+    @Test
+    void temporariesAKilledRunLeftAreRemovedAndNothingElse(@TempDir Path tmp) throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        List<String> orphans = List.of(".labels.npy.sylva-3f2a91c0d.part", ".report.html.sylva-7.part",
+                ".sylva-write-check8812.tmp");
+        for (String o : orphans) Files.writeString(out.resolve(o), "half written");
+        List<String> mine = List.of(".notes.part", "labels.part", ".labels.npy.3f2a.part");
+        for (String o : mine) Files.writeString(out.resolve(o), "the user's");
+        Cli.Result r = Cli.run("hdbscan", clips, "--min-cluster-size", "10", "--out", out.toString()).assertOk();
+        assertTrue(r.err().contains("sylva: removed 3 temporary files that an interrupted run left in " + out), r.err());
+        List<String> want = new ArrayList<>(HdbscanOutputs.names(OutputFormat.NPY));
+        want.addAll(mine);
+        want.sort(null);
+        assertEquals(want, Cli.list(out));
+        // the ball tree does the same in its folder
+        Files.writeString(out.resolve(".mask.npy.sylva-1.part"), "half written");
+        Cli.run("balltree", clips, "--out", out.toString(), "-q").assertOk();
+        assertFalse(Files.exists(out.resolve(".mask.npy.sylva-1.part")));
+    }
+
+    /** Across processes: the lock is the operating system's, so another JVM sees it too. */
+    @Test
+    void anotherProcessIsRefusedWhileThisOneHoldsTheFolder(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("out");
+        FileLock lock = hold(out);
+        try {
+            List<String> cmd = InterruptTest.sylvaCommand();
+            cmd.addAll(List.of("hdbscan", clips, "--out", out.toString()));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+            assertEquals(ExitStatus.ERROR, p.exitValue(), text);
+            assertTrue(text.contains("sylva: error: output directory " + out + " is in use: another sylva run (process "
+                    + "4242)"), text);
+            assertEquals(List.of(".sylva.lock"), Cli.list(out));
+        } finally {
+            lock.channel().close();
+        }
+    }
+}
