@@ -1,5 +1,7 @@
 package org.sylva.hdbscan.predict;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
 import org.sylva.data.InvalidInputException;
@@ -25,7 +27,10 @@ import org.sylva.progress.ProgressListener;
  * {@code approximate_predict_scores}), {@link #membershipVector} and {@link #allPointsMembershipVectors}
  * (soft clustering). It holds what those need (the package's {@code prediction_data_}): the parameters,
  * the fitted points in float64, their prediction core distances, the condensed tree and its selected
- * clusters. Immutable and thread-safe; every answer is deterministic, the same for any thread count.
+ * clusters; {@link #save} writes it to a versioned, checksummed file ({@link ModelFile}) that
+ * {@link #load} reads back, so a spike sorter fits once and assigns later spikes in another process.
+ * Immutable and thread-safe; every answer is deterministic, the same for any thread count, and the same
+ * after a save and load.
  *
  * <p><b>Conventions.</b> Sylva's {@code minSamples} counts the point itself, the package's
  * {@code min_samples} does not: with Sylva's {@code m}, the package's {@code s = m - 1}. As in the
@@ -49,6 +54,7 @@ import org.sylva.progress.ProgressListener;
  * HdbscanModel model = HdbscanModel.of(r, points);
  * Prediction p = model.approximatePredict(newPoints);
  * Membership soft = model.membershipVector(newPoints);
+ * model.save(Path.of("clips.model"));
  * }</pre>
  */
 public final class HdbscanModel {
@@ -67,7 +73,7 @@ public final class HdbscanModel {
     private final CondensedTree tree;
     private final ClusterTree clusters;
     private final Exemplars exemplars;
-    /** The partition the neighbour searches walk; built on first use when not given. */
+    /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
     private volatile NeighbourSearch search;
 
     /**
@@ -161,6 +167,16 @@ public final class HdbscanModel {
         int[] selected = ClusterSelector.select(tree, parameters.selection()).selectedNodes();
         return new HdbscanModel(parameters, n, null, copy, n, d, predictionCore(cd, parameters.minSamples()), tree,
                 selected, index);
+    }
+
+    /** Reads a model {@link #save} wrote; see {@link ModelFile} for the format and what is refused. */
+    public static HdbscanModel load(Path file) throws IOException {
+        return ModelFile.read(file);
+    }
+
+    /** Writes this model to {@code file} atomically (all of it or, on failure, nothing); see {@link ModelFile}. */
+    public void save(Path file) throws IOException {
+        ModelFile.write(file, this);
     }
 
     private static Execution everyCore() {
@@ -410,6 +426,16 @@ public final class HdbscanModel {
         int[] e = exemplars.points(label);
         for (int i = 0; i < e.length; i++) e[i] = inputRow(e[i]);
         return e;
+    }
+
+    // ---------------------------------------------------------------- for ModelFile
+
+    double[] rowsShared() {
+        return rows;
+    }
+
+    double[] coreShared() {
+        return core;
     }
 
     @Override
