@@ -69,7 +69,7 @@ final class DemoCommand implements Callable<Integer> {
         // the demo's rows are single-channel clips, so the report draws them as waveforms
         Waveforms clips = Waveforms.channelMajor(points, 1, demo.points().coordinates());
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), null, clips,
-                "built-in clip-like demo", context.cancel());
+                "built-in clip-like demo", null, null, context.cancel());
         var o = spec.commandLine().getOut();
         o.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, w.files()));
         if (!w.removed().isEmpty()) o.println(w.removedLine());

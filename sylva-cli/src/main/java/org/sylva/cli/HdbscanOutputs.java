@@ -15,6 +15,7 @@ import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.io.AtomicOutput;
@@ -53,14 +54,16 @@ final class HdbscanOutputs {
     }
 
     /**
-     * Writes every output (and the report, when asked) together: all of them or, on failure, none; a
-     * {@code cancel} cancelled before the files are committed leaves none either. Once they are in place,
-     * the outputs of an earlier run that this run does not write are removed from {@code dir}
-     * ({@link StaleOutputs}). {@code pca}: the fit ran on these principal components ({@code --pca}; null
-     * when not), which the report notes; {@code waveforms} (may be null) are drawn per cluster.
+     * Writes every output (and the report and the model, when asked) together: all of them or, on
+     * failure, none; a {@code cancel} cancelled before the files are committed leaves none either. Once
+     * they are in place, the outputs of an earlier run that this run does not write are removed from
+     * {@code dir} ({@link StaleOutputs}). {@code pca}: the fit ran on these principal components
+     * ({@code --pca}; null when not), which the report notes; {@code waveforms} (may be null) are drawn per
+     * cluster; {@code model} (may be null) is saved to {@code modelFile}.
      */
     static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
-            PcaFeatures pca, Waveforms waveforms, String inputName, CancellationToken cancel) throws IOException {
+            PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model, Path modelFile,
+            CancellationToken cancel) throws IOException {
         List<Path> written = new ArrayList<>();
         try (AtomicOutput.Group g = AtomicOutput.group()) {
             int n = r.size();
@@ -85,6 +88,10 @@ final class HdbscanOutputs {
                     0, 1, 3)); // parent, child, lambda, size
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
+            if (model != null) {
+                g.write(modelFile, model::writeTo);
+                written.add(modelFile);
+            }
             if (report != null) {
                 String html = HtmlReport.render(reportData(h, r, points, pca, waveforms, inputName));
                 byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);

@@ -1,6 +1,7 @@
 package org.sylva.hdbscan.predict;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
@@ -13,6 +14,7 @@ import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.io.AtomicOutput;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;
@@ -58,8 +60,10 @@ import org.sylva.progress.ProgressListener;
  * }</pre>
  */
 public final class HdbscanModel {
-    /** Stage name reported to progress listeners. */
-    public static final String STAGE = "prediction";
+    /** Stage name {@link #approximatePredict} reports to progress listeners. */
+    public static final String PREDICT_STAGE = "prediction";
+    /** Stage name {@link #membershipVector} and {@link #allPointsMembershipVectors} report. */
+    public static final String MEMBERSHIP_STAGE = "soft clustering";
     /** Points per unit of parallel work. */
     private static final int BLOCK = 256;
 
@@ -176,7 +180,15 @@ public final class HdbscanModel {
 
     /** Writes this model to {@code file} atomically (all of it or, on failure, nothing); see {@link ModelFile}. */
     public void save(Path file) throws IOException {
-        ModelFile.write(file, this);
+        AtomicOutput.write(file, this::writeTo);
+    }
+
+    /**
+     * Writes the model file's bytes to {@code out} (not closed): for a caller that places the file itself,
+     * e.g. together with the other outputs of a run in one {@link AtomicOutput.Group}.
+     */
+    public void writeTo(OutputStream out) throws IOException {
+        ModelFile.write(out, this);
     }
 
     private static Execution everyCore() {
@@ -238,7 +250,7 @@ public final class HdbscanModel {
         double[] prob = new double[m], scores = new double[m];
         Connector conn = connector();
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
-        run(m, execution, (worker, from, to) -> {
+        run(m, PREDICT_STAGE, execution, (worker, from, to) -> {
             if (scratch[worker] == null) scratch[worker] = conn.scratch();
             Connector.Scratch s = scratch[worker];
             for (int i = from; i < to; i++) {
@@ -272,7 +284,7 @@ public final class HdbscanModel {
         SoftAssignment soft = new SoftAssignment(clusters, exemplars);
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
         double[][] softScratch = new double[execution.threads()][];
-        run(m, execution, (worker, from, to) -> {
+        run(m, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.scratch();
                 softScratch[worker] = soft.scratch();
@@ -304,7 +316,7 @@ public final class HdbscanModel {
         if (k > 0) {
             int units = (n + BLOCK - 1) / BLOCK;
             double[] unitMax = new double[units];
-            run(n, execution, (worker, from, to) -> {
+            run(n, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
                 double max = Double.NaN;
                 for (int p = from; p < to; p++) max = SoftAssignment.nanMax(max, soft.fittedScores(p, out, p * k));
                 unitMax[from / BLOCK] = max;
@@ -313,7 +325,7 @@ public final class HdbscanModel {
             for (double v : unitMax) global = SoftAssignment.nanMax(global, v);
             double max = global;
             double[][] scratch = new double[execution.threads()][];
-            run(n, execution, (worker, from, to) -> {
+            run(n, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
                 if (scratch[worker] == null) scratch[worker] = soft.scratch();
                 for (int p = from; p < to; p++) soft.fittedPoint(p, rows, p * d, max, out, p * k, scratch[worker]);
             });
@@ -332,9 +344,9 @@ public final class HdbscanModel {
     }
 
     /** Runs {@code block} over {@code [0, m)} in blocks of {@value #BLOCK} points on the execution's threads. */
-    private static void run(int m, Execution ex, Block block) {
+    private static void run(int m, String stage, Execution ex, Block block) {
         int units = (m + BLOCK - 1) / BLOCK;
-        new ParallelWork(ex.threads()).run(units, STAGE, ex.progress(), ex.cancel(),
+        new ParallelWork(ex.threads()).run(units, stage, ex.progress(), ex.cancel(),
                 (worker, unit) -> block.run(worker, unit * BLOCK, Math.min(m, (unit + 1) * BLOCK)));
     }
 

@@ -17,11 +17,10 @@ import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
-import org.sylva.io.AtomicOutput;
 
 /**
  * The file of a saved {@link HdbscanModel}: a versioned, checksummed binary format, little-endian, with
- * no padding, written through {@link AtomicOutput} (a reader never sees half a file). Layout of version
+ * no padding, written through {@link org.sylva.io.AtomicOutput} (a reader never sees half a file). Layout of version
  * 1 (also in {@code docs/model-file.md}):
  *
  * <pre>
@@ -52,7 +51,7 @@ import org.sylva.io.AtomicOutput;
  * coordinates, or condensed tree) even though its checksum holds.
  *
  * <pre>{@code
- * ModelFile.write(Path.of("clips.model"), model);
+ * AtomicOutput.write(Path.of("clips.model"), out -> ModelFile.write(out, model));
  * HdbscanModel same = ModelFile.read(Path.of("clips.model"));
  * }</pre>
  */
@@ -75,43 +74,42 @@ final class ModelFile {
 
     // ---------------------------------------------------------------- writing
 
-    static void write(Path file, HdbscanModel m) throws IOException {
+    /** Writes {@code m}'s file to {@code out} (not closed). */
+    static void write(OutputStream out, HdbscanModel m) throws IOException {
         CondensedTree t = m.condensedTree();
         int n = m.fittedSize(), d = m.dimensions(), r = t.rows();
         long payload = payloadLength(n, d, r);
-        AtomicOutput.write(file, out -> {
-            ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-            h.put(MAGIC).put(KIND).putInt(VERSION).putLong(payload);
-            CRC32 hc = new CRC32();
-            hc.update(h.array(), 0, 24);
-            h.putInt((int) hc.getValue());
-            out.write(h.array());
-            Out o = new Out(out);
-            HdbscanParameters p = m.parameters();
-            o.i32(p.minClusterSize());
-            o.i32(p.minSamples());
-            o.f64(p.clusterSelectionEpsilon());
-            o.i32(p.maxClusterSize());
-            o.f64(p.alpha());
-            o.u8(p.method() == SelectionMethod.EOM ? 0 : 1);
-            o.u8(p.allowSingleCluster() ? 1 : 0);
-            o.i32(m.size());
-            o.i32(n);
-            o.i32(d);
-            o.i32s(m.fittedRows());
-            o.f64s(m.rowsShared());
-            o.f64s(m.coreShared());
-            o.i32(r);
-            o.i32s(t.parentArray());
-            o.i32s(t.childArray());
-            o.f64s(t.lambdaArray());
-            o.i32s(t.childSizeArray());
-            o.flush();
-            if (o.written != payload) throw new IllegalStateException("wrote " + o.written + " payload bytes, expected " + payload);
-            ByteBuffer tr = ByteBuffer.allocate(TRAILER).order(ByteOrder.LITTLE_ENDIAN);
-            tr.putInt((int) o.crc.getValue());
-            out.write(tr.array());
-        });
+        ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        h.put(MAGIC).put(KIND).putInt(VERSION).putLong(payload);
+        CRC32 hc = new CRC32();
+        hc.update(h.array(), 0, 24);
+        h.putInt((int) hc.getValue());
+        out.write(h.array());
+        Out o = new Out(out);
+        HdbscanParameters p = m.parameters();
+        o.i32(p.minClusterSize());
+        o.i32(p.minSamples());
+        o.f64(p.clusterSelectionEpsilon());
+        o.i32(p.maxClusterSize());
+        o.f64(p.alpha());
+        o.u8(p.method() == SelectionMethod.EOM ? 0 : 1);
+        o.u8(p.allowSingleCluster() ? 1 : 0);
+        o.i32(m.size());
+        o.i32(n);
+        o.i32(d);
+        o.i32s(m.fittedRows());
+        o.f64s(m.rowsShared());
+        o.f64s(m.coreShared());
+        o.i32(r);
+        o.i32s(t.parentArray());
+        o.i32s(t.childArray());
+        o.f64s(t.lambdaArray());
+        o.i32s(t.childSizeArray());
+        o.flush();
+        if (o.written != payload) throw new IllegalStateException("wrote " + o.written + " payload bytes, expected " + payload);
+        ByteBuffer tr = ByteBuffer.allocate(TRAILER).order(ByteOrder.LITTLE_ENDIAN);
+        tr.putInt((int) o.crc.getValue());
+        out.write(tr.array());
     }
 
     /** Little-endian writer through a fixed buffer, summing the CRC-32 of what it writes. */
