@@ -46,10 +46,13 @@ import org.sylva.progress.ProgressListener;
  *
  * <p><b>Ties.</b> Among fitted points at equal distance from a new point the lower index comes first,
  * which decides the neighbour list at its last place and, among neighbours of equal mutual
- * reachability and equal distance, the connecting point (the package's order there is its
- * {@code KDTree}'s). Equal mutual reachability at different distances is common and is decided by the
- * smaller distance, as in the package. Where the fit itself had ties, the condensed tree is the fit's
- * (see {@link org.sylva.hdbscan.mst.EdgeOrder}).
+ * reachability and equal distance, the connecting point. The package's order there is its
+ * {@code KDTree}'s, which is not the index order: on iris, whose rows 101 and 142 are equal, it returns
+ * 142 first where Sylva returns 101 (the same label, probability, score and membership; another
+ * connecting row). Equal mutual reachability at different distances is common and is decided by the
+ * smaller distance, as in the package. Every other choice is the package's too: the first of equal
+ * merge heights, {@code >=} when climbing. Where the fit itself had ties, the condensed tree is the
+ * fit's (see {@link org.sylva.hdbscan.mst.EdgeOrder}).
  *
  * <pre>{@code
  * HdbscanResult r = Hdbscan.builder().minClusterSize(20).build().fit(points);
