@@ -3,7 +3,10 @@ package org.sylva;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.sylva.balltree.BallTree;
 import org.sylva.balltree.BallTreeBuilder;
 import org.sylva.data.PointSet;
@@ -11,6 +14,9 @@ import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.hdbscan.predict.Membership;
+import org.sylva.hdbscan.predict.Prediction;
 
 /** The Java examples of README.md, as written there, so that they keep compiling and working. */
 class ReadmeExamplesTest {
@@ -37,6 +43,23 @@ class ReadmeExamplesTest {
         assertEquals(n, p.length);
         assertEquals(n, glosh.length);
         assertTrue(leaf.clusterCount() >= r.clusterCount());
+    }
+
+    @Test
+    void predictExample(@TempDir Path dir) throws IOException {
+        PointSet clips = ClipLikeData.generate(2000, 1).points();
+        PointSet later = ClipLikeData.generate(300, 2).points();
+        HdbscanResult r = Hdbscan.builder().minClusterSize(20).minSamples(20).build().fit(clips);
+        Path saved = dir.resolve("clips.model");
+
+        HdbscanModel model = HdbscanModel.of(r, clips);         // r: the fit of clips above
+        Prediction p = model.approximatePredict(later);         // labels, probabilities, outlier scores
+        Membership soft = model.membershipVector(later);        // later.size() x model.clusterCount()
+        model.save(saved);                                      // HdbscanModel.load(path) reads it back
+
+        assertEquals(300, p.size());
+        assertEquals(300 * model.clusterCount(), soft.values().length);
+        assertEquals(p, HdbscanModel.load(saved).approximatePredict(later));
     }
 
     @Test

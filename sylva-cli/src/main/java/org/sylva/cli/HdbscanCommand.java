@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.sylva.cli.report.HtmlReport;
 import org.sylva.cli.report.Waveforms;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
@@ -12,8 +13,11 @@ import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
+import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.io.AtomicOutput;
 import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,7 +50,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "      --out result/ --format csv --json",
             "  cat clips.f32 | sylva hdbscan - --shape 50000,61 --out result/",
             "  sylva hdbscan tetrodes.npy --pca 6 --channels 4 --min-cluster-size 30 \\",
-            "      --out result/ --report result/report.html"})
+            "      --out result/ --report result/report.html",
+            "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
+            "      --save-model clips.model"})
 final class HdbscanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -116,6 +122,11 @@ final class HdbscanCommand implements Callable<Integer> {
             + "outputs are still written and sylva exits with status 3.")
     Path report;
 
+    @Option(names = "--save-model", paramLabel = "FILE", description = "Also save the fitted model (parameters, "
+            + "fitted points, condensed tree: what prediction needs; a versioned, checksummed file) to FILE, together "
+            + "with the other outputs; 'sylva predict FILE NEW' then assigns new points to its clusters. Not with --pca.")
+    Path saveModel;
+
     @Mixin
     WaveformOptions waveformOptions = new WaveformOptions();
 
@@ -140,9 +151,14 @@ final class HdbscanCommand implements Callable<Integer> {
                 .clusterSelectionEpsilon(epsilon).maxClusterSize(maxClusterSize).alpha(alpha)
                 .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
                 .threads(run.threadCount()).backend(backend).build();
+        if (saveModel != null && pca != null) {
+            throw new InvalidInputException("--save-model cannot be combined with --pca: new points would need the "
+                    + "same projection, which a model does not hold; fit on the component scores instead");
+        }
         // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work.
         OutputTargets.claim(context, err, run.quiet, out, HdbscanOutputs.names(format), StaleOutputs.ARRAY_FILES,
                 report);
+        if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, StaleOutputs.ARRAY_FILES, saveModel);
 
         long t0 = System.nanoTime();
         InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin());
@@ -163,6 +179,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // Enough free space for the outputs? Checked now that n is known, before the long computation.
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
+        HdbscanModel model = null;
         PcaFeatures features = null;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             if (pca != null) {
@@ -174,6 +191,7 @@ final class HdbscanCommand implements Callable<Integer> {
             } else {
                 r = h.fit(points, progress, context.cancel());
             }
+            if (saveModel != null) model = model(h, r, loaded, progress);
         } catch (InvalidInputException e) {
             // too few points, min_samples above n, coordinates too large, not enough memory: name the input
             throw e.withContext(in.input);
@@ -182,7 +200,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
-                in.input, context.cancel());
+                in.input, model, saveModel, context.cancel(), HtmlReport::render);
         List<Path> written = w.files();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
@@ -193,6 +211,21 @@ final class HdbscanCommand implements Callable<Integer> {
         if (w.reportFailure() != null) throw new ReportNotWritten(report, out, w.reportFailure());
         return 0;
     }
+
+    /**
+     * The model of the fit: its prediction core distances need one more neighbour pass over the fitted
+     * points, shown as its own stage. The points are the fit's: exact float64 where the fit used them.
+     */
+    private static HdbscanModel model(Hdbscan h, HdbscanResult r, InputOptions.Loaded loaded, ProgressListener progress) {
+        PointSet p = loaded.points();
+        PointSet fitted = loaded.float64() == null ? p
+                : PointSet.uncheckedFloat64(p.size(), p.dimensions(), loaded.float64());
+        ProgressListener renamed = (stage, done, total) -> progress.progress(MODEL_STAGE, done, total);
+        return HdbscanModel.of(r, fitted, new Execution(h.threads(), renamed, CancellationToken.NEVER));
+    }
+
+    /** The progress stage of {@link #model}. */
+    static final String MODEL_STAGE = "prediction data";
 
     static String formatSeconds(double s) {
         return String.format(Locale.ROOT, "%.3f s", s);

@@ -15,6 +15,7 @@ import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.io.AtomicOutput;
@@ -67,25 +68,27 @@ final class HdbscanOutputs {
         String render(HdbscanReportData data);
     }
 
-    /** As below, rendering the report with {@link HtmlReport#render}. */
+    /** As below, without a model, rendering the report with {@link HtmlReport#render}. */
     static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             PcaFeatures pca, Waveforms waveforms, String inputName, CancellationToken cancel) throws IOException {
-        return write(h, r, dir, format, report, points, pca, waveforms, inputName, cancel, HtmlReport::render);
+        return write(h, r, dir, format, report, points, pca, waveforms, inputName, null, null, cancel,
+                HtmlReport::render);
     }
 
     /**
-     * Writes every output (and the report, when asked) together: all of them or, on failure, none; a
-     * {@code cancel} cancelled before the files are committed leaves none either. A report that fails to
-     * render or to be written does not stop the outputs: they are committed without it and
+     * Writes every output (and the report and the model, when asked) together: all of them or, on
+     * failure, none; a {@code cancel} cancelled before the files are committed leaves none either. A report
+     * that fails to render or to be written does not stop the outputs: they are committed without it and
      * {@link Written#reportFailure()} says why ({@link ReportStage}). Once they are in place, the outputs
      * of an earlier run that this run does not write are removed from {@code dir} ({@link StaleOutputs}),
      * and so is an earlier report at the report's path when the new one failed. {@code pca}: the fit ran
      * on these principal components ({@code --pca}; null when not), which the report notes;
-     * {@code waveforms} (may be null) are drawn per cluster.
+     * {@code waveforms} (may be null) are drawn per cluster; {@code model} (may be null) is saved to
+     * {@code modelFile}.
      */
     static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
-            PcaFeatures pca, Waveforms waveforms, String inputName, CancellationToken cancel, Renderer renderer)
-            throws IOException {
+            PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model, Path modelFile,
+            CancellationToken cancel, Renderer renderer) throws IOException {
         List<Path> written = new ArrayList<>();
         Throwable reportFailure = null;
         try (AtomicOutput.Group g = AtomicOutput.group()) {
@@ -111,6 +114,10 @@ final class HdbscanOutputs {
                     0, 1, 3)); // parent, child, lambda, size
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
+            if (model != null) {
+                g.write(modelFile, model::writeTo);
+                written.add(modelFile);
+            }
             if (report != null) {
                 reportFailure = ReportStage.stage(g, report,
                         () -> renderer.render(reportData(h, r, points, pca, waveforms, inputName)));

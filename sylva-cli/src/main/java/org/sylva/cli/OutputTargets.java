@@ -47,12 +47,25 @@ final class OutputTargets {
         for (String name : outputs) AtomicOutput.checkTarget(out.resolve(name));
         if (report != null) {
             AtomicOutput.checkTarget(report);
-            checkReportName(out, reserved, report);
+            checkNotAnOutput("--report", out, reserved, report);
         }
     }
 
-    /** Refuses a report path that is one of Sylva's own files in {@code out}. */
-    private static void checkReportName(Path out, Collection<String> reserved, Path report) throws IOException {
+    /**
+     * Claims one more file the run writes beside {@code out}'s outputs (for example {@code --save-model}):
+     * its folder is created if needed, and it must be a regular file or absent and not one of Sylva's own
+     * names in {@code out}.
+     */
+    static void claimFile(CliContext context, String option, Path out, Collection<String> reserved, Path file)
+            throws IOException {
+        context.directories().prepare(file.toAbsolutePath().getParent());
+        AtomicOutput.checkTarget(file);
+        checkNotAnOutput(option, out, reserved, file);
+    }
+
+    /** Refuses a path given to {@code option} that is one of Sylva's own files in {@code out}. */
+    private static void checkNotAnOutput(String option, Path out, Collection<String> reserved, Path report)
+            throws IOException {
         // both folders exist now: compare them as the file system sees them (links, "..", "." resolved)
         if (!report.toAbsolutePath().getParent().toRealPath().equals(out.toRealPath())) return;
         String name = report.getFileName().toString();
@@ -60,7 +73,7 @@ final class OutputTargets {
                 : name.equals(OutputLocks.FILE_NAME) ? "the lock file"
                 : AtomicOutput.isTemporaryName(name) ? "a name Sylva gives its temporary files" : null;
         if (what != null) {
-            throw new InvalidInputException("--report " + report + " names " + what + " in --out (" + name
+            throw new InvalidInputException(option + " " + report + " names " + what + " in --out (" + name
                     + "); choose another file name");
         }
     }

@@ -11,13 +11,14 @@ import picocli.CommandLine.Command;
         footer = {"", "Examples:",
             "  sylva demo                    # writes sylva-demo/report.html",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
-            "      --report result/report.html",
+            "      --report result/report.html --save-model clips.model",
+            "  sylva predict clips.model later.npy --out assigned/",
             "  sylva balltree cloud.npy --batch batch.npy --out tree/",
             "  sylva help hdbscan",
             "",
             "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."},
-        subcommands = {HdbscanCommand.class, BallTreeCommand.class, DemoCommand.class, BenchCommand.class,
-            CommandLine.HelpCommand.class})
+        subcommands = {HdbscanCommand.class, PredictCommand.class, BallTreeCommand.class, DemoCommand.class,
+            BenchCommand.class, CommandLine.HelpCommand.class})
 final class SylvaCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -18,6 +18,11 @@ public final class Oracles {
         return find("hdbscan");
     }
 
+    /** The {@code hdbscan} package's secondary outputs (prediction, soft clustering, validity, ...). */
+    public static Path hdbscanMore() {
+        return find("hdbscan-more");
+    }
+
     public static Path balltree() {
         return find("balltree");
     }

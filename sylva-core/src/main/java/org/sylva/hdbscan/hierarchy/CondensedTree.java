@@ -147,6 +147,79 @@ public final class CondensedTree {
                 Arrays.copyOf(rl, rows), Arrays.copyOf(rs, rows));
     }
 
+    /**
+     * A condensed tree from its rows, as {@link #toMatrix()} or the {@code *Array()} accessors give them
+     * (for a tree read back from a file, or computed elsewhere); the arrays are copied. The rows must
+     * describe a condensed tree of {@code n} points, which is checked in O(rows) so that nothing later can
+     * index outside the tree: every point is the child of exactly one row (childSize 1); the clusters are
+     * {@code n} (the root, never a child) and {@code n + 1 ..}, each the child of exactly one row whose
+     * parent has a smaller id; every cluster has no or two cluster children, and the two are born at the
+     * same lambda (one split); lambdas are not NaN and not negative; sizes are at least 1.
+     *
+     * <pre>{@code
+     * CondensedTree same = CondensedTree.of(ct.points(), ct.minClusterSize(), ct.parentArray(), ct.childArray(),
+     *         ct.lambdaArray(), ct.childSizeArray());
+     * }</pre>
+     *
+     * @throws InvalidInputException naming the first row that breaks a rule
+     */
+    public static CondensedTree of(int n, int minClusterSize, int[] parent, int[] child, double[] lambda,
+            int[] childSize) {
+        if (minClusterSize < 2) {
+            throw new InvalidInputException("minClusterSize must be at least 2; got " + minClusterSize);
+        }
+        int rows = parent.length;
+        if (n < 0 || child.length != rows || lambda.length != rows || childSize.length != rows) {
+            throw new InvalidInputException("condensed tree of " + n + " points: row arrays of lengths " + rows
+                    + ", " + child.length + ", " + lambda.length + ", " + childSize.length);
+        }
+        if (n < 2 ? rows != 0 : rows < n) {
+            throw new InvalidInputException("condensed tree of " + n + " points has " + rows + " rows");
+        }
+        int clusters = 1;
+        for (int r = 0; r < rows; r++) if (child[r] >= n) clusters++;
+        if (rows == 0) clusters = 0;
+        long end = (long) n + clusters;
+        boolean[] seen = new boolean[(int) end];
+        int[] clusterChildren = new int[clusters];
+        double[] split = new double[clusters];
+        for (int r = 0; r < rows; r++) {
+            int p = parent[r], c = child[r];
+            String row = "condensed tree row " + r + " (" + p + ", " + c + ", " + lambda[r] + ", " + childSize[r] + ")";
+            if (p < n || p >= end || c < 0 || c >= end || c == n) {
+                throw new InvalidInputException(row + ": ids outside the tree (points 0.." + (n - 1) + ", root " + n
+                        + ", clusters up to " + (end - 1) + ")");
+            }
+            if (seen[c]) throw new InvalidInputException(row + ": " + c + " is the child of a second row");
+            seen[c] = true;
+            if (Double.isNaN(lambda[r]) || lambda[r] < 0) throw new InvalidInputException(row + ": bad lambda");
+            if (childSize[r] < 1 || (c < n && childSize[r] != 1)) throw new InvalidInputException(row + ": bad size");
+            if (c >= n) {
+                int k = p - n;
+                if (c <= p) throw new InvalidInputException(row + ": a cluster's id must exceed its parent's");
+                if (clusterChildren[k] == 1 && Double.compare(split[k], lambda[r]) != 0) {
+                    throw new InvalidInputException(row + ": the two children of cluster " + p + " are born at "
+                            + split[k] + " and " + lambda[r]);
+                }
+                split[k] = lambda[r];
+                clusterChildren[k]++;
+            }
+        }
+        for (int x = 0; x < end; x++) {
+            if (x != n && !seen[x]) {
+                throw new InvalidInputException("condensed tree: " + (x < n ? "point " : "cluster ") + x
+                        + " is the child of no row");
+            }
+        }
+        for (int k = 0; k < clusters; k++) {
+            if (clusterChildren[k] != 0 && clusterChildren[k] != 2) {
+                throw new InvalidInputException("condensed tree: cluster " + (n + k) + " has " + clusterChildren[k]
+                        + " cluster children (a split has two)");
+            }
+        }
+        return new CondensedTree(n, minClusterSize, parent.clone(), child.clone(), lambda.clone(), childSize.clone());
+    }
+
     /** Appends one row per point under {@code top}, in breadth-first order, and marks the part as done. */
     private static int fallOut(SingleLinkageTree slt, int top, int label, double lam, boolean[] ignore, int[] sub,
             int[] rp, int[] rc, double[] rl, int[] rs, int rows) {

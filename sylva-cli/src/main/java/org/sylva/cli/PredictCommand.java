@@ -1,0 +1,171 @@
+package org.sylva.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.hdbscan.predict.Membership;
+import org.sylva.hdbscan.predict.Prediction;
+import org.sylva.io.AtomicOutput;
+import org.sylva.io.NpyArray;
+import org.sylva.parallel.Execution;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code sylva predict}: assign new points to the clusters of a saved model. */
+@Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = SylvaCommand.Version.class,
+        header = "Assign new points to the clusters of a saved HDBSCAN model.",
+        description = {
+            "Reads a model saved by 'sylva hdbscan --save-model' and a file of new points with as many coordinates "
+                + "as the fitted ones, and writes into --out: labels (-1 = noise), probabilities, outlier_scores "
+                + "(may be negative for points denser than their cluster's fitted points) and membership (one row per "
+                + "new point, one column per cluster: soft clustering); all of them or, on error or Ctrl-C, none.",
+            "The answers are those of the hdbscan package's approximate_predict, approximate_predict_scores and "
+                + "membership_vector, exact and deterministic. New points are read as for sylva hdbscan (a float64, "
+                + "int32 or int64 .npy exactly as float64, others as float32)."},
+        footer = {"", "Examples:",
+            "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
+            "      --save-model clips.model",
+            "  sylva predict clips.model later.npy --out assigned/",
+            "  sylva predict clips.model later.csv --out assigned/ --format csv"})
+final class PredictCommand implements Callable<Integer> {
+    /** The files this command writes, without extension. */
+    static final List<String> OUTPUTS = List.of("labels", "probabilities", "outlier_scores", "membership");
+
+    @Spec
+    CommandSpec spec;
+
+    private final CliContext context;
+
+    @Parameters(index = "0", paramLabel = "MODEL", description = "A model file written by sylva hdbscan --save-model.")
+    Path model;
+
+    @Parameters(index = "1", paramLabel = "NEW",
+            description = "New points: .npy, .csv/.tsv, or raw little-endian float32 with --shape; '-' reads stdin.")
+    String input;
+
+    @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input (required for raw files).")
+    String shape;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed).")
+    Path out;
+
+    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
+    OutputFormat format;
+
+    @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line).")
+    boolean json;
+
+    @Mixin
+    RunOptions run = new RunOptions();
+
+    PredictCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        var err = spec.commandLine().getErr();
+        context.directories().prepare(out);
+        HdbscanModel m = HdbscanModel.load(model);
+        InputOptions in = new InputOptions();
+        in.input = input;
+        in.shape = shape;
+        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin());
+        in.requireFinite(loaded, "");
+        PointSet points = loaded.float64() == null ? loaded.points()
+                : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
+        if (points.dimensions() != m.dimensions()) {
+            throw new InvalidInputException(input + ": points of " + points.dimensions() + " coordinates, but the model "
+                    + model + " was fitted on points of " + m.dimensions());
+        }
+        Prediction p;
+        Membership soft;
+        try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
+            Execution ex = new Execution(run.threadCount(), progress, context.cancel());
+            p = m.approximatePredict(points, ex);
+            soft = m.membershipVector(points, ex);
+        } catch (InvalidInputException e) {
+            throw e.withContext(input);
+        }
+        context.cancel().throwIfCancelled();
+        List<Path> written = write(p, soft);
+        if (json) spec.commandLine().getOut().println(json(m, p, points, written));
+        if (!run.quiet) err.println(summary(m, p, points, written));
+        return 0;
+    }
+
+    /** Every output together: all of them or, on failure or cancellation, none. */
+    private List<Path> write(Prediction p, Membership soft) throws java.io.IOException {
+        List<Path> written = new ArrayList<>();
+        int n = p.size();
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            written.add(format.stage(g, out, "labels", NpyArray.ofInt32(p.labels(), n)));
+            written.add(format.stage(g, out, "probabilities", NpyArray.ofFloat64(p.probabilities(), n)));
+            written.add(format.stage(g, out, "outlier_scores", NpyArray.ofFloat64(p.outlierScores(), n)));
+            written.add(format.stage(g, out, "membership", NpyArray.ofFloat64(soft.values(), n, soft.clusters())));
+            context.cancel().throwIfCancelled();
+            g.commit();
+        }
+        return written;
+    }
+
+    private static int[] sizes(HdbscanModel m, Prediction p) {
+        int[] sizes = new int[m.clusterCount()];
+        for (int l : p.labels()) if (l >= 0) sizes[l]++;
+        return sizes;
+    }
+
+    private String summary(HdbscanModel m, Prediction p, PointSet points, List<Path> written) {
+        int[] sizes = sizes(m, p);
+        int noise = p.size();
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%d new points x %d dims: ", points.size(),
+                points.dimensions()));
+        List<String> parts = new ArrayList<>();
+        for (int l = 0; l < sizes.length; l++) {
+            noise -= sizes[l];
+            if (l < 20) parts.add(l + ": " + sizes[l]);
+        }
+        if (sizes.length > 20) parts.add("... " + (sizes.length - 20) + " more");
+        s.append(String.format(Locale.ROOT, "%d assigned to the model's %d clusters (%s), %d noise", p.size() - noise,
+                sizes.length, String.join(", ", parts), noise));
+        s.append(String.format(Locale.ROOT, "%nwrote %d files to %s", written.size(),
+                written.get(0).toAbsolutePath().getParent()));
+        return s.toString();
+    }
+
+    private String json(HdbscanModel m, Prediction p, PointSet points, List<Path> written) {
+        Map<String, Object> j = new LinkedHashMap<>();
+        j.put("sylva_version", SylvaCommand.version());
+        j.put("model", model.toString());
+        j.put("input", input);
+        j.put("n_points", points.size());
+        j.put("n_dims", points.dimensions());
+        j.put("parameters", m.parameters().describeTyped());
+        j.put("n_clusters", m.clusterCount());
+        int[] sizes = sizes(m, p);
+        List<Object> sz = new ArrayList<>();
+        int assigned = 0;
+        for (int v : sizes) {
+            sz.add(v);
+            assigned += v;
+        }
+        j.put("n_noise", p.size() - assigned);
+        j.put("cluster_sizes", sz);
+        List<Object> files = new ArrayList<>();
+        for (Path f : written) files.add(f.toString());
+        j.put("files", files);
+        return Json.write(j);
+    }
+}

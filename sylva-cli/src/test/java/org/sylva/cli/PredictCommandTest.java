@@ -1,0 +1,177 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.hdbscan.predict.Membership;
+import org.sylva.hdbscan.predict.Prediction;
+import org.sylva.io.Npy;
+import org.sylva.io.NpyArray;
+import org.sylva.io.NpyDtype;
+
+/**
+ * {@code sylva hdbscan --save-model} and {@code sylva predict} end to end: the saved model is the
+ * library's, predictions written are the library's answers value for value, and every bad input (model
+ * file, new points, option) is one error line with exit 2 and nothing written.
+ */
+class PredictCommandTest {
+    @TempDir
+    static Path shared;
+    static Path clipsNpy, freshNpy, model, fitDir;
+    static PointSet clips, fresh;
+
+    @BeforeAll
+    static void fit() throws IOException {
+        clips = TestData.clips(400);
+        fresh = TestData.clips(150 + 400).select(range(400, 550));
+        clipsNpy = TestData.writeNpy(clips, shared.resolve("clips.npy"));
+        freshNpy = TestData.writeNpy(fresh, shared.resolve("fresh.npy"));
+        fitDir = shared.resolve("fit");
+        model = shared.resolve("clips.model");
+        Cli.Result r = Cli.run("hdbscan", clipsNpy.toString(), "--min-cluster-size", "10", "--out", fitDir.toString(),
+                "--save-model", model.toString(), "--threads", "2").assertOk();
+        assertTrue(r.err().contains("wrote 9 files"), r.err());
+    }
+
+    static int[] range(int from, int to) {
+        int[] r = new int[to - from];
+        for (int i = 0; i < r.length; i++) r[i] = from + i;
+        return r;
+    }
+
+    @Test
+    void theSavedModelIsTheLibrarysModelOfTheFit() throws IOException {
+        HdbscanModel m = HdbscanModel.load(model);
+        assertArrayEquals(Npy.read(fitDir.resolve("condensed_tree.npy")).toFloat64(), m.condensedTree().toMatrix());
+        assertEquals(10, m.parameters().minClusterSize());
+        assertEquals(61, m.dimensions());
+        assertTrue(m.clusterCount() >= 3, "clusters: " + m.clusterCount());
+        List<String> names = Cli.list(fitDir);
+        assertFalse(names.stream().anyMatch(n -> n.endsWith(".part")), "no temporaries: " + names);
+    }
+
+    @Test
+    void predictWritesTheLibrarysAnswers(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("assigned");
+        Cli.Result r = Cli.run("predict", model.toString(), freshNpy.toString(), "--out", out.toString(), "--threads", "2")
+                .assertOk();
+        List<String> want = new ArrayList<>();
+        for (String o : PredictCommand.OUTPUTS) want.add(o + ".npy");
+        want.sort(null);
+        assertEquals(want, Cli.list(out));
+        HdbscanModel m = HdbscanModel.load(model);
+        Prediction p = m.approximatePredict(fresh);
+        Membership soft = m.membershipVector(fresh);
+        NpyArray labels = Npy.read(out.resolve("labels.npy"));
+        assertEquals(NpyDtype.INT32, labels.dtype());
+        assertArrayEquals(p.labels(), labels.toInt32());
+        assertArrayEquals(p.probabilities(), Npy.read(out.resolve("probabilities.npy")).toFloat64());
+        assertArrayEquals(p.outlierScores(), Npy.read(out.resolve("outlier_scores.npy")).toFloat64());
+        NpyArray mv = Npy.read(out.resolve("membership.npy"));
+        assertArrayEquals(new int[] {150, m.clusterCount()}, mv.shape());
+        assertArrayEquals(soft.values(), mv.toFloat64());
+        assertTrue(r.err().contains("150 new points x 61 dims"), r.err());
+        assertTrue(r.err().contains("wrote 4 files to"), r.err());
+        int noise = 0;
+        for (int l : p.labels()) if (l < 0) noise++;
+        assertTrue(r.err().contains(noise + " noise"), r.err());
+
+        Cli.Result j = Cli.run("predict", model.toString(), freshNpy.toString(), "--out", out.toString(), "--json", "-q")
+                .assertOk();
+        assertEquals("", j.err());
+        assertTrue(j.out().startsWith("{\"sylva_version\"") && j.out().contains("\"n_points\": 150")
+                && j.out().contains("\"n_noise\": " + noise), j.out());
+    }
+
+    @Test
+    void csvOutputAndCsvInput(@TempDir Path tmp) throws IOException {
+        Path csv = TestData.writeCsv(fresh, tmp.resolve("fresh.csv"), ',', true);
+        Path out = tmp.resolve("o");
+        Cli.run("predict", model.toString(), csv.toString(), "--out", out.toString(), "--format", "csv", "-q").assertOk();
+        List<String> labels = Files.readAllLines(out.resolve("labels.csv"));
+        int[] want = HdbscanModel.load(model).approximatePredict(fresh).labels();
+        assertEquals(Arrays.stream(want).mapToObj(Integer::toString).toList(), labels);
+        assertEquals(150, Files.readAllLines(out.resolve("membership.csv")).size());
+    }
+
+    @Test
+    void badModelsAreOneErrorLine(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("o");
+        Cli.run("predict", clipsNpy.toString(), freshNpy.toString(), "--out", out.toString())
+                .assertError("clips.npy", "not a Sylva model file", "NumPy .npy");
+        byte[] good = Files.readAllBytes(model);
+        Path cut = Files.write(tmp.resolve("cut.model"), Arrays.copyOf(good, good.length - 100));
+        Cli.run("predict", cut.toString(), freshNpy.toString(), "--out", out.toString())
+                .assertError("cut.model", "truncated");
+        byte[] flipped = good.clone();
+        flipped[flipped.length / 2] ^= 1;
+        Path altered = Files.write(tmp.resolve("altered.model"), flipped);
+        Cli.run("predict", altered.toString(), freshNpy.toString(), "--out", out.toString())
+                .assertError("altered.model", "checksum mismatch");
+        Cli.run("predict", tmp.resolve("missing.model").toString(), freshNpy.toString(), "--out", out.toString())
+                .assertError("no such file", "missing.model");
+        Cli.assertNothingWritten(out);
+    }
+
+    @Test
+    void badNewPointsAreOneErrorLine(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("o");
+        Path narrow = TestData.writeNpy(TestData.blob(20, 3, 1), tmp.resolve("narrow.npy"));
+        Cli.run("predict", model.toString(), narrow.toString(), "--out", out.toString())
+                .assertError("narrow.npy", "3 coordinates", "fitted on points of 61", "clips.model");
+        Path nan = TestData.writeNpy(TestData.with(fresh, 4, 7, Float.NaN), tmp.resolve("nan.npy"));
+        Cli.run("predict", model.toString(), nan.toString(), "--out", out.toString())
+                .assertError("nan.npy", "row 4, column 7", "NaN");
+        Cli.run("predict", model.toString(), tmp.resolve("none.npy").toString(), "--out", out.toString())
+                .assertError("none.npy");
+        Cli.assertNothingWritten(out);
+    }
+
+    @Test
+    void saveModelWithPcaIsRefusedBeforeTheFit(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("o");
+        Cli.run("hdbscan", clipsNpy.toString(), "--pca", "4", "--out", out.toString(), "--save-model",
+                tmp.resolve("m.model").toString()).assertError("--save-model", "--pca");
+        Cli.assertNothingWritten(out);
+        assertFalse(Files.exists(tmp.resolve("m.model")));
+    }
+
+    @Test
+    void float64InputIsSavedAndPredictedExactly(@TempDir Path tmp) throws IOException {
+        int n = 300;
+        double[] x = new double[2 * n];
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(4);
+        for (int i = 0; i < n; i++) {
+            x[2 * i] = (i % 2) * 5 + rng.nextDouble() + 1e-9 * rng.nextDouble();   // not float32-exact
+            x[2 * i + 1] = rng.nextDouble();
+        }
+        Path f = tmp.resolve("x.npy");
+        Npy.writeFloat64(f, x, n, 2);
+        Path m = tmp.resolve("x.model");
+        Cli.run("hdbscan", f.toString(), "--out", tmp.resolve("fit").toString(), "--save-model", m.toString(), "-q")
+                .assertOk();
+        Path out = tmp.resolve("o");
+        Cli.run("predict", m.toString(), f.toString(), "--out", out.toString(), "-q").assertOk();
+        HdbscanModel model = HdbscanModel.load(m);
+        Prediction p = model.approximatePredict(PointSet.ofFloat64(n, 2, x));
+        assertArrayEquals(p.probabilities(), Npy.read(out.resolve("probabilities.npy")).toFloat64());
+        assertArrayEquals(p.outlierScores(), Npy.read(out.resolve("outlier_scores.npy")).toFloat64());
+        // the float32 rounding of the same file would be other points: the core distances tell them apart
+        PointSet rounded = PointSet.ofFloat64(n, 2, x).select(range(0, n));
+        assertFalse(Arrays.equals(p.outlierScores(),
+                model.approximatePredict(PointSet.of(n, 2, rounded.coordinates())).outlierScores()));
+    }
+}

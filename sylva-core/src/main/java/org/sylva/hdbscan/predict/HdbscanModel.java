@@ -1,0 +1,460 @@
+package org.sylva.hdbscan.predict;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanParameters;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.hierarchy.ClusterSelector;
+import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.io.AtomicOutput;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.parallel.Execution;
+import org.sylva.parallel.ParallelWork;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * A fitted HDBSCAN model that assigns new points to its clusters, with the semantics of the
+ * {@code hdbscan} package's prediction module (0.8.43): {@link #approximatePredict} (label, probability,
+ * outlier score and connecting point of each new point: {@code approximate_predict},
+ * {@code approximate_predict_scores}), {@link #membershipVector} and {@link #allPointsMembershipVectors}
+ * (soft clustering). It holds what those need (the package's {@code prediction_data_}): the parameters,
+ * the fitted points in float64, their prediction core distances, the condensed tree and its selected
+ * clusters; {@link #save} writes it to a versioned, checksummed file ({@link ModelFile}) that
+ * {@link #load} reads back, so a spike sorter fits once and assigns later spikes in another process.
+ * Immutable and thread-safe; every answer is deterministic, the same for any thread count, and the same
+ * after a save and load.
+ *
+ * <p><b>Conventions.</b> Sylva's {@code minSamples} counts the point itself, the package's
+ * {@code min_samples} does not: with Sylva's {@code m}, the package's {@code s = m - 1}. As in the
+ * package, prediction uses other neighbourhoods than the fit: a fitted point's <em>prediction</em> core
+ * distance is the distance to its {@code s}-th nearest point counting itself (the fit's core distance
+ * for {@code minSamples = m - 1}), a new point is compared with its {@code 2 s} nearest fitted points and
+ * its own core distance is its {@code (s + 1)}-th nearest fitted point ({@link Connector}). Distances are
+ * plain Euclidean: {@code alpha} is not applied, as in the package. Arithmetic is float64 and follows
+ * the package's order of operations, so the answers are the package's doubles (soft clustering: to the
+ * last bit of {@code exp}, see {@link SoftAssignment}).
+ *
+ * <p><b>Ties.</b> Among fitted points at equal distance from a new point the lower index comes first,
+ * which decides the neighbour list at its last place and, among neighbours of equal mutual
+ * reachability and equal distance, the connecting point. The package's order there is its
+ * {@code KDTree}'s, which is not the index order: on iris, whose rows 101 and 142 are equal, it returns
+ * 142 first where Sylva returns 101 (the same label, probability, score and membership; another
+ * connecting row). Equal mutual reachability at different distances is common and is decided by the
+ * smaller distance, as in the package. Every other choice is the package's too: the first of equal
+ * merge heights, {@code >=} when climbing. Where the fit itself had ties, the condensed tree is the
+ * fit's (see {@link org.sylva.hdbscan.mst.EdgeOrder}).
+ *
+ * <pre>{@code
+ * HdbscanResult r = Hdbscan.builder().minClusterSize(20).build().fit(points);
+ * HdbscanModel model = HdbscanModel.of(r, points);
+ * Prediction p = model.approximatePredict(newPoints);
+ * Membership soft = model.membershipVector(newPoints);
+ * model.save(Path.of("clips.model"));
+ * }</pre>
+ */
+public final class HdbscanModel {
+    /** Stage name {@link #approximatePredict} reports to progress listeners. */
+    public static final String PREDICT_STAGE = "prediction";
+    /** Stage name {@link #membershipVector} and {@link #allPointsMembershipVectors} report. */
+    public static final String MEMBERSHIP_STAGE = "soft clustering";
+    /** Points per unit of parallel work. */
+    private static final int BLOCK = 256;
+
+    private final HdbscanParameters parameters;
+    private final int total;
+    private final int[] fittedRows;
+    private final int n;
+    private final int d;
+    private final double[] rows;
+    private final double[] core;
+    private final CondensedTree tree;
+    private final ClusterTree clusters;
+    private final Exemplars exemplars;
+    /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
+    private volatile NeighbourSearch search;
+
+    /**
+     * Takes the arrays as they are (callers pass fresh ones). {@code fittedRows}: the input row of each
+     * fitted row, strictly increasing below {@code total}; {@code core}: prediction core distances;
+     * {@code index}: the partition of {@code rows}, or null to build it on first use.
+     */
+    HdbscanModel(HdbscanParameters parameters, int total, int[] fittedRows, double[] rows, int n, int d, double[] core,
+            CondensedTree tree, int[] selectedNodes, PointIndex index) {
+        this.parameters = parameters;
+        this.total = total;
+        this.fittedRows = fittedRows;
+        this.n = n;
+        this.d = d;
+        this.rows = rows;
+        this.core = core;
+        this.tree = tree;
+        this.clusters = new ClusterTree(tree, selectedNodes);
+        this.exemplars = Exemplars.of(tree, clusters, rows, d);
+        this.search = index == null ? null : new NeighbourSearch(index);
+    }
+
+    /** As {@link #of(HdbscanResult, PointSet, Execution)} on all processors. */
+    public static HdbscanModel of(HdbscanResult result, PointSet points) {
+        return of(result, points, everyCore());
+    }
+
+    /**
+     * The model of {@code result}, fitted on {@code points} (the same point set, float32 or float64, as
+     * given to {@link Hdbscan#fit}). Computes the prediction core distances (one exact neighbour search,
+     * as long as the fit's core-distance stage) and, as a by-product, checks that these are the points
+     * the result was fitted on: their core distances must be bitwise the result's.
+     *
+     * @throws InvalidInputException when the points are not the ones the result was fitted on
+     */
+    public static HdbscanModel of(HdbscanResult result, PointSet points, Execution execution) {
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(points, "points");
+        if (points.size() != result.size()) {
+            throw new InvalidInputException("the result was fitted on " + result.size() + " points; "
+                    + points.size() + " given");
+        }
+        int[] fitted = result.fittedRows();
+        int fn = fitted.length, fd = points.dimensions();
+        double[] fittedCoords = new double[fn * fd];
+        for (int i = 0; i < fn; i++) {
+            for (int j = 0; j < fd; j++) fittedCoords[i * fd + j] = points.getDouble(fitted[i], j);
+        }
+        int m = result.parameters().minSamples();
+        PointIndex index = index(fittedCoords, fn, fd);
+        CoreDistances cd = coreDistances(index, m, execution);
+        double[] fitCore = result.coreDistances();
+        for (int i = 0; i < fn; i++) {
+            if (Double.doubleToLongBits(cd.core(i)) != Double.doubleToLongBits(fitCore[fitted[i]])) {
+                throw new InvalidInputException("these are not the points the result was fitted on: row "
+                        + fitted[i] + " has core distance " + cd.core(i) + ", the result " + fitCore[fitted[i]]);
+            }
+        }
+        boolean identity = fn == result.size();
+        return new HdbscanModel(result.parameters(), result.size(), identity ? null : fitted, fittedCoords, fn, fd,
+                predictionCore(cd, m), result.condensedTree(), result.selectedClusters(), index);
+    }
+
+    /**
+     * A model from a condensed tree computed elsewhere (another spanning tree, another implementation's
+     * tree) over {@code n} points of {@code d} float64 coordinates ({@code rows}, row-major, copied);
+     * clusters are selected from {@code tree} with {@code parameters}' selection.
+     *
+     * @throws InvalidInputException when the sizes disagree, a coordinate is not finite, or
+     *     {@code minSamples} exceeds {@code n}
+     */
+    public static HdbscanModel of(HdbscanParameters parameters, double[] rows, int n, int d, CondensedTree tree,
+            Execution execution) {
+        Objects.requireNonNull(parameters, "parameters");
+        Objects.requireNonNull(tree, "tree");
+        if (n < 2 || d < 1 || (long) n * d != rows.length) {
+            throw new InvalidInputException("a model needs at least two points of at least one coordinate; got "
+                    + rows.length + " values for n = " + n + ", d = " + d);
+        }
+        if (tree.points() != n || tree.minClusterSize() != parameters.minClusterSize()) {
+            throw new InvalidInputException("the condensed tree is of " + tree.points() + " points, min_cluster_size "
+                    + tree.minClusterSize() + "; expected " + n + " and " + parameters.minClusterSize());
+        }
+        if (parameters.minSamples() > n) {
+            throw InvalidInputException.forParameter("min_samples", "min_samples (" + parameters.minSamples()
+                    + ") must be at most the number of points (" + n + ")");
+        }
+        double[] copy = rows.clone();
+        PointIndex index = index(copy, n, d);
+        CoreDistances cd = coreDistances(index, parameters.minSamples(), execution);
+        int[] selected = ClusterSelector.select(tree, parameters.selection()).selectedNodes();
+        return new HdbscanModel(parameters, n, null, copy, n, d, predictionCore(cd, parameters.minSamples()), tree,
+                selected, index);
+    }
+
+    /** Reads a model {@link #save} wrote; see {@link ModelFile} for the format and what is refused. */
+    public static HdbscanModel load(Path file) throws IOException {
+        return ModelFile.read(file);
+    }
+
+    /** Writes this model to {@code file} atomically (all of it or, on failure, nothing); see {@link ModelFile}. */
+    public void save(Path file) throws IOException {
+        AtomicOutput.write(file, this::writeTo);
+    }
+
+    /**
+     * Writes the model file's bytes to {@code out} (not closed): for a caller that places the file itself,
+     * e.g. together with the other outputs of a run in one {@link AtomicOutput.Group}.
+     */
+    public void writeTo(OutputStream out) throws IOException {
+        ModelFile.write(out, this);
+    }
+
+    private static Execution everyCore() {
+        return new Execution(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, CancellationToken.NEVER);
+    }
+
+    private static PointIndex index(double[] rows, int n, int d) {
+        return PointIndex.build(rows, n, d, kernel());
+    }
+
+    private static DistanceKernel kernel() {
+        return KernelProvider.get().bestDistance();
+    }
+
+    private static CoreDistances coreDistances(PointIndex index, int m, Execution ex) {
+        return CoreDistances.compute(index, m, kernel(), ex.threads(), ex.progress(), ex.cancel());
+    }
+
+    /**
+     * The package's prediction core distances, from lists of {@code m + 1} entries counting the point:
+     * the {@code (m - 1)}-th entry, i.e. the {@code s}-th nearest point counting itself; 0 for
+     * {@code m = 1} ({@code s = 0}, where the package has none).
+     */
+    private static double[] predictionCore(CoreDistances cd, int m) {
+        double[] out = new double[cd.size()];
+        if (m >= 2) {
+            for (int i = 0; i < out.length; i++) out[i] = cd.neighbourDistance(i, m - 2);
+        }
+        return out;
+    }
+
+    private NeighbourSearch search() {
+        NeighbourSearch s = search;
+        if (s == null) {
+            s = new NeighbourSearch(index(rows, n, d));   // benign race: every thread builds the same index
+            search = s;
+        }
+        return s;
+    }
+
+    // ---------------------------------------------------------------- questions
+
+    /** As {@link #approximatePredict(PointSet, Execution)} on all processors. */
+    public Prediction approximatePredict(PointSet newPoints) {
+        return approximatePredict(newPoints, everyCore());
+    }
+
+    /**
+     * Label, probability, outlier score and connecting point of each new point (see
+     * {@link HardAssignment} for the rules and {@link Prediction} for the result).
+     *
+     * @throws InvalidInputException when the new points have another number of coordinates than the
+     *     fitted ones, or a coordinate that is not finite or beyond +-1e150
+     */
+    public Prediction approximatePredict(PointSet newPoints, Execution execution) {
+        double[] q = newRows(newPoints);
+        int m = newPoints.size();
+        int[] labels = new int[m], connecting = new int[m];
+        double[] prob = new double[m], scores = new double[m];
+        Connector conn = connector();
+        Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
+        run(m, PREDICT_STAGE, execution, (worker, from, to) -> {
+            if (scratch[worker] == null) scratch[worker] = conn.scratch();
+            Connector.Scratch s = scratch[worker];
+            for (int i = from; i < to; i++) {
+                conn.connect(q, i * d, s);
+                labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
+                prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
+                scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
+                connecting[i] = inputRow(s.neighbour);
+            }
+        });
+        return new Prediction(labels, prob, scores, connecting);
+    }
+
+    /** As {@link #membershipVector(PointSet, Execution)} on all processors. */
+    public Membership membershipVector(PointSet newPoints) {
+        return membershipVector(newPoints, everyCore());
+    }
+
+    /**
+     * Soft cluster membership of each new point, one column per cluster (the package's
+     * {@code membership_vector}; see {@link SoftAssignment}).
+     *
+     * @throws InvalidInputException as {@link #approximatePredict(PointSet, Execution)}
+     */
+    public Membership membershipVector(PointSet newPoints, Execution execution) {
+        double[] q = newRows(newPoints);
+        int m = newPoints.size();
+        int k = clusters.labels();
+        double[] out = new double[m * k];
+        Connector conn = connector();
+        SoftAssignment soft = new SoftAssignment(clusters, exemplars);
+        Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
+        double[][] softScratch = new double[execution.threads()][];
+        run(m, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
+            if (scratch[worker] == null) {
+                scratch[worker] = conn.scratch();
+                softScratch[worker] = soft.scratch();
+            }
+            Connector.Scratch s = scratch[worker];
+            for (int i = from; i < to; i++) {
+                conn.connect(q, i * d, s);
+                soft.newPoint(q, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
+            }
+        });
+        return new Membership(m, k, out);
+    }
+
+    /** As {@link #allPointsMembershipVectors(Execution)} on all processors. */
+    public Membership allPointsMembershipVectors() {
+        return allPointsMembershipVectors(everyCore());
+    }
+
+    /**
+     * Soft cluster membership of every input point of the fit, one row per input row (NaN rows for rows
+     * left out of the fit), one column per cluster: the package's {@code all_points_membership_vectors},
+     * which uses another formula than {@link #membershipVector} (see {@link SoftAssignment}), so a fitted
+     * point given as a new point gets another vector.
+     */
+    public Membership allPointsMembershipVectors(Execution execution) {
+        int k = clusters.labels();
+        double[] out = new double[n * k];
+        SoftAssignment soft = new SoftAssignment(clusters, exemplars);
+        if (k > 0) {
+            int units = (n + BLOCK - 1) / BLOCK;
+            double[] unitMax = new double[units];
+            run(n, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
+                double max = Double.NaN;
+                for (int p = from; p < to; p++) max = SoftAssignment.nanMax(max, soft.fittedScores(p, out, p * k));
+                unitMax[from / BLOCK] = max;
+            });
+            double global = Double.NaN;
+            for (double v : unitMax) global = SoftAssignment.nanMax(global, v);
+            double max = global;
+            double[][] scratch = new double[execution.threads()][];
+            run(n, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
+                if (scratch[worker] == null) scratch[worker] = soft.scratch();
+                for (int p = from; p < to; p++) soft.fittedPoint(p, rows, p * d, max, out, p * k, scratch[worker]);
+            });
+        }
+        if (fittedRows == null) return new Membership(n, k, out);
+        double[] all = new double[total * k];
+        Arrays.fill(all, Double.NaN);
+        for (int i = 0; i < n; i++) System.arraycopy(out, i * k, all, fittedRows[i] * k, k);
+        return new Membership(total, k, all);
+    }
+
+    /** A range of points {@code [from, to)} handled by one worker. */
+    @FunctionalInterface
+    private interface Block {
+        void run(int worker, int from, int to);
+    }
+
+    /** Runs {@code block} over {@code [0, m)} in blocks of {@value #BLOCK} points on the execution's threads. */
+    private static void run(int m, String stage, Execution ex, Block block) {
+        int units = (m + BLOCK - 1) / BLOCK;
+        new ParallelWork(ex.threads()).run(units, stage, ex.progress(), ex.cancel(),
+                (worker, unit) -> block.run(worker, unit * BLOCK, Math.min(m, (unit + 1) * BLOCK)));
+    }
+
+    private Connector connector() {
+        return new Connector(search(), core, parameters.minSamples() - 1);
+    }
+
+    /** The new points' float64 coordinates, after checking them. */
+    private double[] newRows(PointSet points) {
+        Objects.requireNonNull(points, "newPoints");
+        if (points.dimensions() != d) {
+            throw new InvalidInputException("new points have " + points.dimensions() + " coordinates; the model was "
+                    + "fitted on points of " + d);
+        }
+        double[] q = points.coordinates64();
+        for (int i = 0; i < q.length; i++) {
+            if (!Double.isFinite(q[i]) || Math.abs(q[i]) > Hdbscan.MAX_ABS_COORDINATE) {
+                throw new InvalidInputException("new point " + (i / d) + ", coordinate " + (i % d) + " is " + q[i]
+                        + (Double.isFinite(q[i]) ? ": beyond +-1e150, its squared distances would overflow"
+                                : ": NaN and infinite coordinates cannot be assigned"));
+            }
+        }
+        return q;
+    }
+
+    private int inputRow(int fitted) {
+        return fittedRows == null ? fitted : fittedRows[fitted];
+    }
+
+    // ---------------------------------------------------------------- what the model holds
+
+    /** The parameters of the fit. */
+    public HdbscanParameters parameters() {
+        return parameters;
+    }
+
+    /** Number of input rows of the fit. */
+    public int size() {
+        return total;
+    }
+
+    /** Number of fitted rows (all input rows unless non-finite ones were left out). */
+    public int fittedSize() {
+        return n;
+    }
+
+    /** Coordinates per point. */
+    public int dimensions() {
+        return d;
+    }
+
+    /** Number of clusters (columns of a {@link Membership}). */
+    public int clusterCount() {
+        return clusters.labels();
+    }
+
+    /** The condensed tree, over the fitted rows. */
+    public CondensedTree condensedTree() {
+        return tree;
+    }
+
+    /** Input row of each fitted row (a fresh array; the identity unless rows were left out). */
+    public int[] fittedRows() {
+        if (fittedRows != null) return fittedRows.clone();
+        int[] r = new int[n];
+        for (int i = 0; i < n; i++) r[i] = i;
+        return r;
+    }
+
+    /**
+     * The prediction core distance of each input row (NaN for rows left out of the fit): the distance to
+     * its {@code (minSamples - 1)}-th nearest fitted point counting itself, the package's
+     * {@code prediction_data_.core_distances}.
+     */
+    public double[] predictionCoreDistances() {
+        double[] out = new double[total];
+        Arrays.fill(out, Double.NaN);
+        for (int i = 0; i < n; i++) out[inputRow(i)] = core[i];
+        return out;
+    }
+
+    /**
+     * The input rows of cluster {@code label}'s exemplars, in the package's order ({@code exemplars_}: the
+     * leaves below the cluster depth first, each leaf's points at its largest lambda in tree order); soft
+     * clustering measures distances to clusters through them.
+     */
+    public int[] exemplars(int label) {
+        Objects.checkIndex(label, clusters.labels());
+        int[] e = exemplars.points(label);
+        for (int i = 0; i < e.length; i++) e[i] = inputRow(e[i]);
+        return e;
+    }
+
+    // ---------------------------------------------------------------- for ModelFile
+
+    double[] rowsShared() {
+        return rows;
+    }
+
+    double[] coreShared() {
+        return core;
+    }
+
+    @Override
+    public String toString() {
+        return "HdbscanModel[n=" + total + ", d=" + d + ", clusters=" + clusters.labels() + "]";
+    }
+}

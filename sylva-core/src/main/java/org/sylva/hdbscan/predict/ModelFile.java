@@ -1,0 +1,348 @@
+package org.sylva.hdbscan.predict;
+
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.zip.CRC32;
+import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanParameters;
+import org.sylva.hdbscan.hierarchy.ClusterSelector;
+import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+
+/**
+ * The file of a saved {@link HdbscanModel}: a versioned, checksummed binary format, little-endian, with
+ * no padding, written through {@link org.sylva.io.AtomicOutput} (a reader never sees half a file). Layout of version
+ * 1 (also in {@code docs/model-file.md}):
+ *
+ * <pre>
+ * offset size      field
+ * 0      8         magic 89 53 59 4C 56 41 0D 0A ("\x89SYLVA\r\n": a high-bit byte and CR LF catch text-mode copies)
+ * 8      4         kind "HDBM" (an HDBSCAN model)
+ * 12     4         u32 format version = 1
+ * 16     8         u64 P = payload length in bytes
+ * 24     4         u32 CRC-32 (zlib's) of bytes 0 .. 23
+ * 28     P         payload:
+ *                    i32 min_cluster_size, i32 min_samples (counting the point), f64 cluster_selection_epsilon,
+ *                    i32 max_cluster_size (0 = none), f64 alpha, u8 method (0 eom, 1 leaf), u8 allow_single_cluster,
+ *                    i32 total input rows, i32 n fitted rows, i32 d coordinates,
+ *                    i32[n] input row of each fitted row (strictly increasing),
+ *                    f64[n * d] fitted points, row-major,
+ *                    f64[n] prediction core distances,
+ *                    i32 R condensed-tree rows, i32[R] parent, i32[R] child, f64[R] lambda, i32[R] child size
+ * 28 + P 4         u32 CRC-32 of the payload
+ * </pre>
+ *
+ * {@code P = 46 + 12 n + 8 n d + 20 R}. The selected clusters are not stored: they are selected again from
+ * the tree with the stored parameters, as the fit selected them. Reading refuses, with an
+ * {@link InvalidInputException} naming the file and the problem: another file type ("not a Sylva model
+ * file", also saying when it is a {@code .npy}), another kind of Sylva file, a newer format version
+ * (checked before anything that a newer version may have changed), a damaged header, a file shorter or
+ * longer than its header says (truncated, or bytes after the end), a payload whose checksum differs
+ * (altered or corrupted), and a payload that does not describe a model (bad parameters, sizes, rows,
+ * coordinates, or condensed tree) even though its checksum holds.
+ *
+ * <pre>{@code
+ * AtomicOutput.write(Path.of("clips.model"), out -> ModelFile.write(out, model));
+ * HdbscanModel same = ModelFile.read(Path.of("clips.model"));
+ * }</pre>
+ */
+final class ModelFile {
+    static final byte[] MAGIC = {(byte) 0x89, 'S', 'Y', 'L', 'V', 'A', '\r', '\n'};
+    static final byte[] KIND = {'H', 'D', 'B', 'M'};
+    static final int VERSION = 1;
+    static final int HEADER = 28;
+    private static final int TRAILER = 4;
+    private static final int BUFFER = 1 << 16;
+    private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+    private ModelFile() {
+    }
+
+    /** Payload length of a model of {@code n} fitted points of {@code d} coordinates and {@code r} tree rows. */
+    static long payloadLength(long n, long d, long r) {
+        return 46 + 12 * n + 8 * n * d + 20 * r;
+    }
+
+    // ---------------------------------------------------------------- writing
+
+    /** Writes {@code m}'s file to {@code out} (not closed). */
+    static void write(OutputStream out, HdbscanModel m) throws IOException {
+        CondensedTree t = m.condensedTree();
+        int n = m.fittedSize(), d = m.dimensions(), r = t.rows();
+        long payload = payloadLength(n, d, r);
+        ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        h.put(MAGIC).put(KIND).putInt(VERSION).putLong(payload);
+        CRC32 hc = new CRC32();
+        hc.update(h.array(), 0, 24);
+        h.putInt((int) hc.getValue());
+        out.write(h.array());
+        Out o = new Out(out);
+        HdbscanParameters p = m.parameters();
+        o.i32(p.minClusterSize());
+        o.i32(p.minSamples());
+        o.f64(p.clusterSelectionEpsilon());
+        o.i32(p.maxClusterSize());
+        o.f64(p.alpha());
+        o.u8(p.method() == SelectionMethod.EOM ? 0 : 1);
+        o.u8(p.allowSingleCluster() ? 1 : 0);
+        o.i32(m.size());
+        o.i32(n);
+        o.i32(d);
+        o.i32s(m.fittedRows());
+        o.f64s(m.rowsShared());
+        o.f64s(m.coreShared());
+        o.i32(r);
+        o.i32s(t.parentArray());
+        o.i32s(t.childArray());
+        o.f64s(t.lambdaArray());
+        o.i32s(t.childSizeArray());
+        o.flush();
+        if (o.written != payload) throw new IllegalStateException("wrote " + o.written + " payload bytes, expected " + payload);
+        ByteBuffer tr = ByteBuffer.allocate(TRAILER).order(ByteOrder.LITTLE_ENDIAN);
+        tr.putInt((int) o.crc.getValue());
+        out.write(tr.array());
+    }
+
+    /** Little-endian writer through a fixed buffer, summing the CRC-32 of what it writes. */
+    private static final class Out {
+        final OutputStream out;
+        final ByteBuffer buf = ByteBuffer.allocate(BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+        final CRC32 crc = new CRC32();
+        long written;
+
+        Out(OutputStream out) {
+            this.out = out;
+        }
+
+        void room(int bytes) throws IOException {
+            if (buf.remaining() < bytes) flush();
+        }
+
+        void flush() throws IOException {
+            crc.update(buf.array(), 0, buf.position());
+            out.write(buf.array(), 0, buf.position());
+            written += buf.position();
+            buf.clear();
+        }
+
+        void u8(int v) throws IOException {
+            room(1);
+            buf.put((byte) v);
+        }
+
+        void i32(int v) throws IOException {
+            room(4);
+            buf.putInt(v);
+        }
+
+        void f64(double v) throws IOException {
+            room(8);
+            buf.putDouble(v);
+        }
+
+        void i32s(int[] a) throws IOException {
+            for (int v : a) i32(v);
+        }
+
+        void f64s(double[] a) throws IOException {
+            for (double v : a) f64(v);
+        }
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    static HdbscanModel read(Path file) throws IOException {
+        String name = file.toString();
+        if (Files.isDirectory(file)) throw refuse(name, "is a directory, not a model file");
+        long size = Files.size(file);
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(HEADER);
+        }
+        checkHeader(name, head, size);
+        long payload = ByteBuffer.wrap(head, 16, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        // The checksum first, over the whole payload: an altered file is reported as such, not as
+        // whatever its altered fields happen to look like.
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), BUFFER)) {
+            in.skipNBytes(HEADER);
+            CRC32 crc = new CRC32();
+            byte[] chunk = new byte[BUFFER];
+            for (long left = payload; left > 0; ) {    // ends: every turn reads at least one byte or throws
+                int got = in.read(chunk, 0, (int) Math.min(chunk.length, left));
+                if (got < 0) throw new EOFException();
+                crc.update(chunk, 0, got);
+                left -= got;
+            }
+            byte[] trailer = in.readNBytes(TRAILER);
+            int stored = ByteBuffer.wrap(trailer).order(ByteOrder.LITTLE_ENDIAN).getInt();
+            if (stored != (int) crc.getValue()) {
+                throw refuse(name, "checksum mismatch: the payload's CRC-32 is " + hex((int) crc.getValue())
+                        + ", the file says " + hex(stored) + " (the file was altered or corrupted)");
+            }
+        }
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), BUFFER)) {
+            in.skipNBytes(HEADER);
+            return parse(name, new In(in), payload);
+        } catch (InvalidInputException e) {
+            throw e.withContext("model file " + name);
+        }
+    }
+
+    /** Magic, kind, version, header checksum and length, in the order that gives the truest message. */
+    private static void checkHeader(String name, byte[] head, long size) {
+        int have = head.length;
+        if (have == 0) throw refuse(name, "the file is empty, not a model file");
+        int m = Math.min(have, MAGIC.length);
+        if (!Arrays.equals(head, 0, m, MAGIC, 0, m)) {
+            boolean npy = have >= NPY_MAGIC.length && Arrays.equals(head, 0, NPY_MAGIC.length, NPY_MAGIC, 0, NPY_MAGIC.length);
+            throw refuse(name, "not a Sylva model file" + (npy ? " (it is a NumPy .npy file)" : "")
+                    + "; a model file is written by sylva hdbscan --save-model or HdbscanModel.save");
+        }
+        if (have < 16) throw refuse(name, "truncated: " + size + " bytes, shorter than a model file's header");
+        if (!Arrays.equals(head, 8, 12, KIND, 0, 4)) {
+            throw refuse(name, "a Sylva file of kind '" + ascii(head, 8, 4) + "', not an HDBSCAN model ('HDBM')");
+        }
+        int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        if (version != VERSION) {
+            throw refuse(name, Integer.compareUnsigned(version, VERSION) > 0
+                    ? "format version " + Integer.toUnsignedString(version) + " was written by a newer Sylva; this one "
+                            + "reads version " + VERSION
+                    : "unknown format version " + version + " (this Sylva reads version " + VERSION + ")");
+        }
+        if (have < HEADER) throw refuse(name, "truncated: " + size + " bytes, shorter than a model file's header");
+        CRC32 hc = new CRC32();
+        hc.update(head, 0, 24);
+        int stored = ByteBuffer.wrap(head, 24, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        if (stored != (int) hc.getValue()) throw refuse(name, "damaged header (its checksum does not match)");
+        long payload = ByteBuffer.wrap(head, 16, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        long expected = HEADER + payload + TRAILER;
+        if (payload < 0 || payload > size || size < expected) {
+            throw refuse(name, "truncated: " + size + " bytes, the header says " + Long.toUnsignedString(expected));
+        }
+        if (size > expected) {
+            throw refuse(name, (size - expected) + " bytes after the end of the model (the header says " + expected
+                    + " bytes)");
+        }
+    }
+
+    /** The model in a payload whose checksum holds; checks every field before it is used. */
+    private static HdbscanModel parse(String name, In in, long payload) throws IOException {
+        int mcs = in.i32(), ms = in.i32();
+        double eps = in.f64();
+        int maxSize = in.i32();
+        double alpha = in.f64();
+        int method = in.u8(), single = in.u8();
+        if (method > 1 || single > 1) {
+            throw new InvalidInputException("bad method (" + method + ") or allow_single_cluster (" + single + ") byte");
+        }
+        HdbscanParameters p = new HdbscanParameters(mcs, ms, eps, maxSize, alpha,
+                method == 0 ? SelectionMethod.EOM : SelectionMethod.LEAF, single == 1);
+        int total = in.i32(), n = in.i32(), d = in.i32();
+        if (n < 2 || d < 1 || total < n || (long) n * d > Integer.MAX_VALUE - 8 || payloadLength(n, d, 0) > payload) {
+            throw new InvalidInputException("bad sizes: " + total + " input rows, " + n + " fitted rows of " + d
+                    + " coordinates in " + payload + " payload bytes");
+        }
+        if (ms > n) throw new InvalidInputException("min_samples " + ms + " exceeds the " + n + " fitted rows");
+        int[] fitted = in.i32s(n);
+        for (int i = 0; i < n; i++) {
+            if (fitted[i] < (i == 0 ? 0 : fitted[i - 1] + 1) || fitted[i] >= total) {
+                throw new InvalidInputException("fitted row " + i + " maps to input row " + fitted[i]
+                        + " (rows must increase strictly below " + total + ")");
+            }
+        }
+        double[] rows = in.f64s((int) ((long) n * d));
+        for (int i = 0; i < rows.length; i++) {
+            if (!Double.isFinite(rows[i]) || Math.abs(rows[i]) > Hdbscan.MAX_ABS_COORDINATE) {
+                throw new InvalidInputException("fitted point " + (i / d) + ", coordinate " + (i % d) + " is " + rows[i]);
+            }
+        }
+        double[] core = in.f64s(n);
+        for (int i = 0; i < n; i++) {
+            if (!(core[i] >= 0) || Double.isInfinite(core[i])) {
+                throw new InvalidInputException("prediction core distance " + i + " is " + core[i]);
+            }
+        }
+        int r = in.i32();
+        if (r < 0 || payloadLength(n, d, r) != payload) {
+            throw new InvalidInputException(r + " condensed-tree rows do not fill the " + payload + " payload bytes");
+        }
+        CondensedTree tree = CondensedTree.of(n, mcs, in.i32s(r), in.i32s(r), in.f64s(r), in.i32s(r));
+        int[] selected = ClusterSelector.select(tree, p.selection()).selectedNodes();
+        return new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, null);
+    }
+
+    /** Little-endian reader through a fixed buffer. */
+    private static final class In {
+        final InputStream in;
+        final ByteBuffer buf = ByteBuffer.allocate(BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+
+        In(InputStream in) {
+            this.in = in;
+            buf.limit(0);
+        }
+
+        void need(int bytes) throws IOException {
+            if (buf.remaining() >= bytes) return;
+            buf.compact();
+            while (buf.position() < bytes) {   // ends: each turn reads at least one byte or throws
+                int got = in.read(buf.array(), buf.position(), buf.capacity() - buf.position());
+                if (got < 0) throw new EOFException("model file ends inside its payload");
+                buf.position(buf.position() + got);
+            }
+            buf.flip();
+        }
+
+        int u8() throws IOException {
+            need(1);
+            return buf.get() & 0xff;
+        }
+
+        int i32() throws IOException {
+            need(4);
+            return buf.getInt();
+        }
+
+        double f64() throws IOException {
+            need(8);
+            return buf.getDouble();
+        }
+
+        int[] i32s(int count) throws IOException {
+            int[] a = new int[count];
+            for (int i = 0; i < count; i++) a[i] = i32();
+            return a;
+        }
+
+        double[] f64s(int count) throws IOException {
+            double[] a = new double[count];
+            for (int i = 0; i < count; i++) a[i] = f64();
+            return a;
+        }
+    }
+
+    private static InvalidInputException refuse(String name, String problem) {
+        return new InvalidInputException("model file " + name + ": " + problem);
+    }
+
+    private static String hex(int v) {
+        return String.format(java.util.Locale.ROOT, "%08x", v);
+    }
+
+    private static String ascii(byte[] b, int from, int len) {
+        StringBuilder s = new StringBuilder();
+        for (int i = from; i < from + len; i++) {
+            int c = b[i] & 0xff;
+            s.append(c >= 0x20 && c < 0x7f ? (char) c : '?');
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,210 @@
+package org.sylva.hdbscan.predict;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.demo.ClipLikeData;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.NonFinitePolicy;
+import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/** The model's behaviour beyond the oracle: determinism, edge cases, the rows left out, refusals. */
+class HdbscanModelTest {
+    private static Execution threads(int t) {
+        return new Execution(t, ProgressListener.NONE, CancellationToken.NEVER);
+    }
+
+    /** Three 2-D Gaussian blobs and a sprinkle of uniform noise, float64. */
+    static double[] blobs(int n, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        double[][] centres = {{0, 0}, {6, 1}, {2, 7}};
+        double[] x = new double[2 * n];
+        for (int i = 0; i < n; i++) {
+            if (i % 10 == 9) {
+                x[2 * i] = rng.nextDouble(-4, 10);
+                x[2 * i + 1] = rng.nextDouble(-4, 11);
+            } else {
+                double[] c = centres[i % 3];
+                x[2 * i] = c[0] + gaussian(rng);
+                x[2 * i + 1] = c[1] + gaussian(rng);
+            }
+        }
+        return x;
+    }
+
+    private static double gaussian(SplittableRandom rng) {
+        return Math.sqrt(-2 * Math.log1p(-rng.nextDouble())) * Math.cos(2 * Math.PI * rng.nextDouble());
+    }
+
+    @Test
+    void answersDoNotDependOnThreads() {
+        PointSet train = ClipLikeData.generate(1500, 3).points();
+        PointSet fresh = ClipLikeData.generate(700, 4).points();
+        HdbscanResult r = Hdbscan.builder().minClusterSize(20).minSamples(10).threads(2).build().fit(train);
+        HdbscanModel one = HdbscanModel.of(r, train, threads(1));
+        HdbscanModel three = HdbscanModel.of(r, train, threads(3));
+        assertTrue(one.clusterCount() >= 2, "clusters: " + one.clusterCount());
+        assertEquals(one.approximatePredict(fresh, threads(1)), three.approximatePredict(fresh, threads(3)));
+        assertEquals(one.membershipVector(fresh, threads(1)), three.membershipVector(fresh, threads(3)));
+        assertEquals(one.allPointsMembershipVectors(threads(1)), three.allPointsMembershipVectors(threads(3)));
+    }
+
+    @Test
+    void newPointsNearAClusterTakeItsLabelAndFarOnesAreNoise() {
+        int n = 600;
+        double[] x = blobs(n, 5);
+        HdbscanResult r = Hdbscan.builder().minClusterSize(15).threads(2).build().fit(x, n, 2, ProgressListener.NONE,
+                CancellationToken.NEVER);
+        HdbscanModel model = HdbscanModel.of(r, PointSet.ofFloat64(n, 2, x));
+        assertEquals(3, model.clusterCount());
+        int[] labels = blobLabels(r.labels());
+        // the blob centres, and a point far from everything
+        double[] q = {0, 0, 6, 1, 2, 7, 100, 100};
+        Prediction p = model.approximatePredict(PointSet.ofFloat64(4, 2, q));
+        for (int c = 0; c < 3; c++) {
+            assertEquals(labels[c], p.labels()[c], "centre of blob " + c);
+            assertTrue(p.probabilities()[c] > 0.5, "probability at a centre: " + p.probabilities()[c]);
+        }
+        assertEquals(-1, p.labels()[3]);
+        assertEquals(0.0, p.probabilities()[3]);
+        assertTrue(p.outlierScores()[3] > 0.9, "outlier score far away: " + p.outlierScores()[3]);
+        Membership m = model.membershipVector(PointSet.ofFloat64(4, 2, q));
+        for (int c = 0; c < 3; c++) {
+            double[] row = m.row(c);
+            int best = 0;
+            for (int l = 1; l < 3; l++) if (row[l] > row[best]) best = l;
+            assertEquals(labels[c], best, "strongest membership at the centre of blob " + c);
+        }
+        double sum = 0;
+        for (double v : model.allPointsMembershipVectors().values()) sum += v;
+        assertTrue(sum > 0 && sum <= n + 1e-9, "rows sum to at most 1");
+    }
+
+    /** The label most points of each blob of {@link #blobs} carry. */
+    private static int[] blobLabels(int[] labels) {
+        int[] out = new int[3];
+        for (int c = 0; c < 3; c++) {
+            int[] votes = new int[labels.length + 1];
+            for (int i = c; i < labels.length; i += 3) if (i % 10 != 9 && labels[i] >= 0) votes[labels[i]]++;
+            for (int l = 0; l < votes.length; l++) if (votes[l] > votes[out[c]]) out[c] = l;
+        }
+        return out;
+    }
+
+    @Test
+    void rowsLeftOutOfTheFitKeepTheirInputNumbering() {
+        int n = 300;
+        double[] x = blobs(n, 6);
+        x[2 * 7] = Double.NaN;
+        x[2 * 100 + 1] = Double.POSITIVE_INFINITY;
+        HdbscanResult r = Hdbscan.builder().minClusterSize(10).nonFinite(NonFinitePolicy.SKLEARN).threads(2).build()
+                .fit(x, n, 2, ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanModel model = HdbscanModel.of(r, PointSet.uncheckedFloat64(n, 2, x));
+        assertEquals(n, model.size());
+        assertEquals(n - 2, model.fittedSize());
+        Membership all = model.allPointsMembershipVectors();
+        assertEquals(n, all.points());
+        assertTrue(Double.isNaN(all.get(7, 0)) && Double.isNaN(all.get(100, 0)), "rows left out are NaN");
+        assertTrue(Double.isNaN(model.predictionCoreDistances()[7]));
+        // an exact copy of input row 200 connects to row 200 (input numbering, not fitted numbering)
+        Prediction p = model.approximatePredict(PointSet.ofFloat64(1, 2, new double[] {x[400], x[401]}));
+        assertEquals(200, p.connectingPoints()[0]);
+        for (int l = 0; l < model.clusterCount(); l++) {
+            for (int e : model.exemplars(l)) assertTrue(e != 7 && e != 100 && r.labels()[e] == l, "exemplar " + e);
+        }
+    }
+
+    @Test
+    void smallestAndLargestMinSamples() {
+        int n = 40;
+        double[] x = blobs(n, 7);
+        PointSet fresh = PointSet.ofFloat64(20, 2, blobs(20, 8));
+        for (int ms : new int[] {1, 2, 30, n}) {
+            HdbscanResult r = Hdbscan.builder().minClusterSize(5).minSamples(ms).threads(1).build()
+                    .fit(x, n, 2, ProgressListener.NONE, CancellationToken.NEVER);
+            HdbscanModel model = HdbscanModel.of(r, PointSet.ofFloat64(n, 2, x));
+            Prediction p = model.approximatePredict(fresh);
+            Membership m = model.membershipVector(fresh);
+            assertEquals(20, p.size());
+            assertEquals(20 * model.clusterCount(), m.values().length);
+            double[] core = model.predictionCoreDistances();
+            if (ms == 1) assertEquals(0.0, core[0], "prediction core distance with the package's min_samples 0");
+            for (double v : p.probabilities()) assertTrue(v >= 0 && v <= 1, "probability " + v);
+        }
+    }
+
+    @Test
+    void aTreeThatNeverSplitsPredictsNoise() {
+        int n = 30;
+        double[] x = new double[2 * n];
+        SplittableRandom rng = new SplittableRandom(9);
+        for (int i = 0; i < x.length; i++) x[i] = rng.nextDouble();
+        HdbscanResult r = Hdbscan.builder().minClusterSize(20).threads(1).build()
+                .fit(x, n, 2, ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanModel model = HdbscanModel.of(r, PointSet.ofFloat64(n, 2, x));
+        assertEquals(0, model.clusterCount());
+        Prediction p = model.approximatePredict(PointSet.ofFloat64(2, 2, new double[] {0.5, 0.5, 3, 3}));
+        assertArrayEquals(new int[] {-1, -1}, p.labels());
+        assertArrayEquals(new double[] {0, 0}, p.probabilities());
+        assertArrayEquals(new double[] {1, 1}, p.outlierScores());
+        assertEquals(0, model.membershipVector(PointSet.ofFloat64(1, 2, new double[] {0.5, 0.5})).clusters());
+        assertEquals(n, model.allPointsMembershipVectors().points());
+    }
+
+    @Test
+    void newPointsAreChecked() {
+        int n = 100;
+        double[] x = blobs(n, 10);
+        HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(1).build()
+                .fit(x, n, 2, ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanModel model = HdbscanModel.of(r, PointSet.ofFloat64(n, 2, x));
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> model.approximatePredict(PointSet.ofFloat64(1, 3, new double[] {0, 0, 0})));
+        assertTrue(e.getMessage().contains("3 coordinates") && e.getMessage().contains("of 2"), e.getMessage());
+        e = assertThrows(InvalidInputException.class,
+                () -> model.membershipVector(PointSet.uncheckedFloat64(2, 2, new double[] {0, 0, 1, Double.NaN})));
+        assertTrue(e.getMessage().contains("new point 1, coordinate 1 is NaN"), e.getMessage());
+        e = assertThrows(InvalidInputException.class,
+                () -> model.approximatePredict(PointSet.ofFloat64(1, 2, new double[] {1e200, 0})));
+        assertTrue(e.getMessage().contains("beyond"), e.getMessage());
+        assertEquals(0, model.approximatePredict(PointSet.ofFloat64(0, 2, new double[0])).size());
+    }
+
+    @Test
+    void otherPointsThanTheFittedOnesAreRefused() {
+        int n = 100;
+        double[] x = blobs(n, 11);
+        HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(1).build()
+                .fit(x, n, 2, ProgressListener.NONE, CancellationToken.NEVER);
+        double[] other = x.clone();
+        other[10] += 0.5;
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> HdbscanModel.of(r, PointSet.ofFloat64(n, 2, other)));
+        assertTrue(e.getMessage().contains("not the points the result was fitted on"), e.getMessage());
+        e = assertThrows(InvalidInputException.class,
+                () -> HdbscanModel.of(r, PointSet.ofFloat64(n - 1, 2, java.util.Arrays.copyOf(x, 2 * n - 2))));
+        assertTrue(e.getMessage().contains("fitted on 100 points"), e.getMessage());
+    }
+
+    @Test
+    void aReselectedResultPredictsWithItsOwnClusters() {
+        PointSet train = ClipLikeData.generate(1200, 12).points();
+        HdbscanResult eom = Hdbscan.builder().minClusterSize(15).threads(2).build().fit(train);
+        HdbscanResult leaf = eom.reselect(eom.parameters().toBuilder()
+                .clusterSelectionMethod(org.sylva.hdbscan.hierarchy.SelectionMethod.LEAF).build());
+        HdbscanModel a = HdbscanModel.of(eom, train), b = HdbscanModel.of(leaf, train);
+        assertEquals(eom.clusterCount(), a.clusterCount());
+        assertEquals(leaf.clusterCount(), b.clusterCount());
+        assertNotEquals(a.clusterCount(), b.clusterCount());
+    }
+}

@@ -1,0 +1,183 @@
+package org.sylva.hdbscan.predict;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.NonFinitePolicy;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.io.Npy;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/** Saving and loading a model: the round trip changes no answer; damaged or foreign files are refused. */
+class ModelFileTest {
+    @TempDir
+    Path dir;
+
+    private static HdbscanModel model(boolean leaveRowsOut) {
+        int n = 400;
+        double[] x = HdbscanModelTest.blobs(n, 21);
+        if (leaveRowsOut) {
+            x[2 * 3] = Double.NaN;
+            x[2 * 50 + 1] = Double.NEGATIVE_INFINITY;
+        }
+        HdbscanResult r = Hdbscan.builder().minClusterSize(12).minSamples(7).clusterSelectionMethod(SelectionMethod.LEAF)
+                .clusterSelectionEpsilon(0.05).alpha(1.5).nonFinite(NonFinitePolicy.SKLEARN).threads(2).build()
+                .fit(x, n, 2, ProgressListener.NONE, CancellationToken.NEVER);
+        return HdbscanModel.of(r, PointSet.uncheckedFloat64(n, 2, x));
+    }
+
+    private Path saved(HdbscanModel m) throws IOException {
+        Path f = dir.resolve("m.model");
+        m.save(f);
+        return f;
+    }
+
+    @Test
+    void aLoadedModelAnswersExactlyAsTheSavedOne() throws IOException {
+        for (boolean leaveOut : new boolean[] {false, true}) {
+            HdbscanModel m = model(leaveOut);
+            Path f = saved(m);
+            assertEquals(List.of("m.model"), Files.list(dir).map(p -> p.getFileName().toString()).toList(),
+                    "no temporary left beside the model");
+            HdbscanModel back = HdbscanModel.load(f);
+            PointSet fresh = PointSet.ofFloat64(300, 2, HdbscanModelTest.blobs(300, 22));
+            assertEquals(m.parameters(), back.parameters());
+            assertEquals(m.size(), back.size());
+            assertArrayEquals(m.fittedRows(), back.fittedRows());
+            assertEquals(m.condensedTree(), back.condensedTree());
+            assertArrayEquals(m.predictionCoreDistances(), back.predictionCoreDistances());
+            assertEquals(m.clusterCount(), back.clusterCount());
+            for (int l = 0; l < m.clusterCount(); l++) assertArrayEquals(m.exemplars(l), back.exemplars(l));
+            assertEquals(m.approximatePredict(fresh), back.approximatePredict(fresh));
+            assertEquals(m.membershipVector(fresh), back.membershipVector(fresh));
+            assertEquals(m.allPointsMembershipVectors(), back.allPointsMembershipVectors());
+            // the format is deterministic: saving the loaded model writes the same bytes
+            Path again = dir.resolve("again.model");
+            back.save(again);
+            assertArrayEquals(Files.readAllBytes(f), Files.readAllBytes(again));
+            Files.delete(again);
+            assertEquals(Files.size(f), ModelFile.HEADER + 4
+                    + ModelFile.payloadLength(m.fittedSize(), m.dimensions(), m.condensedTree().rows()));
+        }
+    }
+
+    private String refusal(byte[] content) throws IOException {
+        Path f = dir.resolve("bad.model");
+        Files.write(f, content);
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> HdbscanModel.load(f));
+        assertTrue(e.getMessage().startsWith("model file " + f + ": "), e.getMessage());
+        return e.getMessage();
+    }
+
+    private static void assertMentions(String message, String... parts) {
+        for (String p : parts) assertTrue(message.contains(p), "'" + p + "' missing from: " + message);
+    }
+
+    @Test
+    void truncatedFilesAreRefused() throws IOException {
+        byte[] good = Files.readAllBytes(saved(model(false)));
+        for (int len : new int[] {0, 5, 10, 20, 27, 28, 100, good.length / 2, good.length - 4, good.length - 1}) {
+            String m = refusal(Arrays.copyOf(good, len));
+            assertMentions(m, len == 0 ? "empty" : "truncated");
+        }
+        assertMentions(refusal(Arrays.copyOf(good, good.length + 3)), "3 bytes after the end");
+    }
+
+    @Test
+    void alteredFilesAreRefused() throws IOException {
+        byte[] good = Files.readAllBytes(saved(model(true)));
+        for (int at : new int[] {ModelFile.HEADER, ModelFile.HEADER + 60, good.length / 2, good.length - 5,
+            good.length - 1}) {
+            byte[] bad = good.clone();
+            bad[at] ^= 0x10;
+            assertMentions(refusal(bad), "checksum mismatch", "altered or corrupted");
+        }
+        byte[] bad = good.clone();
+        bad[17] ^= 1;   // the payload length
+        assertMentions(refusal(bad), "damaged header");
+    }
+
+    @Test
+    void foreignAndNewerFilesAreRefused() throws IOException {
+        byte[] good = Files.readAllBytes(saved(model(false)));
+        Path npy = dir.resolve("x.npy");
+        Npy.writeFloat64(npy, new double[] {1, 2, 3, 4}, 2, 2);
+        assertMentions(refusal(Files.readAllBytes(npy)), "not a Sylva model file", "NumPy .npy");
+        assertMentions(refusal("labels,probabilities\n1,0.5\n".getBytes()), "not a Sylva model file");
+
+        byte[] kind = good.clone();
+        kind[8] = 'B';
+        assertMentions(refusal(kind), "kind 'BDBM'", "not an HDBSCAN model");
+
+        byte[] newer = withVersion(good, 2, true);
+        assertMentions(refusal(newer), "format version 2", "newer Sylva", "reads version 1");
+        // a newer version is named as such even when the rest of its header is laid out differently
+        assertMentions(refusal(withVersion(good, 7, false)), "format version 7", "newer Sylva");
+        assertMentions(refusal(withVersion(good, 0, true)), "unknown format version 0");
+
+        Path sub = Files.createDirectory(dir.resolve("sub.model"));
+        assertMentions(assertThrows(InvalidInputException.class, () -> HdbscanModel.load(sub)).getMessage(),
+                "is a directory");
+        assertThrows(NoSuchFileException.class, () -> HdbscanModel.load(dir.resolve("missing.model")));
+    }
+
+    @Test
+    void aConsistentChecksumOverBadContentIsStillRefused() throws IOException {
+        HdbscanModel m = model(false);
+        byte[] good = Files.readAllBytes(saved(m));
+        byte[] bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(ModelFile.HEADER, 1);   // min_cluster_size 1
+        assertMentions(refusal(resealed(bad)), "min_cluster_size must be at least 2");
+
+        // the first child id of the condensed tree: pointing it at the root breaks the tree
+        int n = m.fittedSize(), d = m.dimensions(), rows = m.condensedTree().rows();
+        int childAt = ModelFile.HEADER + 46 + 12 * n + 8 * n * d + 4 * rows;
+        bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(childAt, n);
+        assertMentions(refusal(resealed(bad)), "condensed tree row 0");
+
+        // a NaN coordinate
+        bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putDouble(ModelFile.HEADER + 42 + 4 * n, Double.NaN);
+        assertMentions(refusal(resealed(bad)), "fitted point 0, coordinate 0 is NaN");
+    }
+
+    /** {@code file} with its version field set; {@code seal}: with the header checksum recomputed. */
+    private static byte[] withVersion(byte[] file, int version, boolean seal) {
+        byte[] b = file.clone();
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(12, version);
+        if (seal) {
+            CRC32 c = new CRC32();
+            c.update(b, 0, 24);
+            ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(24, (int) c.getValue());
+        }
+        return b;
+    }
+
+    /** {@code file} with the payload checksum recomputed (an edit that keeps the file "valid"). */
+    private static byte[] resealed(byte[] file) {
+        CRC32 c = new CRC32();
+        c.update(file, ModelFile.HEADER, file.length - ModelFile.HEADER - 4);
+        byte[] b = file.clone();
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(b.length - 4, (int) c.getValue());
+        return b;
+    }
+}

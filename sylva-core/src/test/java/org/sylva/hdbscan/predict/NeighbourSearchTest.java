@@ -1,0 +1,62 @@
+package org.sylva.hdbscan.predict;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.KernelProvider;
+
+/**
+ * {@link NeighbourSearch} against brute force: the same k nearest fitted points, in (distance, index)
+ * order, bitwise the same distances; on continuous data and on integer grids full of ties and exact
+ * duplicates, with queries that coincide with fitted points.
+ */
+class NeighbourSearchTest {
+    @Test
+    void listsAreTheBruteForceLists() {
+        SplittableRandom rng = new SplittableRandom(31);
+        for (int trial = 0; trial < 12; trial++) {
+            int n = 50 + rng.nextInt(900), d = 1 + rng.nextInt(trial % 3 == 0 ? 40 : 5);
+            boolean grid = trial % 2 == 0;
+            double[] x = new double[n * d];
+            for (int i = 0; i < x.length; i++) x[i] = grid ? rng.nextInt(6) : rng.nextDouble(-3, 3);
+            int m = 60;
+            double[] q = new double[m * d];
+            for (int i = 0; i < m; i++) {
+                if (i % 4 == 0) System.arraycopy(x, rng.nextInt(n) * d, q, i * d, d);   // a copy of a fitted point
+                else for (int j = 0; j < d; j++) q[i * d + j] = grid ? rng.nextInt(7) - 0.5 * (i % 2) : rng.nextDouble(-4, 4);
+            }
+            NeighbourSearch search = new NeighbourSearch(PointIndex.build(x, n, d, KernelProvider.get().bestDistance()));
+            for (int k : new int[] {1, 2, 9, Math.min(n, 40), n}) {
+                NeighbourSearch.Scratch s = search.scratch(k);
+                for (int i = 0; i < m; i++) {
+                    search.nearest(q, i * d, s);
+                    Integer[] order = new Integer[n];
+                    double[] dist = new double[n];
+                    for (int p = 0; p < n; p++) {
+                        order[p] = p;
+                        double sq = 0;
+                        for (int j = 0; j < d; j++) {
+                            double t = q[i * d + j] - x[p * d + j];
+                            sq += t * t;
+                        }
+                        dist[p] = Math.sqrt(sq);
+                    }
+                    Arrays.sort(order, Comparator.<Integer>comparingDouble(p -> dist[p]).thenComparingInt(p -> p));
+                    int[] wantIdx = new int[k];
+                    double[] wantDist = new double[k];
+                    for (int r = 0; r < k; r++) {
+                        wantIdx[r] = order[r];
+                        wantDist[r] = dist[order[r]];
+                    }
+                    String what = "trial " + trial + " (n " + n + ", d " + d + ", grid " + grid + "), k " + k + ", query " + i;
+                    assertArrayEquals(wantIdx, s.index, what);
+                    assertArrayEquals(wantDist, s.dist, what);
+                }
+            }
+        }
+    }
+}
