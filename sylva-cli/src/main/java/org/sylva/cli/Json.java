@@ -15,11 +15,11 @@ import java.util.Map;
  * Json.write(Map.of("eps", Double.POSITIVE_INFINITY))   // {"eps": "inf"}
  * }</pre>
  */
-final class Json {
+public final class Json {
     private Json() {
     }
 
-    static String write(Object v) {
+    public static String write(Object v) {
         StringBuilder sb = new StringBuilder();
         write(sb, v);
         return sb.toString();

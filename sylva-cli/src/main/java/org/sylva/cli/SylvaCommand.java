@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
             "  sylva help hdbscan",
             "",
             "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."},
-        subcommands = {HdbscanCommand.class, BallTreeCommand.class, DemoCommand.class, BenchCommand.class,
+        subcommands = {HdbscanCommand.class, BallTreeCommand.class, DemoCommand.class, BenchCommand.class, ServeCommand.class,
             CommandLine.HelpCommand.class})
 final class SylvaCommand implements Runnable {
     @CommandLine.Spec
