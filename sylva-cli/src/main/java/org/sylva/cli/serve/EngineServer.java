@@ -80,8 +80,8 @@ public final class EngineServer {
                     f = reader.read();
                 } catch (RefusedFrameException e) {
                     last = new CancellationToken();
-                    Frame error = e.outOfMemory() ? ErrorFrames.frame("MemoryError", e.getMessage(), null)
-                            : ErrorFrames.frame("ValueError", e.getMessage(), null);
+                    Frame error = withId(e.outOfMemory() ? ErrorFrames.frame("MemoryError", e.getMessage(), null)
+                            : ErrorFrames.frame("ValueError", e.getMessage(), null), e.id());
                     worker.execute(() -> send(error));   // in order, after the answer to the request before
                     continue;
                 }
@@ -156,12 +156,15 @@ public final class EngineServer {
             }
             response = ErrorFrames.of(t);
         }
-        if (id != null) {
-            Map<String, Object> p = new LinkedHashMap<>(response.params());
-            p.put("id", id);
-            response = new Frame(response.kind(), p, response.arrays());
-        }
-        send(response);
+        send(withId(response, id));
+    }
+
+    /** {@code response} carrying back the request's {@code id} (unchanged when {@code id} is null). */
+    private static Frame withId(Frame response, Object id) {
+        if (id == null) return response;
+        Map<String, Object> p = new LinkedHashMap<>(response.params());
+        p.put("id", id);
+        return new Frame(response.kind(), p, response.arrays());
     }
 
     private void send(Frame response) {

@@ -132,7 +132,7 @@ public final class FrameReader {
         }
         if (refusal != null) {
             arrays.clear();   // let the arrays read so far go before the error is answered
-            throw new RefusedFrameException(kind, refusal, outOfMemory);
+            throw new RefusedFrameException(kind, refusal, outOfMemory, params.get("id"));
         }
         return new Frame(kind, params, arrays);
     }

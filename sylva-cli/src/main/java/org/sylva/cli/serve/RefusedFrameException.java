@@ -8,11 +8,18 @@ package org.sylva.cli.serve;
 public final class RefusedFrameException extends Exception {
     private final String kind;
     private final boolean outOfMemory;
+    private final transient Object id;
 
-    RefusedFrameException(String kind, String message, boolean outOfMemory) {
+    RefusedFrameException(String kind, String message, boolean outOfMemory, Object id) {
         super(message);
         this.kind = kind;
         this.outOfMemory = outOfMemory;
+        this.id = id;
+    }
+
+    /** The refused request's {@code id} parameter, or null (none given, or the parameters were not read). */
+    public Object id() {
+        return id;
     }
 
     /** The refused frame's kind. */

@@ -233,8 +233,9 @@ class EngineServerTest {
     void anOversizedRequestIsRefusedAndTheEngineGoesOn() throws Exception {
         Session s = open(Map.of(), FrameLimits.defaults().withMaxFrameBytes(4096));
         assertEquals(4096L, s.hello.params().get("max_frame_bytes"));
-        assertError(s.call("hdbscan", Map.of("id", 1L), WireArray.of("points", new float[2000], 1000, 2)),
-                "ValueError", "4096 bytes");
+        Frame refused = s.call("hdbscan", Map.of("id", 1L), WireArray.of("points", new float[2000], 1000, 2));
+        assertError(refused, "ValueError", "4096 bytes");
+        assertEquals(1L, refused.params().get("id"), "a refused request's id comes back too");
         float[] small = new float[40];
         for (int i = 0; i < small.length; i++) small[i] = i * i;
         assertEquals("ok", s.call("hdbscan", Map.of(), WireArray.of("points", small, 20, 2)).kind());
