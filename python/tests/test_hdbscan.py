@@ -66,6 +66,7 @@ def test_labels_equal_scikit_learns_with_the_default_min_samples(params):
                                   skc.HDBSCAN(copy=False, **params).fit_predict(X))
 
 
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")   # scikit-learn's fit, summing inf
 def test_rows_with_nan_or_inf_are_left_out_as_scikit_learn_does():
     skc = pytest.importorskip("sklearn.cluster")
     X = blobs(400, 3, 3, 5)
