@@ -167,3 +167,21 @@ def test_java_25_on_path_with_a_jar_runs_the_engine(tmp_path):
         assert sorted(r.arrays["perm"].tolist()) == list(range(8))
     finally:
         e.close()
+
+
+def test_a_forked_child_starts_its_own_engine_and_leaves_the_parents_alone():
+    import multiprocessing
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    parent_engine = e.pid
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:
+        child_pid, child_engine, n = pool.apply(_fit_in_child)
+    assert child_pid != os.getpid() and child_engine not in (None, parent_engine) and n == 200
+    assert e.pid == parent_engine
+    assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
+
+
+def _fit_in_child():
+    labels = sylva.HDBSCAN().fit_predict(small())
+    return os.getpid(), sylva.engine().pid, len(labels)
