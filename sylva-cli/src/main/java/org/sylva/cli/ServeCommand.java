@@ -28,7 +28,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "The engine behind the Python package `sylva`: reads length-prefixed request frames on standard "
                 + "input and writes one response frame each on standard output, until standard input closes. "
                 + "Not for interactive use; the frames are described in docs/engine-protocol.md."},
-        footer = {"", "Example (what the Python package runs):", "  sylva serve"})
+        footer = {"", "Examples:", "  sylva serve                          # as the Python package runs it",
+            "  sylva serve --max-request-mib 4096   # refuse requests over 4 GiB"})
 final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
