@@ -7,6 +7,8 @@ Looked for in this order, the first found wins:
    in-tree use), else the current directory or one of its parents;
 3. a ``java`` of version 25 or newer (``$JAVA_HOME/bin/java``, else on ``PATH``) with a jar:
    ``$SYLVA_JAR``, else a ``sylva.jar`` shipped inside this package.
+
+``SYLVA_JAVA_OPTS`` (e.g. ``-Xmx16g``) reaches the engine's JVM in every case.
 """
 from __future__ import annotations
 
@@ -71,7 +73,9 @@ def engine_command(env: Optional[Mapping[str, str]] = None, cwd: Optional[Path] 
         else shutil.which("java", path=env.get("PATH"))
     if Path(jar).is_file():
         if java and _java_major(java) >= 25:
-            return [java, "--add-modules", "jdk.incubator.vector", "-Xss8m", "-jar", jar]
+            # the launchers' JVM options, and the user's (SYLVA_JAVA_OPTS, e.g. -Xmx16g), as the launchers add them
+            return [java, "--add-modules", "jdk.incubator.vector", "-Xss8m"] + env.get("SYLVA_JAVA_OPTS", "").split() \
+                + ["-jar", jar]
         raise EngineNotFoundError(f"found the jar {jar} but no java 25 or newer (looked at $JAVA_HOME and PATH"
                                   + (f": {java} is older" if java else "") + ")")
     raise EngineNotFoundError(

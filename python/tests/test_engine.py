@@ -158,13 +158,14 @@ def test_java_25_on_path_with_a_jar_runs_the_engine(tmp_path):
         pytest.skip("no java 25 on this machine, or no jar beside the engine found")
     nowhere = tmp_path / "site-packages" / "sylva"
     nowhere.mkdir(parents=True)
-    env = {"PATH": str(Path(java).parent), "SYLVA_JAR": str(jar)}
+    env = {"PATH": str(Path(java).parent), "SYLVA_JAR": str(jar), "SYLVA_JAVA_OPTS": "-Xmx256m"}
     command = _locate.engine_command(env, tmp_path, nowhere)
-    assert command[0] == java and command[-1] == str(jar)
+    assert command[0] == java and command[-1] == str(jar) and "-Xmx256m" in command
     e = sylva.Engine(command=command, echo_stderr=False)
     try:
         r = e.call("partition", {"level": 1}, {"points": np.arange(8, dtype=np.float32).reshape(8, 1)})
         assert sorted(r.arrays["perm"].tolist()) == list(range(8))
+        assert e.hello["heap_bytes"] <= 256 << 20
     finally:
         e.close()
 
