@@ -36,9 +36,10 @@ def phy_like(n, rng):
     scales = 0.8 + rng.random(9)
     return (centers[which] + rng.normal(0, 1, (n, 96)) * scales[which, None]).astype(np.float32)
 
-out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
-rng = np.random.default_rng(20261201)
-np.save(os.path.join(out, "phy_like.npy"), phy_like(1653, rng))
-np.save(os.path.join(out, "clips_1149.npy"), clips(1149, 6, rng))
-np.save(os.path.join(out, "clips_20000.npy"), clips(20000, 12, rng))
+if __name__ == "__main__":   # python/bench.py imports clips() from here
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(20261201)
+    np.save(os.path.join(out, "phy_like.npy"), phy_like(1653, rng))
+    np.save(os.path.join(out, "clips_1149.npy"), clips(1149, 6, rng))
+    np.save(os.path.join(out, "clips_20000.npy"), clips(20000, 12, rng))

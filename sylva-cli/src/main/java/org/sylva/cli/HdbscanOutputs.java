@@ -98,14 +98,7 @@ final class HdbscanOutputs {
             written.add(format.stage(g, dir, "outlier_scores", NpyArray.ofFloat64(r.outlierScores(), n)));
             written.add(format.stage(g, dir, "core_distances", NpyArray.ofFloat64(r.coreDistances(), n)));
             SpanningTree t = r.spanningTree();
-            int m = t.edges();
-            double[] mst = new double[m * 3];
-            for (int i = 0; i < m; i++) {
-                mst[3 * i] = t.from(i);
-                mst[3 * i + 1] = t.to(i);
-                mst[3 * i + 2] = t.weight(i);
-            }
-            written.add(format.stage(g, dir, "mst", NpyArray.ofFloat64(mst, m, 3), 0, 1)); // from, to, weight
+            written.add(format.stage(g, dir, "mst", NpyArray.ofFloat64(t.toMatrix(), t.edges(), 3), 0, 1)); // from, to, weight
             SingleLinkageTree slt = r.singleLinkageTree();
             written.add(format.stage(g, dir, "single_linkage", NpyArray.ofFloat64(slt.toMatrix(), slt.merges(), 4),
                     0, 1, 3)); // left, right, distance, size

@@ -5,7 +5,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A minimal JSON writer for the CLI's summaries: maps (objects), lists (arrays), strings, numbers,
+ * A minimal JSON writer for the CLI's summaries and the engine protocol's parameters
+ * ({@link org.sylva.cli.serve.FrameWriter}): maps (objects), lists (arrays), strings, numbers,
  * booleans and {@code null}. Integers are written as JSON integers and doubles in Java's shortest
  * round-trip form ({@code 0.5}, {@code 1.0E-5}); JSON has no NaN or infinities, so a non-finite double or
  * float is written as the string {@code "nan"}, {@code "inf"} or {@code "-inf"} (NumPy's spelling, which
@@ -15,11 +16,11 @@ import java.util.Map;
  * Json.write(Map.of("eps", Double.POSITIVE_INFINITY))   // {"eps": "inf"}
  * }</pre>
  */
-final class Json {
+public final class Json {
     private Json() {
     }
 
-    static String write(Object v) {
+    public static String write(Object v) {
         StringBuilder sb = new StringBuilder();
         write(sb, v);
         return sb.toString();

@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
             "",
             "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."},
         subcommands = {HdbscanCommand.class, PredictCommand.class, BallTreeCommand.class, DemoCommand.class,
-            BenchCommand.class, CommandLine.HelpCommand.class})
+            BenchCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
 final class SylvaCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -141,6 +141,22 @@ public final class SpanningTree {
         return weight.clone();
     }
 
+    /**
+     * The {@code edges() x 3} matrix {@code [from, to, weight]}, row-major, in this tree's edge order: what
+     * {@code sylva hdbscan} writes as {@code mst.npy} and the Python package returns as
+     * {@code minimum_spanning_tree_} (one method, so the two are the same bytes).
+     */
+    public double[] toMatrix() {
+        int m = from.length;
+        double[] out = new double[3 * m];
+        for (int i = 0; i < m; i++) {
+            out[3 * i] = from[i];
+            out[3 * i + 1] = to[i];
+            out[3 * i + 2] = weight[i];
+        }
+        return out;
+    }
+
     /** Sum of the weights (equal for every minimum spanning tree of the same graph, up to rounding). */
     public double totalWeight() {
         double s = 0;

@@ -1,0 +1,126 @@
+"""The Python package's costs: per-call overhead over the engine's own time, and a whole fit against
+scikit-learn's HDBSCAN (and fast_hdbscan when installed) in the same process.
+
+  python3 python/bench.py                # overhead (200 calls each) and 20 000 clips (Sylva 5 fits, sklearn 3)
+  python3 python/bench.py --quick        # fewer repetitions, no whole-fit comparison
+
+Overhead of a call = its wall time in Python (argument checks, conversion, the pipe both ways, the
+results as numpy arrays) minus the engine's own time for it (``compute_seconds``: the library call),
+median over the calls after a warm-up. Data: ``clips()`` of scripts/cold-start-data.py (spike-like
+61-sample clips, the generator of the cold-start figures in BENCHMARKS.md) and uniform float32 3-D points.
+"""
+import argparse
+import importlib.util
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import sylva
+
+
+def _clip_generator():
+    path = Path(__file__).resolve().parents[1] / "scripts" / "cold-start-data.py"
+    spec = importlib.util.spec_from_file_location("cold_start_data", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.clips
+
+
+def overhead(label, call, engine, warmup, repeat):
+    """Median wall, engine and overhead times of ``call()`` in milliseconds."""
+    for _ in range(warmup):   # a bounded warm-up: the JIT compiles the engine's paths
+        call()
+    wall, own = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        call()
+        wall.append(time.perf_counter() - t0)
+        own.append(engine.last_compute_seconds)
+    over = [w - o for w, o in zip(wall, own)]
+    ms = lambda xs: statistics.median(xs) * 1e3   # noqa: E731
+    print(f"{label:44s} wall {ms(wall):8.3f} ms   engine {ms(own):8.3f} ms   overhead {ms(over):6.3f} ms "
+          f"(min {min(over) * 1e3:.3f}, max {max(over) * 1e3:.3f})")
+    return ms(over)
+
+
+def timed(fit, repeat):
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fit()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), min(times)
+
+
+def machine(engine):
+    cpu = "?"
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    import sklearn
+    h = engine.hello
+    return (f"{platform.node()}: {cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}, numpy "
+            f"{np.__version__}, scikit-learn {sklearn.__version__}; Sylva {h['sylva']} engine "
+            f"({' '.join(sylva.engine_command())} serve), {h['threads']} threads, heap {h['heap_bytes'] >> 20} MiB")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--repeat", type=int, default=200, help="calls per overhead figure")
+    ap.add_argument("--n", type=int, default=20000, help="clips of the whole-fit comparison")
+    args = ap.parse_args()
+    repeat = 30 if args.quick else args.repeat
+    clips = _clip_generator()
+    engine = sylva.engine()
+    t0 = time.perf_counter()
+    print(machine(engine))
+    print(f"engine start (first call of the process): {time.perf_counter() - t0:.2f} s")
+
+    rng = np.random.default_rng(20261201)
+    x1000 = clips(1000, 12, rng)
+    cloud = rng.random((16384, 3), dtype=np.float32)
+    h = sylva.HDBSCAN()
+    o1 = overhead("HDBSCAN().fit, 1 000 clips x 61 (float32)", lambda: h.fit(x1000), engine, 50, repeat)
+    o2 = overhead("build_balltree, 16 384 x 3 (float32, scalar)", lambda: sylva.build_balltree(cloud, None),
+                  engine, 50, repeat)
+    o3 = overhead("build_balltree, 16 384 x 3 (vector kernels)",
+                  lambda: sylva.build_balltree(cloud, None, kernels="vector"), engine, 300, repeat)
+    print(f"goal: overhead <= 5 ms per call: {'met' if max(o1, o2, o3) <= 5 else 'NOT met'}")
+    if args.quick:
+        return
+
+    x = clips(args.n, 12, np.random.default_rng(20261201))
+    mcs = 20
+    print(f"\nwhole fit, {args.n} clip-like x 61 float32, min_cluster_size={mcs}, medians (min):")
+    sy = sylva.HDBSCAN(min_cluster_size=mcs)
+    sy.fit(x)
+    sy.fit(x)   # warm-up: two fits, as BENCHMARKS' in-process figures
+    med, low = timed(lambda: sy.fit(x), 5)
+    print(f"  sylva.HDBSCAN               {med:8.3f} s ({low:.3f}); engine's own {sy.engine_seconds_:.3f} s")
+    from sklearn.cluster import HDBSCAN as SkHDBSCAN
+    sk = SkHDBSCAN(min_cluster_size=mcs, copy=False)
+    smed, slow = timed(lambda: sk.fit(x), 3)
+    print(f"  sklearn.cluster.HDBSCAN     {smed:8.3f} s ({slow:.3f})   Sylva {smed / med:.1f}x faster")
+    same = np.array_equal(sy.labels_, sk.labels_)
+    print(f"  labels equal to scikit-learn's: {same} ({sy.labels_.max() + 1} clusters, "
+          f"{np.mean(sy.labels_ == -1) * 100:.1f} % noise)")
+    try:
+        import fast_hdbscan
+    except ImportError:
+        print("  fast_hdbscan: not installed, not measured")
+    else:
+        fh = fast_hdbscan.HDBSCAN(min_cluster_size=mcs)
+        fh.fit(x)
+        fmed, flow = timed(lambda: fh.fit(x), 3)
+        print(f"  fast_hdbscan.HDBSCAN        {fmed:8.3f} s ({flow:.3f})   Sylva {fmed / med:.1f}x faster")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+"""Sylva from Python: exact HDBSCAN (scikit-learn's estimator) and Erwin's ball trees, computed by the
+Sylva engine, a long-lived JVM process started on first use (see :mod:`sylva._locate` for where it is
+looked for).
+
+>>> import numpy as np, sylva
+>>> labels = sylva.HDBSCAN(min_cluster_size=20).fit_predict(np.random.default_rng(0).normal(size=(500, 3)))
+>>> tree_idx, tree_mask = sylva.build_balltree(np.random.default_rng(0).random((1000, 3), dtype=np.float32), None)
+"""
+from ._engine import Engine, get_engine as engine
+from ._errors import EngineError, EngineNotFoundError
+from ._locate import engine_command
+from .balltree import build_balltree, partition_balltree
+from .hdbscan import HDBSCAN
+
+__version__ = "0.1.0"
+__all__ = ["HDBSCAN", "build_balltree", "partition_balltree", "EngineError", "EngineNotFoundError", "engine",
+           "engine_command", "Engine"]

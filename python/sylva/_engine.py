@@ -1,0 +1,252 @@
+"""The engine process: started once per Python process on first use, one request at a time.
+
+Each call writes a request frame on the engine's stdin and reads its one response from its stdout
+(:mod:`._protocol`). Ctrl-C while the engine computes sends a ``cancel`` frame, waits (a bounded time)
+for the engine's answer and raises :class:`KeyboardInterrupt`: the engine stays up for the next call.
+If the conversation cannot be kept in step (Ctrl-C while bytes are moving, the engine silent after a
+cancel, the engine gone), the engine is killed and the next call starts a fresh one.
+"""
+from __future__ import annotations
+
+import atexit
+import collections
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from . import _protocol
+from ._errors import EngineError
+from ._locate import engine_command
+
+#: Protocol version this package speaks (the engine's ``hello`` says its own).
+PROTOCOL = 1
+#: How long a cancelled request may take to answer before the engine is killed instead.
+CANCEL_WAIT_SECONDS = 10.0
+#: How long closing waits for the engine to exit by itself.
+CLOSE_WAIT_SECONDS = 3.0
+#: Lines of the engine's stderr kept for error messages.
+STDERR_LINES = 40
+#: The JVM prints this on every start with the Vector API module; it says nothing to a Python user.
+_JVM_NOISE = "WARNING: Using incubator modules: jdk.incubator.vector"
+
+_ERROR_TYPES = {"ValueError": ValueError, "MemoryError": MemoryError}
+
+
+class Engine:
+    """One ``sylva serve`` process and the conversation with it. Thread-safe: calls are serialised."""
+
+    def __init__(self, command: Optional[List[str]] = None, serve_args: List[str] = (), echo_stderr: bool = True):
+        """``command`` runs the CLI (default: :func:`engine_command`); ``serve_args`` are options of
+        ``sylva serve`` (e.g. ``["--max-request-mib", "64"]``)."""
+        self._command = command
+        self._serve_args = list(serve_args)
+        self._echo = echo_stderr
+        self._lock = threading.RLock()
+        self._proc: Optional[subprocess.Popen] = None
+        self._pid = None            # the Python process that started _proc (a fork must start its own)
+        self._hello: dict = {}
+        self._stderr = collections.deque(maxlen=STDERR_LINES)
+        self._next_id = 0
+        self._drainer: Optional[threading.Thread] = None
+        #: The engine's own time for the last request (the library call), in seconds; None before one.
+        self.last_compute_seconds: Optional[float] = None
+
+    # -- life cycle -------------------------------------------------------------------------------
+
+    @property
+    def hello(self) -> dict:
+        """The engine's ``hello``: protocol, version, commands and limits (starts the engine)."""
+        with self._lock:
+            self._ensure_started()
+            return dict(self._hello)
+
+    @property
+    def pid(self) -> Optional[int]:
+        """The engine's process id, or None when none is running."""
+        p = self._proc
+        return p.pid if p is not None and p.poll() is None and self._pid == os.getpid() else None
+
+    def _ensure_started(self) -> None:
+        if self._proc is not None and self._pid == os.getpid() and self._proc.poll() is None:
+            return
+        if self._proc is not None and self._pid != os.getpid():
+            self._proc = None       # a forked child: the parent's engine is the parent's
+        elif self._proc is not None:
+            self._discard()         # it died between calls: start anew
+        command = (self._command or engine_command()) + ["serve"] + self._serve_args
+        self._stderr.clear()
+        try:
+            # A session of its own: Ctrl-C at the terminal reaches Python only, which cancels the work itself.
+            proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True)
+        except OSError as e:
+            raise EngineError(f"cannot start the engine ({' '.join(command)}): {e}") from e
+        self._proc, self._pid = proc, os.getpid()
+        self._drainer = threading.Thread(target=self._drain_stderr, args=(proc,), name="sylva-engine-stderr",
+                                         daemon=True)
+        self._drainer.start()
+        try:
+            hello = _protocol.read(proc.stdout)
+        except BaseException as e:
+            self._discard()
+            if isinstance(e, (EOFError, OSError, _protocol.ProtocolError, ValueError)):
+                raise EngineError(f"the engine did not start ({' '.join(command)}): {e}{self._tail()}") from None
+            raise
+        if hello.kind != "hello" or hello.params.get("protocol") != PROTOCOL:
+            self._discard()
+            raise EngineError(f"the engine speaks protocol {hello.params.get('protocol')!r}, this package "
+                              f"{PROTOCOL}: install the package and the engine from the same version")
+        self._hello = hello.params
+
+    def _drain_stderr(self, proc: subprocess.Popen) -> None:
+        # one pass per line; ends when the engine's stderr closes
+        for raw in iter(proc.stderr.readline, b""):
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if line == _JVM_NOISE:
+                continue
+            self._stderr.append(line)
+            if self._echo:
+                print(line, file=sys.stderr, flush=True)
+
+    def _tail(self) -> str:
+        time.sleep(0.05)   # let the stderr thread catch the last lines of a dying engine
+        lines = list(self._stderr)
+        return ("; the engine's stderr ended with:\n  " + "\n  ".join(lines)) if lines else ""
+
+    def _discard(self) -> None:
+        """Kills the engine (its whole process group) and forgets it."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if self._pid == os.getpid() and proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                proc.kill()
+            proc.wait()
+        if self._drainer is not None and self._pid == os.getpid():
+            self._drainer.join(timeout=1.0)   # the engine is gone: its stderr ends
+        for s in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        """Ends the engine: closes its stdin (it exits by itself) and kills it if it lingers."""
+        with self._lock:
+            proc = self._proc
+            if proc is None or self._pid != os.getpid():
+                self._proc = None
+                return
+            try:
+                proc.stdin.close()
+                proc.wait(timeout=CLOSE_WAIT_SECONDS)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            self._discard()
+
+    # -- requests ---------------------------------------------------------------------------------
+
+    def call(self, kind: str, params: dict, arrays: Dict[str, np.ndarray]) -> _protocol.Frame:
+        """Sends one request and returns the ``ok`` response; an ``error`` response is raised as the
+        exception it names (ValueError, MemoryError, else :class:`EngineError`)."""
+        with self._lock:
+            self._ensure_started()
+            self._check_limits(kind, arrays)
+            self._next_id += 1
+            rid = self._next_id
+            proc = self._proc
+            try:
+                _protocol.write(proc.stdin, kind, dict(params, id=rid), arrays)
+            except BaseException as e:
+                # half a frame may have gone out: the stream is out of step
+                self._discard()
+                if isinstance(e, OSError):
+                    raise EngineError(f"the engine stopped ({e}){self._tail()}") from None
+                raise
+            response = self._await_response(proc)
+            # the answers come in order; only a refusal of unreadable parameters can lack the id
+            if response.params.get("id") != rid and not (response.kind == "error" and "id" not in response.params):
+                self._discard()
+                raise EngineError(f"the engine answered request {response.params.get('id')!r}, not {rid}")
+        if response.kind == "ok":
+            self.last_compute_seconds = response.params.get("compute_seconds")
+            return response
+        if response.kind == "cancelled":
+            raise KeyboardInterrupt("the engine's work was cancelled")
+        message = response.params.get("message", "the engine failed")
+        raise _ERROR_TYPES.get(response.params.get("type"), EngineError)(message)
+
+    def _await_response(self, proc: subprocess.Popen) -> _protocol.Frame:
+        try:
+            # Wait for the first byte outside the read, so that Ctrl-C here leaves the stream in step.
+            self._wait_readable(proc, None)
+        except KeyboardInterrupt:
+            self._cancel(proc)
+            raise
+        return self._read(proc)
+
+    def _read(self, proc: subprocess.Popen) -> _protocol.Frame:
+        try:
+            return _protocol.read(proc.stdout)
+        except BaseException as e:
+            self._discard()
+            if isinstance(e, (EOFError, OSError, _protocol.ProtocolError, ValueError)):
+                code = proc.poll()
+                status = f"exit status {code}" if code is not None else "still running"
+                raise EngineError(f"the engine stopped answering ({status}): {e}{self._tail()}") from None
+            raise
+
+    @staticmethod
+    def _wait_readable(proc: subprocess.Popen, timeout: Optional[float]) -> bool:
+        """True once the engine's stdout has a byte (or its end) to read; False after ``timeout`` seconds."""
+        fd = proc.stdout.fileno()
+        readable, _, _ = select.select([fd], [], [], timeout)
+        return bool(readable)
+
+    def _cancel(self, proc: subprocess.Popen) -> None:
+        """Asks the engine to stop the running request and reads its answer, which is dropped; kills the
+        engine when it cannot be kept in step (no answer in time, a second Ctrl-C, a broken pipe)."""
+        try:
+            _protocol.write(proc.stdin, "cancel", {}, {})
+            if self._wait_readable(proc, CANCEL_WAIT_SECONDS):
+                self._read(proc)
+            else:
+                self._discard()
+        except BaseException:
+            self._discard()
+            raise
+
+    def _check_limits(self, kind: str, arrays: Dict[str, np.ndarray]) -> None:
+        h = self._hello
+        total = sum(a.nbytes for a in arrays.values())
+        for name, a in arrays.items():
+            if a.size > h.get("max_array_elements", a.size):
+                raise ValueError(f"{kind}: array {name!r} has {a.size} elements; the engine takes at most "
+                                 f"{h['max_array_elements']} in one array")
+        if total > h.get("max_frame_bytes", total):
+            raise ValueError(f"{kind}: the input has {total / 2**20:.1f} MiB; the engine takes at most "
+                             f"{h['max_frame_bytes'] / 2**20:.1f} MiB in one request (sylva serve "
+                             f"--max-request-mib)")
+
+
+_engine: Optional[Engine] = None
+_engine_lock = threading.Lock()
+
+
+def get_engine() -> Engine:
+    """The process's engine (started on its first call)."""
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            _engine = Engine()
+            atexit.register(_engine.close)
+        return _engine

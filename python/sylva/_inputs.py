@@ -1,0 +1,73 @@
+"""Turning what a caller passes into what the engine takes, and results back into what the caller uses."""
+from __future__ import annotations
+
+import sys
+import warnings
+
+import numpy as np
+
+#: Element types float32 holds exactly: sent as float32, as ``sylva hdbscan`` reads them from a .npy.
+FLOAT32_EXACT = {np.dtype(t) for t in ("float32", "float16", "int8", "int16", "uint8", "uint16", "bool")}
+#: Integers beyond this magnitude are not all float64 values: refused, as the CLI refuses them.
+MAX_EXACT_INT = 2 ** 53
+
+
+def from_torch(x):
+    """``(array, device)`` for a torch tensor (detached, on the CPU), ``(x, None)`` for anything else.
+
+    torch is never imported here: a caller that passes a tensor has imported it already.
+    """
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(x, torch.Tensor):
+        return x.detach().cpu().numpy(), x.device
+    return x, None
+
+
+def to_torch(a: np.ndarray, device):
+    """``a`` as a tensor on ``device``, or ``a`` itself when ``device`` is None (the input was no tensor)."""
+    if device is None:
+        return a
+    return sys.modules["torch"].from_numpy(a).to(device)
+
+
+def fit_dtype(X: np.ndarray) -> np.ndarray:
+    """The points of a fit in the engine's dtype, C-contiguous little-endian: float32 for the types
+    float32 holds exactly, float64 for float64 and the wider integers, as ``sylva hdbscan`` converts a
+    .npy file, so both compute on the same values (scikit-learn's, which it casts to float64)."""
+    if X.dtype in FLOAT32_EXACT:
+        return np.ascontiguousarray(X, dtype="<f4")
+    if X.dtype.kind in "iu" and X.size:
+        big = np.abs(X.astype(np.float64)).max() if X.dtype.kind == "i" else float(X.max())
+        if big > MAX_EXACT_INT:
+            raise ValueError(f"an integer coordinate of magnitude {big:.17g} is beyond 2^53, where float64 "
+                             "cannot hold every integer; convert the data yourself if rounding is acceptable")
+    return np.ascontiguousarray(X, dtype="<f8")
+
+
+def balltree_points(x) -> np.ndarray:
+    """Ball-tree points as C-contiguous float32 (the tree is float32, as Erwin's inputs are); a warning when
+    rounding to float32 changes a value, as ``sylva balltree`` warns for a float64 file."""
+    a = np.asarray(x)
+    if a.ndim != 2:
+        raise ValueError(f"points must be a 2-D array of shape (n, d); got shape {a.shape}")
+    if a.dtype.kind not in "fiub":
+        raise ValueError(f"points must be numbers; got dtype {a.dtype}")
+    out = np.ascontiguousarray(a, dtype="<f4")
+    if a.dtype != np.float32 and not np.array_equal(out, a, equal_nan=a.dtype.kind == "f"):
+        warnings.warn(f"points: {a.dtype} values were rounded to float32, the ball tree's type", stacklevel=3)
+    return out
+
+
+def batch_ids(batch_idx, n: int):
+    """Batch ids as int64, or None for one batch."""
+    if batch_idx is None:
+        return None
+    b, _ = from_torch(batch_idx)
+    b = np.asarray(b)
+    if b.ndim != 1:
+        raise ValueError(f"batch_idx must be 1-D (one id per point); got shape {b.shape}")
+    if b.dtype.kind not in "iu" and not (b.dtype.kind == "b" and b.size == 0):
+        raise ValueError(f"batch_idx must hold integers; got dtype {b.dtype}")
+    if b.shape[0] != n:
+        raise ValueError(f"batch_idx has {b.shape[0]} ids for {n} points")
+    return np.ascontiguousarray(b, dtype="<i8")

@@ -1,0 +1,241 @@
+"""``sylva.HDBSCAN``: scikit-learn's ``HDBSCAN`` (parameters, defaults, estimator protocol), computed
+exactly by the Sylva engine."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ._engine import get_engine
+from ._estimator_base import HAVE_SKLEARN, BaseEstimator, ClusterMixin
+from ._inputs import fit_dtype
+
+_ALGORITHMS = ("auto", "brute", "kd_tree", "ball_tree")
+_CENTERS = (None, "centroid", "medoid", "both")
+
+
+def _integer(v):
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+
+
+def _real(v):
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+class HDBSCAN(ClusterMixin, BaseEstimator):
+    """Exact HDBSCAN with scikit-learn's ``sklearn.cluster.HDBSCAN`` parameters and defaults, on the Sylva
+    engine (all cores, deterministic).
+
+    Outside ties between distances the labels, probabilities and trees are scikit-learn's; with ties they
+    are one of the answers scikit-learn could give, the same on every run. Input: an array-like of shape
+    ``(n_samples, n_features)``; float64 and int32/int64 data are clustered from their float64 values
+    (exactly as scikit-learn, which casts to float64), float32 and the narrower types (float16, int8,
+    int16, uint8, uint16, bool) as float32, which holds them exactly. Rows with NaN or an infinity are left
+    out as scikit-learn leaves them out (labels -3 and -2).
+
+    Parameters
+    ----------
+    min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size, alpha,
+    cluster_selection_method, allow_single_cluster, store_centers
+        As scikit-learn's (``min_samples`` counts the point itself).
+    metric : "euclidean"
+        The only metric; any other is refused.
+    metric_params : None
+        Accepted for compatibility; must be None or empty.
+    algorithm, leaf_size
+        Accepted for compatibility and ignored: the engine always computes the exact tree its own way.
+    n_jobs : int or None
+        Threads of the engine (None or -1: every core; -2: all but one, as joblib counts). The result
+        does not depend on it.
+    copy : bool
+        Ignored: the input is never modified.
+
+    Attributes
+    ----------
+    labels_ : ndarray of int32, shape (n_samples,)
+        Cluster of each point, -1 for noise (-2 for rows with an infinity, -3 with NaN).
+    probabilities_ : ndarray of float64, shape (n_samples,)
+        Strength of each point's membership of its cluster (0 for noise), as scikit-learn's.
+    outlier_scores_ : ndarray of float64, shape (n_samples,)
+        GLOSH outlier score of each point (0 = inlier, towards 1 = outlier), as the ``hdbscan``
+        package's ``outlier_scores_``; scikit-learn has no such attribute.
+    core_distances_ : ndarray of float64, shape (n_samples,)
+        Distance to the ``min_samples``-th nearest point (the point itself counting as the first).
+    minimum_spanning_tree_ : ndarray of float64, shape (n_fitted - 1, 3)
+        The mutual-reachability minimum spanning tree as rows ``[from, to, weight]``, in Sylva's unique
+        edge order ``(weight, lower index, higher index)``.
+    single_linkage_tree_ : ndarray of float64, shape (n_fitted - 1, 4)
+        The single-linkage tree in SciPy's linkage layout ``[left, right, distance, size]``.
+    condensed_tree_ : ndarray of float64, shape (n_rows, 4)
+        The condensed tree as rows ``[parent, child, lambda, child_size]`` (points are ids below
+        ``n_fitted``, clusters from ``n_fitted`` on), as the ``hdbscan`` package's
+        ``condensed_tree_.to_numpy()``.
+    cluster_persistence_ : ndarray of float64, shape (n_clusters,)
+        Persistence (stability) of each selected cluster.
+    centroids_, medoids_ : ndarray of float64, shape (n_clusters, n_features)
+        With ``store_centers``, as scikit-learn's.
+    n_features_in_ : int
+    engine_seconds_ : float
+        The engine's own time for the fit (the library call, without the transfer), in seconds.
+
+    The trees number the fitted rows: all of them unless some held NaN or an infinity, then the finite
+    rows in order (``np.flatnonzero(np.isfinite(X).all(axis=1))`` maps them back).
+
+    Examples
+    --------
+    >>> import numpy as np, sylva
+    >>> X = np.random.default_rng(0).normal(size=(1000, 5))
+    >>> labels = sylva.HDBSCAN(min_cluster_size=20).fit_predict(X)
+    """
+
+    def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
+                 max_cluster_size=None, metric="euclidean", metric_params=None, alpha=1.0, algorithm="auto",
+                 leaf_size=40, n_jobs=None, cluster_selection_method="eom", allow_single_cluster=False,
+                 store_centers=None, copy=False):
+        self.min_cluster_size = min_cluster_size
+        self.min_samples = min_samples
+        self.cluster_selection_epsilon = cluster_selection_epsilon
+        self.max_cluster_size = max_cluster_size
+        self.metric = metric
+        self.metric_params = metric_params
+        self.alpha = alpha
+        self.algorithm = algorithm
+        self.leaf_size = leaf_size
+        self.n_jobs = n_jobs
+        self.cluster_selection_method = cluster_selection_method
+        self.allow_single_cluster = allow_single_cluster
+        self.store_centers = store_centers
+        self.copy = copy
+
+    def _check_params(self):
+        """Refuses what scikit-learn refuses, with a message naming the parameter."""
+        def bad(name, expected):
+            raise ValueError(f"The {name!r} parameter of HDBSCAN must be {expected}. Got {getattr(self, name)!r} "
+                             "instead.")
+        if not (_integer(self.min_cluster_size) and self.min_cluster_size >= 2):
+            bad("min_cluster_size", "an int in the range [2, inf)")
+        if self.min_samples is not None and not (_integer(self.min_samples) and self.min_samples >= 1):
+            bad("min_samples", "an int in the range [1, inf) or None")
+        if not (_real(self.cluster_selection_epsilon) and self.cluster_selection_epsilon >= 0):
+            bad("cluster_selection_epsilon", "a float in the range [0, inf)")
+        if self.max_cluster_size is not None and not (_integer(self.max_cluster_size) and self.max_cluster_size >= 1):
+            bad("max_cluster_size", "None or an int in the range [1, inf)")
+        if not (_real(self.alpha) and self.alpha > 0):
+            bad("alpha", "a float in the range (0, inf)")
+        if self.metric != "euclidean":
+            bad("metric", "'euclidean' (sylva.HDBSCAN computes Euclidean distances only)")
+        if self.metric_params:
+            bad("metric_params", "None or empty (the Euclidean metric has no parameters)")
+        if self.algorithm not in _ALGORITHMS:
+            bad("algorithm", f"a str among {set(_ALGORITHMS)}")
+        if not (_integer(self.leaf_size) and self.leaf_size >= 1):
+            bad("leaf_size", "an int in the range [1, inf)")
+        if self.n_jobs is not None and not (_integer(self.n_jobs) and self.n_jobs != 0):
+            bad("n_jobs", "a non-zero int or None")
+        if self.cluster_selection_method not in ("eom", "leaf"):
+            bad("cluster_selection_method", "a str among {'eom', 'leaf'}")
+        if not isinstance(self.allow_single_cluster, (bool, np.bool_)):
+            bad("allow_single_cluster", "an instance of 'bool'")
+        if self.store_centers not in _CENTERS:
+            bad("store_centers", "a str among {'centroid', 'medoid', 'both'} or None")
+        if not isinstance(self.copy, (bool, np.bool_)):
+            bad("copy", "an instance of 'bool'")
+
+    def _threads(self):
+        if self.n_jobs is None:
+            return None
+        if self.n_jobs > 0:
+            return int(self.n_jobs)
+        cores = get_engine().hello.get("threads", 1)
+        return max(1, cores + 1 + int(self.n_jobs))
+
+    def _validate_X(self, X):
+        if HAVE_SKLEARN:
+            from sklearn.utils.validation import validate_data
+            return validate_data(self, X, accept_sparse=False, ensure_all_finite=False, dtype="numeric")
+        X = np.asarray(X)
+        if X.dtype.kind == "O":
+            X = X.astype(np.float64)
+        if X.dtype.kind == "c":
+            raise ValueError("Complex data not supported")
+        if X.dtype.kind not in "fiub":
+            raise ValueError(f"X must hold numbers; got dtype {X.dtype}")
+        if X.ndim != 2:
+            raise ValueError(f"Expected 2D array, got an array of shape {X.shape} instead; reshape your data")
+        if X.shape[0] < 1 or X.shape[1] < 1:
+            raise ValueError(f"Found array with shape {X.shape}; HDBSCAN needs at least one sample and one "
+                             "feature")
+        self.n_features_in_ = X.shape[1]
+        return X
+
+    def fit(self, X, y=None):
+        """Clusters ``X`` (array-like of shape (n_samples, n_features)); ``y`` is ignored. Returns self."""
+        self._check_params()
+        X = self._validate_X(X)
+        if X.shape[0] == 1:
+            raise ValueError("n_samples=1 while HDBSCAN requires more than one sample")
+        min_samples = self.min_cluster_size if self.min_samples is None else self.min_samples
+        if min_samples > X.shape[0]:
+            raise ValueError(f"min_samples ({min_samples}) must be at most the number of samples in X "
+                             f"({X.shape[0]})")
+        points = fit_dtype(X)
+        params = {
+            "min_cluster_size": int(self.min_cluster_size),
+            "min_samples": None if self.min_samples is None else int(self.min_samples),
+            "cluster_selection_epsilon": float(self.cluster_selection_epsilon),
+            "max_cluster_size": None if self.max_cluster_size is None else int(self.max_cluster_size),
+            "alpha": float(self.alpha),
+            "cluster_selection_method": self.cluster_selection_method,
+            "allow_single_cluster": bool(self.allow_single_cluster),
+            "non_finite": "sklearn",
+            "threads": self._threads(),
+        }
+        r = get_engine().call("hdbscan", params, {"points": points})
+        a = r.arrays
+        self.labels_ = a["labels"]
+        self.probabilities_ = a["probabilities"]
+        self.outlier_scores_ = a["outlier_scores"]
+        self.core_distances_ = a["core_distances"]
+        self.minimum_spanning_tree_ = a["mst"]
+        self.single_linkage_tree_ = a["single_linkage"]
+        self.condensed_tree_ = a["condensed_tree"]
+        self.cluster_persistence_ = a["persistence"]
+        self.engine_seconds_ = float(r.params.get("compute_seconds", float("nan")))
+        if self.store_centers:
+            self._weighted_cluster_center(X)
+        return self
+
+    def fit_predict(self, X, y=None):
+        """Clusters ``X`` and returns ``labels_``."""
+        return self.fit(X).labels_
+
+    def _weighted_cluster_center(self, X):
+        """Centroids (probability-weighted means) and medoids per cluster, as scikit-learn computes them."""
+        n_clusters = len(set(self.labels_.tolist()) - {-1, -2, -3})
+        make_centroids = self.store_centers in ("centroid", "both")
+        make_medoids = self.store_centers in ("medoid", "both")
+        X = np.asarray(X, dtype=np.float64)
+        if make_centroids:
+            self.centroids_ = np.empty((n_clusters, X.shape[1]), dtype=np.float64)
+        if make_medoids:
+            self.medoids_ = np.empty((n_clusters, X.shape[1]), dtype=np.float64)
+        for idx in range(n_clusters):
+            mask = self.labels_ == idx
+            data = X[mask]
+            strength = self.probabilities_[mask]
+            if make_centroids:
+                self.centroids_[idx] = np.average(data, weights=strength, axis=0)
+            if make_medoids:
+                if HAVE_SKLEARN:
+                    from sklearn.metrics import pairwise_distances
+                    dist = pairwise_distances(data, metric="euclidean")
+                else:
+                    sq = (data * data).sum(axis=1)
+                    dist = np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * data @ data.T, 0))
+                self.medoids_[idx] = data[np.argmin((dist * strength).sum(axis=1))]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.non_deterministic = False
+        return tags

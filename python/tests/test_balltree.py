@@ -1,0 +1,125 @@
+"""build_balltree / partition_balltree: the CLI's bytes, Erwin's reference, errors, torch tensors."""
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sylva
+from conftest import assert_same_bytes, load
+
+ORACLE = Path(__file__).resolve().parents[2].parent / "shared" / "oracle" / "balltree"
+
+
+def cloud(n=5000, d=3, seed=0):
+    return np.random.default_rng(seed).random((n, d), dtype=np.float32)
+
+
+def batches(sizes):
+    return np.repeat(np.arange(len(sizes)), sizes).astype(np.int64)
+
+
+def test_tree_and_mask_are_the_clis_files_byte_for_byte(cli, tmp_path):
+    x = cloud()
+    b = batches([1000, 1, 2500, 1499])
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "b.npy", b)
+    cli("balltree", tmp_path / "x.npy", "--batch", tmp_path / "b.npy", "--out", tmp_path / "tree", "-q")
+    tree_idx, mask = sylva.build_balltree(x, b)
+    assert_same_bytes(tree_idx, load(tmp_path / "tree", "tree_idx"), "tree_idx")
+    assert_same_bytes(mask, load(tmp_path / "tree", "mask"), "mask")
+    # the layout Erwin's callers rely on: each batch's 2^(L+1) slots after the previous batch's
+    assert len(tree_idx) == 1024 + 2 + 4096 + 2048
+    v_idx, v_mask = sylva.build_balltree(x, b, kernels="vector", threads=1)
+    assert_same_bytes(v_idx, tree_idx, "vector kernels, one thread")
+
+
+def test_partition_is_the_clis_file_byte_for_byte(cli, tmp_path):
+    x = cloud(3000, 3, 5)
+    b = batches([1000, 2000])
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "b.npy", b)
+    cli("balltree", tmp_path / "x.npy", "--batch", tmp_path / "b.npy", "--partition-level", 4,
+        "--out", tmp_path / "part", "-q")
+    perm = sylva.partition_balltree(x, b, 4)
+    assert_same_bytes(perm, load(tmp_path / "part", "perm"), "perm")
+    assert sorted(perm.tolist()) == list(range(3000))
+
+
+def _oracle_case(name):
+    raw = (ORACLE / "inputs" / f"{name}.in").read_bytes()
+    n, d = np.frombuffer(raw[:16], dtype="<i8")
+    x = np.frombuffer(raw[16:16 + 4 * n * d], dtype="<f4").reshape(n, d)
+    b = np.frombuffer(raw[16 + 4 * n * d:], dtype="<i8")
+    return x, b
+
+
+@pytest.mark.skipif(not ORACLE.is_dir(), reason="Erwin's reference outputs (../shared/oracle/balltree) are absent")
+def test_erwins_reference_accepts_the_trees(tmp_path):
+    # the reference's own checker (CANONICAL rule: the trees Erwin's C++ builds, up to its tie choices)
+    cases = ["u_n1000_d3", "batched8_unequal_d3", "gauss61_n5000", "dup_grid_n1000_d2"]
+    for case in cases:
+        x, b = _oracle_case(case)
+        tree_idx, mask = sylva.build_balltree(x, b)
+        tree_idx.astype("<i8").tofile(tmp_path / f"{case}.tree_idx.i64")
+        mask.astype("u1").tofile(tmp_path / f"{case}.mask.u8")
+    for level in (0, 3, 6, 10):
+        x, b = _oracle_case("rot_u_n1000_d3")
+        sylva.partition_balltree(x, b, level).astype("<i8").tofile(tmp_path / f"rot_u_n1000_d3.t{level}.perm.i64")
+    out = subprocess.run([sys.executable, str(ORACLE / "check_balltree.py"), str(tmp_path)], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_one_batch_without_ids_and_a_batch_of_one_point():
+    x = cloud(5, 2, 1)
+    tree_idx, mask = sylva.build_balltree(x, None)
+    assert tree_idx.dtype == np.int64 and mask.dtype == np.bool_ and len(tree_idx) == 8
+    assert sorted(tree_idx[mask].tolist()) == [0, 1, 2, 3, 4]
+    t1, m1 = sylva.build_balltree(x[:1], np.zeros(1, dtype=np.int32))
+    assert t1.tolist() == [0, 0] and m1.tolist() == [True, False]
+
+
+def test_float64_points_are_rounded_to_float32_with_a_warning():
+    x = cloud(100, 3, 2)
+    exact = x.astype(np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t_exact, _ = sylva.build_balltree(exact, None)   # every value is a float32: no warning
+    t32, _ = sylva.build_balltree(x, None)
+    assert np.array_equal(t_exact, t32)
+    with pytest.warns(UserWarning, match="rounded to float32"):
+        sylva.build_balltree(exact + 1e-12, None)
+
+
+@pytest.mark.parametrize("points, batch, part", [
+    (np.zeros((4, 2, 1), np.float32), None, "2-D"),
+    (np.zeros((4, 2), np.float32), np.array([0, 1, 0, 1]), "batch"),
+    (np.zeros((4, 2), np.float32), np.array([0, 0, 2, 2]), "batch"),
+    (np.zeros((4, 2), np.float32), np.array([0, 0, 1]), "3 ids for 4 points"),
+    (np.zeros((4, 2), np.float32), np.array([0.0, 0, 0, 0]), "integers"),
+    (np.array([[0, 1], [np.nan, 2]], np.float32), None, "NaN"),
+])
+def test_bad_input_is_a_value_error_with_the_engines_message(points, batch, part):
+    with pytest.raises(ValueError, match=part):
+        sylva.build_balltree(points, batch)
+
+
+def test_a_negative_level_is_a_value_error():
+    with pytest.raises(ValueError, match="level"):
+        sylva.partition_balltree(cloud(10), None, -1)
+
+
+def test_torch_tensors_come_back_as_tensors_on_the_same_device():
+    torch = pytest.importorskip("torch")
+    x = cloud(1000, 3, 3)
+    b = batches([400, 600])
+    tree_idx, mask = sylva.build_balltree(torch.from_numpy(x), torch.from_numpy(b))
+    assert isinstance(tree_idx, torch.Tensor) and tree_idx.dtype == torch.int64 and mask.dtype == torch.bool
+    assert tree_idx.device == torch.device("cpu")
+    n_idx, n_mask = sylva.build_balltree(x, b)
+    assert np.array_equal(tree_idx.numpy(), n_idx) and np.array_equal(mask.numpy(), n_mask)
+    perm = sylva.partition_balltree(torch.from_numpy(x).requires_grad_(True), torch.from_numpy(b), 3)
+    assert isinstance(perm, torch.Tensor) and perm.dtype == torch.int64

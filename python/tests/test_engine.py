@@ -1,0 +1,188 @@
+"""The engine process: one per Python process, restarted after a crash, cancelled by Ctrl-C, bounded
+requests, and the order in which it is looked for."""
+import os
+import shutil
+import signal
+import stat
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sylva
+from sylva import _locate
+
+SLOW_N = 40_000
+
+
+@pytest.fixture(scope="module")
+def slow_points():
+    """Uniform points in 61-D: many seconds of exact HDBSCAN (no cluster structure to exploit)."""
+    return np.random.default_rng(5).random((SLOW_N, 61), dtype=np.float32)
+
+
+def small():
+    return np.random.default_rng(1).normal(size=(200, 3))
+
+
+def test_one_engine_serves_every_call():
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    pid = e.pid
+    sylva.build_balltree(small().astype(np.float32), None)
+    sylva.HDBSCAN().fit(small())
+    assert e.pid == pid and pid is not None
+    h = e.hello
+    assert h["protocol"] == 1 and set(h["commands"]) == {"hdbscan", "balltree", "partition"}
+
+
+def test_an_engine_killed_between_calls_is_restarted():
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    old = e.pid
+    os.kill(old, signal.SIGKILL)
+    time.sleep(0.2)
+    labels = sylva.HDBSCAN().fit_predict(small())
+    assert e.pid not in (None, old) and labels.shape == (200,)
+
+
+def test_an_engine_dying_during_a_call_is_an_engine_error_and_the_next_call_restarts_it(slow_points):
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    old = e.pid
+    threading.Timer(0.5, os.kill, (old, signal.SIGKILL)).start()
+    with pytest.raises(sylva.EngineError, match="stopped answering"):
+        sylva.HDBSCAN(min_cluster_size=20).fit(slow_points)
+    assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
+    assert e.pid != old
+
+
+def test_ctrl_c_cancels_the_engines_work_and_keeps_the_engine(slow_points):
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    pid = e.pid
+    timer = threading.Timer(0.7, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        sylva.HDBSCAN(min_cluster_size=20).fit(slow_points)
+    elapsed = time.monotonic() - t0
+    timer.join()
+    # the fit takes many seconds; cancelled, it stops within a chunk of work (<= 0.5 s) plus slack
+    assert elapsed < 4.0, elapsed
+    assert e.pid == pid, "the engine stays up"
+    assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
+
+
+def test_a_request_over_the_engines_bound_is_refused_and_the_engine_goes_on():
+    e = sylva.Engine(serve_args=["--max-request-mib", "1"], echo_stderr=False)
+    try:
+        big = np.zeros((300_000, 1), dtype=np.float32)   # 1.14 MiB
+        with pytest.raises(ValueError, match="at most 1.0 MiB"):
+            e.call("balltree", {}, {"points": big})
+        e._check_limits = lambda kind, arrays: None       # let it through: the engine refuses it itself
+        pid = e.pid
+        with pytest.raises(ValueError, match="1048576 bytes"):
+            e.call("balltree", {}, {"points": big})
+        r = e.call("balltree", {}, {"points": big[:1000]})
+        assert r.arrays["tree_idx"].shape == (1024,) and e.pid == pid
+    finally:
+        e.close()
+    assert e.pid is None
+
+
+def test_an_unknown_parameter_is_a_value_error_naming_it():
+    with pytest.raises(ValueError, match="unknown parameter 'levle'"):
+        sylva.engine().call("partition", {"levle": 3}, {"points": np.zeros((4, 1), np.float32)})
+
+
+# -- where the engine is looked for ---------------------------------------------------------------
+
+def _fake_checkout(root: Path):
+    (root / "sylva-cli").mkdir(parents=True)
+    (root / "sylva-cli" / "pom.xml").write_text("<project/>")
+    (root / "sylva").write_text("#!/bin/sh\n")
+    (root / "sylva").chmod(0o755)
+    return root
+
+
+def _fake_home(home: Path):
+    (home / "bin").mkdir(parents=True)
+    (home / "bin" / "sylva").write_text("#!/bin/sh\n")
+    (home / "bin" / "sylva").chmod(0o755)
+    return home
+
+
+def test_sylva_home_comes_first_then_a_checkout_then_java_with_a_jar(tmp_path):
+    checkout = _fake_checkout(tmp_path / "repo")
+    home = _fake_home(tmp_path / "dist")
+    nowhere = tmp_path / "elsewhere" / "site-packages" / "sylva"
+    nowhere.mkdir(parents=True)
+    inside = checkout / "sub" / "dir"
+    inside.mkdir(parents=True)
+    env = {"PATH": "/nonexistent"}
+    assert _locate.engine_command({**env, "SYLVA_HOME": str(home)}, inside, nowhere) == [str(home / "bin" / "sylva")]
+    assert _locate.engine_command(env, inside, nowhere) == [str(checkout / "sylva")], "found from the directory"
+    assert _locate.engine_command(env, tmp_path, checkout / "python" / "sylva") == [str(checkout / "sylva")], \
+        "found from the package's own place"
+    with pytest.raises(sylva.EngineNotFoundError, match="SYLVA_HOME"):
+        _locate.engine_command(env, tmp_path, nowhere)
+    with pytest.raises(sylva.EngineNotFoundError, match="no executable bin/sylva"):
+        _locate.engine_command({**env, "SYLVA_HOME": str(tmp_path)}, inside, nowhere)
+    jar = tmp_path / "sylva.jar"
+    jar.write_bytes(b"")
+    with pytest.raises(sylva.EngineNotFoundError, match="no java 25"):
+        _locate.engine_command({**env, "SYLVA_JAR": str(jar)}, tmp_path, nowhere)
+
+
+def _java25():
+    for java in [shutil.which("java")] + sorted(str(p) for p in Path("/usr/lib/jvm").glob("*/bin/java")):
+        if java and _locate._java_major(java) >= 25:
+            return java
+    return None
+
+
+def _real_jar():
+    here = sylva.engine_command()[0]
+    for jar in (Path(here).parent / "sylva-cli" / "target" / "sylva.jar", Path(here).parent.parent / "lib" / "sylva.jar"):
+        if jar.is_file():
+            return jar
+    return None
+
+
+def test_java_25_on_path_with_a_jar_runs_the_engine(tmp_path):
+    java, jar = _java25(), _real_jar()
+    if java is None or jar is None:
+        pytest.skip("no java 25 on this machine, or no jar beside the engine found")
+    nowhere = tmp_path / "site-packages" / "sylva"
+    nowhere.mkdir(parents=True)
+    env = {"PATH": str(Path(java).parent), "SYLVA_JAR": str(jar), "SYLVA_JAVA_OPTS": "-Xmx256m"}
+    command = _locate.engine_command(env, tmp_path, nowhere)
+    assert command[0] == java and command[-1] == str(jar) and "-Xmx256m" in command
+    e = sylva.Engine(command=command, echo_stderr=False)
+    try:
+        r = e.call("partition", {"level": 1}, {"points": np.arange(8, dtype=np.float32).reshape(8, 1)})
+        assert sorted(r.arrays["perm"].tolist()) == list(range(8))
+        assert e.hello["heap_bytes"] <= 256 << 20
+    finally:
+        e.close()
+
+
+def test_a_forked_child_starts_its_own_engine_and_leaves_the_parents_alone():
+    import multiprocessing
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    parent_engine = e.pid
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:
+        child_pid, child_engine, n = pool.apply(_fit_in_child)
+    assert child_pid != os.getpid() and child_engine not in (None, parent_engine) and n == 200
+    assert e.pid == parent_engine
+    assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
+
+
+def _fit_in_child():
+    labels = sylva.HDBSCAN().fit_predict(small())
+    return os.getpid(), sylva.engine().pid, len(labels)

@@ -1,0 +1,156 @@
+"""sylva.HDBSCAN: the CLI's bytes, scikit-learn's labels on tie-free data, parameters and errors."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import sylva
+from conftest import assert_same_bytes, blobs, clips, load
+
+OUTPUTS = {"labels": "labels_", "probabilities": "probabilities_", "outlier_scores": "outlier_scores_",
+           "core_distances": "core_distances_", "mst": "minimum_spanning_tree_",
+           "single_linkage": "single_linkage_tree_", "condensed_tree": "condensed_tree_",
+           "persistence": "cluster_persistence_"}
+
+
+@pytest.mark.parametrize("case", ["float32-clips", "float64-leaf", "int16"])
+def test_every_array_is_the_clis_file_byte_for_byte(case, cli, tmp_path):
+    if case == "float32-clips":
+        X, kw, args = clips(1500, 1), {"min_cluster_size": 15}, ["--min-cluster-size", 15]
+    elif case == "float64-leaf":
+        X = blobs(1200, 6, 5, 2)
+        kw = {"min_cluster_size": 10, "min_samples": 4, "cluster_selection_method": "leaf",
+              "cluster_selection_epsilon": 0.5}
+        args = ["--min-cluster-size", 10, "--min-samples", 4, "--method", "leaf", "--cluster-selection-epsilon", 0.5]
+    else:
+        X, kw, args = np.round(blobs(800, 3, 4, 3) * 100).astype(np.int16), {}, []
+    np.save(tmp_path / "x.npy", X)
+    cli("hdbscan", tmp_path / "x.npy", "--out", tmp_path / "out", "-q", *args)
+    h = sylva.HDBSCAN(**kw).fit(X)
+    for name, attr in OUTPUTS.items():
+        assert_same_bytes(getattr(h, attr), load(tmp_path / "out", name), f"{case} {name}")
+    assert len(np.unique(h.labels_[h.labels_ >= 0])) >= 2
+
+
+# min_samples = 1: the mutual-reachability distance is the plain distance, and on float64 blobs no two
+# distances tie, so the spanning tree, hence every output, is unique. With min_samples >= 2 many
+# mutual-reachability distances are some point's core distance and tie (69 tied groups in this data's
+# tree at min_samples = 5); where tied edges merge several components at one level, scikit-learn's
+# condensed tree follows its traversal order and Sylva's its tie order, and leaf selection or
+# max_cluster_size can then pick different clusters (both are answers scikit-learn could give).
+PARAMS = [{}, {"min_cluster_size": 15}, {"cluster_selection_method": "leaf"},
+          {"cluster_selection_epsilon": 2.0}, {"max_cluster_size": 150}, {"alpha": 0.7},
+          {"allow_single_cluster": True, "min_cluster_size": 400},
+          {"cluster_selection_method": "leaf", "min_cluster_size": 8}]
+
+
+@pytest.mark.parametrize("params", PARAMS, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()) or "defaults")
+def test_every_output_equals_scikit_learns_where_the_tree_is_unique(params):
+    skc = pytest.importorskip("sklearn.cluster")
+    X = blobs(700, 4, 5, 11, spread=1.5)
+    ours = sylva.HDBSCAN(min_samples=1, **params).fit(X)
+    theirs = skc.HDBSCAN(min_samples=1, copy=False, **params).fit(X)
+    np.testing.assert_array_equal(ours.labels_, theirs.labels_)
+    np.testing.assert_array_equal(ours.probabilities_, theirs.probabilities_)
+    assert ours.labels_.max() >= 1 or params.get("allow_single_cluster")
+
+
+@pytest.mark.parametrize("params", [{}, {"min_cluster_size": 15, "min_samples": 3}, {"min_cluster_size": 30}],
+                         ids=["defaults", "mcs15-ms3", "mcs30"])
+def test_labels_equal_scikit_learns_with_the_default_min_samples(params):
+    # Here the tied merges do not change which clusters EOM selects (see above), so the labels agree.
+    skc = pytest.importorskip("sklearn.cluster")
+    X = blobs(700, 4, 5, 11, spread=1.5)
+    np.testing.assert_array_equal(sylva.HDBSCAN(**params).fit_predict(X),
+                                  skc.HDBSCAN(copy=False, **params).fit_predict(X))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")   # scikit-learn's fit, summing inf
+def test_rows_with_nan_or_inf_are_left_out_as_scikit_learn_does():
+    skc = pytest.importorskip("sklearn.cluster")
+    X = blobs(400, 3, 3, 5)
+    X[7, 1] = np.nan
+    X[30, 0] = np.inf
+    X[31, 2] = -np.inf
+    ours = sylva.HDBSCAN(min_cluster_size=10).fit(X)
+    theirs = skc.HDBSCAN(min_cluster_size=10, copy=False).fit(X)
+    assert ours.labels_[7] == -3 and ours.labels_[30] == -2 and ours.labels_[31] == -2
+    np.testing.assert_array_equal(ours.labels_, theirs.labels_)
+    np.testing.assert_array_equal(ours.probabilities_, theirs.probabilities_)
+
+
+def test_store_centers_as_scikit_learn():
+    skc = pytest.importorskip("sklearn.cluster")
+    X = blobs(500, 3, 4, 9)
+    ours = sylva.HDBSCAN(store_centers="both").fit(X)
+    theirs = skc.HDBSCAN(store_centers="both", copy=False).fit(X)
+    np.testing.assert_allclose(ours.centroids_, theirs.centroids_, rtol=1e-12)
+    np.testing.assert_array_equal(ours.medoids_, theirs.medoids_)
+
+
+def test_outputs_are_consistent_with_each_other():
+    X = clips(900, 4)
+    h = sylva.HDBSCAN(min_cluster_size=20)
+    labels = h.fit_predict(X)
+    n = len(X)
+    assert labels is h.labels_ and labels.dtype == np.int32 and labels.shape == (n,)
+    assert h.minimum_spanning_tree_.shape == (n - 1, 3)
+    assert h.single_linkage_tree_.shape == (n - 1, 4)
+    assert h.condensed_tree_.shape[1] == 4
+    assert np.all(h.probabilities_[labels == -1] == 0)
+    assert np.all((h.outlier_scores_ >= 0) & (h.outlier_scores_ <= 1))
+    assert len(h.cluster_persistence_) == labels.max() + 1
+    assert h.n_features_in_ == 61 and h.engine_seconds_ > 0
+
+
+def test_parameters_round_trip_and_clone():
+    h = sylva.HDBSCAN(min_cluster_size=12, cluster_selection_method="leaf")
+    p = h.get_params()
+    assert p["min_cluster_size"] == 12 and p["min_samples"] is None and p["metric"] == "euclidean"
+    h.set_params(min_samples=3)
+    assert h.min_samples == 3
+    base = pytest.importorskip("sklearn.base")
+    c = base.clone(h)
+    assert c.get_params() == h.get_params() and c is not h
+
+
+@pytest.mark.parametrize("kw, part", [
+    ({"min_cluster_size": 1}, "min_cluster_size"),
+    ({"min_samples": 0}, "min_samples"),
+    ({"alpha": 0.0}, "alpha"),
+    ({"cluster_selection_method": "dbscan"}, "cluster_selection_method"),
+    ({"metric": "manhattan"}, "Euclidean"),
+    ({"max_cluster_size": 0}, "max_cluster_size"),
+    ({"store_centers": "mean"}, "store_centers"),
+])
+def test_bad_parameters_are_value_errors_naming_them(kw, part):
+    with pytest.raises(ValueError, match=part):
+        sylva.HDBSCAN(**kw).fit(blobs(50, 2, 2, 1))
+
+
+def test_bad_input_is_a_value_error():
+    with pytest.raises(ValueError, match="n_samples=1"):
+        sylva.HDBSCAN().fit(np.zeros((1, 3)))
+    with pytest.raises(ValueError, match=r"min_samples \(9\)"):
+        sylva.HDBSCAN(min_cluster_size=9).fit(blobs(8, 2, 1, 1))
+    with pytest.raises(ValueError):
+        sylva.HDBSCAN().fit(np.zeros((4, 2, 2)))
+    with pytest.raises(ValueError, match="2\\^53"):
+        sylva.HDBSCAN(min_cluster_size=2).fit(np.array([[0], [2 ** 60], [5]], dtype=np.int64))
+
+
+def test_works_without_scikit_learn(tmp_path):
+    # numpy is the only hard dependency: with scikit-learn hidden the estimator still fits and has params
+    code = (
+        "import sys; sys.modules['sklearn'] = None\n"
+        "import numpy as np, sylva\n"
+        "from sylva import _estimator_base as b; assert not b.HAVE_SKLEARN\n"
+        "rng = np.random.default_rng(0)\n"
+        "X = np.vstack([rng.normal(0, 1, (100, 2)), rng.normal(20, 1, (100, 2))])\n"
+        "h = sylva.HDBSCAN(min_cluster_size=10).set_params(min_samples=5)\n"
+        "print(sorted(set(h.fit_predict(X).tolist())), h.get_params()['min_samples'], repr(h))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)"

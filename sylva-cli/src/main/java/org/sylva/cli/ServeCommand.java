@@ -1,0 +1,64 @@
+package org.sylva.cli;
+
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.sylva.cli.serve.EngineServer;
+import org.sylva.cli.serve.FrameLimits;
+import org.sylva.data.InvalidInputException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code sylva serve}: the long-lived engine the Python package starts once per process and talks to
+ * over standard input and output ({@link EngineServer}; the frames are described in
+ * {@code docs/engine-protocol.md}). Hidden from the command list: it speaks a binary protocol, not to
+ * people. Standard output carries frames only, so everything else that would print there goes to stderr.
+ */
+@Command(name = "serve", hidden = true, mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = SylvaCommand.Version.class,
+        header = "Serve the Python package's requests over stdin/stdout (a binary protocol).",
+        description = {
+            "The engine behind the Python package `sylva`: reads length-prefixed request frames on standard "
+                + "input and writes one response frame each on standard output, until standard input closes. "
+                + "Not for interactive use; the frames are described in docs/engine-protocol.md."},
+        footer = {"", "Examples:", "  sylva serve                          # as the Python package runs it",
+            "  sylva serve --max-request-mib 4096   # refuse requests over 4 GiB"})
+final class ServeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    private final CliContext context;
+
+    @Option(names = "--max-request-mib", paramLabel = "MIB", defaultValue = "16384",
+            description = "Largest request (all its arrays together) the engine accepts, in MiB (default "
+                    + "${DEFAULT-VALUE}); a larger one is refused with an error and the engine goes on.")
+    long maxRequestMib;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print the stack trace of every failed request on stderr.")
+    boolean verbose;
+
+    ServeCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        if (maxRequestMib < 1 || maxRequestMib > (Long.MAX_VALUE >> 20)) {
+            throw new InvalidInputException("--max-request-mib must be at least 1; got " + maxRequestMib);
+        }
+        OutputStream frames = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+        // Nothing but frames may reach stdout: a stray print would break the client's reading.
+        PrintStream stderr = System.err;
+        System.setOut(stderr);
+        PrintWriter log = new PrintWriter(stderr, true);
+        FrameLimits limits = FrameLimits.defaults().withMaxFrameBytes(maxRequestMib << 20);
+        return EngineServer.standard(context.stdin(), frames, limits, SylvaCommand.version(), log, verbose).run();
+    }
+}

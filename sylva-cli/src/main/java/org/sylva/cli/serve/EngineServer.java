@@ -1,0 +1,178 @@
+package org.sylva.cli.serve;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+
+/**
+ * The engine behind the Python package: answers requests read from one stream on another, one at a
+ * time, in order, until the requests end. It first writes a {@code hello} (protocol version, Sylva's
+ * version, the commands and the {@link FrameLimits}); then each request gets exactly one response,
+ * {@code ok}, {@code error} or {@code cancelled}, carrying back the request's {@code id} parameter.
+ *
+ * <p>Requests run on one worker thread while this thread goes on reading, so that a {@code cancel}
+ * frame reaches the running work: it cancels the request sent last (the client waits for each answer,
+ * so that is the one running or about to run), which stops within one chunk of work and answers
+ * {@code cancelled}; the engine then takes the next request as usual. A {@code cancel} with nothing
+ * running is ignored and answered by nothing. The end of the requests cancels what is still running
+ * and ends the engine; bytes that are not a frame are answered with a {@code ProtocolError} and end it
+ * too (exit status 2). The layout of the frames: {@code docs/engine-protocol.md}.
+ *
+ * <pre>{@code
+ * int status = EngineServer.standard(System.in, stdout, FrameLimits.defaults(), "0.1.0", log, false).run();
+ * }</pre>
+ */
+public final class EngineServer {
+    /** The protocol's version, in the {@code hello}; a client refuses an engine of another version. */
+    public static final int PROTOCOL = 1;
+    /** How long the end of the requests waits for cancelled work to stop. */
+    static final long DRAIN_SECONDS = 10;
+
+    private final FrameReader reader;
+    private final FrameWriter writer;
+    private final Map<String, Handler> handlers;
+    private final FrameLimits limits;
+    private final String version;
+    private final PrintWriter log;
+    private final boolean verbose;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().name("sylva-serve-worker").daemon(true).factory());
+    /** The token of the request read last: the one a {@code cancel} frame refers to. */
+    private volatile CancellationToken last = new CancellationToken();
+
+    EngineServer(InputStream in, OutputStream out, Map<String, Handler> handlers, FrameLimits limits, String version,
+            PrintWriter log, boolean verbose) {
+        this.reader = new FrameReader(in, limits);
+        this.writer = new FrameWriter(out);
+        this.handlers = Map.copyOf(handlers);
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.version = Objects.requireNonNull(version, "version");
+        this.log = Objects.requireNonNull(log, "log");
+        this.verbose = verbose;
+    }
+
+    /** An engine answering {@code hdbscan}, {@code balltree} and {@code partition} requests. */
+    public static EngineServer standard(InputStream in, OutputStream out, FrameLimits limits, String version,
+            PrintWriter log, boolean verbose) {
+        return new EngineServer(in, out, Map.of("hdbscan", new HdbscanHandler(), "balltree", BallTreeHandler.tree(),
+                "partition", BallTreeHandler.partition()), limits, version, log, verbose);
+    }
+
+    /** Serves until the requests end; returns the exit status (0, or 2 after a broken stream). */
+    public int run() {
+        try {
+            writer.write(hello());
+            // one pass per frame: the loop ends with the stream of requests (or on a broken one)
+            for (;;) {
+                Frame f;
+                try {
+                    f = reader.read();
+                } catch (RefusedFrameException e) {
+                    last = new CancellationToken();
+                    Frame error = withId(e.outOfMemory() ? ErrorFrames.frame("MemoryError", e.getMessage(), null)
+                            : ErrorFrames.frame("ValueError", e.getMessage(), null), e.id());
+                    worker.execute(() -> send(error));   // in order, after the answer to the request before
+                    continue;
+                }
+                if (f == null) return 0;
+                if (f.kind().equals("cancel")) {
+                    last.cancel();
+                    continue;
+                }
+                CancellationToken token = new CancellationToken();
+                last = token;
+                worker.execute(() -> respond(f, token));
+            }
+        } catch (ProtocolException e) {
+            log.println("sylva serve: protocol error: " + e.getMessage());
+            log.flush();
+            worker.execute(() -> send(ErrorFrames.frame("ProtocolError", e.getMessage(), null)));
+            return 2;
+        } catch (IOException e) {
+            log.println("sylva serve: cannot read the requests: " + e.getMessage());
+            log.flush();
+            return 2;
+        } finally {
+            last.cancel();
+            worker.shutdown();
+            try {
+                if (!worker.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+                    log.println("sylva serve: the last request did not stop within " + DRAIN_SECONDS + " s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            log.flush();
+        }
+    }
+
+    private Frame hello() {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("protocol", PROTOCOL);
+        p.put("sylva", version);
+        p.put("commands", List.copyOf(new java.util.TreeSet<>(handlers.keySet())));
+        p.put("max_json_bytes", limits.maxJsonBytes());
+        p.put("max_arrays", limits.maxArrays());
+        p.put("max_dims", limits.maxDims());
+        p.put("max_array_elements", limits.maxArrayElements());
+        p.put("max_frame_bytes", limits.maxFrameBytes());
+        p.put("heap_bytes", Runtime.getRuntime().maxMemory());
+        p.put("threads", Runtime.getRuntime().availableProcessors());
+        return new Frame("hello", p);
+    }
+
+    /** Runs one request on the worker thread and writes its one response. */
+    private void respond(Frame request, CancellationToken token) {
+        Object id = request.params().get("id");
+        Map<String, Object> params = new LinkedHashMap<>(request.params());
+        params.remove("id");
+        Frame response;
+        try {
+            Handler h = handlers.get(request.kind());
+            if (h == null) {
+                throw new InvalidInputException("unknown command '" + request.kind() + "'; the engine knows "
+                        + String.join(", ", new java.util.TreeSet<>(handlers.keySet())));
+            }
+            token.throwIfCancelled();
+            response = h.handle(new Frame(request.kind(), params, request.arrays()), token);
+        } catch (CancelledException e) {
+            response = new Frame("cancelled", Map.of("message", "cancelled"));
+        } catch (Throwable t) {   // every failure becomes an answer; the engine goes on
+            if (verbose || !(t instanceof IllegalArgumentException)) {
+                log.println("sylva serve: " + request.kind() + " failed: " + t);
+                if (verbose) t.printStackTrace(log);
+                log.flush();
+            }
+            response = ErrorFrames.of(t);
+        }
+        send(withId(response, id));
+    }
+
+    /** {@code response} carrying back the request's {@code id} (unchanged when {@code id} is null). */
+    private static Frame withId(Frame response, Object id) {
+        if (id == null) return response;
+        Map<String, Object> p = new LinkedHashMap<>(response.params());
+        p.put("id", id);
+        return new Frame(response.kind(), p, response.arrays());
+    }
+
+    private void send(Frame response) {
+        try {
+            writer.write(response);
+        } catch (IOException e) {
+            log.println("sylva serve: cannot write a response (has the client gone?): " + e.getMessage());
+            log.flush();
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package org.sylva.cli.serve;
+
+import org.sylva.progress.CancellationToken;
+
+/**
+ * What the engine does for one kind of request: reads the request's parameters and arrays, computes,
+ * and returns the {@code ok} response. It checks {@code cancel} between bounded units of work (the
+ * library does) and throws {@link org.sylva.progress.CancelledException} once it is cancelled; any
+ * other exception becomes an {@code error} response ({@link ErrorFrames}).
+ */
+interface Handler {
+    Frame handle(Frame request, CancellationToken cancel);
+}

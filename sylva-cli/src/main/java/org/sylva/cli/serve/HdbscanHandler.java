@@ -1,0 +1,67 @@
+package org.sylva.cli.serve;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.NonFinitePolicy;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * The {@code hdbscan} request: fits {@link Hdbscan} on the request's {@code points} (float32 as
+ * {@link PointSet}, float64 exactly, as scikit-learn computes) with scikit-learn's parameter names, and
+ * answers with the arrays {@code sylva hdbscan} writes, as the same bytes: {@code labels} (int32),
+ * {@code probabilities}, {@code outlier_scores}, {@code core_distances}, {@code mst} {@code [from, to,
+ * weight]}, {@code single_linkage}, {@code condensed_tree} {@code [parent, child, lambda, size]} and
+ * {@code persistence} (float64).
+ */
+final class HdbscanHandler implements Handler {
+    static final List<String> PARAMETERS = List.of("min_cluster_size", "min_samples", "cluster_selection_epsilon",
+            "max_cluster_size", "alpha", "cluster_selection_method", "allow_single_cluster", "non_finite", "threads");
+
+    @Override
+    public Frame handle(Frame request, CancellationToken cancel) {
+        Params p = new Params(request.params(), PARAMETERS);
+        Hdbscan.Builder b = Hdbscan.builder();
+        if (p.has("min_samples")) b.minSamples(p.integer("min_samples", 0));   // absent: min_cluster_size, as None
+        if (p.has("threads")) b.threads(p.integer("threads", 1));
+        Hdbscan h = b.minClusterSize(p.integer("min_cluster_size", 5))
+                .clusterSelectionEpsilon(p.number("cluster_selection_epsilon", 0.0))
+                .maxClusterSize(p.integer("max_cluster_size", 0))   // None: no limit
+                .alpha(p.number("alpha", 1.0))
+                .clusterSelectionMethod(p.choice("cluster_selection_method", "eom", "eom", "leaf").equals("eom")
+                        ? SelectionMethod.EOM : SelectionMethod.LEAF)
+                .allowSingleCluster(p.bool("allow_single_cluster", false))
+                .nonFinite(p.choice("non_finite", "reject", "reject", "sklearn").equals("reject")
+                        ? NonFinitePolicy.REJECT : NonFinitePolicy.SKLEARN)
+                .build();
+        WireArray points = RequestArrays.points(request);
+        int n = (int) points.dim(0);
+        int d = (int) points.dim(1);
+        long t0 = System.nanoTime();
+        HdbscanResult r = points.data() instanceof double[] x
+                ? h.fit(x, n, d, ProgressListener.NONE, cancel)
+                : h.fit(PointSet.unchecked(n, d, (float[]) points.data()), ProgressListener.NONE, cancel);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        cancel.throwIfCancelled();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("n_clusters", r.clusterCount());
+        out.put("compute_seconds", seconds);
+        var slt = r.singleLinkageTree();
+        var ct = r.condensedTree();
+        var mst = r.spanningTree();
+        return new Frame("ok", out, List.of(
+                WireArray.of("labels", r.labels(), n),
+                WireArray.of("probabilities", r.probabilities(), n),
+                WireArray.of("outlier_scores", r.outlierScores(), n),
+                WireArray.of("core_distances", r.coreDistances(), n),
+                WireArray.of("mst", mst.toMatrix(), mst.edges(), 3),
+                WireArray.of("single_linkage", slt.toMatrix(), slt.merges(), 4),
+                WireArray.of("condensed_tree", ct.toMatrix(), ct.rows(), 4),
+                WireArray.of("persistence", r.clusterPersistence(), r.clusterPersistence().length)));
+    }
+}

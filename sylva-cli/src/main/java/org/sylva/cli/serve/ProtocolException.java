@@ -1,0 +1,14 @@
+package org.sylva.cli.serve;
+
+import java.io.IOException;
+
+/**
+ * The byte stream is not a sequence of frames any more (a wrong magic, an unknown dtype, an end of
+ * stream inside a frame): the reader cannot tell where the next frame starts, so the engine reports it
+ * and stops. A frame that is well formed but too large is a {@link RefusedFrameException} instead.
+ */
+public final class ProtocolException extends IOException {
+    public ProtocolException(String message) {
+        super(message);
+    }
+}

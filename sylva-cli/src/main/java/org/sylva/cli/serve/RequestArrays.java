@@ -1,0 +1,46 @@
+package org.sylva.cli.serve;
+
+import java.util.Arrays;
+import org.sylva.balltree.layout.BatchLayout;
+import org.sylva.data.InvalidInputException;
+
+/**
+ * The checks every command makes on the arrays of a request: the {@code points} (2-D, float32 or
+ * float64, at least one column) and the optional {@code batch_idx} (1-D int32 or int64, one id per
+ * point, turned into a {@link BatchLayout} whose own errors name the offending id). Errors are
+ * {@link InvalidInputException}s, which the client raises as {@code ValueError}.
+ */
+final class RequestArrays {
+    private RequestArrays() {
+    }
+
+    /** The request's {@code points}: an {@code (n, d)} float32 or float64 array. */
+    static WireArray points(Frame request) {
+        WireArray p = request.array("points");
+        if (p == null) throw new InvalidInputException("the request has no array 'points'");
+        if (p.ndim() != 2 || p.dim(1) < 1) {
+            throw new InvalidInputException("points must be a 2-D array of shape (n, d) with d >= 1; got shape "
+                    + Arrays.toString(p.shape()));
+        }
+        if (p.dtype() != WireDtype.FLOAT32 && p.dtype() != WireDtype.FLOAT64) {
+            throw new InvalidInputException("points must be float32 or float64; got " + p.dtype().wireName());
+        }
+        return p;
+    }
+
+    /** The batches of {@code n} points: from the request's {@code batch_idx}, or one batch without it. */
+    static BatchLayout layout(Frame request, int n) {
+        WireArray b = request.array("batch_idx");
+        if (b == null) return BatchLayout.single(n);
+        if (b.ndim() != 1) {
+            throw new InvalidInputException("batch_idx must be a 1-D array (one id per point); got shape "
+                    + Arrays.toString(b.shape()));
+        }
+        if (b.size() != n) throw new InvalidInputException(b.size() + " batch ids for " + n + " points");
+        return switch (b.data()) {
+            case int[] ids -> BatchLayout.of(n, ids);
+            case long[] ids -> BatchLayout.of(n, ids);
+            default -> throw new InvalidInputException("batch_idx must be int32 or int64; got " + b.dtype().wireName());
+        };
+    }
+}

@@ -1,0 +1,286 @@
+package org.sylva.cli.serve;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.channels.Channels;
+import java.nio.channels.Pipe;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.sylva.balltree.BallTree;
+import org.sylva.balltree.BallTreeBuilder;
+import org.sylva.data.PointSet;
+import org.sylva.demo.ClipLikeData;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.progress.CancelledException;
+
+/**
+ * The engine in-process: an {@link EngineServer} reading requests from one OS pipe and answering on
+ * another, a client made of the same {@link FrameWriter} and {@link FrameReader} on the other ends. The
+ * answers must be the library's own results; errors, refusals and cancellations must leave the engine
+ * serving the next request; the end of the requests and a broken stream must end it.
+ */
+class EngineServerTest {
+    /** A request that never finishes on its own: it waits, checking its token, until cancelled (bounded). */
+    static final class WaitHandler implements Handler {
+        final CountDownLatch started = new CountDownLatch(1);
+        final AtomicBoolean sawCancel = new AtomicBoolean();
+
+        @Override
+        public Frame handle(Frame request, org.sylva.progress.CancellationToken cancel) {
+            started.countDown();
+            for (int i = 0; i < 2_000; i++) {   // at most 20 s
+                if (cancel.isCancelled()) {
+                    sawCancel.set(true);
+                    throw new CancelledException();
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return new Frame("ok", Map.of());
+        }
+    }
+
+    /** One engine on two pipes and the client's ends of them. */
+    static final class Session implements AutoCloseable {
+        final FrameWriter requests;
+        final FrameReader responses;
+        final OutputStream requestsOut;
+        final CompletableFuture<Integer> status;
+        final StringWriter log = new StringWriter();
+        final Frame hello;
+
+        Session(Map<String, Handler> extra, FrameLimits limits) throws IOException {
+            Pipe toServer = Pipe.open();
+            Pipe toClient = Pipe.open();
+            InputStream serverIn = Channels.newInputStream(toServer.source());
+            OutputStream serverOut = Channels.newOutputStream(toClient.sink());
+            Map<String, Handler> handlers = new LinkedHashMap<>(Map.of("hdbscan", new HdbscanHandler(),
+                    "balltree", BallTreeHandler.tree(), "partition", BallTreeHandler.partition()));
+            handlers.putAll(extra);
+            EngineServer server = new EngineServer(serverIn, serverOut, handlers, limits, "test",
+                    new PrintWriter(log, true), false);
+            status = CompletableFuture.supplyAsync(() -> {
+                int s = server.run();
+                try {
+                    serverOut.close();
+                } catch (IOException ignored) {
+                    // the test sees the status
+                }
+                return s;
+            });
+            requestsOut = Channels.newOutputStream(toServer.sink());
+            requests = new FrameWriter(requestsOut);
+            responses = new FrameReader(Channels.newInputStream(toClient.source()), FrameLimits.defaults());
+            hello = read();
+        }
+
+        Frame read() throws IOException {
+            try {
+                return responses.read();
+            } catch (RefusedFrameException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        Frame call(String kind, Map<String, Object> params, WireArray... arrays) throws IOException {
+            requests.write(new Frame(kind, params, List.of(arrays)));
+            return read();
+        }
+
+        @Override
+        public void close() throws Exception {
+            requestsOut.close();
+            status.get(15, TimeUnit.SECONDS);
+        }
+    }
+
+    Session session;
+
+    Session open() throws IOException {
+        return open(Map.of(), FrameLimits.defaults());
+    }
+
+    Session open(Map<String, Handler> extra, FrameLimits limits) throws IOException {
+        session = new Session(extra, limits);
+        return session;
+    }
+
+    @AfterEach
+    void closeSession() throws Exception {
+        if (session != null) session.close();
+    }
+
+    static ClipLikeData clips(int n) {
+        return ClipLikeData.generate(n, 7);
+    }
+
+    @Test
+    void helloNamesTheProtocolAndTheLimits() throws Exception {
+        Session s = open();
+        assertEquals("hello", s.hello.kind());
+        assertEquals(1L, s.hello.params().get("protocol"));
+        assertEquals(List.of("balltree", "hdbscan", "partition"), s.hello.params().get("commands"));
+        assertEquals(FrameLimits.defaults().maxFrameBytes(), s.hello.params().get("max_frame_bytes"));
+    }
+
+    @Test
+    void hdbscanAnswersTheLibrarysResultForFloat32AndFloat64() throws Exception {
+        Session s = open();
+        PointSet pts = clips(600).points();
+        HdbscanResult expected = Hdbscan.builder().minClusterSize(20).build().fit(pts);
+        Frame r = s.call("hdbscan", Map.of("min_cluster_size", 20L, "id", 7L),
+                WireArray.of("points", pts.coordinates(), pts.size(), pts.dimensions()));
+        assertEquals("ok", r.kind(), r.toString());
+        assertEquals(7L, r.params().get("id"), "the request's id comes back");
+        assertEquals((long) expected.clusterCount(), r.params().get("n_clusters"));
+        assertArrayEquals(expected.labels(), (int[]) r.array("labels").data());
+        assertArrayEquals(expected.probabilities(), (double[]) r.array("probabilities").data());
+        assertArrayEquals(expected.outlierScores(), (double[]) r.array("outlier_scores").data());
+        assertArrayEquals(expected.spanningTree().toMatrix(), (double[]) r.array("mst").data());
+        assertArrayEquals(new long[] {pts.size() - 1, 3}, r.array("mst").shape());
+        assertArrayEquals(expected.condensedTree().toMatrix(), (double[]) r.array("condensed_tree").data());
+
+        double[] x64 = pts.coordinates64();
+        x64[0] += 1e-9;   // a value float32 cannot hold
+        HdbscanResult e64 = Hdbscan.builder().minClusterSize(20).build().fit(PointSet.ofFloat64(pts.size(), 61, x64));
+        Frame r64 = s.call("hdbscan", Map.of("min_cluster_size", 20L),
+                WireArray.of("points", x64, pts.size(), 61));
+        assertArrayEquals(e64.coreDistances(), (double[]) r64.array("core_distances").data());
+        assertArrayEquals(e64.labels(), (int[]) r64.array("labels").data());
+    }
+
+    @Test
+    void ballTreeAndPartitionAnswerTheBuildersResult() throws Exception {
+        Session s = open();
+        int n = 3000;
+        float[] xyz = new float[n * 3];
+        java.util.Random rnd = new java.util.Random(3);
+        for (int i = 0; i < xyz.length; i++) xyz[i] = rnd.nextFloat();
+        long[] batch = new long[n];
+        for (int i = 0; i < n; i++) batch[i] = i < 1000 ? 0 : 1;
+        PointSet pts = PointSet.of(n, 3, xyz.clone());
+        BallTree expected = new BallTreeBuilder().build(pts, batch);
+        Frame r = s.call("balltree", Map.of(), WireArray.of("points", xyz, n, 3), WireArray.of("batch_idx", batch, n));
+        assertEquals("ok", r.kind(), r.toString());
+        assertArrayEquals(expected.indicesAsLong(), (long[]) r.array("tree_idx").data());
+        assertArrayEquals(expected.mask(), (boolean[]) r.array("mask").data());
+        assertArrayEquals(new long[] {0, 1024, 1024 + 2048}, (long[]) r.array("offsets").data());
+        assertArrayEquals(new int[] {9, 10}, (int[]) r.array("levels").data());
+        Frame v = s.call("balltree", Map.of("kernels", "vector", "threads", 1L), WireArray.of("points", xyz, n, 3),
+                WireArray.of("batch_idx", batch, n));
+        assertArrayEquals(expected.indicesAsLong(), (long[]) v.array("tree_idx").data(), "the same tree either way");
+
+        int[] perm = new BallTreeBuilder().partition(pts, batch, 4);
+        Frame p = s.call("partition", Map.of("level", 4L), WireArray.of("points", xyz, n, 3),
+                WireArray.of("batch_idx", batch, n));
+        long[] got = (long[]) p.array("perm").data();
+        assertEquals(n, got.length);
+        for (int i = 0; i < n; i++) assertEquals(perm[i], got[i], "perm " + i);
+    }
+
+    @Test
+    void badRequestsAreValueErrorsAndTheEngineGoesOn() throws Exception {
+        Session s = open();
+        float[] line = new float[20];
+        for (int i = 0; i < line.length; i++) line[i] = i;
+        assertError(s.call("hdbscan", Map.of(), WireArray.of("points", line, 20)), "ValueError", "2-D");
+        assertError(s.call("hdbscan", Map.of("min_cluster_size", 1L), WireArray.of("points", line, 20, 1)),
+                "ValueError", "min_cluster_size");
+        Frame unknown = s.call("hdbscan", Map.of("min_clustre_size", 5L), WireArray.of("points", line, 20, 1));
+        assertError(unknown, "ValueError", "unknown parameter 'min_clustre_size'");
+        assertEquals("min_clustre_size", unknown.params().get("parameter"));
+        assertError(s.call("hdbscan", Map.of("alpha", "big"), WireArray.of("points", line, 20, 1)), "ValueError",
+                "alpha must be a number");
+        assertError(s.call("kmeans", Map.of()), "ValueError", "unknown command 'kmeans'");
+        assertError(s.call("balltree", Map.of(), WireArray.of("points", new double[] {1, 2}, 2, 1)), "ValueError",
+                "float32");
+        line[5] = Float.NaN;
+        assertError(s.call("balltree", Map.of(), WireArray.of("points", line, 20, 1)), "ValueError", "point 5");
+        assertError(s.call("balltree", Map.of(), WireArray.of("points", new float[4], 4, 1),
+                WireArray.of("batch_idx", new long[] {0, 1, 0, 1}, 4)), "ValueError", "batch");
+        line[5] = 5;
+        Frame ok = s.call("hdbscan", Map.of("min_cluster_size", 2L), WireArray.of("points", line, 20, 1));
+        assertEquals("ok", ok.kind(), "still serving after the errors");
+    }
+
+    static void assertError(Frame f, String type, String part) {
+        assertEquals("error", f.kind(), f.toString());
+        assertEquals(type, f.params().get("type"), f.toString());
+        assertTrue(((String) f.params().get("message")).contains(part), f.params().get("message") + " lacks " + part);
+    }
+
+    @Test
+    void anOversizedRequestIsRefusedAndTheEngineGoesOn() throws Exception {
+        Session s = open(Map.of(), FrameLimits.defaults().withMaxFrameBytes(4096));
+        assertEquals(4096L, s.hello.params().get("max_frame_bytes"));
+        Frame refused = s.call("hdbscan", Map.of("id", 1L), WireArray.of("points", new float[2000], 1000, 2));
+        assertError(refused, "ValueError", "4096 bytes");
+        assertEquals(1L, refused.params().get("id"), "a refused request's id comes back too");
+        float[] small = new float[40];
+        for (int i = 0; i < small.length; i++) small[i] = i * i;
+        assertEquals("ok", s.call("hdbscan", Map.of(), WireArray.of("points", small, 20, 2)).kind());
+    }
+
+    @Test
+    void cancelStopsTheRunningRequestAndTheEngineGoesOn() throws Exception {
+        WaitHandler wait = new WaitHandler();
+        Session s = open(Map.of("wait", wait), FrameLimits.defaults());
+        s.requests.write(new Frame("wait", Map.of("id", 1L)));
+        assertTrue(wait.started.await(10, TimeUnit.SECONDS));
+        long t0 = System.nanoTime();
+        s.requests.write(new Frame("cancel", Map.of()));
+        Frame r = s.read();
+        assertEquals("cancelled", r.kind());
+        assertEquals(1L, r.params().get("id"));
+        assertTrue(wait.sawCancel.get());
+        assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "answered promptly");
+        s.requests.write(new Frame("cancel", Map.of()));   // nothing running: ignored, no answer
+        Frame next = s.call("balltree", Map.of("id", 2L), WireArray.of("points", new float[] {0, 1, 2, 3}, 4, 1));
+        assertEquals("ok", next.kind());
+        assertEquals(2L, next.params().get("id"), "the ignored cancel gave no answer of its own");
+    }
+
+    @Test
+    void theEndOfTheRequestsCancelsTheRunningOneAndEndsTheEngine() throws Exception {
+        WaitHandler wait = new WaitHandler();
+        Session s = open(Map.of("wait", wait), FrameLimits.defaults());
+        s.requests.write(new Frame("wait", Map.of()));
+        assertTrue(wait.started.await(10, TimeUnit.SECONDS));
+        s.requestsOut.close();
+        assertEquals(0, s.status.get(10, TimeUnit.SECONDS));
+        assertTrue(wait.sawCancel.get());
+        session = null;
+    }
+
+    @Test
+    void bytesThatAreNoFrameEndTheEngineWithAProtocolError() throws Exception {
+        Session s = open();
+        s.requestsOut.write("GET / HTTP/1.1\r\n\r\n".getBytes());
+        s.requestsOut.flush();
+        assertError(s.read(), "ProtocolError", "SYLV");
+        assertEquals(2, s.status.get(10, TimeUnit.SECONDS));
+        assertNull(s.read(), "nothing after the error");
+        assertTrue(s.log.toString().contains("protocol error"), s.log.toString());
+        session = null;
+    }
+}
