@@ -11,7 +11,10 @@ from ._errors import EngineError, EngineNotFoundError
 from ._locate import engine_command
 from .balltree import build_balltree, partition_balltree
 from .hdbscan import HDBSCAN
+from .prediction import (all_points_membership_vectors, approximate_predict, approximate_predict_scores,
+                         membership_vector)
 
 __version__ = "0.1.0"
-__all__ = ["HDBSCAN", "build_balltree", "partition_balltree", "EngineError", "EngineNotFoundError", "engine",
+__all__ = ["HDBSCAN", "build_balltree", "partition_balltree", "approximate_predict", "approximate_predict_scores",
+           "membership_vector", "all_points_membership_vectors", "EngineError", "EngineNotFoundError", "engine",
            "engine_command", "Engine"]

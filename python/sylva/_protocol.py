@@ -2,7 +2,7 @@
 
 A frame is ``b"SYLV"``, the kind (u8 length + ASCII), the parameters (u32 length + one JSON
 object in UTF-8), the number of arrays (u8) and each array: name (u8 length + ASCII), dtype
-(u8 length + NumPy's ``dtype.str``: ``<f4 <f8 <i4 <i8 |b1``), ndim (u8), the shape (u64 each) and
+(u8 length + NumPy's ``dtype.str``: ``<f4 <f8 <i4 <i8 |b1 |u1``), ndim (u8), the shape (u64 each) and
 the payload (C order, little-endian). Every integer is little-endian.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import BinaryIO, Dict, NamedTuple
 import numpy as np
 
 MAGIC = b"SYLV"
-DTYPES = ("<f4", "<f8", "<i4", "<i8", "|b1")
+DTYPES = ("<f4", "<f8", "<i4", "<i8", "|b1", "|u1")
 #: Bounds on what the client reads, so that a corrupted stream cannot make it allocate without end.
 MAX_KIND = 64
 MAX_JSON = 1 << 20

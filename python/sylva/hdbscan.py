@@ -49,6 +49,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         does not depend on it.
     copy : bool
         Ignored: the input is never modified.
+    prediction_data : bool
+        Keep what prediction needs (the ``hdbscan`` package's ``prediction_data=True``), for
+        :func:`sylva.approximate_predict`, :func:`sylva.approximate_predict_scores`,
+        :func:`sylva.membership_vector` and :func:`sylva.all_points_membership_vectors`.
 
     Attributes
     ----------
@@ -77,6 +81,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     n_features_in_ : int
     engine_seconds_ : float
         The engine's own time for the fit (the library call, without the transfer), in seconds.
+    prediction_data_ : ndarray of uint8
+        With ``prediction_data=True``: the fitted model as the bytes of a Sylva model file
+        (``clusterer.prediction_data_.tofile("model.sylva")`` writes a file ``sylva predict`` reads). The
+        engine keeps nothing between calls, so the model lives here and pickles with the estimator.
 
     The trees number the fitted rows: all of them unless some held NaN or an infinity, then the finite
     rows in order (``np.flatnonzero(np.isfinite(X).all(axis=1))`` maps them back).
@@ -91,7 +99,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
                  max_cluster_size=None, metric="euclidean", metric_params=None, alpha=1.0, algorithm="auto",
                  leaf_size=40, n_jobs=None, cluster_selection_method="eom", allow_single_cluster=False,
-                 store_centers=None, copy=False):
+                 store_centers=None, copy=False, prediction_data=False):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.cluster_selection_epsilon = cluster_selection_epsilon
@@ -106,6 +114,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.allow_single_cluster = allow_single_cluster
         self.store_centers = store_centers
         self.copy = copy
+        self.prediction_data = prediction_data
 
     def _check_params(self):
         """Refuses what scikit-learn refuses, with a message naming the parameter."""
@@ -140,6 +149,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             bad("store_centers", "a str among {'centroid', 'medoid', 'both'} or None")
         if not isinstance(self.copy, (bool, np.bool_)):
             bad("copy", "an instance of 'bool'")
+        if not isinstance(self.prediction_data, (bool, np.bool_)):
+            bad("prediction_data", "an instance of 'bool'")
 
     def _threads(self):
         if self.n_jobs is None:
@@ -189,6 +200,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             "allow_single_cluster": bool(self.allow_single_cluster),
             "non_finite": "sklearn",
             "threads": self._threads(),
+            "prediction_data": bool(self.prediction_data),
         }
         r = get_engine().call("hdbscan", params, {"points": points})
         a = r.arrays
@@ -201,6 +213,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.condensed_tree_ = a["condensed_tree"]
         self.cluster_persistence_ = a["persistence"]
         self.engine_seconds_ = float(r.params.get("compute_seconds", float("nan")))
+        if self.prediction_data:
+            self.prediction_data_ = a["model"]
+        elif hasattr(self, "prediction_data_"):
+            del self.prediction_data_
         if self.store_centers:
             self._weighted_cluster_center(X)
         return self

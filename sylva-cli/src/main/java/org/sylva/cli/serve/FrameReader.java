@@ -160,6 +160,7 @@ public final class FrameReader {
             case INT32 -> new int[n];
             case INT64 -> new long[n];
             case BOOL -> new boolean[n];
+            case UINT8 -> new byte[n];
         };
     }
 
@@ -178,6 +179,7 @@ public final class FrameReader {
                 case boolean[] a -> {
                     for (int j = 0; j < k; j++) a[done + j] = chunk[j] != 0;
                 }
+                case byte[] a -> System.arraycopy(chunk, 0, a, done, k);
                 default -> throw new IllegalStateException();
             }
             done += k;

@@ -73,6 +73,7 @@ public final class FrameWriter {
                 case boolean[] x -> {
                     for (int j = 0; j < k; j++) chunk[j] = (byte) (x[done + j] ? 1 : 0);
                 }
+                case byte[] x -> System.arraycopy(x, done, chunk, 0, k);
                 default -> throw new IllegalStateException();
             }
             out.write(chunk, 0, k * item);

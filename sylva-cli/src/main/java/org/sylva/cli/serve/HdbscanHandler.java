@@ -8,6 +8,8 @@ import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
@@ -17,11 +19,14 @@ import org.sylva.progress.ProgressListener;
  * answers with the arrays {@code sylva hdbscan} writes, as the same bytes: {@code labels} (int32),
  * {@code probabilities}, {@code outlier_scores}, {@code core_distances}, {@code mst} {@code [from, to,
  * weight]}, {@code single_linkage}, {@code condensed_tree} {@code [parent, child, lambda, size]} and
- * {@code persistence} (float64).
+ * {@code persistence} (float64). With {@code prediction_data: true} it also answers with {@code model}
+ * (uint8): the bytes of the fitted {@link HdbscanModel} (a model file), which a {@code predict} request
+ * sends back ({@link PredictHandler}).
  */
 final class HdbscanHandler implements Handler {
     static final List<String> PARAMETERS = List.of("min_cluster_size", "min_samples", "cluster_selection_epsilon",
-            "max_cluster_size", "alpha", "cluster_selection_method", "allow_single_cluster", "non_finite", "threads");
+            "max_cluster_size", "alpha", "cluster_selection_method", "allow_single_cluster", "non_finite", "threads",
+            "prediction_data");
 
     @Override
     public Frame handle(Frame request, CancellationToken cancel) {
@@ -46,6 +51,13 @@ final class HdbscanHandler implements Handler {
         HdbscanResult r = points.data() instanceof double[] x
                 ? h.fit(x, n, d, ProgressListener.NONE, cancel)
                 : h.fit(PointSet.unchecked(n, d, (float[]) points.data()), ProgressListener.NONE, cancel);
+        cancel.throwIfCancelled();
+        byte[] model = null;
+        if (p.bool("prediction_data", false)) {
+            PointSet fitted = points.data() instanceof double[] x ? PointSet.uncheckedFloat64(n, d, x)
+                    : PointSet.unchecked(n, d, (float[]) points.data());
+            model = HdbscanModel.of(r, fitted, new Execution(h.threads(), ProgressListener.NONE, cancel)).toBytes();
+        }
         double seconds = (System.nanoTime() - t0) / 1e9;
         cancel.throwIfCancelled();
         Map<String, Object> out = new LinkedHashMap<>();
@@ -54,7 +66,7 @@ final class HdbscanHandler implements Handler {
         var slt = r.singleLinkageTree();
         var ct = r.condensedTree();
         var mst = r.spanningTree();
-        return new Frame("ok", out, List.of(
+        List<WireArray> arrays = new java.util.ArrayList<>(List.of(
                 WireArray.of("labels", r.labels(), n),
                 WireArray.of("probabilities", r.probabilities(), n),
                 WireArray.of("outlier_scores", r.outlierScores(), n),
@@ -63,5 +75,7 @@ final class HdbscanHandler implements Handler {
                 WireArray.of("single_linkage", slt.toMatrix(), slt.merges(), 4),
                 WireArray.of("condensed_tree", ct.toMatrix(), ct.rows(), 4),
                 WireArray.of("persistence", r.clusterPersistence(), r.clusterPersistence().length)));
+        if (model != null) arrays.add(WireArray.of("model", model, model.length));
+        return new Frame("ok", out, arrays);
     }
 }

@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param name  the array's name in its frame ({@code points}, {@code labels}, ...)
  * @param dtype its element type
  * @param shape its dimensions, outermost first
- * @param data  a {@code float[]}, {@code double[]}, {@code int[]}, {@code long[]} or {@code boolean[]}
+ * @param data  a {@code float[]}, {@code double[]}, {@code int[]}, {@code long[]}, {@code boolean[]} or {@code byte[]}
  */
 public record WireArray(String name, WireDtype dtype, long[] shape, Object data) {
     public WireArray {
@@ -77,6 +77,7 @@ public record WireArray(String name, WireDtype dtype, long[] shape, Object data)
             case int[] a -> a.length;
             case long[] a -> a.length;
             case boolean[] a -> a.length;
+            case byte[] a -> a.length;
             default -> throw new IllegalArgumentException("not an array of a wire type");
         };
     }

@@ -3,15 +3,16 @@ package org.sylva.cli.serve;
 /**
  * The element types an array may have on the wire, named as NumPy's {@code dtype.str} names them, so
  * that Python reads a payload with {@code np.frombuffer(payload, dtype=name)}: little-endian
- * {@code <f4 <f8 <i4 <i8} and {@code |b1} (bool, one byte 0 or 1). Each maps to one Java array type
- * ({@code float[]}, {@code double[]}, {@code int[]}, {@code long[]}, {@code boolean[]}).
+ * {@code <f4 <f8 <i4 <i8}, {@code |b1} (bool, one byte 0 or 1) and {@code |u1} (bytes, e.g. a saved
+ * model). Each maps to one Java array type ({@code float[]}, {@code double[]}, {@code int[]},
+ * {@code long[]}, {@code boolean[]}, {@code byte[]}).
  *
  * <pre>{@code
  * WireDtype t = WireDtype.parse("<f8");   // FLOAT64, 8 bytes an element, carried as double[]
  * }</pre>
  */
 public enum WireDtype {
-    FLOAT32("<f4", 4), FLOAT64("<f8", 8), INT32("<i4", 4), INT64("<i8", 8), BOOL("|b1", 1);
+    FLOAT32("<f4", 4), FLOAT64("<f8", 8), INT32("<i4", 4), INT64("<i8", 8), BOOL("|b1", 1), UINT8("|u1", 1);
 
     private final String wireName;
     private final int itemSize;
@@ -39,7 +40,7 @@ public enum WireDtype {
         return null;
     }
 
-    /** The type of a Java array of one of the five element types, or null for any other object. */
+    /** The type of a Java array of one of the six element types, or null for any other object. */
     public static WireDtype of(Object array) {
         return switch (array) {
             case float[] a -> FLOAT32;
@@ -47,6 +48,7 @@ public enum WireDtype {
             case int[] a -> INT32;
             case long[] a -> INT64;
             case boolean[] a -> BOOL;
+            case byte[] a -> UINT8;
             default -> null;
         };
     }

@@ -27,6 +27,7 @@ import org.sylva.data.PointSet;
 import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.progress.CancelledException;
 
 /**
@@ -74,8 +75,7 @@ class EngineServerTest {
             Pipe toClient = Pipe.open();
             InputStream serverIn = Channels.newInputStream(toServer.source());
             OutputStream serverOut = Channels.newOutputStream(toClient.sink());
-            Map<String, Handler> handlers = new LinkedHashMap<>(Map.of("hdbscan", new HdbscanHandler(),
-                    "balltree", BallTreeHandler.tree(), "partition", BallTreeHandler.partition()));
+            Map<String, Handler> handlers = new LinkedHashMap<>(EngineServer.standardHandlers());
             handlers.putAll(extra);
             EngineServer server = new EngineServer(serverIn, serverOut, handlers, limits, "test",
                     new PrintWriter(log, true), false);
@@ -139,7 +139,7 @@ class EngineServerTest {
         Session s = open();
         assertEquals("hello", s.hello.kind());
         assertEquals(1L, s.hello.params().get("protocol"));
-        assertEquals(List.of("balltree", "hdbscan", "partition"), s.hello.params().get("commands"));
+        assertEquals(List.of("balltree", "hdbscan", "partition", "predict"), s.hello.params().get("commands"));
         assertEquals(FrameLimits.defaults().maxFrameBytes(), s.hello.params().get("max_frame_bytes"));
     }
 
@@ -167,6 +167,34 @@ class EngineServerTest {
                 WireArray.of("points", x64, pts.size(), 61));
         assertArrayEquals(e64.coreDistances(), (double[]) r64.array("core_distances").data());
         assertArrayEquals(e64.labels(), (int[]) r64.array("labels").data());
+    }
+
+    @Test
+    void predictionDataIsTheModelFileAndPredictAnswersTheModelsResult() throws Exception {
+        Session s = open();
+        PointSet pts = clips(600).points();
+        PointSet fresh = clips(700).points().select(java.util.stream.IntStream.range(600, 700).toArray());
+        HdbscanResult fit = Hdbscan.builder().minClusterSize(20).build().fit(pts);
+        HdbscanModel model = HdbscanModel.of(fit, pts);
+        Frame r = s.call("hdbscan", Map.of("min_cluster_size", 20L, "prediction_data", true),
+                WireArray.of("points", pts.coordinates(), pts.size(), pts.dimensions()));
+        byte[] bytes = (byte[]) r.array("model").data();
+        assertArrayEquals(model.toBytes(), bytes, "the model's bytes are its model file");
+        WireArray m = WireArray.of("model", bytes, bytes.length);
+        Frame p = s.call("predict", Map.of(), m, WireArray.of("points", fresh.coordinates(), 100, 61));
+        assertEquals("ok", p.kind(), p.toString());
+        var expected = model.approximatePredict(fresh);
+        assertArrayEquals(expected.labels(), (int[]) p.array("labels").data());
+        assertArrayEquals(expected.probabilities(), (double[]) p.array("probabilities").data());
+        assertArrayEquals(expected.outlierScores(), (double[]) p.array("outlier_scores").data());
+        Frame all = s.call("predict", Map.of("what", "all_membership"), m);
+        assertArrayEquals(model.allPointsMembershipVectors().values(), (double[]) all.array("membership").data());
+        bytes[bytes.length / 2] ^= 1;
+        assertError(s.call("predict", Map.of(), WireArray.of("model", bytes, bytes.length),
+                WireArray.of("points", fresh.coordinates(), 100, 61)), "ValueError", "checksum");
+        bytes[bytes.length / 2] ^= 1;   // whole again
+        assertError(s.call("predict", Map.of(), m, WireArray.of("points", new float[10], 5, 2)), "ValueError",
+                "2 dimensions, the model 61");
     }
 
     @Test

@@ -181,6 +181,25 @@ public final class HdbscanModel {
         return ModelFile.read(file);
     }
 
+    /**
+     * Reads a model from the bytes of a model file ({@link #toBytes}, or a file's contents), with the same
+     * checks as {@link #load}; {@code name} names the bytes in errors.
+     */
+    public static HdbscanModel fromBytes(byte[] bytes, String name) throws IOException {
+        return ModelFile.read(Objects.requireNonNull(name, "name"), Objects.requireNonNull(bytes, "bytes"));
+    }
+
+    /** The bytes {@link #save} writes, in memory (for a client that keeps the model itself). */
+    public byte[] toBytes() {
+        var out = new java.io.ByteArrayOutputStream();
+        try {
+            writeTo(out);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);   // a byte array stream does not fail
+        }
+        return out.toByteArray();
+    }
+
     /** Writes this model to {@code file} atomically (all of it or, on failure, nothing); see {@link ModelFile}. */
     public void save(Path file) throws IOException {
         AtomicOutput.write(file, this::writeTo);

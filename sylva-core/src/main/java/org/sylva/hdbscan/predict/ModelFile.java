@@ -160,19 +160,33 @@ final class ModelFile {
 
     // ---------------------------------------------------------------- reading
 
+    /** Where the bytes of a model come from: opened twice (checksum pass, then parse pass). */
+    @FunctionalInterface
+    interface Source {
+        InputStream open() throws IOException;
+    }
+
     static HdbscanModel read(Path file) throws IOException {
         String name = file.toString();
         if (Files.isDirectory(file)) throw refuse(name, "is a directory, not a model file");
-        long size = Files.size(file);
+        return read(name, Files.size(file), () -> Files.newInputStream(file));
+    }
+
+    /** A model from the bytes {@link #write} wrote, e.g. kept in memory by a client; {@code name} for errors. */
+    static HdbscanModel read(String name, byte[] bytes) throws IOException {
+        return read(name, bytes.length, () -> new java.io.ByteArrayInputStream(bytes));
+    }
+
+    private static HdbscanModel read(String name, long size, Source source) throws IOException {
         byte[] head;
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = source.open()) {
             head = in.readNBytes(HEADER);
         }
         checkHeader(name, head, size);
         long payload = ByteBuffer.wrap(head, 16, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
         // The checksum first, over the whole payload: an altered file is reported as such, not as
         // whatever its altered fields happen to look like.
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), BUFFER)) {
+        try (InputStream in = new BufferedInputStream(source.open(), BUFFER)) {
             in.skipNBytes(HEADER);
             CRC32 crc = new CRC32();
             byte[] chunk = new byte[BUFFER];
@@ -189,7 +203,7 @@ final class ModelFile {
                         + ", the file says " + hex(stored) + " (the file was altered or corrupted)");
             }
         }
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), BUFFER)) {
+        try (InputStream in = new BufferedInputStream(source.open(), BUFFER)) {
             in.skipNBytes(HEADER);
             return parse(name, new In(in), payload);
         } catch (InvalidInputException e) {

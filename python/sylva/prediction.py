@@ -1,0 +1,64 @@
+"""Prediction and soft clustering for a fitted :class:`sylva.HDBSCAN`, with the ``hdbscan`` package's
+functions and semantics (``approximate_predict``, ``approximate_predict_scores``, ``membership_vector``,
+``all_points_membership_vectors``), computed exactly by the engine from the estimator's
+``prediction_data_`` (fit with ``prediction_data=True``).
+
+Example
+-------
+>>> import numpy as np, sylva
+>>> X = np.random.default_rng(0).normal(size=(1000, 5))
+>>> c = sylva.HDBSCAN(min_cluster_size=20, prediction_data=True).fit(X)
+>>> labels, strengths = sylva.approximate_predict(c, X[:10])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._engine import get_engine
+from ._inputs import fit_dtype
+
+
+def _model(clusterer):
+    model = getattr(clusterer, "prediction_data_", None)
+    if model is None:
+        raise ValueError("the clusterer has no prediction data: fit it with HDBSCAN(prediction_data=True)")
+    return model
+
+
+def _points(clusterer, points):
+    X = np.asarray(points)
+    if X.ndim != 2:
+        raise ValueError(f"Expected 2D array of new points, got shape {X.shape}")
+    n_features = getattr(clusterer, "n_features_in_", X.shape[1])
+    if X.shape[1] != n_features:
+        raise ValueError(f"the new points have {X.shape[1]} features, the clusterer was fitted on {n_features}")
+    return fit_dtype(X)
+
+
+def _call(clusterer, what, points=None):
+    arrays = {"model": _model(clusterer)}
+    if points is not None:
+        arrays["points"] = _points(clusterer, points)
+    return get_engine().call("predict", {"what": what, "threads": clusterer._threads()}, arrays).arrays
+
+
+def approximate_predict(clusterer, points_to_predict):
+    """Labels (-1 = noise) and membership strengths of new points, as ``hdbscan.approximate_predict``."""
+    a = _call(clusterer, "predict", points_to_predict)
+    return a["labels"], a["probabilities"]
+
+
+def approximate_predict_scores(clusterer, points_to_predict):
+    """GLOSH outlier scores of new points, as ``hdbscan.approximate_predict_scores``."""
+    return _call(clusterer, "predict", points_to_predict)["outlier_scores"]
+
+
+def membership_vector(clusterer, points_to_predict):
+    """Soft cluster membership of new points, shape (m, n_clusters), as ``hdbscan.membership_vector``."""
+    return _call(clusterer, "membership", points_to_predict)["membership"]
+
+
+def all_points_membership_vectors(clusterer):
+    """Soft cluster membership of the fitted points, shape (n, n_clusters), as
+    ``hdbscan.all_points_membership_vectors``."""
+    return _call(clusterer, "all_membership")["membership"]

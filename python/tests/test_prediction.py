@@ -1,0 +1,72 @@
+"""sylva.approximate_predict & co.: the same bytes as ``sylva predict`` on the same model, the model the
+same bytes as ``sylva hdbscan --save-model`` writes, and clear errors."""
+import pickle
+
+import numpy as np
+import pytest
+
+import sylva
+from conftest import assert_same_bytes, clips
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    x = clips(800, seed=11)
+    c = sylva.HDBSCAN(min_cluster_size=20, prediction_data=True).fit(x)
+    new = clips(120, seed=12)
+    return x, c, new
+
+
+def test_the_model_is_the_file_sylva_hdbscan_saves(fitted, cli, tmp_path):
+    x, c, _ = fitted
+    np.save(tmp_path / "x.npy", x)
+    cli("hdbscan", tmp_path / "x.npy", "--min-cluster-size", 20, "--out", tmp_path / "out", "-q",
+        "--save-model", tmp_path / "model.sylva")
+    assert (tmp_path / "model.sylva").read_bytes() == c.prediction_data_.tobytes()
+
+
+def test_predictions_are_the_files_of_sylva_predict(fitted, cli, tmp_path):
+    _, c, new = fitted
+    c.prediction_data_.tofile(tmp_path / "model.sylva")
+    np.save(tmp_path / "new.npy", new)
+    cli("predict", tmp_path / "model.sylva", tmp_path / "new.npy", "--out", tmp_path / "p", "-q")
+    labels, strengths = sylva.approximate_predict(c, new)
+    assert_same_bytes(np.load(tmp_path / "p" / "labels.npy"), labels, "labels")
+    assert_same_bytes(np.load(tmp_path / "p" / "probabilities.npy"), strengths, "probabilities")
+    assert_same_bytes(np.load(tmp_path / "p" / "outlier_scores.npy"), sylva.approximate_predict_scores(c, new),
+                      "outlier scores")
+    assert_same_bytes(np.load(tmp_path / "p" / "membership.npy"), sylva.membership_vector(c, new), "membership")
+
+
+def test_training_points_keep_their_clusters_and_memberships_are_fractions(fitted):
+    x, c, _ = fitted
+    labels, strengths = sylva.approximate_predict(c, x)
+    core = c.probabilities_ > 0.5   # well inside a cluster
+    assert core.any()
+    assert (labels[core] == c.labels_[core]).all()
+    assert ((strengths >= 0) & (strengths <= 1)).all()
+    m = sylva.all_points_membership_vectors(c)
+    k = len(set(c.labels_.tolist()) - {-1})
+    assert m.shape == (len(x), k)
+    assert (m >= 0).all() and (m.sum(axis=1) <= 1 + 1e-12).all()
+
+
+def test_the_model_pickles_with_the_estimator(fitted):
+    _, c, new = fitted
+    c2 = pickle.loads(pickle.dumps(c))
+    for a, b in zip(sylva.approximate_predict(c, new), sylva.approximate_predict(c2, new)):
+        assert_same_bytes(a, b, "after pickling")
+
+
+def test_errors(fitted):
+    x, c, new = fitted
+    with pytest.raises(ValueError, match="prediction_data=True"):
+        sylva.approximate_predict(sylva.HDBSCAN(min_cluster_size=20).fit(x), new)
+    with pytest.raises(ValueError, match="features"):
+        sylva.approximate_predict(c, new[:, :10])
+    broken = sylva.HDBSCAN(min_cluster_size=20, prediction_data=True).fit(x)
+    data = broken.prediction_data_.copy()
+    data[len(data) // 2] ^= 0xFF
+    broken.prediction_data_ = data
+    with pytest.raises(ValueError, match="checksum"):
+        sylva.approximate_predict(broken, new)

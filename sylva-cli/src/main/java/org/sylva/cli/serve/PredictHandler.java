@@ -1,0 +1,91 @@
+package org.sylva.cli.serve;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.hdbscan.predict.Membership;
+import org.sylva.hdbscan.predict.Prediction;
+import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * The {@code predict} request: the client sends back the {@code model} bytes an {@code hdbscan} request
+ * with {@code prediction_data: true} answered (the engine keeps no state between requests, so a model
+ * survives an engine restart and pickles with its estimator), and asks, by {@code what}, for
+ * <ul>
+ *   <li>{@code "predict"} with {@code points}: {@code labels} (int32), {@code probabilities},
+ *       {@code outlier_scores} (float64) and {@code connecting_points} (int32) — the {@code hdbscan}
+ *       package's {@code approximate_predict} and {@code approximate_predict_scores};</li>
+ *   <li>{@code "membership"} with {@code points}: {@code membership} {@code (m, clusters)} float64, its
+ *       {@code membership_vector};</li>
+ *   <li>{@code "all_membership"}: the same for the fitted points, its {@code all_points_membership_vectors}.</li>
+ * </ul>
+ * Parameter {@code threads} (null: every core).
+ */
+final class PredictHandler implements Handler {
+    static final List<String> PARAMETERS = List.of("what", "threads");
+
+    @Override
+    public Frame handle(Frame request, CancellationToken cancel) {
+        Params p = new Params(request.params(), PARAMETERS);
+        String what = p.choice("what", "predict", "predict", "membership", "all_membership");
+        int threads = p.has("threads") ? p.integer("threads", 1) : Runtime.getRuntime().availableProcessors();
+        Execution x = new Execution(threads, ProgressListener.NONE, cancel);
+        HdbscanModel model = model(request);
+        long t0 = System.nanoTime();
+        List<WireArray> arrays;
+        if (what.equals("all_membership")) {
+            arrays = List.of(membership(model.allPointsMembershipVectors(x)));
+        } else {
+            PointSet points = points(request, model);
+            if (what.equals("membership")) {
+                arrays = List.of(membership(model.membershipVector(points, x)));
+            } else {
+                Prediction r = model.approximatePredict(points, x);
+                int m = r.labels().length;
+                arrays = List.of(WireArray.of("labels", r.labels(), m),
+                        WireArray.of("probabilities", r.probabilities(), m),
+                        WireArray.of("outlier_scores", r.outlierScores(), m),
+                        WireArray.of("connecting_points", r.connectingPoints(), m));
+            }
+        }
+        cancel.throwIfCancelled();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("n_clusters", model.clusterCount());
+        out.put("compute_seconds", (System.nanoTime() - t0) / 1e9);
+        return new Frame("ok", out, arrays);
+    }
+
+    private static HdbscanModel model(Frame request) {
+        WireArray a = request.array("model");
+        if (a == null || !(a.data() instanceof byte[] bytes) || a.ndim() != 1) {
+            throw new InvalidInputException("the request has no 'model' (the 1-D uint8 bytes an hdbscan request "
+                    + "with prediction_data answered)");
+        }
+        try {
+            return HdbscanModel.fromBytes(bytes, "the request's model");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);   // reading from memory: only a broken model gets here as data
+        }
+    }
+
+    private static PointSet points(Frame request, HdbscanModel model) {
+        WireArray a = RequestArrays.points(request);
+        int m = (int) a.dim(0), d = (int) a.dim(1);
+        if (d != model.dimensions()) {
+            throw new InvalidInputException("the new points have " + d + " dimensions, the model " + model.dimensions());
+        }
+        return a.data() instanceof double[] x ? PointSet.uncheckedFloat64(m, d, x)
+                : PointSet.unchecked(m, d, (float[]) a.data());
+    }
+
+    private static WireArray membership(Membership v) {
+        return WireArray.of("membership", v.values(), v.points(), v.clusters());
+    }
+}
