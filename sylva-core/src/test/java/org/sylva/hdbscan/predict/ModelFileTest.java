@@ -92,6 +92,19 @@ class ModelFileTest {
     }
 
     @Test
+    void theBytesInMemoryAreTheFileAndAreCheckedAlike() throws IOException {
+        HdbscanModel m = model(true);
+        byte[] bytes = m.toBytes();
+        assertArrayEquals(Files.readAllBytes(saved(m)), bytes);
+        assertArrayEquals(bytes, HdbscanModel.fromBytes(bytes, "kept bytes").toBytes());
+        byte[] altered = bytes.clone();
+        altered[altered.length / 2] ^= 4;
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> HdbscanModel.fromBytes(altered, "kept bytes"));
+        assertMentions(e.getMessage(), "kept bytes", "checksum");
+    }
+
+    @Test
     void truncatedFilesAreRefused() throws IOException {
         byte[] good = Files.readAllBytes(saved(model(false)));
         for (int len : new int[] {0, 5, 10, 20, 27, 28, 100, good.length / 2, good.length - 4, good.length - 1}) {
