@@ -3,12 +3,15 @@ package org.sylva.hdbscan;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.Clustering;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.OutlierScores;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.hdbscan.quality.CenterKind;
+import org.sylva.hdbscan.quality.ClusterCenters;
 
 /**
  * The immutable result of {@link Hdbscan#fit}: per-point labels (-1 noise; clusters numbered as
@@ -103,6 +106,17 @@ public final class HdbscanResult {
         t.put("hierarchy", (t1 - t0) / 1e9);
         t.put("selection", (t2 - t1) / 1e9);
         return new HdbscanResult(other, total, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
+    }
+
+    /**
+     * The centres of the clusters, as scikit-learn's {@code store_centers} computes them (centroids weighted
+     * by membership probability, medoids minimising the weighted distance sum); see {@link ClusterCenters}.
+     *
+     * @param points the points this result was fitted on (the same rows, float32 or float64)
+     * @throws InvalidInputException when {@code points} has another number of rows than the fit
+     */
+    public ClusterCenters centers(PointSet points, CenterKind kind) {
+        return ClusterCenters.of(points, labels(), probabilities(), kind);
     }
 
     /** The parameters this result was computed (or re-selected) with. */
