@@ -12,6 +12,9 @@ import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.hdbscan.quality.CenterKind;
 import org.sylva.hdbscan.quality.ClusterCenters;
+import org.sylva.hdbscan.quality.DensityValidity;
+import org.sylva.hdbscan.quality.RelativeValidity;
+import org.sylva.hdbscan.quality.Validity;
 
 /**
  * The immutable result of {@link Hdbscan#fit}: per-point labels (-1 noise; clusters numbered as
@@ -117,6 +120,24 @@ public final class HdbscanResult {
      */
     public ClusterCenters centers(PointSet points, CenterKind kind) {
         return ClusterCenters.of(points, labels(), probabilities(), kind);
+    }
+
+    /**
+     * The {@code hdbscan} package's {@code relative_validity_}: a fast DBCV-like score from the spanning
+     * tree and the labels (over the fitted rows); see {@link RelativeValidity}.
+     */
+    public double relativeValidity() {
+        return RelativeValidity.of(mst, clustering.labels());
+    }
+
+    /**
+     * DBCV of this clustering, as the {@code hdbscan} package's {@code validity_index} computes it, with
+     * each cluster's value; see {@link DensityValidity} (O(m^2) per cluster of m members).
+     *
+     * @param points the points this result was fitted on (the same rows)
+     */
+    public Validity validityIndex(PointSet points) {
+        return DensityValidity.of(points, labels());
     }
 
     /** The parameters this result was computed (or re-selected) with. */
