@@ -7,6 +7,7 @@ import org.sylva.data.PointSet;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.Clustering;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.hierarchy.DbscanCut;
 import org.sylva.hdbscan.hierarchy.OutlierScores;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
@@ -138,6 +139,17 @@ public final class HdbscanResult {
      */
     public Validity validityIndex(PointSet points) {
         return DensityValidity.of(points, labels());
+    }
+
+    /**
+     * The flat DBSCAN* clustering at {@code cutDistance} from this result's tree, the {@code hdbscan}
+     * package's {@code dbscan_clustering(cut_distance, min_cluster_size)}: points joined by tree edges of
+     * mutual-reachability weight below {@code cutDistance}, components smaller than {@code minClusterSize}
+     * noise (-1); rows left out of the fit keep -2 / -3. Clusters are numbered by their smallest row. See
+     * {@link DbscanCut}.
+     */
+    public int[] dbscanClustering(double cutDistance, int minClusterSize) {
+        return rows.expandLabels(DbscanCut.labels(mst, cutDistance, minClusterSize), total).clone();
     }
 
     /** The parameters this result was computed (or re-selected) with. */
