@@ -17,6 +17,9 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.predict.Membership;
 import org.sylva.hdbscan.predict.Prediction;
+import org.sylva.hdbscan.quality.CenterKind;
+import org.sylva.hdbscan.quality.ClusterCenters;
+import org.sylva.hdbscan.quality.Validity;
 
 /** The Java examples of README.md, as written there, so that they keep compiling and working. */
 class ReadmeExamplesTest {
@@ -75,5 +78,24 @@ class ReadmeExamplesTest {
         assertEquals(4 + 2, slots.length);
         assertEquals(slots.length, real.length);
         assertEquals(5, perm.length);
+    }
+
+    @Test
+    void centresValidityAndCutExample() {
+        PointSet clips = ClipLikeData.generate(1000, 1).points();
+        HdbscanResult r = Hdbscan.builder().minClusterSize(20).minSamples(20).build().fit(clips);
+        HdbscanModel model = HdbscanModel.of(r, clips);
+
+        ClusterCenters c = r.centers(clips, CenterKind.BOTH);    // c.centroid(k), c.medoid(k), c.medoidRows()
+        double fast = r.relativeValidity();                     // from the spanning tree: cheap
+        Validity dbcv = r.validityIndex(clips);                 // dbcv.index(), dbcv.perCluster(); O(m^2) per cluster
+        int[] flat = r.dbscanClustering(0.5, 20);               // edges below 0.5 join, components < 20 are noise
+        int[] exemplars = model.exemplars(0);                   // rows of cluster 0's exemplars (exemplars_)
+
+        assertEquals(r.clusterCount(), c.clusters());
+        assertTrue(fast <= 1 && dbcv.index() <= 1);
+        assertEquals(r.clusterCount(), dbcv.perCluster().length);
+        assertEquals(clips.size(), flat.length);
+        assertTrue(exemplars.length > 0);
     }
 }

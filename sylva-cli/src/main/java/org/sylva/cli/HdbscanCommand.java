@@ -14,6 +14,8 @@ import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.hdbscan.quality.CenterKind;
+import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.io.AtomicOutput;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
@@ -52,7 +54,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "  sylva hdbscan tetrodes.npy --pca 6 --channels 4 --min-cluster-size 30 \\",
             "      --out result/ --report result/report.html",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
-            "      --save-model clips.model"})
+            "      --save-model clips.model",
+            "  sylva hdbscan points.npy --out result/ --centers both"})
 final class HdbscanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -127,6 +130,13 @@ final class HdbscanCommand implements Callable<Integer> {
             + "with the other outputs; 'sylva predict FILE NEW' then assigns new points to its clusters. Not with --pca.")
     Path saveModel;
 
+    @Option(names = "--centers", paramLabel = "centroid|medoid|both", description = "Also write the clusters' "
+            + "centres, as scikit-learn's store_centers: centroids (the members' mean weighted by their membership "
+            + "probabilities) and / or medoids (the member with the smallest probability-weighted sum of Euclidean "
+            + "distances to the others), one row per cluster, in the coordinates the fit saw (the component scores "
+            + "with --pca). Medoids cost O(m^2) per cluster of m points.")
+    String centers;
+
     @Mixin
     WaveformOptions waveformOptions = new WaveformOptions();
 
@@ -155,9 +165,19 @@ final class HdbscanCommand implements Callable<Integer> {
             throw new InvalidInputException("--save-model cannot be combined with --pca: new points would need the "
                     + "same projection, which a model does not hold; fit on the component scores instead");
         }
+        CenterKind centerKind = null;
+        if (centers != null) {
+            try {
+                centerKind = CenterKind.parse(centers);
+            } catch (IllegalArgumentException e) {
+                throw InvalidInputException.forParameter("store_centers", e.getMessage());
+            }
+        }
         // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work.
-        OutputTargets.claim(context, err, run.quiet, out, HdbscanOutputs.names(format), StaleOutputs.ARRAY_FILES,
-                report);
+        List<String> names = new ArrayList<>(HdbscanOutputs.names(format));
+        if (centerKind != null && centerKind.centroids()) names.add("centroids" + format.extension());
+        if (centerKind != null && centerKind.medoids()) names.add("medoids" + format.extension());
+        OutputTargets.claim(context, err, run.quiet, out, names, StaleOutputs.ARRAY_FILES, report);
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, StaleOutputs.ARRAY_FILES, saveModel);
 
         long t0 = System.nanoTime();
@@ -180,6 +200,7 @@ final class HdbscanCommand implements Callable<Integer> {
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;
         HdbscanModel model = null;
+        ClusterCenters centerSet = null;
         PcaFeatures features = null;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             if (pca != null) {
@@ -192,6 +213,14 @@ final class HdbscanCommand implements Callable<Integer> {
                 r = h.fit(points, progress, context.cancel());
             }
             if (saveModel != null) model = model(h, r, loaded, progress);
+            if (centerKind != null) {
+                PointSet fitted = features != null ? PointSet.uncheckedFloat64(points.size(), features.k(), features.scores())
+                        : loaded.float64() != null ? PointSet.uncheckedFloat64(points.size(), points.dimensions(),
+                                loaded.float64())
+                        : points;
+                centerSet = ClusterCenters.of(fitted, r.labels(), r.probabilities(), centerKind,
+                        new Execution(h.threads(), progress, context.cancel()));
+            }
         } catch (InvalidInputException e) {
             // too few points, min_samples above n, coordinates too large, not enough memory: name the input
             throw e.withContext(in.input);
@@ -200,7 +229,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
-                in.input, model, saveModel, context.cancel(), HtmlReport::render);
+                in.input, model, saveModel, centerSet, context.cancel(), HtmlReport::render);
         List<Path> written = w.files();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,

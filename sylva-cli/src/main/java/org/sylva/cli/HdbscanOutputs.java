@@ -14,6 +14,7 @@ import org.sylva.cli.report.Waveforms;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
@@ -71,7 +72,7 @@ final class HdbscanOutputs {
     /** As below, without a model, rendering the report with {@link HtmlReport#render}. */
     static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             PcaFeatures pca, Waveforms waveforms, String inputName, CancellationToken cancel) throws IOException {
-        return write(h, r, dir, format, report, points, pca, waveforms, inputName, null, null, cancel,
+        return write(h, r, dir, format, report, points, pca, waveforms, inputName, null, null, null, cancel,
                 HtmlReport::render);
     }
 
@@ -84,11 +85,12 @@ final class HdbscanOutputs {
      * and so is an earlier report at the report's path when the new one failed. {@code pca}: the fit ran
      * on these principal components ({@code --pca}; null when not), which the report notes;
      * {@code waveforms} (may be null) are drawn per cluster; {@code model} (may be null) is saved to
-     * {@code modelFile}.
+     * {@code modelFile}; {@code centers} (may be null) are written as {@code centroids} and / or
+     * {@code medoids} (clusters x coordinates).
      */
     static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model, Path modelFile,
-            CancellationToken cancel, Renderer renderer) throws IOException {
+            ClusterCenters centers, CancellationToken cancel, Renderer renderer) throws IOException {
         List<Path> written = new ArrayList<>();
         Throwable reportFailure = null;
         try (AtomicOutput.Group g = AtomicOutput.group()) {
@@ -107,6 +109,14 @@ final class HdbscanOutputs {
                     0, 1, 3)); // parent, child, lambda, size
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
+            if (centers != null && centers.centroids() != null) {
+                written.add(format.stage(g, dir, "centroids", NpyArray.ofFloat64(centers.centroids(), centers.clusters(),
+                        centers.dimensions())));
+            }
+            if (centers != null && centers.medoids() != null) {
+                written.add(format.stage(g, dir, "medoids", NpyArray.ofFloat64(centers.medoids(), centers.clusters(),
+                        centers.dimensions())));
+            }
             if (model != null) {
                 g.write(modelFile, model::writeTo);
                 written.add(modelFile);

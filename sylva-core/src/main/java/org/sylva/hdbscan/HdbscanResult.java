@@ -3,12 +3,19 @@ package org.sylva.hdbscan;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.Clustering;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.hierarchy.DbscanCut;
 import org.sylva.hdbscan.hierarchy.OutlierScores;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.hdbscan.quality.CenterKind;
+import org.sylva.hdbscan.quality.ClusterCenters;
+import org.sylva.hdbscan.quality.DensityValidity;
+import org.sylva.hdbscan.quality.RelativeValidity;
+import org.sylva.hdbscan.quality.Validity;
 
 /**
  * The immutable result of {@link Hdbscan#fit}: per-point labels (-1 noise; clusters numbered as
@@ -103,6 +110,46 @@ public final class HdbscanResult {
         t.put("hierarchy", (t1 - t0) / 1e9);
         t.put("selection", (t2 - t1) / 1e9);
         return new HdbscanResult(other, total, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
+    }
+
+    /**
+     * The centres of the clusters, as scikit-learn's {@code store_centers} computes them (centroids weighted
+     * by membership probability, medoids minimising the weighted distance sum); see {@link ClusterCenters}.
+     *
+     * @param points the points this result was fitted on (the same rows, float32 or float64)
+     * @throws InvalidInputException when {@code points} has another number of rows than the fit
+     */
+    public ClusterCenters centers(PointSet points, CenterKind kind) {
+        return ClusterCenters.of(points, labels(), probabilities(), kind);
+    }
+
+    /**
+     * The {@code hdbscan} package's {@code relative_validity_}: a fast DBCV-like score from the spanning
+     * tree and the labels (over the fitted rows); see {@link RelativeValidity}.
+     */
+    public double relativeValidity() {
+        return RelativeValidity.of(mst, clustering.labels());
+    }
+
+    /**
+     * DBCV of this clustering, as the {@code hdbscan} package's {@code validity_index} computes it, with
+     * each cluster's value; see {@link DensityValidity} (O(m^2) per cluster of m members).
+     *
+     * @param points the points this result was fitted on (the same rows)
+     */
+    public Validity validityIndex(PointSet points) {
+        return DensityValidity.of(points, labels());
+    }
+
+    /**
+     * The flat DBSCAN* clustering at {@code cutDistance} from this result's tree, the {@code hdbscan}
+     * package's {@code dbscan_clustering(cut_distance, min_cluster_size)}: points joined by tree edges of
+     * mutual-reachability weight below {@code cutDistance}, components smaller than {@code minClusterSize}
+     * noise (-1); rows left out of the fit keep -2 / -3. Clusters are numbered by their smallest row. See
+     * {@link DbscanCut}.
+     */
+    public int[] dbscanClustering(double cutDistance, int minClusterSize) {
+        return rows.expandLabels(DbscanCut.labels(mst, cutDistance, minClusterSize), total).clone();
     }
 
     /** The parameters this result was computed (or re-selected) with. */

@@ -1,5 +1,7 @@
 package org.sylva.hdbscan.predict;
 
+import org.sylva.numeric.NumpySum;
+
 /**
  * Soft clustering: the membership of a point in each selected cluster, by the formulas of the
  * {@code hdbscan} package's {@code membership_vector} (new points) and

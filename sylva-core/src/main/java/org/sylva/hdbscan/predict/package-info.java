@@ -7,7 +7,7 @@
  * loads itself ({@code ModelFile}). Behind it, one class per step: {@code NeighbourSearch} (exact k nearest
  * fitted points of a new point) → {@code Connector} (its connecting point and lambda) →
  * {@code HardAssignment} (label, probability, outlier score) and {@code SoftAssignment} (membership
- * vectors, with {@code Exemplars} and {@code NumpySum}), all reading the condensed tree through
+ * vectors, with {@code Exemplars} and {@link org.sylva.numeric.NumpySum}), all reading the condensed tree through
  * {@code ClusterTree}.
  *
  * <pre>{@code

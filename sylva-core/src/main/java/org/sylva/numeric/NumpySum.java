@@ -1,4 +1,4 @@
-package org.sylva.hdbscan.predict;
+package org.sylva.numeric;
 
 /**
  * NumPy's float64 sum ({@code ndarray.sum()}, also along the last axis of a C-ordered matrix): pairwise
@@ -13,14 +13,14 @@ package org.sylva.hdbscan.predict;
  * double s = NumpySum.of(v, 0, v.length);
  * }</pre>
  */
-final class NumpySum {
+public final class NumpySum {
     private static final int BLOCK = 128;
 
     private NumpySum() {
     }
 
     /** The sum of {@code a[from .. from + len)} as NumPy computes it. */
-    static double of(double[] a, int from, int len) {
+    public static double of(double[] a, int from, int len) {
         if (len < 8) {
             double res = 0.0;
             for (int i = 0; i < len; i++) res += a[from + i];

@@ -1,4 +1,4 @@
-package org.sylva.hdbscan.predict;
+package org.sylva.numeric;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -1,0 +1,75 @@
+package org.sylva.hdbscan.quality;
+
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+
+/**
+ * Density-Based Clustering Validation (DBCV, Moulavi et al. 2014) as the {@code hdbscan} package's
+ * {@code validity.validity_index(X, labels, per_cluster_scores=True)} computes it (0.8.43, Euclidean):
+ * per cluster, the internal spanning tree of its all-points mutual reachability and its density
+ * sparseness ({@link InternalTree}); per pair of clusters, the density separation, the smallest
+ * {@code max(D_ab, apcd_a, apcd_b)} over internal nodes a, b of the two; per cluster
+ * {@code V = (minsep - DSC) / max(minsep, DSC)}; the index is {@code sum |C| / n * V} in label order (n
+ * counts noise). Members are taken in ascending row order, as the package takes them; the result depends
+ * on that order through the ties of the spanning trees.
+ *
+ * <p>As in the package a single cluster has no separation and gives NaN. Costs O(m^2 d) per cluster of m
+ * members and O(a b d) per pair of clusters with a and b internal nodes: for data of moderate size.
+ *
+ * <pre>{@code
+ * Validity v = DensityValidity.of(points, result.labels());
+ * double dbcv = v.index();
+ * }</pre>
+ */
+public final class DensityValidity {
+    private DensityValidity() {
+    }
+
+    /**
+     * DBCV of {@code labels} (one per row of {@code points}: negative = noise, clusters {@code 0 .. K-1}
+     * without gaps, each of at least two members).
+     *
+     * @throws InvalidInputException when the labels do not fit the points or a cluster has one member
+     */
+    public static Validity of(PointSet points, int[] labels) {
+        int n = points.size();
+        int[][] members = Members.of(labels, n);
+        int k = members.length;
+        InternalTree[] trees = new InternalTree[k];
+        for (int c = 0; c < k; c++) {
+            if (members[c].length < 2) {
+                throw new InvalidInputException("cluster " + c + " has one member: DBCV needs at least two");
+            }
+            trees[c] = InternalTree.of(points, members[c]);
+        }
+        double[] minSep = new double[k];
+        java.util.Arrays.fill(minSep, Double.POSITIVE_INFINITY);
+        for (int a = 0; a < k; a++) {
+            for (int b = a + 1; b < k; b++) {
+                double sep = separation(points, trees[a], trees[b]);
+                minSep[a] = Math.min(minSep[a], sep);
+                minSep[b] = Math.min(minSep[b], sep);
+            }
+        }
+        double[] per = new double[k];
+        double index = 0;
+        for (int c = 0; c < k; c++) {
+            double dsc = trees[c].sparseness();
+            per[c] = (minSep[c] - dsc) / RelativeValidity.pyMax(minSep[c], dsc);
+            index += (members[c].length / (double) n) * per[c];
+        }
+        return new Validity(index, per);
+    }
+
+    /** The smallest all-points mutual reachability between internal nodes of the two clusters. */
+    private static double separation(PointSet points, InternalTree a, InternalTree b) {
+        double best = Double.POSITIVE_INFINITY;
+        for (int i : a.internal()) {
+            for (int j : b.internal()) {
+                double dist = ClusterCenters.distance(points, a.rows()[i], b.rows()[j]);
+                best = Math.min(best, Math.max(dist, Math.max(a.core(i), b.core(j))));
+            }
+        }
+        return best;
+    }
+}

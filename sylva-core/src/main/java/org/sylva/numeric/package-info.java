@@ -1,0 +1,9 @@
+/**
+ * Floating-point arithmetic in the order another library performs it, so that Sylva's doubles are that
+ * library's doubles: {@link org.sylva.numeric.NumpySum} sums as NumPy sums.
+ *
+ * <pre>{@code
+ * double s = NumpySum.of(v, 0, v.length);
+ * }</pre>
+ */
+package org.sylva.numeric;
