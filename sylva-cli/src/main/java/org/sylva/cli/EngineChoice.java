@@ -1,0 +1,39 @@
+package org.sylva.cli;
+
+import org.sylva.data.InvalidInputException;
+import org.sylva.gpu.GpuEngines;
+import org.sylva.gpu.GpuException;
+import org.sylva.hdbscan.Backend;
+import org.sylva.hdbscan.Hdbscan;
+
+/**
+ * The value of {@code --backend}: a CPU kernel choice ({@link Backend}: auto, scalar, simd) or a GPU API
+ * (opencl, cuda). The GPU engines live in {@code sylva-gpu}, which the dependency-free core cannot name,
+ * so the command line maps the name here rather than widening {@link Backend}. A GPU API without a
+ * usable device is refused before any input is read, with the reason, as a parameter error.
+ *
+ * <pre>{@code
+ * Hdbscan h = EngineChoice.apply("opencl", Hdbscan.builder().minClusterSize(20)).build();
+ * }</pre>
+ */
+final class EngineChoice {
+    private EngineChoice() {
+    }
+
+    /** Sets {@code b}'s backend or engine as {@code value} names. */
+    static Hdbscan.Builder apply(String value, Hdbscan.Builder b) {
+        if (GpuEngines.isGpu(value)) {
+            try {
+                return b.engine(GpuEngines.open(value));
+            } catch (GpuException e) {
+                throw InvalidInputException.forParameter("backend", e.getMessage());
+            }
+        }
+        try {
+            return b.backend(Backend.parse(value));
+        } catch (InvalidInputException e) {
+            throw InvalidInputException.forParameter("backend",
+                    "backend must be auto, scalar, simd, opencl or cuda; got " + value);
+        }
+    }
+}
