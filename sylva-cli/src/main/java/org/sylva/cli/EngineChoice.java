@@ -5,6 +5,7 @@ import org.sylva.gpu.GpuEngines;
 import org.sylva.gpu.GpuException;
 import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
+import picocli.CommandLine;
 
 /**
  * The value of {@code --backend}: a CPU kernel choice ({@link Backend}: auto, scalar, simd) or a GPU API
@@ -18,6 +19,20 @@ import org.sylva.hdbscan.Hdbscan;
  */
 final class EngineChoice {
     private EngineChoice() {
+    }
+
+    /** Checks the option's value while the command line is parsed, so a wrong name is a usage error. */
+    static final class Name implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (GpuEngines.isGpu(value)) return value.trim();
+            try {
+                return Backend.parse(value).id();
+            } catch (InvalidInputException e) {
+                throw new CommandLine.TypeConversionException(
+                        "backend must be auto, scalar, simd, opencl or cuda; got " + value);
+            }
+        }
     }
 
     /** Sets {@code b}'s backend or engine as {@code value} names. */
