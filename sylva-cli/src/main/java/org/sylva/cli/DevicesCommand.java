@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
         description = "List the GPU devices (OpenCL, CUDA) that sylva hdbscan --backend opencl|cuda can use, "
                 + "and why one cannot be used.",
         footer = {"", "Examples:",
-            "  sylva devices                 # what --backend opencl or cuda can use, and why not",
+            "  sylva devices   # GPUs for --backend opencl or cuda",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --backend opencl --out result/"})
 final class DevicesCommand implements Callable<Integer> {
     @Spec
