@@ -2,6 +2,7 @@
 #   sylva_exec JAVA JAR AOT_CACHE ARGS...
 # which replaces the shell with the JVM running the CLI:
 #  - with the Vector API module (the SIMD kernels; the library falls back to scalar without it);
+#  - with native access allowed (the GPU engine's FFM calls into OpenCL and CUDA; no warning printed);
 #  - with JDK 25's ahead-of-time cache AOT_CACHE when that file exists and is newer than JAR (a stale or
 #    broken cache is never used, and the JVM's own cache messages are silenced so they cannot reach stdout);
 #  - with the JVM's one-line "Using incubator modules" warning removed from stderr (it is printed on
@@ -20,6 +21,8 @@ sylva_drop_incubator_warning() {
 
 sylva_java_args() {   # JAR AOT_CACHE: the JVM options, one per line
   echo "--add-modules"; echo "jdk.incubator.vector"; echo "-Xss8m"
+  # the GPU engine calls libOpenCL/libcuda through the FFM API: allowed, so the JVM prints no warning
+  echo "--enable-native-access=ALL-UNNAMED"
   if [ -f "$2" ] && [ "$2" -nt "$1" ]; then
     echo "-XX:AOTCache=$2"; echo "-Xlog:aot*=off"; echo "-Xlog:cds*=off"
   fi

@@ -111,10 +111,12 @@ final class HdbscanCommand implements Callable<Integer> {
                     + "input point as before and the report draws the input's waveforms. Needs finite input.")
     Integer pca;
 
-    @Option(names = "--backend", paramLabel = "auto|scalar|simd", defaultValue = "auto",
-            description = "Distance kernels (default auto: per stage, scalar for small inputs, SIMD for large "
-                    + "ones). Results do not depend on it.")
-    Backend backend;
+    @Option(names = "--backend", paramLabel = "auto|scalar|simd|opencl|cuda", defaultValue = "auto",
+            converter = EngineChoice.Name.class,
+            description = "Where the distances are computed (default auto: CPU kernels per stage, scalar for small "
+                    + "inputs, SIMD for large ones); opencl or cuda: the GPU engine on the first usable device "
+                    + "(refused with the reason when there is none; see sylva devices). Results do not depend on it.")
+    String backend;
 
     @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
     OutputFormat format;
@@ -157,10 +159,11 @@ final class HdbscanCommand implements Callable<Integer> {
         // The library validates the parameters; ErrorHandler names the option of a bad one.
         Hdbscan.Builder b = Hdbscan.builder();
         if (minSamples != null) b.minSamples(minSamples);   // unset: min-cluster-size, as scikit-learn's None
-        Hdbscan h = b.minClusterSize(minClusterSize)
+        b.minClusterSize(minClusterSize)
                 .clusterSelectionEpsilon(epsilon).maxClusterSize(maxClusterSize).alpha(alpha)
                 .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
-                .threads(run.threadCount()).backend(backend).build();
+                .threads(run.threadCount());
+        Hdbscan h = EngineChoice.apply(backend, b).build();
         if (saveModel != null && pca != null) {
             throw new InvalidInputException("--save-model cannot be combined with --pca: new points would need the "
                     + "same projection, which a model does not hold; fit on the component scores instead");

@@ -220,7 +220,8 @@ final class HdbscanOutputs {
         m.put("parameters", r.parameters().describeTyped());
         m.put("non_finite", h.nonFinitePolicy().name().toLowerCase(Locale.ROOT));
         m.put("threads", h.threads());
-        m.put("backend", h.backend().id());
+        m.put("backend", h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id()
+                : h.engine().name());
         m.put("n_clusters", r.clusterCount());
         m.put("n_noise", r.noiseCount());
         int[] labels = r.labels();

@@ -1,0 +1,36 @@
+package org.sylva.cli;
+
+import java.util.concurrent.Callable;
+import org.sylva.gpu.GpuEngines;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sylva devices}: the GPU devices found (OpenCL and CUDA), each with whether the GPU engine can
+ * use it and why not, and why an API found none. Exit status 0 whatever is found: listing is not a fit.
+ *
+ * <pre>{@code
+ * $ sylva devices
+ * opencl: pthread-skylake-avx512 (Portable Computing Language, OpenCL 3.0 PoCL, 7.6 GiB): usable
+ * cuda: CUDA driver library libcuda.so.1 could not be loaded (no NVIDIA driver)
+ * }</pre>
+ */
+@Command(name = "devices", mixinStandardHelpOptions = true,
+        description = "List the GPU devices (OpenCL, CUDA) that sylva hdbscan --backend opencl|cuda can use, "
+                + "and why one cannot be used.",
+        footer = {"", "Examples:",
+            "  sylva devices   # GPUs for --backend opencl or cuda",
+            "  sylva hdbscan clips.npy --min-cluster-size 20 --backend opencl --out result/"})
+final class DevicesCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        var out = spec.commandLine().getOut();
+        for (String line : GpuEngines.deviceLines()) out.println(line);
+        out.flush();
+        return ExitStatus.OK;
+    }
+}

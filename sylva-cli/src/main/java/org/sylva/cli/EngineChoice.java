@@ -1,0 +1,54 @@
+package org.sylva.cli;
+
+import org.sylva.data.InvalidInputException;
+import org.sylva.gpu.GpuEngines;
+import org.sylva.gpu.GpuException;
+import org.sylva.hdbscan.Backend;
+import org.sylva.hdbscan.Hdbscan;
+import picocli.CommandLine;
+
+/**
+ * The value of {@code --backend}: a CPU kernel choice ({@link Backend}: auto, scalar, simd) or a GPU API
+ * (opencl, cuda). The GPU engines live in {@code sylva-gpu}, which the dependency-free core cannot name,
+ * so the command line maps the name here rather than widening {@link Backend}. A GPU API without a
+ * usable device is refused before any input is read, with the reason, as a parameter error.
+ *
+ * <pre>{@code
+ * Hdbscan h = EngineChoice.apply("opencl", Hdbscan.builder().minClusterSize(20)).build();
+ * }</pre>
+ */
+final class EngineChoice {
+    private EngineChoice() {
+    }
+
+    /** Checks the option's value while the command line is parsed, so a wrong name is a usage error. */
+    static final class Name implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (GpuEngines.isGpu(value)) return value.trim();
+            try {
+                return Backend.parse(value).id();
+            } catch (InvalidInputException e) {
+                throw new CommandLine.TypeConversionException(
+                        "backend must be auto, scalar, simd, opencl or cuda; got " + value);
+            }
+        }
+    }
+
+    /** Sets {@code b}'s backend or engine as {@code value} names. */
+    static Hdbscan.Builder apply(String value, Hdbscan.Builder b) {
+        if (GpuEngines.isGpu(value)) {
+            try {
+                return b.engine(GpuEngines.open(value));
+            } catch (GpuException e) {
+                throw InvalidInputException.forParameter("backend", e.getMessage());
+            }
+        }
+        try {
+            return b.backend(Backend.parse(value));
+        } catch (InvalidInputException e) {
+            throw InvalidInputException.forParameter("backend",
+                    "backend must be auto, scalar, simd, opencl or cuda; got " + value);
+        }
+    }
+}

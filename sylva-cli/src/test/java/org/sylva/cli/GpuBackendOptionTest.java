@@ -1,0 +1,52 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.gpu.opencl.OpenClDevices;
+
+/**
+ * {@code sylva devices} lists what it finds; {@code --backend opencl} writes the CPU's bytes where an
+ * OpenCL device is usable (PoCL in CI); {@code --backend cuda} without CUDA is one error line, exit 2.
+ */
+class GpuBackendOptionTest {
+    @Test
+    void devicesListsEveryApi() {
+        Cli.Result r = Cli.run("devices");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("opencl") && r.out().contains("cuda"), r.out());
+    }
+
+    @Test
+    void openClWritesTheCpuOutputs(@TempDir Path tmp) throws IOException {
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        Path in = TestData.writeNpy(TestData.clips(600), tmp.resolve("x.npy"));
+        Cli.Result cpu = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", tmp.resolve("cpu").toString(), "-q");
+        Cli.Result gpu = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--backend", "opencl",
+                "--out", tmp.resolve("gpu").toString(), "-q");
+        assertEquals(0, cpu.code(), cpu.err());
+        assertEquals(0, gpu.code(), gpu.err());
+        for (String f : new String[] {"labels.npy", "mst.npy", "probabilities.npy", "outlier_scores.npy"}) {
+            Path a = tmp.resolve("cpu").resolve(f), b = tmp.resolve("gpu").resolve(f);
+            if (Files.exists(a)) assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b), f);
+        }
+        assertTrue(Files.exists(tmp.resolve("gpu").resolve("labels.npy")));
+    }
+
+    @Test
+    void cudaWithoutADeviceIsOneClearError(@TempDir Path tmp) throws IOException {
+        Path in = TestData.writeNpy(TestData.clips(50), tmp.resolve("x.npy"));
+        Cli.Result r = Cli.run("hdbscan", in.toString(), "--backend", "cuda", "--out", tmp.resolve("o").toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("CUDA") && r.err().contains("--backend"), r.err());
+        assertTrue(Files.notExists(tmp.resolve("o").resolve("labels.npy")));
+    }
+}

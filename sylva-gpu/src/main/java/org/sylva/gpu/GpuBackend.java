@@ -1,0 +1,27 @@
+package org.sylva.gpu;
+
+import org.sylva.hdbscan.engine.FittedPoints;
+
+/**
+ * One device of one API, opened and ready to take fits: it compiles the kernel source (once per list
+ * length, cached for the process) and allocates each fit's buffers ({@link #open}). Fits on one backend
+ * run one at a time (one queue); thread-safe.
+ *
+ * <pre>{@code
+ * GpuBackend b = OpenClBackend.first();
+ * try (DeviceFit f = b.open(points, 21)) { ... }
+ * }</pre>
+ */
+public interface GpuBackend {
+    /** The API and the device, for logs: {@code opencl: NVIDIA H200}. */
+    String name();
+
+    /** The device's description. */
+    GpuDevice device();
+
+    /**
+     * Uploads {@code points} and allocates the buffers of a fit with lists of {@code k} entries; a
+     * {@link GpuException} naming the figure when the device memory cannot hold them.
+     */
+    DeviceFit open(FittedPoints points, int k);
+}

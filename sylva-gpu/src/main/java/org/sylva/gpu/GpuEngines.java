@@ -1,0 +1,52 @@
+package org.sylva.gpu;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.sylva.gpu.cuda.CudaDevices;
+import org.sylva.gpu.opencl.ClDevice;
+import org.sylva.gpu.opencl.OpenClDevices;
+
+/**
+ * The GPU engines by API name, as the command line selects them ({@code --backend opencl|cuda}), and
+ * the device list {@code sylva devices} prints. Opening an API with no usable device is a
+ * {@link GpuException} that says why (library missing, no device, no float64, ...).
+ *
+ * <pre>{@code
+ * HdbscanEngine e = GpuEngines.open("opencl");
+ * GpuEngines.deviceLines().forEach(System.out::println);
+ * }</pre>
+ */
+public final class GpuEngines {
+    /** The API names {@link #open} accepts. */
+    public static final List<String> APIS = List.of("opencl", "cuda");
+
+    private GpuEngines() {
+    }
+
+    /** True when {@code name} (case ignored) names a GPU API. */
+    public static boolean isGpu(String name) {
+        return name != null && APIS.contains(name.trim().toLowerCase(Locale.ROOT));
+    }
+
+    /** The engine on the first usable device of {@code api}; a {@link GpuException} naming why not. */
+    public static GpuHdbscanEngine open(String api) {
+        return switch (api.trim().toLowerCase(Locale.ROOT)) {
+            case "opencl" -> GpuHdbscanEngine.openCl();
+            case "cuda" -> new GpuHdbscanEngine(CudaDevices.firstBackend(), LaunchPolicy.DEFAULT, true);
+            default -> throw new IllegalArgumentException("not a GPU API: " + api + " (one of " + APIS + ")");
+        };
+    }
+
+    /** One line per device found and per reason an API gave none; never throws. */
+    public static List<String> deviceLines() {
+        List<String> lines = new ArrayList<>();
+        OpenClDevices cl = OpenClDevices.scan();
+        for (ClDevice d : cl.devices()) lines.add(d.info().describe());
+        for (String p : cl.problems()) lines.add("opencl: " + p);
+        CudaDevices cu = CudaDevices.scan();
+        for (GpuDevice d : cu.devices()) lines.add(d.describe());
+        for (String p : cu.problems()) lines.add("cuda: " + p);
+        return lines;
+    }
+}

@@ -1,0 +1,84 @@
+package org.sylva.gpu;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.sylva.gpu.opencl.OpenClBackend;
+import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.engine.FittedPoints;
+import org.sylva.hdbscan.engine.HdbscanEngine;
+import org.sylva.hdbscan.engine.MutualReachabilityMst;
+import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.parallel.Execution;
+
+/**
+ * The GPU engine: core distances and the mutual-reachability spanning tree computed by the kernels of
+ * {@code hdbscan.cl.inc} on a {@link GpuBackend} (OpenCL now; CUDA through the same source), bitwise
+ * equal to {@link org.sylva.hdbscan.engine.CpuHdbscanEngine}'s. The device computes every point's
+ * nearest list ({@code min(n, minSamples + 1)} entries, by brute force in local-memory tiles) and, per
+ * Borůvka round, the cheapest edge of each point the exact shortcuts leave ({@link GpuBoruvka}); the
+ * host keeps the components, merges and sorts the edges by {@link org.sylva.hdbscan.mst.EdgeOrder}.
+ * Every pass is split into bounded launches ({@link LaunchPolicy}), between which progress is reported
+ * and cancellation checked. The hierarchy and selection stay on the host with the library's code.
+ *
+ * <pre>{@code
+ * Hdbscan h = Hdbscan.builder().minClusterSize(20).engine(GpuHdbscanEngine.openCl()).build();
+ * HdbscanResult r = h.fit(rows, n, d);
+ * }</pre>
+ */
+public final class GpuHdbscanEngine implements HdbscanEngine {
+    private final GpuBackend backend;
+    private final LaunchPolicy policy;
+    private final boolean shortcuts;
+
+    /** An engine on {@code backend}, launches by {@code policy}, with the exact shortcuts on or off. */
+    public GpuHdbscanEngine(GpuBackend backend, LaunchPolicy policy, boolean shortcuts) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.shortcuts = shortcuts;
+    }
+
+    /** The engine on the first usable OpenCL device; a {@link GpuException} naming why none is usable. */
+    public static GpuHdbscanEngine openCl() {
+        return new GpuHdbscanEngine(OpenClBackend.first(), LaunchPolicy.DEFAULT, true);
+    }
+
+    @Override
+    public String name() {
+        return "gpu/" + backend.name();
+    }
+
+    /** The backend this engine runs on. */
+    public GpuBackend backend() {
+        return backend;
+    }
+
+    @Override
+    public MutualReachabilityMst spanningTree(FittedPoints points, int minSamples, double alpha, Execution ex) {
+        int n = points.n(), d = points.d();
+        if (minSamples < 1 || minSamples > n) {
+            throw new IllegalArgumentException("min_samples " + minSamples + " outside [1, " + n + "]");
+        }
+        TileShape.rowsPerTile(d);   // refuses too many coordinates before any device work
+        int k = Math.min(n, minSamples + 1);
+        Map<String, Double> times = new LinkedHashMap<>();
+        long t0 = System.nanoTime();
+        try (DeviceFit fit = backend.open(points, k)) {
+            LaunchedPass.run(n, CoreDistances.STAGE, policy, ex, fit::coreLists);
+            double[] sq = new double[n * k];
+            int[] nearest = new int[n * k];
+            fit.readLists(sq, nearest);
+            double[] dist = new double[n * k];
+            for (int i = 0; i < n * k; i++) dist[i] = Math.sqrt(sq[i]);   // sqrt is monotone: same order
+            double[] core = new double[n];
+            int at = Math.min(minSamples, k) - 1;
+            for (int i = 0; i < n; i++) core[i] = dist[i * k + at];
+            fit.setCore(core);
+            long t1 = System.nanoTime();
+            times.put("core distances", (t1 - t0) / 1e9);
+            SpanningTree tree = new GpuBoruvka(fit, core, k, nearest, dist, alpha, shortcuts, policy).run(ex);
+            times.put("spanning tree", (System.nanoTime() - t1) / 1e9);
+            return new MutualReachabilityMst(core, tree, times);
+        }
+    }
+}

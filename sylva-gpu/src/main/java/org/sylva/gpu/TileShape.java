@@ -1,0 +1,34 @@
+package org.sylva.gpu;
+
+/**
+ * The shapes the kernels are launched with, shared by every API: how many candidate points a
+ * work-group's local-memory tile holds ({@code TILE_DOUBLES} coordinates and at most
+ * {@code TILE_ROWS_MAX} points, as {@code hdbscan.cl.inc} defines them) and how much device memory a
+ * fit takes.
+ *
+ * <pre>{@code
+ * int rows = TileShape.rowsPerTile(61);   // 33
+ * }</pre>
+ */
+public final class TileShape {
+    /** Coordinates a tile holds: {@code TILE_DOUBLES} in the kernel source. */
+    public static final int TILE_DOUBLES = 2048;
+    /** Points a tile holds at most: {@code TILE_ROWS_MAX} in the kernel source. */
+    public static final int TILE_ROWS_MAX = 256;
+
+    private TileShape() {
+    }
+
+    /** Points per tile for {@code d} coordinates; {@code d} beyond {@link #TILE_DOUBLES} is refused. */
+    public static int rowsPerTile(int d) {
+        if (d > TILE_DOUBLES) {
+            throw new GpuException("the GPU engine handles at most " + TILE_DOUBLES + " coordinates per point, got " + d);
+        }
+        return Math.min(TILE_ROWS_MAX, TILE_DOUBLES / d);
+    }
+
+    /** Device bytes of a fit: points, lists of {@code k}, core distances, components, round outputs. */
+    public static long deviceBytes(int n, int d, int k) {
+        return 8L * n * d + 12L * n * k + (8L + 4 + 4 + 8 + 4) * n;
+    }
+}

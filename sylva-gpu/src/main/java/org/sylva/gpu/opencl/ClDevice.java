@@ -1,0 +1,19 @@
+package org.sylva.gpu.opencl;
+
+import java.lang.foreign.MemorySegment;
+import org.sylva.gpu.GpuDevice;
+
+/**
+ * An OpenCL device found by {@link OpenClDevices#scan()}: its handle, its platform's, and its description.
+ *
+ * <pre>{@code
+ * ClDevice d = OpenClDevices.scan().firstUsable().orElseThrow();
+ * }</pre>
+ *
+ * @param platform the {@code cl_platform_id}
+ * @param device the {@code cl_device_id}
+ * @param info what it is and whether it is usable
+ * @param maxWorkGroup the largest work-group it accepts
+ */
+public record ClDevice(MemorySegment platform, MemorySegment device, GpuDevice info, long maxWorkGroup) {
+}

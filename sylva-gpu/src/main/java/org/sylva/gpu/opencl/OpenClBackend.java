@@ -1,0 +1,104 @@
+package org.sylva.gpu.opencl;
+
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sylva.gpu.DeviceFit;
+import org.sylva.gpu.GpuBackend;
+import org.sylva.gpu.GpuDevice;
+import org.sylva.gpu.GpuException;
+import org.sylva.gpu.KernelSource;
+import org.sylva.hdbscan.engine.FittedPoints;
+
+/**
+ * The GPU engine's kernels on an OpenCL device: one context and in-order queue per device for the
+ * process, the kernel source compiled once per list length {@code K} and kept (PoCL and the drivers
+ * compile at first use, which costs a noticeable fraction of a second), and each fit's buffers
+ * ({@link OpenClFit}). Fits on one backend run one after the other.
+ *
+ * <pre>{@code
+ * GpuBackend cl = OpenClBackend.first();   // the first usable OpenCL device, or a GpuException saying why none
+ * }</pre>
+ */
+public final class OpenClBackend implements GpuBackend {
+    /** Work-items per work-group (smaller where the device allows fewer). */
+    static final int WORK_GROUP = 64;
+    /** Build options: none that relax float64 (no -cl-mad-enable, no -cl-fast-relaxed-math). */
+    static final String BUILD_OPTIONS = "-cl-std=CL1.2";
+
+    private static final Map<MemorySegment, OpenClBackend> OPEN = new HashMap<>();
+
+    final OpenCl cl;
+    final ClDevice device;
+    final MemorySegment context;
+    final MemorySegment queue;
+    final int workGroup;
+    final ReentrantLock lock = new ReentrantLock();
+    private final Map<Integer, Kernels> programs = new HashMap<>();
+
+    /** A built program's two kernels. */
+    record Kernels(MemorySegment program, MemorySegment coreLists, MemorySegment cheapestEdges) {
+    }
+
+    private OpenClBackend(ClDevice device) {
+        this.cl = OpenCl.get();
+        this.device = device;
+        this.context = cl.createContext(device.device());
+        this.queue = cl.createQueue(context, device.device());
+        this.workGroup = (int) Math.min(WORK_GROUP, device.maxWorkGroup());
+    }
+
+    /** The first usable OpenCL device's backend; a {@link GpuException} naming why there is none. */
+    public static OpenClBackend first() {
+        OpenClDevices s = OpenClDevices.scan();
+        ClDevice d = s.firstUsable().orElseThrow(() -> new GpuException("no usable OpenCL device: " + s.whyNone()));
+        return of(d);
+    }
+
+    /** The backend of {@code device}, opened once per process. */
+    public static OpenClBackend of(ClDevice device) {
+        if (!device.info().usable()) {
+            throw new GpuException("OpenCL device " + device.info().name() + " is not usable: " + device.info().unusable());
+        }
+        synchronized (OPEN) {
+            return OPEN.computeIfAbsent(device.device(), k -> new OpenClBackend(device));
+        }
+    }
+
+    @Override
+    public String name() {
+        return "opencl: " + device.info().name();
+    }
+
+    @Override
+    public GpuDevice device() {
+        return device.info();
+    }
+
+    /** The kernels for lists of {@code k} entries, compiled on first use. */
+    Kernels kernels(int k) {
+        synchronized (programs) {
+            Kernels ks = programs.get(k);
+            if (ks == null) {
+                MemorySegment p = cl.buildProgram(context, device.device(),
+                        KernelSource.compose(KernelSource.Api.OPENCL, k), BUILD_OPTIONS);
+                ks = new Kernels(p, cl.createKernel(p, "core_lists"), cl.createKernel(p, "cheapest_edges"));
+                programs.put(k, ks);
+            }
+            return ks;
+        }
+    }
+
+    @Override
+    public DeviceFit open(FittedPoints points, int k) {
+        Kernels ks = kernels(k);
+        lock.lock();
+        try {
+            return new OpenClFit(this, ks, points, k);
+        } catch (RuntimeException | Error e) {
+            lock.unlock();
+            throw e;
+        }
+    }
+}
