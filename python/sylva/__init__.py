@@ -13,8 +13,9 @@ from .balltree import build_balltree, partition_balltree
 from .hdbscan import HDBSCAN
 from .prediction import (all_points_membership_vectors, approximate_predict, approximate_predict_scores,
                          membership_vector)
+from .validity import validity_index
 
 __version__ = "0.1.0"
 __all__ = ["HDBSCAN", "build_balltree", "partition_balltree", "approximate_predict", "approximate_predict_scores",
-           "membership_vector", "all_points_membership_vectors", "EngineError", "EngineNotFoundError", "engine",
+           "membership_vector", "all_points_membership_vectors", "validity_index", "EngineError", "EngineNotFoundError", "engine",
            "engine_command", "Engine"]

@@ -213,6 +213,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.condensed_tree_ = a["condensed_tree"]
         self.cluster_persistence_ = a["persistence"]
         self.engine_seconds_ = float(r.params.get("compute_seconds", float("nan")))
+        self._relative_validity = None
         if self.prediction_data:
             self.prediction_data_ = a["model"]
         elif hasattr(self, "prediction_data_"):
@@ -224,6 +225,38 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def fit_predict(self, X, y=None):
         """Clusters ``X`` and returns ``labels_``."""
         return self.fit(X).labels_
+
+    def _fitted_rows(self):
+        """The rows the trees number: all but those with NaN or an infinity (labels -3 and -2)."""
+        return np.flatnonzero(self.labels_ > -2)
+
+    def dbscan_clustering(self, cut_distance, min_cluster_size=5):
+        """DBSCAN* labels at ``cut_distance`` from the same hierarchy, as scikit-learn's
+        ``HDBSCAN.dbscan_clustering``: points joined by spanning-tree edges shorter than the cut form a
+        cluster when at least ``min_cluster_size`` of them, else noise (-1); rows with NaN or an infinity
+        keep -3 and -2. The partition is scikit-learn's; the numbers are not: Sylva numbers the clusters by
+        their first row (0 for the cluster of the first non-noise row, and so on)."""
+        if not hasattr(self, "labels_"):
+            raise AttributeError("dbscan_clustering needs a fitted HDBSCAN; call fit first")
+        r = get_engine().call("cut", {"cut_distance": float(cut_distance), "min_cluster_size": int(min_cluster_size)},
+                              {"mst": np.ascontiguousarray(self.minimum_spanning_tree_, dtype="<f8")})
+        labels = self.labels_.copy()
+        labels[self._fitted_rows()] = r.arrays["labels"]
+        return labels
+
+    @property
+    def relative_validity_(self):
+        """The ``hdbscan`` package's ``relative_validity_``: a fast, tree-based estimate of DBCV for
+        comparing clusterings of the same data (computed on first use)."""
+        if not hasattr(self, "labels_"):
+            raise AttributeError("relative_validity_ needs a fitted HDBSCAN")
+        if getattr(self, "_relative_validity", None) is None:
+            labels = np.ascontiguousarray(self.labels_[self._fitted_rows()], dtype="<i4")
+            r = get_engine().call("validity", {"what": "relative"},
+                                  {"mst": np.ascontiguousarray(self.minimum_spanning_tree_, dtype="<f8"),
+                                   "labels": labels})
+            self._relative_validity = float(r.params["relative_validity"])
+        return self._relative_validity
 
     def _weighted_cluster_center(self, X):
         """Centroids (probability-weighted means) and medoids per cluster, as scikit-learn computes them."""

@@ -35,7 +35,7 @@ def test_one_engine_serves_every_call():
     sylva.HDBSCAN().fit(small())
     assert e.pid == pid and pid is not None
     h = e.hello
-    assert h["protocol"] == 1 and set(h["commands"]) == {"hdbscan", "predict", "balltree", "partition"}
+    assert h["protocol"] == 1 and set(h["commands"]) == {"hdbscan", "predict", "cut", "validity", "balltree", "partition"}
 
 
 def test_an_engine_killed_between_calls_is_restarted():

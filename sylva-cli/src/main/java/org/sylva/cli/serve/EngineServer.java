@@ -62,7 +62,10 @@ public final class EngineServer {
         this.verbose = verbose;
     }
 
-    /** An engine answering {@code hdbscan}, {@code predict}, {@code balltree} and {@code partition} requests. */
+    /**
+     * An engine answering {@code hdbscan}, {@code predict}, {@code cut}, {@code validity}, {@code balltree} and
+     * {@code partition} requests.
+     */
     public static EngineServer standard(InputStream in, OutputStream out, FrameLimits limits, String version,
             PrintWriter log, boolean verbose) {
         return new EngineServer(in, out, standardHandlers(), limits, version, log, verbose);
@@ -70,8 +73,9 @@ public final class EngineServer {
 
     /** The commands of {@link #standard}, by name. */
     static Map<String, Handler> standardHandlers() {
-        return Map.of("hdbscan", new HdbscanHandler(), "predict", new PredictHandler(),
-                "balltree", BallTreeHandler.tree(), "partition", BallTreeHandler.partition());
+        return Map.of("hdbscan", new HdbscanHandler(), "predict", new PredictHandler(), "cut", new CutHandler(),
+                "validity", new ValidityHandler(), "balltree", BallTreeHandler.tree(),
+                "partition", BallTreeHandler.partition());
     }
 
     /** Serves until the requests end; returns the exit status (0, or 2 after a broken stream). */

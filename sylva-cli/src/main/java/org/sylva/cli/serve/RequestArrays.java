@@ -28,6 +28,36 @@ final class RequestArrays {
         return p;
     }
 
+    /**
+     * The request's spanning tree {@code mst}: {@code (n - 1, 3)} float64 rows {@code [from, to, weight]}
+     * over {@code n} points (as an {@code hdbscan} answer gave it); bad ids or shapes name the problem.
+     */
+    static org.sylva.hdbscan.mst.SpanningTree spanningTree(Frame request) {
+        WireArray t = request.array("mst");
+        if (t == null || t.ndim() != 2 || t.dim(1) != 3 || !(t.data() instanceof double[] rows)) {
+            throw new InvalidInputException("the request needs 'mst': a float64 array of shape (n - 1, 3) with rows "
+                    + "[from, to, weight]");
+        }
+        int m = (int) t.dim(0), n = m + 1;
+        int[] from = new int[m], to = new int[m];
+        double[] w = new double[m];
+        for (int e = 0; e < m; e++) {
+            double a = rows[3 * e], b = rows[3 * e + 1];
+            if (!(a >= 0 && a < n && a == Math.rint(a) && b >= 0 && b < n && b == Math.rint(b))) {
+                throw new InvalidInputException("mst row " + e + " joins " + a + " and " + b
+                        + ": ids must be whole numbers in [0, " + n + ")");
+            }
+            from[e] = (int) a;
+            to[e] = (int) b;
+            w[e] = rows[3 * e + 2];
+        }
+        try {
+            return org.sylva.hdbscan.mst.SpanningTree.of(n, from, to, w);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("mst: " + e.getMessage());
+        }
+    }
+
     /** The batches of {@code n} points: from the request's {@code batch_idx}, or one batch without it. */
     static BatchLayout layout(Frame request, int n) {
         WireArray b = request.array("batch_idx");

@@ -139,7 +139,7 @@ class EngineServerTest {
         Session s = open();
         assertEquals("hello", s.hello.kind());
         assertEquals(1L, s.hello.params().get("protocol"));
-        assertEquals(List.of("balltree", "hdbscan", "partition", "predict"), s.hello.params().get("commands"));
+        assertEquals(List.of("balltree", "cut", "hdbscan", "partition", "predict", "validity"), s.hello.params().get("commands"));
         assertEquals(FrameLimits.defaults().maxFrameBytes(), s.hello.params().get("max_frame_bytes"));
     }
 
@@ -195,6 +195,27 @@ class EngineServerTest {
         bytes[bytes.length / 2] ^= 1;   // whole again
         assertError(s.call("predict", Map.of(), m, WireArray.of("points", new float[10], 5, 2)), "ValueError",
                 "2 dimensions, the model 61");
+    }
+
+    @Test
+    void cutAndValidityAnswerTheLibrarysResult() throws Exception {
+        Session s = open();
+        PointSet pts = clips(600).points();
+        HdbscanResult fit = Hdbscan.builder().minClusterSize(20).build().fit(pts);
+        WireArray mst = WireArray.of("mst", fit.spanningTree().toMatrix(), fit.spanningTree().edges(), 3);
+        double cut = fit.spanningTree().weight(fit.spanningTree().edges() / 2);
+        Frame c = s.call("cut", Map.of("cut_distance", cut, "min_cluster_size", 10L), mst);
+        assertArrayEquals(fit.dbscanClustering(cut, 10), (int[]) c.array("labels").data());
+        WireArray labels = WireArray.of("labels", fit.labels(), 600);
+        Frame r = s.call("validity", Map.of("what", "relative"), mst, labels);
+        assertEquals(fit.relativeValidity(), (double) r.params().get("relative_validity"));
+        Frame d = s.call("validity", Map.of("what", "dbcv"),
+                WireArray.of("points", pts.coordinates(), 600, 61), labels);
+        var v = fit.validityIndex(pts);
+        assertEquals(v.index(), (double) d.params().get("validity_index"));
+        assertArrayEquals(v.perCluster(), (double[]) d.array("per_cluster").data());
+        assertError(s.call("cut", Map.of("cut_distance", 1.0), WireArray.of("mst", new double[] {0, 5, 1}, 1, 3)),
+                "ValueError", "ids must be whole numbers in [0, 2)");
     }
 
     @Test

@@ -1,0 +1,82 @@
+"""dbscan_clustering, relative_validity_ and validity_index against scikit-learn and the hdbscan
+package's reference outputs (../shared/oracle/hdbscan-more, beside the checkout as in CI)."""
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sylva
+from conftest import blobs
+
+ORACLE = Path(__file__).resolve().parents[2].parent / "shared" / "oracle"
+
+
+def oracle():
+    if not (ORACLE / "hdbscan-more" / "manifest.json").exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the oracle is missing: {ORACLE}")
+        pytest.skip(f"no oracle at {ORACLE}")
+    return json.loads((ORACLE / "hdbscan-more" / "manifest.json").read_text())["cases"]
+
+
+def same_partition(a, b):
+    """Same noise and the same clusters, whatever their numbers (scikit-learn 1.9 and the package number
+    the clusters of a cut by their own internal order, Sylva by each cluster's first row)."""
+    if not np.array_equal(a < 0, b < 0):
+        return False
+    pairs = set(zip(a[a >= 0].tolist(), b[b >= 0].tolist()))
+    return len(pairs) == len(set(a[a >= 0].tolist())) == len(set(b[b >= 0].tolist()))
+
+
+@pytest.mark.parametrize("case", ["iris_mcs5_ms4", "blobs500_mcs5_ms4"])
+def test_dbscan_cuts_and_relative_validity_equal_the_reference(case):
+    cases = oracle()
+    m = cases[case]
+    x = np.load(ORACLE / "hdbscan" / f"{m['dataset']}_X.npy").astype(np.float64)
+    c = sylva.HDBSCAN(min_cluster_size=m["min_cluster_size"], min_samples=m["target_min_samples_incl_self"]).fit(x)
+    for cut in m["dbscan"]:
+        ref = np.load(ORACLE / "hdbscan-more" / cut["file"])
+        got = c.dbscan_clustering(cut["cut"], cut["min_cluster_size"])
+        assert same_partition(got, ref), cut["file"]
+    assert c.relative_validity_ == pytest.approx(m["validity"]["relative_validity_"], rel=1e-12, abs=1e-15)
+
+
+def test_validity_index_equals_the_package():
+    cases = oracle()
+    for case, m in cases.items():
+        x = np.load(ORACLE / "hdbscan" / f"{m['dataset']}_X.npy").astype(np.float64)
+        labels = np.load(ORACLE / "hdbscan-more" / f"{case}_labels.npy")
+        index, per = sylva.validity_index(x, labels, per_cluster_scores=True)
+        assert index == pytest.approx(m["validity"]["validity_index"], abs=1e-13), case
+        np.testing.assert_allclose(per, m["validity"]["per_cluster_scores"], rtol=0, atol=1e-13, err_msg=case)
+
+
+def test_dbscan_clustering_equals_scikit_learns_on_a_unique_tree():
+    sklearn = pytest.importorskip("sklearn.cluster")
+    x = blobs(600, 3, 4, seed=5)
+    for cut in (0.5, 1.0, 2.0):
+        ours = sylva.HDBSCAN(min_cluster_size=10, min_samples=1).fit(x).dbscan_clustering(cut, 10)
+        theirs = sklearn.HDBSCAN(min_cluster_size=10, min_samples=1, copy=True).fit(x).dbscan_clustering(cut, 10)
+        assert same_partition(ours, theirs), cut
+        seen = ours[ours >= 0]
+        order = seen[np.sort(np.unique(seen, return_index=True)[1])]
+        assert np.array_equal(order, np.arange(len(order))), "clusters numbered by their first row"
+
+
+def test_rows_with_nan_keep_their_label_in_a_cut():
+    x = blobs(300, 2, 3, seed=2)
+    x[7, 0] = np.nan
+    x[9, 1] = np.inf
+    c = sylva.HDBSCAN(min_cluster_size=10).fit(x)
+    cut = c.dbscan_clustering(1.0, 5)
+    assert cut[7] == -3 and cut[9] == -2
+    assert np.isfinite(c.relative_validity_)
+
+
+def test_errors():
+    with pytest.raises(AttributeError):
+        sylva.HDBSCAN().dbscan_clustering(1.0)
+    with pytest.raises(ValueError, match="labels"):
+        sylva.validity_index(np.zeros((10, 2)), np.zeros(9, dtype=int))
