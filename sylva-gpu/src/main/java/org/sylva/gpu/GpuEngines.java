@@ -3,6 +3,7 @@ package org.sylva.gpu;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.sylva.gpu.cuda.CudaBackend;
 import org.sylva.gpu.cuda.CudaDevices;
 import org.sylva.gpu.opencl.ClDevice;
 import org.sylva.gpu.opencl.OpenClDevices;
@@ -33,7 +34,7 @@ public final class GpuEngines {
     public static GpuHdbscanEngine open(String api) {
         return switch (api.trim().toLowerCase(Locale.ROOT)) {
             case "opencl" -> GpuHdbscanEngine.openCl();
-            case "cuda" -> new GpuHdbscanEngine(CudaDevices.firstBackend(), LaunchPolicy.DEFAULT, true);
+            case "cuda" -> new GpuHdbscanEngine(CudaBackend.first(), LaunchPolicy.DEFAULT, true);
             default -> throw new IllegalArgumentException("not a GPU API: " + api + " (one of " + APIS + ")");
         };
     }
