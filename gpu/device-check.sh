@@ -131,7 +131,7 @@ if [ -n "$oracle" ] && [ "$oracle" != none ]; then
     name="$(basename "$x" _X.npy)"
     while read -r mcs ms; do
       [ -n "$mcs" ] && cases+=("$x $mcs $((ms + 1)) ${name}_mcs${mcs}_ms${ms}")
-    done < <(ls "$oracle" | sed -n "s/^${name}_mcs\([0-9][0-9]*\)_ms\([0-9][0-9]*\)_core\.npy\$/\1 \2/p" | sort -u -n)
+    done < <(ls "$oracle" | sed -n "s/^${name}_mcs\([0-9][0-9]*\)_ms\([0-9][0-9]*\)_core\.npy\$/\1 \2/p" | sort -u -n -k1,1 -k2,2)
   done
 else
   source_kind="generated clip-like data ($generated points)"
