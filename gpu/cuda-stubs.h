@@ -6,7 +6,7 @@
 #define __device__
 #define __forceinline__ inline
 struct sylva_dim3 { unsigned x, y, z; };
-static sylva_dim3 threadIdx, blockDim, blockIdx;
+static thread_local sylva_dim3 threadIdx, blockDim, blockIdx;   /* per thread: the fake driver runs a block as threads */
 static inline void __syncthreads() {}
 static inline double __longlong_as_double(long long v) { double d; __builtin_memcpy(&d, &v, sizeof d); return d; }
 static inline int min(int a, int b) { return a < b ? a : b; }
