@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.sylva.gpu.cuda.CudaBackend;
 import org.sylva.gpu.cuda.CudaDevices;
+import org.sylva.gpu.cuda.CudaPtx;
 import org.sylva.gpu.opencl.ClDevice;
 import org.sylva.gpu.opencl.OpenClDevices;
 
@@ -39,6 +40,15 @@ public final class GpuEngines {
         };
     }
 
+    /** What would compile the CUDA kernels (NVRTC and its path, or the PTX files), or why nothing can. */
+    private static String cudaCompiler() {
+        try {
+            return CudaPtx.find().describe();
+        } catch (GpuException e) {
+            return "nothing: " + e.getMessage();
+        }
+    }
+
     /** One line per device found and per reason an API gave none; never throws. */
     public static List<String> deviceLines() {
         List<String> lines = new ArrayList<>();
@@ -47,6 +57,7 @@ public final class GpuEngines {
         for (String p : cl.problems()) lines.add("opencl: " + p);
         CudaDevices cu = CudaDevices.scan();
         for (GpuDevice d : cu.devices()) lines.add(d.describe());
+        if (!cu.devices().isEmpty()) lines.add("cuda: kernels compiled by " + cudaCompiler());
         for (String p : cu.problems()) lines.add("cuda: " + p);
         return lines;
     }

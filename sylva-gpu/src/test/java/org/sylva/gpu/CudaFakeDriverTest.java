@@ -57,6 +57,8 @@ class CudaFakeDriverTest {
                 "-Dsylva.ptx.dir=" + ptx, "-Dsylva.nvrtc=" + tmp.resolve("no-nvrtc.so"),
                 "-cp", System.getProperty("java.class.path"), FakeCudaFit.class.getName()));
         assertTrue(out.contains("same bytes on gpu/cuda: Fake CUDA device (host threads) compiled by PTX files of " + ptx), out);
+        assertTrue(out.contains("cuda: Fake CUDA device (host threads) (CUDA driver 12.4, compute capability 9.0, 1.0 GiB): usable")
+                && out.contains("cuda: kernels compiled by PTX files of " + ptx), out);
         int launches = Integer.parseInt(out.strip().replaceAll("(?s).*fake launches (\\d+)$", "$1"));
         assertTrue(launches > 10, out);
     }

@@ -39,6 +39,7 @@ final class FakeCudaFit {
                 SymbolLookup.libraryLookup(Path.of(System.getProperty("sylva.cuda.library")), Arena.global())
                         .find("sylvaFakeLaunches").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT)).invoke();
+        GpuEngines.deviceLines().forEach(System.out::println);
         System.out.println("same bytes on " + cuda.name() + " compiled by " + ((CudaBackend) cuda.backend()).compiler()
                 + "; fake launches " + launches);
     }

@@ -31,7 +31,8 @@ public record CudaPtx(Optional<Nvrtc> nvrtc, Optional<Path> ptxDir) {
     /** What compiles the kernels, for logs: {@code nvrtc 12.4 (/usr/local/cuda/lib64/libnvrtc.so.12)}. */
     public String describe() {
         if (nvrtc.isPresent()) return "NVRTC " + nvrtc.get().version() + " (" + nvrtc.get().library() + ")";
-        return ptxDir.map(d -> "PTX files of " + d + " (" + StampedPtx.SCRIPT + ")").orElse("nothing");
+        return ptxDir.map(d -> "PTX files of " + d + " (" + StampedPtx.SCRIPT + ")")
+                .orElse("nothing: no NVRTC found (-Dsylva.nvrtc=PATH names it) and no PTX directory (-Dsylva.ptx.dir)");
     }
 
     /** The PTX for lists of {@code k} on a device of compute capability {@code cc} (e.g. 90). */
