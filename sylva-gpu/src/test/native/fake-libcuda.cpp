@@ -5,13 +5,16 @@
  * library with gpu/cuda-stubs.h, so one K per build), one block after another, each block's threads as real threads meeting at
  * __syncthreads (a pthread barrier), __shared__ arrays as function statics. It checks the Java side's
  * bindings end to end (signatures, the _v2 symbols, launch-argument marshalling, copies); it says
- * nothing about how NVIDIA's compiler or hardware treat the kernels.
+ * nothing about how NVIDIA's compiler or hardware treat the kernels. It also stands in for NVRTC
+ * (nvrtc* below): a "compile" checks the options and the source the backend hands over and returns a
+ * PTX text this driver's cuModuleLoadData accepts.
  * Built by CudaFakeDriverTest: g++ -std=c++17 -shared -fPIC -pthread -I DIR_OF_COMPOSED -I gpu ...
  */
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <pthread.h>
+#include <string>
 #include <vector>
 
 #include "cuda-stubs.h"
@@ -70,6 +73,52 @@ CUresult cuGetErrorString(CUresult, const char** s) { *s = "an error of the fake
 /* how many launches ran (the test reads it to see the kernels were really launched here) */
 int sylvaFakeLaunches() { return launches; }
 
+/* ---- NVRTC ---- */
+struct FakeProgram { std::string src, log, ptx; };
+static int compiles = 0;
+int sylvaFakeCompiles() { return compiles; }
+int nvrtcVersion(int* major, int* minor) { *major = 12; *minor = 4; return 0; }
+const char* nvrtcGetErrorString(int r) { return r == 0 ? "NVRTC_SUCCESS" : "NVRTC_ERROR_COMPILATION"; }
+int nvrtcCreateProgram(void** prog, const char* src, const char* name, int headers, const char* const*,
+                       const char* const*) {
+    if (src == nullptr || name == nullptr || headers != 0) return 3;   /* INVALID_INPUT */
+    *prog = new FakeProgram{src, "", ""};
+    return 0;
+}
+int nvrtcCompileProgram(void* prog, int n, const char* const* options) {
+    FakeProgram* p = (FakeProgram*) prog;
+    bool fmad = false, arch = false;
+    for (int i = 0; i < n; i++) {
+        std::string o = options[i];
+        fmad |= o == "--fmad=false";
+        arch |= o == "--gpu-architecture=compute_90";   /* the fake device is compute capability 9.0 */
+    }
+    bool source = p->src.find("#define K 21\n") != std::string::npos
+                  && p->src.find("#define KERNEL extern \"C\" __global__") != std::string::npos;
+    if (!fmad || !arch || !source) {
+        p->log = std::string("fake nvrtc: expected --fmad=false, --gpu-architecture=compute_90 and the CUDA-preluded "
+                             "source for K = 21") + (fmad ? "" : " (no --fmad=false)") + (arch ? "" : " (no arch)");
+        return 6;   /* COMPILATION */
+    }
+    p->ptx = "// fake nvrtc\n.visible .entry core_lists()\n.visible .entry cheapest_edges()\n";
+    compiles++;
+    return 0;
+}
+int nvrtcGetProgramLogSize(void* prog, size_t* n) { *n = ((FakeProgram*) prog)->log.size() + 1; return 0; }
+int nvrtcGetProgramLog(void* prog, char* out) {
+    const std::string& l = ((FakeProgram*) prog)->log;
+    std::memcpy(out, l.c_str(), l.size() + 1);
+    return 0;
+}
+int nvrtcGetPTXSize(void* prog, size_t* n) { *n = ((FakeProgram*) prog)->ptx.size() + 1; return 0; }
+int nvrtcGetPTX(void* prog, char* out) {
+    const std::string& x = ((FakeProgram*) prog)->ptx;
+    std::memcpy(out, x.c_str(), x.size() + 1);
+    return 0;
+}
+int nvrtcDestroyProgram(void** prog) { delete (FakeProgram*) *prog; *prog = nullptr; return 0; }
+
+/* ---- launches ---- */
 struct Thread { void* f; void** p; unsigned block, thread, blocks, threads; };
 
 static void* run_thread(void* arg) {

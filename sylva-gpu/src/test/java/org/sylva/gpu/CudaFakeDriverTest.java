@@ -17,7 +17,9 @@ import org.sylva.gpu.cuda.StampedPtx;
  * The CUDA backend's Java side end to end, without a GPU: a fake {@code libcuda.so.1}
  * ({@code src/test/native/fake-libcuda.cpp}, built here with g++) implements the bound driver calls on
  * the host and runs the CUDA-preluded kernel source on host threads; the backend finds no NVRTC and
- * loads a stamped PTX file; the fit must be the CPU's bytes. This checks the bindings (symbols,
+ * loads a stamped PTX file, then (the same library standing in for NVRTC, which checks it is given
+ * {@code --fmad=false}, the device's architecture and the CUDA-preluded source) compiles at run time;
+ * either way the fit must be the CPU's bytes. This checks the bindings (symbols,
  * signatures, the launch-argument array, copies, the PTX fallback), not NVIDIA's compiler or hardware.
  * Skipped without g++.
  */
@@ -52,14 +54,25 @@ class CudaFakeDriverTest {
         // what the fake driver's cuModuleLoadData accepts; the stamp is checked for real
         Files.writeString(StampedPtx.file(ptx, 21), StampedPtx.STAMP + StampedPtx.sourceHash(21)
                 + "\n.visible .entry core_lists()\n.visible .entry cheapest_edges()\n");
-        String out = run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Dsylva.cuda.library=" + lib,
-                "-Dsylva.ptx.dir=" + ptx, "-Dsylva.nvrtc=" + tmp.resolve("no-nvrtc.so"),
-                "-cp", System.getProperty("java.class.path"), FakeCudaFit.class.getName()));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("java.class.path");
+        // without NVRTC: the stamped PTX file
+        String out = run(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Dsylva.cuda.library=" + lib,
+                "-Dsylva.ptx.dir=" + ptx, "-Dsylva.nvrtc=" + tmp.resolve("no-nvrtc.so"), "-cp", cp,
+                FakeCudaFit.class.getName()));
         assertTrue(out.contains("same bytes on gpu/cuda: Fake CUDA device (host threads) compiled by PTX files of " + ptx), out);
         assertTrue(out.contains("cuda: Fake CUDA device (host threads) (CUDA driver 12.4, compute capability 9.0, 1.0 GiB): usable")
                 && out.contains("cuda: kernels compiled by PTX files of " + ptx), out);
-        int launches = Integer.parseInt(out.strip().replaceAll("(?s).*fake launches (\\d+)$", "$1"));
-        assertTrue(launches > 10, out);
+        assertTrue(launches(out) > 10, out);
+        // with "NVRTC" (the fake library's nvrtc* calls check the options and the source they get)
+        out = run(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Dsylva.cuda.library=" + lib,
+                "-Dsylva.nvrtc=" + lib, "-cp", cp, FakeCudaFit.class.getName()));
+        assertTrue(out.contains("compiled by NVRTC 12.4 (" + lib + ")"), out);
+        assertTrue(out.contains("fake compiles 1;"), out);
+        assertTrue(launches(out) > 10, out);
+    }
+
+    private static int launches(String out) {
+        return Integer.parseInt(out.strip().replaceAll("(?s).*fake launches (\\d+)$", "$1"));
     }
 }

@@ -35,12 +35,16 @@ final class FakeCudaFit {
             HdbscanResult b = gpu.fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
             SameBytes.assertSame(a, b);
         }
-        int launches = (int) Linker.nativeLinker().downcallHandle(
-                SymbolLookup.libraryLookup(Path.of(System.getProperty("sylva.cuda.library")), Arena.global())
-                        .find("sylvaFakeLaunches").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT)).invoke();
+        int launches = counter("sylvaFakeLaunches"), compiles = counter("sylvaFakeCompiles");
         GpuEngines.deviceLines().forEach(System.out::println);
         System.out.println("same bytes on " + cuda.name() + " compiled by " + ((CudaBackend) cuda.backend()).compiler()
-                + "; fake launches " + launches);
+                + "; fake compiles " + compiles + "; fake launches " + launches);
+    }
+
+    private static int counter(String name) throws Throwable {
+        return (int) Linker.nativeLinker().downcallHandle(
+                SymbolLookup.libraryLookup(Path.of(System.getProperty("sylva.cuda.library")), Arena.global())
+                        .find(name).orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT)).invoke();
     }
 }
