@@ -8,7 +8,6 @@ import org.sylva.bench.hdbscan.HdbscanBench;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.demo.ClipLikeData;
-import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Command;
@@ -38,7 +37,8 @@ final class BenchCommand implements Runnable {
             versionProvider = SylvaCommand.Version.class,
             description = "Per-stage medians of repeated HDBSCAN fits of FILE (or of generated clip-like data).",
             footer = {"", "Examples:", "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
-                "  sylva bench hdbscan --generate 50000 --threads 1"})
+                "  sylva bench hdbscan --generate 50000 --threads 1",
+                "  sylva bench hdbscan --generate 200000 --backend cuda --repeat 3"})
     static final class Hdb implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -57,9 +57,11 @@ final class BenchCommand implements Runnable {
         @Option(names = "--min-cluster-size", defaultValue = "20") int minClusterSize;
         @Option(names = "--min-samples") Integer minSamples;
         @Option(names = "--method", defaultValue = "eom") SelectionMethod method;
-        @Option(names = "--backend", defaultValue = "auto", description = "Distance kernels (default auto, which "
-                + "runs small inputs on the scalar kernels for its first 5 s; simd: the vector kernels warm).")
-        Backend backend;
+        @Option(names = "--backend", defaultValue = "auto", converter = EngineChoice.Name.class,
+                paramLabel = "auto|scalar|simd|opencl|cuda", description = "Distance kernels (default auto, which "
+                + "runs small inputs on the scalar kernels for its first 5 s; simd: the vector kernels warm), or the "
+                + "GPU engine on the first usable OpenCL or CUDA device.")
+        String backend;
         @Option(names = "--repeat", defaultValue = "3", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
         @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;
         @Option(names = "--threads") Integer threads;
@@ -84,8 +86,7 @@ final class BenchCommand implements Runnable {
             if (repeat < 1 || warmup < 0) throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0");
             Hdbscan.Builder b = Hdbscan.builder();
             if (minSamples != null) b.minSamples(minSamples);
-            Hdbscan h = b.minClusterSize(minClusterSize)
-                    .clusterSelectionMethod(method).backend(backend)
+            Hdbscan h = EngineChoice.apply(backend, b.minClusterSize(minClusterSize).clusterSelectionMethod(method))
                     .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
             spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup).table());
             return 0;

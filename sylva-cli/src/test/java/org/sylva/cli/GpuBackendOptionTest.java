@@ -14,7 +14,8 @@ import org.sylva.gpu.opencl.OpenClDevices;
 
 /**
  * {@code sylva devices} lists what it finds; {@code --backend opencl} writes the CPU's bytes where an
- * OpenCL device is usable (PoCL in CI); {@code --backend cuda} without CUDA is one error line, exit 2.
+ * OpenCL device is usable (PoCL in CI); {@code --backend cuda} without CUDA is one error line, exit 2;
+ * {@code sylva bench hdbscan} takes the same choice.
  */
 class GpuBackendOptionTest {
     @Test
@@ -48,5 +49,24 @@ class GpuBackendOptionTest {
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("CUDA") && r.err().contains("--backend"), r.err());
         assertTrue(Files.notExists(tmp.resolve("o").resolve("labels.npy")));
+    }
+
+    @Test
+    void benchRunsOnTheGpuEngineAndNamesIt() {
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        Cli.Result r = Cli.run("bench", "hdbscan", "--generate", "300", "--backend", "opencl", "--repeat", "1", "--warmup", "0");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("backend=gpu/opencl: ") && r.out().contains("total"), r.out());
+    }
+
+    @Test
+    void benchOnCudaWithoutADeviceIsOneClearError() {
+        Cli.Result r = Cli.run("bench", "hdbscan", "--generate", "300", "--backend", "cuda", "--repeat", "1");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("CUDA") && r.err().contains("--backend"), r.err());
+        Cli.Result bad = Cli.run("bench", "hdbscan", "--generate", "300", "--backend", "vulkan");
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("opencl or cuda"), bad.err());
     }
 }

@@ -3,8 +3,8 @@ package org.sylva.gpu;
 /**
  * One fit's data on a device: the points uploaded, buffers for the nearest lists and the Borůvka rounds.
  * The engine ({@link GpuHdbscanEngine}) drives it launch by launch; each call returns when the device has
- * finished, so the engine can check cancellation and report progress between launches. An
- * implementation per API ({@code OpenClFit}, {@code CudaFit}); closing frees the device memory.
+ * finished, so the engine can check cancellation and report progress between launches. One
+ * implementation ({@link KernelFit}) over each API's {@link DeviceSession}; closing frees the device memory.
  *
  * <pre>{@code
  * try (DeviceFit f = device.open(points, k)) { f.coreLists(0, n); f.readLists(sq, idx); }

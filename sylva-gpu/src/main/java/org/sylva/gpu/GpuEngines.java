@@ -3,7 +3,9 @@ package org.sylva.gpu;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.sylva.gpu.cuda.CudaBackend;
 import org.sylva.gpu.cuda.CudaDevices;
+import org.sylva.gpu.cuda.CudaPtx;
 import org.sylva.gpu.opencl.ClDevice;
 import org.sylva.gpu.opencl.OpenClDevices;
 
@@ -33,9 +35,18 @@ public final class GpuEngines {
     public static GpuHdbscanEngine open(String api) {
         return switch (api.trim().toLowerCase(Locale.ROOT)) {
             case "opencl" -> GpuHdbscanEngine.openCl();
-            case "cuda" -> new GpuHdbscanEngine(CudaDevices.firstBackend(), LaunchPolicy.DEFAULT, true);
+            case "cuda" -> new GpuHdbscanEngine(CudaBackend.first(), LaunchPolicy.DEFAULT, true);
             default -> throw new IllegalArgumentException("not a GPU API: " + api + " (one of " + APIS + ")");
         };
+    }
+
+    /** What would compile the CUDA kernels (NVRTC and its path, or the PTX files), or why nothing can. */
+    private static String cudaCompiler() {
+        try {
+            return CudaPtx.find().describe();
+        } catch (GpuException e) {
+            return "nothing: " + e.getMessage();
+        }
     }
 
     /** One line per device found and per reason an API gave none; never throws. */
@@ -46,6 +57,7 @@ public final class GpuEngines {
         for (String p : cl.problems()) lines.add("opencl: " + p);
         CudaDevices cu = CudaDevices.scan();
         for (GpuDevice d : cu.devices()) lines.add(d.describe());
+        if (!cu.devices().isEmpty()) lines.add("cuda: kernels compiled by " + cudaCompiler());
         for (String p : cu.problems()) lines.add("cuda: " + p);
         return lines;
     }

@@ -13,7 +13,7 @@ import org.sylva.parallel.Execution;
 
 /**
  * The GPU engine: core distances and the mutual-reachability spanning tree computed by the kernels of
- * {@code hdbscan.cl.inc} on a {@link GpuBackend} (OpenCL now; CUDA through the same source), bitwise
+ * {@code hdbscan.cl.inc} on a {@link GpuBackend} (OpenCL or CUDA: the same source and the same host code, {@link KernelFit}), bitwise
  * equal to {@link org.sylva.hdbscan.engine.CpuHdbscanEngine}'s. The device computes every point's
  * nearest list ({@code min(n, minSamples + 1)} entries, by brute force in local-memory tiles) and, per
  * Borůvka round, the cheapest edge of each point the exact shortcuts leave ({@link GpuBoruvka}); the

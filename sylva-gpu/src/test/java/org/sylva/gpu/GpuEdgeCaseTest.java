@@ -25,7 +25,7 @@ import org.sylva.progress.ProgressListener;
  * between launches.
  */
 class GpuEdgeCaseTest {
-    private static double[] clipLike(int n, int d, long seed) {
+    static double[] clipLike(int n, int d, long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         double[] x = new double[n * d];
         int centres = 6;

@@ -10,6 +10,7 @@ import org.sylva.data.PointSet;
 import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.engine.CpuHdbscanEngine;
 
 /**
  * The in-process HDBSCAN benchmark behind {@code sylva bench hdbscan}: warms up, fits the same data
@@ -91,7 +92,9 @@ public final class HdbscanBench {
             med.put(e.getKey(), v.length % 2 == 1 ? v[v.length / 2] : 0.5 * (v[v.length / 2 - 1] + v[v.length / 2]));
             min.put(e.getKey(), v[0]);
         }
-        return new Result(points.size(), points.dimensions(), params.threads(), params.backend().id(), repeat, med, min,
+        // a GPU engine names itself (gpu/cuda: NVIDIA H200); the CPU engine by its kernels, as before
+        String backend = params.engine() instanceof CpuHdbscanEngine ? params.backend().id() : params.engine().name();
+        return new Result(points.size(), points.dimensions(), params.threads(), backend, repeat, med, min,
                 sampler.peak, last.clusterCount(), last.noiseCount());
     }
 

@@ -8,6 +8,7 @@ import org.sylva.gpu.DeviceFit;
 import org.sylva.gpu.GpuBackend;
 import org.sylva.gpu.GpuDevice;
 import org.sylva.gpu.GpuException;
+import org.sylva.gpu.KernelFit;
 import org.sylva.gpu.KernelSource;
 import org.sylva.hdbscan.engine.FittedPoints;
 
@@ -15,7 +16,7 @@ import org.sylva.hdbscan.engine.FittedPoints;
  * The GPU engine's kernels on an OpenCL device: one context and in-order queue per device for the
  * process, the kernel source compiled once per list length {@code K} and kept (PoCL and the drivers
  * compile at first use, which costs a noticeable fraction of a second), and each fit's buffers
- * ({@link OpenClFit}). Fits on one backend run one after the other.
+ * ({@link OpenClSession}, driven by {@link KernelFit}). Fits on one backend run one after the other.
  *
  * <pre>{@code
  * GpuBackend cl = OpenClBackend.first();   // the first usable OpenCL device, or a GpuException saying why none
@@ -94,11 +95,7 @@ public final class OpenClBackend implements GpuBackend {
     public DeviceFit open(FittedPoints points, int k) {
         Kernels ks = kernels(k);
         lock.lock();
-        try {
-            return new OpenClFit(this, ks, points, k);
-        } catch (RuntimeException | Error e) {
-            lock.unlock();
-            throw e;
-        }
+        // the session unlocks on close; KernelFit closes it when its own set-up fails
+        return new KernelFit(new OpenClSession(this, ks), points, k);
     }
 }

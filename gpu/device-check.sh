@@ -1,0 +1,277 @@
+#!/usr/bin/env bash
+# The GPU engine's check on a machine with an NVIDIA GPU but no JDK, no Maven and no network (the
+# project's device machine: one H200, CUDA's compiler, NVRTC, Python). One call, at most --budget
+# seconds (default 480: 8 minutes), every step under its own time limit:
+#   1. what is there: nvidia-smi, nvcc, sylva --version, sylva devices (the log only);
+#   2. exactness: every case of the HDBSCAN oracle (shared/oracle/hdbscan or ../shared/oracle/hdbscan;
+#      else generated clip-like data) through `sylva hdbscan --backend simd` and through each GPU
+#      backend (cuda; opencl too when `sylva devices` lists a usable NVIDIA OpenCL device), every .npy
+#      output compared byte for byte with simd's;
+#   3. speed: warm `sylva bench hdbscan --generate N` (clip-like, 61-D, min_cluster_size 20) for each
+#      N of --sizes on each GPU backend, then on simd (the CPU baseline; largest N last, so the budget
+#      cuts there first).
+# Writes OUT/device-check.json (the summary) and OUT/device-check.log (everything printed), OUT being
+# --out, else $OUT, else ./device-check-out. Exit status 0 when every comparison is identical and no
+# step failed; 1 otherwise; 2 on a usage error. A step that would not fit in the remaining budget is
+# recorded as skipped, not run.
+#
+# What to carry (the machine has no JDK): the distribution, which holds a jlink'ed Java 25 runtime and
+# the CLI jar. Here: `mvn -o -B -Pdist -pl sylva-cli -am -DskipTests package` makes
+# sylva-cli/target/sylva-VERSION-linux-x64.tar.gz; carry that path (ignored by git) and run
+#   gpu/device-check.sh --dist sylva-cli/target/sylva-0.1.0-linux-x64.tar.gz
+# (a .tar.gz is unpacked into a temporary folder; an unpacked sylva-VERSION folder works too). With a
+# JDK instead: --java PATH/bin/java --jar sylva-cli/target/sylva.jar. To compare against the oracle,
+# carry a copy of ../shared/oracle/hdbscan as shared/oracle/hdbscan in the repository root.
+#
+# usage: gpu/device-check.sh [--dist TARBALL|DIR | --java JAVA (--jar JAR | --classpath CP)] [--out DIR]
+#          [--backends "cuda opencl"] [--sizes "20000 50000 200000 500000"] [--repeat R]
+#          [--oracle DIR|none] [--generated N] [--budget SECONDS] [--dry-run]
+#   --backends   the GPU backends to check (default: cuda, plus opencl when an NVIDIA OpenCL device
+#                is usable); --dry-run prints the plan and runs nothing
+#   --generated  points of the generated data set used when there is no oracle (default 3000)
+# env: SYLVA_JAVA_OPTS (extra JVM options, e.g. -Dsylva.nvrtc=/path/libnvrtc.so.12)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+start=$SECONDS
+
+dist="" java="" jar="" classpath="" out="${OUT:-}" backends="" sizes="20000 50000 200000 500000" repeat=3
+oracle="" generated=3000 budget=480 dry=0
+usage() { sed -n '2,32p' "$0" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dist) dist="$2"; shift 2 ;;
+    --java) java="$2"; shift 2 ;;
+    --jar) jar="$2"; shift 2 ;;
+    --classpath) classpath="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --backends) backends="$2"; shift 2 ;;
+    --sizes) sizes="$2"; shift 2 ;;
+    --repeat) repeat="$2"; shift 2 ;;
+    --oracle) oracle="$2"; shift 2 ;;
+    --generated) generated="$2"; shift 2 ;;
+    --budget) budget="$2"; shift 2 ;;
+    --dry-run) dry=1; shift ;;
+    -h|--help) usage ;;
+    *) echo "device-check: unknown argument $1" >&2; usage ;;
+  esac
+done
+if [ -z "$dist" ] && { [ -z "$java" ] || { [ -z "$jar" ] && [ -z "$classpath" ]; }; }; then
+  dist="$(ls "$root"/sylva-cli/target/sylva-*-linux-x64.tar.gz 2>/dev/null | head -n1 || true)"
+  [ -n "$dist" ] || { echo "device-check: give --dist (see the comment at the top) or --java and --jar" >&2; exit 2; }
+fi
+out="${out:-$PWD/device-check-out}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+log="$out/device-check.log"
+: >"$log"
+exec > >(tee -a "$log") 2>&1
+work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-device-check.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+export LC_ALL=C
+
+say() { printf '[%4ds] %s\n' "$((SECONDS - start))" "$*"; }
+left() { echo $((budget - (SECONDS - start))); }
+json_str() {   # a JSON string literal of $1 (backslash, quote, control characters escaped)
+  local s="$1"
+  s="${s//\\/\\\\}"; s="${s//\"/\\\"}"; s="${s//$'\n'/\\n}"; s="${s//$'\t'/\\t}"; s="${s//$'\r'/}"
+  printf '"%s"' "$s"
+}
+
+# ---- the runtime and the jar ----------------------------------------------------------------------
+if [ -n "$dist" ]; then
+  if [ -f "$dist" ]; then
+    tar -C "$work" -xzf "$dist"
+    dist="$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'sylva-*' | head -n1)"
+  fi
+  [ -x "$dist/runtime/bin/java" ] && [ -f "$dist/lib/sylva.jar" ] \
+    || { echo "device-check: $dist is not an unpacked distribution (runtime/bin/java, lib/sylva.jar)" >&2; exit 2; }
+  java="$dist/runtime/bin/java"; jar="$dist/lib/sylva.jar"
+fi
+[ -x "$java" ] || { echo "device-check: no java at $java" >&2; exit 2; }
+if [ -n "$classpath" ]; then
+  launch=(-cp "$classpath" org.sylva.cli.Main)   # the tests' way in: the build's classes, no jar yet
+else
+  [ -f "$jar" ] || { echo "device-check: no jar at $jar" >&2; exit 2; }
+  launch=(-jar "$jar")
+fi
+
+# sylva LIMIT ARGS...: the CLI under a time limit; its exit code (124: the limit was hit)
+sylva() {
+  local limit="$1"; shift
+  # shellcheck disable=SC2086  # SYLVA_JAVA_OPTS is a list of JVM options on purpose
+  timeout --kill-after=5 "$limit" "$java" --add-modules jdk.incubator.vector -Xss8m \
+    --enable-native-access=ALL-UNNAMED ${SYLVA_JAVA_OPTS:-} "${launch[@]}" "$@"
+}
+
+# ---- 1. what is there -----------------------------------------------------------------------------
+say "device check: budget ${budget}s, out $out"
+gpu_line="$( (command -v nvidia-smi >/dev/null && timeout 20 nvidia-smi -L 2>&1 | head -n1) || echo "no nvidia-smi")"
+driver="$( (command -v nvidia-smi >/dev/null && timeout 20 nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>&1 | head -n1) || echo "")"
+nvcc_line="$( (command -v nvcc >/dev/null && nvcc --version 2>&1 | tail -n1) || echo "no nvcc")"
+say "gpu: $gpu_line (driver ${driver:-?}); nvcc: $nvcc_line"
+version="$(sylva 60 --version 2>&1 | grep -v '^WARNING: Using incubator' | head -n1 || true)"
+say "sylva: $version"
+devices="$(sylva 60 devices 2>&1 | grep -v '^WARNING: Using incubator' || true)"
+printf '%s\n' "$devices" | sed 's/^/  devices: /'
+if [ -z "$backends" ]; then
+  backends="cuda"
+  if printf '%s\n' "$devices" | grep -qi '^opencl: .*nvidia.*: usable'; then backends="cuda opencl"; fi
+fi
+
+# ---- 2. the data sets for the exactness check -----------------------------------------------------
+if [ -z "$oracle" ]; then
+  for d in "$root/shared/oracle/hdbscan" "$root/../shared/oracle/hdbscan"; do
+    if [ -d "$d" ] && ls "$d"/*_X.npy >/dev/null 2>&1; then oracle="$(cd "$d" && pwd)"; break; fi
+  done
+fi
+cases=()   # "X_FILE MCS MIN_SAMPLES NAME"
+if [ -n "$oracle" ] && [ "$oracle" != none ]; then
+  source_kind="oracle $oracle"
+  for x in "$oracle"/*_X.npy; do
+    name="$(basename "$x" _X.npy)"
+    while read -r mcs ms; do
+      [ -n "$mcs" ] && cases+=("$x $mcs $((ms + 1)) ${name}_mcs${mcs}_ms${ms}")
+    done < <(ls "$oracle" | sed -n "s/^${name}_mcs\([0-9][0-9]*\)_ms\([0-9][0-9]*\)_core\.npy\$/\1 \2/p" | sort -u -n -k1,1 -k2,2)
+  done
+else
+  source_kind="generated clip-like data ($generated points)"
+  # float32 [n, 61] clip-like waveforms (templates plus AR(1) noise), written with the stdlib only
+  python3 - "$work/clips_X.npy" "$generated" <<'PY'
+import math, random, struct, sys
+path, n, d = sys.argv[1], int(sys.argv[2]), 61
+rnd = random.Random(20240)
+templates = [[(2 + t) * math.exp(-((s - 20 - t) / (3 + t % 4)) ** 2) * math.sin(s / (4 + t)) for s in range(d)]
+             for t in range(12)]
+vals = []
+for i in range(n):
+    base = templates[i % 12] if i % 10 else [0.0] * d
+    e = 0.0
+    for s in range(d):
+        e = 0.6 * e + rnd.gauss(0, 0.3)
+        vals.append(base[s] + e)
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (n, d)
+header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+with open(path, "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
+    f.write(struct.pack("<%df" % len(vals), *vals))
+PY
+  cases+=("$work/clips_X.npy 20 20 clips_mcs20_ms19" "$work/clips_X.npy 5 10 clips_mcs5_ms9")
+fi
+say "exactness data: $source_kind, ${#cases[@]} case(s); GPU backends: $backends; sizes: $sizes"
+
+if [ "$dry" = 1 ]; then
+  for c in "${cases[@]}"; do
+    read -r x mcs ms name <<<"$c"
+    for b in simd $backends; do say "plan: hdbscan $name --backend $b (limit 90 s)"; done
+  done
+  for n in $sizes; do for b in $backends; do say "plan: bench --generate $n --backend $b"; done; done
+  for n in $sizes; do say "plan: bench --generate $n --backend simd"; done
+  say "dry run: nothing run"
+  exit 0
+fi
+
+# ---- 2. exactness ---------------------------------------------------------------------------------
+declare -A same=() differ=() failed=()
+failures=()
+for b in $backends; do same[$b]=0; differ[$b]=0; failed[$b]=0; done
+for c in "${cases[@]}"; do
+  read -r x mcs ms name <<<"$c"
+  for b in simd $backends; do
+    if [ "$(left)" -lt 100 ]; then
+      say "$name $b: skipped (budget)"; [ "$b" = simd ] || failed[$b]=$((failed[$b] + 1))
+      [ "$b" = simd ] || failures+=("$name/$b: skipped (budget)")
+      continue
+    fi
+    dir="$work/out/$name/$b"
+    rc=0
+    t0=$SECONDS
+    sylva 90 hdbscan "$x" --min-cluster-size "$mcs" --min-samples "$ms" --backend "$b" --out "$dir" -q \
+      >"$work/stdout" 2>"$work/stderr" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+      why="$(grep -v '^WARNING: Using incubator' "$work/stderr" | head -n1)"
+      { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; } && why="time limit (90 s)"
+      say "$name $b: FAILED (exit $rc): $why"
+      [ "$b" = simd ] && { failures+=("$name/simd: exit $rc: $why"); break; }
+      failed[$b]=$((failed[$b] + 1)); failures+=("$name/$b: exit $rc: $why")
+      continue
+    fi
+    [ "$b" = simd ] && { say "$name simd: ok ($((SECONDS - t0)) s)"; continue; }
+    bad=""
+    for f in "$work/out/$name/simd"/*.npy; do
+      g="$dir/$(basename "$f")"
+      cmp -s "$f" "$g" || bad="$bad $(basename "$f")"
+    done
+    if [ -z "$bad" ]; then
+      same[$b]=$((same[$b] + 1)); say "$name $b: identical to simd ($((SECONDS - t0)) s)"
+    else
+      differ[$b]=$((differ[$b] + 1)); failures+=("$name/$b: differs:$bad"); say "$name $b: DIFFERS:$bad"
+    fi
+  done
+done
+
+# ---- 3. speed -------------------------------------------------------------------------------------
+bench_json=()
+bench() {   # BACKEND N LIMIT REPEAT WARMUP
+  local b="$1" n="$2" limit="$3" r="$4" w="$5" rc=0 status total core tree line pairs
+  if [ "$(left)" -lt $((limit + 10)) ]; then
+    say "bench $b n=$n: skipped (budget: $(left) s left, the step may take $limit s)"
+    bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n, \"status\": \"skipped\"}")
+    return 0
+  fi
+  sylva "$limit" bench hdbscan --generate "$n" --backend "$b" --repeat "$r" --warmup "$w" \
+    >"$work/bench" 2>"$work/stderr" || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    status=ok
+    sed 's/^/  /' "$work/bench"
+    total="$(awk '$1 == "total" {print $3}' "$work/bench")"
+    core="$(awk '$1 == "core" && $2 == "distances" {print $4}' "$work/bench")"
+    tree="$(awk '$1 == "spanning" && $2 == "tree" {print $4}' "$work/bench")"
+    line="$(head -n1 "$work/bench")"
+    # distance evaluations per second of the core-distance pass (n^2 of them), for the fraction of peak
+    pairs="$(awk -v n="$n" -v c="${core:-0}" 'BEGIN { if (c > 0) printf "%.4g", n * n / c; else print "null" }')"
+  else
+    status="$({ [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; } && echo "timeout" || echo "error")"
+    line="$(grep -v '^WARNING: Using incubator' "$work/stderr" | head -n1)"
+    say "bench $b n=$n: $status (exit $rc, limit $limit s): $line"
+    [ "$b" = simd ] || failures+=("bench $b n=$n: $status: $line")
+  fi
+  bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n, \"status\": \"$status\", \"repeat\": $r, \"warmup\": $w, \
+\"total_median_s\": ${total:-null}, \"core_distances_median_s\": ${core:-null}, \"spanning_tree_median_s\": ${tree:-null}, \
+\"core_pairs_per_s\": ${pairs:-null}, \"header\": $(json_str "${line:-}")}")
+}
+for n in $sizes; do
+  for b in $backends; do
+    limit=$((n <= 50000 ? 45 : n <= 200000 ? 60 : 120))
+    bench "$b" "$n" "$limit" "$repeat" 1
+  done
+done
+for n in $sizes; do
+  # the CPU baseline: one cold-JIT warm-up is cheap below 200 000; above, one timed fit only
+  if [ "$n" -le 50000 ]; then bench simd "$n" 60 "$repeat" 1; else bench simd "$n" 150 1 0; fi
+done
+
+# ---- the summary ----------------------------------------------------------------------------------
+ok=1
+[ ${#failures[@]} -eq 0 ] || ok=0
+{
+  printf '{\n  "date": %s,\n  "ok": %s,\n' "$(json_str "$(date -u +%Y-%m-%dT%H:%M:%SZ)")" "$([ $ok = 1 ] && echo true || echo false)"
+  printf '  "gpu": %s,\n  "driver": %s,\n  "nvcc": %s,\n  "sylva": %s,\n' "$(json_str "$gpu_line")" \
+    "$(json_str "$driver")" "$(json_str "$nvcc_line")" "$(json_str "$version")"
+  printf '  "devices": %s,\n  "exactness_data": %s,\n  "cases": %d,\n  "exactness": {' "$(json_str "$devices")" \
+    "$(json_str "$source_kind")" "${#cases[@]}"
+  sep=""
+  for b in $backends; do
+    printf '%s\n    %s: {"identical": %d, "differ": %d, "failed": %d}' "$sep" "$(json_str "$b")" \
+      "${same[$b]}" "${differ[$b]}" "${failed[$b]}"
+    sep=","
+  done
+  printf '\n  },\n  "failures": ['
+  sep=""
+  for f in "${failures[@]}"; do printf '%s\n    %s' "$sep" "$(json_str "$f")"; sep=","; done
+  printf '\n  ],\n  "bench": ['
+  sep=""
+  for j in "${bench_json[@]}"; do printf '%s\n    %s' "$sep" "$j"; sep=","; done
+  printf '\n  ],\n  "elapsed_s": %d,\n  "budget_s": %d\n}\n' "$((SECONDS - start))" "$budget"
+} >"$out/device-check.json"
+say "summary: $out/device-check.json ($([ $ok = 1 ] && echo "all identical, no failure" || echo "${#failures[@]} failure(s)"))"
+[ $ok = 1 ]

@@ -1,0 +1,79 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.gpu.cuda.CudaDriver;
+import org.sylva.gpu.opencl.OpenClDevices;
+
+/**
+ * The plumbing of {@code gpu/device-check.sh}, the script for the machine with the NVIDIA GPU, run here
+ * on what this machine has: OpenCL on PoCL, tiny sizes, generated data, the CLI from the build's class
+ * path. It must compare the GPU outputs with simd's byte for byte, run the benchmark, write a valid
+ * JSON summary and the log, and record a CUDA refusal as a failure (exit 1). Its CUDA runs themselves
+ * need the device machine.
+ */
+class DeviceCheckScriptTest {
+    private static final Path SCRIPT = Path.of("..", "gpu", "device-check.sh");
+
+    private record Run(int code, String out) {
+    }
+
+    private static Run script(Path out, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("bash", SCRIPT.toString(),
+                "--java", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--classpath", System.getProperty("java.class.path"), "--out", out.toString(),
+                "--oracle", "none", "--generated", "300", "--repeat", "1", "--budget", "240"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        byte[] bytes = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "timed out");
+        return new Run(p.exitValue(), new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void onOpenClItComparesBenchesAndSummarises(@TempDir Path tmp) throws Exception {
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        Run r = script(tmp, "--backends", "opencl", "--sizes", "400");
+        assertEquals(0, r.code(), r.out());
+        String json = Files.readString(tmp.resolve("device-check.json"));
+        Object parsed = MiniJson.parse(json);
+        assertTrue(parsed instanceof java.util.Map, json);
+        assertTrue(json.contains("\"ok\": true") && json.contains("\"opencl\": {\"identical\": 2, \"differ\": 0, \"failed\": 0}"), json);
+        assertTrue(json.contains("{\"backend\": \"opencl\", \"n\": 400, \"status\": \"ok\""), json);
+        assertTrue(json.contains("{\"backend\": \"simd\", \"n\": 400, \"status\": \"ok\""), json);
+        assertTrue(Files.readString(tmp.resolve("device-check.log")).contains("identical to simd"));
+    }
+
+    @Test
+    void aCudaRefusalIsAFailureInTheSummary(@TempDir Path tmp) throws Exception {
+        assumeTrue(CudaDriver.loadFailure() != null, "a CUDA driver is present here");
+        Run r = script(tmp, "--backends", "cuda", "--sizes", "");
+        assertEquals(1, r.code(), r.out());
+        String json = Files.readString(tmp.resolve("device-check.json"));
+        MiniJson.parse(json);
+        assertTrue(json.contains("\"ok\": false") && json.contains("\"cuda\": {\"identical\": 0, \"differ\": 0, \"failed\": 2}"), json);
+        assertTrue(json.contains("CUDA backend unavailable"), json);
+    }
+
+    @Test
+    void aDryRunPrintsThePlanAndRunsNoFit(@TempDir Path tmp) throws Exception {
+        Run r = script(tmp, "--backends", "cuda opencl", "--sizes", "20000 500000", "--dry-run");
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("plan: bench --generate 500000 --backend cuda")
+                && r.out().contains("plan: hdbscan clips_mcs20_ms19 --backend opencl")
+                && r.out().contains("dry run: nothing run"), r.out());
+        assertTrue(Files.notExists(tmp.resolve("device-check.json")));
+    }
+}

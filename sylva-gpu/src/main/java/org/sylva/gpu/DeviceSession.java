@@ -1,0 +1,44 @@
+package org.sylva.gpu;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The small device interface the GPU engine needs from an API, for one fit: allocate buffers, copy to
+ * and from them, and launch one of the compiled kernels over a number of items (one work-item or
+ * thread per item, in groups of {@link #groupSize()}), each call returning when the device is done.
+ * The host algorithm ({@link KernelFit}, {@link GpuBoruvka}, {@link LaunchedPass}) is written once
+ * against it; OpenCL and CUDA each implement it. Closing frees every buffer still held and lets the
+ * backend's next fit start.
+ *
+ * <pre>{@code
+ * DeviceBuffer b = session.allocate(8L * n);
+ * session.upload(b, hostDoubles);
+ * session.launch("core_lists", n, KernelArg.of(b), KernelArg.of(n));
+ * }</pre>
+ */
+public interface DeviceSession extends AutoCloseable {
+    /** The device's name, for messages. */
+    String deviceName();
+
+    /** Device memory this fit may use, in bytes (free memory where the API says it, else total). */
+    long memoryBytes();
+
+    /** Work-items (threads) per group of a launch. */
+    int groupSize();
+
+    /** A new buffer of {@code bytes} (at least 1). */
+    DeviceBuffer allocate(long bytes);
+
+    /** Copies all of {@code host} to the start of {@code buffer}. */
+    void upload(DeviceBuffer buffer, MemorySegment host);
+
+    /** Copies the first {@code host.byteSize()} bytes of {@code buffer} into {@code host}. */
+    void download(DeviceBuffer buffer, MemorySegment host);
+
+    /** Runs {@code kernel} over {@code items} work-items (rounded up to whole groups); waits for it. */
+    void launch(String kernel, int items, KernelArg... args);
+
+    /** Frees the buffers and ends the session; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,121 @@
+package org.sylva.gpu;
+
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Locale;
+import org.sylva.hdbscan.engine.FittedPoints;
+
+/**
+ * One fit's buffers and the launches of the two kernels of {@code hdbscan.cl.inc}, written once against
+ * a {@link DeviceSession}, so OpenCL and CUDA run the same host code with the same arguments. The
+ * memory a fit needs is checked against the device before any buffer is made: too large is refused
+ * with the figure.
+ *
+ * <pre>{@code
+ * try (DeviceFit f = new KernelFit(backend.session(21), points, 21)) { f.coreLists(0, points.n()); }
+ * }</pre>
+ */
+public final class KernelFit implements DeviceFit {
+    private final DeviceSession s;
+    private final int n, d, k, rowsPerTile;
+    private final DeviceBuffer pts, sq, idx, core, comp, active, outW, outQ;
+
+    /** Uploads {@code points} and allocates the buffers on {@code session}, which this fit then owns. */
+    public KernelFit(DeviceSession session, FittedPoints points, int k) {
+        this.s = session;
+        this.n = points.n();
+        this.d = points.d();
+        this.k = k;
+        try {
+            this.rowsPerTile = TileShape.rowsPerTile(d);
+            long need = TileShape.deviceBytes(n, d, k);
+            long have = session.memoryBytes();
+            if (need > have) {
+                throw new GpuException(String.format(Locale.ROOT,
+                        "the fit needs %.1f MiB of device memory, %s has %.1f MiB", need / 1048576.0,
+                        session.deviceName(), have / 1048576.0));
+            }
+            pts = s.allocate(8L * n * d);
+            sq = s.allocate(8L * n * k);
+            idx = s.allocate(4L * n * k);
+            core = s.allocate(8L * n);
+            comp = s.allocate(4L * n);
+            active = s.allocate(4L * n);
+            outW = s.allocate(8L * n);
+            outQ = s.allocate(4L * n);
+            try (Arena a = Arena.ofConfined()) {
+                s.upload(pts, a.allocateFrom(JAVA_DOUBLE, points.rows()));
+            }
+        } catch (RuntimeException | Error e) {
+            session.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void coreLists(int first, int count) {
+        s.launch("core_lists", count, KernelArg.of(pts), KernelArg.of(n), KernelArg.of(d),
+                KernelArg.of(rowsPerTile), KernelArg.of(first), KernelArg.of(count), KernelArg.of(sq),
+                KernelArg.of(idx));
+    }
+
+    @Override
+    public void readLists(double[] squared, int[] indices) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment x = a.allocate(JAVA_DOUBLE, (long) n * k);
+            MemorySegment y = a.allocate(JAVA_INT, (long) n * k);
+            s.download(sq, x);
+            s.download(idx, y);
+            MemorySegment.copy(x, JAVA_DOUBLE, 0, squared, 0, n * k);
+            MemorySegment.copy(y, JAVA_INT, 0, indices, 0, n * k);
+        }
+    }
+
+    @Override
+    public void setCore(double[] values) {
+        try (Arena a = Arena.ofConfined()) {
+            s.upload(core, a.allocateFrom(JAVA_DOUBLE, values));
+        }
+    }
+
+    @Override
+    public void setRound(int[] component, int[] activePoints, int activeCount) {
+        try (Arena a = Arena.ofConfined()) {
+            s.upload(comp, a.allocateFrom(JAVA_INT, component));
+            if (activeCount > 0) {
+                MemorySegment x = a.allocate(JAVA_INT, activeCount);
+                MemorySegment.copy(activePoints, 0, x, JAVA_INT, 0, activeCount);
+                s.upload(active, x);
+            }
+        }
+    }
+
+    @Override
+    public void cheapestEdges(int first, int count, double alpha) {
+        s.launch("cheapest_edges", count, KernelArg.of(pts), KernelArg.of(core), KernelArg.of(comp),
+                KernelArg.of(active), KernelArg.of(n), KernelArg.of(d), KernelArg.of(rowsPerTile),
+                KernelArg.of(first), KernelArg.of(count), KernelArg.of(alpha), KernelArg.of(alpha != 1.0 ? 1 : 0),
+                KernelArg.of(outW), KernelArg.of(outQ));
+    }
+
+    @Override
+    public void readEdges(int count, double[] weight, int[] other) {
+        if (count == 0) return;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment w = a.allocate(JAVA_DOUBLE, count);
+            MemorySegment q = a.allocate(JAVA_INT, count);
+            s.download(outW, w);
+            s.download(outQ, q);
+            MemorySegment.copy(w, JAVA_DOUBLE, 0, weight, 0, count);
+            MemorySegment.copy(q, JAVA_INT, 0, other, 0, count);
+        }
+    }
+
+    @Override
+    public void close() {
+        s.close();
+    }
+}

@@ -1,0 +1,48 @@
+package org.sylva.gpu.cuda;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.sylva.gpu.GpuException;
+import org.sylva.gpu.KernelSource;
+
+/**
+ * Where the CUDA kernels' PTX comes from: NVRTC compiling the one kernel source with the CUDA prelude
+ * for the device's compute capability ({@code --fmad=false}), or, where NVRTC is absent, the stamped
+ * files of {@link StampedPtx}. Neither available is a {@link GpuException} that says where it looked.
+ *
+ * <pre>{@code
+ * CudaPtx src = CudaPtx.find();
+ * String ptx = src.ptx(21, 90);
+ * }</pre>
+ *
+ * @param nvrtc the compiler, if found
+ * @param ptxDir the directory of stamped PTX files, used only without NVRTC
+ */
+public record CudaPtx(Optional<Nvrtc> nvrtc, Optional<Path> ptxDir) {
+    /** NVRTC if it loads, else the PTX directory if there is one. */
+    public static CudaPtx find() {
+        Optional<Path> lib = NvrtcLocator.find();
+        if (lib.isPresent() && Files.exists(lib.get())) return new CudaPtx(Optional.of(Nvrtc.open(lib.get())), Optional.empty());
+        return new CudaPtx(Optional.empty(), StampedPtx.directory());
+    }
+
+    /** What compiles the kernels, for logs: {@code nvrtc 12.4 (/usr/local/cuda/lib64/libnvrtc.so.12)}. */
+    public String describe() {
+        if (nvrtc.isPresent()) return "NVRTC " + nvrtc.get().version() + " (" + nvrtc.get().library() + ")";
+        return ptxDir.map(d -> "PTX files of " + d + " (" + StampedPtx.SCRIPT + ")")
+                .orElse("nothing: no NVRTC found (-Dsylva.nvrtc=PATH names it) and no PTX directory (-Dsylva.ptx.dir)");
+    }
+
+    /** The PTX for lists of {@code k} on a device of compute capability {@code cc} (e.g. 90). */
+    public String ptx(int k, int cc) {
+        if (nvrtc.isPresent()) return nvrtc.get().compile(KernelSource.compose(KernelSource.Api.CUDA, k), "hdbscan.cu", cc);
+        if (ptxDir.isPresent()) return StampedPtx.load(ptxDir.get(), k);
+        String named = System.getProperty("sylva.nvrtc");
+        throw new GpuException("no CUDA compiler: " + (named != null ? "-Dsylva.nvrtc=" + named + " does not exist"
+                : "NVRTC (libnvrtc.so*) not found in " + NvrtcLocator.searched().stream().map(Path::toString)
+                        .collect(Collectors.joining(", ")) + " (name it with -Dsylva.nvrtc=PATH)")
+                + ", and no PTX directory (-Dsylva.ptx.dir=DIR, made by " + StampedPtx.SCRIPT + ")");
+    }
+}

@@ -1,0 +1,108 @@
+package org.sylva.gpu.opencl;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.sylva.gpu.DeviceBuffer;
+import org.sylva.gpu.DeviceSession;
+import org.sylva.gpu.KernelArg;
+
+/**
+ * The {@link DeviceSession} of an OpenCL device: buffers are {@code cl_mem} objects of the backend's
+ * context, copies and launches go through its in-order queue, and every launch waits for the queue to
+ * finish ({@code clFinish}) so the engine sees bounded steps. Created by {@link OpenClBackend}, which
+ * holds its lock until {@link #close()}.
+ *
+ * <pre>{@code
+ * try (DeviceFit f = new KernelFit(new OpenClSession(backend, backend.kernels(21)), points, 21)) { ... }
+ * }</pre>
+ */
+final class OpenClSession implements DeviceSession {
+    private final OpenClBackend b;
+    private final OpenCl cl;
+    private final OpenClBackend.Kernels ks;
+    private final List<MemorySegment> buffers = new ArrayList<>();
+    private boolean closed;
+
+    OpenClSession(OpenClBackend b, OpenClBackend.Kernels ks) {
+        this.b = b;
+        this.cl = b.cl;
+        this.ks = ks;
+    }
+
+    @Override
+    public String deviceName() {
+        return b.device.info().name();
+    }
+
+    @Override
+    public long memoryBytes() {
+        return b.device.info().globalMemoryBytes();
+    }
+
+    @Override
+    public int groupSize() {
+        return b.workGroup;
+    }
+
+    @Override
+    public DeviceBuffer allocate(long bytes) {
+        MemorySegment m = cl.createBuffer(b.context, OpenCl.MEM_READ_WRITE, bytes);
+        buffers.add(m);
+        return new DeviceBuffer(m.address(), bytes);
+    }
+
+    @Override
+    public void upload(DeviceBuffer buffer, MemorySegment host) {
+        cl.write(b.queue, MemorySegment.ofAddress(buffer.handle()), 0, host);
+    }
+
+    @Override
+    public void download(DeviceBuffer buffer, MemorySegment host) {
+        cl.read(b.queue, MemorySegment.ofAddress(buffer.handle()), 0, host);
+    }
+
+    @Override
+    public void launch(String kernel, int items, KernelArg... args) {
+        MemorySegment kn = switch (kernel) {
+            case "core_lists" -> ks.coreLists();
+            case "cheapest_edges" -> ks.cheapestEdges();
+            default -> throw new IllegalArgumentException("no kernel " + kernel);
+        };
+        try (Arena a = Arena.ofConfined()) {
+            for (int i = 0; i < args.length; i++) cl.setArg(kn, i, value(a, args[i]));
+            long global = ((long) items + b.workGroup - 1) / b.workGroup * b.workGroup;
+            cl.launch(b.queue, kn, global, b.workGroup);
+            cl.finish(b.queue);
+        }
+    }
+
+    /** The bytes {@code clSetKernelArg} copies for one argument. */
+    private static MemorySegment value(Arena a, KernelArg arg) {
+        return switch (arg) {
+            case KernelArg.Buffer x -> {
+                MemorySegment s = a.allocate(ADDRESS);
+                s.set(ADDRESS, 0, MemorySegment.ofAddress(x.buffer().handle()));
+                yield s;
+            }
+            case KernelArg.Int x -> a.allocateFrom(JAVA_INT, x.value());
+            case KernelArg.Real x -> a.allocateFrom(JAVA_DOUBLE, x.value());
+        };
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        try {
+            for (MemorySegment m : buffers) cl.releaseBuffer(m);
+        } finally {
+            b.lock.unlock();
+        }
+    }
+}

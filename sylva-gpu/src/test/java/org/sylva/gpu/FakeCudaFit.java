@@ -1,0 +1,50 @@
+package org.sylva.gpu;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import org.sylva.gpu.cuda.CudaBackend;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * The child process of {@code CudaFakeDriverTest}: with {@code -Dsylva.cuda.library} naming the fake
+ * driver (which runs the kernel source on host threads), fits clip-like data on the CUDA engine and on
+ * the CPU and requires the same bytes, for launches of 97 points with the shortcuts on and timed
+ * launches with them off and alpha 0.7. Prints one line with the engine, its compiler and the number of
+ * launches the fake driver ran. A separate JVM because the driver library is loaded once per JVM.
+ */
+final class FakeCudaFit {
+    private FakeCudaFit() {
+    }
+
+    public static void main(String[] args) throws Throwable {
+        int n = 700, d = 61;
+        double[] x = GpuEdgeCaseTest.clipLike(n, d, 11);
+        GpuHdbscanEngine cuda = GpuEngines.open("cuda");
+        Object[][] runs = {{LaunchPolicy.fixed(97), true, 1.0}, {LaunchPolicy.DEFAULT, false, 0.7}};
+        for (Object[] r : runs) {
+            Hdbscan cpu = Hdbscan.builder().minClusterSize(10).minSamples(20).alpha((double) r[2]).build();
+            Hdbscan gpu = cpu.toBuilder().engine(new GpuHdbscanEngine(cuda.backend(), (LaunchPolicy) r[0], (boolean) r[1])).build();
+            HdbscanResult a = cpu.fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
+            HdbscanResult b = gpu.fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
+            SameBytes.assertSame(a, b);
+        }
+        int launches = counter("sylvaFakeLaunches"), compiles = counter("sylvaFakeCompiles");
+        GpuEngines.deviceLines().forEach(System.out::println);
+        System.out.println("same bytes on " + cuda.name() + " compiled by " + ((CudaBackend) cuda.backend()).compiler()
+                + "; fake compiles " + compiles + "; fake launches " + launches);
+    }
+
+    private static int counter(String name) throws Throwable {
+        return (int) Linker.nativeLinker().downcallHandle(
+                SymbolLookup.libraryLookup(Path.of(System.getProperty("sylva.cuda.library")), Arena.global())
+                        .find(name).orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT)).invoke();
+    }
+}
