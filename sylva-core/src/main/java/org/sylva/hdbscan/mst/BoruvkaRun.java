@@ -11,15 +11,14 @@ import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
 /**
- * One execution of {@link BoruvkaMst}: the round loop ({@link #run}), each round's preparation with the
- * two exact shortcuts ({@link #neighbourEdges} is shortcut 1, the neighbour edges; the component bound of
- * shortcut 2 decides which points {@link #prepareRound} leaves out of the scan), the merge of the
- * components' cheapest edges under {@link EdgeOrder}, and the final edge order. The scan of the
- * remaining points is {@link CheapestEdgeScan}. Arrays indexed by original point index unless named
+ * One execution of {@link BoruvkaMst} on the CPU: the round loop ({@link #run}) and each round's
+ * preparation for the scan (which leaves are active, the component bounds the scanning threads share).
+ * The components, the two exact shortcuts, the merge and the final edge order are
+ * {@link BoruvkaComponents}, which every engine shares; the scan of the remaining points is
+ * {@link CheapestEdgeScan}. Arrays indexed by original point index unless named
  * {@code pos*} (by index position) or {@code node*} (by partition node).
  */
 final class BoruvkaRun {
-    static final int NONE = -1;
 
     final PointIndex idx;
     final CoreDistances cd;
@@ -33,9 +32,8 @@ final class BoruvkaRun {
     private final int k;
 
     final double[] core;
-    private final int[] comp;
-    private final int[] parent;
-    private final int[] size;
+    /** Components, cheapest edges, the shortcuts and the merge: shared with every engine. */
+    final BoruvkaComponents components;
 
     final double[] posCore;
     final int[] posComp;
@@ -43,23 +41,11 @@ final class BoruvkaRun {
     final double[] nodeMinCore;
     final int[] nodeComp;
 
-    /** Per point: the cheapest edge found this round (scan or neighbour edge), other endpoint or NONE. */
-    final double[] bestW;
-    final int[] bestQ;
-
-    /** Per component (id = root): cheapest edge so far; and its weight as a bound shared by the scanning threads. */
-    private final double[] compW;
-    private final int[] compLo;
-    private final int[] compHi;
+    /** Per component (id = root): its cheapest edge's weight so far, as a bound shared by the scanning threads. */
     final AtomicLongArray compBound;
 
     private final int[] activeLeaves;
     private int activeLeafCount;
-
-    private final int[] edgeFrom;
-    private final int[] edgeTo;
-    private final double[] edgeW;
-    private int edges;
 
     private final CheapestEdgeScan scan;
     final boolean filtered;
@@ -79,14 +65,22 @@ final class BoruvkaRun {
         this.n = idx.size();
         this.k = cd.k();
         core = cd.coreDistances();
-        comp = new int[n];
-        parent = new int[n];
-        size = new int[n];
-        for (int i = 0; i < n; i++) {
-            comp[i] = i;
-            parent[i] = i;
-            size[i] = 1;
-        }
+        components = new BoruvkaComponents(core, new BoruvkaComponents.NearestLists() {
+            @Override
+            public int count() {
+                return cd.k();
+            }
+
+            @Override
+            public int neighbour(int p, int r) {
+                return cd.neighbour(p, r);
+            }
+
+            @Override
+            public double distance(int p, int r) {
+                return cd.neighbourDistance(p, r);
+            }
+        }, alpha);
         int positions = idx.positions();
         posCore = new double[positions];
         posComp = new int[positions];
@@ -111,16 +105,8 @@ final class BoruvkaRun {
                 nodeMinCore[node] = Math.min(nodeMinCore[idx.left(node)], nodeMinCore[idx.right(node)]);
             }
         }
-        bestW = new double[n];
-        bestQ = new int[n];
-        compW = new double[n];
-        compLo = new int[n];
-        compHi = new int[n];
         compBound = new AtomicLongArray(n);
         activeLeaves = new int[idx.leaves()];
-        edgeFrom = new int[n - 1];
-        edgeTo = new int[n - 1];
-        edgeW = new double[n - 1];
         filtered = boundPruning && backend.approximates() && idx.hasFloat32();
         approxFactor = 1 + DistanceKernel.approximationError(idx.dimensions());
         approxAbs = DistanceKernel.APPROXIMATION_ABSOLUTE;
@@ -128,48 +114,40 @@ final class BoruvkaRun {
     }
 
     SpanningTree run(ProgressListener progress, CancellationToken cancel) {
-        int components = n;
+        int left = n;   // components
         int maxRounds = 33 - Integer.numberOfLeadingZeros(n - 1); // ceil(log2 n) + 1
-        for (int round = 1; round <= maxRounds && components > 1; round++) {
+        for (int round = 1; round <= maxRounds && left > 1; round++) {
             cancel.throwIfCancelled();
             prepareRound();
             String stage = BoruvkaMst.STAGE_PREFIX + round;
             int units = activeLeafCount;
             work.run(units, stage, progress, cancel, (worker, unit) -> scan.scanLeaf(worker, activeLeaves[unit]));
-            int added = merge();
+            int added = components.merge();
             if (added == 0) throw new IllegalStateException("Borůvka round " + round + " added no edge with "
-                    + components + " components left");
-            components -= added;
+                    + left + " components left");
+            left -= added;
         }
-        if (components > 1) {
-            throw new IllegalStateException("Borůvka did not finish in " + maxRounds + " rounds (" + components
+        if (left > 1) {
+            throw new IllegalStateException("Borůvka did not finish in " + maxRounds + " rounds (" + left
                     + " components left)");
         }
-        return sortedTree();
+        return components.tree();
     }
 
-    // ------------------------------------------- round preparation and the exact shortcuts (sequential, O(n k))
+    // ------------------------------------------- round preparation (sequential, O(n k))
 
     private void prepareRound() {
-        for (int i = 0; i < n; i++) {
-            compW[i] = Double.POSITIVE_INFINITY;
-            compLo[i] = Integer.MAX_VALUE;
-            compHi[i] = Integer.MAX_VALUE;
-            bestW[i] = Double.POSITIVE_INFINITY;
-            bestQ[i] = NONE;
-        }
-        boolean[] resolved = null;
-        if (shortcuts) resolved = neighbourEdges();
+        components.startRound();
+        boolean[] resolved = shortcuts ? components.neighbourEdges() : null;
         int positions = idx.positions();
         for (int p = 0; p < positions; p++) {
             int o = idx.original(p);
             if (o < 0) continue;
-            posComp[p] = comp[o];
-            boolean skip = shortcuts && (resolved[o] || core[o] > compW[comp[o]]);
-            posActive[p] = !skip;
+            posComp[p] = components.component(o);
+            posActive[p] = !shortcuts || components.needsScan(o, resolved);
         }
         for (int c = 0; c < n; c++) {
-            double b = boundPruning ? compW[c] : Double.POSITIVE_INFINITY;
+            double b = boundPruning ? components.componentWeight(c) : Double.POSITIVE_INFINITY;
             compBound.set(c, Double.doubleToRawLongBits(b));
         }
         int nodes = idx.nodes();
@@ -197,132 +175,5 @@ final class BoruvkaRun {
                 }
             }
         }
-    }
-
-    /**
-     * Every point's lightest neighbour edge into another component is offered to its component; returns
-     * which points are resolved by shortcut 1 (their list is complete and that edge weighs their core
-     * distance), with their edge stored in {@code bestW/bestQ}.
-     */
-    private boolean[] neighbourEdges() {
-        boolean[] resolved = new boolean[n];
-        for (int p = 0; p < n; p++) {
-            int cp = comp[p];
-            double cpCore = core[p];
-            double bw = Double.POSITIVE_INFINITY;
-            int bq = NONE;
-            for (int r = 0; r < k; r++) {
-                int q = cd.neighbour(p, r);
-                if (comp[q] == cp) continue;
-                double d = cd.neighbourDistance(p, r);
-                if (divide) d /= alpha;
-                double w = Math.max(Math.max(cpCore, core[q]), d);
-                if (EdgeOrder.less(w, p, q, bw, p, bq)) {
-                    bw = w;
-                    bq = q;
-                }
-            }
-            if (bq == NONE) continue;
-            offer(cp, bw, p, bq);
-            double last = k > 0 ? cd.neighbourDistance(p, k - 1) : 0.0;
-            if (divide) last /= alpha;
-            boolean complete = k == n || last > cpCore;
-            if (complete && bw == cpCore) {
-                resolved[p] = true;
-                bestW[p] = bw;
-                bestQ[p] = bq;
-            }
-        }
-        return resolved;
-    }
-
-    /** Keeps the lighter of component {@code c}'s current edge and {@code (w, a, b)} under {@link EdgeOrder}. */
-    private void offer(int c, double w, int a, int b) {
-        int lo = Math.min(a, b), hi = Math.max(a, b);
-        if (EdgeOrder.compare(w, lo, hi, compW[c], compLo[c], compHi[c]) < 0) {
-            compW[c] = w;
-            compLo[c] = lo;
-            compHi[c] = hi;
-        }
-    }
-
-    private int merge() {
-        for (int p = 0; p < n; p++) {
-            if (bestQ[p] != NONE) offer(comp[p], bestW[p], p, bestQ[p]);
-        }
-        int added = 0;
-        for (int c = 0; c < n; c++) {
-            if (compLo[c] == Integer.MAX_VALUE) continue;
-            int a = compLo[c], b = compHi[c];
-            int ra = find(a), rb = find(b);
-            if (ra == rb) continue;
-            if (size[ra] < size[rb]) {
-                int t = ra;
-                ra = rb;
-                rb = t;
-            }
-            parent[rb] = ra;
-            size[ra] += size[rb];
-            edgeFrom[edges] = a;
-            edgeTo[edges] = b;
-            edgeW[edges] = compW[c];
-            edges++;
-            added++;
-        }
-        for (int p = 0; p < n; p++) comp[p] = find(p);
-        return added;
-    }
-
-    /**
-     * The tree's edges with {@code from < to}, sorted by {@link EdgeOrder}: a bottom-up merge sort on an
-     * index permutation (no boxing); every key is distinct, so the order is unique.
-     */
-    private SpanningTree sortedTree() {
-        int m = edges;
-        int[] lo = new int[m], hi = new int[m];
-        for (int e = 0; e < m; e++) {
-            lo[e] = Math.min(edgeFrom[e], edgeTo[e]);
-            hi[e] = Math.max(edgeFrom[e], edgeTo[e]);
-        }
-        int[] perm = new int[m], buf = new int[m];
-        for (int e = 0; e < m; e++) perm[e] = e;
-        for (int width = 1; width < m; width *= 2) {
-            for (int start = 0; start < m; start += 2 * width) {
-                int mid = Math.min(start + width, m), end = Math.min(start + 2 * width, m);
-                int i = start, j = mid, o = start;
-                while (i < mid && j < end) {
-                    int x = perm[i], y = perm[j];
-                    if (EdgeOrder.compare(edgeW[y], lo[y], hi[y], edgeW[x], lo[x], hi[x]) < 0) {
-                        buf[o++] = y;
-                        j++;
-                    } else {
-                        buf[o++] = x;
-                        i++;
-                    }
-                }
-                while (i < mid) buf[o++] = perm[i++];
-                while (j < end) buf[o++] = perm[j++];
-            }
-            int[] t = perm;
-            perm = buf;
-            buf = t;
-        }
-        int[] from = new int[m], to = new int[m];
-        double[] w = new double[m];
-        for (int e = 0; e < m; e++) {
-            from[e] = lo[perm[e]];
-            to[e] = hi[perm[e]];
-            w[e] = edgeW[perm[e]];
-        }
-        return SpanningTree.wrap(n, from, to, w);
-    }
-
-    /** Union-find root with path halving; the loop is bounded by the number of points. */
-    private int find(int x) {
-        for (int i = 0; i < n && parent[x] != x; i++) {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        return x;
     }
 }

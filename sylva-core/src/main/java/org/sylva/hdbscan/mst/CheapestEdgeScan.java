@@ -55,8 +55,8 @@ final class CheapestEdgeScan {
         this.posActive = run.posActive;
         this.nodeMinCore = run.nodeMinCore;
         this.nodeComp = run.nodeComp;
-        this.bestW = run.bestW;
-        this.bestQ = run.bestQ;
+        this.bestW = run.components.bestW;
+        this.bestQ = run.components.bestQ;
         this.compBound = run.compBound;
         this.filtered = run.filtered;
         this.approxFactor = run.approxFactor;

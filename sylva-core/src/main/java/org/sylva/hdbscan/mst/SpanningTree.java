@@ -164,23 +164,46 @@ public final class SpanningTree {
         return s;
     }
 
-    /** The tree's edges re-listed in the unique {@link EdgeOrder} with {@code from < to}. */
+    /**
+     * The tree's edges re-listed in the unique {@link EdgeOrder} with {@code from < to}: a bottom-up merge
+     * sort on an index permutation (no boxing); every key is distinct, so the order is unique.
+     */
     public SpanningTree inEdgeOrder() {
         int m = from.length;
         int[] lo = new int[m], hi = new int[m];
-        for (int i = 0; i < m; i++) {
-            lo[i] = Math.min(from[i], to[i]);
-            hi[i] = Math.max(from[i], to[i]);
+        for (int e = 0; e < m; e++) {
+            lo[e] = Math.min(from[e], to[e]);
+            hi[e] = Math.max(from[e], to[e]);
         }
-        Integer[] idx = new Integer[m];
-        for (int i = 0; i < m; i++) idx[i] = i;
-        Arrays.sort(idx, (x, y) -> EdgeOrder.compare(weight[x], lo[x], hi[x], weight[y], lo[y], hi[y]));
+        int[] perm = new int[m], buf = new int[m];
+        for (int e = 0; e < m; e++) perm[e] = e;
+        for (int width = 1; width < m; width *= 2) {
+            for (int start = 0; start < m; start += 2 * width) {
+                int mid = Math.min(start + width, m), end = Math.min(start + 2 * width, m);
+                int i = start, j = mid, o = start;
+                while (i < mid && j < end) {   // each turn moves one of at most 2 * width entries
+                    int x = perm[i], y = perm[j];
+                    if (EdgeOrder.compare(weight[y], lo[y], hi[y], weight[x], lo[x], hi[x]) < 0) {
+                        buf[o++] = y;
+                        j++;
+                    } else {
+                        buf[o++] = x;
+                        i++;
+                    }
+                }
+                while (i < mid) buf[o++] = perm[i++];
+                while (j < end) buf[o++] = perm[j++];
+            }
+            int[] t = perm;
+            perm = buf;
+            buf = t;
+        }
         int[] f = new int[m], t = new int[m];
         double[] w = new double[m];
-        for (int i = 0; i < m; i++) {
-            f[i] = lo[idx[i]];
-            t[i] = hi[idx[i]];
-            w[i] = weight[idx[i]];
+        for (int e = 0; e < m; e++) {
+            f[e] = lo[perm[e]];
+            t[e] = hi[perm[e]];
+            w[e] = weight[perm[e]];
         }
         return new SpanningTree(n, f, t, w);
     }

@@ -1,0 +1,219 @@
+package org.sylva.hdbscan.mst;
+
+import java.util.Arrays;
+
+/**
+ * The bookkeeping of Borůvka's rounds that every engine shares: the components (union-find), each
+ * point's and each component's cheapest edge so far under {@link EdgeOrder}, the two exact shortcuts, the
+ * merge that adds every component's cheapest edge, and the finished tree in edge order. An engine only
+ * supplies the scan: the cheapest edge into another component of each point the shortcuts leave
+ * ({@link #needsScan}), reported with {@link #offerPointEdge}.
+ *
+ * <p><b>Why the shortcuts are exact.</b> Every edge of {@code p} weighs at least {@code core_p}.
+ * (1) {@link #neighbourEdges}: when {@code p}'s nearest list is complete (its last entry lies beyond
+ * {@code core_p}, or it holds every point) and its lightest edge into another component weighs
+ * {@code core_p}, every edge of that weight is in the list, so the list's best is {@code p}'s best: no scan.
+ * (2) When {@code core_p} exceeds the best edge its component already has, no edge of {@code p} can win:
+ * no scan. With both off every point is scanned, and the tree is the same (tested).
+ *
+ * <pre>{@code
+ * BoruvkaComponents c = new BoruvkaComponents(core, lists, 1.0);
+ * c.startRound();
+ * boolean[] resolved = c.neighbourEdges();
+ * for (int p = 0; p < n; p++) if (c.needsScan(p, resolved)) c.offerPointEdge(p, w, q);   // from a scan
+ * int added = c.merge();
+ * }</pre>
+ */
+public final class BoruvkaComponents {
+    /** No edge. */
+    public static final int NONE = -1;
+
+    /** The nearest lists the shortcuts read: {@code count()} entries per point, nearest first. */
+    public interface NearestLists {
+        int count();
+
+        int neighbour(int p, int r);
+
+        double distance(int p, int r);
+    }
+
+    private final int n;
+    private final int k;
+    private final double[] core;
+    private final NearestLists lists;
+    private final double alpha;
+    private final boolean divide;
+
+    private final int[] comp;
+    private final int[] parent;
+    private final int[] size;
+    /** Per point: the cheapest edge found this round (scan or neighbour edge), other endpoint or NONE. */
+    final double[] bestW;
+    final int[] bestQ;
+    /** Per component (id = root): the cheapest edge so far. */
+    private final double[] compW;
+    private final int[] compLo;
+    private final int[] compHi;
+
+    private final int[] edgeFrom;
+    private final int[] edgeTo;
+    private final double[] edgeW;
+    private int edges;
+
+    /** Components of {@code core.length} single points; {@code alpha} scales distances as {@code d / alpha}. */
+    public BoruvkaComponents(double[] core, NearestLists lists, double alpha) {
+        this.n = core.length;
+        this.k = lists.count();
+        this.core = core;
+        this.lists = lists;
+        this.alpha = alpha;
+        this.divide = alpha != 1.0;
+        comp = new int[n];
+        parent = new int[n];
+        size = new int[n];
+        for (int i = 0; i < n; i++) {
+            comp[i] = i;
+            parent[i] = i;
+            size[i] = 1;
+        }
+        bestW = new double[n];
+        bestQ = new int[n];
+        compW = new double[n];
+        compLo = new int[n];
+        compHi = new int[n];
+        int m = Math.max(n - 1, 0);
+        edgeFrom = new int[m];
+        edgeTo = new int[m];
+        edgeW = new double[m];
+    }
+
+    /** Forgets the previous round's cheapest edges. */
+    public void startRound() {
+        Arrays.fill(compW, Double.POSITIVE_INFINITY);
+        Arrays.fill(compLo, Integer.MAX_VALUE);
+        Arrays.fill(compHi, Integer.MAX_VALUE);
+        Arrays.fill(bestW, Double.POSITIVE_INFINITY);
+        Arrays.fill(bestQ, NONE);
+    }
+
+    /**
+     * Shortcut 1: every point's lightest neighbour edge into another component is offered to its component;
+     * returns which points it resolves (their list is complete and that edge weighs their core distance),
+     * with their edge kept as the point's best.
+     */
+    public boolean[] neighbourEdges() {
+        boolean[] resolved = new boolean[n];
+        for (int p = 0; p < n; p++) {
+            int cp = comp[p];
+            double cpCore = core[p];
+            double bw = Double.POSITIVE_INFINITY;
+            int bq = NONE;
+            for (int r = 0; r < k; r++) {
+                int q = lists.neighbour(p, r);
+                if (comp[q] == cp) continue;
+                double d = lists.distance(p, r);
+                if (divide) d /= alpha;
+                double w = Math.max(Math.max(cpCore, core[q]), d);
+                if (EdgeOrder.less(w, p, q, bw, p, bq)) {
+                    bw = w;
+                    bq = q;
+                }
+            }
+            if (bq == NONE) continue;
+            offer(cp, bw, p, bq);
+            double last = k > 0 ? lists.distance(p, k - 1) : 0.0;
+            if (divide) last /= alpha;
+            boolean complete = k == n || last > cpCore;
+            if (complete && bw == cpCore) {
+                resolved[p] = true;
+                bestW[p] = bw;
+                bestQ[p] = bq;
+            }
+        }
+        return resolved;
+    }
+
+    /** True unless shortcut 1 resolved {@code p} or shortcut 2 (its core beats its component's best) rules it out. */
+    public boolean needsScan(int p, boolean[] resolved) {
+        return !(resolved[p] || core[p] > compW[comp[p]]);
+    }
+
+    /** The component (its root point) of point {@code p} in this round. */
+    public int component(int p) {
+        return comp[p];
+    }
+
+    /** Writes each point's component (its root point) into {@code out} (length {@code n}). */
+    public void componentsInto(int[] out) {
+        System.arraycopy(comp, 0, out, 0, n);
+    }
+
+    /** The weight of component {@code c}'s cheapest edge so far (infinite when none): a bound for scans. */
+    public double componentWeight(int c) {
+        return compW[c];
+    }
+
+    /** Reports a scan's result: {@code p}'s cheapest edge into another component, to {@code q}, weighs {@code w}. */
+    public void offerPointEdge(int p, double w, int q) {
+        bestW[p] = w;
+        bestQ[p] = q;
+    }
+
+    /** Keeps the lighter of component {@code c}'s current edge and {@code (w, a, b)} under {@link EdgeOrder}. */
+    private void offer(int c, double w, int a, int b) {
+        int lo = Math.min(a, b), hi = Math.max(a, b);
+        if (EdgeOrder.compare(w, lo, hi, compW[c], compLo[c], compHi[c]) < 0) {
+            compW[c] = w;
+            compLo[c] = lo;
+            compHi[c] = hi;
+        }
+    }
+
+    /** Adds every component's cheapest edge (joining what it joins); returns how many edges were added. */
+    public int merge() {
+        for (int p = 0; p < n; p++) {
+            if (bestQ[p] != NONE) offer(comp[p], bestW[p], p, bestQ[p]);
+        }
+        int added = 0;
+        for (int c = 0; c < n; c++) {
+            if (compLo[c] == Integer.MAX_VALUE) continue;
+            int a = compLo[c], b = compHi[c];
+            int ra = find(a), rb = find(b);
+            if (ra == rb) continue;
+            if (size[ra] < size[rb]) {
+                int t = ra;
+                ra = rb;
+                rb = t;
+            }
+            parent[rb] = ra;
+            size[ra] += size[rb];
+            edgeFrom[edges] = a;
+            edgeTo[edges] = b;
+            edgeW[edges] = compW[c];
+            edges++;
+            added++;
+        }
+        for (int p = 0; p < n; p++) comp[p] = find(p);
+        return added;
+    }
+
+    /** Edges added so far. */
+    public int edges() {
+        return edges;
+    }
+
+    /** The edges added, {@code from < to}, in {@link EdgeOrder}. */
+    public SpanningTree tree() {
+        return SpanningTree.wrap(n, Arrays.copyOf(edgeFrom, edges), Arrays.copyOf(edgeTo, edges),
+                Arrays.copyOf(edgeW, edges)).inEdgeOrder();
+    }
+
+    /** Union-find root with path halving; the loop is bounded by the number of points. */
+    private int find(int x) {
+        for (int i = 0; i < n && parent[x] != x; i++) {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        return x;
+    }
+}
