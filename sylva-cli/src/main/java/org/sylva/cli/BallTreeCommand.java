@@ -129,7 +129,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 for (int i = 0; i < perm.length; i++) p[i] = perm[i];
                 format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
                 context.cancel().throwIfCancelled();
-                g.commit();
+                g.commitFolder(out, "balltree", () -> { });
                 if (!run.quiet) {
                     int batches = layout.batchCount();
                     err.printf(Locale.ROOT, "partition of %d %s (%d %s) at level %d in %.2f ms; wrote %s%n",
@@ -162,9 +162,11 @@ final class BallTreeCommand implements Callable<Integer> {
                         .build()));
             }
             context.cancel().throwIfCancelled();
-            g.commit();
-            // an earlier report there would describe another tree
-            if (reportFailure != null) ReportStage.removeEarlier(report);
+            Throwable failed = reportFailure;
+            g.commitFolder(out, "balltree", () -> {
+                // an earlier report there would describe another tree
+                if (failed != null) ReportStage.removeEarlier(report);
+            });
             if (!run.quiet) {
                 int batches = layout.batchCount();
                 err.printf(Locale.ROOT, "ball tree of %d %s (%d %s, %d slots) in %.2f ms; wrote %s%n",

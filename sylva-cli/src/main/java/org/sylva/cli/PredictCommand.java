@@ -42,6 +42,9 @@ import picocli.CommandLine.Model.CommandSpec;
 final class PredictCommand implements Callable<Integer> {
     /** The files this command writes, without extension. */
     static final List<String> OUTPUTS = List.of("labels", "probabilities", "outlier_scores", "membership");
+    /** Every output's file name in every format. */
+    private static final List<String> RESERVED = List.copyOf(java.util.stream.Stream.of(OutputFormat.values())
+            .flatMap(f -> BallTreeCommand.names(OUTPUTS, f).stream()).toList());
 
     @Spec
     CommandSpec spec;
@@ -77,7 +80,7 @@ final class PredictCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
-        context.directories().prepare(out);
+        OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
         HdbscanModel m = HdbscanModel.load(model);
         InputOptions in = new InputOptions();
         in.input = input;
@@ -116,7 +119,7 @@ final class PredictCommand implements Callable<Integer> {
             written.add(format.stage(g, out, "outlier_scores", NpyArray.ofFloat64(p.outlierScores(), n)));
             written.add(format.stage(g, out, "membership", NpyArray.ofFloat64(soft.values(), n, soft.clusters())));
             context.cancel().throwIfCancelled();
-            g.commit();
+            g.commitFolder(out, "predict", () -> { });
         }
         return written;
     }
