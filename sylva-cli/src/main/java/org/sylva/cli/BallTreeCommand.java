@@ -102,7 +102,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 .vectorKernels(kernels == Kernels.VECTOR);
         OutputTargets.claim(context, err, run.quiet, out, names(partitionLevel != null ? PARTITION : TREE, format),
                 RESERVED, report);
-        PointSet points = in.read(err, run.quiet, context.stdin());
+        PointSet points = in.read(err, run.quiet, context.stdin(), context.cancel());
         in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
         if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable() && !run.quiet) {
@@ -123,7 +123,7 @@ final class BallTreeCommand implements Callable<Integer> {
         }
         double ms = (System.nanoTime() - t0) / 1e6;
         context.cancel().throwIfCancelled();
-        try (AtomicOutput.Group g = AtomicOutput.group()) {
+        try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
             if (perm != null) {
                 long[] p = new long[perm.length];
                 for (int i = 0; i < perm.length; i++) p[i] = perm[i];

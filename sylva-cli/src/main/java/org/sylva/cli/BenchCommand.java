@@ -77,7 +77,7 @@ final class BenchCommand implements Runnable {
                 InputOptions in = new InputOptions();
                 in.input = input;
                 in.shape = shape;
-                pts = in.read(spec.commandLine().getErr(), false, context.stdin());
+                pts = in.read(spec.commandLine().getErr(), false, context.stdin(), context.cancel());
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
             }
@@ -121,7 +121,7 @@ final class BenchCommand implements Runnable {
             InputOptions in = new InputOptions();
             in.input = input;
             in.shape = shape;
-            PointSet pts = in.read(spec.commandLine().getErr(), false, context.stdin());
+            PointSet pts = in.read(spec.commandLine().getErr(), false, context.stdin(), context.cancel());
             in.requireFinite(pts, "; a ball tree needs finite coordinates");
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size()) : BallTreeCommand.readLayout(batch, pts.size());
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");

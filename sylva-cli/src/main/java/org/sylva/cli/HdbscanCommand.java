@@ -184,7 +184,7 @@ final class HdbscanCommand implements Callable<Integer> {
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, StaleOutputs.ARRAY_FILES, saveModel);
 
         long t0 = System.nanoTime();
-        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin());
+        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
         PointSet points = loaded.points();
         double readSeconds = (System.nanoTime() - t0) / 1e9;
         if (nonFinite == NonFinitePolicy.REJECT) {

@@ -102,7 +102,7 @@ final class HdbscanOutputs {
         List<Path> written = new ArrayList<>();
         List<Path> removed = new ArrayList<>();
         Throwable reportFailure = null;
-        try (AtomicOutput.Group g = AtomicOutput.group()) {
+        try (AtomicOutput.Group g = AtomicOutput.group(cancel)) {
             int n = r.size();
             written.add(format.stage(g, dir, "labels", NpyArray.ofInt32(r.labels(), n)));
             written.add(format.stage(g, dir, "probabilities", NpyArray.ofFloat64(r.probabilities(), n)));

@@ -85,7 +85,7 @@ final class PredictCommand implements Callable<Integer> {
         InputOptions in = new InputOptions();
         in.input = input;
         in.shape = shape;
-        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin());
+        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
         in.requireFinite(loaded, "");
         PointSet points = loaded.float64() == null ? loaded.points()
                 : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
@@ -113,7 +113,7 @@ final class PredictCommand implements Callable<Integer> {
     private List<Path> write(Prediction p, Membership soft) throws java.io.IOException {
         List<Path> written = new ArrayList<>();
         int n = p.size();
-        try (AtomicOutput.Group g = AtomicOutput.group()) {
+        try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
             written.add(format.stage(g, out, "labels", NpyArray.ofInt32(p.labels(), n)));
             written.add(format.stage(g, out, "probabilities", NpyArray.ofFloat64(p.probabilities(), n)));
             written.add(format.stage(g, out, "outlier_scores", NpyArray.ofFloat64(p.outlierScores(), n)));

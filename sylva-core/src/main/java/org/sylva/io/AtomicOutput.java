@@ -30,6 +30,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Writes files so that a reader never sees a half-written one: the content goes to a temporary
@@ -51,6 +52,8 @@ import org.sylva.data.InvalidInputException;
  * }</pre>
  */
 public final class AtomicOutput {
+    /** The most bytes written between two looks at the cancellation token. */
+    private static final int CHUNK = 1 << 20;
     /** Temporaries being written or staged right now, so a shutdown hook can remove them. */
     private static final Set<Path> IN_FLIGHT = ConcurrentHashMap.newKeySet();
 
@@ -71,7 +74,7 @@ public final class AtomicOutput {
 
     /** Writes {@code target} atomically: all of {@code content} or, on any failure, nothing. */
     public static void write(Path target, Content content) throws IOException {
-        Path tmp = writeTemporary(target, content).tmp();
+        Path tmp = writeTemporary(target, content, CancellationToken.NEVER).tmp();
         try {
             moveIntoPlace(tmp, target);
         } finally {
@@ -81,7 +84,15 @@ public final class AtomicOutput {
 
     /** Starts a group of files that become visible together at {@link Group#commit()}. */
     public static Group group() {
-        return new Group();
+        return new Group(CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #group()}, its writes checking {@code cancel} before every piece of at most 1 MiB, so a
+     * Ctrl-C while large outputs are written stops within milliseconds (the commit itself is not cancelled).
+     */
+    public static Group group(CancellationToken cancel) {
+        return new Group(cancel);
     }
 
     /**
@@ -105,8 +116,10 @@ public final class AtomicOutput {
         private boolean committed;
         /** Where tests inject faults into the commit's file operations; does nothing otherwise. */
         private FaultHook faults = (step, path) -> { };
+        private final CancellationToken cancel;
 
-        private Group() {
+        private Group(CancellationToken cancel) {
+            this.cancel = cancel;
         }
 
         /** Test hook: {@code hook} runs before each file operation of {@link #commitFolder}. */
@@ -121,7 +134,7 @@ public final class AtomicOutput {
             Path key = target.toAbsolutePath().normalize();
             Staged previous = staged.remove(key);
             if (previous != null) deleteQuietly(previous.tmp());
-            staged.put(key, writeTemporary(target, content));
+            staged.put(key, writeTemporary(target, content, cancel));
         }
 
         /** Renames every staged temporary onto its target, in the order written. */
@@ -171,7 +184,7 @@ public final class AtomicOutput {
             syncDirectory(root);   // every file is in place on disk before the manifest says so
             byte[] text = m.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
             faults.before("write-manifest", manifest);
-            Path tmp = writeTemporary(manifest, out -> out.write(text)).tmp();
+            Path tmp = writeTemporary(manifest, out -> out.write(text), CancellationToken.NEVER).tmp();
             try {
                 faults.before("rename-manifest", manifest);
                 moveIntoPlace(tmp, manifest);
@@ -356,7 +369,7 @@ public final class AtomicOutput {
         }
     }
 
-    private static Staged writeTemporary(Path target, Content content) throws IOException {
+    private static Staged writeTemporary(Path target, Content content, CancellationToken cancel) throws IOException {
         checkTarget(target);
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
@@ -391,6 +404,7 @@ public final class AtomicOutput {
                 content.writeTo(new FilterOutputStream(os) {
                     @Override
                     public void write(int b) throws IOException {
+                        cancel.throwIfCancelled();
                         out.write(b);
                         digest.update((byte) b);
                         bytes[0]++;
@@ -398,8 +412,14 @@ public final class AtomicOutput {
 
                     @Override
                     public void write(byte[] b, int off, int len) throws IOException {
-                        out.write(b, off, len);
-                        digest.update(b, off, len);   // the manifest's checksum, without reading the file again
+                        // in pieces of at most 1 MiB, each after a look at the token: a large array is one call
+                        for (int done = 0; done < len; ) {
+                            cancel.throwIfCancelled();
+                            int n = Math.min(len - done, CHUNK);
+                            out.write(b, off + done, n);
+                            digest.update(b, off + done, n);   // the manifest's checksum, without a second read
+                            done += n;
+                        }
                         bytes[0] += len;
                     }
 
