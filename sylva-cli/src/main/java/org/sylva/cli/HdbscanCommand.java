@@ -232,7 +232,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
-                in.input, model, saveModel, centerSet, context.cancel(), HtmlReport::render);
+                in.input, model, saveModel, centerSet, context.cancel(), data -> HtmlReport.render(data, context.cancel()));
         List<Path> written = w.files();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,

@@ -73,7 +73,7 @@ final class HdbscanOutputs {
     static Written writeDemo(Hdbscan h, HdbscanResult r, Path dir, Path report, PointSet points, Waveforms waveforms,
             String inputName, CancellationToken cancel) throws IOException {
         return write("demo", h, r, dir, OutputFormat.NPY, report, points, null, waveforms, inputName, null, null, null,
-                cancel, HtmlReport::render);
+                cancel, data -> HtmlReport.render(data, cancel));
     }
 
     /**
