@@ -104,7 +104,8 @@ final class BallTreeCommand implements Callable<Integer> {
                 RESERVED, report);
         PointSet points = in.read(err, run.quiet, context.stdin(), context.cancel());
         in.requireFinite(points, "; a ball tree needs finite coordinates");
-        BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
+        BatchLayout layout = batch == null ? BatchLayout.single(points.size())
+                : readLayout(batch, points.size(), context.cancel());
         if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable() && !run.quiet) {
             err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels ("
                     + org.sylva.kernels.KernelProvider.get().vectorPartitionUnavailableReason()
@@ -204,8 +205,8 @@ final class BallTreeCommand implements Callable<Integer> {
         return word.endsWith("ch") ? word + "es" : word + "s";
     }
 
-    static BatchLayout readLayout(Path file, int n) throws IOException {
-        NpyArray a = Npy.read(file);
+    static BatchLayout readLayout(Path file, int n, org.sylva.progress.CancellationToken cancel) throws IOException {
+        NpyArray a = Npy.read(file, cancel);
         int[] shape = a.shape();
         if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
             throw new InvalidInputException(file + ": batch ids must be a 1-D array (one id per point); got shape "

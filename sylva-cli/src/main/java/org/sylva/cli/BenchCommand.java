@@ -123,7 +123,8 @@ final class BenchCommand implements Runnable {
             in.shape = shape;
             PointSet pts = in.read(spec.commandLine().getErr(), false, context.stdin(), context.cancel());
             in.requireFinite(pts, "; a ball tree needs finite coordinates");
-            BatchLayout layout = batch == null ? BatchLayout.single(pts.size()) : BallTreeCommand.readLayout(batch, pts.size());
+            BatchLayout layout = batch == null ? BatchLayout.single(pts.size())
+                    : BallTreeCommand.readLayout(batch, pts.size(), context.cancel());
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads

@@ -195,7 +195,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // Before the fit: a bad waveform option or a second file of the wrong length fails at once.
         Waveforms waveforms = null;
         if (report != null) {
-            waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet);
+            waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet, context.cancel());
         } else if (waveformOptions.given() && !run.quiet) {
             err.println("sylva: warning: the waveform options only shape the report; add --report FILE.html");
         }
