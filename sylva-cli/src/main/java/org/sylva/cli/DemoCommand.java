@@ -41,7 +41,8 @@ final class DemoCommand implements Callable<Integer> {
     int minClusterSize;
 
     @Option(names = "--out", defaultValue = "sylva-demo", paramLabel = "DIR", description = "Output directory "
-            + "(default ${DEFAULT-VALUE}); a second run into it while this one runs is refused at once.")
+            + "(default ${DEFAULT-VALUE}); a second run into it while this one runs is refused at once. The manifest "
+            + "sylva-run.json, written last, marks the folder complete (sylva verify DIR).")
     Path out;
 
     @Mixin

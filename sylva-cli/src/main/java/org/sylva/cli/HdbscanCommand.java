@@ -70,7 +70,8 @@ final class HdbscanCommand implements Callable<Integer> {
             + "after --format npy, report.html without --report there, ...) are removed once the new outputs are in "
             + "place; other files are left alone. A second run into the same DIR while this one runs is refused at "
             + "once (lock file .sylva.lock, removed at the end); an output name taken by anything but a regular "
-            + "file (directory, link, FIFO, device) is refused before the fit.")
+            + "file (directory, link, FIFO, device) is refused before the fit. The manifest sylva-run.json, removed "
+            + "first and written last, marks the folder complete (sylva verify DIR).")
     Path out;
 
     @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "5",

@@ -61,7 +61,9 @@ final class PredictCommand implements Callable<Integer> {
     @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input (required for raw files).")
     String shape;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed).")
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed; "
+            + "a second run into it while this one runs is refused at once). The manifest sylva-run.json, removed first "
+            + "and written last, marks the folder complete (sylva verify DIR).")
     Path out;
 
     @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
