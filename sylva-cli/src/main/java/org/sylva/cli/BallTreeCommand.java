@@ -51,7 +51,8 @@ final class BallTreeCommand implements Callable<Integer> {
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
             + "needed). A second run into the same DIR while this one runs is refused at once (lock file .sylva.lock, "
-            + "removed at the end); an output name taken by anything but a regular file is refused before the build.")
+            + "removed at the end); an output name taken by anything but a regular file is refused before the build. "
+            + "The manifest sylva-run.json, removed first and written last, marks the folder complete (sylva verify DIR).")
     Path out;
 
     @Option(names = "--partition-level", paramLabel = "T",
@@ -102,9 +103,10 @@ final class BallTreeCommand implements Callable<Integer> {
                 .vectorKernels(kernels == Kernels.VECTOR);
         OutputTargets.claim(context, err, run.quiet, out, names(partitionLevel != null ? PARTITION : TREE, format),
                 RESERVED, report);
-        PointSet points = in.read(err, run.quiet, context.stdin());
+        PointSet points = in.read(err, run.quiet, context.stdin(), context.cancel());
         in.requireFinite(points, "; a ball tree needs finite coordinates");
-        BatchLayout layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size());
+        BatchLayout layout = batch == null ? BatchLayout.single(points.size())
+                : readLayout(batch, points.size(), context.cancel());
         if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable() && !run.quiet) {
             err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels ("
                     + org.sylva.kernels.KernelProvider.get().vectorPartitionUnavailableReason()
@@ -123,13 +125,13 @@ final class BallTreeCommand implements Callable<Integer> {
         }
         double ms = (System.nanoTime() - t0) / 1e6;
         context.cancel().throwIfCancelled();
-        try (AtomicOutput.Group g = AtomicOutput.group()) {
+        try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
             if (perm != null) {
                 long[] p = new long[perm.length];
                 for (int i = 0; i < perm.length; i++) p[i] = perm[i];
                 format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
                 context.cancel().throwIfCancelled();
-                g.commit();
+                g.commitFolder(out, "balltree", () -> { });
                 if (!run.quiet) {
                     int batches = layout.batchCount();
                     err.printf(Locale.ROOT, "partition of %d %s (%d %s) at level %d in %.2f ms; wrote %s%n",
@@ -162,9 +164,11 @@ final class BallTreeCommand implements Callable<Integer> {
                         .build()));
             }
             context.cancel().throwIfCancelled();
-            g.commit();
-            // an earlier report there would describe another tree
-            if (reportFailure != null) ReportStage.removeEarlier(report);
+            Throwable failed = reportFailure;
+            g.commitFolder(out, "balltree", () -> {
+                // an earlier report there would describe another tree
+                if (failed != null) ReportStage.removeEarlier(report);
+            });
             if (!run.quiet) {
                 int batches = layout.batchCount();
                 err.printf(Locale.ROOT, "ball tree of %d %s (%d %s, %d slots) in %.2f ms; wrote %s%n",
@@ -202,8 +206,8 @@ final class BallTreeCommand implements Callable<Integer> {
         return word.endsWith("ch") ? word + "es" : word + "s";
     }
 
-    static BatchLayout readLayout(Path file, int n) throws IOException {
-        NpyArray a = Npy.read(file);
+    static BatchLayout readLayout(Path file, int n, org.sylva.progress.CancellationToken cancel) throws IOException {
+        NpyArray a = Npy.read(file, cancel);
         int[] shape = a.shape();
         if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
             throw new InvalidInputException(file + ": batch ids must be a 1-D array (one id per point); got shape "

@@ -79,7 +79,7 @@ final class BenchCommand implements Runnable {
                 InputOptions in = new InputOptions();
                 in.input = input;
                 in.shape = shape;
-                pts = in.read(spec.commandLine().getErr(), false, context.stdin());
+                pts = in.read(spec.commandLine().getErr(), false, context.stdin(), context.cancel());
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
             }
@@ -122,9 +122,10 @@ final class BenchCommand implements Runnable {
             InputOptions in = new InputOptions();
             in.input = input;
             in.shape = shape;
-            PointSet pts = in.read(spec.commandLine().getErr(), false, context.stdin());
+            PointSet pts = in.read(spec.commandLine().getErr(), false, context.stdin(), context.cancel());
             in.requireFinite(pts, "; a ball tree needs finite coordinates");
-            BatchLayout layout = batch == null ? BatchLayout.single(pts.size()) : BallTreeCommand.readLayout(batch, pts.size());
+            BatchLayout layout = batch == null ? BatchLayout.single(pts.size())
+                    : BallTreeCommand.readLayout(batch, pts.size(), context.cancel());
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads

@@ -41,7 +41,8 @@ final class DemoCommand implements Callable<Integer> {
     int minClusterSize;
 
     @Option(names = "--out", defaultValue = "sylva-demo", paramLabel = "DIR", description = "Output directory "
-            + "(default ${DEFAULT-VALUE}); a second run into it while this one runs is refused at once.")
+            + "(default ${DEFAULT-VALUE}); a second run into it while this one runs is refused at once. The manifest "
+            + "sylva-run.json, written last, marks the folder complete (sylva verify DIR).")
     Path out;
 
     @Mixin
@@ -76,7 +77,7 @@ final class DemoCommand implements Callable<Integer> {
         Path report = out.resolve(REPORT);
         // the demo's rows are single-channel clips, so the report draws them as waveforms
         Waveforms clips = Waveforms.channelMajor(points, 1, demo.points().coordinates());
-        HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, demo.points(), null, clips,
+        HdbscanOutputs.Written w = HdbscanOutputs.writeDemo(h, r, out, report, demo.points(), clips,
                 "built-in clip-like demo", context.cancel());
         var o = spec.commandLine().getOut();
         o.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, w.files()));

@@ -11,6 +11,10 @@ final class ExitStatus {
      * are usable; a script that needs the report can tell this from both success and {@link #ERROR}.
      */
     static final int REPORT_FAILED = 3;
+    /** {@code sylva verify}: the folder has no manifest (a run did not finish there). */
+    static final int INCOMPLETE = 1;
+    /** {@code sylva verify}: the manifest does not match a file it names. */
+    static final int MISMATCH = 4;
     /** After Ctrl-C (128 + SIGINT), as shells report it; SIGTERM ends with 143, set by the JVM. */
     static final int INTERRUPTED = 130;
 

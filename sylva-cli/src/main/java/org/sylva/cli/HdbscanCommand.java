@@ -70,7 +70,8 @@ final class HdbscanCommand implements Callable<Integer> {
             + "after --format npy, report.html without --report there, ...) are removed once the new outputs are in "
             + "place; other files are left alone. A second run into the same DIR while this one runs is refused at "
             + "once (lock file .sylva.lock, removed at the end); an output name taken by anything but a regular "
-            + "file (directory, link, FIFO, device) is refused before the fit.")
+            + "file (directory, link, FIFO, device) is refused before the fit. The manifest sylva-run.json, removed "
+            + "first and written last, marks the folder complete (sylva verify DIR).")
     Path out;
 
     @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "5",
@@ -184,7 +185,7 @@ final class HdbscanCommand implements Callable<Integer> {
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, StaleOutputs.ARRAY_FILES, saveModel);
 
         long t0 = System.nanoTime();
-        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin());
+        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
         PointSet points = loaded.points();
         double readSeconds = (System.nanoTime() - t0) / 1e9;
         if (nonFinite == NonFinitePolicy.REJECT) {
@@ -195,7 +196,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // Before the fit: a bad waveform option or a second file of the wrong length fails at once.
         Waveforms waveforms = null;
         if (report != null) {
-            waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet);
+            waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet, context.cancel());
         } else if (waveformOptions.given() && !run.quiet) {
             err.println("sylva: warning: the waveform options only shape the report; add --report FILE.html");
         }
@@ -232,7 +233,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
-                in.input, model, saveModel, centerSet, context.cancel(), HtmlReport::render);
+                in.input, model, saveModel, centerSet, context.cancel(), data -> HtmlReport.render(data, context.cancel()));
         List<Path> written = w.files();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,

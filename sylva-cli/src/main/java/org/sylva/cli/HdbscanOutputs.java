@@ -69,11 +69,11 @@ final class HdbscanOutputs {
         String render(HdbscanReportData data);
     }
 
-    /** As below, without a model, rendering the report with {@link HtmlReport#render}. */
-    static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
-            PcaFeatures pca, Waveforms waveforms, String inputName, CancellationToken cancel) throws IOException {
-        return write(h, r, dir, format, report, points, pca, waveforms, inputName, null, null, null, cancel,
-                HtmlReport::render);
+    /** As below for {@code sylva demo}: no model, the report rendered with {@link HtmlReport#render}. */
+    static Written writeDemo(Hdbscan h, HdbscanResult r, Path dir, Path report, PointSet points, Waveforms waveforms,
+            String inputName, CancellationToken cancel) throws IOException {
+        return write("demo", h, r, dir, OutputFormat.NPY, report, points, null, waveforms, inputName, null, null, null,
+                cancel, data -> HtmlReport.render(data, cancel));
     }
 
     /**
@@ -86,14 +86,23 @@ final class HdbscanOutputs {
      * on these principal components ({@code --pca}; null when not), which the report notes;
      * {@code waveforms} (may be null) are drawn per cluster; {@code model} (may be null) is saved to
      * {@code modelFile}; {@code centers} (may be null) are written as {@code centroids} and / or
-     * {@code medoids} (clusters x coordinates).
+     * {@code medoids} (clusters x coordinates). The folder is published with a manifest written last
+     * ({@link AtomicOutput.Group#commitFolder}); the earlier run's files go before it is written.
      */
     static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model, Path modelFile,
             ClusterCenters centers, CancellationToken cancel, Renderer renderer) throws IOException {
+        return write("hdbscan", h, r, dir, format, report, points, pca, waveforms, inputName, model, modelFile, centers,
+                cancel, renderer);
+    }
+
+    private static Written write(String command, Hdbscan h, HdbscanResult r, Path dir, OutputFormat format,
+            Path report, PointSet points, PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model,
+            Path modelFile, ClusterCenters centers, CancellationToken cancel, Renderer renderer) throws IOException {
         List<Path> written = new ArrayList<>();
+        List<Path> removed = new ArrayList<>();
         Throwable reportFailure = null;
-        try (AtomicOutput.Group g = AtomicOutput.group()) {
+        try (AtomicOutput.Group g = AtomicOutput.group(cancel)) {
             int n = r.size();
             written.add(format.stage(g, dir, "labels", NpyArray.ofInt32(r.labels(), n)));
             written.add(format.stage(g, dir, "probabilities", NpyArray.ofFloat64(r.probabilities(), n)));
@@ -127,10 +136,13 @@ final class HdbscanOutputs {
                 if (reportFailure == null) written.add(report);
             }
             cancel.throwIfCancelled();
-            g.commit();
+            Throwable failed = reportFailure;
+            // before the manifest: a folder that has one holds no file of an earlier run under Sylva's names
+            g.commitFolder(dir, command, () -> {
+                removed.addAll(StaleOutputs.remove(dir, written));
+                if (failed != null && ReportStage.removeEarlier(report)) removed.add(report);
+            });
         }
-        List<Path> removed = new ArrayList<>(StaleOutputs.remove(dir, written));
-        if (reportFailure != null && ReportStage.removeEarlier(report)) removed.add(report);
         return new Written(written, removed, reportFailure);
     }
 

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import org.sylva.data.InvalidInputException;
 import org.sylva.io.AtomicOutput;
+import org.sylva.io.ResultFolder;
 
 /**
  * Claims a command's output locations before any long work: creates {@code --out} (and the report's
@@ -15,7 +16,7 @@ import org.sylva.io.AtomicOutput;
  * AtomicOutput#deleteOrphans}), and refuses, with one line naming the path, every target that exists as
  * anything but a regular file (directory, symbolic link, FIFO, device, socket: Sylva neither writes
  * through nor replaces them) and a {@code --report} that would land on one of Sylva's own files in
- * {@code --out} (an output, the lock file, a temporary's name). So a bad destination fails in a
+ * {@code --out} (an output, the lock file, the manifest, a temporary's name). So a bad destination fails in a
  * second, not after the fit, and nothing is ever written over what the user did not mean.
  *
  * <pre>{@code
@@ -45,6 +46,7 @@ final class OutputTargets {
                     + " that an interrupted run left in " + out);
         }
         for (String name : outputs) AtomicOutput.checkTarget(out.resolve(name));
+        AtomicOutput.checkTarget(out.resolve(ResultFolder.MANIFEST));   // the commit replaces it
         if (report != null) {
             AtomicOutput.checkTarget(report);
             checkNotAnOutput("--report", out, reserved, report);
@@ -71,6 +73,7 @@ final class OutputTargets {
         String name = report.getFileName().toString();
         String what = reserved.contains(name) ? "one of the outputs"
                 : name.equals(OutputLocks.FILE_NAME) ? "the lock file"
+                : name.equals(ResultFolder.MANIFEST) ? "the run's manifest"
                 : AtomicOutput.isTemporaryName(name) ? "a name Sylva gives its temporary files" : null;
         if (what != null) {
             throw new InvalidInputException(option + " " + report + " names " + what + " in --out (" + name

@@ -42,6 +42,9 @@ import picocli.CommandLine.Model.CommandSpec;
 final class PredictCommand implements Callable<Integer> {
     /** The files this command writes, without extension. */
     static final List<String> OUTPUTS = List.of("labels", "probabilities", "outlier_scores", "membership");
+    /** Every output's file name in every format. */
+    private static final List<String> RESERVED = List.copyOf(java.util.stream.Stream.of(OutputFormat.values())
+            .flatMap(f -> BallTreeCommand.names(OUTPUTS, f).stream()).toList());
 
     @Spec
     CommandSpec spec;
@@ -58,7 +61,9 @@ final class PredictCommand implements Callable<Integer> {
     @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input (required for raw files).")
     String shape;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed).")
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed; "
+            + "a second run into it while this one runs is refused at once). The manifest sylva-run.json, removed first "
+            + "and written last, marks the folder complete (sylva verify DIR).")
     Path out;
 
     @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
@@ -77,12 +82,12 @@ final class PredictCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
-        context.directories().prepare(out);
+        OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
         HdbscanModel m = HdbscanModel.load(model);
         InputOptions in = new InputOptions();
         in.input = input;
         in.shape = shape;
-        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin());
+        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
         in.requireFinite(loaded, "");
         PointSet points = loaded.float64() == null ? loaded.points()
                 : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
@@ -110,13 +115,13 @@ final class PredictCommand implements Callable<Integer> {
     private List<Path> write(Prediction p, Membership soft) throws java.io.IOException {
         List<Path> written = new ArrayList<>();
         int n = p.size();
-        try (AtomicOutput.Group g = AtomicOutput.group()) {
+        try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
             written.add(format.stage(g, out, "labels", NpyArray.ofInt32(p.labels(), n)));
             written.add(format.stage(g, out, "probabilities", NpyArray.ofFloat64(p.probabilities(), n)));
             written.add(format.stage(g, out, "outlier_scores", NpyArray.ofFloat64(p.outlierScores(), n)));
             written.add(format.stage(g, out, "membership", NpyArray.ofFloat64(soft.values(), n, soft.clusters())));
             context.cancel().throwIfCancelled();
-            g.commit();
+            g.commitFolder(out, "predict", () -> { });
         }
         return written;
     }

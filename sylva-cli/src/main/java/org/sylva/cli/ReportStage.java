@@ -17,8 +17,8 @@ import org.sylva.progress.CancelledException;
  *
  * <pre>{@code
  * Throwable failure = ReportStage.stage(group, report, () -> HtmlReport.render(data));
- * group.commit();
- * if (failure != null) { ReportStage.removeEarlier(report); throw new ReportNotWritten(report, out, failure); }
+ * group.commitFolder(out, "hdbscan", () -> { if (failure != null) ReportStage.removeEarlier(report); });
+ * if (failure != null) throw new ReportNotWritten(report, out, failure);
  * }</pre>
  */
 final class ReportStage {

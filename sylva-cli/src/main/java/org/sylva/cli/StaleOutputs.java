@@ -15,12 +15,12 @@ import java.util.Set;
  * (e.g. {@code labels.csv} after a run with {@code --format npy}, or {@code report.html} after a run
  * without {@code --report}) are removed, so that nobody reads an old report beside new labels. Only
  * these names are ever touched ({@link #NAMES}), only regular files and links, never a directory, and
- * nothing before the new outputs are in place: a run that fails removes nothing. A report written
+ * nothing before the new outputs are in place (and before the manifest is written, so a folder with a
+ * manifest never has an earlier run's file beside it): a run that fails before its commit removes nothing. A report written
  * under another name than {@code report.html} is the user's to remove.
  *
  * <pre>{@code
- * g.commit();
- * List<Path> removed = StaleOutputs.remove(out, written);
+ * g.commitFolder(out, "hdbscan", () -> removed.addAll(StaleOutputs.remove(out, written)));
  * }</pre>
  */
 final class StaleOutputs {

@@ -15,11 +15,12 @@ import picocli.CommandLine.Command;
             "  sylva predict clips.model later.npy --out assigned/",
             "  sylva balltree cloud.npy --batch batch.npy --out tree/",
             "  sylva devices                 # GPU devices for --backend opencl|cuda",
+            "  sylva verify result/          # complete, or interrupted half-way?",
             "  sylva help hdbscan",
             "",
             "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."},
         subcommands = {HdbscanCommand.class, PredictCommand.class, BallTreeCommand.class, DemoCommand.class,
-            BenchCommand.class, ServeCommand.class, DevicesCommand.class, CommandLine.HelpCommand.class})
+            BenchCommand.class, ServeCommand.class, DevicesCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
 final class SylvaCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

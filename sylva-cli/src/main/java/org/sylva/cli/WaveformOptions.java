@@ -11,6 +11,7 @@ import org.sylva.data.PointSet;
 import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;
 import org.sylva.io.PointReaders;
+import org.sylva.progress.CancellationToken;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,7 +24,7 @@ import picocli.CommandLine.Option;
  * derived features (e.g. principal components) still draws the original clips.
  *
  * <pre>{@code
- * Waveforms w = waveformOptions.resolve(loaded, inputName, err, quiet);   // null: no waveform section
+ * Waveforms w = waveformOptions.resolve(loaded, inputName, err, quiet, token);   // null: no waveform section
  * }</pre>
  */
 final class WaveformOptions {
@@ -53,7 +54,8 @@ final class WaveformOptions {
      * The clips to draw for the points read from {@code input} ({@code loaded}), or null for none;
      * refuses a bad or contradictory option, naming it, and a second file whose row count differs.
      */
-    Waveforms resolve(InputOptions.Loaded loaded, String input, PrintWriter err, boolean quiet) throws IOException {
+    Waveforms resolve(InputOptions.Loaded loaded, String input, PrintWriter err, boolean quiet, CancellationToken cancel)
+            throws IOException {
         if (channels != null && channels < 1) {
             throw InvalidInputException.forParameter("channels", "channels must be at least 1; got " + channels);
         }
@@ -65,7 +67,7 @@ final class WaveformOptions {
             return null;
         }
         PointSet points = loaded.points();
-        if (from != null) return fromFile(points.size(), input);
+        if (from != null) return fromFile(points.size(), input, cancel);
         boolean asked = Boolean.TRUE.equals(waveforms) || channels != null;
         if (loaded.clipShape() != null) return ofClips(points, loaded.clipShape(), input, asked, err, quiet);
         if (!asked) return null;
@@ -111,7 +113,7 @@ final class WaveformOptions {
     }
 
     /** The clips of the second file: as many rows as the input has points, read as the input is read. */
-    private Waveforms fromFile(int n, String input) throws IOException {
+    private Waveforms fromFile(int n, String input, CancellationToken cancel) throws IOException {
         String name = from.toString();
         if (name.equals("-")) {
             throw InvalidInputException.forParameter("waveforms_from", "waveforms cannot come from standard input;"
@@ -124,11 +126,11 @@ final class WaveformOptions {
         PointSet rows;
         int[] clip = null;
         if (InputOptions.isNpy(from)) {
-            NpyArray a = Npy.read(from);
+            NpyArray a = Npy.read(from, cancel);
             clip = InputOptions.clipShape(a);
             rows = InputOptions.points(a, clip, w -> { });
         } else if (PointReaders.formatOf(name, false) == PointReaders.Format.DELIMITED) {
-            rows = PointReaders.readPoints(from, Optional.empty(), w -> { });
+            rows = PointReaders.readPoints(from, Optional.empty(), w -> { }, cancel);
         } else {
             throw InvalidInputException.forParameter("waveforms_from", name + ": cannot tell the format from the"
                     + " name; give a .npy or a text file (.csv, .tsv, .txt)");

@@ -40,7 +40,7 @@ class BallTreeCommandTest {
     }
 
     static void assertTreeFiles(Path out, BallTree expected, BatchLayout layout) throws IOException {
-        assertEquals(List.of("levels.npy", "mask.npy", "offsets.npy", "tree_idx.npy"), Cli.list(out));
+        assertEquals(Cli.withManifest(List.of("levels.npy", "mask.npy", "offsets.npy", "tree_idx.npy")), Cli.list(out));
         NpyArray idx = Npy.read(out.resolve("tree_idx.npy"));
         assertEquals(NpyDtype.INT64, idx.dtype());
         assertArrayEquals(new int[] {expected.size()}, idx.shape());
@@ -153,7 +153,7 @@ class BallTreeCommandTest {
         Path out = tmp.resolve("part");
         Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--partition-level", "3",
                 "--out", out.toString(), "-q").assertOk();
-        assertEquals(List.of("perm.npy"), Cli.list(out));
+        assertEquals(Cli.withManifest(List.of("perm.npy")), Cli.list(out));
         NpyArray perm = Npy.read(out.resolve("perm.npy"));
         assertEquals(NpyDtype.INT64, perm.dtype());
         int[] want = new BallTreeBuilder().threads(1).partition(cloud, BatchLayout.of(N, batchIds), 3);
@@ -169,7 +169,8 @@ class BallTreeCommandTest {
         Path report = out.resolve("balls.html");
         Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
                 "--report", report.toString(), "--report-level", "2", "-q").assertOk();
-        assertEquals(List.of("balls.html", "levels.npy", "mask.npy", "offsets.npy", "tree_idx.npy"), Cli.list(out));
+        assertEquals(Cli.withManifest(List.of("balls.html", "levels.npy", "mask.npy", "offsets.npy", "tree_idx.npy")),
+                Cli.list(out));
         HdbscanCommandTest.assertSelfContainedHtml(Files.readString(report));
     }
 
@@ -178,7 +179,7 @@ class BallTreeCommandTest {
         Path csv = TestData.writeCsv(cloud, tmp.resolve("cloud.csv"), ',', false);
         Path out = tmp.resolve("tree");
         Cli.run("balltree", csv.toString(), "--format", "csv", "--out", out.toString(), "-q").assertOk();
-        assertEquals(List.of("levels.csv", "mask.csv", "offsets.csv", "tree_idx.csv"), Cli.list(out));
+        assertEquals(Cli.withManifest(List.of("levels.csv", "mask.csv", "offsets.csv", "tree_idx.csv")), Cli.list(out));
         BallTree expected = new BallTreeBuilder().threads(1).build(cloud, BatchLayout.single(N));
         List<String> idx = Files.readAllLines(out.resolve("tree_idx.csv"));
         assertEquals(expected.size(), idx.size());

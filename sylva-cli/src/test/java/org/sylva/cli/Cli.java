@@ -83,6 +83,11 @@ final class Cli {
         }
     }
 
+    /** {@code names} and the manifest every complete run writes last, sorted (what a folder lists). */
+    static List<String> withManifest(List<String> names) {
+        return Stream.concat(names.stream(), Stream.of(org.sylva.io.ResultFolder.MANIFEST)).sorted().toList();
+    }
+
     /** {@code dir} holds nothing: no output, no temporary ({@code .NAME.part}), no probe file. */
     static void assertNothingWritten(Path dir) throws IOException {
         List<String> names = list(dir);

@@ -51,7 +51,7 @@ class StaleOutputsTest {
                 "--report", out.resolve("report.html").toString(), "-q").assertOk();
         List<String> first = new ArrayList<>(outputs(".csv"));
         first.add("report.html");
-        assertEquals(sorted(first, List.of()), Cli.list(out));
+        assertEquals(Cli.withManifest(sorted(first, List.of())), Cli.list(out));
         for (String f : USER_FILES) Files.writeString(out.resolve(f), "mine");
         Files.createDirectories(out.resolve("sub"));
         Files.writeString(out.resolve("sub").resolve("labels.csv"), "mine too");
@@ -61,7 +61,7 @@ class StaleOutputsTest {
         List<String> want = sorted(outputs(".npy"), USER_FILES);
         want.add("sub");
         want.sort(null);
-        assertEquals(want, Cli.list(out), "only this run's outputs and the user's files");
+        assertEquals(Cli.withManifest(want), Cli.list(out), "only this run's outputs and the user's files");
         for (String f : USER_FILES) assertEquals("mine", Files.readString(out.resolve(f)), f);
         assertEquals("mine too", Files.readString(out.resolve("sub").resolve("labels.csv")), "only --out itself");
         assertTrue(second.err().contains("removed 9 files of an earlier run that this run does not write: labels.csv,"),
@@ -77,7 +77,7 @@ class StaleOutputsTest {
         Files.writeString(out.resolve("report.html"), "an old report");
         Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--report",
                 elsewhere.toString(), "-q").assertOk();
-        assertEquals(sorted(outputs(".npy"), List.of()), Cli.list(out));
+        assertEquals(Cli.withManifest(sorted(outputs(".npy"), List.of())), Cli.list(out));
         assertTrue(Files.size(elsewhere) > 1000);
     }
 
@@ -111,6 +111,6 @@ class StaleOutputsTest {
         Cli.Result r = Cli.run("demo", "--points", "300", "--out", out.toString()).assertOk();
         assertTrue(r.out().contains("removed 1 file of an earlier run that this run does not write: labels.csv"),
                 r.out());
-        assertEquals(sorted(outputs(".npy"), List.of("report.html")), Cli.list(out));
+        assertEquals(Cli.withManifest(sorted(outputs(".npy"), List.of("report.html"))), Cli.list(out));
     }
 }

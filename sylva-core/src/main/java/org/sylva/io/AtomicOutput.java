@@ -19,7 +19,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Writes files so that a reader never sees a half-written one: the content goes to a temporary
@@ -49,6 +52,8 @@ import org.sylva.data.InvalidInputException;
  * }</pre>
  */
 public final class AtomicOutput {
+    /** The most bytes written between two looks at the cancellation token. */
+    private static final int CHUNK = 1 << 20;
     /** Temporaries being written or staged right now, so a shutdown hook can remove them. */
     private static final Set<Path> IN_FLIGHT = ConcurrentHashMap.newKeySet();
 
@@ -69,7 +74,7 @@ public final class AtomicOutput {
 
     /** Writes {@code target} atomically: all of {@code content} or, on any failure, nothing. */
     public static void write(Path target, Content content) throws IOException {
-        Path tmp = writeTemporary(target, content);
+        Path tmp = writeTemporary(target, content, CancellationToken.NEVER).tmp();
         try {
             moveIntoPlace(tmp, target);
         } finally {
@@ -79,56 +84,162 @@ public final class AtomicOutput {
 
     /** Starts a group of files that become visible together at {@link Group#commit()}. */
     public static Group group() {
-        return new Group();
+        return new Group(CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #group()}, its writes checking {@code cancel} before every piece of at most 1 MiB, so a
+     * Ctrl-C while large outputs are written stops within milliseconds (the commit itself is not cancelled).
+     */
+    public static Group group(CancellationToken cancel) {
+        return new Group(cancel);
     }
 
     /**
      * Several output files written to temporaries and renamed into place only at {@link #commit()};
      * {@link #close()} deletes every temporary not committed (use try-with-resources), so a run that
      * fails or is cancelled half-way leaves none of its outputs behind. Renames happen in the order
-     * the files were written; if one of them fails, the files renamed before it stay in place.
+     * the files were written; if one of them fails, the files renamed before it stay in place. {@link
+     * #commitFolder} publishes the files as one result folder instead, with a manifest written last
+     * ({@link ResultFolder}), so that a reader can tell a complete folder from one a crash left half-way.
      *
      * <pre>{@code
      * try (AtomicOutput.Group g = AtomicOutput.group()) {
      *     g.write(dir.resolve("tree_idx.npy"), out -> ...);
      *     g.write(dir.resolve("mask.npy"), out -> ...);
-     *     g.commit();
+     *     g.commitFolder(dir, "balltree", () -> { });
      * }
      * }</pre>
      */
     public static final class Group implements AutoCloseable {
-        private final Map<Path, Path> staged = new LinkedHashMap<>();
+        private final Map<Path, Staged> staged = new LinkedHashMap<>();
         private boolean committed;
+        /** Where tests inject faults into the commit's file operations; does nothing otherwise. */
+        private FaultHook faults = (step, path) -> { };
+        private final CancellationToken cancel;
 
-        private Group() {
+        private Group(CancellationToken cancel) {
+            this.cancel = cancel;
+        }
+
+        /** Test hook: {@code hook} runs before each file operation of {@link #commitFolder}. */
+        Group faults(FaultHook hook) {
+            this.faults = hook;
+            return this;
         }
 
         /** Writes {@code content} to a temporary for {@code target}; nothing is visible until commit. */
         public synchronized void write(Path target, Content content) throws IOException {
             if (committed) throw new IllegalStateException("group already committed");
             Path key = target.toAbsolutePath().normalize();
-            Path previous = staged.remove(key);
-            if (previous != null) deleteQuietly(previous);
-            staged.put(key, writeTemporary(target, content));
+            Staged previous = staged.remove(key);
+            if (previous != null) deleteQuietly(previous.tmp());
+            staged.put(key, writeTemporary(target, content, cancel));
         }
 
         /** Renames every staged temporary onto its target, in the order written. */
         public synchronized void commit() throws IOException {
             if (committed) return;
             committed = true;
-            List<Map.Entry<Path, Path>> entries = new ArrayList<>(staged.entrySet());
-            for (Map.Entry<Path, Path> e : entries) {
-                moveIntoPlace(e.getValue(), e.getKey());
+            List<Map.Entry<Path, Staged>> entries = new ArrayList<>(staged.entrySet());
+            for (Map.Entry<Path, Staged> e : entries) {
+                moveIntoPlace(e.getValue().tmp(), e.getKey());
                 staged.remove(e.getKey());
             }
+        }
+
+        /**
+         * Publishes the staged files as the result folder {@code dir}, in this order: removes {@code dir}'s
+         * manifest ({@value ResultFolder#MANIFEST}), renames every staged temporary onto its target, runs
+         * {@code beforePublish} (removing an earlier run's files, say), and writes the new manifest,
+         * naming each staged file inside {@code dir} with its size and SHA-256. The folder's directory
+         * entries are flushed to disk between these steps, where the file system allows. A failure or a
+         * crash at any point leaves either the previous manifest with the previous files (nothing was
+         * renamed yet), or no manifest, never a manifest that does not match. Returns the manifest.
+         */
+        public synchronized ResultManifest commitFolder(Path dir, String command, BeforePublish beforePublish)
+                throws IOException {
+            if (committed) throw new IllegalStateException("group already committed");
+            committed = true;
+            Path root = dir.toAbsolutePath().normalize();
+            Path manifest = root.resolve(ResultFolder.MANIFEST);
+            List<ResultManifest.Entry> files = new ArrayList<>();
+            for (Map.Entry<Path, Staged> e : staged.entrySet()) {
+                if (e.getKey().equals(manifest)) throw new IllegalArgumentException("a staged file is the manifest");
+                if (!e.getKey().startsWith(root)) continue;   // a report elsewhere is not part of the folder
+                String name = root.relativize(e.getKey()).toString().replace(java.io.File.separatorChar, '/');
+                files.add(new ResultManifest.Entry(name, e.getValue().bytes(), e.getValue().sha256()));
+            }
+            ResultManifest m = new ResultManifest(ResultManifest.VERSION, command, ResultManifest.newRunId(), files);
+            faults.before("remove-manifest", manifest);
+            removeManifest(manifest);
+            syncDirectory(root);   // the manifest is gone on disk before any file of the new run lands
+            for (Map.Entry<Path, Staged> e : new ArrayList<>(staged.entrySet())) {
+                faults.before("rename", e.getKey());
+                moveIntoPlace(e.getValue().tmp(), e.getKey());
+                staged.remove(e.getKey());
+            }
+            faults.before("before-publish", root);
+            beforePublish.run();
+            syncDirectory(root);   // every file is in place on disk before the manifest says so
+            byte[] text = m.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            faults.before("write-manifest", manifest);
+            Path tmp = writeTemporary(manifest, out -> out.write(text), CancellationToken.NEVER).tmp();
+            try {
+                faults.before("rename-manifest", manifest);
+                moveIntoPlace(tmp, manifest);
+            } finally {
+                deleteQuietly(tmp);
+            }
+            syncDirectory(root);
+            return m;
         }
 
         /** Deletes every temporary not yet renamed. */
         @Override
         public synchronized void close() {
-            for (Path tmp : staged.values()) deleteQuietly(tmp);
+            for (Staged s : staged.values()) deleteQuietly(s.tmp());
             staged.clear();
             committed = true;
+        }
+    }
+
+    /**
+     * What {@link Group#commitFolder} runs after the files are in place and before the manifest is written.
+     *
+     * <pre>{@code
+     * AtomicOutput.BeforePublish step = () -> Files.deleteIfExists(dir.resolve("old.csv"));
+     * }</pre>
+     */
+    @FunctionalInterface
+    public interface BeforePublish {
+        void run() throws IOException;
+    }
+
+    /** Runs before each file operation of a commit: tests throw or stop there (see {@code Group#faults}). */
+    @FunctionalInterface
+    interface FaultHook {
+        void before(String step, Path path) throws IOException;
+    }
+
+    /** A staged temporary with the size and SHA-256 of what was written to it. */
+    private record Staged(Path tmp, long bytes, String sha256) {
+    }
+
+    /** Removes a result folder's manifest (a regular file or a link); refuses anything else there. */
+    private static void removeManifest(Path manifest) throws IOException {
+        if (Files.isDirectory(manifest, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("cannot publish the results: " + manifest + " is a directory");
+        }
+        Files.deleteIfExists(manifest);
+    }
+
+    /** Flushes a directory's entries (renames, deletions) to disk; a no-op where that is not supported. */
+    private static void syncDirectory(Path dir) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException | UnsupportedOperationException e) {
+            // not every file system or platform can (e.g. Windows); the renames themselves are still atomic
         }
     }
 
@@ -258,7 +369,7 @@ public final class AtomicOutput {
         }
     }
 
-    private static Path writeTemporary(Path target, Content content) throws IOException {
+    private static Staged writeTemporary(Path target, Content content, CancellationToken cancel) throws IOException {
         checkTarget(target);
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
@@ -285,13 +396,31 @@ public final class AtomicOutput {
         if (ch == null) throw new IOException("cannot create a temporary file for " + target + " in " + dir);
         IN_FLIGHT.add(tmp.toAbsolutePath());
         boolean ok = false;
+        MessageDigest digest = ResultFolder.newDigest();
+        long[] bytes = {0};
         try {
             try (FileChannel open = ch) {
                 OutputStream os = new BufferedOutputStream(Channels.newOutputStream(open), 1 << 16);
                 content.writeTo(new FilterOutputStream(os) {
                     @Override
+                    public void write(int b) throws IOException {
+                        cancel.throwIfCancelled();
+                        out.write(b);
+                        digest.update((byte) b);
+                        bytes[0]++;
+                    }
+
+                    @Override
                     public void write(byte[] b, int off, int len) throws IOException {
-                        out.write(b, off, len);
+                        // in pieces of at most 1 MiB, each after a look at the token: a large array is one call
+                        for (int done = 0; done < len; ) {
+                            cancel.throwIfCancelled();
+                            int n = Math.min(len - done, CHUNK);
+                            out.write(b, off + done, n);
+                            digest.update(b, off + done, n);   // the manifest's checksum, without a second read
+                            done += n;
+                        }
+                        bytes[0] += len;
                     }
 
                     @Override
@@ -303,7 +432,7 @@ public final class AtomicOutput {
                 open.force(true); // the data is on disk before the rename makes it visible
             }
             ok = true;
-            return tmp;
+            return new Staged(tmp, bytes[0], HexFormat.of().formatHex(digest.digest()));
         } finally {
             if (!ok) deleteQuietly(tmp);
         }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
 import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Reads numeric delimited text (CSV, TSV, whitespace-separated) into a {@link NumericTable} of
@@ -117,6 +118,11 @@ public final class DelimitedReader {
 
     /** Reads a file; a missing or unreadable file is an {@link InvalidInputException} naming it. */
     public NumericTable read(Path path) throws IOException {
+        return read(path, CancellationToken.NEVER);
+    }
+
+    /** As {@link #read(Path)}, checking {@code cancel} before every read of at most 1 MiB. */
+    public NumericTable read(Path path, CancellationToken cancel) throws IOException {
         String source = path.toString();
         if (Files.isDirectory(path)) throw new InvalidInputException(source + ": is a directory, not a text file");
         InputStream in;
@@ -127,7 +133,7 @@ public final class DelimitedReader {
         } catch (AccessDeniedException e) {
             throw new InvalidInputException(source + ": permission denied", e);
         }
-        try (InputStream open = in) {
+        try (InputStream open = CancellableInputStream.of(in, cancel)) {
             return read(open, source);
         }
     }

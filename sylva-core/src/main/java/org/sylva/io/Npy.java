@@ -10,6 +10,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Reads and writes NumPy {@code .npy} files: what numpy wrote, Sylva reads; what Sylva writes,
@@ -53,6 +54,11 @@ public final class Npy {
 
     /** Reads a {@code .npy} file (or a pipe / device, read as a stream of unknown length). */
     public static NpyArray read(Path path) throws IOException {
+        return read(path, CancellationToken.NEVER);
+    }
+
+    /** As {@link #read(Path)}, checking {@code cancel} between reads of at most 1 MiB. */
+    public static NpyArray read(Path path, CancellationToken cancel) throws IOException {
         String source = path.toString();
         if (Files.isDirectory(path)) throw new NpyFormatException(source, "is a directory, not a .npy file");
         InputStream in;
@@ -64,7 +70,7 @@ public final class Npy {
         } catch (AccessDeniedException e) {
             throw new NpyFormatException(source, "permission denied", e);
         }
-        try (InputStream open = in) {
+        try (InputStream open = CancellableInputStream.of(in, cancel)) {
             size = Files.isRegularFile(path) ? Files.size(path) : -1;
             return NpyReader.read(open, source, size);
         }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
 
 /**
  * The one entry point the command line uses to read points, choosing the reader from the name:
@@ -53,13 +54,28 @@ public final class PointReaders {
     /** As {@link #readPoints(String, Optional, Consumer)} with an explicit stream standing for {@code "-"}. */
     public static PointSet readPoints(String source, Optional<String> shape, Consumer<String> warnings,
             InputStream stdin) throws IOException {
+        return readPoints(source, shape, warnings, stdin, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #readPoints(String, Optional, Consumer, InputStream)}, checking {@code cancel} before every
+     * read of at most 1 MiB (so reading and parsing stop within milliseconds of a Ctrl-C).
+     */
+    public static PointSet readPoints(String source, Optional<String> shape, Consumer<String> warnings,
+            InputStream stdin, CancellationToken cancel) throws IOException {
         Objects.requireNonNull(source, "source");
-        if (source.equals("-")) return readStream(stdin, "-", shape, warnings);
-        return readPoints(Path.of(source), shape, warnings);
+        if (source.equals("-")) return readStream(CancellableInputStream.of(stdin, cancel), "-", shape, warnings);
+        return readPoints(Path.of(source), shape, warnings, cancel);
     }
 
     /** Reads a file, the format chosen by its name (see the class description). */
     public static PointSet readPoints(Path path, Optional<String> shape, Consumer<String> warnings) throws IOException {
+        return readPoints(path, shape, warnings, CancellationToken.NEVER);
+    }
+
+    /** As {@link #readPoints(Path, Optional, Consumer)}, checking {@code cancel} between reads. */
+    public static PointSet readPoints(Path path, Optional<String> shape, Consumer<String> warnings,
+            CancellationToken cancel) throws IOException {
         Objects.requireNonNull(warnings, "warnings");
         String name = path.toString();
         Format f = formatOf(name, shape.isPresent());
@@ -78,9 +94,9 @@ public final class PointReaders {
                     + (f == Format.NPY ? ".npy file states its shape in its header" : "text file's rows give its shape"));
         }
         return switch (f) {
-            case NPY -> Npy.read(path).toPointSetTransferring(warnings);
-            case DELIMITED -> DelimitedReader.forFile(name).read(path).toPointSetTransferring();
-            case RAW_FLOAT32 -> RawFloat32Reader.read(path, RawFloat32Reader.Shape.parse(shape.orElseThrow()));
+            case NPY -> Npy.read(path, cancel).toPointSetTransferring(warnings);
+            case DELIMITED -> DelimitedReader.forFile(name).read(path, cancel).toPointSetTransferring();
+            case RAW_FLOAT32 -> RawFloat32Reader.read(path, RawFloat32Reader.Shape.parse(shape.orElseThrow()), cancel);
         };
     }
 

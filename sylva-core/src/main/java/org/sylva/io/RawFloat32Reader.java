@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Reads raw little-endian float32 values (no header) with a shape the user states, e.g.
@@ -77,6 +78,11 @@ public final class RawFloat32Reader {
 
     /** Reads a file whose size must be exactly {@code shape.bytes()}. */
     public static PointSet read(Path path, Shape shape) throws IOException {
+        return read(path, shape, CancellationToken.NEVER);
+    }
+
+    /** As {@link #read(Path, Shape)}, checking {@code cancel} between reads of at most 1 MiB. */
+    public static PointSet read(Path path, Shape shape, CancellationToken cancel) throws IOException {
         String source = path.toString();
         if (Files.isDirectory(path)) throw new InvalidInputException(source + ": is a directory, not a raw float32 file");
         InputStream in;
@@ -87,7 +93,7 @@ public final class RawFloat32Reader {
         } catch (AccessDeniedException e) {
             throw new InvalidInputException(source + ": permission denied", e);
         }
-        try (InputStream open = in) {
+        try (InputStream open = CancellableInputStream.of(in, cancel)) {
             if (Files.isRegularFile(path)) {
                 long size = Files.size(path);
                 if (size != shape.bytes()) throw sizeMismatch(source, shape, size + " bytes");

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Renders the HDBSCAN report: one self-contained HTML file (inline CSS and SVG, no script, no
@@ -52,6 +53,15 @@ public final class HtmlReport {
 
     /** The report as a string. */
     public static String render(HdbscanReportData data) {
+        return render(data, CancellationToken.NEVER);
+    }
+
+    /**
+     * The report as a string, looking at {@code cancel} between its sections (each bounded: the drawings
+     * sample at most {@value #MAX_PLOTTED_POINTS} points and {@value #MAX_WAVEFORM_PANELS} panels), so
+     * Ctrl-C during rendering ends it after the section under way.
+     */
+    public static String render(HdbscanReportData data, CancellationToken cancel) {
         int n = data.n(), d = data.d(), k = data.clusterCount();
         int[] labels = data.labels();
         float[] coords = data.coords();
@@ -74,10 +84,15 @@ public final class HtmlReport {
         }
         sb.append(" \u00b7 Sylva ").append(Html.esc(data.sylvaVersion())).append("</p>\n");
 
+        cancel.throwIfCancelled();
         treeSection(sb, data);
+        cancel.throwIfCancelled();
         projectionSection(sb, data, count, noise);
+        cancel.throwIfCancelled();
         if (data.waveforms() != null) WaveformSection.render(sb, data, count, noise);
+        cancel.throwIfCancelled();
         clusterTable(sb, data, count, noise, refused);
+        cancel.throwIfCancelled();
         sb.append("<div class=\"cols\">\n<section id=\"parameters\"><h2>Parameters</h2>\n");
         Html.keyValueTable(sb, "parameters-table", "parameter", "value", data.parameters());
         sb.append("<p class=\"note\" id=\"version\">Sylva version ").append(Html.esc(data.sylvaVersion()))

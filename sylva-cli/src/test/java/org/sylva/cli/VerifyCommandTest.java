@@ -1,0 +1,80 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.io.ResultFolder;
+
+/**
+ * Every command that writes a results folder (hdbscan, balltree, predict, demo) leaves a manifest that
+ * {@code sylva verify} finds complete; a folder without one is incomplete (exit 1), a changed file a
+ * mismatch naming it (exit 4); a report may not take the manifest's name.
+ */
+class VerifyCommandTest {
+    @TempDir
+    Path tmp;
+
+    private static void assertComplete(Path dir, String command, int files) {
+        Cli.Result v = Cli.run("verify", dir.toString()).assertOk();
+        assertTrue(v.out().startsWith("complete: " + dir + " (" + files + " files of a " + command + " run"), v.out());
+    }
+
+    @Test
+    void everyCommandPublishesACompleteFolder() throws IOException {
+        Path clips = TestData.writeNpy(TestData.clips(400), tmp.resolve("clips.npy"));
+        Path fit = tmp.resolve("fit");
+        Path model = fit.resolve("clips.model");   // inside --out: part of the folder
+        Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", fit.toString(), "--save-model",
+                model.toString(), "--report", fit.resolve("report.html").toString(), "--threads", "2").assertOk();
+        assertComplete(fit, "hdbscan", 8 + 2);
+
+        Path assigned = tmp.resolve("assigned");
+        Cli.run("predict", model.toString(), clips.toString(), "--out", assigned.toString()).assertOk();
+        assertComplete(assigned, "predict", 4);
+
+        Path cloud = TestData.writeNpy(TestData.blob(300, 3, 5), tmp.resolve("cloud.npy"));
+        Path tree = tmp.resolve("tree");
+        Cli.run("balltree", cloud.toString(), "--out", tree.toString()).assertOk();
+        assertComplete(tree, "balltree", 4);
+        // a partition into the same folder replaces the tree's manifest with its own one file
+        Cli.run("balltree", cloud.toString(), "--out", tree.toString(), "--partition-level", "2").assertOk();
+        assertComplete(tree, "balltree", 1);
+
+        Path demo = tmp.resolve("demo");
+        Cli.run("demo", "--points", "1500", "--out", demo.toString()).assertOk();
+        assertComplete(demo, "demo", 9);
+    }
+
+    @Test
+    void aFolderWithoutManifestIsIncompleteAndAChangedFileIsNamed() throws IOException {
+        Path cloud = TestData.writeNpy(TestData.blob(200, 2, 6), tmp.resolve("cloud.npy"));
+        Path tree = tmp.resolve("tree");
+        Cli.run("balltree", cloud.toString(), "--out", tree.toString(), "--format", "csv").assertOk();
+        Files.writeString(tree.resolve("mask.csv"), "changed\n", java.nio.file.StandardOpenOption.APPEND);
+        Cli.Result r = Cli.run("verify", tree.toString());
+        assertEquals(ExitStatus.MISMATCH, r.code());
+        assertTrue(r.out().startsWith("mismatch: " + tree.resolve("mask.csv").toAbsolutePath()), r.out());
+
+        Files.delete(tree.resolve(ResultFolder.MANIFEST));
+        r = Cli.run("verify", tree.toString());
+        assertEquals(ExitStatus.INCOMPLETE, r.code());
+        assertTrue(r.out().startsWith("incomplete: "), r.out());
+
+        Cli.run("verify", tmp.resolve("absent").toString()).assertError("absent");
+    }
+
+    @Test
+    void aReportCannotTakeTheManifestsName() throws IOException {
+        Path cloud = TestData.writeNpy(TestData.blob(200, 2, 7), tmp.resolve("cloud.npy"));
+        Path out = tmp.resolve("tree");
+        Cli.run("balltree", cloud.toString(), "--out", out.toString(), "--report",
+                out.resolve(ResultFolder.MANIFEST).toString()).assertError("the run's manifest");
+        assertEquals(List.of(), Cli.list(out));
+    }
+}

@@ -1,0 +1,142 @@
+package org.sylva.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Tells whether a result folder holds one complete run. A run publishes its files and then, last, a
+ * manifest {@value #MANIFEST} naming each of them with its size and SHA-256 ({@link ResultManifest});
+ * before its first file lands it removes the previous manifest. So after any crash a folder either has a
+ * manifest that matches every file it names ({@link Status#COMPLETE}), or has none ({@link
+ * Status#INCOMPLETE}: a run was interrupted, or the folder was not written by Sylva); a manifest that
+ * does not match ({@link Status#MISMATCH}) means something changed the folder after the run. Files the
+ * manifest does not name (another tool's, a lock or temporary file) are not part of the run and not
+ * looked at.
+ *
+ * <pre>{@code
+ * ResultFolder.Verdict v = ResultFolder.verify(Path.of("result"));
+ * if (v.status() != ResultFolder.Status.COMPLETE) throw new IOException(v.message());
+ * }</pre>
+ */
+public final class ResultFolder {
+    /** The manifest's file name inside a result folder. */
+    public static final String MANIFEST = "sylva-run.json";
+    /** A manifest is a few hundred bytes per file; a far larger file is not one. */
+    static final long MAX_MANIFEST_BYTES = 16L << 20;
+
+    private ResultFolder() {
+    }
+
+    /** What {@link #verify} found. */
+    public enum Status {
+        /** The manifest is there and every file it names has its size and SHA-256. */
+        COMPLETE,
+        /** No manifest: a run did not finish (or nothing was published there). */
+        INCOMPLETE,
+        /** A manifest that does not match: a named file missing, of another size or content; or damaged. */
+        MISMATCH
+    }
+
+    /**
+     * The verdict on a folder.
+     *
+     * <pre>{@code
+     * System.out.println(ResultFolder.verify(dir).message());   // "complete: result/ (8 files of hdbscan run 3f2a...)"
+     * }</pre>
+     *
+     * @param status   what was found
+     * @param file     the file at fault (the manifest, or a file it names), or null when complete
+     * @param detail   why, in words (empty when complete)
+     * @param manifest the manifest read, or null when there is none or it is damaged
+     */
+    public record Verdict(Status status, Path file, String detail, ResultManifest manifest) {
+        /** One line for a person: the status, the folder or file, and why. */
+        public String message() {
+            return switch (status) {
+                case COMPLETE -> "complete: " + file + " (" + manifest.files().size() + " files of a "
+                        + manifest.command() + " run, id " + manifest.runId() + ")";
+                case INCOMPLETE -> "incomplete: " + file + ": " + detail;
+                case MISMATCH -> "mismatch: " + file + ": " + detail;
+            };
+        }
+    }
+
+    /** Checks {@code dir} against its manifest, reading every file it names once. */
+    public static Verdict verify(Path dir) throws IOException {
+        Path mf = dir.resolve(MANIFEST);
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(mf, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            if (!Files.isDirectory(dir)) throw new NoSuchFileException(dir.toString(), null, "no such folder");
+            return new Verdict(Status.INCOMPLETE, dir, "no " + MANIFEST + ": the run that wrote it did not finish, "
+                    + "or no Sylva run wrote it", null);
+        }
+        if (!a.isRegularFile() || a.size() > MAX_MANIFEST_BYTES) {
+            return new Verdict(Status.MISMATCH, mf, "not a regular manifest file", null);
+        }
+        ResultManifest m;
+        try {
+            m = ResultManifest.parse(Files.readString(mf, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException e) {
+            return new Verdict(Status.MISMATCH, mf, e.getMessage(), null);
+        }
+        Path root = dir.toAbsolutePath().normalize();
+        for (ResultManifest.Entry e : m.files()) {
+            Path f = root.resolve(e.name()).normalize();
+            if (!f.startsWith(root) || f.equals(root)) {
+                return new Verdict(Status.MISMATCH, mf, "names " + e.name() + ", outside the folder", m);
+            }
+            Verdict v = check(f, e, m);
+            if (v != null) return v;
+        }
+        return new Verdict(Status.COMPLETE, dir, "", m);
+    }
+
+    /** Null when {@code f} has the entry's size and digest, else the mismatch. */
+    private static Verdict check(Path f, ResultManifest.Entry e, ResultManifest m) throws IOException {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException x) {
+            return new Verdict(Status.MISMATCH, f, "missing, but the manifest names it", m);
+        }
+        if (!a.isRegularFile()) return new Verdict(Status.MISMATCH, f, "not a regular file", m);
+        if (a.size() != e.bytes()) {
+            return new Verdict(Status.MISMATCH, f, a.size() + " bytes, but the manifest says " + e.bytes(), m);
+        }
+        String sha = sha256(f);
+        if (!sha.equalsIgnoreCase(e.sha256())) {
+            return new Verdict(Status.MISMATCH, f, "its SHA-256 is " + sha + ", but the manifest says " + e.sha256(), m);
+        }
+        return null;
+    }
+
+    /** The SHA-256 of a file, in hex. */
+    static String sha256(Path f) throws IOException {
+        MessageDigest md = newDigest();
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(f)) {
+            // ends at the file's end: each pass reads at least one byte or stops
+            for (int n = in.read(buf); n >= 0; n = in.read(buf)) md.update(buf, 0, n);
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    static MessageDigest newDigest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+}

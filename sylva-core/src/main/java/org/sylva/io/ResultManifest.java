@@ -1,0 +1,109 @@
+package org.sylva.io;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a result folder's manifest ({@value ResultFolder#MANIFEST}) says: the format version, the
+ * command that wrote the folder, a random run id, and each file of the run (its name relative to the
+ * folder, its size in bytes and its SHA-256). The manifest is the last file a run writes and the first it
+ * removes, so it stands for a complete run (see {@link ResultFolder}). Text form: one JSON object,
+ * readable without Sylva ({@code json.load} and {@code hashlib.sha256} in Python).
+ *
+ * <pre>{@code
+ * {"format": "sylva-run", "version": 1, "command": "hdbscan", "run_id": "3f2a...",
+ *  "files": [{"name": "labels.npy", "bytes": 4128, "sha256": "9b1c..."}, ...]}
+ * }</pre>
+ *
+ * @param version the manifest format's version ({@link #VERSION})
+ * @param command the command that wrote the folder ({@code "hdbscan"}, {@code "balltree"}, ...)
+ * @param runId   a random identifier of the run (32 hex digits)
+ * @param files   the run's files, in the order written
+ */
+public record ResultManifest(int version, String command, String runId, List<Entry> files) {
+    /** The format version this library writes and reads. */
+    public static final int VERSION = 1;
+    /** The value of the {@code "format"} key, which tells a manifest from any other JSON file. */
+    static final String FORMAT = "sylva-run";
+
+    public ResultManifest {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(runId, "runId");
+        files = List.copyOf(files);
+    }
+
+    /**
+     * One file of a run.
+     *
+     * <pre>{@code
+     * new ResultManifest.Entry("labels.npy", 4128, "9b1c...");
+     * }</pre>
+     *
+     * @param name   the path relative to the folder, with {@code /} between names
+     * @param bytes  the file's size
+     * @param sha256 its SHA-256, 64 lower-case hex digits
+     */
+    public record Entry(String name, long bytes, String sha256) {
+        public Entry {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(sha256, "sha256");
+        }
+    }
+
+    /** A fresh random run id (128 bits, hex). */
+    static String newRunId() {
+        byte[] b = new byte[16];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
+    /** The manifest's text: one JSON object, one line per file. */
+    public String toJson() {
+        StringBuilder b = new StringBuilder();
+        b.append("{\"format\": ").append(ManifestJson.quote(FORMAT))
+                .append(", \"version\": ").append(version)
+                .append(", \"command\": ").append(ManifestJson.quote(command))
+                .append(", \"run_id\": ").append(ManifestJson.quote(runId))
+                .append(",\n \"files\": [");
+        for (int i = 0; i < files.size(); i++) {
+            Entry e = files.get(i);
+            b.append(i == 0 ? "\n  " : ",\n  ")
+                    .append("{\"name\": ").append(ManifestJson.quote(e.name()))
+                    .append(", \"bytes\": ").append(e.bytes())
+                    .append(", \"sha256\": ").append(ManifestJson.quote(e.sha256())).append('}');
+        }
+        return b.append("]}\n").toString();
+    }
+
+    /**
+     * Reads a manifest's text; throws {@link IllegalArgumentException} saying what is wrong when it is
+     * not a manifest of a version this library knows.
+     */
+    public static ResultManifest parse(String text) {
+        if (!(ManifestJson.parse(text) instanceof Map<?, ?> m)) throw bad("not a JSON object");
+        if (!FORMAT.equals(m.get("format"))) throw bad("no \"format\": \"" + FORMAT + "\"");
+        if (!(m.get("version") instanceof Long v) || v != VERSION) {
+            throw bad("version " + m.get("version") + ", but this Sylva reads version " + VERSION);
+        }
+        if (!(m.get("command") instanceof String command)) throw bad("no command");
+        if (!(m.get("run_id") instanceof String runId)) throw bad("no run_id");
+        if (!(m.get("files") instanceof List<?> list)) throw bad("no list of files");
+        List<Entry> files = new ArrayList<>();
+        for (Object o : list) {
+            if (!(o instanceof Map<?, ?> f) || !(f.get("name") instanceof String name)
+                    || !(f.get("bytes") instanceof Long bytes) || !(f.get("sha256") instanceof String sha)) {
+                throw bad("a file entry without name, bytes and sha256");
+            }
+            files.add(new Entry(name, bytes, sha));
+        }
+        return new ResultManifest(VERSION, command, runId, files);
+    }
+
+    private static IllegalArgumentException bad(String what) {
+        return new IllegalArgumentException("not a valid manifest: " + what);
+    }
+}

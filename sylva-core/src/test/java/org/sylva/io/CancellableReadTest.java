@@ -1,0 +1,125 @@
+package org.sylva.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedWriter;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+
+/**
+ * Reading, parsing and writing look at the cancellation token in bounded pieces: a Ctrl-C while a large
+ * CSV (200 000 x 61, about 110 MB) is parsed is noticed within a second (in practice milliseconds); a
+ * cancelled token stops an {@code .npy} read and an output write, leaving no temporary behind.
+ */
+class CancellableReadTest {
+    /** Generous: the reader looks at the token every 8 KiB of text, a fraction of a millisecond of parsing. */
+    static final long LATENCY_LIMIT_MILLIS = 1_000;
+
+    @TempDir
+    Path tmp;
+
+    private static Path largeCsv(Path file, int rows, int cols) throws IOException {
+        SplittableRandom rng = new SplittableRandom(24);
+        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.US_ASCII)) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < rows; i++) {
+                line.setLength(0);
+                for (int j = 0; j < cols; j++) {
+                    if (j > 0) line.append(',');
+                    int v = rng.nextInt(2_000_000) - 1_000_000;
+                    line.append(v / 1000).append('.').append(Math.abs(v % 1000));
+                }
+                w.append(line).append('\n');
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void aCancelWhileALargeCsvIsParsedArrivesWithinASecond() throws Exception {
+        Path csv = largeCsv(tmp.resolve("large.csv"), 200_000, 61);
+        CancellationToken token = new CancellationToken();
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        AtomicLong observedAt = new AtomicLong();
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try {
+                PointReaders.readPoints(csv, Optional.empty(), w -> { }, token);
+                outcome.set(new AssertionError("the whole file was read before the cancel"));
+            } catch (Throwable t) {
+                observedAt.set(System.nanoTime());   // the moment the reader saw the token
+                outcome.set(t);
+            }
+        });
+        Thread.sleep(300);   // well inside the read: parsing 110 MB takes seconds
+        assertTrue(reader.isAlive(), "the read ended before the cancel; make the file larger");
+        long cancelledAt = System.nanoTime();
+        token.cancel();
+        reader.join(30_000);
+        assertInstanceOf(CancelledException.class, outcome.get(), () -> "got " + outcome.get());
+        long ms = (observedAt.get() - cancelledAt) / 1_000_000;
+        assertTrue(ms < LATENCY_LIMIT_MILLIS, "the reader saw the cancel after " + ms + " ms");
+        System.out.println("CSV parse: the reader saw the cancel " + ms + " ms after it (" + Files.size(csv) + " bytes)");
+    }
+
+    @Test
+    void everyReaderStopsOnACancelledToken() throws IOException {
+        CancellationToken cancelled = new CancellationToken();
+        cancelled.cancel();
+        Path npy = tmp.resolve("a.npy");
+        Npy.writeFloat32(npy, new float[] {1, 2, 3, 4}, 2, 2);
+        assertThrows(CancelledException.class, () -> Npy.read(npy, cancelled));
+        assertThrows(CancelledException.class, () -> PointReaders.readPoints(npy, Optional.empty(), w -> { }, cancelled));
+        Path csv = Files.writeString(tmp.resolve("a.csv"), "1,2\n3,4\n");
+        assertThrows(CancelledException.class, () -> PointReaders.readPoints(csv, Optional.empty(), w -> { }, cancelled));
+        Path raw = Files.write(tmp.resolve("a.f32"), new byte[16]);
+        assertThrows(CancelledException.class, () -> PointReaders.readPoints(raw, Optional.of("2,2"), w -> { },
+                cancelled));
+        assertThrows(CancelledException.class, () -> PointReaders.readPoints("-", Optional.empty(), w -> { },
+                new ByteArrayInputStream("1,2\n".getBytes(StandardCharsets.US_ASCII)), cancelled));
+        // and a token never cancelled reads as before
+        assertEquals(2, PointReaders.readPoints(csv, Optional.empty(), w -> { }, new CancellationToken()).size());
+    }
+
+    @Test
+    void eachReadHandsOutAtMostOneMebibyte() throws IOException {
+        CancellationToken token = new CancellationToken();
+        InputStream in = CancellableInputStream.of(new ByteArrayInputStream(new byte[3 << 20]), token);
+        byte[] b = new byte[3 << 20];
+        assertEquals(CancellableInputStream.CHUNK, in.read(b, 0, b.length));
+        token.cancel();
+        assertThrows(CancelledException.class, () -> in.read(b, 0, 10));
+        assertThrows(CancelledException.class, in::read);
+    }
+
+    @Test
+    void aCancelWhileALargeOutputIsWrittenStopsItAndLeavesNothing() throws IOException {
+        CancellationToken token = new CancellationToken();
+        byte[] big = new byte[8 << 20];
+        try (AtomicOutput.Group g = AtomicOutput.group(token)) {
+            assertThrows(CancelledException.class, () -> g.write(tmp.resolve("out.npy"), out -> {
+                out.write(big, 0, 3 << 20);
+                token.cancel();   // as Ctrl-C would, half-way through the array
+                out.write(big);
+            }));
+        }
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertEquals(0, s.count(), "no output, no temporary");
+        }
+    }
+}

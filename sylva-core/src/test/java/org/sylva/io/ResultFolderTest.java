@@ -1,0 +1,137 @@
+package org.sylva.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A folder published with {@link AtomicOutput.Group#commitFolder} verifies; any change to it is named. */
+class ResultFolderTest {
+    @TempDir
+    Path tmp;
+
+    /** Publishes files {@code name -> content} into {@code dir} as one run. */
+    static ResultManifest publish(Path dir, String... namesAndContents) throws IOException {
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            for (int i = 0; i < namesAndContents.length; i += 2) {
+                byte[] b = namesAndContents[i + 1].getBytes(StandardCharsets.UTF_8);
+                g.write(dir.resolve(namesAndContents[i]), out -> out.write(b));
+            }
+            return g.commitFolder(dir, "test", () -> { });
+        }
+    }
+
+    @Test
+    void aPublishedFolderIsCompleteAndItsManifestNamesEachFile() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        ResultManifest m = publish(dir, "labels.npy", "abc", "mst.npy", "");
+        ResultFolder.Verdict v = ResultFolder.verify(dir);
+        assertEquals(ResultFolder.Status.COMPLETE, v.status(), v::message);
+        assertEquals(m, v.manifest());
+        assertEquals(List.of("labels.npy", "mst.npy"), m.files().stream().map(ResultManifest.Entry::name).toList());
+        assertEquals(3, m.files().get(0).bytes());
+        assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", m.files().get(0).sha256());
+        assertEquals(32, m.runId().length());
+        assertTrue(v.message().startsWith("complete: "), v.message());
+    }
+
+    @Test
+    void filesOutsideTheFolderAreNotPartOfIt() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(dir.resolve("labels.npy"), out -> out.write(1));
+            g.write(tmp.resolve("report.html"), out -> out.write(2));
+            ResultManifest m = g.commitFolder(dir, "test", () -> { });
+            assertEquals(1, m.files().size());
+        }
+        assertTrue(Files.exists(tmp.resolve("report.html")));
+        assertEquals(ResultFolder.Status.COMPLETE, ResultFolder.verify(dir).status());
+    }
+
+    @Test
+    void withoutAManifestTheFolderIsIncomplete() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        Files.writeString(dir.resolve("labels.npy"), "x");
+        ResultFolder.Verdict v = ResultFolder.verify(dir);
+        assertEquals(ResultFolder.Status.INCOMPLETE, v.status());
+        assertNull(v.manifest());
+        assertTrue(v.message().contains(ResultFolder.MANIFEST), v.message());
+        assertThrows(NoSuchFileException.class, () -> ResultFolder.verify(tmp.resolve("absent")));
+    }
+
+    @Test
+    void anyChangeAfterTheRunIsAMismatchNamingTheFile() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        publish(dir, "a.npy", "abc", "b.npy", "def");
+        Files.writeString(dir.resolve("b.npy"), "deF");   // same size, other content
+        ResultFolder.Verdict v = ResultFolder.verify(dir);
+        assertEquals(ResultFolder.Status.MISMATCH, v.status());
+        assertEquals(dir.resolve("b.npy").toAbsolutePath().normalize(), v.file());
+        assertTrue(v.detail().contains("SHA-256"), v.detail());
+
+        Files.writeString(dir.resolve("b.npy"), "longer");
+        assertTrue(ResultFolder.verify(dir).detail().contains("6 bytes, but the manifest says 3"));
+        Files.delete(dir.resolve("b.npy"));
+        assertTrue(ResultFolder.verify(dir).detail().startsWith("missing"));
+        Files.createDirectory(dir.resolve("b.npy"));
+        assertEquals("not a regular file", ResultFolder.verify(dir).detail());
+    }
+
+    @Test
+    void aDamagedOrForeignManifestIsAMismatchNeverTrusted() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        Path mf = dir.resolve(ResultFolder.MANIFEST);
+        for (String text : List.of("", "{", "[]", "{\"format\": \"other\"}",
+                "{\"format\": \"sylva-run\", \"version\": 2, \"command\": \"x\", \"run_id\": \"r\", \"files\": []}",
+                "{\"format\": \"sylva-run\", \"version\": 1, \"command\": \"x\", \"run_id\": \"r\", \"files\": [1]}",
+                "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]")) {
+            Files.writeString(mf, text);
+            ResultFolder.Verdict v = ResultFolder.verify(dir);
+            assertEquals(ResultFolder.Status.MISMATCH, v.status(), text);
+            assertEquals(mf, v.file());
+        }
+        Files.writeString(mf, new ResultManifest(1, "x", "r", List.of(new ResultManifest.Entry("../escape", 0,
+                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))).toJson());
+        Files.writeString(tmp.resolve("escape"), "");
+        ResultFolder.Verdict v = ResultFolder.verify(dir);
+        assertEquals(ResultFolder.Status.MISMATCH, v.status());
+        assertTrue(v.detail().contains("outside the folder"), v.detail());
+    }
+
+    @Test
+    void theManifestTextRoundTripsAnyName() {
+        ResultManifest m = new ResultManifest(1, "hdbscan", "00ff", List.of(
+                new ResultManifest.Entry("a \"quoted\" \\ name\n\t\u0001é.npy", 12, "ab"),
+                new ResultManifest.Entry("sub/report.html", 0, "cd")));
+        assertEquals(m, ResultManifest.parse(m.toJson()));
+    }
+
+    @Test
+    void theEarlierManifestGoesFirstAndTheNewOneComesAfterEveryFileAndTheLastStep() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        publish(dir, "a.npy", "old", "old.csv", "old");
+        Path mf = dir.resolve(ResultFolder.MANIFEST);
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(dir.resolve("a.npy"), out -> out.write("new".getBytes(StandardCharsets.UTF_8)));
+            g.commitFolder(dir, "test", () -> {
+                assertFalse(Files.exists(mf), "the earlier manifest is gone before the last step");
+                assertEquals("new", Files.readString(dir.resolve("a.npy")), "the files are in place before it");
+                Files.delete(dir.resolve("old.csv"));
+            });
+        }
+        ResultFolder.Verdict v = ResultFolder.verify(dir);
+        assertEquals(ResultFolder.Status.COMPLETE, v.status());
+        assertEquals(1, v.manifest().files().size());
+        assertFalse(Files.exists(dir.resolve("old.csv")));
+    }
+}
