@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sylva.gpu.cuda.CudaDriver;
 import org.sylva.gpu.opencl.OpenClDevices;
+import org.sylva.testsupport.MiniJson;
 
 /**
  * The plumbing of {@code gpu/device-check.sh}, the script for the machine with the NVIDIA GPU, run here

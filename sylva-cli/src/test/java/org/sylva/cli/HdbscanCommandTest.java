@@ -26,6 +26,7 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;
 import org.sylva.io.NpyDtype;
+import org.sylva.testsupport.MiniJson;
 
 /**
  * {@code sylva hdbscan} end to end, in-process: every input format, every output file, the JSON summary,

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.sylva.testsupport.MiniJson;
 
 /** The summary writer: typed values, null, and the string form of non-finite numbers. */
 class JsonTest {

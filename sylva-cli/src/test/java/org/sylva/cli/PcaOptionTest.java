@@ -25,6 +25,7 @@ import org.sylva.io.Npy;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
+import org.sylva.testsupport.MiniJson;
 
 /**
  * {@code sylva hdbscan --pca K}: the fit is the library's HDBSCAN on the library's principal-component

@@ -23,6 +23,7 @@ import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.io.Npy;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
+import org.sylva.testsupport.MiniJson;
 
 /**
  * What acquisition systems write, clustered as it is: int8, int16, uint16 and float16 {@code .npy}
