@@ -12,6 +12,7 @@ import org.sylva.kernels.SmallSubtree;
 import org.sylva.parallel.Execution;
 import org.sylva.parallel.SplitScheduler;
 import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
 import org.sylva.progress.ProgressListener;
 
 /**
@@ -51,6 +52,8 @@ final class TreeBuild {
     private final int targetLevel;
     private final LeafWriter leaves;
     private final CancellationToken token;
+    /** The thread that started the build: its interrupt stops the build as the token does. */
+    private final Thread caller = Thread.currentThread();
     private final ProgressListener listener;
     private final AtomicLong done = new AtomicLong();
     private final SplitScheduler scheduler;
@@ -112,7 +115,7 @@ final class TreeBuild {
                 if (groups.size() == 1) {
                     // One large batch: copy in parallel chunks, then split from the root with forked children.
                     if (copyParallel(coords)) {
-                        token.throwIfCancelled();
+                        checkCancelled();
                         runBatches(groups.get(0)[0], groups.get(0)[1], SplitWorkspace.scratch());
                     } else {
                         nonFinite.set(true);
@@ -130,13 +133,18 @@ final class TreeBuild {
         if (nonFinite.get()) points.requireFinite();
     }
 
+    /** Throws {@link CancelledException} once the token is cancelled or the calling thread interrupted. */
+    private void checkCancelled() {
+        if (token.isCancelled() || caller.isInterrupted()) throw new CancelledException();
+    }
+
     /**
      * Copies the rows of batch group {@code g} into the workspace; false (and {@code nonFinite} set) if
      * one of them is NaN or infinite, or another group already found one.
      */
     private boolean copyGroup(float[] coords, int[] g, AtomicBoolean nonFinite) {
         if (nonFinite.get()) return false;
-        token.throwIfCancelled();
+        checkCancelled();
         int from = layout.pointStart(g[0]);
         int to = g[1] < layout.batchCount() ? layout.pointStart(g[1]) : layout.pointCount();
         if (ws.copyRows(coords, from, to) < 0) {
@@ -218,7 +226,7 @@ final class TreeBuild {
             subtree(s, m, depth, slot, sc, null);
             return;
         }
-        token.throwIfCancelled();
+        checkCancelled();
         ws.split(s, s + m, sc);
         int k = m >>> 1;
         int rightSlot = slot + (1 << depth);
@@ -262,7 +270,7 @@ final class TreeBuild {
         for (; level < levels; level++) {
             // Nodes of one level differ in size by at most one; the largest holds ceil(m / 2^level).
             if (((m - 1) >> level) + 1 <= SmallSubtree.MAX) break;
-            token.throwIfCancelled();
+            checkCancelled();
             for (int t = 0; t < count; t++) {
                 int a = bnd[t], b = bnd[t + 1];
                 if (b - a >= 2) ws.split(a, b, sc);
