@@ -56,7 +56,10 @@ public final class BallTreeBuilder {
         return this;
     }
 
-    /** Token checked between bounded chunks of work; a cancelled build throws {@code CancelledException}. */
+    /**
+     * Token checked between bounded chunks of work; a cancelled build throws {@code CancelledException}.
+     * Interrupting the thread that calls {@code build} or {@code partition} stops it the same way.
+     */
     public BallTreeBuilder cancellation(CancellationToken token) {
         this.token = token == null ? CancellationToken.NEVER : token;
         return this;
