@@ -93,6 +93,12 @@ public final class Main {
      * a closed pipe) makes a run that would have succeeded fail with status 2, saying so.
      */
     static int run(String[] args, PrintWriter out, PrintWriter err, CliContext context) {
+        String undecodable = undecodableArgument(args);
+        if (undecodable != null) {
+            err.println("sylva: error: " + undecodable);
+            err.flush();
+            return ExitStatus.ERROR;
+        }
         int code;
         try {
             code = commandLine(out, err, context).execute(args);
@@ -123,6 +129,22 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             return Charset.defaultCharset();
         }
+    }
+
+    /**
+     * Why an argument cannot be used, or null: the JVM decodes the command line with the system's encoding
+     * and puts U+FFFD where bytes are not valid in it (a file name in another encoding), so a path would
+     * silently name another file; such an argument is refused.
+     */
+    static String undecodableArgument(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].indexOf('\uFFFD') >= 0) {
+                return "argument " + (i + 1) + " (" + ErrorHandler.oneLine(args[i]) + ") holds bytes that are not valid "
+                        + System.getProperty("sun.jnu.encoding", "in the system's encoding")
+                        + " (shown as \uFFFD): a path there would name another file; rename it or use a path without them";
+            }
+        }
+        return null;
     }
 
     private static boolean stderrIsTerminal() {

@@ -1,6 +1,7 @@
 package org.sylva.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -311,5 +312,14 @@ class CliErrorsTest {
         Cli.run("demo", "--points", "100", "--min-cluster-size", "1", "--out", demo.toString())
                 .assertError("got 1", "(option --min-cluster-size)");
         Cli.assertNothingWritten(demo);
+    }
+
+    @Test
+    void anArgumentWithUndecodableBytesIsRefusedBeforeAnythingRuns(@TempDir Path tmp) {
+        Path out = tmp.resolve("bad\uFFFDname");
+        var r = Cli.run("hdbscan", "x.npy", "--out", out.toString());
+        assertEquals(ExitStatus.ERROR, r.code());
+        assertTrue(r.err().contains("argument 4") && r.err().contains("not valid"), r.err());
+        assertFalse(Files.exists(out), "nothing created");
     }
 }
