@@ -35,7 +35,8 @@ import org.sylva.progress.ProgressListener;
  * {@code approximate_predict_scores}), {@link #membershipVector} and {@link #allPointsMembershipVectors}
  * (soft clustering). It holds what those need (the package's {@code prediction_data_}): the parameters,
  * the fitted points in float64, their prediction core distances, the condensed tree and its selected
- * clusters; {@link #save} writes it to a versioned, checksummed file ({@link ModelFile}) that
+ * clusters, and the fit's spanning tree, from which {@link #dbscanClustering} cuts and {@link #reselect}
+ * selects again exactly as the fit's result would; {@link #save} writes it to a versioned, checksummed file ({@link ModelFile}) that
  * {@link #load} reads back, so a spike sorter fits once and assigns later spikes in another process.
  * Immutable and thread-safe; every answer is deterministic, the same for any thread count, and the same
  * after a save and load.
