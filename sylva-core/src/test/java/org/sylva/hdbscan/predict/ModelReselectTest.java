@@ -59,8 +59,10 @@ class ModelReselectTest {
                     base().maxClusterSize(60).build(),
                     base().minClusterSize(300).allowSingleCluster(true).build(),
                     base().build());
+            java.util.Set<List<Integer>> distinct = new java.util.HashSet<>();
             for (Hdbscan b : others) {
                 HdbscanResult fresh = fit(b, x);
+                distinct.add(java.util.Arrays.stream(fresh.labels()).boxed().toList());
                 HdbscanModel re = saved.reselect(b.parameters());
                 String what = b.parameters() + (leaveOut ? " with rows left out" : "");
                 assertEquals(b.parameters(), re.parameters(), what);
@@ -77,6 +79,7 @@ class ModelReselectTest {
                 assertEquals(HdbscanModel.of(fresh, PointSet.uncheckedFloat64(N, 2, x)).approximatePredict(q),
                         re.approximatePredict(q), what);
             }
+            assertTrue(distinct.size() >= 5, "the other parameters give other clusterings: " + distinct.size());
         }
     }
 
