@@ -73,7 +73,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
      * {@code --min-cluster-size}, {@code threads} by {@code --threads}).
      */
     private static final Map<String, String> OPTION_NAMES = Map.of("cluster_selection_method", "--method",
-            "n_components", "--pca", "store_centers", "--centers");
+            "n_components", "--pca", "store_centers", "--centers", "cut_distance", "--distance");
 
     /**
      * " (option --x)" when {@code ex} is about a parameter that an option of {@code command} sets, else

@@ -129,8 +129,9 @@ final class HdbscanCommand implements Callable<Integer> {
     Path report;
 
     @Option(names = "--save-model", paramLabel = "FILE", description = "Also save the fitted model (parameters, "
-            + "fitted points, condensed tree: what prediction needs; a versioned, checksummed file) to FILE, together "
-            + "with the other outputs; 'sylva predict FILE NEW' then assigns new points to its clusters. Not with --pca.")
+            + "fitted points, condensed tree: what prediction needs, and the spanning tree; a versioned, checksummed file) "
+            + "to FILE, together with the other outputs; 'sylva predict FILE NEW' then assigns new points to its "
+            + "clusters, 'sylva cut' and 'sylva reselect' cluster it again. Not with --pca.")
     Path saveModel;
 
     @Option(names = "--centers", paramLabel = "centroid|medoid|both", description = "Also write the clusters' "

@@ -13,13 +13,16 @@ import picocli.CommandLine.Command;
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
             "      --report result/report.html --save-model clips.model",
             "  sylva predict clips.model later.npy --out assigned/",
+            "  sylva cut clips.model --distance 0.8 --out cut/",
+            "  sylva reselect clips.model --method leaf --out leaf/",
             "  sylva balltree cloud.npy --batch batch.npy --out tree/",
             "  sylva devices                 # GPU devices for --backend opencl|cuda",
             "  sylva verify result/          # complete, or interrupted half-way?",
             "  sylva help hdbscan",
             "",
             "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."},
-        subcommands = {HdbscanCommand.class, PredictCommand.class, BallTreeCommand.class, DemoCommand.class,
+        subcommands = {HdbscanCommand.class, PredictCommand.class, CutCommand.class, ReselectCommand.class,
+            BallTreeCommand.class, DemoCommand.class,
             BenchCommand.class, ServeCommand.class, DevicesCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
 final class SylvaCommand implements Runnable {
     @CommandLine.Spec

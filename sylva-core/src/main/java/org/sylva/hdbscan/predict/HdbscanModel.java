@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Optional;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
@@ -12,7 +13,12 @@ import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
+import org.sylva.hdbscan.hierarchy.Clustering;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.hierarchy.DbscanCut;
+import org.sylva.hdbscan.hierarchy.OutlierScores;
+import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
+import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.io.AtomicOutput;
 import org.sylva.kernels.DistanceKernel;
@@ -29,7 +35,8 @@ import org.sylva.progress.ProgressListener;
  * {@code approximate_predict_scores}), {@link #membershipVector} and {@link #allPointsMembershipVectors}
  * (soft clustering). It holds what those need (the package's {@code prediction_data_}): the parameters,
  * the fitted points in float64, their prediction core distances, the condensed tree and its selected
- * clusters; {@link #save} writes it to a versioned, checksummed file ({@link ModelFile}) that
+ * clusters, and the fit's spanning tree, from which {@link #dbscanClustering} cuts and {@link #reselect}
+ * selects again exactly as the fit's result would; {@link #save} writes it to a versioned, checksummed file ({@link ModelFile}) that
  * {@link #load} reads back, so a spike sorter fits once and assigns later spikes in another process.
  * Immutable and thread-safe; every answer is deterministic, the same for any thread count, and the same
  * after a save and load.
@@ -80,6 +87,10 @@ public final class HdbscanModel {
     private final CondensedTree tree;
     private final ClusterTree clusters;
     private final Exemplars exemplars;
+    /** The fit's spanning tree over the fitted rows, in edge order; null for a version 1 file or a tree given alone. */
+    private final SpanningTree mst;
+    /** The label (-2 infinity, -3 NaN) of each input row left out of the fit, in row order; null when none or unknown. */
+    private final int[] leftOut;
     /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
     private volatile NeighbourSearch search;
 
@@ -89,7 +100,9 @@ public final class HdbscanModel {
      * {@code index}: the partition of {@code rows}, or null to build it on first use.
      */
     HdbscanModel(HdbscanParameters parameters, int total, int[] fittedRows, double[] rows, int n, int d, double[] core,
-            CondensedTree tree, int[] selectedNodes, PointIndex index) {
+            CondensedTree tree, int[] selectedNodes, PointIndex index, SpanningTree mst, int[] leftOut) {
+        this.mst = mst;
+        this.leftOut = leftOut;
         this.parameters = parameters;
         this.total = total;
         this.fittedRows = fittedRows;
@@ -140,8 +153,19 @@ public final class HdbscanModel {
             }
         }
         boolean identity = fn == result.size();
+        int[] leftOut = null;
+        if (!identity) {
+            int[] labels = result.labels();
+            leftOut = new int[result.size() - fn];
+            int k = 0;
+            for (int i = 0, f = 0; i < labels.length; i++) {
+                if (f < fn && fitted[f] == i) f++;
+                else leftOut[k++] = labels[i];
+            }
+        }
         return new HdbscanModel(result.parameters(), result.size(), identity ? null : fitted, fittedCoords, fn, fd,
-                predictionCore(cd, m), result.condensedTree(), result.selectedClusters(), index);
+                predictionCore(cd, m), result.condensedTree(), result.selectedClusters(), index,
+                result.spanningTree(), leftOut);
     }
 
     /**
@@ -173,7 +197,7 @@ public final class HdbscanModel {
         CoreDistances cd = coreDistances(index, parameters.minSamples(), execution);
         int[] selected = ClusterSelector.select(tree, parameters.selection()).selectedNodes();
         return new HdbscanModel(parameters, n, null, copy, n, d, predictionCore(cd, parameters.minSamples()), tree,
-                selected, index);
+                selected, index, null, null);
     }
 
     /** Reads a model {@link #save} wrote; see {@link ModelFile} for the format and what is refused. */
@@ -398,6 +422,115 @@ public final class HdbscanModel {
         return fittedRows == null ? fitted : fittedRows[fitted];
     }
 
+    // ---------------------------------------------------------------- from the stored spanning tree
+
+    /**
+     * The fit's spanning tree over the fitted rows, in the unique edge order; empty for a model read from a
+     * version 1 file (which did not store it) or built by {@link #of(HdbscanParameters, double[], int, int,
+     * CondensedTree, Execution)} from a condensed tree alone.
+     */
+    public Optional<SpanningTree> spanningTree() {
+        return Optional.ofNullable(mst);
+    }
+
+    private SpanningTree requireTree(String operation) {
+        if (mst == null) {
+            throw new InvalidInputException(operation + " needs the fit's spanning tree, which this model does not hold "
+                    + "(a model file of format version 1, written before Sylva stored it, or a model built from a "
+                    + "condensed tree alone); fit again and save the model (sylva hdbscan --save-model, "
+                    + "HdbscanModel.save) to get a version 2 file");
+        }
+        return mst;
+    }
+
+    /**
+     * The flat DBSCAN* clustering at {@code cutDistance} from the stored spanning tree, one label per
+     * input row, exactly {@link HdbscanResult#dbscanClustering} of the fit (rows left out of the fit keep
+     * -2 / -3).
+     *
+     * @throws InvalidInputException when the model holds no spanning tree ({@link #spanningTree()} empty)
+     */
+    public int[] dbscanClustering(double cutDistance, int minClusterSize) {
+        SpanningTree t = requireTree("dbscan_clustering (a DBSCAN* cut)");
+        return expandLabels(DbscanCut.labels(t, cutDistance, minClusterSize));
+    }
+
+    /**
+     * A model whose clusters are selected again from the stored spanning tree with {@code other}'s
+     * selection parameters (method, epsilon, maximum size, single-cluster rule, and {@code minClusterSize},
+     * which recondenses the single-linkage tree built from the spanning tree as {@link HdbscanResult#reselect}
+     * does): its labels, probabilities, outlier scores and persistence are those of a fresh fit with
+     * {@code other}. Prediction with the new model uses the new clusters.
+     *
+     * @throws InvalidInputException when the model holds no spanning tree, or {@code other} changes
+     *     {@code minSamples} or {@code alpha} (they define the spanning tree: fit again for those)
+     */
+    public HdbscanModel reselect(HdbscanParameters other) {
+        Objects.requireNonNull(other, "other");
+        SpanningTree t = requireTree("reselect");
+        if (!parameters.sameSpanningTree(other)) {
+            throw new InvalidInputException("reselect cannot change min_samples or alpha (they define the spanning "
+                    + "tree: " + parameters.minSamples() + "/" + parameters.alpha() + " vs " + other.minSamples()
+                    + "/" + other.alpha() + "); fit again instead");
+        }
+        CondensedTree ct = other.minClusterSize() == parameters.minClusterSize() ? tree
+                : CondensedTree.condense(SingleLinkageTree.of(t.orientedFrom(0)), other.minClusterSize());
+        int[] selected = ClusterSelector.select(ct, other.selection()).selectedNodes();
+        HdbscanModel m = new HdbscanModel(other, total, fittedRows, rows, n, d, core, ct, selected, null, t, leftOut);
+        m.search = search;
+        return m;
+    }
+
+    /** The clustering of the fitted rows: the clusters selected from the condensed tree with the parameters. */
+    private Clustering clustering() {
+        return ClusterSelector.select(tree, parameters.selection());
+    }
+
+    /**
+     * Cluster label per input row, as the fit (or {@link #reselect}) gives it: -1 noise, -2 / -3 rows left
+     * out for an infinity / NaN (-2 for every left-out row of a version 1 file, which did not store why).
+     */
+    public int[] labels() {
+        return expandLabels(clustering().labels());
+    }
+
+    /** Membership probability per input row, as the fit gives it (0 / NaN for rows left out for an infinity / NaN). */
+    public double[] probabilities() {
+        return expand(clustering().probabilities(), 0.0);
+    }
+
+    /** GLOSH outlier score per input row, as the fit gives it (NaN for rows left out). */
+    public double[] outlierScores() {
+        return expand(OutlierScores.of(tree).scores(), Double.NaN);
+    }
+
+    /** Persistence of each cluster, indexed by label, as {@link HdbscanResult#clusterPersistence()}. */
+    public double[] clusterPersistence() {
+        return clustering().persistence();
+    }
+
+    private int[] expandLabels(int[] fitted) {
+        if (fittedRows == null) return fitted;
+        int[] out = new int[total];
+        int k = 0;
+        for (int i = 0, f = 0; i < total; i++) {
+            if (f < n && fittedRows[f] == i) out[i] = fitted[f++];
+            else out[i] = leftOut == null ? -2 : leftOut[k++];
+        }
+        return out;
+    }
+
+    private double[] expand(double[] fitted, double infValue) {
+        if (fittedRows == null) return fitted;
+        double[] out = new double[total];
+        int k = 0;
+        for (int i = 0, f = 0; i < total; i++) {
+            if (f < n && fittedRows[f] == i) out[i] = fitted[f++];
+            else out[i] = leftOut != null && leftOut[k++] == -3 ? Double.NaN : infValue;
+        }
+        return out;
+    }
+
     // ---------------------------------------------------------------- what the model holds
 
     /** The parameters of the fit. */
@@ -470,6 +603,16 @@ public final class HdbscanModel {
 
     double[] coreShared() {
         return core;
+    }
+
+    /** The stored spanning tree or null. */
+    SpanningTree treeShared() {
+        return mst;
+    }
+
+    /** Labels (-2 / -3) of the rows left out, in row order; null when none or unknown. */
+    int[] leftOutShared() {
+        return leftOut;
     }
 
     @Override

@@ -21,13 +21,13 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
 /**
  * The file of a saved {@link HdbscanModel}: a versioned, checksummed binary format, little-endian, with
  * no padding, written through {@link org.sylva.io.AtomicOutput} (a reader never sees half a file). Layout of version
- * 1 (also in {@code docs/model-file.md}):
+ * 2 (also in {@code docs/model-file.md}); version 1 is the same without the fields after the condensed tree:
  *
  * <pre>
  * offset size      field
  * 0      8         magic 89 53 59 4C 56 41 0D 0A ("\x89SYLVA\r\n": a high-bit byte and CR LF catch text-mode copies)
  * 8      4         kind "HDBM" (an HDBSCAN model)
- * 12     4         u32 format version = 1
+ * 12     4         u32 format version = 2 (1: files written before the spanning tree was stored)
  * 16     8         u64 P = payload length in bytes
  * 24     4         u32 CRC-32 (zlib's) of bytes 0 .. 23
  * 28     P         payload:
@@ -38,10 +38,17 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
  *                    f64[n * d] fitted points, row-major,
  *                    f64[n] prediction core distances,
  *                    i32 R condensed-tree rows, i32[R] parent, i32[R] child, f64[R] lambda, i32[R] child size
+ *                  version 2 only:
+ *                    i32 E = n - 1 spanning-tree edges, i32[E] from, i32[E] to, f64[E] weight (EdgeOrder: ascending
+ *                    (weight, from, to), from &lt; to, over the fitted rows),
+ *                    i8[total - n] label of each input row left out of the fit, in row order (-2 infinity, -3 NaN)
  * 28 + P 4         u32 CRC-32 of the payload
  * </pre>
  *
- * {@code P = 46 + 12 n + 8 n d + 20 R}. The selected clusters are not stored: they are selected again from
+ * {@code P = 46 + 12 n + 8 n d + 20 R} in version 1, plus {@code 4 + 16 E + (total - n)} in version 2. A model
+ * with a spanning tree is written as version 2; one without (read from a version 1 file, or built from a
+ * condensed tree alone) as version 1, which is all it holds. Version 1 files are read as before; the
+ * model then has no spanning tree and refuses the DBSCAN* cut and reselect, saying why. The selected clusters are not stored: they are selected again from
  * the tree with the stored parameters, as the fit selected them. Reading refuses, with an
  * {@link InvalidInputException} naming the file and the problem: another file type ("not a Sylva model
  * file", also saying when it is a {@code .npy}), another kind of Sylva file, a newer format version
@@ -58,7 +65,9 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
 final class ModelFile {
     static final byte[] MAGIC = {(byte) 0x89, 'S', 'Y', 'L', 'V', 'A', '\r', '\n'};
     static final byte[] KIND = {'H', 'D', 'B', 'M'};
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    /** The version without the spanning tree, still read (and written for a model without a tree). */
+    static final int VERSION_1 = 1;
     static final int HEADER = 28;
     private static final int TRAILER = 4;
     private static final int BUFFER = 1 << 16;
@@ -72,15 +81,21 @@ final class ModelFile {
         return 46 + 12 * n + 8 * n * d + 20 * r;
     }
 
+    /** Bytes version 2 adds: the spanning tree's {@code n - 1} edges and one byte per left-out row. */
+    static long treeLength(long total, long n) {
+        return 4 + 16 * (n - 1) + (total - n);
+    }
+
     // ---------------------------------------------------------------- writing
 
     /** Writes {@code m}'s file to {@code out} (not closed). */
     static void write(OutputStream out, HdbscanModel m) throws IOException {
         CondensedTree t = m.condensedTree();
         int n = m.fittedSize(), d = m.dimensions(), r = t.rows();
-        long payload = payloadLength(n, d, r);
+        org.sylva.hdbscan.mst.SpanningTree mst = m.treeShared();
+        long payload = payloadLength(n, d, r) + (mst == null ? 0 : treeLength(m.size(), n));
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        h.put(MAGIC).put(KIND).putInt(VERSION).putLong(payload);
+        h.put(MAGIC).put(KIND).putInt(mst == null ? VERSION_1 : VERSION).putLong(payload);
         CRC32 hc = new CRC32();
         hc.update(h.array(), 0, 24);
         h.putInt((int) hc.getValue());
@@ -105,6 +120,14 @@ final class ModelFile {
         o.i32s(t.childArray());
         o.f64s(t.lambdaArray());
         o.i32s(t.childSizeArray());
+        if (mst != null) {
+            o.i32(mst.edges());
+            o.i32s(mst.fromArray());
+            o.i32s(mst.toArray());
+            o.f64s(mst.weightArray());
+            int[] left = m.leftOutShared();
+            for (int i = 0; i < m.size() - n; i++) o.u8(left[i]);
+        }
         o.flush();
         if (o.written != payload) throw new IllegalStateException("wrote " + o.written + " payload bytes, expected " + payload);
         ByteBuffer tr = ByteBuffer.allocate(TRAILER).order(ByteOrder.LITTLE_ENDIAN);
@@ -205,7 +228,8 @@ final class ModelFile {
         }
         try (InputStream in = new BufferedInputStream(source.open(), BUFFER)) {
             in.skipNBytes(HEADER);
-            return parse(name, new In(in), payload);
+            int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+            return parse(name, new In(in), payload, version);
         } catch (InvalidInputException e) {
             throw e.withContext("model file " + name);
         }
@@ -226,11 +250,11 @@ final class ModelFile {
             throw refuse(name, "a Sylva file of kind '" + ascii(head, 8, 4) + "', not an HDBSCAN model ('HDBM')");
         }
         int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
             throw refuse(name, Integer.compareUnsigned(version, VERSION) > 0
                     ? "format version " + Integer.toUnsignedString(version) + " was written by a newer Sylva; this one "
-                            + "reads version " + VERSION
-                    : "unknown format version " + version + " (this Sylva reads version " + VERSION + ")");
+                            + "reads versions 1 and " + VERSION
+                    : "unknown format version " + version + " (this Sylva reads versions 1 and " + VERSION + ")");
         }
         if (have < HEADER) throw refuse(name, "truncated: " + size + " bytes, shorter than a model file's header");
         CRC32 hc = new CRC32();
@@ -249,7 +273,8 @@ final class ModelFile {
     }
 
     /** The model in a payload whose checksum holds; checks every field before it is used. */
-    private static HdbscanModel parse(String name, In in, long payload) throws IOException {
+    private static HdbscanModel parse(String name, In in, long payload, int version) throws IOException {
+        long extra = version == VERSION_1 ? 0 : 4 + 16L;   // at least one edge and its count
         int mcs = in.i32(), ms = in.i32();
         double eps = in.f64();
         int maxSize = in.i32();
@@ -261,7 +286,7 @@ final class ModelFile {
         HdbscanParameters p = new HdbscanParameters(mcs, ms, eps, maxSize, alpha,
                 method == 0 ? SelectionMethod.EOM : SelectionMethod.LEAF, single == 1);
         int total = in.i32(), n = in.i32(), d = in.i32();
-        if (n < 2 || d < 1 || total < n || (long) n * d > Integer.MAX_VALUE - 8 || payloadLength(n, d, 0) > payload) {
+        if (n < 2 || d < 1 || total < n || (long) n * d > Integer.MAX_VALUE - 8 || payloadLength(n, d, 0) + extra > payload) {
             throw new InvalidInputException("bad sizes: " + total + " input rows, " + n + " fitted rows of " + d
                     + " coordinates in " + payload + " payload bytes");
         }
@@ -286,12 +311,61 @@ final class ModelFile {
             }
         }
         int r = in.i32();
-        if (r < 0 || payloadLength(n, d, r) != payload) {
+        long rest = version == VERSION_1 ? 0 : treeLength(total, n);
+        if (r < 0 || payloadLength(n, d, r) + rest != payload) {
             throw new InvalidInputException(r + " condensed-tree rows do not fill the " + payload + " payload bytes");
         }
         CondensedTree tree = CondensedTree.of(n, mcs, in.i32s(r), in.i32s(r), in.f64s(r), in.i32s(r));
+        org.sylva.hdbscan.mst.SpanningTree mst = null;
+        int[] leftOut = null;
+        if (version != VERSION_1) {
+            int e = in.i32();
+            if (e != n - 1) throw new InvalidInputException(e + " spanning-tree edges for " + n + " fitted rows");
+            mst = spanningTree(n, in.i32s(e), in.i32s(e), in.f64s(e));
+            if (total > n) {
+                leftOut = new int[total - n];
+                for (int i = 0; i < leftOut.length; i++) {
+                    int b = (byte) in.u8();
+                    if (b != -2 && b != -3) {
+                        throw new InvalidInputException("left-out row " + i + " has label " + b + " (-2 or -3 expected)");
+                    }
+                    leftOut[i] = b;
+                }
+            }
+        }
         int[] selected = ClusterSelector.select(tree, p.selection()).selectedNodes();
-        return new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, null);
+        return new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, null, mst,
+                leftOut);
+    }
+
+    /**
+     * The stored spanning tree, checked: endpoints inside the fitted rows with {@code from < to}, weights
+     * finite and non-negative in the unique edge order, and the edges connecting every row (a tree).
+     */
+    private static org.sylva.hdbscan.mst.SpanningTree spanningTree(int n, int[] from, int[] to, double[] w) {
+        int[] parent = new int[n];
+        for (int i = 0; i < n; i++) parent[i] = i;
+        for (int e = 0; e < from.length; e++) {
+            if (from[e] < 0 || from[e] >= to[e] || to[e] >= n || !(w[e] >= 0) || Double.isInfinite(w[e])) {
+                throw new InvalidInputException("spanning-tree edge " + e + " is (" + from[e] + ", " + to[e] + ", " + w[e]
+                        + ")");
+            }
+            if (e > 0 && org.sylva.hdbscan.mst.EdgeOrder.compare(w[e - 1], from[e - 1], to[e - 1], w[e], from[e], to[e]) >= 0) {
+                throw new InvalidInputException("spanning-tree edges " + (e - 1) + " and " + e + " are out of edge order");
+            }
+            int a = root(parent, from[e]), b = root(parent, to[e]);
+            if (a == b) throw new InvalidInputException("spanning-tree edge " + e + " closes a cycle");
+            parent[a] = b;
+        }
+        return org.sylva.hdbscan.mst.SpanningTree.of(n, from, to, w);
+    }
+
+    private static int root(int[] parent, int p) {
+        while (parent[p] != p) {   // ends: the links form a forest, each step moves towards a root
+            parent[p] = parent[parent[p]];
+            p = parent[p];
+        }
+        return p;
     }
 
     /** Little-endian reader through a fixed buffer. */

@@ -69,13 +69,21 @@ class ModelFileTest {
             assertEquals(m.approximatePredict(fresh), back.approximatePredict(fresh));
             assertEquals(m.membershipVector(fresh), back.membershipVector(fresh));
             assertEquals(m.allPointsMembershipVectors(), back.allPointsMembershipVectors());
+            assertEquals(m.spanningTree().orElseThrow(), back.spanningTree().orElseThrow());
+            assertArrayEquals(m.labels(), back.labels());
+            assertArrayEquals(m.probabilities(), back.probabilities());
+            assertArrayEquals(m.outlierScores(), back.outlierScores());
+            assertArrayEquals(m.dbscanClustering(0.3, 5), back.dbscanClustering(0.3, 5));
             // the format is deterministic: saving the loaded model writes the same bytes
             Path again = dir.resolve("again.model");
             back.save(again);
             assertArrayEquals(Files.readAllBytes(f), Files.readAllBytes(again));
             Files.delete(again);
+            assertEquals(ModelFile.VERSION, ByteBuffer.wrap(Files.readAllBytes(f), 12, 4).order(ByteOrder.LITTLE_ENDIAN)
+                    .getInt());
             assertEquals(Files.size(f), ModelFile.HEADER + 4
-                    + ModelFile.payloadLength(m.fittedSize(), m.dimensions(), m.condensedTree().rows()));
+                    + ModelFile.payloadLength(m.fittedSize(), m.dimensions(), m.condensedTree().rows())
+                    + ModelFile.treeLength(m.size(), m.fittedSize()));
         }
     }
 
@@ -140,8 +148,8 @@ class ModelFileTest {
         kind[8] = 'B';
         assertMentions(refusal(kind), "kind 'BDBM'", "not an HDBSCAN model");
 
-        byte[] newer = withVersion(good, 2, true);
-        assertMentions(refusal(newer), "format version 2", "newer Sylva", "reads version 1");
+        byte[] newer = withVersion(good, 3, true);
+        assertMentions(refusal(newer), "format version 3", "newer Sylva", "reads versions 1 and 2");
         // a newer version is named as such even when the rest of its header is laid out differently
         assertMentions(refusal(withVersion(good, 7, false)), "format version 7", "newer Sylva");
         assertMentions(refusal(withVersion(good, 0, true)), "unknown format version 0");
@@ -171,6 +179,79 @@ class ModelFileTest {
         bad = good.clone();
         ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putDouble(ModelFile.HEADER + 42 + 4 * n, Double.NaN);
         assertMentions(refusal(resealed(bad)), "fitted point 0, coordinate 0 is NaN");
+    }
+
+    /**
+     * A version 1 file (as Sylva wrote before storing the spanning tree) made from {@code m}'s version 2
+     * bytes: the tree and the left-out labels dropped, version, length and both checksums rewritten.
+     */
+    static byte[] asVersion1(HdbscanModel m) {
+        byte[] v2 = m.toBytes();
+        long payload = ModelFile.payloadLength(m.fittedSize(), m.dimensions(), m.condensedTree().rows());
+        byte[] b = new byte[(int) (ModelFile.HEADER + payload + 4)];
+        System.arraycopy(v2, 0, b, 0, (int) (ModelFile.HEADER + payload));
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putLong(16, payload);
+        return resealed(withVersion(b, 1, true));
+    }
+
+    @Test
+    void version1FilesAreStillReadAndRefuseWhatNeedsTheTree() throws IOException {
+        for (boolean leaveOut : new boolean[] {false, true}) {
+            HdbscanModel m = model(leaveOut);
+            Path f = dir.resolve("v1.model");
+            Files.write(f, asVersion1(m));
+            HdbscanModel v1 = HdbscanModel.load(f);
+            assertTrue(v1.spanningTree().isEmpty());
+            assertEquals(m.condensedTree(), v1.condensedTree());
+            PointSet fresh = PointSet.ofFloat64(300, 2, HdbscanModelTest.blobs(300, 22));
+            assertEquals(m.approximatePredict(fresh), v1.approximatePredict(fresh));
+            assertEquals(m.allPointsMembershipVectors(), v1.allPointsMembershipVectors());
+            int[] labels = m.labels(), v1Labels = v1.labels();
+            for (int i = 0; i < labels.length; i++) {
+                assertEquals(labels[i] < -1 ? -2 : labels[i], v1Labels[i], "row " + i);   // v1 did not store why
+            }
+            String cut = assertThrows(InvalidInputException.class, () -> v1.dbscanClustering(0.3, 5)).getMessage();
+            assertMentions(cut, "spanning tree", "format version 1", "--save-model");
+            String re = assertThrows(InvalidInputException.class, () -> v1.reselect(m.parameters())).getMessage();
+            assertMentions(re, "reselect", "format version 1");
+            // a model without a tree is written as version 1 again, byte for byte
+            assertArrayEquals(Files.readAllBytes(f), v1.toBytes());
+        }
+    }
+
+    @Test
+    void aVersion2TreeThatIsNoSpanningTreeIsRefused() throws IOException {
+        HdbscanModel m = model(true);
+        byte[] good = m.toBytes();
+        int n = m.fittedSize(), e = n - 1;
+        int treeAt = (int) (ModelFile.HEADER + ModelFile.payloadLength(n, m.dimensions(), m.condensedTree().rows()));
+        int fromAt = treeAt + 4, toAt = fromAt + 4 * e, weightAt = toAt + 4 * e, leftAt = weightAt + 8 * e;
+
+        byte[] bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(treeAt, e + 1);
+        assertMentions(refusal(resealed(bad)), "spanning-tree edges for " + n);
+
+        bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(toAt, n);
+        assertMentions(refusal(resealed(bad)), "spanning-tree edge 0");
+
+        bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putDouble(weightAt, 1e9);
+        assertMentions(refusal(resealed(bad)), "out of edge order");
+
+        bad = good.clone();   // the second edge made a copy of the first: a cycle (or out of order)
+        ByteBuffer bb = ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN);
+        bb.putInt(fromAt + 4, bb.getInt(fromAt));
+        bb.putInt(toAt + 4, bb.getInt(toAt));
+        bb.putDouble(weightAt + 8, bb.getDouble(weightAt));
+        refusal(resealed(bad));
+
+        bad = good.clone();
+        bad[leftAt] = 5;
+        assertMentions(refusal(resealed(bad)), "left-out row 0");
+
+        // truncated inside the tree (the header's length no longer holds)
+        assertMentions(refusal(Arrays.copyOf(good, weightAt + 3)), "truncated");
     }
 
     /** {@code file} with its version field set; {@code seal}: with the header checksum recomputed. */

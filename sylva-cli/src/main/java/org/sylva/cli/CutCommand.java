@@ -1,0 +1,122 @@
+package org.sylva.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.io.AtomicOutput;
+import org.sylva.io.NpyArray;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code sylva cut}: the flat DBSCAN* clustering of a saved model at one distance. */
+@Command(name = "cut", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = SylvaCommand.Version.class,
+        header = "The flat DBSCAN* clustering of a saved HDBSCAN model at one distance.",
+        description = {
+            "Reads a model saved by 'sylva hdbscan --save-model' and writes into --out the labels of the DBSCAN* "
+                + "clustering at --distance, one per input row of the fit, as the hdbscan package's "
+                + "dbscan_clustering(cut_distance, min_cluster_size) gives them: points joined by spanning-tree edges "
+                + "of mutual-reachability distance below the cut, components smaller than --min-cluster-size noise "
+                + "(-1), clusters numbered by their smallest row; rows left out of the fit keep -2 / -3. Exact: the "
+                + "fit's spanning tree is stored in the model (format version 2; a version 1 model is refused)."},
+        footer = {"", "Examples:",
+            "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
+            "      --save-model clips.model",
+            "  sylva cut clips.model --distance 0.8 --out cut/",
+            "  sylva cut clips.model --distance 0.8 --min-cluster-size 5 --out cut/"})
+final class CutCommand implements Callable<Integer> {
+    /** The files this command writes, without extension. */
+    static final List<String> OUTPUTS = List.of("labels");
+    /** Every output's file name in every format. */
+    private static final List<String> RESERVED = List.copyOf(java.util.stream.Stream.of(OutputFormat.values())
+            .flatMap(f -> BallTreeCommand.names(OUTPUTS, f).stream()).toList());
+
+    @Spec
+    CommandSpec spec;
+
+    private final CliContext context;
+
+    @Parameters(index = "0", paramLabel = "MODEL", description = "A model file written by sylva hdbscan --save-model.")
+    Path model;
+
+    @Option(names = "--distance", required = true, paramLabel = "D",
+            description = "The cut distance (mutual reachability): edges shorter than D join points.")
+    double distance;
+
+    @Option(names = "--min-cluster-size", paramLabel = "M",
+            description = "Components smaller than M are noise (default: the model's min_cluster_size).")
+    Integer minClusterSize;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed; "
+            + "a second run into it while this one runs is refused at once). The manifest sylva-run.json, removed first "
+            + "and written last, marks the folder complete (sylva verify DIR).")
+    Path out;
+
+    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
+    OutputFormat format;
+
+    @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line).")
+    boolean json;
+
+    @Mixin
+    RunOptions run = new RunOptions();
+
+    CutCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        var err = spec.commandLine().getErr();
+        OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
+        HdbscanModel m = HdbscanModel.load(model);
+        if (m.spanningTree().isEmpty()) {
+            throw new org.sylva.data.InvalidInputException("model file " + model + " holds no spanning tree (format "
+                    + "version 1, written by an earlier Sylva), which sylva cut needs; fit again with sylva hdbscan "
+                    + "--save-model to get a version 2 file");
+        }
+        int mcs = minClusterSize != null ? minClusterSize : m.parameters().minClusterSize();
+        int[] labels = m.dbscanClustering(distance, mcs);
+        context.cancel().throwIfCancelled();
+        List<Path> written = new ArrayList<>();
+        try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
+            written.add(format.stage(g, out, "labels", NpyArray.ofInt32(labels, labels.length)));
+            context.cancel().throwIfCancelled();
+            g.commitFolder(out, "cut", () -> { });
+        }
+        int clusters = 0, noise = 0;
+        for (int l : labels) {
+            clusters = Math.max(clusters, l + 1);
+            if (l == -1) noise++;
+        }
+        if (json) {
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("sylva_version", SylvaCommand.version());
+            j.put("model", model.toString());
+            j.put("cut_distance", distance);
+            j.put("min_cluster_size", mcs);
+            j.put("n_points", labels.length);
+            j.put("n_clusters", clusters);
+            j.put("n_noise", noise);
+            List<Object> files = new ArrayList<>();
+            for (Path f : written) files.add(f.toString());
+            j.put("files", files);
+            spec.commandLine().getOut().println(Json.write(j));
+        }
+        if (!run.quiet) {
+            err.println(String.format(Locale.ROOT, "%d rows cut at distance %s (min cluster size %d): %d clusters, %d "
+                    + "noise%nwrote %d files to %s", labels.length, distance, mcs, clusters, noise, written.size(),
+                    written.get(0).toAbsolutePath().getParent()));
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,161 @@
+package org.sylva.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.sylva.hdbscan.HdbscanParameters;
+import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.io.AtomicOutput;
+import org.sylva.io.NpyArray;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code sylva reselect}: select the clusters of a saved model again with other selection parameters. */
+@Command(name = "reselect", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = SylvaCommand.Version.class,
+        header = "Select the clusters of a saved HDBSCAN model again with other selection parameters.",
+        description = {
+            "Reads a model saved by 'sylva hdbscan --save-model' and selects its clusters again from the stored "
+                + "spanning tree, without recomputing it: another --method, --cluster-selection-epsilon, "
+                + "--max-cluster-size, --allow-single-cluster or --min-cluster-size (which condenses the tree "
+                + "again). Options not given keep the model's values; min_samples and alpha define the spanning "
+                + "tree and cannot change (fit again for those). Writes into --out labels, probabilities, "
+                + "outlier_scores, condensed_tree and persistence, the same as sylva hdbscan writes for a fit with "
+                + "these parameters; --save-model also saves the reselected model. Needs a model of format version 2 "
+                + "(a version 1 model, without the spanning tree, is refused)."},
+        footer = {"", "Examples:",
+            "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
+            "      --save-model clips.model",
+            "  sylva reselect clips.model --method leaf --out leaf/",
+            "  sylva reselect clips.model --min-cluster-size 50 --out coarse/ \\",
+            "      --save-model coarse.model"})
+final class ReselectCommand implements Callable<Integer> {
+    /** The files this command writes, without extension. */
+    static final List<String> OUTPUTS = List.of("labels", "probabilities", "outlier_scores", "condensed_tree",
+            "persistence");
+    /** Every output's file name in every format. */
+    private static final List<String> RESERVED = List.copyOf(java.util.stream.Stream.of(OutputFormat.values())
+            .flatMap(f -> BallTreeCommand.names(OUTPUTS, f).stream()).toList());
+
+    @Spec
+    CommandSpec spec;
+
+    private final CliContext context;
+
+    @Parameters(index = "0", paramLabel = "MODEL", description = "A model file written by sylva hdbscan --save-model.")
+    Path model;
+
+    @Option(names = "--method", paramLabel = "eom|leaf",
+            description = "Cluster selection method: eom (excess of mass) or leaf (default: the model's).")
+    SelectionMethod method;
+
+    @Option(names = "--min-cluster-size", paramLabel = "M", description = "Smallest cluster (default: the model's).")
+    Integer minClusterSize;
+
+    @Option(names = "--cluster-selection-epsilon", paramLabel = "E",
+            description = "Merge clusters that split below this distance (default: the model's).")
+    Double epsilon;
+
+    @Option(names = "--max-cluster-size", paramLabel = "N",
+            description = "Largest cluster EOM may select; 0 = no limit (default: the model's).")
+    Integer maxClusterSize;
+
+    @Option(names = "--allow-single-cluster", negatable = true,
+            description = "Let EOM return one cluster holding everything (default: the model's).")
+    Boolean allowSingleCluster;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed; "
+            + "a second run into it while this one runs is refused at once). The manifest sylva-run.json, removed first "
+            + "and written last, marks the folder complete (sylva verify DIR).")
+    Path out;
+
+    @Option(names = "--save-model", paramLabel = "FILE",
+            description = "Also save the reselected model to FILE, together with the other outputs.")
+    Path saveModel;
+
+    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
+    OutputFormat format;
+
+    @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line).")
+    boolean json;
+
+    @Mixin
+    RunOptions run = new RunOptions();
+
+    ReselectCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        var err = spec.commandLine().getErr();
+        OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
+        if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, RESERVED, saveModel);
+        HdbscanModel m = HdbscanModel.load(model);
+        if (m.spanningTree().isEmpty()) {
+            throw new org.sylva.data.InvalidInputException("model file " + model + " holds no spanning tree (format "
+                    + "version 1, written by an earlier Sylva), which sylva reselect needs; fit again with sylva hdbscan "
+                    + "--save-model to get a version 2 file");
+        }
+        HdbscanParameters p = m.parameters();
+        HdbscanParameters other = new HdbscanParameters(
+                minClusterSize != null ? minClusterSize : p.minClusterSize(), p.minSamples(),
+                epsilon != null ? epsilon : p.clusterSelectionEpsilon(),
+                maxClusterSize != null ? maxClusterSize : p.maxClusterSize(), p.alpha(),
+                method != null ? method : p.method(),
+                allowSingleCluster != null ? allowSingleCluster : p.allowSingleCluster());
+        HdbscanModel re = m.reselect(other);
+        context.cancel().throwIfCancelled();
+        int[] labels = re.labels();
+        List<Path> written = new ArrayList<>();
+        try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
+            int n = labels.length;
+            written.add(format.stage(g, out, "labels", NpyArray.ofInt32(labels, n)));
+            written.add(format.stage(g, out, "probabilities", NpyArray.ofFloat64(re.probabilities(), n)));
+            written.add(format.stage(g, out, "outlier_scores", NpyArray.ofFloat64(re.outlierScores(), n)));
+            CondensedTree ct = re.condensedTree();
+            written.add(format.stage(g, out, "condensed_tree", NpyArray.ofFloat64(ct.toMatrix(), ct.rows(), 4),
+                    0, 1, 3)); // parent, child, lambda, size
+            double[] pers = re.clusterPersistence();
+            written.add(format.stage(g, out, "persistence", NpyArray.ofFloat64(pers, pers.length)));
+            if (saveModel != null) {
+                g.write(saveModel, re::writeTo);
+                written.add(saveModel);
+            }
+            context.cancel().throwIfCancelled();
+            g.commitFolder(out, "reselect", () -> { });
+        }
+        int noise = 0;
+        for (int l : labels) if (l == -1) noise++;
+        if (json) {
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("sylva_version", SylvaCommand.version());
+            j.put("model", model.toString());
+            j.put("parameters", other.describeTyped());
+            j.put("n_points", labels.length);
+            j.put("n_clusters", re.clusterCount());
+            j.put("n_noise", noise);
+            List<Object> files = new ArrayList<>();
+            for (Path f : written) files.add(f.toString());
+            j.put("files", files);
+            spec.commandLine().getOut().println(Json.write(j));
+        }
+        if (!run.quiet) {
+            err.println(String.format(Locale.ROOT, "%d rows reselected (%s, min cluster size %d): %d clusters, %d noise"
+                    + "%nwrote %d files to %s", labels.length, other.method().name().toLowerCase(Locale.ROOT),
+                    other.minClusterSize(), re.clusterCount(), noise, written.size(),
+                    written.get(0).toAbsolutePath().getParent()));
+        }
+        return 0;
+    }
+}

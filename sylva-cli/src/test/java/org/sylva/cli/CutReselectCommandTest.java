@@ -1,0 +1,144 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.io.Npy;
+
+/**
+ * {@code sylva cut} and {@code sylva reselect} on a saved model: the cut is the library's, a reselect
+ * writes the same bytes as {@code sylva hdbscan} with the other parameters, bad and version 1 models are
+ * one error line with exit 2 and nothing written.
+ */
+class CutReselectCommandTest {
+    @TempDir
+    static Path shared;
+    static Path clipsNpy, model;
+    static PointSet clips;
+
+    @BeforeAll
+    static void fit() throws IOException {
+        clips = TestData.clips(400);
+        clipsNpy = TestData.writeNpy(clips, shared.resolve("clips.npy"));
+        model = shared.resolve("clips.model");
+        Cli.run("hdbscan", clipsNpy.toString(), "--min-cluster-size", "10", "--min-samples", "8",
+                "--out", shared.resolve("fit").toString(), "--save-model", model.toString(), "--threads", "2").assertOk();
+    }
+
+    @Test
+    void reselectWritesWhatAFitWithTheOtherParametersWrites(@TempDir Path tmp) throws IOException {
+        String[][] others = {
+            {"--method", "leaf"},
+            {"--min-cluster-size", "5"},
+            {"--min-cluster-size", "20", "--method", "leaf"},
+            {"--cluster-selection-epsilon", "0.5"},
+            {"--max-cluster-size", "100"},
+            {"--min-cluster-size", "300", "--allow-single-cluster"}};
+        for (String[] o : others) {
+            String what = String.join(" ", o);
+            Path re = tmp.resolve("re" + what.hashCode()), fit = tmp.resolve("fit" + what.hashCode());
+            Path saved = tmp.resolve("re" + what.hashCode() + ".model");
+            List<String> args = new ArrayList<>(List.of("reselect", model.toString(), "--out", re.toString(),
+                    "--save-model", saved.toString()));
+            args.addAll(List.of(o));
+            Cli.run(args.toArray(String[]::new)).assertOk();
+            List<String> fitArgs = new ArrayList<>(List.of("hdbscan", clipsNpy.toString(), "--min-samples", "8",
+                    "--out", fit.toString(), "--threads", "2"));
+            fitArgs.addAll(List.of(o));
+            if (!fitArgs.contains("--min-cluster-size")) fitArgs.addAll(List.of("--min-cluster-size", "10"));
+            Cli.run(fitArgs.toArray(String[]::new)).assertOk();
+            List<String> want = new ArrayList<>();
+            for (String f : ReselectCommand.OUTPUTS) want.add(f + ".npy");
+            assertEquals(Cli.withManifest(want), Cli.list(re), what);
+            for (String f : ReselectCommand.OUTPUTS) {
+                assertArrayEquals(Files.readAllBytes(fit.resolve(f + ".npy")), Files.readAllBytes(re.resolve(f + ".npy")),
+                        what + ": " + f);
+            }
+            // the saved reselected model is the fresh fit's clusters
+            assertArrayEquals(Npy.read(fit.resolve("labels.npy")).toInt32(), HdbscanModel.load(saved).labels(), what);
+        }
+    }
+
+    @Test
+    void cutWritesTheLibrarysCut(@TempDir Path tmp) throws IOException {
+        HdbscanModel m = HdbscanModel.load(model);
+        Path out = tmp.resolve("cut");
+        double[] w = m.spanningTree().orElseThrow().weightArray();
+        String cut = null;   // the largest tree weight that cuts the data into at least two clusters
+        for (int i = w.length - 1; cut == null; i--) {
+            if (java.util.Arrays.stream(m.dbscanClustering(w[i], 4)).max().getAsInt() >= 1) cut = Double.toString(w[i]);
+        }
+        Cli.Result r = Cli.run("cut", model.toString(), "--distance", cut, "--min-cluster-size", "4", "--out",
+                out.toString(), "--json").assertOk();
+        assertEquals(Cli.withManifest(List.of("labels.npy")), Cli.list(out));
+        int[] labels = Npy.read(out.resolve("labels.npy")).toInt32();
+        assertArrayEquals(m.dbscanClustering(Double.parseDouble(cut), 4), labels);
+        assertTrue(java.util.Arrays.stream(labels).max().getAsInt() >= 1, "at least two clusters");
+        assertTrue(java.util.Arrays.stream(labels).anyMatch(l -> l == -1), "some noise");
+        assertTrue(r.out().contains("\"cut_distance\": " + cut), r.out());
+        Path csv = tmp.resolve("csv");
+        Cli.run("cut", model.toString(), "--distance", cut, "--out", csv.toString(), "--format", "csv", "-q").assertOk();
+        assertEquals(Cli.withManifest(List.of("labels.csv")), Cli.list(csv));
+        assertEquals(clips.size(), Files.readAllLines(csv.resolve("labels.csv")).stream()
+                .filter(l -> !l.isBlank() && !l.startsWith("#") && !l.startsWith("label")).count());
+    }
+
+    @Test
+    void badModelsAndOptionsAreOneErrorLine(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Cli.run("cut", clipsNpy.toString(), "--distance", "1", "--out", out.toString())
+                .assertError("clips.npy", "not a Sylva model file");
+        Cli.assertNothingWritten(out);
+        Path cutShort = tmp.resolve("short.model");
+        byte[] good = Files.readAllBytes(model);
+        Files.write(cutShort, java.util.Arrays.copyOf(good, good.length - 10));
+        Cli.run("reselect", cutShort.toString(), "--method", "leaf", "--out", out.toString()).assertError("truncated");
+        Cli.assertNothingWritten(out);
+        Cli.run("cut", model.toString(), "--distance", "NaN", "--out", out.toString()).assertError("--distance");
+        Cli.run("reselect", model.toString(), "--min-cluster-size", "1", "--out", out.toString())
+                .assertError("--min-cluster-size");
+        Cli.assertNothingWritten(out);
+
+        Path v1 = tmp.resolve("v1.model");
+        Files.write(v1, asVersion1(good, HdbscanModel.load(model)));
+        assertEquals(HdbscanModel.load(model).condensedTree(), HdbscanModel.load(v1).condensedTree());
+        Cli.run("cut", v1.toString(), "--distance", "1", "--out", out.toString())
+                .assertError("v1.model", "no spanning tree", "version 1", "--save-model");
+        Cli.run("reselect", v1.toString(), "--method", "leaf", "--out", out.toString())
+                .assertError("v1.model", "no spanning tree", "version 1", "sylva reselect");
+        Cli.assertNothingWritten(out);
+        // prediction still reads it
+        Cli.run("predict", v1.toString(), clipsNpy.toString(), "--out", tmp.resolve("p").toString(), "-q").assertOk();
+    }
+
+    /** The version 1 file Sylva wrote before it stored the spanning tree, made from a version 2 file. */
+    static byte[] asVersion1(byte[] v2, HdbscanModel m) {
+        long n = m.fittedSize(), d = m.dimensions(), r = m.condensedTree().rows();
+        int payload = (int) (46 + 12 * n + 8 * n * d + 20 * r);
+        byte[] b = new byte[28 + payload + 4];
+        System.arraycopy(v2, 0, b, 0, 28 + payload);
+        ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+        bb.putInt(12, 1).putLong(16, payload);
+        CRC32 h = new CRC32();
+        h.update(b, 0, 24);
+        bb.putInt(24, (int) h.getValue());
+        CRC32 p = new CRC32();
+        p.update(b, 28, payload);
+        bb.putInt(28 + payload, (int) p.getValue());
+        return b;
+    }
+}
