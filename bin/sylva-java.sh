@@ -28,6 +28,38 @@ sylva_java_args() {   # JAR AOT_CACHE: the JVM options, one per line
   fi
 }
 
+# The JIT for this run: C1 only (-XX:TieredStopAtLevel=1) when `sylva hdbscan` reads a .npy of fewer
+# than SYLVA_SMALL_VALUES coordinates and the backend is auto or scalar. Such a run is over before C2's
+# compilations pay off (they take the second core meanwhile), and `auto` runs it on the scalar kernels,
+# which C1 compiles well; measured: 20-30 % less wall time for 1 149 to 4 900 clips (BENCHMARKS.md). The
+# vector kernels need C2, so larger inputs and other backends keep the default. The bound is
+# StageKernels.VECTOR_MIN_VALUES (a test keeps them equal).
+SYLVA_SMALL_VALUES=300000
+sylva_jit_opts() {
+  [ "${1:-}" = hdbscan ] || return 0
+  local a prev="" npy=""
+  for a in "$@"; do
+    case "$prev" in --backend) case "$a" in auto|scalar) ;; *) return 0 ;; esac ;; esac
+    case "$a" in
+      --backend=auto|--backend=scalar) ;;
+      --backend=*) return 0 ;;
+      *.npy) [ -z "$npy" ] && [ -f "$a" ] && npy="$a" ;;
+    esac
+    prev="$a"
+  done
+  [ -n "$npy" ] || return 0
+  # the header's shape, e.g. "'shape': (1653, 96)," -> the product of its numbers
+  local shape values=1 dim
+  shape=$(head -c 4096 "$npy" 2>/dev/null | LC_ALL=C tr -cd "[:print:]" \
+    | LC_ALL=C sed -n "s/.*'shape': *(\([0-9, ]*\)).*/\1/p")
+  [ -n "$shape" ] || return 0
+  for dim in ${shape//,/ }; do
+    values=$((values * dim))
+    [ "$values" -lt "$SYLVA_SMALL_VALUES" ] || return 0
+  done
+  echo "-XX:TieredStopAtLevel=1"
+}
+
 sylva_exec() {
   local java="$1" jar="$2" aot="$3"; shift 3
   if [ "$#" -eq 1 ] && { [ "$1" = --version ] || [ "$1" = -V ]; }; then
@@ -40,7 +72,7 @@ sylva_exec() {
     exec "$java" "${vopts[@]}" -Dsylva.launcher=adds-vector-module ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$1"
   fi
   local opts=()
-  mapfile -t opts < <(sylva_java_args "$jar" "$aot")
+  mapfile -t opts < <(sylva_java_args "$jar" "$aot"; sylva_jit_opts "$@")
   # shellcheck disable=SC2086  # SYLVA_JAVA_OPTS is a list of JVM options on purpose
   exec "$java" "${opts[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@" 2> >(sylva_drop_incubator_warning >&2)
 }
