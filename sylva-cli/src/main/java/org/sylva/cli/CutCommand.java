@@ -56,16 +56,8 @@ final class CutCommand implements Callable<Integer> {
             description = "Components smaller than M are noise (default: the model's min_cluster_size).")
     Integer minClusterSize;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed; "
-            + "a second run into it while this one runs is refused at once). The manifest sylva-run.json, removed first "
-            + "and written last, marks the folder complete (sylva verify DIR).")
-    Path out;
-
-    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
-    OutputFormat format;
-
-    @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line).")
-    boolean json;
+    @Mixin
+    ResultFolderOptions folder = new ResultFolderOptions();
 
     @Mixin
     RunOptions run = new RunOptions();
@@ -77,6 +69,9 @@ final class CutCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
+        Path out = folder.out;
+        OutputFormat format = folder.format;
+        boolean json = folder.json;
         OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
         HdbscanModel m = HdbscanModel.load(model);
         if (m.spanningTree().isEmpty()) {

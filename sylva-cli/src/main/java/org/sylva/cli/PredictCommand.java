@@ -61,16 +61,8 @@ final class PredictCommand implements Callable<Integer> {
     @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input (required for raw files).")
     String shape;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed; "
-            + "a second run into it while this one runs is refused at once). The manifest sylva-run.json, removed first "
-            + "and written last, marks the folder complete (sylva verify DIR).")
-    Path out;
-
-    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
-    OutputFormat format;
-
-    @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line).")
-    boolean json;
+    @Mixin
+    ResultFolderOptions folder = new ResultFolderOptions();
 
     @Mixin
     RunOptions run = new RunOptions();
@@ -82,6 +74,9 @@ final class PredictCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
+        Path out = folder.out;
+        OutputFormat format = folder.format;
+        boolean json = folder.json;
         OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
         HdbscanModel m = HdbscanModel.load(model);
         InputOptions in = new InputOptions();
@@ -115,6 +110,8 @@ final class PredictCommand implements Callable<Integer> {
     private List<Path> write(Prediction p, Membership soft) throws java.io.IOException {
         List<Path> written = new ArrayList<>();
         int n = p.size();
+        Path out = folder.out;
+        OutputFormat format = folder.format;
         try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
             written.add(format.stage(g, out, "labels", NpyArray.ofInt32(p.labels(), n)));
             written.add(format.stage(g, out, "probabilities", NpyArray.ofFloat64(p.probabilities(), n)));

@@ -74,20 +74,12 @@ final class ReselectCommand implements Callable<Integer> {
             description = "Let EOM return one cluster holding everything (default: the model's).")
     Boolean allowSingleCluster;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed; "
-            + "a second run into it while this one runs is refused at once). The manifest sylva-run.json, removed first "
-            + "and written last, marks the folder complete (sylva verify DIR).")
-    Path out;
+    @Mixin
+    ResultFolderOptions folder = new ResultFolderOptions();
 
     @Option(names = "--save-model", paramLabel = "FILE",
             description = "Also save the reselected model to FILE, together with the other outputs.")
     Path saveModel;
-
-    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
-    OutputFormat format;
-
-    @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line).")
-    boolean json;
 
     @Mixin
     RunOptions run = new RunOptions();
@@ -99,6 +91,9 @@ final class ReselectCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
+        Path out = folder.out;
+        OutputFormat format = folder.format;
+        boolean json = folder.json;
         OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, RESERVED, saveModel);
         HdbscanModel m = HdbscanModel.load(model);
