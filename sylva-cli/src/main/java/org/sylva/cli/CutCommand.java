@@ -36,9 +36,6 @@ import picocli.CommandLine.Model.CommandSpec;
 final class CutCommand implements Callable<Integer> {
     /** The files this command writes, without extension. */
     static final List<String> OUTPUTS = List.of("labels");
-    /** Every output's file name in every format. */
-    private static final List<String> RESERVED = List.copyOf(java.util.stream.Stream.of(OutputFormat.values())
-            .flatMap(f -> BallTreeCommand.names(OUTPUTS, f).stream()).toList());
 
     @Spec
     CommandSpec spec;
@@ -72,13 +69,8 @@ final class CutCommand implements Callable<Integer> {
         Path out = folder.out;
         OutputFormat format = folder.format;
         boolean json = folder.json;
-        OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
-        HdbscanModel m = HdbscanModel.load(model);
-        if (m.spanningTree().isEmpty()) {
-            throw new org.sylva.data.InvalidInputException("model file " + model + " holds no spanning tree (format "
-                    + "version 1, written by an earlier Sylva), which sylva cut needs; fit again with sylva hdbscan "
-                    + "--save-model to get a version 2 file");
-        }
+        folder.claim(context, err, run.quiet, OUTPUTS);
+        HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva cut");
         int mcs = minClusterSize != null ? minClusterSize : m.parameters().minClusterSize();
         int[] labels = m.dbscanClustering(distance, mcs);
         context.cancel().throwIfCancelled();

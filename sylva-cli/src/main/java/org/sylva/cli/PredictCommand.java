@@ -42,9 +42,6 @@ import picocli.CommandLine.Model.CommandSpec;
 final class PredictCommand implements Callable<Integer> {
     /** The files this command writes, without extension. */
     static final List<String> OUTPUTS = List.of("labels", "probabilities", "outlier_scores", "membership");
-    /** Every output's file name in every format. */
-    private static final List<String> RESERVED = List.copyOf(java.util.stream.Stream.of(OutputFormat.values())
-            .flatMap(f -> BallTreeCommand.names(OUTPUTS, f).stream()).toList());
 
     @Spec
     CommandSpec spec;
@@ -77,7 +74,7 @@ final class PredictCommand implements Callable<Integer> {
         Path out = folder.out;
         OutputFormat format = folder.format;
         boolean json = folder.json;
-        OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
+        folder.claim(context, err, run.quiet, OUTPUTS);
         HdbscanModel m = HdbscanModel.load(model);
         InputOptions in = new InputOptions();
         in.input = input;

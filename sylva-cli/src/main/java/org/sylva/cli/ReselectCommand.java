@@ -43,9 +43,6 @@ final class ReselectCommand implements Callable<Integer> {
     /** The files this command writes, without extension. */
     static final List<String> OUTPUTS = List.of("labels", "probabilities", "outlier_scores", "condensed_tree",
             "persistence");
-    /** Every output's file name in every format. */
-    private static final List<String> RESERVED = List.copyOf(java.util.stream.Stream.of(OutputFormat.values())
-            .flatMap(f -> BallTreeCommand.names(OUTPUTS, f).stream()).toList());
 
     @Spec
     CommandSpec spec;
@@ -94,14 +91,10 @@ final class ReselectCommand implements Callable<Integer> {
         Path out = folder.out;
         OutputFormat format = folder.format;
         boolean json = folder.json;
-        OutputTargets.claim(context, err, run.quiet, out, BallTreeCommand.names(OUTPUTS, format), RESERVED, null);
-        if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, RESERVED, saveModel);
-        HdbscanModel m = HdbscanModel.load(model);
-        if (m.spanningTree().isEmpty()) {
-            throw new org.sylva.data.InvalidInputException("model file " + model + " holds no spanning tree (format "
-                    + "version 1, written by an earlier Sylva), which sylva reselect needs; fit again with sylva hdbscan "
-                    + "--save-model to get a version 2 file");
-        }
+        folder.claim(context, err, run.quiet, OUTPUTS);
+        if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out,
+                ResultFolderOptions.reserved(OUTPUTS), saveModel);
+        HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva reselect");
         HdbscanParameters p = m.parameters();
         HdbscanParameters other = new HdbscanParameters(
                 minClusterSize != null ? minClusterSize : p.minClusterSize(), p.minSamples(),

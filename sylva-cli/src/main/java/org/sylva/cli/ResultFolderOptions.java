@@ -1,12 +1,19 @@
 package org.sylva.cli;
 
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.predict.HdbscanModel;
 import picocli.CommandLine.Option;
 
 /**
  * The options of a command that writes a result folder from a saved model ({@code predict}, {@code cut},
  * {@code reselect}): where ({@code --out}), in which format ({@code --format}) and whether a JSON summary
- * goes to stdout ({@code --json}).
+ * goes to stdout ({@code --json}); and what these commands do alike before their work: claim the folder
+ * and load the model.
  *
  * <pre>{@code
  * @Mixin ResultFolderOptions folder = new ResultFolderOptions();   // then folder.out, folder.format, folder.json
@@ -23,4 +30,25 @@ final class ResultFolderOptions {
 
     @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line).")
     boolean json;
+
+    /** Every file name of {@code outputs} in every format: names no other file given may take in {@code --out}. */
+    static List<String> reserved(List<String> outputs) {
+        return Stream.of(OutputFormat.values()).flatMap(f -> BallTreeCommand.names(outputs, f).stream()).toList();
+    }
+
+    /** Claims {@code --out} for {@code outputs} in this run's format (folder, lock, targets: {@link OutputTargets}). */
+    void claim(CliContext context, PrintWriter err, boolean quiet, List<String> outputs) throws IOException {
+        OutputTargets.claim(context, err, quiet, out, BallTreeCommand.names(outputs, format), reserved(outputs), null);
+    }
+
+    /** The model in {@code file}, refused naming {@code command} when it holds no spanning tree (format version 1). */
+    static HdbscanModel modelWithTree(Path file, String command) throws IOException {
+        HdbscanModel m = HdbscanModel.load(file);
+        if (m.spanningTree().isEmpty()) {
+            throw new InvalidInputException("model file " + file + " holds no spanning tree (format version 1, written "
+                    + "by an earlier Sylva), which " + command + " needs; fit again with sylva hdbscan --save-model to "
+                    + "get a version 2 file");
+        }
+        return m;
+    }
 }
