@@ -101,6 +101,78 @@ public final class CoreDistances {
     }
 
     /**
+     * The nearest lists of the points of leaves {@code leafFrom .. leafTo-1} of {@code index}: the part of
+     * this stage one task of a distributed engine computes against the whole point set. The lists are
+     * exact (float64 throughout), so {@link #fromSlices} over slices covering every leaf once gives the
+     * same core distances and lists as {@link #compute}, bit for bit, whatever the split.
+     */
+    public static NearestSlice slice(PointIndex index, int minSamples, DistanceKernel backend, int leafFrom,
+                                     int leafTo, int threads, CancellationToken cancel) {
+        checkParameters(minSamples, threads);
+        if (leafFrom < 0 || leafTo > index.leaves() || leafFrom > leafTo) {
+            throw new IllegalArgumentException("leaf slice " + leafFrom + ".." + leafTo + " of " + index.leaves());
+        }
+        int n = index.size();
+        int k = Math.min(n, minSamples + 1);
+        if (leafFrom == leafTo) return new NearestSlice(k, new int[0], new int[0], new double[0]);
+        int posFrom = index.leafStart(leafFrom);
+        int posTo = index.leafStart(leafTo - 1) + index.leafCount(leafTo - 1);
+        int rows = posTo - posFrom;
+        int[] nb = new int[rows * k];
+        double[] nd = new double[rows * k];
+        DirectKnnSearch search = new DirectKnnSearch(index, backend, k, true, threads, nb, nd, posFrom);
+        new ParallelWork(threads).run(leafTo - leafFrom, STAGE, ProgressListener.NONE, cancel,
+                (worker, unit) -> search.unit(worker, leafFrom + unit));
+        int real = 0;
+        for (int p = posFrom; p < posTo; p++) if (index.original(p) >= 0) real++;
+        int[] points = new int[real];
+        int[] outNb = new int[real * k];
+        double[] outNd = new double[real * k];
+        int j = 0;
+        for (int p = posFrom; p < posTo; p++) {
+            int o = index.original(p);
+            if (o < 0) continue;
+            points[j] = o;
+            System.arraycopy(nb, (p - posFrom) * k, outNb, j * k, k);
+            System.arraycopy(nd, (p - posFrom) * k, outNd, j * k, k);
+            j++;
+        }
+        return new NearestSlice(k, points, outNb, outNd);
+    }
+
+    /**
+     * Puts the slices of {@link #slice} together again: every one of the {@code n} points must be in
+     * exactly one slice. The result equals {@link #compute} on the same points.
+     */
+    public static CoreDistances fromSlices(int n, int minSamples, Iterable<NearestSlice> slices) {
+        if (minSamples < 1) throw new InvalidInputException("min_samples must be >= 1, got " + minSamples);
+        int k = Math.min(n, minSamples + 1);
+        int[] nb = new int[n * k];
+        double[] nd = new double[n * k];
+        boolean[] seen = new boolean[n];
+        int covered = 0;
+        for (NearestSlice s : slices) {
+            if (s.k() != k) throw new IllegalArgumentException("slice of " + s.k() + " entries per list, expected " + k);
+            int[] pts = s.points();
+            for (int i = 0; i < pts.length; i++) {
+                int o = pts[i];
+                if (o < 0 || o >= n || seen[o]) {
+                    throw new IllegalArgumentException("slices name point " + o + " twice or out of 0.." + (n - 1));
+                }
+                seen[o] = true;
+                covered++;
+                System.arraycopy(s.neighbours(), i * k, nb, o * k, k);
+                System.arraycopy(s.distances(), i * k, nd, o * k, k);
+            }
+        }
+        if (covered != n) throw new IllegalArgumentException("slices cover " + covered + " of " + n + " points");
+        int coreAt = Math.min(minSamples, k) - 1;
+        double[] core = new double[n];
+        for (int i = 0; i < n; i++) core[i] = k == 0 ? 0.0 : nd[i * k + coreAt];
+        return new CoreDistances(n, minSamples, k, core, nb, nd);
+    }
+
+    /**
      * Wraps precomputed values (copied): {@code neighbours}/{@code distances} hold {@code k} entries per
      * point, row-major, ordered by (distance, index). For tests and for callers that computed lists
      * elsewhere; nothing is recomputed, only shapes are checked.

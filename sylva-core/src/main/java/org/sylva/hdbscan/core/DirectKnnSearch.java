@@ -29,6 +29,8 @@ final class DirectKnnSearch {
     private final int[] outIdx;
     private final double[] outDist;
     private final Scratch[] scratch;
+    /** Where lists go: by original index when negative, else at row {@code position - positionBase}. */
+    private final int positionBase;
 
     /**
      * A search for lists of {@code k} entries on {@code threads} workers, writing list {@code i} to
@@ -36,6 +38,16 @@ final class DirectKnnSearch {
      */
     DirectKnnSearch(PointIndex idx, DistanceKernel backend, int k, boolean prune, int threads,
                     int[] outIdx, double[] outDist) {
+        this(idx, backend, k, prune, threads, outIdx, outDist, -1);
+    }
+
+    /**
+     * As above, but list of position {@code p} goes to row {@code p - positionBase} of the outputs: the
+     * search of a slice of leaves ({@link CoreDistances#slice}), whose outputs cover only its positions.
+     */
+    DirectKnnSearch(PointIndex idx, DistanceKernel backend, int k, boolean prune, int threads,
+                    int[] outIdx, double[] outDist, int positionBase) {
+        this.positionBase = positionBase;
         this.idx = idx;
         this.backend = backend;
         this.k = k;
@@ -76,7 +88,11 @@ final class DirectKnnSearch {
         int start = idx.leafStart(leaf);
         for (int i = 0; i < qs.m; i++) qs.pos[i] = start + i;
         search(s, qs);
-        qs.copyOut(idx, outIdx, outDist);
+        if (positionBase < 0) {
+            qs.copyOut(idx, outIdx, outDist);
+        } else {
+            qs.copyOutAt(positionBase, outIdx, outDist);
+        }
     }
 
     /** Recomputes the list of query {@code i} of {@code qs} alone, in place (nothing is written out). */

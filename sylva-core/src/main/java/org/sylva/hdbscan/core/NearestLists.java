@@ -92,6 +92,15 @@ final class NearestLists {
         }
     }
 
+    /** Copies every query's list into row {@code pos - base} of the output arrays (a slice of positions). */
+    void copyOutAt(int base, int[] outIdx, double[] outDist) {
+        for (int i = 0; i < m; i++) {
+            int row = pos[i] - base;
+            System.arraycopy(dist, i * k, outDist, row * k, k);
+            System.arraycopy(orig, i * k, outIdx, row * k, k);
+        }
+    }
+
     /** Replaces query {@code i}'s list by query {@code j}'s list of {@code from}. */
     void copyList(int i, NearestLists from, int j) {
         System.arraycopy(from.dist, j * k, dist, i * k, k);

@@ -113,6 +113,16 @@ final class BoruvkaRun {
         scan = new CheapestEdgeScan(this, work.threads());
     }
 
+    /** Each point's cheapest edge found by the last scan: weight, or infinity when none was found. */
+    double bestWeight(int p) {
+        return components.bestW[p];
+    }
+
+    /** The other endpoint of {@link #bestWeight}'s edge, or {@link BoruvkaComponents#NONE}. */
+    int bestOther(int p) {
+        return components.bestQ[p];
+    }
+
     SpanningTree run(ProgressListener progress, CancellationToken cancel) {
         int left = n;   // components
         int maxRounds = 33 - Integer.numberOfLeadingZeros(n - 1); // ceil(log2 n) + 1
@@ -120,8 +130,7 @@ final class BoruvkaRun {
             cancel.throwIfCancelled();
             prepareRound();
             String stage = BoruvkaMst.STAGE_PREFIX + round;
-            int units = activeLeafCount;
-            work.run(units, stage, progress, cancel, (worker, unit) -> scan.scanLeaf(worker, activeLeaves[unit]));
+            scanPrepared(stage, progress, cancel);
             int added = components.merge();
             if (added == 0) throw new IllegalStateException("Borůvka round " + round + " added no edge with "
                     + left + " components left");
@@ -150,6 +159,39 @@ final class BoruvkaRun {
             double b = boundPruning ? components.componentWeight(c) : Double.POSITIVE_INFINITY;
             compBound.set(c, Double.doubleToRawLongBits(b));
         }
+        prepareLeaves(0, idx.leaves());
+    }
+
+    /**
+     * Prepares a round whose components, bounds and active points were decided elsewhere (a distributed
+     * engine's driver, {@link DistributedBoruvka}), scanning only leaves {@code leafFrom .. leafTo-1}.
+     */
+    void prepareSlice(BoruvkaRoundState state, int leafFrom, int leafTo) {
+        components.startRound();
+        int[] comps = state.components();
+        boolean[] active = state.active();
+        int positions = idx.positions();
+        for (int p = 0; p < positions; p++) {
+            int o = idx.original(p);
+            if (o < 0) continue;
+            posComp[p] = comps[o];
+            posActive[p] = active[o];
+        }
+        double[] weights = state.componentWeights();
+        for (int c = 0; c < n; c++) {
+            double b = boundPruning ? weights[c] : Double.POSITIVE_INFINITY;
+            compBound.set(c, Double.doubleToRawLongBits(b));
+        }
+        prepareLeaves(leafFrom, leafTo);
+    }
+
+    /** Scans the active leaves chosen by the last preparation on this run's workers. */
+    void scanPrepared(String stage, ProgressListener progress, CancellationToken cancel) {
+        work.run(activeLeafCount, stage, progress, cancel, (worker, unit) -> scan.scanLeaf(worker, activeLeaves[unit]));
+    }
+
+    /** Node components (all nodes) and the active leaves among {@code leafFrom .. leafTo-1}. */
+    private void prepareLeaves(int leafFrom, int leafTo) {
         int nodes = idx.nodes();
         activeLeafCount = 0;
         for (int node = nodes - 1; node >= 0; node--) {
@@ -166,7 +208,7 @@ final class BoruvkaRun {
                 nodeComp[node] = l == r ? l : -1;
             }
         }
-        for (int leaf = 0; leaf < idx.leaves(); leaf++) {
+        for (int leaf = leafFrom; leaf < leafTo; leaf++) {
             int s = idx.leafStart(leaf), cnt = idx.leafCount(leaf);
             for (int p = s; p < s + cnt; p++) {
                 if (posActive[p]) {
