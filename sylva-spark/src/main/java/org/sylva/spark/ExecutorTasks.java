@@ -1,0 +1,115 @@
+package org.sylva.spark;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.spark.TaskContext;
+import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.hdbscan.mst.BoruvkaSliceScan;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.progress.CancellationToken;
+
+/**
+ * What runs inside the executors' tasks: slice {@code s} of {@code P} covers leaves
+ * {@code s * L / P .. (s + 1) * L / P - 1} of the point index, which every executor builds from the
+ * broadcast rows (the build is deterministic, so all hold the same index) and keeps for the fit's later
+ * rounds. Each task computes with its slots' cores ({@code spark.task.cpus}) and checks Spark's kill flag
+ * between chunks of work, so a cancelled job stops within one chunk.
+ */
+final class ExecutorTasks {
+    /** Test hook: this many upcoming tasks fail on their first attempt (local mode shares the JVM). */
+    static final AtomicInteger FAIL_FIRST_ATTEMPTS = new AtomicInteger();
+
+    private static final Object LOCK = new Object();
+    private static String cachedFit;
+    private static PointIndex cachedIndex;
+    private static String cachedScanKey;
+    private static final ArrayDeque<BoruvkaSliceScan> IDLE_SCANNERS = new ArrayDeque<>();
+
+    private ExecutorTasks() {
+    }
+
+    /** The nearest lists of slice {@code slice} of {@code slices}. */
+    static TaskResults.Lists nearest(FitData data, int minSamples, int slice, int slices) {
+        TaskContext tc = TaskContext.get();
+        maybeFail(tc);
+        PointIndex index = index(data);
+        int leaves = index.leaves();
+        return TaskResults.Lists.of(CoreDistances.slice(index, minSamples, kernel(), from(slice, slices, leaves),
+                from(slice + 1, slices, leaves), threads(tc), token(tc)));
+    }
+
+    /** The cheapest edges per component found in slice {@code slice} of {@code slices} in this round. */
+    static TaskResults.Edges scan(FitData data, double[] core, double alpha, RoundMessage round, int slice,
+                                  int slices) {
+        TaskContext tc = TaskContext.get();
+        maybeFail(tc);
+        PointIndex index = index(data);
+        int leaves = index.leaves();
+        String key = data.fitId() + "/" + alpha + "/" + threads(tc);
+        BoruvkaSliceScan scanner = borrow(key, index, core, alpha, threads(tc));
+        try {
+            return TaskResults.Edges.of(scanner.scan(round.state(), from(slice, slices, leaves),
+                    from(slice + 1, slices, leaves), token(tc)));
+        } finally {
+            giveBack(key, scanner);
+        }
+    }
+
+    /** First leaf of slice {@code s} (the slices of one fit split the leaves evenly and in order). */
+    static int from(int s, int slices, int leaves) {
+        return (int) ((long) s * leaves / slices);
+    }
+
+    private static DistanceKernel kernel() {
+        return KernelProvider.get().bestDistance();
+    }
+
+    private static PointIndex index(FitData data) {
+        synchronized (LOCK) {
+            if (!data.fitId().equals(cachedFit)) {
+                cachedFit = null;
+                cachedIndex = null;
+                cachedScanKey = null;
+                IDLE_SCANNERS.clear();
+                cachedIndex = PointIndex.build(data.rows(), data.n(), data.d(), kernel());
+                cachedFit = data.fitId();
+            }
+            return cachedIndex;
+        }
+    }
+
+    private static BoruvkaSliceScan borrow(String key, PointIndex index, double[] core, double alpha, int threads) {
+        synchronized (LOCK) {
+            if (!key.equals(cachedScanKey)) {
+                IDLE_SCANNERS.clear();
+                cachedScanKey = key;
+            }
+            BoruvkaSliceScan s = IDLE_SCANNERS.poll();
+            if (s != null) return s;
+        }
+        return new BoruvkaSliceScan(index, core, kernel(), alpha, threads);
+    }
+
+    private static void giveBack(String key, BoruvkaSliceScan scanner) {
+        synchronized (LOCK) {
+            if (key.equals(cachedScanKey) && IDLE_SCANNERS.size() < 64) IDLE_SCANNERS.push(scanner);
+        }
+    }
+
+    private static int threads(TaskContext tc) {
+        return tc == null ? 1 : Math.max(1, tc.cpus());
+    }
+
+    private static CancellationToken token(TaskContext tc) {
+        return tc == null ? CancellationToken.NEVER : CancellationToken.polling(tc::isInterrupted);
+    }
+
+    private static void maybeFail(TaskContext tc) {
+        if (tc != null && tc.attemptNumber() == 0 && FAIL_FIRST_ATTEMPTS.getAndUpdate(v -> Math.max(v - 1, 0)) > 0) {
+            throw new IllegalStateException("sylva: injected task failure (test hook)");
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package org.sylva.spark;
+
+import java.io.Serializable;
+import java.util.List;
+
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.VectorUDT;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.sylva.data.InvalidInputException;
+
+/**
+ * Reads a points column: a Spark ML vector ({@code VectorUDT}) or an array of numbers per row, as float64.
+ * Every refusal names the row (its position in the dataset, from 0) and the column: a null, a
+ * non-finite coordinate, a row whose length differs from the first row's.
+ *
+ * <pre>{@code
+ * FeatureColumn col = FeatureColumn.of(df.schema(), "features");
+ * double[] x = col.read(row, 17);
+ * }</pre>
+ */
+final class FeatureColumn implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String name;
+    private final int index;
+    private final boolean vector;
+
+    private FeatureColumn(String name, int index, boolean vector) {
+        this.name = name;
+        this.index = index;
+        this.vector = vector;
+    }
+
+    /** The column {@code name} of {@code schema}, refused unless it is a vector or an array of numbers. */
+    static FeatureColumn of(StructType schema, String name) {
+        int i = fieldIndex(schema, name);
+        DataType t = schema.fields()[i].dataType();
+        if (t instanceof VectorUDT) return new FeatureColumn(name, i, true);
+        if (t instanceof ArrayType a && a.elementType() instanceof NumericType) return new FeatureColumn(name, i, false);
+        throw new InvalidInputException("column '" + name + "' is " + t.simpleString()
+                + "; expected a vector or an array of numbers");
+    }
+
+    /** The position of {@code name} in {@code schema}, with a clear error when it is missing. */
+    static int fieldIndex(StructType schema, String name) {
+        for (int i = 0; i < schema.fields().length; i++) {
+            if (schema.fields()[i].name().equals(name)) return i;
+        }
+        throw new InvalidInputException("no column '" + name + "' in " + schema.simpleString());
+    }
+
+    /** Whether {@code schema} has a column {@code name}. */
+    static boolean has(StructType schema, String name) {
+        for (StructField f : schema.fields()) if (f.name().equals(name)) return true;
+        return false;
+    }
+
+    /** The schema with a new column appended, refused when the name is taken. */
+    static StructType append(StructType schema, String name, DataType type) {
+        if (has(schema, name)) throw new InvalidInputException("output column '" + name + "' already exists");
+        return schema.add(DataTypes.createStructField(name, type, false));
+    }
+
+    String name() {
+        return name;
+    }
+
+    int index() {
+        return index;
+    }
+
+    /** The coordinates of {@code row} (dataset position {@code position}), all finite. */
+    double[] read(Row row, long position) {
+        if (row.isNullAt(index)) throw new InvalidInputException("row " + position + ": column '" + name + "' is null");
+        double[] x;
+        if (vector) {
+            x = ((Vector) row.get(index)).toArray();
+        } else {
+            List<Object> values = row.getList(index);
+            x = new double[values.size()];
+            for (int j = 0; j < x.length; j++) {
+                Object v = values.get(j);
+                if (v == null) {
+                    throw new InvalidInputException("row " + position + ": column '" + name + "' has a null at index " + j);
+                }
+                x[j] = ((Number) v).doubleValue();
+            }
+        }
+        for (int j = 0; j < x.length; j++) {
+            if (!Double.isFinite(x[j])) {
+                throw new InvalidInputException("row " + position + ": column '" + name + "' holds " + x[j]
+                        + " at index " + j + "; every coordinate must be finite");
+            }
+        }
+        return x;
+    }
+
+    /** Packs rows into one row-major array, refusing an empty list or rows of different lengths. */
+    static double[] pack(List<double[]> rows, String name) {
+        if (rows.isEmpty()) throw new InvalidInputException("column '" + name + "': the dataset has no rows");
+        int d = rows.get(0).length;
+        if (d == 0) throw new InvalidInputException("row 0: column '" + name + "' is empty");
+        double[] out = new double[Math.multiplyExact(rows.size(), d)];
+        for (int i = 0; i < rows.size(); i++) {
+            double[] r = rows.get(i);
+            if (r.length != d) {
+                throw new InvalidInputException("row " + i + ": column '" + name + "' has " + r.length
+                        + " values, row 0 has " + d);
+            }
+            System.arraycopy(r, 0, out, i * d, d);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,156 @@
+package org.sylva.spark;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.IntStream;
+
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.core.NearestSlice;
+import org.sylva.hdbscan.engine.FittedPoints;
+import org.sylva.hdbscan.engine.HdbscanEngine;
+import org.sylva.hdbscan.engine.MutualReachabilityMst;
+import org.sylva.hdbscan.mst.BoruvkaMst;
+import org.sylva.hdbscan.mst.BoruvkaRoundState;
+import org.sylva.hdbscan.mst.DistributedBoruvka;
+import org.sylva.parallel.Execution;
+
+/**
+ * The distributed HDBSCAN engine: the library's stage seam ({@link HdbscanEngine}) run on a Spark cluster.
+ * The points are broadcast once; every executor builds the same point index from them. The core
+ * distances are one job of {@code slices} tasks, each computing the exact nearest lists of its slice of
+ * the index's leaves against the whole set. Then each Borůvka round is one job: the driver applies the two
+ * exact shortcuts and broadcasts the round's state (component per point, each component's best weight so
+ * far, which points still need a scan); each task scans its slice with the CPU engine's pruned scan and
+ * returns the lightest edge per component; the driver keeps the lightest per component under the tie
+ * order {@code (weight, lo, hi)} and merges. The order is total, so the tree is the unique one the CPU
+ * engine finds: core distances and edges are bitwise {@code Hdbscan.fit}'s for any number of slices,
+ * partitions or executors, and a retried task recomputes the same answer.
+ *
+ * <p>Jobs are described in the Spark UI by stage and round ({@code sylva hdbscan: round 3 (412
+ * components)}), run under one job group per fit, and stop when the fit's token is cancelled or the job
+ * group is cancelled through Spark.
+ *
+ * <pre>{@code
+ * SparkHdbscanEngine engine = new SparkHdbscanEngine(spark, 0);   // 0: the cluster's default parallelism
+ * HdbscanResult r = Hdbscan.builder().minClusterSize(20).engine(engine).build()
+ *         .fit(coords, n, d, ProgressListener.NONE, CancellationToken.NEVER);
+ * }</pre>
+ */
+public final class SparkHdbscanEngine implements HdbscanEngine {
+    private final transient JavaSparkContext sc;
+    private final int slices;
+    private volatile DistributedFitStats lastStats;
+
+    /**
+     * An engine on {@code spark}'s cluster with {@code slices} tasks per stage; {@code slices <= 0} takes
+     * the context's default parallelism.
+     */
+    public SparkHdbscanEngine(SparkSession spark, int slices) {
+        this.sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        this.slices = slices > 0 ? slices : Math.max(1, sc.defaultParallelism());
+    }
+
+    @Override
+    public String name() {
+        return "spark/" + slices;
+    }
+
+    /** Tasks per stage. */
+    public int slices() {
+        return slices;
+    }
+
+    /** Figures of the last fit this engine ran, or {@code null} before the first. */
+    public DistributedFitStats lastFitStats() {
+        return lastStats;
+    }
+
+    @Override
+    public MutualReachabilityMst spanningTree(FittedPoints points, int minSamples, double alpha, Execution execution) {
+        String fitId = UUID.randomUUID().toString();
+        SparkJobs jobs = new SparkJobs(sc, "sylva-hdbscan-" + fitId, execution.cancel());
+        int n = points.n();
+        int tasks = slices;
+        List<DistributedFitStats.Stage> stages = new ArrayList<>();
+        Map<String, Double> times = new LinkedHashMap<>();
+        List<Broadcast<?>> broadcasts = new ArrayList<>();
+        try {
+            long t0 = System.nanoTime();
+            FitData data = new FitData(fitId, points.rows(), n, points.d());
+            Broadcast<FitData> dataB = track(broadcasts, sc.broadcast(data));
+            JavaRDD<Integer> sliceIds = sc.parallelize(IntStream.range(0, tasks).boxed().toList(), tasks);
+            execution.progress().progress(CoreDistances.STAGE, 0, 1);
+            long j0 = System.nanoTime();
+            List<TaskResults.Lists> lists = jobs.collect(
+                    sliceIds.map(s -> ExecutorTasks.nearest(dataB.value(), minSamples, s, tasks)),
+                    "sylva hdbscan: core distances (" + n + " points, " + tasks + " tasks)");
+            long j1 = System.nanoTime();
+            List<NearestSlice> parts = new ArrayList<>(lists.size());
+            long listBytes = 0;
+            for (TaskResults.Lists l : lists) {
+                parts.add(l.slice());
+                listBytes += l.payloadBytes();
+            }
+            CoreDistances cd = CoreDistances.fromSlices(n, minSamples, parts);
+            double[] core = cd.coreDistances();
+            Broadcast<double[]> coreB = track(broadcasts, sc.broadcast(core));
+            long t1 = System.nanoTime();
+            stages.add(new DistributedFitStats.Stage(CoreDistances.STAGE, n, 8L * points.rows().length + 8L * n,
+                    listBytes, (j1 - j0) / 1e9, ((j0 - t0) + (t1 - j1)) / 1e9));
+            times.put("core distances", (t1 - t0) / 1e9);
+            execution.progress().progress(CoreDistances.STAGE, 1, 1);
+
+            DistributedBoruvka owner = new DistributedBoruvka(cd, alpha);
+            // bounded: DistributedBoruvka refuses more than ceil(log2 n) + 1 rounds
+            while (owner.componentsLeft() > 1) {
+                execution.cancel().throwIfCancelled();
+                long r0 = System.nanoTime();
+                int before = owner.componentsLeft();
+                BoruvkaRoundState state = owner.startRound();
+                int round = owner.round();
+                RoundMessage msg = RoundMessage.of(round, state);
+                Broadcast<RoundMessage> roundB = sc.broadcast(msg);
+                long rj0 = System.nanoTime();
+                List<TaskResults.Edges> found;
+                try {
+                    found = jobs.collect(
+                            sliceIds.map(s -> ExecutorTasks.scan(dataB.value(), coreB.value(), alpha, roundB.value(),
+                                    s, tasks)),
+                            "sylva hdbscan: " + BoruvkaMst.STAGE_PREFIX + round + " (" + before + " components, "
+                                    + tasks + " tasks)");
+                } finally {
+                    roundB.destroy();
+                }
+                long rj1 = System.nanoTime();
+                long edgeBytes = 0;
+                for (TaskResults.Edges e : found) {
+                    owner.offer(e.edges());
+                    edgeBytes += e.payloadBytes();
+                }
+                owner.endRound();
+                long r1 = System.nanoTime();
+                stages.add(new DistributedFitStats.Stage("round " + round, before, msg.payloadBytes(), edgeBytes,
+                        (rj1 - rj0) / 1e9, ((rj0 - r0) + (r1 - rj1)) / 1e9));
+                execution.progress().progress(BoruvkaMst.STAGE_PREFIX + round, n - owner.componentsLeft(), n - 1);
+            }
+            long t2 = System.nanoTime();
+            times.put("spanning tree", (t2 - t1) / 1e9);
+            lastStats = new DistributedFitStats(tasks, stages);
+            return new MutualReachabilityMst(core, owner.tree(), times);
+        } finally {
+            for (Broadcast<?> b : broadcasts) b.destroy();
+        }
+    }
+
+    private static <T> Broadcast<T> track(List<Broadcast<?>> all, Broadcast<T> b) {
+        all.add(b);
+        return b;
+    }
+}

@@ -1,0 +1,179 @@
+package org.sylva.spark;
+
+import java.util.List;
+
+import org.apache.spark.ml.Estimator;
+import org.apache.spark.ml.param.BooleanParam;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * Exact HDBSCAN* as a Spark ML {@link Estimator}, with scikit-learn's parameter names and defaults
+ * ({@code minClusterSize} 5, {@code minSamples} unset = {@code minClusterSize}, counting the point itself,
+ * {@code clusterSelectionEpsilon} 0, {@code alpha} 1, {@code clusterSelectionMethod} "eom",
+ * {@code allowSingleCluster} false). The heavy stages run on the executors ({@link SparkHdbscanEngine}):
+ * the core distances, then every Borůvka round; the hierarchy and selection run on the driver with the
+ * library's code. The result is bitwise {@code Hdbscan.fit} on the same rows in the dataset's order,
+ * whatever the number of partitions ({@code numSlices} tasks per stage; unset = the dataset's partitions).
+ * The points column is a vector or an array of numbers; a null, a non-finite value or a row of another
+ * length is refused with the row named.
+ *
+ * <pre>{@code
+ * SylvaHdbscanModel model = new SylvaHdbscan().setFeaturesCol("features").setMinClusterSize(20).fit(df);
+ * Dataset<Row> labelled = model.transform(df);   // adds label, probability, outlier_score
+ * }</pre>
+ */
+public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
+    private static final long serialVersionUID = 1L;
+
+    private final String uid;
+    private final Param<String> featuresCol;
+    private final Param<String> labelCol;
+    private final Param<String> probabilityCol;
+    private final Param<String> outlierScoreCol;
+    private final IntParam minClusterSize;
+    private final IntParam minSamples;
+    private final DoubleParam clusterSelectionEpsilon;
+    private final IntParam maxClusterSize;
+    private final DoubleParam alpha;
+    private final Param<String> clusterSelectionMethod;
+    private final BooleanParam allowSingleCluster;
+    private final IntParam numSlices;
+
+    public SylvaHdbscan() {
+        this(Identifiable$.MODULE$.randomUID("sylvaHdbscan"));
+    }
+
+    public SylvaHdbscan(String uid) {
+        this.uid = uid;
+        featuresCol = new Param<>(this, "featuresCol", "points column: a vector or an array of numbers");
+        labelCol = new Param<>(this, "labelCol", "output column of cluster labels (-1 = noise)");
+        probabilityCol = new Param<>(this, "probabilityCol", "output column of membership strengths");
+        outlierScoreCol = new Param<>(this, "outlierScoreCol", "output column of GLOSH outlier scores");
+        minClusterSize = new IntParam(this, "minClusterSize", "smallest cluster size (>= 2)", ParamValidators.gtEq(2));
+        minSamples = new IntParam(this, "minSamples",
+                "neighbours for core distances, counting the point itself; 0 = minClusterSize", ParamValidators.gtEq(0));
+        clusterSelectionEpsilon = new DoubleParam(this, "clusterSelectionEpsilon", "distance below which clusters merge",
+                ParamValidators.gtEq(0));
+        maxClusterSize = new IntParam(this, "maxClusterSize", "largest cluster EOM may select; 0 = no limit",
+                ParamValidators.gtEq(0));
+        alpha = new DoubleParam(this, "alpha", "distance scaling of the robust single linkage", ParamValidators.gt(0));
+        clusterSelectionMethod = new Param<>(this, "clusterSelectionMethod", "eom or leaf",
+                ParamValidators.inArray(new String[] {"eom", "leaf"}));
+        allowSingleCluster = new BooleanParam(this, "allowSingleCluster", "whether one cluster may be the result");
+        numSlices = new IntParam(this, "numSlices", "tasks per distributed stage; 0 = the dataset's partitions",
+                ParamValidators.gtEq(0));
+        setDefault(featuresCol, "features");
+        setDefault(labelCol, "label");
+        setDefault(probabilityCol, "probability");
+        setDefault(outlierScoreCol, "outlier_score");
+        setDefault(minClusterSize, 5);
+        setDefault(minSamples, 0);
+        setDefault(clusterSelectionEpsilon, 0.0);
+        setDefault(maxClusterSize, 0);
+        setDefault(alpha, 1.0);
+        setDefault(clusterSelectionMethod, "eom");
+        setDefault(allowSingleCluster, false);
+        setDefault(numSlices, 0);
+    }
+
+    @Override
+    public String uid() {
+        return uid;
+    }
+
+    public Param<String> featuresCol() { return featuresCol; }
+    public Param<String> labelCol() { return labelCol; }
+    public Param<String> probabilityCol() { return probabilityCol; }
+    public Param<String> outlierScoreCol() { return outlierScoreCol; }
+    public IntParam minClusterSize() { return minClusterSize; }
+    public IntParam minSamples() { return minSamples; }
+    public DoubleParam clusterSelectionEpsilon() { return clusterSelectionEpsilon; }
+    public IntParam maxClusterSize() { return maxClusterSize; }
+    public DoubleParam alpha() { return alpha; }
+    public Param<String> clusterSelectionMethod() { return clusterSelectionMethod; }
+    public BooleanParam allowSingleCluster() { return allowSingleCluster; }
+    public IntParam numSlices() { return numSlices; }
+
+    public SylvaHdbscan setFeaturesCol(String v) { set(featuresCol, v); return this; }
+    public SylvaHdbscan setLabelCol(String v) { set(labelCol, v); return this; }
+    public SylvaHdbscan setProbabilityCol(String v) { set(probabilityCol, v); return this; }
+    public SylvaHdbscan setOutlierScoreCol(String v) { set(outlierScoreCol, v); return this; }
+    public SylvaHdbscan setMinClusterSize(int v) { set(minClusterSize, v); return this; }
+    public SylvaHdbscan setMinSamples(int v) { set(minSamples, v); return this; }
+    public SylvaHdbscan setClusterSelectionEpsilon(double v) { set(clusterSelectionEpsilon, v); return this; }
+    public SylvaHdbscan setMaxClusterSize(int v) { set(maxClusterSize, v); return this; }
+    public SylvaHdbscan setAlpha(double v) { set(alpha, v); return this; }
+    public SylvaHdbscan setClusterSelectionMethod(String v) { set(clusterSelectionMethod, v); return this; }
+    public SylvaHdbscan setAllowSingleCluster(boolean v) { set(allowSingleCluster, v); return this; }
+    public SylvaHdbscan setNumSlices(int v) { set(numSlices, v); return this; }
+
+    /** The library fit these parameters describe (engine not set: the caller picks one). */
+    Hdbscan.Builder hdbscanBuilder() {
+        Hdbscan.Builder b = Hdbscan.builder()
+                .minClusterSize((Integer) getOrDefault(minClusterSize))
+                .clusterSelectionEpsilon((Double) getOrDefault(clusterSelectionEpsilon))
+                .maxClusterSize((Integer) getOrDefault(maxClusterSize))
+                .alpha((Double) getOrDefault(alpha))
+                .clusterSelectionMethod("leaf".equals(getOrDefault(clusterSelectionMethod))
+                        ? SelectionMethod.LEAF : SelectionMethod.EOM)
+                .allowSingleCluster((Boolean) getOrDefault(allowSingleCluster));
+        int ms = (Integer) getOrDefault(minSamples);
+        if (ms > 0) b.minSamples(ms);
+        return b;
+    }
+
+    @Override
+    public SylvaHdbscanModel fit(Dataset<?> dataset) {
+        return fit(dataset, CancellationToken.NEVER);
+    }
+
+    /** Fits, stopping with {@link org.sylva.progress.CancelledException} when {@code cancel} is cancelled. */
+    public SylvaHdbscanModel fit(Dataset<?> dataset, CancellationToken cancel) {
+        transformSchema(dataset.schema());
+        String col = getOrDefault(featuresCol);
+        Dataset<Row> points = dataset.toDF().select(col);
+        FeatureColumn fc = FeatureColumn.of(points.schema(), col);
+        SparkSession spark = dataset.sparkSession();
+        List<double[]> rows = points.javaRDD().zipWithIndex().map(t -> fc.read(t._1(), t._2())).collect();
+        double[] coords = FeatureColumn.pack(rows, col);
+        int n = rows.size();
+        int d = coords.length / n;
+        int slices = (Integer) getOrDefault(numSlices);
+        if (slices == 0) slices = dataset.rdd().getNumPartitions();
+        SparkHdbscanEngine engine = new SparkHdbscanEngine(spark, slices);
+        HdbscanResult result = hdbscanBuilder().engine(engine).build().fit(coords, n, d, ProgressListener.NONE, cancel);
+        SylvaHdbscanModel model = new SylvaHdbscanModel(uid, result, coords, d, engine.lastFitStats());
+        model.setParent(this);
+        return copyValues(model, ParamMap.empty());
+    }
+
+    @Override
+    public StructType transformSchema(StructType schema) {
+        String col = getOrDefault(featuresCol);
+        FeatureColumn.of(schema, col);
+        StructType out = FeatureColumn.append(schema, getOrDefault(labelCol), DataTypes.IntegerType);
+        out = FeatureColumn.append(out, getOrDefault(probabilityCol), DataTypes.DoubleType);
+        out = FeatureColumn.append(out, getOrDefault(outlierScoreCol), DataTypes.DoubleType);
+        return out;
+    }
+
+    @Override
+    public SylvaHdbscan copy(ParamMap extra) {
+        return defaultCopy(extra);
+    }
+}

@@ -1,0 +1,169 @@
+package org.sylva.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.mst.OracleData;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * The distributed fit against the single-machine fit on the oracle datasets: core distances, spanning
+ * tree, labels, probabilities and outlier scores bitwise equal for 1, 2, 3 and 7 partitions.
+ */
+class SylvaHdbscanTest {
+
+    static Stream<Arguments> cases() {
+        List<Arguments> a = new ArrayList<>();
+        for (String ds : new String[] {"blobs500", "blobs2000noise", "iris", "grid3000"}) {
+            for (int partitions : new int[] {1, 2, 3, 7}) {
+                a.add(Arguments.of(ds, 5, 5, partitions));
+                a.add(Arguments.of(ds, 5, 11, partitions));
+            }
+        }
+        a.add(Arguments.of("clip20k", 20, 20, 3));
+        return a.stream();
+    }
+
+    @ParameterizedTest(name = "{0} mcs {1} ms {2}, {3} partitions")
+    @MethodSource("cases")
+    void distributedFitIsBitwiseTheLocalFit(String dataset, int mcs, int ms, int partitions) {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve(dataset + "_X.npy"));
+        int n = x.rows(), d = x.cols();
+        HdbscanResult local = Hdbscan.builder().minClusterSize(mcs).minSamples(ms).threads(2).build()
+                .fit(x.values(), n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        Dataset<Row> df = LocalSpark.points(x.values(), n, d, partitions);
+        SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(mcs).setMinSamples(ms).fit(df);
+        assertSame(local, model.result());
+        assertEquals(partitions, model.fitStats().slices());
+
+        List<Row> out = model.transform(df).collectAsList();
+        assertEquals(n, out.size());
+        for (int i = 0; i < n; i++) {
+            Row r = out.get(i);
+            assertEquals(i, r.getInt(0));
+            assertEquals(local.labels()[i], r.getInt(2));
+            assertEquals(local.probabilities()[i], r.getDouble(3));
+            assertEquals(local.outlierScores()[i], r.getDouble(4));
+        }
+    }
+
+    static void assertSame(HdbscanResult local, HdbscanResult spark) {
+        assertArrayEquals(local.coreDistances(), spark.coreDistances());
+        assertArrayEquals(local.spanningTree().fromArray(), spark.spanningTree().fromArray());
+        assertArrayEquals(local.spanningTree().toArray(), spark.spanningTree().toArray());
+        assertArrayEquals(local.spanningTree().weightArray(), spark.spanningTree().weightArray());
+        assertArrayEquals(local.labels(), spark.labels());
+        assertArrayEquals(local.probabilities(), spark.probabilities());
+        assertArrayEquals(local.outlierScores(), spark.outlierScores());
+    }
+
+    @Test
+    void parametersReachTheLibrary() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
+        int n = x.rows(), d = x.cols();
+        HdbscanResult local = Hdbscan.builder().minClusterSize(10).minSamples(4).alpha(0.8)
+                .clusterSelectionEpsilon(0.3).allowSingleCluster(true)
+                .clusterSelectionMethod(org.sylva.hdbscan.hierarchy.SelectionMethod.LEAF).build()
+                .fit(x.values(), n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(10).setMinSamples(4).setAlpha(0.8)
+                .setClusterSelectionEpsilon(0.3).setAllowSingleCluster(true).setClusterSelectionMethod("leaf")
+                .setNumSlices(3).fit(LocalSpark.points(x.values(), n, d, 2));
+        assertSame(local, model.result());
+        assertEquals(3, model.fitStats().slices());
+    }
+
+    @Test
+    void aFailedTaskIsRetriedAndTheResultIsUnchanged() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
+        int n = x.rows(), d = x.cols();
+        HdbscanResult local = Hdbscan.builder().minClusterSize(5).build()
+                .fit(x.values(), n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        ExecutorTasks.FAIL_FIRST_ATTEMPTS.set(3);
+        try {
+            SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(5).fit(LocalSpark.points(x.values(), n, d, 3));
+            assertEquals(0, ExecutorTasks.FAIL_FIRST_ATTEMPTS.get(), "the injected failures happened");
+            assertSame(local, model.result());
+        } finally {
+            ExecutorTasks.FAIL_FIRST_ATTEMPTS.set(0);
+        }
+    }
+
+    @Test
+    void aCancelledTokenStopsTheFit() {
+        CancellationToken token = new CancellationToken();
+        token.cancel();
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        assertThrows(CancelledException.class, () -> new SylvaHdbscan().fit(df, token));
+    }
+
+    @Test
+    void badRowsAreRefusedWithTheRowNamed() {
+        StructType schema = new StructType().add("features", DataTypes.createArrayType(DataTypes.DoubleType, true), true);
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 20; i++) rows.add(RowFactory.create(LocalSpark.seq(List.of((double) i, 1.0))));
+        List<Row> withNull = new ArrayList<>(rows);
+        withNull.set(7, RowFactory.create((Object) null));
+        assertMessage(withNull, schema, "row 7: column 'features' is null");
+        List<Row> ragged = new ArrayList<>(rows);
+        ragged.set(11, RowFactory.create(LocalSpark.seq(List.of(1.0, 2.0, 3.0))));
+        assertMessage(ragged, schema, "row 11: column 'features' has 3 values, row 0 has 2");
+        List<Row> nan = new ArrayList<>(rows);
+        nan.set(13, RowFactory.create(LocalSpark.seq(List.of(1.0, Double.NaN))));
+        assertMessage(nan, schema, "row 13: column 'features' holds NaN at index 1");
+
+        Dataset<Row> ok = LocalSpark.get().createDataFrame(rows, schema);
+        InvalidInputException missing = assertThrows(InvalidInputException.class,
+                () -> new SylvaHdbscan().setFeaturesCol("x").fit(ok));
+        assertTrue(missing.getMessage().contains("no column 'x'"), missing.getMessage());
+        InvalidInputException taken = assertThrows(InvalidInputException.class,
+                () -> new SylvaHdbscan().setLabelCol("features").fit(ok));
+        assertTrue(taken.getMessage().contains("output column 'features' already exists"), taken.getMessage());
+    }
+
+    @Test
+    void transformRefusesAnotherDataset() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
+        int n = x.rows(), d = x.cols();
+        SylvaHdbscanModel model = new SylvaHdbscan().fit(LocalSpark.points(x.values(), n, d, 2));
+        double[] moved = x.values().clone();
+        moved[2 * 37 + 1] += 1.0;
+        Exception e = assertThrows(Exception.class,
+                () -> model.transform(LocalSpark.points(moved, n, d, 2)).collectAsList());
+        assertTrue(String.valueOf(rootMessage(e)).contains("row 37: column 'features' differs from the fitted point"),
+                rootMessage(e));
+    }
+
+    private static void assertMessage(List<Row> rows, StructType schema, String expected) {
+        Dataset<Row> df = LocalSpark.get().createDataFrame(rows, schema);
+        Exception e = assertThrows(Exception.class, () -> new SylvaHdbscan().fit(df));
+        assertTrue(String.valueOf(rootMessage(e)).contains(expected), rootMessage(e));
+    }
+
+    static String rootMessage(Throwable t) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) all.append(c.getMessage()).append(" | ");
+        return all.toString();
+    }
+}
