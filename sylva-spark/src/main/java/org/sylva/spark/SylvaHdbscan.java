@@ -15,9 +15,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
-import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
@@ -122,19 +120,24 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
     public SylvaHdbscan setAllowSingleCluster(boolean v) { set(allowSingleCluster, v); return this; }
     public SylvaHdbscan setNumSlices(int v) { set(numSlices, v); return this; }
 
-    /** The library fit these parameters describe (engine not set: the caller picks one). */
-    Hdbscan.Builder hdbscanBuilder() {
-        Hdbscan.Builder b = Hdbscan.builder()
-                .minClusterSize((Integer) getOrDefault(minClusterSize))
-                .clusterSelectionEpsilon((Double) getOrDefault(clusterSelectionEpsilon))
-                .maxClusterSize((Integer) getOrDefault(maxClusterSize))
-                .alpha((Double) getOrDefault(alpha))
-                .clusterSelectionMethod("leaf".equals(getOrDefault(clusterSelectionMethod))
-                        ? SelectionMethod.LEAF : SelectionMethod.EOM)
-                .allowSingleCluster((Boolean) getOrDefault(allowSingleCluster));
-        int ms = (Integer) getOrDefault(minSamples);
-        if (ms > 0) b.minSamples(ms);
-        return b;
+    /** The parameters as they travel to executors. */
+    FitSettings settings() {
+        return new FitSettings((Integer) getOrDefault(minClusterSize), (Integer) getOrDefault(minSamples),
+                (Double) getOrDefault(clusterSelectionEpsilon), (Integer) getOrDefault(maxClusterSize),
+                (Double) getOrDefault(alpha), getOrDefault(clusterSelectionMethod),
+                (Boolean) getOrDefault(allowSingleCluster));
+    }
+
+    /**
+     * One independent fit per value of {@code keyColumn} (a recording, a channel group): the groups are
+     * spread over the executors, each fitted there by the CPU engine on its rows in dataset order, so each
+     * group's labels, probabilities and outlier scores equal a separate {@code Hdbscan.fit} of those rows.
+     * Returns every row with the three output columns appended, in the dataset's order. Labels are
+     * numbered within each group. A group too small for the parameters (fewer than two rows, or fewer
+     * than {@code minSamples}) fails the job with the group's key named.
+     */
+    public Dataset<Row> fitGroups(Dataset<?> dataset, String keyColumn) {
+        return GroupedFits.run(dataset, keyColumn, this);
     }
 
     @Override
@@ -156,7 +159,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
         int slices = (Integer) getOrDefault(numSlices);
         if (slices == 0) slices = dataset.rdd().getNumPartitions();
         SparkHdbscanEngine engine = new SparkHdbscanEngine(spark, slices);
-        HdbscanResult result = hdbscanBuilder().engine(engine).build().fit(coords, n, d, ProgressListener.NONE, cancel);
+        HdbscanResult result = settings().builder(1).engine(engine).build().fit(coords, n, d, ProgressListener.NONE, cancel);
         SylvaHdbscanModel model = new SylvaHdbscanModel(uid, result, coords, d, engine.lastFitStats());
         model.setParent(this);
         return copyValues(model, ParamMap.empty());

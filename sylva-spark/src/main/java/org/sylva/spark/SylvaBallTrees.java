@@ -1,0 +1,183 @@
+package org.sylva.spark;
+
+import java.util.List;
+
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.ml.Transformer;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.VectorUDT;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructType;
+import org.sylva.balltree.BallTree;
+import org.sylva.balltree.BallTreeBuilder;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
+
+/**
+ * Erwin's perfect binary ball trees for a dataset of point clouds, one cloud per row, each built on the
+ * executor that holds its row by the CPU engine ({@link BallTreeBuilder}): appends {@code tree_idx}
+ * (array of int: for each slot, the index of a point of the cloud) and {@code mask} (array of boolean:
+ * false for padding), and with {@code partitionLevel >= 0} also {@code partition} (Erwin's partition
+ * permutation at that level). Each row's arrays equal the CPU engine's output for all clouds as batches
+ * of one call, shifted to the cloud's own point numbering. The points column is an array of points, each
+ * an array of numbers or a vector, converted to float32 as Erwin's tensors are; a null, ragged or
+ * non-finite cloud fails the job with the row named.
+ *
+ * <pre>{@code
+ * Dataset<Row> trees = new SylvaBallTrees().setPointsCol("points").setPartitionLevel(3).transform(clouds);
+ * }</pre>
+ */
+public final class SylvaBallTrees extends Transformer {
+    private static final long serialVersionUID = 1L;
+
+    private final String uid;
+    private final Param<String> pointsCol;
+    private final Param<String> treeIdxCol;
+    private final Param<String> maskCol;
+    private final Param<String> partitionCol;
+    private final IntParam partitionLevel;
+
+    public SylvaBallTrees() {
+        this(Identifiable$.MODULE$.randomUID("sylvaBallTrees"));
+    }
+
+    public SylvaBallTrees(String uid) {
+        this.uid = uid;
+        pointsCol = new Param<>(this, "pointsCol", "one point cloud per row: an array of points");
+        treeIdxCol = new Param<>(this, "treeIdxCol", "output column: the point held by each slot");
+        maskCol = new Param<>(this, "maskCol", "output column: false for padding slots");
+        partitionCol = new Param<>(this, "partitionCol", "output column: Erwin's partition permutation");
+        partitionLevel = new IntParam(this, "partitionLevel", "target level of the partition; -1 = none",
+                ParamValidators.gtEq(-1));
+        setDefault(pointsCol, "points");
+        setDefault(treeIdxCol, "tree_idx");
+        setDefault(maskCol, "mask");
+        setDefault(partitionCol, "partition");
+        setDefault(partitionLevel, -1);
+    }
+
+    @Override
+    public String uid() {
+        return uid;
+    }
+
+    public Param<String> pointsCol() { return pointsCol; }
+    public Param<String> treeIdxCol() { return treeIdxCol; }
+    public Param<String> maskCol() { return maskCol; }
+    public Param<String> partitionCol() { return partitionCol; }
+    public IntParam partitionLevel() { return partitionLevel; }
+
+    public SylvaBallTrees setPointsCol(String v) { set(pointsCol, v); return this; }
+    public SylvaBallTrees setTreeIdxCol(String v) { set(treeIdxCol, v); return this; }
+    public SylvaBallTrees setMaskCol(String v) { set(maskCol, v); return this; }
+    public SylvaBallTrees setPartitionCol(String v) { set(partitionCol, v); return this; }
+    public SylvaBallTrees setPartitionLevel(int v) { set(partitionLevel, v); return this; }
+
+    @Override
+    public Dataset<Row> transform(Dataset<?> dataset) {
+        StructType out = transformSchema(dataset.schema());
+        int col = FeatureColumn.fieldIndex(dataset.schema(), getOrDefault(pointsCol));
+        String name = getOrDefault(pointsCol);
+        int level = (Integer) getOrDefault(partitionLevel);
+        JavaRDD<Row> rows = dataset.toDF().javaRDD().zipWithIndex().map(t -> build(t._1(), t._2(), col, name, level));
+        return dataset.sparkSession().createDataFrame(rows, out);
+    }
+
+    private static Row build(Row row, long position, int col, String name, int level) {
+        TaskContext tc = TaskContext.get();
+        BallTreeBuilder builder = new BallTreeBuilder()
+                .threads(tc == null ? 1 : Math.max(1, tc.cpus()))
+                .cancellation(tc == null ? CancellationToken.NEVER : CancellationToken.polling(tc::isInterrupted));
+        int extra = level >= 0 ? 3 : 2;
+        Object[] values = new Object[row.length() + extra];
+        for (int j = 0; j < row.length(); j++) values[j] = row.get(j);
+        try {
+            PointSet points = cloud(row, position, col, name);
+            BallTree tree = builder.build(points);
+            values[row.length()] = tree.indices();
+            values[row.length() + 1] = tree.mask();
+            if (level >= 0) values[row.length() + 2] = builder.partition(points, level);
+        } catch (InvalidInputException e) {
+            if (e.getMessage().startsWith("row " + position + ":")) throw e;
+            throw new InvalidInputException("row " + position + ": column '" + name + "': " + e.getMessage());
+        }
+        return RowFactory.create(values);
+    }
+
+    /** The cloud of {@code row} as float32 points. */
+    static PointSet cloud(Row row, long position, int col, String name) {
+        if (row.isNullAt(col)) throw new InvalidInputException("row " + position + ": column '" + name + "' is null");
+        List<Object> pts = row.getList(col);
+        if (pts.isEmpty()) return PointSet.of(0, 1, new float[0]);
+        int d = -1;
+        float[] coords = null;
+        for (int i = 0; i < pts.size(); i++) {
+            Object p = pts.get(i);
+            if (p == null) throw new InvalidInputException("row " + position + ": point " + i + " of '" + name + "' is null");
+            double[] x = p instanceof Vector v ? v.toArray() : numbers(p, position, i, name);
+            if (d < 0) {
+                d = x.length;
+                if (d == 0) throw new InvalidInputException("row " + position + ": point 0 of '" + name + "' is empty");
+                coords = new float[Math.multiplyExact(pts.size(), d)];
+            } else if (x.length != d) {
+                throw new InvalidInputException("row " + position + ": point " + i + " of '" + name + "' has " + x.length
+                        + " coordinates, point 0 has " + d);
+            }
+            for (int j = 0; j < d; j++) coords[i * d + j] = (float) x[j];
+        }
+        return PointSet.of(pts.size(), d, coords);
+    }
+
+    private static double[] numbers(Object p, long position, int i, String name) {
+        List<?> values = p instanceof scala.collection.Seq<?> s ? scala.jdk.javaapi.CollectionConverters.asJava(s)
+                : (List<?>) p;
+        double[] x = new double[values.size()];
+        for (int j = 0; j < x.length; j++) {
+            Object v = values.get(j);
+            if (v == null) {
+                throw new InvalidInputException("row " + position + ": point " + i + " of '" + name + "' has a null");
+            }
+            x[j] = ((Number) v).doubleValue();
+        }
+        return x;
+    }
+
+    @Override
+    public StructType transformSchema(StructType schema) {
+        String name = getOrDefault(pointsCol);
+        int col = FeatureColumn.fieldIndex(schema, name);
+        DataType t = schema.fields()[col].dataType();
+        boolean ok = t instanceof ArrayType a && (a.elementType() instanceof VectorUDT
+                || a.elementType() instanceof ArrayType inner && inner.elementType() instanceof NumericType);
+        if (!ok) {
+            throw new InvalidInputException("column '" + name + "' is " + t.simpleString()
+                    + "; expected an array of points (arrays of numbers or vectors)");
+        }
+        StructType out = FeatureColumn.append(schema, getOrDefault(treeIdxCol),
+                DataTypes.createArrayType(DataTypes.IntegerType, false));
+        out = FeatureColumn.append(out, getOrDefault(maskCol), DataTypes.createArrayType(DataTypes.BooleanType, false));
+        if ((Integer) getOrDefault(partitionLevel) >= 0) {
+            out = FeatureColumn.append(out, getOrDefault(partitionCol),
+                    DataTypes.createArrayType(DataTypes.IntegerType, false));
+        }
+        return out;
+    }
+
+    @Override
+    public SylvaBallTrees copy(ParamMap extra) {
+        return defaultCopy(extra);
+    }
+}

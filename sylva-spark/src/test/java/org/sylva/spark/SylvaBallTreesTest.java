@@ -1,0 +1,106 @@
+package org.sylva.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+import org.sylva.balltree.BallTree;
+import org.sylva.balltree.BallTreeBuilder;
+import org.sylva.data.PointSet;
+
+/** Trees per row against the CPU engine's one call over all clouds as batches. */
+class SylvaBallTreesTest {
+    private static final StructType SCHEMA = new StructType()
+            .add("cloud", DataTypes.IntegerType, false)
+            .add("points", DataTypes.createArrayType(DataTypes.createArrayType(DataTypes.FloatType, false), false), true);
+
+    @Test
+    void everyCloudEqualsItsBatchOfTheCpuEngine() {
+        Random rnd = new Random(3);
+        int clouds = 60, d = 3;
+        int[] sizes = new int[clouds];
+        int total = 0;
+        for (int c = 0; c < clouds; c++) {
+            sizes[c] = c == 0 ? 2 : c == 1 ? 1000 : 2 + rnd.nextInt(300);
+            total += sizes[c];
+        }
+        float[] coords = new float[total * d];
+        int[] batch = new int[total];
+        List<Row> rows = new ArrayList<>();
+        int at = 0;
+        for (int c = 0; c < clouds; c++) {
+            List<Object> pts = new ArrayList<>();
+            for (int i = 0; i < sizes[c]; i++, at++) {
+                List<Float> p = new ArrayList<>();
+                for (int j = 0; j < d; j++) {
+                    // heavy duplicates in every third cloud
+                    float v = c % 3 == 0 ? rnd.nextInt(3) : (float) rnd.nextGaussian();
+                    coords[at * d + j] = v;
+                    p.add(v);
+                }
+                batch[at] = c;
+                pts.add(LocalSpark.seq(p));
+            }
+            rows.add(RowFactory.create(c, LocalSpark.seq(pts)));
+        }
+        BallTreeBuilder cpu = new BallTreeBuilder();
+        PointSet all = PointSet.of(total, d, coords);
+        BallTree tree = cpu.build(all, batch);
+        int level = 2;
+        int[] perm = cpu.partition(all, batch, level);
+
+        Dataset<Row> df = LocalSpark.get().createDataFrame(LocalSpark.context().parallelize(rows, 4), SCHEMA);
+        List<Row> out = new SylvaBallTrees().setPartitionLevel(level).transform(df).collectAsList();
+        assertEquals(clouds, out.size());
+        int pointStart = 0, slotStart = 0;
+        for (int c = 0; c < clouds; c++) {
+            Row r = out.get(c);
+            assertEquals(c, r.getInt(0));
+            List<Integer> idx = r.getList(2);
+            List<Boolean> mask = r.getList(3);
+            List<Integer> part = r.getList(4);
+            int slots = idx.size();
+            for (int s = 0; s < slots; s++) {
+                assertEquals(tree.index(slotStart + s) - pointStart, idx.get(s).intValue(), "cloud " + c + " slot " + s);
+                assertEquals(tree.isReal(slotStart + s), mask.get(s));
+            }
+            int[] expected = new int[sizes[c]];
+            int[] got = new int[sizes[c]];
+            for (int i = 0; i < sizes[c]; i++) {
+                expected[i] = perm[pointStart + i] - pointStart;
+                got[i] = part.get(i);
+            }
+            assertArrayEquals(expected, got, "partition of cloud " + c);
+            pointStart += sizes[c];
+            slotStart += slots;
+        }
+        assertEquals(tree.size(), slotStart);
+    }
+
+    @Test
+    void aBadCloudIsNamed() {
+        List<Row> rows = new ArrayList<>();
+        rows.add(RowFactory.create(0, LocalSpark.seq(List.of(LocalSpark.seq(List.of(1f, 2f)), LocalSpark.seq(List.of(3f, 4f))))));
+        rows.add(RowFactory.create(1, LocalSpark.seq(List.of(LocalSpark.seq(List.of(1f, 2f)), LocalSpark.seq(List.of(3f))))));
+        Dataset<Row> df = LocalSpark.get().createDataFrame(rows, SCHEMA);
+        Exception e = assertThrows(Exception.class, () -> new SylvaBallTrees().transform(df).collectAsList());
+        String all = SylvaHdbscanTest.rootMessage(e);
+        assertTrue(all.contains("row 1: point 1 of 'points' has 1 coordinates, point 0 has 2"), all);
+        List<Row> nan = List.of(RowFactory.create(0, LocalSpark.seq(List.of(LocalSpark.seq(List.of(1f, Float.NaN)),
+                LocalSpark.seq(List.of(3f, 4f))))));
+        Exception e2 = assertThrows(Exception.class,
+                () -> new SylvaBallTrees().transform(LocalSpark.get().createDataFrame(nan, SCHEMA)).collectAsList());
+        assertTrue(SylvaHdbscanTest.rootMessage(e2).contains("row 0: column 'points'"), SylvaHdbscanTest.rootMessage(e2));
+    }
+}
