@@ -21,6 +21,8 @@ import org.sylva.progress.CancellationToken;
 final class ExecutorTasks {
     /** Test hook: this many upcoming tasks fail on their first attempt (local mode shares the JVM). */
     static final AtomicInteger FAIL_FIRST_ATTEMPTS = new AtomicInteger();
+    /** Test hook: every round's scan task first waits this long (in 10 ms steps, ending early when Spark kills it). */
+    static final java.util.concurrent.atomic.AtomicLong HOLD_TASKS_MS = new java.util.concurrent.atomic.AtomicLong();
 
     private static final Object LOCK = new Object();
     private static String cachedFit;
@@ -34,7 +36,7 @@ final class ExecutorTasks {
     /** The nearest lists of slice {@code slice} of {@code slices}. */
     static TaskResults.Lists nearest(FitData data, int minSamples, int slice, int slices) {
         TaskContext tc = TaskContext.get();
-        maybeFail(tc);
+        testHooks(tc, false);
         PointIndex index = index(data);
         int leaves = index.leaves();
         return TaskResults.Lists.of(CoreDistances.slice(index, minSamples, kernel(), from(slice, slices, leaves),
@@ -45,7 +47,7 @@ final class ExecutorTasks {
     static TaskResults.Edges scan(FitData data, double[] core, double alpha, RoundMessage round, int slice,
                                   int slices) {
         TaskContext tc = TaskContext.get();
-        maybeFail(tc);
+        testHooks(tc, true);
         PointIndex index = index(data);
         int leaves = index.leaves();
         String key = data.fitId() + "/" + alpha + "/" + threads(tc);
@@ -107,7 +109,17 @@ final class ExecutorTasks {
         return tc == null ? CancellationToken.NEVER : CancellationToken.polling(tc::isInterrupted);
     }
 
-    private static void maybeFail(TaskContext tc) {
+    private static void testHooks(TaskContext tc, boolean scan) {
+        long steps = scan ? HOLD_TASKS_MS.get() / 10 : 0;
+        for (long i = 0; i < steps && tc != null && !tc.isInterrupted(); i++) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        token(tc).throwIfCancelled();
         if (tc != null && tc.attemptNumber() == 0 && FAIL_FIRST_ATTEMPTS.getAndUpdate(v -> Math.max(v - 1, 0)) > 0) {
             throw new IllegalStateException("sylva: injected task failure (test hook)");
         }

@@ -119,6 +119,32 @@ class SylvaHdbscanTest {
     }
 
     @Test
+    void cancellingTheJobsThroughSparkStopsTheFit() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
+        java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>();
+        org.apache.spark.scheduler.SparkListener cancelRound1 = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+                String description = start.properties().getProperty("spark.job.description", "");
+                if (description.startsWith("sylva hdbscan: spanning tree round 1") && seen.compareAndSet(null, description)) {
+                    new Thread(sc::cancelAllJobs).start();
+                }
+            }
+        };
+        sc.addSparkListener(cancelRound1);
+        ExecutorTasks.HOLD_TASKS_MS.set(60_000);   // tasks wait until killed, so the cancel cannot miss the job
+        try {
+            assertThrows(CancelledException.class, () -> new SylvaHdbscan().fit(df));
+            assertTrue(seen.get().contains("components"), seen.get());
+        } finally {
+            ExecutorTasks.HOLD_TASKS_MS.set(0);
+            sc.removeSparkListener(cancelRound1);
+        }
+    }
+
+    @Test
     void badRowsAreRefusedWithTheRowNamed() {
         StructType schema = new StructType().add("features", DataTypes.createArrayType(DataTypes.DoubleType, true), true);
         List<Row> rows = new ArrayList<>();

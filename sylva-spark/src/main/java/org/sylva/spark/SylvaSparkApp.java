@@ -1,0 +1,187 @@
+package org.sylva.spark;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.sylva.data.InvalidInputException;
+import org.sylva.io.Npy;
+import org.sylva.io.NpyArray;
+import org.sylva.progress.CancelledException;
+
+/**
+ * The {@code spark-submit} entry point: {@code hdbscan} fits a Parquet table's points column (or a 2-D
+ * {@code .npy} read on the driver) and writes the table with {@code label}, {@code probability} and
+ * {@code outlier_score} appended as Parquet; {@code --group-by COL} fits each group separately.
+ * {@code balltree} appends {@code tree_idx}, {@code mask} (and {@code partition}) to a table of point
+ * clouds. The output must not exist yet (Spark's committer publishes it whole, with {@code _SUCCESS}).
+ * Bad input or parameters: a one-line error and exit status 2.
+ *
+ * <pre>{@code
+ * spark-submit --class org.sylva.spark.SylvaSparkApp sylva-spark-0.1.0-all.jar \
+ *     hdbscan --input clips.parquet --features features --min-cluster-size 20 --output labelled.parquet
+ * }</pre>
+ */
+public final class SylvaSparkApp {
+    private static final String USAGE = """
+            usage: SylvaSparkApp hdbscan --input PATH(.parquet|.npy) --output PATH [--features COL] \
+            [--min-cluster-size N] [--min-samples N] [--cluster-selection-epsilon E] [--alpha A] \
+            [--cluster-selection-method eom|leaf] [--allow-single-cluster] [--group-by COL] [--slices N]
+                   SylvaSparkApp balltree --input PATH.parquet --output PATH [--points COL] [--partition-level T]""";
+
+    private SylvaSparkApp() {
+    }
+
+    public static void main(String[] args) {
+        SparkSession spark = SparkSession.builder().appName("sylva").getOrCreate();
+        int status;
+        try {
+            status = run(spark, args, System.out, System.err);
+        } finally {
+            spark.stop();
+        }
+        if (status != 0) System.exit(status);
+    }
+
+    /** Runs one command on {@code spark}; returns the exit status (0 done, 2 bad input, 130 cancelled). */
+    public static int run(SparkSession spark, String[] args, PrintStream out, PrintStream err) {
+        try {
+            if (args.length == 0) throw new InvalidInputException("no command given");
+            Map<String, String> o = options(args, 1, args[0].equals("hdbscan")
+                    ? Set.of("--input", "--output", "--features", "--min-cluster-size", "--min-samples",
+                    "--cluster-selection-epsilon", "--alpha", "--cluster-selection-method", "--group-by", "--slices")
+                    : Set.of("--input", "--output", "--points", "--partition-level"), Set.of("--allow-single-cluster"));
+            String input = required(o, "--input");
+            String output = required(o, "--output");
+            Dataset<Row> result = switch (args[0]) {
+                case "hdbscan" -> hdbscan(spark, o, input);
+                case "balltree" -> new SylvaBallTrees().setPointsCol(o.getOrDefault("--points", "points"))
+                        .setPartitionLevel(intOption(o, "--partition-level", -1)).transform(spark.read().parquet(input));
+                default -> throw new InvalidInputException("unknown command '" + args[0] + "'");
+            };
+            result.write().parquet(output);
+            out.println("sylva-spark: wrote " + output);
+            return 0;
+        } catch (RuntimeException e) {
+            // a task's refusal reaches the driver wrapped in Spark's job failure: report the cause
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                if (c instanceof CancelledException) {
+                    err.println("sylva-spark: cancelled");
+                    return 130;
+                }
+                if (c instanceof InvalidInputException bad) {
+                    err.println("sylva-spark: " + bad.getMessage());
+                    if (c == e) err.println(USAGE);
+                    return 2;
+                }
+                if (c == e && c instanceof IllegalArgumentException bad) {
+                    // Spark ML's parameter validators
+                    err.println("sylva-spark: " + bad.getMessage());
+                    return 2;
+                }
+                if (c instanceof org.apache.spark.sql.AnalysisException a) {
+                    err.println("sylva-spark: " + a.getMessage().lines().findFirst().orElse("invalid input"));
+                    return 2;
+                }
+            }
+            throw e;
+        }
+    }
+
+    private static Dataset<Row> hdbscan(SparkSession spark, Map<String, String> o, String input) {
+        String features = o.getOrDefault("--features", "features");
+        SylvaHdbscan h = new SylvaHdbscan().setFeaturesCol(features)
+                .setMinClusterSize(intOption(o, "--min-cluster-size", 5))
+                .setMinSamples(intOption(o, "--min-samples", 0))
+                .setClusterSelectionEpsilon(doubleOption(o, "--cluster-selection-epsilon", 0.0))
+                .setAlpha(doubleOption(o, "--alpha", 1.0))
+                .setClusterSelectionMethod(o.getOrDefault("--cluster-selection-method", "eom"))
+                .setAllowSingleCluster(o.containsKey("--allow-single-cluster"))
+                .setNumSlices(intOption(o, "--slices", 0));
+        if (!Set.of("eom", "leaf").contains(o.getOrDefault("--cluster-selection-method", "eom"))) {
+            throw new InvalidInputException("--cluster-selection-method must be eom or leaf");
+        }
+        Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, Path.of(input), features, intOption(o, "--slices", 0))
+                : spark.read().parquet(input);
+        if (o.containsKey("--group-by")) return h.fitGroups(df, o.get("--group-by"));
+        return h.fit(df).transform(df);
+    }
+
+    /** A 2-D {@code .npy} read on the driver as a table of {@code id} and an array column. */
+    static Dataset<Row> npyPoints(SparkSession spark, Path path, String column, int partitions) {
+        NpyArray a;
+        try {
+            a = Npy.read(path);
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot read " + path + ": " + e.getMessage());
+        }
+        if (a.rank() != 2) throw new InvalidInputException(path + ": expected a 2-D array, got rank " + a.rank());
+        int n = a.shape()[0], d = a.shape()[1];
+        double[] x = a.toFloat64();
+        List<Row> rows = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            double[] p = new double[d];
+            System.arraycopy(x, i * d, p, 0, d);
+            rows.add(RowFactory.create(i, p));
+        }
+        StructType schema = new StructType().add("id", DataTypes.IntegerType, false)
+                .add(column, DataTypes.createArrayType(DataTypes.DoubleType, false), false);
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        int p = partitions > 0 ? partitions : sc.defaultParallelism();
+        return spark.createDataFrame(sc.parallelize(rows, p), schema);
+    }
+
+    private static Map<String, String> options(String[] args, int from, Set<String> valued, Set<String> flags) {
+        Map<String, String> o = new HashMap<>();
+        for (int i = from; i < args.length; i++) {
+            String a = args[i];
+            if (flags.contains(a)) {
+                o.put(a, "true");
+            } else if (valued.contains(a)) {
+                if (i + 1 >= args.length) throw new InvalidInputException(a + " needs a value");
+                o.put(a, args[++i]);
+            } else {
+                throw new InvalidInputException("unknown option '" + a + "'");
+            }
+        }
+        return o;
+    }
+
+    private static String required(Map<String, String> o, String name) {
+        String v = o.get(name);
+        if (v == null) throw new InvalidInputException(name + " is required");
+        return v;
+    }
+
+    private static int intOption(Map<String, String> o, String name, int fallback) {
+        String v = o.get(name);
+        if (v == null) return fallback;
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException(name + " must be an integer, got '" + v + "'");
+        }
+    }
+
+    private static double doubleOption(Map<String, String> o, String name, double fallback) {
+        String v = o.get(name);
+        if (v == null) return fallback;
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException(name + " must be a number, got '" + v + "'");
+        }
+    }
+}

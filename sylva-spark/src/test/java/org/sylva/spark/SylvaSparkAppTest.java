@@ -1,0 +1,71 @@
+package org.sylva.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.mst.OracleData;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/** The spark-submit entry point, run in the tests' local session. */
+class SylvaSparkAppTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return SylvaSparkApp.run(LocalSpark.get(), args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void fitsAnNpyAndWritesParquetWithTheLocalLabels() {
+        Path x = OracleData.dir().resolve("blobs500_X.npy");
+        Path result = dir.resolve("labelled.parquet");
+        assertEquals(0, run("hdbscan", "--input", x.toString(), "--output", result.toString(),
+                "--min-cluster-size", "5", "--slices", "3"), err.toString());
+        OracleData.Array a = OracleData.read(x);
+        HdbscanResult local = Hdbscan.builder().minClusterSize(5).build()
+                .fit(a.values(), a.rows(), a.cols(), ProgressListener.NONE, CancellationToken.NEVER);
+        List<Row> rows = LocalSpark.get().read().parquet(result.toString()).orderBy("id").collectAsList();
+        assertEquals(a.rows(), rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            assertEquals(local.labels()[i], rows.get(i).getInt(rows.get(i).fieldIndex("label")));
+            assertEquals(local.outlierScores()[i], rows.get(i).getDouble(rows.get(i).fieldIndex("outlier_score")));
+        }
+        assertTrue(Files.exists(result.resolve("_SUCCESS")));
+    }
+
+    @Test
+    void badParametersExitTwoWithOneLine() {
+        Path x = OracleData.dir().resolve("blobs500_X.npy");
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(),
+                "--min-cluster-size", "1"));
+        assertTrue(err.toString().contains("min_cluster_size") || err.toString().contains("minClusterSize"), err.toString());
+        assertFalse(Files.exists(dir.resolve("o")), "no output for a refused run");
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", x.toString()));
+        assertTrue(err.toString().contains("--output is required"), err.toString());
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", dir.resolve("missing.npy").toString(), "--output", "o2"));
+        assertTrue(err.toString().contains("missing.npy: no such file"), err.toString());
+        err.reset();
+        assertEquals(2, run("cluster", "--input", "a", "--output", "b"));
+        assertTrue(err.toString().contains("unknown option") || err.toString().contains("unknown command"), err.toString());
+    }
+}
