@@ -67,6 +67,24 @@ final class FeatureColumn implements Serializable {
         return schema.add(DataTypes.createStructField(name, type, false));
     }
 
+    /** The schema with the three outputs of a fit appended: label (int), probability and outlier score (double). */
+    static StructType appendFitOutputs(StructType schema, String label, String probability, String outlierScore) {
+        StructType out = append(schema, label, DataTypes.IntegerType);
+        out = append(out, probability, DataTypes.DoubleType);
+        return append(out, outlierScore, DataTypes.DoubleType);
+    }
+
+    /** {@code row} with point {@code i}'s label, probability and outlier score of {@code r} appended. */
+    static org.apache.spark.sql.Row withFitOutputs(org.apache.spark.sql.Row row, int[] labels, double[] probabilities,
+                                                   double[] outlierScores, int i) {
+        Object[] values = new Object[row.length() + 3];
+        for (int j = 0; j < row.length(); j++) values[j] = row.get(j);
+        values[row.length()] = labels[i];
+        values[row.length() + 1] = probabilities[i];
+        values[row.length() + 2] = outlierScores[i];
+        return org.apache.spark.sql.RowFactory.create(values);
+    }
+
     String name() {
         return name;
     }

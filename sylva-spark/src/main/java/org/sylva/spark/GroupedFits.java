@@ -8,7 +8,6 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.StructType;
 import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.HdbscanResult;
@@ -68,13 +67,8 @@ final class GroupedFits {
         }
         List<Tuple2<Long, Row>> out = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
-            Row row = rows.get(i)._2();
-            Object[] values = new Object[row.length() + 3];
-            for (int j = 0; j < row.length(); j++) values[j] = row.get(j);
-            values[row.length()] = result.labels()[i];
-            values[row.length() + 1] = result.probabilities()[i];
-            values[row.length() + 2] = result.outlierScores()[i];
-            out.add(new Tuple2<>(rows.get(i)._1(), RowFactory.create(values)));
+            out.add(new Tuple2<>(rows.get(i)._1(), FeatureColumn.withFitOutputs(rows.get(i)._2(), result.labels(),
+                    result.probabilities(), result.outlierScores(), i)));
         }
         return out;
     }

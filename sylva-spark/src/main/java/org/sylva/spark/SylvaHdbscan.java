@@ -13,7 +13,6 @@ import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.progress.CancellationToken;
@@ -169,10 +168,8 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
     public StructType transformSchema(StructType schema) {
         String col = getOrDefault(featuresCol);
         FeatureColumn.of(schema, col);
-        StructType out = FeatureColumn.append(schema, getOrDefault(labelCol), DataTypes.IntegerType);
-        out = FeatureColumn.append(out, getOrDefault(probabilityCol), DataTypes.DoubleType);
-        out = FeatureColumn.append(out, getOrDefault(outlierScoreCol), DataTypes.DoubleType);
-        return out;
+        return FeatureColumn.appendFitOutputs(schema, getOrDefault(labelCol), getOrDefault(probabilityCol),
+                getOrDefault(outlierScoreCol));
     }
 
     @Override

@@ -1,8 +1,5 @@
 package org.sylva.spark;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -11,8 +8,6 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.HdbscanResult;
@@ -105,15 +100,10 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> {
                     + " rows, the model was fitted on " + n);
         }
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
-        List<Broadcast<?>> broadcasts = new ArrayList<>();
         Broadcast<double[]> pointsB = sc.broadcast(coords);
         Broadcast<int[]> labelsB = sc.broadcast(result.labels());
         Broadcast<double[]> probB = sc.broadcast(result.probabilities());
         Broadcast<double[]> scoreB = sc.broadcast(result.outlierScores());
-        broadcasts.add(pointsB);
-        broadcasts.add(labelsB);
-        broadcasts.add(probB);
-        broadcasts.add(scoreB);
         int dims = d;
         JavaRDD<Row> joined = dataset.toDF().javaRDD().zipWithIndex().map(t -> {
             Row row = t._1();
@@ -126,12 +116,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> {
                 throw new InvalidInputException("row " + i + ": column '" + fc.name()
                         + "' differs from the fitted point; transform takes the fitted dataset in its order");
             }
-            Object[] values = new Object[row.length() + 3];
-            for (int j = 0; j < row.length(); j++) values[j] = row.get(j);
-            values[row.length()] = labelsB.value()[i];
-            values[row.length() + 1] = probB.value()[i];
-            values[row.length() + 2] = scoreB.value()[i];
-            return RowFactory.create(values);
+            return FeatureColumn.withFitOutputs(row, labelsB.value(), probB.value(), scoreB.value(), i);
         });
         // the broadcasts stay until the caller's plan no longer needs them; Spark's cleaner frees them
         return dataset.sparkSession().createDataFrame(joined, out);
@@ -140,9 +125,8 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> {
     @Override
     public StructType transformSchema(StructType schema) {
         FeatureColumn.of(schema, getOrDefault(featuresCol));
-        StructType out = FeatureColumn.append(schema, getOrDefault(labelCol), DataTypes.IntegerType);
-        out = FeatureColumn.append(out, getOrDefault(probabilityCol), DataTypes.DoubleType);
-        return FeatureColumn.append(out, getOrDefault(outlierScoreCol), DataTypes.DoubleType);
+        return FeatureColumn.appendFitOutputs(schema, getOrDefault(labelCol), getOrDefault(probabilityCol),
+                getOrDefault(outlierScoreCol));
     }
 
     @Override

@@ -120,9 +120,19 @@ public final class CoreDistances {
         int rows = posTo - posFrom;
         int[] nb = new int[rows * k];
         double[] nd = new double[rows * k];
-        DirectKnnSearch search = new DirectKnnSearch(index, backend, k, true, threads, nb, nd, posFrom);
-        new ParallelWork(threads).run(leafTo - leafFrom, STAGE, ProgressListener.NONE, cancel,
-                (worker, unit) -> search.unit(worker, leafFrom + unit));
+        ParallelWork work = new ParallelWork(threads);
+        int count = leafTo - leafFrom;
+        if (FilteredKnnSearch.applies(index, backend)) {
+            FilteredKnnSearch search = FilteredKnnSearch.forSlice(index, backend, k, threads, nb, nd, posFrom, posTo);
+            work.run(count, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> search.firstPass(worker, leafFrom + unit));
+            search.boundsUp();
+            work.run(count, STAGE, ProgressListener.NONE, cancel,
+                    (worker, unit) -> search.secondPassSlice(worker, leafFrom + unit, leafFrom, leafTo));
+            work.run(count, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> search.finalPass(worker, leafFrom + unit));
+        } else {
+            DirectKnnSearch search = new DirectKnnSearch(index, backend, k, true, threads, nb, nd, posFrom);
+            work.run(count, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> search.unit(worker, leafFrom + unit));
+        }
         int real = 0;
         for (int p = posFrom; p < posTo; p++) if (index.original(p) >= 0) real++;
         int[] points = new int[real];

@@ -40,6 +40,13 @@ final class FilteredKnnSearch {
     private final Scratch[] scratch;
     /** Redoes the lists that overflowed. */
     private final DirectKnnSearch direct;
+    /**
+     * The first position whose lists this search keeps ({@code 0} for the whole index); the approximate
+     * lists and static bounds of position {@code p} live at {@code p - base}. Non-zero only for a slice
+     * ({@link #forSlice}), whose outputs are indexed the same way.
+     */
+    private final int base;
+    private final boolean slice;
 
     private final ApproximateLists ap;
     /** Static distance bound per position, the largest per leaf, and per node of the partition. */
@@ -63,16 +70,34 @@ final class FilteredKnnSearch {
      * {@code outIdx}/{@code outDist} at {@code i * k} (both of length {@code size * k}).
      */
     FilteredKnnSearch(PointIndex idx, DistanceKernel backend, int k, int threads, int[] outIdx, double[] outDist) {
+        this(idx, backend, k, threads, outIdx, outDist, 0, idx.positions(), false);
+    }
+
+    /**
+     * A search that keeps the lists of positions {@code posFrom .. posTo-1} only (the points of a slice
+     * of leaves), written to row {@code position - posFrom} of the outputs: passes 1 and 3 run on the
+     * slice's leaves as usual, and pass 2 is {@link #secondPassSlice}, which offers tiles to the slice's
+     * lists only. Memory is proportional to the slice, not the index.
+     */
+    static FilteredKnnSearch forSlice(PointIndex idx, DistanceKernel backend, int k, int threads, int[] outIdx,
+                                      double[] outDist, int posFrom, int posTo) {
+        return new FilteredKnnSearch(idx, backend, k, threads, outIdx, outDist, posFrom, posTo, true);
+    }
+
+    private FilteredKnnSearch(PointIndex idx, DistanceKernel backend, int k, int threads, int[] outIdx,
+                              double[] outDist, int posFrom, int posTo, boolean slice) {
+        this.base = posFrom;
+        this.slice = slice;
         this.idx = idx;
         this.backend = backend;
         this.k = k;
         this.eps = DistanceKernel.approximationError(idx.dimensions());
         this.outIdx = outIdx;
         this.outDist = outDist;
-        this.direct = new DirectKnnSearch(idx, backend, k, true, threads, outIdx, outDist);
+        this.direct = new DirectKnnSearch(idx, backend, k, true, threads, outIdx, outDist, slice ? posFrom : -1);
         this.scratch = new Scratch[threads];
         for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, k, k + EXTRA);
-        int positions = idx.positions();
+        int positions = posTo - posFrom;
         int leaves = idx.leaves();
         ap = new ApproximateLists(positions, k, k + EXTRA, eps);
         t0 = new double[positions];
@@ -117,14 +142,14 @@ final class FilteredKnnSearch {
     void firstPass(int worker, int q) {
         Scratch s = scratch[worker];
         int start = idx.leafStart(q), m = idx.leafCount(q);
-        for (int p = start; p < start + m; p++) ap.reset(p);
+        for (int p = start; p < start + m; p++) ap.reset(p - base);
         for (int i = 0; i < m; i++) {
             s.act[i] = i;
             s.actPos[i] = start + i;
         }
         offerRows(s, m, q, q);
         p1Count[q] = 0;
-        if (!ap.allFull(start, m)) {
+        if (!ap.allFull(start - base, m)) {
             int own = idx.leafNode(q);
             int sp = 0;
             s.stackNode[sp++] = 0;
@@ -140,7 +165,7 @@ final class FilteredKnnSearch {
                     }
                     offerRows(s, m, q, leaf);
                     p1[q * FIRST_PASS_LEAVES + p1Count[q]++] = leaf;
-                    if (ap.allFull(start, m)) break;
+                    if (ap.allFull(start - base, m)) break;
                     continue;
                 }
                 int l = idx.left(node), r = idx.right(node);
@@ -151,10 +176,10 @@ final class FilteredKnnSearch {
         }
         double mx = 0.0;
         for (int p = start; p < start + m; p++) {
-            double lim = ap.limit[p];
+            double lim = ap.limit[p - base];
             double b = Double.isInfinite(lim) ? Double.POSITIVE_INFINITY
                     : Math.sqrt(lim * (1 + eps) + DistanceKernel.APPROXIMATION_ABSOLUTE) * (1 + 1e-12);
-            t0[p] = b;
+            t0[p - base] = b;
             mx = Math.max(mx, b);
         }
         leafMaxT0[q] = mx;
@@ -181,6 +206,7 @@ final class FilteredKnnSearch {
      * is symmetric and static, so each needed pair is computed exactly once.
      */
     void secondPass(int worker, int q) {
+        if (slice) throw new IllegalStateException("a slice's search runs secondPassSlice");
         Scratch s = scratch[worker];
         int own = idx.leafNode(q);
         double ownMax = leafMaxT0[q];
@@ -197,6 +223,69 @@ final class FilteredKnnSearch {
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
                 pairVisit(s, q, leaf);
+                continue;
+            }
+            int l = idx.left(node), r = idx.right(node);
+            s.stackNode[sp] = r;
+            s.stackLb[sp] = idx.lowerBound(own, r);
+            sp++;
+            s.stackNode[sp] = l;
+            s.stackLb[sp] = idx.lowerBound(own, l);
+            sp++;
+        }
+        if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
+    }
+
+    /**
+     * Pass 2 of a slice, for its leaf {@code q} (after {@link #boundsUp}, which sees the static bounds of
+     * the slice's leaves only): a pair with another leaf of the slice is visited from its lower leaf as in
+     * {@link #secondPass} (one tile offered to both sides); a leaf outside the slice whose ball bound is
+     * within {@code q}'s largest static bound, not already offered in pass 1, gets one tile offered to
+     * {@code q}'s lists only (rows whose own bound excludes it are left out). Every true list member of a
+     * point of {@code q} lies within its static bound, so every leaf holding one is offered: the lists are
+     * those of the symmetric pass over the whole index. Pairs across slices are computed once from each
+     * side, by different tasks.
+     */
+    void secondPassSlice(int worker, int q, int leafFrom, int leafTo) {
+        Scratch s = scratch[worker];
+        int own = idx.leafNode(q);
+        double ownMax = leafMaxT0[q];
+        int w = idx.blockWidth();
+        int qs = idx.leafStart(q), qm = idx.leafCount(q);
+        int qbf = qs / w, qbt = (qs + qm + w - 1) / w;
+        int sp = 0;
+        s.stackNode[sp] = 0;
+        s.stackLb[sp] = Double.NEGATIVE_INFINITY;
+        sp++;
+        int limitIt = 2 * idx.nodes() + 2;
+        for (int it = 0; it < limitIt && sp > 0; it++) {
+            sp--;
+            int node = s.stackNode[sp];
+            double lb = s.stackLb[sp];
+            if (lb > Math.max(ownMax, nodeMaxT0[node])) continue;
+            int leaf = idx.leafOf(node);
+            if (leaf >= 0) {
+                if (leaf >= leafFrom && leaf < leafTo) {
+                    if (leaf > q) pairVisit(s, q, leaf);
+                    continue;
+                }
+                if (lb > ownMax || inFirstPass(q, leaf)) continue;
+                int leafNode = idx.leafNode(leaf);
+                backend.centreDistances(idx, leafNode, qbf, qbt, s.centre);
+                int nq = 0;
+                for (int i = 0; i < qm; i++) {
+                    int p = qs + i;
+                    if (idx.lowerBoundFromCentre(s.centre[p - qbf * w], leafNode) <= t0[p - base]) {
+                        s.act[nq] = i;
+                        s.actPos[nq] = p;
+                        nq++;
+                    }
+                }
+                if (nq > 0) {
+                    synchronized (locks[q]) {
+                        offerRows(s, nq, q, leaf);
+                    }
+                }
                 continue;
             }
             int l = idx.left(node), r = idx.right(node);
@@ -230,7 +319,7 @@ final class FilteredKnnSearch {
         for (int i = 0; i < qm; i++) {
             int p = qs + i;
             double lb = idx.lowerBoundFromCentre(s.centre[p - qbf * w], node);
-            if ((qSide && lb <= t0[p]) || (nSide && lb <= nMax)) {
+            if ((qSide && lb <= t0[p - base]) || (nSide && lb <= nMax)) {
                 s.act[nq] = i;
                 s.actPos[nq] = p;
                 nq++;
@@ -253,7 +342,7 @@ final class FilteredKnnSearch {
                 // column's limit (rounded up to float32, so nothing within a limit is missed), then an
                 // exact re-check and insertion for the few that pass.
                 double[] limit = ap.limit;
-                for (int c = 0; c < cnt; c++) s.colLimit[c] = roundUp(limit[cs + c]);
+                for (int c = 0; c < cnt; c++) s.colLimit[c] = roundUp(limit[cs + c - base]);
                 for (int r = 0; r < nq; r++) {
                     int row = r * stride + off;
                     int sel = backend.selectEach(s.tile32, row, s.colLimit, cnt, s.sel);
@@ -261,8 +350,8 @@ final class FilteredKnnSearch {
                         int c = s.sel[e];
                         int p = cs + c;
                         double a = s.tile32[row + c];
-                        if (a > limit[p]) continue;
-                        s.colLimit[c] = roundUp(ap.insert(p, a, s.actPos[r]));
+                        if (a > limit[p - base]) continue;
+                        s.colLimit[c] = roundUp(ap.insert(p - base, a, s.actPos[r]));
                     }
                 }
             }
@@ -289,13 +378,13 @@ final class FilteredKnnSearch {
     /** Offers row {@code r} of the tile (query position {@code p}) to its approximate list. */
     private void offerRow(Scratch s, int r, int stride, int off, int p, int cs, int cnt) {
         int row = r * stride + off;
-        double lim = ap.limit[p];
+        double lim = ap.limit[p - base];
         int sel = backend.select(s.tile32, row, cnt, lim, s.sel);
         for (int e = 0; e < sel; e++) {
             int c = s.sel[e];
             double a = s.tile32[row + c];
             if (a > lim) continue;
-            lim = ap.insert(p, a, cs + c);
+            lim = ap.insert(p - base, a, cs + c);
         }
     }
 
@@ -312,20 +401,24 @@ final class FilteredKnnSearch {
         int capacity = ap.capacity();
         for (int i = 0; i < qs.m; i++) {
             int p = qs.pos[i];
-            int base = p * capacity;
-            int count = ap.count[p];
-            double lim = ap.limit[p];
-            if (count == capacity && ap.value[base + capacity - 1] <= lim) {
+            int at = (p - base) * capacity;
+            int count = ap.count[p - base];
+            double lim = ap.limit[p - base];
+            if (count == capacity && ap.value[at + capacity - 1] <= lim) {
                 direct.redo(worker, qs, i);
                 continue;
             }
             int keep = 0;
-            for (int e = 0; e < count && ap.value[base + e] <= lim; e++) keep++;
-            idx.squaredDistances(p, ap.cand, base, keep, s.exact);
+            for (int e = 0; e < count && ap.value[at + e] <= lim; e++) keep++;
+            idx.squaredDistances(p, ap.cand, at, keep, s.exact);
             for (int e = 0; e < keep; e++) {
-                qs.insert(i, Math.sqrt(s.exact[e]), idx.original(ap.cand[base + e]));
+                qs.insert(i, Math.sqrt(s.exact[e]), idx.original(ap.cand[at + e]));
             }
         }
-        qs.copyOut(idx, outIdx, outDist);
+        if (slice) {
+            qs.copyOutAt(base, outIdx, outDist);
+        } else {
+            qs.copyOut(idx, outIdx, outDist);
+        }
     }
 }

@@ -37,6 +37,26 @@ public final class BoruvkaComponents {
         double distance(int p, int r);
     }
 
+    /** The nearest lists of {@code cd} as the shortcuts read them. */
+    static NearestLists listsOf(org.sylva.hdbscan.core.CoreDistances cd) {
+        return new NearestLists() {
+            @Override
+            public int count() {
+                return cd.k();
+            }
+
+            @Override
+            public int neighbour(int p, int r) {
+                return cd.neighbour(p, r);
+            }
+
+            @Override
+            public double distance(int p, int r) {
+                return cd.neighbourDistance(p, r);
+            }
+        };
+    }
+
     private final int n;
     private final int k;
     private final double[] core;

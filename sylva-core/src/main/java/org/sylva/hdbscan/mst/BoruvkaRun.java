@@ -65,22 +65,7 @@ final class BoruvkaRun {
         this.n = idx.size();
         this.k = cd.k();
         core = cd.coreDistances();
-        components = new BoruvkaComponents(core, new BoruvkaComponents.NearestLists() {
-            @Override
-            public int count() {
-                return cd.k();
-            }
-
-            @Override
-            public int neighbour(int p, int r) {
-                return cd.neighbour(p, r);
-            }
-
-            @Override
-            public double distance(int p, int r) {
-                return cd.neighbourDistance(p, r);
-            }
-        }, alpha);
+        components = new BoruvkaComponents(core, BoruvkaComponents.listsOf(cd), alpha);
         int positions = idx.positions();
         posCore = new double[positions];
         posComp = new int[positions];

@@ -30,22 +30,7 @@ public final class DistributedBoruvka {
     /** A run over the points of {@code cd} (its lists feed the neighbour shortcut); distances scale as {@code d / alpha}. */
     public DistributedBoruvka(CoreDistances cd, double alpha) {
         this.n = cd.size();
-        this.components = new BoruvkaComponents(cd.coreDistances(), new BoruvkaComponents.NearestLists() {
-            @Override
-            public int count() {
-                return cd.k();
-            }
-
-            @Override
-            public int neighbour(int p, int r) {
-                return cd.neighbour(p, r);
-            }
-
-            @Override
-            public double distance(int p, int r) {
-                return cd.neighbourDistance(p, r);
-            }
-        }, alpha);
+        this.components = new BoruvkaComponents(cd.coreDistances(), BoruvkaComponents.listsOf(cd), alpha);
         this.left = n;
         this.maxRounds = n <= 1 ? 0 : 33 - Integer.numberOfLeadingZeros(n - 1);
     }

@@ -29,7 +29,9 @@ class DistributedBoruvkaTest {
         int n = 3000;
         double[] rows = ClipLikeData.toDouble(ClipLikeData.withDuplicates(ClipLikeData.generate(n, 11), n,
                 ClipLikeData.D, 0.05, 12));
-        check(rows, n, ClipLikeData.D, 10, 1.0, slices);
+        check(rows, n, ClipLikeData.D, 10, 1.0, slices, KernelProvider.get().scalarDistance());
+        // the best kernel: the float32 pre-filtered search of a slice where the vector kernels run
+        check(rows, n, ClipLikeData.D, 10, 1.0, slices, KernelProvider.get().bestDistance());
     }
 
     @ParameterizedTest
@@ -40,14 +42,18 @@ class DistributedBoruvkaTest {
         Random rnd = new Random(5);
         double[] rows = new double[n * d];
         for (int i = 0; i < rows.length; i++) rows[i] = rnd.nextInt(12);
-        check(rows, n, d, 5, 1.0, slices);
-        check(rows, n, d, 5, 0.7, slices);
+        for (DistanceKernel kernel : new DistanceKernel[] {KernelProvider.get().scalarDistance(),
+                KernelProvider.get().bestDistance()}) {
+            check(rows, n, d, 5, 1.0, slices, kernel);
+            check(rows, n, d, 5, 0.7, slices, kernel);
+        }
     }
 
-    private static void check(double[] rows, int n, int d, int minSamples, double alpha, int slices) {
-        DistanceKernel kernel = KernelProvider.get().scalarDistance();
+    private static void check(double[] rows, int n, int d, int minSamples, double alpha, int slices,
+                              DistanceKernel kernel) {
         PointIndex index = PointIndex.build(rows, n, d, kernel);
-        CoreDistances local = CoreDistances.compute(index, minSamples, kernel, 1, ProgressListener.NONE,
+        CoreDistances local = CoreDistances.compute(index, minSamples, KernelProvider.get().scalarDistance(), 1,
+                ProgressListener.NONE,
                 CancellationToken.NEVER);
         SpanningTree localTree = BoruvkaMst.builder().alpha(alpha).backend(kernel).build()
                 .compute(index, local, ProgressListener.NONE, CancellationToken.NEVER);
