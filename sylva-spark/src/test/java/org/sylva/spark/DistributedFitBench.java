@@ -17,7 +17,9 @@ import org.sylva.progress.ProgressListener;
  * {@code min_cluster_size} 20, the library's fit on the CPU engine with {@code threads} threads against the
  * same fit through {@link SparkHdbscanEngine} on {@code local[threads]}, alternating, after one warm-up of
  * each; medians, the ratio, and the bytes broadcast and collected per stage of the last distributed fit.
- * Both results are checked equal (core distances, tree, labels) on every repetition.
+ * Both results are checked equal (core distances, tree, labels) on every repetition. Also timed: the whole
+ * {@link SylvaHdbscan#fit} on a cached DataFrame of the same rows in {@code slices} partitions (the column
+ * collected to the driver, then the same distributed fit).
  *
  * <p>Arguments: {@code n repetitions threads slices [skipLocal]}.
  */
@@ -39,7 +41,9 @@ public final class DistributedFitBench {
         SparkHdbscanEngine engine = new SparkHdbscanEngine(spark, slices);
         Hdbscan local = Hdbscan.builder().minClusterSize(20).threads(threads).build();
         Hdbscan distributed = local.toBuilder().engine(engine).build();
-        List<Double> tl = new ArrayList<>(), td = new ArrayList<>();
+        List<Double> tl = new ArrayList<>(), td = new ArrayList<>(), te = new ArrayList<>();
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> df = DatasetOf.points(spark, coords, n, d, slices).cache();
+        df.count();
         HdbscanResult ref = null;
         for (int r = 0; r <= reps; r++) {
             if (!skipLocal) {
@@ -54,6 +58,14 @@ public final class DistributedFitBench {
             double s = (System.nanoTime() - t0) / 1e9;
             if (r > 0) td.add(s);
             System.out.printf(Locale.ROOT, "distributed rep %d: %.2f s (%d clusters)%n", r, s, got.clusterCount());
+            long e0 = System.nanoTime();
+            SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(20).fit(df);
+            double es = (System.nanoTime() - e0) / 1e9;
+            if (r > 0) te.add(es);
+            System.out.printf(Locale.ROOT, "estimator   rep %d: %.2f s (collect the column, then the same fit)%n", r, es);
+            if (!Arrays.equals(model.result().labels(), got.labels())) {
+                throw new IllegalStateException("the estimator's labels differ from the engine's");
+            }
             if (ref != null && !(Arrays.equals(ref.coreDistances(), got.coreDistances())
                     && ref.spanningTree().equals(got.spanningTree()) && Arrays.equals(ref.labels(), got.labels()))) {
                 throw new IllegalStateException("distributed result differs from the local fit");
@@ -64,7 +76,11 @@ public final class DistributedFitBench {
                 Runtime.getRuntime().maxMemory() >> 20);
         if (!skipLocal) System.out.printf(Locale.ROOT, "local median %.2f s%n", median(tl));
         System.out.printf(Locale.ROOT, "distributed median %.2f s%n", median(td));
-        if (!skipLocal) System.out.printf(Locale.ROOT, "ratio distributed/local %.2f%n", median(td) / median(tl));
+        System.out.printf(Locale.ROOT, "estimator median %.2f s%n", median(te));
+        if (!skipLocal) {
+            System.out.printf(Locale.ROOT, "ratio distributed/local %.2f, estimator/local %.2f%n", median(td) / median(tl),
+                    median(te) / median(tl));
+        }
         System.out.println("| stage | components | broadcast | collected | job s | driver s |");
         System.out.println("|---|---:|---:|---:|---:|---:|");
         for (DistributedFitStats.Stage s : st.stages()) {
