@@ -21,7 +21,8 @@ import org.sylva.progress.ProgressListener;
  * {@link SylvaHdbscan#fit} on a cached DataFrame of the same rows in {@code slices} partitions (the column
  * collected to the driver, then the same distributed fit).
  *
- * <p>Arguments: {@code n repetitions threads slices [skipLocal]}.
+ * <p>Arguments: {@code n repetitions threads slices [skipLocal]}; {@code skipLocal} times the engine alone
+ * (no local fit, no DataFrame), for sizes where only completion and memory are in question.
  */
 public final class DistributedFitBench {
     private DistributedFitBench() {
@@ -42,8 +43,9 @@ public final class DistributedFitBench {
         Hdbscan local = Hdbscan.builder().minClusterSize(20).threads(threads).build();
         Hdbscan distributed = local.toBuilder().engine(engine).build();
         List<Double> tl = new ArrayList<>(), td = new ArrayList<>(), te = new ArrayList<>();
-        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> df = DatasetOf.points(spark, coords, n, d, slices).cache();
-        df.count();
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> df = skipLocal ? null
+                : DatasetOf.points(spark, coords, n, d, slices).cache();
+        if (df != null) df.count();
         HdbscanResult ref = null;
         for (int r = 0; r <= reps; r++) {
             if (!skipLocal) {
@@ -58,6 +60,7 @@ public final class DistributedFitBench {
             double s = (System.nanoTime() - t0) / 1e9;
             if (r > 0) td.add(s);
             System.out.printf(Locale.ROOT, "distributed rep %d: %.2f s (%d clusters)%n", r, s, got.clusterCount());
+            if (df == null) continue;
             long e0 = System.nanoTime();
             SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(20).fit(df);
             double es = (System.nanoTime() - e0) / 1e9;
@@ -76,7 +79,7 @@ public final class DistributedFitBench {
                 Runtime.getRuntime().maxMemory() >> 20);
         if (!skipLocal) System.out.printf(Locale.ROOT, "local median %.2f s%n", median(tl));
         System.out.printf(Locale.ROOT, "distributed median %.2f s%n", median(td));
-        System.out.printf(Locale.ROOT, "estimator median %.2f s%n", median(te));
+        if (!skipLocal) System.out.printf(Locale.ROOT, "estimator median %.2f s%n", median(te));
         if (!skipLocal) {
             System.out.printf(Locale.ROOT, "ratio distributed/local %.2f, estimator/local %.2f%n", median(td) / median(tl),
                     median(te) / median(tl));
