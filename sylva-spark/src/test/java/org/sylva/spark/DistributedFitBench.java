@@ -59,7 +59,8 @@ public final class DistributedFitBench {
             HdbscanResult got = distributed.fit(coords, n, d, ProgressListener.NONE, CancellationToken.NEVER);
             double s = (System.nanoTime() - t0) / 1e9;
             if (r > 0) td.add(s);
-            System.out.printf(Locale.ROOT, "distributed rep %d: %.2f s (%d clusters)%n", r, s, got.clusterCount());
+            System.out.printf(Locale.ROOT, "distributed rep %d: %.2f s (%d clusters), stages %s%n", r, s,
+                    got.clusterCount(), got.timings().seconds());
             if (df == null) continue;
             long e0 = System.nanoTime();
             SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(20).fit(df);
