@@ -151,8 +151,8 @@ final class HdbscanCommand implements Callable<Integer> {
 
     @Option(names = "--centers", paramLabel = "centroid|medoid|both", description = "Also write the clusters' "
             + "centres, as scikit-learn's store_centers: centroids (the members' mean weighted by their membership "
-            + "probabilities) and / or medoids (the member with the smallest probability-weighted sum of Euclidean "
-            + "distances to the others), one row per cluster, in the coordinates the fit saw (the component scores "
+            + "probabilities) and / or medoids (the member with the smallest probability-weighted sum of distances "
+            + "to the others, under --metric), one row per cluster, in the coordinates the fit saw (the component scores "
             + "with --pca). Medoids cost O(m^2) per cluster of m points.")
     String centers;
 
