@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,6 +29,7 @@ import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 import org.sylva.testsupport.MiniJson;
+import org.sylva.testsupport.LabelRenaming;
 import org.sylva.testsupport.Oracles;
 
 /**
@@ -146,7 +146,7 @@ class MetricOracleTest {
         int[] own = r.labels();
         double[] prob = r.probabilities();
         double probTol = bitwise == want.length ? 1e-12 : 1e-9;   // the README's rule
-        Map<Integer, Integer> toRef = renaming(own, ref, mask);
+        Map<Integer, Integer> toRef = LabelRenaming.majority(own, ref, mask);
         int compared = 0;
         boolean tieDependent = TIE_DEPENDENT.contains(prefix + " " + metric);
         for (int i = 0; i < own.length && !tieDependent; i++) {
@@ -189,19 +189,6 @@ class MetricOracleTest {
         int[] out = new int[v.length];
         for (int i = 0; i < v.length; i++) out[i] = (int) v[i];
         return out;
-    }
-
-    /** Own label -> reference label by majority over points whose mask is 0. */
-    static Map<Integer, Integer> renaming(int[] own, int[] ref, int[] mask) {
-        Map<Integer, Map<Integer, Integer>> votes = new HashMap<>();
-        for (int i = 0; i < own.length; i++) {
-            if (mask[i] == 0 && own[i] >= 0) votes.computeIfAbsent(own[i], k -> new HashMap<>()).merge(ref[i], 1, Integer::sum);
-        }
-        Map<Integer, Integer> map = new HashMap<>();
-        for (var e : votes.entrySet()) {
-            map.put(e.getKey(), e.getValue().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey());
-        }
-        return map;
     }
 
     @ParameterizedTest(name = "{0} {1}")
