@@ -145,8 +145,9 @@ class BruteForceEngineTest {
     void aCancelledFitStops() {
         double[] x = gaussian(3000, 3, 6);
         CancellationToken token = new CancellationToken();
+        // cancelled when the core distances end: the first Prim round sees it
         ProgressListener stopAtTree = (stage, done, total) -> {
-            if (stage.equals(BruteForceEngine.TREE_STAGE)) token.cancel();
+            if (done == total) token.cancel();
         };
         assertThrows(CancelledException.class, () -> new BruteForceEngine(Metric.chebyshev())
                 .spanningTree(new FittedPoints(x, 3000, 3), 5, 1.0, new Execution(2, stopAtTree, token)));

@@ -51,7 +51,8 @@ class MetricOracleTest {
      * ({@code mst_from_mutual_reachability}) on Sylva's mutual-reachability matrix gives scikit-learn's
      * 2 clusters with the rows in their order and Sylva's 4 clusters and 34 noise points with the rows
      * permuted (seeds 1, 2, 3), and scikit-learn's {@code tree_to_labels} on Sylva's tree gives Sylva's
-     * labels: both are exact answers. Only the tree weights are compared there.
+     * labels: both are exact answers ({@code scripts/cosine-tie-check.py} reproduces this). Only the tree
+     * weights are compared there.
      */
     private static final java.util.Set<String> TIE_DEPENDENT = java.util.Set.of("iris_mcs5_ms4 cosine");
     private static Map<?, ?> manifest;
