@@ -119,10 +119,8 @@ public final class BruteForceEngine implements HdbscanEngine {
                 heap[c] = v;
             } else if (v < heap[0]) {
                 int c = 0;
-                while (true) {   // sift down: at most log2(k) steps
-                    int l = 2 * c + 1;
-                    if (l >= k) break;
-                    int r = l + 1;
+                while (2 * c + 1 < k) {   // sift down: c at least doubles each step, so at most log2(k) steps
+                    int l = 2 * c + 1, r = l + 1;
                     int big = r < k && heap[r] > heap[l] ? r : l;
                     if (heap[big] <= v) break;
                     heap[c] = heap[big];
