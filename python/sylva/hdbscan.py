@@ -22,6 +22,35 @@ def _real(v):
     return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
 
 
+_METRICS = {"euclidean": "euclidean", "l2": "euclidean", "manhattan": "manhattan", "l1": "manhattan",
+            "cityblock": "manhattan", "chebyshev": "chebyshev", "infinity": "chebyshev", "minkowski": "minkowski",
+            "cosine": "cosine", "precomputed": "precomputed"}
+
+
+def _pairwise(data, metric, p=2):
+    """Dense distances between the rows of ``data`` under ``metric`` (scikit-learn's ``pairwise_distances``
+    where it is installed), for the medoids."""
+    if metric == "minkowski" and p == 2:
+        metric = "euclidean"
+    if HAVE_SKLEARN:
+        from sklearn.metrics import pairwise_distances
+        return pairwise_distances(data, metric=metric, **({"p": p} if metric == "minkowski" else {}))
+    if metric == "cosine":
+        norms = np.sqrt((data * data).sum(axis=1))
+        u = data / np.where(norms < 10 * np.finfo(np.float64).eps, 1.0, norms)[:, None]
+        dist = np.clip(1 - u @ u.T, 0.0, 2.0)
+        np.fill_diagonal(dist, 0.0)
+        return dist
+    diff = np.abs(data[:, None, :] - data[None, :, :])
+    if metric == "manhattan":
+        return diff.sum(axis=2)
+    if metric == "chebyshev":
+        return diff.max(axis=2)
+    if metric == "minkowski":
+        return (diff ** p).sum(axis=2) ** (1.0 / p)
+    return np.sqrt((diff * diff).sum(axis=2))
+
+
 class HDBSCAN(ClusterMixin, BaseEstimator):
     """Exact HDBSCAN with scikit-learn's ``sklearn.cluster.HDBSCAN`` parameters and defaults, on the Sylva
     engine (all cores, deterministic).
@@ -38,10 +67,14 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     min_cluster_size, min_samples, cluster_selection_epsilon, max_cluster_size, alpha,
     cluster_selection_method, allow_single_cluster, store_centers
         As scikit-learn's (``min_samples`` counts the point itself).
-    metric : "euclidean"
-        The only metric; any other is refused.
-    metric_params : None
-        Accepted for compatibility; must be None or empty.
+    metric : str, default "euclidean"
+        "euclidean" (the fast engine), "manhattan", "chebyshev", "minkowski", "cosine" (scikit-learn's
+        aliases "l2", "l1", "cityblock", "infinity" too) or "precomputed" (``X`` is the n x n distance
+        matrix: finite, >= 0, zero diagonal, symmetric). Other than euclidean, an exact brute-force engine
+        (O(n^2), at most 100 000 points). ``prediction_data`` needs "euclidean"; ``store_centers`` is
+        refused for "precomputed", as scikit-learn refuses it.
+    metric_params : dict or None
+        ``{"p": P}`` (P >= 1) for "minkowski", as scikit-learn's; None or empty otherwise.
     algorithm, leaf_size
         Accepted for compatibility and ignored: the engine always computes the exact tree its own way.
     n_jobs : int or None
@@ -131,10 +164,20 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             bad("max_cluster_size", "None or an int in the range [1, inf)")
         if not (_real(self.alpha) and self.alpha > 0):
             bad("alpha", "a float in the range (0, inf)")
-        if self.metric != "euclidean":
-            bad("metric", "'euclidean' (sylva.HDBSCAN computes Euclidean distances only)")
+        if not isinstance(self.metric, str) or self.metric not in _METRICS:
+            bad("metric", f"a str among {set(_METRICS)}")
         if self.metric_params:
-            bad("metric_params", "None or empty (the Euclidean metric has no parameters)")
+            if not isinstance(self.metric_params, dict) or set(self.metric_params) - {"p"}:
+                bad("metric_params", "None, or {'p': P} for the minkowski metric")
+            if _METRICS[self.metric] != "minkowski":
+                bad("metric_params", f"None or empty for the {self.metric!r} metric (only minkowski takes p)")
+            if not (_real(self.metric_params["p"]) and self.metric_params["p"] >= 1):
+                bad("metric_params", "{'p': P} with P >= 1")
+        if self.metric == "precomputed" and self.store_centers is not None:
+            raise ValueError("Cannot store centers when using a precomputed distance matrix.")
+        if self.prediction_data and _METRICS[self.metric] != "euclidean":
+            bad("prediction_data", "False for a metric other than 'euclidean' (prediction searches Euclidean "
+                "neighbours)")
         if self.algorithm not in _ALGORITHMS:
             bad("algorithm", f"a str among {set(_ALGORITHMS)}")
         if not (_integer(self.leaf_size) and self.leaf_size >= 1):
@@ -201,7 +244,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             "non_finite": "sklearn",
             "threads": self._threads(),
             "prediction_data": bool(self.prediction_data),
+            "metric": _METRICS[self.metric],
         }
+        if self.metric_params:
+            params["p"] = float(self.metric_params["p"])
+        if self.metric == "precomputed":
+            X = np.asarray(X, dtype=np.float64)
+            points = X
         r = get_engine().call("hdbscan", params, {"points": points})
         a = r.arrays
         self.labels_ = a["labels"]
@@ -275,12 +324,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             if make_centroids:
                 self.centroids_[idx] = np.average(data, weights=strength, axis=0)
             if make_medoids:
-                if HAVE_SKLEARN:
-                    from sklearn.metrics import pairwise_distances
-                    dist = pairwise_distances(data, metric="euclidean")
-                else:
-                    sq = (data * data).sum(axis=1)
-                    dist = np.sqrt(np.maximum(sq[:, None] + sq[None, :] - 2 * data @ data.T, 0))
+                dist = _pairwise(data, _METRICS[self.metric], (self.metric_params or {}).get("p", 2))
                 self.medoids_[idx] = data[np.argmin((dist * strength).sum(axis=1))]
 
     def __sklearn_tags__(self):

@@ -120,7 +120,7 @@ def test_parameters_round_trip_and_clone():
     ({"min_samples": 0}, "min_samples"),
     ({"alpha": 0.0}, "alpha"),
     ({"cluster_selection_method": "dbscan"}, "cluster_selection_method"),
-    ({"metric": "manhattan"}, "Euclidean"),
+    ({"metric": "mahalanobis"}, "metric"),
     ({"max_cluster_size": 0}, "max_cluster_size"),
     ({"store_centers": "mean"}, "store_centers"),
 ])

@@ -13,6 +13,7 @@ import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
+import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.quality.CenterKind;
 import org.sylva.hdbscan.quality.ClusterCenters;
@@ -55,7 +56,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "      --out result/ --report result/report.html",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
             "      --save-model clips.model",
-            "  sylva hdbscan points.npy --out result/ --centers both"})
+            "  sylva hdbscan points.npy --out result/ --centers both",
+            "  sylva hdbscan points.npy --metric minkowski --p 3 --out result/",
+            "  sylva hdbscan distances.npy --metric precomputed --out result/"})
 final class HdbscanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -101,6 +104,18 @@ final class HdbscanCommand implements Callable<Integer> {
     @Option(names = "--allow-single-cluster", description = "Let EOM return one cluster holding everything.")
     boolean allowSingleCluster;
 
+    @Option(names = "--metric", paramLabel = "NAME", defaultValue = "euclidean",
+            description = "Distance: euclidean (default; the fast partition-tree engine), manhattan, chebyshev, "
+                    + "minkowski (with --p), cosine, or precomputed (the input is an n x n distance matrix: square, "
+                    + "finite, >= 0, zero diagonal, symmetric to 1e-7 relative; its upper triangle is used). Metrics "
+                    + "other than euclidean run an exact brute-force engine (O(n^2) distances, at most 100 000 points); "
+                    + "each distance is summed in coordinate order as scikit-learn's DistanceMetric does. Not with "
+                    + "--save-model; precomputed not with --pca, --centers or --report.")
+    String metric;
+
+    @Option(names = "--p", paramLabel = "P", description = "The exponent of --metric minkowski (>= 1; default 2).")
+    Double p;
+
     @Option(names = "--non-finite", paramLabel = "reject|sklearn", defaultValue = "reject",
             description = "Rows with NaN/inf: reject (default: error naming row and column) or sklearn "
                     + "(left out; labels -2 for inf, -3 for NaN).")
@@ -136,8 +151,8 @@ final class HdbscanCommand implements Callable<Integer> {
 
     @Option(names = "--centers", paramLabel = "centroid|medoid|both", description = "Also write the clusters' "
             + "centres, as scikit-learn's store_centers: centroids (the members' mean weighted by their membership "
-            + "probabilities) and / or medoids (the member with the smallest probability-weighted sum of Euclidean "
-            + "distances to the others), one row per cluster, in the coordinates the fit saw (the component scores "
+            + "probabilities) and / or medoids (the member with the smallest probability-weighted sum of distances "
+            + "to the others, under --metric), one row per cluster, in the coordinates the fit saw (the component scores "
             + "with --pca). Medoids cost O(m^2) per cluster of m points.")
     String centers;
 
@@ -164,8 +179,9 @@ final class HdbscanCommand implements Callable<Integer> {
         b.minClusterSize(minClusterSize)
                 .clusterSelectionEpsilon(epsilon).maxClusterSize(maxClusterSize).alpha(alpha)
                 .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
-                .threads(run.threadCount());
+                .threads(run.threadCount()).metric(Metric.parse(metric, p));
         Hdbscan h = EngineChoice.apply(backend, b).build();
+        refuseWhatNeedsEuclidean(h.metric());
         if (saveModel != null && pca != null) {
             throw new InvalidInputException("--save-model cannot be combined with --pca: new points would need the "
                     + "same projection, which a model does not hold; fit on the component scores instead");
@@ -189,7 +205,9 @@ final class HdbscanCommand implements Callable<Integer> {
         InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
         PointSet points = loaded.points();
         double readSeconds = (System.nanoTime() - t0) / 1e9;
-        if (nonFinite == NonFinitePolicy.REJECT) {
+        // a precomputed matrix is checked by the library (finite, >= 0, square, symmetric), naming the entry
+        boolean coordinates = !h.metric().isPrecomputed();
+        if (coordinates && nonFinite == NonFinitePolicy.REJECT) {
             in.requireFinite(loaded, "; use --non-finite sklearn to leave such rows out (labels -3 for NaN, -2 for inf)");
         } else if (pca != null) {
             in.requireFinite(loaded, "; --pca needs finite coordinates: it cannot leave rows out");
@@ -224,7 +242,7 @@ final class HdbscanCommand implements Callable<Integer> {
                                 loaded.float64())
                         : points;
                 centerSet = ClusterCenters.of(fitted, r.labels(), r.probabilities(), centerKind,
-                        new Execution(h.threads(), progress, context.cancel()));
+                        new Execution(h.threads(), progress, context.cancel()), h.metric());
             }
         } catch (InvalidInputException e) {
             // too few points, min_samples above n, coordinates too large, not enough memory: name the input
@@ -256,6 +274,26 @@ final class HdbscanCommand implements Callable<Integer> {
                 : PointSet.uncheckedFloat64(p.size(), p.dimensions(), loaded.float64());
         ProgressListener renamed = (stage, done, total) -> progress.progress(MODEL_STAGE, done, total);
         return HdbscanModel.of(r, fitted, new Execution(h.threads(), renamed, CancellationToken.NEVER));
+    }
+
+    /**
+     * Refuses, before any reading, the options that need coordinates or Euclidean distances: a saved model
+     * (prediction searches Euclidean neighbours) with any other metric; with a precomputed matrix, which
+     * has no coordinates, also --pca, --centers, --report and the waveform options.
+     */
+    private void refuseWhatNeedsEuclidean(Metric m) {
+        if (m.isEuclidean()) return;
+        if (saveModel != null) {
+            throw InvalidInputException.forParameter("metric", "--save-model needs the euclidean metric (prediction "
+                    + "searches Euclidean neighbours); this fit uses " + m.name());
+        }
+        if (!m.isPrecomputed()) return;
+        String option = pca != null ? "--pca" : centers != null ? "--centers" : report != null ? "--report"
+                : waveformOptions.given() ? "the waveform options" : null;
+        if (option != null) {
+            throw InvalidInputException.forParameter("metric", option + " needs coordinates; --metric precomputed "
+                    + "reads a distance matrix, which has none");
+        }
     }
 
     /** The progress stage of {@link #model}. */

@@ -14,6 +14,7 @@ import org.sylva.cli.report.Waveforms;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.predict.HdbscanModel;
@@ -197,6 +198,11 @@ final class HdbscanOutputs {
         for (int l : labels) if (l >= 0) sizes[l]++;
         s.append(String.format(Locale.ROOT, "%d points x %d dims (%s): %d clusters, %d noise%n",
                 points.size(), points.dimensions(), dtype, k, r.noiseCount()));
+        Metric metric = r.parameters().metric();
+        if (!metric.isEuclidean()) {
+            s.append(String.format(Locale.ROOT, "metric: %s (exact brute-force engine)%s%n", metric.describe(),
+                    metric.isPrecomputed() ? ", the input is the distance matrix" : ""));
+        }
         for (int c = 0; c < k; c++) {
             s.append(String.format(Locale.ROOT, "  cluster %d: %d points, persistence %.4g%n", c, sizes[c],
                     r.clusterPersistence()[c]));

@@ -40,6 +40,9 @@ class LauncherJitTest {
         assertEquals("", jit("hdbscan", small.toString(), "--backend", "simd"));
         assertEquals("", jit("hdbscan", small.toString(), "--backend=opencl"));
         assertEquals("", jit("balltree", small.toString()));
+        assertEquals(c1, jit("hdbscan", small.toString(), "--metric", "euclidean"));
+        assertEquals("", jit("hdbscan", small.toString(), "--metric", "manhattan"), "brute force: C2 pays off");
+        assertEquals("", jit("hdbscan", small.toString(), "--metric=cosine"));
         assertEquals("", jit("hdbscan", tmp.resolve("missing.npy").toString()));
     }
 

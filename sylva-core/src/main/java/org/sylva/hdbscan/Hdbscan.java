@@ -10,6 +10,8 @@ import org.sylva.hdbscan.engine.HdbscanEngine;
 import org.sylva.hdbscan.engine.MutualReachabilityMst;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.hierarchy.SelectionParameters;
+import org.sylva.hdbscan.metric.BruteForceEngine;
+import org.sylva.hdbscan.metric.Metric;
 import org.sylva.parallel.Execution;
 import org.sylva.parallel.Pools;
 import org.sylva.progress.CancellationToken;
@@ -18,7 +20,7 @@ import org.sylva.progress.ProgressListener;
 
 /**
  * Exact HDBSCAN* with scikit-learn's parameter names and defaults ({@code sklearn.cluster.HDBSCAN}
- * >= 1.3), Euclidean metric, float32 or float64 input ({@link PointSet#ofFloat64}) and float64 arithmetic. The pipeline is: core distances
+ * >= 1.3), Euclidean metric by default (others: {@link Builder#metric(Metric)}), float32 or float64 input ({@link PointSet#ofFloat64}) and float64 arithmetic. The pipeline is: core distances
  * ({@link org.sylva.hdbscan.core.CoreDistances}) → minimum spanning tree of the mutual-reachability distance by Borůvka with a
  * unique tie order ({@link org.sylva.hdbscan.mst.BoruvkaMst}, {@link org.sylva.hdbscan.mst.EdgeOrder}) → single-linkage and
  * condensed trees → cluster selection → probabilities and GLOSH outlier scores
@@ -104,6 +106,11 @@ public final class Hdbscan {
         return threads;
     }
 
+    /** The distance the fit clusters with. */
+    public Metric metric() {
+        return parameters.metric();
+    }
+
     /** Which distance kernels the CPU engine runs (never changes the result). */
     public Backend backend() {
         return backend;
@@ -121,11 +128,12 @@ public final class Hdbscan {
 
     /**
      * The engine this estimator's fits run on: the one given to {@link Builder#engine(HdbscanEngine)}, else
-     * the CPU engine with the distance kernels of {@link #backend()} (chosen per stage and input for
-     * {@link Backend#AUTO}).
+     * for the Euclidean metric the CPU engine with the distance kernels of {@link #backend()} (chosen per
+     * stage and input for {@link Backend#AUTO}), for any other metric the exact {@link BruteForceEngine}.
      */
     public HdbscanEngine engine() {
-        return engine != null ? engine : new CpuHdbscanEngine(backend);
+        if (engine != null) return engine;
+        return metric().isEuclidean() ? new CpuHdbscanEngine(backend) : new BruteForceEngine(metric());
     }
 
     /** Fits without progress reporting or cancellation. */
@@ -144,6 +152,9 @@ public final class Hdbscan {
     public HdbscanResult fit(PointSet points, ProgressListener progress, CancellationToken cancel) {
         Objects.requireNonNull(points, "points");
         if (points.isFloat64()) {
+            return fit(points.coordinates64(), points.size(), points.dimensions(), progress, cancel);
+        }
+        if (metric().isPrecomputed()) {   // a matrix is checked as one, never thinned by the non-finite policy
             return fit(points.coordinates64(), points.size(), points.dimensions(), progress, cancel);
         }
         FiniteRows rows = FiniteRows.of(points, nonFinite);
@@ -167,8 +178,12 @@ public final class Hdbscan {
             throw new InvalidInputException("coordinate array has " + coords.length + " values, expected n * d = "
                     + n + " * " + d);
         }
+        if (metric().isPrecomputed()) {
+            BruteForceEngine.checkSize(metric(), n);
+            metric().pairs(coords, n, d);   // refuses what is not a distance matrix, naming the entry
+        }
         FiniteRows rows = FiniteRows.of(coords, n, d, nonFinite);
-        requireRepresentableDistances(coords, d);
+        if (!metric().isPrecomputed()) requireRepresentableDistances(coords, d);
         int fitted = rows.fittedCount(n);
         checkSizes(rows, n, fitted, d);
         double[] fittedRows = rows.fittedRows(coords, d);
@@ -201,7 +216,12 @@ public final class Hdbscan {
             throw InvalidInputException.forParameter("min_samples", "min_samples (" + minSamples()
                     + ") must be at most the number of " + rows.describeCount(total, n));
         }
-        MemoryBudget.check(n, d, minSamples());
+        if (metric().isEuclidean()) {
+            MemoryBudget.check(n, d, minSamples());
+        } else {
+            BruteForceEngine.checkSize(metric(), n);
+            MemoryBudget.checkBruteForce(n, d, metric().kind() == Metric.Kind.COSINE);
+        }
     }
 
     private HdbscanResult fitRows(double[] fittedRows, int total, int n, int d, FiniteRows rows, InputGuard guard,
@@ -254,6 +274,7 @@ public final class Hdbscan {
         private int threads = Runtime.getRuntime().availableProcessors();
         private Backend backend = Backend.AUTO;
         private HdbscanEngine engine;
+        private Metric metric = Metric.euclidean();
 
         private Builder() {
         }
@@ -322,6 +343,16 @@ public final class Hdbscan {
             return this;
         }
 
+        /**
+         * The distance ({@link Metric#euclidean()} by default). Any other metric runs on the exact
+         * {@link BruteForceEngine} (at most {@link BruteForceEngine#MAX_POINTS} points); with
+         * {@link Metric#precomputed()} the input is the n x n distance matrix.
+         */
+        public Builder metric(Metric v) {
+            metric = Objects.requireNonNull(v, "metric");
+            return this;
+        }
+
         /** Which distance kernels run ({@link Backend#AUTO} by default). The result does not depend on it. */
         public Builder backend(Backend v) {
             backend = Objects.requireNonNull(v, "backend");
@@ -331,8 +362,12 @@ public final class Hdbscan {
         /** Validates every parameter ({@link HdbscanParameters}), then the run settings. */
         public Hdbscan build() {
             HdbscanParameters p = new HdbscanParameters(minClusterSize, minSamples == null ? minClusterSize : minSamples,
-                    clusterSelectionEpsilon, maxClusterSize, alpha, method, allowSingleCluster);
+                    clusterSelectionEpsilon, maxClusterSize, alpha, method, allowSingleCluster, metric);
             Pools.checkThreads(threads);
+            if (engine != null && !metric.isEuclidean()) {
+                throw InvalidInputException.forParameter("metric", "the engine " + engine.name() + " computes Euclidean "
+                        + "distances; metric " + metric.name() + " runs on the brute-force CPU engine (give no engine)");
+            }
             if (backend == Backend.SIMD && engine == null) new CpuHdbscanEngine(backend);   // refused here, with the reason
             return new Hdbscan(p, this);
         }

@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.hierarchy.SelectionParameters;
+import org.sylva.hdbscan.metric.Metric;
 
 /**
  * The parameters of an HDBSCAN fit, in scikit-learn's names ({@code sklearn.cluster.HDBSCAN} >= 1.3):
@@ -26,9 +27,17 @@ import org.sylva.hdbscan.hierarchy.SelectionParameters;
  * @param alpha distance scaling of the mutual reachability {@code max(core_a, core_b, d / alpha)}; {@code > 0}
  * @param method EOM or LEAF
  * @param allowSingleCluster whether EOM may select the root
+ * @param metric the distance ({@link Metric#euclidean()} unless given)
  */
 public record HdbscanParameters(int minClusterSize, int minSamples, double clusterSelectionEpsilon,
-        int maxClusterSize, double alpha, SelectionMethod method, boolean allowSingleCluster) {
+        int maxClusterSize, double alpha, SelectionMethod method, boolean allowSingleCluster, Metric metric) {
+
+    /** The parameters with the Euclidean metric. */
+    public HdbscanParameters(int minClusterSize, int minSamples, double clusterSelectionEpsilon, int maxClusterSize,
+            double alpha, SelectionMethod method, boolean allowSingleCluster) {
+        this(minClusterSize, minSamples, clusterSelectionEpsilon, maxClusterSize, alpha, method, allowSingleCluster,
+                Metric.euclidean());
+    }
 
     /**
      * Validates every parameter; the message names the parameter and the value, and the exception
@@ -36,6 +45,7 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
      */
     public HdbscanParameters {
         Objects.requireNonNull(method, "cluster_selection_method");
+        Objects.requireNonNull(metric, "metric");
         if (minClusterSize < 2) {
             throw InvalidInputException.forParameter("min_cluster_size",
                     "min_cluster_size must be at least 2; got " + minClusterSize);
@@ -63,16 +73,16 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
         return new SelectionParameters(method, clusterSelectionEpsilon, maxClusterSize, allowSingleCluster);
     }
 
-    /** True when {@code other} defines the same spanning tree ({@code minSamples} and {@code alpha}). */
+    /** True when {@code other} defines the same spanning tree ({@code minSamples}, {@code alpha}, the metric). */
     public boolean sameSpanningTree(HdbscanParameters other) {
-        return other.minSamples == minSamples && Double.compare(other.alpha, alpha) == 0;
+        return other.minSamples == minSamples && Double.compare(other.alpha, alpha) == 0 && other.metric.equals(metric);
     }
 
     /** A builder of an estimator holding these parameters (and the default run settings). */
     public Hdbscan.Builder toBuilder() {
         return Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
                 .clusterSelectionEpsilon(clusterSelectionEpsilon).maxClusterSize(maxClusterSize).alpha(alpha)
-                .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster);
+                .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).metric(metric);
     }
 
     /**
@@ -89,6 +99,8 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
         m.put("alpha", Double.toString(alpha));
         m.put("cluster_selection_method", method.name().toLowerCase(Locale.ROOT));
         m.put("allow_single_cluster", Boolean.toString(allowSingleCluster));
+        m.put("metric", metric.name());
+        m.put("metric_params", metric.params().isEmpty() ? "None" : "{'p': " + metric.p() + "}");
         return m;
     }
 
@@ -97,7 +109,8 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
      * JSON: {@link Integer} for the sizes, {@link Double} for {@code cluster_selection_epsilon} and
      * {@code alpha} (the epsilon may be infinite), {@code null} for scikit-learn's {@code None} (an
      * unlimited {@code max_cluster_size}), a {@link String} for {@code cluster_selection_method} and a
-     * {@link Boolean} for {@code allow_single_cluster}.
+     * {@link Boolean} for {@code allow_single_cluster}, the metric's name and its {@code metric_params} (a map,
+     * {@code {"p": 3.0}} for minkowski, else {@code null}).
      */
     public Map<String, Object> describeTyped() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -108,6 +121,8 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
         m.put("alpha", alpha);
         m.put("cluster_selection_method", method.name().toLowerCase(Locale.ROOT));
         m.put("allow_single_cluster", allowSingleCluster);
+        m.put("metric", metric.name());
+        m.put("metric_params", metric.params().isEmpty() ? null : metric.params());
         return m;
     }
 }

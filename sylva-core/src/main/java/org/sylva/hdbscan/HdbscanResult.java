@@ -16,6 +16,7 @@ import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.hdbscan.quality.DensityValidity;
 import org.sylva.hdbscan.quality.RelativeValidity;
 import org.sylva.hdbscan.quality.Validity;
+import org.sylva.parallel.Execution;
 
 /**
  * The immutable result of {@link Hdbscan#fit}: per-point labels (-1 noise; clusters numbered as
@@ -117,10 +118,11 @@ public final class HdbscanResult {
      * by membership probability, medoids minimising the weighted distance sum); see {@link ClusterCenters}.
      *
      * @param points the points this result was fitted on (the same rows, float32 or float64)
-     * @throws InvalidInputException when {@code points} has another number of rows than the fit
+     * @throws InvalidInputException when {@code points} has another number of rows than the fit, or the fit
+     *     was on a precomputed distance matrix (no coordinates)
      */
     public ClusterCenters centers(PointSet points, CenterKind kind) {
-        return ClusterCenters.of(points, labels(), probabilities(), kind);
+        return ClusterCenters.of(points, labels(), probabilities(), kind, Execution.sequential(), parameters.metric());
     }
 
     /**
@@ -136,8 +138,14 @@ public final class HdbscanResult {
      * each cluster's value; see {@link DensityValidity} (O(m^2) per cluster of m members).
      *
      * @param points the points this result was fitted on (the same rows)
+     * @throws InvalidInputException when the fit's metric is not Euclidean (DBCV is implemented for
+     *     Euclidean distances only)
      */
     public Validity validityIndex(PointSet points) {
+        if (!parameters.metric().isEuclidean()) {
+            throw InvalidInputException.forParameter("metric", "DBCV (validity_index) is implemented for the euclidean "
+                    + "metric only; this fit used " + parameters.metric().name());
+        }
         return DensityValidity.of(points, labels());
     }
 

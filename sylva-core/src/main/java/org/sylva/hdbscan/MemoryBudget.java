@@ -28,7 +28,18 @@ final class MemoryBudget {
     }
 
     static void check(long n, int d, int minSamples) {
-        long need = estimateBytes(n, d, minSamples);
+        require(n, d, estimateBytes(n, d, minSamples));
+    }
+
+    /**
+     * The brute-force engine's needs: its per-point arrays, the trees and outputs, and for cosine a
+     * normalised copy of the rows.
+     */
+    static void checkBruteForce(long n, int d, boolean copiesRows) {
+        require(n, d, n * (64 + 24 + 32 + 2 * 24 + 40) + (copiesRows ? n * d * 8 : 0));
+    }
+
+    private static void require(long n, int d, long need) {
         Runtime rt = Runtime.getRuntime();
         long available = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
         if (need > available) {

@@ -8,6 +8,7 @@ import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
@@ -21,12 +22,16 @@ import org.sylva.progress.ProgressListener;
  * weight]}, {@code single_linkage}, {@code condensed_tree} {@code [parent, child, lambda, size]} and
  * {@code persistence} (float64). With {@code prediction_data: true} it also answers with {@code model}
  * (uint8): the bytes of the fitted {@link HdbscanModel} (a model file), which a {@code predict} request
- * sends back ({@link PredictHandler}).
+ * sends back ({@link PredictHandler}). {@code metric} (scikit-learn's names) and {@code p} (minkowski's
+ * exponent) choose the distance; with {@code precomputed} the points are the n x n distance matrix.
  */
 final class HdbscanHandler implements Handler {
     static final List<String> PARAMETERS = List.of("min_cluster_size", "min_samples", "cluster_selection_epsilon",
             "max_cluster_size", "alpha", "cluster_selection_method", "allow_single_cluster", "non_finite", "threads",
-            "prediction_data");
+            "prediction_data", "metric", "p");
+    /** The metric names {@link Metric#parse} accepts, aliases included. */
+    private static final String[] METRICS = {"euclidean", "l2", "manhattan", "l1", "cityblock", "chebyshev", "infinity",
+        "minkowski", "cosine", "precomputed"};
 
     @Override
     public Frame handle(Frame request, CancellationToken cancel) {
@@ -43,6 +48,7 @@ final class HdbscanHandler implements Handler {
                 .allowSingleCluster(p.bool("allow_single_cluster", false))
                 .nonFinite(p.choice("non_finite", "reject", "reject", "sklearn").equals("reject")
                         ? NonFinitePolicy.REJECT : NonFinitePolicy.SKLEARN)
+                .metric(Metric.parse(p.choice("metric", "euclidean", METRICS), p.has("p") ? p.number("p", 2) : null))
                 .build();
         WireArray points = RequestArrays.points(request);
         int n = (int) points.dim(0);

@@ -127,11 +127,16 @@ public final class HdbscanModel {
      * as long as the fit's core-distance stage) and, as a by-product, checks that these are the points
      * the result was fitted on: their core distances must be bitwise the result's.
      *
-     * @throws InvalidInputException when the points are not the ones the result was fitted on
+     * @throws InvalidInputException when the points are not the ones the result was fitted on, or the fit's
+     *     metric is not Euclidean (prediction searches Euclidean neighbours)
      */
     public static HdbscanModel of(HdbscanResult result, PointSet points, Execution execution) {
         Objects.requireNonNull(result, "result");
         Objects.requireNonNull(points, "points");
+        if (!result.parameters().metric().isEuclidean()) {
+            throw InvalidInputException.forParameter("metric", "prediction and saved models support the euclidean "
+                    + "metric only; this fit used " + result.parameters().metric().name());
+        }
         if (points.size() != result.size()) {
             throw new InvalidInputException("the result was fitted on " + result.size() + " points; "
                     + points.size() + " given");

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.hdbscan.metric.Metric;
 import org.sylva.numeric.NumpySum;
 import org.sylva.parallel.Execution;
 import org.sylva.parallel.ParallelWork;
@@ -14,7 +15,7 @@ import org.sylva.parallel.ParallelWork;
  * membership probabilities ({@code np.average(X[labels == k], weights=probabilities_[labels == k])}:
  * per coordinate a sum in row order of {@code x * w}, divided by the NumPy sum of the weights, so the
  * doubles are scikit-learn's); the <em>medoid</em> is the member minimising {@code sum_j D(i, j) * w_j}
- * over the cluster's members (Euclidean distances), the first such member in row order, with its row
+ * over the cluster's members (under the fit's metric, Euclidean by default), the first such member in row order, with its row
  * kept in {@link #medoidRows}. Arrays are row-major {@code clusters x dimensions}; those not asked for
  * are null. Rows labelled below -1 (left out of a fit) and noise are in no cluster.
  *
@@ -52,7 +53,23 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
      */
     public static ClusterCenters of(PointSet points, int[] labels, double[] probabilities, CenterKind kind,
             Execution execution) {
+        return of(points, labels, probabilities, kind, execution, Metric.euclidean());
+    }
+
+    /**
+     * As {@link #of(PointSet, int[], double[], CenterKind, Execution)}, the medoids chosen under
+     * {@code metric} (scikit-learn's medoids use the metric of the fit; the centroids do not depend on it).
+     *
+     * @throws InvalidInputException for {@link Metric#precomputed()}: a distance matrix has no coordinates
+     *     to average (scikit-learn refuses {@code store_centers} there too)
+     */
+    public static ClusterCenters of(PointSet points, int[] labels, double[] probabilities, CenterKind kind,
+            Execution execution, Metric metric) {
         Objects.requireNonNull(kind, "kind");
+        if (metric.isPrecomputed()) {
+            throw InvalidInputException.forParameter("store_centers", "cluster centres need coordinates; a fit on a "
+                    + "precomputed distance matrix has none");
+        }
         int[][] members = Members.of(labels, points.size());
         if (probabilities.length != labels.length) {
             throw new InvalidInputException(labels.length + " labels but " + probabilities.length + " probabilities");
@@ -61,6 +78,8 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
         double[] centroids = kind.centroids() ? new double[k * d] : null;
         double[] medoids = kind.medoids() ? new double[k * d] : null;
         int[] rows = kind.medoids() ? new int[k] : null;
+        Distance dist = !kind.medoids() ? null : metric.isEuclidean() ? (a, b) -> distance(points, a, b)
+                : metric.pairs(points.coordinates64(), points.size(), d)::between;
         for (int c = 0; c < k; c++) {
             int[] m = members[c];
             double[] w = new double[m.length];
@@ -72,7 +91,7 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
             }
             if (centroids != null) centroid(points, m, w, total, centroids, c * d);
             if (medoids != null) {
-                rows[c] = m[medoid(points, m, w, execution)];
+                rows[c] = m[medoid(dist, m, w, execution)];
                 for (int j = 0; j < d; j++) medoids[c * d + j] = points.getDouble(rows[c], j);
             }
         }
@@ -89,7 +108,7 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
     }
 
     /** Index into {@code m} of the first member with the smallest weighted distance sum. */
-    private static int medoid(PointSet points, int[] m, double[] w, Execution ex) {
+    private static int medoid(Distance dist, int[] m, double[] w, Execution ex) {
         int size = m.length, units = (size + BLOCK - 1) / BLOCK;
         double[] criterion = new double[size];
         double[][] rowScratch = new double[ex.threads()][];
@@ -98,7 +117,7 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
             double[] row = rowScratch[worker];
             int end = Math.min(size, (unit + 1) * BLOCK);
             for (int i = unit * BLOCK; i < end; i++) {
-                for (int j = 0; j < size; j++) row[j] = distance(points, m[i], m[j]) * w[j];
+                for (int j = 0; j < size; j++) row[j] = dist.between(m[i], m[j]) * w[j];
                 criterion[i] = NumpySum.of(row, 0, size);   // NumPy's row sum, as dist_mat.sum(axis=1)
             }
         });
@@ -107,6 +126,12 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
             if (criterion[i] < criterion[best]) best = i;   // strict: the first minimum, as np.argmin
         }
         return best;
+    }
+
+    /** The distance between two rows of the points. */
+    @FunctionalInterface
+    private interface Distance {
+        double between(int a, int b);
     }
 
     /** Euclidean distance, squares summed in coordinate order. */

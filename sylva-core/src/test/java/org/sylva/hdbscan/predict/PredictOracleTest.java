@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,6 +31,7 @@ import org.sylva.io.NpyArray;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
+import org.sylva.testsupport.LabelRenaming;
 import org.sylva.testsupport.Oracles;
 
 /**
@@ -198,7 +198,7 @@ class PredictOracleTest {
         // The fit's renaming of clusters, read off the points no tie frees.
         int[] tiemask = c.ints("_tiemask.npy");
         int[] ref = c.ints("_labels.npy"), own = r.labels();
-        Map<Integer, Integer> toRef = renaming(own, ref, tiemask);
+        Map<Integer, Integer> toRef = LabelRenaming.majority(own, ref, tiemask);
 
         int[] mask = c.ints("_pred_mask.npy");
         Prediction p = model.approximatePredict(c.queries(), TWO);
@@ -259,19 +259,6 @@ class PredictOracleTest {
         assertTrue(same, c.prefix + " connecting point of query " + i + ": reference " + want + ", Sylva " + got);
         assertTrue(got < want, c.prefix + " query " + i + ": of two equal rows Sylva takes the lower index");
         return 1;
-    }
-
-    /** Sylva label -> reference label by majority over the points whose tie mask is 0. */
-    static Map<Integer, Integer> renaming(int[] own, int[] ref, int[] tiemask) {
-        Map<Integer, Map<Integer, Integer>> votes = new HashMap<>();
-        for (int i = 0; i < own.length; i++) {
-            if (tiemask[i] == 0 && own[i] >= 0) votes.computeIfAbsent(own[i], x -> new HashMap<>()).merge(ref[i], 1, Integer::sum);
-        }
-        Map<Integer, Integer> map = new HashMap<>();
-        for (var e : votes.entrySet()) {
-            map.put(e.getKey(), e.getValue().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey());
-        }
-        return map;
     }
 
     /** The case's {@code membership_structure_tie_free} in manifest.json (keys are sorted, one per case). */

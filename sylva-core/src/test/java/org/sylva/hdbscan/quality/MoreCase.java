@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -119,18 +118,5 @@ record MoreCase(String prefix, int mcs, int libMs, double[] x, int n, int d, Map
 
     double number(Object... path) {
         return (Double) get(path);
-    }
-
-    /** Own label -> reference label by majority over points whose mask is 0 (a fit's cluster renaming). */
-    static Map<Integer, Integer> renaming(int[] own, int[] ref, int[] mask) {
-        Map<Integer, Map<Integer, Integer>> votes = new HashMap<>();
-        for (int i = 0; i < own.length; i++) {
-            if (mask[i] == 0 && own[i] >= 0) votes.computeIfAbsent(own[i], k -> new HashMap<>()).merge(ref[i], 1, Integer::sum);
-        }
-        Map<Integer, Integer> map = new HashMap<>();
-        for (var e : votes.entrySet()) {
-            map.put(e.getKey(), e.getValue().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey());
-        }
-        return map;
     }
 }

@@ -1,0 +1,67 @@
+"""Metrics other than Euclidean against scikit-learn's ``HDBSCAN(metric=...)`` on tie-free float64 data
+(``min_samples=1``: no core distance ties), and the refusals of what needs Euclidean distances."""
+import numpy as np
+import pytest
+
+import sylva
+from conftest import blobs
+
+sklearn_cluster = pytest.importorskip("sklearn.cluster")
+pairwise = pytest.importorskip("sklearn.metrics").pairwise_distances
+
+
+def same_partition(a, b):
+    """Equal up to a renaming of the clusters (noise stays -1)."""
+    assert np.array_equal(a == -1, b == -1)
+    pairs = set(zip(a[a >= 0].tolist(), b[b >= 0].tolist()))
+    assert len(pairs) == len(set(a[a >= 0].tolist())) == len(set(b[b >= 0].tolist()))
+
+
+@pytest.mark.parametrize("metric, params", [("manhattan", None), ("chebyshev", None), ("minkowski", {"p": 3}),
+                                            ("cosine", None)])
+def test_metric_agrees_with_scikit_learn(metric, params):
+    X = blobs(400, 3, 4, seed=5)
+    ours = sylva.HDBSCAN(min_cluster_size=10, min_samples=1, metric=metric, metric_params=params).fit(X)
+    ref = sklearn_cluster.HDBSCAN(min_cluster_size=10, min_samples=1, metric=metric,
+                                  metric_params=params, copy=True).fit(X)
+    same_partition(ours.labels_, ref.labels_)
+    np.testing.assert_allclose(ours.probabilities_, ref.probabilities_, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(np.sort(ours.minimum_spanning_tree_[:, 2]),
+                               np.sort(ref._single_linkage_tree_["value"]), rtol=1e-9, atol=1e-15)
+
+
+def test_precomputed_matrix_is_the_metric_it_holds():
+    X = blobs(300, 4, 3, seed=6)
+    D = pairwise(X, metric="manhattan")
+    a = sylva.HDBSCAN(min_cluster_size=8, metric="precomputed").fit(D)
+    b = sylva.HDBSCAN(min_cluster_size=8, metric="manhattan").fit(X)
+    assert np.array_equal(a.labels_, b.labels_)
+    assert np.array_equal(a.minimum_spanning_tree_, b.minimum_spanning_tree_)
+
+
+def test_medoids_follow_the_metric():
+    X = blobs(300, 2, 3, seed=7)
+    ours = sylva.HDBSCAN(min_cluster_size=10, min_samples=1, metric="chebyshev", store_centers="medoid").fit(X)
+    ref = sklearn_cluster.HDBSCAN(min_cluster_size=10, min_samples=1, metric="chebyshev", store_centers="medoid",
+                                  copy=True).fit(X)
+    same_partition(ours.labels_, ref.labels_)
+    assert {tuple(r) for r in ours.medoids_} == {tuple(r) for r in ref.medoids_}
+
+
+@pytest.mark.parametrize("kwargs, word", [
+    ({"metric": "hamming"}, "metric"),
+    ({"metric": "minkowski", "metric_params": {"p": 0.5}}, "metric_params"),
+    ({"metric": "cosine", "metric_params": {"p": 3}}, "metric_params"),
+    ({"metric": "manhattan", "prediction_data": True}, "prediction_data"),
+    ({"metric": "precomputed", "store_centers": "both"}, "precomputed"),
+])
+def test_bad_metric_settings_are_refused(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        sylva.HDBSCAN(**kwargs).fit(blobs(50, 2, 2, seed=8))
+
+
+def test_a_matrix_that_is_not_a_distance_matrix_is_refused():
+    D = pairwise(blobs(40, 2, 2, seed=9))
+    D[3, 5] = np.nan
+    with pytest.raises(Exception, match=r"\(3, 5\)"):
+        sylva.HDBSCAN(metric="precomputed").fit(D)

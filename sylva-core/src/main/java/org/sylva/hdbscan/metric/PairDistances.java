@@ -1,0 +1,154 @@
+package org.sylva.hdbscan.metric;
+
+import java.util.Locale;
+import org.sylva.data.InvalidInputException;
+
+/**
+ * The distance between any two of {@code n} points under one {@link Metric}, each computed in the fixed
+ * order of float64 operations that {@link Metric} documents: a pure function of the two rows, symmetric
+ * bitwise ({@code between(a, b) == between(b, a)}), 0 from a point to itself. Immutable and thread-safe;
+ * reads the rows in place (a cosine instance holds its own normalised copy).
+ *
+ * <p>A precomputed matrix is checked once when the instance is made, and refused, naming the first entry
+ * at fault, unless it is square, every entry finite and {@code >= 0}, the diagonal 0 and the matrix
+ * symmetric within scikit-learn's tolerance ({@code |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|}); the upper
+ * triangle is then the one read, so a matrix that is symmetric only to rounding gives one answer.
+ *
+ * <pre>{@code
+ * PairDistances d = Metric.manhattan().pairs(rows, n, dims);
+ * double d01 = d.between(0, 1);
+ * }</pre>
+ */
+public final class PairDistances {
+    /** Relative and absolute tolerance of the symmetry check (scikit-learn's {@code _allclose_dense_sparse}). */
+    static final double SYMMETRY_RTOL = 1e-7, SYMMETRY_ATOL = 1e-9;
+
+    private final Metric.Kind kind;
+    private final double[] x;
+    private final int n;
+    private final int d;
+    private final double p;
+    private final double invP;
+
+    private PairDistances(Metric metric, double[] x, int n, int d) {
+        this.kind = metric.kind();
+        this.x = x;
+        this.n = n;
+        this.d = d;
+        this.p = metric.p();
+        this.invP = 1.0 / p;
+    }
+
+    /**
+     * The distances of {@code metric} between the {@code n} rows of {@code rows}: {@code n x d} finite
+     * coordinates, or for {@link Metric#precomputed()} the {@code n x n} matrix (checked here).
+     *
+     * @throws InvalidInputException for a precomputed matrix that is not a distance matrix, or coordinates
+     *     whose Minkowski powers would overflow
+     */
+    public static PairDistances of(Metric metric, double[] rows, int n, int d) {
+        if (n < 0 || d < 1 || (long) n * d != rows.length) {
+            throw new IllegalArgumentException(rows.length + " values for n = " + n + ", d = " + d);
+        }
+        switch (metric.kind()) {
+            case PRECOMPUTED -> checkMatrix(rows, n, d);
+            case MINKOWSKI -> checkPowers(rows, d, metric.p());
+            default -> { }
+        }
+        double[] x = metric.kind() == Metric.Kind.COSINE ? normalised(rows, n, d) : rows;
+        return new PairDistances(metric, x, n, d);
+    }
+
+    /** Number of points. */
+    public int size() {
+        return n;
+    }
+
+    /** The distance between points {@code a} and {@code b}. */
+    public double between(int a, int b) {
+        if (a == b) return 0.0;
+        if (kind == Metric.Kind.PRECOMPUTED) return a < b ? x[a * n + b] : x[b * n + a];
+        int oa = a * d, ob = b * d;
+        double s = 0;
+        switch (kind) {
+            case EUCLIDEAN -> {
+                for (int j = 0; j < d; j++) {
+                    double t = x[oa + j] - x[ob + j];
+                    s += t * t;
+                }
+                s = Math.sqrt(s);
+            }
+            case MANHATTAN -> {
+                for (int j = 0; j < d; j++) s += Math.abs(x[oa + j] - x[ob + j]);
+            }
+            case CHEBYSHEV -> {
+                for (int j = 0; j < d; j++) s = Math.max(s, Math.abs(x[oa + j] - x[ob + j]));
+            }
+            case MINKOWSKI -> {
+                for (int j = 0; j < d; j++) s += StrictMath.pow(Math.abs(x[oa + j] - x[ob + j]), p);
+                s = StrictMath.pow(s, invP);
+            }
+            case COSINE -> {
+                for (int j = 0; j < d; j++) s += x[oa + j] * x[ob + j];
+                s = Math.min(Math.max(1 - s, 0.0), 2.0);
+            }
+            default -> throw new IllegalStateException(kind.toString());
+        }
+        return s;
+    }
+
+    /** Rows divided by their Euclidean norm (squares summed in order); a norm under 10 eps counts as 1. */
+    private static double[] normalised(double[] rows, int n, int d) {
+        double[] u = new double[rows.length];
+        double tiny = 10 * Math.ulp(1.0);
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int j = 0; j < d; j++) s += rows[i * d + j] * rows[i * d + j];
+            double norm = Math.sqrt(s);
+            if (norm < tiny) norm = 1;
+            for (int j = 0; j < d; j++) u[i * d + j] = rows[i * d + j] / norm;
+        }
+        return u;
+    }
+
+    private static void checkMatrix(double[] m, int n, int d) {
+        if (d != n) {
+            throw InvalidInputException.forParameter("metric", "a precomputed distance matrix must be square (n x n); "
+                    + "got " + n + " x " + d);
+        }
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                double v = m[i * n + j];
+                if (!Double.isFinite(v) || v < 0) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "precomputed distance matrix: entry "
+                            + "(%d, %d) is %s; distances must be finite and >= 0", i, j, v));
+                }
+                if (i == j && v != 0) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "precomputed distance matrix: "
+                            + "diagonal entry (%d, %d) is %s; a point's distance to itself must be 0", i, i, v));
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                double a = m[i * n + j], b = m[j * n + i];
+                if (Math.abs(a - b) > SYMMETRY_ATOL + SYMMETRY_RTOL * Math.abs(b)) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "precomputed distance matrix is not "
+                            + "symmetric: entry (%d, %d) is %s but (%d, %d) is %s (symmetrise it, e.g. (D + D.T) / 2)",
+                            i, j, a, j, i, b));
+                }
+            }
+        }
+    }
+
+    /** Refuses coordinates whose {@code |a_j - b_j|^p}, summed over {@code d}, could overflow. */
+    private static void checkPowers(double[] rows, int d, double p) {
+        double max = 0;
+        for (double v : rows) max = Math.max(max, Math.abs(v));
+        double bound = StrictMath.pow(2 * max, p) * d;
+        if (!Double.isFinite(bound)) {
+            throw InvalidInputException.forParameter("p", String.format(Locale.ROOT, "minkowski with p = %s: the "
+                    + "largest coordinate magnitude %s would overflow |a - b|^p; rescale the data", p, max));
+        }
+    }
+}

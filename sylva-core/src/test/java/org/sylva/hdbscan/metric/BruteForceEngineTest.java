@@ -1,0 +1,176 @@
+package org.sylva.hdbscan.metric;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.Backend;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.engine.CpuHdbscanEngine;
+import org.sylva.hdbscan.engine.FittedPoints;
+import org.sylva.hdbscan.engine.MutualReachabilityMst;
+import org.sylva.hdbscan.mst.EdgeOrder;
+import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * The brute-force engine: on the Euclidean metric it must return bitwise the partition-tree engine's core
+ * distances and tree (also on data full of exact ties, where only the tie order decides), every metric the
+ * same bytes for any thread count, the tree a minimum spanning tree in {@link EdgeOrder}, and a fit
+ * cancelled within a round.
+ */
+class BruteForceEngineTest {
+    private static Execution threads(int t) {
+        return new Execution(t, ProgressListener.NONE, CancellationToken.NEVER);
+    }
+
+    /** Integer grid points: many exactly equal distances and core distances. */
+    private static double[] grid(int n, int d, long seed) {
+        Random r = new Random(seed);
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = r.nextInt(6);
+        return x;
+    }
+
+    private static double[] gaussian(int n, int d, long seed) {
+        Random r = new Random(seed);
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = r.nextGaussian() + (i / d % 3) * 4;
+        return x;
+    }
+
+    @Test
+    void euclideanIsBitwiseThePartitionTreeEngines() {
+        for (int set = 0; set < 2; set++) {
+            int n = set == 0 ? 1500 : 1200, d = set == 0 ? 3 : 5;
+            double[] x = set == 0 ? grid(n, d, 1) : gaussian(n, d, 2);
+            for (int ms : new int[] {1, 5, 12}) {
+                FittedPoints p = new FittedPoints(x, n, d);
+                MutualReachabilityMst want = new CpuHdbscanEngine(Backend.SCALAR).spanningTree(p, ms, 1.0, threads(2));
+                MutualReachabilityMst got = new BruteForceEngine(Metric.euclidean()).spanningTree(p, ms, 1.0, threads(2));
+                assertArrayEquals(want.coreDistances(), got.coreDistances(), "core distances, min_samples " + ms);
+                assertEquals(want.tree(), got.tree(), "tree, min_samples " + ms);
+            }
+        }
+    }
+
+    @Test
+    void alphaScalesDistancesAsThePartitionTreeEngineDoes() {
+        double[] x = gaussian(600, 4, 3);
+        FittedPoints p = new FittedPoints(x, 600, 4);
+        MutualReachabilityMst want = new CpuHdbscanEngine(Backend.SCALAR).spanningTree(p, 4, 0.7, threads(1));
+        MutualReachabilityMst got = new BruteForceEngine(Metric.euclidean()).spanningTree(p, 4, 0.7, threads(2));
+        assertEquals(want.tree(), got.tree());
+    }
+
+    @Test
+    void everyMetricGivesTheSameBytesOnOneThreadOrMany() {
+        double[] x = grid(2500, 4, 4);
+        for (Metric m : new Metric[] {Metric.manhattan(), Metric.chebyshev(), Metric.minkowski(3), Metric.cosine()}) {
+            FittedPoints p = new FittedPoints(x, 2500, 4);
+            MutualReachabilityMst one = new BruteForceEngine(m).spanningTree(p, 5, 1.0, threads(1));
+            MutualReachabilityMst many = new BruteForceEngine(m).spanningTree(p, 5, 1.0, threads(3));
+            assertArrayEquals(one.coreDistances(), many.coreDistances(), m.name());
+            assertEquals(one.tree(), many.tree(), m.name());
+        }
+    }
+
+    @Test
+    void theTreeIsInEdgeOrderAndMinimal() {
+        int n = 300;
+        double[] x = grid(n, 2, 5);
+        PairDistances dist = Metric.manhattan().pairs(x, n, 2);
+        MutualReachabilityMst m = new BruteForceEngine(Metric.manhattan()).spanningTree(new FittedPoints(x, n, 2), 4,
+                1.0, threads(2));
+        SpanningTree t = m.tree();
+        double[] core = m.coreDistances();
+        for (int e = 1; e < t.edges(); e++) {
+            assertTrue(EdgeOrder.compare(t.weight(e - 1), t.from(e - 1), t.to(e - 1), t.weight(e), t.from(e), t.to(e)) < 0);
+        }
+        // cut property: every non-tree edge is at least as heavy as the heaviest tree edge on its cycle;
+        // checked here through Kruskal on all pairs under the same order, which must give the same edges
+        long[] order = new long[n * (n - 1) / 2];
+        double[] w = new double[order.length];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                w[k] = Math.max(Math.max(core[i], core[j]), dist.between(i, j));
+                order[k] = ((long) i << 32) | j;
+                k++;
+            }
+        }
+        Integer[] idx = new Integer[order.length];
+        for (int i = 0; i < idx.length; i++) idx[i] = i;
+        Arrays.sort(idx, (a, b) -> EdgeOrder.compare(w[a], (int) (order[a] >>> 32), (int) order[a],
+                w[b], (int) (order[b] >>> 32), (int) order[b]));
+        int[] parent = new int[n];
+        for (int i = 0; i < n; i++) parent[i] = i;
+        int taken = 0;
+        for (int e : idx) {
+            int a = find(parent, (int) (order[e] >>> 32)), b = find(parent, (int) order[e]);
+            if (a == b) continue;
+            parent[a] = b;
+            assertEquals((int) (order[e] >>> 32), t.from(taken));
+            assertEquals((int) order[e], t.to(taken));
+            assertEquals(w[e], t.weight(taken));
+            taken++;
+        }
+        assertEquals(n - 1, taken);
+    }
+
+    private static int find(int[] p, int x) {
+        while (p[x] != x) x = p[x] = p[p[x]];
+        return x;
+    }
+
+    @Test
+    void coreDistanceIsTheKthSmallestCountingThePointItself() {
+        // points on a line at 0, 1, 3, 6: from 3 the distances are 3, 2, 0, 3, so its third smallest is 3
+        double[] x = {0, 1, 3, 6};
+        MutualReachabilityMst m = new BruteForceEngine(Metric.manhattan()).spanningTree(new FittedPoints(x, 4, 1), 3,
+                1.0, threads(1));
+        assertArrayEquals(new double[] {3, 2, 3, 5}, m.coreDistances());
+    }
+
+    @Test
+    void aCancelledFitStops() {
+        double[] x = gaussian(3000, 3, 6);
+        CancellationToken token = new CancellationToken();
+        // cancelled when the core distances end: the first Prim round sees it
+        ProgressListener stopAtTree = (stage, done, total) -> {
+            if (done == total) token.cancel();
+        };
+        assertThrows(CancelledException.class, () -> new BruteForceEngine(Metric.chebyshev())
+                .spanningTree(new FittedPoints(x, 3000, 3), 5, 1.0, new Execution(2, stopAtTree, token)));
+    }
+
+    @Test
+    void refusesMoreThanItsLimitBeforeAnyWork() {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> BruteForceEngine.checkSize(Metric.cosine(), BruteForceEngine.MAX_POINTS + 1L));
+        assertTrue(e.getMessage().contains("100000 points"), e.getMessage());
+    }
+
+    @Test
+    void precomputedEuclideanMatrixGivesTheEuclideanFit() {
+        int n = 400, d = 3;
+        double[] x = gaussian(n, d, 7);
+        HdbscanResult euclidean = Hdbscan.builder().minClusterSize(8).minSamples(4).build()
+                .fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanResult pre = Hdbscan.builder().minClusterSize(8).minSamples(4).metric(Metric.precomputed()).build()
+                .fit(MetricOracleTest.euclideanMatrix(x, n, d), n, n, ProgressListener.NONE, CancellationToken.NEVER);
+        assertArrayEquals(euclidean.coreDistances(), pre.coreDistances());
+        assertEquals(euclidean.spanningTree(), pre.spanningTree());
+        assertArrayEquals(euclidean.labels(), pre.labels());
+        assertArrayEquals(euclidean.probabilities(), pre.probabilities());
+    }
+}
