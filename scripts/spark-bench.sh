@@ -8,11 +8,24 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 mvn -o -q -B install -DskipTests -pl sylva-core,sylva-spark -am >/dev/null
 mvn -o -q -B test-compile -pl sylva-spark >/dev/null
-cp_file="$(mktemp)"
-trap 'rm -f "$cp_file"' EXIT
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cp_file="$work/classpath"
 mvn -o -q -B -pl sylva-spark dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null
+# a private copy of Sylva's own classes and jars: a rebuild during a long run must not pull them away
+mkdir -p "$work/sylva"
+cp -r sylva-spark/target/test-classes "$work/sylva/test-classes"
+cp -r sylva-spark/target/classes "$work/sylva/classes"
+private=""
+IFS=: read -r -a entries < "$cp_file" || true  # no newline at the end of the file
+for e in "${entries[@]}"; do
+  case "$e" in
+    */org/sylva/*) cp "$e" "$work/sylva/"; private="$private:$work/sylva/$(basename "$e")" ;;
+    *) private="$private:$e" ;;
+  esac
+done
 opts="$(grep -o '<spark.java.options>[^<]*' sylva-spark/pom.xml | sed 's/<spark.java.options>//')"
 # shellcheck disable=SC2086
-exec java -Xmx"${SYLVA_BENCH_HEAP:-8g}" --add-modules jdk.incubator.vector $opts \
-  -cp "sylva-spark/target/test-classes:sylva-spark/target/classes:$(cat "$cp_file")" \
+java -Xmx"${SYLVA_BENCH_HEAP:-8g}" --add-modules jdk.incubator.vector $opts \
+  -cp "$work/sylva/test-classes:$work/sylva/classes$private" \
   org.sylva.spark.DistributedFitBench "$@" 2>&1 | grep -v 'WARNING: Using incubator modules'
