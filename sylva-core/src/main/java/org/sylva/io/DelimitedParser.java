@@ -99,6 +99,10 @@ final class DelimitedParser {
         // One iteration per cell; each cell consumes at least its delimiter or line end.
         while (true) {
             col++;
+            if (col > DelimitedReader.MAX_COLUMNS) {
+                throw error(recordLine, "more than " + DelimitedReader.MAX_COLUMNS + " values in one row, the most"
+                        + " a row may hold (is the delimiter right, or is the table transposed?)");
+            }
             at = cellText(at);
             int cellLine = line;
             finishCell(cell.toString(), cellLine);

@@ -80,6 +80,12 @@ public final class DelimitedReader {
 
     /** Longest cell accepted; numbers are short, and a binary file read as text must fail fast. */
     static final int MAX_CELL_CHARS = 10_000;
+    /**
+     * Most values one row may hold: far beyond any point's dimension Sylva clusters, and small enough that
+     * the first row (kept as text until the header is decided) stays a few tens of megabytes; a longer row
+     * is refused as soon as it passes the limit, not after filling the heap.
+     */
+    static final int MAX_COLUMNS = 1_000_000;
     private static final int SNIFF_LIMIT = 1 << 20;
     static final long MAX_ELEMENTS = Integer.MAX_VALUE - 8;
 

@@ -162,6 +162,14 @@ class DelimitedReaderTest {
     }
 
     @Test
+    void aRowBeyondTheColumnLimitIsRefusedAtTheLimit() {
+        String row = "1,".repeat(DelimitedReader.MAX_COLUMNS) + "1\n";
+        String m = error("wide.csv", row);
+        assertTrue(m.startsWith(" line 1: more than 1000000 values in one row"), m);
+        assertTrue(m.length() < 200, m);
+    }
+
+    @Test
     void overlongCellsFailFast() {
         String m = error("bin.csv", "1," + "9".repeat(DelimitedReader.MAX_CELL_CHARS + 5) + "\n");
         assertTrue(m.startsWith(" line 1, column 2: value longer than 10000 characters"), m);
