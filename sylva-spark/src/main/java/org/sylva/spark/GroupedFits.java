@@ -32,17 +32,14 @@ final class GroupedFits {
         FeatureColumn fc = FeatureColumn.of(schema, estimator.getOrDefault(estimator.featuresCol()));
         FitSettings settings = estimator.settings();
         int partitions = Math.max(1, dataset.rdd().getNumPartitions());
-        dataset.sparkSession().sparkContext().setJobDescription("sylva hdbscan: one fit per '" + keyColumn + "'");
-        try {
-            JavaPairRDD<Object, Tuple2<Long, Row>> byKey = dataset.toDF().javaRDD().zipWithIndex()
-                    .mapToPair(t -> new Tuple2<>(t._1().get(keyIndex), new Tuple2<>(t._2(), t._1())));
-            JavaRDD<Tuple2<Long, Row>> fitted = byKey.groupByKey(partitions)
-                    .flatMap(g -> fitGroup(g._1(), g._2(), fc, settings).iterator());
-            JavaRDD<Row> ordered = fitted.mapToPair(t -> t).sortByKey(true, partitions).values();
-            return dataset.sparkSession().createDataFrame(ordered, out);
-        } finally {
-            dataset.sparkSession().sparkContext().setJobDescription(null);
-        }
+        // lazy, like any transformation: the fits run in the job that consumes the result
+        JavaPairRDD<Object, Tuple2<Long, Row>> byKey = dataset.toDF().javaRDD().zipWithIndex()
+                .mapToPair(t -> new Tuple2<>(t._1().get(keyIndex), new Tuple2<>(t._2(), t._1())));
+        JavaRDD<Tuple2<Long, Row>> fitted = byKey.groupByKey(partitions)
+                .flatMap(g -> fitGroup(g._1(), g._2(), fc, settings).iterator());
+        fitted.setName("sylva hdbscan: one fit per '" + keyColumn + "'");
+        JavaRDD<Row> ordered = fitted.mapToPair(t -> t).sortByKey(true, partitions).values();
+        return dataset.sparkSession().createDataFrame(ordered, out);
     }
 
     private static List<Tuple2<Long, Row>> fitGroup(Object key, Iterable<Tuple2<Long, Row>> members, FeatureColumn fc,

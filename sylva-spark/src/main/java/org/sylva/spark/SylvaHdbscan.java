@@ -133,7 +133,8 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
      * group's labels, probabilities and outlier scores equal a separate {@code Hdbscan.fit} of those rows.
      * Returns every row with the three output columns appended, in the dataset's order. Labels are
      * numbered within each group. A group too small for the parameters (fewer than two rows, or fewer
-     * than {@code minSamples}) fails the job with the group's key named.
+     * than {@code minSamples}) fails the job with the group's key named. The result is lazy: the fits run
+     * in the job that consumes it (its RDD is named {@code sylva hdbscan: one fit per 'KEY'} in the UI).
      */
     public Dataset<Row> fitGroups(Dataset<?> dataset, String keyColumn) {
         return GroupedFits.run(dataset, keyColumn, this);
