@@ -16,6 +16,8 @@ import org.sylva.parallel.Execution;
  * ({@link CoreDistances}) and runs Borůvka with both exact shortcuts ({@link BoruvkaMst}), on every core
  * of {@link Execution#threads()}. Each stage runs the distance kernel {@link StageKernels} picks for the
  * {@link Backend} and the input (or one fixed kernel); the results are bitwise the same whichever runs.
+ * Identical points are searched once, with a multiplicity, and the result is expanded to every copy
+ * ({@link DuplicatePoints}), bitwise the result of searching every point.
  * Stateless and thread-safe.
  *
  * <pre>{@code
