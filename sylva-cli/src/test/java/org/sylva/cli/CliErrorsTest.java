@@ -58,6 +58,7 @@ class CliErrorsTest {
         Files.writeString(in.resolve("empty.csv"), "");
         Files.write(in.resolve("empty.npy"), new byte[0]);
         TestData.writeRaw(p, in.resolve("cloud.f32"));
+        TestData.writeNpy(TestData.blob(40_000, 1, 4), in.resolve("line40k.npy"));
         TestData.writeNpy(TestData.with(p, 17, 2, Float.NaN), in.resolve("nan.npy"));
         TestData.writeNpy(TestData.with(p, 5, 1, Float.NEGATIVE_INFINITY), in.resolve("inf.npy"));
         Files.writeString(in.resolve("nan.csv"), "x,y\n1,2\n3,nan\n5,6\n");
@@ -144,6 +145,10 @@ class CliErrorsTest {
                 c("one point", List.of("hdbscan", f("one.npy")), "one.npy", "samples in X (1)", "at least two points"),
                 c("min-samples larger than n", List.of("hdbscan", good, "--min-samples", "61"), "good.npy",
                         "min_samples (61) must be at most the number of samples in X (60)", "(option --min-samples)"),
+                c("a fit the heap cannot hold (min_samples 40 000 of 40 000 points: ~30 GiB of neighbour lists)",
+                        List.of("hdbscan", f("line40k.npy"), "--min-samples", "40000"),
+                        "40000 points x 1 dimensions at min_samples 40000 needs about", "GiB of heap beyond the input",
+                        "is available", "-Xmx"),
                 c("min-cluster-size 1", List.of("hdbscan", good, "--min-cluster-size", "1"), "got 1",
                         "(option --min-cluster-size)"),
                 c("min-samples 0", List.of("hdbscan", good, "--min-samples", "0"), "got 0", "(option --min-samples)"),

@@ -159,7 +159,7 @@ public final class Hdbscan {
         }
         FiniteRows rows = FiniteRows.of(points, nonFinite);
         int n = rows.fittedCount(points.size());
-        checkSizes(rows, points.size(), n, points.dimensions());
+        checkSizes(rows, points.size(), n, points.dimensions(), true);
         // fittedRows is a private float64 copy: nothing to guard
         return fitRows(rows.fittedRows(points), points.size(), n, points.dimensions(), rows, InputGuard.NONE,
                 progress, cancel);
@@ -185,7 +185,7 @@ public final class Hdbscan {
         FiniteRows rows = FiniteRows.of(coords, n, d, nonFinite);
         if (!metric().isPrecomputed()) requireRepresentableDistances(coords, d);
         int fitted = rows.fittedCount(n);
-        checkSizes(rows, n, fitted, d);
+        checkSizes(rows, n, fitted, d, fitted < n);
         double[] fittedRows = rows.fittedRows(coords, d);
         // read in place when every row takes part: guard against the caller writing into it meanwhile
         InputGuard guard = fittedRows == coords ? InputGuard.of(coords) : InputGuard.NONE;
@@ -208,7 +208,8 @@ public final class Hdbscan {
         }
     }
 
-    private void checkSizes(FiniteRows rows, int total, int n, int d) {
+    /** {@code copiesRows}: the fit clusters a float64 copy of the rows (for the memory estimate). */
+    private void checkSizes(FiniteRows rows, int total, int n, int d, boolean copiesRows) {
         if (n < 2) {
             throw new InvalidInputException(rows.describeCount(total, n) + ": HDBSCAN needs at least two points");
         }
@@ -217,7 +218,7 @@ public final class Hdbscan {
                     + ") must be at most the number of " + rows.describeCount(total, n));
         }
         if (metric().isEuclidean()) {
-            MemoryBudget.check(n, d, minSamples());
+            MemoryBudget.check(n, d, minSamples(), copiesRows);
         } else {
             BruteForceEngine.checkSize(metric(), n);
             MemoryBudget.checkBruteForce(n, d, metric().kind() == Metric.Kind.COSINE);

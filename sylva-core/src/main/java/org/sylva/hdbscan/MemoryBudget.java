@@ -6,29 +6,62 @@ import org.sylva.data.InvalidInputException;
 /**
  * Estimates the heap a fit needs before it starts and refuses up front, with the figures, when the
  * JVM cannot hold it — instead of an OutOfMemoryError deep inside a stage.
+ *
+ * <p>The estimate is the largest of the CPU engine's phases, each the sum of the arrays alive in it
+ * (counted from the code, for the worst case: float32-exact coordinates with the float32 pre-filter,
+ * which keeps a second, approximate neighbour list per point). {@code P} is the index's positions (the
+ * points plus the padding of each leaf to the vector width, at most {@code n / 8} more here) and
+ * {@code k = min(n, minSamples + 1)}:
+ * <ul>
+ *   <li>index build: the builder's two working copies of the rows ({@code 16 n d}), the blocked float64
+ *       and float32 coordinates ({@code 12 P d}), node centres and per-point work arrays;</li>
+ *   <li>neighbour search: the index, the exact lists ({@code 12 n k}: an int and a double per entry) and
+ *       the approximate lists ({@code 8 P (k + 12)}: a float and an int per entry);</li>
+ *   <li>spanning tree: the index, the exact lists and Borůvka's per-point arrays;</li>
+ *   <li>hierarchy: the trees and the per-point outputs;</li>
+ * </ul>
+ * plus, throughout, the float64 copy of the rows the fit clusters when it makes one (float32 input, or
+ * rows left out by the non-finite policy). Measured against the smallest {@code -Xmx} a fit completes in
+ * (BENCHMARKS.md, issue 24).
  */
 final class MemoryBudget {
     private MemoryBudget() {
     }
 
-    /**
-     * Bytes beyond the input a fit of {@code n} points in {@code d} dimensions needs: the float64 point
-     * index (rows padded to the vector width), the neighbour lists ({@code minSamples + 1} entries of an
-     * int and a double per point), Borůvka's per-point arrays, the spanning, single-linkage and condensed
-     * trees and the per-point outputs.
-     */
+    /** Bytes beyond the input a fit of {@code n} points in {@code d} dimensions needs (rows copied to float64). */
     static long estimateBytes(long n, int d, int minSamples) {
-        long paddedD = ((d + 7L) / 8) * 8;
-        long index = n * paddedD * 8 + n * 16;
-        long knn = n * (minSamples + 1L) * 12 + n * 8;
-        long boruvka = n * 48;
-        long trees = n * (24 + 32 + 2 * 24);
-        long outputs = n * 40;
-        return index + knn + boruvka + trees + outputs;
+        return estimateBytes(n, d, minSamples, true);
+    }
+
+    /**
+     * Bytes beyond the input a fit of {@code n} points in {@code d} dimensions needs; {@code copiesRows}:
+     * the fit clusters a float64 copy of the rows (float32 input, or rows left out) rather than the
+     * caller's float64 array.
+     */
+    static long estimateBytes(long n, int d, int minSamples, boolean copiesRows) {
+        long k = Math.min(n, minSamples + 1L);
+        long positions = n + n / 8 + 8;
+        long nodes = n / 8 + 1;                          // the builder's node capacity (the index keeps fewer)
+        long rows = copiesRows ? 8 * n * d : 0;
+        long duplicates = 4 * n;                         // each point's group, kept through the fit
+        long indexKept = 12 * positions * d + nodes * (8L * d + 44) + 8 * positions;
+        long indexBuild = 16 * n * d + 12 * positions * d + nodes * (8L * d + 44) + 24 * n + 8 * positions
+                + 24 * n;                                // + the duplicate search's hash table, freed before
+        long exactLists = 12 * n * k;
+        long neighbours = indexKept + exactLists + 8 * positions * (k + 12) + 24 * positions;
+        long spanningTree = indexKept + exactLists + 100 * n + 21 * positions;
+        long hierarchy = 220 * n;
+        long peak = Math.max(Math.max(indexBuild, neighbours), Math.max(spanningTree, hierarchy));
+        return rows + duplicates + peak;
     }
 
     static void check(long n, int d, int minSamples) {
-        require(n, d, estimateBytes(n, d, minSamples));
+        check(n, d, minSamples, true);
+    }
+
+    /** Refuses, with the figures, a fit that needs more heap than the JVM has left ({@code copiesRows}: as above). */
+    static void check(long n, int d, int minSamples, boolean copiesRows) {
+        require(n, d, " at min_samples " + minSamples, estimateBytes(n, d, minSamples, copiesRows));
     }
 
     /**
@@ -36,17 +69,17 @@ final class MemoryBudget {
      * normalised copy of the rows.
      */
     static void checkBruteForce(long n, int d, boolean copiesRows) {
-        require(n, d, n * (64 + 24 + 32 + 2 * 24 + 40) + (copiesRows ? n * d * 8 : 0));
+        require(n, d, "", n * (64 + 24 + 32 + 2 * 24 + 40) + (copiesRows ? n * d * 8 : 0));
     }
 
-    private static void require(long n, int d, long need) {
+    private static void require(long n, int d, String at, long need) {
         Runtime rt = Runtime.getRuntime();
         long available = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
         if (need > available) {
             throw new InvalidInputException(String.format(Locale.ROOT,
-                    "a fit of %d points x %d dimensions needs about %.1f GiB of heap beyond the input, but only "
-                            + "%.1f GiB is available (raise -Xmx, e.g. SYLVA_JAVA_OPTS=-Xmx%dg)",
-                    n, d, need / 1073741824.0, available / 1073741824.0,
+                    "a fit of %d points x %d dimensions%s needs about %.1f GiB of heap beyond the "
+                            + "input, but only %.1f GiB is available (raise -Xmx, e.g. SYLVA_JAVA_OPTS=-Xmx%dg)",
+                    n, d, at, need / 1073741824.0, available / 1073741824.0,
                     (long) Math.ceil((need + (rt.totalMemory() - rt.freeMemory())) / 1073741824.0) + 1));
         }
     }

@@ -1,11 +1,16 @@
 package org.sylva.hdbscan;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.KernelProvider;
 
 class MemoryBudgetTest {
     @Test
@@ -13,9 +18,51 @@ class MemoryBudgetTest {
         long base = MemoryBudget.estimateBytes(100_000, 61, 20);
         assertTrue(MemoryBudget.estimateBytes(200_000, 61, 20) > base);
         assertTrue(MemoryBudget.estimateBytes(100_000, 122, 20) > base);
-        assertTrue(MemoryBudget.estimateBytes(100_000, 61, 40) > base);
+        // at small min_samples the index build is the peak; above it the neighbour lists are
+        assertTrue(MemoryBudget.estimateBytes(100_000, 61, 200) > base);
+        assertTrue(MemoryBudget.estimateBytes(100_000, 61, 400) > MemoryBudget.estimateBytes(100_000, 61, 200));
         // the spike sorter's 500 000 clips fit in the 2 GB the benchmark allows beyond the input
         assertTrue(MemoryBudget.estimateBytes(500_000, 61, 20) < 2L << 30);
+    }
+
+    /** The estimate holds at least the arrays a fit surely allocates, counted from a real index. */
+    @Test
+    void estimateCoversTheStructuresOfEveryPhase() {
+        DistanceKernel b = KernelProvider.get().bestDistance();
+        int n = 5000, d = 61;
+        double[] rows = new double[n * d];
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+        for (int i = 0; i < rows.length; i++) rows[i] = (float) rnd.nextGaussian();
+        PointIndex idx = PointIndex.build(rows, n, d, b);
+        long coords = (long) idx.positions() * d * (8 + 4);   // float64 and float32 blocks
+        for (int minSamples : new int[] {1, 5, 20, 100, 1000, 4999}) {
+            long k = Math.min(n, minSamples + 1);
+            long exactLists = 12L * n * k;
+            long approximateLists = 8L * idx.positions() * (k + 12);
+            long rowsCopy = 8L * n * d;
+            long indexBuild = 2 * rowsCopy + coords;            // the builder's two working copies and the blocks
+            long floor = rowsCopy + Math.max(indexBuild, coords + exactLists + approximateLists);
+            long estimate = MemoryBudget.estimateBytes(n, d, minSamples);
+            assertTrue(estimate >= floor, "min_samples " + minSamples + ": " + estimate + " < " + floor);
+            // and not far above it: the rest is per-point bookkeeping and the leaves' padding
+            assertTrue(estimate <= 1.15 * floor + 600L * n, "min_samples " + minSamples + ": " + estimate + " vs " + floor
+                    + " (" + idx.positions() + " positions)");
+        }
+        // a float64 input read in place needs no copy of its rows
+        assertEquals(8L * n * d, MemoryBudget.estimateBytes(n, d, 20, true) - MemoryBudget.estimateBytes(n, d, 20, false));
+    }
+
+    @Test
+    void aLargeMinSamplesIsRefusedThroughTheFacadeNamingIt() {
+        int n = 200_000;
+        float[] c = new float[n];
+        for (int i = 0; i < n; i++) c[i] = i;
+        // 200 000 lists of 100 001 entries: about 370 GiB, refused before any of it is allocated
+        InvalidInputException e = assertThrows(InvalidInputException.class, () ->
+                Hdbscan.builder().minClusterSize(5).minSamples(100_000).build().fit(PointSet.of(n, 1, c)));
+        assertTrue(e.getMessage().startsWith("a fit of 200000 points x 1 dimensions at min_samples 100000 needs about "),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("GiB of heap beyond the input, but only "), e.getMessage());
     }
 
     @Test

@@ -12,6 +12,12 @@ import org.sylva.kernels.DistanceKernel;
  * total, so offer order changes only entries above the final limit. The arrays are package fields
  * because {@link FilteredKnnSearch} reads limits and entries in its inner loops.
  *
+ * <p>For {@code k} above {@link #HEAP_ABOVE} (a large {@code min_samples}) a list is kept as two max-heaps
+ * instead of one sorted run, so that an insertion costs O(log k) instead of O(k): the {@code k} smallest
+ * entries in the first {@code k} slots (the root is the {@code k}-th value the limit comes from) and the
+ * next ones in the remaining slots. They hold the same entries as the sorted run; {@link #sortList} puts
+ * them in ascending order when the list is complete.
+ *
  * <pre>{@code
  * ApproximateLists ap = new ApproximateLists(idx.positions(), k, k + 12, DistanceKernel.approximationError(d));
  * ap.reset(p);                             // empty list, limit +inf
@@ -19,6 +25,9 @@ import org.sylva.kernels.DistanceKernel;
  * }</pre>
  */
 final class ApproximateLists {
+    /** Lists longer than this keep their entries as heaps while they fill (see the class comment). */
+    static final int HEAP_ABOVE = 64;
+
     /** Kept values, {@code capacity} per position, ascending. */
     final float[] value;
     /** Candidate positions matching {@link #value}. */
@@ -31,6 +40,7 @@ final class ApproximateLists {
     private final int capacity;
     private final double limitFactor;
     private final double limitAbs;
+    private final boolean heaps;
 
     /**
      * Lists for {@code positions} positions, of {@code capacity >= k} entries each, for approximations
@@ -41,6 +51,7 @@ final class ApproximateLists {
         this.capacity = capacity;
         this.limitFactor = (1 + eps) * (1 + eps) * (1 + 1e-12);
         this.limitAbs = 3 * DistanceKernel.APPROXIMATION_ABSOLUTE;
+        this.heaps = k > HEAP_ABOVE;
         value = new float[positions * capacity];
         cand = new int[positions * capacity];
         count = new int[positions];
@@ -69,6 +80,7 @@ final class ApproximateLists {
      * last entry of a full list if {@code (a, c)} precedes it, and returns the position's limit afterwards.
      */
     double insert(int p, double a, int c) {
+        if (heaps) return insertHeap(p, (float) a, c);
         int base = p * capacity;
         int n = count[p];
         if (n == capacity) {
@@ -92,5 +104,99 @@ final class ApproximateLists {
             if (lim < limit[p]) limit[p] = lim;
         }
         return limit[p];
+    }
+
+    /**
+     * Puts the entries of position {@code p} in ascending order (a no-op for sorted runs); after it, the
+     * list takes no more insertions until {@link #reset}.
+     */
+    void sortList(int p) {
+        if (!heaps) return;
+        int base = p * capacity;
+        int inA = Math.min(count[p], k);
+        heapSort(base, inA);
+        heapSort(base + k, count[p] - inA);   // every entry of the second heap follows every entry of the first
+    }
+
+    /** The heap form of {@link #insert}: first heap {@code A} (the k smallest), then heap {@code B} (the next). */
+    private double insertHeap(int p, float a, int c) {
+        int base = p * capacity;
+        int n = count[p];
+        if (n < k) {
+            siftUp(base, n, a, c);
+            count[p] = n + 1;
+            if (n + 1 == k) lowerLimit(p, base);
+            return limit[p];
+        }
+        float outV = a;
+        int outC = c;
+        if (before(a, c, value[base], cand[base])) {   // enters A; A's largest moves on to B
+            outV = value[base];
+            outC = cand[base];
+            siftDown(base, k, a, c);
+            lowerLimit(p, base);
+        }
+        int bBase = base + k, inB = n - k, bCap = capacity - k;
+        if (inB < bCap) {
+            siftUp(bBase, inB, outV, outC);
+            count[p] = n + 1;
+        } else if (bCap > 0 && before(outV, outC, value[bBase], cand[bBase])) {
+            siftDown(bBase, bCap, outV, outC);
+        }
+        return limit[p];
+    }
+
+    private void lowerLimit(int p, int base) {
+        double lim = value[base] * limitFactor + limitAbs;
+        if (lim < limit[p]) limit[p] = lim;
+    }
+
+    /** {@code (v1, c1)} strictly precedes {@code (v2, c2)} in (value, candidate) order. */
+    private static boolean before(float v1, int c1, float v2, int c2) {
+        return v1 < v2 || (v1 == v2 && c1 < c2);
+    }
+
+    /** Adds {@code (v, c)} to the max-heap of {@code size} entries at {@code base}. */
+    private void siftUp(int base, int size, float v, int c) {
+        int i = size;
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!before(value[base + parent], cand[base + parent], v, c)) break;
+            value[base + i] = value[base + parent];
+            cand[base + i] = cand[base + parent];
+            i = parent;
+        }
+        value[base + i] = v;
+        cand[base + i] = c;
+    }
+
+    /** Replaces the root of the max-heap of {@code size} entries at {@code base} by {@code (v, c)}. */
+    private void siftDown(int base, int size, float v, int c) {
+        int i = 0;
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= size) break;
+            if (child + 1 < size && before(value[base + child], cand[base + child],
+                    value[base + child + 1], cand[base + child + 1])) {
+                child++;
+            }
+            if (!before(v, c, value[base + child], cand[base + child])) break;
+            value[base + i] = value[base + child];
+            cand[base + i] = cand[base + child];
+            i = child;
+        }
+        value[base + i] = v;
+        cand[base + i] = c;
+    }
+
+    /** Sorts the max-heap of {@code size} entries at {@code base} into ascending order, in place. */
+    private void heapSort(int base, int size) {
+        for (int end = size - 1; end > 0; end--) {
+            float v = value[base + end];
+            int c = cand[base + end];
+            value[base + end] = value[base];
+            cand[base + end] = cand[base];
+            siftDown(base, end, v, c);
+        }
     }
 }

@@ -183,6 +183,37 @@ public final class CoreDistances {
     }
 
     /**
+     * Core distances of distinct points of which point {@code i} stands for {@code multiplicity[i]}
+     * identical points (all of them in the fit): the lists hold the distinct points, {@code k = min(n,
+     * minSamples + 1)} of them, and the core distance of {@code i} is the first list distance at which the
+     * multiplicities of the entries so far, {@code i}'s own included, reach {@code minSamples}. That is
+     * the {@code minSamples}-th smallest distance from {@code i} to all the points with every copy
+     * counted: bitwise the core distance each copy gets from the search over all points. The lists stay
+     * exact nearest lists of the distinct points, which is all the spanning-tree shortcuts read.
+     */
+    public static CoreDistances compute(PointIndex index, int minSamples, int[] multiplicity, DistanceKernel backend,
+                                        int threads, ProgressListener progress, CancellationToken cancel) {
+        if (multiplicity.length != index.size()) {
+            throw new IllegalArgumentException(multiplicity.length + " multiplicities for " + index.size() + " points");
+        }
+        CoreDistances lists = compute(index, minSamples, backend, threads, progress, cancel, true);
+        int n = lists.n, k = lists.k;
+        double[] core = new double[n];
+        for (int i = 0; i < n; i++) {
+            long seen = 0;
+            double c = Double.NaN;
+            for (int r = 0; r < k; r++) {
+                seen += multiplicity[lists.neighbours[i * k + r]];
+                c = lists.distances[i * k + r];
+                if (seen >= minSamples) break;
+            }
+            // fewer copies than minSamples in all: the farthest point, as the search over all points gives
+            core[i] = c;
+        }
+        return new CoreDistances(n, minSamples, k, core, lists.neighbours, lists.distances);
+    }
+
+    /**
      * Wraps precomputed values (copied): {@code neighbours}/{@code distances} hold {@code k} entries per
      * point, row-major, ordered by (distance, index). For tests and for callers that computed lists
      * elsewhere; nothing is recomputed, only shapes are checked.

@@ -120,6 +120,7 @@ final class FilteredKnnSearch {
         final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
         final float[] colLimit = new float[PointIndex.LEAF_SIZE + 16];
         final double[] exact;
+        final int[] orig;
         final int[] stackNode;
         final double[] stackLb;
 
@@ -127,6 +128,7 @@ final class FilteredKnnSearch {
             int w = idx.blockWidth();
             tile32 = new float[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
             exact = new double[capacity];
+            orig = new int[capacity];
             main = new NearestLists(PointIndex.LEAF_SIZE, k);
             stackNode = new int[2 * idx.depth() + 4];
             stackLb = new double[2 * idx.depth() + 4];
@@ -402,6 +404,7 @@ final class FilteredKnnSearch {
         for (int i = 0; i < qs.m; i++) {
             int p = qs.pos[i];
             int at = (p - base) * capacity;
+            ap.sortList(p - base);
             int count = ap.count[p - base];
             double lim = ap.limit[p - base];
             if (count == capacity && ap.value[at + capacity - 1] <= lim) {
@@ -411,6 +414,15 @@ final class FilteredKnnSearch {
             int keep = 0;
             for (int e = 0; e < count && ap.value[at + e] <= lim; e++) keep++;
             idx.squaredDistances(p, ap.cand, at, keep, s.exact);
+            if (keep > ApproximateLists.HEAP_ABOVE) {
+                // a long list: sorting the candidates costs O(keep log keep), inserting them one by one O(keep k)
+                for (int e = 0; e < keep; e++) {
+                    s.exact[e] = Math.sqrt(s.exact[e]);
+                    s.orig[e] = idx.original(ap.cand[at + e]);
+                }
+                qs.fill(i, s.exact, s.orig, keep);
+                continue;
+            }
             for (int e = 0; e < keep; e++) {
                 qs.insert(i, Math.sqrt(s.exact[e]), idx.original(ap.cand[at + e]));
             }

@@ -76,6 +76,49 @@ final class NearestLists {
         return true;
     }
 
+    /**
+     * Makes query {@code q}'s list the {@code k} first of the {@code count} entries {@code (d[e], o[e])}
+     * (distinct indices) in (distance, index) order: the list that inserting them one by one into an
+     * empty list gives, in O(count log count) instead of O(count k). Reorders {@code d} and {@code o}.
+     */
+    void fill(int q, double[] d, int[] o, int count) {
+        sortPairs(d, o, count);
+        int base = q * k;
+        int kept = Math.min(k, count);
+        System.arraycopy(d, 0, dist, base, kept);
+        System.arraycopy(o, 0, orig, base, kept);
+        Arrays.fill(dist, base + kept, base + k, Double.POSITIVE_INFINITY);
+        Arrays.fill(orig, base + kept, base + k, Integer.MAX_VALUE);
+    }
+
+    /** Heap sort of the first {@code count} pairs by (distance, index), in place. */
+    private static void sortPairs(double[] d, int[] o, int count) {
+        for (int i = count / 2 - 1; i >= 0; i--) siftDown(d, o, i, count, d[i], o[i]);
+        for (int end = count - 1; end > 0; end--) {
+            double v = d[end];
+            int c = o[end];
+            d[end] = d[0];
+            o[end] = o[0];
+            siftDown(d, o, 0, end, v, c);
+        }
+    }
+
+    private static void siftDown(double[] d, int[] o, int i, int size, double v, int c) {
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= size) break;
+            if (child + 1 < size && (d[child] < d[child + 1] || (d[child] == d[child + 1] && o[child] < o[child + 1]))) {
+                child++;
+            }
+            if (!(v < d[child] || (v == d[child] && c < o[child]))) break;
+            d[i] = d[child];
+            o[i] = o[child];
+            i = child;
+        }
+        d[i] = v;
+        o[i] = c;
+    }
+
     /** The largest {@code k}-th distance over the queries in use ({@code 0} when none). */
     double maxKth() {
         double mx = 0.0;

@@ -16,6 +16,8 @@ import org.sylva.parallel.Execution;
  * ({@link CoreDistances}) and runs Borůvka with both exact shortcuts ({@link BoruvkaMst}), on every core
  * of {@link Execution#threads()}. Each stage runs the distance kernel {@link StageKernels} picks for the
  * {@link Backend} and the input (or one fixed kernel); the results are bitwise the same whichever runs.
+ * Identical points are searched once, with a multiplicity, and the result is expanded to every copy
+ * ({@link DuplicatePoints}), bitwise the result of searching every point.
  * Stateless and thread-safe.
  *
  * <pre>{@code
@@ -59,11 +61,29 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
     /** The stages with the kernels given (package access: tests run mixed choices through it). */
     static MutualReachabilityMst run(StageKernels kernels, FittedPoints points, int minSamples, double alpha,
             Execution execution) {
+        return run(kernels, points, minSamples, alpha, execution, true);
+    }
+
+    /**
+     * The stages; with {@code collapse}, identical points are searched once, with a multiplicity, and the
+     * result expanded ({@link DuplicatePoints}: bitwise the result without, which tests compare).
+     */
+    static MutualReachabilityMst run(StageKernels kernels, FittedPoints points, int minSamples, double alpha,
+            Execution execution, boolean collapse) {
         Map<String, Double> times = new LinkedHashMap<>();
         long t0 = System.nanoTime();
-        PointIndex index = PointIndex.build(points.rows(), points.n(), points.d(), kernels.indexKernel());
-        CoreDistances core = CoreDistances.compute(index, minSamples, kernels.coreDistances(), execution.threads(),
-                execution.progress(), execution.cancel());
+        DuplicatePoints dup = collapse && points.n() <= DuplicatePoints.MAX_POINTS
+                ? DuplicatePoints.find(points.rows(), points.n(), points.d(), execution.cancel()) : null;
+        if (dup != null && !dup.collapses()) dup = null;
+        double[] rows = dup != null ? dup.distinctRows() : points.rows();
+        int n = dup != null ? dup.distinct() : points.n();
+        PointIndex index = PointIndex.build(rows, n, points.d(), kernels.indexKernel());
+        rows = null;   // the index holds its own copy
+        CoreDistances core = dup != null
+                ? CoreDistances.compute(index, minSamples, dup.multiplicities(), kernels.coreDistances(),
+                        execution.threads(), execution.progress(), execution.cancel())
+                : CoreDistances.compute(index, minSamples, kernels.coreDistances(), execution.threads(),
+                        execution.progress(), execution.cancel());
         StageKernels.ran(kernels.coreDistances(), points.n(), points.d());
         long t1 = System.nanoTime();
         times.put("core distances", (t1 - t0) / 1e9);
@@ -71,9 +91,14 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(execution.threads())
                 .backend(kernels.spanningTree()).build()
                 .compute(index, core, execution.progress(), execution.cancel());
+        double[] coreDistances = core.coreDistances();
+        if (dup != null) {
+            mst = dup.expandTree(mst, coreDistances);
+            coreDistances = dup.expandCore(coreDistances);
+        }
         StageKernels.ran(kernels.spanningTree(), points.n(), points.d());
         long t2 = System.nanoTime();
         times.put("spanning tree", (t2 - t1) / 1e9);
-        return new MutualReachabilityMst(core.coreDistances(), mst, times);
+        return new MutualReachabilityMst(coreDistances, mst, times);
     }
 }

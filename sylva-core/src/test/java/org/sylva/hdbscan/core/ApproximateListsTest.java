@@ -17,7 +17,8 @@ class ApproximateListsTest {
         Random rnd = new Random(11);
         double eps = DistanceKernel.approximationError(61);
         double factor = (1 + eps) * (1 + eps) * (1 + 1e-12);
-        for (int k : new int[] {1, 3, 21}) {
+        // 70 and 130 keep heaps while the lists fill (k > HEAP_ABOVE): the same entries once sorted
+        for (int k : new int[] {1, 3, 21, ApproximateLists.HEAP_ABOVE + 6, 130}) {
             int capacity = k + 12;
             for (int trial = 0; trial < 100; trial++) {
                 int positions = 3;
@@ -29,7 +30,7 @@ class ApproximateListsTest {
                 int[] c = new int[count];
                 for (int i = 0; i < count; i++) {
                     v[i] = rnd.nextInt(5) * 0.75f + (rnd.nextBoolean() ? 0f : 1e-7f);
-                    c[i] = rnd.nextInt(40);   // repeated candidates are fine: the order stays total per entry
+                    c[i] = rnd.nextInt(k > 21 ? 400 : 40);   // repeated candidates are fine: the order stays total per entry
                 }
                 double lim = Double.POSITIVE_INFINITY;
                 for (int i = 0; i < count; i++) {
@@ -44,6 +45,7 @@ class ApproximateListsTest {
                     int r = Float.compare(v[a], v[b]);
                     return r != 0 ? r : Integer.compare(c[a], c[b]);
                 });
+                ap.sortList(p);
                 int kept = Math.min(count, capacity);
                 assertEquals(kept, ap.count[p]);
                 float[] wantV = new float[kept];

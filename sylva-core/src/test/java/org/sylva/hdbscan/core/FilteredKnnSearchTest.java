@@ -47,7 +47,8 @@ class FilteredKnnSearchTest {
                 org.sylva.hdbscan.mst.ClipLikeData.generate(n, 4), n, d, 0.1, 5));
         PointIndex idx = PointIndex.build(rows, n, d, b);
         assumeTrue(FilteredKnnSearch.applies(idx, b));
-        for (int k : new int[] {2, 11, 21}) {
+        // 70 and 130: lists kept as heaps while they fill, candidates sorted at the end
+        for (int k : new int[] {2, 11, 21, 70, 130}) {
             Object[] ref = DirectKnnSearchTest.direct(idx, b, k, true, false);
             for (boolean reverse : new boolean[] {false, true}) {
                 Object[] got = filtered(idx, b, k, reverse);
@@ -60,22 +61,26 @@ class FilteredKnnSearchTest {
     @Test
     void overflowingListsAreRedoneExactly() {
         DistanceKernel b = vector();
-        // Groups of exact duplicates larger than k + 12: the approximate lists fill with zeros and overflow.
-        int n = 1200, d = 3, minSamples = 20, k = minSamples + 1;
-        double[] rows = new double[n * d];
-        for (int i = 0; i < n; i++) {
-            int g = i % 25;
-            for (int j = 0; j < d; j++) rows[i * d + j] = g * 0.25 + j + (i % 7 == 0 ? 0.125 : 0);
+        // Groups of exact duplicates larger than k + 12: the approximate lists fill with zeros and overflow
+        // (also with heaps: 8 groups of 150 at min_samples 100).
+        int n = 1200, d = 3;
+        for (int[] groupsAndMinSamples : new int[][] {{25, 20}, {8, 100}}) {
+            int groups = groupsAndMinSamples[0], minSamples = groupsAndMinSamples[1], k = minSamples + 1;
+            double[] rows = new double[n * d];
+            for (int i = 0; i < n; i++) {
+                int g = i % groups;
+                for (int j = 0; j < d; j++) rows[i * d + j] = g * 0.25 + j + (i % 7 == 0 ? 0.125 : 0);
+            }
+            PointIndex idx = PointIndex.build(rows, n, d, b);
+            assumeTrue(FilteredKnnSearch.applies(idx, b));
+            Object[] got = filtered(idx, b, k, false);
+            double[] core = new double[n];
+            for (int i = 0; i < n; i++) core[i] = ((double[]) got[1])[i * k + minSamples - 1];
+            CoreDistancesTest.assertMatchesBruteForce(rows, n, d, minSamples,
+                    CoreDistances.of(minSamples, core, k, (int[]) got[0], (double[]) got[1]));
+            Object[] ref = DirectKnnSearchTest.direct(idx, b, k, false, false);
+            assertArrayEquals((int[]) ref[0], (int[]) got[0]);
+            assertArrayEquals((double[]) ref[1], (double[]) got[1]);
         }
-        PointIndex idx = PointIndex.build(rows, n, d, b);
-        assumeTrue(FilteredKnnSearch.applies(idx, b));
-        Object[] got = filtered(idx, b, k, false);
-        double[] core = new double[n];
-        for (int i = 0; i < n; i++) core[i] = ((double[]) got[1])[i * k + minSamples - 1];
-        CoreDistancesTest.assertMatchesBruteForce(rows, n, d, minSamples,
-                CoreDistances.of(minSamples, core, k, (int[]) got[0], (double[]) got[1]));
-        Object[] ref = DirectKnnSearchTest.direct(idx, b, k, false, false);
-        assertArrayEquals((int[]) ref[0], (int[]) got[0]);
-        assertArrayEquals((double[]) ref[1], (double[]) got[1]);
     }
 }

@@ -77,6 +77,30 @@ class NearestListsTest {
     }
 
     @Test
+    void fillingFromAllCandidatesEqualsInsertingThemOneByOne() {
+        Random rnd = new Random(24);
+        for (int k : new int[] {1, 5, 70, 300}) {
+            for (int trial = 0; trial < 60; trial++) {
+                int count = rnd.nextInt(3 * k + 4);
+                double[] d = new double[count];
+                int[] o = new int[count];
+                for (int i = 0; i < count; i++) {
+                    d[i] = rnd.nextInt(6) * 0.5;
+                    o[i] = i * 7 % (count * 7 + 1);   // distinct
+                }
+                NearestLists inserted = new NearestLists(2, k);
+                inserted.reset(2, 0);
+                for (int i = 0; i < count; i++) inserted.insert(1, d[i], o[i]);
+                NearestLists filled = new NearestLists(2, k);
+                filled.reset(2, 0);
+                filled.fill(1, d.clone(), o.clone(), count);
+                assertArrayEquals(inserted.dist, filled.dist, "k=" + k);
+                assertArrayEquals(inserted.orig, filled.orig, "k=" + k);
+            }
+        }
+    }
+
+    @Test
     void resetEmptiesOnlyTheListsInUse() {
         int k = 3;
         NearestLists qs = new NearestLists(4, k);
