@@ -1,0 +1,251 @@
+package org.sylva.gpu;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Locale;
+import org.sylva.balltree.layout.BatchLayout;
+import org.sylva.parallel.Execution;
+import org.sylva.progress.CancelledException;
+
+/**
+ * One ball-tree build on the device, level by level for every batch at once, with the kernels of
+ * {@code balltree.cl.inc}: the buffers, the fixed sequence of launches per level, and the results left
+ * in device memory ({@link #treeIdx()}, {@link #mask()}, or the working order for a partition) until
+ * {@link #close()}. Written once against {@link DeviceSession}, so OpenCL and CUDA run the same host
+ * code. The coordinates are float32 rows of {@code stride} floats (the first {@code d} used), in a
+ * buffer this build does not own (it is never freed here) or one the caller uploaded into the session.
+ *
+ * <pre>{@code
+ * try (DeviceTree t = new DeviceTree(session, coords, n, d, d, layout, DeviceTree.treeDepths(layout), true)) {
+ *     t.run(execution);   // then t.treeIdx(), t.mask() hold the tree on the device
+ * }
+ * }</pre>
+ */
+public final class DeviceTree implements AutoCloseable {
+    /** Bits of the composite key one radix pass decides (BT_RADIX_BITS of the source). */
+    static final int RADIX_BITS = 4;
+    /** Ints per node of the radix histogram (BT_BINS). */
+    static final int BINS = 1 << RADIX_BITS;
+
+    private final DeviceSession s;
+    private final int n, d, stride, batches, maxDepth;
+    private final boolean tree;
+    private final int slots;
+    private final DeviceBuffer coords, offsets, depth, slotStart, batchOf, nodeA, nodeM, nodeT, nmin, nmax, ndim,
+            prefix, rank, hist, count;
+    private DeviceBuffer perm, spare;
+    private final DeviceBuffer treeIdx, mask;
+    private final int[] shifts;
+
+    /**
+     * The buffers of a build of the {@code n} rows in {@code coords} (device memory of this session),
+     * batches by {@code layout}, splitting batch {@code b} to depth {@code depths[b]}; a tree
+     * ({@code tree}: the leaves are written to slot buffers) or a partition. Refuses, naming the figures,
+     * a build the device memory cannot hold. Closing this build closes {@code session}.
+     */
+    public DeviceTree(DeviceSession session, DeviceBuffer coords, int n, int d, int stride, BatchLayout layout,
+                      int[] depths, boolean tree) {
+        this.s = session;
+        try {
+            if (n != layout.pointCount()) {
+                throw new IllegalArgumentException("layout covers " + layout.pointCount() + " points, the buffer " + n);
+            }
+            if (d < 1 || stride < d) throw new IllegalArgumentException("need 1 <= d <= stride, got d " + d + ", stride " + stride);
+            if (coords.bytes() < 4L * ((long) (n - 1) * stride + d)) {
+                throw new IllegalArgumentException("the coordinate buffer holds " + coords.bytes() + " bytes, " + n
+                        + " rows of stride " + stride + " need " + 4L * ((long) (n - 1) * stride + d));
+            }
+            this.n = n;
+            this.d = d;
+            this.stride = stride;
+            this.tree = tree;
+            this.coords = coords;
+            this.batches = layout.batchCount();
+            int deepest = 0;
+            for (int v : depths) deepest = Math.max(deepest, v);
+            this.maxDepth = deepest;
+            this.slots = tree ? layout.totalSlots() : 0;
+            long need = deviceBytes(n, d, batches, slots);
+            long have = s.memoryBytes();
+            if (need > have) {
+                throw new GpuException(String.format(Locale.ROOT,
+                        "the ball tree needs %.1f MiB of device memory, %s has %.1f MiB", need / 1048576.0,
+                        s.deviceName(), have / 1048576.0));
+            }
+            offsets = ints(layout.pointOffsets());
+            depth = ints(depths);
+            slotStart = ints(layout.slotOffsets());
+            batchOf = s.allocate(4L * n);
+            perm = s.allocate(4L * n);
+            spare = s.allocate(4L * n);
+            nodeA = s.allocate(4L * n);
+            nodeM = s.allocate(4L * n);
+            nodeT = s.allocate(4L * n);
+            nmin = s.allocate(4L * n * d);
+            nmax = s.allocate(4L * n * d);
+            ndim = s.allocate(4L * n);
+            prefix = s.allocate(8L * n);
+            rank = s.allocate(4L * n);
+            hist = s.allocate(4L * BINS * n);
+            count = s.allocate(8L * n);
+            treeIdx = s.allocate(Math.max(1, 4L * slots));
+            mask = s.allocate(Math.max(1, slots));
+            shifts = shifts(n);
+        } catch (RuntimeException | Error e) {
+            session.close();
+            throw e;
+        }
+    }
+
+    /** Device bytes of a build (besides the coordinates): what {@link DeviceTree} allocates. */
+    static long deviceBytes(int n, int d, int batches, int slots) {
+        return 4L * (3L * batches + 3) + 4L * n * (8 + 2L * d + BINS) + 8L * n + 5L * slots;
+    }
+
+    /** Each batch's depth for a tree: its {@code L}. */
+    public static int[] treeDepths(BatchLayout layout) {
+        int[] v = new int[layout.batchCount()];
+        for (int b = 0; b < v.length; b++) v[b] = layout.levels(b);
+        return v;
+    }
+
+    /** Each batch's depth for a partition to {@code targetLevel}: below {@code ceil(log2 m)} nothing splits. */
+    public static int[] partitionDepths(BatchLayout layout, int targetLevel) {
+        int[] v = new int[layout.batchCount()];
+        for (int b = 0; b < v.length; b++) {
+            int m = layout.batchSize(b);
+            v[b] = Math.min(targetLevel, m <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(m - 1));
+        }
+        return v;
+    }
+
+    /**
+     * The radix passes' shifts, most significant first: the 32 key bits, then the row bits that can be
+     * non-zero (rows are below {@code n}); bits above those are zero in every key, so skipping them
+     * selects the same key.
+     */
+    static int[] shifts(int n) {
+        int rowBits = n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
+        int rowPasses = (rowBits + RADIX_BITS - 1) / RADIX_BITS;
+        int[] v = new int[32 / RADIX_BITS + rowPasses];
+        int i = 0;
+        for (int sh = 64 - RADIX_BITS; sh >= 32; sh -= RADIX_BITS) v[i++] = sh;
+        for (int sh = (rowPasses - 1) * RADIX_BITS; sh >= 0; sh -= RADIX_BITS) v[i++] = sh;
+        return v;
+    }
+
+    /** Launches per level of this build (for the documentation of its cost and for tests). */
+    public int launchesPerLevel() {
+        return 5 + 2 * shifts.length;
+    }
+
+    /** Every level, then the leaves of a tree; cancellation is checked before each level. */
+    public void run(Execution ex) {
+        s.launch("bt_init", n, KernelArg.of(offsets), KernelArg.of(batches), KernelArg.of(n), KernelArg.of(batchOf),
+                KernelArg.of(perm), KernelArg.of(nodeA), KernelArg.of(nodeM), KernelArg.of(nodeT));
+        for (int level = 0; level < maxDepth; level++) {
+            ex.cancel().throwIfCancelled();
+            if (Thread.currentThread().isInterrupted()) throw new CancelledException();
+            level(level);
+        }
+        if (tree) {
+            s.launch("bt_leaves", n, KernelArg.of(n), KernelArg.of(batchOf), KernelArg.of(slotStart),
+                    KernelArg.of(nodeA), KernelArg.of(nodeM), KernelArg.of(nodeT), KernelArg.of(perm),
+                    KernelArg.of(treeIdx), KernelArg.of(mask));
+        }
+    }
+
+    private void level(int level) {
+        KernelArg lv = KernelArg.of(level), nn = KernelArg.of(n), dd = KernelArg.of(d), st = KernelArg.of(stride);
+        KernelArg bo = KernelArg.of(batchOf), dp = KernelArg.of(depth), na = KernelArg.of(nodeA), nm = KernelArg.of(nodeM);
+        s.launch("bt_reset", n, lv, nn, dd, bo, dp, na, nm, KernelArg.of(nmin), KernelArg.of(nmax), KernelArg.of(hist),
+                KernelArg.of(count));
+        s.launch("bt_minmax", n, lv, nn, dd, st, KernelArg.of(coords), bo, dp, na, nm, KernelArg.of(perm),
+                KernelArg.of(nmin), KernelArg.of(nmax));
+        s.launch("bt_pick", n, lv, nn, dd, bo, dp, na, nm, KernelArg.of(nmin), KernelArg.of(nmax), KernelArg.of(ndim),
+                KernelArg.of(prefix), KernelArg.of(rank));
+        for (int shift : shifts) {
+            KernelArg sh = KernelArg.of(shift);
+            s.launch("bt_hist", n, lv, sh, nn, st, KernelArg.of(coords), bo, dp, na, nm, KernelArg.of(perm),
+                    KernelArg.of(ndim), KernelArg.of(prefix), KernelArg.of(hist));
+            s.launch("bt_digit", n, lv, sh, nn, bo, dp, na, nm, KernelArg.of(hist), KernelArg.of(prefix), KernelArg.of(rank));
+        }
+        s.launch("bt_part", n, lv, nn, st, KernelArg.of(coords), bo, dp, na, nm, KernelArg.of(perm), KernelArg.of(ndim),
+                KernelArg.of(prefix), KernelArg.of(count), KernelArg.of(spare));
+        DeviceBuffer t = perm;
+        perm = spare;
+        spare = t;
+        s.launch("bt_advance", n, lv, nn, bo, dp, na, nm, KernelArg.of(nodeT));
+    }
+
+    /** The tree's slots (global rows, int32, one per slot) on the device, after {@link #run}. */
+    public DeviceBuffer treeIdx() {
+        return treeIdx;
+    }
+
+    /** The tree's mask (one byte per slot: 1 real, 0 padding) on the device, after {@link #run}. */
+    public DeviceBuffer mask() {
+        return mask;
+    }
+
+    /** Number of slots of the tree (0 for a partition). */
+    public int slots() {
+        return slots;
+    }
+
+    /** The tree's slot arrays, copied to the host. */
+    public int[] downloadTreeIdx() {
+        return downloadInts(treeIdx, slots);
+    }
+
+    /** The tree's mask, copied to the host. */
+    public byte[] downloadMask() {
+        if (slots == 0) return new byte[0];
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment m = a.allocate(JAVA_BYTE, slots);
+            s.download(mask, m);
+            return m.toArray(JAVA_BYTE);
+        }
+    }
+
+    /**
+     * The partition (after {@link #run}): the working order of the rows, each final node (cell) sorted
+     * into increasing row order on the host, as the CPU engine writes its cells.
+     */
+    public int[] downloadPartition() {
+        int[] rows = downloadInts(perm, n);
+        int[] first = downloadInts(nodeA, n);
+        int[] size = downloadInts(nodeM, n);
+        for (int p = 0; p < n; p++) {
+            if (first[p] == p && size[p] > 1) java.util.Arrays.sort(rows, p, p + size[p]);
+        }
+        return rows;
+    }
+
+    private int[] downloadInts(DeviceBuffer b, int count) {
+        if (count == 0) return new int[0];
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment m = a.allocate(JAVA_INT, count);
+            s.download(b, m);
+            return m.toArray(JAVA_INT);
+        }
+    }
+
+    private DeviceBuffer ints(int[] values) {
+        DeviceBuffer b = s.allocate(Math.max(1, 4L * values.length));
+        if (values.length > 0) {
+            try (Arena a = Arena.ofConfined()) {
+                s.upload(b, a.allocateFrom(JAVA_INT, values));
+            }
+        }
+        return b;
+    }
+
+    @Override
+    public void close() {
+        s.close();
+    }
+}
