@@ -103,6 +103,20 @@ class GpuBackendOptionTest {
         assertTrue(bad.err().contains("auto, cpu, opencl or cuda"), bad.err());
     }
 
+    @Test
+    void benchBalltreeTimesTheGpuEngineHostToHostAndOnTheDevice(@TempDir Path tmp) throws IOException {
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        Path in = TestData.writeNpy(TestData.blob(2000, 3, 5), tmp.resolve("cloud.npy"));
+        Cli.Result r = Cli.run("bench", "balltree", in.toString(), "--backend", "opencl", "--repeat", "3");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("balltree n=2000 d=3 batches=1 backend=gpu/opencl:") && r.out().contains("median_ms=")
+                && r.out().contains("balltree-device n=2000") && r.out().contains("device_median_ms="), r.out());
+        Cli.Result cuda = Cli.run("bench", "balltree", in.toString(), "--backend", "cuda", "--repeat", "1");
+        assertEquals(2, cuda.code(), cuda.err());
+        assertTrue(cuda.err().contains("CUDA"), cuda.err());
+    }
+
     private static String[] concat(String[] a, String[] b, String... c) {
         String[] r = java.util.Arrays.copyOf(a, a.length + b.length + c.length);
         System.arraycopy(b, 0, r, a.length, b.length);

@@ -124,4 +124,27 @@ public final class GpuTreeEngine implements TreeEngine {
             throw e;
         }
     }
+
+    /**
+     * Build times with the points already on the device and the tree left there, in milliseconds, sorted:
+     * the points are uploaded and the build's buffers allocated once, then {@link DeviceTree#run} is timed
+     * {@code repeat} times after {@code warmup} untimed runs (each run rebuilds from the coordinates;
+     * every launch is waited for, so a run's time is the device's). A caller that builds every step of a
+     * training loop keeps one {@link DeviceTree} and re-runs it, as here.
+     */
+    public double[] timeOnDevice(PointSet points, BatchLayout layout, int warmup, int repeat) {
+        if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
+        double[] ms = new double[repeat];
+        if (points.size() == 0) return ms;
+        try (DeviceTree t = upload(points, layout, DeviceTree.treeDepths(layout), true)) {
+            for (int i = 0; i < warmup; i++) t.run(Execution.sequential());
+            for (int i = 0; i < repeat; i++) {
+                long t0 = System.nanoTime();
+                t.run(Execution.sequential());
+                ms[i] = (System.nanoTime() - t0) / 1e6;
+            }
+        }
+        java.util.Arrays.sort(ms);
+        return ms;
+    }
 }
