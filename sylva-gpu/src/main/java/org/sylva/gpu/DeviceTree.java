@@ -142,43 +142,49 @@ public final class DeviceTree implements AutoCloseable {
         return 5 + 2 * shifts.length;
     }
 
-    /** Every level, then the leaves of a tree; cancellation is checked before each level. */
+    /**
+     * Every level, then the leaves of a tree; the launches of a level are queued and waited for once, and
+     * cancellation is checked before each level. May run again (the same coordinates buffer, rewritten by
+     * the caller between runs, say): every run starts from the rows' order.
+     */
     public void run(Execution ex) {
-        s.launch("bt_init", n, KernelArg.of(offsets), KernelArg.of(batches), KernelArg.of(n), KernelArg.of(batchOf),
+        s.launchQueued("bt_init", n, KernelArg.of(offsets), KernelArg.of(batches), KernelArg.of(n), KernelArg.of(batchOf),
                 KernelArg.of(perm), KernelArg.of(nodeA), KernelArg.of(nodeM), KernelArg.of(nodeT));
         for (int level = 0; level < maxDepth; level++) {
             ex.cancel().throwIfCancelled();
             if (Thread.currentThread().isInterrupted()) throw new CancelledException();
             level(level);
+            s.finish();   // one wait per level: launches are queued, a failure surfaces here
         }
         if (tree) {
-            s.launch("bt_leaves", n, KernelArg.of(n), KernelArg.of(batchOf), KernelArg.of(slotStart),
+            s.launchQueued("bt_leaves", n, KernelArg.of(n), KernelArg.of(batchOf), KernelArg.of(slotStart),
                     KernelArg.of(nodeA), KernelArg.of(nodeM), KernelArg.of(nodeT), KernelArg.of(perm),
                     KernelArg.of(treeIdx), KernelArg.of(mask));
         }
+        s.finish();
     }
 
     private void level(int level) {
         KernelArg lv = KernelArg.of(level), nn = KernelArg.of(n), dd = KernelArg.of(d), st = KernelArg.of(stride);
         KernelArg bo = KernelArg.of(batchOf), dp = KernelArg.of(depth), na = KernelArg.of(nodeA), nm = KernelArg.of(nodeM);
-        s.launch("bt_reset", n, lv, nn, dd, bo, dp, na, nm, KernelArg.of(nmin), KernelArg.of(nmax), KernelArg.of(hist),
+        s.launchQueued("bt_reset", n, lv, nn, dd, bo, dp, na, nm, KernelArg.of(nmin), KernelArg.of(nmax), KernelArg.of(hist),
                 KernelArg.of(count));
-        s.launch("bt_minmax", n, lv, nn, dd, st, KernelArg.of(coords), bo, dp, na, nm, KernelArg.of(perm),
+        s.launchQueued("bt_minmax", n, lv, nn, dd, st, KernelArg.of(coords), bo, dp, na, nm, KernelArg.of(perm),
                 KernelArg.of(nmin), KernelArg.of(nmax));
-        s.launch("bt_pick", n, lv, nn, dd, bo, dp, na, nm, KernelArg.of(nmin), KernelArg.of(nmax), KernelArg.of(ndim),
+        s.launchQueued("bt_pick", n, lv, nn, dd, bo, dp, na, nm, KernelArg.of(nmin), KernelArg.of(nmax), KernelArg.of(ndim),
                 KernelArg.of(prefix), KernelArg.of(rank));
         for (int shift : shifts) {
             KernelArg sh = KernelArg.of(shift);
-            s.launch("bt_hist", n, lv, sh, nn, st, KernelArg.of(coords), bo, dp, na, nm, KernelArg.of(perm),
+            s.launchQueued("bt_hist", n, lv, sh, nn, st, KernelArg.of(coords), bo, dp, na, nm, KernelArg.of(perm),
                     KernelArg.of(ndim), KernelArg.of(prefix), KernelArg.of(hist));
-            s.launch("bt_digit", n, lv, sh, nn, bo, dp, na, nm, KernelArg.of(hist), KernelArg.of(prefix), KernelArg.of(rank));
+            s.launchQueued("bt_digit", n, lv, sh, nn, bo, dp, na, nm, KernelArg.of(hist), KernelArg.of(prefix), KernelArg.of(rank));
         }
-        s.launch("bt_part", n, lv, nn, st, KernelArg.of(coords), bo, dp, na, nm, KernelArg.of(perm), KernelArg.of(ndim),
+        s.launchQueued("bt_part", n, lv, nn, st, KernelArg.of(coords), bo, dp, na, nm, KernelArg.of(perm), KernelArg.of(ndim),
                 KernelArg.of(prefix), KernelArg.of(count), KernelArg.of(spare));
         DeviceBuffer t = perm;
         perm = spare;
         spare = t;
-        s.launch("bt_advance", n, lv, nn, bo, dp, na, nm, KernelArg.of(nodeT));
+        s.launchQueued("bt_advance", n, lv, nn, bo, dp, na, nm, KernelArg.of(nodeT));
     }
 
     /** The tree's slots (global rows, int32, one per slot) on the device, after {@link #run}. */

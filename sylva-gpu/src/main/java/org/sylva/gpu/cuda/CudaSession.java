@@ -78,18 +78,29 @@ final class CudaSession implements DeviceSession {
 
     @Override
     public void launch(String kernel, int items, KernelArg... args) {
+        launchQueued(kernel, items, args);
+        finish();
+    }
+
+    @Override
+    public void launchQueued(String kernel, int items, KernelArg... args) {
         if (items <= 0) return;
         MemorySegment fn = ks.get(kernel);
         if (fn == null) throw new IllegalArgumentException("no kernel " + kernel);
         cu.setCurrent(b.context);
         try (Arena a = Arena.ofConfined()) {
-            // cuLaunchKernel takes an array of pointers, one to each argument's value
+            // cuLaunchKernel takes an array of pointers, one to each argument's value (copied at the call)
             MemorySegment params = a.allocate(ADDRESS, args.length);
             for (int i = 0; i < args.length; i++) params.setAtIndex(ADDRESS, i, value(a, args[i]));
             int grid = (int) (((long) items + CudaBackend.BLOCK - 1) / CudaBackend.BLOCK);
             cu.launch(fn, grid, CudaBackend.BLOCK, b.stream, params);
-            cu.synchronize(b.stream);
         }
+    }
+
+    @Override
+    public void finish() {
+        cu.setCurrent(b.context);
+        cu.synchronize(b.stream);
     }
 
     private static MemorySegment value(Arena a, KernelArg arg) {

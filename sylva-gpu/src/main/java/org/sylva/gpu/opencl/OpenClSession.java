@@ -71,14 +71,25 @@ final class OpenClSession implements DeviceSession {
 
     @Override
     public void launch(String kernel, int items, KernelArg... args) {
+        launchQueued(kernel, items, args);
+        cl.finish(b.queue);
+    }
+
+    @Override
+    public void launchQueued(String kernel, int items, KernelArg... args) {
         MemorySegment kn = ks.get(kernel);
         if (kn == null) throw new IllegalArgumentException("no kernel " + kernel);
         try (Arena a = Arena.ofConfined()) {
+            // clSetKernelArg copies the value; the enqueued launch keeps the arguments set at its call
             for (int i = 0; i < args.length; i++) cl.setArg(kn, i, value(a, args[i]));
             long global = ((long) items + b.workGroup - 1) / b.workGroup * b.workGroup;
             cl.launch(b.queue, kn, global, b.workGroup);
-            cl.finish(b.queue);
         }
+    }
+
+    @Override
+    public void finish() {
+        cl.finish(b.queue);
     }
 
     /** The bytes {@code clSetKernelArg} copies for one argument. */
