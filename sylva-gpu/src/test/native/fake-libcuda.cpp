@@ -38,8 +38,8 @@ struct Arg {
 };
 /* the ball-tree kernels, in the order of GpuBackend.TREE_KERNELS; handles 0x20 + index */
 static const char* const TREE_KERNELS[] = {"bt_init", "bt_reset", "bt_minmax", "bt_pick", "bt_hist", "bt_digit",
-                                           "bt_part", "bt_advance", "bt_leaves"};
-static const int TREE_COUNT = 9;
+                                           "bt_part", "bt_advance", "bt_leaves", "bt_small_list", "bt_small"};
+static const int TREE_COUNT = 11;
 
 typedef int CUresult;
 enum { OK = 0, INVALID_VALUE = 1, NOT_FOUND = 500 };
@@ -151,18 +151,20 @@ static void* run_thread(void* arg) {
     void** p = t->p;
     const uintptr_t id = (uintptr_t) t->f;
     if (id >= 0x20) {
-        Arg a[13];
-        for (int i = 0; i < 13; i++) a[i] = Arg{p[i]};
+        Arg a[16];
+        for (int i = 0; i < 16; i++) a[i] = Arg{p[i]};
         switch (id - 0x20) {
-            case 0: tree::bt_init(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;
-            case 1: tree::bt_reset(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]); break;
-            case 2: tree::bt_minmax(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]); break;
-            case 3: tree::bt_pick(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]); break;
-            case 4: tree::bt_hist(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); break;
-            case 5: tree::bt_digit(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]); break;
-            case 6: tree::bt_part(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); break;
-            case 7: tree::bt_advance(a[0], a[1], a[2], a[3], a[4], a[5], a[6]); break;
-            default: tree::bt_leaves(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+            case 0: tree::bt_init(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+            case 1: tree::bt_reset(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]); break;
+            case 2: tree::bt_minmax(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); break;
+            case 3: tree::bt_pick(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); break;
+            case 4: tree::bt_hist(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
+            case 5: tree::bt_digit(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]); break;
+            case 6: tree::bt_part(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
+            case 7: tree::bt_advance(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+            case 8: tree::bt_leaves(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+            case 9: tree::bt_small_list(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+            default: tree::bt_small(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
         }
     } else if (t->f == (void*) 0x10) {
         kernels::core_lists(*(const double**) p[0], *(int*) p[1], *(int*) p[2], *(int*) p[3], *(int*) p[4],

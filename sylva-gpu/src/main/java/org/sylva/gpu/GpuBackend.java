@@ -15,7 +15,7 @@ import org.sylva.hdbscan.engine.FittedPoints;
 public interface GpuBackend {
     /** The kernels of {@code balltree.cl.inc}, which {@link #treeSession()} can launch. */
     java.util.List<String> TREE_KERNELS = java.util.List.of("bt_init", "bt_reset", "bt_minmax", "bt_pick", "bt_hist",
-            "bt_digit", "bt_part", "bt_advance", "bt_leaves");
+            "bt_digit", "bt_part", "bt_advance", "bt_leaves", "bt_small_list", "bt_small");
 
     /** The API and the device, for logs: {@code opencl: NVIDIA H200}. */
     String name();

@@ -30,10 +30,21 @@ import org.sylva.parallel.Execution;
  */
 public final class GpuTreeEngine implements TreeEngine {
     private final GpuBackend backend;
+    private final boolean localSubtrees;
 
     /** An engine on {@code backend}. */
     public GpuTreeEngine(GpuBackend backend) {
+        this(backend, true);
+    }
+
+    /**
+     * An engine on {@code backend} that finishes nodes of at most {@link DeviceTree#smallCutoff(int)} points
+     * in local memory, one work-group each ({@code localSubtrees}, the default), or splits every level with
+     * the global kernels (for tests and comparisons; the trees are the same).
+     */
+    public GpuTreeEngine(GpuBackend backend, boolean localSubtrees) {
         this.backend = Objects.requireNonNull(backend, "backend");
+        this.localSubtrees = localSubtrees;
     }
 
     /** The engine on the first usable OpenCL device; a {@link GpuException} naming why none is usable. */
@@ -101,7 +112,7 @@ public final class GpuTreeEngine implements TreeEngine {
             s.close();
             throw e;
         }
-        return new DeviceTree(s, coords, n, d, d, layout, depths, tree);
+        return new DeviceTree(s, coords, n, d, d, layout, depths, tree, localSubtrees ? DeviceTree.smallCutoff(d) : 0);
     }
 
     /**

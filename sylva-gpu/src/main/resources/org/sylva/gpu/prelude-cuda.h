@@ -18,6 +18,8 @@ typedef long long idx_t;
 #define DIV(a, b) __ddiv_rn((a), (b))
 #define SQRT(x) __dsqrt_rn(x)
 /* the ball-tree kernels (balltree.cl.inc): 32-bit atomics on global memory, bit casts, 64-bit keys */
+/* a pointer into local (shared) memory */
+#define LOCAL_PTR
 #define ATOMIC_MIN(p, v) atomicMin((p), (v))
 #define ATOMIC_MAX(p, v) atomicMax((p), (v))
 #define ATOMIC_ADD(p, v) atomicAdd((p), (v))

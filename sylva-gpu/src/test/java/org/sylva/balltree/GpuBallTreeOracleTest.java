@@ -22,8 +22,10 @@ import org.sylva.gpu.TestDevice;
  * partitions at every listed level, and the error cases (the same exception and message).
  */
 class GpuBallTreeOracleTest {
-    private static BallTreeBuilder gpu() {
-        return new BallTreeBuilder().threads(1).engine(new GpuTreeEngine(TestDevice.openCl()));
+    /** The GPU engine with small nodes in local memory (the default) and with every level global. */
+    private static BallTreeBuilder[] gpus() {
+        return new BallTreeBuilder[] {new BallTreeBuilder().threads(1).engine(new GpuTreeEngine(TestDevice.openCl())),
+            new BallTreeBuilder().threads(1).engine(new GpuTreeEngine(TestDevice.openCl(), false))};
     }
 
     private static BallTreeBuilder cpu() {
@@ -37,18 +39,20 @@ class GpuBallTreeOracleTest {
             tests.add(DynamicTest.dynamicTest(c.name() + " (" + c.expect() + ")", () -> {
                 BallTreeOracle.Input in = BallTreeOracle.readInput(c.name());
                 PointSet pts = PointSet.unchecked(in.n(), in.d(), in.coords());
-                BallTree want;
-                try {
-                    want = cpu().build(pts, in.batch());
-                } catch (InvalidInputException e) {
-                    InvalidInputException got = assertThrows(InvalidInputException.class, () -> gpu().build(pts, in.batch()));
-                    assertEquals(e.getMessage(), got.getMessage());
-                    return;
+                for (BallTreeBuilder gpu : gpus()) {
+                    BallTree want;
+                    try {
+                        want = cpu().build(pts, in.batch());
+                    } catch (InvalidInputException e) {
+                        InvalidInputException got = assertThrows(InvalidInputException.class, () -> gpu.build(pts, in.batch()));
+                        assertEquals(e.getMessage(), got.getMessage());
+                        continue;
+                    }
+                    BallTree got = gpu.build(pts, in.batch());
+                    assertArrayEquals(want.indicesAsLong(), got.indicesAsLong(), c.name() + " tree_idx");
+                    assertArrayEquals(want.maskBytes(), got.maskBytes(), c.name() + " mask");
+                    assertEquals(want, got);
                 }
-                BallTree got = gpu().build(pts, in.batch());
-                assertArrayEquals(want.indicesAsLong(), got.indicesAsLong(), c.name() + " tree_idx");
-                assertArrayEquals(want.maskBytes(), got.maskBytes(), c.name() + " mask");
-                assertEquals(want, got);
             }));
         }
         assertTrue(tests.size() >= 25, "manifest lists " + tests.size() + " build cases");
@@ -64,7 +68,7 @@ class GpuBallTreeOracleTest {
                     BallTreeOracle.Input in = BallTreeOracle.readInput(c.name());
                     PointSet pts = PointSet.of(in.n(), in.d(), in.coords());
                     int[] want = cpu().partition(pts, in.batch(), level);
-                    assertArrayEquals(want, gpu().partition(pts, in.batch(), level));
+                    for (BallTreeBuilder gpu : gpus()) assertArrayEquals(want, gpu.partition(pts, in.batch(), level));
                 }));
             }
         }

@@ -44,6 +44,12 @@ class GpuTreeEngineTest {
         return x;
     }
 
+    private static int[] evenIds(int batches, int size) {
+        int[] sizes = new int[batches];
+        Arrays.fill(sizes, size);
+        return ids(sizes);
+    }
+
     private static int[] ids(int[] sizes) {
         int n = Arrays.stream(sizes).sum();
         int[] ids = new int[n];
@@ -55,13 +61,20 @@ class GpuTreeEngineTest {
         return ids;
     }
 
+    /** Both ways of the GPU engine: small nodes in local memory (the default), and every level global. */
+    private static GpuTreeEngine[] engines() {
+        return new GpuTreeEngine[] {engine(), new GpuTreeEngine(TestDevice.openCl(), false)};
+    }
+
     private static void sameAsCpu(float[] x, int d, int[] ids, String what) {
         PointSet pts = PointSet.of(x.length / d, d, x);
         BallTree want = new BallTreeBuilder().threads(1).build(pts, ids);
-        BallTree got = new BallTreeBuilder().engine(engine()).build(pts, ids);
-        assertArrayEquals(want.indices(), got.indices(), what + ": tree_idx");
-        assertArrayEquals(want.maskBytes(), got.maskBytes(), what + ": mask");
-        assertEquals(want, got, what);
+        for (GpuTreeEngine e : engines()) {
+            BallTree got = new BallTreeBuilder().engine(e).build(pts, ids);
+            assertArrayEquals(want.indices(), got.indices(), what + ": tree_idx");
+            assertArrayEquals(want.maskBytes(), got.maskBytes(), what + ": mask");
+            assertEquals(want, got, what);
+        }
     }
 
     @Test
@@ -113,8 +126,10 @@ class GpuTreeEngineTest {
             PointSet pts = PointSet.of(Arrays.stream(sizes).sum(), d, points(r, Arrays.stream(sizes).sum(), d, kind));
             for (int level : new int[] {0, 1, 3, 6, 10, 30}) {
                 int[] want = new BallTreeBuilder().threads(1).partition(pts, ids(sizes), level);
-                int[] got = new BallTreeBuilder().engine(engine()).partition(pts, ids(sizes), level);
-                assertArrayEquals(want, got, "kind " + kind + " level " + level);
+                for (GpuTreeEngine e : engines()) {
+                    int[] got = new BallTreeBuilder().engine(e).partition(pts, ids(sizes), level);
+                    assertArrayEquals(want, got, "kind " + kind + " level " + level);
+                }
             }
         }
     }
@@ -170,6 +185,23 @@ class GpuTreeEngineTest {
                 () -> e.buildTree(pts, BatchLayout.single(20000), new Execution(1, ProgressListener.NONE, token)));
         assertArrayEquals(new BallTreeBuilder().threads(1).build(pts).indices(),
                 new BallTreeBuilder().engine(e).build(pts).indices());
+    }
+
+    @Test
+    void thePlanSplitsLargeNodesGloballyAndLeavesSmallOnesToOneLaunch() {
+        assertEquals(256, DeviceTree.smallCutoff(3));
+        assertEquals(128, DeviceTree.smallCutoff(16));
+        assertEquals(0, DeviceTree.smallCutoff(5000));
+        BatchLayout one = BatchLayout.single(16384);
+        assertArrayEquals(new long[] {6, 64}, DeviceTree.plan(one, DeviceTree.treeDepths(one), 256));
+        assertArrayEquals(new long[] {13, 0}, DeviceTree.plan(one, DeviceTree.treeDepths(one), 0));
+        BatchLayout many = BatchLayout.of(4096 * 256, evenIds(4096, 256));
+        assertArrayEquals(new long[] {0, 4096}, DeviceTree.plan(many, DeviceTree.treeDepths(many), 256));
+        // 300 = 150 + 150 at level 1 (small); 257 = 128 + 129; 1 and 2 points: leaves already (depth 0);
+        // a partition to level 1: the two large batches split globally once, the 2-point batch is small
+        BatchLayout mixed = BatchLayout.ofOffsets(300 + 257 + 1 + 2, new int[] {0, 300, 557, 558, 560});
+        assertArrayEquals(new long[] {1, 4}, DeviceTree.plan(mixed, DeviceTree.treeDepths(mixed), 256));
+        assertArrayEquals(new long[] {1, 1}, DeviceTree.plan(mixed, DeviceTree.partitionDepths(mixed, 1), 256));
     }
 
     @Test
