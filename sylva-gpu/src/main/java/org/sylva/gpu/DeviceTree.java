@@ -30,8 +30,8 @@ public final class DeviceTree implements AutoCloseable {
     /** Ints per node of the radix histogram (BT_BINS). */
     static final int BINS = 1 << RADIX_BITS;
 
-    /** Ints of local memory bt_small may use (BT_LOCAL_INTS of the source). */
-    static final int LOCAL_INTS = 8192;
+    /** Ints of local memory bt_small may use (BT_LOCAL_INTS of the source: 16 KiB, within what a usable device has). */
+    static final int LOCAL_INTS = 4096;
     /** Work-groups per launch of bt_small. */
     static final int SMALL_GROUPS = 1 << 20;
     /** Largest node bt_small finishes. */

@@ -190,7 +190,8 @@ class GpuTreeEngineTest {
     @Test
     void thePlanSplitsLargeNodesGloballyAndLeavesSmallOnesToOneLaunch() {
         assertEquals(256, DeviceTree.smallCutoff(3));
-        assertEquals(128, DeviceTree.smallCutoff(16));
+        assertEquals(128, DeviceTree.smallCutoff(12));
+        assertEquals(64, DeviceTree.smallCutoff(16));
         assertEquals(0, DeviceTree.smallCutoff(5000));
         BatchLayout one = BatchLayout.single(16384);
         assertArrayEquals(new long[] {6, 64}, DeviceTree.plan(one, DeviceTree.treeDepths(one), 256));
