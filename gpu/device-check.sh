@@ -122,6 +122,29 @@ sylva() {
     --enable-native-access=ALL-UNNAMED ${SYLVA_JAVA_OPTS:-} "${launch[@]}" "$@"
 }
 
+# npy.py: the one .npy writer of this script's Python snippets (stdlib only)
+cat >"$work/npy.py" <<'PY'
+import struct
+def write(path, descr, shape, payload):
+    """Writes a C-order .npy of dtype descr ('<f4', '<i8') and shape (a tuple) holding the raw bytes payload."""
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, repr(tuple(shape)))
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1") + payload)
+def floats(vals):
+    return struct.pack("<%df" % len(vals), *vals)
+def int64s(vals):
+    return struct.pack("<%dq" % len(vals), *vals)
+PY
+export PYTHONPATH="$work${PYTHONPATH:+:$PYTHONPATH}"
+
+# same_npy DIR_A DIR_B: the names of the .npy files of DIR_A that DIR_B does not hold byte for byte
+same_npy() {
+  local f bad=""
+  for f in "$1"/*.npy; do cmp -s "$f" "$2/$(basename "$f")" || bad="$bad $(basename "$f")"; done
+  printf '%s' "$bad"
+}
+
 # ---- 1. what is there -----------------------------------------------------------------------------
 say "device check: budget ${budget}s, out $out"
 gpu_line="$( (command -v nvidia-smi >/dev/null && timeout 20 nvidia-smi -L 2>&1 | head -n1) || echo "no nvidia-smi")"
@@ -156,7 +179,8 @@ else
   source_kind="generated clip-like data ($generated points)"
   # float32 [n, 61] clip-like waveforms (templates plus AR(1) noise), written with the stdlib only
   python3 - "$work/clips_X.npy" "$generated" <<'PY'
-import math, random, struct, sys
+import math, random, sys
+import npy
 path, n, d = sys.argv[1], int(sys.argv[2]), 61
 rnd = random.Random(20240)
 templates = [[(2 + t) * math.exp(-((s - 20 - t) / (3 + t % 4)) ** 2) * math.sin(s / (4 + t)) for s in range(d)]
@@ -168,11 +192,7 @@ for i in range(n):
     for s in range(d):
         e = 0.6 * e + rnd.gauss(0, 0.3)
         vals.append(base[s] + e)
-header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (n, d)
-header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-with open(path, "wb") as f:
-    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
-    f.write(struct.pack("<%df" % len(vals), *vals))
+npy.write(path, "<f4", (n, d), npy.floats(vals))
 PY
   cases+=("$work/clips_X.npy 20 20 clips_mcs20_ms19" "$work/clips_X.npy 5 10 clips_mcs5_ms9")
 fi
@@ -195,12 +215,8 @@ if checking balltree; then
     # each input (int64 n, int64 d, float32[n*d], int64[n], little-endian) as X.npy and batch.npy; one line per case
     while read -r line; do tree_cases+=("$line"); done < <(python3 - "$tree_oracle" "$work/tree" <<'PY'
 import json, os, struct, sys
+import npy
 src, dst = sys.argv[1], sys.argv[2]
-def npy(path, descr, shape, payload):
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1") + payload)
 def convert(name):
     with open(os.path.join(src, "inputs", name + ".in"), "rb") as f:
         b = f.read()
@@ -208,8 +224,8 @@ def convert(name):
     x = b[16:16 + 4 * n * d]
     ids = b[16 + 4 * n * d:16 + 4 * n * d + 8 * n]
     xp, bp = os.path.join(dst, name + "_X.npy"), os.path.join(dst, name + "_batch.npy")
-    npy(xp, "<f4", "(%d, %d)" % (n, d), x)
-    npy(bp, "<i8", "(%d,)" % n, ids)
+    npy.write(xp, "<f4", (n, d), x)
+    npy.write(bp, "<i8", (n,), ids)
     return xp, bp
 m = json.load(open(os.path.join(src, "manifest.json")))
 for c in m["build"]:
@@ -224,22 +240,17 @@ PY
   else
     tree_source="generated clouds"
     python3 - "$work/tree" <<'PY'
-import os, random, struct, sys
+import os, random, sys
+import npy
 dst = sys.argv[1]
-def npy(path, descr, shape, fmt, vals):
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
-        f.write(struct.pack("<%d%s" % (len(vals), fmt), *vals))
 rnd = random.Random(22)
 sizes = [1000, 1, 2, 1997]
 n = sum(sizes)
 ids = [b for b, s in enumerate(sizes) for _ in range(s)]
-npy(os.path.join(dst, "uniform_X.npy"), "<f4", "(%d, 3)" % n, "f", [rnd.random() for _ in range(3 * n)])
-npy(os.path.join(dst, "uniform_batch.npy"), "<i8", "(%d,)" % n, "q", ids)
-npy(os.path.join(dst, "grid_X.npy"), "<f4", "(%d, 2)" % n, "f", [rnd.randrange(8) / 4 for _ in range(2 * n)])
-npy(os.path.join(dst, "grid_batch.npy"), "<i8", "(%d,)" % n, "q", ids)
+npy.write(os.path.join(dst, "uniform_X.npy"), "<f4", (n, 3), npy.floats([rnd.random() for _ in range(3 * n)]))
+npy.write(os.path.join(dst, "uniform_batch.npy"), "<i8", (n,), npy.int64s(ids))
+npy.write(os.path.join(dst, "grid_X.npy"), "<f4", (n, 2), npy.floats([rnd.randrange(8) / 4 for _ in range(2 * n)]))
+npy.write(os.path.join(dst, "grid_batch.npy"), "<i8", (n,), npy.int64s(ids))
 PY
     for c in uniform grid; do
       tree_cases+=("build $c $work/tree/${c}_X.npy $work/tree/${c}_batch.npy -")
@@ -295,11 +306,7 @@ for c in "${cases[@]}"; do
       continue
     fi
     [ "$b" = simd ] && { say "$name simd: ok ($((SECONDS - t0)) s)"; continue; }
-    bad=""
-    for f in "$work/out/$name/simd"/*.npy; do
-      g="$dir/$(basename "$f")"
-      cmp -s "$f" "$g" || bad="$bad $(basename "$f")"
-    done
+    bad="$(same_npy "$work/out/$name/simd" "$dir")"
     if [ -z "$bad" ]; then
       same[$b]=$((same[$b] + 1)); say "$name $b: identical to simd ($((SECONDS - t0)) s)"
     else
@@ -345,10 +352,7 @@ for c in "${tree_cases[@]}"; do
       cmp -s <(grep -v '^WARNING: Using incubator' "$work/tree-stderr-cpu") \
         <(grep -v '^WARNING: Using incubator' "$work/tree-stderr-$b") || bad=" another error message"
     else
-      for f in "$work/tree-out/$name/cpu"/*.npy; do
-        g="$dir/$(basename "$f")"
-        cmp -s "$f" "$g" || bad="$bad $(basename "$f")"
-      done
+      bad="$(same_npy "$work/tree-out/$name/cpu" "$dir")"
     fi
     if [ "$rc" -ne 0 ] && [ "$want_rc" -eq 0 ]; then
       # the backend did not build what the CPU built (no device, a refusal, a crash): a failure, not a difference
@@ -370,18 +374,13 @@ for t in $tree_sizes; do
   esac
   tx="$work/bench-$t.npy"; tbx="$work/bench-$t-batch.npy"
   python3 - "$tx" "$tbx" "$tb" "$ts" <<'PY'
-import random, struct, sys
+import random, sys
+import npy
 xp, bp, batches, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 n = batches * size
 rnd = random.Random(42)
-def npy(path, descr, shape, fmt, vals):
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
-        f.write(struct.pack("<%d%s" % (len(vals), fmt), *vals))
-npy(xp, "<f4", "(%d, 3)" % n, "f", [rnd.random() for _ in range(3 * n)])
-npy(bp, "<i8", "(%d,)" % n, "q", [i // size for i in range(n)])
+npy.write(xp, "<f4", (n, 3), npy.floats([rnd.random() for _ in range(3 * n)]))
+npy.write(bp, "<i8", (n,), npy.int64s([i // size for i in range(n)]))
 PY
   cpu_ms=""
   for b in $backends cpu; do

@@ -29,6 +29,14 @@ public interface GpuBackend {
      */
     DeviceFit open(FittedPoints points, int k);
 
+    /** The ball-tree kernels of a compiled program or module, by name, each found by {@code lookup}. */
+    static java.util.Map<String, java.lang.foreign.MemorySegment> treeKernels(
+            java.util.function.Function<String, java.lang.foreign.MemorySegment> lookup) {
+        java.util.Map<String, java.lang.foreign.MemorySegment> m = new java.util.HashMap<>();
+        for (String name : TREE_KERNELS) m.put(name, lookup.apply(name));
+        return java.util.Map.copyOf(m);
+    }
+
     /**
      * A session on the ball-tree kernels ({@code balltree.cl.inc}, compiled on first use), for one build;
      * the backend is held until the session is closed.

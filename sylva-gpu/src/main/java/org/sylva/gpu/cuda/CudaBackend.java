@@ -145,9 +145,8 @@ public final class CudaBackend implements GpuBackend {
                     throw new GpuException("the CUDA driver could not load the ball-tree kernels made by "
                             + compiler.describe() + ": " + e.getMessage(), e);
                 }
-                Map<String, MemorySegment> fs = new HashMap<>();
-                for (String name : GpuBackend.TREE_KERNELS) fs.put(name, cu.function(m, name));
-                treeKernels = Map.copyOf(fs);
+                MemorySegment module = m;
+                treeKernels = GpuBackend.treeKernels(name -> cu.function(module, name));
             }
             ks = treeKernels;
         }

@@ -110,9 +110,7 @@ public final class OpenClBackend implements GpuBackend {
             if (treeKernels == null) {
                 MemorySegment p = cl.buildProgram(context, device.device(),
                         KernelSource.composeTree(KernelSource.Api.OPENCL), BUILD_OPTIONS);
-                Map<String, MemorySegment> m = new HashMap<>();
-                for (String name : GpuBackend.TREE_KERNELS) m.put(name, cl.createKernel(p, name));
-                treeKernels = Map.copyOf(m);
+                treeKernels = GpuBackend.treeKernels(name -> cl.createKernel(p, name));
             }
             ks = treeKernels;
         }
