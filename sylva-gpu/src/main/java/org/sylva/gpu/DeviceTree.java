@@ -101,24 +101,24 @@ public final class DeviceTree implements AutoCloseable {
             offsets = ints(layout.pointOffsets());
             depth = ints(depths);
             slotStart = ints(layout.slotOffsets());
-            batchOf = s.allocate(4L * n);
-            perm = s.allocate(4L * n);
-            spare = s.allocate(4L * n);
-            nodeA = s.allocate(4L * n);
-            nodeM = s.allocate(4L * n);
-            nodeT = s.allocate(4L * n);
-            nodeL = s.allocate(4L * n);
-            list = s.allocate(Math.max(4, 4L * smallCount));
-            listCount = s.allocate(4);
-            nmin = s.allocate(4L * n * d);
-            nmax = s.allocate(4L * n * d);
-            ndim = s.allocate(4L * n);
-            prefix = s.allocate(8L * n);
-            rank = s.allocate(4L * n);
-            hist = s.allocate(4L * BINS * n);
-            count = s.allocate(8L * n);
-            treeIdx = s.allocate(Math.max(1, 4L * slots));
-            mask = s.allocate(Math.max(1, slots));
+            batchOf = buffer(4L * n);
+            perm = buffer(4L * n);
+            spare = buffer(4L * n);
+            nodeA = buffer(4L * n);
+            nodeM = buffer(4L * n);
+            nodeT = buffer(4L * n);
+            nodeL = buffer(4L * n);
+            list = buffer(4L * smallCount);
+            listCount = buffer(4);
+            nmin = buffer(4L * n * d);
+            nmax = buffer(4L * n * d);
+            ndim = buffer(4L * n);
+            prefix = buffer(8L * n);
+            rank = buffer(4L * n);
+            hist = buffer(4L * BINS * n);
+            count = buffer(8L * n);
+            treeIdx = buffer(4L * slots);
+            mask = buffer(slots);
             shifts = shifts(n);
         } catch (RuntimeException | Error e) {
             session.close();
@@ -350,8 +350,13 @@ public final class DeviceTree implements AutoCloseable {
         }
     }
 
+    /** A buffer of {@code bytes} (at least 4: a build of no points or no slots still passes valid buffers). */
+    private DeviceBuffer buffer(long bytes) {
+        return s.allocate(Math.max(4, bytes));
+    }
+
     private DeviceBuffer ints(int[] values) {
-        DeviceBuffer b = s.allocate(Math.max(1, 4L * values.length));
+        DeviceBuffer b = buffer(4L * values.length);
         if (values.length > 0) {
             try (Arena a = Arena.ofConfined()) {
                 s.upload(b, a.allocateFrom(JAVA_INT, values));

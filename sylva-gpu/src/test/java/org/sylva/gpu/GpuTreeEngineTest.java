@@ -172,6 +172,12 @@ class GpuTreeEngineTest {
             assertArrayEquals(want.indices(), t.downloadTreeIdx());
             assertArrayEquals(want.maskBytes(), t.downloadMask());
         }
+        DeviceSession none = b.treeSession();
+        try (DeviceTree t = GpuTreeEngine.buildOnDevice(none, none.allocate(4), 0, 3, 3, BatchLayout.single(0),
+                Execution.sequential())) {
+            assertEquals(0, t.slots());
+            assertEquals(0, t.downloadTreeIdx().length);
+        }
     }
 
     @Test
