@@ -7,7 +7,15 @@
 #      else generated clip-like data) through `sylva hdbscan --backend simd` and through each GPU
 #      backend (cuda; opencl too when `sylva devices` lists a usable NVIDIA OpenCL device), every .npy
 #      output compared byte for byte with simd's;
-#   3. speed: warm `sylva bench hdbscan --generate N` (clip-like, 61-D, min_cluster_size 20) for each
+#   3. ball-tree exactness: every case of the ball-tree oracle (shared/oracle/balltree or
+#      ../shared/oracle/balltree: builds, error cases, partitions at each listed level; else generated
+#      clouds) through `sylva balltree --backend cpu` and each GPU backend, every .npy compared byte for
+#      byte (an error case: the same exit status and message);
+#   4. ball-tree speed: `sylva bench balltree --backend B` on uniform d = 3 clouds (seed 42) for each
+#      input of --tree-sizes (the issue's table: 16384, 64x16384, 1048576, 4096x256): the median build
+#      host memory to host memory and with the points already on the device (device_median_ms), then
+#      Sylva's CPU engine on --cpu-threads threads, and the ratio CPU / device;
+#   5. speed: warm `sylva bench hdbscan --generate N` (clip-like, 61-D, min_cluster_size 20) for each
 #      N of --sizes on each GPU backend, then on simd (the CPU baseline; largest N last, so the budget
 #      cuts there first).
 # Writes OUT/device-check.json (the summary) and OUT/device-check.log (everything printed), OUT being
@@ -26,9 +34,13 @@
 # usage: gpu/device-check.sh [--dist TARBALL|DIR | --java JAVA (--jar JAR | --classpath CP)] [--out DIR]
 #          [--backends "cuda opencl"] [--sizes "20000 50000 200000 500000"] [--repeat R]
 #          [--oracle DIR|none] [--generated N] [--budget SECONDS] [--dry-run]
+#          [--checks "hdbscan balltree"] [--tree-oracle DIR|none] [--tree-sizes "16384 64x16384 ..."]
+#          [--tree-repeat R] [--cpu-threads T]
 #   --backends   the GPU backends to check (default: cuda, plus opencl when an NVIDIA OpenCL device
 #                is usable); --dry-run prints the plan and runs nothing
 #   --generated  points of the generated data set used when there is no oracle (default 3000)
+#   --checks     which engines to check (default both); --tree-sizes N or BxS (B batches of S points)
+#   --tree-repeat builds timed per ball-tree input (default 21); --cpu-threads (default: all cores)
 # env: SYLVA_JAVA_OPTS (extra JVM options, e.g. -Dsylva.nvrtc=/path/libnvrtc.so.12)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,7 +48,9 @@ start=$SECONDS
 
 dist="" java="" jar="" classpath="" out="${OUT:-}" backends="" sizes="20000 50000 200000 500000" repeat=3
 oracle="" generated=3000 budget=480 dry=0
-usage() { sed -n '2,32p' "$0" >&2; exit 2; }
+checks="hdbscan balltree" tree_oracle="" tree_sizes="16384 64x16384 1048576 4096x256" tree_repeat=21
+cpu_threads="$(nproc 2>/dev/null || echo 1)"
+usage() { sed -n '2,46p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --dist) dist="$2"; shift 2 ;;
@@ -51,6 +65,11 @@ while [ $# -gt 0 ]; do
     --generated) generated="$2"; shift 2 ;;
     --budget) budget="$2"; shift 2 ;;
     --dry-run) dry=1; shift ;;
+    --checks) checks="$2"; shift 2 ;;
+    --tree-oracle) tree_oracle="$2"; shift 2 ;;
+    --tree-sizes) tree_sizes="$2"; shift 2 ;;
+    --tree-repeat) tree_repeat="$2"; shift 2 ;;
+    --cpu-threads) cpu_threads="$2"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "device-check: unknown argument $1" >&2; usage ;;
   esac
@@ -103,6 +122,29 @@ sylva() {
     --enable-native-access=ALL-UNNAMED ${SYLVA_JAVA_OPTS:-} "${launch[@]}" "$@"
 }
 
+# npy.py: the one .npy writer of this script's Python snippets (stdlib only)
+cat >"$work/npy.py" <<'PY'
+import struct
+def write(path, descr, shape, payload):
+    """Writes a C-order .npy of dtype descr ('<f4', '<i8') and shape (a tuple) holding the raw bytes payload."""
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, repr(tuple(shape)))
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1") + payload)
+def floats(vals):
+    return struct.pack("<%df" % len(vals), *vals)
+def int64s(vals):
+    return struct.pack("<%dq" % len(vals), *vals)
+PY
+export PYTHONPATH="$work${PYTHONPATH:+:$PYTHONPATH}"
+
+# same_npy DIR_A DIR_B: the names of the .npy files of DIR_A that DIR_B does not hold byte for byte
+same_npy() {
+  local f bad=""
+  for f in "$1"/*.npy; do cmp -s "$f" "$2/$(basename "$f")" || bad="$bad $(basename "$f")"; done
+  printf '%s' "$bad"
+}
+
 # ---- 1. what is there -----------------------------------------------------------------------------
 say "device check: budget ${budget}s, out $out"
 gpu_line="$( (command -v nvidia-smi >/dev/null && timeout 20 nvidia-smi -L 2>&1 | head -n1) || echo "no nvidia-smi")"
@@ -137,7 +179,8 @@ else
   source_kind="generated clip-like data ($generated points)"
   # float32 [n, 61] clip-like waveforms (templates plus AR(1) noise), written with the stdlib only
   python3 - "$work/clips_X.npy" "$generated" <<'PY'
-import math, random, struct, sys
+import math, random, sys
+import npy
 path, n, d = sys.argv[1], int(sys.argv[2]), 61
 rnd = random.Random(20240)
 templates = [[(2 + t) * math.exp(-((s - 20 - t) / (3 + t % 4)) ** 2) * math.sin(s / (4 + t)) for s in range(d)]
@@ -149,20 +192,87 @@ for i in range(n):
     for s in range(d):
         e = 0.6 * e + rnd.gauss(0, 0.3)
         vals.append(base[s] + e)
-header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (n, d)
-header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-with open(path, "wb") as f:
-    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
-    f.write(struct.pack("<%df" % len(vals), *vals))
+npy.write(path, "<f4", (n, d), npy.floats(vals))
 PY
   cases+=("$work/clips_X.npy 20 20 clips_mcs20_ms19" "$work/clips_X.npy 5 10 clips_mcs5_ms9")
 fi
+checking() { case " $checks " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+checking hdbscan || { cases=(); sizes=""; }
 say "exactness data: $source_kind, ${#cases[@]} case(s); GPU backends: $backends; sizes: $sizes"
+
+# ---- the ball-tree cases: "KIND NAME X_NPY BATCH_NPY LEVEL" (KIND build or partition; LEVEL - for builds)
+tree_cases=()
+tree_source="none"
+if checking balltree; then
+  if [ -z "$tree_oracle" ]; then
+    for d in "$root/shared/oracle/balltree" "$root/../shared/oracle/balltree"; do
+      if [ -f "$d/manifest.json" ]; then tree_oracle="$(cd "$d" && pwd)"; break; fi
+    done
+  fi
+  mkdir -p "$work/tree"
+  if [ -n "$tree_oracle" ] && [ "$tree_oracle" != none ]; then
+    tree_source="oracle $tree_oracle"
+    # each input (int64 n, int64 d, float32[n*d], int64[n], little-endian) as X.npy and batch.npy; one line per case
+    while read -r line; do tree_cases+=("$line"); done < <(python3 - "$tree_oracle" "$work/tree" <<'PY'
+import json, os, struct, sys
+import npy
+src, dst = sys.argv[1], sys.argv[2]
+def convert(name):
+    with open(os.path.join(src, "inputs", name + ".in"), "rb") as f:
+        b = f.read()
+    n, d = struct.unpack_from("<qq", b, 0)
+    x = b[16:16 + 4 * n * d]
+    ids = b[16 + 4 * n * d:16 + 4 * n * d + 8 * n]
+    xp, bp = os.path.join(dst, name + "_X.npy"), os.path.join(dst, name + "_batch.npy")
+    npy.write(xp, "<f4", (n, d), x)
+    npy.write(bp, "<i8", (n,), ids)
+    return xp, bp
+m = json.load(open(os.path.join(src, "manifest.json")))
+for c in m["build"]:
+    xp, bp = convert(c["name"])
+    print("build %s %s %s -" % (c["name"], xp, bp))
+for c in m["partition"]:
+    xp, bp = convert(c["name"])
+    for t in c["levels"]:
+        print("partition %s_t%d %s %s %d" % (c["name"], t, xp, bp, t))
+PY
+)
+  else
+    tree_source="generated clouds"
+    python3 - "$work/tree" <<'PY'
+import os, random, sys
+import npy
+dst = sys.argv[1]
+rnd = random.Random(22)
+sizes = [1000, 1, 2, 1997]
+n = sum(sizes)
+ids = [b for b, s in enumerate(sizes) for _ in range(s)]
+npy.write(os.path.join(dst, "uniform_X.npy"), "<f4", (n, 3), npy.floats([rnd.random() for _ in range(3 * n)]))
+npy.write(os.path.join(dst, "uniform_batch.npy"), "<i8", (n,), npy.int64s(ids))
+npy.write(os.path.join(dst, "grid_X.npy"), "<f4", (n, 2), npy.floats([rnd.randrange(8) / 4 for _ in range(2 * n)]))
+npy.write(os.path.join(dst, "grid_batch.npy"), "<i8", (n,), npy.int64s(ids))
+PY
+    for c in uniform grid; do
+      tree_cases+=("build $c $work/tree/${c}_X.npy $work/tree/${c}_batch.npy -")
+      tree_cases+=("partition ${c}_t4 $work/tree/${c}_X.npy $work/tree/${c}_batch.npy 4")
+    done
+  fi
+else
+  tree_sizes=""
+fi
+say "ball-tree exactness data: $tree_source, ${#tree_cases[@]} case(s); ball-tree sizes: ${tree_sizes:-none}"
 
 if [ "$dry" = 1 ]; then
   for c in "${cases[@]}"; do
     read -r x mcs ms name <<<"$c"
     for b in simd $backends; do say "plan: hdbscan $name --backend $b (limit 90 s)"; done
+  done
+  for c in "${tree_cases[@]}"; do
+    read -r kind name x bt level <<<"$c"
+    for b in cpu $backends; do say "plan: balltree $kind $name --backend $b (limit 60 s)"; done
+  done
+  for t in $tree_sizes; do
+    for b in $backends cpu; do say "plan: bench balltree $t (d = 3) --backend $b"; done
   done
   for n in $sizes; do for b in $backends; do say "plan: bench --generate $n --backend $b"; done; done
   for n in $sizes; do say "plan: bench --generate $n --backend simd"; done
@@ -196,11 +306,7 @@ for c in "${cases[@]}"; do
       continue
     fi
     [ "$b" = simd ] && { say "$name simd: ok ($((SECONDS - t0)) s)"; continue; }
-    bad=""
-    for f in "$work/out/$name/simd"/*.npy; do
-      g="$dir/$(basename "$f")"
-      cmp -s "$f" "$g" || bad="$bad $(basename "$f")"
-    done
+    bad="$(same_npy "$work/out/$name/simd" "$dir")"
     if [ -z "$bad" ]; then
       same[$b]=$((same[$b] + 1)); say "$name $b: identical to simd ($((SECONDS - t0)) s)"
     else
@@ -209,7 +315,111 @@ for c in "${cases[@]}"; do
   done
 done
 
-# ---- 3. speed -------------------------------------------------------------------------------------
+# ---- 3. ball-tree exactness ------------------------------------------------------------------------
+declare -A tsame=() tdiffer=() tfailed=()
+for b in $backends; do tsame[$b]=0; tdiffer[$b]=0; tfailed[$b]=0; done
+for c in "${tree_cases[@]}"; do
+  read -r kind name x bt level <<<"$c"
+  extra=()
+  [ "$kind" = partition ] && extra=(--partition-level "$level")
+  for b in cpu $backends; do
+    dir="$work/tree-out/$name/$b"
+    if [ "$(left)" -lt 70 ]; then
+      say "balltree $name $b: skipped (budget)"
+      [ "$b" = cpu ] || { tfailed[$b]=$((tfailed[$b] + 1)); failures+=("balltree $name/$b: skipped (budget)"); }
+      continue
+    fi
+    rc=0
+    t0=$SECONDS
+    sylva 60 balltree "$x" --batch "$bt" "${extra[@]}" --backend "$b" --out "$dir" -q \
+      >"$work/stdout" 2>"$work/tree-stderr-$b" || rc=$?
+    echo "$rc" >"$work/tree-rc-$b"
+    if [ "$b" = cpu ]; then
+      say "balltree $name cpu: exit $rc ($((SECONDS - t0)) s)"
+      # 0 or a refusal of the input (2) are answers to compare; anything else leaves nothing to compare with
+      if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
+        failures+=("balltree $name/cpu: exit $rc: $(grep -v '^WARNING: Using incubator' "$work/tree-stderr-cpu" | head -n1)")
+        break
+      fi
+      continue
+    fi
+    want_rc="$(cat "$work/tree-rc-cpu")"
+    bad=""
+    if [ "$rc" != "$want_rc" ]; then
+      bad=" exit $rc (cpu: $want_rc): $(grep -v '^WARNING: Using incubator' "$work/tree-stderr-$b" | head -n1)"
+    elif [ "$rc" -ne 0 ]; then
+      # an error case: the same message
+      cmp -s <(grep -v '^WARNING: Using incubator' "$work/tree-stderr-cpu") \
+        <(grep -v '^WARNING: Using incubator' "$work/tree-stderr-$b") || bad=" another error message"
+    else
+      bad="$(same_npy "$work/tree-out/$name/cpu" "$dir")"
+    fi
+    if [ "$rc" -ne 0 ] && [ "$want_rc" -eq 0 ]; then
+      # the backend did not build what the CPU built (no device, a refusal, a crash): a failure, not a difference
+      tfailed[$b]=$((tfailed[$b] + 1)); failures+=("balltree $name/$b: failed:$bad"); say "balltree $name $b: FAILED:$bad"
+    elif [ -z "$bad" ]; then
+      tsame[$b]=$((tsame[$b] + 1)); say "balltree $name $b: identical to cpu ($((SECONDS - t0)) s)"
+    else
+      tdiffer[$b]=$((tdiffer[$b] + 1)); failures+=("balltree $name/$b: differs:$bad"); say "balltree $name $b: DIFFERS:$bad"
+    fi
+  done
+done
+
+# ---- 4. ball-tree speed ---------------------------------------------------------------------------
+tree_json=()
+for t in $tree_sizes; do
+  case "$t" in
+    *x*) tb="${t%x*}"; ts="${t#*x}" ;;
+    *) tb=1; ts="$t" ;;
+  esac
+  tx="$work/bench-$t.npy"; tbx="$work/bench-$t-batch.npy"
+  python3 - "$tx" "$tbx" "$tb" "$ts" <<'PY'
+import random, sys
+import npy
+xp, bp, batches, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+n = batches * size
+rnd = random.Random(42)
+npy.write(xp, "<f4", (n, 3), npy.floats([rnd.random() for _ in range(3 * n)]))
+npy.write(bp, "<i8", (n,), npy.int64s([i // size for i in range(n)]))
+PY
+  cpu_ms=""
+  for b in $backends cpu; do
+    if [ "$(left)" -lt 70 ]; then
+      say "bench balltree $t $b: skipped (budget)"
+      tree_json+=("{\"input\": $(json_str "$t"), \"backend\": $(json_str "$b"), \"status\": \"skipped\"}")
+      continue
+    fi
+    rc=0
+    if [ "$b" = cpu ]; then
+      sylva 60 bench balltree "$tx" --batch "$tbx" --repeat "$tree_repeat" --threads "$cpu_threads" >"$work/tbench" 2>"$work/stderr" || rc=$?
+    else
+      sylva 60 bench balltree "$tx" --batch "$tbx" --repeat "$tree_repeat" --backend "$b" >"$work/tbench" 2>"$work/stderr" || rc=$?
+    fi
+    if [ "$rc" -ne 0 ]; then
+      line="$(grep -v '^WARNING: Using incubator' "$work/stderr" | head -n1)"
+      say "bench balltree $t $b: failed (exit $rc): $line"
+      [ "$b" = cpu ] || failures+=("bench balltree $t $b: exit $rc: $line")
+      tree_json+=("{\"input\": $(json_str "$t"), \"backend\": $(json_str "$b"), \"status\": \"error\", \"header\": $(json_str "$line")}")
+      continue
+    fi
+    sed 's/^/  /' "$work/tbench"
+    host="$(sed -n 's/^balltree .* median_ms=\([0-9.]*\) .*/\1/p' "$work/tbench" | head -n1 || true)"
+    dev="$(sed -n 's/^balltree-device .* device_median_ms=\([0-9.]*\) .*/\1/p' "$work/tbench" | head -n1 || true)"
+    threads_json=""
+    if [ "$b" = cpu ]; then cpu_ms="$host"; threads_json=", \"threads\": $cpu_threads"; fi
+    tree_json+=("{\"input\": $(json_str "$t"), \"backend\": $(json_str "$b"), \"status\": \"ok\", \"repeat\": $tree_repeat, \
+\"host_to_host_median_ms\": ${host:-null}, \"on_device_median_ms\": ${dev:-null}$threads_json}")
+  done
+  if [ -n "$cpu_ms" ]; then
+    for b in $backends; do
+      dev="$(printf '%s\n' "${tree_json[@]}" | grep "\"input\": \"$t\", \"backend\": \"$b\", \"status\": \"ok\"" \
+        | sed -n 's/.*"on_device_median_ms": \([0-9.]*\).*/\1/p' | head -n1 || true)"
+      [ -z "$dev" ] || say "ball tree $t: cpu ($cpu_threads threads) / $b on device = $(awk -v a="$cpu_ms" -v b="$dev" 'BEGIN { printf "%.2f", a / b }')"
+    done
+  fi
+done
+
+# ---- 5. speed -------------------------------------------------------------------------------------
 bench_json=()
 bench() {   # BACKEND N LIMIT REPEAT WARMUP
   local b="$1" n="$2" limit="$3" r="$4" w="$5" rc=0 status total core tree line pairs
@@ -265,7 +475,18 @@ ok=1
       "${same[$b]}" "${differ[$b]}" "${failed[$b]}"
     sep=","
   done
-  printf '\n  },\n  "failures": ['
+  printf '\n  },\n  "balltree_exactness_data": %s,\n  "balltree_cases": %d,\n  "balltree_exactness": {' \
+    "$(json_str "$tree_source")" "${#tree_cases[@]}"
+  sep=""
+  for b in $backends; do
+    printf '%s\n    %s: {"identical": %d, "differ": %d, "failed": %d}' "$sep" "$(json_str "$b")" \
+      "${tsame[$b]}" "${tdiffer[$b]}" "${tfailed[$b]}"
+    sep=","
+  done
+  printf '\n  },\n  "balltree_bench": ['
+  sep=""
+  for j in "${tree_json[@]}"; do printf '%s\n    %s' "$sep" "$j"; sep=","; done
+  printf '\n  ],\n  "failures": ['
   sep=""
   for f in "${failures[@]}"; do printf '%s\n    %s' "$sep" "$(json_str "$f")"; sep=","; done
   printf '\n  ],\n  "bench": ['

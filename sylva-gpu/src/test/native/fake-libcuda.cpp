@@ -2,7 +2,8 @@
  * A stand-in for libcuda.so.1 for tests on machines without an NVIDIA GPU: the driver-API calls the
  * CUDA backend binds, implemented on the host. Device memory is host memory; cuLaunchKernel runs the
  * CUDA-preluded kernel source itself (gpu/make-ptx.sh --compose K > composed.inc, compiled into this
- * library with gpu/cuda-stubs.h, so one K per build), one block after another, each block's threads as real threads meeting at
+ * library with gpu/cuda-stubs.h, so one K per build; the ball-tree kernels likewise from
+ * make-ptx.sh --compose-tree > composed-tree.inc), one block after another, each block's threads as real threads meeting at
  * __syncthreads (a pthread barrier), __shared__ arrays as function statics. It checks the Java side's
  * bindings end to end (signatures, the _v2 symbols, launch-argument marshalling, copies); it says
  * nothing about how NVIDIA's compiler or hardware treat the kernels. It also stands in for NVRTC
@@ -26,6 +27,19 @@ static pthread_barrier_t block_barrier;
 namespace kernels {
 #include "composed.inc"
 }
+namespace tree {
+#include "composed-tree.inc"
+}
+
+/* a launch argument, converted to whatever the kernel's parameter is (the params array points at each value) */
+struct Arg {
+    void* v;
+    template <class T> operator T() const { return *(T*) v; }
+};
+/* the ball-tree kernels, in the order of GpuBackend.TREE_KERNELS; handles 0x20 + index */
+static const char* const TREE_KERNELS[] = {"bt_init", "bt_reset", "bt_minmax", "bt_pick", "bt_hist", "bt_digit",
+                                           "bt_part", "bt_advance", "bt_leaves", "bt_small_list", "bt_small"};
+static const int TREE_COUNT = 11;
 
 typedef int CUresult;
 enum { OK = 0, INVALID_VALUE = 1, NOT_FOUND = 500 };
@@ -51,14 +65,20 @@ CUresult cuDevicePrimaryCtxRetain(void** ctx, int) { *ctx = (void*) 0x1; return 
 CUresult cuDevicePrimaryCtxRelease_v2(int) { return OK; }
 CUresult cuCtxSetCurrent(void* ctx) { return ctx == (void*) 0x1 ? OK : INVALID_VALUE; }
 CUresult cuModuleLoadData(void** m, const void* image) {
-    if (std::strstr((const char*) image, ".entry core_lists") == nullptr) return 218;   /* INVALID_PTX */
+    if (std::strstr((const char*) image, ".entry core_lists") == nullptr
+        && std::strstr((const char*) image, ".entry bt_init") == nullptr) return 218;   /* INVALID_PTX */
     *m = (void*) 0x2;
     return OK;
 }
 CUresult cuModuleGetFunction(void** f, void*, const char* name) {
     if (std::strcmp(name, "core_lists") == 0) *f = (void*) 0x10;
     else if (std::strcmp(name, "cheapest_edges") == 0) *f = (void*) 0x11;
-    else return NOT_FOUND;
+    else {
+        for (int i = 0; i < TREE_COUNT; i++) {
+            if (std::strcmp(name, TREE_KERNELS[i]) == 0) { *f = (void*) (uintptr_t) (0x20 + i); return OK; }
+        }
+        return NOT_FOUND;
+    }
     return OK;
 }
 CUresult cuMemAlloc_v2(uint64_t* p, size_t bytes) { *p = (uint64_t) std::calloc(1, bytes); return *p ? OK : 2; }
@@ -93,14 +113,16 @@ int nvrtcCompileProgram(void* prog, int n, const char* const* options) {
         fmad |= o == "--fmad=false";
         arch |= o == "--gpu-architecture=compute_90";   /* the fake device is compute capability 9.0 */
     }
-    bool source = p->src.find("#define K 21\n") != std::string::npos
+    bool treeSource = p->src.find("KERNEL void bt_init(") != std::string::npos;
+    bool source = (treeSource || p->src.find("#define K 21\n") != std::string::npos)
                   && p->src.find("#define KERNEL extern \"C\" __global__") != std::string::npos;
     if (!fmad || !arch || !source) {
         p->log = std::string("fake nvrtc: expected --fmad=false, --gpu-architecture=compute_90 and the CUDA-preluded "
                              "source for K = 21") + (fmad ? "" : " (no --fmad=false)") + (arch ? "" : " (no arch)");
         return 6;   /* COMPILATION */
     }
-    p->ptx = "// fake nvrtc\n.visible .entry core_lists()\n.visible .entry cheapest_edges()\n";
+    p->ptx = treeSource ? "// fake nvrtc\n.visible .entry bt_init()\n"
+                        : "// fake nvrtc\n.visible .entry core_lists()\n.visible .entry cheapest_edges()\n";
     compiles++;
     return 0;
 }
@@ -127,7 +149,24 @@ static void* run_thread(void* arg) {
     blockIdx = {t->block, 0, 0};
     blockDim = {t->threads, 1, 1};
     void** p = t->p;
-    if (t->f == (void*) 0x10) {
+    const uintptr_t id = (uintptr_t) t->f;
+    if (id >= 0x20) {
+        Arg a[16];
+        for (int i = 0; i < 16; i++) a[i] = Arg{p[i]};
+        switch (id - 0x20) {
+            case 0: tree::bt_init(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+            case 1: tree::bt_reset(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]); break;
+            case 2: tree::bt_minmax(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); break;
+            case 3: tree::bt_pick(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); break;
+            case 4: tree::bt_hist(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
+            case 5: tree::bt_digit(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]); break;
+            case 6: tree::bt_part(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
+            case 7: tree::bt_advance(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+            case 8: tree::bt_leaves(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+            case 9: tree::bt_small_list(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
+            default: tree::bt_small(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
+        }
+    } else if (t->f == (void*) 0x10) {
         kernels::core_lists(*(const double**) p[0], *(int*) p[1], *(int*) p[2], *(int*) p[3], *(int*) p[4],
                             *(int*) p[5], *(double**) p[6], *(int**) p[7]);
     } else {
@@ -140,7 +179,8 @@ static void* run_thread(void* arg) {
 
 CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void* stream, void** params, void** extra) {
-    if ((f != (void*) 0x10 && f != (void*) 0x11) || gy != 1 || gz != 1 || by != 1 || bz != 1 || shared != 0
+    const uintptr_t id = (uintptr_t) f;
+    if ((id != 0x10 && id != 0x11 && (id < 0x20 || id >= (uintptr_t) (0x20 + TREE_COUNT))) || gy != 1 || gz != 1 || by != 1 || bz != 1 || shared != 0
         || stream != (void*) 0x3 || extra != nullptr || bx == 0 || bx > 1024) return INVALID_VALUE;
     std::vector<pthread_t> ts(bx);
     std::vector<Thread> args(bx);

@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
             "  sylva balltree cloud.npy --out tree/",
             "  sylva balltree cloud.npy --batch batch.npy --out tree/ \\",
             "      --report tree/balls.html --report-level 4",
-            "  sylva balltree rotated.npy --batch batch.npy --partition-level 6 --out part/"})
+            "  sylva balltree rotated.npy --batch batch.npy --partition-level 6 --out part/",
+            "  sylva balltree cloud.npy --batch batch.npy --backend opencl --out tree/"})
 final class BallTreeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -78,6 +79,13 @@ final class BallTreeCommand implements Callable<Integer> {
                 + "until then are several times slower; the output is identical).")
     Kernels kernels;
 
+    @Option(names = "--backend", paramLabel = "auto|cpu|opencl|cuda", defaultValue = "auto",
+            converter = EngineChoice.TreeName.class,
+            description = "Engine of the build (default ${DEFAULT-VALUE}: the CPU engine; a GPU only when named). opencl "
+                + "and cuda build every batch level by level on the first usable device of that API, byte-identical to "
+                + "the CPU engine; no usable device is refused at once, exit 2 (sylva devices says what is found).")
+    String backend;
+
     /** Which code builds the tree; the trees are identical. */
     enum Kernels { SCALAR, VECTOR }
 
@@ -101,6 +109,8 @@ final class BallTreeCommand implements Callable<Integer> {
         // Before anything is read or created: the builder refuses a bad thread count (ErrorHandler names --threads).
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
                 .vectorKernels(kernels == Kernels.VECTOR);
+        // A GPU API with no usable device is refused here, before any input is read or output claimed.
+        builder.engine(EngineChoice.tree(backend));
         OutputTargets.claim(context, err, run.quiet, out, names(partitionLevel != null ? PARTITION : TREE, format),
                 RESERVED, report);
         PointSet points = in.read(err, run.quiet, context.stdin(), context.cancel());

@@ -112,6 +112,11 @@ final class BenchCommand implements Runnable {
         @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "vector",
                 description = "Vector API kernels where the JVM has them, or the scalar code (default ${DEFAULT-VALUE}).")
         BallTreeCommand.Kernels kernels;
+        @Option(names = "--backend", paramLabel = "auto|cpu|opencl|cuda", defaultValue = "auto",
+                converter = EngineChoice.TreeName.class,
+                description = "Engine (default ${DEFAULT-VALUE}: the CPU). On a GPU, a second line times builds with "
+                    + "the points already on the device and the tree left there (device_median_ms, device_min_ms).")
+        String backend;
 
         Tree(CliContext context) {
             this.context = context;
@@ -129,6 +134,18 @@ final class BenchCommand implements Runnable {
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
+            org.sylva.balltree.engine.TreeEngine engine = EngineChoice.tree(backend);
+            if (engine instanceof org.sylva.gpu.GpuTreeEngine gpu) {
+                BallTreeBench.Result r = BallTreeBench.runOn(gpu, pts, layout, repeat);
+                double[] dev = gpu.timeOnDevice(pts, layout, Math.min(repeat, 5), repeat);
+                double devMedian = repeat % 2 == 1 ? dev[repeat / 2] : (dev[repeat / 2 - 1] + dev[repeat / 2]) / 2;
+                spec.commandLine().getOut().printf(java.util.Locale.ROOT,
+                        "balltree n=%d d=%d batches=%d backend=%s repeat=%d median_ms=%.3f min_ms=%.3f%n"
+                                + "balltree-device n=%d d=%d batches=%d backend=%s repeat=%d device_median_ms=%.3f device_min_ms=%.3f%n",
+                        r.points(), r.dimensions(), r.batches(), gpu.name().replace(' ', '_'), repeat, r.medianMs(), r.minMs(),
+                        r.points(), r.dimensions(), r.batches(), gpu.name().replace(' ', '_'), repeat, devMedian, dev[0]);
+                return 0;
+            }
             spec.commandLine().getOut().println(BallTreeBench.run(pts, layout, repeat, t, kernels == BallTreeCommand.Kernels.VECTOR).line());
             return 0;
         }

@@ -1,15 +1,17 @@
 package org.sylva.cli;
 
+import org.sylva.balltree.engine.TreeEngine;
 import org.sylva.data.InvalidInputException;
 import org.sylva.gpu.GpuEngines;
 import org.sylva.gpu.GpuException;
+import org.sylva.gpu.GpuTreeEngine;
 import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
 import picocli.CommandLine;
 
 /**
  * The value of {@code --backend}: a CPU kernel choice ({@link Backend}: auto, scalar, simd) or a GPU API
- * (opencl, cuda). The GPU engines live in {@code sylva-gpu}, which the dependency-free core cannot name,
+ * (opencl, cuda); for {@code sylva balltree}, auto or cpu or a GPU API ({@link #tree}). The GPU engines live in {@code sylva-gpu}, which the dependency-free core cannot name,
  * so the command line maps the name here rather than widening {@link Backend}. A GPU API without a
  * usable device is refused before any input is read, with the reason, as a parameter error.
  *
@@ -32,6 +34,30 @@ final class EngineChoice {
                 throw new CommandLine.TypeConversionException(
                         "backend must be auto, scalar, simd, opencl or cuda; got " + value);
             }
+        }
+    }
+
+    /** The ball tree's {@code --backend}: auto or cpu (the CPU engine), or a GPU API; a usage error otherwise. */
+    static final class TreeName implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            String v = value == null ? "" : value.trim().toLowerCase(java.util.Locale.ROOT);
+            if (GpuEngines.isGpu(v) || v.equals("auto") || v.equals("cpu")) return v;
+            throw new CommandLine.TypeConversionException("backend must be auto, cpu, opencl or cuda; got " + value);
+        }
+    }
+
+    /**
+     * The ball-tree engine {@code value} names: {@code null} for auto and cpu (the builder's CPU engine;
+     * auto never picks a GPU unasked), else the GPU engine of that API, or a parameter error naming why
+     * there is no usable device.
+     */
+    static TreeEngine tree(String value) {
+        if (!GpuEngines.isGpu(value)) return null;
+        try {
+            return GpuTreeEngine.open(value);
+        } catch (GpuException e) {
+            throw InvalidInputException.forParameter("backend", e.getMessage());
         }
     }
 

@@ -46,7 +46,8 @@ class DeviceCheckScriptTest {
     void onOpenClItComparesBenchesAndSummarises(@TempDir Path tmp) throws Exception {
         boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
         if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
-        Run r = script(tmp, "--backends", "opencl", "--sizes", "400");
+        Run r = script(tmp, "--backends", "opencl", "--sizes", "400", "--tree-oracle", "none", "--tree-sizes", "300 2x150",
+                "--tree-repeat", "1");
         assertEquals(0, r.code(), r.out());
         String json = Files.readString(tmp.resolve("device-check.json"));
         Object parsed = MiniJson.parse(json);
@@ -55,26 +56,35 @@ class DeviceCheckScriptTest {
         assertTrue(json.contains("{\"backend\": \"opencl\", \"n\": 400, \"status\": \"ok\""), json);
         assertTrue(json.contains("{\"backend\": \"simd\", \"n\": 400, \"status\": \"ok\""), json);
         assertTrue(Files.readString(tmp.resolve("device-check.log")).contains("identical to simd"));
+        // the ball tree: generated clouds (two builds, two partitions) identical to the CPU engine, both timings
+        assertTrue(json.contains("\"balltree_exactness\": {\n    \"opencl\": {\"identical\": 4, \"differ\": 0, \"failed\": 0}"), json);
+        assertTrue(json.contains("{\"input\": \"2x150\", \"backend\": \"opencl\", \"status\": \"ok\"")
+                && json.contains("{\"input\": \"2x150\", \"backend\": \"cpu\", \"status\": \"ok\""), json);
+        assertTrue(java.util.regex.Pattern.compile("\"backend\": \"opencl\", \"status\": \"ok\", \"repeat\": 1, "
+                + "\"host_to_host_median_ms\": [0-9.]+, \"on_device_median_ms\": [0-9.]+").matcher(json).find(), json);
     }
 
     @Test
     void aCudaRefusalIsAFailureInTheSummary(@TempDir Path tmp) throws Exception {
         assumeTrue(CudaDriver.loadFailure() != null, "a CUDA driver is present here");
-        Run r = script(tmp, "--backends", "cuda", "--sizes", "");
+        Run r = script(tmp, "--backends", "cuda", "--sizes", "", "--tree-oracle", "none", "--tree-sizes", "");
         assertEquals(1, r.code(), r.out());
         String json = Files.readString(tmp.resolve("device-check.json"));
         MiniJson.parse(json);
         assertTrue(json.contains("\"ok\": false") && json.contains("\"cuda\": {\"identical\": 0, \"differ\": 0, \"failed\": 2}"), json);
         assertTrue(json.contains("CUDA backend unavailable"), json);
+        assertTrue(json.contains("\"balltree_exactness\": {\n    \"cuda\": {\"identical\": 0, \"differ\": 0, \"failed\": 4}"), json);
     }
 
     @Test
     void aDryRunPrintsThePlanAndRunsNoFit(@TempDir Path tmp) throws Exception {
-        Run r = script(tmp, "--backends", "cuda opencl", "--sizes", "20000 500000", "--dry-run");
+        Run r = script(tmp, "--backends", "cuda opencl", "--sizes", "20000 500000", "--tree-oracle", "none", "--dry-run");
         assertEquals(0, r.code(), r.out());
         assertTrue(r.out().contains("plan: bench --generate 500000 --backend cuda")
                 && r.out().contains("plan: hdbscan clips_mcs20_ms19 --backend opencl")
                 && r.out().contains("dry run: nothing run"), r.out());
+        assertTrue(r.out().contains("plan: balltree build uniform --backend opencl")
+                && r.out().contains("plan: bench balltree 64x16384 (d = 3) --backend cuda"), r.out());
         assertTrue(Files.notExists(tmp.resolve("device-check.json")));
     }
 }

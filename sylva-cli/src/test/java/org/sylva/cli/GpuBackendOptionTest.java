@@ -69,4 +69,58 @@ class GpuBackendOptionTest {
         assertEquals(2, bad.code(), bad.err());
         assertTrue(bad.err().contains("opencl or cuda"), bad.err());
     }
+
+    @Test
+    void balltreeOnOpenClWritesTheCpuFiles(@TempDir Path tmp) throws IOException {
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        Path in = TestData.writeNpy(TestData.blob(3000, 3, 22), tmp.resolve("cloud.npy"));
+        for (String[] extra : new String[][] {{}, {"--partition-level", "5"}}) {
+            String tag = extra.length == 0 ? "tree" : "part";
+            String[] common = {"balltree", in.toString(), "-q"};
+            Cli.Result cpu = Cli.run(concat(common, extra, "--out", tmp.resolve(tag + "-cpu").toString()));
+            Cli.Result gpu = Cli.run(concat(common, extra, "--backend", "opencl", "--out", tmp.resolve(tag + "-gpu").toString()));
+            assertEquals(0, cpu.code(), cpu.err());
+            assertEquals(0, gpu.code(), gpu.err());
+            for (String f : extra.length == 0 ? new String[] {"tree_idx.npy", "mask.npy", "offsets.npy", "levels.npy"}
+                    : new String[] {"perm.npy"}) {
+                assertArrayEquals(Files.readAllBytes(tmp.resolve(tag + "-cpu").resolve(f)),
+                        Files.readAllBytes(tmp.resolve(tag + "-gpu").resolve(f)), tag + " " + f);
+            }
+        }
+    }
+
+    @Test
+    void balltreeOnCudaWithoutADeviceIsOneClearError(@TempDir Path tmp) throws IOException {
+        Path in = TestData.writeNpy(TestData.blob(100, 3, 1), tmp.resolve("cloud.npy"));
+        Cli.Result r = Cli.run("balltree", in.toString(), "--backend", "cuda", "--out", tmp.resolve("o").toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("CUDA") && r.err().contains("--backend"), r.err());
+        assertTrue(Files.notExists(tmp.resolve("o")), "nothing created before the refusal");
+        Cli.Result bad = Cli.run("balltree", in.toString(), "--backend", "simd", "--out", tmp.resolve("o").toString());
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("auto, cpu, opencl or cuda"), bad.err());
+    }
+
+    @Test
+    void benchBalltreeTimesTheGpuEngineHostToHostAndOnTheDevice(@TempDir Path tmp) throws IOException {
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        Path in = TestData.writeNpy(TestData.blob(2000, 3, 5), tmp.resolve("cloud.npy"));
+        Cli.Result r = Cli.run("bench", "balltree", in.toString(), "--backend", "opencl", "--repeat", "3");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("balltree n=2000 d=3 batches=1 backend=gpu/opencl:") && r.out().contains("median_ms=")
+                && r.out().contains("balltree-device n=2000") && r.out().contains("device_median_ms="), r.out());
+        Cli.Result cuda = Cli.run("bench", "balltree", in.toString(), "--backend", "cuda", "--repeat", "1");
+        assertEquals(2, cuda.code(), cuda.err());
+        assertTrue(cuda.err().contains("CUDA"), cuda.err());
+    }
+
+    private static String[] concat(String[] a, String[] b, String... c) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length + c.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        System.arraycopy(c, 0, r, a.length + b.length, c.length);
+        return r;
+    }
 }

@@ -38,6 +38,19 @@ public interface DeviceSession extends AutoCloseable {
     /** Runs {@code kernel} over {@code items} work-items (rounded up to whole groups); waits for it. */
     void launch(String kernel, int items, KernelArg... args);
 
+    /**
+     * Queues {@code kernel} over {@code items} work-items behind everything queued before, without waiting
+     * for it ({@link #finish()} waits); the arguments are copied at the call. The default waits, as
+     * {@link #launch} does.
+     */
+    default void launchQueued(String kernel, int items, KernelArg... args) {
+        launch(kernel, items, args);
+    }
+
+    /** Waits until everything queued is done; a failure of a queued launch is reported here. */
+    default void finish() {
+    }
+
     /** Frees the buffers and ends the session; idempotent. */
     @Override
     void close();

@@ -13,6 +13,10 @@ import org.sylva.hdbscan.engine.FittedPoints;
  * }</pre>
  */
 public interface GpuBackend {
+    /** The kernels of {@code balltree.cl.inc}, which {@link #treeSession()} can launch. */
+    java.util.List<String> TREE_KERNELS = java.util.List.of("bt_init", "bt_reset", "bt_minmax", "bt_pick", "bt_hist",
+            "bt_digit", "bt_part", "bt_advance", "bt_leaves", "bt_small_list", "bt_small");
+
     /** The API and the device, for logs: {@code opencl: NVIDIA H200}. */
     String name();
 
@@ -24,4 +28,18 @@ public interface GpuBackend {
      * {@link GpuException} naming the figure when the device memory cannot hold them.
      */
     DeviceFit open(FittedPoints points, int k);
+
+    /** The ball-tree kernels of a compiled program or module, by name, each found by {@code lookup}. */
+    static java.util.Map<String, java.lang.foreign.MemorySegment> treeKernels(
+            java.util.function.Function<String, java.lang.foreign.MemorySegment> lookup) {
+        java.util.Map<String, java.lang.foreign.MemorySegment> m = new java.util.HashMap<>();
+        for (String name : TREE_KERNELS) m.put(name, lookup.apply(name));
+        return java.util.Map.copyOf(m);
+    }
+
+    /**
+     * A session on the ball-tree kernels ({@code balltree.cl.inc}, compiled on first use), for one build;
+     * the backend is held until the session is closed.
+     */
+    DeviceSession treeSession();
 }

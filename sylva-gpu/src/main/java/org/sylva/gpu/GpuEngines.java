@@ -33,11 +33,17 @@ public final class GpuEngines {
 
     /** The engine on the first usable device of {@code api}; a {@link GpuException} naming why not. */
     public static GpuHdbscanEngine open(String api) {
-        return switch (api.trim().toLowerCase(Locale.ROOT)) {
+        return switch (api(api)) {
             case "opencl" -> GpuHdbscanEngine.openCl();
-            case "cuda" -> new GpuHdbscanEngine(CudaBackend.first(), LaunchPolicy.DEFAULT, true);
-            default -> throw new IllegalArgumentException("not a GPU API: " + api + " (one of " + APIS + ")");
+            default -> new GpuHdbscanEngine(CudaBackend.first(), LaunchPolicy.DEFAULT, true);
         };
+    }
+
+    /** {@code api} in lower case if it names a GPU API; an {@link IllegalArgumentException} otherwise. */
+    static String api(String api) {
+        String a = api == null ? "" : api.trim().toLowerCase(Locale.ROOT);
+        if (!APIS.contains(a)) throw new IllegalArgumentException("not a GPU API: " + api + " (one of " + APIS + ")");
+        return a;
     }
 
     /** What would compile the CUDA kernels (NVRTC and its path, or the PTX files), or why nothing can. */

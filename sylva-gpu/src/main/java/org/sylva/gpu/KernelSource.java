@@ -6,7 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The one kernel source of the GPU engine ({@code hdbscan.cl.inc}) and the prelude of each API that maps
+ * The kernel sources of the GPU engines ({@code hdbscan.cl.inc}; {@code balltree.cl.inc} for the ball
+ * tree) and the prelude of each API that maps
  * the words which differ (kernel and memory qualifiers, barrier, ids, the non-contracting float64
  * operations). {@link #compose} gives the text a compiler receives: prelude, the list length {@code K},
  * then the shared source.
@@ -33,6 +34,16 @@ public final class KernelSource {
     /** The shared kernel source, as committed. */
     public static String kernels() {
         return resource("hdbscan.cl.inc");
+    }
+
+    /** The ball-tree kernel source ({@code balltree.cl.inc}), as committed. */
+    public static String treeKernels() {
+        return resource("balltree.cl.inc");
+    }
+
+    /** Prelude, then the ball-tree kernels: the text compiled for {@code GpuTreeEngine} (no constant to define). */
+    public static String composeTree(Api api) {
+        return prelude(api) + "\n" + treeKernels();
     }
 
     /** The prelude of {@code api}, as committed. */

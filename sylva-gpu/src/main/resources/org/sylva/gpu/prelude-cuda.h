@@ -17,3 +17,13 @@ typedef long long idx_t;
 #define ADD(a, b) __dadd_rn((a), (b))
 #define DIV(a, b) __ddiv_rn((a), (b))
 #define SQRT(x) __dsqrt_rn(x)
+/* the ball-tree kernels (balltree.cl.inc): 32-bit atomics on global memory, bit casts, 64-bit keys */
+/* a pointer into local (shared) memory */
+#define LOCAL_PTR
+#define ATOMIC_MIN(p, v) atomicMin((p), (v))
+#define ATOMIC_MAX(p, v) atomicMax((p), (v))
+#define ATOMIC_ADD(p, v) atomicAdd((p), (v))
+#define FLOAT_BITS(x) __float_as_int(x)
+#define BITS_FLOAT(x) __int_as_float(x)
+typedef unsigned long long u64_t;
+typedef unsigned char u8_t;

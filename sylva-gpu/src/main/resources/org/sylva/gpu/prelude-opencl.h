@@ -20,3 +20,13 @@ typedef long idx_t;
 #define ADD(a, b) ((a) + (b))
 #define DIV(a, b) ((a) / (b))
 #define SQRT(x) sqrt(x)
+/* the ball-tree kernels (balltree.cl.inc): 32-bit atomics on global memory, bit casts, 64-bit keys */
+/* a pointer into local (shared) memory */
+#define LOCAL_PTR __local
+#define ATOMIC_MIN(p, v) atomic_min((p), (v))
+#define ATOMIC_MAX(p, v) atomic_max((p), (v))
+#define ATOMIC_ADD(p, v) atomic_add((p), (v))
+#define FLOAT_BITS(x) as_int(x)
+#define BITS_FLOAT(x) as_float(x)
+typedef ulong u64_t;
+typedef uchar u8_t;

@@ -19,7 +19,8 @@ import org.sylva.gpu.cuda.StampedPtx;
  * the host and runs the CUDA-preluded kernel source on host threads; the backend finds no NVRTC and
  * loads a stamped PTX file, then (the same library standing in for NVRTC, which checks it is given
  * {@code --fmad=false}, the device's architecture and the CUDA-preluded source) compiles at run time;
- * either way the fit must be the CPU's bytes. This checks the bindings (symbols,
+ * either way the fit must be the CPU's bytes, and so must a ball tree and a partition of the GPU tree
+ * engine on the same backend. This checks the bindings (symbols,
  * signatures, the launch-argument array, copies, the PTX fallback), not NVIDIA's compiler or hardware.
  * Skipped without g++.
  */
@@ -46,6 +47,8 @@ class CudaFakeDriverTest {
         Path gpu = Path.of("..", "gpu").toAbsolutePath().normalize();
         Files.writeString(tmp.resolve("composed.inc"),
                 run(List.of("bash", gpu.resolve("make-ptx.sh").toString(), "--compose", "21")));
+        Files.writeString(tmp.resolve("composed-tree.inc"),
+                run(List.of("bash", gpu.resolve("make-ptx.sh").toString(), "--compose-tree")));
         Path lib = tmp.resolve("libfakecuda.so");
         run(List.of("g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-pthread", "-Wno-unknown-pragmas",
                 "-I", tmp.toString(), "-I", gpu.toString(), "-o", lib.toString(),
@@ -54,6 +57,8 @@ class CudaFakeDriverTest {
         // what the fake driver's cuModuleLoadData accepts; the stamp is checked for real
         Files.writeString(StampedPtx.file(ptx, 21), StampedPtx.STAMP + StampedPtx.sourceHash(21)
                 + "\n.visible .entry core_lists()\n.visible .entry cheapest_edges()\n");
+        Files.writeString(ptx.resolve("balltree.ptx"), StampedPtx.STAMP + StampedPtx.treeSourceHash()
+                + "\n.visible .entry bt_init()\n");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String cp = System.getProperty("java.class.path");
         // without NVRTC: the stamped PTX file
@@ -63,13 +68,13 @@ class CudaFakeDriverTest {
         assertTrue(out.contains("same bytes on gpu/cuda: Fake CUDA device (host threads) compiled by PTX files of " + ptx), out);
         assertTrue(out.contains("cuda: Fake CUDA device (host threads) (CUDA driver 12.4, compute capability 9.0, 1.0 GiB): usable")
                 && out.contains("cuda: kernels compiled by PTX files of " + ptx), out);
-        assertTrue(launches(out) > 10, out);
+        assertTrue(launches(out) > 10 && out.contains("ball tree: same bytes on gpu/cuda: Fake CUDA device"), out);
         // with "NVRTC" (the fake library's nvrtc* calls check the options and the source they get)
         out = run(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Dsylva.cuda.library=" + lib,
                 "-Dsylva.nvrtc=" + lib, "-cp", cp, FakeCudaFit.class.getName()));
         assertTrue(out.contains("compiled by NVRTC 12.4 (" + lib + ")"), out);
-        assertTrue(out.contains("fake compiles 1;"), out);
-        assertTrue(launches(out) > 10, out);
+        assertTrue(out.contains("fake compiles 2;"), out);
+        assertTrue(launches(out) > 10 && out.contains("ball tree: same bytes on gpu/cuda: Fake CUDA device"), out);
     }
 
     private static int launches(String out) {

@@ -35,6 +35,24 @@ final class FakeCudaFit {
             HdbscanResult b = gpu.fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
             SameBytes.assertSame(a, b);
         }
+        // the ball-tree kernels on the same backend: a tree and a partition, the CPU engine's bytes
+        GpuTreeEngine tree = new GpuTreeEngine(cuda.backend());
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(5);
+        float[] pts = new float[300 * 3];
+        for (int i = 0; i < pts.length; i++) pts[i] = rng.nextInt(40) / 8f;
+        int[] ids = new int[300];
+        for (int i = 0; i < 300; i++) ids[i] = i < 200 ? 0 : i < 201 ? 1 : i < 203 ? 2 : 3;
+        org.sylva.data.PointSet ps = org.sylva.data.PointSet.of(300, 3, pts);
+        org.sylva.balltree.BallTree want = new org.sylva.balltree.BallTreeBuilder().threads(1).build(ps, ids);
+        org.sylva.balltree.BallTree got = new org.sylva.balltree.BallTreeBuilder().engine(tree).build(ps, ids);
+        if (!java.util.Arrays.equals(want.indices(), got.indices()) || !java.util.Arrays.equals(want.maskBytes(), got.maskBytes())) {
+            throw new AssertionError("the CUDA ball tree differs from the CPU engine's");
+        }
+        if (!java.util.Arrays.equals(new org.sylva.balltree.BallTreeBuilder().threads(1).partition(ps, ids, 3),
+                new org.sylva.balltree.BallTreeBuilder().engine(tree).partition(ps, ids, 3))) {
+            throw new AssertionError("the CUDA partition differs from the CPU engine's");
+        }
+        System.out.println("ball tree: same bytes on " + tree.name());
         int launches = counter("sylvaFakeLaunches"), compiles = counter("sylvaFakeCompiles");
         GpuEngines.deviceLines().forEach(System.out::println);
         System.out.println("same bytes on " + cuda.name() + " compiled by " + ((CudaBackend) cuda.backend()).compiler()

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The kernel source and both preludes obey the loop rule; the check catches sources that do not. */
+/** Both kernel sources and both preludes obey the loop rule; the check catches sources that do not. */
 class KernelLoopRuleTest {
     @Test
     void theKernelSourceObeysTheRule() {
@@ -14,6 +14,17 @@ class KernelLoopRuleTest {
         for (KernelSource.Api api : KernelSource.Api.values()) {
             assertEquals(List.of(), KernelLoopRule.violations(KernelSource.compose(api, 21)), api.name());
         }
+    }
+
+    @Test
+    void theBallTreeSourceObeysTheRule() {
+        String src = KernelSource.treeKernels();
+        assertTrue(src.contains("for ("), "the ball-tree source has loops to check");
+        assertEquals(List.of(), KernelLoopRule.violations(src));
+        for (KernelSource.Api api : KernelSource.Api.values()) {
+            assertEquals(List.of(), KernelLoopRule.violations(KernelSource.composeTree(api)), api.name());
+        }
+        for (String kernel : GpuBackend.TREE_KERNELS) assertTrue(src.contains("KERNEL void " + kernel + "("), kernel);
     }
 
     @Test

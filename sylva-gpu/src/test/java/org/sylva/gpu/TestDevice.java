@@ -10,11 +10,11 @@ import org.sylva.gpu.opencl.OpenClDevices;
  * reason, except under {@code CI=true}, where they fail: CI installs PoCL, so a missing device there is
  * a broken setup, not a reason to pass silently.
  */
-final class TestDevice {
+public final class TestDevice {
     private TestDevice() {
     }
 
-    static OpenClBackend openCl() {
+    public static OpenClBackend openCl() {
         OpenClDevices s = OpenClDevices.scan();
         if (s.firstUsable().isEmpty()) {
             String why = "no usable OpenCL device: " + s.whyNone();

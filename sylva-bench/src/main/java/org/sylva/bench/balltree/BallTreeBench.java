@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.sylva.balltree.BallTree;
 import org.sylva.balltree.BallTreeBuilder;
+import org.sylva.balltree.engine.TreeEngine;
 import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
 
@@ -87,11 +88,24 @@ public final class BallTreeBench {
      */
     public static Result[] runInterleaved(PointSet points, BatchLayout layout, int repeat, boolean vectorKernels,
                                           int... threadCounts) {
-        if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
         boolean vector = vectorKernels && BallTreeBuilder.vectorKernelsAvailable();
         int k = threadCounts.length;
         BallTreeBuilder[] builders = new BallTreeBuilder[k];
         for (int i = 0; i < k; i++) builders[i] = new BallTreeBuilder().threads(threadCounts[i]).vectorKernels(vector);
+        return time(builders, points, layout, repeat, vector);
+    }
+
+    /**
+     * Times {@code repeat >= 1} builds on {@code engine} (a GPU engine, say) after the same warm-up, host
+     * memory to host memory; the result's thread count is 1 and its kernels scalar (the engine's own).
+     */
+    public static Result runOn(TreeEngine engine, PointSet points, BatchLayout layout, int repeat) {
+        return time(new BallTreeBuilder[] {new BallTreeBuilder().threads(1).engine(engine)}, points, layout, repeat, false)[0];
+    }
+
+    private static Result[] time(BallTreeBuilder[] builders, PointSet points, BatchLayout layout, int repeat, boolean vector) {
+        if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
+        int k = builders.length;
         long sink = warmUp(builders, points, layout);
         double[][] ms = new double[k][repeat];
         for (int r = 0; r < repeat; r++) {
@@ -107,7 +121,7 @@ public final class BallTreeBench {
         for (int i = 0; i < k; i++) {
             Arrays.sort(ms[i]);
             double median = repeat % 2 == 1 ? ms[i][repeat / 2] : (ms[i][repeat / 2 - 1] + ms[i][repeat / 2]) / 2;
-            out[i] = new Result(points.size(), points.dimensions(), layout.batchCount(), threadCounts[i], repeat,
+            out[i] = new Result(points.size(), points.dimensions(), layout.batchCount(), builders[i].threads(), repeat,
                     median, ms[i][0], vector);
         }
         return out;

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sylva.gpu.DeviceFit;
+import org.sylva.gpu.DeviceSession;
 import org.sylva.gpu.GpuBackend;
 import org.sylva.gpu.GpuDevice;
 import org.sylva.gpu.GpuException;
@@ -37,6 +38,8 @@ public final class CudaBackend implements GpuBackend {
     private final int computeCapability;
     private final CudaPtx compiler;
     private final Map<Integer, Kernels> modules = new HashMap<>();
+    /** The ball-tree module's kernels by name, loaded on first use. */
+    private Map<String, MemorySegment> treeKernels;
 
     /** A loaded module's two kernels. */
     record Kernels(MemorySegment module, MemorySegment coreLists, MemorySegment cheapestEdges) {
@@ -124,6 +127,30 @@ public final class CudaBackend implements GpuBackend {
         Kernels ks = kernels(k);
         lock.lock();
         // the session unlocks on close; KernelFit closes it when its own set-up fails
-        return new KernelFit(new CudaSession(this, ks), points, k);
+        return new KernelFit(new CudaSession(this, Map.of("core_lists", ks.coreLists(),
+                "cheapest_edges", ks.cheapestEdges())), points, k);
+    }
+
+    @Override
+    public DeviceSession treeSession() {
+        Map<String, MemorySegment> ks;
+        synchronized (modules) {
+            if (treeKernels == null) {
+                String ptx = compiler.treePtx(computeCapability);
+                cu.setCurrent(context);
+                MemorySegment m;
+                try {
+                    m = cu.loadModule(ptx);
+                } catch (GpuException e) {
+                    throw new GpuException("the CUDA driver could not load the ball-tree kernels made by "
+                            + compiler.describe() + ": " + e.getMessage(), e);
+                }
+                MemorySegment module = m;
+                treeKernels = GpuBackend.treeKernels(name -> cu.function(module, name));
+            }
+            ks = treeKernels;
+        }
+        lock.lock();
+        return new CudaSession(this, ks);
     }
 }

@@ -35,6 +35,13 @@ public record CudaPtx(Optional<Nvrtc> nvrtc, Optional<Path> ptxDir) {
                 .orElse("nothing: no NVRTC found (-Dsylva.nvrtc=PATH names it) and no PTX directory (-Dsylva.ptx.dir)");
     }
 
+    /** The PTX of the ball-tree kernels on a device of compute capability {@code cc}. */
+    public String treePtx(int cc) {
+        if (nvrtc.isPresent()) return nvrtc.get().compile(KernelSource.composeTree(KernelSource.Api.CUDA), "balltree.cu", cc);
+        if (ptxDir.isPresent()) return StampedPtx.loadTree(ptxDir.get());
+        return ptx(0, cc);   // neither: the same refusal as the HDBSCAN kernels'
+    }
+
     /** The PTX for lists of {@code k} on a device of compute capability {@code cc} (e.g. 90). */
     public String ptx(int k, int cc) {
         if (nvrtc.isPresent()) return nvrtc.get().compile(KernelSource.compose(KernelSource.Api.CUDA, k), "hdbscan.cu", cc);

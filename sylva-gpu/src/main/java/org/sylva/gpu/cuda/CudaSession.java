@@ -9,6 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.sylva.gpu.DeviceBuffer;
 import org.sylva.gpu.DeviceSession;
 import org.sylva.gpu.KernelArg;
@@ -28,11 +29,12 @@ import org.sylva.gpu.KernelArg;
 final class CudaSession implements DeviceSession {
     private final CudaBackend b;
     private final CudaDriver cu;
-    private final CudaBackend.Kernels ks;
+    /** The module's kernels by name. */
+    private final Map<String, MemorySegment> ks;
     private final List<Long> buffers = new ArrayList<>();
     private boolean closed;
 
-    CudaSession(CudaBackend b, CudaBackend.Kernels ks) {
+    CudaSession(CudaBackend b, Map<String, MemorySegment> ks) {
         this.b = b;
         this.cu = b.cu;
         this.ks = ks;
@@ -76,21 +78,29 @@ final class CudaSession implements DeviceSession {
 
     @Override
     public void launch(String kernel, int items, KernelArg... args) {
+        launchQueued(kernel, items, args);
+        finish();
+    }
+
+    @Override
+    public void launchQueued(String kernel, int items, KernelArg... args) {
         if (items <= 0) return;
-        MemorySegment fn = switch (kernel) {
-            case "core_lists" -> ks.coreLists();
-            case "cheapest_edges" -> ks.cheapestEdges();
-            default -> throw new IllegalArgumentException("no kernel " + kernel);
-        };
+        MemorySegment fn = ks.get(kernel);
+        if (fn == null) throw new IllegalArgumentException("no kernel " + kernel);
         cu.setCurrent(b.context);
         try (Arena a = Arena.ofConfined()) {
-            // cuLaunchKernel takes an array of pointers, one to each argument's value
+            // cuLaunchKernel takes an array of pointers, one to each argument's value (copied at the call)
             MemorySegment params = a.allocate(ADDRESS, args.length);
             for (int i = 0; i < args.length; i++) params.setAtIndex(ADDRESS, i, value(a, args[i]));
             int grid = (int) (((long) items + CudaBackend.BLOCK - 1) / CudaBackend.BLOCK);
             cu.launch(fn, grid, CudaBackend.BLOCK, b.stream, params);
-            cu.synchronize(b.stream);
         }
+    }
+
+    @Override
+    public void finish() {
+        cu.setCurrent(b.context);
+        cu.synchronize(b.stream);
     }
 
     private static MemorySegment value(Arena a, KernelArg arg) {

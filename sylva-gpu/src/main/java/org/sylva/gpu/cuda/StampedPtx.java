@@ -35,9 +35,17 @@ public final class StampedPtx {
 
     /** The SHA-256 (hex) of the CUDA source for lists of {@code k}: what a PTX file's stamp must say. */
     public static String sourceHash(int k) {
+        return sha256(KernelSource.compose(KernelSource.Api.CUDA, k));
+    }
+
+    /** The SHA-256 (hex) of the CUDA ball-tree source: what {@code balltree.ptx}'s stamp must say. */
+    public static String treeSourceHash() {
+        return sha256(KernelSource.composeTree(KernelSource.Api.CUDA));
+    }
+
+    private static String sha256(String text) {
         try {
-            byte[] h = MessageDigest.getInstance("SHA-256")
-                    .digest(KernelSource.compose(KernelSource.Api.CUDA, k).getBytes(StandardCharsets.UTF_8));
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(h);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 missing from the runtime", e);
@@ -64,16 +72,23 @@ public final class StampedPtx {
 
     /** The PTX of {@code dir} for lists of {@code k}, its stamp checked; a {@link GpuException} otherwise. */
     public static String load(Path dir, int k) {
-        Path f = file(dir, k);
+        return loadStamped(file(dir, k), sourceHash(k), "for lists of " + k + " entries (min_samples " + (k - 1) + ")");
+    }
+
+    /** The ball-tree kernels' PTX of {@code dir} ({@code balltree.ptx}), its stamp checked. */
+    public static String loadTree(Path dir) {
+        return loadStamped(dir.resolve("balltree.ptx"), treeSourceHash(), "of the ball-tree kernels");
+    }
+
+    private static String loadStamped(Path f, String want, String what) {
         String text;
         try {
             text = Files.readString(f, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new GpuException("no PTX file " + f + " for lists of " + k + " entries (min_samples "
-                    + (k - 1) + "); make it with " + SCRIPT + " on a machine with nvcc, or install NVRTC");
+            throw new GpuException("no PTX file " + f + " " + what + "; make it with " + SCRIPT
+                    + " on a machine with nvcc, or install NVRTC");
         }
         String first = text.lines().findFirst().orElse("");
-        String want = sourceHash(k);
         if (!first.startsWith(STAMP)) {
             throw new GpuException("PTX file " + f + " has no " + STAMP.trim() + " stamp; regenerate it with " + SCRIPT);
         }

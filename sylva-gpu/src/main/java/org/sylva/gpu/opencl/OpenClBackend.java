@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sylva.gpu.DeviceFit;
+import org.sylva.gpu.DeviceSession;
 import org.sylva.gpu.GpuBackend;
 import org.sylva.gpu.GpuDevice;
 import org.sylva.gpu.GpuException;
@@ -37,6 +38,8 @@ public final class OpenClBackend implements GpuBackend {
     final int workGroup;
     final ReentrantLock lock = new ReentrantLock();
     private final Map<Integer, Kernels> programs = new HashMap<>();
+    /** The ball-tree program's kernels by name, compiled on first use. */
+    private Map<String, MemorySegment> treeKernels;
 
     /** A built program's two kernels. */
     record Kernels(MemorySegment program, MemorySegment coreLists, MemorySegment cheapestEdges) {
@@ -96,6 +99,22 @@ public final class OpenClBackend implements GpuBackend {
         Kernels ks = kernels(k);
         lock.lock();
         // the session unlocks on close; KernelFit closes it when its own set-up fails
-        return new KernelFit(new OpenClSession(this, ks), points, k);
+        return new KernelFit(new OpenClSession(this, Map.of("core_lists", ks.coreLists(),
+                "cheapest_edges", ks.cheapestEdges())), points, k);
+    }
+
+    @Override
+    public DeviceSession treeSession() {
+        Map<String, MemorySegment> ks;
+        synchronized (programs) {
+            if (treeKernels == null) {
+                MemorySegment p = cl.buildProgram(context, device.device(),
+                        KernelSource.composeTree(KernelSource.Api.OPENCL), BUILD_OPTIONS);
+                treeKernels = GpuBackend.treeKernels(name -> cl.createKernel(p, name));
+            }
+            ks = treeKernels;
+        }
+        lock.lock();
+        return new OpenClSession(this, ks);
     }
 }

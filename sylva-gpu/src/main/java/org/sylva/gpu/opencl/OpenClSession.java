@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.sylva.gpu.DeviceBuffer;
 import org.sylva.gpu.DeviceSession;
 import org.sylva.gpu.KernelArg;
@@ -25,11 +26,12 @@ import org.sylva.gpu.KernelArg;
 final class OpenClSession implements DeviceSession {
     private final OpenClBackend b;
     private final OpenCl cl;
-    private final OpenClBackend.Kernels ks;
+    /** The program's kernels by name. */
+    private final Map<String, MemorySegment> ks;
     private final List<MemorySegment> buffers = new ArrayList<>();
     private boolean closed;
 
-    OpenClSession(OpenClBackend b, OpenClBackend.Kernels ks) {
+    OpenClSession(OpenClBackend b, Map<String, MemorySegment> ks) {
         this.b = b;
         this.cl = b.cl;
         this.ks = ks;
@@ -69,17 +71,25 @@ final class OpenClSession implements DeviceSession {
 
     @Override
     public void launch(String kernel, int items, KernelArg... args) {
-        MemorySegment kn = switch (kernel) {
-            case "core_lists" -> ks.coreLists();
-            case "cheapest_edges" -> ks.cheapestEdges();
-            default -> throw new IllegalArgumentException("no kernel " + kernel);
-        };
+        launchQueued(kernel, items, args);
+        cl.finish(b.queue);
+    }
+
+    @Override
+    public void launchQueued(String kernel, int items, KernelArg... args) {
+        MemorySegment kn = ks.get(kernel);
+        if (kn == null) throw new IllegalArgumentException("no kernel " + kernel);
         try (Arena a = Arena.ofConfined()) {
+            // clSetKernelArg copies the value; the enqueued launch keeps the arguments set at its call
             for (int i = 0; i < args.length; i++) cl.setArg(kn, i, value(a, args[i]));
             long global = ((long) items + b.workGroup - 1) / b.workGroup * b.workGroup;
             cl.launch(b.queue, kn, global, b.workGroup);
-            cl.finish(b.queue);
         }
+    }
+
+    @Override
+    public void finish() {
+        cl.finish(b.queue);
     }
 
     /** The bytes {@code clSetKernelArg} copies for one argument. */

@@ -49,13 +49,17 @@ class CudaSourceScriptsTest {
                 run(List.of("bash", GPU.resolve("make-ptx.sh").toString(), "--compose", "21"), GPU));
         assertEquals(StampedPtx.sourceHash(7),
                 run(List.of("bash", GPU.resolve("make-ptx.sh").toString(), "--hash", "7"), GPU).strip());
+        assertEquals(KernelSource.composeTree(KernelSource.Api.CUDA),
+                run(List.of("bash", GPU.resolve("make-ptx.sh").toString(), "--compose-tree"), GPU));
+        assertEquals(StampedPtx.treeSourceHash(),
+                run(List.of("bash", GPU.resolve("make-ptx.sh").toString(), "--hash-tree"), GPU).strip());
     }
 
     @Test
     void theCudaSourcePassesAHostSyntaxCheck() throws Exception {
         assumeTrue(onPath("g++"), "no g++ here: the CUDA source's syntax check is skipped");
         String out = run(List.of("bash", GPU.resolve("cuda-syntax-check.sh").toString()), GPU);
-        assertTrue(out.contains("parses and type-checks"), out);
+        assertTrue(out.contains("parses and type-checks") && out.contains("ball-tree kernels"), out);
     }
 
     @Test
@@ -68,5 +72,8 @@ class CudaSourceScriptsTest {
             assertTrue(ptx.contains(".entry core_lists") && ptx.contains(".entry cheapest_edges"), "k=" + k);
             assertFalse(ptx.contains("fma."), "a fused multiply-add in the PTX for k=" + k);
         }
+        String tree = StampedPtx.loadTree(tmp);
+        for (String kernel : org.sylva.gpu.GpuBackend.TREE_KERNELS) assertTrue(tree.contains(".entry " + kernel + "("), kernel);
+        assertFalse(tree.contains("fma."), "a fused multiply-add in the ball-tree PTX");
     }
 }
