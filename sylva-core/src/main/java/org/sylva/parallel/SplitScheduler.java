@@ -37,6 +37,12 @@ public final class SplitScheduler {
 
     private final ForkJoinPool pool;
     private final boolean callerWorks;
+    /**
+     * Set when the calling thread is interrupted before or while it waits for a large job: waiting clears
+     * the thread's flag until the job ends (it is set again then), so the job's own cancellation checks,
+     * which run on the workers, read this instead.
+     */
+    private volatile boolean callerInterrupted;
     /** Work offered by the threads of a small job, for any of them to claim while it waits. */
     private final ConcurrentLinkedDeque<Offered> offers = new ConcurrentLinkedDeque<>();
 
@@ -48,6 +54,14 @@ public final class SplitScheduler {
         if (threads < 1) throw new IllegalArgumentException("threads must be >= 1, got " + threads);
         this.callerWorks = callerWorks;
         this.pool = threads == 1 ? null : Pools.get(callerWorks ? threads - 1 : threads);
+    }
+
+    /**
+     * True once the thread that called {@link #run} was interrupted (before the job or while waiting for
+     * it): for the job's cancellation checks, since the waiting caller's own flag reads false meanwhile.
+     */
+    public boolean callerInterrupted() {
+        return callerInterrupted;
     }
 
     /** True when more than one thread works (otherwise {@link #both} runs left then right). */
@@ -62,8 +76,9 @@ public final class SplitScheduler {
             return;
         }
         ForkJoinTask<?> root = ForkJoinTask.adapt(job);
+        boolean interrupted = Thread.currentThread().isInterrupted();
+        callerInterrupted = interrupted;
         pool.execute(root);
-        boolean interrupted = false;
         for (int attempt = 0; attempt < Integer.MAX_VALUE; attempt++) {
             try {
                 root.get();
@@ -74,6 +89,7 @@ public final class SplitScheduler {
             } catch (InterruptedException e) {
                 // The job cannot stop while its workers write into its data; it stops at its own checks.
                 interrupted = true;
+                callerInterrupted = true;
             }
         }
         if (interrupted) Thread.currentThread().interrupt();

@@ -135,7 +135,9 @@ final class TreeBuild {
 
     /** Throws {@link CancelledException} once the token is cancelled or the calling thread interrupted. */
     private void checkCancelled() {
-        if (token.isCancelled() || caller.isInterrupted()) throw new CancelledException();
+        if (token.isCancelled() || caller.isInterrupted() || scheduler.callerInterrupted()) {
+            throw new CancelledException();
+        }
     }
 
     /**
