@@ -227,13 +227,7 @@ final class FilteredKnnSearch {
                 pairVisit(s, q, leaf);
                 continue;
             }
-            int l = idx.left(node), r = idx.right(node);
-            s.stackNode[sp] = r;
-            s.stackLb[sp] = idx.lowerBound(own, r);
-            sp++;
-            s.stackNode[sp] = l;
-            s.stackLb[sp] = idx.lowerBound(own, l);
-            sp++;
+            sp = pushChildren(s, sp, own, node);
         }
         if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
     }
@@ -290,15 +284,20 @@ final class FilteredKnnSearch {
                 }
                 continue;
             }
-            int l = idx.left(node), r = idx.right(node);
-            s.stackNode[sp] = r;
-            s.stackLb[sp] = idx.lowerBound(own, r);
-            sp++;
-            s.stackNode[sp] = l;
-            s.stackLb[sp] = idx.lowerBound(own, l);
-            sp++;
+            sp = pushChildren(s, sp, own, node);
         }
         if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
+    }
+
+    /** Pushes both children of {@code node} with their ball bounds from {@code own}, the left one on top. */
+    private int pushChildren(Scratch s, int sp, int own, int node) {
+        int l = idx.left(node), r = idx.right(node);
+        s.stackNode[sp] = r;
+        s.stackLb[sp] = idx.lowerBound(own, r);
+        sp++;
+        s.stackNode[sp] = l;
+        s.stackLb[sp] = idx.lowerBound(own, l);
+        return sp + 1;
     }
 
     private boolean inFirstPass(int leaf, int other) {
