@@ -30,8 +30,12 @@ import picocli.CommandLine;
  * }</pre>
  */
 public final class Main {
-    /** How long the shutdown hook waits for the cancelled command to clean up and report. */
-    static final long HOOK_WAIT_MILLIS = 1500;
+    /**
+     * How long the shutdown hook waits for the cancelled command to clean up and report: under a second,
+     * so that a signal ends the process within about a second also where no token is checked (a read
+     * blocked on a pipe or FIFO that never delivers); the hook then cleans up and reports itself.
+     */
+    static final long HOOK_WAIT_MILLIS = 900;
 
     private Main() {
     }
