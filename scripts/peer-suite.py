@@ -245,7 +245,8 @@ def main():
     peers_dir = Path(args.peers_dir)
 
     started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-    print(f"# {started}; {machine()}; load average at the start {load()}", file=sys.stderr)
+    start_load = load()
+    print(f"# {started}; {machine()}; load average at the start {start_load}", file=sys.stderr)
     peers = [load_fast_hdbscan(peers_dir), load_hdbscan(peers_dir), load_sklearn()]
     for p in peers:
         print(f"# peer {p.name}: " + (f"NOT AVAILABLE -- {p.error}" if p.error else p.version), file=sys.stderr)
@@ -279,6 +280,7 @@ def main():
         mine = np.sort(c.minimum_spanning_tree_[:, 2])
         row = {"name": name, "kind": kind, "mcs": mcs, "engine": statistics.median(engine),
                "wall": statistics.median(walls), "peers": {}, "load": load()}
+        print(f"{name}: Sylva {row['engine']:.3f} s (wall {row['wall']:.3f}); the peers ...", file=sys.stderr)
         if oracle_mst is not None:
             row["oracle"] = compare(mine, np.sort(np.load(oracle_mst)[:, 2]))
         for p in peers:
@@ -291,6 +293,8 @@ def main():
             try:
                 t, runs, w = run_peer(p, x, mcs, args.repeat, args.slow)
                 row["peers"][p.name] = (t, runs, compare(w, mine))
+                print(f"  {p.name} {t:.3f} s (runs: {runs}), sorted MST weights {row['peers'][p.name][2]}",
+                      file=sys.stderr)
             except Exception as e:   # noqa: BLE001
                 row["peers"][p.name] = ("failed", f"{type(e).__name__}: {e}")
                 traceback.print_exc()
@@ -302,7 +306,7 @@ def main():
 
     names = [p.name for p in peers]
     print()
-    print(f"{started}, {machine()}; load average at the start {rows[0]['load'] if rows else load()}, "
+    print(f"{started}, {machine()}; load average at the start {start_load}, "
           f"at the end {load()}")
     print()
     for p in peers:
