@@ -1,18 +1,49 @@
-"""The benchmark suite of issue 21, side by side in one run: Sylva (the Python package's warm engine; the
-figure is the engine's own fit time, and the wall time is shown beside it) against scikit-learn 1.9's
-HDBSCAN, and the `hdbscan` package / fast_hdbscan when they import, on clip-like spike data and real
-data sets scikit-learn ships (no download): digits (integer pixels, massive ties), wine, breast cancer,
-and 12 principal components of 20 000 clips (low-dimensional features). Prints one table of medians and
-ratios, and checks that every exact peer finds the same sorted spanning-tree weights as Sylva (the sorted
-single-linkage merge distances are the sorted MST weights).
+"""The benchmark suite of issue 21, side by side in one run on one machine: Sylva (the Python package's warm
+engine) against the exact paths of fast_hdbscan (numba, k-d tree Borůvka), the `hdbscan` package
+(Cython, `boruvka_kdtree`, `approx_min_span_tree=False`) and scikit-learn 1.9's HDBSCAN, on clip-like
+spike data and real data sets shipped with scikit-learn (no download), plus the labelled oracle inputs
+of ../shared/oracle/hdbscan when that folder is there. Prints one table of medians and ratios, and checks
+that every exact peer finds the same sorted spanning-tree weights as Sylva (bitwise, or the largest
+relative difference when not).
 
-usage: python3 scripts/peer-suite.py [--repeat R] [--large]   (--large adds 50 000 clips; slow for peers)
+The peers are not part of this repository and are not installed from a registry: each is built from its
+public sources outside the repository, and this script only puts their source folders on sys.path
+(--peers-dir, default $SYLVA_PEERS or /tmp/peers, holding fast_hdbscan/ and hdbscan/):
+
+    fast_hdbscan  pure Python + numba: nothing to build (`pip install numba`)
+    hdbscan       `pip install cython numba`; `cd hdbscan && python3 setup.py build_ext --inplace`
+                  (Cython 3: with Cython 0.29 the generated C does not compile against NumPy 2)
+
+A peer that does not import is reported with the reason, and the rest of the suite runs.
+
+Exact paths and parameters (S = min_samples in Sylva's and scikit-learn's convention, the point itself
+counted; the two peers count other points only, so they get S - 1):
+  * fast_hdbscan: `build_kdtree` + `parallel_boruvka` + `clusters_from_spanning_tree`, i.e. exactly what
+    `fast_hdbscan.HDBSCAN.fit` runs for Euclidean data of at most 30 dimensions; above 30 dimensions its
+    estimator switches to an approximate nearest-neighbour graph (pynndescent), so the suite calls the
+    exact k-d tree path directly for every set. It computes in float32 (its tree converts the data).
+  * hdbscan: `HDBSCAN(algorithm='boruvka_kdtree', approx_min_span_tree=False, gen_min_span_tree=True,
+    core_dist_n_jobs=2)` -- the package's own choice ('best') for Euclidean data of <= 60 dimensions.
+  * scikit-learn: `sklearn.cluster.HDBSCAN(copy=True)`, algorithm 'auto'.
+
+Timing: medians of --repeat fits; numba is compiled before any timing (a warm-up fit), Sylva gets warm-up
+fits per set; a peer whose first timed fit takes more than --slow seconds is timed once (the table says
+so). scikit-learn is skipped above --sklearn-max points (about 40 minutes at 200 000 clips, issue 4).
+Sylva's figures: the engine's own fit time and the wall time of the Python call; ratios are peer / Sylva
+wall time (the conservative one).
+
+usage: python3 scripts/peer-suite.py [--sizes 20000,50000[,200000]] [--repeat 3] [--slow 60]
+                                     [--sklearn-max 50000] [--peers-dir /tmp/peers] [--only NAME,...]
 """
 import argparse
 import importlib.util
+import os
+import platform
 import statistics
+import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import numpy as np
@@ -23,78 +54,291 @@ spec = importlib.util.spec_from_file_location("coldgen", root / "scripts" / "col
 coldgen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(coldgen)
 
+import sklearn  # noqa: E402
 import sylva  # noqa: E402
 from sklearn import datasets  # noqa: E402
 from sklearn.cluster import HDBSCAN as SkHDBSCAN  # noqa: E402
 
+ORACLE = root.parent / "shared" / "oracle" / "hdbscan"
 
-def data_sets(large):
+
+# ---------------------------------------------------------------------------------------------- data
+
+def data_sets(sizes):
+    """(name, short kind, array, min_cluster_size, oracle MST file or None), in table order."""
     rng = np.random.default_rng(20261201)
-    clips20k = coldgen.clips(20000, 12, rng)
-    centred = clips20k.astype(np.float64) - clips20k.mean(axis=0)
+    sets, large = [], []
+    clips = {}
+    for n in sizes:   # the large ones go last, so that a long run has the rest already printed
+        clips[n] = coldgen.clips(n, 12, rng)
+        (sets if n <= 50000 else large).append((f"clip-like {count(n)} × 61 (float32)", "spike-like clips (synthetic)",
+                                                clips[n], 20, None))
+    base = clips[min(sizes)] if 20000 not in clips else clips[20000]
+    centred = base.astype(np.float64) - base.mean(axis=0)
     _, _, vt = np.linalg.svd(centred[:5000], full_matrices=False)
-    sets = [
-        ("clip-like 20 000 x 61 (float32)", clips20k, 20),
-        ("PCA-12 of the clips, 20 000 x 12", (centred @ vt[:12].T), 20),
-        ("digits 1 797 x 64 (integers, ties)", datasets.load_digits().data, 5),
-        ("breast cancer 569 x 30", datasets.load_breast_cancer().data, 5),
-        ("wine 178 x 13", datasets.load_wine().data, 5),
-    ]
-    if large:
-        sets.insert(1, ("clip-like 50 000 x 61 (float32)", coldgen.clips(50000, 12, rng), 20))
-    return sets
+    sets.append((f"12 principal components of the {count(len(base))} clips, × 12",
+                 "low-dimensional features", centred @ vt[:12].T, 20, None))
+    sets.append(("digits 1 797 × 64 (8×8 pixels, integers 0–16)", "image pixels, integer ties",
+                 datasets.load_digits().data, 5, None))
+    try:   # the JPEG ships with scikit-learn; reading it needs Pillow
+        china = datasets.load_sample_image("china.jpg")[::4, ::4].reshape(-1, 3).astype(np.float64)
+        sets.append((f"china.jpg RGB pixels, every 4th row and column, {count(len(china))} × 3",
+                     "image pixels, massive ties", china, 20, None))
+    except ImportError as e:
+        print(f"# skipped china.jpg pixels: {e}", file=sys.stderr)
+    sets.append(("breast cancer 569 × 30", "low-dimensional features", datasets.load_breast_cancer().data, 5, None))
+    sets.append(("wine 178 × 13", "low-dimensional features, integer-heavy", datasets.load_wine().data, 5, None))
+    # the oracle's inputs (made by ../shared/oracle/hdbscan/gen_data.py); min_cluster_size 5, S = 5, whose
+    # reference MST (hdbscan package prims_kdtree, its min_samples 4) is `<name>_mcs5_ms4_mst.npy`
+    if ORACLE.is_dir():
+        for name, label in (("grid3000", "oracle grid3000: 3 000 × 2 integer grid, duplicates"),
+                            ("blobs2000noise", "oracle blobs2000noise: 2 000 × 2 blobs + noise")):
+            x = ORACLE / f"{name}_X.npy"
+            if x.is_file():
+                mst = ORACLE / f"{name}_mcs5_ms4_mst.npy"
+                sets.append((label, "low-dimensional, ties", np.load(x), 5, mst if mst.is_file() else None))
+    return sets + large
 
 
-def timed(fn, repeat):
-    walls, last = [], None
+def count(n):
+    return f"{n:,}".replace(",", " ")
+
+
+# ---------------------------------------------------------------------------------------------- peers
+
+def source_revision(src):
+    """Version (pyproject.toml) and commit (a PEER_COMMIT file or git) of a peer's source folder."""
+    version, commit = "?", "?"
+    py = src / "pyproject.toml"
+    if py.is_file():
+        for line in py.read_text().splitlines():
+            if line.strip().startswith("version"):
+                version = line.split("=", 1)[1].strip().strip('"\'')
+                break
+    if (src / "PEER_COMMIT").is_file():
+        commit = (src / "PEER_COMMIT").read_text().strip()
+    else:
+        try:
+            commit = subprocess.run(["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                    check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            pass
+    return version, commit
+
+
+class Peer:
+    def __init__(self, name):
+        self.name, self.error, self.version = name, None, "?"
+
+
+def load_fast_hdbscan(peers_dir):
+    p = Peer("fast_hdbscan")
+    src = peers_dir / "fast_hdbscan"
+    if src.is_dir():
+        sys.path.insert(0, str(src))
+        p.version = "%s (commit %s)" % source_revision(src)
+    try:
+        import numba
+        from sklearn.utils import check_array
+        from fast_hdbscan.boruvka import parallel_boruvka
+        from fast_hdbscan.hdbscan import clusters_from_spanning_tree
+        from fast_hdbscan.numba_kdtree import build_kdtree
+        p.version += f", numba {numba.__version__}, {numba.get_num_threads()} threads"
+    except Exception as e:   # noqa: BLE001  (reported, the suite goes on)
+        p.error = f"does not import from {src}: {type(e).__name__}: {e}"
+        return p
+
+    def fit(x, mcs, s):
+        data = check_array(x)
+        tree = build_kdtree(data)
+        edges, _, _ = parallel_boruvka(tree, numba.get_num_threads(), min_samples=s - 1,
+                                       sample_weights=np.empty(1, dtype=np.float32), reproducible=False)
+        labels, _, _, _, mst = clusters_from_spanning_tree(edges, min_cluster_size=mcs)
+        return labels, np.sort(mst[:, 2])
+    p.fit = fit
+    return p
+
+
+def load_hdbscan(peers_dir):
+    p = Peer("hdbscan")
+    src = peers_dir / "hdbscan"
+    if src.is_dir():
+        sys.path.insert(0, str(src))
+        p.version = "%s (commit %s)" % source_revision(src)
+    try:
+        import hdbscan
+        import hdbscan._hdbscan_boruvka  # noqa: F401  (the compiled extension)
+    except Exception as e:   # noqa: BLE001
+        p.error = (f"does not import from {src}: {type(e).__name__}: {e} (its Cython extensions must be built: "
+                   "`python3 setup.py build_ext --inplace` with Cython 3)")
+        return p
+
+    def fit(x, mcs, s):
+        c = hdbscan.HDBSCAN(min_cluster_size=mcs, min_samples=s - 1, algorithm="boruvka_kdtree",
+                            approx_min_span_tree=False, gen_min_span_tree=True, core_dist_n_jobs=2).fit(x)
+        return c.labels_, np.sort(c.minimum_spanning_tree_._mst[:, 2])
+    p.fit = fit
+    return p
+
+
+def load_sklearn():
+    p = Peer("scikit-learn")
+    p.version = sklearn.__version__
+
+    def fit(x, mcs, s):
+        c = SkHDBSCAN(min_cluster_size=mcs, min_samples=s, copy=True).fit(x)
+        return c.labels_, np.sort(c._single_linkage_tree_["value"])
+    p.fit = fit
+    return p
+
+
+# ---------------------------------------------------------------------------------------------- runs
+
+def run_peer(peer, x, mcs, repeat, slow):
+    """(median seconds, runs, sorted weights) or raises."""
+    walls, weights = [], None
     for _ in range(repeat):
         t0 = time.perf_counter()
-        last = fn()
+        _, weights = peer.fit(x, mcs, mcs)
         walls.append(time.perf_counter() - t0)
-    return statistics.median(walls), last
+        if walls[0] > slow:
+            break
+    return statistics.median(walls), len(walls), weights
 
 
-def sorted_weights_sylva(c):
-    return np.sort(c.minimum_spanning_tree_[:, 2])
+def compare(a, b):
+    """'bitwise', or the largest relative difference of two sorted weight vectors."""
+    if a.shape != b.shape:
+        return f"DIFFERENT ({a.shape[0]} vs {b.shape[0]} edges)"
+    if np.array_equal(a, b):
+        return "bitwise"
+    rel = np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-300))
+    return f"rel ≤ {rel:.1e}"
 
 
-def sorted_weights_sklearn(c):
-    return np.sort(c._single_linkage_tree_["value"])
+def machine():
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {cpu}, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+
+
+def load():
+    return "%.2f %.2f %.2f" % os.getloadavg()
 
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="20000,50000", help="clip-like sizes, comma separated")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--large", action="store_true")
+    ap.add_argument("--slow", type=float, default=60.0, help="a peer slower than this (s) is timed once")
+    ap.add_argument("--sklearn-max", type=int, default=50000, help="skip scikit-learn above this many points")
+    ap.add_argument("--peers-dir", default=os.environ.get("SYLVA_PEERS", "/tmp/peers"))
+    ap.add_argument("--only", default="", help="only the sets whose name contains one of these words")
     args = ap.parse_args()
-    sylva.HDBSCAN(min_cluster_size=5).fit(np.random.default_rng(0).normal(size=(3000, 8)))   # engine up
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    peers_dir = Path(args.peers_dir)
+
+    started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    start_load = load()
+    print(f"# {started}; {machine()}; load average at the start {start_load}", file=sys.stderr)
+    peers = [load_fast_hdbscan(peers_dir), load_hdbscan(peers_dir), load_sklearn()]
+    for p in peers:
+        print(f"# peer {p.name}: " + (f"NOT AVAILABLE -- {p.error}" if p.error else p.version), file=sys.stderr)
+
+    warm = np.random.default_rng(0).normal(size=(3000, 8))
+    sylva.HDBSCAN(min_cluster_size=5).fit(warm)   # engine up
+    for p in peers:   # numba's compilation (and the imports' first costs) out of every timing
+        if not p.error:
+            try:
+                p.fit(warm, 5, 5)
+                p.fit(warm.astype(np.float32), 5, 5)
+            except Exception as e:   # noqa: BLE001
+                p.error = f"warm-up fit failed: {type(e).__name__}: {e}"
+                traceback.print_exc()
+
+    sets = data_sets(sizes)
+    if args.only:
+        words = args.only.split(",")
+        sets = [s for s in sets if any(w in s[0] for w in words)]
     rows = []
-    for name, x, mcs in data_sets(args.large):
-        # warm the engine's JIT on this shape (auto runs the vector kernels after 5 s in a long-lived JVM)
-        for _ in range(2):
-            sylva.HDBSCAN(min_cluster_size=mcs).fit(x)
-        engine, walls = [], []
-        c = None
+    for name, kind, x, mcs, oracle_mst in sets:
+        n = len(x)
+        for _ in range(2 if n <= 50000 else 1):
+            sylva.HDBSCAN(min_cluster_size=mcs, min_samples=mcs).fit(x)
+        engine, walls, c = [], [], None
         for _ in range(args.repeat):
             t0 = time.perf_counter()
-            c = sylva.HDBSCAN(min_cluster_size=mcs).fit(x)
+            c = sylva.HDBSCAN(min_cluster_size=mcs, min_samples=mcs).fit(x)
             walls.append(time.perf_counter() - t0)
             engine.append(c.engine_seconds_)
-        sk_t, sk = timed(lambda: SkHDBSCAN(min_cluster_size=mcs, copy=True).fit(x), max(1, args.repeat - 1))
-        a, b = sorted_weights_sylva(c), sorted_weights_sklearn(sk)
-        same = np.array_equal(a, b)
-        if not same and a.shape == b.shape:   # how far apart, for the record (summation order, ties)
-            print(f"  {name}: max relative difference of sorted weights "
-                  f"{np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-300)):.3g}", file=sys.stderr)
-        rows.append((name, statistics.median(engine), statistics.median(walls), sk_t, same))
-        print(f"{name}: Sylva {statistics.median(engine):.3f} s (wall {statistics.median(walls):.3f}), "
-              f"scikit-learn {sk_t:.3f} s, same sorted MST weights: {same}", file=sys.stderr)
+        mine = np.sort(c.minimum_spanning_tree_[:, 2])
+        row = {"name": name, "kind": kind, "mcs": mcs, "engine": statistics.median(engine),
+               "wall": statistics.median(walls), "peers": {}, "load": load()}
+        print(f"{name}: Sylva {row['engine']:.3f} s (wall {row['wall']:.3f}); the peers ...", file=sys.stderr)
+        if oracle_mst is not None:
+            row["oracle"] = compare(mine, np.sort(np.load(oracle_mst)[:, 2]))
+        for p in peers:
+            if p.error:
+                row["peers"][p.name] = None
+                continue
+            if p.name == "scikit-learn" and n > args.sklearn_max:
+                row["peers"][p.name] = ("skipped", f"n > {args.sklearn_max}")
+                continue
+            try:
+                t, runs, w = run_peer(p, x, mcs, args.repeat, args.slow)
+                row["peers"][p.name] = (t, runs, compare(w, mine))
+                print(f"  {p.name} {t:.3f} s (runs: {runs}), sorted MST weights {row['peers'][p.name][2]}",
+                      file=sys.stderr)
+            except Exception as e:   # noqa: BLE001
+                row["peers"][p.name] = ("failed", f"{type(e).__name__}: {e}")
+                traceback.print_exc()
+        rows.append(row)
+        print(f"{name}: Sylva {row['engine']:.3f} s (wall {row['wall']:.3f}); "
+              + "; ".join(f"{k} {v}" for k, v in row["peers"].items())
+              + (f"; oracle MST {row['oracle']}" if "oracle" in row else "") + f"; load {row['load']}",
+              file=sys.stderr)
+
+    names = [p.name for p in peers]
     print()
-    print("| data | Sylva (engine, median) | Sylva (wall) | scikit-learn 1.9 | ratio | same sorted MST weights |")
-    print("|---|---|---|---|---|---|")
-    for name, e, w, s, same in rows:
-        print(f"| {name} | {e:.3f} s | {w:.3f} s | {s:.3f} s | {s / e:.1f}× | {'yes' if same else 'NO'} |")
-    if not all(r[4] for r in rows):
+    print(f"{started}, {machine()}; load average at the start {start_load}, "
+          f"at the end {load()}")
+    print()
+    for p in peers:
+        print(f"- {p.name}: " + (f"not available: {p.error}" if p.error else p.version))
+    print()
+    print("| data | covers | Sylva engine | Sylva wall | " + " | ".join(names)
+          + " | fastest exact peer ÷ Sylva wall | ≥ 5× | sorted MST weights against Sylva |")
+    print("|---|---|---|---|" + "---|" * len(names) + "---|---|---|")
+    ok_all = True
+    for r in rows:
+        cells, times, checks = [], [], []
+        for k in names:
+            v = r["peers"].get(k)
+            if v is None:
+                cells.append("—")
+            elif isinstance(v[0], str):
+                cells.append(f"{v[0]} ({v[1]})")
+                if v[0] == "failed":
+                    checks.append(f"{k}: failed")
+            else:
+                t, runs, same = v
+                times.append(t)
+                cells.append(f"{t:.3f} s ({t / r['wall']:.1f}×)" + ("" if runs > 1 else ", 1 run"))
+                checks.append(f"{k}: {same}")
+                if same.startswith("DIFFERENT"):
+                    ok_all = False
+        if "oracle" in r:
+            checks.append(f"oracle file: {r['oracle']}")
+        best = min(times) / r["wall"] if times else float("nan")
+        print(f"| {r['name']} | {r['kind']} | {r['engine']:.3f} s | {r['wall']:.3f} s | " + " | ".join(cells)
+              + f" | {best:.1f}× | {'yes' if best >= 5 else 'no'} | {'; '.join(checks)} |")
+    if not ok_all:
         sys.exit(1)
 
 
