@@ -3,7 +3,6 @@ package org.sylva.hdbscan.predict;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import org.sylva.data.InvalidInputException;
@@ -78,8 +77,8 @@ public final class HdbscanModel {
     private static final int BLOCK = 256;
 
     private final HdbscanParameters parameters;
-    private final int total;
-    private final int[] fittedRows;
+    /** How the fitted rows map back to the input rows (and what the left-out rows report). */
+    private final InputRows inputRows;
     private final int n;
     private final int d;
     private final double[] rows;
@@ -89,8 +88,6 @@ public final class HdbscanModel {
     private final Exemplars exemplars;
     /** The fit's spanning tree over the fitted rows, in edge order; null for a version 1 file or a tree given alone. */
     private final SpanningTree mst;
-    /** The label (-2 infinity, -3 NaN) of each input row left out of the fit, in row order; null when none or unknown. */
-    private final int[] leftOut;
     /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
     private volatile NeighbourSearch search;
 
@@ -102,10 +99,8 @@ public final class HdbscanModel {
     HdbscanModel(HdbscanParameters parameters, int total, int[] fittedRows, double[] rows, int n, int d, double[] core,
             CondensedTree tree, int[] selectedNodes, PointIndex index, SpanningTree mst, int[] leftOut) {
         this.mst = mst;
-        this.leftOut = leftOut;
         this.parameters = parameters;
-        this.total = total;
-        this.fittedRows = fittedRows;
+        this.inputRows = new InputRows(total, n, fittedRows, leftOut);
         this.n = n;
         this.d = d;
         this.rows = rows;
@@ -309,7 +304,7 @@ public final class HdbscanModel {
                 labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
                 prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
                 scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
-                connecting[i] = inputRow(s.neighbour);
+                connecting[i] = inputRows.inputRow(s.neighbour);
             }
         });
         return new Prediction(labels, prob, scores, connecting);
@@ -381,11 +376,7 @@ public final class HdbscanModel {
                 for (int p = from; p < to; p++) soft.fittedPoint(p, rows, p * d, max, out, p * k, scratch[worker]);
             });
         }
-        if (fittedRows == null) return new Membership(n, k, out);
-        double[] all = new double[total * k];
-        Arrays.fill(all, Double.NaN);
-        for (int i = 0; i < n; i++) System.arraycopy(out, i * k, all, fittedRows[i] * k, k);
-        return new Membership(total, k, all);
+        return new Membership(inputRows.total(), k, inputRows.rowsOf(out, k));
     }
 
     /** A range of points {@code [from, to)} handled by one worker. */
@@ -423,10 +414,6 @@ public final class HdbscanModel {
         return q;
     }
 
-    private int inputRow(int fitted) {
-        return fittedRows == null ? fitted : fittedRows[fitted];
-    }
-
     // ---------------------------------------------------------------- from the stored spanning tree
 
     /**
@@ -457,7 +444,7 @@ public final class HdbscanModel {
      */
     public int[] dbscanClustering(double cutDistance, int minClusterSize) {
         SpanningTree t = requireTree("dbscan_clustering (a DBSCAN* cut)");
-        return expandLabels(DbscanCut.labels(t, cutDistance, minClusterSize));
+        return inputRows.labels(DbscanCut.labels(t, cutDistance, minClusterSize));
     }
 
     /**
@@ -481,7 +468,8 @@ public final class HdbscanModel {
         CondensedTree ct = other.minClusterSize() == parameters.minClusterSize() ? tree
                 : CondensedTree.condense(SingleLinkageTree.of(t.orientedFrom(0)), other.minClusterSize());
         int[] selected = ClusterSelector.select(ct, other.selection()).selectedNodes();
-        HdbscanModel m = new HdbscanModel(other, total, fittedRows, rows, n, d, core, ct, selected, null, t, leftOut);
+        HdbscanModel m = new HdbscanModel(other, inputRows.total(), inputRows.fittedRowsShared(), rows, n, d, core, ct,
+                selected, null, t, inputRows.leftOutShared());
         m.search = search;
         return m;
     }
@@ -496,44 +484,22 @@ public final class HdbscanModel {
      * out for an infinity / NaN (-2 for every left-out row of a version 1 file, which did not store why).
      */
     public int[] labels() {
-        return expandLabels(clustering().labels());
+        return inputRows.labels(clustering().labels());
     }
 
     /** Membership probability per input row, as the fit gives it (0 / NaN for rows left out for an infinity / NaN). */
     public double[] probabilities() {
-        return expand(clustering().probabilities(), 0.0);
+        return inputRows.values(clustering().probabilities(), 0.0);
     }
 
     /** GLOSH outlier score per input row, as the fit gives it (NaN for rows left out). */
     public double[] outlierScores() {
-        return expand(OutlierScores.of(tree).scores(), Double.NaN);
+        return inputRows.values(OutlierScores.of(tree).scores(), Double.NaN);
     }
 
     /** Persistence of each cluster, indexed by label, as {@link HdbscanResult#clusterPersistence()}. */
     public double[] clusterPersistence() {
         return clustering().persistence();
-    }
-
-    private int[] expandLabels(int[] fitted) {
-        if (fittedRows == null) return fitted;
-        int[] out = new int[total];
-        int k = 0;
-        for (int i = 0, f = 0; i < total; i++) {
-            if (f < n && fittedRows[f] == i) out[i] = fitted[f++];
-            else out[i] = leftOut == null ? -2 : leftOut[k++];
-        }
-        return out;
-    }
-
-    private double[] expand(double[] fitted, double infValue) {
-        if (fittedRows == null) return fitted;
-        double[] out = new double[total];
-        int k = 0;
-        for (int i = 0, f = 0; i < total; i++) {
-            if (f < n && fittedRows[f] == i) out[i] = fitted[f++];
-            else out[i] = leftOut != null && leftOut[k++] == -3 ? Double.NaN : infValue;
-        }
-        return out;
     }
 
     // ---------------------------------------------------------------- what the model holds
@@ -545,7 +511,7 @@ public final class HdbscanModel {
 
     /** Number of input rows of the fit. */
     public int size() {
-        return total;
+        return inputRows.total();
     }
 
     /** Number of fitted rows (all input rows unless non-finite ones were left out). */
@@ -570,10 +536,7 @@ public final class HdbscanModel {
 
     /** Input row of each fitted row (a fresh array; the identity unless rows were left out). */
     public int[] fittedRows() {
-        if (fittedRows != null) return fittedRows.clone();
-        int[] r = new int[n];
-        for (int i = 0; i < n; i++) r[i] = i;
-        return r;
+        return inputRows.fittedRows();
     }
 
     /**
@@ -582,10 +545,7 @@ public final class HdbscanModel {
      * {@code prediction_data_.core_distances}.
      */
     public double[] predictionCoreDistances() {
-        double[] out = new double[total];
-        Arrays.fill(out, Double.NaN);
-        for (int i = 0; i < n; i++) out[inputRow(i)] = core[i];
-        return out;
+        return inputRows.rowsOf(core.clone(), 1);
     }
 
     /**
@@ -596,7 +556,7 @@ public final class HdbscanModel {
     public int[] exemplars(int label) {
         Objects.checkIndex(label, clusters.labels());
         int[] e = exemplars.points(label);
-        for (int i = 0; i < e.length; i++) e[i] = inputRow(e[i]);
+        for (int i = 0; i < e.length; i++) e[i] = inputRows.inputRow(e[i]);
         return e;
     }
 
@@ -617,11 +577,11 @@ public final class HdbscanModel {
 
     /** Labels (-2 / -3) of the rows left out, in row order; null when none or unknown. */
     int[] leftOutShared() {
-        return leftOut;
+        return inputRows.leftOutShared();
     }
 
     @Override
     public String toString() {
-        return "HdbscanModel[n=" + total + ", d=" + d + ", clusters=" + clusters.labels() + "]";
+        return "HdbscanModel[n=" + inputRows.total() + ", d=" + d + ", clusters=" + clusters.labels() + "]";
     }
 }
