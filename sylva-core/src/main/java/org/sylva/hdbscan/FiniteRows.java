@@ -4,28 +4,47 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 
 /**
- * Which input rows take part in a fit. Under {@link NonFinitePolicy#REJECT} all of them (after checking
- * that every coordinate is finite); under {@link NonFinitePolicy#SKLEARN} the finite ones, with the
- * labels scikit-learn gives the others (-2 for a row with an infinity, -3 for a row with NaN).
+ * Which input rows take part in a fit, and as how many points. Under {@link NonFinitePolicy#REJECT} all
+ * rows take part (after checking that every coordinate is finite); under {@link NonFinitePolicy#SKLEARN}
+ * the finite ones, with the labels scikit-learn gives the others (-2 for a row with an infinity, -3 for a
+ * row with NaN). With {@link SampleWeights}, a row of weight {@code w} takes part as {@code w} consecutive
+ * points (those of {@code np.repeat(X, w, axis=0)}) and a row of weight 0 not at all (label -1).
+ *
+ * <p>The trees of a result index the <em>points</em>; per-row outputs are read from each taking row's
+ * first point (its copies agree: see {@link Hdbscan#fit(PointSet, SampleWeights,
+ * org.sylva.progress.ProgressListener, org.sylva.progress.CancellationToken)}).
  */
 final class FiniteRows {
-    /** Original row index of each fitted row; null means the identity. */
-    private final int[] fitted;
-    /** Per original row: 0 = fitted, -2 = infinite, -3 = NaN. Null means all fitted. */
-    private final byte[] excludedLabel;
+    /** Label of a finite row left out by a weight of 0. */
+    static final byte ZERO_WEIGHT = -1;
 
-    private FiniteRows(int[] fitted, byte[] excludedLabel) {
-        this.fitted = fitted;
+    /** Input row of each taking row, strictly increasing; null means every row takes part. */
+    private final int[] taking;
+    /** Points of each taking row; null means one each. */
+    private final int[] copies;
+    /** Per input row: 0 = takes part, -1 = weight 0, -2 = infinite, -3 = NaN. Null means all take part. */
+    private final byte[] excludedLabel;
+    /** Number of points: the taking rows' copies summed. */
+    private final int points;
+
+    private FiniteRows(int[] taking, int[] copies, byte[] excludedLabel, int points) {
+        this.taking = taking;
+        this.copies = copies;
         this.excludedLabel = excludedLabel;
+        this.points = points;
+    }
+
+    private static FiniteRows all(int n) {
+        return new FiniteRows(null, null, null, n);
     }
 
     static FiniteRows of(PointSet points, NonFinitePolicy policy) {
+        int n = points.size(), d = points.dimensions();
         if (policy == NonFinitePolicy.REJECT) {
             points.requireFinite();
-            return new FiniteRows(null, null);
+            return all(n);
         }
-        if (points.firstNonFinite() < 0) return new FiniteRows(null, null);
-        int n = points.size(), d = points.dimensions();
+        if (points.firstNonFinite() < 0) return all(n);
         float[] c = points.coordinates();
         byte[] label = new byte[n];
         for (int i = 0; i < n; i++) {
@@ -37,7 +56,7 @@ final class FiniteRows {
             }
             label[i] = (byte) (nan ? -3 : inf ? -2 : 0);
         }
-        return fromLabels(label);
+        return fromLabels(label, null);
     }
 
     static FiniteRows of(double[] c, int n, int d, NonFinitePolicy policy) {
@@ -59,77 +78,146 @@ final class FiniteRows {
             if (label == null) label = new byte[n];
             label[i] = (byte) (nan ? -3 : -2);
         }
-        return label == null ? new FiniteRows(null, null) : fromLabels(label);
+        return label == null ? all(n) : fromLabels(label, null);
     }
 
-    private static FiniteRows fromLabels(byte[] label) {
+    /** These rows with {@code weights} (one per input row): rows of weight 0 left out, the others copied. */
+    FiniteRows weighted(SampleWeights weights, int total) {
+        byte[] label = excludedLabel != null ? excludedLabel.clone() : new byte[total];
+        for (int i = 0; i < total; i++) {
+            if (label[i] == 0 && weights.weight(i) == 0) label[i] = ZERO_WEIGHT;
+        }
+        return fromLabels(label, weights);
+    }
+
+    private static FiniteRows fromLabels(byte[] label, SampleWeights weights) {
         int kept = 0;
         for (byte b : label) if (b == 0) kept++;
-        int[] fitted = new int[kept];
+        int[] taking = new int[kept];
+        int[] copies = weights == null ? null : new int[kept];
+        long points = 0;
         int k = 0;
-        for (int i = 0; i < label.length; i++) if (label[i] == 0) fitted[k++] = i;
-        return new FiniteRows(fitted, label);
+        for (int i = 0; i < label.length; i++) {
+            if (label[i] != 0) continue;
+            int w = weights == null ? 1 : weights.weight(i);
+            if (copies != null) copies[k] = w;
+            taking[k++] = i;
+            points += w;
+        }
+        // SampleWeights caps the total, so the points fit an int
+        return new FiniteRows(taking, copies, label, Math.toIntExact(points));
     }
 
-    /** The fitted rows as float64, row-major (a fresh array). */
+    /** The taking rows as float64, row-major (a fresh array). */
     double[] fittedRows(PointSet all) {
         float[] c = all.coordinates();
         int d = all.dimensions();
-        if (fitted == null) {
+        if (taking == null) {
             double[] r = new double[c.length];
             for (int i = 0; i < c.length; i++) r[i] = c[i];
             return r;
         }
-        double[] r = new double[fitted.length * d];
-        for (int k = 0; k < fitted.length; k++) {
-            for (int j = 0; j < d; j++) r[k * d + j] = c[fitted[k] * d + j];
+        double[] r = new double[taking.length * d];
+        for (int k = 0; k < taking.length; k++) {
+            for (int j = 0; j < d; j++) r[k * d + j] = c[taking[k] * d + j];
         }
         return r;
     }
 
-    /** The fitted rows of a float64 input (the input itself when all rows take part). */
+    /** The taking rows of a float64 input (the input itself when all rows take part). */
     double[] fittedRows(double[] c, int d) {
-        if (fitted == null) return c;
-        double[] r = new double[fitted.length * d];
-        for (int k = 0; k < fitted.length; k++) System.arraycopy(c, fitted[k] * d, r, k * d, d);
+        if (taking == null) return c;
+        double[] r = new double[taking.length * d];
+        for (int k = 0; k < taking.length; k++) System.arraycopy(c, taking[k] * d, r, k * d, d);
         return r;
     }
 
+    /** Number of rows that take part. */
+    int takingCount(int total) {
+        return taking == null ? total : taking.length;
+    }
+
+    /** Number of points the fit clusters (the taking rows' weights summed; the taking rows without weights). */
     int fittedCount(int total) {
-        return fitted == null ? total : fitted.length;
+        return taking == null ? total : points;
+    }
+
+    /** Points of each taking row (a fresh array), or null when each row is one point. */
+    int[] copies() {
+        return copies == null ? null : copies.clone();
+    }
+
+    /** Weight of each input row: its copies, 0 for rows left out (1 each without weights). */
+    int[] rowWeights(int total) {
+        int[] w = new int[total];
+        if (taking == null) {
+            java.util.Arrays.fill(w, 1);
+            return w;
+        }
+        for (int k = 0; k < taking.length; k++) w[taking[k]] = copies == null ? 1 : copies[k];
+        return w;
     }
 
     boolean identity() {
-        return fitted == null;
+        return taking == null;
     }
 
-    /** Original row indices of the fitted rows (a fresh array). */
+    boolean isWeighted() {
+        return copies != null;
+    }
+
+    /** Input row of each point (a fresh array; a weighted row repeats, once per copy). */
     int[] fittedRows(int total) {
-        if (fitted != null) return fitted.clone();
-        int[] r = new int[total];
-        for (int i = 0; i < total; i++) r[i] = i;
+        if (taking == null) {
+            int[] r = new int[total];
+            for (int i = 0; i < total; i++) r[i] = i;
+            return r;
+        }
+        if (copies == null) return taking.clone();
+        int[] r = new int[points];
+        int p = 0;
+        for (int k = 0; k < taking.length; k++) {
+            for (int c = 0; c < copies[k]; c++) r[p++] = taking[k];
+        }
         return r;
     }
 
     String describeCount(int total, int fittedCount) {
-        if (fitted == null) return "samples in X (" + total + ")";
+        if (taking == null) return "samples in X (" + total + ")";
+        if (copies != null) {
+            return "points (" + fittedCount + ": the sample weights summed over the " + taking.length + " rows that take part)";
+        }
         return "finite samples in X (" + fittedCount + " of " + total + " rows; the others hold NaN or an infinity)";
     }
 
+    /** One label per input row from one per point: a taking row's first point's; -1 / -2 / -3 for the others. */
     int[] expandLabels(int[] fittedLabels, int total) {
-        if (fitted == null) return fittedLabels;
+        if (taking == null) return fittedLabels;
         int[] out = new int[total];
         for (int i = 0; i < total; i++) out[i] = excludedLabel[i];
-        for (int k = 0; k < fitted.length; k++) out[fitted[k]] = fittedLabels[k];
+        int p = 0;
+        for (int k = 0; k < taking.length; k++) {
+            out[taking[k]] = fittedLabels[p];
+            p += copies == null ? 1 : copies[k];
+        }
         return out;
     }
 
-    /** Scatters per-fitted-row values; excluded rows get {@code infValue} (row with an infinity) or {@code nanValue}. */
-    double[] expand(double[] fittedValues, int total, double infValue, double nanValue) {
-        if (fitted == null) return fittedValues;
+    /**
+     * One value per input row from one per point (a taking row's first point's); rows left out get
+     * {@code zeroWeightValue} (weight 0), {@code infValue} (a row with an infinity) or {@code nanValue}.
+     */
+    double[] expand(double[] fittedValues, int total, double zeroWeightValue, double infValue, double nanValue) {
+        if (taking == null) return fittedValues;
         double[] out = new double[total];
-        for (int i = 0; i < total; i++) out[i] = excludedLabel[i] == -2 ? infValue : nanValue;
-        for (int k = 0; k < fitted.length; k++) out[fitted[k]] = fittedValues[k];
+        for (int i = 0; i < total; i++) {
+            out[i] = excludedLabel[i] == ZERO_WEIGHT ? zeroWeightValue : excludedLabel[i] == -2 ? infValue : nanValue;
+        }
+        int p = 0;
+        for (int k = 0; k < taking.length; k++) {
+            out[taking[k]] = fittedValues[p];
+            p += copies == null ? 1 : copies[k];
+        }
         return out;
     }
 }

@@ -150,18 +150,44 @@ public final class Hdbscan {
      *     fewer than two points, or {@code minSamples} larger than the number of points
      */
     public HdbscanResult fit(PointSet points, ProgressListener progress, CancellationToken cancel) {
+        return fit(points, null, progress, cancel);
+    }
+
+    /** Fits with sample weights, without progress reporting or cancellation. */
+    public HdbscanResult fit(PointSet points, SampleWeights weights) {
+        return fit(points, weights, ProgressListener.NONE, CancellationToken.NEVER);
+    }
+
+    /**
+     * Clusters {@code points}, row {@code i} counting as {@code weights.weight(i)} identical points (for core
+     * distances and cluster sizes; weight 0: the row does not take part and is labelled -1, with
+     * probability 0 and NaN outlier score and core distance). The result is bitwise the fit of the rows
+     * repeated, {@code np.repeat(X, w, axis=0)}, with each row reporting its first copy's label,
+     * probability, outlier score and core distance — all copies of a row agree, since identical points
+     * join each other or fall out of a cluster together — and the trees indexing those copies
+     * ({@link HdbscanResult#fittedRows()} maps each to its row). The copies are never materialised: the
+     * search runs over the distinct rows with their multiplicities. {@code weights == null} is the
+     * unweighted fit. Euclidean metric and the CPU engine only, as in fast_hdbscan.
+     *
+     * @throws InvalidInputException for a weight count other than the row count, a metric other than
+     *     Euclidean, an engine without weights, fewer than two points in all, or the reasons of
+     *     {@link #fit(PointSet, ProgressListener, CancellationToken)}
+     */
+    public HdbscanResult fit(PointSet points, SampleWeights weights, ProgressListener progress,
+            CancellationToken cancel) {
         Objects.requireNonNull(points, "points");
         if (points.isFloat64()) {
-            return fit(points.coordinates64(), points.size(), points.dimensions(), progress, cancel);
+            return fit(points.coordinates64(), points.size(), points.dimensions(), weights, progress, cancel);
         }
         if (metric().isPrecomputed()) {   // a matrix is checked as one, never thinned by the non-finite policy
-            return fit(points.coordinates64(), points.size(), points.dimensions(), progress, cancel);
+            return fit(points.coordinates64(), points.size(), points.dimensions(), weights, progress, cancel);
         }
+        checkWeights(weights, points.size());
         FiniteRows rows = FiniteRows.of(points, nonFinite);
-        int n = rows.fittedCount(points.size());
-        checkSizes(rows, points.size(), n, points.dimensions(), true);
+        if (weights != null) rows = rows.weighted(weights, points.size());
+        checkSizes(rows, points.size(), points.dimensions(), true);
         // fittedRows is a private float64 copy: nothing to guard
-        return fitRows(rows.fittedRows(points), points.size(), n, points.dimensions(), rows, InputGuard.NONE,
+        return fitRows(rows.fittedRows(points), points.size(), points.dimensions(), rows, InputGuard.NONE,
                 progress, cancel);
     }
 
@@ -173,23 +199,50 @@ public final class Hdbscan {
      * not change until the fit returns; one that does is an {@link InvalidInputException} saying so.
      */
     public HdbscanResult fit(double[] coords, int n, int d, ProgressListener progress, CancellationToken cancel) {
+        return fit(coords, n, d, null, progress, cancel);
+    }
+
+    /**
+     * As {@link #fit(double[], int, int, ProgressListener, CancellationToken)} with sample weights (see
+     * {@link #fit(PointSet, SampleWeights, ProgressListener, CancellationToken)}; {@code null}: none).
+     */
+    public HdbscanResult fit(double[] coords, int n, int d, SampleWeights weights, ProgressListener progress,
+            CancellationToken cancel) {
         Objects.requireNonNull(coords, "coords");
         if (n < 0 || d < 1 || (long) n * d != coords.length) {
             throw new InvalidInputException("coordinate array has " + coords.length + " values, expected n * d = "
                     + n + " * " + d);
         }
+        checkWeights(weights, n);
         if (metric().isPrecomputed()) {
             BruteForceEngine.checkSize(metric(), n);
             metric().pairs(coords, n, d);   // refuses what is not a distance matrix, naming the entry
         }
         FiniteRows rows = FiniteRows.of(coords, n, d, nonFinite);
+        if (weights != null) rows = rows.weighted(weights, n);
         if (!metric().isPrecomputed()) requireRepresentableDistances(coords, d);
-        int fitted = rows.fittedCount(n);
-        checkSizes(rows, n, fitted, d, fitted < n);
         double[] fittedRows = rows.fittedRows(coords, d);
+        checkSizes(rows, n, d, fittedRows != coords);
         // read in place when every row takes part: guard against the caller writing into it meanwhile
         InputGuard guard = fittedRows == coords ? InputGuard.of(coords) : InputGuard.NONE;
-        return fitRows(fittedRows, n, fitted, d, rows, guard, progress, cancel);
+        return fitRows(fittedRows, n, d, rows, guard, progress, cancel);
+    }
+
+    /** Refuses weights that do not fit the input or this estimator (before any work). */
+    private void checkWeights(SampleWeights weights, int n) {
+        if (weights == null) return;
+        if (weights.size() != n) {
+            throw InvalidInputException.forParameter("sample_weight", weights.size() + " sample weights for " + n
+                    + " rows: give one weight per row");
+        }
+        if (!metric().isEuclidean()) {
+            throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
+                    + "metric only (as in fast_hdbscan); this fit uses " + metric().name());
+        }
+        if (!engine().supportsWeights()) {
+            throw InvalidInputException.forParameter("sample_weight", "the engine " + engine().name() + " does not take "
+                    + "sample weights; the CPU engine does (give no engine)");
+        }
     }
 
     /**
@@ -209,7 +262,8 @@ public final class Hdbscan {
     }
 
     /** {@code copiesRows}: the fit clusters a float64 copy of the rows (for the memory estimate). */
-    private void checkSizes(FiniteRows rows, int total, int n, int d, boolean copiesRows) {
+    private void checkSizes(FiniteRows rows, int total, int d, boolean copiesRows) {
+        int n = rows.fittedCount(total);
         if (n < 2) {
             throw new InvalidInputException(rows.describeCount(total, n) + ": HDBSCAN needs at least two points");
         }
@@ -218,22 +272,22 @@ public final class Hdbscan {
                     + ") must be at most the number of " + rows.describeCount(total, n));
         }
         if (metric().isEuclidean()) {
-            MemoryBudget.check(n, d, minSamples(), copiesRows);
+            MemoryBudget.check(rows.takingCount(total), n, d, minSamples(), copiesRows);
         } else {
             BruteForceEngine.checkSize(metric(), n);
             MemoryBudget.checkBruteForce(n, d, metric().kind() == Metric.Kind.COSINE);
         }
     }
 
-    private HdbscanResult fitRows(double[] fittedRows, int total, int n, int d, FiniteRows rows, InputGuard guard,
+    private HdbscanResult fitRows(double[] fittedRows, int total, int d, FiniteRows rows, InputGuard guard,
             ProgressListener progress, CancellationToken cancel) {
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(cancel, "cancel");
         stopIfAsked(cancel);
         MutualReachabilityMst m;
         try {
-            m = engine().spanningTree(new FittedPoints(fittedRows, n, d), minSamples(), alpha(),
-                    new Execution(threads, progress, cancel));
+            m = engine().spanningTree(new FittedPoints(fittedRows, rows.takingCount(total), d, rows.copies()),
+                    minSamples(), alpha(), new Execution(threads, progress, cancel));
         } catch (RuntimeException e) {
             // an input changed mid-fit breaks the index's invariants: say so rather than show the symptom
             guard.check(e);

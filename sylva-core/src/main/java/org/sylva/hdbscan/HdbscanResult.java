@@ -26,8 +26,9 @@ import org.sylva.parallel.Execution;
  * linkage layout), the condensed tree, each selected cluster's persistence. Every array accessor returns
  * a fresh copy.
  *
- * <p>Per-point arrays have one entry per input row. The trees index the <em>fitted</em> rows, which are
- * all rows unless {@link NonFinitePolicy#SKLEARN} left some out; {@link #fittedRows()} maps them back.
+ * <p>Per-point arrays have one entry per input row. The trees index the <em>fitted</em> points, which are
+ * the rows unless {@link NonFinitePolicy#SKLEARN} left some out or sample weights repeat them (a row of
+ * weight w is w consecutive points); {@link #fittedRows()} maps them back.
  *
  * <p>{@link #reselect(Hdbscan)} selects clusters again with another {@code minClusterSize}, method,
  * epsilon, maximum size or single-cluster rule from the same spanning tree, without recomputing it.
@@ -122,7 +123,17 @@ public final class HdbscanResult {
      *     was on a precomputed distance matrix (no coordinates)
      */
     public ClusterCenters centers(PointSet points, CenterKind kind) {
-        return ClusterCenters.of(points, labels(), probabilities(), kind, Execution.sequential(), parameters.metric());
+        return centers(points, kind, Execution.sequential());
+    }
+
+    /** As {@link #centers(PointSet, CenterKind)}, on {@code execution}'s threads, with its progress and cancellation. */
+    public ClusterCenters centers(PointSet points, CenterKind kind, Execution execution) {
+        double[] strength = probabilities();
+        if (rows.isWeighted()) {   // a row of weight w is w rows of the same strength
+            int[] w = sampleWeights();
+            for (int i = 0; i < strength.length; i++) strength[i] *= w[i];
+        }
+        return ClusterCenters.of(points, labels(), strength, kind, execution, parameters.metric());
     }
 
     /**
@@ -142,6 +153,10 @@ public final class HdbscanResult {
      *     Euclidean distances only)
      */
     public Validity validityIndex(PointSet points) {
+        if (rows.isWeighted()) {
+            throw InvalidInputException.forParameter("sample_weight", "DBCV (validity_index) is not defined for a "
+                    + "weighted fit: the copies a weight stands for lie at distance 0 from each other");
+        }
         if (!parameters.metric().isEuclidean()) {
             throw InvalidInputException.forParameter("metric", "DBCV (validity_index) is implemented for the euclidean "
                     + "metric only; this fit used " + parameters.metric().name());
@@ -170,14 +185,17 @@ public final class HdbscanResult {
         return total;
     }
 
-    /** Cluster label per input row: -1 noise, -2 / -3 rows left out for an infinity / NaN (SKLEARN policy). */
+    /**
+     * Cluster label per input row: -1 noise (and rows of sample weight 0), -2 / -3 rows left out for an
+     * infinity / NaN (SKLEARN policy).
+     */
     public int[] labels() {
         return rows.expandLabels(clustering.labels(), total).clone();
     }
 
-    /** Membership probability per input row (0 for noise; 0 / NaN for rows with an infinity / NaN). */
+    /** Membership probability per input row (0 for noise and weight 0; 0 / NaN for rows with an infinity / NaN). */
     public double[] probabilities() {
-        return rows.expand(clustering.probabilities(), total, 0.0, Double.NaN).clone();
+        return rows.expand(clustering.probabilities(), total, 0.0, 0.0, Double.NaN).clone();
     }
 
     /**
@@ -185,12 +203,12 @@ public final class HdbscanResult {
      * {@link OutlierScores} for the value where the package gives NaN. NaN for rows left out of the fit.
      */
     public double[] outlierScores() {
-        return rows.expand(glosh, total, Double.NaN, Double.NaN).clone();
+        return rows.expand(glosh, total, Double.NaN, Double.NaN, Double.NaN).clone();
     }
 
     /** Core distance per input row (NaN for rows left out of the fit). */
     public double[] coreDistances() {
-        return rows.expand(core, total, Double.NaN, Double.NaN).clone();
+        return rows.expand(core, total, Double.NaN, Double.NaN, Double.NaN).clone();
     }
 
     /** Number of clusters found. */
@@ -198,11 +216,21 @@ public final class HdbscanResult {
         return clustering.clusterCount();
     }
 
-    /** Number of rows labelled noise (-1). */
+    /** Number of rows labelled noise (-1; rows of sample weight 0 included). */
     public int noiseCount() {
         int c = 0;
-        for (int l : clustering.labels()) if (l == -1) c++;
+        for (int l : rows.isWeighted() ? labels() : clustering.labels()) if (l == -1) c++;
         return c;
+    }
+
+    /** True when the fit had sample weights ({@link Hdbscan#fit(PointSet, SampleWeights)}). */
+    public boolean weighted() {
+        return rows.isWeighted();
+    }
+
+    /** The sample weight of each input row (a fresh array; 1 each for an unweighted fit, 0 for rows left out of it). */
+    public int[] sampleWeights() {
+        return rows.rowWeights(total);
     }
 
     /** Persistence of each selected cluster, indexed by label (the {@code hdbscan} package's {@code cluster_persistence_}). */
@@ -228,7 +256,10 @@ public final class HdbscanResult {
         return condensed;
     }
 
-    /** Original row index of each fitted row (identity unless rows were left out). */
+    /**
+     * Input row of each fitted point, the index the trees use: the identity unless rows were left out, or
+     * weighted (a row of weight w is w consecutive points, all mapped to it).
+     */
     public int[] fittedRows() {
         return rows.fittedRows(total);
     }

@@ -65,6 +65,27 @@ final class MemoryBudget {
     }
 
     /**
+     * As {@link #check(long, int, int, boolean)} for {@code rows} weighted rows standing for {@code points}
+     * points: the search runs over the rows, the expanded tree and the hierarchy over the points.
+     */
+    static void check(long rows, long points, int d, int minSamples, boolean copiesRows) {
+        if (points <= rows) {
+            check(rows, d, minSamples, copiesRows);
+            return;
+        }
+        require(rows, d, " (" + points + " points with their sample weights) at min_samples " + minSamples,
+                estimateBytes(rows, d, minSamples, copiesRows) + expandedBytes(points - rows));
+    }
+
+    /**
+     * Bytes for {@code extra} more points than rows: the expanded tree's edges and their sorted copy
+     * ({@code 2 x 16}), the per-point core distances, then the hierarchy's trees and outputs.
+     */
+    static long expandedBytes(long extra) {
+        return extra * (32 + 8 + 220);
+    }
+
+    /**
      * The brute-force engine's needs: its per-point arrays, the trees and outputs, and for cosine a
      * normalised copy of the rows.
      */

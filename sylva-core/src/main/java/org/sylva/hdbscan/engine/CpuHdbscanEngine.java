@@ -48,6 +48,12 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         return "cpu/" + (fixed != null ? fixed.name() : backend.id());
     }
 
+    /** Weighted rows are collapsed with their multiplicity and expanded like identical points ({@link DuplicatePoints}). */
+    @Override
+    public boolean supportsWeights() {
+        return true;
+    }
+
     /** The kernels a fit of {@code n} points of {@code d} coordinates runs now. */
     public StageKernels kernelsFor(int n, int d) {
         return fixed != null ? StageKernels.both(fixed) : StageKernels.choose(backend, n, d);
@@ -72,8 +78,14 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
             Execution execution, boolean collapse) {
         Map<String, Double> times = new LinkedHashMap<>();
         long t0 = System.nanoTime();
-        DuplicatePoints dup = collapse && points.n() <= DuplicatePoints.MAX_POINTS
-                ? DuplicatePoints.find(points.rows(), points.n(), points.d(), execution.cancel()) : null;
+        // weighted rows always go through the grouping: it is what turns a row into its copies
+        DuplicatePoints dup = (collapse || points.weighted()) && points.points() <= DuplicatePoints.MAX_POINTS
+                ? DuplicatePoints.find(points.rows(), points.n(), points.d(), points.weights(), execution.cancel())
+                : null;
+        if (points.weighted() && dup == null) {
+            throw new IllegalArgumentException(points.points() + " weighted points: at most "
+                    + DuplicatePoints.MAX_POINTS);
+        }
         if (dup != null && !dup.collapses()) dup = null;
         double[] rows = dup != null ? dup.distinctRows() : points.rows();
         int n = dup != null ? dup.distinct() : points.n();

@@ -33,6 +33,12 @@ import org.sylva.progress.CancellationToken;
  * {@code T'} edge at {@code g0} that weighs exactly {@code c_G} (an edge with {@code W(X, G) = c_G} from
  * the lowest such {@code x} is in {@code T'}, as {@code g0} has no earlier edge), else {@code g0}.
  *
+ * <p><b>Sample weights.</b> A row of weight {@code w} stands for {@code w} identical points, numbered
+ * consecutively in row order (the points of {@code np.repeat(rows, w, axis=0)}): {@link #find(double[],
+ * int, int, int[], CancellationToken)} groups the rows and counts each group's points, and the expansion
+ * yields the core distances and the spanning tree of those points, bitwise what a fit of the repeated rows
+ * computes, without ever materialising the copies' coordinates.
+ *
  * <pre>{@code
  * DuplicatePoints dup = DuplicatePoints.find(rows, n, d, cancel);
  * if (dup.collapses()) { ... search dup.distinctRows() with dup.multiplicities() ...
@@ -40,26 +46,37 @@ import org.sylva.progress.CancellationToken;
  * }</pre>
  */
 public final class DuplicatePoints {
-    /** Most points {@link #find} groups (its hash table stays at most half full). */
+    /** Most points {@link #find} groups (its hash table stays at most half full), copies of weighted rows included. */
     public static final int MAX_POINTS = 1 << 29;
     /** Rows hashed between two looks at the cancellation token. */
     private static final int CHECK_EVERY = 1 << 14;
 
+    /** Number of rows. */
     private final int n;
+    /** Number of points: the rows' weights summed ({@code n} without weights). */
+    private final int points;
     private final int d;
     private final double[] rows;
-    /** Per point: its group (distinct point) number. */
+    /** Per row: its weight (how many points it stands for); null when every row is one point. */
+    private final int[] weight;
+    /** Per row: its group (distinct point) number. */
     private final int[] group;
-    /** Per group: its lowest point. */
+    /** Per group: its lowest row. */
+    private final int[] representativeRow;
+    /** Per group: its lowest point (the first copy of its lowest row). */
     private final int[] representative;
     /** Per group: how many points it holds. */
     private final int[] multiplicity;
 
-    private DuplicatePoints(int n, int d, double[] rows, int[] group, int[] representative, int[] multiplicity) {
+    private DuplicatePoints(int n, int points, int d, double[] rows, int[] weight, int[] group, int[] representativeRow,
+            int[] representative, int[] multiplicity) {
         this.n = n;
+        this.points = points;
         this.d = d;
         this.rows = rows;
+        this.weight = weight;
         this.group = group;
+        this.representativeRow = representativeRow;
         this.representative = representative;
         this.multiplicity = multiplicity;
     }
@@ -71,14 +88,39 @@ public final class DuplicatePoints {
      * @throws IllegalArgumentException when {@code n} exceeds {@link #MAX_POINTS}
      */
     public static DuplicatePoints find(double[] rows, int n, int d, CancellationToken cancel) {
+        return find(rows, n, d, null, cancel);
+    }
+
+    /**
+     * As {@link #find(double[], int, int, CancellationToken)}, row {@code i} standing for {@code weight[i]}
+     * (at least 1) identical points; {@code weight == null}: one point per row.
+     *
+     * @throws IllegalArgumentException when the points number more than {@link #MAX_POINTS}, or a weight is
+     *     below 1
+     */
+    public static DuplicatePoints find(double[] rows, int n, int d, int[] weight, CancellationToken cancel) {
         if (n > MAX_POINTS) throw new IllegalArgumentException(n + " points: at most " + MAX_POINTS + " are grouped");
+        long total = n;
+        if (weight != null) {
+            if (weight.length != n) throw new IllegalArgumentException(weight.length + " weights for " + n + " rows");
+            total = 0;
+            for (int w : weight) {
+                if (w < 1) throw new IllegalArgumentException("weight " + w + ": every row stands for at least one point");
+                total += w;
+            }
+            if (total > MAX_POINTS) {
+                throw new IllegalArgumentException(total + " points (weights summed): at most " + MAX_POINTS + " are grouped");
+            }
+        }
         int cap = Integer.highestOneBit(Math.max(2, n) - 1) << 2;   // a power of two >= 2n
         int mask = cap - 1;
         int[] table = new int[cap];    // group number + 1, 0 = empty
         int[] group = new int[n];
+        int[] repRow = new int[Math.max(n, 1)];
         int[] rep = new int[Math.max(n, 1)];
         int[] mult = new int[Math.max(n, 1)];
         int groups = 0;
+        int point = 0;   // the first point of row i
         for (int i = 0; i < n; i++) {
             if ((i & (CHECK_EVERY - 1)) == 0) cancel.throwIfCancelled();
             int slot = hash(rows, i * d, d) & mask;
@@ -88,19 +130,23 @@ public final class DuplicatePoints {
                 if (e == 0) {
                     g = groups++;
                     table[slot] = g + 1;
-                    rep[g] = i;
+                    repRow[g] = i;
+                    rep[g] = point;
                     break;
                 }
-                if (sameRow(rows, rep[e - 1] * d, i * d, d)) {
+                if (sameRow(rows, repRow[e - 1] * d, i * d, d)) {
                     g = e - 1;
                     break;
                 }
                 slot = (slot + probe + 1) & mask;
             }
             group[i] = g;
-            mult[g]++;
+            int w = weight == null ? 1 : weight[i];
+            mult[g] += w;
+            point += w;
         }
-        return new DuplicatePoints(n, d, rows, group, java.util.Arrays.copyOf(rep, groups),
+        return new DuplicatePoints(n, (int) total, d, rows, weight == null ? null : weight.clone(), group,
+                java.util.Arrays.copyOf(repRow, groups), java.util.Arrays.copyOf(rep, groups),
                 java.util.Arrays.copyOf(mult, groups));
     }
 
@@ -120,13 +166,18 @@ public final class DuplicatePoints {
         return true;
     }
 
-    /** True when some points are identical, so that the search over distinct points is smaller. */
+    /** True when some points are identical (or a row weighs more than one), so that the search over distinct points is smaller. */
     public boolean collapses() {
-        return representative.length < n;
+        return representative.length < points;
     }
 
-    /** Number of points. */
+    /** Number of points (copies of weighted rows included). */
     public int size() {
+        return points;
+    }
+
+    /** Number of rows. */
+    public int rows() {
         return n;
     }
 
@@ -137,10 +188,10 @@ public final class DuplicatePoints {
 
     /** The distinct points' coordinates, row-major, in group order (the rows themselves when none repeat). */
     public double[] distinctRows() {
-        if (!collapses()) return rows;
-        int m = representative.length;
+        if (representativeRow.length == n) return rows;
+        int m = representativeRow.length;
         double[] out = new double[m * d];
-        for (int g = 0; g < m; g++) System.arraycopy(rows, representative[g] * d, out, g * d, d);
+        for (int g = 0; g < m; g++) System.arraycopy(rows, representativeRow[g] * d, out, g * d, d);
         return out;
     }
 
@@ -149,20 +200,25 @@ public final class DuplicatePoints {
         return multiplicity.clone();
     }
 
-    /** Each group's lowest point (a copy). */
+    /** Each group's lowest point (a copy); without weights, its lowest row. */
     public int[] representatives() {
         return representative.clone();
     }
 
-    /** Each point's group (a copy). */
+    /** Each row's group (a copy). */
     public int[] groups() {
         return group.clone();
     }
 
     /** The core distance of every point: its group's. */
     public double[] expandCore(double[] distinctCore) {
-        double[] out = new double[n];
-        for (int i = 0; i < n; i++) out[i] = distinctCore[group[i]];
+        double[] out = new double[points];
+        int p = 0;
+        for (int i = 0; i < n; i++) {
+            int w = weight == null ? 1 : weight[i];
+            double c = distinctCore[group[i]];
+            for (int k = 0; k < w; k++) out[p++] = c;
+        }
         return out;
     }
 
@@ -179,7 +235,7 @@ public final class DuplicatePoints {
         }
         int[] attach = new int[m];
         for (int g = 0; g < m; g++) attach[g] = g;
-        int[] from = new int[Math.max(n - 1, 0)];
+        int[] from = new int[Math.max(points - 1, 0)];
         int[] to = new int[from.length];
         double[] w = new double[from.length];
         int e = 0;
@@ -193,14 +249,18 @@ public final class DuplicatePoints {
             w[e] = wt;
             e++;
         }
+        int p = 0;
         for (int i = 0; i < n; i++) {
             int g = group[i];
-            if (representative[g] == i) continue;
-            from[e] = representative[attach[g]];
-            to[e] = i;
-            w[e] = distinctCore[g];
-            e++;
+            int copies = weight == null ? 1 : weight[i];
+            for (int k = 0; k < copies; k++, p++) {
+                if (representative[g] == p) continue;
+                from[e] = representative[attach[g]];
+                to[e] = p;
+                w[e] = distinctCore[g];
+                e++;
+            }
         }
-        return SpanningTree.of(n, from, to, w).inEdgeOrder();
+        return SpanningTree.of(points, from, to, w).inEdgeOrder();
     }
 }

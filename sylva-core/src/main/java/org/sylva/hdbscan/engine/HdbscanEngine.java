@@ -28,4 +28,13 @@ public interface HdbscanEngine {
      * of {@code max(core_a, core_b, dist / alpha)} over {@code points}.
      */
     MutualReachabilityMst spanningTree(FittedPoints points, int minSamples, double alpha, Execution execution);
+
+    /**
+     * Whether this engine accepts weighted points ({@link FittedPoints#weighted()}): then its core
+     * distances and tree are over the {@link FittedPoints#points()} copies. False unless an engine says so;
+     * {@code Hdbscan} refuses a weighted fit on an engine without it before calling {@link #spanningTree}.
+     */
+    default boolean supportsWeights() {
+        return false;
+    }
 }

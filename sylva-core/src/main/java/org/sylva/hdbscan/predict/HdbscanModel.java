@@ -122,8 +122,8 @@ public final class HdbscanModel {
      * as long as the fit's core-distance stage) and, as a by-product, checks that these are the points
      * the result was fitted on: their core distances must be bitwise the result's.
      *
-     * @throws InvalidInputException when the points are not the ones the result was fitted on, or the fit's
-     *     metric is not Euclidean (prediction searches Euclidean neighbours)
+     * @throws InvalidInputException when the points are not the ones the result was fitted on, the fit's
+     *     metric is not Euclidean (prediction searches Euclidean neighbours), or the fit had sample weights
      */
     public static HdbscanModel of(HdbscanResult result, PointSet points, Execution execution) {
         Objects.requireNonNull(result, "result");
@@ -131,6 +131,10 @@ public final class HdbscanModel {
         if (!result.parameters().metric().isEuclidean()) {
             throw InvalidInputException.forParameter("metric", "prediction and saved models support the euclidean "
                     + "metric only; this fit used " + result.parameters().metric().name());
+        }
+        if (result.weighted()) {
+            throw InvalidInputException.forParameter("sample_weight", "prediction and saved models are not "
+                    + "available for a weighted fit yet (its prediction data would hold every copy a weight stands for)");
         }
         if (points.size() != result.size()) {
             throw new InvalidInputException("the result was fitted on " + result.size() + " points; "

@@ -1,0 +1,120 @@
+package org.sylva.hdbscan;
+
+import java.util.Arrays;
+import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.engine.DuplicatePoints;
+
+/**
+ * Per-row sample weights for {@link Hdbscan#fit(org.sylva.data.PointSet, SampleWeights)}: a row of weight
+ * {@code w} counts as {@code w} identical points, for core distances and for cluster sizes alike (what
+ * fast_hdbscan's {@code sample_weights} mean), and a row of weight 0 does not take part. The fit is then,
+ * bitwise, the fit of the rows repeated ({@code np.repeat(X, w, axis=0)}), computed without repeating
+ * them. Weights are therefore whole numbers: a fraction of a point has no such meaning, and a weight
+ * that is not a whole number is refused rather than rounded. Immutable.
+ *
+ * <pre>{@code
+ * SampleWeights w = SampleWeights.of(1, 3, 1, 0, 2);        // or SampleWeights.of(new double[] {1.0, 3.0, ...})
+ * HdbscanResult r = Hdbscan.builder().minClusterSize(20).build().fit(points, w);
+ * }</pre>
+ */
+public final class SampleWeights {
+    /** Most points the weights may sum to. */
+    public static final long MAX_TOTAL = DuplicatePoints.MAX_POINTS;
+
+    private final int[] weights;
+    private final long total;
+
+    private SampleWeights(int[] weights, long total) {
+        this.weights = weights;
+        this.total = total;
+    }
+
+    /**
+     * Weights given as integers (copied).
+     *
+     * @throws InvalidInputException for a negative weight, or weights summing to more than {@link #MAX_TOTAL}
+     */
+    public static SampleWeights of(int... weights) {
+        long total = 0;
+        for (int i = 0; i < weights.length; i++) {
+            if (weights[i] < 0) throw bad(i, Integer.toString(weights[i]), "weights are whole numbers >= 0");
+            total += weights[i];
+        }
+        return checked(weights.clone(), total);
+    }
+
+    /**
+     * Weights given as floating-point numbers, each of which must be a whole number (1.0, 2.0, ...).
+     *
+     * @throws InvalidInputException for NaN, an infinity, a negative or fractional weight, or weights
+     *     summing to more than {@link #MAX_TOTAL}
+     */
+    public static SampleWeights of(double[] weights) {
+        int[] w = new int[weights.length];
+        long total = 0;
+        for (int i = 0; i < weights.length; i++) {
+            double v = weights[i];
+            if (!(v >= 0) || Double.isInfinite(v)) {
+                throw bad(i, Double.toString(v), "weights are whole numbers >= 0");
+            }
+            if (v != Math.rint(v)) {
+                throw bad(i, Double.toString(v), "a row of weight w counts as w identical rows, so weights are whole "
+                        + "numbers (a fraction of a point has no such meaning)");
+            }
+            if (v > MAX_TOTAL) throw tooMany(v);
+            w[i] = (int) v;
+            total += w[i];
+        }
+        return checked(w, total);
+    }
+
+    private static SampleWeights checked(int[] w, long total) {
+        if (total > MAX_TOTAL) throw tooMany(total);
+        return new SampleWeights(w, total);
+    }
+
+    private static InvalidInputException bad(int row, String value, String why) {
+        return InvalidInputException.forParameter("sample_weight", "sample weight of row " + row + " is " + value
+                + ": " + why);
+    }
+
+    private static InvalidInputException tooMany(double total) {
+        return InvalidInputException.forParameter("sample_weight", String.format(java.util.Locale.ROOT,
+                "the sample weights sum to %.0f points; at most %d are supported", total, MAX_TOTAL));
+    }
+
+    /** Number of rows weighted. */
+    public int size() {
+        return weights.length;
+    }
+
+    /** The weight of row {@code i}. */
+    public int weight(int i) {
+        return weights[i];
+    }
+
+    /** The weights summed: the number of points a fit clusters. */
+    public long total() {
+        return total;
+    }
+
+    /** The weights (a fresh array). */
+    public int[] toArray() {
+        return weights.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SampleWeights s && Arrays.equals(weights, s.weights);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(weights);
+    }
+
+    @Override
+    public String toString() {
+        return "SampleWeights[rows=" + weights.length + ", total=" + total + "]";
+    }
+}
