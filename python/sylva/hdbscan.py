@@ -119,8 +119,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         (``clusterer.prediction_data_.tofile("model.sylva")`` writes a file ``sylva predict`` reads). The
         engine keeps nothing between calls, so the model lives here and pickles with the estimator.
 
+    fitted_rows_ : ndarray of int32, shape (n_fitted,)
+        After a fit with ``sample_weight``: the row of each point the trees number (a row of weight w is
+        w consecutive points; rows of weight 0 and rows with NaN or an infinity have none).
+
     The trees number the fitted rows: all of them unless some held NaN or an infinity, then the finite
-    rows in order (``np.flatnonzero(np.isfinite(X).all(axis=1))`` maps them back).
+    rows in order (``np.flatnonzero(np.isfinite(X).all(axis=1))`` maps them back); with ``sample_weight``,
+    the copies the weights make (``fitted_rows_`` maps them back).
 
     Examples
     --------
@@ -222,14 +227,33 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         return X
 
-    def fit(self, X, y=None):
-        """Clusters ``X`` (array-like of shape (n_samples, n_features)); ``y`` is ignored. Returns self."""
+    def fit(self, X, y=None, sample_weight=None):
+        """Clusters ``X`` (array-like of shape (n_samples, n_features)); ``y`` is ignored. Returns self.
+
+        ``sample_weight`` (array-like of shape (n_samples,), whole numbers >= 0, or None): a row of weight
+        w counts as w identical rows, for core distances and cluster sizes alike (fast_hdbscan's meaning);
+        the fit is exactly that of ``np.repeat(X, w, axis=0)`` with each row reading its first copy, and
+        a row of weight 0 is left out (label -1). The trees (``minimum_spanning_tree_``, ...) then number
+        those copies: ``fitted_rows_`` gives the row of each. Euclidean metric only; not with
+        ``prediction_data``."""
         self._check_params()
         X = self._validate_X(X)
-        if X.shape[0] == 1:
+        weights = None
+        if sample_weight is not None:
+            weights = np.asarray(sample_weight)
+            if weights.ndim != 1 or weights.shape[0] != X.shape[0]:
+                raise ValueError(f"sample_weight must have shape ({X.shape[0]},), one weight per sample; got "
+                                 f"shape {weights.shape}")
+            if weights.dtype.kind not in "biuf":
+                raise ValueError(f"sample_weight must be numeric; got dtype {weights.dtype}")
+            if self.prediction_data:
+                raise ValueError("prediction_data is not available with sample_weight: prediction from a weighted "
+                                 "fit is not supported yet")
+            weights = np.ascontiguousarray(weights, dtype="<f8")
+        if X.shape[0] == 1 and weights is None:
             raise ValueError("n_samples=1 while HDBSCAN requires more than one sample")
         min_samples = self.min_cluster_size if self.min_samples is None else self.min_samples
-        if min_samples > X.shape[0]:
+        if min_samples > X.shape[0] and weights is None:
             raise ValueError(f"min_samples ({min_samples}) must be at most the number of samples in X "
                              f"({X.shape[0]})")
         points = fit_dtype(X)
@@ -251,7 +275,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         if self.metric == "precomputed":
             X = np.asarray(X, dtype=np.float64)
             points = X
-        r = get_engine().call("hdbscan", params, {"points": points})
+        arrays = {"points": points}
+        if weights is not None:
+            arrays["sample_weight"] = weights
+        r = get_engine().call("hdbscan", params, arrays)
         a = r.arrays
         self.labels_ = a["labels"]
         self.probabilities_ = a["probabilities"]
@@ -262,6 +289,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.condensed_tree_ = a["condensed_tree"]
         self.cluster_persistence_ = a["persistence"]
         self.engine_seconds_ = float(r.params.get("compute_seconds", float("nan")))
+        self._sample_weight = weights
+        if "fitted_rows" in a:
+            self.fitted_rows_ = a["fitted_rows"]
+        elif hasattr(self, "fitted_rows_"):
+            del self.fitted_rows_
         self._relative_validity = None
         if self.prediction_data:
             self.prediction_data_ = a["model"]
@@ -271,12 +303,15 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             self._weighted_cluster_center(X)
         return self
 
-    def fit_predict(self, X, y=None):
+    def fit_predict(self, X, y=None, sample_weight=None):
         """Clusters ``X`` and returns ``labels_``."""
-        return self.fit(X).labels_
+        return self.fit(X, sample_weight=sample_weight).labels_
 
     def _fitted_rows(self):
-        """The rows the trees number: all but those with NaN or an infinity (labels -3 and -2)."""
+        """The row of each point the trees number: all rows but those with NaN or an infinity (labels -3 and
+        -2), or with sample weights each copy's row (``fitted_rows_``)."""
+        if getattr(self, "fitted_rows_", None) is not None:
+            return self.fitted_rows_
         return np.flatnonzero(self.labels_ > -2)
 
     def dbscan_clustering(self, cut_distance, min_cluster_size=5):
@@ -290,7 +325,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         r = get_engine().call("cut", {"cut_distance": float(cut_distance), "min_cluster_size": int(min_cluster_size)},
                               {"mst": np.ascontiguousarray(self.minimum_spanning_tree_, dtype="<f8")})
         labels = self.labels_.copy()
-        labels[self._fitted_rows()] = r.arrays["labels"]
+        rows, first = np.unique(self._fitted_rows(), return_index=True)   # a weighted row: its first copy's
+        labels[rows] = r.arrays["labels"][first]
         return labels
 
     @property
@@ -321,6 +357,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             mask = self.labels_ == idx
             data = X[mask]
             strength = self.probabilities_[mask]
+            if getattr(self, "_sample_weight", None) is not None:   # a row of weight w is w rows
+                strength = strength * self._sample_weight[mask]
             if make_centroids:
                 self.centroids_[idx] = np.average(data, weights=strength, axis=0)
             if make_medoids:

@@ -12,6 +12,7 @@ import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.SampleWeights;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.predict.HdbscanModel;
@@ -57,6 +58,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
             "      --save-model clips.model",
             "  sylva hdbscan points.npy --out result/ --centers both",
+            "  sylva hdbscan binned.npy --sample-weight counts.npy --out result/",
             "  sylva hdbscan points.npy --metric minkowski --p 3 --out result/",
             "  sylva hdbscan distances.npy --metric precomputed --out result/"})
 final class HdbscanCommand implements Callable<Integer> {
@@ -121,6 +123,12 @@ final class HdbscanCommand implements Callable<Integer> {
                     + "(left out; labels -2 for inf, -3 for NaN).")
     NonFinitePolicy nonFinite;
 
+    @Option(names = "--sample-weight", paramLabel = "FILE", description = "Per-row weights (.npy of shape (n,), "
+            + "or text with one per line): a row of weight w counts as w identical rows, for core distances and "
+            + "cluster sizes alike (whole numbers; 0 leaves the row out, label -1). The trees then index those "
+            + "copies; fitted_rows maps each to its row.")
+    Path sampleWeight;
+
     @Option(names = "--pca", paramLabel = "K",
             description = "Cluster on the first K principal components of the input (exact, float64, from every "
                     + "row) instead of its coordinates: a choice for spike waveforms, not a default. Outputs are per "
@@ -182,6 +190,10 @@ final class HdbscanCommand implements Callable<Integer> {
                 .threads(run.threadCount()).metric(Metric.parse(metric, p));
         Hdbscan h = EngineChoice.apply(backend, b).build();
         refuseWhatNeedsEuclidean(h.metric());
+        if (sampleWeight != null && saveModel != null) {
+            throw InvalidInputException.forParameter("sample_weight", "--save-model is not available with "
+                    + "--sample-weight: prediction from a weighted fit is not supported yet");
+        }
         if (saveModel != null && pca != null) {
             throw new InvalidInputException("--save-model cannot be combined with --pca: new points would need the "
                     + "same projection, which a model does not hold; fit on the component scores instead");
@@ -198,12 +210,15 @@ final class HdbscanCommand implements Callable<Integer> {
         List<String> names = new ArrayList<>(HdbscanOutputs.names(format));
         if (centerKind != null && centerKind.centroids()) names.add("centroids" + format.extension());
         if (centerKind != null && centerKind.medoids()) names.add("medoids" + format.extension());
+        if (sampleWeight != null) names.add(HdbscanOutputs.FITTED_ROWS + format.extension());
         OutputTargets.claim(context, err, run.quiet, out, names, StaleOutputs.ARRAY_FILES, report);
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, StaleOutputs.ARRAY_FILES, saveModel);
 
         long t0 = System.nanoTime();
         InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
         PointSet points = loaded.points();
+        SampleWeights weights = sampleWeight == null ? null
+                : SampleWeightFile.read(sampleWeight, points.size(), context.cancel());
         double readSeconds = (System.nanoTime() - t0) / 1e9;
         // a precomputed matrix is checked by the library (finite, >= 0, square, symmetric), naming the entry
         boolean coordinates = !h.metric().isPrecomputed();
@@ -228,12 +243,12 @@ final class HdbscanCommand implements Callable<Integer> {
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             if (pca != null) {
                 features = PcaFeatures.of(loaded, pca, new Execution(h.threads(), progress, context.cancel()));
-                r = h.fit(features.scores(), points.size(), features.k(), progress, context.cancel());
+                r = h.fit(features.scores(), points.size(), features.k(), weights, progress, context.cancel());
             } else if (loaded.float64() != null) {
                 // float64/int32/int64 input is fitted in float64, as scikit-learn does; float32 input as it is
-                r = h.fit(loaded.float64(), points.size(), points.dimensions(), progress, context.cancel());
+                r = h.fit(loaded.float64(), points.size(), points.dimensions(), weights, progress, context.cancel());
             } else {
-                r = h.fit(points, progress, context.cancel());
+                r = h.fit(points, weights, progress, context.cancel());
             }
             if (saveModel != null) model = model(h, r, loaded, progress);
             if (centerKind != null) {
@@ -241,8 +256,7 @@ final class HdbscanCommand implements Callable<Integer> {
                         : loaded.float64() != null ? PointSet.uncheckedFloat64(points.size(), points.dimensions(),
                                 loaded.float64())
                         : points;
-                centerSet = ClusterCenters.of(fitted, r.labels(), r.probabilities(), centerKind,
-                        new Execution(h.threads(), progress, context.cancel()), h.metric());
+                centerSet = r.centers(fitted, centerKind, new Execution(h.threads(), progress, context.cancel()));
             }
         } catch (InvalidInputException e) {
             // too few points, min_samples above n, coordinates too large, not enough memory: name the input

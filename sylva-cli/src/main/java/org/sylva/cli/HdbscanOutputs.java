@@ -39,6 +39,9 @@ final class HdbscanOutputs {
     }
 
     /** The file names {@link #write} gives the arrays in {@code format}, in the order it writes them. */
+    /** The array a weighted fit adds: the input row of each point the trees index. */
+    static final String FITTED_ROWS = "fitted_rows";
+
     static List<String> names(OutputFormat format) {
         List<String> l = new ArrayList<>();
         for (String a : StaleOutputs.ARRAYS) l.add(a + format.extension());
@@ -117,6 +120,10 @@ final class HdbscanOutputs {
             CondensedTree ct = r.condensedTree();
             written.add(format.stage(g, dir, "condensed_tree", NpyArray.ofFloat64(ct.toMatrix(), ct.rows(), 4),
                     0, 1, 3)); // parent, child, lambda, size
+            if (r.weighted()) {   // the trees index the copies a weight stands for: each copy's input row
+                int[] rows = r.fittedRows();
+                written.add(format.stage(g, dir, FITTED_ROWS, NpyArray.ofInt32(rows, rows.length)));
+            }
             double[] pers = r.clusterPersistence();
             written.add(format.stage(g, dir, "persistence", NpyArray.ofFloat64(pers, pers.length)));
             if (centers != null && centers.centroids() != null) {
@@ -196,8 +203,14 @@ final class HdbscanOutputs {
         int k = r.clusterCount();
         int[] sizes = new int[k];
         for (int l : labels) if (l >= 0) sizes[l]++;
-        s.append(String.format(Locale.ROOT, "%d points x %d dims (%s): %d clusters, %d noise%n",
-                points.size(), points.dimensions(), dtype, k, r.noiseCount()));
+        String weighted = "";
+        if (r.weighted()) {
+            long total = 0;
+            for (int v : r.sampleWeights()) total += v;
+            weighted = ", weighted as " + total + " points";
+        }
+        s.append(String.format(Locale.ROOT, "%d points x %d dims (%s%s): %d clusters, %d noise%n",
+                points.size(), points.dimensions(), dtype, weighted, k, r.noiseCount()));
         Metric metric = r.parameters().metric();
         if (!metric.isEuclidean()) {
             s.append(String.format(Locale.ROOT, "metric: %s (exact brute-force engine)%s%n", metric.describe(),
@@ -240,6 +253,11 @@ final class HdbscanOutputs {
         m.put("threads", h.threads());
         m.put("backend", h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id()
                 : h.engine().name());
+        if (r.weighted()) {
+            long total = 0;
+            for (int v : r.sampleWeights()) total += v;
+            m.put("n_weighted_points", total);
+        }
         m.put("n_clusters", r.clusterCount());
         m.put("n_noise", r.noiseCount());
         int[] labels = r.labels();

@@ -27,8 +27,8 @@ final class StaleOutputs {
     /** The arrays {@code sylva hdbscan} writes, without extension (each as .npy or .csv). */
     static final List<String> ARRAYS = List.of("labels", "probabilities", "outlier_scores", "core_distances", "mst",
             "single_linkage", "condensed_tree", "persistence");
-    /** The cluster centres {@code sylva hdbscan --centers} writes, without extension. */
-    static final List<String> CENTER_ARRAYS = List.of("centroids", "medoids");
+    /** The arrays written on request (cluster centres, and the rows of a weighted fit's points), without extension. */
+    static final List<String> OPTIONAL_ARRAYS = List.of("centroids", "medoids", "fitted_rows");
     /** Every file name a Sylva HDBSCAN run may leave in its output directory. */
     static final List<String> NAMES = names();
     /** The arrays' file names in every format (what a report in the output directory must not be called). */
@@ -39,7 +39,7 @@ final class StaleOutputs {
 
     private static List<String> names() {
         List<String> names = new ArrayList<>();
-        for (List<String> group : List.of(ARRAYS, CENTER_ARRAYS)) {
+        for (List<String> group : List.of(ARRAYS, OPTIONAL_ARRAYS)) {
             for (String a : group) {
                 for (OutputFormat f : OutputFormat.values()) names.add(a + f.extension());
             }

@@ -6,7 +6,9 @@ import java.util.Map;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.NonFinitePolicy;
+import org.sylva.hdbscan.SampleWeights;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.predict.HdbscanModel;
@@ -23,7 +25,10 @@ import org.sylva.progress.ProgressListener;
  * {@code persistence} (float64). With {@code prediction_data: true} it also answers with {@code model}
  * (uint8): the bytes of the fitted {@link HdbscanModel} (a model file), which a {@code predict} request
  * sends back ({@link PredictHandler}). {@code metric} (scikit-learn's names) and {@code p} (minkowski's
- * exponent) choose the distance; with {@code precomputed} the points are the n x n distance matrix.
+ * exponent) choose the distance; with {@code precomputed} the points are the n x n distance matrix. An
+ * optional {@code sample_weight} array (one whole number per point) weights the rows
+ * ({@link SampleWeights}); the answer then also holds {@code fitted_rows} (int32): the row of each point
+ * the trees index.
  */
 final class HdbscanHandler implements Handler {
     static final List<String> PARAMETERS = List.of("min_cluster_size", "min_samples", "cluster_selection_epsilon",
@@ -53,10 +58,15 @@ final class HdbscanHandler implements Handler {
         WireArray points = RequestArrays.points(request);
         int n = (int) points.dim(0);
         int d = (int) points.dim(1);
+        SampleWeights weights = RequestArrays.sampleWeights(request, n);
+        if (weights != null && p.bool("prediction_data", false)) {
+            throw InvalidInputException.forParameter("sample_weight", "prediction_data is not available with "
+                    + "sample_weight: prediction from a weighted fit is not supported yet");
+        }
         long t0 = System.nanoTime();
         HdbscanResult r = points.data() instanceof double[] x
-                ? h.fit(x, n, d, ProgressListener.NONE, cancel)
-                : h.fit(PointSet.unchecked(n, d, (float[]) points.data()), ProgressListener.NONE, cancel);
+                ? h.fit(x, n, d, weights, ProgressListener.NONE, cancel)
+                : h.fit(PointSet.unchecked(n, d, (float[]) points.data()), weights, ProgressListener.NONE, cancel);
         cancel.throwIfCancelled();
         byte[] model = null;
         if (p.bool("prediction_data", false)) {
@@ -82,6 +92,10 @@ final class HdbscanHandler implements Handler {
                 WireArray.of("condensed_tree", ct.toMatrix(), ct.rows(), 4),
                 WireArray.of("persistence", r.clusterPersistence(), r.clusterPersistence().length)));
         if (model != null) arrays.add(WireArray.of("model", model, model.length));
+        if (r.weighted()) {
+            int[] rows = r.fittedRows();
+            arrays.add(WireArray.of("fitted_rows", rows, rows.length));
+        }
         return new Frame("ok", out, arrays);
     }
 }

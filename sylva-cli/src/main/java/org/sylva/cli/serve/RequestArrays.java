@@ -29,6 +29,29 @@ final class RequestArrays {
     }
 
     /**
+     * The request's optional {@code sample_weight}: {@code (n,)} float64, float32, int32 or int64, whole
+     * numbers >= 0 ({@link org.sylva.hdbscan.SampleWeights}); null when absent.
+     */
+    static org.sylva.hdbscan.SampleWeights sampleWeights(Frame request, int n) {
+        WireArray w = request.array("sample_weight");
+        if (w == null) return null;
+        if (w.ndim() != 1 || w.dim(0) != n) {
+            throw InvalidInputException.forParameter("sample_weight", "sample_weight must have shape (" + n
+                    + ",), one weight per point; got shape " + Arrays.toString(w.shape()));
+        }
+        double[] v = new double[n];
+        switch (w.data()) {
+            case double[] a -> System.arraycopy(a, 0, v, 0, n);
+            case float[] a -> { for (int i = 0; i < n; i++) v[i] = a[i]; }
+            case int[] a -> { for (int i = 0; i < n; i++) v[i] = a[i]; }
+            case long[] a -> { for (int i = 0; i < n; i++) v[i] = a[i]; }
+            default -> throw InvalidInputException.forParameter("sample_weight", "sample_weight must be float64, "
+                    + "float32, int32 or int64; got " + w.dtype().wireName());
+        }
+        return org.sylva.hdbscan.SampleWeights.of(v);
+    }
+
+    /**
      * The request's spanning tree {@code mst}: {@code (n - 1, 3)} float64 rows {@code [from, to, weight]}
      * over {@code n} points (as an {@code hdbscan} answer gave it); bad ids or shapes name the problem.
      */

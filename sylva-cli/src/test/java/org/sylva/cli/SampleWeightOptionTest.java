@@ -1,0 +1,103 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.SampleWeights;
+import org.sylva.io.Npy;
+
+/**
+ * {@code sylva hdbscan --sample-weight}: the outputs are the library's weighted fit (labels per row, the
+ * trees over the copies, {@code fitted_rows} mapping them back), from a {@code .npy} or a text file alike;
+ * a later unweighted run removes {@code fitted_rows} as stale; bad weight files and combinations are
+ * refused before anything is written, naming the option.
+ */
+class SampleWeightOptionTest {
+    static int[] weights(int n) {
+        int[] w = new int[n];
+        for (int i = 0; i < n; i++) w[i] = (i * 7) % 4;   // 0..3
+        w[5] = 25;
+        return w;
+    }
+
+    @Test
+    void writesTheLibrarysWeightedFit(@TempDir Path tmp) throws IOException {
+        PointSet p = TestData.clips(300);
+        Path in = TestData.writeNpy(p, tmp.resolve("clips.npy"));
+        int[] w = weights(p.size());
+        Path wNpy = tmp.resolve("w.npy");
+        Npy.writeInt32(wNpy, w, w.length);
+        Path wTxt = tmp.resolve("w.txt");
+        StringBuilder sb = new StringBuilder();
+        for (int v : w) sb.append(v).append(".0\n");
+        Files.writeString(wTxt, sb.append("\n"));
+        HdbscanResult want = Hdbscan.builder().minClusterSize(10).threads(2).build().fit(p, SampleWeights.of(w));
+
+        for (Path wf : new Path[] {wNpy, wTxt}) {
+            Path out = tmp.resolve("out-" + wf.getFileName());
+            Cli.Result r = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", out.toString(),
+                    "--sample-weight", wf.toString(), "--threads", "2", "--json").assertOk();
+            assertArrayEquals(want.labels(), Npy.read(out.resolve("labels.npy")).toInt32());
+            assertArrayEquals(want.probabilities(), Npy.read(out.resolve("probabilities.npy")).toFloat64());
+            assertArrayEquals(want.fittedRows(), Npy.read(out.resolve("fitted_rows.npy")).toInt32());
+            assertArrayEquals(want.spanningTree().toMatrix(), Npy.read(out.resolve("mst.npy")).toFloat64());
+            long total = Arrays.stream(w).asLongStream().sum();
+            assertTrue(r.out().contains("\"n_weighted_points\": " + total), r.out());
+            assertTrue(r.err().contains("weighted as " + total + " points"), r.err());
+        }
+
+        Path out = tmp.resolve("out-w.npy");
+        Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--threads", "2")
+                .assertOk();
+        assertFalse(Files.exists(out.resolve("fitted_rows.npy")), "fitted_rows of the weighted run is stale");
+    }
+
+    @Test
+    void badWeightsAreRefusedBeforeAnythingIsWritten(@TempDir Path tmp) throws IOException {
+        PointSet p = TestData.clips(60);
+        Path in = TestData.writeNpy(p, tmp.resolve("clips.npy"));
+        Path out = tmp.resolve("out");
+        Path shortW = tmp.resolve("short.npy");
+        Npy.writeInt32(shortW, new int[59], 59);
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", shortW.toString())
+                .assertError("short.npy", "59 sample weights for 60 rows", "--sample-weight");
+        Path frac = tmp.resolve("frac.txt");
+        Files.writeString(frac, "1\n".repeat(10) + "0.5\n" + "1\n".repeat(49));
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", frac.toString())
+                .assertError("frac.txt", "sample weight of row 10 is 0.5", "whole numbers");
+        Path word = tmp.resolve("word.csv");
+        Files.writeString(word, "1\n1\nheavy\n");
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", word.toString())
+                .assertError("word.csv", "line 3 is \"heavy\"");
+        Path gap = tmp.resolve("gap.txt");
+        Files.writeString(gap, "1\n\n1\n");
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", gap.toString())
+                .assertError("gap.txt", "line 2 is blank");
+        Path twoD = tmp.resolve("twod.npy");
+        Npy.writeInt32(twoD, new int[120], 60, 2);
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", twoD.toString())
+                .assertError("twod.npy", "shape (n,) or (n, 1)");
+        Path ones = tmp.resolve("ones.npy");
+        int[] one = new int[60];
+        Arrays.fill(one, 1);
+        Npy.writeInt32(ones, one, 60);
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", ones.toString(),
+                "--save-model", tmp.resolve("m.model").toString()).assertError("--save-model", "--sample-weight");
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", ones.toString(),
+                "--metric", "manhattan").assertError("euclidean metric only", "--sample-weight");
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight",
+                tmp.resolve("missing.npy").toString()).assertError("missing.npy");
+        assertFalse(Files.exists(out.resolve("labels.npy")));
+    }
+}
