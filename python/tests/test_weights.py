@@ -68,5 +68,9 @@ def test_weights_refuse_what_they_cannot_mean():
         sylva.HDBSCAN(min_cluster_size=5, metric="manhattan").fit(X, sample_weight=np.ones(50))
     with pytest.raises(ValueError, match="prediction_data"):
         sylva.HDBSCAN(min_cluster_size=5, prediction_data=True).fit(X, sample_weight=np.ones(50))
-    with pytest.raises(ValueError, match="at least two points"):
+    with pytest.raises(ValueError, match="every sample weight is zero"):
         sylva.HDBSCAN(min_cluster_size=5).fit(X, sample_weight=np.zeros(50))
+    one = np.zeros(50)
+    one[3] = 1
+    with pytest.raises(ValueError, match="at least two points"):
+        sylva.HDBSCAN(min_cluster_size=5).fit(X, sample_weight=one)

@@ -264,6 +264,10 @@ public final class Hdbscan {
     /** {@code copiesRows}: the fit clusters a float64 copy of the rows (for the memory estimate). */
     private void checkSizes(FiniteRows rows, int total, int d, boolean copiesRows) {
         int n = rows.fittedCount(total);
+        if (n == 0 && rows.isWeighted()) {
+            throw InvalidInputException.forParameter("sample_weight", "every sample weight is zero (on the rows that "
+                    + "take part): there is nothing to cluster");
+        }
         if (n < 2) {
             throw new InvalidInputException(rows.describeCount(total, n) + ": HDBSCAN needs at least two points");
         }

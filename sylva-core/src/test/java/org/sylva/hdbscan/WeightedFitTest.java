@@ -261,7 +261,7 @@ class WeightedFitTest {
         assertMessage(() -> SampleWeights.of(new double[] {Double.POSITIVE_INFINITY}), "row 0 is Infinity");
         assertMessage(() -> SampleWeights.of(new double[] {1e12}), "at most");
         assertMessage(() -> SampleWeights.of(Integer.MAX_VALUE, Integer.MAX_VALUE), "at most");
-        assertMessage(() -> h.fit(pts, SampleWeights.of(new int[n])), "needs at least two points");
+        assertMessage(() -> h.fit(pts, SampleWeights.of(new int[n])), "every sample weight is zero");
         int[] one = new int[n];
         one[3] = 1;
         assertMessage(() -> h.fit(pts, SampleWeights.of(one)), "needs at least two points");
