@@ -66,22 +66,37 @@ public final class ParallelWork {
      */
     public void run(int units, String stage, long offset, long total, ProgressListener listener,
                     CancellationToken token, Unit task) {
+        run(units, stage, offset, total, null, listener, token, task);
+    }
+
+    /**
+     * As {@link #run(int, String, long, long, ProgressListener, CancellationToken, Unit)}, unit {@code u}
+     * counting {@code weight[u]} towards the progress (its expected share of the work; {@code null}: 1
+     * each), so that a pass whose units cost unequal amounts reports a steady rate: progress is
+     * {@code (stage, offset + the weights of the units done, total)}.
+     */
+    public void run(int units, String stage, long offset, long total, long[] weight, ProgressListener listener,
+                    CancellationToken token, Unit task) {
         token.throwIfCancelled();
+        if (weight != null && weight.length < units) {
+            throw new IllegalArgumentException(weight.length + " weights for " + units + " units");
+        }
         AtomicInteger next = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
+        AtomicLong doneWeight = new AtomicLong();
         AtomicLong lastReport = new AtomicLong(System.nanoTime());
         AtomicBoolean failed = new AtomicBoolean();
         if (pool == null || units <= 1) {
             // the calling thread works alone: it notices its own interrupt between units
-            work(0, units, next, done, lastReport, failed, stage, offset, total, listener, token, task,
-                    Thread.currentThread());
+            work(0, units, next, done, weight, doneWeight, lastReport, failed, stage, offset, total, listener, token,
+                    task, Thread.currentThread());
         } else {
             int workers = Math.min(threads, units);
             List<Future<?>> futures = new ArrayList<>(workers);
             for (int t = 0; t < workers; t++) {
                 int id = t;
-                futures.add(pool.submit(() -> work(id, units, next, done, lastReport, failed, stage, offset, total,
-                        listener, token, task, null)));
+                futures.add(pool.submit(() -> work(id, units, next, done, weight, doneWeight, lastReport, failed, stage,
+                        offset, total, listener, token, task, null)));
             }
             Throwable failure = null;
             boolean interrupted = false;
@@ -108,13 +123,14 @@ public final class ParallelWork {
         // An interrupt is a request to stop, as the token is; the caller sees the library's exception.
         if (Thread.currentThread().isInterrupted() && done.get() != units) throw new CancelledException();
         if (done.get() != units) throw new IllegalStateException(stage + ": " + done.get() + " of " + units + " units ran");
-        listener.progress(stage, offset + units, total);
+        listener.progress(stage, offset + (weight == null ? units : doneWeight.get()), total);
     }
 
     /** One worker's loop; {@code caller} (or null) is the thread to watch for an interrupt. */
-    private static void work(int id, int units, AtomicInteger next, AtomicInteger done, AtomicLong lastReport,
-                             AtomicBoolean failed, String stage, long offset, long total, ProgressListener listener,
-                             CancellationToken token, Unit task, Thread caller) {
+    private static void work(int id, int units, AtomicInteger next, AtomicInteger done, long[] weight,
+                             AtomicLong doneWeight, AtomicLong lastReport, AtomicBoolean failed, String stage,
+                             long offset, long total, ProgressListener listener, CancellationToken token, Unit task,
+                             Thread caller) {
         for (int it = 0; it < units; it++) {
             // A failed unit stops the other workers at their next unit: the failure surfaces once, promptly.
             if (token.isCancelled() || failed.get()) return;
@@ -128,10 +144,11 @@ public final class ParallelWork {
                 throw e;
             }
             int dn = done.incrementAndGet();
+            long dw = weight == null ? dn : doneWeight.addAndGet(weight[u]);
             long now = System.nanoTime();
             long last = lastReport.get();
             if (now - last >= REPORT_NANOS && dn < units && lastReport.compareAndSet(last, now)) {
-                listener.progress(stage, offset + dn, total);
+                listener.progress(stage, offset + dw, total);
             }
         }
     }

@@ -38,6 +38,10 @@ import org.sylva.progress.ProgressListener;
 public final class CoreDistances {
     /** Stage name reported to progress listeners. */
     public static final String STAGE = "core distances";
+    /** The exact pass's cost per leaf in the progress' unit (one approximate leaf-by-leaf tile), about. */
+    static final int FINAL_PASS_TILES = 2;
+    /** Pass 2's tiles per leaf assumed while pass 1 runs (before they are counted). */
+    static final int PASS_TWO_GUESS = 16;
 
     private final int n;
     private final int minSamples;
@@ -85,11 +89,28 @@ public final class CoreDistances {
         int leaves = index.leaves();
         if (prune && FilteredKnnSearch.applies(index, backend)) {
             FilteredKnnSearch search = new FilteredKnnSearch(index, backend, k, threads, nb, nd);
-            long total = 3L * leaves;
-            work.run(leaves, STAGE, 0, total, progress, cancel, search::firstPass);
+            // Progress in tiles, so that the ETA holds while the passes run: pass 1 offers each leaf at most
+            // firstPassTiles() tiles, pass 3 costs about FINAL_PASS_TILES per leaf, and pass 2's leaves, which
+            // cost anything from nothing to hundreds of tiles, are counted before it starts (bounds only).
+            // Until they are, pass 2 is guessed at PASS_TWO_GUESS per leaf; afterwards pass 1's share is
+            // rescaled so that the fraction reported never goes back.
+            long[] firstWeight = new long[leaves];
+            java.util.Arrays.fill(firstWeight, FilteredKnnSearch.firstPassTiles());
+            long first = (long) FilteredKnnSearch.firstPassTiles() * leaves;
+            long guess = first + (long) (PASS_TWO_GUESS + FINAL_PASS_TILES) * leaves;
+            work.run(leaves, STAGE, 0, guess, firstWeight, progress, cancel, search::firstPass);
             search.boundsUp();
-            work.run(leaves, STAGE, leaves, total, progress, cancel, search::secondPass);
-            work.run(leaves, STAGE, 2L * leaves, total, progress, cancel, search::finalPass);
+            long[] tiles = new long[leaves];
+            work.run(leaves, STAGE, ProgressListener.NONE, cancel, (worker, q) -> tiles[q] = search.secondPassTiles(worker, q));
+            long rest = (long) FINAL_PASS_TILES * leaves;
+            for (long t : tiles) rest += t;
+            long done = Math.max(1, Math.round((double) rest * first / (guess - first)));   // first / guess, kept
+            long total = done + rest;
+            long[] finalWeight = new long[leaves];
+            java.util.Arrays.fill(finalWeight, FINAL_PASS_TILES);
+            work.run(leaves, STAGE, done, total, tiles, progress, cancel, search::secondPass);
+            work.run(leaves, STAGE, total - (long) FINAL_PASS_TILES * leaves, total, finalWeight, progress, cancel,
+                    search::finalPass);
         } else {
             DirectKnnSearch search = new DirectKnnSearch(index, backend, k, prune, threads, nb, nd);
             work.run(leaves, STAGE, progress, cancel, search::unit);

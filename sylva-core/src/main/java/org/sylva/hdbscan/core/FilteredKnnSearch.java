@@ -208,7 +208,20 @@ final class FilteredKnnSearch {
      * is symmetric and static, so each needed pair is computed exactly once.
      */
     void secondPass(int worker, int q) {
+        secondPassTraversal(worker, q, false);
+    }
+
+    /**
+     * The tiles pass 2 will compute from leaf {@code q}: its traversal without the tiles (ball bounds only,
+     * a small fraction of the pass), for the progress of a pass whose leaves cost very unequal amounts.
+     */
+    int secondPassTiles(int worker, int q) {
+        return secondPassTraversal(worker, q, true);
+    }
+
+    private int secondPassTraversal(int worker, int q, boolean countOnly) {
         if (slice) throw new IllegalStateException("a slice's search runs secondPassSlice");
+        int tiles = 0;
         Scratch s = scratch[worker];
         int own = idx.leafNode(q);
         double ownMax = leafMaxT0[q];
@@ -224,12 +237,19 @@ final class FilteredKnnSearch {
             if (nodeLastLeaf[node] <= q || lb > Math.max(ownMax, nodeMaxT0[node])) continue;
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
-                pairVisit(s, q, leaf);
+                if (!countOnly) pairVisit(s, q, leaf);
+                else if (!inFirstPass(q, leaf) || !inFirstPass(leaf, q)) tiles++;
                 continue;
             }
             sp = pushChildren(s, sp, own, node);
         }
         if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
+        return tiles;
+    }
+
+    /** Most leaves pass 1 offers to one leaf, its own included (the tiles it computes at most). */
+    static int firstPassTiles() {
+        return FIRST_PASS_LEAVES + 1;
     }
 
     /**
