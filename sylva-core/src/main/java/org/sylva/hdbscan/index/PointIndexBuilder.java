@@ -1,6 +1,7 @@
 package org.sylva.hdbscan.index;
 
 import java.util.Arrays;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Builds a {@link PointIndex}: the partition of the points into leaves of at most
@@ -14,7 +15,7 @@ import java.util.Arrays;
  * consecutive positions. One builder builds one index.
  *
  * <pre>{@code
- * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth()).build();   // rows already checked
+ * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth(), token).build();   // rows already checked
  * }</pre>
  */
 final class PointIndexBuilder {
@@ -44,7 +45,15 @@ final class PointIndexBuilder {
     final double[] work;
     final double[] workTmp;
 
+    /** Looked at before each node of the partition. */
+    final CancellationToken cancel;
+
     PointIndexBuilder(double[] rows, int n, int d, int w) {
+        this(rows, n, d, w, CancellationToken.NEVER);
+    }
+
+    PointIndexBuilder(double[] rows, int n, int d, int w, CancellationToken cancel) {
+        this.cancel = cancel;
         this.rows = rows;
         this.n = n;
         this.d = d;
@@ -90,6 +99,7 @@ final class PointIndexBuilder {
             sFrom[sp] = 0; sTo[sp] = n; sParent[sp] = -1; sSide[sp] = 0; sDepth[sp] = 0; sp++;
             int maxIter = 4 * n + 4;
             for (int it = 0; it < maxIter && sp > 0; it++) {
+                cancel.throwIfCancelled();   // a node's work is one pass over its rows: the root's is the longest
                 sp--;
                 int from = sFrom[sp], to = sTo[sp], parent = sParent[sp], side = sSide[sp], dep = sDepth[sp];
                 int node = nodeCount++;
