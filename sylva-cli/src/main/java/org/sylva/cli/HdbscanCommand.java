@@ -215,6 +215,7 @@ final class HdbscanCommand implements Callable<Integer> {
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, StaleOutputs.ARRAY_FILES, saveModel);
 
         long t0 = System.nanoTime();
+        PhaseTrace.enter(err, "read");
         InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
         PointSet points = loaded.points();
         SampleWeights weights = sampleWeight == null ? null
@@ -240,6 +241,7 @@ final class HdbscanCommand implements Callable<Integer> {
         HdbscanModel model = null;
         ClusterCenters centerSet = null;
         PcaFeatures features = null;
+        PhaseTrace.enter(err, "fit");
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             if (pca != null) {
                 features = PcaFeatures.of(loaded, pca, new Execution(h.threads(), progress, context.cancel()));
@@ -265,8 +267,12 @@ final class HdbscanCommand implements Callable<Integer> {
         context.cancel().throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
+        PhaseTrace.enter(err, "write");
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
-                in.input, model, saveModel, centerSet, context.cancel(), data -> HtmlReport.render(data, context.cancel()));
+                in.input, model, saveModel, centerSet, context.cancel(), data -> {
+                    PhaseTrace.enter(err, "report");
+                    return HtmlReport.render(data, context.cancel());
+                });
         List<Path> written = w.files();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
