@@ -120,8 +120,9 @@ public final class PointIndex implements BlockedPoints {
 
     /**
      * As {@link #build(double[], int, int, DistanceKernel)}, looking at {@code cancel} before each node of
-     * the partition (the root's split, one pass over all rows, is the longest step between two looks):
-     * indexing a million points of 61 coordinates takes seconds, which a Ctrl-C should not have to wait for.
+     * the partition and between the passes over a node's rows (at the root, one pass over all rows is the
+     * longest step between two looks): indexing a million points of 61 coordinates takes seconds, which a
+     * Ctrl-C should not have to wait for.
      *
      * @throws CancelledException when {@code cancel} is cancelled while building
      */
