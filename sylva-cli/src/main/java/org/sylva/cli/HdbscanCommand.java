@@ -252,7 +252,7 @@ final class HdbscanCommand implements Callable<Integer> {
             } else {
                 r = h.fit(points, weights, progress, context.cancel());
             }
-            if (saveModel != null) model = model(h, r, loaded, progress);
+            if (saveModel != null) model = model(h, r, loaded, progress, context.cancel());
             if (centerKind != null) {
                 PointSet fitted = features != null ? PointSet.uncheckedFloat64(points.size(), features.k(), features.scores())
                         : loaded.float64() != null ? PointSet.uncheckedFloat64(points.size(), points.dimensions(),
@@ -286,14 +286,16 @@ final class HdbscanCommand implements Callable<Integer> {
 
     /**
      * The model of the fit: its prediction core distances need one more neighbour pass over the fitted
-     * points, shown as its own stage. The points are the fit's: exact float64 where the fit used them.
+     * points, shown as its own stage, which Ctrl-C cancels like the fit's. The points are the fit's: exact
+     * float64 where the fit used them.
      */
-    private static HdbscanModel model(Hdbscan h, HdbscanResult r, InputOptions.Loaded loaded, ProgressListener progress) {
+    private static HdbscanModel model(Hdbscan h, HdbscanResult r, InputOptions.Loaded loaded, ProgressListener progress,
+            CancellationToken cancel) {
         PointSet p = loaded.points();
         PointSet fitted = loaded.float64() == null ? p
                 : PointSet.uncheckedFloat64(p.size(), p.dimensions(), loaded.float64());
         ProgressListener renamed = (stage, done, total) -> progress.progress(MODEL_STAGE, done, total);
-        return HdbscanModel.of(r, fitted, new Execution(h.threads(), renamed, CancellationToken.NEVER));
+        return HdbscanModel.of(r, fitted, new Execution(h.threads(), renamed, cancel));
     }
 
     /**

@@ -49,7 +49,8 @@ import org.sylva.io.Npy;
  *       {@link Main#HOOK_WAIT_MILLIS}, which the trace reports as "did not stop");</li>
  *   <li>indexing (900 000 x 61 points: duplicate search and partition tree, before the first progress
  *       line; the signal 0.6 to 2.2 s into it, a different moment each run), the neighbour search (core
- *       distances) and Borůvka (spanning tree rounds) on 60 000 clips;</li>
+ *       distances), Borůvka (spanning tree rounds) and the model's neighbour pass ({@code --save-model}:
+ *       "prediction data") on 60 000 clips;</li>
  *   <li>rendering the HTML report. The renderer is bounded (well under a second even for wide data, see
  *       {@code WideReportTest}), so the signal is sent as soon as the phase starts.</li>
  * </ul>
@@ -154,6 +155,16 @@ class SignalLatencyTest {
     }
 
     @Test
+    void modelPredictionData() throws Exception {
+        Path npy = clips();
+        for (int i = 0; i < RUNS; i++) {
+            measure("--save-model (prediction data)", List.of("hdbscan", npy.toString(), "--min-cluster-size", "20",
+                    "--save-model", "MODEL"), "-Xmx2g", l -> l.startsWith(HdbscanCommand.MODEL_STAGE), 200,
+                    l -> l.equals("sylva: phase write"), null, 0);
+        }
+    }
+
+    @Test
     void renderingTheReport() throws Exception {
         Path npy = reportClips();
         for (int i = 0; i < RUNS; i++) {
@@ -179,7 +190,10 @@ class SignalLatencyTest {
         int at = cmd.indexOf("-Xmx2g");
         cmd.set(at, xmx);
         cmd.add(at + 1, "-D" + "sylva.trace-phases=true");
-        for (String a : args) cmd.add(a.equals("REPORT") ? out.resolve("report.html").toString() : a);
+        for (String a : args) {
+            cmd.add(a.equals("REPORT") ? out.resolve("report.html").toString()
+                    : a.equals("MODEL") ? out.resolve("clips.model").toString() : a);
+        }
         cmd.addAll(List.of("--out", out.toString(), "--threads", "2"));
         Traced c = new Traced(cmd, tmp.resolve("stdout.txt"));
         Thread feeding = fifo == null ? null : feed(fifo, 200_000, feedEveryMillis);
