@@ -215,6 +215,7 @@ final class HdbscanCommand implements Callable<Integer> {
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, StaleOutputs.ARRAY_FILES, saveModel);
 
         long t0 = System.nanoTime();
+        PhaseTrace.enter(err, "read");
         InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
         PointSet points = loaded.points();
         SampleWeights weights = sampleWeight == null ? null
@@ -240,6 +241,7 @@ final class HdbscanCommand implements Callable<Integer> {
         HdbscanModel model = null;
         ClusterCenters centerSet = null;
         PcaFeatures features = null;
+        PhaseTrace.enter(err, "fit");
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             if (pca != null) {
                 features = PcaFeatures.of(loaded, pca, new Execution(h.threads(), progress, context.cancel()));
@@ -250,7 +252,7 @@ final class HdbscanCommand implements Callable<Integer> {
             } else {
                 r = h.fit(points, weights, progress, context.cancel());
             }
-            if (saveModel != null) model = model(h, r, loaded, progress);
+            if (saveModel != null) model = model(h, r, loaded, progress, context.cancel());
             if (centerKind != null) {
                 PointSet fitted = features != null ? PointSet.uncheckedFloat64(points.size(), features.k(), features.scores())
                         : loaded.float64() != null ? PointSet.uncheckedFloat64(points.size(), points.dimensions(),
@@ -265,8 +267,12 @@ final class HdbscanCommand implements Callable<Integer> {
         context.cancel().throwIfCancelled();
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
+        PhaseTrace.enter(err, "write");
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
-                in.input, model, saveModel, centerSet, context.cancel(), data -> HtmlReport.render(data, context.cancel()));
+                in.input, model, saveModel, centerSet, context.cancel(), data -> {
+                    PhaseTrace.enter(err, "report");
+                    return HtmlReport.render(data, context.cancel());
+                });
         List<Path> written = w.files();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
@@ -280,14 +286,16 @@ final class HdbscanCommand implements Callable<Integer> {
 
     /**
      * The model of the fit: its prediction core distances need one more neighbour pass over the fitted
-     * points, shown as its own stage. The points are the fit's: exact float64 where the fit used them.
+     * points, shown as its own stage, which Ctrl-C cancels like the fit's. The points are the fit's: exact
+     * float64 where the fit used them.
      */
-    private static HdbscanModel model(Hdbscan h, HdbscanResult r, InputOptions.Loaded loaded, ProgressListener progress) {
+    private static HdbscanModel model(Hdbscan h, HdbscanResult r, InputOptions.Loaded loaded, ProgressListener progress,
+            CancellationToken cancel) {
         PointSet p = loaded.points();
         PointSet fitted = loaded.float64() == null ? p
                 : PointSet.uncheckedFloat64(p.size(), p.dimensions(), loaded.float64());
         ProgressListener renamed = (stage, done, total) -> progress.progress(MODEL_STAGE, done, total);
-        return HdbscanModel.of(r, fitted, new Execution(h.threads(), renamed, CancellationToken.NEVER));
+        return HdbscanModel.of(r, fitted, new Execution(h.threads(), renamed, cancel));
     }
 
     /**

@@ -68,6 +68,9 @@ public final class Main {
                 // JVM halts after this hook, so clean up and say so here.
                 context.locks().releaseAll();   // its lock file first, or --out is not empty
                 context.directories().removeEmpty();
+                if (PhaseTrace.ON) {
+                    err.println("sylva: phase " + PhaseTrace.current() + " did not stop within " + HOOK_WAIT_MILLIS + " ms");
+                }
                 err.println("sylva: interrupted; no output was written");
             }
             out.flush();

@@ -6,6 +6,8 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.kernels.BlockedPoints;
 import org.sylva.kernels.DistanceKernel;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
 
 /**
  * The points of one fit, copied to float64 and laid out for the distance kernels, plus a binary
@@ -113,6 +115,18 @@ public final class PointIndex implements BlockedPoints {
      * the index holds its own copy), with the block width of {@code backend}.
      */
     public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend) {
+        return build(rows, n, d, backend, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #build(double[], int, int, DistanceKernel)}, looking at {@code cancel} before each node of
+     * the partition and between the passes over a node's rows (at the root, one pass over all rows is the
+     * longest step between two looks): indexing a million points of 61 coordinates takes seconds, which a
+     * Ctrl-C should not have to wait for.
+     *
+     * @throws CancelledException when {@code cancel} is cancelled while building
+     */
+    public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend, CancellationToken cancel) {
         if (n < 0) throw new InvalidInputException("number of points must be >= 0, got " + n);
         if (d < 1) throw new InvalidInputException("points must have at least one dimension (d = " + d + ")");
         if ((long) n * d != rows.length) {
@@ -125,7 +139,8 @@ public final class PointIndex implements BlockedPoints {
                         + " (NaN and infinite coordinates are not allowed)");
             }
         }
-        return new PointIndexBuilder(rows, n, d, backend.blockWidth()).build();
+        cancel.throwIfCancelled();
+        return new PointIndexBuilder(rows, n, d, backend.blockWidth(), cancel).build();
     }
 
     /** Number of points. */

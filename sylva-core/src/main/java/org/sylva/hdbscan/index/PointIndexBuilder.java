@@ -1,6 +1,7 @@
 package org.sylva.hdbscan.index;
 
 import java.util.Arrays;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Builds a {@link PointIndex}: the partition of the points into leaves of at most
@@ -14,7 +15,7 @@ import java.util.Arrays;
  * consecutive positions. One builder builds one index.
  *
  * <pre>{@code
- * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth()).build();   // rows already checked
+ * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth(), token).build();   // rows already checked
  * }</pre>
  */
 final class PointIndexBuilder {
@@ -44,7 +45,15 @@ final class PointIndexBuilder {
     final double[] work;
     final double[] workTmp;
 
+    /** Looked at before each node of the partition and between the passes over a node's rows. */
+    final CancellationToken cancel;
+
     PointIndexBuilder(double[] rows, int n, int d, int w) {
+        this(rows, n, d, w, CancellationToken.NEVER);
+    }
+
+    PointIndexBuilder(double[] rows, int n, int d, int w, CancellationToken cancel) {
+        this.cancel = cancel;
         this.rows = rows;
         this.n = n;
         this.d = d;
@@ -90,6 +99,7 @@ final class PointIndexBuilder {
             sFrom[sp] = 0; sTo[sp] = n; sParent[sp] = -1; sSide[sp] = 0; sDepth[sp] = 0; sp++;
             int maxIter = 4 * n + 4;
             for (int it = 0; it < maxIter && sp > 0; it++) {
+                cancel.throwIfCancelled();
                 sp--;
                 int from = sFrom[sp], to = sTo[sp], parent = sParent[sp], side = sSide[sp], dep = sDepth[sp];
                 int node = nodeCount++;
@@ -171,6 +181,7 @@ final class PointIndexBuilder {
             int o = i * d;
             for (int j = 0; j < d; j++) centre[oc + j] += work[o + j];
         }
+        cancel.throwIfCancelled();   // between passes: one pass over the root's rows takes a good part of a second
         double inv = 1.0 / (to - from);
         for (int j = 0; j < d; j++) centre[oc + j] *= inv;
         double r2 = -1.0;
@@ -232,6 +243,7 @@ final class PointIndexBuilder {
                 b = i;
             }
         }
+        cancel.throwIfCancelled();
         int ob = b * d;
         for (int j = 0; j < d; j++) dir[j] = work[ob + j] - aRow[j];
         for (int i = from; i < to; i++) {
@@ -245,9 +257,11 @@ final class PointIndexBuilder {
             if (j < d) s0 += (work[o + j] - aRow[j]) * dir[j];
             proj[i] = s0 + s1;
         }
+        cancel.throwIfCancelled();
         System.arraycopy(proj, from, sortBuf, from, m);
         Arrays.sort(sortBuf, from, to);
         double cut = sortBuf[mid - 1];
+        cancel.throwIfCancelled();
         // Stable partition: strictly below the cut first, then equal ones in segment order until
         // the left part is full, the rest to the right; rows move with their indices.
         int below = 0;
@@ -268,6 +282,7 @@ final class PointIndexBuilder {
             tmp[dst] = idx[i];
             System.arraycopy(work, i * d, workTmp, dst * d, d);
         }
+        cancel.throwIfCancelled();
         System.arraycopy(tmp, from, idx, from, m);
         System.arraycopy(workTmp, from * d, work, from * d, m * d);
         return mid;

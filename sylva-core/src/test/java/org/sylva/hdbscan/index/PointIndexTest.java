@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
 
 class PointIndexTest {
     static double[] randomRows(int n, int d, long seed) {
@@ -17,6 +20,22 @@ class PointIndexTest {
         double[] x = new double[n * d];
         for (int i = 0; i < x.length; i++) x[i] = r.nextGaussian() * 10 + (i / d % 3) * 20;
         return x;
+    }
+
+    /** Building looks at the token while it partitions (issue 24: Ctrl-C while indexing), not only at the start. */
+    @Test
+    void aCancelDuringThePartitionStopsTheBuild() {
+        int n = 20_000, d = 5;
+        double[] rows = randomRows(n, d, 2);
+        AtomicInteger looks = new AtomicInteger();
+        CancellationToken token = CancellationToken.polling(() -> looks.incrementAndGet() > 10);
+        assertThrows(CancelledException.class,
+                () -> PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance(), token));
+        assertEquals(11, looks.get(), "cancelled at the eleventh look, inside the partition");
+        PointIndex same = PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance(), new CancellationToken());
+        PointIndex plain = PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance());
+        assertEquals(plain.positions(), same.positions());
+        for (int p = 0; p < plain.positions(); p++) assertEquals(plain.original(p), same.original(p));
     }
 
     @Test
