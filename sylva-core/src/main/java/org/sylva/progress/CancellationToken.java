@@ -19,6 +19,8 @@ public final class CancellationToken {
     public static final CancellationToken NEVER = new CancellationToken();
 
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    /** What {@link #cancel()} runs (guarded by itself). */
+    private final java.util.List<Runnable> onCancel = new java.util.ArrayList<>();
     /** A condition owned by someone else (a cluster task's kill flag, say), polled with the flag; or null. */
     private final BooleanSupplier source;
 
@@ -41,7 +43,42 @@ public final class CancellationToken {
     }
 
     public void cancel() {
-        if (this != NEVER) cancelled.set(true);
+        if (this == NEVER || cancelled.getAndSet(true)) return;
+        Runnable[] actions;
+        synchronized (onCancel) {
+            actions = onCancel.toArray(new Runnable[0]);
+            onCancel.clear();
+        }
+        for (Runnable a : actions) {
+            try {
+                a.run();
+            } catch (RuntimeException ignored) {
+                // an action is best effort (closing a stream that is already closed, say)
+            }
+        }
+    }
+
+    /**
+     * Runs {@code action} when {@link #cancel()} is called (at once if it was): for work that blocks where
+     * no check can run, such as a read from a pipe that never delivers, which closing its channel ends.
+     * Returns the handle that unregisters it (close it when the blocking work is over). Polled conditions
+     * ({@link #polling}) and {@link #NEVER} run no actions.
+     */
+    public AutoCloseable whenCancelled(Runnable action) {
+        java.util.Objects.requireNonNull(action, "action");
+        if (this == NEVER) return () -> { };
+        synchronized (onCancel) {
+            if (!cancelled.get()) {
+                onCancel.add(action);
+                return () -> {
+                    synchronized (onCancel) {
+                        onCancel.remove(action);
+                    }
+                };
+            }
+        }
+        action.run();
+        return () -> { };
     }
 
     public boolean isCancelled() {
