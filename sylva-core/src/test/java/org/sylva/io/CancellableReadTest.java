@@ -122,4 +122,60 @@ class CancellableReadTest {
             assertEquals(0, s.count(), "no output, no temporary");
         }
     }
+
+    /**
+     * A read blocked where no check can run (a FIFO that delivers nothing more) ends when the token is
+     * cancelled: the token closes the stream, and the blocked read, woken with an end or an error, reports
+     * the cancellation. Here the stream's read waits until it is closed, as a channel's does; on Linux a
+     * real FIFO is exercised by the CLI's SignalLatencyTest.
+     */
+    @Test
+    void cancellingClosesAStreamBlockedInARead() throws Exception {
+        java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(1);
+        InputStream blocking = new InputStream() {
+            @Override
+            public int read() throws IOException {
+                reading.countDown();
+                try {
+                    if (!closed.await(30, java.util.concurrent.TimeUnit.SECONDS)) throw new IOException("never closed");
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+                throw new java.nio.channels.AsynchronousCloseException();
+            }
+
+            @Override
+            public void close() {
+                closed.countDown();
+            }
+        };
+        CancellationToken token = new CancellationToken();
+        InputStream in = CancellableInputStream.of(blocking, token);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                in.read();
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        assertTrue(reading.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        token.cancel();
+        t.join(10_000);
+        assertInstanceOf(CancelledException.class, thrown.get());
+
+        // once the stream is closed by its owner, cancelling no longer touches it
+        java.util.concurrent.atomic.AtomicInteger closes = new java.util.concurrent.atomic.AtomicInteger();
+        CancellationToken other = new CancellationToken();
+        InputStream counted = new ByteArrayInputStream(new byte[4]) {
+            @Override
+            public void close() {
+                closes.incrementAndGet();
+            }
+        };
+        CancellableInputStream.of(counted, other).close();
+        other.cancel();
+        assertEquals(1, closes.get());
+    }
 }
