@@ -1,6 +1,7 @@
 package org.sylva.cli;
 
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
@@ -48,7 +49,7 @@ public final class Main {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
                 stdoutCharset()), true);
         PrintWriter err = new PrintWriter(System.err, true);
-        CliContext context = new CliContext(new CancellationToken(), System.in, stderrIsTerminal(),
+        CliContext context = new CliContext(new CancellationToken(), standardInput(), stderrIsTerminal(),
                 new CreatedDirectories(), new OutputLocks());
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean shuttingDown = new AtomicBoolean();
@@ -82,6 +83,15 @@ public final class Main {
         finished.countDown();
         // During shutdown (a signal) System.exit would block for good; the JVM exits with 128 + signal.
         if (!shuttingDown.get()) System.exit(code);
+    }
+
+    /**
+     * Standard input as a stream over a channel rather than {@code System.in}: closing a channel wakes a
+     * read blocked in it, so Ctrl-C ends a read from a pipe that delivers nothing more (the cancellation
+     * token closes the stream being read), which closing {@code System.in} would not.
+     */
+    static InputStream standardInput() {
+        return java.nio.channels.Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
     }
 
     /** Runs the command line in-process with the real standard input and returns its exit status (tests). */

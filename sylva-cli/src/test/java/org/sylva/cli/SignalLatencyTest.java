@@ -123,6 +123,15 @@ class SignalLatencyTest {
         }
     }
 
+    @Test
+    void waitingOnStandardInputThatDeliversNothingMore() throws Exception {
+        for (int i = 0; i < RUNS; i++) {
+            Path fifo = fifo("stdin-" + i + ".npy");
+            measure("stalled standard input (read blocked)", List.of("hdbscan", "-"), "-Xmx2g",
+                    l -> l.equals("sylva: phase read"), 300, l -> l.equals("sylva: phase fit"), fifo, -1);
+        }
+    }
+
     /** The signal at a different moment of each run (a long phase without progress lines: its steps vary). */
     static final long[] INDEX_DELAYS = {1000, 600, 1400, 1800, 2200};
 
@@ -195,8 +204,11 @@ class SignalLatencyTest {
                     : a.equals("MODEL") ? out.resolve("clips.model").toString() : a);
         }
         cmd.addAll(List.of("--out", out.toString(), "--threads", "2"));
-        Traced c = new Traced(cmd, tmp.resolve("stdout.txt"));
-        Thread feeding = fifo == null ? null : feed(fifo, 200_000, feedEveryMillis);
+        // "-" reads standard input: the FIFO is redirected into it (its writer first: opening a FIFO waits for both ends)
+        boolean viaStdin = fifo != null && args.contains("-");
+        Thread feeding = viaStdin ? feed(fifo, 200_000, feedEveryMillis) : null;
+        Traced c = new Traced(cmd, tmp.resolve("stdout.txt"), viaStdin ? fifo : null);
+        if (fifo != null && !viaStdin) feeding = feed(fifo, 200_000, feedEveryMillis);
         try {
             int seen = c.await(begun, 120);
             assertTrue(seen >= 0, () -> "the phase never began (no matching line within 120 s); stderr:\n" + c.text());
@@ -253,8 +265,10 @@ class SignalLatencyTest {
         final List<String> lines = new ArrayList<>();
         final Thread reader;
 
-        Traced(List<String> command, Path stdout) throws IOException {
-            process = new ProcessBuilder(command).redirectOutput(stdout.toFile()).start();
+        Traced(List<String> command, Path stdout, Path stdin) throws IOException {
+            ProcessBuilder b = new ProcessBuilder(command).redirectOutput(stdout.toFile());
+            if (stdin != null) b.redirectInput(stdin.toFile());
+            process = b.start();
             reader = Thread.ofPlatform().daemon().start(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(),
                         StandardCharsets.UTF_8))) {
