@@ -1,11 +1,14 @@
 package org.sylva.hdbscan.index;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.kernels.BlockedPoints;
 import org.sylva.kernels.DistanceKernel;
+import org.sylva.parallel.Pools;
+import org.sylva.progress.CancellationToken;
 
 /**
  * The points of one fit, copied to float64 and laid out for the distance kernels, plus a binary
@@ -26,7 +29,8 @@ import org.sylva.kernels.DistanceKernel;
  * {@link #lowerBound} and {@link #lowerBoundFromCentre} turn them into provable lower bounds on computed
  * distances. Nodes are numbered in pre-order (children after their parent, node 0 the root) and the
  * leaves of a subtree are consecutive, so each node covers one position range. The partition depends
- * only on the data and {@code W}, never on threads; {@link PointIndexBuilder} computes it.
+ * only on the data and {@code W}, never on the number of threads that builds it; {@link PointIndexBuilder}
+ * computes it.
  *
  * <p>When every coordinate is exactly a float32 value (always so for a {@link PointSet}), the index also
  * keeps a float32 copy for the backends' pre-filter (see {@link DistanceKernel#approximates()}).
@@ -110,9 +114,22 @@ public final class PointIndex implements BlockedPoints {
 
     /**
      * Indexes {@code n} points of {@code d} float64 coordinates, row-major in {@code rows} (not kept:
-     * the index holds its own copy), with the block width of {@code backend}.
+     * the index holds its own copy), with the block width of {@code backend}, on the calling thread.
      */
     public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend) {
+        return build(rows, n, d, backend, 1, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #build(double[], int, int, DistanceKernel)} on {@code threads} threads (the shared
+     * {@link org.sylva.parallel.Pools}): the index is bitwise the same for any number of threads. Throws
+     * {@link org.sylva.progress.CancelledException} when {@code cancel} is cancelled before the build ends
+     * (checked between bounded units of work).
+     */
+    public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend, int threads,
+                                   CancellationToken cancel) {
+        Pools.checkThreads(threads);
+        Objects.requireNonNull(cancel, "cancel");
         if (n < 0) throw new InvalidInputException("number of points must be >= 0, got " + n);
         if (d < 1) throw new InvalidInputException("points must have at least one dimension (d = " + d + ")");
         if ((long) n * d != rows.length) {
@@ -125,7 +142,7 @@ public final class PointIndex implements BlockedPoints {
                         + " (NaN and infinite coordinates are not allowed)");
             }
         }
-        return new PointIndexBuilder(rows, n, d, backend.blockWidth()).build();
+        return new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).build();
     }
 
     /** Number of points. */

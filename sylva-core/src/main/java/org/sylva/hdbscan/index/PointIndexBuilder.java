@@ -2,6 +2,10 @@ package org.sylva.hdbscan.index;
 
 import java.util.Arrays;
 
+import org.sylva.parallel.ParallelWork;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
 /**
  * Builds a {@link PointIndex}: the partition of the points into leaves of at most
  * {@link PointIndex#LEAF_SIZE} (projection on the line through two far-apart points, cut near the middle
@@ -9,17 +13,41 @@ import java.util.Arrays;
  * each leaf padded to whole blocks, and the interleaved float64 (and, when exact, float32) coordinate
  * blocks. It lives apart from the index because its working arrays (a segment-ordered copy of the rows,
  * projections, sort buffers) are needed only while building; the index keeps the finished arrays,
- * trimmed. The partition is built iteratively with an explicit stack (the depth is logarithmic, but no
- * recursion is needed), in pre-order with the left child first, so the leaves of every subtree get
- * consecutive positions. One builder builds one index.
+ * trimmed. One builder builds one index.
+ *
+ * <p><b>Three phases.</b> Where a node is cut depends only on how many points it holds and on the block
+ * width, never on the coordinates, so the <em>shape</em> of the partition (the node numbering in
+ * pre-order with the left child first, each node's segment of the working arrays, the leaves'
+ * positions) is laid out first, sequentially, from {@code n} and {@code W} alone. The
+ * <em>partition</em> then computes every node's centre and radius and reorders its segment (projection,
+ * cut, stable partition) into its children's segments: a node depends only on its parent, and the
+ * nodes of one level own disjoint segments, so the large nodes run level by level as independent units
+ * on the fit's threads, and once a node holds at most a few thousand points its whole subtree is one
+ * unit. Last, the <em>fill</em> writes positions and coordinate blocks leaf group by leaf group. Every
+ * node's arithmetic is the sequential one, in the same order, and every unit writes only its own
+ * segment, node and positions, so the index is bitwise the same for any number of threads. Cancellation
+ * is checked between units (one node, a subtree of bounded size, or a group of leaves).
  *
  * <pre>{@code
- * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth()).build();   // rows already checked
+ * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth(), 2, token).build();   // rows already checked
  * }</pre>
  */
 final class PointIndexBuilder {
+    /** The stage name of the build's passes (no progress is reported: the build is short beside the stages). */
+    static final String STAGE = "point index";
+    /** Largest subtree (points) built as one unit: bounds the work between two cancellation checks. */
+    static final int MAX_SUBTREE = 1 << 14;
+    /** Subtrees per thread the level-by-level part aims for before whole subtrees become units. */
+    static final int SUBTREES_PER_THREAD = 8;
+    /** Leaves per unit of the fill. */
+    static final int FILL_LEAVES = 16;
+    /** Values per unit of the float32 conversion. */
+    static final int CONVERT_CHUNK = 1 << 16;
+
     final int n, d, w;
     final double[] rows;
+    final ParallelWork parallel;
+    final CancellationToken cancel;
     double[] data;
     float[] data32;
     int[] posToOrig;
@@ -28,27 +56,39 @@ final class PointIndexBuilder {
 
     int nodeCount;
     int[] left, right, nodePosStart, nodePosEnd, nodeRealCount, nodeLeaf;
+    /** First index of each node's segment of the working arrays; its end is {@code nodeFrom + nodeRealCount}. */
+    int[] nodeFrom;
+    /** One past the last node of each node's subtree (pre-order: the subtree is {@code node .. subtreeEnd - 1}). */
+    int[] subtreeEnd;
     double[] centre, radius;
     int leafCount;
     int[] leafNode, leafStart, leafSize;
-    int farthest;
     int maxDepth;
 
     final int[] idx;
     final int[] tmp;
     final double[] proj;
     final double[] sortBuf;
-    final double[] dir;
-    final double[] aRow;
+    /** Per worker: the split's direction and its first point. */
+    final double[][] dir;
+    final double[][] aRow;
     /** The rows in current segment order (and a buffer for partitions), so every pass streams. */
     final double[] work;
     final double[] workTmp;
 
+    /** A sequential builder (one thread, never cancelled). */
     PointIndexBuilder(double[] rows, int n, int d, int w) {
+        this(rows, n, d, w, 1, CancellationToken.NEVER);
+    }
+
+    /** A builder whose passes run on {@code threads >= 1} threads and stop when {@code cancel} is cancelled. */
+    PointIndexBuilder(double[] rows, int n, int d, int w, int threads, CancellationToken cancel) {
         this.rows = rows;
         this.n = n;
         this.d = d;
         this.w = w;
+        this.parallel = new ParallelWork(threads);
+        this.cancel = cancel;
         int maxNodes = Math.max(1, 4 * (n / (PointIndex.LEAF_SIZE / 2) + 1));
         left = new int[maxNodes];
         right = new int[maxNodes];
@@ -56,6 +96,8 @@ final class PointIndexBuilder {
         nodePosEnd = new int[maxNodes];
         nodeRealCount = new int[maxNodes];
         nodeLeaf = new int[maxNodes];
+        nodeFrom = new int[maxNodes];
+        subtreeEnd = new int[maxNodes];
         centre = new double[maxNodes * d];
         radius = new double[maxNodes];
         leafNode = new int[maxNodes];
@@ -66,105 +108,179 @@ final class PointIndexBuilder {
         tmp = new int[n];
         proj = new double[n];
         sortBuf = new double[n];
-        dir = new double[d];
-        aRow = new double[d];
+        dir = new double[threads][d];
+        aRow = new double[threads][d];
         work = rows.clone();
         workTmp = new double[rows.length];
     }
 
     /** Builds the index (call once). */
     PointIndex build() {
-        // Upper bound on positions: every leaf pads at most W - 1 slots.
-        int maxLeaves = n == 0 ? 0 : (n + PointIndex.LEAF_SIZE / 2 - 1) / (PointIndex.LEAF_SIZE / 2) * 2 + 2;
-        long cap = (long) n + (long) maxLeaves * (w - 1) + w;
-        posToOrig = new int[(int) cap];
-        Arrays.fill(posToOrig, -1);
+        cancel.throwIfCancelled();
+        shape();
+        posToOrig = new int[pos];
         origToPos = new int[n];
-        if (n > 0) {
-            // Explicit stack of (from, to, parent, side, depth); pre-order with left first so that the
-            // leaves of every subtree get consecutive positions.
-            int stackCap = 4 * 64 + 16;
-            int[] sFrom = new int[stackCap], sTo = new int[stackCap], sParent = new int[stackCap];
-            int[] sSide = new int[stackCap], sDepth = new int[stackCap];
-            int sp = 0;
-            sFrom[sp] = 0; sTo[sp] = n; sParent[sp] = -1; sSide[sp] = 0; sDepth[sp] = 0; sp++;
-            int maxIter = 4 * n + 4;
-            for (int it = 0; it < maxIter && sp > 0; it++) {
-                sp--;
-                int from = sFrom[sp], to = sTo[sp], parent = sParent[sp], side = sSide[sp], dep = sDepth[sp];
-                int node = nodeCount++;
-                maxDepth = Math.max(maxDepth, dep);
-                if (parent >= 0) {
-                    if (side == 0) left[parent] = node; else right[parent] = node;
-                }
-                left[node] = -1;
-                right[node] = -1;
-                nodeLeaf[node] = -1;
-                nodeRealCount[node] = to - from;
-                centreAndRadius(node, from, to);
-                if (to - from <= PointIndex.LEAF_SIZE) {
-                    makeLeaf(node, from, to);
-                } else {
-                    int mid = split(from, to);
-                    if (sp + 2 > stackCap) throw new IllegalStateException("partition deeper than expected");
-                    sFrom[sp] = mid; sTo[sp] = to; sParent[sp] = node; sSide[sp] = 1; sDepth[sp] = dep + 1; sp++;
-                    sFrom[sp] = from; sTo[sp] = mid; sParent[sp] = node; sSide[sp] = 0; sDepth[sp] = dep + 1; sp++;
-                }
-            }
-            if (sp != 0) throw new IllegalStateException("partition did not finish");
-            // Position ranges of internal nodes, bottom-up (children have larger ids than parents).
-            for (int node = nodeCount - 1; node >= 0; node--) {
-                if (left[node] >= 0) {
-                    nodePosStart[node] = nodePosStart[left[node]];
-                    nodePosEnd[node] = nodePosEnd[right[node]];
-                }
-            }
-        }
-        int blocksTotal = Math.max(pos / w, 0);
-        data = new double[blocksTotal * d * w];
-        // The working copy is in final segment (leaf) order: copy it out sequentially.
-        for (int i = 0; i < n; i++) {
-            int p = origToPos[idx[i]];
-            int base = (p / w) * d * w + p % w;
-            int src = i * d;
-            for (int j = 0; j < d; j++) data[base + j * w] = work[src + j];
-        }
-        if (float32Exact()) {
-            data32 = new float[data.length];
-            for (int i = 0; i < data.length; i++) data32[i] = (float) data[i];
-        }
-        posToOrig = Arrays.copyOf(posToOrig, pos);
+        partition();
+        data = new double[Math.max(pos / w, 0) * d * w];
+        fill();
         return new PointIndex(this);
     }
 
-    private boolean float32Exact() {
-        for (double v : rows) {
-            if ((double) (float) v != v || Math.abs(v) > PointIndex.FLOAT32_LIMIT) return false;
-        }
-        return true;
-    }
-
-    private void makeLeaf(int node, int from, int to) {
-        int leaf = leafCount++;
-        nodeLeaf[node] = leaf;
-        leafNode[leaf] = node;
-        leafStart[leaf] = pos;
-        leafSize[leaf] = to - from;
-        for (int i = from; i < to; i++) {
-            posToOrig[pos] = idx[i];
-            origToPos[idx[i]] = pos;
-            pos++;
-        }
-        pos = (pos + w - 1) / w * w;
-        nodePosStart[node] = leafStart[leaf];
-        nodePosEnd[node] = pos;
+    /** Points in the left child of a node of {@code m > LEAF_SIZE} points. */
+    static int leftSize(int m, int w) {
+        // Near the middle at a multiple of W so that leaves fill whole blocks (only the nodes on the right
+        // edge can be ragged); the depth stays logarithmic even with duplicate points.
+        int l = (m / 2 + w / 2) / w * w;
+        if (l < 1 || l >= m) l = m / 2;
+        return l;
     }
 
     /**
-     * Centre = mean of the points; radius = largest distance from the centre to one of them (the
-     * farthest point is remembered for the split). Reads the segment-ordered copy, so it streams.
+     * Lays out the partition from the sizes alone: node ids in pre-order with the left child first (an
+     * explicit stack of (from, to, parent, side, depth); the depth is logarithmic), each node's segment,
+     * the leaves and their padded positions, every node's position range and subtree end.
      */
-    private void centreAndRadius(int node, int from, int to) {
+    private void shape() {
+        if (n == 0) return;
+        int stackCap = 4 * 64 + 16;
+        int[] sFrom = new int[stackCap], sTo = new int[stackCap], sParent = new int[stackCap];
+        int[] sSide = new int[stackCap], sDepth = new int[stackCap];
+        int sp = 0;
+        sFrom[sp] = 0; sTo[sp] = n; sParent[sp] = -1; sSide[sp] = 0; sDepth[sp] = 0; sp++;
+        int maxIter = 4 * n + 4;
+        for (int it = 0; it < maxIter && sp > 0; it++) {
+            sp--;
+            int from = sFrom[sp], to = sTo[sp], parent = sParent[sp], side = sSide[sp], dep = sDepth[sp];
+            int node = nodeCount++;
+            maxDepth = Math.max(maxDepth, dep);
+            if (parent >= 0) {
+                if (side == 0) left[parent] = node; else right[parent] = node;
+            }
+            left[node] = -1;
+            right[node] = -1;
+            nodeLeaf[node] = -1;
+            nodeRealCount[node] = to - from;
+            nodeFrom[node] = from;
+            if (to - from <= PointIndex.LEAF_SIZE) {
+                int leaf = leafCount++;
+                nodeLeaf[node] = leaf;
+                leafNode[leaf] = node;
+                leafStart[leaf] = pos;
+                leafSize[leaf] = to - from;
+                pos = (pos + (to - from) + w - 1) / w * w;
+                nodePosStart[node] = leafStart[leaf];
+                nodePosEnd[node] = pos;
+            } else {
+                int mid = from + leftSize(to - from, w);
+                if (sp + 2 > stackCap) throw new IllegalStateException("partition deeper than expected");
+                sFrom[sp] = mid; sTo[sp] = to; sParent[sp] = node; sSide[sp] = 1; sDepth[sp] = dep + 1; sp++;
+                sFrom[sp] = from; sTo[sp] = mid; sParent[sp] = node; sSide[sp] = 0; sDepth[sp] = dep + 1; sp++;
+            }
+        }
+        if (sp != 0) throw new IllegalStateException("partition did not finish");
+        // Position ranges and subtree ends of internal nodes, bottom-up (children have larger ids).
+        for (int node = nodeCount - 1; node >= 0; node--) {
+            if (left[node] >= 0) {
+                nodePosStart[node] = nodePosStart[left[node]];
+                nodePosEnd[node] = nodePosEnd[right[node]];
+                subtreeEnd[node] = subtreeEnd[right[node]];
+            } else {
+                subtreeEnd[node] = node + 1;
+            }
+        }
+    }
+
+    /**
+     * Centres, radii and the reordering of the segments: nodes larger than the subtree limit level by
+     * level, one unit each; below it, one unit per subtree, its nodes in id order (parents first).
+     */
+    private void partition() {
+        if (n == 0) return;
+        int limit = Math.max(PointIndex.LEAF_SIZE,
+                Math.min(MAX_SUBTREE, n / (SUBTREES_PER_THREAD * parallel.threads())));
+        int[] level = new int[nodeCount];
+        int[] next = new int[nodeCount];
+        int size = 1;
+        level[0] = 0;
+        for (int depth = 0; depth <= maxDepth && size > 0; depth++) {
+            int[] nodes = level;
+            parallel.run(size, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
+                int node = nodes[unit];
+                if (nodeRealCount[node] > limit) {
+                    partitionNode(worker, node);
+                } else {
+                    int end = subtreeEnd[node];
+                    for (int k = node; k < end; k++) partitionNode(worker, k);
+                }
+            });
+            int nextSize = 0;
+            for (int u = 0; u < size; u++) {
+                int node = nodes[u];
+                if (nodeRealCount[node] > limit) {
+                    next[nextSize++] = left[node];
+                    next[nextSize++] = right[node];
+                }
+            }
+            level = next;
+            next = nodes;
+            size = nextSize;
+        }
+        if (size != 0) throw new IllegalStateException("partition did not finish");
+    }
+
+    /** One node: its centre and radius, then (internal nodes) the reordering of its segment. */
+    private void partitionNode(int worker, int node) {
+        int from = nodeFrom[node], to = from + nodeRealCount[node];
+        int farthest = centreAndRadius(node, from, to);
+        if (left[node] >= 0) split(from, to, nodeFrom[right[node]], farthest, aRow[worker], dir[worker]);
+    }
+
+    /**
+     * Positions, original indices and the float64 blocks, by groups of leaves (the working copy is in
+     * final segment order, so each leaf copies one contiguous run of rows); the float32 copy after it when
+     * every value is exactly a float32 value.
+     */
+    private void fill() {
+        int units = (leafCount + FILL_LEAVES - 1) / FILL_LEAVES;
+        boolean[] exact = new boolean[units];
+        parallel.run(units, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
+            boolean ex = true;
+            int end = Math.min(leafCount, (unit + 1) * FILL_LEAVES);
+            for (int leaf = unit * FILL_LEAVES; leaf < end; leaf++) {
+                int node = leafNode[leaf];
+                int from = nodeFrom[node], size = leafSize[leaf], start = leafStart[leaf];
+                for (int k = 0; k < size; k++) {
+                    int p = start + k;
+                    int o = idx[from + k];
+                    posToOrig[p] = o;
+                    origToPos[o] = p;
+                    int base = (p / w) * d * w + p % w;
+                    int src = (from + k) * d;
+                    for (int j = 0; j < d; j++) {
+                        double v = work[src + j];
+                        data[base + j * w] = v;
+                        if ((double) (float) v != v || Math.abs(v) > PointIndex.FLOAT32_LIMIT) ex = false;
+                    }
+                }
+                Arrays.fill(posToOrig, start + size, nodePosEnd[node], -1);
+            }
+            exact[unit] = ex;
+        });
+        for (boolean ex : exact) if (!ex) return;
+        float[] f = new float[data.length];
+        int chunks = (data.length + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
+        parallel.run(chunks, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
+            int end = Math.min(f.length, (unit + 1) * CONVERT_CHUNK);
+            for (int i = unit * CONVERT_CHUNK; i < end; i++) f[i] = (float) data[i];
+        });
+        data32 = f;
+    }
+
+    /**
+     * Centre = mean of the points; radius = largest distance from the centre to one of them. Reads the
+     * segment-ordered copy, so it streams. Returns the farthest point (the first of equals), for the split.
+     */
+    private int centreAndRadius(int node, int from, int to) {
         int oc = node * d;
         for (int j = 0; j < d; j++) centre[oc + j] = 0.0;
         for (int i = from; i < to; i++) {
@@ -174,6 +290,7 @@ final class PointIndexBuilder {
         double inv = 1.0 / (to - from);
         for (int j = 0; j < d; j++) centre[oc + j] *= inv;
         double r2 = -1.0;
+        int farthest = from;
         for (int i = from; i < to; i++) {
             double s = sqRows(work, i * d, centre, oc, d);
             if (s > r2) {
@@ -183,6 +300,7 @@ final class PointIndexBuilder {
         }
         // Any summation order is within 1e-15 of the exact radius; the bounds' margin covers it.
         radius[node] = Math.sqrt(r2);
+        return farthest;
     }
 
     /**
@@ -210,18 +328,13 @@ final class PointIndexBuilder {
     }
 
     /**
-     * Reorders segment {@code [from, to)} (indices and rows) so that the points left of the split lie
-     * on one side of the projection on the line through two far-apart points; returns the split point.
+     * Reorders segment {@code [from, to)} (indices and rows) so that its first {@code mid - from} points
+     * lie on one side of the projection on the line through two far-apart points: {@code a} (the point
+     * farthest from the centre) and the point farthest from it. {@code aRow} and {@code dir} are the
+     * worker's scratch.
      */
-    private int split(int from, int to) {
+    private void split(int from, int to, int mid, int a, double[] aRow, double[] dir) {
         int m = to - from;
-        // Split near the middle at a multiple of W so that leaves fill whole blocks (only the nodes on
-        // the right edge can be ragged); the depth stays logarithmic even with duplicate points.
-        int left = (m / 2 + w / 2) / w * w;
-        if (left < 1 || left >= m) left = m / 2;
-        int mid = from + left;
-        // a = the point farthest from the centre (found with the radius), b = the point farthest from a.
-        int a = farthest;
         System.arraycopy(work, a * d, aRow, 0, d);
         int b = a;
         double best = -1;
@@ -270,6 +383,5 @@ final class PointIndexBuilder {
         }
         System.arraycopy(tmp, from, idx, from, m);
         System.arraycopy(workTmp, from * d, work, from * d, m * d);
-        return mid;
     }
 }
