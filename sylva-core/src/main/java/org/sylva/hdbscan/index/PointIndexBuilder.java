@@ -1,10 +1,11 @@
 package org.sylva.hdbscan.index;
 
 import java.util.Arrays;
+import java.util.concurrent.RecursiveAction;
 
-import org.sylva.parallel.ParallelWork;
+import org.sylva.parallel.SplitScheduler;
 import org.sylva.progress.CancellationToken;
-import org.sylva.progress.ProgressListener;
+import org.sylva.progress.CancelledException;
 
 /**
  * Builds a {@link PointIndex}: the partition of the points into leaves of at most
@@ -20,34 +21,39 @@ import org.sylva.progress.ProgressListener;
  * pre-order with the left child first, each node's segment of the working arrays, the leaves'
  * positions) is laid out first, sequentially, from {@code n} and {@code W} alone. The
  * <em>partition</em> then computes every node's centre and radius and reorders its segment (projection,
- * cut, stable partition) into its children's segments: a node depends only on its parent, and the
- * nodes of one level own disjoint segments, so the large nodes run level by level as independent units
- * on the fit's threads, and once a node holds at most a few thousand points its whole subtree is one
- * unit. Last, the <em>fill</em> writes positions and coordinate blocks leaf group by leaf group. Every
- * node's arithmetic is the sequential one, in the same order, and every unit writes only its own
- * segment, node and positions, so the index is bitwise the same for any number of threads. Cancellation
- * is checked between units (one node, a subtree of bounded size, or a group of leaves).
+ * cut, stable partition) into its children's segments. A node depends only on its parent and the two
+ * children own disjoint segments, so after a node is split its children are processed independently,
+ * in parallel where a thread is free ({@link SplitScheduler}, as the ball tree's build); a node of at
+ * most a few thousand points is finished as a whole subtree by one thread, its nodes in id order. Last,
+ * the <em>fill</em> writes positions and coordinate blocks by groups of leaves. Every node's arithmetic
+ * is the sequential one, in the same order, and every task writes only its own segment, nodes and
+ * positions, so the index is bitwise the same for any number of threads. Cancellation (the token, or
+ * an interrupt of the calling thread) is checked before every large node, subtree and leaf group.
  *
  * <pre>{@code
- * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth(), 2, token).build();   // rows already checked
+ * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth(), 2, token).build();   // rows checked
  * }</pre>
  */
 final class PointIndexBuilder {
-    /** The stage name of the build's passes (no progress is reported: the build is short beside the stages). */
-    static final String STAGE = "point index";
-    /** Largest subtree (points) built as one unit: bounds the work between two cancellation checks. */
+    /** Largest subtree (points) finished as one task: bounds the work between two cancellation checks. */
     static final int MAX_SUBTREE = 1 << 14;
-    /** Subtrees per thread the level-by-level part aims for before whole subtrees become units. */
+    /** Subtrees per thread aimed for when several threads work (the split tasks balance by stealing). */
     static final int SUBTREES_PER_THREAD = 8;
-    /** Leaves per unit of the fill. */
+    /** Builds of at least this many points are handed over to the pool as a whole (see {@link SplitScheduler}). */
+    static final int HANDOVER_MIN = 1 << 17;
+    /** Leaves per task of the fill. */
     static final int FILL_LEAVES = 16;
-    /** Values per unit of the float32 conversion. */
+    /** Values per task of the float32 conversion. */
     static final int CONVERT_CHUNK = 1 << 16;
 
     final int n, d, w;
     final double[] rows;
-    final ParallelWork parallel;
     final CancellationToken cancel;
+    /** The thread that builds: its interrupt stops the build as the token does. */
+    final Thread caller = Thread.currentThread();
+    final SplitScheduler scheduler;
+    /** Nodes of at most this many points are finished as one subtree task. */
+    final int subtreeLimit;
     double[] data;
     float[] data32;
     int[] posToOrig;
@@ -69,9 +75,6 @@ final class PointIndexBuilder {
     final int[] tmp;
     final double[] proj;
     final double[] sortBuf;
-    /** Per worker: the split's direction and its first point. */
-    final double[][] dir;
-    final double[][] aRow;
     /** The rows in current segment order (and a buffer for partitions), so every pass streams. */
     final double[] work;
     final double[] workTmp;
@@ -87,8 +90,9 @@ final class PointIndexBuilder {
         this.n = n;
         this.d = d;
         this.w = w;
-        this.parallel = new ParallelWork(threads);
         this.cancel = cancel;
+        this.scheduler = new SplitScheduler(threads, n < HANDOVER_MIN);
+        this.subtreeLimit = Math.max(PointIndex.LEAF_SIZE, Math.min(MAX_SUBTREE, n / (SUBTREES_PER_THREAD * threads)));
         int maxNodes = Math.max(1, 4 * (n / (PointIndex.LEAF_SIZE / 2) + 1));
         left = new int[maxNodes];
         right = new int[maxNodes];
@@ -108,22 +112,40 @@ final class PointIndexBuilder {
         tmp = new int[n];
         proj = new double[n];
         sortBuf = new double[n];
-        dir = new double[threads][d];
-        aRow = new double[threads][d];
         work = rows.clone();
         workTmp = new double[rows.length];
     }
 
     /** Builds the index (call once). */
     PointIndex build() {
-        cancel.throwIfCancelled();
+        checkCancelled();
         shape();
         posToOrig = new int[pos];
         origToPos = new int[n];
-        partition();
         data = new double[Math.max(pos / w, 0) * d * w];
-        fill();
+        boolean[] exact = new boolean[(leafCount + FILL_LEAVES - 1) / FILL_LEAVES];
+        if (!scheduler.parallel()) {
+            if (n > 0) node(0, new double[2 * d]);
+            for (int g = 0; g < exact.length; g++) exact[g] = fillLeaves(g);
+        } else {
+            scheduler.run(() -> {
+                if (n > 0) node(0, new double[2 * d]);
+                scheduler.forEach(0, exact.length, g -> exact[g] = fillLeaves(g));
+            });
+        }
+        // A task that saw the cancellation stopped early: nothing half-built is returned.
+        checkCancelled();
+        boolean all = true;
+        for (boolean e : exact) all &= e;
+        if (all) data32 = toFloat32();
         return new PointIndex(this);
+    }
+
+    /** Throws {@link CancelledException} once the token is cancelled or the building thread interrupted. */
+    private void checkCancelled() {
+        if (cancel.isCancelled() || caller.isInterrupted() || scheduler.callerInterrupted()) {
+            throw new CancelledException();
+        }
     }
 
     /** Points in the left child of a node of {@code m > LEAF_SIZE} points. */
@@ -191,89 +213,90 @@ final class PointIndexBuilder {
     }
 
     /**
-     * Centres, radii and the reordering of the segments: nodes larger than the subtree limit level by
-     * level, one unit each; below it, one unit per subtree, its nodes in id order (parents first).
+     * Node {@code node} and its subtree: a node above the subtree limit is split, then its children are
+     * processed independently (in parallel where a thread is free); a smaller one is finished as a whole
+     * subtree, its nodes in id order (parents first). {@code scratch} is this task's {@code 2 d} doubles.
      */
-    private void partition() {
-        if (n == 0) return;
-        int limit = Math.max(PointIndex.LEAF_SIZE,
-                Math.min(MAX_SUBTREE, n / (SUBTREES_PER_THREAD * parallel.threads())));
-        int[] level = new int[nodeCount];
-        int[] next = new int[nodeCount];
-        int size = 1;
-        level[0] = 0;
-        for (int depth = 0; depth <= maxDepth && size > 0; depth++) {
-            int[] nodes = level;
-            parallel.run(size, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
-                int node = nodes[unit];
-                if (nodeRealCount[node] > limit) {
-                    partitionNode(worker, node);
-                } else {
-                    int end = subtreeEnd[node];
-                    for (int k = node; k < end; k++) partitionNode(worker, k);
-                }
-            });
-            int nextSize = 0;
-            for (int u = 0; u < size; u++) {
-                int node = nodes[u];
-                if (nodeRealCount[node] > limit) {
-                    next[nextSize++] = left[node];
-                    next[nextSize++] = right[node];
-                }
-            }
-            level = next;
-            next = nodes;
-            size = nextSize;
+    private void node(int node, double[] scratch) {
+        checkCancelled();
+        if (nodeRealCount[node] <= subtreeLimit || left[node] < 0) {
+            int end = subtreeEnd[node];
+            for (int k = node; k < end; k++) partitionNode(k, scratch);
+            return;
         }
-        if (size != 0) throw new IllegalStateException("partition did not finish");
+        partitionNode(node, scratch);
+        if (scheduler.parallel()) {
+            scheduler.both(new NodeTask(left[node]), new NodeTask(right[node]));
+        } else {
+            node(left[node], scratch);
+            node(right[node], scratch);
+        }
+    }
+
+    /** The subtree of one node, as a task of its own (with its own scratch). */
+    private final class NodeTask extends RecursiveAction {
+        private final int node;
+
+        NodeTask(int node) {
+            this.node = node;
+        }
+
+        @Override
+        protected void compute() {
+            node(node, new double[2 * d]);
+        }
     }
 
     /** One node: its centre and radius, then (internal nodes) the reordering of its segment. */
-    private void partitionNode(int worker, int node) {
+    private void partitionNode(int node, double[] scratch) {
         int from = nodeFrom[node], to = from + nodeRealCount[node];
         int farthest = centreAndRadius(node, from, to);
-        if (left[node] >= 0) split(from, to, nodeFrom[right[node]], farthest, aRow[worker], dir[worker]);
+        if (left[node] >= 0) split(from, to, nodeFrom[right[node]], farthest, scratch);
     }
 
     /**
-     * Positions, original indices and the float64 blocks, by groups of leaves (the working copy is in
-     * final segment order, so each leaf copies one contiguous run of rows); the float32 copy after it when
-     * every value is exactly a float32 value.
+     * Positions, original indices and float64 blocks of leaves {@code FILL_LEAVES * group ..} (the
+     * working copy is in final segment order, so each leaf copies one contiguous run of rows); returns
+     * whether every value copied is exactly a float32 value within the float32 limit.
      */
-    private void fill() {
-        int units = (leafCount + FILL_LEAVES - 1) / FILL_LEAVES;
-        boolean[] exact = new boolean[units];
-        parallel.run(units, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
-            boolean ex = true;
-            int end = Math.min(leafCount, (unit + 1) * FILL_LEAVES);
-            for (int leaf = unit * FILL_LEAVES; leaf < end; leaf++) {
-                int node = leafNode[leaf];
-                int from = nodeFrom[node], size = leafSize[leaf], start = leafStart[leaf];
-                for (int k = 0; k < size; k++) {
-                    int p = start + k;
-                    int o = idx[from + k];
-                    posToOrig[p] = o;
-                    origToPos[o] = p;
-                    int base = (p / w) * d * w + p % w;
-                    int src = (from + k) * d;
-                    for (int j = 0; j < d; j++) {
-                        double v = work[src + j];
-                        data[base + j * w] = v;
-                        if ((double) (float) v != v || Math.abs(v) > PointIndex.FLOAT32_LIMIT) ex = false;
-                    }
+    private boolean fillLeaves(int group) {
+        checkCancelled();
+        boolean exact = true;
+        int end = Math.min(leafCount, (group + 1) * FILL_LEAVES);
+        for (int leaf = group * FILL_LEAVES; leaf < end; leaf++) {
+            int node = leafNode[leaf];
+            int from = nodeFrom[node], size = leafSize[leaf], start = leafStart[leaf];
+            for (int k = 0; k < size; k++) {
+                int p = start + k;
+                int o = idx[from + k];
+                posToOrig[p] = o;
+                origToPos[o] = p;
+                int base = (p / w) * d * w + p % w;
+                int src = (from + k) * d;
+                for (int j = 0; j < d; j++) {
+                    double v = work[src + j];
+                    data[base + j * w] = v;
+                    if ((double) (float) v != v || Math.abs(v) > PointIndex.FLOAT32_LIMIT) exact = false;
                 }
-                Arrays.fill(posToOrig, start + size, nodePosEnd[node], -1);
             }
-            exact[unit] = ex;
-        });
-        for (boolean ex : exact) if (!ex) return;
+            Arrays.fill(posToOrig, start + size, nodePosEnd[node], -1);
+        }
+        return exact;
+    }
+
+    /** The float32 copy of the blocks (every value is exact), in chunks on the build's threads. */
+    private float[] toFloat32() {
         float[] f = new float[data.length];
         int chunks = (data.length + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
-        parallel.run(chunks, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
-            int end = Math.min(f.length, (unit + 1) * CONVERT_CHUNK);
-            for (int i = unit * CONVERT_CHUNK; i < end; i++) f[i] = (float) data[i];
-        });
-        data32 = f;
+        if (!scheduler.parallel() || chunks <= 1) {
+            for (int i = 0; i < f.length; i++) f[i] = (float) data[i];
+            return f;
+        }
+        scheduler.run(() -> scheduler.forEach(0, chunks, c -> {
+            int end = Math.min(f.length, (c + 1) * CONVERT_CHUNK);
+            for (int i = c * CONVERT_CHUNK; i < end; i++) f[i] = (float) data[i];
+        }));
+        return f;
     }
 
     /**
@@ -330,49 +353,57 @@ final class PointIndexBuilder {
     /**
      * Reorders segment {@code [from, to)} (indices and rows) so that its first {@code mid - from} points
      * lie on one side of the projection on the line through two far-apart points: {@code a} (the point
-     * farthest from the centre) and the point farthest from it. {@code aRow} and {@code dir} are the
-     * worker's scratch.
+     * farthest from the centre) and the point farthest from it. {@code scratch} holds {@code a}'s row
+     * and the direction.
      */
-    private void split(int from, int to, int mid, int a, double[] aRow, double[] dir) {
+    private void split(int from, int to, int mid, int a, double[] scratch) {
         int m = to - from;
-        System.arraycopy(work, a * d, aRow, 0, d);
+        System.arraycopy(work, a * d, scratch, 0, d);
         int b = a;
         double best = -1;
         for (int i = from; i < to; i++) {
-            double s = sqRows(work, i * d, aRow, 0, d);
+            double s = sqRows(work, i * d, scratch, 0, d);
             if (s > best) {
                 best = s;
                 b = i;
             }
         }
         int ob = b * d;
-        for (int j = 0; j < d; j++) dir[j] = work[ob + j] - aRow[j];
+        // scratch[0 .. d-1] = a's row, scratch[d .. 2d-1] = the direction from a to b.
+        for (int j = 0; j < d; j++) scratch[d + j] = work[ob + j] - scratch[j];
         for (int i = from; i < to; i++) {
             int o = i * d;
             double s0 = 0.0, s1 = 0.0;
             int j = 0;
             for (; j + 1 < d; j += 2) {
-                s0 += (work[o + j] - aRow[j]) * dir[j];
-                s1 += (work[o + j + 1] - aRow[j + 1]) * dir[j + 1];
+                s0 += (work[o + j] - scratch[j]) * scratch[d + j];
+                s1 += (work[o + j + 1] - scratch[j + 1]) * scratch[d + j + 1];
             }
-            if (j < d) s0 += (work[o + j] - aRow[j]) * dir[j];
+            if (j < d) s0 += (work[o + j] - scratch[j]) * scratch[d + j];
             proj[i] = s0 + s1;
         }
         System.arraycopy(proj, from, sortBuf, from, m);
         Arrays.sort(sortBuf, from, to);
         double cut = sortBuf[mid - 1];
+        // Overflowing coordinates can make projections NaN, which the sort puts last. With a NaN cut,
+        // "below" means a number and "equal" a NaN, so the left part still gets exactly mid - from
+        // points and the task never writes outside its segment.
+        boolean nanCut = cut != cut;
         // Stable partition: strictly below the cut first, then equal ones in segment order until
         // the left part is full, the rest to the right; rows move with their indices.
         int below = 0;
-        for (int i = from; i < to; i++) if (proj[i] < cut) below++;
+        for (int i = from; i < to; i++) {
+            double p = proj[i];
+            if (nanCut ? p == p : p < cut) below++;
+        }
         int equalLeft = (mid - from) - below;
         int l = from, r = mid;
         for (int i = from; i < to; i++) {
             double p = proj[i];
             int dst;
-            if (p < cut) {
+            if (nanCut ? p == p : p < cut) {
                 dst = l++;
-            } else if (p == cut && equalLeft > 0) {
+            } else if ((nanCut ? p != p : p == cut) && equalLeft > 0) {
                 dst = l++;
                 equalLeft--;
             } else {
@@ -380,6 +411,9 @@ final class PointIndexBuilder {
             }
             tmp[dst] = idx[i];
             System.arraycopy(work, i * d, workTmp, dst * d, d);
+        }
+        if (l != mid || r != to) {
+            throw new IllegalStateException("split of " + m + " points at " + (mid - from) + " failed");
         }
         System.arraycopy(tmp, from, idx, from, m);
         System.arraycopy(workTmp, from * d, work, from * d, m * d);
