@@ -114,22 +114,30 @@ public final class PointIndex implements BlockedPoints {
 
     /**
      * Indexes {@code n} points of {@code d} float64 coordinates, row-major in {@code rows} (not kept:
-     * the index holds its own copy), with the block width of {@code backend}, on the calling thread.
+     * the index holds its own copy), with the block width of {@code backend}, on the calling thread and
+     * to the end (nothing cancels it).
      */
     public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend) {
-        return build(rows, n, d, backend, 1, CancellationToken.NEVER);
+        checkRows(rows, n, d);
+        return new PointIndexBuilder(rows, n, d, backend.blockWidth()).build();
     }
 
     /**
      * As {@link #build(double[], int, int, DistanceKernel)} on {@code threads} threads (the shared
      * {@link org.sylva.parallel.Pools}): the index is bitwise the same for any number of threads. Throws
-     * {@link org.sylva.progress.CancelledException} when {@code cancel} is cancelled before the build ends
-     * (checked between bounded units of work).
+     * {@link org.sylva.progress.CancelledException} when {@code cancel} is cancelled, or the calling thread
+     * interrupted, before the build ends (checked between bounded parts of the work).
      */
     public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend, int threads,
                                    CancellationToken cancel) {
         Pools.checkThreads(threads);
         Objects.requireNonNull(cancel, "cancel");
+        checkRows(rows, n, d);
+        return new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).build();
+    }
+
+    /** Refuses a negative count, no dimensions, an array of the wrong length and non-finite values. */
+    private static void checkRows(double[] rows, int n, int d) {
         if (n < 0) throw new InvalidInputException("number of points must be >= 0, got " + n);
         if (d < 1) throw new InvalidInputException("points must have at least one dimension (d = " + d + ")");
         if ((long) n * d != rows.length) {
@@ -142,7 +150,6 @@ public final class PointIndex implements BlockedPoints {
                         + " (NaN and infinite coordinates are not allowed)");
             }
         }
-        return new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).build();
     }
 
     /** Number of points. */

@@ -48,6 +48,7 @@ final class PointIndexBuilder {
 
     final int n, d, w;
     final double[] rows;
+    /** The build's token, or null for a build that is never cancelled. */
     final CancellationToken cancel;
     /** The thread that builds: its interrupt stops the build as the token does. */
     final Thread caller = Thread.currentThread();
@@ -79,12 +80,15 @@ final class PointIndexBuilder {
     final double[] work;
     final double[] workTmp;
 
-    /** A sequential builder (one thread, never cancelled). */
+    /** A sequential builder that runs to the end (no cancellation checks: neither a token nor interrupts). */
     PointIndexBuilder(double[] rows, int n, int d, int w) {
-        this(rows, n, d, w, 1, CancellationToken.NEVER);
+        this(rows, n, d, w, 1, null);
     }
 
-    /** A builder whose passes run on {@code threads >= 1} threads and stop when {@code cancel} is cancelled. */
+    /**
+     * A builder whose tasks run on {@code threads >= 1} threads and stop when {@code cancel} is cancelled
+     * or the building thread is interrupted ({@code cancel == null}: never).
+     */
     PointIndexBuilder(double[] rows, int n, int d, int w, int threads, CancellationToken cancel) {
         this.rows = rows;
         this.n = n;
@@ -123,26 +127,35 @@ final class PointIndexBuilder {
         posToOrig = new int[pos];
         origToPos = new int[n];
         data = new double[Math.max(pos / w, 0) * d * w];
-        boolean[] exact = new boolean[(leafCount + FILL_LEAVES - 1) / FILL_LEAVES];
         if (!scheduler.parallel()) {
-            if (n > 0) node(0, new double[2 * d]);
-            for (int g = 0; g < exact.length; g++) exact[g] = fillLeaves(g);
+            buildAll();
         } else {
-            scheduler.run(() -> {
-                if (n > 0) node(0, new double[2 * d]);
-                scheduler.forEach(0, exact.length, g -> exact[g] = fillLeaves(g));
-            });
+            scheduler.run(this::buildAll);
         }
         // A task that saw the cancellation stopped early: nothing half-built is returned.
         checkCancelled();
-        boolean all = true;
-        for (boolean e : exact) all &= e;
-        if (all) data32 = toFloat32();
         return new PointIndex(this);
+    }
+
+    /** The partition, the fill and (when exact) the float32 copy: the whole job, on the scheduler's threads. */
+    private void buildAll() {
+        if (n > 0) node(0, new double[2 * d]);
+        boolean[] exact = new boolean[(leafCount + FILL_LEAVES - 1) / FILL_LEAVES];
+        scheduler.forEach(0, exact.length, g -> exact[g] = fillLeaves(g));
+        for (boolean e : exact) if (!e) return;
+        float[] f = new float[data.length];
+        int chunks = (data.length + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
+        scheduler.forEach(0, chunks, c -> {
+            checkCancelled();
+            int end = Math.min(f.length, (c + 1) * CONVERT_CHUNK);
+            for (int i = c * CONVERT_CHUNK; i < end; i++) f[i] = (float) data[i];
+        });
+        data32 = f;
     }
 
     /** Throws {@link CancelledException} once the token is cancelled or the building thread interrupted. */
     private void checkCancelled() {
+        if (cancel == null) return;
         if (cancel.isCancelled() || caller.isInterrupted() || scheduler.callerInterrupted()) {
             throw new CancelledException();
         }
@@ -282,21 +295,6 @@ final class PointIndexBuilder {
             Arrays.fill(posToOrig, start + size, nodePosEnd[node], -1);
         }
         return exact;
-    }
-
-    /** The float32 copy of the blocks (every value is exact), in chunks on the build's threads. */
-    private float[] toFloat32() {
-        float[] f = new float[data.length];
-        int chunks = (data.length + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
-        if (!scheduler.parallel() || chunks <= 1) {
-            for (int i = 0; i < f.length; i++) f[i] = (float) data[i];
-            return f;
-        }
-        scheduler.run(() -> scheduler.forEach(0, chunks, c -> {
-            int end = Math.min(f.length, (c + 1) * CONVERT_CHUNK);
-            for (int i = c * CONVERT_CHUNK; i < end; i++) f[i] = (float) data[i];
-        }));
-        return f;
     }
 
     /**

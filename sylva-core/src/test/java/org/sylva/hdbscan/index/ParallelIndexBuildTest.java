@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Random;
@@ -173,6 +174,17 @@ class ParallelIndexBuildTest {
         token.cancel();
         for (int t : new int[] {1, 2}) {
             assertThrows(CancelledException.class, () -> PointIndex.build(rows, 500, 3, b, t, token));
+        }
+        // An interrupt stops the cancellable build as the token does; the plain build runs to the end.
+        Thread.currentThread().interrupt();
+        try {
+            assertEquals(500, PointIndex.build(rows, 500, 3, b).size());
+            for (int t : new int[] {1, 2}) {
+                assertThrows(CancelledException.class, () -> PointIndex.build(rows, 500, 3, b, t, CancellationToken.NEVER));
+            }
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept");
+        } finally {
+            Thread.interrupted();
         }
     }
 
