@@ -24,7 +24,8 @@ import org.sylva.progress.CancelledException;
  * cut, stable partition) into its children's segments. A node depends only on its parent and the two
  * children own disjoint segments, so after a node is split its children are processed independently,
  * in parallel where a thread is free ({@link SplitScheduler}, as the ball tree's build); a node of at
- * most a few thousand points is finished as a whole subtree by one thread, its nodes in id order. Last,
+ * most {@code n / (8 threads)} points (64 to 16 384) is finished as a whole subtree by one thread, its
+ * nodes in id order. Last,
  * the <em>fill</em> writes positions and coordinate blocks by groups of leaves. Every node's arithmetic
  * is the sequential one, in the same order, and every task writes only its own segment, nodes and
  * positions, so the index is bitwise the same for any number of threads. Cancellation (the token, or
@@ -50,7 +51,7 @@ final class PointIndexBuilder {
     final double[] rows;
     /** The build's token, or null for a build that is never cancelled. */
     final CancellationToken cancel;
-    /** The thread that builds: its interrupt stops the build as the token does. */
+    /** The thread that builds (it constructs the builder): its interrupt stops the build as the token does. */
     final Thread caller = Thread.currentThread();
     final SplitScheduler scheduler;
     /** Nodes of at most this many points are finished as one subtree task. */

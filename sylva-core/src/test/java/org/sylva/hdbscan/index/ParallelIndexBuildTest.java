@@ -85,7 +85,8 @@ class ParallelIndexBuildTest {
         for (int i = 0; i < expected.length; i++) {
             if (Double.doubleToRawLongBits(expected[i]) != Double.doubleToRawLongBits(actual[i])) {
                 assertEquals(expected[i], actual[i], what + " [" + i + "]");
-                throw new AssertionError(what + " [" + i + "]: " + expected[i] + " and " + actual[i] + " differ in bits");
+                throw new AssertionError(what + " [" + i + "]: " + expected[i] + " and " + actual[i]
+                        + " differ in bits");
             }
         }
     }
@@ -162,7 +163,9 @@ class ParallelIndexBuildTest {
         double[] rows = clipLike(n);
         ReferenceIndexBuild ref = new ReferenceIndexBuild(rows, n, d, b.blockWidth()).build();
         assertSame(ref, PointIndex.build(rows, n, d, b), "sequential overload");
-        for (int t : THREADS) assertSame(ref, PointIndex.build(rows, n, d, b, t, CancellationToken.NEVER), "threads = " + t);
+        for (int t : THREADS) {
+            assertSame(ref, PointIndex.build(rows, n, d, b, t, CancellationToken.NEVER), "threads = " + t);
+        }
     }
 
     @Test
@@ -180,7 +183,8 @@ class ParallelIndexBuildTest {
         try {
             assertEquals(500, PointIndex.build(rows, 500, 3, b).size());
             for (int t : new int[] {1, 2}) {
-                assertThrows(CancelledException.class, () -> PointIndex.build(rows, 500, 3, b, t, CancellationToken.NEVER));
+                assertThrows(CancelledException.class,
+                        () -> PointIndex.build(rows, 500, 3, b, t, CancellationToken.NEVER));
             }
             assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status is kept");
         } finally {
