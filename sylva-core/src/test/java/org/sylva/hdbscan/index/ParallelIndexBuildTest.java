@@ -30,12 +30,15 @@ import org.sylva.progress.CancelledException;
 class ParallelIndexBuildTest {
     private static final int[] THREADS = {1, 2, 3, 4, 7};
 
-    /** Builds with every thread count and block widths 1, 4 and 8 and compares each with the reference. */
+    /**
+     * Builds with every thread count and block widths 1, 4 and 8 and compares each with the reference;
+     * small inputs too run on several threads here (no smallest parallel size).
+     */
     private static void allIdentical(String name, double[] rows, int n, int d) {
         for (int w : new int[] {1, 4, 8}) {
             ReferenceIndexBuild ref = new ReferenceIndexBuild(rows, n, d, w).build();
             for (int t : THREADS) {
-                PointIndex idx = new PointIndexBuilder(rows, n, d, w, t, CancellationToken.NEVER).build();
+                PointIndex idx = new PointIndexBuilder(rows, n, d, w, t, CancellationToken.NEVER, 0).build();
                 assertSame(ref, idx, name + ", W = " + w + ", threads = " + t);
             }
         }
@@ -151,7 +154,7 @@ class ParallelIndexBuildTest {
         ReferenceIndexBuild ref = new ReferenceIndexBuild(PointIndexTest.randomRows(n, 2, 8), n, 2, 4).build();
         for (int t : new int[] {1, 2, 3}) {
             PointIndex idx = new PointIndexBuilder(PointIndexTest.randomRows(n, 2, 8), n, 2, 4, t,
-                    CancellationToken.NEVER).build();
+                    CancellationToken.NEVER, 0).build();
             assertSame(ref, idx, "n = " + n + ", threads = " + t);
         }
     }

@@ -80,7 +80,7 @@ class PointIndexBuilderTest {
         }
         for (boolean b : seen) assertTrue(b);
         for (int t : new int[] {2, 3}) {
-            PointIndex idx = new PointIndexBuilder(rows, n, d, 4, t, CancellationToken.NEVER).build();
+            PointIndex idx = new PointIndexBuilder(rows, n, d, 4, t, CancellationToken.NEVER, 0).build();
             for (int p = 0; p < one.positions(); p++) assertEquals(one.original(p), idx.original(p));
             assertArrayEquals(one.blocks(), idx.blocks());
             assertArrayEquals(one.centres(), idx.centres());
