@@ -89,7 +89,8 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         if (dup != null && !dup.collapses()) dup = null;
         double[] rows = dup != null ? dup.distinctRows() : points.rows();
         int n = dup != null ? dup.distinct() : points.n();
-        PointIndex index = PointIndex.build(rows, n, points.d(), kernels.indexKernel(), execution.cancel());
+        PointIndex index = PointIndex.build(rows, n, points.d(), kernels.indexKernel(), execution.threads(),
+                execution.cancel());
         rows = null;   // the index holds its own copy
         CoreDistances core = dup != null
                 ? CoreDistances.compute(index, minSamples, dup.multiplicities(), kernels.coreDistances(),

@@ -1,13 +1,14 @@
 package org.sylva.hdbscan.index;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.kernels.BlockedPoints;
 import org.sylva.kernels.DistanceKernel;
+import org.sylva.parallel.Pools;
 import org.sylva.progress.CancellationToken;
-import org.sylva.progress.CancelledException;
 
 /**
  * The points of one fit, copied to float64 and laid out for the distance kernels, plus a binary
@@ -28,7 +29,8 @@ import org.sylva.progress.CancelledException;
  * {@link #lowerBound} and {@link #lowerBoundFromCentre} turn them into provable lower bounds on computed
  * distances. Nodes are numbered in pre-order (children after their parent, node 0 the root) and the
  * leaves of a subtree are consecutive, so each node covers one position range. The partition depends
- * only on the data and {@code W}, never on threads; {@link PointIndexBuilder} computes it.
+ * only on the data and {@code W}, never on the number of threads that builds it; {@link PointIndexBuilder}
+ * computes it.
  *
  * <p>When every coordinate is exactly a float32 value (always so for a {@link PointSet}), the index also
  * keeps a float32 copy for the backends' pre-filter (see {@link DistanceKernel#approximates()}).
@@ -112,21 +114,30 @@ public final class PointIndex implements BlockedPoints {
 
     /**
      * Indexes {@code n} points of {@code d} float64 coordinates, row-major in {@code rows} (not kept:
-     * the index holds its own copy), with the block width of {@code backend}.
+     * the index holds its own copy), with the block width of {@code backend}, on the calling thread and
+     * to the end (nothing cancels it).
      */
     public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend) {
-        return build(rows, n, d, backend, CancellationToken.NEVER);
+        checkRows(rows, n, d);
+        return new PointIndexBuilder(rows, n, d, backend.blockWidth()).build();
     }
 
     /**
-     * As {@link #build(double[], int, int, DistanceKernel)}, looking at {@code cancel} before each node of
-     * the partition and between the passes over a node's rows (at the root, one pass over all rows is the
-     * longest step between two looks): indexing a million points of 61 coordinates takes seconds, which a
-     * Ctrl-C should not have to wait for.
-     *
-     * @throws CancelledException when {@code cancel} is cancelled while building
+     * As {@link #build(double[], int, int, DistanceKernel)} on {@code threads} threads (the shared
+     * {@link org.sylva.parallel.Pools}): the index is bitwise the same for any number of threads. Throws
+     * {@link org.sylva.progress.CancelledException} when {@code cancel} is cancelled, or the calling thread
+     * interrupted, before the build ends (checked between bounded parts of the work).
      */
-    public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend, CancellationToken cancel) {
+    public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend, int threads,
+                                   CancellationToken cancel) {
+        Pools.checkThreads(threads);
+        Objects.requireNonNull(cancel, "cancel");
+        checkRows(rows, n, d);
+        return new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).build();
+    }
+
+    /** Refuses a negative count, no dimensions, an array of the wrong length and non-finite values. */
+    private static void checkRows(double[] rows, int n, int d) {
         if (n < 0) throw new InvalidInputException("number of points must be >= 0, got " + n);
         if (d < 1) throw new InvalidInputException("points must have at least one dimension (d = " + d + ")");
         if ((long) n * d != rows.length) {
@@ -139,8 +150,6 @@ public final class PointIndex implements BlockedPoints {
                         + " (NaN and infinite coordinates are not allowed)");
             }
         }
-        cancel.throwIfCancelled();
-        return new PointIndexBuilder(rows, n, d, backend.blockWidth(), cancel).build();
     }
 
     /** Number of points. */

@@ -1,7 +1,11 @@
 package org.sylva.hdbscan.index;
 
 import java.util.Arrays;
+import java.util.concurrent.RecursiveAction;
+
+import org.sylva.parallel.SplitScheduler;
 import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
 
 /**
  * Builds a {@link PointIndex}: the partition of the points into leaves of at most
@@ -10,17 +14,53 @@ import org.sylva.progress.CancellationToken;
  * each leaf padded to whole blocks, and the interleaved float64 (and, when exact, float32) coordinate
  * blocks. It lives apart from the index because its working arrays (a segment-ordered copy of the rows,
  * projections, sort buffers) are needed only while building; the index keeps the finished arrays,
- * trimmed. The partition is built iteratively with an explicit stack (the depth is logarithmic, but no
- * recursion is needed), in pre-order with the left child first, so the leaves of every subtree get
- * consecutive positions. One builder builds one index.
+ * trimmed. One builder builds one index.
+ *
+ * <p><b>Three phases.</b> Where a node is cut depends only on how many points it holds and on the block
+ * width, never on the coordinates, so the <em>shape</em> of the partition (the node numbering in
+ * pre-order with the left child first, each node's segment of the working arrays, the leaves'
+ * positions) is laid out first, sequentially, from {@code n} and {@code W} alone. The
+ * <em>partition</em> then computes every node's centre and radius and reorders its segment (projection,
+ * cut, stable partition) into its children's segments. A node depends only on its parent and the two
+ * children own disjoint segments, so after a node is split its children are processed independently,
+ * in parallel where a thread is free ({@link SplitScheduler}, as the ball tree's build); a node of at
+ * most {@code n / (8 threads)} points (64 to 16 384) is finished as a whole subtree by one thread, its
+ * nodes in id order. Last,
+ * the <em>fill</em> writes positions and coordinate blocks by groups of leaves. Every node's arithmetic
+ * is the sequential one, in the same order, and every task writes only its own segment, nodes and
+ * positions, so the index is bitwise the same for any number of threads. Cancellation (the token, or
+ * an interrupt of the calling thread) is checked before every large node, subtree and leaf group.
  *
  * <pre>{@code
- * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth(), token).build();   // rows already checked
+ * PointIndex idx = new PointIndexBuilder(rows, n, d, backend.blockWidth(), 2, token).build();   // rows checked
  * }</pre>
  */
 final class PointIndexBuilder {
+    /**
+     * Smallest build ({@code n * d} values) that uses more than one thread: below it, handing tasks to a
+     * second thread costs about what it saves (measured: even at 2 000 x 61, ahead from 8 000 x 61).
+     */
+    static final long PARALLEL_MIN_VALUES = 1 << 18;
+    /** Largest subtree (points) finished as one task: bounds the work between two cancellation checks. */
+    static final int MAX_SUBTREE = 1 << 14;
+    /** Subtrees per thread aimed for when several threads work (the split tasks balance by stealing). */
+    static final int SUBTREES_PER_THREAD = 8;
+    /** Builds of at least this many points are handed over to the pool as a whole (see {@link SplitScheduler}). */
+    static final int HANDOVER_MIN = 1 << 17;
+    /** Leaves per task of the fill. */
+    static final int FILL_LEAVES = 16;
+    /** Values per task of the float32 conversion. */
+    static final int CONVERT_CHUNK = 1 << 16;
+
     final int n, d, w;
     final double[] rows;
+    /** The build's token, or null for a build that is never cancelled. */
+    final CancellationToken cancel;
+    /** The thread that builds (it constructs the builder): its interrupt stops the build as the token does. */
+    final Thread caller = Thread.currentThread();
+    final SplitScheduler scheduler;
+    /** Nodes of at most this many points are finished as one subtree task. */
+    final int subtreeLimit;
     double[] data;
     float[] data32;
     int[] posToOrig;
@@ -29,35 +69,47 @@ final class PointIndexBuilder {
 
     int nodeCount;
     int[] left, right, nodePosStart, nodePosEnd, nodeRealCount, nodeLeaf;
+    /** First index of each node's segment of the working arrays; its end is {@code nodeFrom + nodeRealCount}. */
+    int[] nodeFrom;
+    /** One past the last node of each node's subtree (pre-order: the subtree is {@code node .. subtreeEnd - 1}). */
+    int[] subtreeEnd;
     double[] centre, radius;
     int leafCount;
     int[] leafNode, leafStart, leafSize;
-    int farthest;
     int maxDepth;
 
     final int[] idx;
     final int[] tmp;
     final double[] proj;
     final double[] sortBuf;
-    final double[] dir;
-    final double[] aRow;
     /** The rows in current segment order (and a buffer for partitions), so every pass streams. */
     final double[] work;
     final double[] workTmp;
 
-    /** Looked at before each node of the partition and between the passes over a node's rows. */
-    final CancellationToken cancel;
-
+    /** A sequential builder that runs to the end (no cancellation checks: neither a token nor interrupts). */
     PointIndexBuilder(double[] rows, int n, int d, int w) {
-        this(rows, n, d, w, CancellationToken.NEVER);
+        this(rows, n, d, w, 1, null);
     }
 
-    PointIndexBuilder(double[] rows, int n, int d, int w, CancellationToken cancel) {
-        this.cancel = cancel;
+    /**
+     * A builder whose tasks run on {@code threads >= 1} threads and stop when {@code cancel} is cancelled
+     * or the building thread is interrupted ({@code cancel == null}: never).
+     */
+    PointIndexBuilder(double[] rows, int n, int d, int w, int threads, CancellationToken cancel) {
+        this(rows, n, d, w, threads, cancel, PARALLEL_MIN_VALUES);
+    }
+
+    /** As above; builds of fewer than {@code parallelMin} values run on one thread (tests pass 0). */
+    PointIndexBuilder(double[] rows, int n, int d, int w, int threads, CancellationToken cancel, long parallelMin) {
+        if (threads < 1) throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        if ((long) n * d < parallelMin) threads = 1;
         this.rows = rows;
         this.n = n;
         this.d = d;
         this.w = w;
+        this.cancel = cancel;
+        this.scheduler = new SplitScheduler(threads, n < HANDOVER_MIN);
+        this.subtreeLimit = Math.max(PointIndex.LEAF_SIZE, Math.min(MAX_SUBTREE, n / (SUBTREES_PER_THREAD * threads)));
         int maxNodes = Math.max(1, 4 * (n / (PointIndex.LEAF_SIZE / 2) + 1));
         left = new int[maxNodes];
         right = new int[maxNodes];
@@ -65,6 +117,8 @@ final class PointIndexBuilder {
         nodePosEnd = new int[maxNodes];
         nodeRealCount = new int[maxNodes];
         nodeLeaf = new int[maxNodes];
+        nodeFrom = new int[maxNodes];
+        subtreeEnd = new int[maxNodes];
         centre = new double[maxNodes * d];
         radius = new double[maxNodes];
         leafNode = new int[maxNodes];
@@ -75,116 +129,209 @@ final class PointIndexBuilder {
         tmp = new int[n];
         proj = new double[n];
         sortBuf = new double[n];
-        dir = new double[d];
-        aRow = new double[d];
         work = rows.clone();
         workTmp = new double[rows.length];
     }
 
     /** Builds the index (call once). */
     PointIndex build() {
-        // Upper bound on positions: every leaf pads at most W - 1 slots.
-        int maxLeaves = n == 0 ? 0 : (n + PointIndex.LEAF_SIZE / 2 - 1) / (PointIndex.LEAF_SIZE / 2) * 2 + 2;
-        long cap = (long) n + (long) maxLeaves * (w - 1) + w;
-        posToOrig = new int[(int) cap];
-        Arrays.fill(posToOrig, -1);
+        checkCancelled();
+        shape();
+        posToOrig = new int[pos];
         origToPos = new int[n];
-        if (n > 0) {
-            // Explicit stack of (from, to, parent, side, depth); pre-order with left first so that the
-            // leaves of every subtree get consecutive positions.
-            int stackCap = 4 * 64 + 16;
-            int[] sFrom = new int[stackCap], sTo = new int[stackCap], sParent = new int[stackCap];
-            int[] sSide = new int[stackCap], sDepth = new int[stackCap];
-            int sp = 0;
-            sFrom[sp] = 0; sTo[sp] = n; sParent[sp] = -1; sSide[sp] = 0; sDepth[sp] = 0; sp++;
-            int maxIter = 4 * n + 4;
-            for (int it = 0; it < maxIter && sp > 0; it++) {
-                cancel.throwIfCancelled();
-                sp--;
-                int from = sFrom[sp], to = sTo[sp], parent = sParent[sp], side = sSide[sp], dep = sDepth[sp];
-                int node = nodeCount++;
-                maxDepth = Math.max(maxDepth, dep);
-                if (parent >= 0) {
-                    if (side == 0) left[parent] = node; else right[parent] = node;
-                }
-                left[node] = -1;
-                right[node] = -1;
-                nodeLeaf[node] = -1;
-                nodeRealCount[node] = to - from;
-                centreAndRadius(node, from, to);
-                if (to - from <= PointIndex.LEAF_SIZE) {
-                    makeLeaf(node, from, to);
-                } else {
-                    int mid = split(from, to);
-                    if (sp + 2 > stackCap) throw new IllegalStateException("partition deeper than expected");
-                    sFrom[sp] = mid; sTo[sp] = to; sParent[sp] = node; sSide[sp] = 1; sDepth[sp] = dep + 1; sp++;
-                    sFrom[sp] = from; sTo[sp] = mid; sParent[sp] = node; sSide[sp] = 0; sDepth[sp] = dep + 1; sp++;
-                }
-            }
-            if (sp != 0) throw new IllegalStateException("partition did not finish");
-            // Position ranges of internal nodes, bottom-up (children have larger ids than parents).
-            for (int node = nodeCount - 1; node >= 0; node--) {
-                if (left[node] >= 0) {
-                    nodePosStart[node] = nodePosStart[left[node]];
-                    nodePosEnd[node] = nodePosEnd[right[node]];
-                }
-            }
+        data = new double[Math.max(pos / w, 0) * d * w];
+        if (!scheduler.parallel()) {
+            buildAll();
+        } else {
+            scheduler.run(this::buildAll);
         }
-        int blocksTotal = Math.max(pos / w, 0);
-        data = new double[blocksTotal * d * w];
-        // The working copy is in final segment (leaf) order: copy it out sequentially.
-        for (int i = 0; i < n; i++) {
-            int p = origToPos[idx[i]];
-            int base = (p / w) * d * w + p % w;
-            int src = i * d;
-            for (int j = 0; j < d; j++) data[base + j * w] = work[src + j];
-        }
-        if (float32Exact()) {
-            data32 = new float[data.length];
-            for (int i = 0; i < data.length; i++) data32[i] = (float) data[i];
-        }
-        posToOrig = Arrays.copyOf(posToOrig, pos);
+        // A task that saw the cancellation stopped early: nothing half-built is returned.
+        checkCancelled();
         return new PointIndex(this);
     }
 
-    private boolean float32Exact() {
-        for (double v : rows) {
-            if ((double) (float) v != v || Math.abs(v) > PointIndex.FLOAT32_LIMIT) return false;
-        }
-        return true;
-    }
-
-    private void makeLeaf(int node, int from, int to) {
-        int leaf = leafCount++;
-        nodeLeaf[node] = leaf;
-        leafNode[leaf] = node;
-        leafStart[leaf] = pos;
-        leafSize[leaf] = to - from;
-        for (int i = from; i < to; i++) {
-            posToOrig[pos] = idx[i];
-            origToPos[idx[i]] = pos;
-            pos++;
-        }
-        pos = (pos + w - 1) / w * w;
-        nodePosStart[node] = leafStart[leaf];
-        nodePosEnd[node] = pos;
+    /** The partition, the fill and (when exact) the float32 copy: the whole job, on the scheduler's threads. */
+    private void buildAll() {
+        if (n > 0) node(0, new double[2 * d]);
+        boolean[] exact = new boolean[(leafCount + FILL_LEAVES - 1) / FILL_LEAVES];
+        scheduler.forEach(0, exact.length, g -> exact[g] = fillLeaves(g));
+        for (boolean e : exact) if (!e) return;
+        float[] f = new float[data.length];
+        int chunks = (data.length + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
+        scheduler.forEach(0, chunks, c -> {
+            checkCancelled();
+            int end = Math.min(f.length, (c + 1) * CONVERT_CHUNK);
+            for (int i = c * CONVERT_CHUNK; i < end; i++) f[i] = (float) data[i];
+        });
+        data32 = f;
     }
 
     /**
-     * Centre = mean of the points; radius = largest distance from the centre to one of them (the
-     * farthest point is remembered for the split). Reads the segment-ordered copy, so it streams.
+     * Nodes above this many points also look at the token between their passes over the rows (a node's
+     * passes over 900 000 x 61 rows took up to a second under load; SignalLatencyTest, issue 24).
      */
-    private void centreAndRadius(int node, int from, int to) {
+    static final int LARGE_NODE = 1 << 16;
+
+    /** Throws {@link CancelledException} once the token is cancelled or the building thread interrupted. */
+    private void checkCancelled() {
+        if (cancel == null) return;
+        if (cancel.isCancelled() || caller.isInterrupted() || scheduler.callerInterrupted()) {
+            throw new CancelledException();
+        }
+    }
+
+    /** Points in the left child of a node of {@code m > LEAF_SIZE} points. */
+    static int leftSize(int m, int w) {
+        // Near the middle at a multiple of W so that leaves fill whole blocks (only the nodes on the right
+        // edge can be ragged); the depth stays logarithmic even with duplicate points.
+        int l = (m / 2 + w / 2) / w * w;
+        if (l < 1 || l >= m) l = m / 2;
+        return l;
+    }
+
+    /**
+     * Lays out the partition from the sizes alone: node ids in pre-order with the left child first (an
+     * explicit stack of (from, to, parent, side, depth); the depth is logarithmic), each node's segment,
+     * the leaves and their padded positions, every node's position range and subtree end.
+     */
+    private void shape() {
+        if (n == 0) return;
+        int stackCap = 4 * 64 + 16;
+        int[] sFrom = new int[stackCap], sTo = new int[stackCap], sParent = new int[stackCap];
+        int[] sSide = new int[stackCap], sDepth = new int[stackCap];
+        int sp = 0;
+        sFrom[sp] = 0; sTo[sp] = n; sParent[sp] = -1; sSide[sp] = 0; sDepth[sp] = 0; sp++;
+        int maxIter = 4 * n + 4;
+        for (int it = 0; it < maxIter && sp > 0; it++) {
+            sp--;
+            int from = sFrom[sp], to = sTo[sp], parent = sParent[sp], side = sSide[sp], dep = sDepth[sp];
+            int node = nodeCount++;
+            maxDepth = Math.max(maxDepth, dep);
+            if (parent >= 0) {
+                if (side == 0) left[parent] = node; else right[parent] = node;
+            }
+            left[node] = -1;
+            right[node] = -1;
+            nodeLeaf[node] = -1;
+            nodeRealCount[node] = to - from;
+            nodeFrom[node] = from;
+            if (to - from <= PointIndex.LEAF_SIZE) {
+                int leaf = leafCount++;
+                nodeLeaf[node] = leaf;
+                leafNode[leaf] = node;
+                leafStart[leaf] = pos;
+                leafSize[leaf] = to - from;
+                pos = (pos + (to - from) + w - 1) / w * w;
+                nodePosStart[node] = leafStart[leaf];
+                nodePosEnd[node] = pos;
+            } else {
+                int mid = from + leftSize(to - from, w);
+                if (sp + 2 > stackCap) throw new IllegalStateException("partition deeper than expected");
+                sFrom[sp] = mid; sTo[sp] = to; sParent[sp] = node; sSide[sp] = 1; sDepth[sp] = dep + 1; sp++;
+                sFrom[sp] = from; sTo[sp] = mid; sParent[sp] = node; sSide[sp] = 0; sDepth[sp] = dep + 1; sp++;
+            }
+        }
+        if (sp != 0) throw new IllegalStateException("partition did not finish");
+        // Position ranges and subtree ends of internal nodes, bottom-up (children have larger ids).
+        for (int node = nodeCount - 1; node >= 0; node--) {
+            if (left[node] >= 0) {
+                nodePosStart[node] = nodePosStart[left[node]];
+                nodePosEnd[node] = nodePosEnd[right[node]];
+                subtreeEnd[node] = subtreeEnd[right[node]];
+            } else {
+                subtreeEnd[node] = node + 1;
+            }
+        }
+    }
+
+    /**
+     * Node {@code node} and its subtree: a node above the subtree limit is split, then its children are
+     * processed independently (in parallel where a thread is free); a smaller one is finished as a whole
+     * subtree, its nodes in id order (parents first). {@code scratch} is this task's {@code 2 d} doubles.
+     */
+    private void node(int node, double[] scratch) {
+        checkCancelled();
+        if (nodeRealCount[node] <= subtreeLimit || left[node] < 0) {
+            int end = subtreeEnd[node];
+            for (int k = node; k < end; k++) partitionNode(k, scratch);
+            return;
+        }
+        partitionNode(node, scratch);
+        if (scheduler.parallel()) {
+            scheduler.both(new NodeTask(left[node]), new NodeTask(right[node]));
+        } else {
+            node(left[node], scratch);
+            node(right[node], scratch);
+        }
+    }
+
+    /** The subtree of one node, as a task of its own (with its own scratch). */
+    private final class NodeTask extends RecursiveAction {
+        private final int node;
+
+        NodeTask(int node) {
+            this.node = node;
+        }
+
+        @Override
+        protected void compute() {
+            node(node, new double[2 * d]);
+        }
+    }
+
+    /** One node: its centre and radius, then (internal nodes) the reordering of its segment. */
+    private void partitionNode(int node, double[] scratch) {
+        int from = nodeFrom[node], to = from + nodeRealCount[node];
+        int farthest = centreAndRadius(node, from, to);
+        if (to - from > LARGE_NODE) checkCancelled();   // one pass over the root's rows can take a second
+        if (left[node] >= 0) split(from, to, nodeFrom[right[node]], farthest, scratch);
+    }
+
+    /**
+     * Positions, original indices and float64 blocks of leaves {@code FILL_LEAVES * group ..} (the
+     * working copy is in final segment order, so each leaf copies one contiguous run of rows); returns
+     * whether every value copied is exactly a float32 value within the float32 limit.
+     */
+    private boolean fillLeaves(int group) {
+        checkCancelled();
+        boolean exact = true;
+        int end = Math.min(leafCount, (group + 1) * FILL_LEAVES);
+        for (int leaf = group * FILL_LEAVES; leaf < end; leaf++) {
+            int node = leafNode[leaf];
+            int from = nodeFrom[node], size = leafSize[leaf], start = leafStart[leaf];
+            for (int k = 0; k < size; k++) {
+                int p = start + k;
+                int o = idx[from + k];
+                posToOrig[p] = o;
+                origToPos[o] = p;
+                int base = (p / w) * d * w + p % w;
+                int src = (from + k) * d;
+                for (int j = 0; j < d; j++) {
+                    double v = work[src + j];
+                    data[base + j * w] = v;
+                    if ((double) (float) v != v || Math.abs(v) > PointIndex.FLOAT32_LIMIT) exact = false;
+                }
+            }
+            Arrays.fill(posToOrig, start + size, nodePosEnd[node], -1);
+        }
+        return exact;
+    }
+
+    /**
+     * Centre = mean of the points; radius = largest distance from the centre to one of them. Reads the
+     * segment-ordered copy, so it streams. Returns the farthest point (the first of equals), for the split.
+     */
+    private int centreAndRadius(int node, int from, int to) {
         int oc = node * d;
         for (int j = 0; j < d; j++) centre[oc + j] = 0.0;
         for (int i = from; i < to; i++) {
             int o = i * d;
             for (int j = 0; j < d; j++) centre[oc + j] += work[o + j];
         }
-        cancel.throwIfCancelled();   // between passes: one pass over the root's rows takes a good part of a second
         double inv = 1.0 / (to - from);
         for (int j = 0; j < d; j++) centre[oc + j] *= inv;
         double r2 = -1.0;
+        int farthest = from;
         for (int i = from; i < to; i++) {
             double s = sqRows(work, i * d, centre, oc, d);
             if (s > r2) {
@@ -194,6 +341,7 @@ final class PointIndexBuilder {
         }
         // Any summation order is within 1e-15 of the exact radius; the bounds' margin covers it.
         radius[node] = Math.sqrt(r2);
+        return farthest;
     }
 
     /**
@@ -221,59 +369,62 @@ final class PointIndexBuilder {
     }
 
     /**
-     * Reorders segment {@code [from, to)} (indices and rows) so that the points left of the split lie
-     * on one side of the projection on the line through two far-apart points; returns the split point.
+     * Reorders segment {@code [from, to)} (indices and rows) so that its first {@code mid - from} points
+     * lie on one side of the projection on the line through two far-apart points: {@code a} (the point
+     * farthest from the centre) and the point farthest from it. {@code scratch} holds {@code a}'s row
+     * and the direction.
      */
-    private int split(int from, int to) {
+    private void split(int from, int to, int mid, int a, double[] scratch) {
         int m = to - from;
-        // Split near the middle at a multiple of W so that leaves fill whole blocks (only the nodes on
-        // the right edge can be ragged); the depth stays logarithmic even with duplicate points.
-        int left = (m / 2 + w / 2) / w * w;
-        if (left < 1 || left >= m) left = m / 2;
-        int mid = from + left;
-        // a = the point farthest from the centre (found with the radius), b = the point farthest from a.
-        int a = farthest;
-        System.arraycopy(work, a * d, aRow, 0, d);
+        System.arraycopy(work, a * d, scratch, 0, d);
         int b = a;
         double best = -1;
         for (int i = from; i < to; i++) {
-            double s = sqRows(work, i * d, aRow, 0, d);
+            double s = sqRows(work, i * d, scratch, 0, d);
             if (s > best) {
                 best = s;
                 b = i;
             }
         }
-        cancel.throwIfCancelled();
+        if (m > LARGE_NODE) checkCancelled();
         int ob = b * d;
-        for (int j = 0; j < d; j++) dir[j] = work[ob + j] - aRow[j];
+        // scratch[0 .. d-1] = a's row, scratch[d .. 2d-1] = the direction from a to b.
+        for (int j = 0; j < d; j++) scratch[d + j] = work[ob + j] - scratch[j];
         for (int i = from; i < to; i++) {
             int o = i * d;
             double s0 = 0.0, s1 = 0.0;
             int j = 0;
             for (; j + 1 < d; j += 2) {
-                s0 += (work[o + j] - aRow[j]) * dir[j];
-                s1 += (work[o + j + 1] - aRow[j + 1]) * dir[j + 1];
+                s0 += (work[o + j] - scratch[j]) * scratch[d + j];
+                s1 += (work[o + j + 1] - scratch[j + 1]) * scratch[d + j + 1];
             }
-            if (j < d) s0 += (work[o + j] - aRow[j]) * dir[j];
+            if (j < d) s0 += (work[o + j] - scratch[j]) * scratch[d + j];
             proj[i] = s0 + s1;
         }
-        cancel.throwIfCancelled();
+        if (m > LARGE_NODE) checkCancelled();
         System.arraycopy(proj, from, sortBuf, from, m);
         Arrays.sort(sortBuf, from, to);
+        if (m > LARGE_NODE) checkCancelled();
         double cut = sortBuf[mid - 1];
-        cancel.throwIfCancelled();
+        // Overflowing coordinates can make projections NaN, which the sort puts last. With a NaN cut,
+        // "below" means a number and "equal" a NaN, so the left part still gets exactly mid - from
+        // points and the task never writes outside its segment.
+        boolean nanCut = cut != cut;
         // Stable partition: strictly below the cut first, then equal ones in segment order until
         // the left part is full, the rest to the right; rows move with their indices.
         int below = 0;
-        for (int i = from; i < to; i++) if (proj[i] < cut) below++;
+        for (int i = from; i < to; i++) {
+            double p = proj[i];
+            if (nanCut ? p == p : p < cut) below++;
+        }
         int equalLeft = (mid - from) - below;
         int l = from, r = mid;
         for (int i = from; i < to; i++) {
             double p = proj[i];
             int dst;
-            if (p < cut) {
+            if (nanCut ? p == p : p < cut) {
                 dst = l++;
-            } else if (p == cut && equalLeft > 0) {
+            } else if ((nanCut ? p != p : p == cut) && equalLeft > 0) {
                 dst = l++;
                 equalLeft--;
             } else {
@@ -282,9 +433,10 @@ final class PointIndexBuilder {
             tmp[dst] = idx[i];
             System.arraycopy(work, i * d, workTmp, dst * d, d);
         }
-        cancel.throwIfCancelled();
+        if (l != mid || r != to) {
+            throw new IllegalStateException("split of " + m + " points at " + (mid - from) + " failed");
+        }
         System.arraycopy(tmp, from, idx, from, m);
         System.arraycopy(workTmp, from * d, work, from * d, m * d);
-        return mid;
     }
 }

@@ -1,11 +1,15 @@
 package org.sylva.hdbscan.index;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Random;
+
 import org.junit.jupiter.api.Test;
+import org.sylva.progress.CancellationToken;
 
 class PointIndexBuilderTest {
     @Test
@@ -56,6 +60,31 @@ class PointIndexBuilderTest {
         for (int i = 0; i < a.blocks().length; i++) assertEquals(a.blocks()[i], a.blocks32()[i]);
         assertNull(new PointIndexBuilder(new double[] {0.1, 1}, 1, 2, 4).build().blocks32());
         assertNull(new PointIndexBuilder(new double[] {2 * PointIndex.FLOAT32_LIMIT, 1}, 1, 2, 4).build().blocks32());
+    }
+
+    @Test
+    void overflowingProjectionsStillPartitionEveryPointOnce() {
+        // Coordinates near the largest double: differences overflow and projections can be NaN.
+        int n = 700, d = 3;
+        Random r = new Random(2);
+        double[] rows = new double[n * d];
+        for (int i = 0; i < rows.length; i++) rows[i] = (r.nextBoolean() ? 1 : -1) * Double.MAX_VALUE * r.nextDouble();
+        PointIndex one = new PointIndexBuilder(rows, n, d, 4).build();
+        boolean[] seen = new boolean[n];
+        for (int p = 0; p < one.positions(); p++) {
+            int o = one.original(p);
+            if (o < 0) continue;
+            assertTrue(!seen[o], "point " + o + " twice");
+            seen[o] = true;
+            assertEquals(p, one.position(o));
+        }
+        for (boolean b : seen) assertTrue(b);
+        for (int t : new int[] {2, 3}) {
+            PointIndex idx = new PointIndexBuilder(rows, n, d, 4, t, CancellationToken.NEVER, 0).build();
+            for (int p = 0; p < one.positions(); p++) assertEquals(one.original(p), idx.original(p));
+            assertArrayEquals(one.blocks(), idx.blocks());
+            assertArrayEquals(one.centres(), idx.centres());
+        }
     }
 
     @Test

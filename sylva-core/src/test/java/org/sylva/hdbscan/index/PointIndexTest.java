@@ -30,9 +30,9 @@ class PointIndexTest {
         AtomicInteger looks = new AtomicInteger();
         CancellationToken token = CancellationToken.polling(() -> looks.incrementAndGet() > 10);
         assertThrows(CancelledException.class,
-                () -> PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance(), token));
+                () -> PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance(), 1, token));
         assertEquals(11, looks.get(), "cancelled at the eleventh look, inside the partition");
-        PointIndex same = PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance(), new CancellationToken());
+        PointIndex same = PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance(), 1, new CancellationToken());
         PointIndex plain = PointIndex.build(rows, n, d, KernelProvider.get().scalarDistance());
         assertEquals(plain.positions(), same.positions());
         for (int p = 0; p < plain.positions(); p++) assertEquals(plain.original(p), same.original(p));
