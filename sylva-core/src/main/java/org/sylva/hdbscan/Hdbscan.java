@@ -300,7 +300,7 @@ public final class Hdbscan {
         guard.check(null);
         stopIfAsked(cancel);
         HdbscanResult r = HdbscanResult.fromSpanningTree(parameters, total, rows, m.coreDistances(), m.tree(),
-                m.stageSeconds());
+                m.stageSeconds(), cancel);
         stopIfAsked(cancel);
         return r;
     }

@@ -17,6 +17,7 @@ import org.sylva.hdbscan.quality.DensityValidity;
 import org.sylva.hdbscan.quality.RelativeValidity;
 import org.sylva.hdbscan.quality.Validity;
 import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
 
 /**
  * The immutable result of {@link Hdbscan#fit}: per-point labels (-1 noise; clusters numbered as
@@ -68,12 +69,26 @@ public final class HdbscanResult {
     /** Builds the hierarchy, selection and scores from a finished spanning tree. */
     static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, FiniteRows rows, double[] core, SpanningTree mst,
             Map<String, Double> times) {
+        return fromSpanningTree(p, total, rows, core, mst, times, CancellationToken.NEVER);
+    }
+
+    /**
+     * As above, looking at {@code cancel} between the hierarchy's steps (each a fraction of a second at
+     * two million points), so that a cancellation is seen within one of them.
+     */
+    static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, FiniteRows rows, double[] core, SpanningTree mst,
+            Map<String, Double> times, CancellationToken cancel) {
         long t0 = System.nanoTime();
         // Merges oriented as Prim's tree from point 0 lists them: scikit-learn's left/right, hence its numbering
-        SingleLinkageTree slt = SingleLinkageTree.of(mst.orientedFrom(0));
+        SpanningTree oriented = mst.orientedFrom(0);
+        cancel.throwIfCancelled();
+        SingleLinkageTree slt = SingleLinkageTree.of(oriented);
+        cancel.throwIfCancelled();
         CondensedTree ct = CondensedTree.condense(slt, p.minClusterSize());
+        cancel.throwIfCancelled();
         long t1 = System.nanoTime();
         Clustering c = ClusterSelector.select(ct, p.selection());
+        cancel.throwIfCancelled();
         double[] scores = OutlierScores.of(ct).scores();
         long t2 = System.nanoTime();
         Map<String, Double> t = new LinkedHashMap<>(times);
