@@ -1,6 +1,9 @@
 package org.sylva.hdbscan.mst;
 
 import java.util.Arrays;
+import org.sylva.parallel.ParallelWork;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
 
 /**
  * The bookkeeping of Borůvka's rounds that every engine shares: the components (union-find), each
@@ -79,6 +82,9 @@ public final class BoruvkaComponents {
     private final int[] edgeTo;
     private final double[] edgeW;
     private int edges;
+    /** Per point, this round's lightest neighbour edge into another component (shortcut 1), or NONE. */
+    private double[] pointW;
+    private int[] pointQ;
 
     /** Components of {@code core.length} single points; {@code alpha} scales distances as {@code d / alpha}. */
     public BoruvkaComponents(double[] core, NearestLists lists, double alpha) {
@@ -122,8 +128,39 @@ public final class BoruvkaComponents {
      * with their edge kept as the point's best.
      */
     public boolean[] neighbourEdges() {
+        return neighbourEdges(null, CancellationToken.NEVER);
+    }
+
+    /** Points per unit of {@link #neighbourEdges(ParallelWork, CancellationToken)}'s parallel pass. */
+    static final int NEIGHBOUR_CHUNK = 4096;
+
+    /**
+     * As {@link #neighbourEdges()}, the points' lists read on {@code work}'s threads ({@code null}: this
+     * thread): each point's lightest neighbour edge is independent of the others; the offers to the
+     * components then follow in point order on this thread, so the result is the same for any threads.
+     */
+    public boolean[] neighbourEdges(ParallelWork work, CancellationToken cancel) {
         boolean[] resolved = new boolean[n];
+        if (pointW == null) {
+            pointW = new double[n];
+            pointQ = new int[n];
+        }
+        int units = (n + NEIGHBOUR_CHUNK - 1) / NEIGHBOUR_CHUNK;
+        if (work == null || work.threads() == 1 || units < 2) {
+            for (int u = 0; u < units; u++) lightestNeighbourEdges(u, resolved);
+        } else {
+            work.run(units, "neighbour edges", ProgressListener.NONE, cancel, (worker, u) -> lightestNeighbourEdges(u, resolved));
+        }
         for (int p = 0; p < n; p++) {
+            if (pointQ[p] != NONE) offer(comp[p], pointW[p], p, pointQ[p]);
+        }
+        return resolved;
+    }
+
+    /** Points {@code u * NEIGHBOUR_CHUNK ..}: each one's lightest neighbour edge into another component. */
+    private void lightestNeighbourEdges(int u, boolean[] resolved) {
+        int end = Math.min(n, (u + 1) * NEIGHBOUR_CHUNK);
+        for (int p = u * NEIGHBOUR_CHUNK; p < end; p++) {
             int cp = comp[p];
             double cpCore = core[p];
             double bw = Double.POSITIVE_INFINITY;
@@ -139,8 +176,9 @@ public final class BoruvkaComponents {
                     bq = q;
                 }
             }
+            pointW[p] = bw;
+            pointQ[p] = bq;
             if (bq == NONE) continue;
-            offer(cp, bw, p, bq);
             double last = k > 0 ? lists.distance(p, k - 1) : 0.0;
             if (divide) last /= alpha;
             boolean complete = k == n || last > cpCore;
@@ -150,7 +188,6 @@ public final class BoruvkaComponents {
                 bestQ[p] = bq;
             }
         }
-        return resolved;
     }
 
     /** True unless shortcut 1 resolved {@code p} or shortcut 2 (its core beats its component's best) rules it out. */

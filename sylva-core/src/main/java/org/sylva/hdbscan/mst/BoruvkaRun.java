@@ -113,7 +113,7 @@ final class BoruvkaRun {
         int maxRounds = 33 - Integer.numberOfLeadingZeros(n - 1); // ceil(log2 n) + 1
         for (int round = 1; round <= maxRounds && left > 1; round++) {
             cancel.throwIfCancelled();
-            prepareRound();
+            prepareRound(cancel);
             String stage = BoruvkaMst.STAGE_PREFIX + round;
             scanPrepared(stage, progress, cancel);
             int added = components.merge();
@@ -128,11 +128,11 @@ final class BoruvkaRun {
         return components.tree();
     }
 
-    // ------------------------------------------- round preparation (sequential, O(n k))
+    // ------------------------------------------- round preparation (O(n k) on the workers, then O(n))
 
-    private void prepareRound() {
+    private void prepareRound(CancellationToken cancel) {
         components.startRound();
-        boolean[] resolved = shortcuts ? components.neighbourEdges() : null;
+        boolean[] resolved = shortcuts ? components.neighbourEdges(work, cancel) : null;
         int positions = idx.positions();
         for (int p = 0; p < positions; p++) {
             int o = idx.original(p);
