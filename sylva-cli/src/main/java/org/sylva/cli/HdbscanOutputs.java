@@ -204,11 +204,7 @@ final class HdbscanOutputs {
         int[] sizes = new int[k];
         for (int l : labels) if (l >= 0) sizes[l]++;
         String weighted = "";
-        if (r.weighted()) {
-            long total = 0;
-            for (int v : r.sampleWeights()) total += v;
-            weighted = ", weighted as " + total + " points";
-        }
+        if (r.weighted()) weighted = ", weighted as " + r.fittedPoints() + " points";
         s.append(String.format(Locale.ROOT, "%d points x %d dims (%s%s): %d clusters, %d noise%n",
                 points.size(), points.dimensions(), dtype, weighted, k, r.noiseCount()));
         Metric metric = r.parameters().metric();
@@ -253,11 +249,7 @@ final class HdbscanOutputs {
         m.put("threads", h.threads());
         m.put("backend", h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id()
                 : h.engine().name());
-        if (r.weighted()) {
-            long total = 0;
-            for (int v : r.sampleWeights()) total += v;
-            m.put("n_weighted_points", total);
-        }
+        if (r.weighted()) m.put("n_weighted_points", r.fittedPoints());
         m.put("n_clusters", r.clusterCount());
         m.put("n_noise", r.noiseCount());
         int[] labels = r.labels();

@@ -158,10 +158,6 @@ final class FiniteRows {
         return w;
     }
 
-    boolean identity() {
-        return taking == null;
-    }
-
     boolean isWeighted() {
         return copies != null;
     }

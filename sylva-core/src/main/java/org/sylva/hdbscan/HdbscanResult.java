@@ -238,6 +238,11 @@ public final class HdbscanResult {
         return c;
     }
 
+    /** Number of points the trees index: the fitted rows, each counted as many times as its weight. */
+    public int fittedPoints() {
+        return rows.fittedCount(total);
+    }
+
     /** True when the fit had sample weights ({@link Hdbscan#fit(PointSet, SampleWeights)}). */
     public boolean weighted() {
         return rows.isWeighted();

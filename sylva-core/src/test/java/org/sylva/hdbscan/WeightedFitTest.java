@@ -108,6 +108,7 @@ class WeightedFitTest {
 
         int[] rowOf = weighted.fittedRows();
         assertEquals(repeated.size(), rowOf.length);
+        assertEquals(repeated.size(), weighted.fittedPoints());
         int[] labels = weighted.labels(), repLabels = repeated.labels();
         double[] prob = weighted.probabilities(), repProb = repeated.probabilities();
         double[] glosh = weighted.outlierScores(), repGlosh = repeated.outlierScores();

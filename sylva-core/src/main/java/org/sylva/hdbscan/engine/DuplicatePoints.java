@@ -176,11 +176,6 @@ public final class DuplicatePoints {
         return points;
     }
 
-    /** Number of rows. */
-    public int rows() {
-        return n;
-    }
-
     /** Number of distinct points (groups). */
     public int distinct() {
         return representative.length;
