@@ -1,6 +1,8 @@
 package org.sylva.hdbscan.core;
 
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.IntegerGrid;
 
 /**
  * Per position, the smallest float32 approximate squared distances offered to it (at most
@@ -17,6 +19,11 @@ import org.sylva.kernels.DistanceKernel;
  * entries in the first {@code k} slots (the root is the {@code k}-th value the limit comes from) and the
  * next ones in the remaining slots. They hold the same entries as the sorted run; {@link #sortList} puts
  * them in ascending order when the list is complete.
+ *
+ * <p>Where the approximations are exact ({@link IntegerGrid}: integer coordinates of small range) the
+ * lists made by {@link #exact} order equal values by the candidates' original indices, the order of the
+ * exact {@link NearestLists}, and keep exactly {@code k} entries under the limit {@code L = A}: the
+ * approximate list is then the exact list, and ties, however many, cannot overflow it.
  *
  * <pre>{@code
  * ApproximateLists ap = new ApproximateLists(idx.positions(), k, k + 12, DistanceKernel.approximationError(d));
@@ -41,21 +48,44 @@ final class ApproximateLists {
     private final double limitFactor;
     private final double limitAbs;
     private final boolean heaps;
+    /** Non-null for exact approximations: equal values are ordered by these original indices. */
+    private final PointIndex exactTies;
 
     /**
      * Lists for {@code positions} positions, of {@code capacity >= k} entries each, for approximations
      * within relative error {@code eps} (and {@link DistanceKernel#APPROXIMATION_ABSOLUTE}).
      */
     ApproximateLists(int positions, int k, int capacity, double eps) {
+        this(positions, k, capacity, (1 + eps) * (1 + eps) * (1 + 1e-12), 3 * DistanceKernel.APPROXIMATION_ABSOLUTE,
+                null);
+    }
+
+    /**
+     * Lists for {@code positions} positions of {@code k} entries each, for approximations that equal the
+     * exact values ({@link IntegerGrid#exactApproximations}): the limit is the {@code k}-th value itself,
+     * and equal values are ordered by {@code idx}'s original indices of the candidates.
+     */
+    static ApproximateLists exact(int positions, int k, PointIndex idx) {
+        return new ApproximateLists(positions, k, k, 1.0, 0.0, idx);
+    }
+
+    private ApproximateLists(int positions, int k, int capacity, double limitFactor, double limitAbs,
+                             PointIndex exactTies) {
         this.k = k;
         this.capacity = capacity;
-        this.limitFactor = (1 + eps) * (1 + eps) * (1 + 1e-12);
-        this.limitAbs = 3 * DistanceKernel.APPROXIMATION_ABSOLUTE;
+        this.limitFactor = limitFactor;
+        this.limitAbs = limitAbs;
+        this.exactTies = exactTies;
         this.heaps = k > HEAP_ABOVE;
         value = new float[positions * capacity];
         cand = new int[positions * capacity];
         count = new int[positions];
         limit = new double[positions];
+    }
+
+    /** True for the lists of exact approximations ({@link #exact}): they never overflow. */
+    boolean exact() {
+        return exactTies != null;
     }
 
     /** Entries per position. */
@@ -85,14 +115,14 @@ final class ApproximateLists {
         int n = count[p];
         if (n == capacity) {
             int last = base + capacity - 1;
-            if (a > value[last] || (a == value[last] && c > cand[last])) return limit[p];
+            if (a > value[last] || (a == value[last] && !tieBefore(c, cand[last]))) return limit[p];
             n--;
         }
         int j = n;
         for (; j > 0; j--) {
             double pa = value[base + j - 1];
             int pp = cand[base + j - 1];
-            if (pa < a || (pa == a && pp < c)) break;
+            if (pa < a || (pa == a && tieBefore(pp, c))) break;
             value[base + j] = (float) pa;
             cand[base + j] = pp;
         }
@@ -152,8 +182,13 @@ final class ApproximateLists {
     }
 
     /** {@code (v1, c1)} strictly precedes {@code (v2, c2)} in (value, candidate) order. */
-    private static boolean before(float v1, int c1, float v2, int c2) {
-        return v1 < v2 || (v1 == v2 && c1 < c2);
+    private boolean before(float v1, int c1, float v2, int c2) {
+        return v1 < v2 || (v1 == v2 && tieBefore(c1, c2));
+    }
+
+    /** Candidate {@code c1} precedes {@code c2} among equal values: by position, or by original index for exact lists. */
+    private boolean tieBefore(int c1, int c2) {
+        return exactTies == null ? c1 < c2 : exactTies.original(c1) < exactTies.original(c2);
     }
 
     /** Adds {@code (v, c)} to the max-heap of {@code size} entries at {@code base}. */

@@ -2,6 +2,7 @@ package org.sylva.hdbscan.core;
 
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.IntegerGrid;
 
 /**
  * Exact k-nearest-neighbour lists screened by a float32 pre-filter of proven error (a backend that
@@ -14,7 +15,9 @@ import org.sylva.kernels.DistanceKernel;
  * approximate tile offered to both leaves' lists, each under its leaf's lock. (3) The exact float64
  * distance of every kept candidate with approximation {@code <= L} decides the {@link NearestLists},
  * which provably include the true list; a list that overflowed below its limit (masses of duplicates)
- * is redone by {@link DirectKnnSearch}. Offer order changes only entries above the final limit, so
+ * is redone by {@link DirectKnnSearch}. Where the approximations are exact ({@link IntegerGrid}: integer
+ * data whose distances tie massively) the lists keep exactly {@code k} entries in the exact tie order
+ * ({@link ApproximateLists#exact}) and never overflow. Offer order changes only entries above the final limit, so
  * results never depend on threads and equal those of the direct search bitwise.
  *
  * <pre>{@code
@@ -60,6 +63,11 @@ final class FilteredKnnSearch {
     private final int[] p1Count;
     private final Object[] locks;
 
+    /** True when the approximate lists are exact lists ({@link ApproximateLists#exact}). */
+    boolean exactLists() {
+        return ap.exact();
+    }
+
     /** True when this search applies: the backend has a float32 pre-filter and the index float32 coordinates. */
     static boolean applies(PointIndex idx, DistanceKernel backend) {
         return backend.approximates() && idx.hasFloat32();
@@ -96,10 +104,11 @@ final class FilteredKnnSearch {
         this.outDist = outDist;
         this.direct = new DirectKnnSearch(idx, backend, k, true, threads, outIdx, outDist, slice ? posFrom : -1);
         this.scratch = new Scratch[threads];
-        for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, k, k + EXTRA);
         int positions = posTo - posFrom;
+        ap = IntegerGrid.exactApproximations(idx, idx.positions(), idx::original)
+                ? ApproximateLists.exact(positions, k, idx) : new ApproximateLists(positions, k, k + EXTRA, eps);
+        for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, k, ap.capacity());
         int leaves = idx.leaves();
-        ap = new ApproximateLists(positions, k, k + EXTRA, eps);
         t0 = new double[positions];
         leafMaxT0 = new double[leaves];
         nodeMaxT0 = new double[idx.nodes()];
@@ -426,7 +435,7 @@ final class FilteredKnnSearch {
             ap.sortList(p - base);
             int count = ap.count[p - base];
             double lim = ap.limit[p - base];
-            if (count == capacity && ap.value[at + capacity - 1] <= lim) {
+            if (!ap.exact() && count == capacity && ap.value[at + capacity - 1] <= lim) {
                 direct.redo(worker, qs, i);
                 continue;
             }

@@ -85,6 +85,32 @@ class FilteredKnnSearchTest {
     }
 
     /**
+     * Binary vectors: distances are square roots of small integers, so the k-th distance of most points is
+     * shared by dozens of others. The approximations are exact there, so the lists keep k entries in the
+     * exact tie order and equal the direct search's, small lists and heaps alike.
+     */
+    @Test
+    void exactListsOnMassiveTiesEqualTheDirectSearch() {
+        DistanceKernel b = vector();
+        java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+        int n = 1500, d = 24;
+        double[] rows = new double[n * d];
+        for (int i = 0; i < rows.length; i++) rows[i] = r.nextInt(2);
+        PointIndex idx = PointIndex.build(rows, n, d, b);
+        assumeTrue(FilteredKnnSearch.applies(idx, b));
+        org.junit.jupiter.api.Assertions.assertTrue(new FilteredKnnSearch(idx, b, 3, 1, new int[3 * n],
+                new double[3 * n]).exactLists());
+        for (int k : new int[] {2, 21, 70}) {
+            Object[] ref = DirectKnnSearchTest.direct(idx, b, k, true, false);
+            for (boolean reverse : new boolean[] {false, true}) {
+                Object[] got = filtered(idx, b, k, reverse);
+                assertArrayEquals((int[]) ref[0], (int[]) got[0], "k=" + k + " reverse=" + reverse);
+                assertArrayEquals((double[]) ref[1], (double[]) got[1], "k=" + k + " reverse=" + reverse);
+            }
+        }
+    }
+
+    /**
      * The search's progress is counted in tiles (pass 2's counted before it runs): the fraction reported
      * never goes back, ends at exactly 1, and pass 2's share follows its work, so that on uniform 20-d data
      * (where pass 2 is most of the stage) most of the progress comes from it.
