@@ -12,12 +12,17 @@ import org.sylva.progress.ProgressListener;
  * supplies the scan: the cheapest edge into another component of each point the shortcuts leave
  * ({@link #needsScan}), reported with {@link #offerPointEdge}.
  *
- * <p><b>Why the shortcuts are exact.</b> Every edge of {@code p} weighs at least {@code core_p}.
- * (1) {@link #neighbourEdges}: when {@code p}'s nearest list is complete (its last entry lies beyond
- * {@code core_p}, or it holds every point) and its lightest edge into another component weighs
- * {@code core_p}, every edge of that weight is in the list, so the list's best is {@code p}'s best: no scan.
- * (2) When {@code core_p} exceeds the best edge its component already has, no edge of {@code p} can win:
- * no scan. With both off every point is scanned, and the tree is the same (tested).
+ * <p><b>Why the shortcuts are exact.</b> Every edge of {@code p} weighs at least {@code core_p}, and
+ * {@code p}'s nearest list holds the {@code k} first points in (distance, original index) order, so every
+ * point {@code o} outside it has {@code (d_o, o) > (d_last, o_last)}, the list's last entry: its edge
+ * weighs at least {@code d_last}, and if exactly {@code d_last} then {@code o > o_last} and its endpoints
+ * come after {@code (p, o_last)} ({@link #outsideAfter}; with {@code alpha} only the weight counts, as
+ * division may merge distinct distances, and so it does for lists kept in another order). (1) {@link #neighbourEdges}: when every edge to a point outside
+ * the list comes after the list's lightest edge into another component, that edge is {@code p}'s best: no
+ * scan. (2) When every edge of {@code p} outside its list comes after the best edge its component already
+ * has (that best includes {@code p}'s list edges), or {@code core_p} exceeds that edge's weight, no edge
+ * of {@code p} can win: no scan. Ties matter: on integer data most weights tie, and the endpoints decide.
+ * With both off every point is scanned, and the tree is the same (tested).
  *
  * <pre>{@code
  * BoruvkaComponents c = new BoruvkaComponents(core, lists, 1.0);
@@ -31,9 +36,18 @@ public final class BoruvkaComponents {
     /** No edge. */
     public static final int NONE = -1;
 
-    /** The nearest lists the shortcuts read: {@code count()} entries per point, nearest first. */
+    /** The nearest lists the shortcuts read: per point the {@code count()} nearest points, itself included, nearest first. */
     public interface NearestLists {
         int count();
+
+        /**
+         * True when each list holds the first points in (distance, original index) order, as
+         * {@link org.sylva.hdbscan.core.CoreDistances} keeps them: the shortcuts then also decide ties by
+         * the last entry's index. False (the default) uses distances only.
+         */
+        default boolean tiesByIndex() {
+            return false;
+        }
 
         int neighbour(int p, int r);
 
@@ -46,6 +60,11 @@ public final class BoruvkaComponents {
             @Override
             public int count() {
                 return cd.k();
+            }
+
+            @Override
+            public boolean tiesByIndex() {
+                return true;
             }
 
             @Override
@@ -66,6 +85,8 @@ public final class BoruvkaComponents {
     private final NearestLists lists;
     private final double alpha;
     private final boolean divide;
+    /** Ties at a list's last distance are decided by its last index (see {@link #outsideAfter}). */
+    private final boolean tieOrder;
 
     private final int[] comp;
     private final int[] parent;
@@ -94,6 +115,7 @@ public final class BoruvkaComponents {
         this.lists = lists;
         this.alpha = alpha;
         this.divide = alpha != 1.0;
+        this.tieOrder = lists.tiesByIndex() && !divide;
         comp = new int[n];
         parent = new int[n];
         size = new int[n];
@@ -179,10 +201,7 @@ public final class BoruvkaComponents {
             pointW[p] = bw;
             pointQ[p] = bq;
             if (bq == NONE) continue;
-            double last = k > 0 ? lists.distance(p, k - 1) : 0.0;
-            if (divide) last /= alpha;
-            boolean complete = k == n || last > cpCore;
-            if (complete && bw == cpCore) {
+            if (outsideAfter(p, bw, EdgeOrder.endpoints(p, bq))) {
                 resolved[p] = true;
                 bestW[p] = bw;
                 bestQ[p] = bq;
@@ -190,9 +209,27 @@ public final class BoruvkaComponents {
         }
     }
 
-    /** True unless shortcut 1 resolved {@code p} or shortcut 2 (its core beats its component's best) rules it out. */
+    /**
+     * True unless shortcut 1 resolved {@code p} or shortcut 2 rules it out: its core exceeds its component's
+     * best edge, or every edge to a point outside its list comes after that edge.
+     */
     public boolean needsScan(int p, boolean[] resolved) {
-        return !(resolved[p] || core[p] > compW[comp[p]]);
+        int c = comp[p];
+        return !(resolved[p] || core[p] > compW[c] || outsideAfter(p, compW[c], componentEndpoints(c)));
+    }
+
+    /**
+     * True when every edge from {@code p} to a point outside its nearest list comes strictly after the edge
+     * of weight {@code w} and endpoints {@code e} ({@link EdgeOrder#endpoints}); see the class comment.
+     */
+    private boolean outsideAfter(int p, double w, long e) {
+        if (k == n) return true;   // the list holds every point
+        if (k == 0) return false;
+        double last = lists.distance(p, k - 1);
+        if (divide) last /= alpha;
+        if (last > w) return true;
+        if (!tieOrder || last < w) return false;
+        return EdgeOrder.endpoints(p, lists.neighbour(p, k - 1)) >= e;
     }
 
     /** The component (its root point) of point {@code p} in this round. */
@@ -208,6 +245,14 @@ public final class BoruvkaComponents {
     /** The weight of component {@code c}'s cheapest edge so far (infinite when none): a bound for scans. */
     public double componentWeight(int c) {
         return compW[c];
+    }
+
+    /**
+     * The {@link EdgeOrder#endpoints} of component {@code c}'s cheapest edge so far ({@link
+     * EdgeOrder#NO_ENDPOINTS} when none): with {@link #componentWeight}, a bound that also decides ties.
+     */
+    public long componentEndpoints(int c) {
+        return compLo[c] == Integer.MAX_VALUE ? EdgeOrder.NO_ENDPOINTS : EdgeOrder.endpoints(compLo[c], compHi[c]);
     }
 
     /** Reports a scan's result: {@code p}'s cheapest edge into another component, to {@code q}, weighs {@code w}. */

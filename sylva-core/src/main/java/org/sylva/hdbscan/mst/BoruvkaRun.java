@@ -1,7 +1,6 @@
 package org.sylva.hdbscan.mst;
 
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.parallel.ParallelWork;
@@ -39,10 +38,12 @@ final class BoruvkaRun {
     final int[] posComp;
     final boolean[] posActive;
     final double[] nodeMinCore;
+    /** The lowest original index under each node: with a tied weight, the earliest endpoints an edge into it may have. */
+    final int[] nodeMinOrig;
     final int[] nodeComp;
 
-    /** Per component (id = root): its cheapest edge's weight so far, as a bound shared by the scanning threads. */
-    final AtomicLongArray compBound;
+    /** Per component (id = root): its cheapest edge so far, as a bound shared by the scanning threads. */
+    final ComponentBounds compBound;
 
     private final int[] activeLeaves;
     private int activeLeafCount;
@@ -78,19 +79,26 @@ final class BoruvkaRun {
         }
         int nodes = idx.nodes();
         nodeMinCore = new double[nodes];
+        nodeMinOrig = new int[nodes];
         nodeComp = new int[nodes];
         for (int node = nodes - 1; node >= 0; node--) {
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
                 double m = Double.POSITIVE_INFINITY;
+                int mo = Integer.MAX_VALUE;
                 int s = idx.leafStart(leaf), c = idx.leafCount(leaf);
-                for (int p = s; p < s + c; p++) m = Math.min(m, posCore[p]);
+                for (int p = s; p < s + c; p++) {
+                    m = Math.min(m, posCore[p]);
+                    if (idx.original(p) >= 0) mo = Math.min(mo, idx.original(p));
+                }
                 nodeMinCore[node] = m;
+                nodeMinOrig[node] = mo;
             } else {
                 nodeMinCore[node] = Math.min(nodeMinCore[idx.left(node)], nodeMinCore[idx.right(node)]);
+                nodeMinOrig[node] = Math.min(nodeMinOrig[idx.left(node)], nodeMinOrig[idx.right(node)]);
             }
         }
-        compBound = new AtomicLongArray(n);
+        compBound = new ComponentBounds(n);
         activeLeaves = new int[idx.leaves()];
         filtered = boundPruning && backend.approximates() && idx.hasFloat32();
         approxFactor = 1 + DistanceKernel.approximationError(idx.dimensions());
@@ -141,8 +149,11 @@ final class BoruvkaRun {
             posActive[p] = !shortcuts || components.needsScan(o, resolved);
         }
         for (int c = 0; c < n; c++) {
-            double b = boundPruning ? components.componentWeight(c) : Double.POSITIVE_INFINITY;
-            compBound.set(c, Double.doubleToRawLongBits(b));
+            if (boundPruning) {
+                compBound.set(c, components.componentWeight(c), components.componentEndpoints(c));
+            } else {
+                compBound.set(c, Double.POSITIVE_INFINITY, EdgeOrder.NO_ENDPOINTS);
+            }
         }
         prepareLeaves(0, idx.leaves());
     }
@@ -164,8 +175,8 @@ final class BoruvkaRun {
         }
         double[] weights = state.componentWeights();
         for (int c = 0; c < n; c++) {
-            double b = boundPruning ? weights[c] : Double.POSITIVE_INFINITY;
-            compBound.set(c, Double.doubleToRawLongBits(b));
+            // the driver sends weights only: a real edge of that weight with unknown endpoints
+            compBound.set(c, boundPruning ? weights[c] : Double.POSITIVE_INFINITY, EdgeOrder.NO_ENDPOINTS);
         }
         prepareLeaves(leafFrom, leafTo);
     }

@@ -1,6 +1,5 @@
 package org.sylva.hdbscan.mst;
 
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.kernels.DistanceKernel;
 
@@ -11,7 +10,10 @@ import org.sylva.kernels.DistanceKernel;
  * radius, the minimum core distance below a node, the component's current best edge as an upper bound
  * shared by the threads) cannot rule them out; distances come from the {@link DistanceKernel} in tiles,
  * through its float32 pre-filter where it has one, and every decision is re-made exactly in float64 under
- * {@link EdgeOrder}. Each leaf writes only its own points' {@code bestW}/{@code bestQ}, so the result does
+ * {@link EdgeOrder}. Bounds are whole edges, weight and endpoints ({@link EdgeOrder#allAfter}): a node or
+ * point is skipped when every edge it could give comes strictly after the query's bound, so that massive
+ * ties (integer data, whose weights take few values) are pruned by the lowest original index under a
+ * node instead of being scanned in full. Each leaf writes only its own points' {@code bestW}/{@code bestQ}, so the result does
  * not depend on which thread scanned what.
  *
  * <pre>{@code
@@ -33,10 +35,11 @@ final class CheapestEdgeScan {
     private final int[] posComp;
     private final boolean[] posActive;
     private final double[] nodeMinCore;
+    private final int[] nodeMinOrig;
     private final int[] nodeComp;
     private final double[] bestW;
     private final int[] bestQ;
-    private final AtomicLongArray compBound;
+    private final ComponentBounds compBound;
     private final boolean filtered;
     private final double approxFactor;
     private final double approxAbs;
@@ -54,6 +57,7 @@ final class CheapestEdgeScan {
         this.posComp = run.posComp;
         this.posActive = run.posActive;
         this.nodeMinCore = run.nodeMinCore;
+        this.nodeMinOrig = run.nodeMinOrig;
         this.nodeComp = run.nodeComp;
         this.bestW = run.components.bestW;
         this.bestQ = run.components.bestQ;
@@ -73,6 +77,9 @@ final class CheapestEdgeScan {
         final int[] qComp = new int[PointIndex.LEAF_SIZE];
         final double[] qCore = new double[PointIndex.LEAF_SIZE];
         final double[] qBestW = new double[PointIndex.LEAF_SIZE];
+        /** Per query, its bound: the earlier of its best edge and its component's ({@link #reference}). */
+        final double[] refW = new double[PointIndex.LEAF_SIZE];
+        final long[] refE = new long[PointIndex.LEAF_SIZE];
         final int[] act = new int[PointIndex.LEAF_SIZE];
         final int[] actPos = new int[PointIndex.LEAF_SIZE];
         final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 32];
@@ -82,8 +89,9 @@ final class CheapestEdgeScan {
         final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
         final int[] cand = new int[PointIndex.LEAF_SIZE + 16];
         final double[] exact = new double[PointIndex.LEAF_SIZE + 16];
-        /** The current query's bound (a real edge weight) and squared-distance threshold. */
+        /** The current query's bound (a real edge: weight and endpoints) and squared-distance threshold. */
         double bound;
+        long boundEndpoints;
         double thr;
         final int[] stackNode;
         final double[] stackLb;
@@ -136,14 +144,51 @@ final class CheapestEdgeScan {
         }
     }
 
-    /** The largest weight an edge from one of the queries may have and still matter. */
+    /**
+     * Query {@code i}'s bound into {@code s.refW[i]}, {@code s.refE[i]}: the earlier, under {@link EdgeOrder},
+     * of its best edge so far and its component's bound (both real edges of the component).
+     */
+    private void reference(Scratch s, int i) {
+        int c = s.qComp[i];
+        double cw = compBound.weight(c);   // the weight first, then the endpoints (see ComponentBounds)
+        long ce = compBound.endpoints(c);
+        double qw = s.qBestW[i];
+        long qe = s.qBestQ[i] == Integer.MAX_VALUE ? EdgeOrder.NO_ENDPOINTS : EdgeOrder.endpoints(s.qOrig[i], s.qBestQ[i]);
+        if (qw < cw || (qw == cw && qe < ce)) {
+            s.refW[i] = qw;
+            s.refE[i] = qe;
+        } else {
+            s.refW[i] = cw;
+            s.refE[i] = ce;
+        }
+    }
+
+    /** Refreshes every query's bound; returns the largest weight an edge from one of them may have and still matter. */
     private double maxBound(Scratch s, int m) {
         double mx = 0.0;
         for (int i = 0; i < m; i++) {
-            double b = Math.min(s.qBestW[i], Double.longBitsToDouble(compBound.get(s.qComp[i])));
-            mx = Math.max(mx, b);
+            reference(s, i);
+            mx = Math.max(mx, s.refW[i]);
         }
         return mx;
+    }
+
+    /**
+     * True when no query can use an edge into {@code node} (ball lower bound {@code lb}): for each, the
+     * node is its own component's, or every edge into it comes strictly after the query's bound (weight at
+     * least {@code max(core_q, min core under node, lb)}, endpoints at least those with the lowest original
+     * index under the node).
+     */
+    private boolean ruledOutForAll(Scratch s, int m, int node, double lb) {
+        int nodeC = nodeComp[node];
+        double base = Math.max(nodeMinCore[node], lb);
+        int mo = nodeMinOrig[node];
+        for (int i = 0; i < m; i++) {
+            if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
+            double v = Math.max(s.qCore[i], base);
+            if (!EdgeOrder.allAfter(v, EdgeOrder.endpoints(s.qOrig[i], mo), s.refW[i], s.refE[i])) return false;
+        }
+        return true;
     }
 
     private void traverse(Scratch s, int m, int ownLeaf, int uniform, double minCoreQ) {
@@ -160,6 +205,7 @@ final class CheapestEdgeScan {
             double lb = s.stackLb[sp];
             if (nodeComp[node] >= 0 && nodeComp[node] == uniform) continue;
             if (Math.max(Math.max(minCoreQ, nodeMinCore[node]), lb) > bound) continue;
+            if (ruledOutForAll(s, m, node, lb)) continue;
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
                 visitLeaf(s, m, ownLeaf, leaf);
@@ -200,9 +246,11 @@ final class CheapestEdgeScan {
 
     /**
      * Offers the points of {@code leaf} to the queries. With bound pruning, a query skips the leaf when
-     * {@code max(core_q, min core of the leaf, ball lower bound / alpha)} strictly exceeds its bound (its
-     * best edge or its component's, both real edges); within the leaf a pair is skipped when
-     * {@code max(core_q, core_p)} or its distance strictly exceeds the bound.
+     * every edge into it comes strictly after its bound (its best edge or its component's, both real
+     * edges) under {@link EdgeOrder#allAfter}: weight at least {@code max(core_q, min core of the leaf,
+     * ball lower bound / alpha)}, endpoints at least those of the leaf's lowest original index. Within the
+     * leaf a pair is skipped the same way from {@code max(core_q, core_p)} and its own endpoints, or when
+     * its distance strictly exceeds the bound.
      */
     private void visitLeaf(Scratch s, int m, int ownLeaf, int leaf) {
         int w = idx.blockWidth();
@@ -220,14 +268,17 @@ final class CheapestEdgeScan {
             if (!few) backend.centreDistances(idx, node, qbf, qbt, s.centre);
             int off = qbf * w;
             double minCoreN = nodeMinCore[node];
+            int minOrigN = nodeMinOrig[node];
             for (int i = 0; i < m; i++) {
                 if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
-                double bound = Math.min(s.qBestW[i], Double.longBitsToDouble(compBound.get(s.qComp[i])));
+                reference(s, i);
+                double bound = s.refW[i];
                 if (Math.max(s.qCore[i], minCoreN) > bound) continue;
                 double sq = few ? idx.centreSquaredDistance(node, s.qPos[i]) : s.centre[s.qPos[i] - off];
                 double lb = idx.lowerBoundFromCentre(sq, node);
                 if (divide) lb /= alpha;
-                if (Math.max(Math.max(s.qCore[i], minCoreN), lb) > bound) continue;
+                if (EdgeOrder.allAfter(Math.max(Math.max(s.qCore[i], minCoreN), lb),
+                        EdgeOrder.endpoints(s.qOrig[i], minOrigN), bound, s.refE[i])) continue;
                 s.act[nq] = i;
                 s.actPos[nq] = s.qPos[i];
                 nq++;
@@ -245,10 +296,7 @@ final class CheapestEdgeScan {
         // very first leaves of a component without neighbour edges are scanned exactly).
         boolean approx = filtered;
         for (int r = 0; approx && r < nq; r++) {
-            int q = s.act[r];
-            if (Math.min(s.qBestW[q], Double.longBitsToDouble(compBound.get(s.qComp[q]))) == Double.POSITIVE_INFINITY) {
-                approx = false;
-            }
+            if (s.refW[s.act[r]] == Double.POSITIVE_INFINITY) approx = false;
         }
         if (approx) {
             backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
@@ -262,8 +310,15 @@ final class CheapestEdgeScan {
             int row = r * stride + off;
             int qc = s.qComp[q];
             double qCore = s.qCore[q];
-            s.bound = boundPruning
-                    ? Math.min(s.qBestW[q], Double.longBitsToDouble(compBound.get(qc))) : Double.POSITIVE_INFINITY;
+            int oq = s.qOrig[q];
+            if (boundPruning) {
+                reference(s, q);
+                s.bound = s.refW[q];
+                s.boundEndpoints = s.refE[q];
+            } else {
+                s.bound = Double.POSITIVE_INFINITY;
+                s.boundEndpoints = EdgeOrder.NO_ENDPOINTS;
+            }
             s.thr = squaredThreshold(s.bound);
             if (approx) {
                 // Approximations beyond the widened threshold have exact values beyond thr: skipped. The
@@ -274,7 +329,7 @@ final class CheapestEdgeScan {
                 for (int e = 0; e < sel; e++) {
                     int c = s.sel[e];
                     int p = cs + c;
-                    if (posComp[p] == qc || Math.max(qCore, posCore[p]) > s.bound || s.tile32[row + c] > thrA) continue;
+                    if (posComp[p] == qc || s.tile32[row + c] > thrA || ruledOut(s, oq, qCore, p)) continue;
                     s.cand[nc++] = p;
                 }
                 if (nc == 0) continue;
@@ -285,12 +340,18 @@ final class CheapestEdgeScan {
             } else {
                 for (int c = 0; c < cnt; c++) {
                     int p = cs + c;
-                    if (posComp[p] == qc || Math.max(qCore, posCore[p]) > s.bound) continue;
+                    if (posComp[p] == qc || ruledOut(s, oq, qCore, p)) continue;
                     double sq = s.tile[row + c];
                     if (sq <= s.thr) consider(s, q, qc, qCore, p, sq);
                 }
             }
         }
+    }
+
+    /** True when every edge from the current query to {@code p} comes after its bound, whatever their distance. */
+    private boolean ruledOut(Scratch s, int oq, double qCore, int p) {
+        double v = Math.max(qCore, posCore[p]);
+        return v > s.bound || (v == s.bound && EdgeOrder.endpoints(oq, idx.original(p)) > s.boundEndpoints);
     }
 
     /**
@@ -309,15 +370,14 @@ final class CheapestEdgeScan {
             s.qBestW[q] = wgt;
             s.qBestQ[q] = o;
             if (boundPruning) {
-                if (wgt < s.bound) {
+                long e = EdgeOrder.endpoints(oq, o);
+                if (wgt < s.bound || e < s.boundEndpoints) {   // wgt <= s.bound here
                     s.bound = wgt;
+                    s.boundEndpoints = e;
                     s.thr = squaredThreshold(wgt);
-                    compBound.accumulateAndGet(qc, Double.doubleToRawLongBits(wgt), Math::min);
                 }
-                int pc = posComp[p];
-                if (wgt < Double.longBitsToDouble(compBound.get(pc))) {
-                    compBound.accumulateAndGet(pc, Double.doubleToRawLongBits(wgt), Math::min);
-                }
+                compBound.lower(qc, wgt, e);
+                compBound.lower(posComp[p], wgt, e);
             }
         }
     }

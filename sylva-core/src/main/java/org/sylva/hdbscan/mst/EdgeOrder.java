@@ -22,6 +22,26 @@ public final class EdgeOrder {
         return Integer.compare(hi1, hi2);
     }
 
+    /**
+     * The endpoints of edge {@code (a, b)} (in any order, both non-negative) as one number whose order is
+     * the order of edges of equal weight: {@code (lo << 32) | hi}.
+     */
+    public static long endpoints(int a, int b) {
+        return ((long) Math.min(a, b) << 32) | Math.max(a, b);
+    }
+
+    /** No edge: after the {@link #endpoints} of every edge. */
+    public static final long NO_ENDPOINTS = Long.MAX_VALUE;
+
+    /**
+     * True when every edge of weight at least {@code w} and {@link #endpoints} at least {@code e} comes
+     * strictly after the edge of weight {@code refW} and endpoints {@code refE}: the pruning rule of the
+     * scans, which skip such candidates, ties included, yet never skip the reference edge itself.
+     */
+    public static boolean allAfter(double w, long e, double refW, long refE) {
+        return w > refW || (w == refW && e > refE);
+    }
+
     /** True when edge {@code (w1, a1, b1)} comes strictly before {@code (w2, a2, b2)}; endpoints in any order. */
     public static boolean less(double w1, int a1, int b1, double w2, int a2, int b2) {
         if (w1 != w2) return w1 < w2;

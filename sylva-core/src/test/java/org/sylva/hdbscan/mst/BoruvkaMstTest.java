@@ -100,6 +100,28 @@ class BoruvkaMstTest {
                 fit(g, 2000, 2, 6, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().pruning(true)).tree());
     }
 
+    /**
+     * Distinct binary vectors: distances are square roots of small integers, so weights take a handful of
+     * values and the tie order decides almost every edge; the scans prune tied candidates by their
+     * endpoints. The tree must still be Prim's under the edge order, with pruning on or off, on any threads.
+     */
+    @Test
+    void massiveTiesOnDistinctPointsArePrunedExactly() {
+        double[] small = grid(600, 16, 2, 41);
+        for (int ms : new int[] {1, 5, 20}) check(small, 600, 16, ms, 1.0);
+        check(small, 600, 16, 5, 0.8);
+        int n = 4000, d = 32;
+        double[] rows = grid(n, d, 2, 43);
+        SpanningTree none = fit(rows, n, d, 10, KernelProvider.get().bestDistance(), 2,
+                BoruvkaMst.builder().pruning(false)).tree();
+        for (int t : new int[] {1, 2, 8}) {
+            assertEquals(none, fit(rows, n, d, 10, KernelProvider.get().bestDistance(), t, BoruvkaMst.builder()).tree(),
+                    "threads " + t);
+        }
+        assertEquals(none, fit(rows, n, d, 10, KernelProvider.get().bestDistance(), 2,
+                BoruvkaMst.builder().shortcuts(false).boundPruning(true)).tree());
+    }
+
     @Test
     void scalarAndSimdGiveIdenticalTrees() {
         DistanceKernel simd = KernelProvider.get().distance("simd");
