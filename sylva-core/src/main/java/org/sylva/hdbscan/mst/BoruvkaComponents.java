@@ -106,6 +106,9 @@ public final class BoruvkaComponents {
     /** Per point, this round's lightest neighbour edge into another component (shortcut 1), or NONE. */
     private double[] pointW;
     private int[] pointQ;
+    /** Per point, its list's last distance (scaled by alpha) and index, copied while the list is read. */
+    private double[] lastW;
+    private int[] lastO;
 
     /** Components of {@code core.length} single points; {@code alpha} scales distances as {@code d / alpha}. */
     public BoruvkaComponents(double[] core, NearestLists lists, double alpha) {
@@ -166,6 +169,8 @@ public final class BoruvkaComponents {
         if (pointW == null) {
             pointW = new double[n];
             pointQ = new int[n];
+            lastW = new double[n];
+            lastO = new int[n];
         }
         int units = (n + NEIGHBOUR_CHUNK - 1) / NEIGHBOUR_CHUNK;
         if (work == null || work.threads() == 1 || units < 2) {
@@ -200,6 +205,11 @@ public final class BoruvkaComponents {
             }
             pointW[p] = bw;
             pointQ[p] = bq;
+            if (k > 0) {
+                double last = lists.distance(p, k - 1);
+                lastW[p] = divide ? last / alpha : last;
+                lastO[p] = lists.neighbour(p, k - 1);
+            }
             if (bq == NONE) continue;
             if (outsideAfter(p, bw, EdgeOrder.endpoints(p, bq))) {
                 resolved[p] = true;
@@ -224,12 +234,11 @@ public final class BoruvkaComponents {
      */
     private boolean outsideAfter(int p, double w, long e) {
         if (k == n) return true;   // the list holds every point
-        if (k == 0) return false;
-        double last = lists.distance(p, k - 1);
-        if (divide) last /= alpha;
+        if (k == 0 || lastW == null) return false;   // lastW: filled by neighbourEdges, which the shortcuts follow
+        double last = lastW[p];
         if (last > w) return true;
         if (!tieOrder || last < w) return false;
-        return EdgeOrder.endpoints(p, lists.neighbour(p, k - 1)) >= e;
+        return EdgeOrder.endpoints(p, lastO[p]) >= e;
     }
 
     /** The component (its root point) of point {@code p} in this round. */

@@ -163,13 +163,15 @@ final class CheapestEdgeScan {
         }
     }
 
-    /** Refreshes every query's bound; returns the largest weight an edge from one of them may have and still matter. */
+    /** The weight of query {@code i}'s bound (the cheap part of {@link #reference}, enough unless weights tie). */
+    private double boundWeight(Scratch s, int i) {
+        return Math.min(s.qBestW[i], compBound.weight(s.qComp[i]));
+    }
+
+    /** The largest weight an edge from one of the queries may have and still matter. */
     private double maxBound(Scratch s, int m) {
         double mx = 0.0;
-        for (int i = 0; i < m; i++) {
-            reference(s, i);
-            mx = Math.max(mx, s.refW[i]);
-        }
+        for (int i = 0; i < m; i++) mx = Math.max(mx, boundWeight(s, i));
         return mx;
     }
 
@@ -186,6 +188,7 @@ final class CheapestEdgeScan {
         for (int i = 0; i < m; i++) {
             if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
             double v = Math.max(s.qCore[i], base);
+            reference(s, i);
             if (!EdgeOrder.allAfter(v, EdgeOrder.endpoints(s.qOrig[i], mo), s.refW[i], s.refE[i])) return false;
         }
         return true;
@@ -204,8 +207,9 @@ final class CheapestEdgeScan {
             int node = s.stackNode[sp];
             double lb = s.stackLb[sp];
             if (nodeComp[node] >= 0 && nodeComp[node] == uniform) continue;
-            if (Math.max(Math.max(minCoreQ, nodeMinCore[node]), lb) > bound) continue;
-            if (ruledOutForAll(s, m, node, lb)) continue;
+            double v = Math.max(Math.max(minCoreQ, nodeMinCore[node]), lb);
+            if (v > bound) continue;
+            if (v == bound && ruledOutForAll(s, m, node, lb)) continue;   // a tie: the endpoints may decide
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
                 visitLeaf(s, m, ownLeaf, leaf);
@@ -271,14 +275,18 @@ final class CheapestEdgeScan {
             int minOrigN = nodeMinOrig[node];
             for (int i = 0; i < m; i++) {
                 if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
-                reference(s, i);
-                double bound = s.refW[i];
+                double bound = boundWeight(s, i);
+                s.refW[i] = bound;
                 if (Math.max(s.qCore[i], minCoreN) > bound) continue;
                 double sq = few ? idx.centreSquaredDistance(node, s.qPos[i]) : s.centre[s.qPos[i] - off];
                 double lb = idx.lowerBoundFromCentre(sq, node);
                 if (divide) lb /= alpha;
-                if (EdgeOrder.allAfter(Math.max(Math.max(s.qCore[i], minCoreN), lb),
-                        EdgeOrder.endpoints(s.qOrig[i], minOrigN), bound, s.refE[i])) continue;
+                double v = Math.max(Math.max(s.qCore[i], minCoreN), lb);
+                if (v > bound) continue;
+                if (v == bound) {   // a tie: the endpoints may decide
+                    reference(s, i);
+                    if (EdgeOrder.allAfter(v, EdgeOrder.endpoints(s.qOrig[i], minOrigN), s.refW[i], s.refE[i])) continue;
+                }
                 s.act[nq] = i;
                 s.actPos[nq] = s.qPos[i];
                 nq++;
