@@ -19,6 +19,12 @@ import org.sylva.progress.ProgressListener;
  * core distances). A spanning-tree round works on a shrinking subset of the points, and an unknown
  * stage on units of its own: their lines show no rate, only the percent, elapsed time and ETA.
  *
+ * <p>A run that will take hours gets a warning, once, with its figures, even with {@code quiet}: when a
+ * stage that has run at least {@link #LONG_RUN_MEASURED_SECONDS} projects at least
+ * {@link #LONG_RUN_SECONDS} more. Its cost depends on how the data cluster, which nothing measures before
+ * the work starts, so the projection is the stage's own rate; the neighbour search counts the tiles of its
+ * longest pass before running it, so its projection holds from then on.
+ *
  * <pre>{@code
  * try (ProgressPrinter p = ProgressPrinter.forStderr(err, context.terminal(), false, points.size())) {
  *     hdbscan.fit(points, p, token);
@@ -28,6 +34,10 @@ import org.sylva.progress.ProgressListener;
 final class ProgressPrinter implements ProgressListener, AutoCloseable {
     /** Stages whose work covers every input point once (see the class comment); names as the library reports them. */
     static final Set<String> POINT_STAGES = Set.of(CoreDistances.STAGE, "ball tree", "partition");
+    /** A stage projecting at least this much more time gets the long-run warning. */
+    static final double LONG_RUN_SECONDS = 3600;
+    /** ... once it has run this long (its rate measured). */
+    static final double LONG_RUN_MEASURED_SECONDS = 10;
 
     private final PrintWriter out;
     private final boolean terminal;
@@ -46,6 +56,7 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     private boolean ended;
     private long lastPlain;
     private int lastWidth;
+    private boolean warnedLongRun;
 
     ProgressPrinter(PrintWriter out, boolean terminal, boolean quiet, long plainIntervalMillis) {
         this(out, terminal, quiet, plainIntervalMillis, 0);
@@ -82,9 +93,8 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
 
     /** {@link #progress} at a given {@link System#nanoTime()} (tests pass their own clock). */
     synchronized void progressAt(String stageName, long doneNow, long totalNow, long now) {
-        if (quiet) return;
         if (!stageName.equals(stage)) {
-            if (stage != null) finishLine();
+            if (stage != null && !quiet) finishLine();
             stage = stageName;
             stageStart = now;
             ended = false;
@@ -96,6 +106,8 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
             ended = true;
             stageEnd = now;
         }
+        warnIfLong(now);
+        if (quiet) return;
         if (terminal) {
             paint(now);
         } else if (now - lastPlain >= plainIntervalNanos || doneNow >= totalNow) {
@@ -103,6 +115,33 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
             out.println(line(now));
             out.flush();
         }
+    }
+
+    /** The long-run warning (see the class comment), at most once per printer. */
+    private void warnIfLong(long now) {
+        if (warnedLongRun || ended || total <= 0) return;
+        double secs = (now - stageStart) / 1e9;
+        double frac = Math.min(1.0, (double) done / total);
+        if (secs < LONG_RUN_MEASURED_SECONDS || frac <= 0) return;
+        double remaining = secs * (1 - frac) / frac;
+        if (remaining < LONG_RUN_SECONDS) return;
+        warnedLongRun = true;
+        if (terminal && !quiet && lastWidth > 0) {
+            out.println();   // keep the progress line; it restarts below the warning
+            lastWidth = 0;
+        }
+        out.println(String.format(Locale.ROOT, "sylva: warning: %s alone is projected to take about %s more on this"
+                + " machine (%.1f%% done after %s); Ctrl-C stops the run and leaves no output",
+                stage, formatLong(remaining), 100 * frac, formatLong(secs)));
+        out.flush();
+    }
+
+    /** Seconds as "2 h 05 min", "12 min 30 s" or "45 s". */
+    static String formatLong(double s) {
+        long t = Math.round(s);
+        if (t >= 3600) return String.format(Locale.ROOT, "%d h %02d min", t / 3600, (t % 3600) / 60);
+        if (t >= 60) return String.format(Locale.ROOT, "%d min %02d s", t / 60, t % 60);
+        return t + " s";
     }
 
     private void tick() {

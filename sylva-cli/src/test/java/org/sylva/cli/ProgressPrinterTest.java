@@ -107,6 +107,33 @@ class ProgressPrinterTest {
         assertFalse(c.text().toString().contains("\r"), "no repaint codes when stderr is not a terminal");
     }
 
+    /** A stage that projects an hour or more, once measured for ten seconds, gets one warning with its figures. */
+    @Test
+    void aRunOfHoursIsWarnedAboutOnceWithItsFigures() {
+        Captured c = plain(2000, 2_000_000);
+        c.printer().progressAt("core distances", 0, 10_000, T0);
+        c.printer().progressAt("core distances", 1, 10_000, T0 + 9 * S);    // not measured long enough yet
+        assertFalse(c.text().toString().contains("warning"));
+        c.printer().progressAt("core distances", 20, 10_000, T0 + 20 * S);  // 0.2 % in 20 s: 9 980 s more
+        c.printer().progressAt("core distances", 30, 10_000, T0 + 30 * S);
+        List<String> warnings = c.lines().stream().filter(l -> l.contains("warning")).toList();
+        assertEquals(List.of("sylva: warning: core distances alone is projected to take about 2 h 46 min more on"
+                + " this machine (0.2% done after 20 s); Ctrl-C stops the run and leaves no output"), warnings);
+        // a fit of half an hour is not warned about; quiet still warns (it is not progress)
+        Captured shortRun = plain(2000, 1000);
+        shortRun.printer().progressAt("core distances", 0, 100, T0);
+        shortRun.printer().progressAt("core distances", 1, 100, T0 + 18 * S);   // 30 min more
+        assertFalse(shortRun.text().toString().contains("warning"));
+        StringWriter w = new StringWriter();
+        ProgressPrinter quiet = new ProgressPrinter(new PrintWriter(w), false, true, 0);
+        quiet.progressAt("spanning tree round 2", 0, 1000, T0);
+        quiet.progressAt("spanning tree round 2", 1, 1000, T0 + 60 * S);
+        quiet.close();
+        assertTrue(w.toString().startsWith("sylva: warning: spanning tree round 2 alone is projected to take about"
+                + " 16 h 39 min more"), w.toString());
+        assertEquals(1, w.toString().lines().count());
+    }
+
     @Test
     void quietPrintsNothing() {
         StringWriter w = new StringWriter();
