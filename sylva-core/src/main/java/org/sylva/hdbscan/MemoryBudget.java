@@ -2,6 +2,7 @@ package org.sylva.hdbscan;
 
 import java.util.Locale;
 import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.core.CoreDistances;
 
 /**
  * Estimates the heap a fit needs before it starts and refuses up front, with the figures, when the
@@ -16,7 +17,8 @@ import org.sylva.data.InvalidInputException;
  *   <li>index build: the builder's two working copies of the rows ({@code 16 n d}), the blocked float64
  *       and float32 coordinates ({@code 12 P d}), node centres and per-point work arrays;</li>
  *   <li>neighbour search: the index, the exact lists ({@code 12 n k}: an int and a double per entry) and
- *       the approximate lists ({@code 8 P (k + 12)}: a float and an int per entry);</li>
+ *       the approximate lists ({@code 8 P (k + 12)}: a float and an int per entry; above 64 entries a
+ *       quarter more, the buffer they fill, {@link CoreDistances#approximateSlotsPerPoint});</li>
  *   <li>spanning tree: the index, the exact lists and Borůvka's per-point arrays;</li>
  *   <li>hierarchy: the trees and the per-point outputs;</li>
  * </ul>
@@ -48,7 +50,9 @@ final class MemoryBudget {
         long indexBuild = 16 * n * d + 12 * positions * d + nodes * (8L * d + 44) + 24 * n + 8 * positions
                 + 24 * n;                                // + the duplicate search's hash table, freed before
         long exactLists = 12 * n * k;
-        long neighbours = indexKept + exactLists + 8 * positions * (k + 12) + 24 * positions;
+        long neighbours = indexKept + exactLists
+                + 8 * positions * CoreDistances.approximateSlotsPerPoint((int) Math.min(k, Integer.MAX_VALUE - 4096))
+                + 24 * positions;
         long spanningTree = indexKept + exactLists + 100 * n + 21 * positions;
         long hierarchy = 220 * n;
         long peak = Math.max(Math.max(indexBuild, neighbours), Math.max(spanningTree, hierarchy));

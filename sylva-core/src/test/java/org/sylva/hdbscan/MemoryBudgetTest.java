@@ -38,7 +38,8 @@ class MemoryBudgetTest {
         for (int minSamples : new int[] {1, 5, 20, 100, 1000, 4999}) {
             long k = Math.min(n, minSamples + 1);
             long exactLists = 12L * n * k;
-            long approximateLists = 8L * idx.positions() * (k + 12);
+            // k + 12 entries, and a quarter more above 64 entries: the buffer the lists fill
+            long approximateLists = 8L * idx.positions() * (k > 64 ? k + 12 + Math.max(64, (k + 12) / 4) : k + 12);
             long rowsCopy = 8L * n * d;
             long indexBuild = 2 * rowsCopy + coords;            // the builder's two working copies and the blocks
             long floor = rowsCopy + Math.max(indexBuild, coords + exactLists + approximateLists);

@@ -14,11 +14,13 @@ import org.sylva.kernels.IntegerGrid;
  * total, so offer order changes only entries above the final limit. The arrays are package fields
  * because {@link FilteredKnnSearch} reads limits and entries in its inner loops.
  *
- * <p>For {@code k} above {@link #HEAP_ABOVE} (a large {@code min_samples}) a list is kept as two max-heaps
- * instead of one sorted run, so that an insertion costs O(log k) instead of O(k): the {@code k} smallest
- * entries in the first {@code k} slots (the root is the {@code k}-th value the limit comes from) and the
- * next ones in the remaining slots. They hold the same entries as the sorted run; {@link #sortList} puts
- * them in ascending order when the list is complete.
+ * <p>For {@code k} above {@link #BUFFER_ABOVE} (a large {@code min_samples}) a list is an unsorted buffer
+ * of {@link #stride} slots, more than {@code capacity}: an offer is appended, and when the buffer is full a
+ * selection keeps the {@code capacity} smallest entries and lowers the limit from the {@code k}-th, so an
+ * offer costs O(1) amortised instead of the O(k) of a sorted insertion (or the O(log k) of heaps, whose
+ * scattered sift steps cost about seven times more here). The limit is lowered at each selection instead of
+ * at every entry, which lets a few more offers in; the entries kept, and the limit, once {@link #settle}d
+ * or {@link #finish}ed, are those of the sorted run (not in its order: the exact pass orders them itself).
  *
  * <p>Where the approximations are exact ({@link IntegerGrid}: integer coordinates of small range) the
  * lists made by {@link #exact} order equal values by the candidates' original indices, the order of the
@@ -32,22 +34,23 @@ import org.sylva.kernels.IntegerGrid;
  * }</pre>
  */
 final class ApproximateLists {
-    /** Lists longer than this keep their entries as heaps while they fill (see the class comment). */
-    static final int HEAP_ABOVE = 64;
+    /** Lists longer than this are kept as buffers while they fill (see the class comment). */
+    static final int BUFFER_ABOVE = 64;
 
-    /** Kept values, {@code capacity} per position, ascending. */
+    /** Entries, {@link #stride} slots per position: ascending for sorted runs, unordered in buffers. */
     final float[] value;
     /** Candidate positions matching {@link #value}. */
     final int[] cand;
-    /** Number of kept values per position. */
+    /** Number of entries per position. */
     final int[] count;
     /** The limit {@code L} per position ({@code +inf} until {@code k} values are kept). */
     final double[] limit;
     private final int k;
     private final int capacity;
+    private final int stride;
     private final double limitFactor;
     private final double limitAbs;
-    private final boolean heaps;
+    private final boolean buffered;
     /** Non-null for exact approximations: equal values are ordered by these original indices. */
     private final PointIndex exactTies;
 
@@ -73,14 +76,21 @@ final class ApproximateLists {
                              PointIndex exactTies) {
         this.k = k;
         this.capacity = capacity;
+        this.stride = slots(k, capacity);
         this.limitFactor = limitFactor;
         this.limitAbs = limitAbs;
         this.exactTies = exactTies;
-        this.heaps = k > HEAP_ABOVE;
-        value = new float[positions * capacity];
-        cand = new int[positions * capacity];
+        this.buffered = k > BUFFER_ABOVE;
+        int total = Math.multiplyExact(positions, stride);
+        value = new float[total];
+        cand = new int[total];
         count = new int[positions];
         limit = new double[positions];
+    }
+
+    /** Slots per position for lists of {@code k} entries keeping {@code capacity}: the buffer's size for large {@code k}. */
+    static int slots(int k, int capacity) {
+        return k > BUFFER_ABOVE ? capacity + Math.max(64, capacity / 4) : capacity;
     }
 
     /** True for the lists of exact approximations ({@link #exact}): they never overflow. */
@@ -88,9 +98,14 @@ final class ApproximateLists {
         return exactTies != null;
     }
 
-    /** Entries per position. */
+    /** Entries a complete list keeps. */
     int capacity() {
         return capacity;
+    }
+
+    /** Slots per position: position {@code p}'s entries start at {@code p * stride()}. */
+    int stride() {
+        return stride;
     }
 
     /** Empties the list of position {@code p} and lifts its limit to {@code +inf}. */
@@ -110,8 +125,8 @@ final class ApproximateLists {
      * last entry of a full list if {@code (a, c)} precedes it, and returns the position's limit afterwards.
      */
     double insert(int p, double a, int c) {
-        if (heaps) return insertHeap(p, (float) a, c);
-        int base = p * capacity;
+        if (buffered) return append(p, (float) a, c);
+        int base = p * stride;
         int n = count[p];
         if (n == capacity) {
             int last = base + capacity - 1;
@@ -129,55 +144,70 @@ final class ApproximateLists {
         value[base + j] = (float) a;
         cand[base + j] = c;
         count[p] = n + 1;
-        if (n + 1 >= k) {
-            double lim = value[base + k - 1] * limitFactor + limitAbs;
-            if (lim < limit[p]) limit[p] = lim;
-        }
+        if (n + 1 >= k) lowerLimit(p, value[base + k - 1]);
         return limit[p];
     }
 
     /**
-     * Puts the entries of position {@code p} in ascending order (a no-op for sorted runs); after it, the
-     * list takes no more insertions until {@link #reset}.
+     * Brings the limit of position {@code p} to its value for the entries offered so far (a buffered
+     * list lowers it only when its buffer fills); a no-op for sorted runs.
      */
-    void sortList(int p) {
-        if (!heaps) return;
-        int base = p * capacity;
-        int inA = Math.min(count[p], k);
-        heapSort(base, inA);
-        heapSort(base + k, count[p] - inA);   // every entry of the second heap follows every entry of the first
+    void settle(int p) {
+        if (!buffered || count[p] < k) return;
+        int base = p * stride;
+        count[p] = keepSmallest(base, count[p]);
+        lowerLimit(p, value[base + k - 1]);
     }
 
-    /** The heap form of {@link #insert}: first heap {@code A} (the k smallest), then heap {@code B} (the next). */
-    private double insertHeap(int p, float a, int c) {
-        int base = p * capacity;
+    /**
+     * Readies the list of position {@code p} for the exact pass: its final limit, and the entries within
+     * it before the others. Sorted runs are ascending already; a buffer keeps its {@code capacity} smallest
+     * entries (in no particular order within the limit: the exact pass orders them itself). After it, the
+     * list takes no more insertions until {@link #reset}.
+     */
+    void finish(int p) {
+        if (!buffered) return;
+        settle(p);
+        int base = p * stride;
+        double lim = limit[p];
         int n = count[p];
-        if (n < k) {
-            siftUp(base, n, a, c);
-            count[p] = n + 1;
-            if (n + 1 == k) lowerLimit(p, base);
-            return limit[p];
+        int front = 0;
+        for (int i = 0; i < n; i++) {
+            if (value[base + i] <= lim) swap(base, i, front++);
         }
-        float outV = a;
-        int outC = c;
-        if (before(a, c, value[base], cand[base])) {   // enters A; A's largest moves on to B
-            outV = value[base];
-            outC = cand[base];
-            siftDown(base, k, a, c);
-            lowerLimit(p, base);
+    }
+
+    /** The buffered form of {@link #insert}: append, and select when the buffer is full. */
+    private double append(int p, float a, int c) {
+        int base = p * stride;
+        int n = count[p];
+        value[base + n] = a;
+        cand[base + n] = c;
+        n++;
+        if (n == stride) {
+            n = keepSmallest(base, n);
+            lowerLimit(p, value[base + k - 1]);
+        } else if (n == k && limit[p] == Double.POSITIVE_INFINITY) {
+            lowerLimit(p, value[base + select(base, n, k - 1)]);   // the first finite limit
         }
-        int bBase = base + k, inB = n - k, bCap = capacity - k;
-        if (inB < bCap) {
-            siftUp(bBase, inB, outV, outC);
-            count[p] = n + 1;
-        } else if (bCap > 0 && before(outV, outC, value[bBase], cand[bBase])) {
-            siftDown(bBase, bCap, outV, outC);
-        }
+        count[p] = n;
         return limit[p];
     }
 
-    private void lowerLimit(int p, int base) {
-        double lim = value[base] * limitFactor + limitAbs;
+    /**
+     * Keeps the {@code capacity} smallest of the {@code n >= k} entries at {@code base} in its first slots,
+     * the {@code k}-th smallest at offset {@code k - 1}; returns the count kept. One selection of the
+     * {@code k}-th over all, then one of the few next over the rest.
+     */
+    private int keepSmallest(int base, int n) {
+        select(base, n, k - 1);
+        if (n <= capacity) return n;
+        if (capacity > k) select(base + k, n - k, capacity - k - 1);
+        return capacity;
+    }
+
+    private void lowerLimit(int p, float kth) {
+        double lim = kth * limitFactor + limitAbs;
         if (lim < limit[p]) limit[p] = lim;
     }
 
@@ -191,24 +221,70 @@ final class ApproximateLists {
         return exactTies == null ? c1 < c2 : exactTies.original(c1) < exactTies.original(c2);
     }
 
-    /** Adds {@code (v, c)} to the max-heap of {@code size} entries at {@code base}. */
-    private void siftUp(int base, int size, float v, int c) {
-        int i = size;
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (!before(value[base + parent], cand[base + parent], v, c)) break;
-            value[base + i] = value[base + parent];
-            cand[base + i] = cand[base + parent];
-            i = parent;
+    /**
+     * Rearranges the {@code n} entries at {@code base} so that the one of rank {@code r} (0-based, in
+     * (value, candidate) order) is at offset {@code r}, every entry before it precedes or equals it and
+     * every one after follows or equals it; returns {@code r}. Quickselect with a median-of-three pivot;
+     * after {@code 2 log2 n + 8} partitions it sorts what is left (heap sort), so it stays O(n log n) at
+     * worst. Every loop is bounded by a count.
+     */
+    private int select(int base, int n, int r) {
+        int lo = 0, hi = n - 1;
+        int budget = 2 * (32 - Integer.numberOfLeadingZeros(n)) + 8;
+        for (int round = 0; round < budget && hi - lo >= 16; round++) {
+            int mid = (lo + hi) >>> 1;
+            // median of three to slot mid, then Hoare partition around its entry
+            if (before(value[base + mid], cand[base + mid], value[base + lo], cand[base + lo])) swap(base, mid, lo);
+            if (before(value[base + hi], cand[base + hi], value[base + lo], cand[base + lo])) swap(base, hi, lo);
+            if (before(value[base + hi], cand[base + hi], value[base + mid], cand[base + mid])) swap(base, hi, mid);
+            float pv = value[base + mid];
+            int pc = cand[base + mid];
+            int i = lo, j = hi;
+            for (int step = 0; step <= n && i <= j; step++) {
+                for (int s = 0; s < n && before(value[base + i], cand[base + i], pv, pc); s++) i++;
+                for (int s = 0; s < n && before(pv, pc, value[base + j], cand[base + j]); s++) j--;
+                if (i <= j) {
+                    swap(base, i, j);
+                    i++;
+                    j--;
+                }
+            }
+            if (r <= j) {
+                hi = j;
+            } else if (r >= i) {
+                lo = i;
+            } else {
+                return r;   // between the two parts: entries equal to the pivot
+            }
         }
-        value[base + i] = v;
-        cand[base + i] = c;
+        sortRange(base + lo, hi - lo + 1);
+        return r;
     }
 
-    /** Replaces the root of the max-heap of {@code size} entries at {@code base} by {@code (v, c)}. */
-    private void siftDown(int base, int size, float v, int c) {
-        int i = 0;
-        while (true) {
+    private void swap(int base, int a, int b) {
+        float v = value[base + a];
+        int c = cand[base + a];
+        value[base + a] = value[base + b];
+        cand[base + a] = cand[base + b];
+        value[base + b] = v;
+        cand[base + b] = c;
+    }
+
+    /** Sorts the {@code size} entries at {@code base} ascending, in place (heap sort: O(size log size), no recursion). */
+    private void sortRange(int base, int size) {
+        for (int i = size / 2 - 1; i >= 0; i--) siftDown(base, size, i, value[base + i], cand[base + i]);
+        for (int end = size - 1; end > 0; end--) {
+            float v = value[base + end];
+            int c = cand[base + end];
+            value[base + end] = value[base];
+            cand[base + end] = cand[base];
+            siftDown(base, end, 0, v, c);
+        }
+    }
+
+    /** Places {@code (v, c)} at slot {@code i} of the max-heap of {@code size} entries at {@code base}, sifting down. */
+    private void siftDown(int base, int size, int i, float v, int c) {
+        for (int level = 0; level < 32; level++) {
             int child = 2 * i + 1;
             if (child >= size) break;
             if (child + 1 < size && before(value[base + child], cand[base + child],
@@ -222,16 +298,5 @@ final class ApproximateLists {
         }
         value[base + i] = v;
         cand[base + i] = c;
-    }
-
-    /** Sorts the max-heap of {@code size} entries at {@code base} into ascending order, in place. */
-    private void heapSort(int base, int size) {
-        for (int end = size - 1; end > 0; end--) {
-            float v = value[base + end];
-            int c = cand[base + end];
-            value[base + end] = value[base];
-            cand[base + end] = cand[base];
-            siftDown(base, end, v, c);
-        }
     }
 }

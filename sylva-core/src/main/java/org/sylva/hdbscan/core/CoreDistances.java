@@ -264,6 +264,14 @@ public final class CoreDistances {
         return minSamples;
     }
 
+    /**
+     * Slots per point of the approximate lists the float32 pre-filter keeps for lists of {@code k} entries
+     * (four bytes of value and four of candidate each), for memory estimates.
+     */
+    public static long approximateSlotsPerPoint(int k) {
+        return ApproximateLists.slots(k, k + FilteredKnnSearch.EXTRA);
+    }
+
     /** Entries per neighbour list: {@code min(n, minSamples + 1)}. */
     public int k() {
         return k;

@@ -30,7 +30,7 @@ import org.sylva.kernels.IntegerGrid;
  */
 final class FilteredKnnSearch {
     /** Approximations kept per point beyond {@code k}: room for near-ties before a list overflows. */
-    private static final int EXTRA = 12;
+    static final int EXTRA = 12;
     /** Most leaves offered to a leaf in pass 1 (beyond its own). */
     private static final int FIRST_PASS_LEAVES = 8;
 
@@ -187,6 +187,7 @@ final class FilteredKnnSearch {
         }
         double mx = 0.0;
         for (int p = start; p < start + m; p++) {
+            ap.settle(p - base);
             double lim = ap.limit[p - base];
             double b = Double.isInfinite(lim) ? Double.POSITIVE_INFINITY
                     : Math.sqrt(lim * (1 + eps) + DistanceKernel.APPROXIMATION_ABSOLUTE) * (1 + 1e-12);
@@ -431,8 +432,8 @@ final class FilteredKnnSearch {
         int capacity = ap.capacity();
         for (int i = 0; i < qs.m; i++) {
             int p = qs.pos[i];
-            int at = (p - base) * capacity;
-            ap.sortList(p - base);
+            int at = (p - base) * ap.stride();
+            ap.finish(p - base);
             int count = ap.count[p - base];
             double lim = ap.limit[p - base];
             if (!ap.exact() && count == capacity && ap.value[at + capacity - 1] <= lim) {
@@ -442,7 +443,7 @@ final class FilteredKnnSearch {
             int keep = 0;
             for (int e = 0; e < count && ap.value[at + e] <= lim; e++) keep++;
             idx.squaredDistances(p, ap.cand, at, keep, s.exact);
-            if (keep > ApproximateLists.HEAP_ABOVE) {
+            if (keep > ApproximateLists.BUFFER_ABOVE) {
                 // a long list: sorting the candidates costs O(keep log keep), inserting them one by one O(keep k)
                 for (int e = 0; e < keep; e++) {
                     s.exact[e] = Math.sqrt(s.exact[e]);

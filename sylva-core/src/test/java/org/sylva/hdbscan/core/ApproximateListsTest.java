@@ -17,10 +17,10 @@ class ApproximateListsTest {
         Random rnd = new Random(11);
         double eps = DistanceKernel.approximationError(61);
         double factor = (1 + eps) * (1 + eps) * (1 + 1e-12);
-        // 70 and 130 keep heaps while the lists fill (k > HEAP_ABOVE): the same entries once sorted
-        for (int k : new int[] {1, 3, 21, ApproximateLists.HEAP_ABOVE + 6, 130}) {
+        // 70, 130 and 700 are buffers while the lists fill (k > BUFFER_ABOVE): the same entries and limit once sorted
+        for (int k : new int[] {1, 3, 21, ApproximateLists.BUFFER_ABOVE + 6, 130, 700}) {
             int capacity = k + 12;
-            for (int trial = 0; trial < 100; trial++) {
+            for (int trial = 0; trial < (k > 200 ? 20 : 100); trial++) {
                 int positions = 3;
                 ApproximateLists ap = new ApproximateLists(positions, k, capacity, eps);
                 int p = rnd.nextInt(positions);
@@ -45,24 +45,37 @@ class ApproximateListsTest {
                     int r = Float.compare(v[a], v[b]);
                     return r != 0 ? r : Integer.compare(c[a], c[b]);
                 });
-                ap.sortList(p);
+                ap.finish(p);
                 int kept = Math.min(count, capacity);
                 assertEquals(kept, ap.count[p]);
-                float[] wantV = new float[kept];
-                int[] wantC = new int[kept];
+                int base = p * ap.stride();
+                // the kept entries (a buffer's in no order: compared sorted), those within the limit first
+                long[] want = new long[kept];
+                long[] got = new long[kept];
                 for (int r = 0; r < kept; r++) {
-                    wantV[r] = v[order[r]];
-                    wantC[r] = c[order[r]];
+                    want[r] = key(v[order[r]], c[order[r]]);
+                    got[r] = key(ap.value[base + r], ap.cand[base + r]);
                 }
-                int base = p * capacity;
-                assertArrayEquals(wantV, Arrays.copyOfRange(ap.value, base, base + kept), "k=" + k);
-                assertArrayEquals(wantC, Arrays.copyOfRange(ap.cand, base, base + kept), "k=" + k);
+                if (k <= ApproximateLists.BUFFER_ABOVE) assertArrayEquals(want, got, "sorted run, k=" + k);
+                Arrays.sort(got);
+                assertArrayEquals(want, got, "k=" + k);
+                boolean beyond = false;
+                for (int r = 0; r < kept; r++) {
+                    boolean within = ap.value[base + r] <= ap.limit[p];
+                    if (!within) beyond = true;
+                    else assertFalse(beyond, "an entry within the limit after one beyond it, k=" + k);
+                }
                 double wantLimit = count < k ? Double.POSITIVE_INFINITY
                         : v[order[k - 1]] * factor + 3 * DistanceKernel.APPROXIMATION_ABSOLUTE;
                 assertEquals(wantLimit, ap.limit[p]);
                 assertEquals(count >= k, ap.allFull(p, 1));
             }
         }
+    }
+
+    /** (value, candidate) as one number in their order (non-negative values). */
+    private static long key(float v, int c) {
+        return ((long) Float.floatToRawIntBits(v) << 32) | c;
     }
 
     @Test
