@@ -174,9 +174,13 @@ final class BoruvkaRun {
             posActive[p] = active[o];
         }
         double[] weights = state.componentWeights();
+        long[] endpoints = state.componentEndpoints();
         for (int c = 0; c < n; c++) {
-            // the driver sends weights only: a real edge of that weight with unknown endpoints
-            compBound.set(c, boundPruning ? weights[c] : Double.POSITIVE_INFINITY, EdgeOrder.NO_ENDPOINTS);
+            if (boundPruning) {
+                compBound.set(c, weights[c], endpoints[c]);
+            } else {
+                compBound.set(c, Double.POSITIVE_INFINITY, EdgeOrder.NO_ENDPOINTS);
+            }
         }
         prepareLeaves(leafFrom, leafTo);
     }

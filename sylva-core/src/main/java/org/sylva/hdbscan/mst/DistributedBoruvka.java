@@ -60,12 +60,14 @@ public final class DistributedBoruvka {
         int[] comps = new int[n];
         components.componentsInto(comps);
         double[] weights = new double[n];
+        long[] endpoints = new long[n];
         boolean[] active = new boolean[n];
         for (int p = 0; p < n; p++) {
             weights[p] = components.componentWeight(p);
+            endpoints[p] = components.componentEndpoints(p);
             active[p] = components.needsScan(p, resolved);
         }
-        return new BoruvkaRoundState(comps, weights, active);
+        return new BoruvkaRoundState(comps, weights, endpoints, active);
     }
 
     /** Takes one task's edges (any order, any number of tasks). */

@@ -49,6 +49,21 @@ class DistributedBoruvkaTest {
         }
     }
 
+    /** Binary vectors: weights take a handful of values, so the bounds' endpoints do most of the pruning. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 7})
+    void binaryVectorsTieEverywhereAndGiveTheSameStages(int slices) {
+        int n = 2000;
+        int d = 24;
+        Random rnd = new Random(8);
+        double[] rows = new double[n * d];
+        for (int i = 0; i < rows.length; i++) rows[i] = rnd.nextInt(2);
+        for (DistanceKernel kernel : new DistanceKernel[] {KernelProvider.get().scalarDistance(),
+                KernelProvider.get().bestDistance()}) {
+            check(rows, n, d, 10, 1.0, slices, kernel);
+        }
+    }
+
     private static void check(double[] rows, int n, int d, int minSamples, double alpha, int slices,
                               DistanceKernel kernel) {
         PointIndex index = PointIndex.build(rows, n, d, kernel);
