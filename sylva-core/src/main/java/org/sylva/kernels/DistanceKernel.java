@@ -73,6 +73,15 @@ public interface DistanceKernel {
     }
 
     /**
+     * True when {@link #approximateSquaredDistances} sums the squares of per-coordinate float32 differences
+     * (in any order, fused or not), so that on an {@link IntegerGrid} every approximation is exact. A kernel
+     * that expands {@code |x|^2 + |y|^2 - 2 x.y} must say false.
+     */
+    default boolean approximatesByDifferences() {
+        return false;
+    }
+
+    /**
      * The relative error bound {@code eps} of approximate squared distances in {@code d} dimensions: for
      * every pair, with {@code s} the reference float64 value and {@code a} the approximation,
      * {@code a <= s * (1 + eps) + APPROXIMATION_ABSOLUTE} and {@code s <= a * (1 + eps) + APPROXIMATION_ABSOLUTE}.

@@ -1,7 +1,8 @@
 package org.sylva.kernels;
 
 /**
- * Whether a point set's float32 approximate squared distances are exact: every coordinate an integer,
+ * Whether a point set's float32 approximate squared distances are exact (for a kernel that
+ * {@link DistanceKernel#approximatesByDifferences}): every coordinate an integer,
  * and the sum over the dimensions of each coordinate's squared range at most {@code 2^24}. Then every
  * difference of two coordinates is an integer of magnitude at most its range (exact in float32, the
  * inputs being exact float32 values), each square and every partial sum is an integer not above

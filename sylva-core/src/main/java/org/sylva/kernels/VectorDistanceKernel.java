@@ -52,6 +52,12 @@ final class VectorDistanceKernel implements DistanceKernel {
         return true;
     }
 
+    /** Per coordinate {@code t = x - v}, then {@code fma(t, t, acc)}: exact on an {@link IntegerGrid}. */
+    @Override
+    public boolean approximatesByDifferences() {
+        return true;
+    }
+
     private static void checkWidth(BlockedPoints idx) {
         if (idx.blockWidth() != W) {
             throw new IllegalArgumentException("index built with block width " + idx.blockWidth()

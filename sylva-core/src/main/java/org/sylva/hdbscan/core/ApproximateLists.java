@@ -19,8 +19,9 @@ import org.sylva.kernels.IntegerGrid;
  * selection keeps the {@code capacity} smallest entries and lowers the limit from the {@code k}-th, so an
  * offer costs O(1) amortised instead of the O(k) of a sorted insertion (or the O(log k) of heaps, whose
  * scattered sift steps cost about seven times more here). The limit is lowered at each selection instead of
- * at every entry, which lets a few more offers in; the entries kept, and the limit, once {@link #settle}d
- * or {@link #finish}ed, are those of the sorted run (not in its order: the exact pass orders them itself).
+ * at every entry, which lets a few more offers in; once {@link #settle}d or {@link #finish}ed, the limit
+ * and the entries within it are those of the sorted run (not in its order: the exact pass orders them
+ * itself), and so is the overflow decision; entries above the limit may differ, and nothing reads them.
  *
  * <p>Where the approximations are exact ({@link IntegerGrid}: integer coordinates of small range) the
  * lists made by {@link #exact} order equal values by the candidates' original indices, the order of the

@@ -236,8 +236,9 @@ public final class CoreDistances {
 
     /**
      * Wraps precomputed values (copied): {@code neighbours}/{@code distances} hold {@code k} entries per
-     * point, row-major, ordered by (distance, index). For tests and for callers that computed lists
-     * elsewhere; nothing is recomputed, only shapes are checked.
+     * point, row-major, the first {@code k} points in (distance, index) order. For tests and for callers
+     * that computed lists elsewhere; nothing is recomputed, but shapes and each list's order are checked:
+     * the spanning tree's shortcuts decide ties by that order.
      */
     public static CoreDistances of(int minSamples, double[] core, int k, int[] neighbours, double[] distances) {
         int n = core.length;
@@ -245,6 +246,16 @@ public final class CoreDistances {
         if (k < 0 || (long) n * k != neighbours.length || neighbours.length != distances.length) {
             throw new InvalidInputException("neighbour arrays must hold n * k = " + n + " * " + k + " entries, got "
                     + neighbours.length + " and " + distances.length);
+        }
+        for (int i = 0; i < n; i++) {
+            for (int r = 1; r < k; r++) {
+                int a = i * k + r - 1, b = a + 1;
+                if (!(distances[a] < distances[b] || (distances[a] == distances[b] && neighbours[a] < neighbours[b]))) {
+                    throw new InvalidInputException("neighbour list " + i + " is not in (distance, index) order at entry "
+                            + r + ": (" + distances[a] + ", " + neighbours[a] + ") then (" + distances[b] + ", "
+                            + neighbours[b] + ")");
+                }
+            }
         }
         return new CoreDistances(n, minSamples, k, core.clone(), neighbours.clone(), distances.clone());
     }

@@ -105,7 +105,7 @@ final class FilteredKnnSearch {
         this.direct = new DirectKnnSearch(idx, backend, k, true, threads, outIdx, outDist, slice ? posFrom : -1);
         this.scratch = new Scratch[threads];
         int positions = posTo - posFrom;
-        ap = IntegerGrid.exactApproximations(idx, idx.positions(), idx::original)
+        ap = backend.approximatesByDifferences() && IntegerGrid.exactApproximations(idx, idx.positions(), idx::original)
                 ? ApproximateLists.exact(positions, k, idx) : new ApproximateLists(positions, k, k + EXTRA, eps);
         for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, k, ap.capacity());
         int leaves = idx.leaves();

@@ -87,9 +87,9 @@ final class BoruvkaRun {
                 double m = Double.POSITIVE_INFINITY;
                 int mo = Integer.MAX_VALUE;
                 int s = idx.leafStart(leaf), c = idx.leafCount(leaf);
-                for (int p = s; p < s + c; p++) {
+                for (int p = s; p < s + c; p++) {   // a leaf's count covers its real points only
                     m = Math.min(m, posCore[p]);
-                    if (idx.original(p) >= 0) mo = Math.min(mo, idx.original(p));
+                    mo = Math.min(mo, idx.original(p));
                 }
                 nodeMinCore[node] = m;
                 nodeMinOrig[node] = mo;

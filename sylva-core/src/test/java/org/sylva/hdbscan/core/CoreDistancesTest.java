@@ -171,4 +171,20 @@ class CoreDistancesTest {
         t.cancel();
         return t;
     }
+
+    /** Lists given from elsewhere must be in (distance, index) order: the spanning tree decides ties by it. */
+    @org.junit.jupiter.api.Test
+    void wrappedListsOutOfOrderAreRefused() {
+        double[] core = {1, 1};
+        CoreDistances ok = CoreDistances.of(1, core, 2, new int[] {0, 1, 1, 0}, new double[] {0, 1, 0, 1});
+        org.junit.jupiter.api.Assertions.assertEquals(2, ok.k());
+        org.sylva.data.InvalidInputException e = org.junit.jupiter.api.Assertions.assertThrows(
+                org.sylva.data.InvalidInputException.class,
+                () -> CoreDistances.of(1, core, 2, new int[] {0, 1, 1, 0}, new double[] {0, 1, 1, 0}));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("neighbour list 1 is not in (distance, index) order"),
+                e.getMessage());
+        // equal distances: the lower index first
+        org.junit.jupiter.api.Assertions.assertThrows(org.sylva.data.InvalidInputException.class,
+                () -> CoreDistances.of(1, core, 2, new int[] {1, 0, 1, 0}, new double[] {0, 0, 0, 1}));
+    }
 }
