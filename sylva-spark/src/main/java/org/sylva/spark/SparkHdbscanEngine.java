@@ -13,12 +13,14 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.core.NearestSlice;
+import org.sylva.hdbscan.engine.DuplicatePoints;
 import org.sylva.hdbscan.engine.FittedPoints;
 import org.sylva.hdbscan.engine.HdbscanEngine;
 import org.sylva.hdbscan.engine.MutualReachabilityMst;
 import org.sylva.hdbscan.mst.BoruvkaMst;
 import org.sylva.hdbscan.mst.BoruvkaRoundState;
 import org.sylva.hdbscan.mst.DistributedBoruvka;
+import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.parallel.Execution;
 
 /**
@@ -76,14 +78,20 @@ public final class SparkHdbscanEngine implements HdbscanEngine {
     public MutualReachabilityMst spanningTree(FittedPoints points, int minSamples, double alpha, Execution execution) {
         String fitId = UUID.randomUUID().toString();
         SparkJobs jobs = new SparkJobs(sc, "sylva-hdbscan-" + fitId, execution.cancel());
-        int n = points.n();
+        // Identical points are searched once, with a multiplicity, and expanded after (as the CPU engine
+        // does, bitwise the result of searching every copy): the executors see the distinct rows only.
+        DuplicatePoints dup = points.n() <= DuplicatePoints.MAX_POINTS
+                ? DuplicatePoints.find(points.rows(), points.n(), points.d(), execution.cancel()) : null;
+        if (dup != null && !dup.collapses()) dup = null;
+        double[] rows = dup != null ? dup.distinctRows() : points.rows();
+        int n = dup != null ? dup.distinct() : points.n();
         int tasks = slices;
         List<DistributedFitStats.Stage> stages = new ArrayList<>();
         Map<String, Double> times = new LinkedHashMap<>();
         List<Broadcast<?>> broadcasts = new ArrayList<>();
         try {
             long t0 = System.nanoTime();
-            FitData data = new FitData(fitId, points.rows(), n, points.d());
+            FitData data = new FitData(fitId, rows, n, points.d());
             Broadcast<FitData> dataB = track(broadcasts, sc.broadcast(data));
             JavaRDD<Integer> sliceIds = sc.parallelize(IntStream.range(0, tasks).boxed().toList(), tasks);
             execution.progress().progress(CoreDistances.STAGE, 0, 1);
@@ -99,10 +107,11 @@ public final class SparkHdbscanEngine implements HdbscanEngine {
                 listBytes += l.payloadBytes();
             }
             CoreDistances cd = CoreDistances.fromSlices(n, minSamples, parts);
+            if (dup != null) cd = cd.withMultiplicities(dup.multiplicities());
             double[] core = cd.coreDistances();
             Broadcast<double[]> coreB = track(broadcasts, sc.broadcast(core));
             long t1 = System.nanoTime();
-            stages.add(new DistributedFitStats.Stage(CoreDistances.STAGE, n, 8L * points.rows().length + 8L * n,
+            stages.add(new DistributedFitStats.Stage(CoreDistances.STAGE, n, 8L * rows.length + 8L * n,
                     listBytes, (j1 - j0) / 1e9, ((j0 - t0) + (t1 - j1)) / 1e9));
             times.put("core distances", (t1 - t0) / 1e9);
             execution.progress().progress(CoreDistances.STAGE, 1, 1);
@@ -143,7 +152,12 @@ public final class SparkHdbscanEngine implements HdbscanEngine {
             long t2 = System.nanoTime();
             times.put("spanning tree", (t2 - t1) / 1e9);
             lastStats = new DistributedFitStats(tasks, stages);
-            return new MutualReachabilityMst(core, owner.tree(), times);
+            SpanningTree tree = owner.tree();
+            if (dup != null) {
+                tree = dup.expandTree(tree, core);
+                core = dup.expandCore(core);
+            }
+            return new MutualReachabilityMst(core, tree, times);
         } finally {
             for (Broadcast<?> b : broadcasts) b.destroy();
         }

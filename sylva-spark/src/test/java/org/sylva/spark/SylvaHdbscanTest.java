@@ -68,6 +68,27 @@ class SylvaHdbscanTest {
         }
     }
 
+    /**
+     * Identical points are searched once on the executors, with a multiplicity (the core-distance stage
+     * sees the distinct rows only), and the result is bitwise the local fit's.
+     */
+    @Test
+    void identicalPointsAreSearchedOnceAndExpanded() {
+        int n = 20_000, d = 5;
+        double[] x = new double[n * d];
+        for (int i = 0; i < n; i++) {
+            int g = i % 7 == 0 ? 1000 + i : i % 3;   // three groups of thousands of copies, and distinct points
+            for (int j = 0; j < d; j++) x[i * d + j] = g * 0.5 + j * 0.25;
+        }
+        HdbscanResult local = Hdbscan.builder().minClusterSize(10).minSamples(10).threads(2).build()
+                .fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(10).setMinSamples(10)
+                .fit(LocalSpark.points(x, n, d, 3));
+        assertSame(local, model.result());
+        int distinct = 3 + (n + 6) / 7;
+        assertEquals(distinct, model.fitStats().stages().get(0).componentsBefore(), "distinct rows searched");
+    }
+
     static void assertSame(HdbscanResult local, HdbscanResult spark) {
         assertArrayEquals(local.coreDistances(), spark.coreDistances());
         assertArrayEquals(local.spanningTree().fromArray(), spark.spanningTree().fromArray());

@@ -217,21 +217,31 @@ public final class CoreDistances {
         if (multiplicity.length != index.size()) {
             throw new IllegalArgumentException(multiplicity.length + " multiplicities for " + index.size() + " points");
         }
-        CoreDistances lists = compute(index, minSamples, backend, threads, progress, cancel, true);
-        int n = lists.n, k = lists.k;
-        double[] core = new double[n];
+        return compute(index, minSamples, backend, threads, progress, cancel, true).withMultiplicities(multiplicity);
+    }
+
+    /**
+     * These lists (of distinct points) with the core distances of {@link #compute(PointIndex, int, int[],
+     * DistanceKernel, int, ProgressListener, CancellationToken)}: point {@code i} standing for
+     * {@code multiplicity[i]} identical points. For engines that search the distinct points elsewhere.
+     */
+    public CoreDistances withMultiplicities(int[] multiplicity) {
+        if (multiplicity.length != n) {
+            throw new IllegalArgumentException(multiplicity.length + " multiplicities for " + n + " points");
+        }
+        double[] c = new double[n];
         for (int i = 0; i < n; i++) {
             long seen = 0;
-            double c = Double.NaN;
+            double at = Double.NaN;
             for (int r = 0; r < k; r++) {
-                seen += multiplicity[lists.neighbours[i * k + r]];
-                c = lists.distances[i * k + r];
+                seen += multiplicity[neighbours[i * k + r]];
+                at = distances[i * k + r];
                 if (seen >= minSamples) break;
             }
             // fewer copies than minSamples in all: the farthest point, as the search over all points gives
-            core[i] = c;
+            c[i] = at;
         }
-        return new CoreDistances(n, minSamples, k, core, lists.neighbours, lists.distances);
+        return new CoreDistances(n, minSamples, k, c, neighbours, distances);
     }
 
     /**
