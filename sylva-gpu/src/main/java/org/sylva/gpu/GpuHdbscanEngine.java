@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.sylva.gpu.opencl.OpenClBackend;
 import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.engine.DuplicatePoints;
 import org.sylva.hdbscan.engine.FittedPoints;
 import org.sylva.hdbscan.engine.HdbscanEngine;
 import org.sylva.hdbscan.engine.MutualReachabilityMst;
@@ -60,9 +61,18 @@ public final class GpuHdbscanEngine implements HdbscanEngine {
             throw new IllegalArgumentException("min_samples " + minSamples + " outside [1, " + n + "]");
         }
         TileShape.rowsPerTile(d);   // refuses too many coordinates before any device work
-        int k = Math.min(n, minSamples + 1);
         Map<String, Double> times = new LinkedHashMap<>();
         long t0 = System.nanoTime();
+        // Identical points are searched once, with a multiplicity, and expanded after (as the CPU engine
+        // does, bitwise the result of searching every copy): the device sees the distinct rows only.
+        DuplicatePoints dup = n <= DuplicatePoints.MAX_POINTS
+                ? DuplicatePoints.find(points.rows(), n, d, ex.cancel()) : null;
+        if (dup != null && !dup.collapses()) dup = null;
+        if (dup != null) {
+            points = new FittedPoints(dup.distinctRows(), dup.distinct(), d);
+            n = dup.distinct();
+        }
+        int k = Math.min(n, minSamples + 1);
         try (DeviceFit fit = backend.open(points, k)) {
             LaunchedPass.run(n, CoreDistances.STAGE, policy, ex, fit::coreLists);
             double[] sq = new double[n * k];
@@ -70,13 +80,22 @@ public final class GpuHdbscanEngine implements HdbscanEngine {
             fit.readLists(sq, nearest);
             double[] dist = new double[n * k];
             for (int i = 0; i < n * k; i++) dist[i] = Math.sqrt(sq[i]);   // sqrt is monotone: same order
-            double[] core = new double[n];
-            int at = Math.min(minSamples, k) - 1;
-            for (int i = 0; i < n; i++) core[i] = dist[i * k + at];
+            double[] core;
+            if (dup != null) {
+                core = CoreDistances.coresWithMultiplicities(minSamples, k, nearest, dist, dup.multiplicities());
+            } else {
+                core = new double[n];
+                int at = Math.min(minSamples, k) - 1;
+                for (int i = 0; i < n; i++) core[i] = dist[i * k + at];
+            }
             fit.setCore(core);
             long t1 = System.nanoTime();
             times.put("core distances", (t1 - t0) / 1e9);
             SpanningTree tree = new GpuBoruvka(fit, core, k, nearest, dist, alpha, shortcuts, policy).run(ex);
+            if (dup != null) {
+                tree = dup.expandTree(tree, core);
+                core = dup.expandCore(core);
+            }
             times.put("spanning tree", (System.nanoTime() - t1) / 1e9);
             return new MutualReachabilityMst(core, tree, times);
         }

@@ -226,8 +226,20 @@ public final class CoreDistances {
      * {@code multiplicity[i]} identical points. For engines that search the distinct points elsewhere.
      */
     public CoreDistances withMultiplicities(int[] multiplicity) {
-        if (multiplicity.length != n) {
-            throw new IllegalArgumentException(multiplicity.length + " multiplicities for " + n + " points");
+        return new CoreDistances(n, minSamples, k, coresWithMultiplicities(minSamples, k, neighbours, distances,
+                multiplicity), neighbours, distances);
+    }
+
+    /**
+     * The core distances of {@link #withMultiplicities} from raw lists: {@code k} entries per point, nearest
+     * first, {@code neighbours[i * k + r]} a point index into {@code multiplicity}.
+     */
+    public static double[] coresWithMultiplicities(int minSamples, int k, int[] neighbours, double[] distances,
+                                                   int[] multiplicity) {
+        int n = multiplicity.length;
+        if ((long) n * k != neighbours.length || neighbours.length != distances.length) {
+            throw new IllegalArgumentException(multiplicity.length + " multiplicities for lists of "
+                    + neighbours.length + " entries, " + k + " per point");
         }
         double[] c = new double[n];
         for (int i = 0; i < n; i++) {
@@ -241,7 +253,7 @@ public final class CoreDistances {
             // fewer copies than minSamples in all: the farthest point, as the search over all points gives
             c[i] = at;
         }
-        return new CoreDistances(n, minSamples, k, c, neighbours, distances);
+        return c;
     }
 
     /**
