@@ -54,6 +54,8 @@ final class ApproximateLists {
     private final boolean buffered;
     /** Non-null for exact approximations: equal values are ordered by these original indices. */
     private final PointIndex exactTies;
+    /** Partitions a selection may run before it sorts what is left; negative: the default (tests lower it). */
+    int partitionBudget = -1;
 
     /**
      * Lists for {@code positions} positions, of {@code capacity >= k} entries each, for approximations
@@ -231,7 +233,7 @@ final class ApproximateLists {
      */
     private int select(int base, int n, int r) {
         int lo = 0, hi = n - 1;
-        int budget = 2 * (32 - Integer.numberOfLeadingZeros(n)) + 8;
+        int budget = partitionBudget >= 0 ? partitionBudget : 2 * (32 - Integer.numberOfLeadingZeros(n)) + 8;
         for (int round = 0; round < budget && hi - lo >= 16; round++) {
             int mid = (lo + hi) >>> 1;
             // median of three to slot mid, then Hoare partition around its entry

@@ -73,6 +73,41 @@ class ApproximateListsTest {
         }
     }
 
+    /** A selection that runs out of partitions sorts what is left: the same entries and limits. */
+    @Test
+    void theSelectionsFallbackSortKeepsTheSameEntries() {
+        Random rnd = new Random(5);
+        double eps = DistanceKernel.approximationError(61);
+        int k = 300, capacity = k + 12;
+        for (int trial = 0; trial < 20; trial++) {
+            int count = 4 * capacity + rnd.nextInt(capacity);
+            float[] v = new float[count];
+            int[] c = new int[count];
+            for (int i = 0; i < count; i++) {
+                v[i] = rnd.nextInt(50) * 0.5f;
+                c[i] = rnd.nextInt(5000);
+            }
+            long[][] kept = new long[3][];
+            double[] limits = new double[3];
+            int[] budgets = {-1, 0, 1};
+            for (int b = 0; b < 3; b++) {
+                ApproximateLists ap = new ApproximateLists(1, k, capacity, eps);
+                ap.partitionBudget = budgets[b];
+                ap.reset(0);
+                for (int i = 0; i < count; i++) ap.insert(0, v[i], c[i]);
+                ap.finish(0);
+                kept[b] = new long[ap.count[0]];
+                for (int r = 0; r < ap.count[0]; r++) kept[b][r] = key(ap.value[r], ap.cand[r]);
+                Arrays.sort(kept[b]);
+                limits[b] = ap.limit[0];
+            }
+            assertArrayEquals(kept[0], kept[1]);
+            assertArrayEquals(kept[0], kept[2]);
+            assertEquals(limits[0], limits[1]);
+            assertEquals(limits[0], limits[2]);
+        }
+    }
+
     /** (value, candidate) as one number in their order (non-negative values). */
     private static long key(float v, int c) {
         return ((long) Float.floatToRawIntBits(v) << 32) | c;
