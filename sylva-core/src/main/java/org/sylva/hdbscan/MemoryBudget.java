@@ -53,7 +53,7 @@ final class MemoryBudget {
         long neighbours = indexKept + exactLists
                 + 8 * positions * CoreDistances.approximateSlotsPerPoint((int) Math.min(k, Integer.MAX_VALUE - 4096))
                 + 24 * positions;
-        long spanningTree = indexKept + exactLists + 120 * n + 21 * positions;
+        long spanningTree = indexKept + exactLists + 128 * n + 21 * positions;
         long hierarchy = 220 * n;
         long peak = Math.max(Math.max(indexBuild, neighbours), Math.max(spanningTree, hierarchy));
         return rows + duplicates + peak;

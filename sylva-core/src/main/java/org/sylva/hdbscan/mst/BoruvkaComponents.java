@@ -20,8 +20,9 @@ import org.sylva.progress.ProgressListener;
  * division may merge distinct distances, and so it does for lists kept in another order). (1) {@link #neighbourEdges}: when every edge to a point outside
  * the list comes after the list's lightest edge into another component, that edge is {@code p}'s best: no
  * scan. (2) When every edge of {@code p} outside its list comes after the best edge its component already
- * has (that best includes {@code p}'s list edges), or {@code core_p} exceeds that edge's weight, no edge
- * of {@code p} can win: no scan. Ties matter: on integer data most weights tie, and the endpoints decide.
+ * has (that best includes {@code p}'s list edges), or {@code core_p} exceeds that edge's weight, or an
+ * earlier round's scan found no edge of {@code p} into another component up to that weight
+ * ({@link #recordNoEdgeUpTo}), no edge of {@code p} can win: no scan. Ties matter: on integer data most weights tie, and the endpoints decide.
  * With both off every point is scanned, and the tree is the same (tested).
  *
  * <pre>{@code
@@ -106,6 +107,12 @@ public final class BoruvkaComponents {
     /** Per point, this round's lightest neighbour edge into another component (shortcut 1), or NONE. */
     private double[] pointW;
     private int[] pointQ;
+    /**
+     * Per point, a weight up to which it has no edge into another component at all, learnt from a scan
+     * that examined every such edge ({@link #recordNoEdgeUpTo}); {@code -inf} when unknown. Components only
+     * grow, so the other components' points only become fewer and it stays true in later rounds.
+     */
+    private final double[] clearTo;
     /** Per point, its list's last distance (scaled by alpha) and index, copied while the list is read. */
     private double[] lastW;
     private int[] lastO;
@@ -132,6 +139,8 @@ public final class BoruvkaComponents {
         compW = new double[n];
         compLo = new int[n];
         compHi = new int[n];
+        clearTo = new double[n];
+        Arrays.fill(clearTo, Double.NEGATIVE_INFINITY);
         int m = Math.max(n - 1, 0);
         edgeFrom = new int[m];
         edgeTo = new int[m];
@@ -225,7 +234,17 @@ public final class BoruvkaComponents {
      */
     public boolean needsScan(int p, boolean[] resolved) {
         int c = comp[p];
-        return !(resolved[p] || core[p] > compW[c] || outsideAfter(p, compW[c], componentEndpoints(c)));
+        return !(resolved[p] || core[p] > compW[c] || compW[c] <= clearTo[p]
+                || outsideAfter(p, compW[c], componentEndpoints(c)));
+    }
+
+    /**
+     * Records that point {@code p} has no edge of weight at most {@code w} into another component: a scan
+     * examined every such edge and found none. Later rounds skip {@code p} while its component's best edge
+     * weighs at most that (shortcut 2).
+     */
+    public void recordNoEdgeUpTo(int p, double w) {
+        if (w > clearTo[p]) clearTo[p] = w;
     }
 
     /**

@@ -37,6 +37,7 @@ final class CheapestEdgeScan {
     private final double[] nodeMinCore;
     private final int[] nodeMinOrig;
     private final int[] nodeComp;
+    private final BoruvkaComponents components;
     private final double[] bestW;
     private final int[] bestQ;
     private final ComponentBounds compBound;
@@ -59,6 +60,7 @@ final class CheapestEdgeScan {
         this.nodeMinCore = run.nodeMinCore;
         this.nodeMinOrig = run.nodeMinOrig;
         this.nodeComp = run.nodeComp;
+        this.components = run.components;
         this.bestW = run.components.bestW;
         this.bestQ = run.components.bestQ;
         this.compBound = run.compBound;
@@ -140,6 +142,17 @@ final class CheapestEdgeScan {
             if (s.qBestQ[i] != Integer.MAX_VALUE) {
                 bestW[o] = s.qBestW[i];
                 bestQ[o] = s.qBestQ[i];
+            } else if (boundPruning) {
+                // Nothing found. Every skip was of an edge strictly after the bound as it stood; the bound
+                // only fell. An edge of weight at most the final bound's weight W was therefore skipped only
+                // at a bound of weight W whose lower endpoint is at most the final one's, and only if it
+                // came after it: impossible while this point's index is below the final lower endpoint
+                // (then every edge of weight W from it comes first). So the scan saw every edge of weight
+                // at most W into another component, and there is none.
+                reference(s, i);
+                if (s.refW[i] < Double.POSITIVE_INFINITY && s.qOrig[i] < (int) (s.refE[i] >>> 32)) {
+                    components.recordNoEdgeUpTo(o, s.refW[i]);
+                }
             }
         }
     }
