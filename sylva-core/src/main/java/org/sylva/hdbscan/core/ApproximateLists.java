@@ -129,6 +129,35 @@ final class ApproximateLists {
      */
     double insert(int p, double a, int c) {
         if (buffered) return append(p, (float) a, c);
+        if (exactTies != null) return insertByOriginal(p, a, c);
+        // the hot path of the pre-filter: kept free of the exact lists' tie rule (a separate method)
+        int base = p * stride;
+        int n = count[p];
+        if (n == capacity) {
+            int last = base + capacity - 1;
+            if (a > value[last] || (a == value[last] && c > cand[last])) return limit[p];
+            n--;
+        }
+        int j = n;
+        for (; j > 0; j--) {
+            double pa = value[base + j - 1];
+            int pp = cand[base + j - 1];
+            if (pa < a || (pa == a && pp < c)) break;
+            value[base + j] = (float) pa;
+            cand[base + j] = pp;
+        }
+        value[base + j] = (float) a;
+        cand[base + j] = c;
+        count[p] = n + 1;
+        if (n + 1 >= k) {
+            double lim = value[base + k - 1] * limitFactor + limitAbs;
+            if (lim < limit[p]) limit[p] = lim;
+        }
+        return limit[p];
+    }
+
+    /** {@link #insert} into a sorted run of an exact list: equal values ordered by original index. */
+    private double insertByOriginal(int p, double a, int c) {
         int base = p * stride;
         int n = count[p];
         if (n == capacity) {
