@@ -140,13 +140,17 @@ short=0
 for k in "${keys[@]}"; do
   sy=$(echo "${t[$k sylva]}" | median); sk=$(echo "${t[$k sklearn]}" | median); fh=$(echo "${t[$k fast]}" | median)
   ratio=$(awk -v a="$sk" -v b="$fh" -v s="$sy" 'BEGIN {printf "%.2f", (a < b ? a : b) / s}')
-  ok=$(awk -v r="$ratio" 'BEGIN {print (r >= 2 ? "yes" : "no")}')
+  ok=$(awk -v a="$sk" -v b="$fh" -v s="$sy" 'BEGIN {print ((a < b ? a : b) >= 2 * s ? "yes" : "no")}')
   [ "$ok" = yes ] || short=$((short + 1))
   printf '| %-14s | %-11s | %2s | %10s s | %10s s | %10s s | %5s× | %5s | %s |\n' "$k" "${rows[$k]} × ${cols[$k]}" \
     "${mcs[$k]}" "$sy" "$sk" "$fh" "$ratio" "$ok" "${ncl[$k]}"
 done
 echo
 echo "sets at >= 2x: $(( ${#keys[@]} - short )) of ${#keys[@]}"
+echo "every run (s, in the order run):"
+for k in "${keys[@]}"; do
+  printf '  %-14s sylva%s | sklearn%s | fast_hdbscan%s\n' "$k" "${t[$k sylva]}" "${t[$k sklearn]}" "${t[$k fast]}"
+done
 if [ "$misses" -gt 0 ]; then
   echo "cold-suite.sh: timed fast_hdbscan runs compiled $misses numba functions: its cache was not warm" >&2
   exit 1
