@@ -28,13 +28,16 @@ counted; the two peers count other points only, so they get S - 1):
 
 Timing: medians of --repeat fits; numba is compiled before any timing (a warm-up fit), Sylva's engine
 fits a small set for its first 6.5 s (past the seconds in which `auto` prefers the scalar kernels for small
-inputs, a cold-start rule) and gets warm-up fits per set; a peer whose first timed fit takes more than --slow seconds is timed once (the table says
+inputs, a cold-start rule); then, per set, every tool fits the set untimed until --warm-seconds have passed
+(Sylva at least twice, the peers once and only up to --warm-max points), so that the medians are a
+long-lived process's steady state (for Sylva: its JIT has compiled that set's code paths); a peer whose first timed fit takes more than --slow seconds is timed once (the table says
 so). scikit-learn is skipped above --sklearn-max points (about 40 minutes at 200 000 clips, issue 4).
 Sylva's figures: the engine's own fit time and the wall time of the Python call; ratios are peer / Sylva
 wall time (the conservative one).
 
 usage: python3 scripts/peer-suite.py [--sizes 20000,50000[,200000]] [--repeat 3] [--slow 60]
-                                     [--sklearn-max 50000] [--peers-dir /tmp/peers] [--only NAME,...]
+                                     [--sklearn-max 50000] [--warm-seconds 2] [--warm-max 20000]
+                                     [--peers-dir /tmp/peers] [--only NAME,...]
 """
 import argparse
 import importlib.util
@@ -195,6 +198,17 @@ def load_sklearn():
 
 # ---------------------------------------------------------------------------------------------- runs
 
+def warm_up(fit, least, seconds):
+    """Untimed fits of one set: at least `least`, and more until `seconds` have passed (at most 200), so that
+    what is timed next is the steady state of a long-lived process, for every tool alike (the JIT's for
+    Sylva; for the peers, whatever their first calls on a set cost)."""
+    t0 = time.perf_counter()
+    for i in range(200):
+        if i >= least and time.perf_counter() - t0 >= seconds:
+            break
+        fit()
+
+
 def run_peer(peer, x, mcs, repeat, slow):
     """(median seconds, runs, sorted weights) or raises."""
     walls, weights = [], None
@@ -239,6 +253,10 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--slow", type=float, default=60.0, help="a peer slower than this (s) is timed once")
     ap.add_argument("--sklearn-max", type=int, default=50000, help="skip scikit-learn above this many points")
+    ap.add_argument("--warm-seconds", type=float, default=2.0,
+                    help="untimed fits of each set, by every tool, until this many seconds have passed")
+    ap.add_argument("--warm-max", type=int, default=20000,
+                    help="the peers' per-set warm-up only up to this many points (their fits grow long)")
     ap.add_argument("--peers-dir", default=os.environ.get("SYLVA_PEERS", "/tmp/peers"))
     ap.add_argument("--only", default="", help="only the sets whose name contains one of these words")
     args = ap.parse_args()
@@ -278,8 +296,8 @@ def main():
     rows = []
     for name, kind, x, mcs, oracle_mst in sets:
         n = len(x)
-        for _ in range(2 if n <= 50000 else 1):
-            sylva.HDBSCAN(min_cluster_size=mcs, min_samples=mcs).fit(x)
+        warm_up(lambda: sylva.HDBSCAN(min_cluster_size=mcs, min_samples=mcs).fit(x),
+                2 if n <= 50000 else 1, args.warm_seconds)
         engine, walls, c = [], [], None
         for _ in range(args.repeat):
             t0 = time.perf_counter()
@@ -300,6 +318,8 @@ def main():
                 row["peers"][p.name] = ("skipped", f"n > {args.sklearn_max}")
                 continue
             try:
+                if n <= args.warm_max:
+                    warm_up(lambda: p.fit(x, mcs, mcs), 1, args.warm_seconds)
                 t, runs, w = run_peer(p, x, mcs, args.repeat, args.slow)
                 row["peers"][p.name] = (t, runs, compare(w, mine))
                 print(f"  {p.name} {t:.3f} s (runs: {runs}), sorted MST weights {row['peers'][p.name][2]}",

@@ -188,6 +188,13 @@ final class CheapestEdgeScan {
         return mx;
     }
 
+    /** The smallest weight among the queries' bounds. */
+    private double minBound(Scratch s, int m) {
+        double mn = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < m; i++) mn = Math.min(mn, boundWeight(s, i));
+        return mn;
+    }
+
     /**
      * True when no query can use an edge into {@code node} (ball lower bound {@code lb}): for each, the
      * node is its own component's, or every edge into it comes strictly after the query's bound (weight at
@@ -209,6 +216,7 @@ final class CheapestEdgeScan {
 
     private void traverse(Scratch s, int m, int ownLeaf, int uniform, double minCoreQ) {
         int own = idx.leafNode(ownLeaf);
+        double ownReach = 2 * idx.radius(own) * (1 + 1e-9) / (divide ? alpha : 1.0);
         double bound = maxBound(s, m);
         int sp = 0;
         s.stackNode[sp] = 0;
@@ -229,6 +237,13 @@ final class CheapestEdgeScan {
                 bound = maxBound(s, m);
                 continue;
             }
+            // The ball-to-ball bound above is loose in many dimensions (a leaf's radius is about a typical
+            // distance); each query's own distance to the node's centre often rules the whole subtree out.
+            // That bound exceeds lb by at most twice the own leaf's radius: below the smallest query
+            // bound it cannot rule out a query, and the check is not worth its centre distances.
+            if (node != 0 && lb + ownReach >= minBound(s, m) && reachingQueries(s, m, ownLeaf, node, false) == 0) {
+                continue;
+            }
             int l = idx.left(node), r = idx.right(node);
             double lbL = weightBound(own, l), lbR = weightBound(own, r);
             int near = l, far = r;
@@ -247,6 +262,50 @@ final class CheapestEdgeScan {
             sp++;
         }
         if (sp != 0) throw new IllegalStateException("edge search did not finish its traversal");
+    }
+
+    /**
+     * The queries that may use an edge into {@code node}, judged by each query's own distance to the node's
+     * centre: a query is left out when the node is its own component's, or when every edge into the node
+     * comes strictly after its bound (weight at least {@code max(core_q, min core under the node, ball lower
+     * bound / alpha)}, endpoints at least those of the lowest original index under the node). With
+     * {@code collect}, the queries kept go into {@code s.act}/{@code s.actPos} and each query's bound weight
+     * into {@code s.refW}, and their number is returned; without, the search stops at the first query kept
+     * (returns 1) or returns 0.
+     */
+    private int reachingQueries(Scratch s, int m, int ownLeaf, int node, boolean collect) {
+        int w = idx.blockWidth();
+        int qs = idx.leafStart(ownLeaf);
+        int qbf = qs / w, qbt = (qs + idx.leafCount(ownLeaf) + w - 1) / w;
+        // Few active queries: their centre distances one by one; else the whole leaf in one vector pass.
+        boolean few = 4 * m < idx.leafCount(ownLeaf);
+        if (!few) backend.centreDistances(idx, node, qbf, qbt, s.centre);
+        int off = qbf * w;
+        int nodeC = nodeComp[node];
+        double minCoreN = nodeMinCore[node];
+        int minOrigN = nodeMinOrig[node];
+        int nq = 0;
+        for (int i = 0; i < m; i++) {
+            if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
+            double bound = boundWeight(s, i);
+            if (collect) s.refW[i] = bound;
+            if (Math.max(s.qCore[i], minCoreN) > bound) continue;
+            double sq = few ? idx.centreSquaredDistance(node, s.qPos[i]) : s.centre[s.qPos[i] - off];
+            double lb = idx.lowerBoundFromCentre(sq, node);
+            if (divide) lb /= alpha;
+            double v = Math.max(Math.max(s.qCore[i], minCoreN), lb);
+            if (v > bound) continue;
+            if (v == bound) {   // a tie: the endpoints may decide
+                reference(s, i);
+                if (EdgeOrder.allAfter(v, EdgeOrder.endpoints(s.qOrig[i], minOrigN), s.refW[i], s.refE[i])) continue;
+                if (collect) s.refW[i] = bound;   // reference() overwrote it with the same weight
+            }
+            if (!collect) return 1;
+            s.act[nq] = i;
+            s.actPos[nq] = s.qPos[i];
+            nq++;
+        }
+        return nq;
     }
 
     /** Lower bound on {@code dist / alpha} between the balls of two nodes (never above the computed value). */
@@ -275,36 +334,12 @@ final class CheapestEdgeScan {
         int cnt = idx.leafCount(leaf);
         int bf = cs / w, bt = (cs + cnt + w - 1) / w;
         int node = idx.leafNode(leaf);
-        int nodeC = nodeComp[node];
-        int nq = 0;
+        int nq;
         if (boundPruning) {
-            int qs = idx.leafStart(ownLeaf);
-            int qbf = qs / w, qbt = (qs + idx.leafCount(ownLeaf) + w - 1) / w;
-            // Few active queries: their centre distances one by one; else the whole leaf in one vector pass.
-            boolean few = 4 * m < idx.leafCount(ownLeaf);
-            if (!few) backend.centreDistances(idx, node, qbf, qbt, s.centre);
-            int off = qbf * w;
-            double minCoreN = nodeMinCore[node];
-            int minOrigN = nodeMinOrig[node];
-            for (int i = 0; i < m; i++) {
-                if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
-                double bound = boundWeight(s, i);
-                s.refW[i] = bound;
-                if (Math.max(s.qCore[i], minCoreN) > bound) continue;
-                double sq = few ? idx.centreSquaredDistance(node, s.qPos[i]) : s.centre[s.qPos[i] - off];
-                double lb = idx.lowerBoundFromCentre(sq, node);
-                if (divide) lb /= alpha;
-                double v = Math.max(Math.max(s.qCore[i], minCoreN), lb);
-                if (v > bound) continue;
-                if (v == bound) {   // a tie: the endpoints may decide
-                    reference(s, i);
-                    if (EdgeOrder.allAfter(v, EdgeOrder.endpoints(s.qOrig[i], minOrigN), s.refW[i], s.refE[i])) continue;
-                }
-                s.act[nq] = i;
-                s.actPos[nq] = s.qPos[i];
-                nq++;
-            }
+            nq = reachingQueries(s, m, ownLeaf, node, true);
         } else {
+            int nodeC = nodeComp[node];
+            nq = 0;
             for (int i = 0; i < m; i++) {
                 if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
                 s.act[nq] = i;
