@@ -101,6 +101,8 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         long t1 = System.nanoTime();
         times.put("core distances", (t1 - t0) / 1e9);
 
+        // Borůvka reads a leaf only up to the core distances its queries can use: points by core distance.
+        index = index.withLeavesOrderedBy(core.coreDistances(), execution.threads(), execution.cancel());
         SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(execution.threads())
                 .backend(kernels.spanningTree()).build()
                 .compute(index, core, execution.progress(), execution.cancel());

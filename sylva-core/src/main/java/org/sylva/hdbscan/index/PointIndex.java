@@ -7,7 +7,9 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.kernels.BlockedPoints;
 import org.sylva.kernels.DistanceKernel;
+import org.sylva.parallel.ParallelWork;
 import org.sylva.parallel.Pools;
+import org.sylva.progress.ProgressListener;
 import org.sylva.progress.CancellationToken;
 
 /**
@@ -102,6 +104,89 @@ public final class PointIndex implements BlockedPoints {
         this.leafStart = Arrays.copyOf(b.leafStart, leaves);
         this.leafCount = Arrays.copyOf(b.leafSize, leaves);
         this.depth = b.maxDepth;
+    }
+
+    /** The same partition over reordered positions: node arrays shared (never written), point arrays given. */
+    private PointIndex(PointIndex base, double[] data, float[] data32, int[] posToOrig, int[] origToPos) {
+        this.n = base.n;
+        this.d = base.d;
+        this.w = base.w;
+        this.positions = base.positions;
+        this.data = data;
+        this.data32 = data32;
+        this.posToOrig = posToOrig;
+        this.origToPos = origToPos;
+        this.nodes = base.nodes;
+        this.left = base.left;
+        this.right = base.right;
+        this.nodePosStart = base.nodePosStart;
+        this.nodePosEnd = base.nodePosEnd;
+        this.nodeRealCount = base.nodeRealCount;
+        this.centre = base.centre;
+        this.radius = base.radius;
+        this.nodeLeaf = base.nodeLeaf;
+        this.leaves = base.leaves;
+        this.leafNode = base.leafNode;
+        this.leafStart = base.leafStart;
+        this.leafCount = base.leafCount;
+        this.depth = base.depth;
+    }
+
+    /**
+     * This partition with the points of every leaf reordered by ascending {@code key} (indexed by original
+     * point; ties by original index): the same nodes, balls, leaves and coordinates, each point at another
+     * position of its own leaf. A stage that can rule out every point whose key exceeds a bound then
+     * reads a prefix of each leaf (the spanning tree, with the core distances as keys). {@code this} is
+     * left unchanged; the new index holds its own copy of the coordinates. Runs on {@code threads}
+     * threads (the result does not depend on their number) and throws
+     * {@link org.sylva.progress.CancelledException} when {@code cancel} is cancelled before it ends.
+     *
+     * <pre>{@code
+     * PointIndex byCore = index.withLeavesOrderedBy(core.coreDistances(), 2, CancellationToken.NEVER);
+     * }</pre>
+     */
+    public PointIndex withLeavesOrderedBy(double[] key, int threads, CancellationToken cancel) {
+        if (key.length != n) throw new IllegalArgumentException(key.length + " keys for " + n + " points");
+        double[] nd = new double[data.length];
+        float[] nd32 = data32 == null ? null : new float[data32.length];
+        int[] p2o = posToOrig.clone();
+        int[] o2p = new int[origToPos.length];
+        int[][] order = new int[threads][LEAF_SIZE];
+        int units = (leaves + LEAVES_PER_UNIT - 1) / LEAVES_PER_UNIT;
+        new ParallelWork(threads).run(units, "reorder", ProgressListener.NONE, cancel, (worker, unit) -> {
+            int[] o = order[worker];
+            int to = Math.min(leaves, (unit + 1) * LEAVES_PER_UNIT);
+            for (int leaf = unit * LEAVES_PER_UNIT; leaf < to; leaf++) reorderLeaf(leaf, key, o, nd, nd32, p2o, o2p);
+        });
+        return new PointIndex(this, nd, nd32, p2o, o2p);
+    }
+
+    /** Leaves per unit of {@link #withLeavesOrderedBy}'s parallel work. */
+    private static final int LEAVES_PER_UNIT = 32;
+
+    /** Writes leaf {@code leaf}'s points into the new arrays by ascending (key, original index). */
+    private void reorderLeaf(int leaf, double[] key, int[] order, double[] nd, float[] nd32, int[] p2o, int[] o2p) {
+        int s = leafStart[leaf], c = leafCount[leaf];
+        for (int i = 0; i < c; i++) {   // insertion sort of at most LEAF_SIZE originals
+            int o = posToOrig[s + i];
+            int j = i;
+            for (; j > 0 && before(key, o, order[j - 1]); j--) order[j] = order[j - 1];
+            order[j] = o;
+        }
+        for (int i = 0; i < c; i++) {
+            int o = order[i], from = origToPos[o], to = s + i;
+            p2o[to] = o;
+            o2p[o] = to;
+            int bf = (from / w) * d * w + from % w, bt = (to / w) * d * w + to % w;
+            for (int j = 0; j < d; j++) nd[bt + j * w] = data[bf + j * w];
+            if (nd32 != null) {
+                for (int j = 0; j < d; j++) nd32[bt + j * w] = data32[bf + j * w];
+            }
+        }
+    }
+
+    private static boolean before(double[] key, int a, int b) {
+        return key[a] < key[b] || (key[a] == key[b] && a < b);
     }
 
     /** Indexes a float32 point set (each coordinate converted exactly to float64) for {@code backend}. */

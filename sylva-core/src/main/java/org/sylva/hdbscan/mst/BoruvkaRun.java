@@ -35,6 +35,12 @@ final class BoruvkaRun {
     final BoruvkaComponents components;
 
     final double[] posCore;
+    /**
+     * True when every leaf holds its points by ascending core distance
+     * ({@link PointIndex#withLeavesOrderedBy}): a scan then reads only the prefix of a leaf whose core
+     * distances are within its queries' bounds.
+     */
+    final boolean leavesByCore;
     final int[] posComp;
     final boolean[] posActive;
     final double[] nodeMinCore;
@@ -77,6 +83,17 @@ final class BoruvkaRun {
             int o = idx.original(p);
             if (o >= 0) posCore[p] = core[o];
         }
+        boolean byCore = true;
+        for (int leaf = 0; leaf < idx.leaves() && byCore; leaf++) {
+            int s = idx.leafStart(leaf), c = idx.leafCount(leaf);
+            for (int p = s + 1; p < s + c; p++) {
+                if (posCore[p] < posCore[p - 1]) {
+                    byCore = false;
+                    break;
+                }
+            }
+        }
+        leavesByCore = byCore;
         int nodes = idx.nodes();
         nodeMinCore = new double[nodes];
         nodeMinOrig = new int[nodes];

@@ -42,6 +42,7 @@ final class CheapestEdgeScan {
     private final int[] bestQ;
     private final ComponentBounds compBound;
     private final boolean filtered;
+    private final boolean leavesByCore;
     private final double approxFactor;
     private final double approxAbs;
     private final Scratch[] scratch;
@@ -65,6 +66,7 @@ final class CheapestEdgeScan {
         this.bestQ = run.components.bestQ;
         this.compBound = run.compBound;
         this.filtered = run.filtered;
+        this.leavesByCore = run.leavesByCore;
         this.approxFactor = run.approxFactor;
         this.approxAbs = run.approxAbs;
         scratch = new Scratch[threads];
@@ -332,7 +334,6 @@ final class CheapestEdgeScan {
         int w = idx.blockWidth();
         int cs = idx.leafStart(leaf);
         int cnt = idx.leafCount(leaf);
-        int bf = cs / w, bt = (cs + cnt + w - 1) / w;
         int node = idx.leafNode(leaf);
         int nq;
         if (boundPruning) {
@@ -348,6 +349,17 @@ final class CheapestEdgeScan {
             }
         }
         if (nq == 0) return;
+        if (boundPruning && leavesByCore) {
+            // The leaf's points by ascending core distance: those above every query's bound weight give
+            // edges strictly after it (weight at least their core distance), so only a prefix is read.
+            double mx = 0.0;
+            for (int r = 0; r < nq; r++) mx = Math.max(mx, s.refW[s.act[r]]);
+            int c = cnt;
+            while (c > 0 && posCore[cs + c - 1] > mx) c--;
+            if (c == 0) return;
+            cnt = c;
+        }
+        int bf = cs / w, bt = (cs + cnt + w - 1) / w;
         // The float32 pre-filter pays once every active query has a finite bound (almost always; the
         // very first leaves of a component without neighbour edges are scanned exactly).
         boolean approx = filtered;

@@ -66,6 +66,71 @@ class PointIndexTest {
         assertEquals(n, idx.nodeSize(0));
     }
 
+    /**
+     * Leaves reordered by a key (the spanning tree's core distances): each leaf keeps its points, now by
+     * (key, original index), with their coordinates (float64 and float32 blocks) and position maps; nodes
+     * unchanged; the source index untouched; the same for any thread count; a cancel stops it.
+     */
+    @Test
+    void leavesOrderedByAKeyKeepTheirPointsAndCoordinates() {
+        int n = 3000, d = 9;
+        double[] rows = randomRows(n, d, 5);
+        for (int i = 0; i < rows.length; i++) rows[i] = (float) rows[i];   // float32-exact: the float32 copy exists
+        PointIndex idx = PointIndex.build(rows, n, d, KernelProvider.get().bestDistance());
+        assertTrue(idx.hasFloat32());
+        Random r = new Random(6);
+        double[] key = new double[n];
+        for (int i = 0; i < n; i++) key[i] = r.nextInt(40);   // many ties: the original index decides
+        int[] before = new int[idx.positions()];
+        for (int p = 0; p < before.length; p++) before[p] = idx.original(p);
+        PointIndex sorted = idx.withLeavesOrderedBy(key, 1, CancellationToken.NEVER);
+        for (int p = 0; p < before.length; p++) assertEquals(before[p], idx.original(p), "source untouched");
+        assertEquals(idx.nodes(), sorted.nodes());
+        assertEquals(idx.leaves(), sorted.leaves());
+        for (int node = 0; node < idx.nodes(); node++) {
+            assertEquals(idx.radius(node), sorted.radius(node));
+            assertEquals(idx.nodeStart(node), sorted.nodeStart(node));
+        }
+        int w = idx.blockWidth();
+        for (int l = 0; l < idx.leaves(); l++) {
+            int s = idx.leafStart(l), c = idx.leafCount(l);
+            assertEquals(s, sorted.leafStart(l));
+            assertEquals(c, sorted.leafCount(l));
+            java.util.Set<Integer> was = new java.util.HashSet<>(), now = new java.util.HashSet<>();
+            for (int p = s; p < s + c; p++) {
+                was.add(idx.original(p));
+                now.add(sorted.original(p));
+                if (p > s) {
+                    int a = sorted.original(p - 1), b = sorted.original(p);
+                    assertTrue(key[a] < key[b] || (key[a] == key[b] && a < b), "leaf " + l + " in (key, index) order");
+                }
+            }
+            assertEquals(was, now, "leaf " + l + " keeps its points");
+        }
+        for (int o = 0; o < n; o++) {
+            int p = sorted.position(o);
+            assertEquals(o, sorted.original(p));
+            for (int j = 0; j < d; j++) {
+                assertEquals(rows[o * d + j], sorted.coordinate(p, j));
+                assertEquals((float) rows[o * d + j], sorted.blocks32()[(p / w) * d * w + j * w + p % w]);
+            }
+        }
+        for (int p = 0; p < sorted.positions(); p++) {
+            if (sorted.original(p) < 0) {
+                for (int j = 0; j < d; j++) assertEquals(0.0, sorted.coordinate(p, j), "padding stays zero");
+            }
+        }
+        PointIndex three = idx.withLeavesOrderedBy(key, 3, CancellationToken.NEVER);
+        assertArrayEquals(sorted.blocks(), three.blocks());
+        assertArrayEquals(sorted.blocks32(), three.blocks32());
+        for (int p = 0; p < sorted.positions(); p++) assertEquals(sorted.original(p), three.original(p));
+        CancellationToken cancelled = new CancellationToken();
+        cancelled.cancel();
+        assertThrows(CancelledException.class, () -> idx.withLeavesOrderedBy(key, 2, cancelled));
+        assertThrows(IllegalArgumentException.class, () -> idx.withLeavesOrderedBy(new double[n - 1], 1,
+                CancellationToken.NEVER));
+    }
+
     @Test
     void ballsContainTheirPointsAndBoundsAreLowerBounds() {
         int n = 700, d = 5;

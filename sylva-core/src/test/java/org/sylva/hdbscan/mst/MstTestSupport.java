@@ -22,8 +22,13 @@ final class MstTestSupport {
     static Fit fit(double[] rows, int n, int d, int minSamples, DistanceKernel b, int threads, BoruvkaMst.Builder mst) {
         PointIndex idx = PointIndex.build(rows, n, d, b);
         CoreDistances cd = CoreDistances.compute(idx, minSamples, b, threads, ProgressListener.NONE, CancellationToken.NEVER);
-        SpanningTree t = mst.backend(b).threads(threads).build().compute(idx, cd, ProgressListener.NONE,
-                CancellationToken.NEVER);
+        BoruvkaMst built = mst.backend(b).threads(threads).build();
+        SpanningTree t = built.compute(idx, cd, ProgressListener.NONE, CancellationToken.NEVER);
+        // The CPU engine scans an index whose leaves hold their points by core distance (prefix reads):
+        // every test of the tree checks that it gives the same tree as the index in build order.
+        PointIndex byCore = idx.withLeavesOrderedBy(cd.coreDistances(), threads, CancellationToken.NEVER);
+        assertEquals(t, built.compute(byCore, cd, ProgressListener.NONE, CancellationToken.NEVER),
+                "leaves ordered by core distance");
         return new Fit(idx, cd, t);
     }
 
