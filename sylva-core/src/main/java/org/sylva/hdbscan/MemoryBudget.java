@@ -19,6 +19,8 @@ import org.sylva.hdbscan.core.CoreDistances;
  *   <li>neighbour search: the index, the exact lists ({@code 12 n k}: an int and a double per entry) and
  *       the approximate lists ({@code 8 P (k + 12)}: a float and an int per entry; above 64 entries a
  *       quarter more, the buffer they fill, {@link CoreDistances#approximateSlotsPerPoint});</li>
+ *   <li>the reorder before the tree ({@code PointIndex.withLeavesOrderedBy}): the index, its reordered copy of
+ *       the blocks and position maps ({@code 12 P d + 8 P}) and the exact lists;</li>
  *   <li>spanning tree: the index, the exact lists and Borůvka's per-point arrays;</li>
  *   <li>hierarchy: the trees and the per-point outputs;</li>
  * </ul>
@@ -53,9 +55,11 @@ final class MemoryBudget {
         long neighbours = indexKept + exactLists
                 + 8 * positions * CoreDistances.approximateSlotsPerPoint((int) Math.min(k, Integer.MAX_VALUE - 4096))
                 + 24 * positions;
+        // the leaves reordered by core distance: a second copy of the blocks and position maps, briefly
+        long reorder = indexKept + 12 * positions * d + 8 * positions + exactLists + 8 * n;
         long spanningTree = indexKept + exactLists + 128 * n + 21 * positions;
         long hierarchy = 220 * n;
-        long peak = Math.max(Math.max(indexBuild, neighbours), Math.max(spanningTree, hierarchy));
+        long peak = Math.max(Math.max(Math.max(indexBuild, neighbours), Math.max(spanningTree, hierarchy)), reorder);
         return rows + duplicates + peak;
     }
 

@@ -42,7 +42,8 @@ class MemoryBudgetTest {
             long approximateLists = 8L * idx.positions() * (k > 64 ? k + 12 + Math.max(64, (k + 12) / 4) : k + 12);
             long rowsCopy = 8L * n * d;
             long indexBuild = 2 * rowsCopy + coords;            // the builder's two working copies and the blocks
-            long floor = rowsCopy + Math.max(indexBuild, coords + exactLists + approximateLists);
+            long reorder = 2 * coords + exactLists;               // the index and its copy with leaves by core distance
+            long floor = rowsCopy + Math.max(Math.max(indexBuild, reorder), coords + exactLists + approximateLists);
             long estimate = MemoryBudget.estimateBytes(n, d, minSamples);
             assertTrue(estimate >= floor, "min_samples " + minSamples + ": " + estimate + " < " + floor);
             // and not far above it: the rest is per-point bookkeeping and the leaves' padding
