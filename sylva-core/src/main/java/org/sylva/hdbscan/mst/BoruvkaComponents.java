@@ -136,6 +136,7 @@ public final class BoruvkaComponents {
         }
         bestW = new double[n];
         bestQ = new int[n];
+        Arrays.fill(bestQ, NONE);
         compW = new double[n];
         compLo = new int[n];
         compHi = new int[n];
@@ -147,11 +148,22 @@ public final class BoruvkaComponents {
         edgeW = new double[m];
     }
 
-    /** Forgets the previous round's cheapest edges. */
+    /**
+     * Starts a round: each component's cheapest edge so far is the lightest of the previous round's point
+     * edges that still join two components (after the merge most join points now in one component; the
+     * others are real edges out of both, so they bound the new components' cheapest edges from the start,
+     * which lets the shortcuts and the scans skip more). Then forgets the points' edges.
+     */
     public void startRound() {
         Arrays.fill(compW, Double.POSITIVE_INFINITY);
         Arrays.fill(compLo, Integer.MAX_VALUE);
         Arrays.fill(compHi, Integer.MAX_VALUE);
+        for (int p = 0; p < n; p++) {
+            int q = bestQ[p];
+            if (q == NONE || comp[p] == comp[q]) continue;
+            offer(comp[p], bestW[p], p, q);
+            offer(comp[q], bestW[p], p, q);
+        }
         Arrays.fill(bestW, Double.POSITIVE_INFINITY);
         Arrays.fill(bestQ, NONE);
     }
