@@ -54,7 +54,7 @@ final class MemoryBudget {
         long exactLists = 12 * n * k;
         long neighbours = indexKept + exactLists
                 + 8 * positions * CoreDistances.approximateSlotsPerPoint((int) Math.min(k, Integer.MAX_VALUE - 4096))
-                + 24 * positions;
+                + 24 * positions + 4 * positions;   // + the limits rounded up to float32 (ApproximateLists.limitUp)
         // the leaves reordered by core distance: a second copy of the blocks and position maps, briefly
         long reorder = indexKept + 12 * positions * d + 8 * positions + exactLists + 8 * n;
         long spanningTree = indexKept + exactLists + 128 * n + 21 * positions;

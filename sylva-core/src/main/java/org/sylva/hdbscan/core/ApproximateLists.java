@@ -46,6 +46,12 @@ final class ApproximateLists {
     final int[] count;
     /** The limit {@code L} per position ({@code +inf} until {@code k} values are kept). */
     final double[] limit;
+    /**
+     * {@link #limit} rounded up to float32 (the smallest float not below it), kept with it: what a
+     * vector compare of float32 approximations against a column of limits reads, so that nothing within a
+     * limit is missed.
+     */
+    final float[] limitUp;
     private final int k;
     private final int capacity;
     private final int stride;
@@ -89,6 +95,7 @@ final class ApproximateLists {
         cand = new int[total];
         count = new int[positions];
         limit = new double[positions];
+        limitUp = new float[positions];
     }
 
     /** Slots per position for lists of {@code k} entries keeping {@code capacity}: the buffer's size for large {@code k}. */
@@ -115,6 +122,7 @@ final class ApproximateLists {
     void reset(int p) {
         count[p] = 0;
         limit[p] = Double.POSITIVE_INFINITY;
+        limitUp[p] = Float.POSITIVE_INFINITY;
     }
 
     /** True when positions {@code start .. start + m - 1} all keep at least {@code k} values. */
@@ -151,7 +159,7 @@ final class ApproximateLists {
         count[p] = n + 1;
         if (n + 1 >= k) {
             double lim = value[base + k - 1] * limitFactor + limitAbs;
-            if (lim < limit[p]) limit[p] = lim;
+            if (lim < limit[p]) setLimit(p, lim);
         }
         return limit[p];
     }
@@ -240,7 +248,18 @@ final class ApproximateLists {
 
     private void lowerLimit(int p, float kth) {
         double lim = kth * limitFactor + limitAbs;
-        if (lim < limit[p]) limit[p] = lim;
+        if (lim < limit[p]) setLimit(p, lim);
+    }
+
+    private void setLimit(int p, double lim) {
+        limit[p] = lim;
+        limitUp[p] = roundUp(lim);
+    }
+
+    /** The smallest float32 value not below {@code x}. */
+    static float roundUp(double x) {
+        float f = (float) x;
+        return f < x ? Math.nextUp(f) : f;
     }
 
     /** {@code (v1, c1)} strictly precedes {@code (v2, c2)} in (value, candidate) order. */

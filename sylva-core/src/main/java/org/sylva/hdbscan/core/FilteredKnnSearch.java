@@ -373,7 +373,7 @@ final class FilteredKnnSearch {
                 // column's limit (rounded up to float32, so nothing within a limit is missed), then an
                 // exact re-check and insertion for the few that pass.
                 double[] limit = ap.limit;
-                for (int c = 0; c < cnt; c++) s.colLimit[c] = roundUp(limit[cs + c - base]);
+                System.arraycopy(ap.limitUp, cs - base, s.colLimit, 0, cnt);
                 for (int r = 0; r < nq; r++) {
                     int row = r * stride + off;
                     int sel = backend.selectEach(s.tile32, row, s.colLimit, cnt, s.sel);
@@ -382,17 +382,12 @@ final class FilteredKnnSearch {
                         int p = cs + c;
                         double a = s.tile32[row + c];
                         if (a > limit[p - base]) continue;
-                        s.colLimit[c] = roundUp(ap.insert(p - base, a, s.actPos[r]));
+                        ap.insert(p - base, a, s.actPos[r]);
+                        s.colLimit[c] = ap.limitUp[p - base];
                     }
                 }
             }
         }
-    }
-
-    /** The smallest float32 value not below {@code x}. */
-    private static float roundUp(double x) {
-        float f = (float) x;
-        return f < x ? Math.nextUp(f) : f;
     }
 
     /** Computes the tile of the selected rows ({@code s.act}) of leaf {@code q} against leaf {@code n} and offers the rows. */
