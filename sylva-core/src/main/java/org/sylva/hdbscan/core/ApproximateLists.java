@@ -257,7 +257,7 @@ final class ApproximateLists {
     }
 
     /** The smallest float32 value not below {@code x}. */
-    static float roundUp(double x) {
+    private static float roundUp(double x) {
         float f = (float) x;
         return f < x ? Math.nextUp(f) : f;
     }

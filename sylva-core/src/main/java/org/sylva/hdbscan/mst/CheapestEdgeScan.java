@@ -220,6 +220,7 @@ final class CheapestEdgeScan {
         int own = idx.leafNode(ownLeaf);
         double ownReach = 2 * idx.radius(own) * (1 + 1e-9) / (divide ? alpha : 1.0);
         double bound = maxBound(s, m);
+        double least = minBound(s, m);   // like bound, refreshed after each leaf visit
         int sp = 0;
         s.stackNode[sp] = 0;
         s.stackLb[sp] = 0.0;
@@ -237,13 +238,14 @@ final class CheapestEdgeScan {
             if (leaf >= 0) {
                 visitLeaf(s, m, ownLeaf, leaf);
                 bound = maxBound(s, m);
+                least = minBound(s, m);
                 continue;
             }
             // The ball-to-ball bound above is loose in many dimensions (a leaf's radius is about a typical
             // distance); each query's own distance to the node's centre often rules the whole subtree out.
             // That bound exceeds lb by at most twice the own leaf's radius: below the smallest query
             // bound it cannot rule out a query, and the check is not worth its centre distances.
-            if (node != 0 && lb + ownReach >= minBound(s, m) && reachingQueries(s, m, ownLeaf, node, false) == 0) {
+            if (node != 0 && lb + ownReach >= least && reachingQueries(s, m, ownLeaf, node, false) == 0) {
                 continue;
             }
             int l = idx.left(node), r = idx.right(node);
@@ -300,7 +302,6 @@ final class CheapestEdgeScan {
             if (v == bound) {   // a tie: the endpoints may decide
                 reference(s, i);
                 if (EdgeOrder.allAfter(v, EdgeOrder.endpoints(s.qOrig[i], minOrigN), s.refW[i], s.refE[i])) continue;
-                if (collect) s.refW[i] = bound;   // reference() overwrote it with the same weight
             }
             if (!collect) return 1;
             s.act[nq] = i;
