@@ -14,8 +14,8 @@ import org.sylva.progress.CancelledException;
 import org.sylva.progress.ProgressListener;
 
 /**
- * Runs a pass of independent, bounded work units on a fixed number of worker threads (from the shared
- * {@link Pools} of that size, or the calling thread alone for one thread). Workers claim units
+ * Runs a pass of independent, bounded work units on a fixed number of worker threads: the calling
+ * thread and the others from the shared {@link Pools} (the calling thread alone for one thread). Workers claim units
  * in increasing order; between units they check the cancellation token, and about every 100 ms one of
  * them reports progress. Each worker has a stable id in {@code [0, threads)}, so per-thread scratch can
  * be allocated once and reused across passes. The units must write disjoint results (or combine them
@@ -91,18 +91,39 @@ public final class ParallelWork {
             work(0, units, next, done, weight, doneWeight, lastReport, failed, stage, offset, total, listener, token,
                     task, Thread.currentThread());
         } else {
+            // The calling thread is worker 0 and starts at once; workers 1.. come from the pool. A pool
+            // worker that has not started by the time the caller runs out of units never will: the caller
+            // takes its seat instead of waiting for it to wake (on a pass of a few short units the caller
+            // often does them all first), so a small pass costs no thread hand-off on its critical path.
             int workers = Math.min(threads, units);
+            Thread caller = Thread.currentThread();
+            AtomicBoolean[] seat = new AtomicBoolean[workers];
             List<Future<?>> futures = new ArrayList<>(workers);
-            for (int t = 0; t < workers; t++) {
+            futures.add(null);
+            for (int t = 1; t < workers; t++) {
                 int id = t;
-                futures.add(pool.submit(() -> work(id, units, next, done, weight, doneWeight, lastReport, failed, stage,
-                        offset, total, listener, token, task, null)));
+                AtomicBoolean taken = new AtomicBoolean();
+                seat[t] = taken;
+                futures.add(pool.submit(() -> {
+                    if (taken.compareAndSet(false, true)) {
+                        work(id, units, next, done, weight, doneWeight, lastReport, failed, stage, offset, total,
+                                listener, token, task, caller);
+                    }
+                }));
             }
             Throwable failure = null;
+            try {
+                work(0, units, next, done, weight, doneWeight, lastReport, failed, stage, offset, total, listener,
+                        token, task, caller);
+            } catch (RuntimeException | Error e) {
+                failure = e;
+            }
             boolean interrupted = false;
             // The workers belong to shared pools: never return while one of them still runs a unit of
             // this pass. An interrupt stops them at their next unit; then wait for the unit in hand.
-            for (Future<?> f : futures) {
+            for (int t = 1; t < workers; t++) {
+                if (seat[t].compareAndSet(false, true)) continue;   // never started: it will not run any unit
+                Future<?> f = futures.get(t);
                 for (int attempt = 0; attempt < Integer.MAX_VALUE; attempt++) {
                     try {
                         f.get();

@@ -84,6 +84,45 @@ class ParallelWorkTest {
         assertTrue(started.get() < 50 + 100 * threads, started.get() + " units started");
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void aPassDoesNotWaitForPoolWorkersThatNeverStarted(int threads) throws Exception {
+        // Every worker of the shared pool spins (it does not park, so the pool adds no spare thread):
+        // the pass's pool workers cannot start, and the calling thread must run every unit itself.
+        java.util.concurrent.ForkJoinPool pool = Pools.get(threads);
+        AtomicInteger spinning = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean release = new java.util.concurrent.atomic.AtomicBoolean();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        java.util.List<java.util.concurrent.Future<?>> blockers = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            blockers.add(pool.submit(() -> {
+                spinning.incrementAndGet();
+                for (long i = 0; i < Long.MAX_VALUE && !release.get() && System.nanoTime() < deadline; i++) {
+                    Thread.onSpinWait();
+                }
+            }));
+        }
+        try {
+            for (int i = 0; i < 20_000 && spinning.get() < threads; i++) Thread.sleep(1);
+            assertEquals(threads, spinning.get(), "every pool worker is busy");
+            AtomicIntegerArray ran = new AtomicIntegerArray(200);
+            AtomicInteger onCaller = new AtomicInteger();
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                Thread caller = Thread.currentThread();
+                new ParallelWork(threads).run(200, "stage", ProgressListener.NONE, CancellationToken.NEVER,
+                        (worker, unit) -> {
+                            ran.incrementAndGet(unit);
+                            if (worker == 0 && Thread.currentThread() == caller) onCaller.incrementAndGet();
+                        });
+            });
+            for (int i = 0; i < 200; i++) assertEquals(1, ran.get(i));
+            assertEquals(200, onCaller.get(), "the calling thread ran every unit, as worker 0");
+        } finally {
+            release.set(true);
+            for (java.util.concurrent.Future<?> f : blockers) f.get();
+        }
+    }
+
     private static void sleepQuietly(long ms) {
         try {
             Thread.sleep(ms);
