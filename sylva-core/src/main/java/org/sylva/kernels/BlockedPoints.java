@@ -23,7 +23,9 @@ public interface BlockedPoints {
 
     /**
      * The same coordinates as float32 in the same layout, or {@code null} where some coordinate is not
-     * exactly a float32 of magnitude at most {@link DistanceKernel#FLOAT32_LIMIT}.
+     * exactly a float32 of magnitude at most {@link DistanceKernel#FLOAT32_LIMIT}. Within every block the
+     * coordinates may come in another order, the same for every point: only the pre-filter reads this
+     * copy, and it sums all of a pair's coordinates, with an error bound that holds in any order.
      */
     float[] blocks32();
 

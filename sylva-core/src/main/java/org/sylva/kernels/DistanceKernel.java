@@ -113,6 +113,21 @@ public interface DistanceKernel {
     }
 
     /**
+     * As {@link #approximateSquaredDistances}, for a caller that reads a value only to compare it with two
+     * limits: its row's {@code rowLimits[r]} ({@code r < nq}) and its column's {@code colLimits[c]} ({@code c}
+     * a column of the tile, {@code c < (blockTo - blockFrom) * blockWidth()}; {@code -inf} for a side that
+     * reads nothing). Every value at most {@code max(rowLimits[r], colLimits[c])} is exactly the one
+     * {@link #approximateSquaredDistances} writes; a value above it may instead be any float32 value still
+     * above it. A kernel may therefore stop summing a group of pairs once all their partial sums exceed their
+     * limits: the terms are non-negative and each addition rounds monotonically, so a partial sum never
+     * exceeds the full one, and nothing a caller keeps changes. The default computes every value in full.
+     */
+    default void approximateSquaredDistancesWithin(BlockedPoints idx, int[] queries, int nq, int blockFrom,
+                                                   int blockTo, float[] rowLimits, float[] colLimits, float[] out) {
+        approximateSquaredDistances(idx, queries, nq, blockFrom, blockTo, out);
+    }
+
+    /**
      * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the values
      * {@code values[from + c] <= limits[c]}, and returns how many. {@code from} is a multiple of
      * {@link #blockWidth()}, and {@code values} and {@code limits} hold whole blocks.

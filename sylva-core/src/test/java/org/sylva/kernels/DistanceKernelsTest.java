@@ -105,6 +105,83 @@ class DistanceKernelsTest {
         assertTrue(!PointIndex.build(new double[] {1e16, 0}, 2, 1, simd).hasFloat32());
     }
 
+    /**
+     * approximateSquaredDistancesWithin keeps its contract against approximateSquaredDistances: a value
+     * within its row's or its column's limit is bitwise the full one, any other stays above both limits;
+     * and blocks of pairs above their limits do stop early (some values are partial sums), in the
+     * two-block and the one-block paths, for any number of queries.
+     */
+    @Test
+    void valuesWithinTheirLimitsAreTheFullApproximations() {
+        DistanceKernel simd = KernelProvider.get().distance("simd");
+        long partial = 0, checked = 0;
+        for (int d : new int[] {20, 41, 61, 100}) {
+            Random r = new Random(7L * d);
+            int n = 400;
+            double[] rows = new double[n * d];
+            for (int i = 0; i < n; i++) {
+                double shift = 6.0 * (i % 4);   // four clusters: pairs across them are far
+                for (int j = 0; j < d; j++) rows[i * d + j] = (float) (r.nextGaussian() * (1 + j % 3) + shift);
+            }
+            PointIndex idx = PointIndex.build(rows, n, d, simd);
+            int w = idx.blockWidth();
+            int blocksAll = idx.positions() / w;
+            for (int trial = 0; trial < 200; trial++) {
+                int nq = 1 + r.nextInt(9);
+                int from = r.nextInt(blocksAll);
+                int to = Math.min(blocksAll, from + 1 + r.nextInt(5));
+                int[] qs = new int[nq];
+                for (int i = 0; i < nq; i++) qs[i] = idx.position(r.nextInt(n));
+                int cols = (to - from) * w;
+                float[] full = new float[simd.tileLength(nq, to - from, idx)];
+                float[] within = new float[full.length];
+                simd.approximateSquaredDistances(idx, qs, nq, from, to, full);
+                float[] rowLimit = new float[nq];
+                float[] colLimit = new float[cols];
+                // one side's limits, or both: a block can stop only where every one of its rows and columns
+                // has a limit below its pairs
+                int sides = trial % 5;
+                for (int q = 0; q < nq; q++) rowLimit[q] = sides == 1 ? Float.NEGATIVE_INFINITY : limit(r, full, q * cols, cols);
+                for (int c = 0; c < cols; c++) colLimit[c] = sides == 0 ? Float.NEGATIVE_INFINITY : limit(r, full, c, 1);
+                if (sides >= 3) {
+                    // every limit far below the tile's values but one row's or one column's: only that one
+                    // keeps its block from stopping
+                    java.util.Arrays.fill(rowLimit, 0f);
+                    java.util.Arrays.fill(colLimit, 0f);
+                    if (sides == 3) colLimit[r.nextInt(cols)] = Float.POSITIVE_INFINITY;
+                    else rowLimit[r.nextInt(nq)] = Float.POSITIVE_INFINITY;
+                }
+                simd.approximateSquaredDistancesWithin(idx, qs, nq, from, to, rowLimit, colLimit, within);
+                for (int q = 0; q < nq; q++) {
+                    for (int c = 0; c < cols; c++) {
+                        float a = full[q * cols + c], b = within[q * cols + c];
+                        float lim = Math.max(rowLimit[q], colLimit[c]);
+                        if (a <= lim) {
+                            assertEquals(Float.floatToRawIntBits(a), Float.floatToRawIntBits(b),
+                                    "d " + d + ": a value within its limits is the full one");
+                        } else {
+                            assertTrue(b > lim, "d " + d + ": a value above its limits stays above them");
+                            assertTrue(b <= a, "d " + d + ": a partial sum never exceeds the full one");
+                            if (b != a) partial++;
+                        }
+                        checked++;
+                    }
+                }
+            }
+        }
+        assertTrue(partial > checked / 20, partial + " of " + checked + " values were partial sums");
+    }
+
+    /** A limit for a row or column of a tile: none (-inf), all (+inf), about a value of the tile, or far below one. */
+    private static float limit(Random r, float[] tile, int at, int span) {
+        return switch (r.nextInt(16)) {
+            case 0 -> Float.NEGATIVE_INFINITY;
+            case 1 -> Float.POSITIVE_INFINITY;
+            case 2, 3, 4 -> tile[at + (span > 1 ? r.nextInt(span) : 0)] * (0.5f + r.nextFloat());
+            default -> tile[at + (span > 1 ? r.nextInt(span) : 0)] * 0.05f * r.nextFloat();
+        };
+    }
+
     /** select lists every value <= limit (a superset is allowed), in order, for both backends. */
     @Test
     void selectNeverMissesAValue() {

@@ -128,6 +128,9 @@ final class FilteredKnnSearch {
         final float[] tile32;
         final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
         final float[] colLimit = new float[PointIndex.LEAF_SIZE + 16];
+        /** Per active row, and per column of a tile (whole blocks), the limit its side compares with. */
+        final float[] rowLimit = new float[PointIndex.LEAF_SIZE];
+        final float[] tileLimit;
         final double[] exact;
         final int[] orig;
         final int[] stackNode;
@@ -136,6 +139,7 @@ final class FilteredKnnSearch {
         Scratch(PointIndex idx, DistanceKernel b, int k, int capacity) {
             int w = idx.blockWidth();
             tile32 = new float[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
+            tileLimit = new float[((PointIndex.LEAF_SIZE + w - 1) / w + 1) * w];
             exact = new double[capacity];
             orig = new int[capacity];
             main = new NearestLists(PointIndex.LEAF_SIZE, k);
@@ -359,9 +363,18 @@ final class FilteredKnnSearch {
         if (nq == 0) return;
         int cs = idx.leafStart(n), cnt = idx.leafCount(n);
         int bf = cs / w, bt = (cs + cnt + w - 1) / w;
-        backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
         int stride = (bt - bf) * w;
         int off = cs - bf * w;
+        // The limits each side will compare with, read now without the locks: limits only fall, so what
+        // the offers below read under the locks is at most this, and a value the kernel leaves as a partial
+        // sum above these limits is above those too (see approximateSquaredDistancesWithin).
+        float[] rowLimit = s.rowLimit, tileLimit = s.tileLimit;
+        for (int r = 0; r < nq; r++) {
+            rowLimit[r] = qSide ? ap.limitUp[s.actPos[r] - base] : Float.NEGATIVE_INFINITY;
+        }
+        java.util.Arrays.fill(tileLimit, 0, stride, Float.NEGATIVE_INFINITY);
+        if (nSide) System.arraycopy(ap.limitUp, cs - base, tileLimit, off, cnt);
+        backend.approximateSquaredDistancesWithin(idx, s.actPos, nq, bf, bt, rowLimit, tileLimit, s.tile32);
         if (qSide) {
             synchronized (locks[q]) {
                 for (int r = 0; r < nq; r++) offerRow(s, r, stride, off, s.actPos[r], cs, cnt);

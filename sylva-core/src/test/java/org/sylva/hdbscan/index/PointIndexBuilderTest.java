@@ -57,7 +57,20 @@ class PointIndexBuilderTest {
         double[] exact = {0.5, -2, 1e6, 3.25};
         PointIndex a = new PointIndexBuilder(exact, 2, 2, 4).build();
         assertNotNull(a.blocks32());
+        // the coordinates by decreasing variance: column 1 (-2, 3.25) varies less than column 0 (0.5, 1e6)
+        assertArrayEquals(new int[] {0, 1}, PointIndexBuilder.float32Order(exact, 2, 2));
         for (int i = 0; i < a.blocks().length; i++) assertEquals(a.blocks()[i], a.blocks32()[i]);
+        double[] swapped = {-2, 0.5, 3.25, 1e6};
+        PointIndex b = new PointIndexBuilder(swapped, 2, 2, 4).build();
+        assertArrayEquals(new int[] {1, 0}, PointIndexBuilder.float32Order(swapped, 2, 2));
+        for (int blk = 0; blk < b.blocks().length / 8; blk++) {
+            for (int l = 0; l < 4; l++) {
+                assertEquals(b.blocks()[blk * 8 + 4 + l], b.blocks32()[blk * 8 + l], "coordinate 1 first");
+                assertEquals(b.blocks()[blk * 8 + l], b.blocks32()[blk * 8 + 4 + l], "coordinate 0 second");
+            }
+        }
+        // ties keep the index order
+        assertArrayEquals(new int[] {0, 1, 2}, PointIndexBuilder.float32Order(new double[] {1, 1, 1, 2, 2, 2}, 2, 3));
         assertNull(new PointIndexBuilder(new double[] {0.1, 1}, 1, 2, 4).build().blocks32());
         assertNull(new PointIndexBuilder(new double[] {2 * PointIndex.FLOAT32_LIMIT, 1}, 1, 2, 4).build().blocks32());
     }

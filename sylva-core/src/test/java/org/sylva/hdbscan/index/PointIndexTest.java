@@ -107,12 +107,13 @@ class PointIndexTest {
             }
             assertEquals(was, now, "leaf " + l + " keeps its points");
         }
+        int[] order = PointIndexBuilder.float32Order(rows, n, d);
         for (int o = 0; o < n; o++) {
             int p = sorted.position(o);
             assertEquals(o, sorted.original(p));
             for (int j = 0; j < d; j++) {
                 assertEquals(rows[o * d + j], sorted.coordinate(p, j));
-                assertEquals((float) rows[o * d + j], sorted.blocks32()[(p / w) * d * w + j * w + p % w]);
+                assertEquals((float) rows[o * d + order[j]], sorted.blocks32()[(p / w) * d * w + j * w + p % w]);
             }
         }
         for (int p = 0; p < sorted.positions(); p++) {

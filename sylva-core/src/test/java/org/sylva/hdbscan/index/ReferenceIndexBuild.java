@@ -120,8 +120,15 @@ final class ReferenceIndexBuild {
             for (int j = 0; j < d; j++) data[base + j * w] = work[src + j];
         }
         if (float32Exact()) {
+            // (since the float32 copy holds the coordinates in PointIndexBuilder.float32Order: the same
+            // values, each block's coordinate rows in that order)
+            int[] order = PointIndexBuilder.float32Order(rows, n, d);
             data32 = new float[data.length];
-            for (int i = 0; i < data.length; i++) data32[i] = (float) data[i];
+            for (int b = 0; b < data.length / (d * w); b++) {
+                for (int j = 0; j < d; j++) {
+                    for (int l = 0; l < w; l++) data32[b * d * w + j * w + l] = (float) data[b * d * w + order[j] * w + l];
+                }
+            }
         }
         posToOrig = Arrays.copyOf(posToOrig, pos);
         return this;
