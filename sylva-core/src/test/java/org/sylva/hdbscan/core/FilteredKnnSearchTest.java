@@ -12,10 +12,16 @@ import org.sylva.kernels.KernelProvider;
 class FilteredKnnSearchTest {
     /** Lists from {@link FilteredKnnSearch}, each pass over the leaves in the given order on worker 0. */
     static Object[] filtered(PointIndex idx, DistanceKernel b, int k, boolean reverse) {
+        return filtered(idx, b, k, reverse, false);
+    }
+
+    /** As {@link #filtered(PointIndex, DistanceKernel, int, boolean)}, pass 2's early stop on or off. */
+    static Object[] filtered(PointIndex idx, DistanceKernel b, int k, boolean reverse, boolean earlyStop) {
         int n = idx.size();
         int[] nb = new int[n * k];
         double[] nd = new double[n * k];
         FilteredKnnSearch s = new FilteredKnnSearch(idx, b, k, 1, nb, nd);
+        s.earlyStop = earlyStop;
         int leaves = idx.leaves();
         for (int i = 0; i < leaves; i++) s.firstPass(0, reverse ? leaves - 1 - i : i);
         s.boundsUp();
@@ -51,14 +57,20 @@ class FilteredKnnSearchTest {
         assertEqualsTheDirectSearch(idx, b, 2, 11, 21, 70, 130);
     }
 
-    /** The filtered lists of every {@code k}, each pass in leaf order and reversed, equal the direct search's bitwise. */
+    /**
+     * The filtered lists of every {@code k}, each pass in leaf order and reversed, with pass 2's early stop
+     * on and off, equal the direct search's bitwise.
+     */
     static void assertEqualsTheDirectSearch(PointIndex idx, DistanceKernel b, int... ks) {
         for (int k : ks) {
             Object[] ref = DirectKnnSearchTest.direct(idx, b, k, true, false);
             for (boolean reverse : new boolean[] {false, true}) {
-                Object[] got = filtered(idx, b, k, reverse);
-                assertArrayEquals((int[]) ref[0], (int[]) got[0], "k=" + k + " reverse=" + reverse);
-                assertArrayEquals((double[]) ref[1], (double[]) got[1], "k=" + k + " reverse=" + reverse);
+                for (boolean stop : new boolean[] {false, true}) {
+                    Object[] got = filtered(idx, b, k, reverse, stop);
+                    String what = "k=" + k + " reverse=" + reverse + " early stop=" + stop;
+                    assertArrayEquals((int[]) ref[0], (int[]) got[0], what);
+                    assertArrayEquals((double[]) ref[1], (double[]) got[1], what);
+                }
             }
         }
     }
