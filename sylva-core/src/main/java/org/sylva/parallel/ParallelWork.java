@@ -95,15 +95,14 @@ public final class ParallelWork {
             // worker that has not started by the time the caller runs out of units never will: the caller
             // takes its seat instead of waiting for it to wake (on a pass of a few short units the caller
             // often does them all first), so a small pass costs no thread hand-off on its critical path.
-            int workers = Math.min(threads, units);
+            int helpers = Math.min(threads, units) - 1;
             Thread caller = Thread.currentThread();
-            AtomicBoolean[] seat = new AtomicBoolean[workers];
-            List<Future<?>> futures = new ArrayList<>(workers);
-            futures.add(null);
-            for (int t = 1; t < workers; t++) {
-                int id = t;
+            AtomicBoolean[] seat = new AtomicBoolean[helpers];   // helper h is worker h + 1
+            List<Future<?>> futures = new ArrayList<>(helpers);
+            for (int h = 0; h < helpers; h++) {
+                int id = h + 1;
                 AtomicBoolean taken = new AtomicBoolean();
-                seat[t] = taken;
+                seat[h] = taken;
                 futures.add(pool.submit(() -> {
                     if (taken.compareAndSet(false, true)) {
                         work(id, units, next, done, weight, doneWeight, lastReport, failed, stage, offset, total,
@@ -121,9 +120,9 @@ public final class ParallelWork {
             boolean interrupted = false;
             // The workers belong to shared pools: never return while one of them still runs a unit of
             // this pass. An interrupt stops them at their next unit; then wait for the unit in hand.
-            for (int t = 1; t < workers; t++) {
-                if (seat[t].compareAndSet(false, true)) continue;   // never started: it will not run any unit
-                Future<?> f = futures.get(t);
+            for (int h = 0; h < helpers; h++) {
+                if (seat[h].compareAndSet(false, true)) continue;   // never started: it will not run any unit
+                Future<?> f = futures.get(h);
                 for (int attempt = 0; attempt < Integer.MAX_VALUE; attempt++) {
                     try {
                         f.get();

@@ -94,10 +94,9 @@ final class FilteredKnnSearch {
 
     /**
      * Points from which pass 2 lets the kernel stop blocks of pairs above their limits
-     * ({@link DistanceKernel#approximateSquaredDistancesWithin}). Below, the plain kernel runs: at 50 000
-     * clips on two threads the stop gained nothing measurable, and in a fresh process its kernel is a second
-     * method for the JIT to compile, which cost a one-shot run of 20 000 clips about a second. Above, it
-     * saved 0.3–1.5 s of the 200 000-clip stage.
+     * ({@link DistanceKernel#approximateSquaredDistancesWithin}). Below, the plain kernel runs: there the
+     * stop saves too little, and in a fresh process the stopping kernel is a second vector method for the
+     * JIT to compile, which a one-shot run pays for (the CPU design note has the figures).
      */
     static final int EARLY_STOP_POINTS = 100_000;
 
