@@ -64,6 +64,37 @@ public interface DistanceKernel {
     void centreDistances(BlockedPoints idx, int node, int blockFrom, int blockTo, double[] out);
 
     /**
+     * The squared distance between {@code d} float64 values of {@code x} from {@code ox} and of {@code y}
+     * from {@code oy} (two rows, such as two node centres), in any summation order: for bounds that carry a
+     * safety margin, never for a decision. The default is {@link #rowSquaredDistanceScalar}; a vector
+     * backend sums across the coordinates.
+     */
+    default double rowSquaredDistance(double[] x, int ox, double[] y, int oy, int d) {
+        return rowSquaredDistanceScalar(x, ox, y, oy, d);
+    }
+
+    /** {@link #rowSquaredDistance} in four interleaved partial sums: the scalar form, for any backend. */
+    static double rowSquaredDistanceScalar(double[] x, int ox, double[] y, int oy, int d) {
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        int j = 0;
+        for (; j + 3 < d; j += 4) {
+            double t0 = x[ox + j] - y[oy + j];
+            double t1 = x[ox + j + 1] - y[oy + j + 1];
+            double t2 = x[ox + j + 2] - y[oy + j + 2];
+            double t3 = x[ox + j + 3] - y[oy + j + 3];
+            s0 += t0 * t0;
+            s1 += t1 * t1;
+            s2 += t2 * t2;
+            s3 += t3 * t3;
+        }
+        for (; j < d; j++) {
+            double t = x[ox + j] - y[oy + j];
+            s0 += t * t;
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    /**
      * True when {@link #approximateSquaredDistances} is implemented: a cheap float32 pre-filter whose error
      * is bounded by {@link #approximationError}. The stages then compute the exact value only for pairs
      * the bound cannot rule out, so results stay exactly those of the float64 reference.

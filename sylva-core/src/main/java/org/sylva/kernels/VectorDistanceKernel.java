@@ -408,6 +408,30 @@ final class VectorDistanceKernel implements DistanceKernel {
         }
     }
 
+    /** Two double vectors at a time across the coordinates, then one, then the scalar tail. */
+    @Override
+    public double rowSquaredDistance(double[] x, int ox, double[] y, int oy, int d) {
+        DoubleVector a0 = DoubleVector.zero(DS), a1 = DoubleVector.zero(DS);
+        int j = 0;
+        for (; j + 2 * DL <= d; j += 2 * DL) {
+            DoubleVector t = DoubleVector.fromArray(DS, x, ox + j).sub(DoubleVector.fromArray(DS, y, oy + j));
+            a0 = t.fma(t, a0);
+            DoubleVector u = DoubleVector.fromArray(DS, x, ox + j + DL).sub(DoubleVector.fromArray(DS, y, oy + j + DL));
+            a1 = u.fma(u, a1);
+        }
+        if (j + DL <= d) {
+            DoubleVector t = DoubleVector.fromArray(DS, x, ox + j).sub(DoubleVector.fromArray(DS, y, oy + j));
+            a0 = t.fma(t, a0);
+            j += DL;
+        }
+        double s = a0.add(a1).reduceLanes(VectorOperators.ADD);
+        for (; j < d; j++) {
+            double t = x[ox + j] - y[oy + j];
+            s += t * t;
+        }
+        return s;
+    }
+
     @Override
     public int selectEach(float[] values, int from, float[] limits, int count, int[] out) {
         int n = 0;

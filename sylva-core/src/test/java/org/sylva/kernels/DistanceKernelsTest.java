@@ -183,6 +183,38 @@ class DistanceKernelsTest {
     }
 
     /** select lists every value <= limit (a superset is allowed), in order, for both backends. */
+    /**
+     * rowSquaredDistance (node centres, for bounds): every backend's value is the squared distance of the two
+     * rows within float64 rounding, from any offsets, for dimensions that leave every vector tail (none, a
+     * single vector, scalar leftovers); the scalar backend's is the scalar form exactly.
+     */
+    @Test
+    void rowSquaredDistancesAreTheSumWithinRounding() {
+        Random r = new Random(5);
+        for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+            for (int d : new int[] {1, 3, 4, 7, 8, 9, 15, 16, 17, 24, 31, 61, 100}) {
+                for (int trial = 0; trial < 20; trial++) {
+                    int ox = r.nextInt(5), oy = r.nextInt(5);
+                    double[] x = new double[ox + d + 3], y = new double[oy + d + 2];
+                    for (int i = 0; i < x.length; i++) x[i] = r.nextGaussian() * 10;
+                    for (int i = 0; i < y.length; i++) y[i] = r.nextGaussian() * 10;
+                    java.math.BigDecimal exact = java.math.BigDecimal.ZERO;
+                    for (int j = 0; j < d; j++) {
+                        java.math.BigDecimal t = new java.math.BigDecimal(x[ox + j]).subtract(new java.math.BigDecimal(y[oy + j]));
+                        exact = exact.add(t.multiply(t));
+                    }
+                    double ref = exact.doubleValue();
+                    double got = b.rowSquaredDistance(x, ox, y, oy, d);
+                    assertTrue(Math.abs(got - ref) <= 4.0 * d * 0x1p-53 * ref,
+                            b.name() + " d=" + d + ": " + got + " against " + ref);
+                }
+            }
+        }
+        double[] x = {1, 2, 3, 4, 5}, y = {0.5, -1, 7, 2, 2};
+        assertEquals(DistanceKernel.rowSquaredDistanceScalar(x, 0, y, 0, 5),
+                KernelProvider.get().scalarDistance().rowSquaredDistance(x, 0, y, 0, 5));
+    }
+
     @Test
     void selectNeverMissesAValue() {
         Random r = new Random(7);

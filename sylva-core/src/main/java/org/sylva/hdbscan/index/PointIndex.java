@@ -79,6 +79,8 @@ public final class PointIndex implements BlockedPoints {
     private final int[] leafStart;
     private final int[] leafCount;
     private final int depth;
+    /** Computes the node-to-node centre distances of the bounds (the backend the index was built for). */
+    private final DistanceKernel bounds;
 
     /** Takes the arrays of a finished build, trimmed to the node and leaf counts. */
     PointIndex(PointIndexBuilder b) {
@@ -104,6 +106,7 @@ public final class PointIndex implements BlockedPoints {
         this.leafStart = Arrays.copyOf(b.leafStart, leaves);
         this.leafCount = Arrays.copyOf(b.leafSize, leaves);
         this.depth = b.maxDepth;
+        this.bounds = b.bounds;
     }
 
     /** The same partition over reordered positions: node arrays shared (never written), point arrays given. */
@@ -130,6 +133,7 @@ public final class PointIndex implements BlockedPoints {
         this.leafStart = base.leafStart;
         this.leafCount = base.leafCount;
         this.depth = base.depth;
+        this.bounds = base.bounds;
     }
 
     /**
@@ -204,7 +208,7 @@ public final class PointIndex implements BlockedPoints {
      */
     public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend) {
         checkRows(rows, n, d);
-        return new PointIndexBuilder(rows, n, d, backend.blockWidth()).build();
+        return new PointIndexBuilder(rows, n, d, backend.blockWidth()).boundsBy(backend).build();
     }
 
     /**
@@ -218,7 +222,7 @@ public final class PointIndex implements BlockedPoints {
         Pools.checkThreads(threads);
         Objects.requireNonNull(cancel, "cancel");
         checkRows(rows, n, d);
-        return new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).build();
+        return new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).boundsBy(backend).build();
     }
 
     /** Refuses a negative count, no dimensions, an array of the wrong length and non-finite values. */
@@ -422,10 +426,11 @@ public final class PointIndex implements BlockedPoints {
 
     /**
      * Distance between the centres of two nodes. Only ever used inside bounds with a safety margin, so
-     * it is summed in four interleaved partial sums (faster; the order does not matter here).
+     * its summation order does not matter: the index's backend computes it
+     * ({@link DistanceKernel#rowSquaredDistance}, across the coordinates for the vector one).
      */
     public double centreDistance(int a, int b) {
-        return Math.sqrt(PointIndexBuilder.sqRows(centre, a * d, centre, b * d, d));
+        return Math.sqrt(bounds.rowSquaredDistance(centre, a * d, centre, b * d, d));
     }
 
     /** Squared distance from the centre of {@code node} to position {@code pos}, for bounds (any summation order). */

@@ -3,6 +3,8 @@ package org.sylva.hdbscan.index;
 import java.util.Arrays;
 import java.util.concurrent.RecursiveAction;
 
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.ScalarDistanceKernel;
 import org.sylva.parallel.SplitScheduler;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.CancelledException;
@@ -66,6 +68,9 @@ final class PointIndexBuilder {
     int[] posToOrig;
     int[] origToPos;
     int pos;
+    /** The kernel whose {@link DistanceKernel#rowSquaredDistance} the index's node bounds use (see {@link #boundsBy}). */
+    DistanceKernel bounds = SCALAR;
+    private static final DistanceKernel SCALAR = new ScalarDistanceKernel();
 
     int nodeCount;
     int[] left, right, nodePosStart, nodePosEnd, nodeRealCount, nodeLeaf;
@@ -131,6 +136,16 @@ final class PointIndexBuilder {
         sortBuf = new double[n];
         work = rows.clone();
         workTmp = new double[rows.length];
+    }
+
+    /**
+     * The index will compute its node-to-node bounds ({@link PointIndex#lowerBound}) with {@code kernel}'s
+     * {@link DistanceKernel#rowSquaredDistance}: the stages' own backend, so that a run on the scalar
+     * kernels never waits for vector code to compile. The scalar kernel by default.
+     */
+    PointIndexBuilder boundsBy(DistanceKernel kernel) {
+        this.bounds = kernel;
+        return this;
     }
 
     /** Builds the index (call once). */
@@ -389,26 +404,11 @@ final class PointIndexBuilder {
 
     /**
      * Squared distance between {@code d} coordinates of {@code x} from {@code ox} and of {@code y} from
-     * {@code oy}, in four partial sums: splits, radii and centre distances need no particular order.
+     * {@code oy}: splits, radii and centre distances need no particular order, but the build uses the
+     * scalar form whatever the backend, so that the partition is the same for every backend.
      */
     static double sqRows(double[] x, int ox, double[] y, int oy, int d) {
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        int j = 0;
-        for (; j + 3 < d; j += 4) {
-            double t0 = x[ox + j] - y[oy + j];
-            double t1 = x[ox + j + 1] - y[oy + j + 1];
-            double t2 = x[ox + j + 2] - y[oy + j + 2];
-            double t3 = x[ox + j + 3] - y[oy + j + 3];
-            s0 += t0 * t0;
-            s1 += t1 * t1;
-            s2 += t2 * t2;
-            s3 += t3 * t3;
-        }
-        for (; j < d; j++) {
-            double t = x[ox + j] - y[oy + j];
-            s0 += t * t;
-        }
-        return (s0 + s1) + (s2 + s3);
+        return DistanceKernel.rowSquaredDistanceScalar(x, ox, y, oy, d);
     }
 
     /**
