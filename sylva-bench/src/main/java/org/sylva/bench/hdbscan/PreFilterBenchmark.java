@@ -14,10 +14,8 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.kernels.DistanceKernel;
-import org.sylva.kernels.KernelProvider;
 
 /**
  * JMH benchmark of the float32 pre-filter's tile kernel on 61-dimensional clip-like points: 64 tiles of
@@ -60,24 +58,16 @@ public class PreFilterBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        kernel = KernelProvider.get().bestDistance();
-        if (!kernel.approximates()) throw new IllegalStateException("no float32 pre-filter in this JVM: " + kernel);
-        int n = 20_000, d = 61;
-        index = PointIndex.build(ClipLikeData.generate(n, 42).points().coordinates64(), n, d, kernel);
-        int w = index.blockWidth(), leaves = index.leaves();
-        rows = new int[TILES][queries];
-        blockFrom = new int[TILES];
-        blockTo = new int[TILES];
+        ClipTiles tiles = ClipTiles.of(TILES, queries);
+        kernel = tiles.kernel();
+        index = tiles.index();
+        rows = tiles.rows();
+        blockFrom = tiles.blockFrom();
+        blockTo = tiles.blockTo();
+        int w = index.blockWidth();
         colLimits = new float[TILES][];
-        java.util.Random rnd = new java.util.Random(7);   // the tiles: the same for every case
         java.util.Random coin = new java.util.Random(11);   // the column limits of "half"
         for (int t = 0; t < TILES; t++) {
-            int leaf = rnd.nextInt(leaves);
-            int start = index.leafStart(leaf);
-            blockFrom[t] = start / w;
-            blockTo[t] = (start + index.leafCount(leaf) + w - 1) / w;
-            int from = index.leafStart(rnd.nextInt(leaves));
-            for (int q = 0; q < queries; q++) rows[t][q] = Math.min(index.positions() - 1, from + q);
             float[] c = new float[(blockTo[t] - blockFrom[t]) * w];
             for (int b = 0; b < c.length; b += w) {
                 float v = switch (stops) {
@@ -91,7 +81,7 @@ public class PreFilterBenchmark {
         }
         rowLimits = new float[queries];
         Arrays.fill(rowLimits, Float.NEGATIVE_INFINITY);
-        out = new float[kernel.tileLength(queries, (PointIndex.LEAF_SIZE + w - 1) / w + 1, index)];
+        out = tiles.newOut();
     }
 
     @Benchmark

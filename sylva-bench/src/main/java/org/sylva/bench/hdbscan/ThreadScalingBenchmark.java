@@ -12,10 +12,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.sylva.demo.ClipLikeData;
-import org.sylva.hdbscan.index.PointIndex;
-import org.sylva.kernels.DistanceKernel;
-import org.sylva.kernels.KernelProvider;
 
 /**
  * How much a second thread adds on this machine, for work that shares nothing: the ceiling of the fit's
@@ -40,34 +36,14 @@ public class ThreadScalingBenchmark {
     static final int QUERIES = 32;
     static final int STEPS = 10_000;
 
-    /** The index and the tiles, shared by every thread (read only). */
+    /** The index and the tiles ({@link ClipTiles}), shared by every thread (read only). */
     @State(Scope.Benchmark)
     public static class Shared {
-        DistanceKernel kernel;
-        PointIndex index;
-        int[][] rows;
-        int[] blockFrom;
-        int[] blockTo;
+        ClipTiles tiles;
 
         @Setup(Level.Trial)
         public void setUp() {
-            kernel = KernelProvider.get().bestDistance();
-            if (!kernel.approximates()) throw new IllegalStateException("no float32 pre-filter in this JVM: " + kernel);
-            int n = 20_000, d = 61;
-            index = PointIndex.build(ClipLikeData.generate(n, 42).points().coordinates64(), n, d, kernel);
-            int w = index.blockWidth(), leaves = index.leaves();
-            rows = new int[TILES][QUERIES];
-            blockFrom = new int[TILES];
-            blockTo = new int[TILES];
-            java.util.Random rnd = new java.util.Random(7);
-            for (int t = 0; t < TILES; t++) {
-                int leaf = rnd.nextInt(leaves);
-                int start = index.leafStart(leaf);
-                blockFrom[t] = start / w;
-                blockTo[t] = (start + index.leafCount(leaf) + w - 1) / w;
-                int from = index.leafStart(rnd.nextInt(leaves));
-                for (int q = 0; q < QUERIES; q++) rows[t][q] = Math.min(index.positions() - 1, from + q);
-            }
+            tiles = ClipTiles.of(TILES, QUERIES);
         }
     }
 
@@ -79,18 +55,18 @@ public class ThreadScalingBenchmark {
 
         @Setup(Level.Trial)
         public void setUp(Shared s) {
-            int w = s.index.blockWidth();
-            out = new float[s.kernel.tileLength(QUERIES, (PointIndex.LEAF_SIZE + w - 1) / w + 1, s.index)];
-            seed = 1.0 + Thread.currentThread().getId() % 7;
+            out = s.tiles.newOut();
+            seed = 1.0 + Thread.currentThread().threadId() % 7;
         }
     }
 
     /** 64 tiles of 32 query rows against 64 points each: 131 072 approximate distances an operation. */
     @Benchmark
     public float preFilterTiles(Shared s, Own o) {
+        ClipTiles c = s.tiles;
         float sum = 0;
         for (int t = 0; t < TILES; t++) {
-            s.kernel.approximateSquaredDistances(s.index, s.rows[t], QUERIES, s.blockFrom[t], s.blockTo[t], o.out);
+            c.kernel().approximateSquaredDistances(c.index(), c.rows()[t], QUERIES, c.blockFrom()[t], c.blockTo()[t], o.out);
             sum += o.out[0];
         }
         return sum;
