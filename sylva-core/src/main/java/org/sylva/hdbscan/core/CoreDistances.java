@@ -89,6 +89,7 @@ public final class CoreDistances {
         int leaves = index.leaves();
         if (prune && FilteredKnnSearch.applies(index, backend)) {
             FilteredKnnSearch search = new FilteredKnnSearch(index, backend, k, threads, nb, nd);
+            search.cancelledBy(cancel);
             // Progress in tiles, so that the ETA holds while the passes run: pass 1 offers each leaf at most
             // firstPassTiles() tiles, pass 3 costs about FINAL_PASS_TILES per leaf, and pass 2's leaves, which
             // cost anything from nothing to hundreds of tiles, are counted before it starts (bounds only).
@@ -145,6 +146,7 @@ public final class CoreDistances {
         int count = leafTo - leafFrom;
         if (FilteredKnnSearch.applies(index, backend)) {
             FilteredKnnSearch search = FilteredKnnSearch.forSlice(index, backend, k, threads, nb, nd, posFrom, posTo);
+            search.cancelledBy(cancel);
             work.run(count, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> search.firstPass(worker, leafFrom + unit));
             search.boundsUp();
             work.run(count, STAGE, ProgressListener.NONE, cancel,

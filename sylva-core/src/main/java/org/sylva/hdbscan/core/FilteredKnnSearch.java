@@ -3,6 +3,8 @@ package org.sylva.hdbscan.core;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.IntegerGrid;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
 
 /**
  * Exact k-nearest-neighbour lists screened by a float32 pre-filter of proven error (a backend that
@@ -102,6 +104,20 @@ final class FilteredKnnSearch {
 
     /** Whether pass 2 uses the stopping kernel (see {@link #EARLY_STOP_POINTS}; tests set it either way). */
     boolean earlyStop;
+
+    /** Pair visits of pass 2 between two looks at {@link #cancel}: bounds the work of a leaf between checks. */
+    static final int VISITS_PER_CHECK = 32;
+    /**
+     * The token pass 2 looks at within a leaf; the passes' runner looks at it between leaves. Pass 2's first
+     * leaves visit thousands of others, and in a fresh JVM they run while its stopping kernel is still
+     * uncompiled: one such leaf took about a second at 200 000 clips, during which a Ctrl-C waited.
+     */
+    private CancellationToken cancel = CancellationToken.NEVER;
+
+    /** Pass 2 stops within a leaf, by {@link CancelledException}, once {@code token} is cancelled. */
+    void cancelledBy(CancellationToken token) {
+        this.cancel = java.util.Objects.requireNonNull(token, "token");
+    }
 
     private FilteredKnnSearch(PointIndex idx, DistanceKernel backend, int k, int threads, int[] outIdx,
                               double[] outDist, int posFrom, int posTo, boolean slice) {
@@ -248,6 +264,7 @@ final class FilteredKnnSearch {
     private int secondPassTraversal(int worker, int q, boolean countOnly) {
         if (slice) throw new IllegalStateException("a slice's search runs secondPassSlice");
         int tiles = 0;
+        int visits = 0;
         Scratch s = scratch[worker];
         int own = idx.leafNode(q);
         double ownMax = leafMaxT0[q];
@@ -263,8 +280,12 @@ final class FilteredKnnSearch {
             if (nodeLastLeaf[node] <= q || lb > Math.max(ownMax, nodeMaxT0[node])) continue;
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
-                if (!countOnly) pairVisit(s, q, leaf);
-                else if (!inFirstPass(q, leaf) || !inFirstPass(leaf, q)) tiles++;
+                if (!countOnly) {
+                    if (visits++ % VISITS_PER_CHECK == 0) cancel.throwIfCancelled();
+                    pairVisit(s, q, leaf);
+                } else if (!inFirstPass(q, leaf) || !inFirstPass(leaf, q)) {
+                    tiles++;
+                }
                 continue;
             }
             sp = pushChildren(s, sp, own, node);
@@ -295,6 +316,7 @@ final class FilteredKnnSearch {
         int w = idx.blockWidth();
         int qs = idx.leafStart(q), qm = idx.leafCount(q);
         int qbf = qs / w, qbt = (qs + qm + w - 1) / w;
+        int visits = 0;
         int sp = 0;
         s.stackNode[sp] = 0;
         s.stackLb[sp] = Double.NEGATIVE_INFINITY;
@@ -307,6 +329,7 @@ final class FilteredKnnSearch {
             if (lb > Math.max(ownMax, nodeMaxT0[node])) continue;
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
+                if (visits++ % VISITS_PER_CHECK == 0) cancel.throwIfCancelled();
                 if (leaf >= leafFrom && leaf < leafTo) {
                     if (leaf > q) pairVisit(s, q, leaf);
                     continue;

@@ -2,12 +2,15 @@ package org.sylva.hdbscan.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.KernelProvider;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
 
 class FilteredKnnSearchTest {
     /** Lists from {@link FilteredKnnSearch}, each pass over the leaves in the given order on worker 0. */
@@ -43,6 +46,37 @@ class FilteredKnnSearchTest {
         assertFalse(FilteredKnnSearch.applies(PointIndex.build(new double[] {0.1, 1}, 1, 2, b), b));
         assertFalse(FilteredKnnSearch.applies(PointIndex.build(new double[] {0.5, 1}, 1, 2,
                 KernelProvider.get().scalarDistance()), KernelProvider.get().scalarDistance()));
+    }
+
+    /**
+     * Pass 2 looks at the token within a leaf, not only between leaves (its first leaves are its largest
+     * units): with the token cancelled after pass 1, the first leaf's pass 2 stops by CancelledException, in
+     * the whole-index pass and in a slice's.
+     */
+    @Test
+    void passTwoStopsWithinALeafOnceCancelled() {
+        DistanceKernel b = vector();
+        int n = 2000, d = 61;
+        double[] rows = org.sylva.hdbscan.mst.ClipLikeData.toDouble(org.sylva.hdbscan.mst.ClipLikeData.generate(n, 4));
+        PointIndex idx = PointIndex.build(rows, n, d, b);
+        assumeTrue(FilteredKnnSearch.applies(idx, b));
+        int leaves = idx.leaves();
+        for (boolean slice : new boolean[] {false, true}) {
+            int posTo = idx.positions();
+            FilteredKnnSearch s = slice
+                    ? FilteredKnnSearch.forSlice(idx, b, 11, 1, new int[posTo * 11], new double[posTo * 11], 0, posTo)
+                    : new FilteredKnnSearch(idx, b, 11, 1, new int[n * 11], new double[n * 11]);
+            CancellationToken token = new CancellationToken();
+            s.cancelledBy(token);
+            for (int q = 0; q < leaves; q++) s.firstPass(0, q);
+            s.boundsUp();
+            token.cancel();
+            if (slice) {
+                assertThrows(CancelledException.class, () -> s.secondPassSlice(0, 0, 0, leaves), "slice");
+            } else {
+                assertThrows(CancelledException.class, () -> s.secondPass(0, 0), "whole index");
+            }
+        }
     }
 
     @Test
