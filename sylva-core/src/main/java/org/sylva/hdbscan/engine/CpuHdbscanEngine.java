@@ -26,6 +26,13 @@ import org.sylva.parallel.Execution;
  * }</pre>
  */
 public final class CpuHdbscanEngine implements HdbscanEngine {
+    /**
+     * Distinct points from which the spanning tree uses the principal-axis bounds
+     * ({@link BoruvkaMst.Builder#axisBounds}) in any JVM; below, only in a long-lived one
+     * ({@link StageKernels#longLived()}): in a fresh JVM their set-up and code cost more than they save there.
+     */
+    static final int AXIS_BOUNDS_POINTS = 100_000;
+
     /** The backend whose kernels are chosen per fit, or {@code null} when {@link #fixed} is set. */
     private final Backend backend;
     private final DistanceKernel fixed;
@@ -104,7 +111,8 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         // Borůvka reads a leaf only up to the core distances its queries can use: points by core distance.
         index = index.withLeavesOrderedBy(core.coreDistances(), execution.threads(), execution.cancel());
         SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(execution.threads())
-                .backend(kernels.spanningTree()).build()
+                .backend(kernels.spanningTree())
+                .axisBounds(index.size() >= AXIS_BOUNDS_POINTS || StageKernels.longLived()).build()
                 .compute(index, core, execution.progress(), execution.cancel());
         double[] coreDistances = core.coreDistances();
         if (dup != null) {

@@ -68,11 +68,19 @@ public record StageKernels(DistanceKernel coreDistances, DistanceKernel spanning
             case SIMD -> both(kp.distance("simd"));
             case AUTO -> {
                 long values = (long) n * d;
-                boolean warm = VECTOR_VALUES.get() >= WARM_VALUES
-                        || System.nanoTime() - FIRST_FIT_NANOS >= LONG_LIVED_SECONDS * 1_000_000_000L;
-                yield both(warm || values >= VECTOR_MIN_VALUES ? kp.bestDistance() : kp.scalarDistance());
+                yield both(longLived() || values >= VECTOR_MIN_VALUES ? kp.bestDistance() : kp.scalarDistance());
             }
         };
+    }
+
+    /**
+     * True when this JVM is a long-lived one, whose compiler has had work to compile: the vector kernel has
+     * processed {@link #WARM_VALUES} coordinates in it, or its first fit began {@link #LONG_LIVED_SECONDS}
+     * seconds ago or more.
+     */
+    public static boolean longLived() {
+        return VECTOR_VALUES.get() >= WARM_VALUES
+                || System.nanoTime() - FIRST_FIT_NANOS >= LONG_LIVED_SECONDS * 1_000_000_000L;
     }
 
     /** The kernel whose block width the shared index is built with: one every stage's kernel can read. */

@@ -4,6 +4,7 @@ import org.sylva.kernels.KernelProvider;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.parallel.ParallelWork;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.hdbscan.index.ProjectedIndex;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.core.CoreDistances;
@@ -47,6 +48,7 @@ public final class BoruvkaMst {
     private final DistanceKernel backend;
     private final boolean shortcuts;
     private final boolean boundPruning;
+    private final boolean axisBounds;
 
     private BoruvkaMst(Builder b) {
         this.alpha = b.alpha;
@@ -54,6 +56,7 @@ public final class BoruvkaMst {
         this.backend = b.backend;
         this.shortcuts = b.shortcuts;
         this.boundPruning = b.boundPruning;
+        this.axisBounds = b.axisBounds;
     }
 
     public static Builder builder() {
@@ -90,7 +93,7 @@ public final class BoruvkaMst {
         int n = index.size();
         if (n <= 1) return SpanningTree.wrap(n, new int[0], new int[0], new double[0]);
         ParallelWork work = new ParallelWork(threads);
-        BoruvkaRun run = new BoruvkaRun(index, cd, backend, alpha, shortcuts, boundPruning, work);
+        BoruvkaRun run = new BoruvkaRun(index, cd, backend, alpha, shortcuts, boundPruning, axisBounds, work);
         return run.run(progress, cancel);
     }
 
@@ -107,6 +110,7 @@ public final class BoruvkaMst {
         private DistanceKernel backend = KernelProvider.get().bestDistance();
         private boolean shortcuts = true;
         private boolean boundPruning = true;
+        private boolean axisBounds = true;
 
         private Builder() {
         }
@@ -140,6 +144,18 @@ public final class BoruvkaMst {
         public Builder pruning(boolean on) {
             this.shortcuts = on;
             this.boundPruning = on;
+            return this;
+        }
+
+        /**
+         * Whether the scans may also bound distances along a few principal axes ({@link ProjectedIndex};
+         * default on, and only with pruning on). The tree is the same either way; the axes cut the work of
+         * the last rounds, where the components are whole clusters, but building them and compiling their
+         * code costs a fresh JVM a few tenths of a second, so the CPU engine leaves them off for small
+         * inputs in a one-shot run.
+         */
+        public Builder axisBounds(boolean on) {
+            this.axisBounds = on;
             return this;
         }
 

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.parallel.ParallelWork;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.hdbscan.index.ProjectedIndex;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -26,6 +27,11 @@ final class BoruvkaRun {
     final boolean divide;
     final boolean shortcuts;
     final boolean boundPruning;
+    /** Whether the scans may use the principal-axis bounds ({@link ProjectedIndex}). */
+    private final boolean axisBounds;
+    /** The principal-axis bounds, built before the first scan; null when off or when they cannot help. */
+    ProjectedIndex axes;
+    private boolean axesTried;
     private final ParallelWork work;
     private final int n;
     private final int k;
@@ -61,6 +67,11 @@ final class BoruvkaRun {
 
     BoruvkaRun(PointIndex idx, CoreDistances cd, DistanceKernel backend, double alpha, boolean shortcuts,
                boolean boundPruning, ParallelWork work) {
+        this(idx, cd, backend, alpha, shortcuts, boundPruning, boundPruning, work);
+    }
+
+    BoruvkaRun(PointIndex idx, CoreDistances cd, DistanceKernel backend, double alpha, boolean shortcuts,
+               boolean boundPruning, boolean axisBounds, ParallelWork work) {
         this.idx = idx;
         this.cd = cd;
         this.backend = backend;
@@ -68,6 +79,7 @@ final class BoruvkaRun {
         this.divide = alpha != 1.0;
         this.shortcuts = shortcuts;
         this.boundPruning = boundPruning;
+        this.axisBounds = boundPruning && axisBounds;
         this.work = work;
         this.n = idx.size();
         this.k = cd.k();
@@ -121,6 +133,11 @@ final class BoruvkaRun {
         approxFactor = 1 + DistanceKernel.approximationError(idx.dimensions());
         approxAbs = DistanceKernel.APPROXIMATION_ABSOLUTE;
         scan = new CheapestEdgeScan(this, work.threads());
+    }
+
+    /** Tiles the scans left to the principal-axis screen so far (tests). */
+    long screenedTiles() {
+        return scan.screenedTiles();
     }
 
     /** Each point's cheapest edge found by the last scan: weight, or infinity when none was found. */
@@ -204,6 +221,11 @@ final class BoruvkaRun {
 
     /** Scans the active leaves chosen by the last preparation on this run's workers. */
     void scanPrepared(String stage, ProgressListener progress, CancellationToken cancel) {
+        if (axisBounds && !axesTried && activeLeafCount > 0) {
+            axes = ProjectedIndex.of(idx, work, cancel);
+            axesTried = true;
+            scan.useAxes(axes);
+        }
         work.run(activeLeafCount, stage, progress, cancel, (worker, unit) -> scan.scanLeaf(worker, activeLeaves[unit]));
     }
 

@@ -1,6 +1,7 @@
 package org.sylva.hdbscan.mst;
 
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.hdbscan.index.ProjectedIndex;
 import org.sylva.kernels.DistanceKernel;
 
 /**
@@ -24,6 +25,11 @@ import org.sylva.kernels.DistanceKernel;
 final class CheapestEdgeScan {
     /** Relative widening of the squared-distance pre-filter; covers the rounding of sqrt, * and / alpha. */
     private static final double FILTER_SLACK = 1e-12;
+    /**
+     * A tile is skipped, and the pairs the principal axes leave are computed exactly one by one, when they
+     * are at most one in this many: an exact pair costs about this many pre-filter pairs.
+     */
+    static final int SCREEN_RATIO = 16;
 
     private final PointIndex idx;
     private final DistanceKernel backend;
@@ -45,7 +51,14 @@ final class CheapestEdgeScan {
     private final boolean leavesByCore;
     private final double approxFactor;
     private final double approxAbs;
+    /** Relative error bound of the pre-filter kernel over the principal axes' coordinates. */
+    private final double screenFactor = 1 + DistanceKernel.approximationError(ProjectedIndex.AXES);
     private final Scratch[] scratch;
+    /**
+     * The principal-axis bounds (null: none), set by the run before its first scan: a second, tighter
+     * lower bound for nodes, queries and pairs, from {@link ProjectedIndex#AXES} coordinates.
+     */
+    private ProjectedIndex axes;
 
     /** A scan over {@code run}'s per-round state, with buffers for {@code threads} workers. */
     CheapestEdgeScan(BoruvkaRun run, int threads) {
@@ -73,6 +86,18 @@ final class CheapestEdgeScan {
         for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, filtered);
     }
 
+    /** Tiles left to the principal axes so far, over all workers (tests). */
+    long screenedTiles() {
+        long t = 0;
+        for (Scratch s : scratch) t += s.screenedTiles;
+        return t;
+    }
+
+    /** Uses {@code axes} (null: none) in the scans that follow. */
+    void useAxes(ProjectedIndex axes) {
+        this.axes = axes;
+    }
+
     /** Per-worker buffers, allocated once and reused in every round. */
     static final class Scratch {
         final int[] qPos = new int[PointIndex.LEAF_SIZE];
@@ -90,9 +115,16 @@ final class CheapestEdgeScan {
         final int[] qBestQ = new int[PointIndex.LEAF_SIZE];
         final double[] tile;
         final float[] tile32;
+        /** Squared distances along the principal axes, in the layout of {@link #tile}. */
+        final double[] screen;
+        final float[] screen32;
+        /** Per tile row, the largest value of {@link #screen} that does not prove the pair beyond its threshold. */
+        final double[] screenLimit = new double[PointIndex.LEAF_SIZE];
         final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
         final int[] cand = new int[PointIndex.LEAF_SIZE + 16];
         final double[] exact = new double[PointIndex.LEAF_SIZE + 16];
+        /** Tiles this worker left to the principal axes (no tile computed): tests read it. */
+        long screenedTiles;
         /** The current query's bound (a real edge: weight and endpoints) and squared-distance threshold. */
         double bound;
         long boundEndpoints;
@@ -104,6 +136,8 @@ final class CheapestEdgeScan {
             int w = idx.blockWidth();
             tile = new double[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
             tile32 = filtered ? new float[tile.length] : null;
+            screen = new double[tile.length];
+            screen32 = filtered ? new float[tile.length] : null;
             stackNode = new int[2 * idx.depth() + 4];
             stackLb = new double[2 * idx.depth() + 4];
         }
@@ -281,27 +315,40 @@ final class CheapestEdgeScan {
         int w = idx.blockWidth();
         int qs = idx.leafStart(ownLeaf);
         int qbf = qs / w, qbt = (qs + idx.leafCount(ownLeaf) + w - 1) / w;
-        // Few active queries: their centre distances one by one; else the whole leaf in one vector pass.
-        boolean few = 4 * m < idx.leafCount(ownLeaf);
-        if (!few) backend.centreDistances(idx, node, qbf, qbt, s.centre);
-        int off = qbf * w;
         int nodeC = nodeComp[node];
         double minCoreN = nodeMinCore[node];
         int minOrigN = nodeMinOrig[node];
+        // Few queries: their centre distances one by one; else the whole leaf in one vector pass, made
+        // when the first query passes the cheap tests (core distances, then the principal axes).
+        boolean few = 4 * m < idx.leafCount(ownLeaf);
+        boolean centres = false;
+        int off = qbf * w;
         int nq = 0;
         for (int i = 0; i < m; i++) {
             if (nodeC >= 0 && nodeC == s.qComp[i]) continue;
             double bound = boundWeight(s, i);
             if (collect) s.refW[i] = bound;
-            if (Math.max(s.qCore[i], minCoreN) > bound) continue;
-            double sq = few ? idx.centreSquaredDistance(node, s.qPos[i]) : s.centre[s.qPos[i] - off];
-            double lb = idx.lowerBoundFromCentre(sq, node);
-            if (divide) lb /= alpha;
-            double v = Math.max(Math.max(s.qCore[i], minCoreN), lb);
-            if (v > bound) continue;
-            if (v == bound) {   // a tie: the endpoints may decide
-                reference(s, i);
-                if (EdgeOrder.allAfter(v, EdgeOrder.endpoints(s.qOrig[i], minOrigN), s.refW[i], s.refE[i])) continue;
+            double floor = Math.max(s.qCore[i], minCoreN);
+            if (floor > bound) continue;
+            if (axes != null) {
+                double lb = axes.lowerBoundFromPoint(s.qPos[i], node);
+                if (divide) lb /= alpha;
+                if (lb > bound) continue;
+            }
+            if (axes == null) {   // with the axes, the full-space bound from the centre rarely adds to theirs
+                if (!few && !centres) {
+                    backend.centreDistances(idx, node, qbf, qbt, s.centre);
+                    centres = true;
+                }
+                double sq = few ? idx.centreSquaredDistance(node, s.qPos[i]) : s.centre[s.qPos[i] - off];
+                double lb = idx.lowerBoundFromCentre(sq, node);
+                if (divide) lb /= alpha;
+                double v = Math.max(floor, lb);
+                if (v > bound) continue;
+                if (v == bound) {   // a tie: the endpoints may decide
+                    reference(s, i);
+                    if (EdgeOrder.allAfter(v, EdgeOrder.endpoints(s.qOrig[i], minOrigN), s.refW[i], s.refE[i])) continue;
+                }
             }
             if (!collect) return 1;
             s.act[nq] = i;
@@ -314,6 +361,7 @@ final class CheapestEdgeScan {
     /** Lower bound on {@code dist / alpha} between the balls of two nodes (never above the computed value). */
     private double weightBound(int a, int b) {
         double lb = idx.lowerBound(a, b);
+        if (axes != null) lb = Math.max(lb, axes.lowerBound(a, b));
         return divide ? lb / alpha : lb;
     }
 
@@ -367,13 +415,41 @@ final class CheapestEdgeScan {
         for (int r = 0; approx && r < nq; r++) {
             if (s.refW[s.act[r]] == Double.POSITIVE_INFINITY) approx = false;
         }
-        if (approx) {
+        int stride = (bt - bf) * w;
+        int off = cs - bf * w;
+        // Between clusters most pairs are far beyond their bound along the principal axes alone: when the
+        // axes leave few pairs, those few get their exact value directly and no tile is computed.
+        boolean screened = false;
+        if (axes != null) {
+            long kept = 0;
+            if (filtered) {
+                backend.approximateSquaredDistances(axes, s.actPos, nq, bf, bt, s.screen32);
+                for (int r = 0; r < nq; r++) {
+                    double lim = axes.screenLimit(squaredThreshold(s.refW[s.act[r]])) * screenFactor + approxAbs;
+                    s.screenLimit[r] = lim;
+                    kept += backend.select(s.screen32, r * stride + off, cnt, lim, s.sel);
+                }
+            } else {
+                backend.squaredDistances(axes, s.actPos, nq, bf, bt, s.screen);
+                for (int r = 0; r < nq; r++) {
+                    double lim = axes.screenLimit(squaredThreshold(s.refW[s.act[r]]));
+                    s.screenLimit[r] = lim;
+                    int row = r * stride + off;
+                    for (int c = 0; c < cnt; c++) {
+                        if (s.screen[row + c] <= lim) kept++;
+                    }
+                }
+            }
+            screened = kept * SCREEN_RATIO <= (long) nq * cnt;
+            if (screened) s.screenedTiles++;
+        }
+        if (screened) {
+            // no tile: the pairs the axes leave are computed exactly below
+        } else if (approx) {
             backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
         } else {
             backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
         }
-        int stride = (bt - bf) * w;
-        int off = cs - bf * w;
         for (int r = 0; r < nq; r++) {
             int q = s.act[r];
             int row = r * stride + off;
@@ -389,7 +465,31 @@ final class CheapestEdgeScan {
                 s.boundEndpoints = EdgeOrder.NO_ENDPOINTS;
             }
             s.thr = squaredThreshold(s.bound);
-            if (approx) {
+            if (screened) {
+                // Values along the axes beyond the row's limit prove the exact value beyond its threshold.
+                double lim = s.screenLimit[r];
+                int nc = 0;
+                if (filtered) {
+                    int sel = backend.select(s.screen32, row, cnt, lim, s.sel);
+                    for (int e = 0; e < sel; e++) {
+                        int c = s.sel[e];
+                        int p = cs + c;
+                        if (s.screen32[row + c] > lim || posComp[p] == qc || ruledOut(s, oq, qCore, p)) continue;
+                        s.cand[nc++] = p;
+                    }
+                } else {
+                    for (int c = 0; c < cnt; c++) {
+                        int p = cs + c;
+                        if (s.screen[row + c] > lim || posComp[p] == qc || ruledOut(s, oq, qCore, p)) continue;
+                        s.cand[nc++] = p;
+                    }
+                }
+                if (nc == 0) continue;
+                idx.squaredDistances(s.actPos[r], s.cand, 0, nc, s.exact);
+                for (int e = 0; e < nc; e++) {
+                    if (s.exact[e] <= s.thr) consider(s, q, qc, qCore, s.cand[e], s.exact[e]);
+                }
+            } else if (approx) {
                 // Approximations beyond the widened threshold have exact values beyond thr: skipped. The
                 // few others get their exact value, four at a time.
                 double thrA = s.thr * approxFactor + approxAbs;
