@@ -28,10 +28,20 @@ import org.sylva.parallel.Execution;
 public final class CpuHdbscanEngine implements HdbscanEngine {
     /**
      * Distinct points from which the spanning tree uses the principal-axis bounds
-     * ({@link BoruvkaMst.Builder#axisBounds}) in any JVM; below, only in a long-lived one
-     * ({@link StageKernels#longLived()}): in a fresh JVM their set-up and code cost more than they save there.
+     * ({@link BoruvkaMst.Builder#axisBounds}) in any JVM: in a fresh one their set-up and the compilation of
+     * their code cost more than they save below it.
      */
     static final int AXIS_BOUNDS_POINTS = 100_000;
+    /** Distinct points from which they are used in a long-lived JVM ({@link StageKernels#longLived()}). */
+    static final int AXIS_BOUNDS_WARM_POINTS = 10_000;
+    /** Dimensions above which they are used: at 16 and below the full-space bounds prune nearly as well. */
+    static final int AXIS_BOUNDS_DIMENSIONS = 16;
+
+    /** Whether the spanning tree of {@code n} distinct points in {@code d} dimensions uses the principal axes. */
+    static boolean axisBounds(int n, int d) {
+        return d > AXIS_BOUNDS_DIMENSIONS
+                && (n >= AXIS_BOUNDS_POINTS || (n >= AXIS_BOUNDS_WARM_POINTS && StageKernels.longLived()));
+    }
 
     /** The backend whose kernels are chosen per fit, or {@code null} when {@link #fixed} is set. */
     private final Backend backend;
@@ -112,7 +122,7 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         index = index.withLeavesOrderedBy(core.coreDistances(), execution.threads(), execution.cancel());
         SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(execution.threads())
                 .backend(kernels.spanningTree())
-                .axisBounds(index.size() >= AXIS_BOUNDS_POINTS || StageKernels.longLived()).build()
+                .axisBounds(axisBounds(index.size(), index.dimensions())).build()
                 .compute(index, core, execution.progress(), execution.cancel());
         double[] coreDistances = core.coreDistances();
         if (dup != null) {

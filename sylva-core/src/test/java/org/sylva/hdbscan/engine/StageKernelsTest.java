@@ -50,6 +50,20 @@ class StageKernelsTest {
         assertEquals("simd", StageKernels.choose(Backend.AUTO, 100, 2).coreDistances().name());
     }
 
+    /** The principal-axis bounds: above 16 dimensions, from 100 000 points, or from 10 000 in a long-lived JVM. */
+    @Test
+    void theSpanningTreeUsesThePrincipalAxesOnLargeHighDimensionalInputs() {
+        assertTrue(CpuHdbscanEngine.axisBounds(CpuHdbscanEngine.AXIS_BOUNDS_POINTS, 17));
+        assertTrue(!CpuHdbscanEngine.axisBounds(1_000_000, CpuHdbscanEngine.AXIS_BOUNDS_DIMENSIONS), "d <= 16");
+        assertTrue(!CpuHdbscanEngine.axisBounds(CpuHdbscanEngine.AXIS_BOUNDS_WARM_POINTS - 1, 61), "small input");
+        assertEquals(StageKernels.longLived(), CpuHdbscanEngine.axisBounds(50_000, 61), "below 100 000: when long-lived");
+        if (kp.vectorDistanceAvailable()) {
+            for (int i = 0; i < StageKernels.WARM_VALUES / 1_000_000 + 1; i++) StageKernels.ran(kp.bestDistance(), 1_000_000, 1);
+            assertTrue(StageKernels.longLived());
+            assertTrue(CpuHdbscanEngine.axisBounds(CpuHdbscanEngine.AXIS_BOUNDS_WARM_POINTS, 61));
+        }
+    }
+
     @Test
     void theIndexIsBuiltWithAWidthEveryStageReads() {
         assumeTrue(kp.vectorDistanceAvailable());
