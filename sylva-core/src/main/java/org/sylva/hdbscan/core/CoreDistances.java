@@ -3,6 +3,7 @@ package org.sylva.hdbscan.core;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.parallel.ParallelWork;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.hdbscan.index.ProjectedIndex;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.progress.CancellationToken;
@@ -69,12 +70,27 @@ public final class CoreDistances {
     /** Computes core distances over an index built for {@code backend} (lets the index be shared with the tree stage). */
     public static CoreDistances compute(PointIndex index, int minSamples, DistanceKernel backend, int threads,
                                         ProgressListener progress, CancellationToken cancel) {
-        return compute(index, minSamples, backend, threads, progress, cancel, true);
+        return compute(index, minSamples, backend, threads, progress, cancel, true, false);
+    }
+
+    /**
+     * As {@link #compute(PointIndex, int, DistanceKernel, int, ProgressListener, CancellationToken)}; with
+     * {@code axisBounds}, the search also bounds distances along a few principal axes
+     * ({@link ProjectedIndex}), which skips leaf pairs between clusters. The lists are the same either way.
+     */
+    public static CoreDistances compute(PointIndex index, int minSamples, DistanceKernel backend, int threads,
+                                        boolean axisBounds, ProgressListener progress, CancellationToken cancel) {
+        return compute(index, minSamples, backend, threads, progress, cancel, true, axisBounds);
+    }
+
+    static CoreDistances compute(PointIndex index, int minSamples, DistanceKernel backend, int threads,
+                                 ProgressListener progress, CancellationToken cancel, boolean prune) {
+        return compute(index, minSamples, backend, threads, progress, cancel, prune, false);
     }
 
     /** As {@link #compute(PointIndex, int, DistanceKernel, int, ProgressListener, CancellationToken)}; {@code prune = false} scans all pairs (tests). */
     static CoreDistances compute(PointIndex index, int minSamples, DistanceKernel backend, int threads,
-                                 ProgressListener progress, CancellationToken cancel, boolean prune) {
+                                 ProgressListener progress, CancellationToken cancel, boolean prune, boolean axisBounds) {
         checkParameters(minSamples, threads);
         if (!backend.readsBlockWidth(index.blockWidth())) {
             throw new IllegalArgumentException("index built for block width " + index.blockWidth() + ", backend "
@@ -101,6 +117,7 @@ public final class CoreDistances {
             long guess = first + (long) (PASS_TWO_GUESS + FINAL_PASS_TILES) * leaves;
             work.run(leaves, STAGE, 0, guess, firstWeight, progress, cancel, search::firstPass);
             search.boundsUp();
+            if (axisBounds) search.useAxes(ProjectedIndex.of(index, work, cancel));
             long[] tiles = new long[leaves];
             work.run(leaves, STAGE, ProgressListener.NONE, cancel, (worker, q) -> tiles[q] = search.secondPassTiles(worker, q));
             long rest = (long) FINAL_PASS_TILES * leaves;
@@ -216,10 +233,16 @@ public final class CoreDistances {
      */
     public static CoreDistances compute(PointIndex index, int minSamples, int[] multiplicity, DistanceKernel backend,
                                         int threads, ProgressListener progress, CancellationToken cancel) {
+        return compute(index, minSamples, multiplicity, backend, threads, false, progress, cancel);
+    }
+
+    /** As {@link #compute(PointIndex, int, int[], DistanceKernel, int, ProgressListener, CancellationToken)}, with {@code axisBounds} as in {@link #compute(PointIndex, int, DistanceKernel, int, boolean, ProgressListener, CancellationToken)}. */
+    public static CoreDistances compute(PointIndex index, int minSamples, int[] multiplicity, DistanceKernel backend,
+                                        int threads, boolean axisBounds, ProgressListener progress, CancellationToken cancel) {
         if (multiplicity.length != index.size()) {
             throw new IllegalArgumentException(multiplicity.length + " multiplicities for " + index.size() + " points");
         }
-        return compute(index, minSamples, backend, threads, progress, cancel, true).withMultiplicities(multiplicity);
+        return compute(index, minSamples, backend, threads, progress, cancel, true, axisBounds).withMultiplicities(multiplicity);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.sylva.hdbscan.core;
 
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.hdbscan.index.ProjectedIndex;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.IntegerGrid;
 import org.sylva.progress.CancellationToken;
@@ -114,6 +115,24 @@ final class FilteredKnnSearch {
      */
     private CancellationToken cancel = CancellationToken.NEVER;
 
+    /**
+     * The principal-axis bounds pass 2 adds to the ball bounds (null: none): between clusters, leaf pairs
+     * that the full-space balls cannot separate in tens of dimensions, and that offer nothing, are skipped.
+     */
+    private ProjectedIndex axes;
+
+    /** Pair visits pass 2 skipped on the principal axes' bound, over all workers (tests). */
+    long skippedVisits() {
+        long v = 0;
+        for (Scratch s : scratch) v += s.skippedVisits;
+        return v;
+    }
+
+    /** Pass 2 (of the whole index) also bounds nodes, leaves and rows by {@code axes} (null: not). */
+    void useAxes(ProjectedIndex axes) {
+        this.axes = axes;
+    }
+
     /** Pass 2 stops within a leaf, by {@link CancelledException}, once {@code token} is cancelled. */
     void cancelledBy(CancellationToken token) {
         this.cancel = java.util.Objects.requireNonNull(token, "token");
@@ -149,6 +168,8 @@ final class FilteredKnnSearch {
 
     /** Per-worker buffers, allocated once. */
     private static final class Scratch {
+        /** Pair visits of pass 2 this worker skipped on the principal axes' bound (tests read it). */
+        long skippedVisits;
         final NearestLists main;
         final int[] act = new int[PointIndex.LEAF_SIZE];
         final int[] actPos = new int[PointIndex.LEAF_SIZE];
@@ -362,11 +383,17 @@ final class FilteredKnnSearch {
     private int pushChildren(Scratch s, int sp, int own, int node) {
         int l = idx.left(node), r = idx.right(node);
         s.stackNode[sp] = r;
-        s.stackLb[sp] = idx.lowerBound(own, r);
+        s.stackLb[sp] = lowerBound(own, r);
         sp++;
         s.stackNode[sp] = l;
-        s.stackLb[sp] = idx.lowerBound(own, l);
+        s.stackLb[sp] = lowerBound(own, l);
         return sp + 1;
+    }
+
+    /** The ball bound between two nodes, and along the principal axes where the search has them. */
+    private double lowerBound(int a, int b) {
+        double lb = idx.lowerBound(a, b);
+        return axes == null ? lb : Math.max(lb, axes.lowerBound(a, b));
     }
 
     private boolean inFirstPass(int leaf, int other) {
@@ -383,12 +410,18 @@ final class FilteredKnnSearch {
         int qs = idx.leafStart(q), qm = idx.leafCount(q);
         int qbf = qs / w, qbt = (qs + qm + w - 1) / w;
         int node = idx.leafNode(n);
-        backend.centreDistances(idx, node, qbf, qbt, s.centre);
         double nMax = leafMaxT0[n];
+        if (axes != null && axes.lowerBound(idx.leafNode(q), node)
+                > Math.max(qSide ? leafMaxT0[q] : Double.NEGATIVE_INFINITY, nSide ? nMax : Double.NEGATIVE_INFINITY)) {
+            s.skippedVisits++;
+            return;   // along the principal axes the two leaves are beyond every static bound that matters
+        }
+        backend.centreDistances(idx, node, qbf, qbt, s.centre);
         int nq = 0;
         for (int i = 0; i < qm; i++) {
             int p = qs + i;
             double lb = idx.lowerBoundFromCentre(s.centre[p - qbf * w], node);
+            if (axes != null) lb = Math.max(lb, axes.lowerBoundFromPoint(p, node));
             if ((qSide && lb <= t0[p - base]) || (nSide && lb <= nMax)) {
                 s.act[nq] = i;
                 s.actPos[nq] = p;

@@ -109,10 +109,11 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         PointIndex index = PointIndex.build(rows, n, points.d(), kernels.indexKernel(), execution.threads(),
                 execution.cancel());
         rows = null;   // the index holds its own copy
+        boolean axes = axisBounds(index.size(), index.dimensions());
         CoreDistances core = dup != null
                 ? CoreDistances.compute(index, minSamples, dup.multiplicities(), kernels.coreDistances(),
-                        execution.threads(), execution.progress(), execution.cancel())
-                : CoreDistances.compute(index, minSamples, kernels.coreDistances(), execution.threads(),
+                        execution.threads(), axes, execution.progress(), execution.cancel())
+                : CoreDistances.compute(index, minSamples, kernels.coreDistances(), execution.threads(), axes,
                         execution.progress(), execution.cancel());
         StageKernels.ran(kernels.coreDistances(), points.n(), points.d());
         long t1 = System.nanoTime();
@@ -122,7 +123,7 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         index = index.withLeavesOrderedBy(core.coreDistances(), execution.threads(), execution.cancel());
         SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(execution.threads())
                 .backend(kernels.spanningTree())
-                .axisBounds(axisBounds(index.size(), index.dimensions())).build()
+                .axisBounds(axes).build()
                 .compute(index, core, execution.progress(), execution.cancel());
         double[] coreDistances = core.coreDistances();
         if (dup != null) {

@@ -3,10 +3,12 @@ package org.sylva.hdbscan.core;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.hdbscan.index.ProjectedIndex;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.progress.CancellationToken;
@@ -20,11 +22,18 @@ class FilteredKnnSearchTest {
 
     /** As {@link #filtered(PointIndex, DistanceKernel, int, boolean)}, pass 2's early stop on or off. */
     static Object[] filtered(PointIndex idx, DistanceKernel b, int k, boolean reverse, boolean earlyStop) {
+        return filtered(idx, b, k, reverse, earlyStop, null);
+    }
+
+    /** As above, pass 2 also bounded along the principal axes of {@code axes} (null: not). */
+    static Object[] filtered(PointIndex idx, DistanceKernel b, int k, boolean reverse, boolean earlyStop,
+                             ProjectedIndex axes) {
         int n = idx.size();
         int[] nb = new int[n * k];
         double[] nd = new double[n * k];
         FilteredKnnSearch s = new FilteredKnnSearch(idx, b, k, 1, nb, nd);
         s.earlyStop = earlyStop;
+        s.useAxes(axes);
         int leaves = idx.leaves();
         for (int i = 0; i < leaves; i++) s.firstPass(0, reverse ? leaves - 1 - i : i);
         s.boundsUp();
@@ -79,6 +88,32 @@ class FilteredKnnSearchTest {
         }
     }
 
+    /** Between clusters the principal axes skip leaf pairs the balls keep, and the lists stay those of the direct search. */
+    @Test
+    void theAxesSkipLeafPairsBetweenClustersExactly() {
+        DistanceKernel b = vector();
+        int n = 6000, d = 61;
+        double[] rows = org.sylva.hdbscan.mst.ClipLikeData.toDouble(org.sylva.hdbscan.mst.ClipLikeData.generate(n, 8));
+        PointIndex idx = PointIndex.build(rows, n, d, b);
+        assumeTrue(FilteredKnnSearch.applies(idx, b));
+        ProjectedIndex axes = ProjectedIndex.of(idx, null, CancellationToken.NEVER);
+        int k = 21;
+        long[] tiles = new long[2];
+        long skipped = 0;
+        for (int with = 0; with < 2; with++) {
+            FilteredKnnSearch s = new FilteredKnnSearch(idx, b, k, 1, new int[n * k], new double[n * k]);
+            s.useAxes(with == 1 ? axes : null);
+            for (int i = 0; i < idx.leaves(); i++) s.firstPass(0, i);
+            s.boundsUp();
+            for (int i = 0; i < idx.leaves(); i++) tiles[with] += s.secondPassTiles(0, i);
+            for (int i = 0; i < idx.leaves(); i++) s.secondPass(0, i);
+            skipped += s.skippedVisits();
+        }
+        assertTrue(tiles[1] < tiles[0], "the axes ruled out no leaf pair (" + tiles[1] + " of " + tiles[0]
+                + " tiles, " + skipped + " visits skipped): their path went untested");
+        assertEqualsTheDirectSearch(idx, b, k);
+    }
+
     @Test
     void equalsTheDirectSearchBitwiseInAnyLeafOrder() {
         DistanceKernel b = vector();
@@ -96,14 +131,17 @@ class FilteredKnnSearchTest {
      * on and off, equal the direct search's bitwise.
      */
     static void assertEqualsTheDirectSearch(PointIndex idx, DistanceKernel b, int... ks) {
+        ProjectedIndex axes = ProjectedIndex.of(idx, null, CancellationToken.NEVER);
         for (int k : ks) {
             Object[] ref = DirectKnnSearchTest.direct(idx, b, k, true, false);
             for (boolean reverse : new boolean[] {false, true}) {
                 for (boolean stop : new boolean[] {false, true}) {
-                    Object[] got = filtered(idx, b, k, reverse, stop);
-                    String what = "k=" + k + " reverse=" + reverse + " early stop=" + stop;
-                    assertArrayEquals((int[]) ref[0], (int[]) got[0], what);
-                    assertArrayEquals((double[]) ref[1], (double[]) got[1], what);
+                    for (ProjectedIndex a : axes == null ? new ProjectedIndex[] {null} : new ProjectedIndex[] {null, axes}) {
+                        Object[] got = filtered(idx, b, k, reverse, stop, a);
+                        String what = "k=" + k + " reverse=" + reverse + " early stop=" + stop + " axes=" + (a != null);
+                        assertArrayEquals((int[]) ref[0], (int[]) got[0], what);
+                        assertArrayEquals((double[]) ref[1], (double[]) got[1], what);
+                    }
                 }
             }
         }
