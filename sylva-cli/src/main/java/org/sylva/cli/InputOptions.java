@@ -111,8 +111,9 @@ final class InputOptions {
 
     /** The rows of {@code a} as points: a 3-D array's clips flattened in C order, as {@code reshape(n, -1)}. */
     static PointSet points(NpyArray a, int[] clip, Consumer<String> warnings) {
-        if (clip == null) return a.toPointSet(warnings);
-        return PointSet.unchecked(a.shape()[0], clip[0] * clip[1], a.toFloat32(warnings));
+        // The array read is dropped after this: a float32 input is held once, not copied a second time.
+        if (clip == null) return a.toPointSetTransferring(warnings);
+        return PointSet.unchecked(a.shape()[0], clip[0] * clip[1], a.toFloat32Transferring(warnings));
     }
 
     /** Named .npy, or named nothing PointReaders knows and starting with the NumPy magic (as it reads those). */

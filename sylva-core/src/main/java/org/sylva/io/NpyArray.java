@@ -321,10 +321,22 @@ public final class NpyArray {
     }
 
     /** As {@link #toPointSet} but hands a float32 array over without a copy; the caller drops this array. */
-    PointSet toPointSetTransferring(Consumer<String> warnings) {
+    public PointSet toPointSetTransferring(Consumer<String> warnings) {
         int[] nd = pointShape();
-        float[] coords = data instanceof float[] f ? f : toFloat32(warnings);
-        return PointSet.unchecked(nd[0], nd[1], coords);
+        return PointSet.unchecked(nd[0], nd[1], toFloat32Transferring(warnings));
+    }
+
+    /**
+     * As {@link #toFloat32}, but float32 data is handed over without a copy: the backing array itself, which
+     * the caller treats as read-only while this array stays in use (as {@link PointSet#coordinates()}), and
+     * for which it drops this array. A large input is then held once, not twice.
+     *
+     * <pre>{@code
+     * float[] values = Npy.read(path).toFloat32Transferring(warnings::add);   // no second copy of a float32 file
+     * }</pre>
+     */
+    public float[] toFloat32Transferring(Consumer<String> warnings) {
+        return data instanceof float[] f ? f : toFloat32(warnings);
     }
 
     private int[] pointShape() {

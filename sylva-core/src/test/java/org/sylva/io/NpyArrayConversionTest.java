@@ -19,6 +19,24 @@ class NpyArrayConversionTest {
         return a.withSource("x.npy");
     }
 
+    /** A float32 array is handed over as it is (the input held once); other dtypes convert as toFloat32 does. */
+    @Test
+    void transferringHandsFloat32OverAndConvertsTheRest() {
+        float[] values = {1.5f, -2f, 3.25f, 4f, 5f, 6.5f};
+        NpyArray f32 = named(NpyArray.ofFloat32(values, 3, 2));
+        float[] shared = f32.toFloat32Transferring(warnings::add);
+        assertTrue(shared == f32.toFloat32Transferring(warnings::add), "the same backing array each time");
+        assertArrayEquals(values, shared);
+        assertTrue(shared != f32.toFloat32(warnings::add), "toFloat32 still copies");
+        PointSet p = f32.toPointSetTransferring(warnings::add);
+        assertTrue(p.coordinates() == shared, "the point set holds the array read, not a copy");
+        assertEquals(3, p.size());
+        assertEquals(2, p.dimensions());
+        NpyArray f64 = named(NpyArray.ofFloat64(new double[] {0.5, 0.1}, 2, 1));
+        assertArrayEquals(f64.toFloat32(warnings::add), f64.toFloat32Transferring(warnings::add));
+        assertEquals(2, warnings.size(), "0.1 is not a float32: one warning per conversion, as toFloat32");
+    }
+
     @Test
     void float64ToFloat32WarnsNotWhenEveryValueIsExact() {
         NpyArray a = named(NpyArray.ofFloat64(new double[] {0.5, -1.25, 3.0, 1e-3f, Double.NaN, Double.POSITIVE_INFINITY,
