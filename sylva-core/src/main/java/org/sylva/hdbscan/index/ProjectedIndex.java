@@ -1,5 +1,7 @@
 package org.sylva.hdbscan.index;
 
+import java.util.Arrays;
+
 import org.sylva.kernels.BlockedPoints;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.parallel.ParallelWork;
@@ -52,7 +54,6 @@ public final class ProjectedIndex implements BlockedPoints {
     private static final int LEAVES_PER_UNIT = 64;
 
     private final PointIndex idx;
-    private final int r;
     private final int w;
     private final double[] data;
     private final float[] data32;
@@ -67,7 +68,6 @@ public final class ProjectedIndex implements BlockedPoints {
                            double lambda, double slack) {
         this.data32 = data32;
         this.idx = idx;
-        this.r = AXES;
         this.w = idx.blockWidth();
         this.data = data;
         this.centre = centre;
@@ -259,8 +259,8 @@ public final class ProjectedIndex implements BlockedPoints {
         double[] z = new double[AXES * d];
         for (int it = 0; it < ITERATIONS; it++) {
             // z = X^T X q^T, one axis per row
-            java.util.Arrays.fill(proj, 0);
-            java.util.Arrays.fill(z, 0);
+            Arrays.fill(proj, 0);
+            Arrays.fill(z, 0);
             for (int t = 0; t < m; t++) {
                 for (int a = 0; a < AXES; a++) {
                     double s = 0;
@@ -308,12 +308,7 @@ public final class ProjectedIndex implements BlockedPoints {
 
     /** A lower bound on every computed distance between a point under node {@code a} and one under node {@code b}. */
     public double lowerBound(int a, int b) {
-        double s = 0;
-        for (int k = 0; k < AXES; k++) {
-            double t = centre[a * AXES + k] - centre[b * AXES + k];
-            s += t * t;
-        }
-        return bound(Math.sqrt(s), radius[a] + radius[b]);
+        return bound(Math.sqrt(squared(centre, a * AXES, centre, b * AXES)), radius[a] + radius[b]);
     }
 
     /** A lower bound on every computed distance from the point at position {@code pos} to a point under {@code node}. */
@@ -362,7 +357,7 @@ public final class ProjectedIndex implements BlockedPoints {
 
     @Override
     public int dimensions() {
-        return r;
+        return AXES;
     }
 
     @Override

@@ -330,12 +330,11 @@ final class CheapestEdgeScan {
             if (collect) s.refW[i] = bound;
             double floor = Math.max(s.qCore[i], minCoreN);
             if (floor > bound) continue;
-            if (axes != null) {
+            if (axes != null) {   // with the axes, the full-space bound from the centre rarely adds to theirs
                 double lb = axes.lowerBoundFromPoint(s.qPos[i], node);
                 if (divide) lb /= alpha;
                 if (lb > bound) continue;
-            }
-            if (axes == null) {   // with the axes, the full-space bound from the centre rarely adds to theirs
+            } else {
                 if (!few && !centres) {
                     backend.centreDistances(idx, node, qbf, qbt, s.centre);
                     centres = true;
@@ -443,12 +442,12 @@ final class CheapestEdgeScan {
             screened = kept * SCREEN_RATIO <= (long) nq * cnt;
             if (screened) s.screenedTiles++;
         }
-        if (screened) {
-            // no tile: the pairs the axes leave are computed exactly below
-        } else if (approx) {
-            backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
-        } else {
-            backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+        if (!screened) {   // a screened visit has no tile: the pairs the axes leave are computed exactly below
+            if (approx) {
+                backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
+            } else {
+                backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+            }
         }
         for (int r = 0; r < nq; r++) {
             int q = s.act[r];
