@@ -86,10 +86,15 @@ sylva_exec() {
 sylva_train_aot() {
   local java="$1" jar="$2" aot="$3" work
   work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-aot.XXXXXX")" || return 0
-  if "$java" --add-modules jdk.incubator.vector -Xss8m -XX:AOTCacheOutput="$work/sylva.aot" -Xlog:aot*=off \
-       -Xlog:cds*=off -jar "$jar" demo --points 6000 --out "$work/demo" -q >/dev/null 2>&1 \
-     && "$java" --add-modules jdk.incubator.vector -Xss8m -XX:AOTCache="$work/sylva.aot" -XX:AOTMode=on \
-       -Xlog:aot*=off -Xlog:cds*=off -jar "$jar" --version >/dev/null 2>&1; then
+  # Made and checked with the JVM options of the runs it serves (sylva_java_args, less the cache itself):
+  # a run whose module options differ from the training's (--enable-native-access did) has the JVM log an
+  # error on every start and drop the cache's module handling (scripts/check-dist.sh watches for it).
+  local opts=()
+  mapfile -t opts < <(sylva_java_args "$jar" /nonexistent)
+  if "$java" "${opts[@]}" -XX:AOTCacheOutput="$work/sylva.aot" -Xlog:aot*=off -Xlog:cds*=off \
+       -jar "$jar" demo --points 6000 --out "$work/demo" -q >/dev/null 2>&1 \
+     && "$java" "${opts[@]}" -XX:AOTCache="$work/sylva.aot" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
+       -jar "$jar" --version >/dev/null 2>&1; then
     mv -f "$work/sylva.aot" "$aot.$$" && mv -f "$aot.$$" "$aot"
   fi
   local vaot="${aot%.aot}-version.aot"

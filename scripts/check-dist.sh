@@ -12,14 +12,20 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-dist.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 tar -C "$work" -xzf "$tarball"
 home="$(ls -d "$work"/sylva-*)"
+# the JVM's complaints about the start-up caches (a cache it cannot use, or uses only in part) go to a file
+aotlog() { echo "-Xlog:aot*=warning,cds*=warning:file=$work/aot-$1.log"; }
 set +e
-env -i PATH=/usr/bin:/bin HOME="$work" "$home/bin/sylva" demo --points 2000 --out "$work/demo" \
-  >"$work/out.txt" 2>"$work/err.txt"
+env -i PATH=/usr/bin:/bin HOME="$work" SYLVA_JAVA_OPTS="$(aotlog demo)" "$home/bin/sylva" demo --points 2000 \
+  --out "$work/demo" >"$work/out.txt" 2>"$work/err.txt"
 code=$?
 set -e
 fail() { echo "check-dist: $*" >&2; cat "$work/err.txt" >&2; exit 1; }
 [ "$code" -eq 0 ] || fail "bin/sylva demo exited $code"
 [ -s "$work/demo/report.html" ] || fail "no report.html"
 ! grep -q "WARNING" "$work/err.txt" || fail "a warning reached stderr"
-version="$(env -i PATH=/usr/bin:/bin "$home/bin/sylva" --version | head -n1)"
+[ -f "$home/lib/sylva.aot" ] && [ -f "$home/lib/sylva-version.aot" ] || fail "no start-up cache in lib/"
+version="$(env -i PATH=/usr/bin:/bin SYLVA_JAVA_OPTS="$(aotlog version)" "$home/bin/sylva" --version | head -n1)"
+for run in demo version; do
+  [ ! -s "$work/aot-$run.log" ] || { cat "$work/aot-$run.log" >&2; fail "$run: the JVM did not take its start-up cache as made"; }
+done
 echo "check-dist: $(basename "$tarball") ($(du -h "$tarball" | cut -f1)): demo ok; $version"
