@@ -21,7 +21,7 @@ spec.loader.exec_module(suite)
 
 # the suite's names, by a word each contains, to a short file name
 KEYS = (("clip-like", "clips20000"), ("principal components", "pca12"), ("digits", "digits"),
-        ("china.jpg", "china"), ("breast cancer", "breast_cancer"), ("wine", "wine"),
+        ("china.jpg", "china"), ("breast cancer", "breast_cancer"), ("wine", "wine"), ("UCI letters", "letters"),
         ("grid3000", "grid3000"), ("blobs2000noise", "blobs2000noise"))
 
 

@@ -1,8 +1,9 @@
 """The benchmark suite of issue 21, side by side in one run on one machine: Sylva (the Python package's warm
 engine) against the exact paths of fast_hdbscan (numba, k-d tree Borůvka), the `hdbscan` package
 (Cython, `boruvka_kdtree`, `approx_min_span_tree=False`) and scikit-learn 1.9's HDBSCAN, on clip-like
-spike data and real data sets shipped with scikit-learn (no download), plus the labelled oracle inputs
-of ../shared/oracle/hdbscan when that folder is there. Prints one table of medians and ratios, and checks
+spike data and real data sets shipped with scikit-learn (no download), the UCI letter-recognition
+features when Debian's r-cran-mlbench is installed (read through Rscript; `apt install r-cran-mlbench`),
+plus the labelled oracle inputs of ../shared/oracle/hdbscan when that folder is there. Prints one table of medians and ratios, and checks
 that every exact peer finds the same sorted spanning-tree weights as Sylva (bitwise, or the largest
 relative difference when not).
 
@@ -44,8 +45,10 @@ import importlib.util
 import os
 import platform
 import statistics
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -92,6 +95,10 @@ def data_sets(sizes):
         print(f"# skipped china.jpg pixels: {e}", file=sys.stderr)
     sets.append(("breast cancer 569 × 30", "low-dimensional features", datasets.load_breast_cancer().data, 5, None))
     sets.append(("wine 178 × 13", "low-dimensional features, integer-heavy", datasets.load_wine().data, 5, None))
+    letters = uci_letters()
+    if letters is not None:
+        sets.append((f"UCI letters {count(len(letters))} × 16 (integers 0–15)", "integer features, massive ties",
+                     letters, 5, None))
     # the oracle's inputs (made by ../shared/oracle/hdbscan/gen_data.py); min_cluster_size 5, S = 5, whose
     # reference MST (hdbscan package prims_kdtree, its min_samples 4) is `<name>_mcs5_ms4_mst.npy`
     if ORACLE.is_dir():
@@ -102,6 +109,28 @@ def data_sets(sizes):
                 mst = ORACLE / f"{name}_mcs5_ms4_mst.npy"
                 sets.append((label, "low-dimensional, ties", np.load(x), 5, mst if mst.is_file() else None))
     return sets + large
+
+
+def uci_letters():
+    """The UCI letter-recognition features (20 000 × 16, integers 0–15, the letter column left out) as
+    Debian's r-cran-mlbench ships them, read through Rscript; None, with the reason, without R or the package."""
+    if shutil.which("Rscript") is None:
+        print("# skipped UCI letters: no Rscript (apt install r-cran-mlbench)", file=sys.stderr)
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        csv = Path(d) / "letters.csv"
+        script = ('x <- get(data(LetterRecognition, package = "mlbench")); '
+                  'write.table(data.matrix(x[, -1]), commandArgs(TRUE)[1], sep = ",", row.names = FALSE, '
+                  'col.names = FALSE)')
+        r = subprocess.run(["Rscript", "-e", script, str(csv)], capture_output=True, text=True)
+        if r.returncode != 0 or not csv.is_file():
+            print(f"# skipped UCI letters: Rscript failed: {r.stderr.strip()[-200:]}", file=sys.stderr)
+            return None
+        x = np.loadtxt(csv, delimiter=",", dtype=np.float64)
+    if x.shape != (20000, 16):
+        print(f"# skipped UCI letters: expected 20000 × 16, read {x.shape}", file=sys.stderr)
+        return None
+    return x
 
 
 def count(n):
