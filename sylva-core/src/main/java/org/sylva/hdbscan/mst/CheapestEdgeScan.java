@@ -127,6 +127,8 @@ final class CheapestEdgeScan {
         long screenedTiles;
         /** The current query's bound (a real edge: weight and endpoints) and squared-distance threshold. */
         double bound;
+        /** The largest and smallest bound weights of the scanned leaf's queries ({@link #refreshBounds}). */
+        double maxBound, minBound;
         long boundEndpoints;
         double thr;
         final int[] stackNode;
@@ -217,18 +219,20 @@ final class CheapestEdgeScan {
         return Math.min(s.qBestW[i], compBound.weight(s.qComp[i]));
     }
 
-    /** The largest weight an edge from one of the queries may have and still matter. */
-    private double maxBound(Scratch s, int m) {
-        double mx = 0.0;
-        for (int i = 0; i < m; i++) mx = Math.max(mx, boundWeight(s, i));
-        return mx;
-    }
-
-    /** The smallest weight among the queries' bounds. */
-    private double minBound(Scratch s, int m) {
-        double mn = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < m; i++) mn = Math.min(mn, boundWeight(s, i));
-        return mn;
+    /**
+     * The largest and the smallest of the queries' bound weights into {@code s.maxBound} and
+     * {@code s.minBound}, in one pass: the largest is the weight an edge from one of the queries may have
+     * and still matter.
+     */
+    private void refreshBounds(Scratch s, int m) {
+        double mx = 0.0, mn = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < m; i++) {
+            double b = boundWeight(s, i);
+            mx = Math.max(mx, b);
+            mn = Math.min(mn, b);
+        }
+        s.maxBound = mx;
+        s.minBound = mn;
     }
 
     /**
@@ -253,8 +257,9 @@ final class CheapestEdgeScan {
     private void traverse(Scratch s, int m, int ownLeaf, int uniform, double minCoreQ) {
         int own = idx.leafNode(ownLeaf);
         double ownReach = 2 * idx.radius(own) * (1 + 1e-9) / (divide ? alpha : 1.0);
-        double bound = maxBound(s, m);
-        double least = minBound(s, m);   // like bound, refreshed after each leaf visit
+        refreshBounds(s, m);
+        double bound = s.maxBound;
+        double least = s.minBound;   // like bound, refreshed after each leaf visit
         int sp = 0;
         s.stackNode[sp] = 0;
         s.stackLb[sp] = 0.0;
@@ -271,8 +276,9 @@ final class CheapestEdgeScan {
             int leaf = idx.leafOf(node);
             if (leaf >= 0) {
                 visitLeaf(s, m, ownLeaf, leaf);
-                bound = maxBound(s, m);
-                least = minBound(s, m);
+                refreshBounds(s, m);
+                bound = s.maxBound;
+                least = s.minBound;
                 continue;
             }
             // The ball-to-ball bound above is loose in many dimensions (a leaf's radius is about a typical
