@@ -118,7 +118,7 @@ public final class Main {
         }
         int code;
         try {
-            code = commandLine(out, err, context).execute(args);
+            code = commandLine(out, err, context, args).execute(args);
         } catch (OutOfMemoryError e) {
             // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
             err.println("sylva: error: " + ErrorHandler.oneLine(ErrorHandler.message(e)));
@@ -170,9 +170,19 @@ public final class Main {
         return c != null && c.isTerminal() && term != null && !"dumb".equals(term);
     }
 
-    /** The {@code sylva} command line, its commands made with {@code context}. */
+    /** The {@code sylva} command line with every subcommand, its commands made with {@code context}. */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, CliContext context) {
+        return commandLine(out, err, context, new String[0]);
+    }
+
+    /**
+     * The command line for {@code args}: with only the subcommand they name, or every subcommand
+     * ({@link SylvaCommand#subcommandsFor}). The settings below apply to the subcommands registered
+     * before them, so those come first.
+     */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, CliContext context, String[] args) {
         CommandLine cl = new CommandLine(new SylvaCommand(), new CliContext.Factory(context));
+        for (Class<?> sub : SylvaCommand.subcommandsFor(args)) cl.addSubcommand(sub);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

@@ -1,9 +1,13 @@
 package org.sylva.cli;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The top-level {@code sylva} command: a list of subcommands. */
+/**
+ * The top-level {@code sylva} command: a list of subcommands ({@link #SUBCOMMANDS}). {@link Main} registers
+ * only the one a command line names, or all of them when it names none (see {@link #subcommandsFor}).
+ */
 @Command(name = "sylva", mixinStandardHelpOptions = true, versionProvider = SylvaCommand.Version.class,
         description = {
             "Exact HDBSCAN (scikit-learn's answers) and perfect binary ball trees (Erwin's layout), "
@@ -20,11 +24,30 @@ import picocli.CommandLine.Command;
             "  sylva verify result/          # complete, or interrupted half-way?",
             "  sylva help hdbscan",
             "",
-            "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."},
-        subcommands = {HdbscanCommand.class, PredictCommand.class, CutCommand.class, ReselectCommand.class,
-            BallTreeCommand.class, DemoCommand.class,
-            BenchCommand.class, ServeCommand.class, DevicesCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class})
+            "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."})
 final class SylvaCommand implements Runnable {
+    /** Every subcommand, in the order of the usage text. */
+    static final List<Class<?>> SUBCOMMANDS = List.of(HdbscanCommand.class, PredictCommand.class, CutCommand.class,
+            ReselectCommand.class, BallTreeCommand.class, DemoCommand.class, BenchCommand.class, ServeCommand.class,
+            DevicesCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class);
+
+    /**
+     * The subcommands to register for {@code args}: the one its first argument names (not {@code help}),
+     * else all of them. Picocli builds the model of every registered command by reflection when the command
+     * line is made, which a fresh JVM pays for on every run (all eleven: about 0.4 s on a slow machine, one:
+     * under half of that); usage texts, {@code help} and the error for an unknown command see them all.
+     */
+    static List<Class<?>> subcommandsFor(String[] args) {
+        if (args.length > 0) {
+            for (Class<?> c : SUBCOMMANDS) {
+                if (c != CommandLine.HelpCommand.class && c.getAnnotation(Command.class).name().equals(args[0])) {
+                    return List.of(c);
+                }
+            }
+        }
+        return SUBCOMMANDS;
+    }
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
