@@ -34,8 +34,8 @@ final class SylvaCommand implements Runnable {
     /**
      * The subcommands to register for {@code args}: the one its first argument names (not {@code help}),
      * else all of them. Picocli builds the model of every registered command by reflection when the command
-     * line is made, which a fresh JVM pays for on every run (all eleven: about 0.4 s on a slow machine, one:
-     * under half of that); usage texts, {@code help} and the error for an unknown command see them all.
+     * line is made, which a fresh JVM pays for on every run (BENCHMARKS.md, "Only the named subcommand is
+     * registered"); usage texts, {@code help} and the error for an unknown command see them all.
      */
     static List<Class<?>> subcommandsFor(String[] args) {
         if (args.length > 0) {
