@@ -3,9 +3,9 @@ engine) against the exact paths of fast_hdbscan (numba, k-d tree Borůvka), the 
 (Cython, `boruvka_kdtree`, `approx_min_span_tree=False`) and scikit-learn 1.9's HDBSCAN, on clip-like
 spike data and real data sets shipped with scikit-learn (no download), the UCI letter-recognition
 features when Debian's r-cran-mlbench is installed (read through Rscript; `apt install r-cran-mlbench`),
-plus the labelled oracle inputs of ../shared/oracle/hdbscan when that folder is there. Prints one table of medians and ratios, and checks
-that every exact peer finds the same sorted spanning-tree weights as Sylva (bitwise, or the largest
-relative difference when not).
+plus the labelled oracle inputs of ../shared/oracle/hdbscan when that folder is there. Prints one table
+of medians and ratios, and checks that every exact peer finds the same sorted spanning-tree weights as
+Sylva (bitwise, or the largest relative difference when not).
 
 The peers are not part of this repository and are not installed from a registry: each is built from its
 public sources outside the repository, and this script only puts their source folders on sys.path

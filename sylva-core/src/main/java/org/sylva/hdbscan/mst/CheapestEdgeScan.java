@@ -127,10 +127,10 @@ final class CheapestEdgeScan {
         long screenedTiles;
         /** The current query's bound (a real edge: weight and endpoints) and squared-distance threshold. */
         double bound;
-        /** The largest and smallest bound weights of the scanned leaf's queries ({@link #refreshBounds}). */
-        double maxBound, minBound;
         long boundEndpoints;
         double thr;
+        /** The largest and smallest bound weights of the scanned leaf's queries ({@link #refreshBounds}). */
+        double maxBound, minBound;
         final int[] stackNode;
         final double[] stackLb;
 
