@@ -7,8 +7,9 @@ import org.sylva.parallel.Execution;
 
 /**
  * The host side of the GPU engine's Borůvka rounds: the device answers "each active point's cheapest edge
- * into another component", and everything else — the components, the two exact shortcuts that spare
- * points a device scan, the merge and the final edge order — is {@link BoruvkaComponents}, the same code
+ * into another component", and everything else — the components, the two exact shortcuts and the
+ * component left out of each round that spare points a device scan, the merge and the final edge order —
+ * is {@link BoruvkaComponents}, the same code
  * the CPU engine runs, so both engines decide every edge alike.
  *
  * <pre>{@code
@@ -53,15 +54,18 @@ final class GpuBoruvka {
     /** The rounds until one component remains (at most ~log2 n; bounded by n), then the sorted tree. */
     SpanningTree run(Execution ex) {
         int[] active = new int[n];
+        boolean[] scan = new boolean[n];
         int[] comp = new int[n];
         double[] w = new double[n];
         int[] q = new int[n];
         for (int round = 1; round <= n && components.edges() < n - 1; round++) {
             components.startRound();
             boolean[] resolved = shortcuts ? components.neighbourEdges() : null;
+            for (int p = 0; p < n; p++) scan[p] = !shortcuts || components.needsScan(p, resolved);
+            if (shortcuts) components.leaveOutLargest(scan);
             int m = 0;
             for (int p = 0; p < n; p++) {
-                if (!shortcuts || components.needsScan(p, resolved)) active[m++] = p;
+                if (scan[p]) active[m++] = p;
             }
             scanned += m;
             components.componentsInto(comp);

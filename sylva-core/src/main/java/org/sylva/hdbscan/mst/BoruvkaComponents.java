@@ -25,11 +25,22 @@ import org.sylva.progress.ProgressListener;
  * ({@link #recordNoEdgeUpTo}), no edge of {@code p} can win: no scan. Ties matter: on integer data most weights tie, and the endpoints decide.
  * With both off every point is scanned, and the tree is the same (tested).
  *
+ * <p><b>Why a round may leave one component out</b> ({@link #leaveOutLargest}). Under the total
+ * {@link EdgeOrder} the minimum spanning tree is unique and every component's cheapest edge belongs to it,
+ * so a round may add the cheapest edges of any subset of the components: the tree is the same. Leaving out
+ * the component with the most points still to scan spares their scans (in the late rounds most points
+ * belong to one large component, and with two components left both cheapest edges are the same edge).
+ * The other {@code c - 1} components each add an edge and each edge is chosen by at most two of them, so
+ * at most {@code ceil(c / 2)} components remain: the round count stays within {@code ceil(log2 n)}.
+ *
  * <pre>{@code
  * BoruvkaComponents c = new BoruvkaComponents(core, lists, 1.0);
  * c.startRound();
  * boolean[] resolved = c.neighbourEdges();
- * for (int p = 0; p < n; p++) if (c.needsScan(p, resolved)) c.offerPointEdge(p, w, q);   // from a scan
+ * boolean[] scan = new boolean[n];
+ * for (int p = 0; p < n; p++) scan[p] = c.needsScan(p, resolved);
+ * c.leaveOutLargest(scan);                    // clears the scans of one component
+ * for (int p = 0; p < n; p++) if (scan[p]) c.offerPointEdge(p, w, q);   // from a scan
  * int added = c.merge();
  * }</pre>
  */
@@ -116,6 +127,11 @@ public final class BoruvkaComponents {
     /** Per point, its list's last distance (scaled by alpha) and index, copied while the list is read. */
     private double[] lastW;
     private int[] lastO;
+    /** The component this round leaves out ({@link #leaveOutLargest}), or NONE. */
+    private int leftOut = NONE;
+    /** Per component (id = root): its points still to scan, counted by {@link #leaveOutLargest}. */
+    private int[] toScan;
+    private long scansLeftOut;
 
     /** Components of {@code core.length} single points; {@code alpha} scales distances as {@code d / alpha}. */
     public BoruvkaComponents(double[] core, NearestLists lists, double alpha) {
@@ -155,6 +171,7 @@ public final class BoruvkaComponents {
      * which lets the shortcuts and the scans skip more). Then forgets the points' edges.
      */
     public void startRound() {
+        leftOut = NONE;
         Arrays.fill(compW, Double.POSITIVE_INFINITY);
         Arrays.fill(compLo, Integer.MAX_VALUE);
         Arrays.fill(compHi, Integer.MAX_VALUE);
@@ -251,6 +268,46 @@ public final class BoruvkaComponents {
     }
 
     /**
+     * Leaves this round's largest scan out (see the class comment): of the components with points to scan
+     * ({@code scan[p]}, per point), the one with the most, the lowest root among equals, has its points'
+     * flags cleared and adds no edge of its own at {@link #merge}; the others' edges into it still join it.
+     * Returns that component's root, or {@link #NONE} when no point needs a scan. Call it once per round,
+     * after the shortcuts decided {@code scan}.
+     */
+    public int leaveOutLargest(boolean[] scan) {
+        if (toScan == null) toScan = new int[n];
+        Arrays.fill(toScan, 0);
+        for (int p = 0; p < n; p++) {
+            if (scan[p]) toScan[comp[p]]++;
+        }
+        int most = 0;
+        int c = NONE;
+        for (int r = 0; r < n; r++) {
+            if (toScan[r] > most) {
+                most = toScan[r];
+                c = r;
+            }
+        }
+        if (c == NONE) return NONE;
+        for (int p = 0; p < n; p++) {
+            if (comp[p] == c) scan[p] = false;
+        }
+        leftOut = c;
+        scansLeftOut += most;
+        return c;
+    }
+
+    /** Point scans that {@link #leaveOutLargest} spared, over all rounds so far (tests). */
+    public long scansLeftOut() {
+        return scansLeftOut;
+    }
+
+    /** The component {@link #leaveOutLargest} left out of this round, or {@link #NONE}. */
+    public int leftOut() {
+        return leftOut;
+    }
+
+    /**
      * Records that point {@code p} has no edge of weight at most {@code w} into another component: a scan
      * examined every such edge and found none. Later rounds skip {@code p} while its component's best edge
      * weighs at most that (shortcut 2).
@@ -311,14 +368,17 @@ public final class BoruvkaComponents {
         }
     }
 
-    /** Adds every component's cheapest edge (joining what it joins); returns how many edges were added. */
+    /**
+     * Adds every component's cheapest edge (joining what it joins), except the one of the component
+     * {@link #leaveOutLargest} left out, whose best so far is only a bound; returns how many edges were added.
+     */
     public int merge() {
         for (int p = 0; p < n; p++) {
             if (bestQ[p] != NONE) offer(comp[p], bestW[p], p, bestQ[p]);
         }
         int added = 0;
         for (int c = 0; c < n; c++) {
-            if (compLo[c] == Integer.MAX_VALUE) continue;
+            if (compLo[c] == Integer.MAX_VALUE || c == leftOut) continue;
             int a = compLo[c], b = compHi[c];
             int ra = find(a), rb = find(b);
             if (ra == rb) continue;

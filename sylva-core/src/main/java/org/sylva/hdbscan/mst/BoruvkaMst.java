@@ -26,7 +26,9 @@ import org.sylva.progress.ProgressListener;
  * then {@code p}'s cheapest edge weighs exactly {@code core_p} and goes to the lowest such {@code q}; no
  * scan. <b>Component bound:</b> every neighbour edge into another component is a real edge, so the
  * lightest one bounds the component's cheapest edge; a point whose core distance strictly exceeds it
- * cannot improve it; no scan. The remaining points are scanned leaf by leaf over a {@link PointIndex},
+ * cannot improve it; no scan. <b>One component left out:</b> the component with the most points still to
+ * scan adds no edge of its own that round, and its points are not scanned; the others' edges still join it
+ * ({@link BoruvkaComponents#leaveOutLargest}). The remaining points are scanned leaf by leaf over a {@link PointIndex},
  * skipping balls that lie inside the point's own component and balls whose lower bound
  * {@code max(min core, distance bound / alpha)} strictly exceeds the best edge found so far for the
  * component (a real edge, shared between threads); every skip is strict, so the true cheapest edge is

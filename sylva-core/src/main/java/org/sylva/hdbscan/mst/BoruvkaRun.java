@@ -13,7 +13,7 @@ import org.sylva.progress.ProgressListener;
 /**
  * One execution of {@link BoruvkaMst} on the CPU: the round loop ({@link #run}) and each round's
  * preparation for the scan (which leaves are active, the component bounds the scanning threads share).
- * The components, the two exact shortcuts, the merge and the final edge order are
+ * The components, the two exact shortcuts, the component a round leaves out, the merge and the final edge order are
  * {@link BoruvkaComponents}, which every engine shares; the scan of the remaining points is
  * {@link CheapestEdgeScan}. Arrays indexed by original point index unless named
  * {@code pos*} (by index position) or {@code node*} (by partition node).
@@ -49,6 +49,8 @@ final class BoruvkaRun {
     final boolean leavesByCore;
     final int[] posComp;
     final boolean[] posActive;
+    /** Per point: whether this round scans it (the shortcuts and the left-out component decide). */
+    private final boolean[] pointScan;
     final double[] nodeMinCore;
     /** The lowest original index under each node: with a tied weight, the earliest endpoints an edge into it may have. */
     final int[] nodeMinOrig;
@@ -89,6 +91,7 @@ final class BoruvkaRun {
         posCore = new double[positions];
         posComp = new int[positions];
         posActive = new boolean[positions];
+        pointScan = new boolean[n];
         Arrays.fill(posCore, Double.POSITIVE_INFINITY);
         Arrays.fill(posComp, -2);
         for (int p = 0; p < positions; p++) {
@@ -175,12 +178,14 @@ final class BoruvkaRun {
     private void prepareRound(CancellationToken cancel) {
         components.startRound();
         boolean[] resolved = shortcuts ? components.neighbourEdges(work, cancel) : null;
+        for (int o = 0; o < n; o++) pointScan[o] = !shortcuts || components.needsScan(o, resolved);
+        if (shortcuts) components.leaveOutLargest(pointScan);
         int positions = idx.positions();
         for (int p = 0; p < positions; p++) {
             int o = idx.original(p);
             if (o < 0) continue;
             posComp[p] = components.component(o);
-            posActive[p] = !shortcuts || components.needsScan(o, resolved);
+            posActive[p] = pointScan[o];
         }
         for (int c = 0; c < n; c++) {
             if (boundPruning) {

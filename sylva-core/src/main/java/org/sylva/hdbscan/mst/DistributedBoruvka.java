@@ -4,7 +4,7 @@ import org.sylva.hdbscan.core.CoreDistances;
 
 /**
  * The owner's side of a Borůvka run whose scans happen elsewhere (on a cluster's executors): it keeps the
- * components, applies both exact shortcuts ({@link BoruvkaComponents}), hands each round's
+ * components, applies both exact shortcuts and leaves the largest scan out ({@link BoruvkaComponents}), hands each round's
  * {@link BoruvkaRoundState} to the scanning tasks ({@link BoruvkaSliceScan}), takes their
  * {@link SliceEdges} in any order and merges. The tree is the unique minimum spanning tree under
  * {@link EdgeOrder}, so it is bitwise the CPU engine's, whatever the number and split of the tasks.
@@ -67,6 +67,7 @@ public final class DistributedBoruvka {
             endpoints[p] = components.componentEndpoints(p);
             active[p] = components.needsScan(p, resolved);
         }
+        components.leaveOutLargest(active);
         return new BoruvkaRoundState(comps, weights, endpoints, active);
     }
 

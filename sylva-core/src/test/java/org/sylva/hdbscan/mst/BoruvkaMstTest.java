@@ -101,6 +101,35 @@ class BoruvkaMstTest {
     }
 
     /**
+     * Each round leaves the component with the most points to scan out: it adds no edge of its own, and
+     * the others' edges join it. On clusters with duplicates, on integer ties and with {@code alpha}, the tree
+     * is still the one that scans every point, on any threads, and the rule did spare scans, so the
+     * comparison covers it.
+     */
+    @Test
+    void leavingTheLargestScanOutKeepsTheTree() {
+        record Case(double[] rows, int n, int d, int minSamples, double alpha) {
+        }
+        List<Case> cases = List.of(new Case(clips(3000, 0.1, 23), 3000, 61, 10, 1.0),
+                new Case(clips(3000, 0.1, 23), 3000, 61, 10, 1.4),
+                new Case(grid(3000, 16, 2, 29), 3000, 16, 5, 1.0),
+                new Case(gaussian(4000, 3, 31), 4000, 3, 20, 1.0));
+        for (Case c : cases) {
+            DistanceKernel k = KernelProvider.get().bestDistance();
+            org.sylva.hdbscan.index.PointIndex idx = org.sylva.hdbscan.index.PointIndex.build(c.rows(), c.n(), c.d(), k);
+            CoreDistances cd = CoreDistances.compute(idx, c.minSamples(), k, 2, ProgressListener.NONE, CancellationToken.NEVER);
+            SpanningTree everyPoint = new BoruvkaRun(idx, cd, k, c.alpha(), false, false, new org.sylva.parallel.ParallelWork(2))
+                    .run(ProgressListener.NONE, CancellationToken.NEVER);
+            for (int t : new int[] {1, 2, 5}) {
+                BoruvkaRun run = new BoruvkaRun(idx, cd, k, c.alpha(), true, true, new org.sylva.parallel.ParallelWork(t));
+                assertEquals(everyPoint, run.run(ProgressListener.NONE, CancellationToken.NEVER),
+                        "d = " + c.d() + ", alpha " + c.alpha() + ", " + t + " threads");
+                assertTrue(run.components.scansLeftOut() > 0, "no scan was left out: the rule went untested");
+            }
+        }
+    }
+
+    /**
      * Distinct binary vectors: distances are square roots of small integers, so weights take a handful of
      * values and the tie order decides almost every edge; the scans prune tied candidates by their
      * endpoints. The tree must still be Prim's under the edge order, with pruning on or off, on any threads.
