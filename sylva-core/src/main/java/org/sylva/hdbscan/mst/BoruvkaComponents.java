@@ -127,6 +127,11 @@ public final class BoruvkaComponents {
     /** Per point, its list's last distance (scaled by alpha) and index, copied while the list is read. */
     private double[] lastW;
     private int[] lastO;
+    /**
+     * Per point: its whole list lies in its own component. Components only grow, so this stays true, and
+     * later rounds skip reading the list (it has no neighbour edge into another component).
+     */
+    private boolean[] listInside;
     /** The component this round leaves out ({@link #leaveOutLargest}), or NONE. */
     private int leftOut = NONE;
     /** Per component (id = root): its points still to scan, counted by {@link #leaveOutLargest}. */
@@ -209,6 +214,14 @@ public final class BoruvkaComponents {
             pointQ = new int[n];
             lastW = new double[n];
             lastO = new int[n];
+            listInside = new boolean[n];
+            for (int p = 0; p < n; p++) {
+                if (k > 0) {
+                    double last = lists.distance(p, k - 1);
+                    lastW[p] = divide ? last / alpha : last;
+                    lastO[p] = lists.neighbour(p, k - 1);
+                }
+            }
         }
         int units = (n + NEIGHBOUR_CHUNK - 1) / NEIGHBOUR_CHUNK;
         if (work == null || work.threads() == 1 || units < 2) {
@@ -226,6 +239,8 @@ public final class BoruvkaComponents {
     private void lightestNeighbourEdges(int u, boolean[] resolved) {
         int end = Math.min(n, (u + 1) * NEIGHBOUR_CHUNK);
         for (int p = u * NEIGHBOUR_CHUNK; p < end; p++) {
+            pointQ[p] = NONE;
+            if (listInside[p]) continue;
             int cp = comp[p];
             double cpCore = core[p];
             double bw = Double.POSITIVE_INFINITY;
@@ -243,12 +258,10 @@ public final class BoruvkaComponents {
             }
             pointW[p] = bw;
             pointQ[p] = bq;
-            if (k > 0) {
-                double last = lists.distance(p, k - 1);
-                lastW[p] = divide ? last / alpha : last;
-                lastO[p] = lists.neighbour(p, k - 1);
+            if (bq == NONE) {
+                listInside[p] = true;
+                continue;
             }
-            if (bq == NONE) continue;
             if (outsideAfter(p, bw, EdgeOrder.endpoints(p, bq))) {
                 resolved[p] = true;
                 bestW[p] = bw;
