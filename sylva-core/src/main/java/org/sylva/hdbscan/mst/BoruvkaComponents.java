@@ -315,11 +315,6 @@ public final class BoruvkaComponents {
         return scansLeftOut;
     }
 
-    /** The component {@link #leaveOutLargest} left out of this round, or {@link #NONE}. */
-    public int leftOut() {
-        return leftOut;
-    }
-
     /**
      * Records that point {@code p} has no edge of weight at most {@code w} into another component: a scan
      * examined every such edge and found none. Later rounds skip {@code p} while its component's best edge

@@ -173,7 +173,7 @@ final class BoruvkaRun {
         return components.tree();
     }
 
-    // ------------------------------------------- round preparation (on the workers, but for two O(n) counts)
+    // ------------------------------------------- round preparation (the lists and the per-point loops on the workers)
 
     private void prepareRound(CancellationToken cancel) {
         components.startRound();
