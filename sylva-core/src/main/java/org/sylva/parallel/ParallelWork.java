@@ -37,6 +37,12 @@ public final class ParallelWork {
         void run(int worker, int unit);
     }
 
+    /** A loop over the elements {@code from .. to-1} of a range, each element written by this loop only. */
+    @FunctionalInterface
+    public interface Range {
+        void run(int from, int to);
+    }
+
     private final int threads;
     private final ForkJoinPool pool;
 
@@ -49,6 +55,29 @@ public final class ParallelWork {
 
     public int threads() {
         return threads;
+    }
+
+    /**
+     * Runs {@code range} over {@code 0 .. count-1} in consecutive pieces of {@code chunk} elements, each piece a
+     * unit of a pass on the workers; on this thread alone, as one piece, when there is one worker or one
+     * piece. For loops whose elements are independent (so the pieces may run in any order); no progress is
+     * reported. Throws {@link CancelledException} as {@link #run(int, String, ProgressListener,
+     * CancellationToken, Unit)} does.
+     *
+     * <pre>{@code
+     * work.ranges(n, 8192, token, (from, to) -> { for (int i = from; i < to; i++) out[i] = f(i); });
+     * }</pre>
+     */
+    public void ranges(int count, int chunk, CancellationToken token, Range range) {
+        if (chunk < 1) throw new IllegalArgumentException("chunk must be >= 1, got " + chunk);
+        int units = (int) ((count + (long) chunk - 1) / chunk);
+        if (units < 2 || threads == 1) {
+            token.throwIfCancelled();
+            range.run(0, count);
+            return;
+        }
+        run(units, "ranges", ProgressListener.NONE, token,
+                (worker, u) -> range.run(u * chunk, (int) Math.min(count, (long) (u + 1) * chunk)));
     }
 
     /**

@@ -16,6 +16,31 @@ import org.sylva.progress.CancelledException;
 import org.sylva.progress.ProgressListener;
 
 class ParallelWorkTest {
+    /** Ranges cover {@code 0 .. count-1} exactly once, in pieces of at most {@code chunk}, inline or on the workers. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 8})
+    void rangesCoverEveryElementOnce(int threads) {
+        ParallelWork w = new ParallelWork(threads);
+        for (int count : new int[] {0, 1, 7, 64, 1000, 1001}) {
+            for (int chunk : new int[] {1, 7, 64, 5000}) {
+                AtomicIntegerArray seen = new AtomicIntegerArray(Math.max(count, 1));
+                AtomicInteger pieces = new AtomicInteger();
+                w.ranges(count, chunk, CancellationToken.NEVER, (from, to) -> {
+                    pieces.incrementAndGet();
+                    assertTrue(from <= to && to <= count, from + ".." + to);
+                    if (threads > 1 && count > chunk) assertTrue(to - from <= chunk, "piece " + from + ".." + to);
+                    for (int i = from; i < to; i++) seen.incrementAndGet(i);
+                });
+                for (int i = 0; i < count; i++) assertEquals(1, seen.get(i), "count " + count + " chunk " + chunk);
+                if (threads == 1 || count <= chunk) assertEquals(1, pieces.get(), "one piece inline");
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> w.ranges(10, 0, CancellationToken.NEVER, (a, b) -> { }));
+        CancellationToken cancelled = new CancellationToken();
+        cancelled.cancel();
+        assertThrows(CancelledException.class, () -> w.ranges(10, 4, cancelled, (a, b) -> { }));
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 8})
     void everyUnitRunsExactlyOnce(int threads) {

@@ -3,7 +3,6 @@ package org.sylva.hdbscan.mst;
 import java.util.Arrays;
 import org.sylva.parallel.ParallelWork;
 import org.sylva.progress.CancellationToken;
-import org.sylva.progress.ProgressListener;
 
 /**
  * The bookkeeping of Borůvka's rounds that every engine shares: the components (union-find), each
@@ -223,11 +222,10 @@ public final class BoruvkaComponents {
                 }
             }
         }
-        int units = (n + NEIGHBOUR_CHUNK - 1) / NEIGHBOUR_CHUNK;
-        if (work == null || work.threads() == 1 || units < 2) {
-            for (int u = 0; u < units; u++) lightestNeighbourEdges(u, resolved);
+        if (work == null) {
+            lightestNeighbourEdges(0, n, resolved);
         } else {
-            work.run(units, "neighbour edges", ProgressListener.NONE, cancel, (worker, u) -> lightestNeighbourEdges(u, resolved));
+            work.ranges(n, NEIGHBOUR_CHUNK, cancel, (from, to) -> lightestNeighbourEdges(from, to, resolved));
         }
         for (int p = 0; p < n; p++) {
             if (pointQ[p] != NONE) offer(comp[p], pointW[p], p, pointQ[p]);
@@ -235,10 +233,9 @@ public final class BoruvkaComponents {
         return resolved;
     }
 
-    /** Points {@code u * NEIGHBOUR_CHUNK ..}: each one's lightest neighbour edge into another component. */
-    private void lightestNeighbourEdges(int u, boolean[] resolved) {
-        int end = Math.min(n, (u + 1) * NEIGHBOUR_CHUNK);
-        for (int p = u * NEIGHBOUR_CHUNK; p < end; p++) {
+    /** Points {@code from .. to-1}: each one's lightest neighbour edge into another component. */
+    private void lightestNeighbourEdges(int from, int to, boolean[] resolved) {
+        for (int p = from; p < to; p++) {
             pointQ[p] = NONE;
             if (listInside[p]) continue;
             int cp = comp[p];

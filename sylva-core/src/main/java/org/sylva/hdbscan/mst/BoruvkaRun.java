@@ -178,11 +178,11 @@ final class BoruvkaRun {
     private void prepareRound(CancellationToken cancel) {
         components.startRound();
         boolean[] resolved = shortcuts ? components.neighbourEdges(work, cancel) : null;
-        inChunks(n, cancel, (from, to) -> {
+        work.ranges(n, PREPARE_CHUNK, cancel, (from, to) -> {
             for (int o = from; o < to; o++) pointScan[o] = !shortcuts || components.needsScan(o, resolved);
         });
         if (shortcuts) components.leaveOutLargest(pointScan);
-        inChunks(idx.positions(), cancel, (from, to) -> {
+        work.ranges(idx.positions(), PREPARE_CHUNK, cancel, (from, to) -> {
             for (int p = from; p < to; p++) {
                 int o = idx.original(p);
                 if (o < 0) continue;
@@ -190,7 +190,7 @@ final class BoruvkaRun {
                 posActive[p] = pointScan[o];
             }
         });
-        inChunks(n, cancel, (from, to) -> {
+        work.ranges(n, PREPARE_CHUNK, cancel, (from, to) -> {
             for (int c = from; c < to; c++) {
                 if (boundPruning) {
                     compBound.set(c, components.componentWeight(c), components.componentEndpoints(c));
@@ -204,26 +204,6 @@ final class BoruvkaRun {
 
     /** Elements per unit of the preparation's parallel loops. */
     static final int PREPARE_CHUNK = 8192;
-
-    /** A loop over {@code from .. to-1}, each element written by one worker only. */
-    private interface Chunk {
-        void run(int from, int to);
-    }
-
-    /**
-     * Runs {@code chunk} over {@code 0 .. count-1} in units of {@link #PREPARE_CHUNK} on the workers (on this
-     * thread when there is one unit): the preparation's loops write each element from reads the loop does
-     * not change, so the order of the units does not matter.
-     */
-    private void inChunks(int count, CancellationToken cancel, Chunk chunk) {
-        int units = (count + PREPARE_CHUNK - 1) / PREPARE_CHUNK;
-        if (units < 2 || work.threads() == 1) {
-            chunk.run(0, count);
-            return;
-        }
-        work.run(units, "round preparation", ProgressListener.NONE, cancel,
-                (worker, u) -> chunk.run(u * PREPARE_CHUNK, Math.min(count, (u + 1) * PREPARE_CHUNK)));
-    }
 
     /**
      * Prepares a round whose components, bounds and active points were decided elsewhere (a distributed
