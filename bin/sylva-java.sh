@@ -32,35 +32,60 @@ sylva_java_args() {   # JAR AOT_CACHE: the JVM options, one per line
 # than SYLVA_SMALL_VALUES coordinates and the backend is auto or scalar. Such a run is over before C2's
 # compilations pay off (they take the second core meanwhile), and `auto` runs it on the scalar kernels,
 # which C1 compiles well; measured: 20-30 % less wall time for 1 149 to 4 900 clips (BENCHMARKS.md). The
-# vector kernels need C2, so larger inputs and other backends keep the default, and so does a --metric
-# other than euclidean: its brute-force engine does O(n^2) distances, where C2 pays off early (measured:
-# 20 000 x 10 manhattan, 8.8 s wall against 11.3 s on C1). The bound is StageKernels.VECTOR_MIN_VALUES (a
-# test keeps them equal).
+# vector kernels need C2, so larger inputs and other backends keep it, and so does a --metric other than
+# euclidean: its brute-force engine does O(n^2) distances, where C2 pays off early (measured: 20 000 x 10
+# manhattan, 8.8 s wall against 11.3 s on C1). The bound is StageKernels.VECTOR_MIN_VALUES (a test keeps
+# them equal).
+#
+# Every other run gets SYLVA_VECTOR_JIT: the vector kernels (org.sylva.kernels.Vector*) compiled by C2
+# sooner. Until C2 has compiled a kernel, each Vector API operation in it runs as allocating Java code,
+# many times slower than the compiled loop, and a one-shot run spends seconds there. So their compile
+# thresholds are scaled down (0.05: C2 after a few hundred calls instead of thousands), and a thread that
+# reaches a compile point of a kernel waits for the compiled code (BackgroundCompilation false) instead of
+# running on in slow code beside the compiler. Results are the same (the JIT never changes what Java code
+# computes); measured on 2 cores, cold runs of 20 000 clips and of the UCI letters 24-28 % shorter, without
+# the rare 2x slower runs that the scaling alone showed (BENCHMARKS.md, "Cold runs: the vector kernels
+# compiled sooner"). "quiet" keeps the JVM from echoing the commands on stdout.
 SYLVA_SMALL_VALUES=300000
+SYLVA_VECTOR_JIT=(
+  "-XX:CompileCommand=quiet"
+  "-XX:CompileCommand=CompileThresholdScaling,org/sylva/kernels/Vector*.*,0.05"
+  "-XX:CompileCommand=BackgroundCompilation,org/sylva/kernels/Vector*.*,false"
+)
 sylva_jit_opts() {
-  [ "${1:-}" = hdbscan ] || return 0
+  if sylva_small_hdbscan_run "$@"; then
+    echo "-XX:TieredStopAtLevel=1"
+  else
+    printf '%s\n' "${SYLVA_VECTOR_JIT[@]}"
+  fi
+}
+
+# True (status 0) for `sylva hdbscan` on a .npy of fewer than SYLVA_SMALL_VALUES coordinates with the
+# auto or scalar backend and the Euclidean metric: the runs that get C1 only.
+sylva_small_hdbscan_run() {
+  [ "${1:-}" = hdbscan ] || return 1
   local a prev="" npy=""
   for a in "$@"; do
-    case "$prev" in --backend) case "$a" in auto|scalar) ;; *) return 0 ;; esac ;; esac
-    case "$prev" in --metric) case "$a" in euclidean|l2) ;; *) return 0 ;; esac ;; esac
+    case "$prev" in --backend) case "$a" in auto|scalar) ;; *) return 1 ;; esac ;; esac
+    case "$prev" in --metric) case "$a" in euclidean|l2) ;; *) return 1 ;; esac ;; esac
     case "$a" in
       --backend=auto|--backend=scalar|--metric=euclidean|--metric=l2) ;;
-      --backend=*|--metric=*) return 0 ;;
+      --backend=*|--metric=*) return 1 ;;
       *.npy) [ -z "$npy" ] && [ -f "$a" ] && npy="$a" ;;
     esac
     prev="$a"
   done
-  [ -n "$npy" ] || return 0
+  [ -n "$npy" ] || return 1
   # the header's shape, e.g. "'shape': (1653, 96)," -> the product of its numbers
   local shape values=1 dim
   shape=$(head -c 4096 "$npy" 2>/dev/null | LC_ALL=C tr -cd "[:print:]" \
     | LC_ALL=C sed -n "s/.*'shape': *(\([0-9, ]*\)).*/\1/p")
-  [ -n "$shape" ] || return 0
+  [ -n "$shape" ] || return 1
   for dim in ${shape//,/ }; do
     values=$((values * dim))
-    [ "$values" -lt "$SYLVA_SMALL_VALUES" ] || return 0
+    [ "$values" -lt "$SYLVA_SMALL_VALUES" ] || return 1
   done
-  echo "-XX:TieredStopAtLevel=1"
+  return 0
 }
 
 sylva_exec() {
