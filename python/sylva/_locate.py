@@ -24,6 +24,16 @@ from ._errors import EngineNotFoundError
 #: Parents of the current directory looked at for a checkout (a bound on the walk up).
 MAX_PARENTS = 64
 
+#: The launchers' JIT options for the vector kernels (``SYLVA_VECTOR_JIT`` in ``bin/sylva-java.sh``; a test
+#: keeps the two equal), for the engine started from a jar: C2 compiles the kernels after fewer calls, and a
+#: thread waits for a kernel's compiled code instead of running it as interpreted Vector API code. "quiet"
+#: first, so that the JVM writes nothing on the engine's stdout.
+VECTOR_JIT = [
+    "-XX:CompileCommand=quiet",
+    "-XX:CompileCommand=CompileThresholdScaling,org/sylva/kernels/Vector*.*,0.05",
+    "-XX:CompileCommand=BackgroundCompilation,org/sylva/kernels/Vector*.*,false",
+]
+
 
 def _checkout_launcher(root: Path) -> Optional[Path]:
     launcher = root / "sylva"
@@ -74,8 +84,8 @@ def engine_command(env: Optional[Mapping[str, str]] = None, cwd: Optional[Path] 
     if Path(jar).is_file():
         if java and _java_major(java) >= 25:
             # the launchers' JVM options, and the user's (SYLVA_JAVA_OPTS, e.g. -Xmx16g), as the launchers add them
-            return [java, "--add-modules", "jdk.incubator.vector", "-Xss8m"] + env.get("SYLVA_JAVA_OPTS", "").split() \
-                + ["-jar", jar]
+            return [java, "--add-modules", "jdk.incubator.vector", "-Xss8m"] + VECTOR_JIT \
+                + env.get("SYLVA_JAVA_OPTS", "").split() + ["-jar", jar]
         raise EngineNotFoundError(f"found the jar {jar} but no java 25 or newer (looked at $JAVA_HOME and PATH"
                                   + (f": {java} is older" if java else "") + ")")
     raise EngineNotFoundError(

@@ -4,6 +4,7 @@ import os
 import shutil
 import signal
 import stat
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -161,6 +162,7 @@ def test_java_25_on_path_with_a_jar_runs_the_engine(tmp_path):
     env = {"PATH": str(Path(java).parent), "SYLVA_JAR": str(jar), "SYLVA_JAVA_OPTS": "-Xmx256m"}
     command = _locate.engine_command(env, tmp_path, nowhere)
     assert command[0] == java and command[-1] == str(jar) and "-Xmx256m" in command
+    assert command[4:4 + len(_locate.VECTOR_JIT)] == _locate.VECTOR_JIT, "the launchers' JIT options, in order"
     e = sylva.Engine(command=command, echo_stderr=False)
     try:
         r = e.call("partition", {"level": 1}, {"points": np.arange(8, dtype=np.float32).reshape(8, 1)})
@@ -168,6 +170,15 @@ def test_java_25_on_path_with_a_jar_runs_the_engine(tmp_path):
         assert e.hello["heap_bytes"] <= 256 << 20
     finally:
         e.close()
+
+
+def test_the_jar_path_has_the_launchers_vector_jit_options():
+    script = Path(__file__).resolve().parents[2] / "bin" / "sylva-java.sh"
+    if not script.is_file():
+        pytest.skip("not in a checkout of the repository")
+    printed = subprocess.run(["bash", "-c", '. "$0"; printf "%s\\n" "${SYLVA_VECTOR_JIT[@]}"', str(script)],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+    assert printed == _locate.VECTOR_JIT
 
 
 def test_a_forked_child_starts_its_own_engine_and_leaves_the_parents_alone():
