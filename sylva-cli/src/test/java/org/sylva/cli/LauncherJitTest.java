@@ -34,7 +34,7 @@ class LauncherJitTest {
     }
 
     @Test
-    void smallNpyInputsUnderAutoOrScalarRunOnC1Only(@TempDir Path tmp) throws Exception {
+    void smallNpyInputsRunOnC1OnlyAndEveryOtherRunOnC2WithTheVectorOptions(@TempDir Path tmp) throws Exception {
         Path small = TestData.writeNpy(PointSet.of(1000, 3, new float[3000]), tmp.resolve("small.npy"));
         Path large = TestData.writeNpy(PointSet.of(100_000, 3, new float[300_000]), tmp.resolve("large.npy"));
         String c1 = "-XX:TieredStopAtLevel=1";
