@@ -43,9 +43,9 @@ sylva_java_args() {   # JAR AOT_CACHE: the JVM options, one per line
 # thresholds are scaled down (0.05: C2 after a few hundred calls instead of thousands), and a thread that
 # reaches a compile point of a kernel waits for the compiled code (BackgroundCompilation false) instead of
 # running on in slow code beside the compiler. Results are the same (the JIT never changes what Java code
-# computes); measured on 2 cores, cold runs of 20 000 clips and of the UCI letters 24-28 % shorter, without
-# the rare 2x slower runs that the scaling alone showed (BENCHMARKS.md, "Cold runs: the vector kernels
-# compiled sooner"). "quiet" keeps the JVM from echoing the commands on stdout.
+# computes); measured on 2 cores, cold runs of 20 000 and 50 000 clips and of the UCI letters 14-21 %
+# shorter, without the rare 2x slower runs that the scaling alone showed (BENCHMARKS.md, "Cold runs: the
+# vector kernels compiled sooner"). "quiet" keeps the JVM from echoing the commands on stdout.
 SYLVA_SMALL_VALUES=300000
 SYLVA_VECTOR_JIT=(
   "-XX:CompileCommand=quiet"
