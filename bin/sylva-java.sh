@@ -107,6 +107,8 @@ sylva_exec() {
 
 # Writes AOT_CACHE by a short training run (JDK 25: -XX:AOTCacheOutput; a few seconds, once per build):
 #   sylva_train_aot JAVA JAR AOT_CACHE
+# The training (org.sylva.cli.AotTraining) runs in one JVM what users run once per file: `sylva hdbscan`
+# on a small and on a larger .npy, `demo` and `balltree`, so the cache holds the classes those load.
 # A failure leaves no cache (the launcher then runs without one) and is not an error.
 sylva_train_aot() {
   local java="$1" jar="$2" aot="$3" work
@@ -117,7 +119,7 @@ sylva_train_aot() {
   local opts=()
   mapfile -t opts < <(sylva_java_args "$jar" /nonexistent)
   if "$java" "${opts[@]}" -XX:AOTCacheOutput="$work/sylva.aot" -Xlog:aot*=off -Xlog:cds*=off \
-       -jar "$jar" demo --points 6000 --out "$work/demo" -q >/dev/null 2>&1 \
+       -cp "$jar" org.sylva.cli.AotTraining "$work/training" >/dev/null 2>&1 \
      && "$java" "${opts[@]}" -XX:AOTCache="$work/sylva.aot" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
        -jar "$jar" --version >/dev/null 2>&1; then
     mv -f "$work/sylva.aot" "$aot.$$" && mv -f "$aot.$$" "$aot"

@@ -15,7 +15,9 @@ home="$(ls -d "$work"/sylva-*)"
 # the JVM's complaints about the start-up caches (a cache it cannot use, or uses only in part) go to a file
 aotlog() { echo "-Xlog:aot*=warning,cds*=warning:file=$work/aot-$1.log"; }
 set +e
-env -i PATH=/usr/bin:/bin HOME="$work" SYLVA_JAVA_OPTS="$(aotlog demo)" "$home/bin/sylva" demo --points 2000 \
+# (and the classes it loaded, with where from: the cache must hold picocli's and the CLI's own)
+env -i PATH=/usr/bin:/bin HOME="$work" \
+  SYLVA_JAVA_OPTS="$(aotlog demo) -Xlog:class+load=info:file=$work/classes-demo.log" "$home/bin/sylva" demo --points 2000 \
   --out "$work/demo" >"$work/out.txt" 2>"$work/err.txt"
 code=$?
 set -e
@@ -25,6 +27,10 @@ fail() { echo "check-dist: $*" >&2; cat "$work/err.txt" >&2; exit 1; }
 ! grep -q "WARNING" "$work/err.txt" || fail "a warning reached stderr"
 [ -f "$home/lib/sylva.aot" ] && [ -f "$home/lib/sylva-version.aot" ] || fail "no start-up cache in lib/"
 version="$(env -i PATH=/usr/bin:/bin SYLVA_JAVA_OPTS="$(aotlog version)" "$home/bin/sylva" --version | head -n1)"
+for class in picocli.CommandLine org.sylva.cli.DemoCommand org.sylva.hdbscan.Hdbscan; do
+  grep -q " $class source: shared objects file" "$work/classes-demo.log" \
+    || fail "demo: $class was not read from the start-up cache ($(grep " $class source" "$work/classes-demo.log"))"
+done
 for run in demo version; do
   [ ! -s "$work/aot-$run.log" ] || { cat "$work/aot-$run.log" >&2; fail "$run: the JVM did not take its start-up cache as made"; }
 done

@@ -49,8 +49,7 @@ public final class Main {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
                 stdoutCharset()), true);
         PrintWriter err = new PrintWriter(System.err, true);
-        CliContext context = new CliContext(new CancellationToken(), standardInput(), stderrIsTerminal(),
-                new CreatedDirectories(), new OutputLocks());
+        CliContext context = processContext();
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean shuttingDown = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("sylva-interrupt").unstarted(() -> {
@@ -83,6 +82,12 @@ public final class Main {
         finished.countDown();
         // During shutdown (a signal) System.exit would block for good; the JVM exits with 128 + signal.
         if (!shuttingDown.get()) System.exit(code);
+    }
+
+    /** The context of a command run by this process: the real standard input, stderr's terminal check. */
+    static CliContext processContext() {
+        return new CliContext(new CancellationToken(), standardInput(), stderrIsTerminal(),
+                new CreatedDirectories(), new OutputLocks());
     }
 
     /**

@@ -1,0 +1,95 @@
+package org.sylva.cli;
+
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import org.sylva.demo.ClipLikeData;
+import org.sylva.io.Npy;
+
+/**
+ * The training run behind the launchers' start-up cache: JDK 25 stores in its ahead-of-time cache
+ * ({@code -XX:AOTCacheOutput}) the classes one run loads, parsed and verified, so a later start reads them
+ * from the cache instead of from the jar. That run should load what users' runs load, and a user runs
+ * {@code sylva hdbscan} once per file: so this runs, in one JVM and through the real command line
+ * ({@link Main#run}), the commands of {@link #commandLines}: {@code hdbscan} on a small input (scalar
+ * kernels, as {@code auto} picks in a fresh JVM) and on a larger one (vector kernels, with a report),
+ * {@code demo}, and {@code balltree}. A class none of them loads is read from the jar as before, so
+ * a command missing here is slower to start, never wrong.
+ *
+ * <p>Not a user command: {@code bin/sylva-java.sh} ({@code sylva_train_aot}) runs it once per build and
+ * keeps no cache when it exits non-zero (a test runs it too, so a renamed option cannot break it unseen):
+ * <pre>{@code
+ * java --add-modules jdk.incubator.vector -XX:AOTCacheOutput=sylva.aot -cp sylva.jar org.sylva.cli.AotTraining WORK
+ * }</pre>
+ */
+public final class AotTraining {
+    /** Clips of the small input: 1 500 x 61 values, under the scalar kernels' bound (StageKernels). */
+    static final int SMALL_CLIPS = 1_500;
+    /** Clips of the larger input: 6 000 x 61 values, above it. */
+    static final int LARGE_CLIPS = 6_000;
+    /** Points of the ball-tree input (3-d, one batch). */
+    static final int CLOUD_POINTS = 4_096;
+
+    private AotTraining() {
+    }
+
+    /** Runs the training in the folder {@code args[0]} (created; left for the caller to remove). */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            System.err.println("usage: java -cp sylva.jar org.sylva.cli.AotTraining WORK_DIR");
+            System.exit(ExitStatus.ERROR);
+        }
+        Writer sink = Writer.nullWriter();   // the commands' summaries: nobody reads them
+        int code = train(Path.of(args[0]), new PrintWriter(sink),
+                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+        System.exit(code);
+    }
+
+    /**
+     * Writes the inputs into {@code work}, runs every command line on them and returns 0, or the exit status
+     * of the first that failed (its error is on {@code err}).
+     */
+    static int train(Path work, PrintWriter out, PrintWriter err) throws IOException {
+        Files.createDirectories(work);
+        writeClips(work.resolve("small.npy"), SMALL_CLIPS, 1);
+        writeClips(work.resolve("large.npy"), LARGE_CLIPS, 2);
+        writeCloud(work.resolve("cloud.npy"));
+        for (List<String> line : commandLines(work)) {
+            // a context made as Main.main makes it, so the classes that loads are in the cache too
+            int code = Main.run(line.toArray(String[]::new), out, err, Main.processContext());
+            if (code != ExitStatus.OK) {
+                err.println("sylva: the start-up cache's training run failed on: sylva " + String.join(" ", line));
+                return code;
+            }
+        }
+        return ExitStatus.OK;
+    }
+
+    /** The command lines of the training, on the inputs {@link #train} writes into {@code work}. */
+    static List<List<String>> commandLines(Path work) {
+        String w = work.toString();
+        return List.of(
+                List.of("hdbscan", w + "/small.npy", "--min-cluster-size", "20", "--out", w + "/small", "-q"),
+                List.of("hdbscan", w + "/large.npy", "--min-cluster-size", "20", "--out", w + "/large",
+                        "--report", w + "/large-report.html", "-q"),
+                List.of("demo", "--points", "2000", "--out", w + "/demo", "-q"),
+                List.of("balltree", w + "/cloud.npy", "--out", w + "/tree", "-q"));
+    }
+
+    private static void writeClips(Path file, int n, long seed) throws IOException {
+        Npy.writeFloat32(file, ClipLikeData.generate(n, seed).points().coordinates(), n, ClipLikeData.SAMPLES);
+    }
+
+    private static void writeCloud(Path file) throws IOException {
+        Random random = new Random(7);
+        float[] xyz = new float[CLOUD_POINTS * 3];
+        for (int i = 0; i < xyz.length; i++) xyz[i] = (float) random.nextGaussian();
+        Npy.writeFloat32(file, xyz, CLOUD_POINTS, 3);
+    }
+}

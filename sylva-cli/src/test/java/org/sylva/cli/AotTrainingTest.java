@@ -1,0 +1,62 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The start-up cache's training run (AotTraining) and what lets the cache hold the CLI's classes: every
+ * command line of the training succeeds and writes its outputs (a renamed option would otherwise leave
+ * the launcher without a cache, silently), and picocli's classes are Java 25 class files (JDK 25's
+ * ahead-of-time cache skips class files older than version 50, as picocli's own jar holds).
+ */
+class AotTrainingTest {
+    @Test
+    void everyCommandLineOfTheTrainingSucceeds(@TempDir Path tmp) throws IOException {
+        StringWriter err = new StringWriter();
+        int code = AotTraining.train(tmp, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
+        assertEquals(ExitStatus.OK, code, err::toString);
+        List<String> commands = AotTraining.commandLines(tmp).stream().map(List::getFirst).toList();
+        assertEquals(List.of("hdbscan", "hdbscan", "demo", "balltree"), commands);
+        for (String folder : List.of("small", "large", "demo", "tree")) {
+            assertTrue(Files.isRegularFile(tmp.resolve(folder).resolve("sylva-run.json")), folder + " has no manifest");
+        }
+        assertTrue(Files.size(tmp.resolve("large-report.html")) > 0, "the larger fit's report");
+        assertTrue(AotTraining.SMALL_CLIPS * 61L < org.sylva.hdbscan.engine.StageKernels.VECTOR_MIN_VALUES,
+                "the small input runs the scalar kernels under auto");
+        assertTrue(AotTraining.LARGE_CLIPS * 61L >= org.sylva.hdbscan.engine.StageKernels.VECTOR_MIN_VALUES,
+                "the larger input runs the vector kernels under auto");
+    }
+
+    @Test
+    void aFailingCommandLineFailsTheTraining(@TempDir Path tmp) throws IOException {
+        Files.writeString(tmp.resolve("small"), "not a folder");   // the first run's --out is taken by a file
+        StringWriter err = new StringWriter();
+        int code = AotTraining.train(tmp, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
+        assertEquals(ExitStatus.ERROR, code);
+        assertTrue(err.toString().contains("training run failed on: sylva hdbscan"), err::toString);
+    }
+
+    @Test
+    void picocliIsCompiledAsJava25ClassFiles() throws IOException {
+        try (InputStream in = CommandLine.class.getResourceAsStream("CommandLine.class")) {
+            DataInputStream data = new DataInputStream(in);
+            assertEquals(0xCAFEBABE, data.readInt());
+            data.readUnsignedShort();   // minor version
+            int major = data.readUnsignedShort();
+            assertEquals(69, major, "picocli.CommandLine's class-file version (69 = Java 25; picocli's own jar has 49, "
+                    + "which the start-up cache skips): sylva-cli must depend on sylva-picocli, not info.picocli:picocli");
+        }
+    }
+}
