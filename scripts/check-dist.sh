@@ -25,13 +25,33 @@ fail() { echo "check-dist: $*" >&2; cat "$work/err.txt" >&2; exit 1; }
 [ "$code" -eq 0 ] || fail "bin/sylva demo exited $code"
 [ -s "$work/demo/report.html" ] || fail "no report.html"
 ! grep -q "WARNING" "$work/err.txt" || fail "a warning reached stderr"
-[ -f "$home/lib/sylva.aot" ] && [ -f "$home/lib/sylva-version.aot" ] || fail "no start-up cache in lib/"
-version="$(env -i PATH=/usr/bin:/bin SYLVA_JAVA_OPTS="$(aotlog version)" "$home/bin/sylva" --version | head -n1)"
-for class in picocli.CommandLine org.sylva.cli.DemoCommand org.sylva.hdbscan.Hdbscan; do
-  grep -q " $class source: shared objects file" "$work/classes-demo.log" \
-    || fail "demo: $class was not read from the start-up cache ($(grep " $class source" "$work/classes-demo.log"))"
+for cache in sylva sylva-small sylva-version; do
+  [ -f "$home/lib/$cache.aot" ] || fail "no start-up cache lib/$cache.aot"
 done
-for run in demo version; do
+version="$(env -i PATH=/usr/bin:/bin SYLVA_JAVA_OPTS="$(aotlog version)" "$home/bin/sylva" --version | head -n1)"
+# a small `sylva hdbscan` input (300 x 8 float32, a .npy written here) takes the small inputs' cache
+python3 - "$work/small.npy" <<'PY'
+import random, struct, sys
+n, d = 300, 8
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (n, d)
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+rng = random.Random(3)
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
+    f.write(struct.pack("<%df" % (n * d), *(rng.gauss(i % 3, 0.2) for i in range(n * d))))
+PY
+env -i PATH=/usr/bin:/bin HOME="$work" \
+  SYLVA_JAVA_OPTS="$(aotlog small) -Xlog:class+load=info:file=$work/classes-small.log" "$home/bin/sylva" hdbscan \
+  "$work/small.npy" --out "$work/small" -q >"$work/out.txt" 2>"$work/err.txt" || fail "bin/sylva hdbscan (small) failed"
+[ ! -s "$work/err.txt" ] || fail "bin/sylva hdbscan (small) wrote on stderr"
+for run in demo small; do
+  for class in picocli.CommandLine org.sylva.hdbscan.Hdbscan; do
+    grep -q " $class source: shared objects file" "$work/classes-$run.log" \
+      || fail "$run: $class was not read from the start-up cache ($(grep " $class source" "$work/classes-$run.log"))"
+  done
+done
+grep -q " jdk.incubator.vector" "$work/classes-demo.log" || fail "demo: the Vector API module was not loaded"
+for run in demo small version; do
   [ ! -s "$work/aot-$run.log" ] || { cat "$work/aot-$run.log" >&2; fail "$run: the JVM did not take its start-up cache as made"; }
 done
 echo "check-dist: $(basename "$tarball") ($(du -h "$tarball" | cut -f1)): demo ok; $version"

@@ -20,7 +20,9 @@ import org.sylva.io.Npy;
  * ({@link Main#run}), the commands of {@link #commandLines}: {@code hdbscan} on a small input (scalar
  * kernels, as {@code auto} picks in a fresh JVM) and on a larger one (vector kernels, with a report),
  * {@code demo}, and {@code balltree}. A class none of them loads is read from the jar as before, so
- * a command missing here is slower to start, never wrong.
+ * a command missing here is slower to start, never wrong. With {@code --small} it runs only the small
+ * {@code hdbscan}: the training of the cache the launchers use for small inputs, which they start without
+ * the Vector API module (a cache holding more classes than a run needs costs that run start-up time).
  *
  * <p>Not a user command: {@code bin/sylva-java.sh} ({@code sylva_train_aot}) runs it once per build and
  * keeps no cache when it exits non-zero (a test runs it too, so a renamed option cannot break it unseen):
@@ -39,14 +41,15 @@ public final class AotTraining {
     private AotTraining() {
     }
 
-    /** Runs the training in the folder {@code args[0]} (created; left for the caller to remove). */
+    /** Runs the training ({@code [--small] WORK_DIR}) in the folder WORK_DIR (created; left for the caller to remove). */
     public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            System.err.println("usage: java -cp sylva.jar org.sylva.cli.AotTraining WORK_DIR");
+        boolean small = args.length == 2 && args[0].equals("--small");
+        if (args.length != 1 && !small) {
+            System.err.println("usage: java -cp sylva.jar org.sylva.cli.AotTraining [--small] WORK_DIR");
             System.exit(ExitStatus.ERROR);
         }
         Writer sink = Writer.nullWriter();   // the commands' summaries: nobody reads them
-        int code = train(Path.of(args[0]), new PrintWriter(sink),
+        int code = train(Path.of(args[args.length - 1]), small, new PrintWriter(sink),
                 new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
         System.exit(code);
     }
@@ -55,12 +58,14 @@ public final class AotTraining {
      * Writes the inputs into {@code work}, runs every command line on them and returns 0, or the exit status
      * of the first that failed (its error is on {@code err}).
      */
-    static int train(Path work, PrintWriter out, PrintWriter err) throws IOException {
+    static int train(Path work, boolean smallOnly, PrintWriter out, PrintWriter err) throws IOException {
         Files.createDirectories(work);
         writeClips(work.resolve("small.npy"), SMALL_CLIPS, 1);
-        writeClips(work.resolve("large.npy"), LARGE_CLIPS, 2);
-        writeCloud(work.resolve("cloud.npy"));
-        for (List<String> line : commandLines(work)) {
+        if (!smallOnly) {
+            writeClips(work.resolve("large.npy"), LARGE_CLIPS, 2);
+            writeCloud(work.resolve("cloud.npy"));
+        }
+        for (List<String> line : commandLines(work, smallOnly)) {
             // a context made as Main.main makes it, so the classes that loads are in the cache too
             int code = Main.run(line.toArray(String[]::new), out, err, Main.processContext());
             if (code != ExitStatus.OK) {
@@ -72,10 +77,12 @@ public final class AotTraining {
     }
 
     /** The command lines of the training, on the inputs {@link #train} writes into {@code work}. */
-    static List<List<String>> commandLines(Path work) {
+    static List<List<String>> commandLines(Path work, boolean smallOnly) {
         String w = work.toString();
+        List<String> small = List.of("hdbscan", w + "/small.npy", "--min-cluster-size", "20", "--out", w + "/small", "-q");
+        if (smallOnly) return List.of(small);
         return List.of(
-                List.of("hdbscan", w + "/small.npy", "--min-cluster-size", "20", "--out", w + "/small", "-q"),
+                small,
                 List.of("hdbscan", w + "/large.npy", "--min-cluster-size", "20", "--out", w + "/large",
                         "--report", w + "/large-report.html", "-q"),
                 List.of("demo", "--points", "2000", "--out", w + "/demo", "-q"),

@@ -25,9 +25,9 @@ class AotTrainingTest {
     @Test
     void everyCommandLineOfTheTrainingSucceeds(@TempDir Path tmp) throws IOException {
         StringWriter err = new StringWriter();
-        int code = AotTraining.train(tmp, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
+        int code = AotTraining.train(tmp, false, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
         assertEquals(ExitStatus.OK, code, err::toString);
-        List<String> commands = AotTraining.commandLines(tmp).stream().map(List::getFirst).toList();
+        List<String> commands = AotTraining.commandLines(tmp, false).stream().map(List::getFirst).toList();
         assertEquals(List.of("hdbscan", "hdbscan", "demo", "balltree"), commands);
         for (String folder : List.of("small", "large", "demo", "tree")) {
             assertTrue(Files.isRegularFile(tmp.resolve(folder).resolve("sylva-run.json")), folder + " has no manifest");
@@ -40,10 +40,20 @@ class AotTrainingTest {
     }
 
     @Test
+    void theSmallTrainingRunsOnlyTheSmallFit(@TempDir Path tmp) throws IOException {
+        StringWriter err = new StringWriter();
+        int code = AotTraining.train(tmp, true, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
+        assertEquals(ExitStatus.OK, code, err::toString);
+        assertEquals(AotTraining.commandLines(tmp, false).subList(0, 1), AotTraining.commandLines(tmp, true));
+        assertTrue(Files.isRegularFile(tmp.resolve("small").resolve("sylva-run.json")));
+        assertTrue(Files.notExists(tmp.resolve("large.npy")), "only the small input is written");
+    }
+
+    @Test
     void aFailingCommandLineFailsTheTraining(@TempDir Path tmp) throws IOException {
         Files.writeString(tmp.resolve("small"), "not a folder");   // the first run's --out is taken by a file
         StringWriter err = new StringWriter();
-        int code = AotTraining.train(tmp, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
+        int code = AotTraining.train(tmp, false, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
         assertEquals(ExitStatus.ERROR, code);
         assertTrue(err.toString().contains("training run failed on: sylva hdbscan"), err::toString);
     }

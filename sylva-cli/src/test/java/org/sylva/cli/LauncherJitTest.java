@@ -22,6 +22,7 @@ import org.sylva.kernels.KernelProvider;
  * The launchers' JIT choice (bin/sylva-java.sh, sylva_jit_opts): C1 only for a small .npy under
  * `sylva hdbscan` with the auto or scalar backend, its bound the library's; every other run C2 with the
  * vector kernels compiled sooner (SYLVA_VECTOR_JIT), options this JVM accepts without a word on stdout.
+ * The small runs also start without the Vector API module (sylva_java_args ... no-vector-module).
  */
 class LauncherJitTest {
     private static final Path SCRIPT = Path.of("..", "bin", "sylva-java.sh");
@@ -76,6 +77,18 @@ class LauncherJitTest {
         assertEquals(0, p.waitFor(), stderr);
         assertEquals("", stdout, "stdout is the user's: " + stdout);
         assertFalse(stderr.contains("CompileCommand"), stderr);
+    }
+
+    @Test
+    void smallInputsStartWithoutTheVectorModuleAndEveryOtherRunWithIt() throws Exception {
+        List<String> all = bash(". '" + SCRIPT + "'; sylva_java_args /x/sylva.jar /nonexistent").lines().toList();
+        List<String> small = bash(". '" + SCRIPT + "'; sylva_java_args /x/sylva.jar /nonexistent no-vector-module")
+                .lines().toList();
+        assertEquals(List.of("--add-modules", "jdk.incubator.vector"), all.subList(0, 2));
+        assertEquals(all.subList(2, all.size()), small, "the same options less the module");
+        // the small branch of sylva_exec passes no-vector-module and the -small cache; the others neither
+        String exec = Files.readString(SCRIPT);
+        assertTrue(exec.contains("sylva_java_args \"$jar\" \"${aot%.aot}-small.aot\" no-vector-module"), "sylva_exec");
     }
 
     private static String vectorJit() throws Exception {
