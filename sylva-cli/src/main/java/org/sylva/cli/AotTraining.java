@@ -1,7 +1,9 @@
 package org.sylva.cli;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -66,8 +68,11 @@ public final class AotTraining {
             writeCloud(work.resolve("cloud.npy"));
         }
         for (List<String> line : commandLines(work, smallOnly)) {
-            // a context made as Main.main makes it, so the classes that loads are in the cache too
-            int code = Main.run(line.toArray(String[]::new), out, err, Main.processContext());
+            // as Main.main runs a command line (the version check first, the process's context), so the
+            // classes that loads are in the cache too
+            String[] args = line.toArray(String[]::new);
+            if (VersionText.answer(args, new PrintStream(OutputStream.nullOutputStream()))) continue;
+            int code = Main.run(args, out, err, Main.processContext());
             if (code != ExitStatus.OK) {
                 err.println("sylva: the start-up cache's training run failed on: sylva " + String.join(" ", line));
                 return code;
@@ -79,14 +84,15 @@ public final class AotTraining {
     /** The command lines of the training, on the inputs {@link #train} writes into {@code work}. */
     static List<List<String>> commandLines(Path work, boolean smallOnly) {
         String w = work.toString();
-        List<String> small = List.of("hdbscan", w + "/small.npy", "--min-cluster-size", "20", "--out", w + "/small", "-q");
+        // not quiet: most runs print their progress and summary, whose formatting loads classes of its own
+        List<String> small = List.of("hdbscan", w + "/small.npy", "--min-cluster-size", "20", "--out", w + "/small");
         if (smallOnly) return List.of(small);
         return List.of(
                 small,
                 List.of("hdbscan", w + "/large.npy", "--min-cluster-size", "20", "--out", w + "/large",
-                        "--report", w + "/large-report.html", "-q"),
-                List.of("demo", "--points", "2000", "--out", w + "/demo", "-q"),
-                List.of("balltree", w + "/cloud.npy", "--out", w + "/tree", "-q"));
+                        "--report", w + "/large-report.html"),
+                List.of("demo", "--points", "2000", "--out", w + "/demo"),
+                List.of("balltree", w + "/cloud.npy", "--out", w + "/tree"));
     }
 
     private static void writeClips(Path file, int n, long seed) throws IOException {
