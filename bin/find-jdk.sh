@@ -1,30 +1,38 @@
 # Sourced by ./sylva, ./run-tests and .ci/run: points JAVA_HOME at a JDK 25 or newer without the user
 # setting anything. Order: $JAVA_HOME if it is already >= 25, then /usr/lib/jvm/*25* (Temurin first),
 # then the `java` on PATH if it is >= 25.
-sylva_java_major() {
-  # The JDK's `release` file names its version without starting a JVM (a cold start costs ~40 ms).
-  local v=""
-  [ -f "$1/release" ] && v=$(sed -n 's/^JAVA_VERSION="\{0,1\}\([0-9]*\).*/\1/p' "$1/release" | head -n1)
-  if [ -z "$v" ]; then
-    v=$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n1 | cut -d. -f1)
+sylva_java_major() {   # JDK_HOME: sets SYLVA_JAVA_MAJOR to its feature version (empty if unknown)
+  # The JDK's `release` file names its version without starting a JVM (a cold start costs ~40 ms), read
+  # with bash's own `read`, the result in a variable (./sylva sources this on every run: no sed, no subshell).
+  local line
+  SYLVA_JAVA_MAJOR=""
+  if [ -f "$1/release" ]; then
+    while IFS= read -r line; do
+      case "$line" in
+        JAVA_VERSION=*) line="${line#JAVA_VERSION=}"; line="${line#\"}"; SYLVA_JAVA_MAJOR="${line%%[!0-9]*}"; break ;;
+      esac
+    done < "$1/release"
   fi
-  echo "$v"
+  if [ -z "$SYLVA_JAVA_MAJOR" ]; then
+    SYLVA_JAVA_MAJOR=$("$1/bin/java" -XshowSettings:properties -version 2>&1 \
+      | sed -n 's/^ *java\.specification\.version = //p' | head -n1 | cut -d. -f1)
+  fi
 }
 sylva_find_jdk() {
-  local cand major
+  local cand
   if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ]; then
-    major=$(sylva_java_major "$JAVA_HOME")
-    if [ "${major:-0}" -ge 25 ] 2>/dev/null; then return 0; fi
+    sylva_java_major "$JAVA_HOME"
+    if [ "${SYLVA_JAVA_MAJOR:-0}" -ge 25 ] 2>/dev/null; then return 0; fi
   fi
   for cand in /usr/lib/jvm/temurin-25* /usr/lib/jvm/*-25* /usr/lib/jvm/*25* /usr/lib/jvm/*; do
     [ -x "$cand/bin/javac" ] || continue
-    major=$(sylva_java_major "$cand")
-    if [ "${major:-0}" -ge 25 ] 2>/dev/null; then export JAVA_HOME="$cand"; return 0; fi
+    sylva_java_major "$cand"
+    if [ "${SYLVA_JAVA_MAJOR:-0}" -ge 25 ] 2>/dev/null; then export JAVA_HOME="$cand"; return 0; fi
   done
   if command -v javac >/dev/null 2>&1; then
     cand=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
-    major=$(sylva_java_major "$cand")
-    if [ "${major:-0}" -ge 25 ] 2>/dev/null; then export JAVA_HOME="$cand"; return 0; fi
+    sylva_java_major "$cand"
+    if [ "${SYLVA_JAVA_MAJOR:-0}" -ge 25 ] 2>/dev/null; then export JAVA_HOME="$cand"; return 0; fi
   fi
   echo "sylva: no JDK 25 found (looked at \$JAVA_HOME, /usr/lib/jvm and PATH); install Temurin 25 or OpenJDK 25." >&2
   return 1

@@ -21,14 +21,23 @@ sylva_drop_incubator_warning() {
   exec cat
 }
 
-sylva_java_args() {   # JAR AOT_CACHE [no-vector-module]: the JVM options, one per line
-  [ "${3:-}" = no-vector-module ] || { echo "--add-modules"; echo "jdk.incubator.vector"; }
-  echo "-Xss8m"
+# The launcher's own time counts in every cold run, so the functions below run no other process (no
+# subshell, no head/sed): each one costs a few milliseconds on a small VM, and they added up to a fifth
+# of a small run (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). They append to the array
+# SYLVA_OPTS; the *_args / *_opts forms print one option per line (tests, the cache's training).
+sylva_add_java_args() {   # JAR AOT_CACHE [no-vector-module]: appends the JVM options to SYLVA_OPTS
+  [ "${3:-}" = no-vector-module ] || SYLVA_OPTS+=("--add-modules" "jdk.incubator.vector")
+  SYLVA_OPTS+=("-Xss8m")
   # the GPU engine calls libOpenCL/libcuda through the FFM API: allowed, so the JVM prints no warning
-  echo "--enable-native-access=ALL-UNNAMED"
+  SYLVA_OPTS+=("--enable-native-access=ALL-UNNAMED")
   if [ -f "$2" ] && [ "$2" -nt "$1" ]; then
-    echo "-XX:AOTCache=$2"; echo "-Xlog:aot*=off"; echo "-Xlog:cds*=off"
+    SYLVA_OPTS+=("-XX:AOTCache=$2" "-Xlog:aot*=off" "-Xlog:cds*=off")
   fi
+}
+sylva_java_args() {   # JAR AOT_CACHE [no-vector-module]: the JVM options, one per line
+  local SYLVA_OPTS=()
+  sylva_add_java_args "$@"
+  printf '%s\n' "${SYLVA_OPTS[@]}"
 }
 
 # The JIT for this run: C1 only (-XX:TieredStopAtLevel=1) when `sylva hdbscan` reads a .npy of fewer
@@ -55,12 +64,18 @@ SYLVA_VECTOR_JIT=(
   "-XX:CompileCommand=CompileThresholdScaling,org/sylva/kernels/Vector*.*,0.05"
   "-XX:CompileCommand=BackgroundCompilation,org/sylva/kernels/Vector*.*,false"
 )
-sylva_jit_opts() {
-  if sylva_small_hdbscan_run "$@"; then
-    echo "-XX:TieredStopAtLevel=1"
+sylva_add_jit_opts() {   # small|other: appends the JIT options of such a run to SYLVA_OPTS
+  if [ "$1" = small ]; then
+    SYLVA_OPTS+=("-XX:TieredStopAtLevel=1")
   else
-    printf '%s\n' "${SYLVA_VECTOR_JIT[@]}"
+    SYLVA_OPTS+=("${SYLVA_VECTOR_JIT[@]}")
   fi
+}
+sylva_jit_opts() {   # ARGS...: the JIT options of `sylva ARGS...`, one per line
+  local SYLVA_OPTS=() kind=other
+  sylva_small_hdbscan_run "$@" && kind=small
+  sylva_add_jit_opts "$kind"
+  printf '%s\n' "${SYLVA_OPTS[@]}"
 }
 
 # True (status 0) for `sylva hdbscan` on a .npy of fewer than SYLVA_SMALL_VALUES coordinates with the
@@ -79,12 +94,12 @@ sylva_small_hdbscan_run() {
     prev="$a"
   done
   [ -n "$npy" ] || return 1
-  # the header's shape, e.g. "'shape': (1653, 96)," -> the product of its numbers
-  local shape values=1 dim
-  shape=$(head -c 4096 "$npy" 2>/dev/null | LC_ALL=C tr -cd "[:print:]" \
-    | LC_ALL=C sed -n "s/.*'shape': *(\([0-9, ]*\)).*/\1/p")
-  [ -n "$shape" ] || return 1
-  for dim in ${shape//,/ }; do
+  # the header's shape, e.g. "'shape': (1653, 96)," -> the product of its numbers (bash's read drops the
+  # magic's NUL bytes; bytes, not characters, under LC_ALL=C)
+  local LC_ALL=C header="" values=1 dim
+  IFS= read -r -N 4096 header < "$npy" 2>/dev/null || :
+  [[ $header =~ \'shape\':\ *\(([0-9,\ ]*)\) ]] || return 1
+  for dim in ${BASH_REMATCH[1]//,/ }; do
     values=$((values * dim))
     [ "$values" -lt "$SYLVA_SMALL_VALUES" ] || return 1
   done
@@ -102,20 +117,22 @@ sylva_exec() {
     # shellcheck disable=SC2086
     exec "$java" "${vopts[@]}" -Dsylva.launcher=adds-vector-module ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$1"
   fi
-  local opts=()
+  SYLVA_OPTS=()
   if sylva_small_hdbscan_run "$@"; then
     # A small `sylva hdbscan` input runs the scalar kernels under auto in a fresh JVM anyway, so it starts
     # without the Vector API module, from a cache of its own (AOT_CACHE's -small sibling). Without an
     # incubator module in the boot layer, JDK 25's cache also holds the module graph and the classes linked
     # ahead of time; measured: 14-25 % less wall time for 1 149 clips and 1 653 x 96 features
     # (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). Same outputs: the same kernels run.
-    mapfile -t opts < <(sylva_java_args "$jar" "${aot%.aot}-small.aot" no-vector-module; sylva_jit_opts "$@")
+    sylva_add_java_args "$jar" "${aot%.aot}-small.aot" no-vector-module
+    sylva_add_jit_opts small
     # shellcheck disable=SC2086
-    exec "$java" "${opts[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@"
+    exec "$java" "${SYLVA_OPTS[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@"
   fi
-  mapfile -t opts < <(sylva_java_args "$jar" "$aot"; sylva_jit_opts "$@")
+  sylva_add_java_args "$jar" "$aot"
+  sylva_add_jit_opts other
   # shellcheck disable=SC2086  # SYLVA_JAVA_OPTS is a list of JVM options on purpose
-  exec "$java" "${opts[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@" 2> >(sylva_drop_incubator_warning >&2)
+  exec "$java" "${SYLVA_OPTS[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@" 2> >(sylva_drop_incubator_warning >&2)
 }
 
 # Writes AOT_CACHE by a short training run (JDK 25: -XX:AOTCacheOutput; a few seconds, once per build):

@@ -52,6 +52,10 @@ class LauncherJitTest {
         assertEquals(c2, jit("hdbscan", small.toString(), "--metric", "manhattan"), "brute force: C2 pays off");
         assertEquals(c2, jit("hdbscan", small.toString(), "--metric=cosine"));
         assertEquals(c2, jit("hdbscan", tmp.resolve("missing.npy").toString()));
+        // by bash alone: with no external command to be found, the choice is the same (every process the
+        // launcher starts counts in every cold run)
+        assertEquals(c1, bash(". '" + SCRIPT + "'; PATH=/nonexistent; sylva_jit_opts hdbscan '" + small + "'"));
+        assertEquals(c2, bash(". '" + SCRIPT + "'; PATH=/nonexistent; sylva_jit_opts hdbscan '" + large + "'"));
     }
 
     @Test
@@ -88,7 +92,7 @@ class LauncherJitTest {
         assertEquals(all.subList(2, all.size()), small, "the same options less the module");
         // the small branch of sylva_exec passes no-vector-module and the -small cache; the others neither
         String exec = Files.readString(SCRIPT);
-        assertTrue(exec.contains("sylva_java_args \"$jar\" \"${aot%.aot}-small.aot\" no-vector-module"), "sylva_exec");
+        assertTrue(exec.contains("sylva_add_java_args \"$jar\" \"${aot%.aot}-small.aot\" no-vector-module"), "sylva_exec");
     }
 
     private static String vectorJit() throws Exception {
