@@ -7,7 +7,7 @@ sylva_java_major() {   # JDK_HOME: sets SYLVA_JAVA_MAJOR to its feature version 
   local line
   SYLVA_JAVA_MAJOR=""
   if [ -f "$1/release" ]; then
-    while IFS= read -r line; do
+    while IFS= read -r line || [ -n "$line" ]; do
       case "$line" in
         JAVA_VERSION=*) line="${line#JAVA_VERSION=}"; line="${line#\"}"; SYLVA_JAVA_MAJOR="${line%%[!0-9]*}"; break ;;
       esac

@@ -22,8 +22,8 @@ sylva_drop_incubator_warning() {
 }
 
 # The launcher's own time counts in every cold run, so the functions below run no other process (no
-# subshell, no head/sed): each one costs a few milliseconds on a small VM, and they added up to a fifth
-# of a small run (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). They append to the array
+# subshell, no head/sed; a run that keeps the module still starts the stderr filter below): each one
+# costs a few milliseconds on a small VM, and they added up to a fifth of a small run (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). They append to the array
 # SYLVA_OPTS; the *_args / *_opts forms print one option per line (tests, the cache's training).
 sylva_add_java_args() {   # JAR AOT_CACHE [no-vector-module]: appends the JVM options to SYLVA_OPTS
   [ "${3:-}" = no-vector-module ] || SYLVA_OPTS+=("--add-modules" "jdk.incubator.vector")
@@ -73,22 +73,28 @@ sylva_add_jit_opts() {   # small|other: appends the JIT options of such a run to
 }
 sylva_jit_opts() {   # ARGS...: the JIT options of `sylva ARGS...`, one per line
   local SYLVA_OPTS=() kind=other
-  sylva_small_hdbscan_run "$@" && kind=small
+  sylva_small_hdbscan_run "$@" 2>/dev/null && kind=small
   sylva_add_jit_opts "$kind"
   printf '%s\n' "${SYLVA_OPTS[@]}"
 }
 
 # True (status 0) for `sylva hdbscan` on a .npy of fewer than SYLVA_SMALL_VALUES coordinates with the
-# auto or scalar backend and the Euclidean metric: the runs that get C1 only.
+# auto or scalar backend and the Euclidean metric: the runs that get C1 only. The input is the first
+# existing *.npy argument that is not an option's value (--sample-weight w.npy, --waveforms-from=c.npy).
+# Call it with 2>/dev/null: a locale named in LC_ALL but not installed makes bash warn when it is restored.
 sylva_small_hdbscan_run() {
   [ "${1:-}" = hdbscan ] || return 1
   local a prev="" npy=""
   for a in "$@"; do
     case "$prev" in --backend) case "$a" in auto|scalar) ;; *) return 1 ;; esac ;; esac
     case "$prev" in --metric) case "$a" in euclidean|l2) ;; *) return 1 ;; esac ;; esac
+    case "$prev" in
+      --sample-weight|--waveforms-from|--out|--report|--save-model|--shape) prev="$a"; continue ;;
+    esac
     case "$a" in
       --backend=auto|--backend=scalar|--metric=euclidean|--metric=l2) ;;
       --backend=*|--metric=*) return 1 ;;
+      -*) ;;
       *.npy) [ -z "$npy" ] && [ -f "$a" ] && npy="$a" ;;
     esac
     prev="$a"
@@ -97,10 +103,10 @@ sylva_small_hdbscan_run() {
   # the header's shape, e.g. "'shape': (1653, 96)," -> the product of its numbers (bash's read drops the
   # magic's NUL bytes; bytes, not characters, under LC_ALL=C)
   local LC_ALL=C header="" values=1 dim
-  IFS= read -r -N 4096 header < "$npy" 2>/dev/null || :
-  [[ $header =~ \'shape\':\ *\(([0-9,\ ]*)\) ]] || return 1
+  { IFS= read -r -N 4096 header < "$npy"; } 2>/dev/null || :
+  [[ $header =~ \'shape\':\ *\(([0-9][0-9,\ ]*)\) ]] || return 1
   for dim in ${BASH_REMATCH[1]//,/ }; do
-    values=$((values * dim))
+    values=$((values * 10#$dim))
     [ "$values" -lt "$SYLVA_SMALL_VALUES" ] || return 1
   done
   return 0
@@ -118,19 +124,23 @@ sylva_exec() {
     exec "$java" "${vopts[@]}" -Dsylva.launcher=adds-vector-module ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$1"
   fi
   SYLVA_OPTS=()
-  if sylva_small_hdbscan_run "$@"; then
-    # A small `sylva hdbscan` input runs the scalar kernels under auto in a fresh JVM anyway, so it starts
-    # without the Vector API module, from a cache of its own (AOT_CACHE's -small sibling). Without an
-    # incubator module in the boot layer, JDK 25's cache also holds the module graph and the classes linked
-    # ahead of time; measured: 14-25 % less wall time for 1 149 clips and 1 653 x 96 features
-    # (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). Same outputs: the same kernels run.
+  local kind=other
+  sylva_small_hdbscan_run "$@" 2>/dev/null && kind=small
+  # A small `sylva hdbscan` input runs the scalar kernels under auto in a fresh JVM anyway, so it starts
+  # without the Vector API module, from a cache of its own (AOT_CACHE's -small sibling). Without an
+  # incubator module in the boot layer, JDK 25's cache also holds the module graph and the classes linked
+  # ahead of time; measured: 14-25 % less wall time for 1 149 clips and 1 653 x 96 features
+  # (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). Same outputs: the same kernels run.
+  # Unless SYLVA_JAVA_OPTS asks for the module or a kernel choice: then it gets the module, as before.
+  case " ${SYLVA_JAVA_OPTS:-} " in *jdk.incubator.vector*|*sylva.kernels*) [ "$kind" = other ] || kind=small-with-module ;; esac
+  if [ "$kind" = small ]; then
     sylva_add_java_args "$jar" "${aot%.aot}-small.aot" no-vector-module
     sylva_add_jit_opts small
     # shellcheck disable=SC2086
     exec "$java" "${SYLVA_OPTS[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@"
   fi
   sylva_add_java_args "$jar" "$aot"
-  sylva_add_jit_opts other
+  if [ "$kind" = small-with-module ]; then sylva_add_jit_opts small; else sylva_add_jit_opts other; fi
   # shellcheck disable=SC2086  # SYLVA_JAVA_OPTS is a list of JVM options on purpose
   exec "$java" "${SYLVA_OPTS[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@" 2> >(sylva_drop_incubator_warning >&2)
 }

@@ -24,7 +24,8 @@
 # recorded as skipped, not run.
 #
 # What to carry (the machine has no JDK): the distribution, which holds a jlink'ed Java 25 runtime and
-# the CLI jar. Here: `mvn -o -B -Pdist -pl sylva-cli -am -DskipTests package` makes
+# the CLI jar. Here (after one online build: it fetches picocli's sources jar for sylva-picocli):
+# `mvn -o -B -Pdist -pl sylva-cli -am -DskipTests package` makes
 # sylva-cli/target/sylva-VERSION-linux-x64.tar.gz; carry that path (ignored by git) and run
 #   gpu/device-check.sh --dist sylva-cli/target/sylva-0.1.0-linux-x64.tar.gz
 # (a .tar.gz is unpacked into a temporary folder; an unpacked sylva-VERSION folder works too). With a

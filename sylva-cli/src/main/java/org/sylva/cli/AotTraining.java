@@ -29,8 +29,10 @@ import org.sylva.io.Npy;
  * <p>Not a user command: {@code bin/sylva-java.sh} ({@code sylva_train_aot}) runs it once per build and
  * keeps no cache when it exits non-zero (a test runs it too, so a renamed option cannot break it unseen):
  * <pre>{@code
- * java --add-modules jdk.incubator.vector -XX:AOTCacheOutput=sylva.aot -cp sylva.jar org.sylva.cli.AotTraining WORK
+ * java [the launcher's module options] -XX:AOTCacheOutput=sylva.aot -cp sylva.jar org.sylva.cli.AotTraining WORK
  * }</pre>
+ * with the module options of the runs the cache serves ({@code sylva_train_aot} passes them: a cache made with
+ * others has its module handling dropped at every start).
  */
 public final class AotTraining {
     /** Clips of the small input: 1 500 x 61 values, under the scalar kernels' bound (StageKernels). */

@@ -46,10 +46,11 @@ final class VersionText {
         KernelProvider k = KernelProvider.get();
         String kernels = k.summary();
         if ("adds-vector-module".equals(System.getProperty(LAUNCHER_PROPERTY)) && !k.mode().equals("scalar")) {
-            // this JVM only answers --version; the launcher starts every computing command with the module
-            kernels = "kernels: -D" + KernelProvider.PROPERTY + "=" + k.mode() + ", vector kernels in every computing"
-                    + " command (the launcher adds the Vector API module), loaded on first use (scalar for small"
-                    + " inputs in a fresh JVM)";
+            // this JVM only answers --version; the launcher starts the computing commands with the module,
+            // all but a small `hdbscan` input, which runs the scalar kernels in a fresh JVM anyway
+            kernels = "kernels: -D" + KernelProvider.PROPERTY + "=" + k.mode() + ", vector kernels in the computing"
+                    + " commands (the launcher adds the Vector API module), loaded on first use (scalar for small"
+                    + " inputs in a fresh JVM, which the launcher starts without the module)";
         }
         return "sylva " + version() + " (Java " + Runtime.version() + ")\n" + kernels;
     }

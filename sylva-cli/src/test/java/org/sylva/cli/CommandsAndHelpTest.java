@@ -112,7 +112,7 @@ class CommandsAndHelpTest {
         // A --version JVM the launcher starts without the module says what computing commands get.
         System.setProperty(VersionText.LAUNCHER_PROPERTY, "adds-vector-module");
         try {
-            assertTrue(VersionText.shortText().contains("vector kernels in every computing command"),
+            assertTrue(VersionText.shortText().contains("vector kernels in the computing commands"),
                     VersionText.shortText());
         } finally {
             System.clearProperty(VersionText.LAUNCHER_PROPERTY);

@@ -52,6 +52,10 @@ class LauncherJitTest {
         assertEquals(c2, jit("hdbscan", small.toString(), "--metric", "manhattan"), "brute force: C2 pays off");
         assertEquals(c2, jit("hdbscan", small.toString(), "--metric=cosine"));
         assertEquals(c2, jit("hdbscan", tmp.resolve("missing.npy").toString()));
+        // an option's .npy value is not the input
+        assertEquals(c2, jit("hdbscan", "--sample-weight", small.toString(), large.toString()));
+        assertEquals(c2, jit("hdbscan", "--waveforms-from=" + small, large.toString()));
+        assertEquals(c1, jit("hdbscan", "--waveforms-from", large.toString(), small.toString()));
         // by bash alone: with no external command to be found, the choice is the same (every process the
         // launcher starts counts in every cold run)
         assertEquals(c1, bash(". '" + SCRIPT + "'; PATH=/nonexistent; sylva_jit_opts hdbscan '" + small + "'"));
