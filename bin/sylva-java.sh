@@ -5,8 +5,9 @@
 #    for a small `sylva hdbscan` input, which runs the scalar kernels anyway and starts faster without it;
 #  - with native access allowed (the GPU engine's FFM calls into OpenCL and CUDA; no warning printed);
 #  - with JDK 25's ahead-of-time cache AOT_CACHE (or its -small or -version sibling, see sylva_train_aot)
-#    when that file exists and is newer than JAR (a stale or broken cache is never used, and the JVM's own
-#    cache messages are silenced so they cannot reach stdout);
+#    when that file exists and is newer than JAR (a cache older than the jar is never used; the JVM itself
+#    does not check the jar's contents, so a jar replaced with an older timestamp needs the caches removed;
+#    the JVM's own cache messages are silenced so they cannot reach stdout);
 #  - with the JVM's one-line "Using incubator modules" warning removed from stderr (it is printed on
 #    every start and cannot be switched off; everything else on stderr passes through untouched, byte
 #    for byte, progress lines included). The JVM keeps this shell's PID, stdin and signals (Ctrl-C, TERM).
