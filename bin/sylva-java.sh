@@ -146,6 +146,19 @@ sylva_exec() {
   exec "$java" "${SYLVA_OPTS[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@" 2> >(sylva_drop_incubator_warning >&2)
 }
 
+# sylva_train_cache JAVA JAR CACHE TEMP TRAINING_ARGS...: runs AotTraining TRAINING_ARGS with the options in
+# SYLVA_OPTS, writing the cache to TEMP; when the training succeeds and a JVM with those options takes the
+# cache (-XX:AOTMode=on fails otherwise), moves it to CACHE.
+sylva_train_cache() {
+  local java="$1" jar="$2" cache="$3" temp="$4"; shift 4
+  if "$java" "${SYLVA_OPTS[@]}" -XX:AOTCacheOutput="$temp" -Xlog:aot*=off -Xlog:cds*=off \
+       -cp "$jar" org.sylva.cli.AotTraining "$@" >/dev/null 2>&1 \
+     && "$java" "${SYLVA_OPTS[@]}" -XX:AOTCache="$temp" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
+       -jar "$jar" --version >/dev/null 2>&1; then
+    mv -f "$temp" "$cache.$$" && mv -f "$cache.$$" "$cache"
+  fi
+}
+
 # Writes AOT_CACHE by a short training run (JDK 25: -XX:AOTCacheOutput; a few seconds, once per build):
 #   sylva_train_aot JAVA JAR AOT_CACHE
 # The training (org.sylva.cli.AotTraining) runs in one JVM what users run once per file: `sylva hdbscan`
@@ -156,26 +169,17 @@ sylva_exec() {
 sylva_train_aot() {
   local java="$1" jar="$2" aot="$3" work
   work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-aot.XXXXXX")" || return 0
-  # Made and checked with the JVM options of the runs it serves (sylva_java_args, less the cache itself):
+  # Made and checked with the JVM options of the runs it serves (sylva_add_java_args, less the cache itself):
   # a run whose module options differ from the training's (--enable-native-access did) has the JVM log an
   # error on every start and drop the cache's module handling (scripts/check-dist.sh watches for it).
-  local opts=()
-  mapfile -t opts < <(sylva_java_args "$jar" /nonexistent)
-  if "$java" "${opts[@]}" -XX:AOTCacheOutput="$work/sylva.aot" -Xlog:aot*=off -Xlog:cds*=off \
-       -cp "$jar" org.sylva.cli.AotTraining "$work/training" >/dev/null 2>&1 \
-     && "$java" "${opts[@]}" -XX:AOTCache="$work/sylva.aot" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
-       -jar "$jar" --version >/dev/null 2>&1; then
-    mv -f "$work/sylva.aot" "$aot.$$" && mv -f "$aot.$$" "$aot"
-  fi
+  local SYLVA_OPTS=()
+  sylva_add_java_args "$jar" /nonexistent
+  sylva_train_cache "$java" "$jar" "$aot" "$work/sylva.aot" "$work/training"
   # the small inputs' cache: trained on a small `sylva hdbscan` run, with their options (no Vector API module)
-  local saot="${aot%.aot}-small.aot"
-  mapfile -t opts < <(sylva_java_args "$jar" /nonexistent no-vector-module; echo "-XX:TieredStopAtLevel=1")
-  if "$java" "${opts[@]}" -XX:AOTCacheOutput="$work/small.aot" -Xlog:aot*=off -Xlog:cds*=off \
-       -cp "$jar" org.sylva.cli.AotTraining --small "$work/training-small" >/dev/null 2>&1 \
-     && "$java" "${opts[@]}" -XX:AOTCache="$work/small.aot" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
-       -jar "$jar" --version >/dev/null 2>&1; then
-    mv -f "$work/small.aot" "$saot.$$" && mv -f "$saot.$$" "$saot"
-  fi
+  SYLVA_OPTS=()
+  sylva_add_java_args "$jar" /nonexistent no-vector-module
+  sylva_add_jit_opts small
+  sylva_train_cache "$java" "$jar" "${aot%.aot}-small.aot" "$work/small.aot" --small "$work/training-small"
   local vaot="${aot%.aot}-version.aot"
   if "$java" -XX:AOTCacheOutput="$work/version.aot" -Xlog:aot*=off -Xlog:cds*=off \
        -Dsylva.launcher=adds-vector-module -jar "$jar" --version >/dev/null 2>&1; then
