@@ -151,11 +151,21 @@ public interface DistanceKernel {
      * {@link #approximateSquaredDistances} writes; a value above it may instead be any float32 value still
      * above it. A kernel may therefore stop summing a group of pairs once all their partial sums exceed their
      * limits: the terms are non-negative and each addition rounds monotonically, so a partial sum never
-     * exceeds the full one, and nothing a caller keeps changes. The default computes every value in full.
+     * exceeds the full one, and nothing a caller keeps changes.
+     *
+     * <p>It also writes {@code rowBlocks[r]} for every row {@code r < nq}: bit {@code i} is clear only if
+     * every value of row {@code r} in block {@code blockFrom + i} is above
+     * {@code max(rowLimits[r], colLimits[c])} for its column {@code c}, as in a block that stopped early. A
+     * caller that compares with limits at most these may skip those blocks
+     * ({@link #select(float[], int, int, double, long, int[])}): they hold nothing it keeps. Tiles of at most
+     * 64 blocks only. The default computes every value in full and sets every bit.
      */
     default void approximateSquaredDistancesWithin(BlockedPoints idx, int[] queries, int nq, int blockFrom,
-                                                   int blockTo, float[] rowLimits, float[] colLimits, float[] out) {
+                                                   int blockTo, float[] rowLimits, float[] colLimits, float[] out,
+                                                   long[] rowBlocks) {
+        if (blockTo - blockFrom > Long.SIZE) throw new IllegalArgumentException("more than 64 blocks in a tile");
         approximateSquaredDistances(idx, queries, nq, blockFrom, blockTo, out);
+        java.util.Arrays.fill(rowBlocks, 0, nq, -1L);
     }
 
     /**
@@ -172,6 +182,16 @@ public interface DistanceKernel {
     }
 
     /**
+     * As {@link #selectEach(float[], int, float[], int, int[])}, reading only the blocks of {@link #blockWidth()}
+     * offsets whose bit is set in {@code blocks} (bit {@code i}: offsets {@code i W .. i W + W - 1}). The
+     * caller knows that the other blocks hold no value within its limit
+     * ({@link #approximateSquaredDistancesWithin}'s {@code rowBlocks}), so the result is the same.
+     */
+    default int selectEach(float[] values, int from, float[] limits, int count, long blocks, int[] out) {
+        return selectEach(values, from, limits, count, out);
+    }
+
+    /**
      * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the values
      * {@code values[from + c] <= limit}, and returns how many; it may also list a few values slightly above
      * {@code limit} (vector compares in float32 round the limit up), never miss one, so callers re-check.
@@ -183,5 +203,13 @@ public interface DistanceKernel {
             if (values[from + c] <= limit) out[n++] = c;
         }
         return n;
+    }
+
+    /**
+     * As {@link #select(float[], int, int, double, int[])}, reading only the blocks whose bit is set in
+     * {@code blocks}, as {@link #selectEach(float[], int, float[], int, long, int[])} does.
+     */
+    default int select(float[] values, int from, int count, double limit, long blocks, int[] out) {
+        return select(values, from, count, limit, out);
     }
 }

@@ -18,7 +18,8 @@ import jdk.incubator.vector.VectorSpecies;
  * and a fused multiply-add per coordinate, about four times the pair rate of the exact kernel, within
  * the error bound {@link DistanceKernel#approximationError}. {@link #approximateSquaredDistancesWithin} is
  * the same sum in the same order, stopped after 16 or 32 coordinates for a register block whose pairs are
- * all above their limits already.
+ * all above their limits already; it tells its caller which blocks it summed in full, the only ones the
+ * selections ({@link #select(float[], int, int, double, long, int[])}) then read.
  *
  * <p>The block width {@code W} is the float vector length; a block is two double vectors.
  * Loaded only through {@link KernelProvider}, reflectively, when the module is present at run time.
@@ -227,11 +228,14 @@ final class VectorDistanceKernel implements DistanceKernel {
 
     @Override
     public void approximateSquaredDistancesWithin(BlockedPoints idx, int[] queries, int nq, int blockFrom,
-                                                  int blockTo, float[] rowLimits, float[] colLimits, float[] out) {
+                                                  int blockTo, float[] rowLimits, float[] colLimits, float[] out,
+                                                  long[] rowBlocks) {
         checkWidth(idx);
+        if (blockTo - blockFrom > Long.SIZE) throw new IllegalArgumentException("more than 64 blocks in a tile");
         int d = idx.dimensions();
         if (d < SECOND_CHECK + 8) {
             approximateSquaredDistances(idx, queries, nq, blockFrom, blockTo, out);
+            java.util.Arrays.fill(rowBlocks, 0, nq, -1L);
             return;
         }
         float[] data = idx.blocks32();
@@ -249,6 +253,9 @@ final class VectorDistanceKernel implements DistanceKernel {
             float l0 = rowLimits[q], l1 = rowLimits[Math.min(q + 1, last)];
             float l2 = rowLimits[Math.min(q + 2, last)], l3 = rowLimits[Math.min(q + 3, last)];
             int r0 = q * stride, r1 = r0 + stride, r2 = r1 + stride, r3 = r2 + stride;
+            // bit i: block blockFrom + i was summed in full for these four rows (a stopped one holds nothing
+            // within its limits)
+            long full = 0;
             int b = blockFrom;
             for (; b + 1 < blockTo; b += 2) {
                 int c0 = b * dw, c1 = c0 + dw;
@@ -344,6 +351,7 @@ final class VectorDistanceKernel implements DistanceKernel {
                     t = x.sub(v1);
                     a31 = t.fma(t, a31);
                 }
+                if (!above) full |= 3L << (b - blockFrom);
                 a00.intoArray(out, r0 + o);
                 a01.intoArray(out, r0 + o + W);
                 a10.intoArray(out, r1 + o);
@@ -400,11 +408,14 @@ final class VectorDistanceKernel implements DistanceKernel {
                     t = FloatVector.broadcast(FS, data[q3 + jw]).sub(v0);
                     a3 = t.fma(t, a3);
                 }
+                if (!above) full |= 1L << (b - blockFrom);
                 a0.intoArray(out, r0 + o);
                 a1.intoArray(out, r1 + o);
                 a2.intoArray(out, r2 + o);
                 a3.intoArray(out, r3 + o);
             }
+            // (rows from nq on repeat the last query: they get no entry)
+            for (int r = q; r < Math.min(q + 4, nq); r++) rowBlocks[r] = full;
         }
     }
 
@@ -438,28 +449,62 @@ final class VectorDistanceKernel implements DistanceKernel {
         for (int c = 0; c < count; c += W) {
             long bits = FloatVector.fromArray(FS, values, from + c)
                     .compare(VectorOperators.LE, FloatVector.fromArray(FS, limits, c)).toLong();
-            for (int t = 0; t < W && bits != 0; t++) {
-                int lane = Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                if (c + lane < count) out[n++] = c + lane;
-            }
+            n = offsets(bits, c, count, out, n);
+        }
+        return n;
+    }
+
+    @Override
+    public int selectEach(float[] values, int from, float[] limits, int count, long blocks, int[] out) {
+        int n = 0;
+        for (int i = 0; i < Long.SIZE && blocks != 0; i++) {
+            int c = Long.numberOfTrailingZeros(blocks) * W;
+            blocks &= blocks - 1;
+            if (c >= count) break;
+            long bits = FloatVector.fromArray(FS, values, from + c)
+                    .compare(VectorOperators.LE, FloatVector.fromArray(FS, limits, c)).toLong();
+            n = offsets(bits, c, count, out, n);
         }
         return n;
     }
 
     @Override
     public int select(float[] values, int from, int count, double limit, int[] out) {
-        // float32 limit rounded up: every value <= limit passes (a few just above may pass too).
-        float lim = (float) limit;
-        if (lim < limit) lim = Math.nextUp(lim);
+        float lim = limitUp(limit);
         int n = 0;
         for (int c = 0; c < count; c += W) {
-            long bits = FloatVector.fromArray(FS, values, from + c).compare(VectorOperators.LE, lim).toLong();
-            for (int t = 0; t < W && bits != 0; t++) {
-                int lane = Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                if (c + lane < count) out[n++] = c + lane;
-            }
+            n = offsets(FloatVector.fromArray(FS, values, from + c).compare(VectorOperators.LE, lim).toLong(), c,
+                    count, out, n);
+        }
+        return n;
+    }
+
+    @Override
+    public int select(float[] values, int from, int count, double limit, long blocks, int[] out) {
+        float lim = limitUp(limit);
+        int n = 0;
+        for (int i = 0; i < Long.SIZE && blocks != 0; i++) {
+            int c = Long.numberOfTrailingZeros(blocks) * W;
+            blocks &= blocks - 1;
+            if (c >= count) break;
+            n = offsets(FloatVector.fromArray(FS, values, from + c).compare(VectorOperators.LE, lim).toLong(), c,
+                    count, out, n);
+        }
+        return n;
+    }
+
+    /** The float32 limit rounded up: every value at most {@code limit} passes (a few just above may pass too). */
+    private static float limitUp(double limit) {
+        float lim = (float) limit;
+        return lim < limit ? Math.nextUp(lim) : lim;
+    }
+
+    /** Appends to {@code out[n..]} the offsets {@code c + lane} (below {@code count}) of the set lanes of {@code bits}. */
+    private static int offsets(long bits, int c, int count, int[] out, int n) {
+        for (int t = 0; t < W && bits != 0; t++) {
+            int lane = Long.numberOfTrailingZeros(bits);
+            bits &= bits - 1;
+            if (c + lane < count) out[n++] = c + lane;
         }
         return n;
     }

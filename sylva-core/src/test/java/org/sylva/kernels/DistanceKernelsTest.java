@@ -1,5 +1,6 @@
 package org.sylva.kernels;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -114,7 +115,7 @@ class DistanceKernelsTest {
     @Test
     void valuesWithinTheirLimitsAreTheFullApproximations() {
         DistanceKernel simd = KernelProvider.get().distance("simd");
-        long partial = 0, checked = 0;
+        long partial = 0, checked = 0, skippedBlocks = 0;
         for (int d : new int[] {20, 41, 61, 100}) {
             Random r = new Random(7L * d);
             int n = 400;
@@ -151,11 +152,16 @@ class DistanceKernelsTest {
                     if (sides == 3) colLimit[r.nextInt(cols)] = Float.POSITIVE_INFINITY;
                     else rowLimit[r.nextInt(nq)] = Float.POSITIVE_INFINITY;
                 }
-                simd.approximateSquaredDistancesWithin(idx, qs, nq, from, to, rowLimit, colLimit, within);
+                long[] rowBlocks = new long[nq];
+                simd.approximateSquaredDistancesWithin(idx, qs, nq, from, to, rowLimit, colLimit, within, rowBlocks);
                 for (int q = 0; q < nq; q++) {
                     for (int c = 0; c < cols; c++) {
                         float a = full[q * cols + c], b = within[q * cols + c];
                         float lim = Math.max(rowLimit[q], colLimit[c]);
+                        if ((rowBlocks[q] & (1L << (c / w))) == 0) {
+                            assertTrue(a > lim, "d " + d + ": a block a row may skip holds nothing within the limits");
+                            skippedBlocks++;
+                        }
                         if (a <= lim) {
                             assertEquals(Float.floatToRawIntBits(a), Float.floatToRawIntBits(b),
                                     "d " + d + ": a value within its limits is the full one");
@@ -170,6 +176,7 @@ class DistanceKernelsTest {
             }
         }
         assertTrue(partial > checked / 20, partial + " of " + checked + " values were partial sums");
+        assertTrue(skippedBlocks > checked / 20, skippedBlocks + " of " + checked + " values were in blocks left out");
     }
 
     /** A limit for a row or column of a tile: none (-inf), all (+inf), about a value of the tile, or far below one. */
@@ -249,6 +256,22 @@ class DistanceKernelsTest {
                     }
                 }
                 assertEquals(expected, ne);
+                // Reading only some blocks: the same offsets, as long as the others hold nothing selected.
+                long blocks = 0;
+                for (int c = 0; c < count; c++) {
+                    if (v[from + c] <= lims[c] || r.nextInt(8) == 0) blocks |= 1L << (c / w);
+                }
+                int[] again = new int[out.length];
+                assertEquals(ne, b.selectEach(v, from, lims, count, blocks, again), b.name() + " selectEach by blocks");
+                assertArrayEquals(java.util.Arrays.copyOf(out, ne), java.util.Arrays.copyOf(again, ne));
+                long rowBlocks = 0;
+                for (int c = 0; c < count; c++) {
+                    if (v[from + c] <= Math.nextUp((float) limit) || r.nextInt(8) == 0) rowBlocks |= 1L << (c / w);
+                }
+                int n1 = b.select(v, from, count, limit, out);
+                int[] first = java.util.Arrays.copyOf(out, n1);
+                assertEquals(n1, b.select(v, from, count, limit, rowBlocks, again), b.name() + " select by blocks");
+                assertArrayEquals(first, java.util.Arrays.copyOf(again, n1));
             }
         }
     }

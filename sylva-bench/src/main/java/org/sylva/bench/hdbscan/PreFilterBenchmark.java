@@ -53,6 +53,7 @@ public class PreFilterBenchmark {
     private int[] blockFrom;
     private int[] blockTo;
     private float[] rowLimits;
+    private long[] rowBlocks;
     private float[][] colLimits;
     private float[] out;
 
@@ -80,6 +81,7 @@ public class PreFilterBenchmark {
             colLimits[t] = c;
         }
         rowLimits = new float[queries];
+        rowBlocks = new long[queries];
         Arrays.fill(rowLimits, Float.NEGATIVE_INFINITY);
         out = tiles.newOut();
     }
@@ -93,7 +95,7 @@ public class PreFilterBenchmark {
                 kernel.approximateSquaredDistances(index, rows[t], queries, blockFrom[t], blockTo[t], out);
             } else {
                 kernel.approximateSquaredDistancesWithin(index, rows[t], queries, blockFrom[t], blockTo[t],
-                        rowLimits, colLimits[t], out);
+                        rowLimits, colLimits[t], out, rowBlocks);
             }
             s += out[0];
         }

@@ -179,6 +179,8 @@ final class FilteredKnnSearch {
         final float[] colLimit = new float[PointIndex.LEAF_SIZE + 16];
         /** Per active row, and per column of a tile (whole blocks), the limit its side compares with. */
         final float[] rowLimit = new float[PointIndex.LEAF_SIZE];
+        /** Per tile row, the blocks that may hold a value within its limits (all, without the early stop). */
+        final long[] rowBlocks = new long[PointIndex.LEAF_SIZE];
         final float[] tileLimit;
         final double[] exact;
         final int[] orig;
@@ -443,13 +445,21 @@ final class FilteredKnnSearch {
             }
             java.util.Arrays.fill(tileLimit, 0, stride, Float.NEGATIVE_INFINITY);
             if (nSide) System.arraycopy(ap.limitUp, cs - base, tileLimit, off, cnt);
-            backend.approximateSquaredDistancesWithin(idx, s.actPos, nq, bf, bt, rowLimit, tileLimit, s.tile32);
+            backend.approximateSquaredDistancesWithin(idx, s.actPos, nq, bf, bt, rowLimit, tileLimit, s.tile32,
+                    s.rowBlocks);
         } else {
             backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
         }
+        if (!earlyStop || off != 0) {   // (the blocks are the tile's, the selections' offsets the leaf's)
+            java.util.Arrays.fill(s.rowBlocks, 0, nq, -1L);
+        }
+        // Most blocks of a tile stop early, their pairs above every limit: the selections below read only the
+        // others.
         if (qSide) {
             synchronized (locks[q]) {
-                for (int r = 0; r < nq; r++) offerRow(s, r, stride, off, s.actPos[r], cs, cnt);
+                for (int r = 0; r < nq; r++) {
+                    if (s.rowBlocks[r] != 0) offerRow(s, r, stride, off, s.actPos[r], cs, cnt, s.rowBlocks[r]);
+                }
             }
         }
         if (nSide) {
@@ -460,8 +470,9 @@ final class FilteredKnnSearch {
                 double[] limit = ap.limit;
                 System.arraycopy(ap.limitUp, cs - base, s.colLimit, 0, cnt);
                 for (int r = 0; r < nq; r++) {
+                    if (s.rowBlocks[r] == 0) continue;
                     int row = r * stride + off;
-                    int sel = backend.selectEach(s.tile32, row, s.colLimit, cnt, s.sel);
+                    int sel = backend.selectEach(s.tile32, row, s.colLimit, cnt, s.rowBlocks[r], s.sel);
                     for (int e = 0; e < sel; e++) {
                         int c = s.sel[e];
                         int p = cs + c;
@@ -483,14 +494,14 @@ final class FilteredKnnSearch {
         backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
         int stride = (bt - bf) * w;
         int off = cs - bf * w;
-        for (int r = 0; r < nq; r++) offerRow(s, r, stride, off, s.actPos[r], cs, cnt);
+        for (int r = 0; r < nq; r++) offerRow(s, r, stride, off, s.actPos[r], cs, cnt, -1L);
     }
 
-    /** Offers row {@code r} of the tile (query position {@code p}) to its approximate list. */
-    private void offerRow(Scratch s, int r, int stride, int off, int p, int cs, int cnt) {
+    /** Offers row {@code r} of the tile (query position {@code p}) to its approximate list, reading {@code blocks} of it. */
+    private void offerRow(Scratch s, int r, int stride, int off, int p, int cs, int cnt, long blocks) {
         int row = r * stride + off;
         double lim = ap.limit[p - base];
-        int sel = backend.select(s.tile32, row, cnt, lim, s.sel);
+        int sel = backend.select(s.tile32, row, cnt, lim, blocks, s.sel);
         for (int e = 0; e < sel; e++) {
             int c = s.sel[e];
             double a = s.tile32[row + c];
