@@ -117,7 +117,13 @@ public final class CoreDistances {
             long guess = first + (long) (PASS_TWO_GUESS + FINAL_PASS_TILES) * leaves;
             work.run(leaves, STAGE, 0, guess, firstWeight, progress, cancel, search::firstPass);
             search.boundsUp();
-            if (axisBounds) search.useAxes(ProjectedIndex.of(index, work, cancel));
+            if (axisBounds) {
+                search.useAxes(ProjectedIndex.of(index, work, cancel));
+                // The engine asks for the axes from 100 000 points, or from fewer in a long-lived JVM, whose
+                // compiler has had work: there the stopping kernel pays at any size (the cold cost of its
+                // compilation, which keeps it from small one-shot runs, is paid already).
+                search.earlyStop = true;
+            }
             long[] tiles = new long[leaves];
             work.run(leaves, STAGE, ProgressListener.NONE, cancel, (worker, q) -> tiles[q] = search.secondPassTiles(worker, q));
             long rest = (long) FINAL_PASS_TILES * leaves;

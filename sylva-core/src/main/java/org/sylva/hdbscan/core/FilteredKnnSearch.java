@@ -97,9 +97,10 @@ final class FilteredKnnSearch {
 
     /**
      * Points from which pass 2 lets the kernel stop blocks of pairs above their limits
-     * ({@link DistanceKernel#approximateSquaredDistancesWithin}). Below, the plain kernel runs: there the
-     * stop saves too little, and in a fresh process the stopping kernel is a second vector method for the
-     * JIT to compile, which a one-shot run pays for (the CPU design note has the figures).
+     * ({@link DistanceKernel#approximateSquaredDistancesWithin}). Below, the plain kernel runs unless the
+     * search also has the principal-axis bounds (which the engine gives it in a long-lived JVM): in a fresh
+     * process the stopping kernel is a second vector method for the JIT to compile, which a small one-shot
+     * run pays for (the CPU design note has the figures).
      */
     static final int EARLY_STOP_POINTS = 100_000;
 
