@@ -138,6 +138,29 @@ class CoreDistancesTest {
         assertMatchesBruteForce(rows, 400, 61, 7, a);
     }
 
+    /**
+     * With the principal-axis bounds (what the engine asks for in a long-lived JVM, from 10 000 points) the
+     * search also runs pass 2's stopping kernel and reads only the blocks it summed in full: the lists stay
+     * bitwise those without, and those of brute force.
+     */
+    @Test
+    void axisBoundsAndTheStoppingKernelKeepTheLists() {
+        int n = 2500, d = 61;
+        double[] rows = ClipLikeData.toDouble(ClipLikeData.generate(n, 5));
+        DistanceKernel best = KernelProvider.get().bestDistance();
+        for (int threads : new int[] {1, 2}) {
+            PointIndex idx = PointIndex.build(rows, n, d, best);
+            CoreDistances plain = CoreDistances.compute(idx, 9, best, threads, false, ProgressListener.NONE,
+                    CancellationToken.NEVER);
+            CoreDistances axes = CoreDistances.compute(idx, 9, best, threads, true, ProgressListener.NONE,
+                    CancellationToken.NEVER);
+            assertArrayEquals(plain.neighbours(), axes.neighbours());
+            assertArrayEquals(plain.neighbourDistances(), axes.neighbourDistances());
+            assertArrayEquals(plain.coreDistances(), axes.coreDistances());
+            assertMatchesBruteForce(rows, n, d, 9, axes);
+        }
+    }
+
     @Test
     void badParameters() {
         PointSet p = PointSet.of(3, 1, new float[] {0, 1, 2});
