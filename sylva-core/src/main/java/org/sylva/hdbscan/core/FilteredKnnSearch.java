@@ -448,10 +448,10 @@ final class FilteredKnnSearch {
             if (nSide) System.arraycopy(ap.limitUp, cs - base, tileLimit, off, cnt);
             backend.approximateSquaredDistancesWithin(idx, s.actPos, nq, bf, bt, rowLimit, tileLimit, s.tile32,
                     s.rowBlocks);
+            // the bits count the tile's blocks, the selections' offsets the leaf's: the same where it starts one
+            if (off != 0) java.util.Arrays.fill(s.rowBlocks, 0, nq, -1L);
         } else {
             backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
-        }
-        if (!earlyStop || off != 0) {   // (the blocks are the tile's, the selections' offsets the leaf's)
             java.util.Arrays.fill(s.rowBlocks, 0, nq, -1L);
         }
         // Most blocks of a tile stop early, their pairs above every limit: the selections below read only the
