@@ -5,6 +5,7 @@ import shutil
 import signal
 import stat
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -37,6 +38,24 @@ def test_one_engine_serves_every_call():
     assert e.pid == pid and pid is not None
     h = e.hello
     assert h["protocol"] == 1 and set(h["commands"]) == {"hdbscan", "predict", "cut", "validity", "balltree", "partition"}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pipe sizes are a Linux feature")
+def test_the_pipes_to_and_from_the_engine_are_widened_and_large_arrays_cross_them_intact():
+    import fcntl
+
+    from sylva import _engine
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+    for stream in (e._proc.stdin, e._proc.stdout):
+        size = fcntl.fcntl(stream.fileno(), fcntl.F_GETPIPE_SZ)
+        assert size == _engine.PIPE_BYTES or limit < _engine.PIPE_BYTES, size
+    # several MiB each way, more than one pipe's worth: the frames still arrive whole and in step
+    x = np.random.default_rng(3).normal(size=(60_000, 12))
+    c = sylva.HDBSCAN(min_cluster_size=50).fit(x)
+    assert c.labels_.shape == (60_000,) and c.minimum_spanning_tree_.shape == (59_999, 3)
+    assert np.all(np.diff(c.minimum_spanning_tree_[:, 2]) >= 0)
 
 
 def test_an_engine_killed_between_calls_is_restarted():
