@@ -164,25 +164,33 @@ final class ApproximateLists {
         return limit[p];
     }
 
-    /** {@link #insert} into a sorted run of an exact list: equal values ordered by original index. */
-    private double insertByOriginal(int p, double a, int c) {
+    /**
+     * {@link #insert} into a sorted run of an exact list: equal values ordered by original index. Integer
+     * data ties massively, so the walk from the end meets many equal values: the new candidate's original
+     * index is read once, and each step compares floats (the values are float32) before any index.
+     */
+    private double insertByOriginal(int p, double a64, int c) {
+        float a = (float) a64;   // exact: the values offered are float32 approximations
+        int oc = exactTies.original(c);
         int base = p * stride;
         int n = count[p];
         if (n == capacity) {
             int last = base + capacity - 1;
-            if (a > value[last] || (a == value[last] && !tieBefore(c, cand[last]))) return limit[p];
+            float lv = value[last];
+            if (a > lv || (a == lv && oc >= exactTies.original(cand[last]))) return limit[p];
             n--;
         }
-        int j = n;
-        for (; j > 0; j--) {
-            double pa = value[base + j - 1];
-            int pp = cand[base + j - 1];
-            if (pa < a || (pa == a && tieBefore(pp, c))) break;
-            value[base + j] = (float) pa;
-            cand[base + j] = pp;
+        int j = base + n;
+        for (int steps = 0; steps < n; steps++, j--) {
+            float pv = value[j - 1];
+            if (pv < a) break;
+            int pc = cand[j - 1];
+            if (pv == a && exactTies.original(pc) < oc) break;
+            value[j] = pv;
+            cand[j] = pc;
         }
-        value[base + j] = (float) a;
-        cand[base + j] = c;
+        value[j] = a;
+        cand[j] = c;
         count[p] = n + 1;
         if (n + 1 >= k) lowerLimit(p, value[base + k - 1]);
         return limit[p];

@@ -9,7 +9,9 @@ import java.util.Arrays;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.KernelProvider;
 
 class ApproximateListsTest {
     @Test
@@ -111,6 +113,57 @@ class ApproximateListsTest {
     /** (value, candidate) as one number in their order (non-negative values). */
     private static long key(float v, int c) {
         return ((long) Float.floatToRawIntBits(v) << 32) | c;
+    }
+
+    /**
+     * Exact lists (integer data): ties, however many, ordered by the candidates' original indices, which the
+     * index's positions do not follow; exactly {@code k} entries and the {@code k}-th value as the limit.
+     */
+    @Test
+    void exactListsOrderTiesByOriginalIndex() {
+        Random rnd = new Random(17);
+        int n = 300;
+        double[] rows = new double[2 * n];
+        for (int i = 0; i < rows.length; i++) rows[i] = rnd.nextInt(50);
+        PointIndex idx = PointIndex.build(rows, n, 2, KernelProvider.get().scalarDistance());
+        boolean moved = false;
+        for (int pos = 0; pos < n; pos++) moved |= idx.original(pos) != pos;
+        assertTrue(moved, "positions that are not the original order");
+        for (int k : new int[] {1, 3, 21, 40}) {
+            for (int trial = 0; trial < 100; trial++) {
+                ApproximateLists ap = ApproximateLists.exact(2, k, idx);
+                int p = rnd.nextInt(2);
+                ap.reset(p);
+                int count = rnd.nextInt(3 * k + 2);
+                Integer[] cands = new Integer[n];
+                for (int i = 0; i < n; i++) cands[i] = i;
+                java.util.Collections.shuffle(Arrays.asList(cands), rnd);
+                float[] v = new float[count];
+                int[] c = new int[count];
+                double lim = Double.POSITIVE_INFINITY;
+                for (int i = 0; i < count; i++) {
+                    v[i] = rnd.nextInt(4);   // three or four values among dozens of candidates: ties everywhere
+                    c[i] = cands[i];
+                    double after = ap.insert(p, v[i], c[i]);
+                    assertTrue(after <= lim, "limit never rises");
+                    lim = after;
+                }
+                Integer[] order = new Integer[count];
+                for (int i = 0; i < count; i++) order[i] = i;
+                Arrays.sort(order, (a, b) -> {
+                    int r = Float.compare(v[a], v[b]);
+                    return r != 0 ? r : Integer.compare(idx.original(c[a]), idx.original(c[b]));
+                });
+                int kept = Math.min(count, k);
+                assertEquals(kept, ap.count[p]);
+                int base = p * ap.stride();
+                for (int r = 0; r < kept; r++) {
+                    assertEquals(v[order[r]], ap.value[base + r], "value " + r + ", k=" + k);
+                    assertEquals(c[order[r]], ap.cand[base + r], "candidate " + r + ", k=" + k);
+                }
+                assertEquals(count < k ? Double.POSITIVE_INFINITY : v[order[k - 1]], ap.limit[p], "k=" + k);
+            }
+        }
     }
 
     @Test
