@@ -502,6 +502,16 @@ final class FilteredKnnSearch {
     private void offerRow(Scratch s, int r, int stride, int off, int p, int cs, int cnt, long blocks) {
         int row = r * stride + off;
         double lim = ap.limit[p - base];
+        if (lim == Double.POSITIVE_INFINITY) {
+            // A list that is not full yet (a leaf's first offer, its own row) takes every value until it is:
+            // the columns in order, as the selection would return them, without its compares.
+            for (int c = 0; c < cnt; c++) {
+                double a = s.tile32[row + c];
+                if (a > lim) continue;
+                lim = ap.insert(p - base, a, cs + c);
+            }
+            return;
+        }
         int sel = backend.select(s.tile32, row, cnt, lim, blocks, s.sel);
         for (int e = 0; e < sel; e++) {
             int c = s.sel[e];
