@@ -545,17 +545,14 @@ final class FilteredKnnSearch {
             int keep = 0;
             for (int e = 0; e < count && ap.value[at + e] <= lim; e++) keep++;
             idx.squaredDistances(p, ap.cand, at, keep, s.exact);
-            if (keep > ApproximateLists.BUFFER_ABOVE) {
-                // a long list: sorting the candidates costs O(keep log keep), inserting them one by one O(keep k)
-                for (int e = 0; e < keep; e++) {
-                    s.exact[e] = Math.sqrt(s.exact[e]);
-                    s.orig[e] = idx.original(ap.cand[at + e]);
-                }
-                qs.fill(i, s.exact, s.orig, keep);
-                continue;
-            }
             for (int e = 0; e < keep; e++) {
-                qs.insert(i, Math.sqrt(s.exact[e]), idx.original(ap.cand[at + e]));
+                s.exact[e] = Math.sqrt(s.exact[e]);
+                s.orig[e] = idx.original(ap.cand[at + e]);
+            }
+            if (keep > ApproximateLists.BUFFER_ABOVE) {
+                qs.fill(i, s.exact, s.orig, keep);   // a buffer, in no order: O(keep log keep)
+            } else {
+                qs.fillNearlySorted(i, s.exact, s.orig, keep);   // a sorted run of approximations
             }
         }
         if (slice) {

@@ -91,6 +91,34 @@ final class NearestLists {
         Arrays.fill(orig, base + kept, base + k, Integer.MAX_VALUE);
     }
 
+    /**
+     * As {@link #fill}, for entries that arrive nearly in order (a sorted run of approximations, whose
+     * exact values swap only where approximations nearly tie): an insertion sort, O(count) moves when the
+     * entries are in order, instead of the O(count k) of inserting each one into a list padded with
+     * {@code +inf}. The list is the same.
+     */
+    void fillNearlySorted(int q, double[] d, int[] o, int count) {
+        for (int i = 1; i < count; i++) {
+            double v = d[i];
+            int c = o[i];
+            int j = i;
+            for (int steps = 0; steps < i; steps++, j--) {
+                double pd = d[j - 1];
+                if (pd < v || (pd == v && o[j - 1] < c)) break;
+                d[j] = pd;
+                o[j] = o[j - 1];
+            }
+            d[j] = v;
+            o[j] = c;
+        }
+        int base = q * k;
+        int kept = Math.min(k, count);
+        System.arraycopy(d, 0, dist, base, kept);
+        System.arraycopy(o, 0, orig, base, kept);
+        Arrays.fill(dist, base + kept, base + k, Double.POSITIVE_INFINITY);
+        Arrays.fill(orig, base + kept, base + k, Integer.MAX_VALUE);
+    }
+
     /** Heap sort of the first {@code count} pairs by (distance, index), in place. */
     private static void sortPairs(double[] d, int[] o, int count) {
         for (int i = count / 2 - 1; i >= 0; i--) siftDown(d, o, i, count, d[i], o[i]);

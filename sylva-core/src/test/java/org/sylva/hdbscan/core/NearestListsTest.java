@@ -96,6 +96,32 @@ class NearestListsTest {
                 filled.fill(1, d.clone(), o.clone(), count);
                 assertArrayEquals(inserted.dist, filled.dist, "k=" + k);
                 assertArrayEquals(inserted.orig, filled.orig, "k=" + k);
+                // the insertion sort for entries nearly in order: the same list from any order, and from
+                // sorted entries with a few neighbours swapped (how pass 3's exact values arrive)
+                NearestLists near = new NearestLists(2, k);
+                near.reset(2, 0);
+                near.fillNearlySorted(1, d.clone(), o.clone(), count);
+                assertArrayEquals(inserted.dist, near.dist, "any order, k=" + k);
+                assertArrayEquals(inserted.orig, near.orig, "any order, k=" + k);
+                double[] sd = d.clone();
+                int[] so = o.clone();
+                NearestLists all = new NearestLists(1, Math.max(count, 1));
+                all.reset(1, 0);
+                all.fill(0, sd, so, count);
+                double[] nd = Arrays.copyOf(all.dist, count);
+                int[] no = Arrays.copyOf(all.orig, count);
+                for (int i = 0; i + 1 < count; i += 1 + rnd.nextInt(4)) {
+                    double td = nd[i];
+                    nd[i] = nd[i + 1];
+                    nd[i + 1] = td;
+                    int to = no[i];
+                    no[i] = no[i + 1];
+                    no[i + 1] = to;
+                }
+                near.reset(2, 0);
+                near.fillNearlySorted(1, nd, no, count);
+                assertArrayEquals(inserted.dist, near.dist, "nearly sorted, k=" + k);
+                assertArrayEquals(inserted.orig, near.orig, "nearly sorted, k=" + k);
             }
         }
     }
