@@ -83,12 +83,7 @@ final class NearestLists {
      */
     void fill(int q, double[] d, int[] o, int count) {
         sortPairs(d, o, count);
-        int base = q * k;
-        int kept = Math.min(k, count);
-        System.arraycopy(d, 0, dist, base, kept);
-        System.arraycopy(o, 0, orig, base, kept);
-        Arrays.fill(dist, base + kept, base + k, Double.POSITIVE_INFINITY);
-        Arrays.fill(orig, base + kept, base + k, Integer.MAX_VALUE);
+        takeSorted(q, d, o, count);
     }
 
     /**
@@ -111,6 +106,11 @@ final class NearestLists {
             d[j] = v;
             o[j] = c;
         }
+        takeSorted(q, d, o, count);
+    }
+
+    /** Query {@code q}'s list: the first {@code k} of {@code count} sorted pairs, empty slots after them. */
+    private void takeSorted(int q, double[] d, int[] o, int count) {
         int base = q * k;
         int kept = Math.min(k, count);
         System.arraycopy(d, 0, dist, base, kept);
