@@ -37,7 +37,7 @@ Sylva's figures: the engine's own fit time and the wall time of the Python call;
 wall time (the conservative one).
 
 usage: python3 scripts/peer-suite.py [--sizes 20000,50000[,200000]] [--repeat 3] [--slow 60]
-                                     [--sklearn-max 50000] [--warm-seconds 5] [--warm-max 20000]
+                                     [--sklearn-max 50000] [--warm-seconds 12] [--warm-max 20000]
                                      [--peers-dir /tmp/peers] [--only NAME,...]
 """
 import argparse
@@ -282,9 +282,10 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--slow", type=float, default=60.0, help="a peer slower than this (s) is timed once")
     ap.add_argument("--sklearn-max", type=int, default=50000, help="skip scikit-learn above this many points")
-    ap.add_argument("--warm-seconds", type=float, default=5.0,
-                    help="untimed fits of each set, by every tool, until this many seconds have passed (the "
-                         "UCI letters' fit in Sylva settles after about ten fits, 4 s)")
+    ap.add_argument("--warm-seconds", type=float, default=12.0,
+                    help="untimed fits of each set, by every tool, until this many seconds have passed (in "
+                         "Sylva the UCI letters' fit settles after about ten fits, 4 s, and the 20 000 clips' "
+                         "after about fifteen, 6-8 s)")
     ap.add_argument("--warm-max", type=int, default=20000,
                     help="the peers' per-set warm-up only up to this many points (their fits grow long)")
     ap.add_argument("--peers-dir", default=os.environ.get("SYLVA_PEERS", "/tmp/peers"))
