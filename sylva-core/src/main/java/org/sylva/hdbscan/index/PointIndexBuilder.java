@@ -15,7 +15,7 @@ import org.sylva.progress.CancelledException;
  * at a multiple of the block width), each node's centre and radius, the positions of the points with
  * each leaf padded to whole blocks, and the interleaved float64 (and, when exact, float32) coordinate
  * blocks. It lives apart from the index because its working arrays (a segment-ordered copy of the rows,
- * projections, sort buffers) are needed only while building; the index keeps the finished arrays,
+ * projections, the cut's keys) are needed only while building; the index keeps the finished arrays,
  * trimmed. One builder builds one index.
  *
  * <p><b>Three phases.</b> Where a node is cut depends only on how many points it holds and on the block
@@ -86,7 +86,8 @@ final class PointIndexBuilder {
     final int[] idx;
     final int[] tmp;
     final double[] proj;
-    final double[] sortBuf;
+    /** The projections' keys for the selection of the cut ({@link ProjectionCut}). */
+    final long[] cutKeys;
     /** The rows in current segment order (and a buffer for partitions), so every pass streams. */
     final double[] work;
     final double[] workTmp;
@@ -133,7 +134,7 @@ final class PointIndexBuilder {
         for (int i = 0; i < n; i++) idx[i] = i;
         tmp = new int[n];
         proj = new double[n];
-        sortBuf = new double[n];
+        cutKeys = new long[n];
         work = rows.clone();
         workTmp = new double[rows.length];
     }
@@ -442,14 +443,15 @@ final class PointIndexBuilder {
                 s1 += (work[o + j + 1] - scratch[j + 1]) * scratch[d + j + 1];
             }
             if (j < d) s0 += (work[o + j] - scratch[j]) * scratch[d + j];
-            proj[i] = s0 + s1;
+            double p = s0 + s1;
+            proj[i] = p;
+            cutKeys[i] = ProjectionCut.key(p);
         }
         if (m > LARGE_NODE) checkCancelled();
-        System.arraycopy(proj, from, sortBuf, from, m);
-        Arrays.sort(sortBuf, from, to);
+        // The value a sort of the projections would put at mid - 1, bit for bit.
+        double cut = ProjectionCut.select(cutKeys, from, to, mid - 1 - from);
         if (m > LARGE_NODE) checkCancelled();
-        double cut = sortBuf[mid - 1];
-        // Overflowing coordinates can make projections NaN, which the sort puts last. With a NaN cut,
+        // Overflowing coordinates can make projections NaN, which the sort order puts last. With a NaN cut,
         // "below" means a number and "equal" a NaN, so the left part still gets exactly mid - from
         // points and the task never writes outside its segment.
         boolean nanCut = cut != cut;
