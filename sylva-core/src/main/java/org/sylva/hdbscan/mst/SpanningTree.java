@@ -165,47 +165,96 @@ public final class SpanningTree {
     }
 
     /**
-     * The tree's edges re-listed in the unique {@link EdgeOrder} with {@code from < to}: a bottom-up merge
-     * sort on an index permutation (no boxing); every key is distinct, so the order is unique.
+     * The tree's edges re-listed in the unique {@link EdgeOrder} with {@code from < to}. Each edge becomes
+     * two numbers whose signed order is the edge order: its weight's {@link #weightKey} and its
+     * {@link EdgeOrder#endpoints}; a merge sort of those pairs (no index permutation to follow, no
+     * comparator) orders them, and the edges are read back from the sorted keys. In a tree no two edges
+     * share both keys, so the order is unique.
      */
     public SpanningTree inEdgeOrder() {
         int m = from.length;
-        int[] lo = new int[m], hi = new int[m];
+        long[] wk = new long[m], ep = new long[m];
         for (int e = 0; e < m; e++) {
-            lo[e] = Math.min(from[e], to[e]);
-            hi[e] = Math.max(from[e], to[e]);
+            wk[e] = weightKey(weight[e]);
+            ep[e] = EdgeOrder.endpoints(from[e], to[e]);
         }
-        int[] perm = new int[m], buf = new int[m];
-        for (int e = 0; e < m; e++) perm[e] = e;
-        for (int width = 1; width < m; width *= 2) {
-            for (int start = 0; start < m; start += 2 * width) {
-                int mid = Math.min(start + width, m), end = Math.min(start + 2 * width, m);
-                int i = start, j = mid, o = start;
-                while (i < mid && j < end) {   // each turn moves one of at most 2 * width entries
-                    int x = perm[i], y = perm[j];
-                    if (EdgeOrder.compare(weight[y], lo[y], hi[y], weight[x], lo[x], hi[x]) < 0) {
-                        buf[o++] = y;
-                        j++;
-                    } else {
-                        buf[o++] = x;
-                        i++;
-                    }
-                }
-                while (i < mid) buf[o++] = perm[i++];
-                while (j < end) buf[o++] = perm[j++];
-            }
-            int[] t = perm;
-            perm = buf;
-            buf = t;
-        }
+        sortPairs(wk, ep);
         int[] f = new int[m], t = new int[m];
         double[] w = new double[m];
         for (int e = 0; e < m; e++) {
-            f[e] = lo[perm[e]];
-            t[e] = hi[perm[e]];
-            w[e] = weight[perm[e]];
+            f[e] = (int) (ep[e] >>> 32);
+            t[e] = (int) ep[e];
+            long k = wk[e];
+            w[e] = Double.longBitsToDouble(k ^ ((k >> 63) & Long.MAX_VALUE));
         }
         return new SpanningTree(n, f, t, w);
+    }
+
+    /**
+     * A weight as a {@code long} whose signed order is {@link Double#compare}'s ({@code -0.0} before
+     * {@code 0.0}); the weights of a tree are never NaN, and the key maps back to the same bits.
+     */
+    static long weightKey(double w) {
+        long b = Double.doubleToLongBits(w);
+        return b ^ ((b >> 63) & Long.MAX_VALUE);
+    }
+
+    /** Runs of this many pairs are sorted by insertion before the merges. */
+    private static final int RUN = 32;
+
+    /**
+     * Sorts the pairs {@code (a[i], b[i])} in place by {@code a}, then {@code b}: insertion-sorted runs of
+     * {@link #RUN}, then bottom-up merges (each pass doubles the run width, so at most 32 passes).
+     */
+    static void sortPairs(long[] a, long[] b) {
+        int m = a.length;
+        for (int start = 0; start < m; start += RUN) {
+            int end = Math.min(start + RUN, m);
+            for (int i = start + 1; i < end; i++) {
+                long x = a[i], y = b[i];
+                int j = i - 1;
+                while (j >= start && (a[j] > x || (a[j] == x && b[j] > y))) {
+                    a[j + 1] = a[j];
+                    b[j + 1] = b[j];
+                    j--;
+                }
+                a[j + 1] = x;
+                b[j + 1] = y;
+            }
+        }
+        if (m <= RUN) return;
+        long[] sa = a, sb = b, da = new long[m], db = new long[m];
+        for (int width = RUN; width < m; width *= 2) {
+            for (int start = 0; start < m; start += 2 * width) {
+                int mid = Math.min(start + width, m), end = Math.min(start + 2 * width, m);
+                int i = start, j = mid, o = start;
+                while (i < mid && j < end) {   // each turn moves one of at most 2 * width pairs
+                    if (sa[j] < sa[i] || (sa[j] == sa[i] && sb[j] < sb[i])) {
+                        da[o] = sa[j];
+                        db[o++] = sb[j++];
+                    } else {
+                        da[o] = sa[i];
+                        db[o++] = sb[i++];
+                    }
+                }
+                int restI = mid - i, restJ = end - j;
+                System.arraycopy(sa, i, da, o, restI);
+                System.arraycopy(sb, i, db, o, restI);
+                o += restI;
+                System.arraycopy(sa, j, da, o, restJ);
+                System.arraycopy(sb, j, db, o, restJ);
+            }
+            long[] t = sa;
+            sa = da;
+            da = t;
+            t = sb;
+            sb = db;
+            db = t;
+        }
+        if (sa != a) {
+            System.arraycopy(sa, 0, a, 0, m);
+            System.arraycopy(sb, 0, b, 0, m);
+        }
     }
 
     @Override
