@@ -5,6 +5,7 @@ import java.util.concurrent.RecursiveAction;
 
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.ScalarDistanceKernel;
+import org.sylva.numeric.DoubleOrder;
 import org.sylva.parallel.SplitScheduler;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.CancelledException;
@@ -445,7 +446,7 @@ final class PointIndexBuilder {
             if (j < d) s0 += (work[o + j] - scratch[j]) * scratch[d + j];
             double p = s0 + s1;
             proj[i] = p;
-            cutKeys[i] = ProjectionCut.key(p);
+            cutKeys[i] = DoubleOrder.key(p);
         }
         if (m > LARGE_NODE) checkCancelled();
         // The value a sort of the projections would put at mid - 1, bit for bit.

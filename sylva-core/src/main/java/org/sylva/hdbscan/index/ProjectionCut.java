@@ -2,6 +2,8 @@ package org.sylva.hdbscan.index;
 
 import java.util.Arrays;
 
+import org.sylva.numeric.DoubleOrder;
+
 /**
  * The cut of a split: the value of rank {@code k} among a node's projections, in the order
  * {@link Arrays#sort(double[])} gives them ({@link Double#compare}: {@code -0.0} before {@code 0.0}, NaN
@@ -10,13 +12,13 @@ import java.util.Arrays;
  * low-dimensional data the sort was most of the index build.
  *
  * <p>Each projection is mapped to a {@code long} whose signed order is {@link Double#compare}'s
- * ({@link #key}); the selection is a deterministic quickselect (median of three, three-way partition,
+ * ({@link DoubleOrder#key}); the selection is a deterministic quickselect (median of three, three-way partition,
  * so that runs of equal projections, common on integer data, end a round at once). Its rounds are
  * bounded: after {@link #MAX_ROUNDS} the rest of the range is sorted, so bad pivots cost at most a sort.
  * The value returned is the sort's value, bit for bit, so the partition does not change.
  *
  * <pre>{@code
- * for (int i = 0; i < m; i++) keys[i] = ProjectionCut.key(proj[i]);
+ * for (int i = 0; i < m; i++) keys[i] = DoubleOrder.key(proj[i]);
  * double cut = ProjectionCut.select(keys, 0, m, mid - 1);   // == sorted(proj)[mid - 1]
  * }</pre>
  */
@@ -27,17 +29,6 @@ final class ProjectionCut {
     static final int SMALL = 16;
 
     private ProjectionCut() { }
-
-    /** The key of {@code x}: its signed order is {@link Double#compare}'s (every NaN one key, above +inf). */
-    static long key(double x) {
-        long b = Double.doubleToLongBits(x);
-        return b ^ ((b >> 63) & Long.MAX_VALUE);
-    }
-
-    /** The value whose {@link #key} is {@code key}. */
-    static double value(long key) {
-        return Double.longBitsToDouble(key ^ ((key >> 63) & Long.MAX_VALUE));
-    }
 
     /**
      * The value of rank {@code k} ({@code 0 <= k < to - from}) among the keys {@code a[from, to)}, which it
@@ -54,7 +45,7 @@ final class ProjectionCut {
         for (int round = 0; round < maxRounds; round++) {
             if (hi - lo < SMALL) {
                 insertionSort(a, lo, hi);
-                return value(a[target]);
+                return DoubleOrder.value(a[target]);
             }
             long p = medianOfThree(a[lo], a[(lo + hi) >>> 1], a[hi]);
             // a[lo, lt) < p, a[lt, i) == p, a(gt, hi] > p; each step moves i up or gt down.
@@ -76,11 +67,11 @@ final class ProjectionCut {
             } else if (target > gt) {
                 lo = gt + 1;
             } else {
-                return value(p);
+                return DoubleOrder.value(p);
             }
         }
         Arrays.sort(a, lo, hi + 1);
-        return value(a[target]);
+        return DoubleOrder.value(a[target]);
     }
 
     private static long medianOfThree(long x, long y, long z) {

@@ -2,6 +2,8 @@ package org.sylva.hdbscan.mst;
 
 import java.util.Arrays;
 
+import org.sylva.numeric.DoubleOrder;
+
 /**
  * A minimum spanning tree of the mutual-reachability graph over {@code n} points: {@code n - 1}
  * edges {@code (from[i], to[i], weight[i])}, listed in the order the hierarchy stage consumes them.
@@ -166,7 +168,7 @@ public final class SpanningTree {
 
     /**
      * The tree's edges re-listed in the unique {@link EdgeOrder} with {@code from < to}. Each edge becomes
-     * two numbers whose signed order is the edge order: its weight's {@link #weightKey} and its
+     * two numbers whose signed order is the edge order: its weight's {@link DoubleOrder#key} and its
      * {@link EdgeOrder#endpoints}; a merge sort of those pairs (no index permutation to follow, no
      * comparator) orders them, and the edges are read back from the sorted keys. In a tree no two edges
      * share both keys, so the order is unique.
@@ -175,7 +177,7 @@ public final class SpanningTree {
         int m = from.length;
         long[] wk = new long[m], ep = new long[m];
         for (int e = 0; e < m; e++) {
-            wk[e] = weightKey(weight[e]);
+            wk[e] = DoubleOrder.key(weight[e]);
             ep[e] = EdgeOrder.endpoints(from[e], to[e]);
         }
         sortPairs(wk, ep);
@@ -184,19 +186,9 @@ public final class SpanningTree {
         for (int e = 0; e < m; e++) {
             f[e] = (int) (ep[e] >>> 32);
             t[e] = (int) ep[e];
-            long k = wk[e];
-            w[e] = Double.longBitsToDouble(k ^ ((k >> 63) & Long.MAX_VALUE));
+            w[e] = DoubleOrder.value(wk[e]);   // the weight's bits: a tree's weights are never NaN
         }
         return new SpanningTree(n, f, t, w);
-    }
-
-    /**
-     * A weight as a {@code long} whose signed order is {@link Double#compare}'s ({@code -0.0} before
-     * {@code 0.0}); the weights of a tree are never NaN, and the key maps back to the same bits.
-     */
-    static long weightKey(double w) {
-        long b = Double.doubleToLongBits(w);
-        return b ^ ((b >> 63) & Long.MAX_VALUE);
     }
 
     /** Runs of this many pairs are sorted by insertion before the merges. */

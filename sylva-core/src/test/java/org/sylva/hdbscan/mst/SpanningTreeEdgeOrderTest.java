@@ -58,16 +58,4 @@ class SpanningTreeEdgeOrderTest {
             }
         }
     }
-
-    @Test
-    void weightKeysOrderAsDoubleCompareAndMapBack() {
-        double[] v = {Double.NEGATIVE_INFINITY, -2.5, -Double.MIN_VALUE, -0.0, 0.0, Double.MIN_VALUE, 1.0,
-                Double.MAX_VALUE, Double.POSITIVE_INFINITY};
-        for (double a : v) {
-            for (double b : v) {
-                assertEquals(Integer.signum(Double.compare(a, b)),
-                        Integer.signum(Long.compare(SpanningTree.weightKey(a), SpanningTree.weightKey(b))), a + " vs " + b);
-            }
-        }
-    }
 }
