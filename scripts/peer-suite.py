@@ -27,7 +27,8 @@ counted; the two peers count other points only, so they get S - 1):
     core_dist_n_jobs=2)` -- the package's own choice ('best') for Euclidean data of <= 60 dimensions.
   * scikit-learn: `sklearn.cluster.HDBSCAN(copy=True)`, algorithm 'auto'.
 
-Timing: medians of --repeat fits; numba is compiled before any timing (a warm-up fit), Sylva's engine
+Timing: medians of at least --repeat timed fits, and of more (up to 50) while those took less than
+--time-seconds in all, for every tool alike, so that a set fitted in milliseconds is a median of many; numba is compiled before any timing (a warm-up fit), Sylva's engine
 fits a small set for its first 6.5 s (past the seconds in which `auto` prefers the scalar kernels for small
 inputs, a cold-start rule); then, per set, every tool fits the set untimed until --warm-seconds have passed
 (Sylva at least twice, the peers once and only up to --warm-max points), so that the medians are a
@@ -36,7 +37,7 @@ so). scikit-learn is skipped above --sklearn-max points (about 40 minutes at 200
 Sylva's figures: the engine's own fit time and the wall time of the Python call; ratios are peer / Sylva
 wall time (the conservative one).
 
-usage: python3 scripts/peer-suite.py [--sizes 20000,50000[,200000]] [--repeat 3] [--slow 60]
+usage: python3 scripts/peer-suite.py [--sizes 20000,50000[,200000]] [--repeat 3] [--time-seconds 2] [--slow 60]
                                      [--sklearn-max 50000] [--warm-seconds 12] [--warm-max 20000]
                                      [--peers-dir /tmp/peers] [--only NAME,...]
 """
@@ -238,16 +239,35 @@ def warm_up(fit, least, seconds):
         fit()
 
 
-def run_peer(peer, x, mcs, repeat, slow):
-    """(median seconds, runs, sorted weights) or raises."""
-    walls, weights = [], None
-    for _ in range(repeat):
+#: Timed fits of one set and tool at most (fast sets are timed for --time-seconds, up to this many fits).
+MOST_TIMED = 50
+
+
+def timed_fits(fit, least, seconds, slow=float("inf")):
+    """Timed fits of one set by one tool: at least `least`, and more while fewer than `seconds` of them have
+    passed (at most MOST_TIMED), so that a set fitted in milliseconds gets a median of many fits rather than of
+    three; a first fit slower than `slow` is the only one. Returns (wall times, what the last fit returned)."""
+    walls, last = [], None
+    for i in range(MOST_TIMED):
+        if i >= least and sum(walls) >= seconds:
+            break
         t0 = time.perf_counter()
-        _, weights = peer.fit(x, mcs, mcs)
+        last = fit()
         walls.append(time.perf_counter() - t0)
         if walls[0] > slow:
             break
+    return walls, last
+
+
+def run_peer(peer, x, mcs, repeat, slow, seconds):
+    """(median seconds, runs, sorted weights) or raises."""
+    walls, (_, weights) = timed_fits(lambda: peer.fit(x, mcs, mcs), repeat, seconds, slow)
     return statistics.median(walls), len(walls), weights
+
+
+def secs(t):
+    """A time for the table: seconds from 0.1 s, else milliseconds (wine's fits take under one)."""
+    return f"{t:.3f} s" if t >= 0.1 else f"{t * 1e3:.2f} ms"
 
 
 def compare(a, b):
@@ -279,7 +299,10 @@ def load():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="20000,50000", help="clip-like sizes, comma separated")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=3, help="timed fits per set and tool, at least")
+    ap.add_argument("--time-seconds", type=float, default=2.0,
+                    help="more timed fits (up to %d) while fewer than this many seconds of them have passed"
+                         % MOST_TIMED)
     ap.add_argument("--slow", type=float, default=60.0, help="a peer slower than this (s) is timed once")
     ap.add_argument("--sklearn-max", type=int, default=50000, help="skip scikit-learn above this many points")
     ap.add_argument("--warm-seconds", type=float, default=12.0,
@@ -329,16 +352,18 @@ def main():
         n = len(x)
         warm_up(lambda: sylva.HDBSCAN(min_cluster_size=mcs, min_samples=mcs).fit(x),
                 2 if n <= 50000 else 1, args.warm_seconds)
-        engine, walls, c = [], [], None
-        for _ in range(args.repeat):
-            t0 = time.perf_counter()
+        engine = []
+
+        def fit_sylva():
             c = sylva.HDBSCAN(min_cluster_size=mcs, min_samples=mcs).fit(x)
-            walls.append(time.perf_counter() - t0)
             engine.append(c.engine_seconds_)
+            return c
+        walls, c = timed_fits(fit_sylva, args.repeat, args.time_seconds)
         mine = np.sort(c.minimum_spanning_tree_[:, 2])
         row = {"name": name, "kind": kind, "mcs": mcs, "engine": statistics.median(engine),
-               "wall": statistics.median(walls), "peers": {}, "load": load()}
-        print(f"{name}: Sylva {row['engine']:.3f} s (wall {row['wall']:.3f}); the peers ...", file=sys.stderr)
+               "wall": statistics.median(walls), "runs": len(walls), "peers": {}, "load": load()}
+        print(f"{name}: Sylva {secs(row['engine'])} (wall {secs(row['wall'])}, runs: {row['runs']}); the peers ...",
+              file=sys.stderr)
         if oracle_mst is not None:
             row["oracle"] = compare(mine, np.sort(np.load(oracle_mst)[:, 2]))
         for p in peers:
@@ -351,15 +376,15 @@ def main():
             try:
                 if n <= args.warm_max:
                     warm_up(lambda: p.fit(x, mcs, mcs), 1, args.warm_seconds)
-                t, runs, w = run_peer(p, x, mcs, args.repeat, args.slow)
+                t, runs, w = run_peer(p, x, mcs, args.repeat, args.slow, args.time_seconds)
                 row["peers"][p.name] = (t, runs, compare(w, mine))
-                print(f"  {p.name} {t:.3f} s (runs: {runs}), sorted MST weights {row['peers'][p.name][2]}",
+                print(f"  {p.name} {secs(t)} (runs: {runs}), sorted MST weights {row['peers'][p.name][2]}",
                       file=sys.stderr)
             except Exception as e:   # noqa: BLE001
                 row["peers"][p.name] = ("failed", f"{type(e).__name__}: {e}")
                 traceback.print_exc()
         rows.append(row)
-        print(f"{name}: Sylva {row['engine']:.3f} s (wall {row['wall']:.3f}); "
+        print(f"{name}: Sylva {secs(row['engine'])} (wall {secs(row['wall'])}); "
               + "; ".join(f"{k} {v}" for k, v in row["peers"].items())
               + (f"; oracle MST {row['oracle']}" if "oracle" in row else "") + f"; load {row['load']}",
               file=sys.stderr)
@@ -389,14 +414,14 @@ def main():
             else:
                 t, runs, same = v
                 times.append(t)
-                cells.append(f"{t:.3f} s ({t / r['wall']:.1f}×)" + ("" if runs > 1 else ", 1 run"))
+                cells.append(f"{secs(t)} ({t / r['wall']:.1f}×)" + ("" if runs > 1 else ", 1 run"))
                 checks.append(f"{k}: {same}")
                 if same.startswith("DIFFERENT"):
                     ok_all = False
         if "oracle" in r:
             checks.append(f"oracle file: {r['oracle']}")
         best = min(times) / r["wall"] if times else float("nan")
-        print(f"| {r['name']} | {r['kind']} | {r['engine']:.3f} s | {r['wall']:.3f} s | " + " | ".join(cells)
+        print(f"| {r['name']} | {r['kind']} | {secs(r['engine'])} | {secs(r['wall'])} | " + " | ".join(cells)
               + f" | {best:.1f}× | {'yes' if best >= 5 else 'no'} | {'; '.join(checks)} |")
     if not ok_all:
         sys.exit(1)
