@@ -27,15 +27,15 @@ counted; the two peers count other points only, so they get S - 1):
     core_dist_n_jobs=2)` -- the package's own choice ('best') for Euclidean data of <= 60 dimensions.
   * scikit-learn: `sklearn.cluster.HDBSCAN(copy=True)`, algorithm 'auto'.
 
-Timing: medians of at least --repeat timed fits, and of more (up to 50) while those took less than --time-
-seconds in all, for every tool alike, so that a set fitted in milliseconds is a median of many. numba is
-compiled before any timing (a warm-up fit), Sylva's engine fits a small set for its first 6.5 s (past the
+Timing: medians of at least --repeat timed fits, and of more (up to 50) while those took less than
+--time-seconds in all, for every tool alike, so that a set fitted in milliseconds is a median of many. numba
+is compiled before any timing (a warm-up fit), Sylva's engine fits a small set for its first 6.5 s (past the
 seconds in which `auto` prefers the scalar kernels for small inputs, a cold-start rule); then, per set,
 every tool fits the set untimed until --warm-seconds have passed (Sylva at least twice, the peers once and
 only up to --warm-max points), so that the medians are a long-lived process's steady state (for Sylva: its
 JIT has compiled that set's code paths); a peer whose first timed fit takes more than --slow seconds is
-timed once (the table says so). scikit-learn is skipped above --sklearn-max points (about 40 minutes at 200
-000 clips, issue 4).
+timed once (the table says so). scikit-learn is skipped above --sklearn-max points (about 40 minutes at
+200 000 clips, issue 4).
 Sylva's figures: the engine's own fit time and the wall time of the Python call; ratios are peer / Sylva
 wall time (the conservative one).
 
