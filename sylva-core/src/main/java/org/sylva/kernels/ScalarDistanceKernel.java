@@ -40,16 +40,7 @@ public final class ScalarDistanceKernel implements DistanceKernel {
             int qBase = (qp / w) * d * w + qp % w;
             int row = q * stride;
             for (int b = blockFrom; b < blockTo; b++) {
-                int cBase = b * d * w;
-                int o = row + (b - blockFrom) * w;
-                for (int lane = 0; lane < w; lane++) {
-                    double s = 0.0;
-                    for (int j = 0; j < d; j++) {
-                        double t = data[qBase + j * w] - data[cBase + j * w + lane];
-                        s += t * t;
-                    }
-                    out[o + lane] = s;
-                }
+                blockDistances(data, qBase, w, data, b * d * w, d, w, out, row + (b - blockFrom) * w);
             }
         }
     }
@@ -60,18 +51,71 @@ public final class ScalarDistanceKernel implements DistanceKernel {
         double[] centre = idx.centres();
         int d = idx.dimensions();
         int w = idx.blockWidth();
-        int c = node * d;
         for (int b = blockFrom; b < blockTo; b++) {
-            int cBase = b * d * w;
-            int o = (b - blockFrom) * w;
-            for (int lane = 0; lane < w; lane++) {
-                double s = 0.0;
-                for (int j = 0; j < d; j++) {
-                    double t = centre[c + j] - data[cBase + j * w + lane];
-                    s += t * t;
-                }
-                out[o + lane] = s;
+            blockDistances(centre, node * d, 1, data, b * d * w, d, w, out, (b - blockFrom) * w);
+        }
+    }
+
+    /**
+     * The squared distances from the point at {@code x[xBase + j * xStep]} ({@code j < d}) to the {@code w}
+     * points of the block at {@code data[cBase]} (coordinate {@code j} of lane {@code l} at
+     * {@code cBase + j * w + l}), into {@code out[o .. o + w - 1]}. Each lane sums its terms in coordinate
+     * order, as the reference does; the lanes run side by side (eight or four running sums at once) because
+     * one sum alone waits on each addition before the next, and independent lanes fill those waits. The
+     * values are the same bits whatever the grouping: a lane's sum never mixes with another's.
+     */
+    private static void blockDistances(double[] x, int xBase, int xStep, double[] data, int cBase, int d, int w,
+            double[] out, int o) {
+        if (w == 8) {
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
+            for (int j = 0; j < d; j++) {
+                double v = x[xBase + j * xStep];
+                int c = cBase + j * 8;
+                double t0 = v - data[c], t1 = v - data[c + 1], t2 = v - data[c + 2], t3 = v - data[c + 3];
+                double t4 = v - data[c + 4], t5 = v - data[c + 5], t6 = v - data[c + 6], t7 = v - data[c + 7];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
+                s4 += t4 * t4;
+                s5 += t5 * t5;
+                s6 += t6 * t6;
+                s7 += t7 * t7;
             }
+            out[o] = s0;
+            out[o + 1] = s1;
+            out[o + 2] = s2;
+            out[o + 3] = s3;
+            out[o + 4] = s4;
+            out[o + 5] = s5;
+            out[o + 6] = s6;
+            out[o + 7] = s7;
+            return;
+        }
+        int lane = 0;
+        for (; lane + 4 <= w; lane += 4) {
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            for (int j = 0; j < d; j++) {
+                double v = x[xBase + j * xStep];
+                int c = cBase + j * w + lane;
+                double t0 = v - data[c], t1 = v - data[c + 1], t2 = v - data[c + 2], t3 = v - data[c + 3];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
+            }
+            out[o + lane] = s0;
+            out[o + lane + 1] = s1;
+            out[o + lane + 2] = s2;
+            out[o + lane + 3] = s3;
+        }
+        for (; lane < w; lane++) {
+            double s = 0.0;
+            for (int j = 0; j < d; j++) {
+                double t = x[xBase + j * xStep] - data[cBase + j * w + lane];
+                s += t * t;
+            }
+            out[o + lane] = s;
         }
     }
 

@@ -66,6 +66,60 @@ class DistanceKernelsTest {
         }
     }
 
+    /**
+     * The scalar kernel at every block width it may be given (it sums eight or four lanes side by side,
+     * then one at a time): tiles and centre distances are bitwise the reference sum in coordinate order.
+     */
+    @Test
+    void scalarLanesSideBySideAreBitwiseTheReferenceSumAtAnyWidth() {
+        DistanceKernel scalar = KernelProvider.get().scalarDistance();
+        for (int w : new int[] {1, 2, 3, 4, 5, 7, 8, 9, 12, 16}) {
+            for (int d : new int[] {1, 3, 61}) {
+                Random r = new Random(w * 1000L + d);
+                int blocks = 4;
+                double[] data = new double[blocks * d * w];
+                for (int i = 0; i < data.length; i++) data[i] = r.nextGaussian() * (r.nextBoolean() ? 1e-3 : 1e3);
+                double[] centres = new double[2 * d];
+                for (int i = 0; i < centres.length; i++) centres[i] = r.nextGaussian() * 10;
+                BlockedPoints pts = new BlockedPoints() {
+                    public int dimensions() { return d; }
+                    public int blockWidth() { return w; }
+                    public double[] blocks() { return data; }
+                    public float[] blocks32() { return null; }
+                    public double[] centres() { return centres; }
+                };
+                int[] qs = {0, blocks * w - 1, w / 2, w + 1 < blocks * w ? w + 1 : 0};
+                double[] tile = new double[qs.length * (blocks - 1) * w];
+                scalar.squaredDistances(pts, qs, qs.length, 1, blocks, tile);
+                double[] centre = new double[(blocks - 1) * w];
+                scalar.centreDistances(pts, 1, 1, blocks, centre);
+                for (int p = w; p < blocks * w; p++) {
+                    for (int q = 0; q < qs.length; q++) {
+                        double s = 0.0;
+                        for (int j = 0; j < d; j++) {
+                            double t = at(data, qs[q], j, d, w) - at(data, p, j, d, w);
+                            s += t * t;
+                        }
+                        assertEquals(Double.doubleToRawLongBits(s), Double.doubleToRawLongBits(tile[q * (blocks - 1) * w + p - w]),
+                                "w=" + w + " d=" + d + " query " + qs[q] + " position " + p);
+                    }
+                    double s = 0.0;
+                    for (int j = 0; j < d; j++) {
+                        double t = centres[d + j] - at(data, p, j, d, w);
+                        s += t * t;
+                    }
+                    assertEquals(Double.doubleToRawLongBits(s), Double.doubleToRawLongBits(centre[p - w]),
+                            "centre, w=" + w + " d=" + d + " position " + p);
+                }
+            }
+        }
+    }
+
+    /** Coordinate {@code j} of position {@code p} in blocks of width {@code w}. */
+    private static double at(double[] data, int p, int j, int d, int w) {
+        return data[(p / w) * d * w + j * w + p % w];
+    }
+
     /** The float32 pre-filter stays within its documented error bound, including for tiny and huge coordinates. */
     @Test
     void approximationsStayWithinTheProvenBound() {
