@@ -1,8 +1,10 @@
 package org.sylva.kernels;
 
 /**
- * The plain float64 backend: one multiply and one add per coordinate, pair after pair, in the
- * reference order, with no pre-filter. Always available; the yardstick the {@code simd} backend must
+ * The plain float64 backend: one multiply and one add per coordinate, each pair summed in the
+ * reference order, with no pre-filter. The pairs of a block are summed side by side (eight or four
+ * running sums), so that one sum's additions overlap another's; no sum mixes with another, so the bits
+ * are those of one pair after the other. Always available; the yardstick the {@code simd} backend must
  * match bit for bit.
  *
  * <pre>{@code
