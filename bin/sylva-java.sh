@@ -41,13 +41,14 @@ sylva_java_args() {   # JAR AOT_CACHE [no-vector-module]: the JVM options, one p
   printf '%s\n' "${SYLVA_OPTS[@]}"
 }
 
-# The JIT for this run: C1 only (-XX:TieredStopAtLevel=1) when `sylva hdbscan` reads a .npy of fewer
-# than SYLVA_SMALL_VALUES coordinates and the backend is auto or scalar. Such a run is over before C2's
+# The JIT for this run: C1 only (-XX:TieredStopAtLevel=1) when `sylva hdbscan` reads a small .npy (fewer
+# than SYLVA_SMALL_VALUES coordinates, or fewer than SYLVA_SMALL_POINTS points and SYLVA_SMALL_POINTS_VALUES
+# coordinates) and the backend is auto or scalar. Such a run is over before C2's
 # compilations pay off (they take the second core meanwhile), and `auto` runs it on the scalar kernels,
 # which C1 compiles well; measured: 20-30 % less wall time for 1 149 to 4 900 clips (BENCHMARKS.md). The
 # vector kernels need C2, so larger inputs and other backends keep it, and so does a --metric other than
 # euclidean: its brute-force engine does O(n^2) distances, where C2 pays off early (measured: 20 000 x 10
-# manhattan, 8.8 s wall against 11.3 s on C1). The bound is StageKernels.VECTOR_MIN_VALUES (a test keeps
+# manhattan, 8.8 s wall against 11.3 s on C1). The bounds are StageKernels.coldScalar's (a test keeps
 # them equal).
 #
 # Every other run gets SYLVA_VECTOR_JIT: the vector kernels (org.sylva.kernels.Vector*) compiled by C2
@@ -60,6 +61,8 @@ sylva_java_args() {   # JAR AOT_CACHE [no-vector-module]: the JVM options, one p
 # shorter, without the rare 2x slower runs that the scaling alone showed (BENCHMARKS.md, "Cold runs: the
 # vector kernels compiled sooner"). "quiet" keeps the JVM from echoing the commands on stdout.
 SYLVA_SMALL_VALUES=300000
+SYLVA_SMALL_POINTS=12000
+SYLVA_SMALL_POINTS_VALUES=700000
 SYLVA_VECTOR_JIT=(
   "-XX:CompileCommand=quiet"
   "-XX:CompileCommand=CompileThresholdScaling,org/sylva/kernels/Vector*.*,0.05"
@@ -79,8 +82,8 @@ sylva_jit_opts() {   # ARGS...: the JIT options of `sylva ARGS...`, one per line
   printf '%s\n' "${SYLVA_OPTS[@]}"
 }
 
-# True (status 0) for `sylva hdbscan` on a .npy of fewer than SYLVA_SMALL_VALUES coordinates with the
-# auto or scalar backend and the Euclidean metric: the runs that get C1 only. The input is the first
+# True (status 0) for `sylva hdbscan` on a small .npy (see above) with the auto or scalar backend and the
+# Euclidean metric: the runs that get C1 only. The input is the first
 # existing *.npy argument that is not an option's value (--sample-weight w.npy, --waveforms-from=c.npy).
 # Call it with 2>/dev/null: a locale named in LC_ALL but not installed makes bash warn when it is restored.
 sylva_small_hdbscan_run() {
@@ -103,14 +106,15 @@ sylva_small_hdbscan_run() {
   [ -n "$npy" ] || return 1
   # the header's shape, e.g. "'shape': (1653, 96)," -> the product of its numbers (bash's read drops the
   # magic's NUL bytes; bytes, not characters, under LC_ALL=C)
-  local LC_ALL=C header="" values=1 dim
+  local LC_ALL=C header="" values=1 points="" dim
   { IFS= read -r -N 4096 header < "$npy"; } 2>/dev/null || :
   [[ $header =~ \'shape\':\ *\(([0-9][0-9,\ ]*)\) ]] || return 1
   for dim in ${BASH_REMATCH[1]//,/ }; do
+    [ -n "$points" ] || points=$((10#$dim))
     values=$((values * 10#$dim))
-    [ "$values" -lt "$SYLVA_SMALL_VALUES" ] || return 1
+    [ "$values" -lt "$SYLVA_SMALL_POINTS_VALUES" ] || return 1   # (also keeps the product from overflowing)
   done
-  return 0
+  [ "$values" -lt "$SYLVA_SMALL_VALUES" ] || [ "$points" -lt "$SYLVA_SMALL_POINTS" ]
 }
 
 sylva_exec() {

@@ -35,10 +35,10 @@ import org.sylva.io.Npy;
  * others has its module handling dropped at every start).
  */
 public final class AotTraining {
-    /** Clips of the small input: 1 500 x 61 values, under the scalar kernels' bound (StageKernels). */
+    /** Clips of the small input: 1 500 x 61 values, which a fresh JVM fits on the scalar kernels (StageKernels.coldScalar). */
     static final int SMALL_CLIPS = 1_500;
-    /** Clips of the larger input: 6 000 x 61 values, above it. */
-    static final int LARGE_CLIPS = 6_000;
+    /** Clips of the larger input: 12 000 x 61 values, which it fits on the vector kernels. */
+    static final int LARGE_CLIPS = 12_000;
     /** Points of the ball-tree input (3-d, one batch). */
     static final int CLOUD_POINTS = 4_096;
 

@@ -33,9 +33,9 @@ class AotTrainingTest {
             assertTrue(Files.isRegularFile(tmp.resolve(folder).resolve("sylva-run.json")), folder + " has no manifest");
         }
         assertTrue(Files.size(tmp.resolve("large-report.html")) > 0, "the larger fit's report");
-        assertTrue(AotTraining.SMALL_CLIPS * 61L < org.sylva.hdbscan.engine.StageKernels.VECTOR_MIN_VALUES,
+        assertTrue(org.sylva.hdbscan.engine.StageKernels.coldScalar(AotTraining.SMALL_CLIPS, 61),
                 "the small input runs the scalar kernels under auto");
-        assertTrue(AotTraining.LARGE_CLIPS * 61L >= org.sylva.hdbscan.engine.StageKernels.VECTOR_MIN_VALUES,
+        assertTrue(!org.sylva.hdbscan.engine.StageKernels.coldScalar(AotTraining.LARGE_CLIPS, 61),
                 "the larger input runs the vector kernels under auto");
     }
 

@@ -28,10 +28,38 @@ class LauncherJitTest {
     private static final Path SCRIPT = Path.of("..", "bin", "sylva-java.sh");
 
     @Test
-    void theBoundIsTheLibrarysScalarBound() throws IOException {
-        Matcher m = Pattern.compile("(?m)^SYLVA_SMALL_VALUES=(\\d+)$").matcher(Files.readString(SCRIPT));
-        assertTrue(m.find(), "SYLVA_SMALL_VALUES in " + SCRIPT);
-        assertEquals(StageKernels.VECTOR_MIN_VALUES, Long.parseLong(m.group(1)));
+    void theBoundsAreTheLibrarysScalarBounds() throws IOException {
+        String script = Files.readString(SCRIPT);
+        assertEquals(StageKernels.VECTOR_MIN_VALUES, bound(script, "SYLVA_SMALL_VALUES"));
+        assertEquals(StageKernels.SCALAR_MAX_POINTS, bound(script, "SYLVA_SMALL_POINTS"));
+        assertEquals(StageKernels.SCALAR_MAX_VALUES, bound(script, "SYLVA_SMALL_POINTS_VALUES"));
+        // the launcher stops multiplying at the larger bound: it must be the larger
+        assertTrue(StageKernels.SCALAR_MAX_VALUES >= StageKernels.VECTOR_MIN_VALUES);
+    }
+
+    private static long bound(String script, String name) {
+        Matcher m = Pattern.compile("(?m)^" + name + "=(\\d+)$").matcher(script);
+        assertTrue(m.find(), name + " in " + SCRIPT);
+        return Long.parseLong(m.group(1));
+    }
+
+    /** Around each bound the launcher's choice is the library's (StageKernels.coldScalar). */
+    @Test
+    void theLauncherDecidesAsTheLibraryAroundEachBound(@TempDir Path tmp) throws Exception {
+        String c1 = "-XX:TieredStopAtLevel=1";
+        String c2 = vectorJit();
+        int[][] shapes = {{4_918, 61}, {4_919, 61}, {11_475, 61}, {11_476, 61}, {11_999, 58}, {12_000, 58},
+            {18_749, 16}, {18_750, 16}, {20_000, 12}, {3_825, 183}, {5_000, 183}};
+        for (int[] shape : shapes) {
+            int n = shape[0], d = shape[1];
+            Path f = TestData.writeNpy(PointSet.of(n, d, new float[n * d]), tmp.resolve(n + "x" + d + ".npy"));
+            String expected = StageKernels.coldScalar(n, d) ? c1 : c2;
+            assertEquals(expected, jit("hdbscan", f.toString()), n + " x " + d);
+        }
+        // the rule's corners as measured (BENCHMARKS.md, "Cold runs: which inputs the scalar kernel wins")
+        assertTrue(StageKernels.coldScalar(5_000, 61) && StageKernels.coldScalar(11_000, 61));
+        assertTrue(!StageKernels.coldScalar(14_000, 61) && !StageKernels.coldScalar(20_000, 16));
+        assertTrue(StageKernels.coldScalar(20_000, 12) && !StageKernels.coldScalar(5_000, 183));
     }
 
     @Test

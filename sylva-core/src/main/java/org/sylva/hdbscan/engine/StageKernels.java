@@ -17,12 +17,17 @@ import org.sylva.kernels.KernelProvider;
  * That cold cost is paid by whichever stage runs the vector kernel first, so
  * running one stage scalar and the next vector only moves it (measured: no gain); and the scalar
  * spanning tree has no float32 pre-filter, which makes it slow on hard inputs. {@link Backend#AUTO}
- * therefore runs both stages on the vector kernel when the input has at least
- * {@link #VECTOR_MIN_VALUES} coordinates ({@code n × d}), or when the JVM is a long-lived one: the vector
+ * therefore runs both stages on the scalar kernel in a fresh JVM when the input is small
+ * ({@link #coldScalar}: fewer than {@link #VECTOR_MIN_VALUES} coordinates {@code n × d}, or fewer than
+ * {@link #SCALAR_MAX_POINTS} points and {@link #SCALAR_MAX_VALUES} coordinates), and on the vector kernel
+ * for larger inputs or when the JVM is a long-lived one: the vector
  * kernel has already processed {@link #WARM_VALUES} coordinates in it (compiled by then), or the first
  * fit began {@link #LONG_LIVED_SECONDS} seconds ago or more (a server or a benchmark fitting many inputs,
- * where compiling the vector kernel pays off, gets it for small inputs too); and both on the scalar
- * kernel otherwise. A command-line run fits once, right after start-up. Both stages read one
+ * where compiling the vector kernel pays off, gets it for small inputs too). A command-line run fits
+ * once, right after start-up. Where the two meet was measured on cold runs (BENCHMARKS.md, "Cold runs:
+ * which inputs the scalar kernel wins"): the scalar kernel's cost grows with the pairs it computes, the
+ * vector kernel's cold cost is mostly its compilation, so a few thousand points of many coordinates still
+ * go faster on the scalar kernel, and many points of few coordinates on the vector one. Both stages read one
  * index, whose block width is that of a kernel every stage can read
  * ({@link DistanceKernel#readsBlockWidth}).
  *
@@ -35,8 +40,12 @@ import org.sylva.kernels.KernelProvider;
  * @param spanningTree  the kernel of the Borůvka stage
  */
 public record StageKernels(DistanceKernel coreDistances, DistanceKernel spanningTree) {
-    /** Coordinates ({@code n × d}) from which {@code auto} runs the vector kernel in a cold JVM. */
+    /** Coordinates ({@code n × d}) below which {@code auto} runs the scalar kernel in a cold JVM, whatever {@code n}. */
     public static final long VECTOR_MIN_VALUES = 300_000;
+    /** Points below which {@code auto} also runs the scalar kernel in a cold JVM, up to {@link #SCALAR_MAX_VALUES}. */
+    public static final int SCALAR_MAX_POINTS = 12_000;
+    /** Coordinates up to which fewer than {@link #SCALAR_MAX_POINTS} points run the scalar kernel in a cold JVM. */
+    public static final long SCALAR_MAX_VALUES = 700_000;
     /** Coordinates the vector kernel has processed in this JVM after which {@code auto} always uses it. */
     public static final long WARM_VALUES = 8_000_000;
     /** Seconds after the JVM's first fit from which {@code auto} always uses the vector kernel. */
@@ -67,10 +76,20 @@ public record StageKernels(DistanceKernel coreDistances, DistanceKernel spanning
             case SCALAR -> both(kp.scalarDistance());
             case SIMD -> both(kp.distance("simd"));
             case AUTO -> {
-                long values = (long) n * d;
-                yield both(longLived() || values >= VECTOR_MIN_VALUES ? kp.bestDistance() : kp.scalarDistance());
+                yield both(longLived() || !coldScalar(n, d) ? kp.bestDistance() : kp.scalarDistance());
             }
         };
+    }
+
+    /**
+     * True when a fresh JVM fits {@code n} points of {@code d} coordinates faster on the scalar kernel: fewer
+     * than {@link #VECTOR_MIN_VALUES} coordinates, or fewer than {@link #SCALAR_MAX_POINTS} points and
+     * {@link #SCALAR_MAX_VALUES} coordinates. The launchers' C1-only runs use the same rule
+     * ({@code bin/sylva-java.sh}, kept equal by a test).
+     */
+    public static boolean coldScalar(long n, long d) {
+        long values = n * d;
+        return values < VECTOR_MIN_VALUES || (n < SCALAR_MAX_POINTS && values < SCALAR_MAX_VALUES);
     }
 
     /**

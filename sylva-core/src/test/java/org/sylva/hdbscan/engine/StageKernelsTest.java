@@ -42,6 +42,17 @@ class StageKernelsTest {
         assertTrue(small.coreDistances().name().equals("scalar") || small.coreDistances().name().equals("simd"));
     }
 
+    /** Scalar below 300 000 coordinates, and below 12 000 points up to 700 000; vector from either bound on. */
+    @Test
+    void aFreshJvmRunsTheScalarKernelOnSmallInputs() {
+        assertTrue(StageKernels.coldScalar(18_749, 16), "299 984 coordinates");
+        assertTrue(!StageKernels.coldScalar(18_750, 16), "300 000 coordinates of 18 750 points");
+        assertTrue(StageKernels.coldScalar(11_475, 61), "699 975 coordinates of fewer than 12 000 points");
+        assertTrue(!StageKernels.coldScalar(11_476, 61), "700 036 coordinates");
+        assertTrue(StageKernels.coldScalar(11_999, 58) && !StageKernels.coldScalar(12_000, 58), "12 000 points");
+        assertTrue(StageKernels.coldScalar(1, 1) && !StageKernels.coldScalar(1_000_000, 1));
+    }
+
     @Test
     void aWarmVectorKernelIsChosenForSmallInputsToo() {
         assumeTrue(kp.vectorDistanceAvailable());
