@@ -45,7 +45,9 @@ sylva_java_args() {   # JAR AOT_CACHE [no-vector-module]: the JVM options, one p
 # than SYLVA_SMALL_VALUES coordinates, or fewer than SYLVA_SMALL_POINTS points and SYLVA_SMALL_POINTS_VALUES
 # coordinates) and the backend is auto or scalar. Such a run is over before C2's
 # compilations pay off (they take the second core meanwhile), and `auto` runs it on the scalar kernels,
-# which C1 compiles well; measured: 20-30 % less wall time for 1 149 to 4 900 clips (BENCHMARKS.md). The
+# which C1 compiles well; measured: 20-30 % less wall time for 1 149 to 4 900 clips, and 1.1-2.1x faster
+# than the vector kernels for 5 000 to 11 000 clips of 61 samples (BENCHMARKS.md, "Cold runs: which inputs
+# the scalar kernel wins"). The
 # vector kernels need C2, so larger inputs and other backends keep it, and so does a --metric other than
 # euclidean: its brute-force engine does O(n^2) distances, where C2 pays off early (measured: 20 000 x 10
 # manhattan, 8.8 s wall against 11.3 s on C1). The bounds are StageKernels.coldScalar's (a test keeps
