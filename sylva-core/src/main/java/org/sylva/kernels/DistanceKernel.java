@@ -57,6 +57,19 @@ public interface DistanceKernel {
     void squaredDistances(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo, double[] out);
 
     /**
+     * As {@link #squaredDistances}, for a caller that compares each value of row {@code r} with the row's
+     * {@code rowLimits[r]} only and skips the values above it: every value at most {@code rowLimits[r]} is
+     * exactly the one {@link #squaredDistances} writes; a value above it may instead be any value still above
+     * it. A kernel may therefore stop summing a group of pairs once all their partial sums exceed the limit:
+     * the terms are non-negative and each addition rounds monotonically, so a partial sum never exceeds the
+     * full one. The default computes every value in full.
+     */
+    default void squaredDistancesWithin(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo,
+                                        double[] rowLimits, double[] out) {
+        squaredDistances(idx, queries, nq, blockFrom, blockTo, out);
+    }
+
+    /**
      * Squared distances from the centre of partition node {@code node} to every position of the blocks
      * {@code blockFrom .. blockTo-1}: {@code out[pos - blockFrom * W]}. Used only for lower bounds (with a
      * safety margin), so any float64 arithmetic would do; both backends use the reference order anyway.

@@ -47,6 +47,73 @@ public final class ScalarDistanceKernel implements DistanceKernel {
         }
     }
 
+    /**
+     * Coordinates between two looks at whether a block's eight pairs can stop
+     * ({@link #squaredDistancesWithin}); inputs of fewer than two runs are summed in full.
+     */
+    static final int STOP_CHECK = 16;
+
+    @Override
+    public void squaredDistancesWithin(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo,
+                                       double[] rowLimits, double[] out) {
+        int d = idx.dimensions();
+        int w = idx.blockWidth();
+        if (w != 8 || d < 2 * STOP_CHECK) {
+            squaredDistances(idx, queries, nq, blockFrom, blockTo, out);
+            return;
+        }
+        double[] data = idx.blocks();
+        int stride = (blockTo - blockFrom) * w;
+        for (int q = 0; q < nq; q++) {
+            int qp = queries[q];
+            int qBase = (qp / w) * d * w + qp % w;
+            int row = q * stride;
+            double limit = rowLimits[q];
+            for (int b = blockFrom; b < blockTo; b++) {
+                blockDistancesWithin(data, qBase, b * d * w, d, limit, out, row + (b - blockFrom) * w);
+            }
+        }
+    }
+
+    /**
+     * {@link #blockDistances} for blocks of eight, stopping after a run of {@link #STOP_CHECK} coordinates
+     * once every pair's partial sum exceeds {@code limit} (those partial sums are then written: above the
+     * limit, as the full sums are). The runs are bounded by {@code d}.
+     */
+    private static void blockDistancesWithin(double[] data, int xBase, int cBase, int d, double limit, double[] out,
+            int o) {
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
+        for (int j0 = 0; j0 < d; j0 += STOP_CHECK) {
+            int j1 = Math.min(d, j0 + STOP_CHECK);
+            for (int j = j0; j < j1; j++) {
+                double v = data[xBase + j * 8];
+                int c = cBase + j * 8;
+                double t0 = v - data[c], t1 = v - data[c + 1], t2 = v - data[c + 2], t3 = v - data[c + 3];
+                double t4 = v - data[c + 4], t5 = v - data[c + 5], t6 = v - data[c + 6], t7 = v - data[c + 7];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
+                s4 += t4 * t4;
+                s5 += t5 * t5;
+                s6 += t6 * t6;
+                s7 += t7 * t7;
+            }
+            if (s0 > limit && s1 > limit && s2 > limit && s3 > limit && s4 > limit && s5 > limit && s6 > limit
+                    && s7 > limit) {
+                break;
+            }
+        }
+        out[o] = s0;
+        out[o + 1] = s1;
+        out[o + 2] = s2;
+        out[o + 3] = s3;
+        out[o + 4] = s4;
+        out[o + 5] = s5;
+        out[o + 6] = s6;
+        out[o + 7] = s7;
+    }
+
     @Override
     public void centreDistances(BlockedPoints idx, int node, int blockFrom, int blockTo, double[] out) {
         double[] data = idx.blocks();

@@ -115,6 +115,55 @@ class DistanceKernelsTest {
         }
     }
 
+    /**
+     * The stopping tiles ({@code squaredDistancesWithin}) of both kernels: each value at most its row's limit
+     * is bitwise the full tile's, and each other value is still above the limit. Limits from below every
+     * value to above them all, so that blocks stop at each check and none stops.
+     */
+    @Test
+    void stoppingTilesKeepEveryValueWithinItsLimitExact() {
+        for (int d : new int[] {5, 31, 32, 47, 61, 96}) {
+            int n = 400;
+            Random r = new Random(7L * d);
+            double[] rows = new double[n * d];
+            for (int i = 0; i < rows.length; i++) rows[i] = r.nextGaussian() * (1 + (i % d) % 3);
+            for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+                PointIndex idx = PointIndex.build(rows, n, d, b);
+                int w = idx.blockWidth();
+                int blocks = idx.positions() / w;
+                for (int trial = 0; trial < 20; trial++) {
+                    int nq = 1 + r.nextInt(9);
+                    int[] qs = new int[nq];
+                    for (int i = 0; i < nq; i++) qs[i] = idx.position(r.nextInt(n));
+                    int bf = r.nextInt(blocks), bt = Math.min(blocks, bf + 1 + r.nextInt(6));
+                    double[] full = new double[b.tileLength(nq, bt - bf, idx)];
+                    double[] within = new double[full.length];
+                    b.squaredDistances(idx, qs, nq, bf, bt, full);
+                    double[] limits = new double[b.paddedQueries(nq)];
+                    int stride = (bt - bf) * w;
+                    for (int q = 0; q < nq; q++) {
+                        // a limit at a value of the row (scaled), or none at all
+                        double pick = full[q * stride + r.nextInt(stride)];
+                        limits[q] = trial % 5 == 0 ? Double.POSITIVE_INFINITY : pick * (0.05 + 1.5 * r.nextDouble());
+                    }
+                    b.squaredDistancesWithin(idx, qs, nq, bf, bt, limits, within);
+                    for (int q = 0; q < nq; q++) {
+                        for (int c = 0; c < stride; c++) {
+                            if (idx.original(bf * w + c) < 0) continue;
+                            double f = full[q * stride + c], v = within[q * stride + c];
+                            String at = b.name() + " d=" + d + " row " + q + " column " + c + " limit " + limits[q];
+                            if (f <= limits[q]) {
+                                assertEquals(Double.doubleToRawLongBits(f), Double.doubleToRawLongBits(v), at);
+                            } else {
+                                assertTrue(v > limits[q] && v <= f, at + ": " + v + " for " + f);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /** Coordinate {@code j} of position {@code p} in blocks of width {@code w}. */
     private static double at(double[] data, int p, int j, int d, int w) {
         return data[(p / w) * d * w + j * w + p % w];

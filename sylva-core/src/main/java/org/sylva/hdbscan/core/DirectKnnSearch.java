@@ -64,6 +64,8 @@ final class DirectKnnSearch {
         final NearestLists single;
         final int[] act = new int[PointIndex.LEAF_SIZE];
         final int[] actPos = new int[PointIndex.LEAF_SIZE];
+        /** Per selected query, its squared threshold when the tile is computed (thresholds only fall). */
+        final double[] limit = new double[PointIndex.LEAF_SIZE];
         final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 32];
         final double[] tile;
         final int[] stackNode;
@@ -201,19 +203,24 @@ final class DirectKnnSearch {
         int cs = idx.leafStart(leaf);
         int cnt = idx.leafCount(leaf);
         int bf = cs / w, bt = (cs + cnt + w - 1) / w;
-        backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+        // each row's values are compared with its threshold only, which falls as the row fills its list: a
+        // value the kernel leaves above the threshold as it stands now stays above it (squaredDistancesWithin)
+        for (int r = 0; r < nq; r++) {
+            double kd = qs.dist[s.act[r] * k + k - 1];
+            s.limit[r] = kd * kd * (1 + FILTER_SLACK);
+        }
+        backend.squaredDistancesWithin(idx, s.actPos, nq, bf, bt, s.limit, s.tile);
         int stride = (bt - bf) * w;
         int off = cs - bf * w;
         for (int r = 0; r < nq; r++) {
             int q = s.act[r];
             int row = r * stride + off;
-            double kd = qs.dist[q * k + k - 1];
-            double thr = kd * kd * (1 + FILTER_SLACK);
+            double thr = s.limit[r];
             for (int c = 0; c < cnt; c++) {
                 double sq = s.tile[row + c];
                 if (sq > thr) continue;
                 if (qs.insert(q, Math.sqrt(sq), idx.original(cs + c))) {
-                    kd = qs.dist[q * k + k - 1];
+                    double kd = qs.dist[q * k + k - 1];
                     thr = kd * kd * (1 + FILTER_SLACK);
                 }
             }

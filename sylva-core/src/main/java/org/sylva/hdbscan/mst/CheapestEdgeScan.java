@@ -120,6 +120,8 @@ final class CheapestEdgeScan {
         final float[] screen32;
         /** Per tile row, the largest value of {@link #screen} that does not prove the pair beyond its threshold. */
         final double[] screenLimit = new double[PointIndex.LEAF_SIZE];
+        /** Per active query, the squared threshold of its bound when an exact tile is computed. */
+        final double[] tileLimit = new double[PointIndex.LEAF_SIZE];
         final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
         final int[] cand = new int[PointIndex.LEAF_SIZE + 16];
         final double[] exact = new double[PointIndex.LEAF_SIZE + 16];
@@ -452,7 +454,17 @@ final class CheapestEdgeScan {
             if (approx) {
                 backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
             } else {
-                backend.squaredDistances(idx, s.actPos, nq, bf, bt, s.tile);
+                // A row's values are compared below with its threshold, which only falls (bounds only
+                // fall): a value the kernel leaves above the threshold as it stands now is skipped there too.
+                for (int r = 0; r < nq; r++) {
+                    if (boundPruning) {
+                        reference(s, s.act[r]);
+                        s.tileLimit[r] = squaredThreshold(s.refW[s.act[r]]);
+                    } else {
+                        s.tileLimit[r] = Double.POSITIVE_INFINITY;
+                    }
+                }
+                backend.squaredDistancesWithin(idx, s.actPos, nq, bf, bt, s.tileLimit, s.tile);
             }
         }
         for (int r = 0; r < nq; r++) {
