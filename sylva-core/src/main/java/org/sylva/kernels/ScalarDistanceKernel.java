@@ -47,10 +47,7 @@ public final class ScalarDistanceKernel implements DistanceKernel {
         }
     }
 
-    /**
-     * Coordinates between two looks at whether a block's eight pairs can stop
-     * ({@link #squaredDistancesWithin}); inputs of fewer than two runs are summed in full.
-     */
+    /** Coordinates between two looks at whether a block's eight pairs can stop ({@link #squaredDistancesWithin}). */
     static final int STOP_CHECK = 16;
 
     @Override
@@ -58,7 +55,7 @@ public final class ScalarDistanceKernel implements DistanceKernel {
                                        double[] rowLimits, double[] out) {
         int d = idx.dimensions();
         int w = idx.blockWidth();
-        if (w != 8 || d < 2 * STOP_CHECK) {
+        if (w != 8) {
             squaredDistances(idx, queries, nq, blockFrom, blockTo, out);
             return;
         }
@@ -70,23 +67,24 @@ public final class ScalarDistanceKernel implements DistanceKernel {
             int row = q * stride;
             double limit = rowLimits[q];
             for (int b = blockFrom; b < blockTo; b++) {
-                blockDistancesWithin(data, qBase, b * d * w, d, limit, out, row + (b - blockFrom) * w);
+                eightLanes(data, qBase, 8, data, b * d * w, d, limit, out, row + (b - blockFrom) * w);
             }
         }
     }
 
     /**
-     * {@link #blockDistances} for blocks of eight, stopping after a run of {@link #STOP_CHECK} coordinates
-     * once every pair's partial sum exceeds {@code limit} (those partial sums are then written: above the
-     * limit, as the full sums are). The runs are bounded by {@code d}.
+     * {@link #blockDistances} for a block of eight: the eight sums side by side, in runs of
+     * {@link #STOP_CHECK} coordinates (bounded by {@code d}); after a run, once every partial sum exceeds
+     * {@code limit}, it stops and writes those partial sums (above the limit, as the full sums are). With an
+     * infinite limit it sums every coordinate.
      */
-    private static void blockDistancesWithin(double[] data, int xBase, int cBase, int d, double limit, double[] out,
-            int o) {
+    private static void eightLanes(double[] x, int xBase, int xStep, double[] data, int cBase, int d, double limit,
+            double[] out, int o) {
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
         for (int j0 = 0; j0 < d; j0 += STOP_CHECK) {
             int j1 = Math.min(d, j0 + STOP_CHECK);
             for (int j = j0; j < j1; j++) {
-                double v = data[xBase + j * 8];
+                double v = x[xBase + j * xStep];
                 int c = cBase + j * 8;
                 double t0 = v - data[c], t1 = v - data[c + 1], t2 = v - data[c + 2], t3 = v - data[c + 3];
                 double t4 = v - data[c + 4], t5 = v - data[c + 5], t6 = v - data[c + 6], t7 = v - data[c + 7];
@@ -136,29 +134,7 @@ public final class ScalarDistanceKernel implements DistanceKernel {
     private static void blockDistances(double[] x, int xBase, int xStep, double[] data, int cBase, int d, int w,
             double[] out, int o) {
         if (w == 8) {
-            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0;
-            for (int j = 0; j < d; j++) {
-                double v = x[xBase + j * xStep];
-                int c = cBase + j * 8;
-                double t0 = v - data[c], t1 = v - data[c + 1], t2 = v - data[c + 2], t3 = v - data[c + 3];
-                double t4 = v - data[c + 4], t5 = v - data[c + 5], t6 = v - data[c + 6], t7 = v - data[c + 7];
-                s0 += t0 * t0;
-                s1 += t1 * t1;
-                s2 += t2 * t2;
-                s3 += t3 * t3;
-                s4 += t4 * t4;
-                s5 += t5 * t5;
-                s6 += t6 * t6;
-                s7 += t7 * t7;
-            }
-            out[o] = s0;
-            out[o + 1] = s1;
-            out[o + 2] = s2;
-            out[o + 3] = s3;
-            out[o + 4] = s4;
-            out[o + 5] = s5;
-            out[o + 6] = s6;
-            out[o + 7] = s7;
+            eightLanes(x, xBase, xStep, data, cBase, d, Double.POSITIVE_INFINITY, out, o);
             return;
         }
         int lane = 0;
