@@ -424,47 +424,12 @@ final class CheapestEdgeScan {
         }
         int stride = (bt - bf) * w;
         int off = cs - bf * w;
-        // Between clusters most pairs are far beyond their bound along the principal axes alone: when the
-        // axes leave few pairs, those few get their exact value directly and no tile is computed.
-        boolean screened = false;
-        if (axes != null) {
-            long kept = 0;
-            if (filtered) {
-                backend.approximateSquaredDistances(axes, s.actPos, nq, bf, bt, s.screen32);
-                for (int r = 0; r < nq; r++) {
-                    double lim = axes.screenLimit(squaredThreshold(s.refW[s.act[r]])) * screenFactor + approxAbs;
-                    s.screenLimit[r] = lim;
-                    kept += backend.select(s.screen32, r * stride + off, cnt, lim, s.sel);
-                }
-            } else {
-                backend.squaredDistances(axes, s.actPos, nq, bf, bt, s.screen);
-                for (int r = 0; r < nq; r++) {
-                    double lim = axes.screenLimit(squaredThreshold(s.refW[s.act[r]]));
-                    s.screenLimit[r] = lim;
-                    int row = r * stride + off;
-                    for (int c = 0; c < cnt; c++) {
-                        if (s.screen[row + c] <= lim) kept++;
-                    }
-                }
-            }
-            screened = kept * SCREEN_RATIO <= (long) nq * cnt;
-            if (screened) s.screenedTiles++;
-        }
+        boolean screened = axes != null && screen(s, nq, bf, bt, off, cnt);
         if (!screened) {   // a screened visit has no tile: the pairs the axes leave are computed exactly below
             if (approx) {
                 backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
             } else {
-                // A row's values are compared below with its threshold, which only falls (bounds only
-                // fall): a value the kernel leaves above the threshold as it stands now is skipped there too.
-                for (int r = 0; r < nq; r++) {
-                    if (boundPruning) {
-                        reference(s, s.act[r]);
-                        s.tileLimit[r] = squaredThreshold(s.refW[s.act[r]]);
-                    } else {
-                        s.tileLimit[r] = Double.POSITIVE_INFINITY;
-                    }
-                }
-                backend.squaredDistancesWithin(idx, s.actPos, nq, bf, bt, s.tileLimit, s.tile);
+                exactTile(s, nq, bf, bt);
             }
         }
         for (int r = 0; r < nq; r++) {
@@ -501,14 +466,10 @@ final class CheapestEdgeScan {
                         s.cand[nc++] = p;
                     }
                 }
-                if (nc == 0) continue;
-                idx.squaredDistances(s.actPos[r], s.cand, 0, nc, s.exact);
-                for (int e = 0; e < nc; e++) {
-                    if (s.exact[e] <= s.thr) consider(s, q, qc, qCore, s.cand[e], s.exact[e]);
-                }
+                considerCandidates(s, r, q, qc, qCore, nc);
             } else if (approx) {
                 // Approximations beyond the widened threshold have exact values beyond thr: skipped. The
-                // few others get their exact value, four at a time.
+                // few others get their exact value.
                 double thrA = s.thr * approxFactor + approxAbs;
                 int sel = backend.select(s.tile32, row, cnt, thrA, s.sel);
                 int nc = 0;
@@ -518,11 +479,7 @@ final class CheapestEdgeScan {
                     if (posComp[p] == qc || s.tile32[row + c] > thrA || ruledOut(s, oq, qCore, p)) continue;
                     s.cand[nc++] = p;
                 }
-                if (nc == 0) continue;
-                idx.squaredDistances(s.actPos[r], s.cand, 0, nc, s.exact);
-                for (int e = 0; e < nc; e++) {
-                    if (s.exact[e] <= s.thr) consider(s, q, qc, qCore, s.cand[e], s.exact[e]);
-                }
+                considerCandidates(s, r, q, qc, qCore, nc);
             } else {
                 for (int c = 0; c < cnt; c++) {
                     int p = cs + c;
@@ -531,6 +488,68 @@ final class CheapestEdgeScan {
                     if (sq <= s.thr) consider(s, q, qc, qCore, p, sq);
                 }
             }
+        }
+    }
+
+    /**
+     * The principal-axis screen of a visit: squared distances along the axes of the active queries to the
+     * leaf's {@code cnt} points (at offset {@code off} of each tile row), with each row's limit in
+     * {@code s.screenLimit}. Between clusters most pairs are far beyond their bound along the axes alone;
+     * returns true when the axes leave few pairs, whose exact values the visit then computes directly
+     * instead of a tile.
+     */
+    private boolean screen(Scratch s, int nq, int bf, int bt, int off, int cnt) {
+        int stride = (bt - bf) * idx.blockWidth();
+        long kept = 0;
+        if (filtered) {
+            backend.approximateSquaredDistances(axes, s.actPos, nq, bf, bt, s.screen32);
+            for (int r = 0; r < nq; r++) {
+                double lim = axes.screenLimit(squaredThreshold(s.refW[s.act[r]])) * screenFactor + approxAbs;
+                s.screenLimit[r] = lim;
+                kept += backend.select(s.screen32, r * stride + off, cnt, lim, s.sel);
+            }
+        } else {
+            backend.squaredDistances(axes, s.actPos, nq, bf, bt, s.screen);
+            for (int r = 0; r < nq; r++) {
+                double lim = axes.screenLimit(squaredThreshold(s.refW[s.act[r]]));
+                s.screenLimit[r] = lim;
+                int row = r * stride + off;
+                for (int c = 0; c < cnt; c++) {
+                    if (s.screen[row + c] <= lim) kept++;
+                }
+            }
+        }
+        boolean screened = kept * SCREEN_RATIO <= (long) nq * cnt;
+        if (screened) s.screenedTiles++;
+        return screened;
+    }
+
+    /**
+     * The exact tile of a visit, {@code s.tile}. A row's values are compared with its threshold only, which
+     * only falls (bounds only fall): so the kernel may leave a value above the threshold as it stands now
+     * as any value above it ({@link org.sylva.kernels.DistanceKernel#squaredDistancesWithin}).
+     */
+    private void exactTile(Scratch s, int nq, int bf, int bt) {
+        for (int r = 0; r < nq; r++) {
+            if (boundPruning) {
+                reference(s, s.act[r]);
+                s.tileLimit[r] = squaredThreshold(s.refW[s.act[r]]);
+            } else {
+                s.tileLimit[r] = Double.POSITIVE_INFINITY;
+            }
+        }
+        backend.squaredDistancesWithin(idx, s.actPos, nq, bf, bt, s.tileLimit, s.tile);
+    }
+
+    /**
+     * The exact values of row {@code r}'s {@code nc} candidates ({@code s.cand}, four at a time), each offered
+     * to query {@code q} when within its threshold.
+     */
+    private void considerCandidates(Scratch s, int r, int q, int qc, double qCore, int nc) {
+        if (nc == 0) return;
+        idx.squaredDistances(s.actPos[r], s.cand, 0, nc, s.exact);
+        for (int e = 0; e < nc; e++) {
+            if (s.exact[e] <= s.thr) consider(s, q, qc, qCore, s.cand[e], s.exact[e]);
         }
     }
 
