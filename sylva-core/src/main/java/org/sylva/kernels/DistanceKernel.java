@@ -182,26 +182,29 @@ public interface DistanceKernel {
     }
 
     /**
-     * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the values
-     * {@code values[from + c] <= limits[c]}, and returns how many. {@code from} is a multiple of
-     * {@link #blockWidth()}, and {@code values} and {@code limits} hold whole blocks.
+     * The column side of a tile of {@code rows} rows, row {@code r} at {@code values[from + r stride]}: writes
+     * to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the columns where some row holds
+     * {@code values[from + r stride + c] <= limits[c]}, and returns how many. Bit {@code i} of
+     * {@code rowBlocks[r]} covers offsets {@code i W .. i W + W - 1} of row {@code r}; the caller guarantees (as
+     * {@link #approximateSquaredDistancesWithin} does) that a clear block holds only values above
+     * {@code limits}, so a block set in no row is not read, and one set in some row may be read in all.
+     * The vector form takes, per block, the minimum over the rows and compares it once: few columns of a tile
+     * hold a value within their limits.
      */
-    default int selectEach(float[] values, int from, float[] limits, int count, int[] out) {
+    default int selectColumns(float[] values, int from, int stride, int rows, long[] rowBlocks, float[] limits,
+                              int count, int[] out) {
+        int w = blockWidth();
         int n = 0;
         for (int c = 0; c < count; c++) {
-            if (values[from + c] <= limits[c]) out[n++] = c;
+            long bit = 1L << (c / w);
+            for (int r = 0; r < rows; r++) {
+                if ((rowBlocks[r] & bit) != 0 && values[from + r * stride + c] <= limits[c]) {
+                    out[n++] = c;
+                    break;
+                }
+            }
         }
         return n;
-    }
-
-    /**
-     * As {@link #selectEach(float[], int, float[], int, int[])}, reading only the blocks of {@link #blockWidth()}
-     * offsets whose bit is set in {@code blocks} (bit {@code i}: offsets {@code i W .. i W + W - 1}). The
-     * caller knows that the other blocks hold no value within its limit
-     * ({@link #approximateSquaredDistancesWithin}'s {@code rowBlocks}), so the result is the same.
-     */
-    default int selectEach(float[] values, int from, float[] limits, int count, long blocks, int[] out) {
-        return selectEach(values, from, limits, count, out);
     }
 
     /**
@@ -220,7 +223,9 @@ public interface DistanceKernel {
 
     /**
      * As {@link #select(float[], int, int, double, int[])}, reading only the blocks whose bit is set in
-     * {@code blocks}, as {@link #selectEach(float[], int, float[], int, long, int[])} does.
+     * {@code blocks} (bit {@code i}: offsets {@code i W .. i W + W - 1}): the caller knows that the other blocks
+     * hold no value within the limit ({@link #approximateSquaredDistancesWithin}'s {@code rowBlocks}), so the
+     * result is the same.
      */
     default int select(float[] values, int from, int count, double limit, long blocks, int[] out) {
         return select(values, from, count, limit, out);

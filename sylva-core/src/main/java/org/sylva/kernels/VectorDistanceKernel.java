@@ -443,27 +443,22 @@ final class VectorDistanceKernel implements DistanceKernel {
         return s;
     }
 
+    /** Per block set in any row, the minimum over all rows (a row's clear blocks hold values above the limits), one compare. */
     @Override
-    public int selectEach(float[] values, int from, float[] limits, int count, int[] out) {
+    public int selectColumns(float[] values, int from, int stride, int rows, long[] rowBlocks, float[] limits,
+                             int count, int[] out) {
+        long any = 0;
+        for (int r = 0; r < rows; r++) any |= rowBlocks[r];
         int n = 0;
-        for (int c = 0; c < count; c += W) {
-            long bits = FloatVector.fromArray(FS, values, from + c)
-                    .compare(VectorOperators.LE, FloatVector.fromArray(FS, limits, c)).toLong();
-            n = offsets(bits, c, count, out, n);
-        }
-        return n;
-    }
-
-    @Override
-    public int selectEach(float[] values, int from, float[] limits, int count, long blocks, int[] out) {
-        int n = 0;
-        for (int i = 0; i < Long.SIZE && blocks != 0; i++) {
-            int c = Long.numberOfTrailingZeros(blocks) * W;
-            blocks &= blocks - 1;
+        for (int i = 0; i < Long.SIZE && any != 0; i++) {
+            int c = Long.numberOfTrailingZeros(any) * W;
+            any &= any - 1;
             if (c >= count) break;
-            long bits = FloatVector.fromArray(FS, values, from + c)
-                    .compare(VectorOperators.LE, FloatVector.fromArray(FS, limits, c)).toLong();
-            n = offsets(bits, c, count, out, n);
+            FloatVector m = FloatVector.fromArray(FS, values, from + c);
+            for (int r = 1, o = from + stride + c; r < rows; r++, o += stride) {
+                m = m.min(FloatVector.fromArray(FS, values, o));
+            }
+            n = offsets(m.compare(VectorOperators.LE, FloatVector.fromArray(FS, limits, c)).toLong(), c, count, out, n);
         }
         return n;
     }

@@ -347,34 +347,72 @@ class DistanceKernelsTest {
                 }
                 for (int i = 1; i < n; i++) assertTrue(out[i - 1] < out[i]);
                 for (int i = 0; i < n; i++) assertTrue(out[i] < count && v[from + out[i]] <= Math.nextUp((float) limit));
-                // One limit per offset: exactly the offsets within their own limit.
-                float[] lims = new float[8 * w];
-                for (int i = 0; i < lims.length; i++) lims[i] = r.nextFloat() * 2;
-                int ne = b.selectEach(v, from, lims, count, out);
-                int expected = 0;
-                for (int c = 0; c < count; c++) {
-                    if (v[from + c] <= lims[c]) {
-                        assertTrue(expected < ne && out[expected] == c, b.name() + " selectEach offset " + c);
-                        expected++;
-                    }
-                }
-                assertEquals(expected, ne);
-                // Reading only some blocks: the same offsets, as long as the others hold nothing selected.
-                long blocks = 0;
-                for (int c = 0; c < count; c++) {
-                    if (v[from + c] <= lims[c] || r.nextInt(8) == 0) blocks |= 1L << (c / w);
-                }
-                int[] again = new int[out.length];
-                assertEquals(ne, b.selectEach(v, from, lims, count, blocks, again), b.name() + " selectEach by blocks");
-                assertArrayEquals(java.util.Arrays.copyOf(out, ne), java.util.Arrays.copyOf(again, ne));
                 long rowBlocks = 0;
                 for (int c = 0; c < count; c++) {
                     if (v[from + c] <= Math.nextUp((float) limit) || r.nextInt(8) == 0) rowBlocks |= 1L << (c / w);
                 }
                 int n1 = b.select(v, from, count, limit, out);
                 int[] first = java.util.Arrays.copyOf(out, n1);
+                int[] again = new int[out.length];
                 assertEquals(n1, b.select(v, from, count, limit, rowBlocks, again), b.name() + " select by blocks");
                 assertArrayEquals(first, java.util.Arrays.copyOf(again, n1));
+            }
+        }
+    }
+
+    /**
+     * The column side of a tile: exactly the columns with some row within the column's own limit, ascending,
+     * whatever rows, offsets and blocks; blocks clear in a row hold values above the limits (partial sums of a
+     * stopped block), and a block clear in every row holds garbage that must not be read.
+     */
+    @Test
+    void selectColumnsFindsExactlyTheColumnsWithARowWithinItsLimit() {
+        Random r = new Random(11);
+        for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+            int w = b.blockWidth();
+            int blocks = Math.max(1, 64 / w);
+            int stride = blocks * w;
+            int[] out = new int[stride];
+            for (int t = 0; t < 400; t++) {
+                int rows = 1 + r.nextInt(12);
+                int from = r.nextInt(2) == 0 ? 0 : r.nextInt(w);
+                int count = 1 + r.nextInt(stride - from);
+                float[] lims = new float[stride + w];
+                for (int i = 0; i < lims.length; i++) lims[i] = r.nextInt(5) == 0 ? 1.0f : r.nextFloat() * 2;
+                float[] v = new float[rows * stride + 2 * w];
+                long[] rowBlocks = new long[rows];
+                long any = 0;
+                for (int q = 0; q < rows; q++) {
+                    rowBlocks[q] = from != 0 ? -1L : r.nextLong() & r.nextLong();
+                    any |= rowBlocks[q];
+                }
+                for (int q = 0; q < rows; q++) {
+                    for (int c = 0; c < count; c++) {
+                        int i = from + q * stride + c;
+                        long bit = 1L << (c / w);
+                        if ((rowBlocks[q] & bit) != 0) {
+                            // values within, on and above the limits, the occasional one in every row
+                            v[i] = r.nextInt(6) == 0 ? lims[c] : lims[c] + (r.nextFloat() - 0.08f) * 3;
+                        } else if ((any & bit) != 0) {
+                            v[i] = lims[c] + 0.5f + r.nextFloat();   // a stopped block: above its limits
+                        } else {
+                            v[i] = -1f;                               // never summed: must not be read
+                        }
+                    }
+                }
+                int n = b.selectColumns(v, from, stride, rows, rowBlocks, lims, count, out);
+                int expected = 0;
+                for (int c = 0; c < count; c++) {
+                    boolean within = false;
+                    for (int q = 0; q < rows; q++) {
+                        if ((rowBlocks[q] & (1L << (c / w))) != 0 && v[from + q * stride + c] <= lims[c]) within = true;
+                    }
+                    if (within) {
+                        assertTrue(expected < n && out[expected] == c, b.name() + " selectColumns column " + c);
+                        expected++;
+                    }
+                }
+                assertEquals(expected, n, b.name() + " selectColumns listed a column with no row within its limit");
             }
         }
     }

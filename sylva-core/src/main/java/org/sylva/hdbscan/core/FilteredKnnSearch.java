@@ -465,22 +465,20 @@ final class FilteredKnnSearch {
         }
         if (nSide) {
             synchronized (locks[n]) {
-                // Columns go to the lists of n's points: per row, one vector compare against every
-                // column's limit (rounded up to float32, so nothing within a limit is missed), then an
-                // exact re-check and insertion for the few that pass.
+                // Columns go to the lists of n's points: one pass of minima over the rows against every
+                // column's limit (rounded up to float32, so nothing within a limit is missed) finds the few
+                // columns with a value within it, then each of their rows is re-checked exactly and inserted.
+                // (Column by column: the lists' order is total, so the offers' order does not matter.)
                 double[] limit = ap.limit;
                 System.arraycopy(ap.limitUp, cs - base, s.colLimit, 0, cnt);
-                for (int r = 0; r < nq; r++) {
-                    if (s.rowBlocks[r] == 0) continue;
-                    int row = r * stride + off;
-                    int sel = backend.selectEach(s.tile32, row, s.colLimit, cnt, s.rowBlocks[r], s.sel);
-                    for (int e = 0; e < sel; e++) {
-                        int c = s.sel[e];
-                        int p = cs + c;
-                        double a = s.tile32[row + c];
-                        if (a > limit[p - base]) continue;
-                        ap.insert(p - base, a, s.actPos[r]);
-                        s.colLimit[c] = ap.limitUp[p - base];
+                int sel = backend.selectColumns(s.tile32, off, stride, nq, s.rowBlocks, s.colLimit, cnt, s.sel);
+                for (int e = 0; e < sel; e++) {
+                    int c = s.sel[e];
+                    int lp = cs + c - base;
+                    for (int r = 0, at = off + c; r < nq; r++, at += stride) {
+                        double a = s.tile32[at];
+                        if (a > limit[lp]) continue;
+                        ap.insert(lp, a, s.actPos[r]);
                     }
                 }
             }
