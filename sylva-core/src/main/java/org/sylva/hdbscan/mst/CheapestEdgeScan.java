@@ -481,11 +481,13 @@ final class CheapestEdgeScan {
                 }
                 considerCandidates(s, r, q, qc, qCore, nc);
             } else {
+                // the distance first: it rules out most pairs without reading the candidate's component or core
                 for (int c = 0; c < cnt; c++) {
+                    double sq = s.tile[row + c];
+                    if (sq > s.thr) continue;
                     int p = cs + c;
                     if (posComp[p] == qc || ruledOut(s, oq, qCore, p)) continue;
-                    double sq = s.tile[row + c];
-                    if (sq <= s.thr) consider(s, q, qc, qCore, p, sq);
+                    consider(s, q, qc, qCore, p, sq);
                 }
             }
         }
