@@ -39,9 +39,10 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "condensed_tree and persistence (.npy, or .csv with --format csv) into --out; all of them or, "
                 + "on error or Ctrl-C, none.",
             "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + 1). "
-                + "Every input is converted exactly: a float64, int32 or int64 .npy is clustered from its "
-                + "float64 values, exactly as scikit-learn would (int64 beyond 2^53 is refused); other inputs "
-                + "are read as float32, which holds float16, int8, int16, uint16, uint8 and bool exactly. "
+                + "Every input is converted exactly: a float64, int32 or int64 .npy, and text (.csv/.tsv, "
+                + "parsed as float64 as NumPy reads it), is clustered from its float64 values, exactly as "
+                + "scikit-learn would (int64 beyond 2^53 is refused); other inputs are read as float32, which "
+                + "holds float16, int8, int16, uint16, uint8 and bool exactly. "
                 + "Distances are always computed in float64."},
         footer = {"", "Examples:",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",

@@ -12,9 +12,11 @@ import java.util.function.Consumer;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.io.CancellableInputStream;
+import org.sylva.io.DelimitedReader;
 import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;
 import org.sylva.io.NpyDtype;
+import org.sylva.io.NumericTable;
 import org.sylva.io.PointReaders;
 import org.sylva.progress.CancellationToken;
 import picocli.CommandLine.Option;
@@ -33,11 +35,11 @@ final class InputOptions {
 
     /**
      * Points as read for a fit. Every accepted input is converted exactly: {@code float64} holds the
-     * values of a float64, int32 or int64 {@code .npy} (the fit then computes scikit-learn's
-     * distances, which casts to float64, with no rounding to float32 first; int64 beyond 2^53 in
-     * magnitude is refused, naming the value); it is null for every other input, whose values float32
-     * holds exactly (float16, int8, int16, uint16, uint8, bool) or which is float32 to begin with
-     * (float32 .npy, raw float32, text). {@code points} is always there (float32), for the summary,
+     * values of a float64, int32 or int64 {@code .npy} and of text, parsed as float64 (the fit then
+     * computes scikit-learn's distances, which casts to float64, with no rounding to float32 first; int64
+     * beyond 2^53 in magnitude is refused, naming the value); it is null for every other input, whose
+     * values float32 holds exactly (float16, int8, int16, uint16, uint8, bool) or which is float32 to
+     * begin with (float32 .npy, raw float32). {@code points} is always there (float32), for the summary,
      * the report and the checks.
      *
      * <pre>{@code
@@ -47,7 +49,7 @@ final class InputOptions {
      * @param points the points as float32
      * @param float64 the exact float64 values, row-major, or null
      * @param dtype the input's element type as NumPy names it ({@code "int16"}); {@code "float32"} for
-     *     raw float32 and for text, which is read as float32
+     *     raw float32, {@code "float64"} for text, which is read as float64
      * @param clipShape the two trailing axes {@code (A, B)} of a 3-D {@code .npy} (clips of A x B values,
      *     e.g. channels x samples), whose rows are clustered flattened as NumPy's {@code reshape(n, -1)}
      *     does; null for any other input
@@ -58,8 +60,10 @@ final class InputOptions {
         }
     }
 
-    /** The element type of inputs that are not {@code .npy}: raw float32, and text parsed to float32. */
+    /** The element type of raw float32 input. */
     private static final String FLOAT32 = NpyDtype.FLOAT32.numpyName();
+    /** The element type of text, parsed to float64. */
+    private static final String FLOAT64 = NpyDtype.FLOAT64.numpyName();
 
     private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
 
@@ -72,10 +76,13 @@ final class InputOptions {
             b.mark(NPY_MAGIC.length);
             byte[] head = b.readNBytes(NPY_MAGIC.length);
             b.reset();
-            if (!Arrays.equals(head, NPY_MAGIC)) return new Loaded(read(err, quiet, b, cancel), null, FLOAT32);
+            if (!Arrays.equals(head, NPY_MAGIC)) return text(DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, "-"));
             a = Npy.read(b, "-");
         } else if (isNpy(Path.of(input))) {
             a = Npy.read(Path.of(input), cancel);
+        } else if (PointReaders.formatOf(input, false) == PointReaders.Format.DELIMITED
+                && !Files.isDirectory(Path.of(input))) {
+            return text(DelimitedReader.forFile(input).read(Path.of(input), cancel));
         } else {
             return new Loaded(read(err, quiet, stdin, cancel), null, FLOAT32);
         }
@@ -96,6 +103,15 @@ final class InputOptions {
         // The float32 copy only feeds the report and the summary, so its rounding is not worth a warning.
         PointSet points = points(a, clip, w -> { });
         return new Loaded(points, exact, dtype, clip);
+    }
+
+    /**
+     * Text, read as float64 as NumPy and scikit-learn read it: fitted from those values, with a float32
+     * copy (rounded, no warning) for the summary, the report and the checks.
+     */
+    private static Loaded text(NumericTable t) {
+        double[] exact = t.values();
+        return new Loaded(t.toFloat32PointSet(w -> { }), exact, FLOAT64);
     }
 
     /** The trailing axes of a 3-D array of clips, or null for any other rank; refuses an empty clip. */

@@ -218,6 +218,48 @@ class RawDtypeInputTest {
         }
     }
 
+    /**
+     * Text is read as NumPy and scikit-learn read it, float64: a CSV of values float32 cannot hold (near
+     * 1000, differing in the sixth decimal) clusters byte-identically to the same values as a float64 .npy,
+     * from a file and from standard input, and the summary names float64; rounded to float32 first, the
+     * core distances would differ.
+     */
+    @Test
+    void textIsFittedFromItsFloat64Values(@TempDir Path tmp) throws IOException {
+        int d = clips.dimensions();
+        float[] c = clips.coordinates();
+        double[] exact = new double[c.length];
+        StringBuilder csv = new StringBuilder();
+        for (int i = 0; i < N; i++) {
+            for (int j = 0; j < d; j++) {
+                // six decimals, as numpy.savetxt("%.6f") writes them: parsed, the nearest float64
+                String cell = String.format(java.util.Locale.ROOT, "%.6f", 1000 + c[i * d + j] / maxAbs * 0.05);
+                exact[i * d + j] = Double.parseDouble(cell);
+                csv.append(j == 0 ? "" : ",").append(cell);
+            }
+            csv.append('\n');
+        }
+        Hdbscan h = Hdbscan.builder().minClusterSize(10).build();
+        HdbscanResult expected = h.fit(exact, N, d, ProgressListener.NONE, CancellationToken.NEVER);
+        float[] rounded = new float[exact.length];
+        for (int i = 0; i < exact.length; i++) rounded[i] = (float) exact[i];
+        assertFalse(java.util.Arrays.equals(expected.coreDistances(), h.fit(PointSet.of(N, d, rounded)).coreDistances()),
+                "test data too weak: rounding to float32 changes no core distance");
+        Path f64 = tmp.resolve("f64.npy");
+        Npy.writeFloat64(f64, exact, N, d);
+        Path f64Out = tmp.resolve("f64out");
+        cluster(f64, f64Out, "-q");
+        HdbscanCommandTest.assertSameAsLibrary(f64Out, expected);
+        Path in = write(tmp, "points.csv", csv.toString().getBytes(StandardCharsets.US_ASCII));
+        Path out = tmp.resolve("csvout");
+        assertNamesDtype(cluster(in, out), "float64");
+        assertSameOutputs(f64Out, out, "points.csv");
+        Path viaStdin = tmp.resolve("stdin");
+        Cli.runWithStdin(Files.readAllBytes(in), "hdbscan", "-", "--min-cluster-size", "10", "--out", s(viaStdin),
+                "-q").assertOk();
+        assertSameOutputs(f64Out, viaStdin, "points.csv from stdin");
+    }
+
     @Test
     void int64BeyondTwoToThe53IsRefusedNamingTheValue(@TempDir Path tmp) throws IOException {
         long[] v = quantised(1000);

@@ -33,7 +33,7 @@ final class DelimitedParser {
     private int bufPos;
     private int bufLen;
 
-    private float[] values = new float[1024];
+    private double[] values = new double[1024];
     private long count;          // values stored
     private int columns = -1;    // known after the first row (header or data)
     private int rows;
@@ -87,7 +87,7 @@ final class DelimitedParser {
             throw new InvalidInputException(source + ": " + (sawAnything
                     ? "no data (only blank lines and comments)" : "empty file (no data)"));
         }
-        float[] v = count == values.length ? values : Arrays.copyOf(values, (int) count);
+        double[] v = count == values.length ? values : Arrays.copyOf(values, (int) count);
         return new NumericTable(source, rows, columns, v, headerNames);
     }
 
@@ -217,7 +217,7 @@ final class DelimitedParser {
         firstCellLines.clear();
     }
 
-    private void store(float v) {
+    private void store(double v) {
         // Cells beyond the expected count are not stored: the row is refused when it ends.
         if (columns >= 0 && col > columns) return;
         if (count >= DelimitedReader.MAX_ELEMENTS) {
@@ -229,14 +229,14 @@ final class DelimitedParser {
         values[(int) count++] = v;
     }
 
-    private float parseCell(String text, int atLine, int column) {
-        Float v = DelimitedReader.number(text);
+    private double parseCell(String text, int atLine, int column) {
+        Double v = DelimitedReader.number(text);
         if (v != null) return v;
         if (text.isEmpty()) {
             throw cellError(atLine, column, "empty value");
         }
         if (DelimitedReader.isDecimal(text)) {
-            throw cellError(atLine, column, DelimitedReader.quote(text) + " is beyond the float32 range");
+            throw cellError(atLine, column, DelimitedReader.quote(text) + " is beyond the float64 range");
         }
         throw cellError(atLine, column, DelimitedReader.quote(text) + " is not a number");
     }

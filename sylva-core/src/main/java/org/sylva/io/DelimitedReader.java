@@ -18,7 +18,7 @@ import org.sylva.progress.CancellationToken;
 
 /**
  * Reads numeric delimited text (CSV, TSV, whitespace-separated) into a {@link NumericTable} of
- * float32 values. Every row must have the same number of values; blank lines and lines starting with
+ * float64 values, each decimal correctly rounded (as {@code numpy.loadtxt} and scikit-learn read text). Every row must have the same number of values; blank lines and lines starting with
  * {@code #} (as {@code numpy.savetxt} writes headers) are skipped; cells may be quoted
  * ({@code "1.5"}, RFC 4180 style) and surrounded by spaces; a UTF-8 byte-order mark is ignored.
  * Values are decimal numbers ({@code 1}, {@code -2.5}, {@code .5}, {@code 1e-3}) or, in any case,
@@ -195,13 +195,14 @@ public final class DelimitedReader {
     }
 
     /**
-     * The float32 value of a cell, or null when it is not a number or a finite decimal overflows
-     * float32 (the caller tells those apart for its message).
+     * The float64 value of a cell (the decimal correctly rounded, as {@code numpy.loadtxt} reads it), or
+     * null when it is not a number or a finite decimal overflows float64 (the caller tells those apart for
+     * its message).
      */
-    static Float number(String s) {
+    static Double number(String s) {
         if (isDecimal(s)) {
-            float f = Float.parseFloat(s);
-            return Float.isInfinite(f) ? null : f;
+            double f = Double.parseDouble(s);
+            return Double.isInfinite(f) ? null : f;
         }
         String t = s;
         boolean negative = false;
@@ -209,14 +210,14 @@ public final class DelimitedReader {
             negative = t.charAt(0) == '-';
             t = t.substring(1);
         }
-        if (t.equalsIgnoreCase("nan")) return Float.NaN;
+        if (t.equalsIgnoreCase("nan")) return Double.NaN;
         if (t.equalsIgnoreCase("inf") || t.equalsIgnoreCase("infinity")) {
-            return negative ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
+            return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
         }
         return null;
     }
 
-    /** A number, or a decimal too large for float32 (still "numeric" when deciding about a header). */
+    /** A number, or a decimal too large for float64 (still "numeric" when deciding about a header). */
     static boolean looksNumeric(String s) {
         return isDecimal(s) || number(s) != null;
     }

@@ -1,17 +1,19 @@
 package org.sylva.io;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.sylva.data.PointSet;
 
 /**
- * A rectangular table of float32 values read from delimited text ({@link DelimitedReader}): its
+ * A rectangular table of float64 values read from delimited text ({@link DelimitedReader}): its
  * shape, its row-major values and the header row's names when the file had one. Immutable:
  * {@link #values()} returns a copy.
  *
  * <pre>{@code
  * NumericTable t = DelimitedReader.forFile("points.csv").read(Path.of("points.csv"));
- * PointSet pts = t.toPointSet();                  // t.rows() x t.columns(), finiteness not checked
+ * PointSet pts = t.toPointSet();                  // float64, t.rows() x t.columns(), finiteness not checked
  * t.header().ifPresent(names -> System.out.println(names));
  * }</pre>
  */
@@ -19,10 +21,10 @@ public final class NumericTable {
     private final String source;
     private final int rows;
     private final int columns;
-    private final float[] values;
+    private final double[] values;
     private final List<String> header;
 
-    NumericTable(String source, int rows, int columns, float[] values, List<String> header) {
+    NumericTable(String source, int rows, int columns, double[] values, List<String> header) {
         this.source = source;
         this.rows = rows;
         this.columns = columns;
@@ -49,7 +51,7 @@ public final class NumericTable {
     }
 
     /** A copy of the values, row-major ({@code values[r * columns + c]}); NaN and infinities kept as read. */
-    public float[] values() {
+    public double[] values() {
         return values.clone();
     }
 
@@ -58,14 +60,42 @@ public final class NumericTable {
         return Optional.ofNullable(header);
     }
 
-    /** The table as {@code rows x columns} points; finiteness is not checked (callers decide). */
+    /** The table as {@code rows x columns} float64 points, exactly as read; finiteness is not checked (callers decide). */
     public PointSet toPointSet() {
-        return PointSet.unchecked(rows, columns, values.clone());
+        return PointSet.uncheckedFloat64(rows, columns, values.clone());
     }
 
-    /** As {@link #toPointSet()} without the copy; for readers that drop the table afterwards. */
-    PointSet toPointSetTransferring() {
-        return PointSet.unchecked(rows, columns, values);
+    /**
+     * The values rounded to float32 (the float64 value rounded to nearest, as NumPy's {@code astype(np.float32)}
+     * does). A decimal is rarely a float32 value, so rounding is expected and silent; a value beyond the
+     * float32 range, which becomes infinite, is not: if there are any, {@code warnings} receives one message
+     * naming the file, how many and the first of them.
+     */
+    public float[] toFloat32(Consumer<String> warnings) {
+        Objects.requireNonNull(warnings, "warnings");
+        float[] out = new float[values.length];
+        long overflow = 0;
+        int first = -1;
+        for (int i = 0; i < values.length; i++) {
+            double v = values[i];
+            float r = (float) v;
+            out[i] = r;
+            if (Float.isInfinite(r) && !Double.isInfinite(v)) {
+                overflow++;
+                if (first < 0) first = i;
+            }
+        }
+        if (overflow > 0) {
+            warnings.accept(source + ": " + overflow + " of " + values.length + " values exceed the float32 range and"
+                    + " became infinite (first: " + values[first] + " at row " + first / columns + ", column "
+                    + first % columns + ", counting from 0)");
+        }
+        return out;
+    }
+
+    /** The table as float32 points ({@link #toFloat32}); finiteness is not checked. */
+    public PointSet toFloat32PointSet(Consumer<String> warnings) {
+        return PointSet.unchecked(rows, columns, toFloat32(warnings));
     }
 
     @Override

@@ -23,7 +23,9 @@ import org.sylva.progress.CancellationToken;
  * standard input: raw float32 when a shape is given, {@code .npy} when it starts with the magic,
  * delimited text otherwise. Finiteness is NOT checked (callers decide, e.g.
  * {@link PointSet#requireFinite()}); every other problem is an {@link InvalidInputException} naming
- * the file.
+ * the file. The points are float32: float64 values (a float64, int32 or int64 {@code .npy}, or text,
+ * which is parsed as float64) are rounded to nearest, with one warning naming the first value that
+ * changed. (A fit reads float64 input exactly; the command line does that itself.)
  *
  * <pre>{@code
  * PointSet pts = PointReaders.readPoints("clips.npy", Optional.empty(), System.err::println);
@@ -95,7 +97,7 @@ public final class PointReaders {
         }
         return switch (f) {
             case NPY -> Npy.read(path, cancel).toPointSetTransferring(warnings);
-            case DELIMITED -> DelimitedReader.forFile(name).read(path, cancel).toPointSetTransferring();
+            case DELIMITED -> DelimitedReader.forFile(name).read(path, cancel).toFloat32PointSet(warnings);
             case RAW_FLOAT32 -> RawFloat32Reader.read(path, RawFloat32Reader.Shape.parse(shape.orElseThrow()), cancel);
         };
     }
@@ -124,7 +126,7 @@ public final class PointReaders {
         byte[] head = in.readNBytes(MAGIC.length);
         in.reset();
         if (Arrays.equals(head, MAGIC)) return Npy.read(in, name).toPointSetTransferring(warnings);
-        return DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(in, name).toPointSetTransferring();
+        return DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(in, name).toFloat32PointSet(warnings);
     }
 
     private static boolean startsWithMagic(Path path) throws IOException {

@@ -44,7 +44,7 @@ class DelimitedReaderTest {
         NumericTable t = read("a.csv", "1,2,3\n4.5,-5e-1,.25\n");
         assertEquals(2, t.rows());
         assertEquals(3, t.columns());
-        assertArrayEquals(new float[] {1, 2, 3, 4.5f, -0.5f, 0.25f}, t.values());
+        assertArrayEquals(new double[] {1, 2, 3, 4.5, -0.5, 0.25}, t.values());
         assertEquals(Optional.empty(), t.header());
     }
 
@@ -92,7 +92,7 @@ class DelimitedReaderTest {
         assertEquals(" line 3, column 2: 'abc' is not a number", error("n.csv", "1,2\n3,4\n5,abc\n"));
         assertEquals(" line 2, column 2: empty value", error("e.csv", "1,2\n3,\n"));
         assertEquals(" line 2, column 2: empty value", error("e2.csv", "1,2\n3,,4\n"));
-        assertEquals(" line 2, column 1: '1e39' is beyond the float32 range", error("o.csv", "1\n1e39\n"));
+        assertEquals(" line 2, column 1: '1e309' is beyond the float64 range", error("o.csv", "1\n1e309\n"));
         assertEquals(" line 2, column 1: '1,5' is not a number", error("o.tsv", "1\n1,5\n"));
         assertEquals(" line 1, column 2: 'NA' is not a number", error("na.csv", "1,NA\n"));
         assertEquals(" line 1: a quoted value opened in column 2 is never closed", error("qq.csv", "1,\"2\n"));
@@ -111,12 +111,12 @@ class DelimitedReaderTest {
     @Test
     void nanAndInfinityAreValuesForTheCallerToJudge() throws IOException {
         NumericTable t = read("n.csv", "nan,inf\n-Infinity,NaN\n+inf,-nan\n");
-        float[] v = t.values();
-        assertTrue(Float.isNaN(v[0]));
-        assertEquals(Float.POSITIVE_INFINITY, v[1]);
-        assertEquals(Float.NEGATIVE_INFINITY, v[2]);
-        assertEquals(Float.POSITIVE_INFINITY, v[4]);
-        assertTrue(Float.isNaN(v[5]));
+        double[] v = t.values();
+        assertTrue(Double.isNaN(v[0]));
+        assertEquals(Double.POSITIVE_INFINITY, v[1]);
+        assertEquals(Double.NEGATIVE_INFINITY, v[2]);
+        assertEquals(Double.POSITIVE_INFINITY, v[4]);
+        assertTrue(Double.isNaN(v[5]));
         assertEquals(0, t.toPointSet().firstNonFinite());
     }
 
@@ -124,30 +124,30 @@ class DelimitedReaderTest {
     void tsvWithHeaderAndSpaces() throws IOException {
         NumericTable t = read("t.tsv", "x\ty\tz\n 1\t2 \t3\n4\t5\t6\n");
         assertEquals(Optional.of(List.of("x", "y", "z")), t.header());
-        assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, t.values());
+        assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6}, t.values());
         assertEquals(" line 3: 2 values, expected 3 (as in the header on line 1)", error("bad.tsv", "x\ty\tz\n1\t2\t3\n4\t5\n"));
         assertEquals(" line 2, column 1: empty value", error("lead.tsv", "1\t2\n\t3\n"));
-        assertArrayEquals(new float[] {1, 2}, read("blank.tsv", "1\t2\n\t\t\n").values());
+        assertArrayEquals(new double[] {1, 2}, read("blank.tsv", "1\t2\n\t\t\n").values());
     }
 
     @Test
     void whitespaceSeparatedAsNumpySavetxtWritesIt() throws IOException {
         NumericTable t = read("s.txt", "# x y\n1.000000000000000000e+00 2.000000000000000000e+00\n\n  3 \t 4  \n");
-        assertArrayEquals(new float[] {1, 2, 3, 4}, t.values());
+        assertArrayEquals(new double[] {1, 2, 3, 4}, t.values());
         assertEquals(2, t.rows());
     }
 
     @Test
     void txtSniffsCommasAndTabs() throws IOException {
-        assertArrayEquals(new float[] {1, 2, 3, 4}, read("c.txt", "# comment, with comma\n1, 2\n3, 4\n").values());
-        assertArrayEquals(new float[] {1, 2, 3, 4}, read("t.txt", "1\t2\n3\t4\n").values());
+        assertArrayEquals(new double[] {1, 2, 3, 4}, read("c.txt", "# comment, with comma\n1, 2\n3, 4\n").values());
+        assertArrayEquals(new double[] {1, 2, 3, 4}, read("t.txt", "1\t2\n3\t4\n").values());
     }
 
     @Test
     void lineEndingsBomCommentsQuotes() throws IOException {
         NumericTable t = read("w.csv", "\uFEFFa,b\r\n# note\r\n1,\"2\"\r\n\r\n3 , 4\r5,6");
         assertEquals(Optional.of(List.of("a", "b")), t.header());
-        assertArrayEquals(new float[] {1, 2, 3, 4, 5, 6}, t.values());
+        assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6}, t.values());
         assertEquals(" line 4, column 2: 'x' is not a number", error("l.csv", "1,2\r\n\r\n3,4\r\n5,x\r\n"));
     }
 
@@ -158,7 +158,7 @@ class DelimitedReaderTest {
         NumericTable t = read("one.csv", b.toString());
         assertEquals(20000, t.rows());
         assertEquals(1, t.columns());
-        assertEquals(19999f, t.values()[19999]);
+        assertEquals(19999.0, t.values()[19999]);
     }
 
     @Test
@@ -187,10 +187,32 @@ class DelimitedReaderTest {
     }
 
     @Test
-    void floatParsingRoundsDecimalDirectlyToFloat32() throws IOException {
-        // 1.00000005960464477539062500001 lies just above the midpoint between 1 and the next float:
-        // direct rounding gives 1.0000001f, rounding through double first would give 1.0f.
-        NumericTable t = read("r.csv", "1.00000005960464477539062500001\n");
-        assertEquals(Math.nextUp(1f), t.values()[0]);
+    void decimalsAreReadAsFloat64AsNumPyReadsThem() throws IOException {
+        // 0.1 and 1e300 are not float32 values: kept exactly as float64 (scikit-learn fits these values);
+        // 1e-320 is a float64 subnormal; 1e400 is beyond float64 and refused, naming the cell.
+        NumericTable t = read("r.csv", "0.1,1e300\n1e-320,-2.5\n");
+        assertArrayEquals(new double[] {0.1, 1e300, 1e-320, -2.5}, t.values());
+        assertTrue(t.toPointSet().isFloat64());
+        assertEquals(0.1, t.toPointSet().getDouble(0, 0));
+        assertTrue(error("big.csv", "1,1e400\n").contains("line 1, column 2: '1e400' is beyond the float64 range"),
+                error("big.csv", "1,1e400\n"));
+    }
+
+    @Test
+    void theFloat32ViewIsTheFloat64ValueRoundedWarningOnlyOfOverflow() throws IOException {
+        // 1.00000005960464477539062500001 lies just above the midpoint between 1 and the next float: as
+        // float64 it is 1.0000000596046448 (the midpoint itself), which rounds to even, 1.0f, as
+        // numpy.loadtxt(dtype=float32) and astype(float32) round it. Rounding a decimal is silent; a value
+        // that becomes infinite is not.
+        NumericTable t = read("r.csv", "1.00000005960464477539062500001,2\n0.1,1e300\n");
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        float[] f = t.toFloat32(warnings::add);
+        assertArrayEquals(new float[] {1f, 2f, 0.1f, Float.POSITIVE_INFINITY}, f);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("1 of 4 values exceed the float32 range")
+                && warnings.get(0).contains("row 1, column 1"), warnings.get(0));
+        java.util.List<String> none = new java.util.ArrayList<>();
+        read("i.csv", "1,2\n0.3,-inf\n").toFloat32(none::add);
+        assertTrue(none.isEmpty(), none.toString());
     }
 }
