@@ -66,7 +66,9 @@ class VerifyCommandTest {
         assertEquals(ExitStatus.INCOMPLETE, r.code());
         assertTrue(r.out().startsWith("incomplete: "), r.out());
 
-        Cli.run("verify", tmp.resolve("absent").toString()).assertError("absent");
+        Cli.run("verify", tmp.resolve("absent").toString()).assertError("absent: no such folder");
+        Path file = Files.writeString(tmp.resolve("points.npy"), "not a folder");
+        Cli.run("verify", file.toString()).assertError("points.npy: is a file, not a result folder");
     }
 
     @Test

@@ -72,12 +72,15 @@ public final class ResultFolder {
 
     /** Checks {@code dir} against its manifest, reading every file it names once. */
     public static Verdict verify(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new org.sylva.data.InvalidInputException(dir + (Files.exists(dir)
+                    ? ": is a file, not a result folder (give the folder a run wrote with --out)" : ": no such folder"));
+        }
         Path mf = dir.resolve(MANIFEST);
         BasicFileAttributes a;
         try {
             a = Files.readAttributes(mf, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            if (!Files.isDirectory(dir)) throw new NoSuchFileException(dir.toString(), null, "no such folder");
             return new Verdict(Status.INCOMPLETE, dir, "no " + MANIFEST + ": the run that wrote it did not finish, "
                     + "or no Sylva run wrote it", null);
         }
