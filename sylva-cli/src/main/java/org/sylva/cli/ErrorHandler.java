@@ -83,7 +83,14 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         if (!(ex instanceof InvalidInputException e) || e.parameter().isEmpty()) return "";
         String parameter = e.parameter().get();
         String option = OPTION_NAMES.getOrDefault(parameter, "--" + parameter.replace('_', '-'));
-        return command.findOption(option) != null ? " (option " + option + ")" : "";
+        if (command.findOption(option) == null) return "";
+        // min_samples defaults to min_cluster_size: a user who never gave --min-samples must hear of the other
+        if (parameter.equals("min_samples") && command.findOption("--min-cluster-size") != null
+                && command.commandLine() != null && command.commandLine().getParseResult() != null
+                && !command.commandLine().getParseResult().hasMatchedOption(option)) {
+            return " (option --min-cluster-size: min_samples defaults to it)";
+        }
+        return " (option " + option + ")";
     }
 
     static String message(Throwable ex) {
