@@ -230,10 +230,12 @@ final class HdbscanCommand implements Callable<Integer> {
             in.requireFinite(loaded, "; --pca needs finite coordinates: it cannot leave rows out");
         }
         // Before the fit: a bad waveform option or a second file of the wrong length fails at once.
+        // Without a report they shape nothing, but a wrong one is still an error: checked all the same.
         Waveforms waveforms = null;
-        if (report != null) {
+        if (report != null || waveformOptions.given()) {
             waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet, context.cancel());
-        } else if (waveformOptions.given() && !run.quiet) {
+        }
+        if (report == null && waveformOptions.given() && !run.quiet) {
             err.println("sylva: warning: the waveform options only shape the report; add --report FILE.html");
         }
         // Enough free space for the outputs? Checked now that n is known, before the long computation.

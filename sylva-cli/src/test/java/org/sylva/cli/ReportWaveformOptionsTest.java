@@ -204,9 +204,16 @@ class ReportWaveformOptionsTest {
     }
 
     @Test
-    void withoutAReportTheOptionsOnlyWarn(@TempDir Path tmp) {
+    void withoutAReportTheOptionsWarnAndAreStillChecked(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");
         Cli.Result r = Cli.run("hdbscan", flat.toString(), "--channels", "4", "--out", out.toString()).assertOk();
         assertTrue(r.err().contains("warning: the waveform options only shape the report"), r.err());
+        // a wrong option is an error with or without a report, before anything is written
+        Path bad = tmp.resolve("bad");
+        Cli.run("hdbscan", flat.toString(), "--channels", "0", "--out", bad.toString())
+                .assertError("channels must be at least 1", "(option --channels)");
+        Cli.run("hdbscan", flat.toString(), "--waveforms-from", tmp.resolve("nope.npy").toString(), "--out",
+                bad.toString()).assertError("nope.npy", "(option --waveforms-from)");
+        Cli.assertNothingWritten(bad);
     }
 }
