@@ -101,7 +101,8 @@ final class CutCommand implements Callable<Integer> {
         }
         if (!run.quiet) {
             err.println(String.format(Locale.ROOT, "%d rows cut at distance %s (min cluster size %d): %d clusters, %d "
-                    + "noise%nwrote %d files to %s", labels.length, distance, mcs, clusters, noise, written.size(),
+                    + "noise%nwrote %s to %s", labels.length, distance, mcs, clusters, noise,
+                    HdbscanOutputs.files(written.size()),
                     written.get(0).toAbsolutePath().getParent()));
         }
         return 0;

@@ -184,6 +184,11 @@ final class HdbscanOutputs {
         return b.build();
     }
 
+    /** "1 file", "8 files": the count of a summary's last line. */
+    static String files(int n) {
+        return n + (n == 1 ? " file" : " files");
+    }
+
     /** The summary of a fit on the input read from a file, or on {@code pca}'s scores when not null. */
     static String summary(HdbscanResult r, PointSet points, String dtype, double readSeconds, PcaFeatures pca,
             List<Path> written) {
@@ -205,8 +210,16 @@ final class HdbscanOutputs {
         for (int l : labels) if (l >= 0) sizes[l]++;
         String weighted = "";
         if (r.weighted()) weighted = ", weighted as " + r.fittedPoints() + " points";
-        s.append(String.format(Locale.ROOT, "%d points x %d dims (%s%s): %d clusters, %d noise%n",
-                points.size(), points.dimensions(), dtype, weighted, k, r.noiseCount()));
+        int nan = 0, inf = 0;
+        for (int l : labels) {
+            if (l == -3) nan++;
+            else if (l == -2) inf++;
+        }
+        String leftOut = nan + inf == 0 ? "" : String.format(Locale.ROOT,
+                ", %d %s left out (%d with NaN: label -3, %d with an infinity: label -2)", nan + inf,
+                nan + inf == 1 ? "row" : "rows", nan, inf);
+        s.append(String.format(Locale.ROOT, "%d points x %d dims (%s%s): %d clusters, %d noise%s%n",
+                points.size(), points.dimensions(), dtype, weighted, k, r.noiseCount(), leftOut));
         Metric metric = r.parameters().metric();
         if (!metric.isEuclidean()) {
             s.append(String.format(Locale.ROOT, "metric: %s (exact brute-force engine)%s%n", metric.describe(),
@@ -228,7 +241,7 @@ final class HdbscanOutputs {
         }
         s.append(String.format(Locale.ROOT, " (fit %.3f s)", r.timings().total()));
         if (!written.isEmpty()) {
-            s.append(String.format(Locale.ROOT, "%nwrote %d files to %s", written.size(),
+            s.append(String.format(Locale.ROOT, "%nwrote %s to %s", HdbscanOutputs.files(written.size()),
                     written.get(0).toAbsolutePath().getParent()));
         }
         return s.toString();
@@ -252,6 +265,9 @@ final class HdbscanOutputs {
         if (r.weighted()) m.put("n_weighted_points", r.fittedPoints());
         m.put("n_clusters", r.clusterCount());
         m.put("n_noise", r.noiseCount());
+        int nonFinite = 0;
+        for (int l : r.labels()) if (l == -2 || l == -3) nonFinite++;
+        if (nonFinite > 0) m.put("n_non_finite", nonFinite);   // rows left out by --non-finite sklearn
         int[] labels = r.labels();
         int[] sizes = new int[r.clusterCount()];
         for (int l : labels) if (l >= 0) sizes[l]++;

@@ -116,8 +116,14 @@ final class InputOptions {
 
     /** The trailing axes of a 3-D array of clips, or null for any other rank; refuses an empty clip. */
     static int[] clipShape(NpyArray a) {
-        if (a.rank() != 3) return null;
         int[] s = a.shape();
+        if (a.rank() > 3) {
+            StringBuilder t = new StringBuilder("(");
+            for (int i = 0; i < s.length; i++) t.append(i == 0 ? "" : ", ").append(s[i]);
+            throw new InvalidInputException(a.source() + ": points must be a 2-D array (n, d) or 3-D clips (n, channels, "
+                    + "samples); found shape " + t.append(')'));
+        }
+        if (a.rank() != 3) return null;
         if ((long) s[1] * s[2] == 0 || (long) s[1] * s[2] > Integer.MAX_VALUE) {
             throw new InvalidInputException(a.source() + ": clips of shape (" + s[1] + ", " + s[2]
                     + ") have no values (or too many); expected (n, channels, samples) or (n, samples, channels)");

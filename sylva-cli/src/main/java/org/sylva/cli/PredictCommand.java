@@ -139,7 +139,7 @@ final class PredictCommand implements Callable<Integer> {
         if (sizes.length > 20) parts.add("... " + (sizes.length - 20) + " more");
         s.append(String.format(Locale.ROOT, "%d assigned to the model's %d clusters (%s), %d noise", p.size() - noise,
                 sizes.length, String.join(", ", parts), noise));
-        s.append(String.format(Locale.ROOT, "%nwrote %d files to %s", written.size(),
+        s.append(String.format(Locale.ROOT, "%nwrote %s to %s", HdbscanOutputs.files(written.size()),
                 written.get(0).toAbsolutePath().getParent()));
         return s.toString();
     }

@@ -140,8 +140,8 @@ final class ReselectCommand implements Callable<Integer> {
         }
         if (!run.quiet) {
             err.println(String.format(Locale.ROOT, "%d rows reselected (%s, min cluster size %d): %d clusters, %d noise"
-                    + "%nwrote %d files to %s", labels.length, other.method().name().toLowerCase(Locale.ROOT),
-                    other.minClusterSize(), re.clusterCount(), noise, written.size(),
+                    + "%nwrote %s to %s", labels.length, other.method().name().toLowerCase(Locale.ROOT),
+                    other.minClusterSize(), re.clusterCount(), noise, HdbscanOutputs.files(written.size()),
                     written.get(0).toAbsolutePath().getParent()));
         }
         return 0;

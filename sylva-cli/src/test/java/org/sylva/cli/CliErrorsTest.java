@@ -63,6 +63,7 @@ class CliErrorsTest {
         TestData.writeNpy(TestData.with(p, 5, 1, Float.NEGATIVE_INFINITY), in.resolve("inf.npy"));
         Files.writeString(in.resolve("nan.csv"), "x,y\n1,2\n3,nan\n5,6\n");
         TestData.writeNpy(PointSet.of(1, D, new float[D]), in.resolve("one.npy"));
+        org.sylva.io.Npy.writeFloat32(in.resolve("rank4.npy"), new float[2 * 3 * 4 * 5], 2, 3, 4, 5);
         double[] x64 = new double[N * D];
         for (int i = 0; i < x64.length; i++) x64[i] = p.coordinates()[i] + 1e-9 * i;
         double[] nan64 = x64.clone();
@@ -142,6 +143,8 @@ class CliErrorsTest {
                 c("float64 values whose squares overflow", List.of("hdbscan", f("huge64.npy")), "huge64.npy",
                         "point 11, coordinate 1 is 3.0E200", "rescale"),
                 c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "NaN"),
+                c("a 4-D .npy", List.of("hdbscan", f("rank4.npy")), "rank4.npy",
+                        "a 2-D array (n, d) or 3-D clips (n, channels, samples)", "(2, 3, 4, 5)"),
                 c("one point", List.of("hdbscan", f("one.npy")), "one.npy", "samples in X (1)", "at least two points"),
                 c("min-samples larger than n", List.of("hdbscan", good, "--min-samples", "61"), "good.npy",
                         "min_samples (61) must be at most the number of samples in X (60)", "(option --min-samples)"),
@@ -273,9 +276,14 @@ class CliErrorsTest {
     @Test
     void nonFiniteSklearnAcceptsWhatTheDefaultRefuses(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("o");
-        Cli.run("hdbscan", f("nan.npy"), "--non-finite", "sklearn", "--out", out.toString(), "-q").assertOk();
+        Cli.Result said = Cli.run("hdbscan", f("nan.npy"), "--non-finite", "sklearn", "--out", out.toString(), "--json")
+                .assertOk();
         int[] labels = Npy.read(out.resolve("labels.npy")).toInt32();
         assertEquals(-3, labels[17]);
+        // the summary and the JSON say how many rows were left out
+        assertTrue(said.err().contains("1 row left out (1 with NaN: label -3, 0 with an infinity: label -2)"),
+                said.err());
+        assertTrue(said.out().contains("\"n_non_finite\": 1"), said.out());
         Cli.run("hdbscan", f("inf.npy"), "--non-finite", "sklearn", "--out", out.toString(), "-q").assertOk();
         assertEquals(-2, Npy.read(out.resolve("labels.npy")).toInt32()[5]);
         // float64 input is fitted from its float64 values: an infinity there is left out too, not taken

@@ -90,6 +90,7 @@ class CutReselectCommandTest {
         assertTrue(java.util.Arrays.stream(labels).max().getAsInt() >= 1, "at least two clusters");
         assertTrue(java.util.Arrays.stream(labels).anyMatch(l -> l == -1), "some noise");
         assertTrue(r.out().contains("\"cut_distance\": " + cut), r.out());
+        assertTrue(r.err().contains("wrote 1 file to "), r.err());
         Path csv = tmp.resolve("csv");
         Cli.run("cut", model.toString(), "--distance", cut, "--out", csv.toString(), "--format", "csv", "-q").assertOk();
         assertEquals(Cli.withManifest(List.of("labels.csv")), Cli.list(csv));
