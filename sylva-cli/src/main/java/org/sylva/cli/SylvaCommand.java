@@ -24,7 +24,8 @@ import picocli.CommandLine.Command;
             "  sylva verify result/          # complete, or interrupted half-way?",
             "  sylva help hdbscan",
             "",
-            "Exit status: 0 success, 2 error (one line names the problem), 130 interrupted (Ctrl-C)."})
+            "Exit status: 0 success, 2 error (one line names the problem), 3 results written but the report "
+                + "not, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); verify: 1 incomplete, 4 mismatch."})
 final class SylvaCommand implements Runnable {
     /** Every subcommand, in the order of the usage text. */
     static final List<Class<?>> SUBCOMMANDS = List.of(HdbscanCommand.class, PredictCommand.class, CutCommand.class,

@@ -190,6 +190,12 @@ class CommandsAndHelpTest {
         for (String c : List.of("hdbscan", "balltree", "demo", "bench", "help")) {
             assertTrue(top.contains("  " + c + " "), () -> "top-level help lists " + c + ":\n" + top);
         }
+        // every exit status a script may see, each from ExitStatus
+        String flat = top.replaceAll("\\s+", " ");
+        for (int status : new int[] {ExitStatus.OK, ExitStatus.ERROR, ExitStatus.REPORT_FAILED, ExitStatus.INTERRUPTED,
+                143, ExitStatus.INCOMPLETE, ExitStatus.MISMATCH}) {
+            assertTrue(flat.matches("(?s).*[ :]" + status + " [a-z].*"), () -> "help names exit status " + status + ":\n" + top);
+        }
     }
 
     @Test
