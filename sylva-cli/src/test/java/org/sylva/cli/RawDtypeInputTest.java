@@ -197,17 +197,7 @@ class RawDtypeInputTest {
         int d = clips.dimensions();
         double[] exact = new double[v.length];
         for (int i = 0; i < v.length; i++) exact[i] = v[i];
-        Hdbscan h = Hdbscan.builder().minClusterSize(10).build();
-        HdbscanResult expected = h.fit(exact, N, d, ProgressListener.NONE, CancellationToken.NEVER);
-        float[] rounded = new float[v.length];
-        for (int i = 0; i < v.length; i++) rounded[i] = v[i];
-        assertFalse(java.util.Arrays.equals(expected.coreDistances(), h.fit(PointSet.of(N, d, rounded)).coreDistances()),
-                "test data too weak: rounding to float32 changes no core distance");
-        Path f64 = tmp.resolve("f64.npy");
-        Npy.writeFloat64(f64, exact, N, d);
-        Path f64Out = tmp.resolve("f64out");
-        cluster(f64, f64Out, "-q");
-        HdbscanCommandTest.assertSameAsLibrary(f64Out, expected);
+        Path f64Out = float64TwinOutputs(tmp, exact);
         for (String descr : new String[] {"<i4", ">i4", "<i8", ">i8"}) {
             ByteOrder order = descr.startsWith(">") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
             int size = descr.endsWith("4") ? 4 : 8;
@@ -216,6 +206,26 @@ class RawDtypeInputTest {
             assertNamesDtype(cluster(in, out), size == 4 ? "int32" : "int64");
             assertSameOutputs(f64Out, out, descr);
         }
+    }
+
+    /**
+     * The outputs of {@code exact} (N rows) saved as a float64 .npy, checked against the library's float64
+     * fit; the values must be ones float32 cannot hold (rounding them would change a core distance).
+     */
+    static Path float64TwinOutputs(Path tmp, double[] exact) throws IOException {
+        int d = clips.dimensions();
+        Hdbscan h = Hdbscan.builder().minClusterSize(10).build();
+        HdbscanResult expected = h.fit(exact, N, d, ProgressListener.NONE, CancellationToken.NEVER);
+        float[] rounded = new float[exact.length];
+        for (int i = 0; i < exact.length; i++) rounded[i] = (float) exact[i];
+        assertFalse(java.util.Arrays.equals(expected.coreDistances(), h.fit(PointSet.of(N, d, rounded)).coreDistances()),
+                "test data too weak: rounding to float32 changes no core distance");
+        Path f64 = tmp.resolve("f64.npy");
+        Npy.writeFloat64(f64, exact, N, d);
+        Path f64Out = tmp.resolve("f64out");
+        cluster(f64, f64Out, "-q");
+        HdbscanCommandTest.assertSameAsLibrary(f64Out, expected);
+        return f64Out;
     }
 
     /**
@@ -239,17 +249,7 @@ class RawDtypeInputTest {
             }
             csv.append('\n');
         }
-        Hdbscan h = Hdbscan.builder().minClusterSize(10).build();
-        HdbscanResult expected = h.fit(exact, N, d, ProgressListener.NONE, CancellationToken.NEVER);
-        float[] rounded = new float[exact.length];
-        for (int i = 0; i < exact.length; i++) rounded[i] = (float) exact[i];
-        assertFalse(java.util.Arrays.equals(expected.coreDistances(), h.fit(PointSet.of(N, d, rounded)).coreDistances()),
-                "test data too weak: rounding to float32 changes no core distance");
-        Path f64 = tmp.resolve("f64.npy");
-        Npy.writeFloat64(f64, exact, N, d);
-        Path f64Out = tmp.resolve("f64out");
-        cluster(f64, f64Out, "-q");
-        HdbscanCommandTest.assertSameAsLibrary(f64Out, expected);
+        Path f64Out = float64TwinOutputs(tmp, exact);
         Path in = write(tmp, "points.csv", csv.toString().getBytes(StandardCharsets.US_ASCII));
         Path out = tmp.resolve("csvout");
         assertNamesDtype(cluster(in, out), "float64");
