@@ -76,13 +76,15 @@ final class InputOptions {
             b.mark(NPY_MAGIC.length);
             byte[] head = b.readNBytes(NPY_MAGIC.length);
             b.reset();
-            if (!Arrays.equals(head, NPY_MAGIC)) return text(DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, "-"));
+            if (!Arrays.equals(head, NPY_MAGIC)) {
+                return text(DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, "-"), warnings(err, quiet));
+            }
             a = Npy.read(b, "-");
         } else if (isNpy(Path.of(input))) {
             a = Npy.read(Path.of(input), cancel);
         } else if (PointReaders.formatOf(input, false) == PointReaders.Format.DELIMITED
                 && !Files.isDirectory(Path.of(input))) {
-            return text(DelimitedReader.forFile(input).read(Path.of(input), cancel));
+            return text(DelimitedReader.forFile(input).read(Path.of(input), cancel), warnings(err, quiet));
         } else {
             return new Loaded(read(err, quiet, stdin, cancel), null, FLOAT32);
         }
@@ -109,7 +111,8 @@ final class InputOptions {
      * Text, read as float64 as NumPy and scikit-learn read it: fitted from those values, with a float32
      * copy (rounded, no warning) for the summary, the report and the checks.
      */
-    private static Loaded text(NumericTable t) {
+    private static Loaded text(NumericTable t, Consumer<String> warnings) {
+        t.note().ifPresent(warnings);
         double[] exact = t.values();
         return new Loaded(t.toFloat32PointSet(w -> { }), exact, FLOAT64);
     }

@@ -260,6 +260,27 @@ class RawDtypeInputTest {
         assertSameOutputs(f64Out, viaStdin, "points.csv from stdin");
     }
 
+    /** A CSV as pandas writes unnamed columns ("0,1,...,d-1" first): read as data, with a warning saying so. */
+    @Test
+    void aPandasColumnNumberHeaderIsReadAsAPointWithAWarning(@TempDir Path tmp) throws IOException {
+        int d = clips.dimensions();
+        StringBuilder csv = new StringBuilder();
+        for (int j = 0; j < d; j++) csv.append(j == 0 ? "" : ",").append(j);
+        csv.append('\n');
+        float[] c = clips.coordinates();
+        for (int i = 0; i < N; i++) {
+            for (int j = 0; j < d; j++) csv.append(j == 0 ? "" : ",").append(c[i * d + j]);
+            csv.append('\n');
+        }
+        Path in = write(tmp, "frame.csv", csv.toString().getBytes(StandardCharsets.US_ASCII));
+        Cli.Result r = Cli.run("hdbscan", s(in), "--min-cluster-size", "10", "--out", s(tmp.resolve("out"))).assertOk();
+        assertTrue(r.err().contains("sylva: warning: " + in + ": line 1 reads 0, 1, ..., " + (d - 1)), r.err());
+        assertTrue(r.err().contains((N + 1) + " points x " + d + " dims"), r.err());
+        Cli.Result quiet = Cli.run("hdbscan", s(in), "--min-cluster-size", "10", "--out", s(tmp.resolve("q")), "-q")
+                .assertOk();
+        assertFalse(quiet.err().contains("warning"), quiet.err());
+    }
+
     @Test
     void int64BeyondTwoToThe53IsRefusedNamingTheValue(@TempDir Path tmp) throws IOException {
         long[] v = quantised(1000);

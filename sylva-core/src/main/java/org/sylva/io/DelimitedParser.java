@@ -41,6 +41,8 @@ final class DelimitedParser {
     private List<String> headerNames;
     private int headerLine = -1;
     private boolean firstRecordPending = true;
+    /** Set when the first row, read as data, looks like a header of column numbers (see {@link NumericTable#note()}). */
+    private String firstRowNote;
     private final List<String> firstCells = new ArrayList<>();
     private final List<Integer> firstCellLines = new ArrayList<>();
 
@@ -88,7 +90,7 @@ final class DelimitedParser {
                     ? "no data (only blank lines and comments)" : "empty file (no data)"));
         }
         double[] v = count == values.length ? values : Arrays.copyOf(values, (int) count);
-        return new NumericTable(source, rows, columns, v, headerNames);
+        return new NumericTable(source, rows, columns, v, headerNames, firstRowNote);
     }
 
     /** Parses one record starting at its first non-space character; returns the char after its end. */
@@ -212,6 +214,12 @@ final class DelimitedParser {
             for (int i = 0; i < n; i++) store(parseCell(firstCells.get(i), firstCellLines.get(i), i + 1));
             firstDataLine = recordLine;
             rows = 1;
+            if (headerMode == Header.AUTO && n >= 2) {
+                boolean counting = true;
+                for (int i = 0; i < n && counting; i++) counting = firstCells.get(i).equals(Integer.toString(i));
+                if (counting) firstRowNote = "line " + recordLine + " reads 0, 1, ..., " + (n - 1) + ", as pandas writes"
+                        + " the names of unnamed columns (to_csv without header=False); it was read as a point";
+            }
         }
         firstCells.clear();
         firstCellLines.clear();

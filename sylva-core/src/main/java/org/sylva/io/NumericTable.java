@@ -23,8 +23,14 @@ public final class NumericTable {
     private final int columns;
     private final double[] values;
     private final List<String> header;
+    private final String note;
 
     NumericTable(String source, int rows, int columns, double[] values, List<String> header) {
+        this(source, rows, columns, values, header, null);
+    }
+
+    NumericTable(String source, int rows, int columns, double[] values, List<String> header, String note) {
+        this.note = note;
         this.source = source;
         this.rows = rows;
         this.columns = columns;
@@ -53,6 +59,15 @@ public final class NumericTable {
     /** A copy of the values, row-major ({@code values[r * columns + c]}); NaN and infinities kept as read. */
     public double[] values() {
         return values.clone();
+    }
+
+    /**
+     * Something about the file worth a warning, though it was read as it says: a first row of the column
+     * numbers 0, 1, ..., d-1 (what pandas writes as the header of unnamed columns) is a point, since every
+     * cell of it is a number, but probably was meant as a header.
+     */
+    public Optional<String> note() {
+        return Optional.ofNullable(note).map(n -> source + ": " + n);
     }
 
     /** The header row's cell texts, when the file had a header row. */
@@ -93,8 +108,9 @@ public final class NumericTable {
         return out;
     }
 
-    /** The table as float32 points ({@link #toFloat32}); finiteness is not checked. */
+    /** The table as float32 points ({@link #toFloat32}); {@link #note()} goes to {@code warnings} too; finiteness is not checked. */
     public PointSet toFloat32PointSet(Consumer<String> warnings) {
+        note().ifPresent(warnings);
         return PointSet.unchecked(rows, columns, toFloat32(warnings));
     }
 

@@ -187,6 +187,26 @@ class DelimitedReaderTest {
     }
 
     @Test
+    void aFirstRowOfColumnNumbersIsReadAsDataWithANote() throws IOException {
+        // pandas' to_csv(index=False) of unnamed columns writes "0,1,2" as the header: every cell a number,
+        // so the row is a point (a header would need a non-numeric cell), but the table says so
+        NumericTable t = read("p.csv", "0,1,2\n5.5,6,7\n");
+        assertEquals(2, t.rows());
+        assertTrue(t.note().orElseThrow().endsWith("p.csv: line 1 reads 0, 1, ..., 2, as pandas writes the names of"
+                + " unnamed columns (to_csv without header=False); it was read as a point"), t.note().toString());
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        t.toFloat32PointSet(warnings::add);
+        assertEquals(List.of(t.note().orElseThrow()), warnings);
+        // any other first row, a single column, or a header given as such: no note
+        assertTrue(read("q.csv", "0,2,1\n5,6,7\n").note().isEmpty());
+        assertTrue(read("r.csv", "0\n5\n").note().isEmpty());
+        assertTrue(read("s.csv", "1,2,3\n5,6,7\n").note().isEmpty());
+        Path p = dir.resolve("h.csv");
+        Files.writeString(p, "0,1,2\n5,6,7\n");
+        assertTrue(DelimitedReader.forFile("h.csv").withHeader(Header.PRESENT).read(p).note().isEmpty());
+    }
+
+    @Test
     void decimalsAreReadAsFloat64AsNumPyReadsThem() throws IOException {
         // 0.1 and 1e300 are not float32 values: kept exactly as float64 (scikit-learn fits these values);
         // 1e-320 is a float64 subnormal; 1e400 is beyond float64 and refused, naming the cell.
