@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,7 +65,12 @@ class ResultFolderTest {
         assertEquals(ResultFolder.Status.INCOMPLETE, v.status());
         assertNull(v.manifest());
         assertTrue(v.message().contains(ResultFolder.MANIFEST), v.message());
-        assertThrows(NoSuchFileException.class, () -> ResultFolder.verify(tmp.resolve("absent")));
+        var absent = assertThrows(org.sylva.data.InvalidInputException.class, () -> ResultFolder.verify(tmp.resolve("absent")));
+        assertTrue(absent.getMessage().endsWith("absent: no such folder"), absent.getMessage());
+        var file = assertThrows(org.sylva.data.InvalidInputException.class,
+                () -> ResultFolder.verify(dir.resolve("labels.npy")));
+        assertTrue(file.getMessage().endsWith("labels.npy: is a file, not a result folder (give the folder a run wrote"
+                + " with --out)"), file.getMessage());
     }
 
     @Test
