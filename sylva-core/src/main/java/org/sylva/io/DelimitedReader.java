@@ -18,7 +18,8 @@ import org.sylva.progress.CancellationToken;
 
 /**
  * Reads numeric delimited text (CSV, TSV, whitespace-separated) into a {@link NumericTable} of
- * float64 values, each decimal correctly rounded (as {@code numpy.loadtxt} and scikit-learn read text). Every row must have the same number of values; blank lines and lines starting with
+ * float64 values, each decimal correctly rounded (as {@code numpy.loadtxt} reads text). Every row must
+ * have the same number of values; blank lines and lines starting with
  * {@code #} (as {@code numpy.savetxt} writes headers) are skipped; cells may be quoted
  * ({@code "1.5"}, RFC 4180 style) and surrounded by spaces; a UTF-8 byte-order mark is ignored.
  * Values are decimal numbers ({@code 1}, {@code -2.5}, {@code .5}, {@code 1e-3}) or, in any case,

@@ -23,9 +23,10 @@ import org.sylva.progress.CancellationToken;
  * standard input: raw float32 when a shape is given, {@code .npy} when it starts with the magic,
  * delimited text otherwise. Finiteness is NOT checked (callers decide, e.g.
  * {@link PointSet#requireFinite()}); every other problem is an {@link InvalidInputException} naming
- * the file. The points are float32: float64 values (a float64, int32 or int64 {@code .npy}, or text,
- * which is parsed as float64) are rounded to nearest, with one warning naming the first value that
- * changed. (A fit reads float64 input exactly; the command line does that itself.)
+ * the file. The points are float32: float64 values are rounded to nearest, with one warning naming the
+ * first value that changed for a float64, int32 or int64 {@code .npy}, and for text (parsed as float64,
+ * whose decimals are rarely float32 values) only when a value overflows float32. (A fit reads float64
+ * input exactly; the command line does that itself.)
  *
  * <pre>{@code
  * PointSet pts = PointReaders.readPoints("clips.npy", Optional.empty(), System.err::println);

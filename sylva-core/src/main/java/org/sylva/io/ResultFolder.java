@@ -11,6 +11,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.sylva.data.InvalidInputException;
 
 /**
  * Tells whether a result folder holds one complete run. A run publishes its files and then, last, a
@@ -73,7 +74,7 @@ public final class ResultFolder {
     /** Checks {@code dir} against its manifest, reading every file it names once. */
     public static Verdict verify(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
-            throw new org.sylva.data.InvalidInputException(dir + (Files.exists(dir)
+            throw new InvalidInputException(dir + (Files.exists(dir)
                     ? ": is a file, not a result folder (give the folder a run wrote with --out)" : ": no such folder"));
         }
         Path mf = dir.resolve(MANIFEST);
