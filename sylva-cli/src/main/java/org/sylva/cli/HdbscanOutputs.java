@@ -184,6 +184,16 @@ final class HdbscanOutputs {
         return b.build();
     }
 
+    /** The rows {@code --non-finite sklearn} left out: {@code {with NaN (label -3), with an infinity (label -2)}}. */
+    static int[] leftOut(int[] labels) {
+        int nan = 0, inf = 0;
+        for (int l : labels) {
+            if (l == -3) nan++;
+            else if (l == -2) inf++;
+        }
+        return new int[] {nan, inf};
+    }
+
     /** "1 file", "8 files": the count of a summary's last line. */
     static String files(int n) {
         return n + (n == 1 ? " file" : " files");
@@ -210,11 +220,8 @@ final class HdbscanOutputs {
         for (int l : labels) if (l >= 0) sizes[l]++;
         String weighted = "";
         if (r.weighted()) weighted = ", weighted as " + r.fittedPoints() + " points";
-        int nan = 0, inf = 0;
-        for (int l : labels) {
-            if (l == -3) nan++;
-            else if (l == -2) inf++;
-        }
+        int[] out = leftOut(labels);
+        int nan = out[0], inf = out[1];
         String leftOut = nan + inf == 0 ? "" : String.format(Locale.ROOT,
                 ", %d %s left out (%d with NaN: label -3, %d with an infinity: label -2)", nan + inf,
                 nan + inf == 1 ? "row" : "rows", nan, inf);
@@ -265,8 +272,8 @@ final class HdbscanOutputs {
         if (r.weighted()) m.put("n_weighted_points", r.fittedPoints());
         m.put("n_clusters", r.clusterCount());
         m.put("n_noise", r.noiseCount());
-        int nonFinite = 0;
-        for (int l : r.labels()) if (l == -2 || l == -3) nonFinite++;
+        int[] out = leftOut(r.labels());
+        int nonFinite = out[0] + out[1];
         if (nonFinite > 0) m.put("n_non_finite", nonFinite);   // rows left out by --non-finite sklearn
         int[] labels = r.labels();
         int[] sizes = new int[r.clusterCount()];
