@@ -17,7 +17,12 @@ public final class Failures {
 
     /** The original failure behind {@code e}: the cause, without fork-join's re-created copy. */
     public static Throwable original(ExecutionException e) {
-        Throwable c = e.getCause() == null ? e : e.getCause();
+        return original(e.getCause() == null ? e : e.getCause());
+    }
+
+    /** {@code failure} without fork-join's re-created copies (same type, the original as cause). */
+    public static Throwable original(Throwable failure) {
+        Throwable c = failure;
         // A task joined through several threads may have been re-created more than once.
         for (int depth = 0; depth < 16 && c.getCause() != null && c.getClass() == c.getCause().getClass(); depth++) {
             c = c.getCause();

@@ -1,10 +1,7 @@
 package org.sylva.parallel;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -127,17 +124,27 @@ public final class ParallelWork {
             int helpers = Math.min(threads, units) - 1;
             Thread caller = Thread.currentThread();
             AtomicBoolean[] seat = new AtomicBoolean[helpers];   // helper h is worker h + 1
-            List<Future<?>> futures = new ArrayList<>(helpers);
+            // Each started helper is waited for on its latch, not with Future.get(): a fork-join task's get()
+            // consumes an interrupt that arrives as the task completes and returns without setting it again.
+            CountDownLatch[] finished = new CountDownLatch[helpers];
+            Throwable[] helperFailure = new Throwable[helpers];
             for (int h = 0; h < helpers; h++) {
-                int id = h + 1;
+                int id = h + 1, slot = h;
                 AtomicBoolean taken = new AtomicBoolean();
                 seat[h] = taken;
-                futures.add(pool.submit(() -> {
-                    if (taken.compareAndSet(false, true)) {
+                CountDownLatch end = new CountDownLatch(1);
+                finished[h] = end;
+                pool.execute(() -> {
+                    if (!taken.compareAndSet(false, true)) return;
+                    try {
                         work(id, units, next, done, weight, doneWeight, lastReport, failed, stage, offset, total,
                                 listener, token, task, caller);
+                    } catch (Throwable t) {
+                        helperFailure[slot] = t;
+                    } finally {
+                        end.countDown();
                     }
-                }));
+                });
             }
             Throwable failure = null;
             try {
@@ -151,19 +158,16 @@ public final class ParallelWork {
             // this pass. An interrupt stops them at their next unit; then wait for the unit in hand.
             for (int h = 0; h < helpers; h++) {
                 if (seat[h].compareAndSet(false, true)) continue;   // never started: it will not run any unit
-                Future<?> f = futures.get(h);
                 for (int attempt = 0; attempt < Integer.MAX_VALUE; attempt++) {
                     try {
-                        f.get();
-                        break;
-                    } catch (ExecutionException e) {
-                        if (failure == null) failure = Failures.original(e);
+                        finished[h].await();
                         break;
                     } catch (InterruptedException e) {
                         interrupted = true;
                         failed.set(true);
                     }
                 }
+                if (failure == null && helperFailure[h] != null) failure = Failures.original(helperFailure[h]);
             }
             if (interrupted) Thread.currentThread().interrupt();
             if (failure != null) throw Failures.rethrow(failure);

@@ -3,7 +3,6 @@ package org.sylva.parallel;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
@@ -75,17 +74,26 @@ public final class SplitScheduler {
             job.run();
             return;
         }
-        ForkJoinTask<?> root = ForkJoinTask.adapt(job);
         boolean interrupted = Thread.currentThread().isInterrupted();
         callerInterrupted = interrupted;
-        pool.execute(root);
+        // Waited for on a latch, not with ForkJoinTask.get(): get() consumes an interrupt that arrives as the
+        // task completes and returns normally without setting the flag again, so the interrupt was lost.
+        // The latch either throws (the flag consumed, recorded here) or leaves the flag set.
+        CountDownLatch finished = new CountDownLatch(1);
+        Throwable[] failure = new Throwable[1];
+        pool.execute(() -> {
+            try {
+                job.run();
+            } catch (Throwable t) {
+                failure[0] = t;
+            } finally {
+                finished.countDown();
+            }
+        });
         for (int attempt = 0; attempt < Integer.MAX_VALUE; attempt++) {
             try {
-                root.get();
+                finished.await();
                 break;
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (interrupted) Thread.currentThread().interrupt();
-                throw Failures.rethrow(Failures.original(e));
             } catch (InterruptedException e) {
                 // The job cannot stop while its workers write into its data; it stops at its own checks.
                 interrupted = true;
@@ -93,6 +101,7 @@ public final class SplitScheduler {
             }
         }
         if (interrupted) Thread.currentThread().interrupt();
+        if (failure[0] != null) throw Failures.rethrow(Failures.original(failure[0]));
     }
 
     /** Runs {@code body} for every index of {@code [from, to)}, halving the range and sharing the halves. */
