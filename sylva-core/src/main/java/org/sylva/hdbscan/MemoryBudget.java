@@ -9,7 +9,7 @@ import org.sylva.hdbscan.core.CoreDistances;
  * JVM cannot hold it — instead of an OutOfMemoryError deep inside a stage.
  *
  * <p>The estimate is the largest of the CPU engine's phases, each the sum of the arrays alive in it
- * (counted from the code, for the worst case: float32-exact coordinates with the float32 pre-filter,
+ * (counted from the code, for the worst case: a float32 copy of the coordinates with the float32 pre-filter,
  * which keeps a second, approximate neighbour list per point). {@code P} is the index's positions (the
  * points plus the padding of each leaf to the vector width, at most {@code n / 8} more here) and
  * {@code k = min(n, minSamples + 1)}:

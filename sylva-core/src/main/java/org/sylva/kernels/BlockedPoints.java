@@ -22,16 +22,27 @@ public interface BlockedPoints {
     double[] blocks();
 
     /**
-     * The same coordinates as float32 in the same layout, or {@code null} where some coordinate is not
-     * exactly a float32 of magnitude at most {@link DistanceKernel#FLOAT32_LIMIT}. Within every block the
-     * coordinates may come in another order, the same for every point: only the pre-filter reads this
-     * copy, and it sums all of a pair's coordinates, with an error bound that holds in any order.
+     * The points as float32 in the same layout, or {@code null}: every value of magnitude at most
+     * {@link DistanceKernel#FLOAT32_LIMIT}. Where every coordinate is exactly such a float32 value the copy
+     * holds the coordinates themselves; otherwise it may hold the points shifted by a vector common to all
+     * and rounded, within {@link #float32Rounding()} of them. Within every block the coordinates may come in
+     * another order, the same for every point: only the pre-filter reads this copy, and it sums all of a
+     * pair's coordinate differences, with an error bound that holds in any order and under any common shift.
      */
     float[] blocks32();
 
     /** True when {@link #blocks32()} is present. */
     default boolean hasFloat32() {
         return blocks32() != null;
+    }
+
+    /**
+     * The largest Euclidean distance between a point and its float32 copy in {@link #blocks32()}, up to a
+     * translation common to all points: {@code 0} when the copy holds the coordinates exactly. A rounded
+     * copy widens the pre-filter's bound ({@link ApproximationBound}).
+     */
+    default double float32Rounding() {
+        return 0.0;
     }
 
     /** Centres of the partition nodes, {@code d} values per node (shared, read-only). */

@@ -33,11 +33,11 @@ public final class IntegerGrid {
     }
 
     /**
-     * True when the float32 copy of {@code pts} exists and its approximate squared distances equal the
+     * True when the float32 copy of {@code pts} exists unrounded and its approximate squared distances equal the
      * float64 reference values for every pair of the {@code positions} positions that {@code real} marks.
      */
     public static boolean exactApproximations(BlockedPoints pts, int positions, RealPositions real) {
-        if (!pts.hasFloat32()) return false;
+        if (!pts.hasFloat32() || pts.float32Rounding() != 0) return false;
         int d = pts.dimensions(), w = pts.blockWidth();
         double[] data = pts.blocks();
         double[] lo = new double[d], hi = new double[d];

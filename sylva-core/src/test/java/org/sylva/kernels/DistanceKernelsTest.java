@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -204,9 +205,69 @@ class DistanceKernelsTest {
                 }
             }
         }
-        // Not float32-exact (or too large): no float32 copy, so no pre-filter.
-        assertTrue(!PointIndex.build(new double[] {0.1, 0.2}, 2, 1, simd).hasFloat32());
+        // Too large once shifted by the mean: no float32 copy, so no pre-filter.
         assertTrue(!PointIndex.build(new double[] {1e16, 0}, 2, 1, simd).hasFloat32());
+        // Float32-exact: the copy is the coordinates themselves.
+        assertEquals(0.0, PointIndex.build(new double[] {0.5, 2}, 2, 1, simd).float32Rounding());
+    }
+
+    /**
+     * Float64 coordinates that are not float32 values get a rounded copy of the points minus their mean,
+     * and the pre-filter stays within {@link ApproximationBound} of the exact values: decimals, Gaussians far
+     * from the origin (where only the shift keeps the bound useful), tiny and huge scales, mixed scales per
+     * coordinate.
+     */
+    @Test
+    void approximationsOfARoundedCopyStayWithinTheirBound() {
+        DistanceKernel simd = KernelProvider.get().distance("simd");
+        for (double scale : new double[] {1e-20, 1e-3, 1.0, 300.0, 1e12}) {
+            for (double offset : new double[] {0.0, 1e6}) {
+                for (int d : new int[] {1, 7, 61, 100}) {
+                    int n = 300;
+                    Random r = new Random(d * 17L + (long) Math.log10(scale) + (long) offset);
+                    double[] rows = new double[n * d];
+                    for (int i = 0; i < n; i++) {
+                        for (int j = 0; j < d; j++) {
+                            double v = r.nextGaussian() * scale * (j % 3 == 2 ? 1e-3 : 1) + offset * scale;
+                            rows[i * d + j] = i % 3 == 0 ? Math.round(v / scale * 1e4) / 1e4 * scale : v;
+                        }
+                    }
+                    for (int i = 0; i < 10; i++) System.arraycopy(rows, 0, rows, (1 + i) * d, d);   // exact zeros
+                    PointIndex idx = PointIndex.build(rows, n, d, simd);
+                    String what = "scale " + scale + " offset " + offset + " d " + d;
+                    assertTrue(idx.hasFloat32(), what);
+                    assertTrue(idx.float32Rounding() > 0, what);
+                    ApproximationBound b = ApproximationBound.of(d, idx.float32Rounding());
+                    int w = idx.blockWidth();
+                    int blocks = idx.positions() / w;
+                    int[] qs = new int[6];
+                    for (int i = 0; i < qs.length; i++) qs[i] = idx.position(r.nextInt(n));
+                    double[] exact = new double[simd.tileLength(qs.length, blocks, idx)];
+                    float[] approx = new float[exact.length];
+                    simd.squaredDistances(idx, qs, qs.length, 0, blocks, exact);
+                    simd.approximateSquaredDistances(idx, qs, qs.length, 0, blocks, approx);
+                    double[] far = new double[qs.length * n];
+                    int m = 0;
+                    for (int q = 0; q < qs.length; q++) {
+                        for (int p = 0; p < idx.positions(); p++) {
+                            if (idx.original(p) < 0) continue;
+                            double s = exact[q * blocks * w + p], a = approx[q * blocks * w + p];
+                            assertTrue(a <= s * b.factor() + b.absolute() && s <= a * b.factor() + b.absolute(),
+                                    what + ": exact " + s + " approx " + a + " bound " + b);
+                            if (s > 0) far[m++] = s;
+                        }
+                    }
+                    // The bound still filters: its slack is far below a typical squared distance, which
+                    // without the shift (offset 1e6) it would not be. (At 1e-20 the float32 underflow's
+                    // slack is larger than every square, by design.)
+                    if (scale < 1e-3) continue;
+                    double[] nonZero = Arrays.copyOf(far, m);
+                    Arrays.sort(nonZero);
+                    assertTrue(b.absolute() < 1e-6 * nonZero[m / 2], what + ": slack " + b.absolute()
+                            + " against a median squared distance " + nonZero[m / 2]);
+                }
+            }
+        }
     }
 
     /**

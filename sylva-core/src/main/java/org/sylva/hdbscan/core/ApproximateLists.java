@@ -1,16 +1,16 @@
 package org.sylva.hdbscan.core;
 
 import org.sylva.hdbscan.index.PointIndex;
-import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.ApproximationBound;
 import org.sylva.kernels.IntegerGrid;
 
 /**
  * Per position, the smallest float32 approximate squared distances offered to it (at most
  * {@code capacity}, a few more than {@code k}), ordered by (value, candidate position) ascending, and the
  * limit {@code L} that every true list member's approximation provably stays within. With {@code A} the
- * {@code k}-th kept value and {@code eps} the kernels' proven relative error, the exact k-th squared
- * distance is at most {@code A (1 + eps) + abs}, so every true member has an approximation at most
- * {@code L = A (1 + eps)^2 (1 + 1e-12) + 3 abs}; {@code L} only falls as values arrive. The order is
+ * {@code k}-th kept value and {@code (F, B)} the pre-filter's proven {@link ApproximationBound}, the exact
+ * k-th squared distance is at most {@code A F + B}, so every true member has an approximation at most
+ * {@code L = (A F^2 + B (1 + F)) (1 + 1e-12)}; {@code L} only falls as values arrive. The order is
  * total, so offer order changes only entries above the final limit. The arrays are package fields
  * because {@link FilteredKnnSearch} reads limits and entries in its inner loops.
  *
@@ -29,7 +29,7 @@ import org.sylva.kernels.IntegerGrid;
  * approximate list is then the exact list, and ties, however many, cannot overflow it.
  *
  * <pre>{@code
- * ApproximateLists ap = new ApproximateLists(idx.positions(), k, k + 12, DistanceKernel.approximationError(d));
+ * ApproximateLists ap = new ApproximateLists(idx.positions(), k, k + 12, ApproximationBound.of(d, 0.0));
  * ap.reset(p);                             // empty list, limit +inf
  * double lim = ap.insert(p, 2.5f, q);      // still +inf until k values are kept
  * }</pre>
@@ -65,11 +65,11 @@ final class ApproximateLists {
 
     /**
      * Lists for {@code positions} positions, of {@code capacity >= k} entries each, for approximations
-     * within relative error {@code eps} (and {@link DistanceKernel#APPROXIMATION_ABSOLUTE}).
+     * within {@code bound} of the exact values.
      */
-    ApproximateLists(int positions, int k, int capacity, double eps) {
-        this(positions, k, capacity, (1 + eps) * (1 + eps) * (1 + 1e-12), 3 * DistanceKernel.APPROXIMATION_ABSOLUTE,
-                null);
+    ApproximateLists(int positions, int k, int capacity, ApproximationBound bound) {
+        this(positions, k, capacity, bound.factor() * bound.factor() * (1 + 1e-12),
+                bound.absolute() * (1 + bound.factor()) * (1 + 1e-12), null);
     }
 
     /**

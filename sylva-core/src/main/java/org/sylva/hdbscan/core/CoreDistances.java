@@ -22,7 +22,8 @@ import org.sylva.progress.ProgressListener;
  * If {@code minSamples > n} (which the HDBSCAN front end should refuse), the core distance is the
  * distance to the farthest point.
  *
- * <p>The search is exact whatever the backend: with the vector backend and float32-exact coordinates it
+ * <p>The search is exact whatever the backend: with the vector backend and the index's float32 copy (exact,
+ * or rounded with its error in the bound) it
  * screens pairs with a float32 pre-filter of proven error and decides every kept candidate with the
  * float64 reference distance ({@link FilteredKnnSearch}); otherwise it computes float64 distances
  * directly ({@link DirectKnnSearch}). Either way the lists are bitwise those of a brute-force float64

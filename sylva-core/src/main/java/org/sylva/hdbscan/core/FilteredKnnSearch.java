@@ -2,6 +2,7 @@ package org.sylva.hdbscan.core;
 
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.index.ProjectedIndex;
+import org.sylva.kernels.ApproximationBound;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.IntegerGrid;
 import org.sylva.progress.CancellationToken;
@@ -40,7 +41,7 @@ final class FilteredKnnSearch {
     private final PointIndex idx;
     private final DistanceKernel backend;
     private final int k;
-    private final double eps;
+    private final ApproximationBound bound;
     private final int[] outIdx;
     private final double[] outDist;
     private final Scratch[] scratch;
@@ -147,14 +148,14 @@ final class FilteredKnnSearch {
         this.idx = idx;
         this.backend = backend;
         this.k = k;
-        this.eps = DistanceKernel.approximationError(idx.dimensions());
+        this.bound = ApproximationBound.of(idx.dimensions(), idx.float32Rounding());
         this.outIdx = outIdx;
         this.outDist = outDist;
         this.direct = new DirectKnnSearch(idx, backend, k, true, threads, outIdx, outDist, slice ? posFrom : -1);
         this.scratch = new Scratch[threads];
         int positions = posTo - posFrom;
         ap = backend.approximatesByDifferences() && IntegerGrid.exactApproximations(idx, idx.positions(), idx::original)
-                ? ApproximateLists.exact(positions, k, idx) : new ApproximateLists(positions, k, k + EXTRA, eps);
+                ? ApproximateLists.exact(positions, k, idx) : new ApproximateLists(positions, k, k + EXTRA, bound);
         for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, k, ap.capacity());
         int leaves = idx.leaves();
         t0 = new double[positions];
@@ -246,7 +247,7 @@ final class FilteredKnnSearch {
             ap.settle(p - base);
             double lim = ap.limit[p - base];
             double b = Double.isInfinite(lim) ? Double.POSITIVE_INFINITY
-                    : Math.sqrt(lim * (1 + eps) + DistanceKernel.APPROXIMATION_ABSOLUTE) * (1 + 1e-12);
+                    : Math.sqrt(lim * bound.factor() + bound.absolute()) * (1 + 1e-12);
             t0[p - base] = b;
             mx = Math.max(mx, b);
         }

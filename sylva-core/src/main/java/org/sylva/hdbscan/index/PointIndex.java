@@ -34,8 +34,10 @@ import org.sylva.progress.CancellationToken;
  * only on the data and {@code W}, never on the number of threads that builds it; {@link PointIndexBuilder}
  * computes it.
  *
- * <p>When every coordinate is exactly a float32 value (always so for a {@link PointSet}), the index also
- * keeps a float32 copy for the backends' pre-filter (see {@link DistanceKernel#approximates()}).
+ * <p>The index also keeps a float32 copy for the backends' pre-filter (see
+ * {@link DistanceKernel#approximates()}): the coordinates themselves when every one is exactly a float32
+ * value (always so for a {@link PointSet}), otherwise the points minus their mean, rounded, with the
+ * rounding's bound ({@link #float32Rounding()}) folded into the pre-filter's.
  *
  * <pre>{@code
  * PointIndex idx = PointIndex.build(points, KernelProvider.get().bestDistance());
@@ -61,6 +63,7 @@ public final class PointIndex implements BlockedPoints {
     private final int positions;
     private final double[] data;
     private final float[] data32;
+    private final double rounding32;
     private final int[] posToOrig;
     private final int[] origToPos;
 
@@ -90,6 +93,7 @@ public final class PointIndex implements BlockedPoints {
         this.positions = b.pos;
         this.data = b.data;
         this.data32 = b.data32;
+        this.rounding32 = b.rounding32;
         this.posToOrig = b.posToOrig;
         this.origToPos = b.origToPos;
         this.nodes = b.nodeCount;
@@ -117,6 +121,7 @@ public final class PointIndex implements BlockedPoints {
         this.positions = base.positions;
         this.data = data;
         this.data32 = data32;
+        this.rounding32 = base.rounding32;
         this.posToOrig = posToOrig;
         this.origToPos = origToPos;
         this.nodes = base.nodes;
@@ -277,14 +282,27 @@ public final class PointIndex implements BlockedPoints {
     }
 
     /**
-     * The coordinates as float32 in the same layout, or {@code null}: present only when every coordinate is
-     * exactly a float32 value of magnitude at most {@value #FLOAT32_LIMIT} (always so for float32 input),
-     * so that float32 differences are exact-input differences and no square can overflow. the kernels use it
-     * for a pre-filter with a proven error bound ({@link DistanceKernel#approximateSquaredDistances}).
+     * The points as float32 in the same layout, or {@code null}, for the kernels' pre-filter with a proven
+     * error bound ({@link DistanceKernel#approximateSquaredDistances}). Where every coordinate is exactly a
+     * float32 value of magnitude at most {@value #FLOAT32_LIMIT} (always so for float32 input) the copy holds
+     * the coordinates themselves, and its float32 differences are the exact-input differences. Otherwise it
+     * holds each point minus the mean of all points, rounded ({@link #float32Rounding()} bounds how far), or is
+     * absent where a shifted value exceeds that limit. Padding positions hold 0 in a rounded copy.
      */
     @Override
     public float[] blocks32() {
         return data32;
+    }
+
+    /**
+     * The largest distance between a point minus the points' mean and its rounded float32 copy, or {@code 0}
+     * when the copy is exact (or absent). Float64 inputs of decimals are rounded; the pre-filter's bound then
+     * widens by it ({@link org.sylva.kernels.ApproximationBound}), which costs little because the shift makes
+     * the rounding relative to the points' spread.
+     */
+    @Override
+    public double float32Rounding() {
+        return rounding32;
     }
 
     /** True when the float32 copy exists (see {@link #blocks32()}). */

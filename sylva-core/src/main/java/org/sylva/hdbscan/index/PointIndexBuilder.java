@@ -14,8 +14,8 @@ import org.sylva.progress.CancelledException;
  * Builds a {@link PointIndex}: the partition of the points into leaves of at most
  * {@link PointIndex#LEAF_SIZE} (projection on the line through two far-apart points, cut near the middle
  * at a multiple of the block width), each node's centre and radius, the positions of the points with
- * each leaf padded to whole blocks, and the interleaved float64 (and, when exact, float32) coordinate
- * blocks. It lives apart from the index because its working arrays (a segment-ordered copy of the rows,
+ * each leaf padded to whole blocks, and the interleaved float64 and float32 coordinate blocks (the
+ * float32 ones exact, or for other values the points minus their mean, rounded). It lives apart from the index because its working arrays (a segment-ordered copy of the rows,
  * projections, the cut's keys) are needed only while building; the index keeps the finished arrays,
  * trimmed. One builder builds one index.
  *
@@ -66,6 +66,8 @@ final class PointIndexBuilder {
     final int subtreeLimit;
     double[] data;
     float[] data32;
+    /** How far the float32 copy is from the points (see {@link PointIndex#float32Rounding}). */
+    double rounding32;
     int[] posToOrig;
     int[] origToPos;
     int pos;
@@ -167,21 +169,32 @@ final class PointIndexBuilder {
         return new PointIndex(this);
     }
 
-    /** The partition, the fill and (when exact) the float32 copy: the whole job, on the scheduler's threads. */
+    /** The partition, the fill and the float32 copy: the whole job, on the scheduler's threads. */
     private void buildAll() {
         if (n > 0) node(0, new double[2 * d]);
         boolean[] exact = new boolean[(leafCount + FILL_LEAVES - 1) / FILL_LEAVES];
         scheduler.forEach(0, exact.length, g -> exact[g] = fillLeaves(g));
-        for (boolean e : exact) if (!e) return;
+        boolean allExact = true;
+        for (boolean e : exact) allExact &= e;
         float[] f = new float[data.length];
         int[] order = float32Order(rows, n, d);
+        // A rounded copy holds the points minus their mean (node 0's centre): distances are the same, and the
+        // rounding is then relative to the points' spread rather than to their distance from the origin.
+        double[] shift = new double[d];
+        if (!allExact && n > 0) for (int j = 0; j < d; j++) shift[j] = centre[order[j]];
+        boolean rounded = !allExact;
         int dw = d * w;
         int blocks = data.length / Math.max(dw, 1);
         int perChunk = Math.max(1, CONVERT_CHUNK / Math.max(dw, 1));
         int chunks = (blocks + perChunk - 1) / perChunk;
+        double[] chunkRounding = new double[chunks];
         scheduler.forEach(0, chunks, c -> {
             checkCancelled();
             int end = Math.min(blocks, (c + 1) * perChunk);
+            if (rounded) {
+                chunkRounding[c] = convertRounded(c * perChunk, end, order, shift, f);
+                return;
+            }
             for (int b = c * perChunk; b < end; b++) {
                 int at = b * dw;
                 for (int j = 0; j < d; j++) {
@@ -190,7 +203,46 @@ final class PointIndexBuilder {
                 }
             }
         });
+        double worst = 0.0;
+        for (double r : chunkRounding) worst = Math.max(worst, r);   // +inf (beyond the limit) wins
+        if (worst > PointIndex.FLOAT32_LIMIT) return;   // no copy: the search computes float64 distances directly
         data32 = f;
+        rounding32 = worst;
+    }
+
+    /**
+     * Blocks {@code from .. to-1} of the rounded float32 copy: each real point minus {@code shift}, rounded
+     * (padding positions hold 0). Returns the largest distance between a point's copy and the point minus
+     * the shift, an upper bound: per coordinate the float32 rounding (exact in float64) plus a bound on the
+     * float64 subtraction's, summed in squares and widened by their rounding; {@code +inf} when a shifted
+     * value exceeds the float32 limit.
+     */
+    private double convertRounded(int from, int to, int[] order, double[] shift, float[] f) {
+        int dw = d * w;
+        double[] err = new double[w];
+        double worst = 0.0;
+        for (int b = from; b < to; b++) {
+            int at = b * dw;
+            Arrays.fill(err, 0.0);
+            for (int j = 0; j < d; j++) {
+                int src = at + order[j] * w, dst = at + j * w;
+                double c = shift[j];
+                for (int l = 0; l < w; l++) {
+                    if (posToOrig[b * w + l] < 0) {
+                        f[dst + l] = 0f;
+                        continue;
+                    }
+                    double r = data[src + l] - c;
+                    float v = (float) r;
+                    f[dst + l] = v;
+                    if (!(Math.abs(r) <= PointIndex.FLOAT32_LIMIT)) return Double.POSITIVE_INFINITY;
+                    double e = Math.abs(v - r) + Math.abs(r) * 0x1p-52;
+                    err[l] += e * e;
+                }
+            }
+            for (int l = 0; l < w; l++) worst = Math.max(worst, err[l]);
+        }
+        return Math.sqrt(worst * (1 + (d + 2) * 0x1p-52)) * (1 + 0x1p-51) + Double.MIN_NORMAL;
     }
 
     /**

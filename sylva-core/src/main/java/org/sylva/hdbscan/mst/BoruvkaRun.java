@@ -2,6 +2,7 @@ package org.sylva.hdbscan.mst;
 
 import java.util.Arrays;
 
+import org.sylva.kernels.ApproximationBound;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.parallel.ParallelWork;
 import org.sylva.hdbscan.index.PointIndex;
@@ -133,8 +134,9 @@ final class BoruvkaRun {
         compBound = new ComponentBounds(n);
         activeLeaves = new int[idx.leaves()];
         filtered = boundPruning && backend.approximates() && idx.hasFloat32();
-        approxFactor = 1 + DistanceKernel.approximationError(idx.dimensions());
-        approxAbs = DistanceKernel.APPROXIMATION_ABSOLUTE;
+        ApproximationBound bound = ApproximationBound.of(idx.dimensions(), idx.float32Rounding());
+        approxFactor = bound.factor();
+        approxAbs = bound.absolute();
         scan = new CheapestEdgeScan(this, work.threads());
     }
 

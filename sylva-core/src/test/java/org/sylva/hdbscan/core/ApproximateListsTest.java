@@ -10,6 +10,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.ApproximationBound;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.KernelProvider;
 
@@ -17,14 +18,15 @@ class ApproximateListsTest {
     @Test
     void keepsTheSmallestByValueThenPositionAndTheirLimit() {
         Random rnd = new Random(11);
-        double eps = DistanceKernel.approximationError(61);
-        double factor = (1 + eps) * (1 + eps) * (1 + 1e-12);
+        ApproximationBound bound = ApproximationBound.of(61, 0.0);
+        double factor = bound.factor() * bound.factor() * (1 + 1e-12);
+        double slack = bound.absolute() * (1 + bound.factor()) * (1 + 1e-12);
         // 70, 130 and 700 are buffers while the lists fill (k > BUFFER_ABOVE): the same entries and limit once sorted
         for (int k : new int[] {1, 3, 21, ApproximateLists.BUFFER_ABOVE + 6, 130, 700}) {
             int capacity = k + 12;
             for (int trial = 0; trial < (k > 200 ? 20 : 100); trial++) {
                 int positions = 3;
-                ApproximateLists ap = new ApproximateLists(positions, k, capacity, eps);
+                ApproximateLists ap = new ApproximateLists(positions, k, capacity, bound);
                 int p = rnd.nextInt(positions);
                 ap.reset(p);
                 int count = rnd.nextInt(3 * capacity);
@@ -68,7 +70,7 @@ class ApproximateListsTest {
                     else assertFalse(beyond, "an entry within the limit after one beyond it, k=" + k);
                 }
                 double wantLimit = count < k ? Double.POSITIVE_INFINITY
-                        : v[order[k - 1]] * factor + 3 * DistanceKernel.APPROXIMATION_ABSOLUTE;
+                        : v[order[k - 1]] * factor + slack;
                 assertEquals(wantLimit, ap.limit[p]);
                 assertEquals(count >= k, ap.allFull(p, 1));
             }
@@ -79,7 +81,7 @@ class ApproximateListsTest {
     @Test
     void theSelectionsFallbackSortKeepsTheSameEntries() {
         Random rnd = new Random(5);
-        double eps = DistanceKernel.approximationError(61);
+        ApproximationBound bound = ApproximationBound.of(61, 0.0);
         int k = 300, capacity = k + 12;
         for (int trial = 0; trial < 20; trial++) {
             int count = 4 * capacity + rnd.nextInt(capacity);
@@ -93,7 +95,7 @@ class ApproximateListsTest {
             double[] limits = new double[3];
             int[] budgets = {-1, 0, 1};
             for (int b = 0; b < 3; b++) {
-                ApproximateLists ap = new ApproximateLists(1, k, capacity, eps);
+                ApproximateLists ap = new ApproximateLists(1, k, capacity, bound);
                 ap.partitionBudget = budgets[b];
                 ap.reset(0);
                 for (int i = 0; i < count; i++) ap.insert(0, v[i], c[i]);
@@ -168,13 +170,15 @@ class ApproximateListsTest {
 
     @Test
     void resetAndAllFull() {
-        ApproximateLists ap = new ApproximateLists(4, 2, 3, 0.0);
+        ApproximationBound exact = new ApproximationBound(1.0, DistanceKernel.APPROXIMATION_ABSOLUTE);
+        ApproximateLists ap = new ApproximateLists(4, 2, 3, exact);
+        double limit = 1.0 * (1 + 1e-12) + 2 * DistanceKernel.APPROXIMATION_ABSOLUTE * (1 + 1e-12);
         for (int p = 0; p < 4; p++) ap.reset(p);
         assertEquals(3, ap.capacity());
         assertFalse(ap.allFull(0, 2));
         ap.insert(0, 1f, 5);
         ap.insert(0, 1f, 4);
-        assertEquals(1.0 * (1 + 1e-12) + 3 * DistanceKernel.APPROXIMATION_ABSOLUTE, ap.limit[0]);
+        assertEquals(limit, ap.limit[0]);
         assertFalse(ap.allFull(0, 2));
         ap.insert(1, 2f, 0);
         ap.insert(1, 3f, 0);
@@ -182,7 +186,7 @@ class ApproximateListsTest {
         // A full list drops its last entry; an equal value with a larger position does not enter.
         ap.insert(0, 1f, 6);
         assertEquals(3, ap.count[0]);
-        assertEquals(1.0 * (1 + 1e-12) + 3 * DistanceKernel.APPROXIMATION_ABSOLUTE, ap.insert(0, 1f, 7));
+        assertEquals(limit, ap.insert(0, 1f, 7));
         assertArrayEquals(new int[] {4, 5, 6}, Arrays.copyOfRange(ap.cand, 0, 3));
         ap.insert(0, 0.5f, 9);
         assertArrayEquals(new int[] {9, 4, 5}, Arrays.copyOfRange(ap.cand, 0, 3));

@@ -49,12 +49,30 @@ class FilteredKnnSearchTest {
     }
 
     @Test
-    void appliesOnlyWithAPreFilterAndFloat32Coordinates() {
+    void appliesOnlyWithAPreFilterAndAFloat32Copy() {
         DistanceKernel b = vector();
         assumeTrue(PointIndex.build(new double[] {0.5, 1}, 1, 2, b).hasFloat32());
-        assertFalse(FilteredKnnSearch.applies(PointIndex.build(new double[] {0.1, 1}, 1, 2, b), b));
+        assertTrue(FilteredKnnSearch.applies(PointIndex.build(new double[] {0.1, 1, 0.3, 2}, 2, 2, b), b));
+        assertFalse(FilteredKnnSearch.applies(PointIndex.build(new double[] {1e16, 0}, 2, 1, b), b));
         assertFalse(FilteredKnnSearch.applies(PointIndex.build(new double[] {0.5, 1}, 1, 2,
                 KernelProvider.get().scalarDistance()), KernelProvider.get().scalarDistance()));
+    }
+
+    /**
+     * Float64 clips that are not float32 values (four decimals, far from the origin) are searched through
+     * their rounded float32 copy, bitwise as the direct search.
+     */
+    @Test
+    void equalsTheDirectSearchBitwiseOnARoundedCopy() {
+        DistanceKernel b = vector();
+        int n = 2000, d = 61;
+        double[] rows = org.sylva.hdbscan.mst.ClipLikeData.toDouble(org.sylva.hdbscan.mst.ClipLikeData.withDuplicates(
+                org.sylva.hdbscan.mst.ClipLikeData.generate(n, 6), n, d, 0.05, 7));
+        for (int i = 0; i < rows.length; i++) rows[i] = Math.round((rows[i] + 5000) * 1e4) / 1e4;
+        PointIndex idx = PointIndex.build(rows, n, d, b);
+        assertTrue(idx.float32Rounding() > 0);
+        assertTrue(FilteredKnnSearch.applies(idx, b));
+        assertEqualsTheDirectSearch(idx, b, 2, 11, 21, 70);
     }
 
     /**

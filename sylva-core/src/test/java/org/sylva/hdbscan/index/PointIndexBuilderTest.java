@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class PointIndexBuilderTest {
     }
 
     @Test
-    void float32CopyOnlyWhenEveryCoordinateIsAFloat() {
+    void anExactFloat32CopyWhenEveryCoordinateIsAFloat() {
         double[] exact = {0.5, -2, 1e6, 3.25};
         PointIndex a = new PointIndexBuilder(exact, 2, 2, 4).build();
         assertNotNull(a.blocks32());
@@ -71,8 +72,44 @@ class PointIndexBuilderTest {
         }
         // ties keep the index order
         assertArrayEquals(new int[] {0, 1, 2}, PointIndexBuilder.float32Order(new double[] {1, 1, 1, 2, 2, 2}, 2, 3));
-        assertNull(new PointIndexBuilder(new double[] {0.1, 1}, 1, 2, 4).build().blocks32());
-        assertNull(new PointIndexBuilder(new double[] {2 * PointIndex.FLOAT32_LIMIT, 1}, 1, 2, 4).build().blocks32());
+        assertEquals(0.0, a.float32Rounding());
+    }
+
+    /**
+     * Coordinates that are not all float32 values give a copy of the points minus their mean (the root's
+     * centre), rounded, coordinates by decreasing variance, padding 0, each point within
+     * {@code float32Rounding} of its shifted self; a shifted value beyond the float32 limit gives no copy.
+     */
+    @Test
+    void aRoundedCopyHoldsThePointsMinusTheirMean() {
+        int n = 5, d = 2;
+        double[] rows = {0.1, 1000.5, 0.7, 1003, 0.4, 998, 0.2, 1001.25, 0.35, 999.9};
+        PointIndex idx = new PointIndexBuilder(rows, n, d, 4).build();
+        assertNotNull(idx.blocks32());
+        double r = idx.float32Rounding();
+        assertTrue(r > 0 && r < 1e-6, "rounding " + r);
+        int[] order = PointIndexBuilder.float32Order(rows, n, d);
+        assertArrayEquals(new int[] {1, 0}, order);
+        double[] mean = Arrays.copyOf(idx.centres(), d);
+        int w = idx.blockWidth();
+        for (int p = 0; p < idx.positions(); p++) {
+            int at = (p / w) * d * w + p % w;
+            int o = idx.original(p);
+            double err = 0;
+            for (int j = 0; j < d; j++) {
+                float got = idx.blocks32()[at + j * w];
+                if (o < 0) {
+                    assertEquals(0f, got, "padding");
+                    continue;
+                }
+                double shifted = rows[o * d + order[j]] - mean[order[j]];
+                assertEquals((float) shifted, got);
+                err += (got - shifted) * (got - shifted);
+            }
+            assertTrue(Math.sqrt(err) <= r, "point " + o + " is " + Math.sqrt(err) + " from its copy, above " + r);
+        }
+        assertNull(new PointIndexBuilder(new double[] {4 * PointIndex.FLOAT32_LIMIT, 1, -4 * PointIndex.FLOAT32_LIMIT, 1},
+                2, 2, 4).build().blocks32());
     }
 
     @Test

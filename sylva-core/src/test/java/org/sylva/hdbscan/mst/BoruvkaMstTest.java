@@ -20,6 +20,7 @@ import org.sylva.kernels.DistanceKernel;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.mst.MstTestSupport.Fit;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.CancelledException;
@@ -154,8 +155,12 @@ class BoruvkaMstTest {
     @Test
     void scalarAndSimdGiveIdenticalTrees() {
         DistanceKernel simd = KernelProvider.get().distance("simd");
-        List<double[]> sets = List.of(gaussian(2000, 5, 3), clips(3000, 0.0, 4), clips(2000, 0.3, 5));
-        int[] dims = {5, 61, 61};
+        double[] decimals = clips(3000, 0.02, 6);   // four decimals far from the origin: a rounded float32 copy
+        for (int i = 0; i < decimals.length; i++) decimals[i] = Math.round((decimals[i] - 700) * 1e4) / 1e4;
+        assertTrue(PointIndex.build(decimals, 3000, 61, simd).float32Rounding() > 0);
+        assertTrue(PointIndex.build(gaussian(2000, 5, 3), 2000, 5, simd).float32Rounding() > 0);
+        List<double[]> sets = List.of(gaussian(2000, 5, 3), clips(3000, 0.0, 4), clips(2000, 0.3, 5), decimals);
+        int[] dims = {5, 61, 61, 61};
         for (int s = 0; s < sets.size(); s++) {
             double[] rows = sets.get(s);
             int n = rows.length / dims[s];
