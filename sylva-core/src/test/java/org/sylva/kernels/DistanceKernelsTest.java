@@ -223,7 +223,7 @@ class DistanceKernelsTest {
         for (double scale : new double[] {1e-20, 1e-3, 1.0, 300.0, 1e12}) {
             for (double offset : new double[] {0.0, 1e6}) {
                 for (int d : new int[] {1, 7, 61, 100}) {
-                    int n = 300;
+                    int n = 1000;   // the fewest points given a rounded copy
                     Random r = new Random(d * 17L + (long) Math.log10(scale) + (long) offset);
                     double[] rows = new double[n * d];
                     for (int i = 0; i < n; i++) {

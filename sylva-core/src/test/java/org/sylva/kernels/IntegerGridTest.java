@@ -48,9 +48,11 @@ class IntegerGridTest {
         // a rounded float32 copy (a coordinate that is not a float32 value): never exact
         assertFalse(exact(new double[] {0, 0, 1 + 0x1p-40, 0}, 2, 2, b));
         // integers beyond float32's 2^24 with a small range: their copy is rounded too, so not exact
-        double big = 0x1p25 + 1;
-        assertTrue(PointIndex.build(new double[] {big, 0, big + 2, 0, big + 5, 0}, 3, 2, b).float32Rounding() > 0);
-        assertFalse(exact(new double[] {big, 0, big + 2, 0, big + 5, 0}, 3, 2, b));
+        int n = 1200;
+        double[] big = new double[2 * n];
+        for (int i = 0; i < n; i++) big[2 * i] = 0x1p25 + 1 + i % 7;
+        assertTrue(PointIndex.build(big, n, 2, b).float32Rounding() > 0);
+        assertFalse(exact(big, n, 2, b));
     }
 
     /** The claim itself: at the limit (four dimensions of range 2048), every approximation equals the exact value. */

@@ -84,7 +84,10 @@ class PointIndexBuilderTest {
     void aRoundedCopyHoldsThePointsMinusTheirMean() {
         int n = 5, d = 2;
         double[] rows = {0.1, 1000.5, 0.7, 1003, 0.4, 998, 0.2, 1001.25, 0.35, 999.9};
-        PointIndex idx = new PointIndexBuilder(rows, n, d, 4).build();
+        assertNull(new PointIndexBuilder(rows, n, d, 4).build().blocks32(), "too few points for a rounded copy");
+        PointIndexBuilder b = new PointIndexBuilder(rows, n, d, 4);
+        b.roundedCopyMinPoints = 0;
+        PointIndex idx = b.build();
         assertNotNull(idx.blocks32());
         double r = idx.float32Rounding();
         assertTrue(r > 0 && r < 1e-6, "rounding " + r);
@@ -108,8 +111,10 @@ class PointIndexBuilderTest {
             }
             assertTrue(Math.sqrt(err) <= r, "point " + o + " is " + Math.sqrt(err) + " from its copy, above " + r);
         }
-        assertNull(new PointIndexBuilder(new double[] {4 * PointIndex.FLOAT32_LIMIT, 1, -4 * PointIndex.FLOAT32_LIMIT, 1},
-                2, 2, 4).build().blocks32());
+        PointIndexBuilder far = new PointIndexBuilder(
+                new double[] {4 * PointIndex.FLOAT32_LIMIT, 1, -4 * PointIndex.FLOAT32_LIMIT, 1}, 2, 2, 4);
+        far.roundedCopyMinPoints = 0;
+        assertNull(far.build().blocks32());
     }
 
     @Test
