@@ -67,8 +67,7 @@ class FilteredKnnSearchTest {
     void equalsTheDirectSearchBitwiseOnARoundedCopy() {
         DistanceKernel b = vector();
         int n = 2000, d = 61;
-        double[] rows = org.sylva.hdbscan.mst.ClipLikeData.toDouble(org.sylva.hdbscan.mst.ClipLikeData.withDuplicates(
-                org.sylva.hdbscan.mst.ClipLikeData.generate(n, 6), n, d, 0.05, 7));
+        double[] rows = clipsWithDuplicates(n, 6, 0.05);
         for (int i = 0; i < rows.length; i++) rows[i] = Math.round((rows[i] + 5000) * 1e4) / 1e4;
         PointIndex idx = PointIndex.build(rows, n, d, b);
         assertTrue(idx.float32Rounding() > 0);
@@ -137,12 +136,17 @@ class FilteredKnnSearchTest {
     void equalsTheDirectSearchBitwiseInAnyLeafOrder() {
         DistanceKernel b = vector();
         int n = 2000, d = 61;
-        double[] rows = org.sylva.hdbscan.mst.ClipLikeData.toDouble(org.sylva.hdbscan.mst.ClipLikeData.withDuplicates(
-                org.sylva.hdbscan.mst.ClipLikeData.generate(n, 4), n, d, 0.1, 5));
+        double[] rows = clipsWithDuplicates(n, 4, 0.1);
         PointIndex idx = PointIndex.build(rows, n, d, b);
         assumeTrue(FilteredKnnSearch.applies(idx, b));
         // 70 and 130: lists kept as buffers while they fill, candidates sorted at the end
         assertEqualsTheDirectSearch(idx, b, 2, 11, 21, 70, 130);
+    }
+
+    /** {@code n} clip-like points of 61 samples (seed {@code seed}), a fraction of them duplicates, as float64. */
+    private static double[] clipsWithDuplicates(int n, long seed, double duplicates) {
+        return org.sylva.hdbscan.mst.ClipLikeData.toDouble(org.sylva.hdbscan.mst.ClipLikeData.withDuplicates(
+                org.sylva.hdbscan.mst.ClipLikeData.generate(n, seed), n, 61, duplicates, seed + 1));
     }
 
     /**
