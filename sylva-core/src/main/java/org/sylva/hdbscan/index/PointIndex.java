@@ -54,6 +54,13 @@ public final class PointIndex implements BlockedPoints {
     /** Largest coordinate magnitude for the float32 copy: squares and sums of 61+ terms stay far from float32 overflow. */
     public static final double FLOAT32_LIMIT = DistanceKernel.FLOAT32_LIMIT;
 
+    /**
+     * Fewest points for which coordinates that are not float32 values get a rounded float32 copy. Below it
+     * the search and the scan compute float64 distances directly: measured faster on sets of a few hundred
+     * points (the pre-filter's passes cost more than they save), slower from about 2 000.
+     */
+    public static final int ROUNDED_COPY_MIN_POINTS = 1000;
+
     /** Relative safety margin of {@link #lowerBound}: far above the rounding error of any computed distance. */
     private static final double BOUND_MARGIN = 1e-9;
 
@@ -224,10 +231,23 @@ public final class PointIndex implements BlockedPoints {
      */
     public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend, int threads,
                                    CancellationToken cancel) {
+        return build(rows, n, d, backend, threads, cancel, ROUNDED_COPY_MIN_POINTS);
+    }
+
+    /**
+     * As {@link #build(double[], int, int, DistanceKernel, int, CancellationToken)}, making the rounded float32
+     * copy of values that float32 cannot hold (see {@link #blocks32()}) only from {@code roundedCopyMinPoints}
+     * points, and never below {@link #ROUNDED_COPY_MIN_POINTS}: a caller that knows the JIT has not compiled
+     * the pre-filter's kernels yet may prefer the direct search for longer.
+     */
+    public static PointIndex build(double[] rows, int n, int d, DistanceKernel backend, int threads,
+                                   CancellationToken cancel, int roundedCopyMinPoints) {
         Pools.checkThreads(threads);
         Objects.requireNonNull(cancel, "cancel");
         checkRows(rows, n, d);
-        return new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).boundsBy(backend).build();
+        PointIndexBuilder b = new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).boundsBy(backend);
+        b.roundedCopyMinPoints = Math.max(ROUNDED_COPY_MIN_POINTS, roundedCopyMinPoints);
+        return b.build();
     }
 
     /** Refuses a negative count, no dimensions, an array of the wrong length and non-finite values. */

@@ -54,12 +54,6 @@ final class PointIndexBuilder {
     static final int FILL_LEAVES = 16;
     /** Values per task of the float32 conversion. */
     static final int CONVERT_CHUNK = 1 << 16;
-    /**
-     * Fewest points for which coordinates that are not float32 values get a rounded float32 copy. Below
-     * it the search and the scan compute float64 distances directly: measured faster on sets of a few
-     * hundred points (the pre-filter's passes cost more than they save), slower from about 2 000.
-     */
-    static final int ROUNDED_COPY_MIN_POINTS = 1000;
 
     final int n, d, w;
     final double[] rows;
@@ -74,8 +68,8 @@ final class PointIndexBuilder {
     float[] data32;
     /** How far the float32 copy is from the points (see {@link PointIndex#float32Rounding}). */
     double rounding32;
-    /** {@link #ROUNDED_COPY_MIN_POINTS}, lowered by tests. */
-    int roundedCopyMinPoints = ROUNDED_COPY_MIN_POINTS;
+    /** Fewest points given a rounded float32 copy ({@link PointIndex#ROUNDED_COPY_MIN_POINTS}; tests lower it). */
+    int roundedCopyMinPoints = PointIndex.ROUNDED_COPY_MIN_POINTS;
     int[] posToOrig;
     int[] origToPos;
     int pos;

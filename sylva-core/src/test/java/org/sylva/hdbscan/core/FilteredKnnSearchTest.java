@@ -72,6 +72,9 @@ class FilteredKnnSearchTest {
         PointIndex idx = PointIndex.build(rows, n, d, b);
         assertTrue(idx.float32Rounding() > 0);
         assertTrue(FilteredKnnSearch.applies(idx, b));
+        // a caller may ask for the rounded copy only from more points (a fresh JVM's one-shot run)
+        assertFalse(PointIndex.build(rows, n, d, b, 1, CancellationToken.NEVER, n + 1).hasFloat32());
+        assertTrue(PointIndex.build(rows, n, d, b, 1, CancellationToken.NEVER, 0).hasFloat32());
         assertEqualsTheDirectSearch(idx, b, 2, 11, 21, 70);
     }
 
