@@ -15,7 +15,8 @@ import org.sylva.progress.CancelledException;
  * {@link PointIndex#LEAF_SIZE} (projection on the line through two far-apart points, cut near the middle
  * at a multiple of the block width), each node's centre and radius, the positions of the points with
  * each leaf padded to whole blocks, and the interleaved float64 and float32 coordinate blocks (the
- * float32 ones exact, or for other values the points minus their mean, rounded). It lives apart from the index because its working arrays (a segment-ordered copy of the rows,
+ * float32 ones exact, or for other values the points minus their mean, rounded). It lives apart from the
+ * index because its working arrays (a segment-ordered copy of the rows,
  * projections, the cut's keys) are needed only while building; the index keeps the finished arrays,
  * trimmed. One builder builds one index.
  *
@@ -208,7 +209,7 @@ final class PointIndexBuilder {
         });
         double worst = 0.0;
         for (double r : chunkRounding) worst = Math.max(worst, r);   // +inf (beyond the limit) wins
-        if (worst > PointIndex.FLOAT32_LIMIT) return;   // no copy: the search computes float64 distances directly
+        if (Double.isInfinite(worst)) return;   // no copy: the search computes float64 distances directly
         data32 = f;
         rounding32 = worst;
     }
