@@ -53,8 +53,6 @@ final class PointIndexBuilder {
     static final int HANDOVER_MIN = 1 << 17;
     /** Leaves per task of the fill. */
     static final int FILL_LEAVES = 16;
-    /** Values per task of the float32 conversion. */
-    static final int CONVERT_CHUNK = 1 << 16;
 
     final int n, d, w;
     final double[] rows;
@@ -180,106 +178,18 @@ final class PointIndexBuilder {
         boolean allExact = true;
         for (boolean e : exact) allExact &= e;
         if (!allExact && n < roundedCopyMinPoints) return;
-        float[] f = new float[data.length];
-        int[] order = float32Order(rows, n, d);
+        int[] order = Float32Copy.order(rows, n, d);
         // A rounded copy holds the points minus their mean (node 0's centre): distances are the same, and the
         // rounding is then relative to the points' spread rather than to their distance from the origin.
-        double[] shift = new double[d];
-        if (!allExact && n > 0) for (int j = 0; j < d; j++) shift[j] = centre[order[j]];
-        boolean rounded = !allExact;
-        int dw = d * w;
-        int blocks = data.length / Math.max(dw, 1);
-        int perChunk = Math.max(1, CONVERT_CHUNK / Math.max(dw, 1));
-        int chunks = (blocks + perChunk - 1) / perChunk;
-        double[] chunkRounding = new double[chunks];
-        scheduler.forEach(0, chunks, c -> {
-            checkCancelled();
-            int end = Math.min(blocks, (c + 1) * perChunk);
-            if (rounded) {
-                chunkRounding[c] = convertRounded(c * perChunk, end, order, shift, f);
-                return;
-            }
-            for (int b = c * perChunk; b < end; b++) {
-                int at = b * dw;
-                for (int j = 0; j < d; j++) {
-                    int from = at + order[j] * w, to = at + j * w;
-                    for (int l = 0; l < w; l++) f[to + l] = (float) data[from + l];
-                }
-            }
-        });
-        double worst = 0.0;
-        for (double r : chunkRounding) worst = Math.max(worst, r);   // +inf (beyond the limit) wins
-        if (Double.isInfinite(worst)) return;   // no copy: the search computes float64 distances directly
-        data32 = f;
-        rounding32 = worst;
-    }
-
-    /**
-     * Blocks {@code from .. to-1} of the rounded float32 copy: each real point minus {@code shift}, rounded
-     * (padding positions hold 0). Returns the largest distance between a point's copy and the point minus
-     * the shift, an upper bound: per coordinate the float32 rounding (exact in float64) plus a bound on the
-     * float64 subtraction's, summed in squares and widened by their rounding; {@code +inf} when a shifted
-     * value exceeds the float32 limit.
-     */
-    private double convertRounded(int from, int to, int[] order, double[] shift, float[] f) {
-        int dw = d * w;
-        double[] err = new double[w];
-        double worst = 0.0;
-        for (int b = from; b < to; b++) {
-            int at = b * dw;
-            Arrays.fill(err, 0.0);
-            for (int j = 0; j < d; j++) {
-                int src = at + order[j] * w, dst = at + j * w;
-                double c = shift[j];
-                for (int l = 0; l < w; l++) {
-                    if (posToOrig[b * w + l] < 0) {
-                        f[dst + l] = 0f;
-                        continue;
-                    }
-                    double r = data[src + l] - c;
-                    float v = (float) r;
-                    f[dst + l] = v;
-                    if (!(Math.abs(r) <= PointIndex.FLOAT32_LIMIT)) return Double.POSITIVE_INFINITY;
-                    double e = Math.abs(v - r) + Math.abs(r) * 0x1p-52;
-                    err[l] += e * e;
-                }
-            }
-            for (int l = 0; l < w; l++) worst = Math.max(worst, err[l]);
+        double[] shift = null;
+        if (!allExact) {
+            shift = new double[d];
+            if (n > 0) for (int j = 0; j < d; j++) shift[j] = centre[order[j]];
         }
-        return Math.sqrt(worst * (1 + (d + 2) * 0x1p-52)) * (1 + 0x1p-51) + Double.MIN_NORMAL;
-    }
-
-    /**
-     * The order of the coordinates in the float32 copy: by decreasing variance (ties by index). The copy
-     * feeds only the pre-filter, which sums every coordinate of a pair (its error bound holds in any
-     * order); in this order the partial sums grow fastest, so the kernels can stop a block of pairs that
-     * are all above their limits after fewer coordinates
-     * ({@link org.sylva.kernels.DistanceKernel#approximateSquaredDistancesWithin}). One pass over the rows.
-     */
-    static int[] float32Order(double[] rows, int n, int d) {
-        double[] sum = new double[d], sq = new double[d];
-        for (int p = 0; p < n; p++) {
-            int o = p * d;
-            for (int j = 0; j < d; j++) {
-                double x = rows[o + j];
-                sum[j] += x;
-                sq[j] += x * x;
-            }
-        }
-        Integer[] order = new Integer[d];
-        double[] var = new double[d];
-        for (int j = 0; j < d; j++) {
-            order[j] = j;
-            double m = n > 0 ? sum[j] / n : 0.0;
-            var[j] = n > 0 ? sq[j] / n - m * m : 0.0;
-        }
-        java.util.Arrays.sort(order, (a, b) -> {
-            int c = Double.compare(var[b], var[a]);
-            return c != 0 ? c : Integer.compare(a, b);
-        });
-        int[] out = new int[d];
-        for (int j = 0; j < d; j++) out[j] = order[j];
-        return out;
+        Float32Copy copy = Float32Copy.of(data, posToOrig, d, w, order, shift, scheduler, this::checkCancelled);
+        if (copy == null) return;   // no copy: the search computes float64 distances directly
+        data32 = copy.blocks();
+        rounding32 = copy.rounding();
     }
 
     /**

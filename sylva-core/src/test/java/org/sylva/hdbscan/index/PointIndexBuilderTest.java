@@ -59,11 +59,11 @@ class PointIndexBuilderTest {
         PointIndex a = new PointIndexBuilder(exact, 2, 2, 4).build();
         assertNotNull(a.blocks32());
         // the coordinates by decreasing variance: column 1 (-2, 3.25) varies less than column 0 (0.5, 1e6)
-        assertArrayEquals(new int[] {0, 1}, PointIndexBuilder.float32Order(exact, 2, 2));
+        assertArrayEquals(new int[] {0, 1}, Float32Copy.order(exact, 2, 2));
         for (int i = 0; i < a.blocks().length; i++) assertEquals(a.blocks()[i], a.blocks32()[i]);
         double[] swapped = {-2, 0.5, 3.25, 1e6};
         PointIndex b = new PointIndexBuilder(swapped, 2, 2, 4).build();
-        assertArrayEquals(new int[] {1, 0}, PointIndexBuilder.float32Order(swapped, 2, 2));
+        assertArrayEquals(new int[] {1, 0}, Float32Copy.order(swapped, 2, 2));
         for (int blk = 0; blk < b.blocks().length / 8; blk++) {
             for (int l = 0; l < 4; l++) {
                 assertEquals(b.blocks()[blk * 8 + 4 + l], b.blocks32()[blk * 8 + l], "coordinate 1 first");
@@ -71,7 +71,7 @@ class PointIndexBuilderTest {
             }
         }
         // ties keep the index order
-        assertArrayEquals(new int[] {0, 1, 2}, PointIndexBuilder.float32Order(new double[] {1, 1, 1, 2, 2, 2}, 2, 3));
+        assertArrayEquals(new int[] {0, 1, 2}, Float32Copy.order(new double[] {1, 1, 1, 2, 2, 2}, 2, 3));
         assertEquals(0.0, a.float32Rounding());
     }
 
@@ -91,7 +91,7 @@ class PointIndexBuilderTest {
         assertNotNull(idx.blocks32());
         double r = idx.float32Rounding();
         assertTrue(r > 0 && r < 1e-6, "rounding " + r);
-        int[] order = PointIndexBuilder.float32Order(rows, n, d);
+        int[] order = Float32Copy.order(rows, n, d);
         assertArrayEquals(new int[] {1, 0}, order);
         double[] mean = Arrays.copyOf(idx.centres(), d);
         int w = idx.blockWidth();

@@ -107,7 +107,7 @@ class PointIndexTest {
             }
             assertEquals(was, now, "leaf " + l + " keeps its points");
         }
-        int[] order = PointIndexBuilder.float32Order(rows, n, d);
+        int[] order = Float32Copy.order(rows, n, d);
         for (int o = 0; o < n; o++) {
             int p = sorted.position(o);
             assertEquals(o, sorted.original(p));

@@ -120,9 +120,9 @@ final class ReferenceIndexBuild {
             for (int j = 0; j < d; j++) data[base + j * w] = work[src + j];
         }
         if (float32Exact()) {
-            // (since the float32 copy holds the coordinates in PointIndexBuilder.float32Order: the same
+            // (since the float32 copy holds the coordinates in Float32Copy.order: the same
             // values, each block's coordinate rows in that order)
-            int[] order = PointIndexBuilder.float32Order(rows, n, d);
+            int[] order = Float32Copy.order(rows, n, d);
             data32 = new float[data.length];
             for (int b = 0; b < data.length / (d * w); b++) {
                 for (int j = 0; j < d; j++) {
