@@ -72,8 +72,8 @@ record Float32Copy(float[] blocks, double rounding) {
      * Blocks {@code from .. to-1}: each real point minus {@code shift}, rounded (padding positions hold 0).
      * Returns the largest distance between a point's copy and the point minus the shift, an upper bound:
      * per coordinate the float32 rounding (exact in float64) plus a bound on the float64 subtraction's,
-     * summed in squares and widened by their rounding; {@code +inf} when a shifted value exceeds the
-     * float32 limit.
+     * summed in squares and widened by their rounding, relative and (subnormal values) absolute;
+     * {@code +inf} when a shifted value exceeds the float32 limit.
      */
     private static double rounded(double[] data, int[] posToOrig, int d, int w, int[] order, double[] shift,
                                   int from, int to, float[] f) {
@@ -101,7 +101,9 @@ record Float32Copy(float[] blocks, double rounding) {
             }
             for (int l = 0; l < w; l++) worst = Math.max(worst, err[l]);
         }
-        return Math.sqrt(worst * (1 + (d + 2) * 0x1p-52)) * (1 + 0x1p-51) + Double.MIN_NORMAL;
+        // relative: the sum's own roundings; absolute: what subnormal squares and products can lose
+        return Math.sqrt(worst * (1 + (d + 2) * 0x1p-52)) * (1 + 0x1p-51)
+                + Math.sqrt((2.0 * d + 2) * Double.MIN_VALUE);
     }
 
     /**

@@ -111,6 +111,25 @@ class PointIndexBuilderTest {
             }
             assertTrue(Math.sqrt(err) <= r, "point " + o + " is " + Math.sqrt(err) + " from its copy, above " + r);
         }
+        // Points 1e-165 across: float32 holds none of them (every copy is 0) and their squared errors are
+        // below float64's smallest value, yet the rounding still covers each point's distance from its copy.
+        int m = 40;
+        double[] tiny = new double[m * d];
+        Random rnd = new Random(3);
+        for (int i = 0; i < tiny.length; i++) tiny[i] = rnd.nextGaussian() * 1e-165;
+        PointIndexBuilder tb = new PointIndexBuilder(tiny, m, d, 4);
+        tb.roundedCopyMinPoints = 0;
+        PointIndex t = tb.build();
+        double[] tmean = Arrays.copyOf(t.centres(), d);
+        for (int i = 0; i < m; i++) {
+            double sq = 0;   // in units of 1e-165, where the squares do not underflow
+            for (int j = 0; j < d; j++) {
+                double s = (tiny[i * d + j] - tmean[j]) * 1e165;
+                sq += s * s;
+            }
+            assertTrue(Math.sqrt(sq) * 1e-165 <= t.float32Rounding(),
+                    "point " + i + ": " + Math.sqrt(sq) * 1e-165 + " from its copy, above " + t.float32Rounding());
+        }
         PointIndexBuilder far = new PointIndexBuilder(
                 new double[] {4 * PointIndex.FLOAT32_LIMIT, 1, -4 * PointIndex.FLOAT32_LIMIT, 1}, 2, 2, 4);
         far.roundedCopyMinPoints = 0;
