@@ -45,8 +45,12 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
      */
     static final int COLD_ROUNDED_COPY_POINTS = 30_000;
 
-    /** The fewest distinct points for which the index makes a rounded float32 copy in this JVM now. */
-    static int roundedCopyMinPoints() {
+    /**
+     * The fewest distinct points for which the index makes a rounded float32 copy in this JVM now, for
+     * {@code kernels}: none when neither stage's kernel has a pre-filter to read it.
+     */
+    static int roundedCopyMinPoints(StageKernels kernels) {
+        if (!kernels.coreDistances().approximates() && !kernels.spanningTree().approximates()) return Integer.MAX_VALUE;
         return StageKernels.longLived() ? PointIndex.ROUNDED_COPY_MIN_POINTS : COLD_ROUNDED_COPY_POINTS;
     }
 
@@ -120,7 +124,7 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         double[] rows = dup != null ? dup.distinctRows() : points.rows();
         int n = dup != null ? dup.distinct() : points.n();
         PointIndex index = PointIndex.build(rows, n, points.d(), kernels.indexKernel(), execution.threads(),
-                execution.cancel(), roundedCopyMinPoints());
+                execution.cancel(), roundedCopyMinPoints(kernels));
         rows = null;   // the index holds its own copy
         boolean axes = axisBounds(index.size(), index.dimensions());
         CoreDistances core = dup != null

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.sylva.hdbscan.Backend;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;
@@ -59,6 +60,23 @@ class StageKernelsTest {
         DistanceKernel v = kp.bestDistance();
         for (int i = 0; i < StageKernels.WARM_VALUES / 1_000_000 + 1; i++) StageKernels.ran(v, 1_000_000, 1);
         assertEquals("simd", StageKernels.choose(Backend.AUTO, 100, 2).coreDistances().name());
+    }
+
+    /**
+     * The rounded float32 copy: never for kernels without a pre-filter; from 30 000 points in a fresh JVM, from
+     * 1 000 in a long-lived one.
+     */
+    @Test
+    void aRoundedCopyOnlyForAPreFilterAndFromTheJvmsBound() {
+        assertEquals(Integer.MAX_VALUE, CpuHdbscanEngine.roundedCopyMinPoints(StageKernels.both(kp.scalarDistance())));
+        assumeTrue(kp.vectorDistanceAvailable());
+        StageKernels simd = StageKernels.both(kp.bestDistance());
+        assertEquals(StageKernels.longLived() ? PointIndex.ROUNDED_COPY_MIN_POINTS
+                : CpuHdbscanEngine.COLD_ROUNDED_COPY_POINTS, CpuHdbscanEngine.roundedCopyMinPoints(simd));
+        for (int i = 0; i < StageKernels.WARM_VALUES / 1_000_000 + 1; i++) StageKernels.ran(kp.bestDistance(), 1_000_000, 1);
+        assertEquals(PointIndex.ROUNDED_COPY_MIN_POINTS, CpuHdbscanEngine.roundedCopyMinPoints(simd));
+        assertEquals(PointIndex.ROUNDED_COPY_MIN_POINTS,
+                CpuHdbscanEngine.roundedCopyMinPoints(new StageKernels(kp.scalarDistance(), kp.bestDistance())));
     }
 
     /** The principal-axis bounds: above 16 dimensions, from 100 000 points, or from 10 000 in a long-lived JVM. */
