@@ -75,9 +75,9 @@ public final class BallTreeBuilder {
      * Whether builds use the Vector API kernels where the JVM has them ({@code true}, the default) or the
      * scalar code only ({@code false}). The trees are identical either way; only the time differs. Turn
      * them off in a process that builds one tree or a few: the kernels run many thousands of small calls
-     * per build, and until the JIT has compiled them (a few seconds of building) every Vector API
-     * operation runs as slow, allocating Java code, so a cold process's first builds are several times
-     * slower with them (figures in BENCHMARKS.md). Once warm, the kernels are faster. The
+     * per build, and until the JIT has compiled them (the first builds of a process) every Vector API
+     * operation runs as slow, allocating Java code, so a cold process's first builds are slower with them
+     * (figures in BENCHMARKS.md). Once warm, the kernels are faster. The
      * {@code sylva balltree} command, one build per process, runs without them; {@code sylva bench
      * balltree} with them.
      */
@@ -98,8 +98,8 @@ public final class BallTreeBuilder {
     /**
      * True iff builds with {@link #vectorKernels(boolean) vectorKernels(true)} use the Vector API for the
      * partition: {@link KernelProvider} found the module {@code jdk.incubator.vector}, 256-bit vectors and a
-     * passing self-test, and the switch {@code -Dsylva.kernels} allows it (the first call loads the kernel:
-     * about a tenth of a second). {@link KernelProvider#describe()} says which kernel runs and why.
+     * passing self-test, and the switch {@code -Dsylva.kernels} allows it (the first call loads the kernel
+     * and runs its self-test). {@link KernelProvider#describe()} says which kernel runs and why.
      */
     public static boolean vectorKernelsAvailable() {
         return KernelProvider.get().vectorPartitionAvailable();

@@ -73,8 +73,8 @@ public final class HdbscanResult {
     }
 
     /**
-     * As above, looking at {@code cancel} between the hierarchy's steps (each a fraction of a second at
-     * two million points), so that a cancellation is seen within one of them.
+     * As above, looking at {@code cancel} between the hierarchy's steps (each
+     * linear or n log n in the points), so that a cancellation is seen within one of them.
      */
     static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, FiniteRows rows, double[] core, SpanningTree mst,
             Map<String, Double> times, CancellationToken cancel) {

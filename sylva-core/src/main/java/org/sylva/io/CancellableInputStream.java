@@ -8,8 +8,7 @@ import org.sylva.progress.CancellationToken;
 /**
  * An input stream that checks a {@link CancellationToken} before every read and hands out at most
  * {@value #CHUNK} bytes per read, so that reading and parsing a large input (each reader pulls its bytes
- * through here in small pieces) notices Ctrl-C within milliseconds, not after the whole file: a read of
- * 1 MiB takes about a millisecond from the page cache and some ten from a disk. A read that blocks (an
+ * through here in small pieces) notices Ctrl-C after one short read, not after the whole file. A read that blocks (an
  * idle pipe or FIFO) is ended by cancelling: the token closes the underlying stream, which for a stream
  * over a channel ({@code Files.newInputStream}) wakes the blocked read; that read then throws
  * {@link org.sylva.progress.CancelledException} too.

@@ -15,7 +15,7 @@ package org.sylva.kernels;
  * keep only {@code k} entries, instead of overflowing with ties and redoing the list directly.
  *
  * <pre>{@code
- * boolean exact = IntegerGrid.exactApproximations(index, index::original);
+ * boolean exact = IntegerGrid.exactApproximations(index, index.positions(), index::original);
  * }</pre>
  */
 public final class IntegerGrid {

@@ -153,7 +153,7 @@ public final class KernelProvider {
 
     /**
      * One line per kernel: which implementation runs and, for a scalar one, why. Loads every vector
-     * kernel that is not loaded yet (their self-tests take a few tenths of a second once).
+     * kernel that is not loaded yet (each runs its self-test once).
      */
     /**
      * One line saying which kernels may run, without loading any vector kernel (for a fast

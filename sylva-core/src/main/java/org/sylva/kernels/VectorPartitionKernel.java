@@ -55,7 +55,7 @@ final class VectorPartitionKernel implements PartitionKernel {
      * Runs every operation once on a small input and checks the result. Besides refusing a JVM where the
      * kernel would be wrong, this loads and initialises every vector class the kernel uses before the
      * JIT compiles it: a method compiled while one of them is still unloaded keeps calling the
-     * (hundreds of times slower) Java fallbacks of the Vector API for the rest of the run.
+     * (far slower) Java fallbacks of the Vector API for the rest of the run.
      */
     private void selfTest() {
         int n = minPoints() + 13;

@@ -9,7 +9,7 @@ import java.util.concurrent.ExecutionException;
  * callers see, for example, the library's {@code CancelledException} itself.
  *
  * <pre>{@code
- * try { future.get(); } catch (ExecutionException e) { throw Failures.unwrap(e); }
+ * try { future.get(); } catch (ExecutionException e) { throw Failures.rethrow(Failures.original(e)); }
  * }</pre>
  */
 public final class Failures {

@@ -12,7 +12,7 @@ import java.util.function.IntConsumer;
  * from the shared {@link Pools}. Two regimes:
  * <ul>
  *   <li>A <b>large job</b> is handed to a pool of {@code threads} workers as a whole, which balance the work
- *       by stealing to the end; the hand-over costs tens of microseconds, nothing at that size.</li>
+ *       by stealing to the end; the hand-over's cost is nothing at that size.</li>
  *   <li>A <b>small job</b> cannot afford the hand-over and waking the caller at the end, so the calling
  *       thread works as one of the threads and the pool supplies the other {@code threads - 1}. Every
  *       thread splits work the same way ({@link #both}): it offers the right half (to the pool, which
@@ -31,7 +31,7 @@ import java.util.function.IntConsumer;
  * }</pre>
  */
 public final class SplitScheduler {
-    /** Rounds of helping (a poll or a spin each, some 20-60 ns) before a waiting thread blocks. */
+    /** Rounds of helping (a poll or a spin each) before a waiting thread blocks. */
     static final int HELP_ROUNDS = 1 << 14;
 
     private final ForkJoinPool pool;

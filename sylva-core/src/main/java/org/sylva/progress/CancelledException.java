@@ -5,7 +5,7 @@ package org.sylva.progress;
  * interrupted (the thread's interrupt status then stays set). No partial result exists.
  *
  * <pre>{@code
- * try { tree = builder.build(points, ids, token); } catch (CancelledException e) { return; }
+ * try { tree = builder.cancellation(token).build(points, ids); } catch (CancelledException e) { return; }
  * }</pre>
  */
 public final class CancelledException extends RuntimeException {

@@ -5,7 +5,7 @@ package org.sylva.gpu;
  * memory, and why the engine cannot use it ({@code null} when it can).
  *
  * <pre>{@code
- * for (GpuDevice d : DeviceSurvey.scan().devices()) System.out.println(d.describe());
+ * for (GpuDevice d : CudaDevices.scan().devices()) System.out.println(d.describe());
  * }</pre>
  *
  * @param api {@code "opencl"} or {@code "cuda"}

@@ -15,7 +15,7 @@ import org.sylva.hdbscan.engine.FittedPoints;
  * with the figure.
  *
  * <pre>{@code
- * try (DeviceFit f = new KernelFit(backend.session(21), points, 21)) { f.coreLists(0, points.n()); }
+ * try (DeviceFit f = backend.open(points, 21)) { f.coreLists(0, points.n()); }   // a KernelFit on the backend's session
  * }</pre>
  */
 public final class KernelFit implements DeviceFit {

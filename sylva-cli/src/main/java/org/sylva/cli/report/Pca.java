@@ -20,7 +20,7 @@ import org.sylva.features.PrincipalComponents;
  * says how many.
  */
 final class Pca {
-    /** Multiply-adds spent on the covariance at most (about a second on one core). */
+    /** Multiply-adds spent on the covariance at most (so that it stays a small part of a run). */
     static final long COVARIANCE_BUDGET = 400_000_000L;
     /** Rows always used when available, whatever the budget. */
     static final int MIN_ROWS = 2_000;

@@ -17,9 +17,8 @@ import org.sylva.progress.CancellationToken;
  * {@code levels} int32), or its rotated-tree partition at {@code level} ({@code perm} int64). One
  * builder serves every request, so its working memory is reused from one tree to the next; requests
  * never overlap (the engine runs one at a time). The scalar code runs unless a request asks for
- * {@code "kernels": "vector"}: the Vector API kernels are about twice as fast once the JIT has compiled
- * them, but until then (some tens of builds) each build takes hundreds of milliseconds instead of a few,
- * so they pay only for a caller that builds many trees, such as a training loop.
+ * {@code "kernels": "vector"}: the Vector API kernels are faster once the JIT has compiled them, but
+ * until then (some tens of builds) each build is many times slower, so they pay only for a caller that builds many trees, such as a training loop.
  */
 final class BallTreeHandler implements Handler {
     private final boolean partition;

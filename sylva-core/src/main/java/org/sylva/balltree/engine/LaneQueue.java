@@ -14,7 +14,7 @@ import org.sylva.kernels.LaneSubtrees;
  *
  * <pre>{@code
  * int key = q.add(size, span, start, slot);
- * if (key >= 0) { lanes.finish(ws, q.starts(key), size, span, q.slots(key), treeIdx, mask); q.clear(key); }
+ * if (key >= 0) { lanes.finish(cols, idx, q.starts(key), size, span, q.slots(key), treeIdx, mask); q.clear(key); }
  * }</pre>
  */
 final class LaneQueue {

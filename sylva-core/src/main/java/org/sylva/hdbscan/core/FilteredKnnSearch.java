@@ -113,7 +113,7 @@ final class FilteredKnnSearch {
     /**
      * The token pass 2 looks at within a leaf; the passes' runner looks at it between leaves. Pass 2's first
      * leaves visit thousands of others, and in a fresh JVM they run while its stopping kernel is still
-     * uncompiled: one such leaf took about a second at 200 000 clips, during which a Ctrl-C waited.
+     * uncompiled: on a large input one such leaf runs long enough for a Ctrl-C to wait on it.
      */
     private CancellationToken cancel = CancellationToken.NEVER;
 

@@ -193,8 +193,8 @@ final class PointIndexBuilder {
     }
 
     /**
-     * Nodes above this many points also look at the token between their passes over the rows (a node's
-     * passes over 900 000 x 61 rows took up to a second under load; SignalLatencyTest, issue 24).
+     * Nodes above this many points also look at the token between their passes over the rows (on a large
+     * input, a node's passes alone are long enough for a Ctrl-C to wait on them; SignalLatencyTest, issue 24).
      */
     static final int LARGE_NODE = 1 << 16;
 

@@ -153,7 +153,7 @@ public final class BoruvkaMst {
          * Whether the scans may also bound distances along a few principal axes ({@link ProjectedIndex};
          * default on, and only with pruning on). The tree is the same either way; the axes cut the work of
          * the last rounds, where the components are whole clusters, but building them and compiling their
-         * code costs a fresh JVM a few tenths of a second, so the CPU engine leaves them off for small
+         * code is a cost of its own in a fresh JVM, so the CPU engine leaves them off for small
          * inputs in a one-shot run.
          */
         public Builder axisBounds(boolean on) {

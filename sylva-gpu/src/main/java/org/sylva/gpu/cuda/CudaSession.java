@@ -23,7 +23,9 @@ import org.sylva.gpu.KernelArg;
  * {@link #close()}.
  *
  * <pre>{@code
- * try (DeviceFit f = new KernelFit(new CudaSession(backend, backend.kernels(21)), points, 21)) { ... }
+ * Kernels ks = backend.kernels(21);
+ * Map<String, MemorySegment> fns = Map.of("core_lists", ks.coreLists(), "cheapest_edges", ks.cheapestEdges());
+ * try (DeviceFit f = new KernelFit(new CudaSession(backend, fns), points, 21)) { ... }
  * }</pre>
  */
 final class CudaSession implements DeviceSession {
