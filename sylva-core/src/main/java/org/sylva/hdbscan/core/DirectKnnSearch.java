@@ -114,6 +114,7 @@ final class DirectKnnSearch {
         if (!prune) {
             int leaves = idx.leaves();
             for (int other = 0; other < leaves; other++) if (other != qs.leaf) visit(s, qs, other);
+            qs.finishAll();
             return;
         }
         int own = idx.leafNode(qs.leaf);
@@ -138,6 +139,7 @@ final class DirectKnnSearch {
             sp = pushChildren(s, sp, own, node, maxKth);
         }
         if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
+        qs.finishAll();
     }
 
     /** Pushes the children of {@code node} whose bound is within {@code maxDist}, the nearer one on top. */
@@ -187,7 +189,7 @@ final class DirectKnnSearch {
         backend.centreDistances(idx, node, qbf, qbt, s.centre);
         int off = qbf * w;
         for (int i = 0; i < qs.m; i++) {
-            if (idx.lowerBoundFromCentre(s.centre[qs.pos[i] - off], node) > qs.dist[i * k + k - 1]) continue;
+            if (idx.lowerBoundFromCentre(s.centre[qs.pos[i] - off], node) > qs.kth(i)) continue;
             s.act[nq] = i;
             s.actPos[nq] = qs.pos[i];
             nq++;
@@ -206,7 +208,7 @@ final class DirectKnnSearch {
         // each row's values are compared with its threshold only, which falls as the row fills its list: a
         // value the kernel leaves above the threshold as it stands now stays above it (squaredDistancesWithin)
         for (int r = 0; r < nq; r++) {
-            double kd = qs.dist[s.act[r] * k + k - 1];
+            double kd = qs.kth(s.act[r]);
             s.limit[r] = kd * kd * (1 + FILTER_SLACK);
         }
         backend.squaredDistancesWithin(idx, s.actPos, nq, bf, bt, s.limit, s.tile);
@@ -220,7 +222,7 @@ final class DirectKnnSearch {
                 double sq = s.tile[row + c];
                 if (sq > thr) continue;
                 if (qs.insert(q, Math.sqrt(sq), idx.original(cs + c))) {
-                    double kd = qs.dist[q * k + k - 1];
+                    double kd = qs.kth(q);
                     thr = kd * kd * (1 + FILTER_SLACK);
                 }
             }

@@ -37,7 +37,18 @@ class DirectKnnSearchTest {
 
     @Test
     void matchesBruteForcePrunedOrNotInAnyLeafOrder() {
-        int n = 1500, d = 4, minSamples = 9, k = minSamples + 1;
+        matchesBruteForce(9);
+    }
+
+    /** Lists of hundreds (a large {@code min_samples}) fill as buffers: the same lists. */
+    @Test
+    void longListsMatchBruteForce() {
+        matchesBruteForce(NearestLists.BUFFER_ABOVE + 1);
+        matchesBruteForce(299);
+    }
+
+    private static void matchesBruteForce(int minSamples) {
+        int n = 1500, d = 4, k = minSamples + 1;
         double[] rows = groups(n, d, 12, 3);
         for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().bestDistance()}) {
             PointIndex idx = PointIndex.build(rows, n, d, b);

@@ -2,6 +2,7 @@ package org.sylva.hdbscan.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Random;
@@ -91,18 +92,19 @@ class NearestListsTest {
                 NearestLists inserted = new NearestLists(2, k);
                 inserted.reset(2, 0);
                 for (int i = 0; i < count; i++) inserted.insert(1, d[i], o[i]);
+                inserted.finish(1);
                 NearestLists filled = new NearestLists(2, k);
                 filled.reset(2, 0);
                 filled.fill(1, d.clone(), o.clone(), count);
-                assertArrayEquals(inserted.dist, filled.dist, "k=" + k);
-                assertArrayEquals(inserted.orig, filled.orig, "k=" + k);
+                assertArrayEquals(dists(inserted, 1, k), dists(filled, 1, k), "k=" + k);
+                assertArrayEquals(origs(inserted, 1, k), origs(filled, 1, k), "k=" + k);
                 // the insertion sort for entries nearly in order: the same list from any order, and from
                 // sorted entries with a few neighbours swapped (how pass 3's exact values arrive)
                 NearestLists near = new NearestLists(2, k);
                 near.reset(2, 0);
                 near.fillNearlySorted(1, d.clone(), o.clone(), count);
-                assertArrayEquals(inserted.dist, near.dist, "any order, k=" + k);
-                assertArrayEquals(inserted.orig, near.orig, "any order, k=" + k);
+                assertArrayEquals(dists(inserted, 1, k), dists(near, 1, k), "any order, k=" + k);
+                assertArrayEquals(origs(inserted, 1, k), origs(near, 1, k), "any order, k=" + k);
                 double[] sd = d.clone();
                 int[] so = o.clone();
                 NearestLists all = new NearestLists(1, Math.max(count, 1));
@@ -120,8 +122,64 @@ class NearestListsTest {
                 }
                 near.reset(2, 0);
                 near.fillNearlySorted(1, nd, no, count);
-                assertArrayEquals(inserted.dist, near.dist, "nearly sorted, k=" + k);
-                assertArrayEquals(inserted.orig, near.orig, "nearly sorted, k=" + k);
+                assertArrayEquals(dists(inserted, 1, k), dists(near, 1, k), "nearly sorted, k=" + k);
+                assertArrayEquals(origs(inserted, 1, k), origs(near, 1, k), "nearly sorted, k=" + k);
+            }
+        }
+    }
+
+    /** Query {@code q}'s list of {@code k} distances. */
+    static double[] dists(NearestLists qs, int q, int k) {
+        return Arrays.copyOfRange(qs.dist, q * qs.stride, q * qs.stride + k);
+    }
+
+    /** Query {@code q}'s list of {@code k} original indices. */
+    static int[] origs(NearestLists qs, int q, int k) {
+        return Arrays.copyOfRange(qs.orig, q * qs.stride, q * qs.stride + k);
+    }
+
+    /**
+     * Lists longer than {@link NearestLists#BUFFER_ABOVE} fill as buffers: after {@link NearestLists#finish}
+     * they are the sorted insertions' lists, from any offer order, with the selection's fallback sort too;
+     * their bound never rises and never falls below the final k-th distance.
+     */
+    @Test
+    void buffersGiveTheSortedListsAndABoundThatOnlyFalls() {
+        Random rnd = new Random(31);
+        for (int k : new int[] {NearestLists.BUFFER_ABOVE + 1, 70, 130, 700}) {
+            for (int trial = 0; trial < (k > 200 ? 12 : 40); trial++) {
+                int queries = 1 + rnd.nextInt(3);
+                int count = rnd.nextInt(4 * k + 10);
+                int budget = trial % 3 - 1;   // the default, none (sort at once), one partition
+                NearestLists qs = new NearestLists(4, k);
+                qs.partitionBudget = budget;
+                qs.reset(queries, 0);
+                double[][] d = new double[queries][count];
+                int[][] o = new int[queries][count];
+                double[] kd = new double[k];
+                int[] ko = new int[k];
+                for (int q = 0; q < queries; q++) {
+                    for (int i = 0; i < count; i++) {
+                        d[q][i] = rnd.nextInt(20) * 0.25;   // many ties, decided by index
+                        o[q][i] = (i * 7919 + q) % (count * 7919 + 1);
+                    }
+                }
+                double[] last = new double[queries];
+                Arrays.fill(last, Double.POSITIVE_INFINITY);
+                for (int i = 0; i < count; i++) {
+                    for (int q = 0; q < queries; q++) {
+                        qs.insert(q, d[q][i], o[q][i]);
+                        assertTrue(qs.kth(q) <= last[q], "the bound never rises");
+                        last[q] = qs.kth(q);
+                    }
+                }
+                for (int q = 0; q < queries; q++) {
+                    bruteForce(d[q], o[q], count, k, kd, ko);
+                    assertTrue(qs.kth(q) >= kd[k - 1], "the bound covers the final list");
+                    qs.finish(q);
+                    assertArrayEquals(kd, dists(qs, q, k), "k=" + k + " query " + q + " budget " + budget);
+                    assertArrayEquals(ko, origs(qs, q, k), "k=" + k + " query " + q + " budget " + budget);
+                }
             }
         }
     }
