@@ -113,6 +113,8 @@ final class BallTreeCommand implements Callable<Integer> {
         builder.engine(EngineChoice.tree(backend));
         OutputTargets.claim(context, err, run.quiet, out, names(partitionLevel != null ? PARTITION : TREE, format),
                 RESERVED, report);
+        OutputTargets.refuseOverlaps(out, RESERVED, List.of(new OutputTargets.OptionFile("--report", report)),
+                List.of(new OutputTargets.OptionFile("input", in.inputPath()), new OutputTargets.OptionFile("--batch", batch)));
         PointSet points = in.read(err, run.quiet, context.stdin(), context.cancel());
         in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size())

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import org.sylva.data.InvalidInputException;
 import org.sylva.io.AtomicOutput;
 
 /**
@@ -23,7 +24,7 @@ import org.sylva.io.AtomicOutput;
  *
  * <pre>{@code
  * CreatedDirectories created = new CreatedDirectories();   // one per run (CliContext#directories)
- * created.prepare(out);        // creates out/ if needed, checks that it is writable
+ * created.prepare("--out", out);   // creates out/ if needed, checks that it is writable
  * ...                          // on failure: created.removeEmpty()
  * }</pre>
  */
@@ -31,8 +32,11 @@ final class CreatedDirectories {
     /** Deepest first, so that parents are removed after their children. */
     private final Deque<Path> created = new ConcurrentLinkedDeque<>();
 
-    /** Creates {@code dir} (and missing parents) if needed and checks that it is a writable directory. */
-    void prepare(Path dir) {
+    /**
+     * Creates {@code dir} (and missing parents) if needed and checks that it is a writable directory; a
+     * problem is reported naming {@code option}, whose path needs the directory.
+     */
+    void prepare(String option, Path dir) {
         Path abs = dir.toAbsolutePath().normalize();
         List<Path> missing = new ArrayList<>();
         // Bounded by the depth of the path; deepest first.
@@ -47,7 +51,11 @@ final class CreatedDirectories {
                 break;   // the check below names the problem
             }
         }
-        AtomicOutput.checkOutputDirectory(dir, 0);
+        try {
+            AtomicOutput.checkOutputDirectory(dir, 0);
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(option + ": " + e.getMessage(), e);
+        }
     }
 
     /** Removes the directories {@link #prepare} created that are still empty (deepest first). */

@@ -70,6 +70,7 @@ final class CutCommand implements Callable<Integer> {
         OutputFormat format = folder.format;
         boolean json = folder.json;
         folder.claim(context, err, run.quiet, OUTPUTS);
+        folder.refuseOverlaps(OUTPUTS, List.of(), List.of(new OutputTargets.OptionFile("model", model)));
         HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva cut");
         int mcs = minClusterSize != null ? minClusterSize : m.parameters().minClusterSize();
         int[] labels = m.dbscanClustering(distance, mcs);

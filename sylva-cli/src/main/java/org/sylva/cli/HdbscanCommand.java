@@ -214,6 +214,10 @@ final class HdbscanCommand implements Callable<Integer> {
         if (sampleWeight != null) names.add(HdbscanOutputs.FITTED_ROWS + format.extension());
         OutputTargets.claim(context, err, run.quiet, out, names, StaleOutputs.ARRAY_FILES, report);
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, StaleOutputs.ARRAY_FILES, saveModel);
+        OutputTargets.refuseOverlaps(out, OutputTargets.union(names, StaleOutputs.ARRAY_FILES),
+                List.of(new OutputTargets.OptionFile("--report", report), new OutputTargets.OptionFile("--save-model", saveModel)),
+                List.of(new OutputTargets.OptionFile("input", in.inputPath()), new OutputTargets.OptionFile("--sample-weight", sampleWeight),
+                        new OutputTargets.OptionFile("--waveforms-from", waveformOptions.from)));
 
         long t0 = System.nanoTime();
         PhaseTrace.enter(err, "read");

@@ -142,6 +142,11 @@ final class InputOptions {
     }
 
     /** Named .npy, or named nothing PointReaders knows and starting with the NumPy magic (as it reads those). */
+    /** The input file, or null when the points come from standard input. */
+    Path inputPath() {
+        return input == null || input.equals("-") ? null : Path.of(input);
+    }
+
     static boolean isNpy(Path p) throws IOException {
         if (Files.isDirectory(p)) return false;
         PointReaders.Format f = PointReaders.formatOf(p.toString(), false);

@@ -185,6 +185,29 @@ public final class Main {
      * ({@link SylvaCommand#subcommandsFor}). The settings below apply to the subcommands registered
      * before them, so those come first.
      */
+    /** A decimal number, or {@code inf}, {@code +inf}, {@code -inf}, {@code nan} in any case. */
+    static Double parseNumber(String v) {
+        String t = v.strip().toLowerCase(java.util.Locale.ROOT);
+        switch (t) {
+            case "inf", "+inf", "infinity", "+infinity" -> {
+                return Double.POSITIVE_INFINITY;
+            }
+            case "-inf", "-infinity" -> {
+                return Double.NEGATIVE_INFINITY;
+            }
+            case "nan" -> {
+                return Double.NaN;
+            }
+            default -> {
+                // hexadecimal and type suffixes (0x1p3, 1d, 2f) are Java's, not a user's: refused
+                if (!t.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)(e[+-]?\\d+)?")) {
+                    throw new CommandLine.TypeConversionException("'" + v + "' is not a number");
+                }
+                return Double.valueOf(t);
+            }
+        }
+    }
+
     static CommandLine commandLine(PrintWriter out, PrintWriter err, CliContext context, String[] args) {
         CommandLine cl = new CommandLine(new SylvaCommand(), new CliContext.Factory(context));
         for (Class<?> sub : SylvaCommand.subcommandsFor(args)) cl.addSubcommand(sub);
@@ -198,6 +221,10 @@ public final class Main {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }
         });
+        // numbers as Java reads them, and also inf / -inf / nan as numpy and --json write them
+        CommandLine.ITypeConverter<Double> number = Main::parseNumber;
+        cl.registerConverter(Double.class, number);
+        cl.registerConverter(double.class, number);
         cl.setUsageHelpAutoWidth(true);
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler(new ErrorHandler.Parameters());

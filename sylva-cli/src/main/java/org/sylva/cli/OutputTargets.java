@@ -2,6 +2,7 @@ package org.sylva.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
@@ -37,8 +38,10 @@ final class OutputTargets {
      */
     static void claim(CliContext context, PrintWriter err, boolean quiet, Path out, Collection<String> outputs,
             Collection<String> reserved, Path report) throws IOException {
-        context.directories().prepare(out);
-        if (report != null) context.directories().prepare(report.toAbsolutePath().getParent());
+        refuseEmpty("--out", out);
+        refuseEmpty("--report", report);
+        context.directories().prepare("--out", out);
+        if (report != null) context.directories().prepare("--report", report.toAbsolutePath().getParent());
         context.locks().acquire(out);
         List<Path> orphans = AtomicOutput.deleteOrphans(out);
         if (!orphans.isEmpty() && !quiet) {
@@ -60,9 +63,78 @@ final class OutputTargets {
      */
     static void claimFile(CliContext context, String option, Path out, Collection<String> reserved, Path file)
             throws IOException {
-        context.directories().prepare(file.toAbsolutePath().getParent());
+        refuseEmpty(option, file);
+        context.directories().prepare(option, file.toAbsolutePath().getParent());
         AtomicOutput.checkTarget(file);
         checkNotAnOutput(option, out, reserved, file);
+    }
+
+    /** Refuses an empty path ({@code --out ''}), which would otherwise mean the current folder. */
+    private static void refuseEmpty(String option, Path p) {
+        if (p != null && p.toString().isBlank()) {
+            throw new InvalidInputException(option + " is empty; name a " + (option.equals("--out") ? "folder" : "file")
+                    + (option.equals("--out") ? " (--out . for the current one)" : ""));
+        }
+    }
+
+    /**
+     * A file that an option names ({@code option} starts with {@code --}), or a command's argument
+     * ({@code option} then says what it holds: {@code input}, {@code model}).
+     */
+    record OptionFile(String option, Path path) {
+    }
+
+    /**
+     * Refuses a run that would write one file twice or write over a file it reads: two of {@code written}
+     * (files outside {@code out}, such as {@code --report} and {@code --save-model}) naming one file, one of
+     * them being a file of {@code read}, or {@code out} holding a file of {@code read} under one of
+     * {@code names} (this run's outputs, and the names it removes as stale). Null paths and {@code -} (standard
+     * input) are skipped. Call it after {@link #claim} and {@link #claimFile}, which create the folders.
+     */
+    static void refuseOverlaps(Path out, Collection<String> names, List<OptionFile> written, List<OptionFile> read)
+            throws IOException {
+        List<OptionFile> w = written.stream().filter(f -> f.path() != null).toList();
+        for (int i = 0; i < w.size(); i++) {
+            for (int j = i + 1; j < w.size(); j++) {
+                if (resolved(w.get(i).path()).equals(resolved(w.get(j).path()))) {
+                    throw new InvalidInputException(w.get(i).option() + " " + w.get(i).path() + " and " + w.get(j).option()
+                            + " " + w.get(j).path() + " name the same file; give each its own");
+                }
+            }
+        }
+        for (OptionFile r : read) {
+            if (r.path() == null || r.path().toString().equals("-") || !Files.isRegularFile(r.path())) continue;
+            for (OptionFile f : w) {
+                if (Files.exists(f.path()) && Files.isSameFile(r.path(), f.path())) {
+                    throw new InvalidInputException(f.option() + " " + f.path() + " is " + read(r) + "; write it elsewhere");
+                }
+            }
+            for (String name : names) {
+                Path o = out.resolve(name);
+                if (Files.exists(o) && Files.isSameFile(r.path(), o)) {
+                    throw new InvalidInputException("--out " + out + " holds " + read(r) + " under the output name " + name
+                            + ", which this run would replace or remove; choose another --out or move the file");
+                }
+            }
+        }
+    }
+
+    /** How a message names a file the run reads: {@code the input file (x.npy)}, {@code the file --batch reads (b.npy)}. */
+    private static String read(OptionFile r) {
+        return (r.option().startsWith("--") ? "the file " + r.option() + " reads" : "the " + r.option() + " file")
+                + " (" + r.path() + ")";
+    }
+
+    /** The names of {@code a} and then those of {@code b} not in {@code a}. */
+    static List<String> union(Collection<String> a, Collection<String> b) {
+        List<String> all = new java.util.ArrayList<>(a);
+        for (String name : b) if (!all.contains(name)) all.add(name);
+        return all;
+    }
+
+    /** {@code p} with its folder (which exists) as the file system sees it. */
+    private static Path resolved(Path p) throws IOException {
+        return p.toAbsolutePath().getParent().toRealPath().resolve(p.getFileName().toString());
     }
 
     /** Refuses a path given to {@code option} that is one of Sylva's own files in {@code out}. */

@@ -75,6 +75,8 @@ final class PredictCommand implements Callable<Integer> {
         OutputFormat format = folder.format;
         boolean json = folder.json;
         folder.claim(context, err, run.quiet, OUTPUTS);
+        folder.refuseOverlaps(OUTPUTS, List.of(), List.of(new OutputTargets.OptionFile("model", model),
+                new OutputTargets.OptionFile("input", input == null || input.equals("-") ? null : Path.of(input))));
         HdbscanModel m = HdbscanModel.load(model);
         InputOptions in = new InputOptions();
         in.input = input;

@@ -94,6 +94,8 @@ final class ReselectCommand implements Callable<Integer> {
         folder.claim(context, err, run.quiet, OUTPUTS);
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out,
                 ResultFolderOptions.reserved(OUTPUTS), saveModel);
+        folder.refuseOverlaps(OUTPUTS, List.of(new OutputTargets.OptionFile("--save-model", saveModel)),
+                List.of(new OutputTargets.OptionFile("model", model)));
         HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva reselect");
         HdbscanParameters p = m.parameters();
         HdbscanParameters other = new HdbscanParameters(

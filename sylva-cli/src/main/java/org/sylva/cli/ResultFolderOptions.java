@@ -41,6 +41,12 @@ final class ResultFolderOptions {
         OutputTargets.claim(context, err, quiet, out, BallTreeCommand.names(outputs, format), reserved(outputs), null);
     }
 
+    /** Refuses a run that writes one file twice or over a file it reads ({@link OutputTargets#refuseOverlaps}). */
+    void refuseOverlaps(List<String> outputs, List<OutputTargets.OptionFile> written, List<OutputTargets.OptionFile> read)
+            throws IOException {
+        OutputTargets.refuseOverlaps(out, reserved(outputs), written, read);
+    }
+
     /** The model in {@code file}, refused naming {@code command} when it holds no spanning tree (format version 1). */
     static HdbscanModel modelWithTree(Path file, String command) throws IOException {
         HdbscanModel m = HdbscanModel.load(file);

@@ -1,5 +1,6 @@
 package org.sylva.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -234,6 +235,56 @@ class CliErrorsTest {
         Cli.run("hdbscan", good, "--out", tmp.resolve("ok").toString(), "--report",
                 file.resolve("r.html").toString()).assertError("plain-file");
         assertEquals(List.of("plain-file"), Cli.list(tmp), "no output directory created for a run that failed");
+    }
+
+    /**
+     * A run never writes one file twice nor over a file it reads: --report and --save-model naming one file,
+     * either of them naming the input, the model or a --sample-weight file, and an --out holding the input
+     * under an output's name are refused before anything is read, with every file as it was.
+     */
+    @Test
+    void outputsThatClashWithEachOtherOrWithAnInputAreRefused(@TempDir Path tmp) throws IOException {
+        Path input = tmp.resolve("pts.npy");
+        Files.copy(Path.of(good), input);
+        byte[] bytes = Files.readAllBytes(input);
+        Path weights = tmp.resolve("w.npy");
+        double[] ones = new double[N];
+        Arrays.fill(ones, 1.0);
+        Npy.writeFloat64(weights, ones, N);
+        String out = tmp.resolve("out").toString();
+        Cli.run("hdbscan", input.toString(), "--out", out, "--report", tmp.resolve("same.x").toString(),
+                "--save-model", tmp.resolve("same.x").toString()).assertError("--report", "--save-model", "same file");
+        Cli.run("hdbscan", input.toString(), "--out", out, "--report", input.toString())
+                .assertError("--report", "the input file", "pts.npy");
+        Cli.run("hdbscan", input.toString(), "--out", out, "--save-model", input.toString())
+                .assertError("--save-model", "the input file");
+        Cli.run("hdbscan", input.toString(), "--out", out, "--sample-weight", weights.toString(),
+                "--report", weights.toString()).assertError("--report", "--sample-weight");
+        Path inOut = tmp.resolve("inside");
+        Files.createDirectories(inOut);
+        Files.copy(input, inOut.resolve("labels.npy"));
+        Cli.run("hdbscan", inOut.resolve("labels.npy").toString(), "--out", inOut.toString())
+                .assertError("--out", "labels.npy", "the input file");
+        assertArrayEquals(bytes, Files.readAllBytes(input));
+        assertArrayEquals(bytes, Files.readAllBytes(inOut.resolve("labels.npy")));
+        assertEquals(List.of("inside", "pts.npy", "w.npy"), Cli.list(tmp), "nothing written by the refused runs");
+        // a model is an input of reselect and predict
+        Path model = tmp.resolve("m.model");
+        Cli.run("hdbscan", input.toString(), "--out", out, "--save-model", model.toString(), "-q").assertOk();
+        byte[] modelBytes = Files.readAllBytes(model);
+        Cli.run("reselect", model.toString(), "--out", tmp.resolve("rr").toString(), "--save-model", model.toString())
+                .assertError("--save-model", "the model file");
+        assertArrayEquals(modelBytes, Files.readAllBytes(model));
+    }
+
+    @Test
+    void anEmptyPathIsRefusedAndAnUnusableFolderNamesItsOption(@TempDir Path tmp) {
+        Cli.run("hdbscan", good, "--out", "").assertError("--out is empty");
+        Cli.run("hdbscan", good, "--out", tmp.resolve("o").toString(), "--report", "").assertError("--report is empty");
+        Cli.run("hdbscan", good, "--out", tmp.resolve("o").toString(), "--report", "/proc/r.html")
+                .assertError("--report", "/proc", "not writable");
+        Cli.run("hdbscan", good, "--out", tmp.resolve("o").toString(), "--save-model", "/proc/m.model")
+                .assertError("--save-model", "/proc", "not writable");
     }
 
     @Test

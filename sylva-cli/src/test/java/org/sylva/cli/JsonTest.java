@@ -1,6 +1,8 @@
 package org.sylva.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -43,5 +45,21 @@ class JsonTest {
         String json = Json.write(v);
         assertEquals("[\"inf\", \"-inf\", \"nan\", \"inf\", \"nan\", null]", json);
         assertEquals(Arrays.asList("inf", "-inf", "nan", "inf", "nan", null), MiniJson.parse(json));
+    }
+
+    /** The options read back what --json writes: inf, -inf and nan, in any case, besides decimal numbers. */
+    @Test
+    void numberOptionsReadTheJsonSpellingOfNonFiniteValues() {
+        assertEquals(Double.POSITIVE_INFINITY, Main.parseNumber("inf"));
+        assertEquals(Double.POSITIVE_INFINITY, Main.parseNumber("+Inf"));
+        assertEquals(Double.POSITIVE_INFINITY, Main.parseNumber("Infinity"));
+        assertEquals(Double.NEGATIVE_INFINITY, Main.parseNumber("-inf"));
+        assertTrue(Double.isNaN(Main.parseNumber("NaN")));
+        assertEquals(0.5, Main.parseNumber(".5"));
+        assertEquals(2.0, Main.parseNumber("2."));
+        assertEquals(-1.5e-3, Main.parseNumber("-1.5E-3"));
+        for (String bad : new String[] {"abc", "0x1p3", "1d", "2f", "", "1,5"}) {
+            assertThrows(picocli.CommandLine.TypeConversionException.class, () -> Main.parseNumber(bad), bad);
+        }
     }
 }

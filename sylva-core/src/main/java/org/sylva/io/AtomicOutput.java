@@ -352,7 +352,11 @@ public final class AtomicOutput {
             // if-exists: a run starting in the same folder may have taken the probe for an orphan already
             Files.deleteIfExists(probe);
         } catch (IOException e) {
-            throw new InvalidInputException("output directory " + dir + " is not writable: " + reason(e), e);
+            // the reason without the probe's own name, which means nothing to the user
+            String why = e instanceof AccessDeniedException ? "permission denied"
+                    : e instanceof NoSuchFileException ? "no file can be created there"
+                    : e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : reason(e);
+            throw new InvalidInputException("output directory " + dir + " is not writable: " + why, e);
         }
         if (bytesNeeded > 0) {
             long usable;
@@ -466,7 +470,9 @@ public final class AtomicOutput {
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
+    /** {@code bytes} in MB, or in kB below 10 MB, so that two small figures that differ do not print alike. */
     private static String megabytes(long bytes) {
-        return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1e6);
+        return bytes < 10_000_000 ? String.format(java.util.Locale.ROOT, "%.1f kB", bytes / 1e3)
+                : String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1e6);
     }
 }
