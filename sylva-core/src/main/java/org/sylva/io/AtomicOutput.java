@@ -149,10 +149,12 @@ public final class AtomicOutput {
         }
 
         /**
-         * Publishes the staged files as the result folder {@code dir}, in this order: removes {@code dir}'s
-         * manifest ({@value ResultFolder#MANIFEST}), renames every staged temporary onto its target, runs
-         * {@code beforePublish} (removing an earlier run's files, say), and writes the new manifest,
-         * naming each staged file inside {@code dir} with its size and SHA-256. The folder's directory
+         * Publishes the staged files as the result folder {@code dir}, in this order: writes the new manifest
+         * ({@value ResultFolder#MANIFEST}, naming each staged file inside {@code dir} with its size and SHA-256)
+         * to a temporary, removes {@code dir}'s manifest, renames every staged temporary onto its target, runs
+         * {@code beforePublish} (removing an earlier run's files, say), and renames the new manifest into place.
+         * Every write that needs space comes before the first removal or rename, so a full disk leaves the
+         * previous run as it was. The folder's directory
          * entries are flushed to disk between these steps, where the file system allows. A failure or a
          * crash at any point leaves either the previous manifest with the previous files (nothing was
          * renamed yet), or no manifest, never a manifest that does not match. Returns the manifest.
@@ -171,21 +173,23 @@ public final class AtomicOutput {
                 files.add(new ResultManifest.Entry(name, e.getValue().bytes(), e.getValue().sha256()));
             }
             ResultManifest m = new ResultManifest(ResultManifest.VERSION, command, ResultManifest.newRunId(), files);
-            faults.before("remove-manifest", manifest);
-            removeManifest(manifest);
-            syncDirectory(root);   // the manifest is gone on disk before any file of the new run lands
-            for (Map.Entry<Path, Staged> e : new ArrayList<>(staged.entrySet())) {
-                faults.before("rename", e.getKey());
-                moveIntoPlace(e.getValue().tmp(), e.getKey());
-                staged.remove(e.getKey());
-            }
-            faults.before("before-publish", root);
-            beforePublish.run();
-            syncDirectory(root);   // every file is in place on disk before the manifest says so
+            // The manifest is written first, to a temporary: the last write that needs space (a full disk) then
+            // fails before anything of the previous run is touched, and what follows are renames and removals.
             byte[] text = m.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
             faults.before("write-manifest", manifest);
             Path tmp = writeTemporary(manifest, out -> out.write(text), CancellationToken.NEVER).tmp();
             try {
+                faults.before("remove-manifest", manifest);
+                removeManifest(manifest);
+                syncDirectory(root);   // the manifest is gone on disk before any file of the new run lands
+                for (Map.Entry<Path, Staged> e : new ArrayList<>(staged.entrySet())) {
+                    faults.before("rename", e.getKey());
+                    moveIntoPlace(e.getValue().tmp(), e.getKey());
+                    staged.remove(e.getKey());
+                }
+                faults.before("before-publish", root);
+                beforePublish.run();
+                syncDirectory(root);   // every file is in place on disk before the manifest says so
                 faults.before("rename-manifest", manifest);
                 moveIntoPlace(tmp, manifest);
             } finally {
@@ -437,6 +441,9 @@ public final class AtomicOutput {
             }
             ok = true;
             return new Staged(tmp, bytes[0], HexFormat.of().formatHex(digest.digest()));
+        } catch (IOException e) {
+            // a full disk, a quota, a failing device: the message names the file being written
+            throw new IOException("cannot write " + target + ": " + reason(e), e);
         } finally {
             if (!ok) deleteQuietly(tmp);
         }

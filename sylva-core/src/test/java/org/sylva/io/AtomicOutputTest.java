@@ -58,7 +58,9 @@ class AtomicOutputTest {
             out.write(new byte[100_000]);
             throw new IOException("disk full (simulated)");
         }));
-        assertEquals("disk full (simulated)", e.getMessage());
+        // the message names the file being written, then the reason
+        assertEquals("cannot write " + t + ": disk full (simulated)", e.getMessage());
+        assertEquals("disk full (simulated)", e.getCause().getMessage());
         assertArrayEquals(new byte[] {9}, Files.readAllBytes(t));
         assertEquals(List.of(t), listing());
         // A cancellation (unchecked) behaves the same, and so does a new file.

@@ -102,8 +102,8 @@ class CommitFaultTest {
     @Test
     void anIOExceptionAtAnyStepLeavesThePreviousRunOrAnIncompleteFolder() throws IOException {
         List<String> steps = steps();
-        assertEquals(List.of("remove-manifest sylva-run.json", "rename labels.npy", "rename mst.npy",
-                "rename persistence.npy", "rename report.html", "before-publish out", "write-manifest sylva-run.json",
+        assertEquals(List.of("write-manifest sylva-run.json", "remove-manifest sylva-run.json", "rename labels.npy",
+                "rename mst.npy", "rename persistence.npy", "rename report.html", "before-publish out",
                 "rename-manifest sylva-run.json"), steps);
         Map<String, String> seen = new TreeMap<>();
         for (int k = 0; k < steps.size(); k++) {
@@ -122,8 +122,10 @@ class CommitFaultTest {
             }
             assertRepaired(dir, previous);
         }
-        assertEquals("previous", seen.get(steps.get(0)), "nothing was touched before the first operation");
-        for (int k = 1; k < steps.size(); k++) assertEquals("incomplete", seen.get(steps.get(k)), steps.get(k));
+        // the manifest's write (what a full disk fails) and the old manifest's removal touch none of the previous run
+        assertEquals("previous", seen.get(steps.get(0)), "nothing was touched before the manifest was written");
+        assertEquals("previous", seen.get(steps.get(1)), "the old manifest could not be removed: nothing else was touched");
+        for (int k = 2; k < steps.size(); k++) assertEquals("incomplete", seen.get(steps.get(k)), steps.get(k));
     }
 
     @Test
