@@ -53,7 +53,8 @@ final class BallTreeCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
             + "needed). A second run into the same DIR while this one runs is refused at once (lock file .sylva.lock, "
             + "removed at the end); an output name taken by anything but a regular file is refused before the build. "
-            + "The manifest sylva-run.json, removed first and written last, marks the folder complete (sylva verify DIR).")
+            + "The manifest sylva-run.json, removed before the new files land and put in place last, marks the "
+            + "folder complete (sylva verify DIR).")
     Path out;
 
     @Option(names = "--partition-level", paramLabel = "T",

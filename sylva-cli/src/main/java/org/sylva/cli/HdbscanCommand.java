@@ -73,11 +73,12 @@ final class HdbscanCommand implements Callable<Integer> {
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
             + "needed). Files an earlier run wrote there under Sylva's names that this run does not write (labels.csv "
-            + "after --format npy, report.html without --report there, ...) are removed once the new outputs are in "
-            + "place; other files are left alone. A second run into the same DIR while this one runs is refused at "
+            + "after --format npy, report.html without --report there, ...), and the files the earlier run's manifest "
+            + "names (another command's outputs), are removed once the new outputs are in place; other files are "
+            + "left alone. A second run into the same DIR while this one runs is refused at "
             + "once (lock file .sylva.lock, removed at the end); an output name taken by anything but a regular "
             + "file (directory, link, FIFO, device) is refused before the fit. The manifest sylva-run.json, removed "
-            + "first and written last, marks the folder complete (sylva verify DIR).")
+            + "before the new files land and put in place last, marks the folder complete (sylva verify DIR).")
     Path out;
 
     @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "5",

@@ -150,6 +150,7 @@ final class HdbscanOutputs {
                 removed.addAll(StaleOutputs.remove(dir, written));
                 if (failed != null && ReportStage.removeEarlier(report)) removed.add(report);
             });
+            for (Path p : g.removedEarlier()) if (!removed.contains(p)) removed.add(p);   // another command's files
         }
         return new Written(written, removed, reportFailure);
     }

@@ -81,6 +81,26 @@ class StaleOutputsTest {
         assertTrue(Files.size(elsewhere) > 1000);
     }
 
+    /**
+     * Another command's run into the same folder removes what the earlier run's manifest named: the folder
+     * holds one run's files, and its manifest names all of them.
+     */
+    @Test
+    void anotherCommandsRunRemovesTheEarlierRunsFiles(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
+        Files.writeString(out.resolve("notes.txt"), "mine");
+        Cli.run("balltree", clips.toString(), "--out", out.toString(), "-q").assertOk();
+        assertEquals(Cli.withManifest(List.of("levels.npy", "mask.npy", "notes.txt", "offsets.npy", "tree_idx.npy")),
+                Cli.list(out));
+        Cli.Result back = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(),
+                "--format", "csv");
+        back.assertOk();
+        assertTrue(back.err().contains("tree_idx.npy"), "the removed files are named: " + back.err());
+        assertEquals(Cli.withManifest(sorted(outputs(".csv"), List.of("notes.txt"))), Cli.list(out));
+        assertEquals("complete", Cli.run("verify", out.toString()).out().split(":")[0].strip());
+    }
+
     @Test
     void aFailedRunRemovesNothing(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");

@@ -113,6 +113,7 @@ public final class AtomicOutput {
      */
     public static final class Group implements AutoCloseable {
         private final Map<Path, Staged> staged = new LinkedHashMap<>();
+        private final List<Path> removedEarlier = new ArrayList<>();
         private boolean committed;
         /** Where tests inject faults into the commit's file operations; does nothing otherwise. */
         private FaultHook faults = (step, path) -> { };
@@ -152,7 +153,8 @@ public final class AtomicOutput {
          * Publishes the staged files as the result folder {@code dir}, in this order: writes the new manifest
          * ({@value ResultFolder#MANIFEST}, naming each staged file inside {@code dir} with its size and SHA-256)
          * to a temporary, removes {@code dir}'s manifest, renames every staged temporary onto its target, runs
-         * {@code beforePublish} (removing an earlier run's files, say), and renames the new manifest into place.
+         * {@code beforePublish} (removing an earlier run's files, say), removes the files the previous manifest
+         * named that this run did not write ({@link #removedEarlier}), and renames the new manifest into place.
          * Every write that needs space comes before the first removal or rename, so a full disk leaves the
          * previous run as it was. The folder's directory
          * entries are flushed to disk between these steps, where the file system allows. A failure or a
@@ -173,6 +175,7 @@ public final class AtomicOutput {
                 files.add(new ResultManifest.Entry(name, e.getValue().bytes(), e.getValue().sha256()));
             }
             ResultManifest m = new ResultManifest(ResultManifest.VERSION, command, ResultManifest.newRunId(), files);
+            List<Path> earlier = earlierFiles(root, manifest);
             // The manifest is written first, to a temporary: the last write that needs space (a full disk) then
             // fails before anything of the previous run is touched, and what follows are renames and removals.
             byte[] text = m.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -189,6 +192,13 @@ public final class AtomicOutput {
                 }
                 faults.before("before-publish", root);
                 beforePublish.run();
+                // whatever the earlier run's manifest named and this run did not write (another command's files,
+                // another format's), so that the new manifest describes the folder's Sylva files
+                for (Path f : earlier) {
+                    if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(f)) continue;
+                    faults.before("remove-earlier", f);
+                    if (Files.deleteIfExists(f)) removedEarlier.add(f);
+                }
                 syncDirectory(root);   // every file is in place on disk before the manifest says so
                 faults.before("rename-manifest", manifest);
                 moveIntoPlace(tmp, manifest);
@@ -197,6 +207,36 @@ public final class AtomicOutput {
             }
             syncDirectory(root);
             return m;
+        }
+
+        /**
+         * The files of an earlier run that {@link #commitFolder} removed: named by the folder's previous
+         * manifest, not written by this run.
+         */
+        public synchronized List<Path> removedEarlier() {
+            return List.copyOf(removedEarlier);
+        }
+
+        /**
+         * The files the manifest at {@code manifest} names inside {@code root}, other than this run's staged
+         * files; none when there is no readable manifest.
+         */
+        private List<Path> earlierFiles(Path root, Path manifest) {
+            List<Path> earlier = new ArrayList<>();
+            try {
+                if (!Files.isRegularFile(manifest, LinkOption.NOFOLLOW_LINKS)
+                        || Files.size(manifest) > ResultFolder.MAX_MANIFEST_BYTES) {
+                    return earlier;
+                }
+                ResultManifest old = ResultManifest.parse(Files.readString(manifest, java.nio.charset.StandardCharsets.UTF_8));
+                for (ResultManifest.Entry e : old.files()) {
+                    Path f = root.resolve(e.name()).normalize();
+                    if (f.startsWith(root) && !f.equals(root) && !f.equals(manifest) && !staged.containsKey(f)) earlier.add(f);
+                }
+            } catch (IOException | IllegalArgumentException e) {
+                // an unreadable manifest names nothing; the verify command reports it
+            }
+            return earlier;
         }
 
         /** Deletes every temporary not yet renamed. */
