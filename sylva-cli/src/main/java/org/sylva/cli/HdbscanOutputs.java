@@ -226,8 +226,10 @@ final class HdbscanOutputs {
         String leftOut = nan + inf == 0 ? "" : String.format(Locale.ROOT,
                 ", %d %s left out (%d with NaN: label -3, %d with an infinity: label -2)", nan + inf,
                 nan + inf == 1 ? "row" : "rows", nan, inf);
-        s.append(String.format(Locale.ROOT, "%d points x %d dims (%s%s): %d clusters, %d noise%s%n",
-                points.size(), points.dimensions(), dtype, weighted, k, r.noiseCount(), leftOut));
+        s.append(String.format(Locale.ROOT, "%d %s x %d %s (%s%s): %d %s, %d noise%s%n",
+                points.size(), points.size() == 1 ? "point" : "points", points.dimensions(),
+                points.dimensions() == 1 ? "dim" : "dims", dtype, weighted, k, k == 1 ? "cluster" : "clusters",
+                r.noiseCount(), leftOut));
         Metric metric = r.parameters().metric();
         if (!metric.isEuclidean()) {
             s.append(String.format(Locale.ROOT, "metric: %s (exact brute-force engine)%s%n", metric.describe(),

@@ -131,8 +131,8 @@ final class PredictCommand implements Callable<Integer> {
     private String summary(HdbscanModel m, Prediction p, PointSet points, List<Path> written) {
         int[] sizes = sizes(m, p);
         int noise = p.size();
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%d new points x %d dims: ", points.size(),
-                points.dimensions()));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%d new %s x %d %s: ", points.size(),
+                points.size() == 1 ? "point" : "points", points.dimensions(), points.dimensions() == 1 ? "dim" : "dims"));
         List<String> parts = new ArrayList<>();
         for (int l = 0; l < sizes.length; l++) {
             noise -= sizes[l];

@@ -40,7 +40,7 @@ final class SampleWeightFile {
             }
             return SampleWeights.of(w);
         } catch (InvalidInputException e) {
-            throw e.withContext(name);
+            throw e.withContext("--sample-weight " + name);
         }
     }
 

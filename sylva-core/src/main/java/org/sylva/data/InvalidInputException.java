@@ -58,6 +58,10 @@ public class InvalidInputException extends IllegalArgumentException {
      * message; the parameter is kept and this exception becomes the cause.
      */
     public InvalidInputException withContext(String context) {
-        return new InvalidInputException(context + ": " + getMessage(), this, parameter);
+        String m = getMessage();
+        // a reader's message often names its file already: the context replaces that name, never repeats it
+        int at = m.indexOf(": ");
+        if (at > 0 && context.endsWith(m.substring(0, at))) m = m.substring(at + 2);
+        return new InvalidInputException(context + ": " + m, this, parameter);
     }
 }

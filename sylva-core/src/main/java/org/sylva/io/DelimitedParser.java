@@ -246,7 +246,36 @@ final class DelimitedParser {
         if (DelimitedReader.isDecimal(text)) {
             throw cellError(atLine, column, DelimitedReader.quote(text) + " is beyond the float64 range");
         }
-        throw cellError(atLine, column, DelimitedReader.quote(text) + " is not a number");
+        throw cellError(atLine, column, DelimitedReader.quote(text) + " is not a number" + separatorHint(text));
+    }
+
+    /**
+     * A hint when a cell that is not a number holds another common separator between numbers
+     * ({@code 1;2;3} in a comma file): the file's separator is likely another one. Empty otherwise.
+     */
+    private String separatorHint(String text) {
+        String expected = switch (delim) {
+            case COMMA -> "','";
+            case TAB -> "a tab";
+            case WHITESPACE -> "spaces";
+            case AUTO -> null;
+        };
+        if (expected == null) return "";
+        // (not ',': '1,5' in a tab file is more likely a decimal comma than a separator)
+        for (char c : new char[] {';', '\t', '|', ' '}) {
+            String[] parts = text.split(java.util.regex.Pattern.quote(String.valueOf(c)), -1);
+            if (parts.length < 2) continue;
+            boolean numbers = true;
+            for (String part : parts) numbers &= DelimitedReader.number(part.strip()) != null;
+            if (numbers) {
+                String sep = c == '\t' ? "tabs" : c == ' ' ? "spaces" : "'" + c + "'";
+                String advice = c == '\t' || c == ' ' ? "; name it .txt to have the separator found from its first line"
+                        : "; write it with ',' between values";
+                return " (the values look separated by " + sep + ", but this file is read with " + expected
+                        + " between values" + advice + ")";
+            }
+        }
+        return "";
     }
 
     private int skipInlineSpace(int c, boolean tabsToo) throws IOException {

@@ -78,7 +78,8 @@ final class NpyReader {
                         + " bytes but only " + remaining + " bytes follow the header");
             }
             if (dataBytes < remaining) {
-                throw new NpyFormatException(source, (remaining - dataBytes) + " unexpected bytes after the data: "
+                throw new NpyFormatException(source, (remaining - dataBytes)
+                        + (remaining - dataBytes == 1 ? " unexpected byte" : " unexpected bytes") + " after the data: "
                         + what + " accounts for " + dataBytes + " bytes but " + remaining
                         + " bytes follow the header (a header that lies about the shape, or several arrays"
                         + " saved into one file)");
@@ -115,7 +116,13 @@ final class NpyReader {
     private static void checkMagic(byte[] pre, String source) {
         if (pre.length == 0) throw new NpyFormatException(source, "empty file (0 bytes), not a .npy file");
         boolean ok = pre.length >= MAGIC.length;
-        for (int i = 0; i < Math.min(pre.length, MAGIC.length); i++) ok &= pre[i] == MAGIC[i];
+        boolean prefix = true;
+        for (int i = 0; i < Math.min(pre.length, MAGIC.length); i++) prefix &= pre[i] == MAGIC[i];
+        ok &= prefix;
+        if (!ok && prefix) {
+            throw new NpyFormatException(source, "truncated: the file ends inside the .npy magic (" + pre.length
+                    + (pre.length == 1 ? " byte)" : " bytes)"));
+        }
         if (!ok) {
             if (pre.length >= 4 && pre[0] == 'P' && pre[1] == 'K' && pre[2] == 3 && pre[3] == 4) {
                 throw new NpyFormatException(source, "this is a zip archive (an .npz file?), not a .npy file;"

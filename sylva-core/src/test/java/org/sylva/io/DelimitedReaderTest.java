@@ -100,6 +100,13 @@ class DelimitedReaderTest {
         // Java-only spellings are not numbers in a text file.
         assertEquals(" line 2, column 1: '1f' is not a number", error("j.csv", "1\n1f\n"));
         assertEquals(" line 2, column 2: '0x10' is not a number", error("x.csv", "1,2\n3,0x10\n"));
+        // another separator than the file's: a first row of no number reads as a header, so the error is on line 2,
+        // and it says what the values look like
+        assertEquals(" line 2, column 1: '4;5;6' is not a number (the values look separated by ';', but this file is"
+                + " read with ',' between values; write it with ',' between values)", error("semi.csv", "1;2;3\n4;5;6\n"));
+        assertEquals(" line 2, column 1: '4 5' is not a number (the values look separated by spaces, but this file is"
+                + " read with ',' between values; name it .txt to have the separator found from its first line)",
+                error("sp.csv", "1 2\n4 5\n"));
     }
 
     @Test

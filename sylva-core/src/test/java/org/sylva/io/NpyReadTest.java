@@ -179,7 +179,7 @@ class NpyReadTest {
         refused(new byte[0], "empty file");
         refused("hello world, not numpy".getBytes(StandardCharsets.US_ASCII), "not a .npy file", "68 65 6c 6c 6f 20");
         refused(new byte[] {'P', 'K', 3, 4, 0, 0, 0, 0}, "zip archive");
-        refused(new byte[] {(byte) 0x93, 'N', 'U', 'M'}, "not a .npy file");
+        refused(new byte[] {(byte) 0x93, 'N', 'U', 'M'}, "truncated", "inside the .npy magic (4 bytes)");
         refused(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1}, "preamble");
         refused(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 5}, "header length field");
     }
