@@ -251,8 +251,16 @@ final class HdbscanOutputs {
         }
         s.append(String.format(Locale.ROOT, " (fit %.3f s)", r.timings().total()));
         if (!written.isEmpty()) {
-            s.append(String.format(Locale.ROOT, "%nwrote %s to %s", HdbscanOutputs.files(written.size()),
-                    written.get(0).toAbsolutePath().getParent()));
+            // the count is of the folder's files; a report or model elsewhere is named on its own
+            Path folder = written.get(0).toAbsolutePath().getParent();
+            List<String> elsewhere = new ArrayList<>();
+            int inFolder = 0;
+            for (Path p : written) {
+                if (p.toAbsolutePath().getParent().equals(folder)) inFolder++;
+                else elsewhere.add(p.toString());
+            }
+            s.append(String.format(Locale.ROOT, "%nwrote %s to %s", HdbscanOutputs.files(inFolder), folder));
+            if (!elsewhere.isEmpty()) s.append(", and ").append(String.join(", ", elsewhere));
         }
         return s.toString();
     }
