@@ -79,13 +79,16 @@ final class DemoCommand implements Callable<Integer> {
         Waveforms clips = Waveforms.channelMajor(points, 1, demo.points().coordinates());
         HdbscanOutputs.Written w = HdbscanOutputs.writeDemo(h, r, out, report, demo.points(), clips,
                 "built-in clip-like demo", context.cancel());
-        var o = spec.commandLine().getOut();
-        o.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, w.files()));
-        if (!w.removed().isEmpty()) o.println(w.removedLine());
-        o.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",
-                Agreement.adjustedRand(demo.truth(), r.labels()));
+        // the summary goes where sylva hdbscan's does (stderr), and -q keeps it back as there; the report's path
+        // is the demo's result, on stdout
+        if (!run.quiet) {
+            err.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, w.files()));
+            if (!w.removed().isEmpty()) err.println(w.removedLine());
+            err.printf(Locale.ROOT, "adjusted Rand index vs the generating templates (noise clips as one class): %.3f%n",
+                    Agreement.adjustedRand(demo.truth(), r.labels()));
+        }
         if (w.reportFailure() != null) throw new ReportNotWritten(report, out, w.reportFailure());
-        o.println("report: " + report.toAbsolutePath());
+        spec.commandLine().getOut().println("report: " + report.toAbsolutePath());
         return 0;
     }
 }

@@ -128,7 +128,9 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             String hint = suggestions.isEmpty() ? "" : "; did you mean '" + suggestions.get(0) + "'?";
             if (!first.startsWith("-") && !cl.getSubcommands().isEmpty() && cl.getParseResult() != null
                     && cl.getParseResult().originalArgs().indexOf(first) == 0) {
-                return "unknown command '" + first + "'; commands: " + String.join(", ", cl.getSubcommands().keySet()) + hint;
+                List<String> shown = cl.getSubcommands().entrySet().stream()
+                        .filter(e -> !e.getValue().getCommandSpec().usageMessage().hidden()).map(java.util.Map.Entry::getKey).toList();
+                return "unknown command '" + first + "'; commands: " + String.join(", ", shown) + hint;
             }
             if (first.startsWith("-")) return "unknown option '" + first + "'" + hint;
             return "unexpected argument '" + first + "'" + hint;

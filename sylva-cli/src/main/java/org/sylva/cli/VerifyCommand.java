@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import org.sylva.io.ResultFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -35,13 +36,16 @@ final class VerifyCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "DIR", description = "A folder written by sylva hdbscan, balltree, "
-            + "predict or demo (--out).")
+            + "predict, cut, reselect or demo (--out).")
     Path dir;
+
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing; the exit status says it all.")
+    boolean quiet;
 
     @Override
     public Integer call() throws Exception {
         ResultFolder.Verdict v = ResultFolder.verify(dir);
-        spec.commandLine().getOut().println(ErrorHandler.oneLine(v.message()));
+        if (!quiet) spec.commandLine().getOut().println(ErrorHandler.oneLine(v.message()));
         return switch (v.status()) {
             case COMPLETE -> ExitStatus.OK;
             case INCOMPLETE -> ExitStatus.INCOMPLETE;

@@ -205,6 +205,7 @@ class CliErrorsTest {
         a.addAll(List.of("--out", out.toString()));
         Cli.Result r = Cli.run(a.toArray(String[]::new));
         String line = r.assertError(expected.toArray(String[]::new));
+        assertFalse(line.contains("serve"), "a hidden command is not offered: " + line);
         if (Boolean.getBoolean("sylva.test.show")) System.out.println("[" + name + "] " + line);
         Cli.assertNothingWritten(out);
         assertEquals(List.of(), Cli.list(tmp).stream().filter(x -> !x.equals("out")).toList(),

@@ -27,9 +27,14 @@ class CommandsAndHelpTest {
         for (String o : HdbscanCommandTest.OUTPUTS) want.add(o + ".npy");
         want.add("report.html");
         assertEquals(Cli.withManifest(want), Cli.list(out));
-        assertTrue(r.out().contains("3000 points x 61 dims"), r.out());
-        assertTrue(r.out().contains("adjusted Rand index"), r.out());
-        assertTrue(r.out().contains("report: " + out.resolve("report.html").toAbsolutePath()), r.out());
+        // the summary on stderr, as sylva hdbscan's; the report's path on stdout
+        assertTrue(r.err().contains("3000 points x 61 dims"), r.err());
+        assertTrue(r.err().contains("adjusted Rand index"), r.err());
+        assertEquals("report: " + out.resolve("report.html").toAbsolutePath(), r.out().strip());
+        // -q: no summary, no progress; the report's path still
+        Cli.Result quiet = Cli.run("demo", "--points", "3000", "--out", out.toString(), "-q").assertOk();
+        assertEquals("", quiet.err());
+        assertEquals("report: " + out.resolve("report.html").toAbsolutePath(), quiet.out().strip());
         String html = Files.readString(out.resolve("report.html"));
         HdbscanCommandTest.assertSelfContainedHtml(html);
         assertTrue(html.contains("waveform-plot"), "clips get the waveform panel");

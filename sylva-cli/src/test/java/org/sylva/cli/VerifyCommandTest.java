@@ -65,6 +65,9 @@ class VerifyCommandTest {
         r = Cli.run("verify", tree.toString());
         assertEquals(ExitStatus.INCOMPLETE, r.code());
         assertTrue(r.out().startsWith("incomplete: "), r.out());
+        r = Cli.run("verify", tree.toString(), "-q");
+        assertEquals(ExitStatus.INCOMPLETE, r.code());
+        assertEquals("", r.out() + r.err(), "-q: the status alone");
 
         Cli.run("verify", tmp.resolve("absent").toString()).assertError("absent: no such folder");
         Path file = Files.writeString(tmp.resolve("points.npy"), "not a folder");
