@@ -25,9 +25,13 @@ import org.sylva.hdbscan.index.PointIndex;
  * qs.insert(0, 1.5, 42);                    // offered to the list of query 0
  * double kth = qs.kth(0);                   // still +inf until k entries arrived
  * qs.finish(0);                             // the list, sorted, at qs.dist[0 * qs.stride ..]
+ * qs.copyList(0, dist, index);              // or copied out: k distances and original indices
  * }</pre>
+ *
+ * <p>Public for the prediction's search of new points ({@code hdbscan.predict}), which keeps one list per
+ * thread here; the arrays stay package fields for the searches of this package.
  */
-final class NearestLists {
+public final class NearestLists {
     /** Lists longer than this fill as buffers (see the class comment). */
     static final int BUFFER_ABOVE = 64;
 
@@ -51,7 +55,8 @@ final class NearestLists {
     /** The leaf the queries belong to. */
     int leaf;
 
-    NearestLists(int capacity, int k) {
+    /** Lists for up to {@code capacity} queries, {@code k} entries each. */
+    public NearestLists(int capacity, int k) {
         this.k = k;
         this.buffered = k > BUFFER_ABOVE;
         this.stride = buffered ? k + Math.max(64, k / 4) : k;
@@ -63,7 +68,7 @@ final class NearestLists {
     }
 
     /** Uses the first {@code m} query slots for points of {@code leaf} and empties their lists. */
-    void reset(int m, int leaf) {
+    public void reset(int m, int leaf) {
         this.m = m;
         this.leaf = leaf;
         clear();
@@ -84,7 +89,7 @@ final class NearestLists {
      * Query {@code q}'s current {@code k}-th distance: no entry of its final list lies beyond it, and it
      * only falls ({@code +inf} until {@code k} entries arrived).
      */
-    double kth(int q) {
+    public double kth(int q) {
         return buffered ? bound[q] : dist[q * k + k - 1];
     }
 
@@ -94,7 +99,7 @@ final class NearestLists {
      * {@link #kth}. Returns whether {@link #kth} may have fallen. The searches offer each point at most
      * once per list, so no index appears twice.
      */
-    boolean insert(int q, double d, int o) {
+    public boolean insert(int q, double d, int o) {
         if (buffered) return append(q, d, o);
         double[] ld = dist;
         int[] li = orig;
@@ -141,7 +146,7 @@ final class NearestLists {
      * Sorts query {@code q}'s list into place: its {@code k} first entries ascending at {@code q * stride},
      * padded with empty slots. A no-op for sorted lists; a buffer takes no more offers until cleared.
      */
-    void finish(int q) {
+    public void finish(int q) {
         if (!buffered) return;
         int base = q * stride;
         int n = count[q];
@@ -151,6 +156,12 @@ final class NearestLists {
         Arrays.fill(dist, base + kept, base + k, Double.POSITIVE_INFINITY);
         Arrays.fill(orig, base + kept, base + k, Integer.MAX_VALUE);
         count[q] = kept;
+    }
+
+    /** Copies query {@code q}'s list, after {@link #finish}, into {@code dist} and {@code index} ({@code k} each). */
+    public void copyList(int q, double[] dist, int[] index) {
+        System.arraycopy(this.dist, q * stride, dist, 0, k);
+        System.arraycopy(orig, q * stride, index, 0, k);
     }
 
     /** {@link #finish} for every query in use. */

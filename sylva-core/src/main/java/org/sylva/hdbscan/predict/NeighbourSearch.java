@@ -1,6 +1,6 @@
 package org.sylva.hdbscan.predict;
 
-import java.util.Arrays;
+import org.sylva.hdbscan.core.NearestLists;
 import org.sylva.hdbscan.index.PointIndex;
 
 /**
@@ -33,11 +33,17 @@ final class NeighbourSearch {
         this.centres = index.centres();
     }
 
-    /** One thread's list and traversal stack for lists of {@code k} entries, allocated once. */
+    /**
+     * One thread's list and traversal stack for lists of {@code k} entries, allocated once. The search fills
+     * {@link #list} ({@link NearestLists}: a sorted insertion for short lists, a buffer with a selection for
+     * long ones, so that a large {@code min_samples} costs no O(k) per candidate) and copies it to
+     * {@link #dist} and {@link #index} at the end.
+     */
     static final class Scratch {
         final int k;
         final double[] dist;
         final int[] index;
+        final NearestLists list;
         final int[] stackNode;
         final double[] stackBound;
 
@@ -45,6 +51,7 @@ final class NeighbourSearch {
             this.k = k;
             dist = new double[k];
             index = new int[k];
+            list = new NearestLists(1, k);
             stackNode = new int[2 * depth + 4];
             stackBound = new double[2 * depth + 4];
         }
@@ -58,8 +65,7 @@ final class NeighbourSearch {
 
     /** The {@code s.k} nearest fitted points of the point {@code q[off .. off + d)}, into {@code s}. */
     void nearest(double[] q, int off, Scratch s) {
-        Arrays.fill(s.dist, Double.POSITIVE_INFINITY);
-        Arrays.fill(s.index, Integer.MAX_VALUE);
+        s.list.reset(1, 0);
         int sp = 0;
         s.stackNode[sp] = 0;
         s.stackBound[sp] = Double.NEGATIVE_INFINITY;
@@ -68,7 +74,7 @@ final class NeighbourSearch {
         for (int it = 0; it < limit && sp > 0; it++) {     // every node is pushed at most once
             sp--;
             int node = s.stackNode[sp];
-            if (s.stackBound[sp] > s.dist[s.k - 1]) continue;
+            if (s.stackBound[sp] > s.list.kth(0)) continue;
             int leaf = index.leafOf(node);
             if (leaf >= 0) {
                 scanLeaf(q, off, leaf, s);
@@ -76,7 +82,7 @@ final class NeighbourSearch {
             }
             int l = index.left(node), r = index.right(node);
             double bl = bound(q, off, l), br = bound(q, off, r);
-            double kth = s.dist[s.k - 1];
+            double kth = s.list.kth(0);
             // The nearer child goes on top, so it is searched first and shrinks the k-th distance sooner.
             boolean leftNear = bl <= br;
             int far = leftNear ? r : l, near = leftNear ? l : r;
@@ -91,6 +97,8 @@ final class NeighbourSearch {
             }
         }
         if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
+        s.list.finish(0);
+        s.list.copyList(0, s.dist, s.index);
     }
 
     /** A lower bound on the distance from the point to any fitted point under {@code node}. */
@@ -152,7 +160,7 @@ final class NeighbourSearch {
     private static final double SLACK = 1e-13;
 
     private static double threshold(Scratch s) {
-        double kth = s.dist[s.k - 1];
+        double kth = s.list.kth(0);
         return kth * kth * (1 + SLACK);
     }
 
@@ -162,22 +170,7 @@ final class NeighbourSearch {
 
     /** Offers the point at {@code pos} with squared distance {@code sq}; returns the new threshold. */
     private double offer(Scratch s, double sq, int pos) {
-        insert(s, Math.sqrt(sq), index.original(pos));
+        s.list.insert(0, Math.sqrt(sq), index.original(pos));
         return threshold(s);
-    }
-
-    /** Inserts {@code (dist, idx)} if it precedes the last entry in (distance, index) order. */
-    private static void insert(Scratch s, double dist, int idx) {
-        int last = s.k - 1;
-        if (dist > s.dist[last] || (dist == s.dist[last] && idx >= s.index[last])) return;
-        int j = last;
-        for (; j > 0; j--) {
-            double pd = s.dist[j - 1];
-            if (pd < dist || (pd == dist && s.index[j - 1] < idx)) break;
-            s.dist[j] = pd;
-            s.index[j] = s.index[j - 1];
-        }
-        s.dist[j] = dist;
-        s.index[j] = idx;
     }
 }

@@ -30,7 +30,8 @@ class NeighbourSearchTest {
                 else for (int j = 0; j < d; j++) q[i * d + j] = grid ? rng.nextInt(7) - 0.5 * (i % 2) : rng.nextDouble(-4, 4);
             }
             NeighbourSearch search = new NeighbourSearch(PointIndex.build(x, n, d, KernelProvider.get().bestDistance()));
-            for (int k : new int[] {1, 2, 9, Math.min(n, 40), n}) {
+            // lists longer than NearestLists.BUFFER_ABOVE fill as buffers: 130, and n from 65 points
+            for (int k : new int[] {1, 2, 9, Math.min(n, 40), Math.min(n, 130), n}) {
                 NeighbourSearch.Scratch s = search.scratch(k);
                 for (int i = 0; i < m; i++) {
                     search.nearest(q, i * d, s);
