@@ -88,11 +88,14 @@ final class OutputTargets {
      * Refuses a run that would write one file twice or write over a file it reads: two of {@code written}
      * (files outside {@code out}, such as {@code --report} and {@code --save-model}) naming one file, one of
      * them being a file of {@code read}, or {@code out} holding a file of {@code read} under one of
-     * {@code names} (this run's outputs, and the names it removes as stale). Null paths and {@code -} (standard
+     * {@code outputs} (this run's outputs, and the names it removes as stale) or of the names its manifest
+     * lists. Null paths and {@code -} (standard
      * input) are skipped. Call it after {@link #claim} and {@link #claimFile}, which create the folders.
      */
-    static void refuseOverlaps(Path out, Collection<String> names, List<OptionFile> written, List<OptionFile> read)
+    static void refuseOverlaps(Path out, Collection<String> outputs, List<OptionFile> written, List<OptionFile> read)
             throws IOException {
+        // and what the folder's manifest names: the commit removes those files when this run does not write them
+        List<String> names = union(outputs, org.sylva.io.ResultFolder.namedFiles(out));
         List<OptionFile> w = written.stream().filter(f -> f.path() != null).toList();
         for (int i = 0; i < w.size(); i++) {
             for (int j = i + 1; j < w.size(); j++) {

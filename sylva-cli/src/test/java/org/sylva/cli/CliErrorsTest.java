@@ -269,6 +269,13 @@ class CliErrorsTest {
         assertArrayEquals(bytes, Files.readAllBytes(input));
         assertArrayEquals(bytes, Files.readAllBytes(inOut.resolve("labels.npy")));
         assertEquals(List.of("inside", "pts.npy", "w.npy"), Cli.list(tmp), "nothing written by the refused runs");
+        // an earlier run's output named by the folder's manifest, which this run would remove as stale
+        Path tree = tmp.resolve("tree");
+        Cli.run("balltree", input.toString(), "--out", tree.toString(), "-q").assertOk();
+        byte[] treeIdx = Files.readAllBytes(tree.resolve("tree_idx.npy"));
+        Cli.run("hdbscan", tree.resolve("tree_idx.npy").toString(), "--out", tree.toString())
+                .assertError("--out", "tree_idx.npy", "the input file");
+        assertArrayEquals(treeIdx, Files.readAllBytes(tree.resolve("tree_idx.npy")));
         // a model is an input of reselect and predict
         Path model = tmp.resolve("m.model");
         Cli.run("hdbscan", input.toString(), "--out", out, "--save-model", model.toString(), "-q").assertOk();

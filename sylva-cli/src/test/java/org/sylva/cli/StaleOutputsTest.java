@@ -129,8 +129,8 @@ class StaleOutputsTest {
         Files.createDirectories(out);
         Files.writeString(out.resolve("labels.csv"), "old");
         Cli.Result r = Cli.run("demo", "--points", "300", "--out", out.toString()).assertOk();
-        assertTrue(r.out().contains("removed 1 file of an earlier run that this run does not write: labels.csv"),
-                r.out());
+        assertTrue(r.err().contains("removed 1 file of an earlier run that this run does not write: labels.csv"),
+                r.err());
         assertEquals(Cli.withManifest(sorted(outputs(".npy"), List.of("report.html"))), Cli.list(out));
     }
 }

@@ -223,18 +223,9 @@ public final class AtomicOutput {
          */
         private List<Path> earlierFiles(Path root, Path manifest) {
             List<Path> earlier = new ArrayList<>();
-            try {
-                if (!Files.isRegularFile(manifest, LinkOption.NOFOLLOW_LINKS)
-                        || Files.size(manifest) > ResultFolder.MAX_MANIFEST_BYTES) {
-                    return earlier;
-                }
-                ResultManifest old = ResultManifest.parse(Files.readString(manifest, java.nio.charset.StandardCharsets.UTF_8));
-                for (ResultManifest.Entry e : old.files()) {
-                    Path f = root.resolve(e.name()).normalize();
-                    if (f.startsWith(root) && !f.equals(root) && !f.equals(manifest) && !staged.containsKey(f)) earlier.add(f);
-                }
-            } catch (IOException | IllegalArgumentException e) {
-                // an unreadable manifest names nothing; the verify command reports it
+            for (String name : ResultFolder.namedFiles(root)) {
+                Path f = root.resolve(name).normalize();
+                if (f.startsWith(root) && !f.equals(root) && !f.equals(manifest) && !staged.containsKey(f)) earlier.add(f);
             }
             return earlier;
         }

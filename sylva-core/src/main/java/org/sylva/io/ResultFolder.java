@@ -11,6 +11,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import org.sylva.data.InvalidInputException;
 
 /**
@@ -68,6 +69,21 @@ public final class ResultFolder {
                 case INCOMPLETE -> "incomplete: " + file + ": " + detail;
                 case MISMATCH -> "mismatch: " + file + ": " + detail;
             };
+        }
+    }
+
+    /**
+     * The names (relative to {@code dir}) of the files its manifest lists; none when it has no readable
+     * manifest. What the next run into {@code dir} removes if it does not write them again.
+     */
+    public static List<String> namedFiles(Path dir) {
+        Path mf = dir.resolve(MANIFEST);
+        try {
+            if (!Files.isRegularFile(mf, LinkOption.NOFOLLOW_LINKS) || Files.size(mf) > MAX_MANIFEST_BYTES) return List.of();
+            return ResultManifest.parse(Files.readString(mf, StandardCharsets.UTF_8)).files().stream()
+                    .map(ResultManifest.Entry::name).toList();
+        } catch (IOException | IllegalArgumentException e) {
+            return List.of();   // an unreadable manifest names nothing; verify reports it
         }
     }
 
