@@ -93,8 +93,9 @@ final class PredictCommand implements Callable<Integer> {
         Membership soft;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             Execution ex = new Execution(run.threadCount(), progress, context.cancel());
-            p = m.approximatePredict(points, ex);
-            soft = m.membershipVector(points, ex);
+            HdbscanModel.Answers both = m.predictWithMembership(points, ex);   // one neighbour search per point
+            p = both.prediction();
+            soft = both.membership();
         } catch (InvalidInputException e) {
             throw e.withContext(input);
         }

@@ -348,6 +348,55 @@ public final class HdbscanModel {
         return new Membership(m, k, out);
     }
 
+    /**
+     * Both answers for the same new points, {@link #approximatePredict(PointSet, Execution)} and
+     * {@link #membershipVector(PointSet, Execution)}, bitwise theirs, in one pass: each point's neighbours
+     * are searched once instead of once per answer (the search is nearly all of either).
+     *
+     * <pre>{@code
+     * HdbscanModel.Answers a = model.predictWithMembership(newPoints, execution);
+     * int[] labels = a.prediction().labels();
+     * }</pre>
+     *
+     * @throws InvalidInputException as {@link #approximatePredict(PointSet, Execution)}
+     */
+    public Answers predictWithMembership(PointSet newPoints, Execution execution) {
+        double[] q = newRows(newPoints);
+        int m = newPoints.size();
+        int k = clusters.labels();
+        int[] labels = new int[m], connecting = new int[m];
+        double[] prob = new double[m], scores = new double[m], out = new double[m * k];
+        Connector conn = connector();
+        SoftAssignment soft = new SoftAssignment(clusters, exemplars);
+        Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
+        double[][] softScratch = new double[execution.threads()][];
+        run(m, PREDICT_STAGE, execution, (worker, from, to) -> {
+            if (scratch[worker] == null) {
+                scratch[worker] = conn.scratch();
+                softScratch[worker] = soft.scratch();
+            }
+            Connector.Scratch s = scratch[worker];
+            for (int i = from; i < to; i++) {
+                conn.connect(q, i * d, s);
+                labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
+                prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
+                scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
+                connecting[i] = inputRows.inputRow(s.neighbour);
+                soft.newPoint(q, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
+            }
+        });
+        return new Answers(new Prediction(labels, prob, scores, connecting), new Membership(m, k, out));
+    }
+
+    /**
+     * The hard and the soft answer for the same new points ({@link #predictWithMembership}).
+     *
+     * @param prediction label, probability, outlier score and connecting point of each new point
+     * @param membership soft cluster membership of each new point
+     */
+    public record Answers(Prediction prediction, Membership membership) {
+    }
+
     /** As {@link #allPointsMembershipVectors(Execution)} on all processors. */
     public Membership allPointsMembershipVectors() {
         return allPointsMembershipVectors(everyCore());

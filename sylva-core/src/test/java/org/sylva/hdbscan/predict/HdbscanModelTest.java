@@ -57,6 +57,12 @@ class HdbscanModelTest {
         assertEquals(one.approximatePredict(fresh, threads(1)), three.approximatePredict(fresh, threads(3)));
         assertEquals(one.membershipVector(fresh, threads(1)), three.membershipVector(fresh, threads(3)));
         assertEquals(one.allPointsMembershipVectors(threads(1)), three.allPointsMembershipVectors(threads(3)));
+        // both answers in one pass: each the same as its own method's
+        for (int t : new int[] {1, 3}) {
+            HdbscanModel.Answers both = three.predictWithMembership(fresh, threads(t));
+            assertEquals(one.approximatePredict(fresh, threads(1)), both.prediction());
+            assertEquals(one.membershipVector(fresh, threads(1)), both.membership());
+        }
     }
 
     @Test
