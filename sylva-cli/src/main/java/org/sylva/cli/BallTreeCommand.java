@@ -53,6 +53,7 @@ final class BallTreeCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
             + "needed). A second run into the same DIR while this one runs is refused at once (lock file .sylva.lock, "
             + "removed at the end); an output name taken by anything but a regular file is refused before the build. "
+            + "The files an earlier run's manifest names that this run does not write are removed, and named. "
             + "The manifest sylva-run.json, removed before the new files land and put in place last, marks the "
             + "folder complete (sylva verify DIR).")
     Path out;
@@ -145,6 +146,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
                 context.cancel().throwIfCancelled();
                 g.commitFolder(out, "balltree", () -> { });
+                OutputTargets.tellRemoved(err, run.quiet, g);
                 if (!run.quiet) {
                     int batches = layout.batchCount();
                     err.printf(Locale.ROOT, "partition of %d %s (%d %s) at level %d in %.2f ms; wrote %s%n",
@@ -182,6 +184,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 // an earlier report there would describe another tree
                 if (failed != null) ReportStage.removeEarlier(report);
             });
+            OutputTargets.tellRemoved(err, run.quiet, g);
             if (!run.quiet) {
                 int batches = layout.batchCount();
                 err.printf(Locale.ROOT, "ball tree of %d %s (%d %s, %d slots) in %.2f ms; wrote %s%n",

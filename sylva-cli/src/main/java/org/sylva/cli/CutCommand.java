@@ -80,6 +80,7 @@ final class CutCommand implements Callable<Integer> {
             written.add(format.stage(g, out, "labels", NpyArray.ofInt32(labels, labels.length)));
             context.cancel().throwIfCancelled();
             g.commitFolder(out, "cut", () -> { });
+            OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
         }
         int clusters = 0, noise = 0;
         for (int l : labels) {

@@ -59,12 +59,17 @@ final class HdbscanOutputs {
     record Written(List<Path> files, List<Path> removed, Throwable reportFailure) {
         /** One line for the summary, or the empty string when nothing was removed. */
         String removedLine() {
-            if (removed.isEmpty()) return "";
-            List<String> names = new ArrayList<>();
-            for (Path p : removed) names.add(p.getFileName().toString());
-            return "removed " + removed.size() + (removed.size() == 1 ? " file" : " files")
-                    + " of an earlier run that this run does not write: " + String.join(", ", names);
+            return HdbscanOutputs.removedLine(removed);
         }
+    }
+
+    /** One line naming the files of an earlier run that a run removed, or the empty string for none. */
+    static String removedLine(List<Path> removed) {
+        if (removed.isEmpty()) return "";
+        List<String> names = new ArrayList<>();
+        for (Path p : removed) names.add(p.getFileName().toString());
+        return "removed " + removed.size() + (removed.size() == 1 ? " file" : " files")
+                + " of an earlier run that this run does not write: " + String.join(", ", names);
     }
 
     /** Renders a report's HTML (the command's is {@link HtmlReport#render}; tests give a failing one). */

@@ -69,6 +69,11 @@ final class OutputTargets {
         checkNotAnOutput(option, out, reserved, file);
     }
 
+    /** After a commit, names the files of an earlier run it removed ({@code Group#removedEarlier}), unless quiet. */
+    static void tellRemoved(PrintWriter err, boolean quiet, AtomicOutput.Group g) {
+        if (!quiet && !g.removedEarlier().isEmpty()) err.println(HdbscanOutputs.removedLine(g.removedEarlier()));
+    }
+
     /** Refuses an empty path ({@code --out ''}), which would otherwise mean the current folder. */
     private static void refuseEmpty(String option, Path p) {
         if (p != null && p.toString().isBlank()) {

@@ -119,6 +119,7 @@ final class PredictCommand implements Callable<Integer> {
             written.add(format.stage(g, out, "membership", NpyArray.ofFloat64(soft.values(), n, soft.clusters())));
             context.cancel().throwIfCancelled();
             g.commitFolder(out, "predict", () -> { });
+            OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
         }
         return written;
     }

@@ -124,6 +124,7 @@ final class ReselectCommand implements Callable<Integer> {
             }
             context.cancel().throwIfCancelled();
             g.commitFolder(out, "reselect", () -> { });
+            OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
         }
         int noise = 0;
         for (int l : labels) if (l == -1) noise++;

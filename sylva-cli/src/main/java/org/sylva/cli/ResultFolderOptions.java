@@ -21,8 +21,9 @@ import picocli.CommandLine.Option;
  */
 final class ResultFolderOptions {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed; "
-            + "a second run into it while this one runs is refused at once). The manifest sylva-run.json, removed first "
-            + "and written last, marks the folder complete (sylva verify DIR).")
+            + "a second run into it while this one runs is refused at once). The files an earlier run's manifest names "
+            + "that this run does not write are removed, and named. The manifest sylva-run.json, removed before the "
+            + "new files land and put in place last, marks the folder complete (sylva verify DIR).")
     Path out;
 
     @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")

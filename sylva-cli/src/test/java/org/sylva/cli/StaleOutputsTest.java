@@ -90,7 +90,9 @@ class StaleOutputsTest {
         Path out = tmp.resolve("out");
         Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
         Files.writeString(out.resolve("notes.txt"), "mine");
-        Cli.run("balltree", clips.toString(), "--out", out.toString(), "-q").assertOk();
+        Cli.Result tree = Cli.run("balltree", clips.toString(), "--out", out.toString()).assertOk();
+        assertTrue(tree.err().contains("removed 8 files of an earlier run") && tree.err().contains("labels.npy"),
+                "the removed files are named: " + tree.err());
         assertEquals(Cli.withManifest(List.of("levels.npy", "mask.npy", "notes.txt", "offsets.npy", "tree_idx.npy")),
                 Cli.list(out));
         Cli.Result back = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(),
