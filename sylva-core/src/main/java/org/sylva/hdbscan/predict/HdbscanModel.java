@@ -294,24 +294,7 @@ public final class HdbscanModel {
      *     fitted ones, or a coordinate that is not finite or beyond +-1e150
      */
     public Prediction approximatePredict(PointSet newPoints, Execution execution) {
-        double[] q = newRows(newPoints);
-        int m = newPoints.size();
-        int[] labels = new int[m], connecting = new int[m];
-        double[] prob = new double[m], scores = new double[m];
-        Connector conn = connector();
-        Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
-        run(m, PREDICT_STAGE, execution, (worker, from, to) -> {
-            if (scratch[worker] == null) scratch[worker] = conn.scratch();
-            Connector.Scratch s = scratch[worker];
-            for (int i = from; i < to; i++) {
-                conn.connect(q, i * d, s);
-                labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
-                prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
-                scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
-                connecting[i] = inputRows.inputRow(s.neighbour);
-            }
-        });
-        return new Prediction(labels, prob, scores, connecting);
+        return answer(newPoints, execution, true, false, PREDICT_STAGE).prediction();
     }
 
     /** As {@link #membershipVector(PointSet, Execution)} on all processors. */
@@ -326,26 +309,7 @@ public final class HdbscanModel {
      * @throws InvalidInputException as {@link #approximatePredict(PointSet, Execution)}
      */
     public Membership membershipVector(PointSet newPoints, Execution execution) {
-        double[] q = newRows(newPoints);
-        int m = newPoints.size();
-        int k = clusters.labels();
-        double[] out = new double[m * k];
-        Connector conn = connector();
-        SoftAssignment soft = new SoftAssignment(clusters, exemplars);
-        Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
-        double[][] softScratch = new double[execution.threads()][];
-        run(m, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
-            if (scratch[worker] == null) {
-                scratch[worker] = conn.scratch();
-                softScratch[worker] = soft.scratch();
-            }
-            Connector.Scratch s = scratch[worker];
-            for (int i = from; i < to; i++) {
-                conn.connect(q, i * d, s);
-                soft.newPoint(q, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
-            }
-        });
-        return new Membership(m, k, out);
+        return answer(newPoints, execution, false, true, MEMBERSHIP_STAGE).membership();
     }
 
     /**
@@ -361,31 +325,43 @@ public final class HdbscanModel {
      * @throws InvalidInputException as {@link #approximatePredict(PointSet, Execution)}
      */
     public Answers predictWithMembership(PointSet newPoints, Execution execution) {
+        return answer(newPoints, execution, true, true, PREDICT_STAGE);
+    }
+
+    /**
+     * The hard answer ({@code hard}), the soft one ({@code soft}) or both, with one neighbour search per new
+     * point; the answer not asked for is null.
+     */
+    private Answers answer(PointSet newPoints, Execution execution, boolean hard, boolean soft, String stage) {
         double[] q = newRows(newPoints);
         int m = newPoints.size();
         int k = clusters.labels();
-        int[] labels = new int[m], connecting = new int[m];
-        double[] prob = new double[m], scores = new double[m], out = new double[m * k];
+        int[] labels = hard ? new int[m] : null, connecting = hard ? new int[m] : null;
+        double[] prob = hard ? new double[m] : null, scores = hard ? new double[m] : null;
+        double[] out = soft ? new double[m * k] : null;
         Connector conn = connector();
-        SoftAssignment soft = new SoftAssignment(clusters, exemplars);
+        SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars) : null;
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
         double[][] softScratch = new double[execution.threads()][];
-        run(m, PREDICT_STAGE, execution, (worker, from, to) -> {
+        run(m, stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.scratch();
-                softScratch[worker] = soft.scratch();
+                if (soft) softScratch[worker] = membership.scratch();
             }
             Connector.Scratch s = scratch[worker];
             for (int i = from; i < to; i++) {
                 conn.connect(q, i * d, s);
-                labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
-                prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
-                scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
-                connecting[i] = inputRows.inputRow(s.neighbour);
-                soft.newPoint(q, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
+                if (hard) {
+                    labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
+                    prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
+                    scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
+                    connecting[i] = inputRows.inputRow(s.neighbour);
+                }
+                if (soft) membership.newPoint(q, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
             }
         });
-        return new Answers(new Prediction(labels, prob, scores, connecting), new Membership(m, k, out));
+        return new Answers(hard ? new Prediction(labels, prob, scores, connecting) : null,
+                soft ? new Membership(m, k, out) : null);
     }
 
     /**
