@@ -70,6 +70,17 @@ public interface DistanceKernel {
     }
 
     /**
+     * Squared distances from a point that is not one of the view's, {@code q[off .. off + d)} (a new point
+     * searched against a fitted index), to every position of the blocks {@code blockFrom .. blockTo-1}:
+     * {@code out[pos - blockFrom * W]}. As in {@link #squaredDistancesWithin}, every value at most
+     * {@code limit} is exactly the reference value ({@code t = q_j - x_j} summed in coordinate order); a value
+     * above it may instead be any value still above it, so a kernel may stop summing a block once all its
+     * partial sums exceed the limit. Padding positions get some value that callers must ignore.
+     */
+    void pointSquaredDistancesWithin(double[] q, int off, BlockedPoints idx, int blockFrom, int blockTo, double limit,
+                                     double[] out);
+
+    /**
      * Squared distances from the centre of partition node {@code node} to every position of the blocks
      * {@code blockFrom .. blockTo-1}: {@code out[pos - blockFrom * W]}. Used only for lower bounds (with a
      * safety margin), so any float64 arithmetic would do; both backends use the reference order anyway.

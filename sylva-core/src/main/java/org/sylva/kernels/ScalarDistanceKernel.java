@@ -113,6 +113,21 @@ public final class ScalarDistanceKernel implements DistanceKernel {
     }
 
     @Override
+    public void pointSquaredDistancesWithin(double[] q, int off, BlockedPoints idx, int blockFrom, int blockTo,
+                                            double limit, double[] out) {
+        double[] data = idx.blocks();
+        int d = idx.dimensions();
+        int w = idx.blockWidth();
+        for (int b = blockFrom; b < blockTo; b++) {
+            if (w == 8) {
+                eightLanes(q, off, 1, data, b * d * w, d, limit, out, (b - blockFrom) * w);
+            } else {
+                blockDistances(q, off, 1, data, b * d * w, d, w, out, (b - blockFrom) * w);
+            }
+        }
+    }
+
+    @Override
     public void centreDistances(BlockedPoints idx, int node, int blockFrom, int blockTo, double[] out) {
         double[] data = idx.blocks();
         double[] centre = idx.centres();

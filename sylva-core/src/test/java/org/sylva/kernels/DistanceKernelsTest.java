@@ -165,6 +165,56 @@ class DistanceKernelsTest {
         }
     }
 
+    /**
+     * Distances from points outside the index ({@code pointSquaredDistancesWithin}), for both kernels: each
+     * value at most the limit is bitwise the reference sum in coordinate order, and each other value is still
+     * above the limit; odd and even block counts (the vector kernel takes blocks in pairs), limits from below
+     * every value to none.
+     */
+    @Test
+    void pointDistancesKeepEveryValueWithinTheLimitExact() {
+        for (int d : new int[] {1, 5, 16, 17, 61, 96}) {
+            int n = 300;
+            Random r = new Random(11L * d);
+            double[] rows = new double[n * d];
+            for (int i = 0; i < rows.length; i++) rows[i] = r.nextGaussian() * (1 + (i % d) % 3);
+            for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+                PointIndex idx = PointIndex.build(rows, n, d, b);
+                int w = idx.blockWidth();
+                int blocks = idx.positions() / w;
+                double[] data = idx.blocks();
+                for (int trial = 0; trial < 30; trial++) {
+                    double[] q = new double[d + 3];
+                    int off = trial % 4;
+                    for (int j = 0; j < d; j++) q[off + j] = r.nextGaussian() * 2;
+                    int bf = r.nextInt(blocks), bt = Math.min(blocks, bf + 1 + r.nextInt(5));
+                    double[] ref = new double[(bt - bf) * w];
+                    for (int c = 0; c < ref.length; c++) {
+                        double s = 0.0;
+                        for (int j = 0; j < d; j++) {
+                            double t = q[off + j] - at(data, bf * w + c, j, d, w);
+                            s += t * t;
+                        }
+                        ref[c] = s;
+                    }
+                    double limit = trial % 6 == 0 ? Double.POSITIVE_INFINITY
+                            : ref[r.nextInt(ref.length)] * (0.05 + 1.5 * r.nextDouble());
+                    double[] out = new double[ref.length];
+                    b.pointSquaredDistancesWithin(q, off, idx, bf, bt, limit, out);
+                    for (int c = 0; c < ref.length; c++) {
+                        if (idx.original(bf * w + c) < 0) continue;
+                        String where = b.name() + " d=" + d + " column " + c + " limit " + limit;
+                        if (ref[c] <= limit) {
+                            assertEquals(Double.doubleToRawLongBits(ref[c]), Double.doubleToRawLongBits(out[c]), where);
+                        } else {
+                            assertTrue(out[c] > limit && out[c] <= ref[c], where + ": " + out[c] + " for " + ref[c]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /** Coordinate {@code j} of position {@code p} in blocks of width {@code w}. */
     private static double at(double[] data, int p, int j, int d, int w) {
         return data[(p / w) * d * w + j * w + p % w];

@@ -275,6 +275,19 @@ public final class PointIndex implements BlockedPoints {
         return d;
     }
 
+    /** The distance kernel this index was built for: it reads this index's block width. */
+    public DistanceKernel kernel() {
+        return bounds;
+    }
+
+    /**
+     * Squared distance from a point that is not one of the index's, {@code q[off .. off + d)}, to the centre
+     * of {@code node}, for {@link #lowerBoundFromCentre} (any summation order: the bound's margin covers it).
+     */
+    public double pointCentreSquaredDistance(double[] q, int off, int node) {
+        return bounds.rowSquaredDistance(q, off, centre, node * d, d);
+    }
+
     /** Block width {@code W}: positions per interleaved block. */
     public int blockWidth() {
         return w;

@@ -2,11 +2,13 @@ package org.sylva.hdbscan.predict;
 
 import org.sylva.hdbscan.core.NearestLists;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.DistanceKernel;
 
 /**
  * Exact k nearest fitted points of a point that is not one of them (a new point), over the partition of
  * a {@link PointIndex}: the index is walked nearest ball first, and a ball is skipped when its provable
- * lower bound ({@link PointIndex#lowerBoundFromCentre}) exceeds the current k-th distance. Distances are
+ * lower bound ({@link PointIndex#lowerBoundFromCentre}) exceeds the current k-th distance; a leaf's
+ * distances come from the index's kernel (vector or scalar, the same bits). Distances are
  * {@code sqrt(sum_j (q_j - x_j)^2)} in float64, summed in dimension order, bitwise the distances of
  * scikit-learn's {@code KDTree} that the {@code hdbscan} package queries. The list is ordered by
  * (distance, fitted index) ascending: among equal distances the lower index comes first, and decides
@@ -20,17 +22,18 @@ import org.sylva.hdbscan.index.PointIndex;
  */
 final class NeighbourSearch {
     private final PointIndex index;
-    private final int d;
+    private final DistanceKernel kernel;
     private final int w;
-    private final double[] blocks;
-    private final double[] centres;
+    /** Positions of the largest leaf's blocks: the length of a scratch's tile. */
+    private final int tileLength;
 
     NeighbourSearch(PointIndex index) {
         this.index = index;
-        this.d = index.dimensions();
+        this.kernel = index.kernel();
         this.w = index.blockWidth();
-        this.blocks = index.blocks();
-        this.centres = index.centres();
+        int most = 0;
+        for (int leaf = 0; leaf < index.leaves(); leaf++) most = Math.max(most, index.leafCount(leaf));
+        this.tileLength = Math.max(w, (most + w - 1) / w * w);
     }
 
     /**
@@ -46,21 +49,24 @@ final class NeighbourSearch {
         final NearestLists list;
         final int[] stackNode;
         final double[] stackBound;
+        /** A leaf's squared distances. */
+        final double[] tile;
 
-        Scratch(int k, int depth) {
+        Scratch(int k, int depth, int tileLength) {
             this.k = k;
             dist = new double[k];
             index = new int[k];
             list = new NearestLists(1, k);
             stackNode = new int[2 * depth + 4];
             stackBound = new double[2 * depth + 4];
+            tile = new double[tileLength];
         }
     }
 
     /** Scratch for lists of {@code k} entries ({@code 1 <= k <= size}). */
     Scratch scratch(int k) {
         if (k < 1 || k > index.size()) throw new IllegalArgumentException("k = " + k + " for " + index.size() + " points");
-        return new Scratch(k, index.depth());
+        return new Scratch(k, index.depth(), tileLength);
     }
 
     /** The {@code s.k} nearest fitted points of the point {@code q[off .. off + d)}, into {@code s}. */
@@ -103,56 +109,24 @@ final class NeighbourSearch {
 
     /** A lower bound on the distance from the point to any fitted point under {@code node}. */
     private double bound(double[] q, int off, int node) {
-        int c = node * d;
-        double sq = 0.0;
-        for (int j = 0; j < d; j++) {
-            double t = q[off + j] - centres[c + j];
-            sq += t * t;
-        }
-        return index.lowerBoundFromCentre(sq, node);
+        return index.lowerBoundFromCentre(index.pointCentreSquaredDistance(q, off, node), node);
     }
 
     /**
-     * Offers the points of {@code leaf}. Four points are summed side by side (each sum still in dimension
-     * order, so bitwise the one-by-one value: the adds overlap instead of waiting on one another), and a
-     * squared distance beyond the k-th distance (with {@link #SLACK} for the rounding of the square) is
-     * dropped before its square root. Every 16 dimensions a group whose four partial sums are all beyond
-     * already stops: sums of squares only grow, so none of the four could enter.
+     * Offers the points of {@code leaf}, whose squared distances the index's kernel computes for the leaf's
+     * blocks at once ({@link DistanceKernel#pointSquaredDistancesWithin}, exact up to the threshold: the
+     * vector kernel sums a block's positions side by side, each in dimension order, so bitwise the
+     * one-by-one value). A squared distance beyond the k-th distance (with {@link #SLACK} for the rounding
+     * of the square) is dropped before its square root; the threshold shrinks as points enter.
      */
     private void scanLeaf(double[] q, int off, int leaf, Scratch s) {
         int start = index.leafStart(leaf), count = index.leafCount(leaf);
         double thr = threshold(s);
-        int i = 0;
-        for (; i + 3 < count; i += 4) {
-            int p0 = start + i;
-            int b0 = base(p0), b1 = base(p0 + 1), b2 = base(p0 + 2), b3 = base(p0 + 3);
-            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-            for (int j = 0; j < d; j++) {
-                int jw = j * w;
-                double x = q[off + j];
-                double t0 = x - blocks[b0 + jw];
-                double t1 = x - blocks[b1 + jw];
-                double t2 = x - blocks[b2 + jw];
-                double t3 = x - blocks[b3 + jw];
-                s0 += t0 * t0;
-                s1 += t1 * t1;
-                s2 += t2 * t2;
-                s3 += t3 * t3;
-                if ((j & 15) == 15 && s0 > thr && s1 > thr && s2 > thr && s3 > thr) break;
-            }
-            if (s0 <= thr) thr = offer(s, s0, p0);
-            if (s1 <= thr) thr = offer(s, s1, p0 + 1);
-            if (s2 <= thr) thr = offer(s, s2, p0 + 2);
-            if (s3 <= thr) thr = offer(s, s3, p0 + 3);
-        }
-        for (; i < count; i++) {
-            int b = base(start + i);
-            double sq = 0.0;
-            for (int j = 0; j < d; j++) {
-                double t = q[off + j] - blocks[b + j * w];
-                sq += t * t;
-            }
-            if (sq <= thr) thr = offer(s, sq, start + i);
+        int from = start / w;     // a leaf starts at a block's first position
+        kernel.pointSquaredDistancesWithin(q, off, index, from, (start + count + w - 1) / w, thr, s.tile);
+        double[] tile = s.tile;
+        for (int i = 0; i < count; i++) {
+            if (tile[i] <= thr) thr = offer(s, tile[i], start + i);
         }
     }
 
@@ -162,10 +136,6 @@ final class NeighbourSearch {
     private static double threshold(Scratch s) {
         double kth = s.list.kth(0);
         return kth * kth * (1 + SLACK);
-    }
-
-    private int base(int pos) {
-        return (pos / w) * d * w + pos % w;
     }
 
     /** Offers the point at {@code pos} with squared distance {@code sq}; returns the new threshold. */

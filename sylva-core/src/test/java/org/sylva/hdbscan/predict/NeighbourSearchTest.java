@@ -7,12 +7,13 @@ import java.util.Comparator;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.KernelProvider;
 
 /**
  * {@link NeighbourSearch} against brute force: the same k nearest fitted points, in (distance, index)
  * order, bitwise the same distances; on continuous data and on integer grids full of ties and exact
- * duplicates, with queries that coincide with fitted points.
+ * duplicates, with queries that coincide with fitted points; with the scalar and the vector kernel.
  */
 class NeighbourSearchTest {
     @Test
@@ -29,7 +30,9 @@ class NeighbourSearchTest {
                 if (i % 4 == 0) System.arraycopy(x, rng.nextInt(n) * d, q, i * d, d);   // a copy of a fitted point
                 else for (int j = 0; j < d; j++) q[i * d + j] = grid ? rng.nextInt(7) - 0.5 * (i % 2) : rng.nextDouble(-4, 4);
             }
-            NeighbourSearch search = new NeighbourSearch(PointIndex.build(x, n, d, KernelProvider.get().bestDistance()));
+            // both kernels' leaf scans (the index's kernel computes them)
+            DistanceKernel kernel = trial % 3 == 1 ? KernelProvider.get().scalarDistance() : KernelProvider.get().bestDistance();
+            NeighbourSearch search = new NeighbourSearch(PointIndex.build(x, n, d, kernel));
             // lists longer than NearestLists.BUFFER_ABOVE fill as buffers: 130, and n from 65 points
             for (int k : new int[] {1, 2, 9, Math.min(n, 40), Math.min(n, 130), n}) {
                 NeighbourSearch.Scratch s = search.scratch(k);
@@ -53,7 +56,7 @@ class NeighbourSearchTest {
                         wantIdx[r] = order[r];
                         wantDist[r] = dist[order[r]];
                     }
-                    String what = "trial " + trial + " (n " + n + ", d " + d + ", grid " + grid + "), k " + k + ", query " + i;
+                    String what = kernel.name() + " trial " + trial + " (n " + n + ", d " + d + ", grid " + grid + "), k " + k + ", query " + i;
                     assertArrayEquals(wantIdx, s.index, what);
                     assertArrayEquals(wantDist, s.dist, what);
                 }
