@@ -2,6 +2,8 @@ package org.sylva.hdbscan.predict;
 
 import java.util.Arrays;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.kernels.BlockedPoints;
+import org.sylva.kernels.DistanceKernel;
 
 /**
  * The exemplar points of each selected cluster, as the {@code hdbscan} package's
@@ -9,30 +11,53 @@ import org.sylva.hdbscan.hierarchy.CondensedTree;
  * in depth-first order, children in condensed-tree row order, and for each leaf its points that fall out
  * at the leaf's largest lambda, in row order. Soft clustering measures a point's distance to a cluster as
  * the distance to its nearest exemplar ({@link #minDistance}); the exemplars' coordinates are kept
- * together, one cluster after the other, for that scan.
+ * interleaved in blocks as the distance kernels read them ({@link BlockedPoints}), each cluster from a
+ * block of its own, so that the scan runs on a kernel's lanes.
  *
  * <pre>{@code
- * Exemplars e = Exemplars.of(condensed, tree, rows, d);
+ * Exemplars e = Exemplars.of(condensed, tree, rows, d, KernelProvider.get().bestDistance());
  * int[] first = e.points(0);                          // fitted indices of cluster 0's exemplars
- * double dmin = e.minDistance(0, queries, i * d);
+ * double dmin = e.minDistance(0, queries, i * d, new double[e.tileLength()]);
  * }</pre>
  */
 final class Exemplars {
-    private final int d;
+    /** Blocks per kernel call: between calls the limit drops to the nearest exemplar found so far. */
+    private static final int CHUNK_BLOCKS = 4;
+
     /** Cluster {@code l}'s exemplars are entries {@code offsets[l] .. offsets[l + 1]}. */
     private final int[] offsets;
     private final int[] points;
-    private final double[] coords;
+    /** Cluster {@code l}'s exemplars fill blocks {@code blockStart[l] .. blockStart[l + 1]} of {@link #view}. */
+    private final int[] blockStart;
+    private final Blocked view;
+    private final DistanceKernel kernel;
 
-    private Exemplars(int d, int[] offsets, int[] points, double[] coords) {
-        this.d = d;
+    private Exemplars(int[] offsets, int[] points, int[] blockStart, Blocked view, DistanceKernel kernel) {
         this.offsets = offsets;
         this.points = points;
-        this.coords = coords;
+        this.blockStart = blockStart;
+        this.view = view;
+        this.kernel = kernel;
     }
 
-    /** The exemplars of {@code t}'s selected clusters; {@code rows} holds the fitted points, {@code d} per row. */
-    static Exemplars of(CondensedTree tree, ClusterTree t, double[] rows, int d) {
+    /** The exemplars' coordinates in the kernels' block layout (no float32 copy, no partition). */
+    private record Blocked(int dimensions, int blockWidth, double[] blocks) implements BlockedPoints {
+        @Override
+        public float[] blocks32() {
+            return null;
+        }
+
+        @Override
+        public double[] centres() {
+            return new double[0];
+        }
+    }
+
+    /**
+     * The exemplars of {@code t}'s selected clusters; {@code rows} holds the fitted points, {@code d} per row;
+     * {@code kernel} computes the distances of {@link #minDistance}.
+     */
+    static Exemplars of(CondensedTree tree, ClusterTree t, double[] rows, int d, DistanceKernel kernel) {
         int n = t.points(), nc = t.clusters(), rowsCount = tree.rows();
         int[] first = new int[nc], second = new int[nc];
         Arrays.fill(first, -1);
@@ -78,9 +103,23 @@ final class Exemplars {
             offsets[l + 1] = size;
         }
         int[] points = Arrays.copyOf(out, size);
-        double[] coords = new double[size * d];
-        for (int i = 0; i < size; i++) System.arraycopy(rows, points[i] * d, coords, i * d, d);
-        return new Exemplars(d, offsets, points, coords);
+        int w = kernel.blockWidth();
+        int[] blockStart = new int[labels + 1];
+        for (int l = 0; l < labels; l++) blockStart[l + 1] = blockStart[l] + (offsets[l + 1] - offsets[l] + w - 1) / w;
+        double[] blocks = new double[blockStart[labels] * d * w];   // padding lanes hold 0, never read
+        for (int l = 0; l < labels; l++) {
+            for (int e = offsets[l]; e < offsets[l + 1]; e++) {
+                int lane = e - offsets[l];
+                int base = (blockStart[l] + lane / w) * d * w + lane % w;
+                for (int j = 0; j < d; j++) blocks[base + j * w] = rows[points[e] * d + j];
+            }
+        }
+        return new Exemplars(offsets, points, blockStart, new Blocked(d, w, blocks), kernel);
+    }
+
+    /** Length of the {@code tile} that {@link #minDistance} takes. */
+    int tileLength() {
+        return CHUNK_BLOCKS * view.blockWidth();
     }
 
     /** Number of clusters. */
@@ -95,20 +134,25 @@ final class Exemplars {
 
     /**
      * The smallest distance from the point {@code q[off .. off + d)} to an exemplar of cluster {@code l}
-     * ({@code Double.MAX_VALUE} for a cluster without exemplars, as the package starts from it).
+     * ({@code Double.MAX_VALUE} for a cluster without exemplars, or only infinitely far ones, as the package
+     * starts from it); {@code tile} ({@link #tileLength()} doubles) is scratch. The smallest squared distance
+     * is found first: a kernel value at most the limit (the smallest so far) is the exact sum, one above it
+     * cannot be the smallest, and the square root of the smallest sum is the smallest of the square roots
+     * (the square root is monotone), so the result is bitwise the one-by-one scan's.
      */
-    double minDistance(int l, double[] q, int off) {
-        double best = Double.MAX_VALUE;
-        for (int e = offsets[l]; e < offsets[l + 1]; e++) {
-            int b = e * d;
-            double sq = 0.0;
-            for (int j = 0; j < d; j++) {
-                double t = q[off + j] - coords[b + j];
-                sq += t * t;
+    double minDistance(int l, double[] q, int off, double[] tile) {
+        int count = offsets[l + 1] - offsets[l];
+        int w = view.blockWidth();
+        double best = Double.POSITIVE_INFINITY;
+        for (int b = blockStart[l]; b < blockStart[l + 1]; b += CHUNK_BLOCKS) {
+            int to = Math.min(blockStart[l + 1], b + CHUNK_BLOCKS);
+            kernel.pointSquaredDistancesWithin(q, off, view, b, to, best, tile);
+            int real = Math.min((to - b) * w, count - (b - blockStart[l]) * w);
+            for (int i = 0; i < real; i++) {
+                if (tile[i] < best) best = tile[i];
             }
-            double dist = Math.sqrt(sq);
-            if (dist < best) best = dist;
         }
-        return best;
+        double dist = Math.sqrt(best);
+        return dist < Double.MAX_VALUE ? dist : Double.MAX_VALUE;
     }
 }

@@ -107,7 +107,7 @@ public final class HdbscanModel {
         this.core = core;
         this.tree = tree;
         this.clusters = new ClusterTree(tree, selectedNodes);
-        this.exemplars = Exemplars.of(tree, clusters, rows, d);
+        this.exemplars = Exemplars.of(tree, clusters, rows, d, kernel());
         this.search = index == null ? null : new NeighbourSearch(index);
     }
 
@@ -342,7 +342,7 @@ public final class HdbscanModel {
         Connector conn = connector();
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars) : null;
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
-        double[][] softScratch = new double[execution.threads()][];
+        SoftAssignment.Scratch[] softScratch = new SoftAssignment.Scratch[execution.threads()];
         run(m, stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.scratch();
@@ -399,7 +399,7 @@ public final class HdbscanModel {
             double global = Double.NaN;
             for (double v : unitMax) global = SoftAssignment.nanMax(global, v);
             double max = global;
-            double[][] scratch = new double[execution.threads()][];
+            SoftAssignment.Scratch[] scratch = new SoftAssignment.Scratch[execution.threads()];
             run(n, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
                 if (scratch[worker] == null) scratch[worker] = soft.scratch();
                 for (int p = from; p < to; p++) soft.fittedPoint(p, rows, p * d, max, out, p * k, scratch[worker]);

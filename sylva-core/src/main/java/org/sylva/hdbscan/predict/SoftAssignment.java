@@ -31,7 +31,7 @@ import org.sylva.numeric.NumpySum;
  *
  * <pre>{@code
  * SoftAssignment soft = new SoftAssignment(tree, exemplars);
- * double[] scratch = soft.scratch();
+ * SoftAssignment.Scratch scratch = soft.scratch();
  * soft.newPoint(queries, i * d, neighbour, lambda, out, i * k, scratch);
  * }</pre>
  */
@@ -49,19 +49,32 @@ final class SoftAssignment {
         this.k = tree.labels();
     }
 
-    /** Per-thread scratch for {@link #newPoint} and {@link #fittedPoint}: {@code 3 k} doubles. */
-    double[] scratch() {
-        return new double[3 * Math.max(1, k)];
+    /** One thread's scratch for {@link #newPoint} and {@link #fittedPoint}, allocated once. */
+    static final class Scratch {
+        /** {@code 3 k} values: the distance part, the outlier part, the merge heights. */
+        final double[] values;
+        /** The exemplar distances of {@link Exemplars#minDistance}. */
+        final double[] tile;
+
+        private Scratch(int k, int tileLength) {
+            values = new double[3 * Math.max(1, k)];
+            tile = new double[tileLength];
+        }
+    }
+
+    /** A scratch for one thread. */
+    Scratch scratch() {
+        return new Scratch(k, exemplars.tileLength());
     }
 
     /**
      * The distance part into {@code v[0 .. k)}: inverse distances to each cluster's nearest exemplar,
      * normalised by their sum (summed in order, as the package's Cython loop).
      */
-    private void distancePart(double[] q, int off, double[] v) {
+    private void distancePart(double[] q, int off, double[] v, double[] tile) {
         double sum = 0.0;
         for (int l = 0; l < k; l++) {
-            double dist = exemplars.minDistance(l, q, off);
+            double dist = exemplars.minDistance(l, q, off, tile);
             v[l] = dist != 0.0 ? 1.0 / dist : Double.MAX_VALUE / k;
             sum += v[l];
         }
@@ -72,11 +85,12 @@ final class SoftAssignment {
      * The membership of the new point {@code q[off .. off + d)}, connecting to fitted point
      * {@code neighbour} at {@code lambda}, into {@code out[at .. at + k)}.
      */
-    void newPoint(double[] q, int off, int neighbour, double lambda, double[] out, int at, double[] scratch) {
+    void newPoint(double[] q, int off, int neighbour, double lambda, double[] out, int at, Scratch work) {
         if (k == 0) return;
+        double[] scratch = work.values;
         double[] v = scratch;
         int o = k, h = 2 * k;
-        distancePart(q, off, v);
+        distancePart(q, off, v, work.tile);
         double own = tree.pointLambda(neighbour);
         double lam = own <= lambda ? own : lambda;
         int c = tree.pointCluster(neighbour);
@@ -130,10 +144,11 @@ final class SoftAssignment {
      * Second pass of the fitted point {@code p}: turns its scores in {@code out[at .. at + k)} into its
      * membership, given the maximum score over all points and clusters.
      */
-    void fittedPoint(int p, double[] x, int off, double globalMax, double[] out, int at, double[] scratch) {
+    void fittedPoint(int p, double[] x, int off, double globalMax, double[] out, int at, Scratch work) {
         if (k == 0) return;
+        double[] scratch = work.values;
         double[] v = scratch;
-        distancePart(x, off, v);
+        distancePart(x, off, v, work.tile);
         for (int l = 0; l < k; l++) out[at + l] = StrictMath.exp(out[at + l] - globalMax);
         double oSum = NumpySum.of(out, at, k);
         for (int l = 0; l < k; l++) out[at + l] = v[l] * (out[at + l] / oSum);
