@@ -72,7 +72,8 @@ final class BallTreeCommand implements Callable<Integer> {
     Path report;
 
     @Option(names = "--report-level", paramLabel = "K", defaultValue = "3",
-            description = "Tree level whose balls colour the report (default ${DEFAULT-VALUE}).")
+            description = "Tree level whose balls colour the report (root = 0; default ${DEFAULT-VALUE}). A level deeper "
+                + "than a batch's tree shows that batch's deepest level, and says so.")
     int reportLevel;
 
     @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "scalar",
@@ -163,6 +164,13 @@ final class BallTreeCommand implements Callable<Integer> {
             format.stage(g, out, "offsets", NpyArray.ofInt64(offsets, offsets.length));
             int[] levels = layout.levels();
             format.stage(g, out, "levels", NpyArray.ofInt32(levels, levels.length));
+            int deepest = 0;
+            for (int l : levels) deepest = Math.max(deepest, l);
+            if (report != null && reportLevel > deepest && !run.quiet) {
+                // the report says so too; here, before the user opens it
+                err.printf(Locale.ROOT, "sylva: note: --report-level %d is deeper than the tree (levels 0 to %d); the "
+                        + "report colours the balls of its deepest level%n", reportLevel, deepest);
+            }
             Throwable reportFailure = null;
             BallTree built = tree;   // for the report's renderer
             if (report != null) {

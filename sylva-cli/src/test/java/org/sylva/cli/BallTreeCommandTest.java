@@ -2,6 +2,7 @@ package org.sylva.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -172,6 +173,21 @@ class BallTreeCommandTest {
         assertEquals(Cli.withManifest(List.of("balls.html", "levels.npy", "mask.npy", "offsets.npy", "tree_idx.npy")),
                 Cli.list(out));
         HdbscanCommandTest.assertSelfContainedHtml(Files.readString(report));
+    }
+
+    @Test
+    void aReportLevelDeeperThanTheTreeIsNamed(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("tree");
+        Path report = out.resolve("balls.html");
+        Cli.Result r = Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
+                "--report", report.toString(), "--report-level", "99");
+        r.assertOk();
+        assertTrue(r.err().contains("--report-level 99 is deeper than the tree (levels 0 to "), r.err());
+        assertTrue(Files.readString(report).contains("Level 99 was asked for"));
+        Cli.Result fits = Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
+                "--report", report.toString(), "--report-level", "1");
+        fits.assertOk();
+        assertFalse(fits.err().contains("deeper than the tree"), fits.err());
     }
 
     @Test
