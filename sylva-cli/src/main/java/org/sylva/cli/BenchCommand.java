@@ -5,10 +5,12 @@ import java.util.concurrent.Callable;
 import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.bench.balltree.BallTreeBench;
 import org.sylva.bench.hdbscan.HdbscanBench;
+import org.sylva.bench.hdbscan.PredictBench;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,11 +20,12 @@ import picocli.CommandLine.Spec;
 
 /** {@code sylva bench}: time Sylva on your own data, in-process, after warm-up. */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = SylvaCommand.Version.class,
-        header = "Time HDBSCAN or the ball tree on your data (in-process, after warm-up).",
-        description = "Times HDBSCAN or the ball tree in-process after warm-up (medians; no I/O in the timing).",
+        header = "Time HDBSCAN, predictions or the ball tree on your data (in-process, after warm-up).",
+        description = "Times HDBSCAN, predictions or the ball tree in-process after warm-up (medians; no I/O in the timing).",
         footer = {"", "Examples:", "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
-            "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21"},
-        subcommands = {BenchCommand.Hdb.class, BenchCommand.Tree.class})
+            "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21",
+            "  sylva bench predict clips.model later.npy --repeat 5"},
+        subcommands = {BenchCommand.Hdb.class, BenchCommand.Tree.class, BenchCommand.Predict.class})
 final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -151,4 +154,50 @@ final class BenchCommand implements Runnable {
         }
     }
 
+    /** {@code sylva bench predict}. */
+    @Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
+            versionProvider = SylvaCommand.Version.class,
+            description = "Predicts FILE's points against MODEL (labels, probabilities, outlier scores and membership "
+                + "vectors, as sylva predict) N times after warm-up; prints the median and minimum in seconds.",
+            footer = {"", "Examples:", "  sylva bench predict clips.model later.npy --repeat 5 --threads 2"})
+    static final class Predict implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        private final CliContext context;
+
+        @Parameters(index = "0", paramLabel = "MODEL", description = "A model saved by sylva hdbscan --save-model.")
+        Path model;
+        @Parameters(index = "1", paramLabel = "FILE", description = "New points (.npy, .csv, raw with --shape).")
+        String input;
+        @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input.") String shape;
+        @Option(names = "--repeat", defaultValue = "5", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
+        @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up runs (default ${DEFAULT-VALUE}).") int warmup;
+        @Option(names = "--threads") Integer threads;
+
+        Predict(CliContext context) {
+            this.context = context;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            if (repeat < 1 || warmup < 0) throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0");
+            int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+            org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
+            HdbscanModel m = HdbscanModel.load(model);
+            InputOptions in = new InputOptions();
+            in.input = input;
+            in.shape = shape;
+            InputOptions.Loaded loaded = in.readForFit(spec.commandLine().getErr(), false, context.stdin(), context.cancel());
+            in.requireFinite(loaded, "");
+            PointSet points = loaded.float64() == null ? loaded.points()
+                    : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
+            if (points.dimensions() != m.dimensions()) {
+                throw new InvalidInputException(input + ": points of " + points.dimensions() + " coordinates, but the model "
+                        + model + " was fitted on points of " + m.dimensions());
+            }
+            spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, t).line());
+            return 0;
+        }
+    }
 }

@@ -50,6 +50,22 @@ class CommandsAndHelpTest {
     }
 
     @Test
+    void benchPredictPrintsItsLineAndRefusesAnotherDimension(@TempDir Path tmp) throws IOException {
+        PointSet fitted = TestData.blob(600, 4, 3);
+        Path f = TestData.writeNpy(fitted, tmp.resolve("fit.npy"));
+        Path model = tmp.resolve("fit.model");
+        Cli.run("hdbscan", f.toString(), "--min-cluster-size", "10", "--out", tmp.resolve("fit").toString(),
+                "--save-model", model.toString(), "-q").assertOk();
+        Path later = TestData.writeNpy(TestData.blob(300, 4, 9), tmp.resolve("later.npy"));
+        String line = Cli.run("bench", "predict", model.toString(), later.toString(), "--repeat", "3", "--threads", "2")
+                .assertOk().out().strip();
+        assertTrue(line.matches("predict fitted=600 n=300 d=4 threads=2 repeat=3 median_s=\\S+ min_s=\\S+"), line);
+        Path wide = TestData.writeNpy(TestData.blob(50, 5, 1), tmp.resolve("wide.npy"));
+        Cli.run("bench", "predict", model.toString(), wide.toString(), "--repeat", "1")
+                .assertError("wide.npy", "5 coordinates", "fitted on points of 4");
+    }
+
+    @Test
     void benchBalltreePrintsItsLine(@TempDir Path tmp) throws IOException {
         PointSet cloud = TestData.blob(500, 3, 2);
         Path f = TestData.writeNpy(cloud, tmp.resolve("cloud.npy"));

@@ -1,0 +1,50 @@
+package org.sylva.bench.hdbscan;
+
+import java.util.Arrays;
+import java.util.Locale;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * In-process timing of predictions, behind {@code sylva bench predict}: labels, probabilities, outlier
+ * scores and membership vectors of new points against a saved model
+ * ({@link HdbscanModel#predictWithMembership}, what {@code sylva predict} computes), after untimed warm-up
+ * runs, on points already in memory (no I/O); reports the median and the minimum in seconds.
+ *
+ * <pre>{@code
+ * PredictBench.Result r = PredictBench.run(HdbscanModel.load(file), newPoints, 5, 1, 2);
+ * System.out.println(r.line());
+ * }</pre>
+ */
+public final class PredictBench {
+    private PredictBench() { }
+
+    /** Timings of one model and one set of new points: median and minimum over {@code repeat} runs, in seconds. */
+    public record Result(int fitted, int points, int dimensions, int threads, int repeat, double medianSeconds,
+                         double minSeconds) {
+        /** One line: {@code predict fitted=... n=... d=... threads=... repeat=... median_s=... min_s=...}. */
+        public String line() {
+            return String.format(Locale.ROOT, "predict fitted=%d n=%d d=%d threads=%d repeat=%d median_s=%.3f min_s=%.3f",
+                    fitted, points, dimensions, threads, repeat, medianSeconds, minSeconds);
+        }
+    }
+
+    /** Times {@code repeat} predictions of {@code points} against {@code model} after {@code warmup} untimed ones. */
+    public static Result run(HdbscanModel model, PointSet points, int repeat, int warmup, int threads) {
+        if (repeat < 1 || warmup < 0) throw new IllegalArgumentException("repeat " + repeat + ", warmup " + warmup);
+        Execution ex = new Execution(threads, ProgressListener.NONE, CancellationToken.NEVER);
+        for (int i = 0; i < warmup; i++) model.predictWithMembership(points, ex);
+        double[] s = new double[repeat];
+        for (int i = 0; i < repeat; i++) {
+            long t0 = System.nanoTime();
+            model.predictWithMembership(points, ex);
+            s[i] = (System.nanoTime() - t0) / 1e9;
+        }
+        Arrays.sort(s);
+        double median = repeat % 2 == 1 ? s[repeat / 2] : (s[repeat / 2 - 1] + s[repeat / 2]) / 2;
+        return new Result(model.size(), points.size(), points.dimensions(), threads, repeat, median, s[0]);
+    }
+}
