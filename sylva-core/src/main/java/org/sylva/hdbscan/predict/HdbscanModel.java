@@ -343,13 +343,15 @@ public final class HdbscanModel {
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars) : null;
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
         SoftAssignment.Scratch[] softScratch = new SoftAssignment.Scratch[execution.threads()];
+        int[] order = searchOrder(q, m, execution);
         run(m, stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.scratch();
                 if (soft) softScratch[worker] = membership.scratch();
             }
             Connector.Scratch s = scratch[worker];
-            for (int i = from; i < to; i++) {
+            for (int at = from; at < to; at++) {
+                int i = order[at];
                 conn.connect(q, i * d, s);
                 if (hard) {
                     labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
@@ -415,6 +417,24 @@ public final class HdbscanModel {
     }
 
     /** Runs {@code block} over {@code [0, m)} in blocks of {@value #BLOCK} points on the execution's threads. */
+    /**
+     * The order in which the new points are searched: by the leaf of the index each one descends to
+     * ({@link NeighbourSearch#homeLeaf}), then by row. Every point's answer is its own, whatever the order;
+     * neighbours in this order search the same leaves, which are then still in the cache.
+     */
+    private int[] searchOrder(double[] q, int m, Execution execution) {
+        NeighbourSearch s = search();
+        long[] keyed = new long[m];
+        run(m, "ordering", new Execution(execution.threads(), ProgressListener.NONE, execution.cancel()),
+                (worker, from, to) -> {
+                    for (int i = from; i < to; i++) keyed[i] = ((long) s.homeLeaf(q, i * d) << 32) | i;
+                });
+        java.util.Arrays.parallelSort(keyed);
+        int[] order = new int[m];
+        for (int i = 0; i < m; i++) order[i] = (int) keyed[i];
+        return order;
+    }
+
     private static void run(int m, String stage, Execution ex, Block block) {
         int units = (m + BLOCK - 1) / BLOCK;
         new ParallelWork(ex.threads()).run(units, stage, ex.progress(), ex.cancel(),

@@ -107,6 +107,20 @@ final class NeighbourSearch {
         s.list.copyList(0, s.dist, s.index);
     }
 
+    /**
+     * The leaf that the point {@code q[off .. off + d)} reaches by descending from the root to the child
+     * whose centre is nearer (ties: the left one). Points of one leaf search much the same leaves, so
+     * searching them one after the other finds those leaves still in the cache.
+     */
+    int homeLeaf(double[] q, int off) {
+        int node = 0;
+        for (int level = 0; level <= index.depth() && index.leafOf(node) < 0; level++) {
+            int l = index.left(node), r = index.right(node);
+            node = index.pointCentreSquaredDistance(q, off, l) <= index.pointCentreSquaredDistance(q, off, r) ? l : r;
+        }
+        return index.leafOf(node);
+    }
+
     /** A lower bound on the distance from the point to any fitted point under {@code node}. */
     private double bound(double[] q, int off, int node) {
         return index.lowerBoundFromCentre(index.pointCentreSquaredDistance(q, off, node), node);

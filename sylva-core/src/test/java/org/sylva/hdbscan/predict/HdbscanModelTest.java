@@ -63,6 +63,19 @@ class HdbscanModelTest {
             assertEquals(one.approximatePredict(fresh, threads(1)), both.prediction());
             assertEquals(one.membershipVector(fresh, threads(1)), both.membership());
         }
+        // nor on the other new points (the search order sorts them by leaf): each point alone, the same row
+        Prediction all = one.approximatePredict(fresh, threads(2));
+        Membership soft = one.membershipVector(fresh, threads(2));
+        for (int i = 0; i < fresh.size(); i += 37) {
+            PointSet alone = PointSet.of(1, fresh.dimensions(), fresh.row(i));
+            Prediction p = one.approximatePredict(alone, threads(1));
+            assertEquals(all.labels()[i], p.labels()[0], "label of new point " + i);
+            assertEquals(all.probabilities()[i], p.probabilities()[0], "probability of new point " + i);
+            assertEquals(all.outlierScores()[i], p.outlierScores()[0], "score of new point " + i);
+            assertEquals(all.connectingPoints()[i], p.connectingPoints()[0], "connecting point of new point " + i);
+            Membership m = one.membershipVector(alone, threads(1));
+            for (int l = 0; l < soft.clusters(); l++) assertEquals(soft.get(i, l), m.get(0, l), "membership of new point " + i);
+        }
     }
 
     @Test
