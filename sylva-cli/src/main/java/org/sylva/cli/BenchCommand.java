@@ -185,17 +185,7 @@ final class BenchCommand implements Runnable {
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
             HdbscanModel m = HdbscanModel.load(model);
-            InputOptions in = new InputOptions();
-            in.input = input;
-            in.shape = shape;
-            InputOptions.Loaded loaded = in.readForFit(spec.commandLine().getErr(), false, context.stdin(), context.cancel());
-            in.requireFinite(loaded, "");
-            PointSet points = loaded.float64() == null ? loaded.points()
-                    : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
-            if (points.dimensions() != m.dimensions()) {
-                throw new InvalidInputException(input + ": points of " + points.dimensions() + " coordinates, but the model "
-                        + model + " was fitted on points of " + m.dimensions());
-            }
+            PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), false, context);
             spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, t).line());
             return 0;
         }

@@ -78,17 +78,7 @@ final class PredictCommand implements Callable<Integer> {
         folder.refuseOverlaps(OUTPUTS, List.of(), List.of(new OutputTargets.OptionFile("model", model),
                 new OutputTargets.OptionFile("input", input == null || input.equals("-") ? null : Path.of(input))));
         HdbscanModel m = HdbscanModel.load(model);
-        InputOptions in = new InputOptions();
-        in.input = input;
-        in.shape = shape;
-        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
-        in.requireFinite(loaded, "");
-        PointSet points = loaded.float64() == null ? loaded.points()
-                : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
-        if (points.dimensions() != m.dimensions()) {
-            throw new InvalidInputException(input + ": points of " + points.dimensions() + " coordinates, but the model "
-                    + model + " was fitted on points of " + m.dimensions());
-        }
+        PointSet points = newPoints(m, model, input, shape, err, run.quiet, context);
         Prediction p;
         Membership soft;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
@@ -122,6 +112,26 @@ final class PredictCommand implements Callable<Integer> {
             OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
         }
         return written;
+    }
+
+    /**
+     * The new points of {@code input} (float64 where the file is), finite and with the model's number of
+     * coordinates: refused otherwise, naming the file and the model.
+     */
+    static PointSet newPoints(HdbscanModel m, Path model, String input, String shape, java.io.PrintWriter err,
+                              boolean quiet, CliContext context) throws java.io.IOException {
+        InputOptions in = new InputOptions();
+        in.input = input;
+        in.shape = shape;
+        InputOptions.Loaded loaded = in.readForFit(err, quiet, context.stdin(), context.cancel());
+        in.requireFinite(loaded, "");
+        PointSet points = loaded.float64() == null ? loaded.points()
+                : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
+        if (points.dimensions() != m.dimensions()) {
+            throw new InvalidInputException(input + ": points of " + points.dimensions() + " coordinates, but the model "
+                    + model + " was fitted on points of " + m.dimensions());
+        }
+        return points;
     }
 
     private static int[] sizes(HdbscanModel m, Prediction p) {

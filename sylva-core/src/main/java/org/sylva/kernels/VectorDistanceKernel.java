@@ -425,8 +425,8 @@ final class VectorDistanceKernel implements DistanceKernel {
     /**
      * Two blocks at a time (four running sums of {@code DL} lanes, whose additions overlap), the point's
      * coordinate broadcast; each lane sums in coordinate order with a separate multiply and add, so the
-     * bits are the reference's. After every {@link #POINT_STOP_CHECK} coordinates, blocks whose partial sums
-     * all exceed the limit stop.
+     * bits are the reference's. An odd last block is summed twice and written once. After every
+     * {@link #POINT_STOP_CHECK} coordinates, blocks whose partial sums all exceed the limit stop.
      */
     @Override
     public void pointSquaredDistancesWithin(double[] q, int off, BlockedPoints idx, int blockFrom, int blockTo,
@@ -436,9 +436,9 @@ final class VectorDistanceKernel implements DistanceKernel {
         int d = idx.dimensions();
         int dw = d * W;
         DoubleVector lim = DoubleVector.broadcast(DS, limit);
-        int b = blockFrom;
-        for (; b + 1 < blockTo; b += 2) {
-            int c0 = b * dw, c2 = c0 + dw;
+        int last = blockTo - 1;
+        for (int b = blockFrom; b < blockTo; b += 2) {
+            int c0 = b * dw, c2 = Math.min(b + 1, last) * dw;
             DoubleVector a0 = DoubleVector.zero(DS), a1 = DoubleVector.zero(DS);
             DoubleVector a2 = DoubleVector.zero(DS), a3 = DoubleVector.zero(DS);
             for (int j0 = 0; j0 < d; j0 += POINT_STOP_CHECK) {
@@ -460,27 +460,10 @@ final class VectorDistanceKernel implements DistanceKernel {
             int o = (b - blockFrom) * W;
             a0.intoArray(out, o);
             a1.intoArray(out, o + DL);
-            a2.intoArray(out, o + W);
-            a3.intoArray(out, o + W + DL);
-        }
-        if (b < blockTo) {
-            int c0 = b * dw;
-            DoubleVector a0 = DoubleVector.zero(DS), a1 = DoubleVector.zero(DS);
-            for (int j0 = 0; j0 < d; j0 += POINT_STOP_CHECK) {
-                int j1 = Math.min(d, j0 + POINT_STOP_CHECK);
-                for (int j = j0; j < j1; j++) {
-                    int jw = j * W;
-                    DoubleVector x = DoubleVector.broadcast(DS, q[off + j]);
-                    DoubleVector t = x.sub(DoubleVector.fromArray(DS, data, c0 + jw));
-                    a0 = a0.add(t.mul(t));
-                    t = x.sub(DoubleVector.fromArray(DS, data, c0 + jw + DL));
-                    a1 = a1.add(t.mul(t));
-                }
-                if (lim.lt(a0).and(lim.lt(a1)).allTrue()) break;
+            if (b + 1 < blockTo) {
+                a2.intoArray(out, o + W);
+                a3.intoArray(out, o + W + DL);
             }
-            int o = (b - blockFrom) * W;
-            a0.intoArray(out, o);
-            a1.intoArray(out, o + DL);
         }
     }
 
