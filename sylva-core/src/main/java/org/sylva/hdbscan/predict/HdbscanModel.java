@@ -429,7 +429,7 @@ public final class HdbscanModel {
                 (worker, from, to) -> {
                     for (int i = from; i < to; i++) keyed[i] = ((long) s.homeLeaf(q, i * d) << 32) | i;
                 });
-        java.util.Arrays.parallelSort(keyed);
+        java.util.Arrays.sort(keyed);   // (not parallelSort: that would run on threads the caller did not give)
         int[] order = new int[m];
         for (int i = 0; i < m; i++) order[i] = (int) keyed[i];
         return order;
