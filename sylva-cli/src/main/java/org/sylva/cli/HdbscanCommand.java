@@ -156,7 +156,8 @@ final class HdbscanCommand implements Callable<Integer> {
     @Option(names = "--save-model", paramLabel = "FILE", description = "Also save the fitted model (parameters, "
             + "fitted points, condensed tree: what prediction needs, and the spanning tree; a versioned, checksummed file) "
             + "to FILE, together with the other outputs; 'sylva predict FILE NEW' then assigns new points to its "
-            + "clusters, 'sylva cut' and 'sylva reselect' cluster it again. Not with --pca.")
+            + "clusters, 'sylva cut' and 'sylva reselect' cluster it again. With --pca the model holds the components: "
+            + "new points are given as the input was, and projected on them.")
     Path saveModel;
 
     @Option(names = "--centers", paramLabel = "centroid|medoid|both", description = "Also write the clusters' "
@@ -195,10 +196,6 @@ final class HdbscanCommand implements Callable<Integer> {
         if (sampleWeight != null && saveModel != null) {
             throw InvalidInputException.forParameter("sample_weight", "--save-model is not available with "
                     + "--sample-weight: prediction from a weighted fit is not supported yet");
-        }
-        if (saveModel != null && pca != null) {
-            throw new InvalidInputException("--save-model cannot be combined with --pca: new points would need the "
-                    + "same projection, which a model does not hold; fit on the component scores instead");
         }
         CenterKind centerKind = null;
         if (centers != null) {
@@ -260,7 +257,10 @@ final class HdbscanCommand implements Callable<Integer> {
             } else {
                 r = h.fit(points, weights, progress, context.cancel());
             }
-            if (saveModel != null) model = model(h, r, loaded, progress, context.cancel());
+            if (saveModel != null) {
+                model = features != null ? model(h, r, features, points.size(), progress, context.cancel())
+                        : model(h, r, loaded, progress, context.cancel());
+            }
             if (centerKind != null) {
                 PointSet fitted = features != null ? PointSet.uncheckedFloat64(points.size(), features.k(), features.scores())
                         : loaded.float64() != null ? PointSet.uncheckedFloat64(points.size(), points.dimensions(),
@@ -304,6 +304,17 @@ final class HdbscanCommand implements Callable<Integer> {
                 : PointSet.uncheckedFloat64(p.size(), p.dimensions(), loaded.float64());
         ProgressListener renamed = (stage, done, total) -> progress.progress(MODEL_STAGE, done, total);
         return HdbscanModel.of(r, fitted, new Execution(h.threads(), renamed, cancel));
+    }
+
+    /**
+     * The model of a fit on {@code --pca} scores: the scores are its fitted points, and it projects new points
+     * (given in the input's coordinates) on the same components before predicting.
+     */
+    private static HdbscanModel model(Hdbscan h, HdbscanResult r, PcaFeatures features, int n, ProgressListener progress,
+            CancellationToken cancel) {
+        ProgressListener renamed = (stage, done, total) -> progress.progress(MODEL_STAGE, done, total);
+        return HdbscanModel.of(r, PointSet.uncheckedFloat64(n, features.k(), features.scores()),
+                new Execution(h.threads(), renamed, cancel)).withProjection(features.components());
     }
 
     /**

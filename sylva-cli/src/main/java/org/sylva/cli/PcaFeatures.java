@@ -48,6 +48,11 @@ final class PcaFeatures {
         return scores;
     }
 
+    /** The fitted components (for a saved model, which projects new points on them). */
+    PrincipalComponents components() {
+        return components;
+    }
+
     int k() {
         return components.componentCount();
     }

@@ -127,9 +127,12 @@ final class PredictCommand implements Callable<Integer> {
         in.requireFinite(loaded, "");
         PointSet points = loaded.float64() == null ? loaded.points()
                 : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
-        if (points.dimensions() != m.dimensions()) {
-            throw new InvalidInputException(input + ": points of " + points.dimensions() + " coordinates, but the model "
-                    + model + " was fitted on points of " + m.dimensions());
+        if (points.dimensions() != m.inputDimensions()) {
+            throw new InvalidInputException(input + ": points of " + points.dimensions()
+                    + (points.dimensions() == 1 ? " coordinate" : " coordinates") + ", but the model "
+                    + model + (m.projection().isPresent() ? " projects points of " + m.inputDimensions()
+                    + " coordinates on its " + m.dimensions() + " principal components (a fit with --pca)"
+                    : " was fitted on points of " + m.dimensions()));
         }
         return points;
     }
@@ -143,8 +146,9 @@ final class PredictCommand implements Callable<Integer> {
     private String summary(HdbscanModel m, Prediction p, PointSet points, List<Path> written) {
         int[] sizes = sizes(m, p);
         int noise = p.size();
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%d new %s x %d %s: ", points.size(),
-                points.size() == 1 ? "point" : "points", points.dimensions(), points.dimensions() == 1 ? "dim" : "dims"));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%d new %s x %d %s%s: ", points.size(),
+                points.size() == 1 ? "point" : "points", points.dimensions(), points.dimensions() == 1 ? "dim" : "dims",
+                m.projection().isPresent() ? " (projected on the model's " + m.dimensions() + " principal components)" : ""));
         List<String> parts = new ArrayList<>();
         for (int l = 0; l < sizes.length; l++) {
             noise -= sizes[l];

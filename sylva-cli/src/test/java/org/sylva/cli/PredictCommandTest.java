@@ -141,12 +141,25 @@ class PredictCommandTest {
     }
 
     @Test
-    void saveModelWithPcaIsRefusedBeforeTheFit(@TempDir Path tmp) throws IOException {
-        Path out = tmp.resolve("o");
-        Cli.run("hdbscan", clipsNpy.toString(), "--pca", "4", "--out", out.toString(), "--save-model",
-                tmp.resolve("m.model").toString()).assertError("--save-model", "--pca");
-        Cli.assertNothingWritten(out);
-        assertFalse(Files.exists(tmp.resolve("m.model")));
+    void aModelOfAPcaFitPredictsRawClips(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("o"), m = tmp.resolve("m.model");
+        Cli.run("hdbscan", clipsNpy.toString(), "--pca", "4", "--out", out.toString(), "--save-model", m.toString(), "-q")
+                .assertOk();
+        HdbscanModel loaded = HdbscanModel.load(m);
+        assertEquals(4, loaded.dimensions());
+        assertEquals(clips.dimensions(), loaded.inputDimensions());
+        Path pred = tmp.resolve("p");
+        String said = Cli.run("predict", m.toString(), freshNpy.toString(), "--out", pred.toString()).assertOk().err();
+        assertTrue(said.contains("x 61 dims (projected on the model's 4 principal components)"), said);
+        Prediction want = loaded.approximatePredict(fresh);
+        assertArrayEquals(want.labels(), Npy.read(pred.resolve("labels.npy")).toInt32());
+        assertArrayEquals(want.probabilities(), Npy.read(pred.resolve("probabilities.npy")).toFloat64());
+        // the fit's own clips are projected onto their own scores
+        Prediction own = loaded.approximatePredict(clips);
+        for (int i = 0; i < clips.size(); i++) assertEquals(i, own.connectingPoints()[i], "clip " + i);
+        Path scores = TestData.writeNpy(TestData.blob(20, 4, 1), tmp.resolve("scores.npy"));
+        Cli.run("predict", m.toString(), scores.toString(), "--out", tmp.resolve("q").toString())
+                .assertError("scores.npy", "4 coordinates", "projects points of 61 coordinates", "4 principal components");
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.features.PrincipalComponents;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.HdbscanResult;
@@ -90,6 +91,11 @@ public final class HdbscanModel {
     private final SpanningTree mst;
     /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
     private volatile NeighbourSearch search;
+    /**
+     * The principal components the fit clustered the scores of ({@code d} components of the input's
+     * coordinates), applied to new points before anything else; null when the fit clustered its input as it was.
+     */
+    private final PrincipalComponents projection;
 
     /**
      * Takes the arrays as they are (callers pass fresh ones). {@code fittedRows}: the input row of each
@@ -109,6 +115,64 @@ public final class HdbscanModel {
         this.clusters = new ClusterTree(tree, selectedNodes);
         this.exemplars = Exemplars.of(tree, clusters, rows, d, kernel());
         this.search = index == null ? null : new NeighbourSearch(index);
+        this.projection = null;
+    }
+
+    /** {@code base} with new points projected on {@code projection} first (everything else shared). */
+    private HdbscanModel(HdbscanModel base, PrincipalComponents projection) {
+        this.mst = base.mst;
+        this.parameters = base.parameters;
+        this.inputRows = base.inputRows;
+        this.n = base.n;
+        this.d = base.d;
+        this.rows = base.rows;
+        this.core = base.core;
+        this.tree = base.tree;
+        this.clusters = base.clusters;
+        this.exemplars = base.exemplars;
+        this.search = base.search;
+        this.projection = projection;
+    }
+
+    /**
+     * This model for a fit that clustered the scores of its input on {@code components} (such as
+     * {@code sylva hdbscan --pca K}): new points are then given in the input's coordinates, and each is
+     * projected on the components ({@link PrincipalComponents#project}, float64, the same arithmetic as the
+     * fit's scores) before its neighbours are searched. The fitted points stay the scores. Saved with the
+     * model (format version 3).
+     *
+     * <pre>{@code
+     * PrincipalComponents pc = PrincipalComponents.fit(clips, n, 61, 5);
+     * double[] scores = pc.project(clips, n);
+     * HdbscanResult r = hdbscan.fit(scores, n, 5, ProgressListener.NONE, CancellationToken.NEVER);
+     * HdbscanModel model = HdbscanModel.of(r, PointSet.ofFloat64(n, 5, scores)).withProjection(pc);
+     * Prediction p = model.approximatePredict(newClips);    // 61 coordinates per new clip
+     * }</pre>
+     *
+     * @throws InvalidInputException when the components are not {@link #dimensions()} many, or this model
+     *     already projects its new points
+     */
+    public HdbscanModel withProjection(PrincipalComponents components) {
+        Objects.requireNonNull(components, "components");
+        if (projection != null) throw new InvalidInputException("this model already projects its new points");
+        if (components.componentCount() != d) {
+            throw new InvalidInputException("a projection on " + components.componentCount() + " components for a model "
+                    + "fitted on points of " + d + " coordinates");
+        }
+        return new HdbscanModel(this, components);
+    }
+
+    /** The principal components new points are projected on before prediction ({@link #withProjection}), if any. */
+    public Optional<PrincipalComponents> projection() {
+        return Optional.ofNullable(projection);
+    }
+
+    /**
+     * Coordinates per new point: {@link #dimensions()}, or the projection's input coordinates for a model
+     * {@link #withProjection with a projection}.
+     */
+    public int inputDimensions() {
+        return projection == null ? d : projection.dimensions();
     }
 
     /** As {@link #of(HdbscanResult, PointSet, Execution)} on all processors. */
@@ -333,7 +397,7 @@ public final class HdbscanModel {
      * point; the answer not asked for is null.
      */
     private Answers answer(PointSet newPoints, Execution execution, boolean hard, boolean soft, String stage) {
-        double[] q = newRows(newPoints);
+        double[] q = newRows(newPoints, execution);
         int m = newPoints.size();
         int k = clusters.labels();
         int[] labels = hard ? new int[m] : null, connecting = hard ? new int[m] : null;
@@ -445,14 +509,31 @@ public final class HdbscanModel {
         return new Connector(search(), core, parameters.minSamples() - 1);
     }
 
-    /** The new points' float64 coordinates, after checking them. */
-    private double[] newRows(PointSet points) {
+    /**
+     * The new points' float64 coordinates (their scores on the projection, for a model with one), after
+     * checking them.
+     */
+    private double[] newRows(PointSet points, Execution execution) {
         Objects.requireNonNull(points, "newPoints");
-        if (points.dimensions() != d) {
-            throw new InvalidInputException("new points have " + points.dimensions() + " coordinates; the model was "
-                    + "fitted on points of " + d);
+        if (points.dimensions() != inputDimensions()) {
+            throw new InvalidInputException("new points have " + points.dimensions()
+                    + (points.dimensions() == 1 ? " coordinate" : " coordinates") + "; the model "
+                    + (projection == null ? "was fitted on points of " + d
+                    : "projects points of " + projection.dimensions() + " coordinates on its " + d + " principal components"));
         }
         double[] q = points.coordinates64();
+        if (projection != null) {
+            for (int i = 0; i < q.length; i++) {
+                if (!Double.isFinite(q[i])) {
+                    throw new InvalidInputException("new point " + (i / projection.dimensions()) + ", coordinate "
+                            + (i % projection.dimensions()) + " is " + q[i] + ": NaN and infinite coordinates cannot be assigned");
+                }
+            }
+            // the fit's own arithmetic: the scores of float32 input from its float32 values (widened exactly)
+            Execution quiet = new Execution(execution.threads(), ProgressListener.NONE, execution.cancel());
+            q = points.isFloat64() ? projection.project(q, points.size(), quiet)
+                    : projection.project(points.coordinates(), points.size(), quiet);
+        }
         for (int i = 0; i < q.length; i++) {
             if (!Double.isFinite(q[i]) || Math.abs(q[i]) > Hdbscan.MAX_ABS_COORDINATE) {
                 throw new InvalidInputException("new point " + (i / d) + ", coordinate " + (i % d) + " is " + q[i]
@@ -520,7 +601,7 @@ public final class HdbscanModel {
         HdbscanModel m = new HdbscanModel(other, inputRows.total(), inputRows.fittedRowsShared(), rows, n, d, core, ct,
                 selected, null, t, inputRows.leftOutShared());
         m.search = search;
-        return m;
+        return projection == null ? m : new HdbscanModel(m, projection);
     }
 
     /** The clustering of the fitted rows: the clusters selected from the condensed tree with the parameters. */

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import org.sylva.data.InvalidInputException;
+import org.sylva.features.PrincipalComponents;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
@@ -21,13 +22,14 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
 /**
  * The file of a saved {@link HdbscanModel}: a versioned, checksummed binary format, little-endian, with
  * no padding, written through {@link org.sylva.io.AtomicOutput} (a reader never sees half a file). Layout of version
- * 2 (also in {@code docs/model-file.md}); version 1 is the same without the fields after the condensed tree:
+ * 3 (also in {@code docs/model-file.md}); version 2 is the same without the projection, version 1 without the
+ * fields after the condensed tree:
  *
  * <pre>
  * offset size      field
  * 0      8         magic 89 53 59 4C 56 41 0D 0A ("\x89SYLVA\r\n": a high-bit byte and CR LF catch text-mode copies)
  * 8      4         kind "HDBM" (an HDBSCAN model)
- * 12     4         u32 format version = 2 (1: files written before the spanning tree was stored)
+ * 12     4         u32 format version: 3 with a projection, else 2 (1: written before the spanning tree was stored)
  * 16     8         u64 P = payload length in bytes
  * 24     4         u32 CRC-32 (zlib's) of bytes 0 .. 23
  * 28     P         payload:
@@ -42,11 +44,15 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
  *                    i32 E = n - 1 spanning-tree edges, i32[E] from, i32[E] to, f64[E] weight (EdgeOrder: ascending
  *                    (weight, from, to), from &lt; to, over the fitted rows),
  *                    i8[total - n] label of each input row left out of the fit, in row order (-2 infinity, -3 NaN)
+ *                  version 3 only (a fit on principal-component scores, HdbscanModel.withProjection):
+ *                    i32 D input coordinates, f64[D] means, f64[d * D] components (row-major, d of them),
+ *                    f64[d] explained variance, f64 total variance
  * 28 + P 4         u32 CRC-32 of the payload
  * </pre>
  *
- * {@code P = 46 + 12 n + 8 n d + 20 R} in version 1, plus {@code 4 + 16 E + (total - n)} in version 2. A model
- * with a spanning tree is written as version 2; one without (read from a version 1 file, or built from a
+ * {@code P = 46 + 12 n + 8 n d + 20 R} in version 1, plus {@code 4 + 16 E + (total - n)} in version 2, plus
+ * {@code 12 + 8 D (d + 1) + 8 d} in version 3. A model with a projection is written as version 3 (it needs its
+ * spanning tree); one with a spanning tree as version 2; one without (read from a version 1 file, or built from a
  * condensed tree alone) as version 1, which is all it holds. Version 1 files are read as before; the
  * model then has no spanning tree and refuses the DBSCAN* cut and reselect, saying why. The selected clusters are not stored: they are selected again from
  * the tree with the stored parameters, as the fit selected them. Reading refuses, with an
@@ -66,6 +72,8 @@ final class ModelFile {
     static final byte[] MAGIC = {(byte) 0x89, 'S', 'Y', 'L', 'V', 'A', '\r', '\n'};
     static final byte[] KIND = {'H', 'D', 'B', 'M'};
     static final int VERSION = 2;
+    /** Version 2 with the projection of a fit on principal-component scores ({@link HdbscanModel#withProjection}). */
+    static final int VERSION_3 = 3;
     /** The version without the spanning tree, still read (and written for a model without a tree). */
     static final int VERSION_1 = 1;
     static final int HEADER = 28;
@@ -86,6 +94,11 @@ final class ModelFile {
         return 4 + 16 * (n - 1) + (total - n);
     }
 
+    /** Bytes version 3 adds: the projection of {@code input} coordinates on {@code k} components. */
+    static long projectionLength(long input, long k) {
+        return 4 + 8 * input + 8 * k * input + 8 * k + 8;
+    }
+
     // ---------------------------------------------------------------- writing
 
     /** Writes {@code m}'s file to {@code out} (not closed). */
@@ -93,9 +106,14 @@ final class ModelFile {
         CondensedTree t = m.condensedTree();
         int n = m.fittedSize(), d = m.dimensions(), r = t.rows();
         org.sylva.hdbscan.mst.SpanningTree mst = m.treeShared();
-        long payload = payloadLength(n, d, r) + (mst == null ? 0 : treeLength(m.size(), n));
+        PrincipalComponents pc = m.projection().orElse(null);
+        if (pc != null && mst == null) {
+            throw new InvalidInputException("a model with a projection is saved with its spanning tree, and this one has none");
+        }
+        long payload = payloadLength(n, d, r) + (mst == null ? 0 : treeLength(m.size(), n))
+                + (pc == null ? 0 : projectionLength(pc.dimensions(), d));
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        h.put(MAGIC).put(KIND).putInt(mst == null ? VERSION_1 : VERSION).putLong(payload);
+        h.put(MAGIC).put(KIND).putInt(pc != null ? VERSION_3 : mst == null ? VERSION_1 : VERSION).putLong(payload);
         CRC32 hc = new CRC32();
         hc.update(h.array(), 0, 24);
         h.putInt((int) hc.getValue());
@@ -127,6 +145,13 @@ final class ModelFile {
             o.f64s(mst.weightArray());
             int[] left = m.leftOutShared();
             for (int i = 0; i < m.size() - n; i++) o.u8(left[i]);
+        }
+        if (pc != null) {
+            o.i32(pc.dimensions());
+            o.f64s(pc.mean());
+            o.f64s(pc.components());
+            o.f64s(pc.explainedVariance());
+            o.f64(pc.totalVariance());
         }
         o.flush();
         if (o.written != payload) throw new IllegalStateException("wrote " + o.written + " payload bytes, expected " + payload);
@@ -250,11 +275,11 @@ final class ModelFile {
             throw refuse(name, "a Sylva file of kind '" + ascii(head, 8, 4) + "', not an HDBSCAN model ('HDBM')");
         }
         int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        if (version != VERSION && version != VERSION_1) {
-            throw refuse(name, Integer.compareUnsigned(version, VERSION) > 0
+        if (version != VERSION && version != VERSION_1 && version != VERSION_3) {
+            throw refuse(name, Integer.compareUnsigned(version, VERSION_3) > 0
                     ? "format version " + Integer.toUnsignedString(version) + " was written by a newer Sylva; this one "
-                            + "reads versions 1 and " + VERSION
-                    : "unknown format version " + version + " (this Sylva reads versions 1 and " + VERSION + ")");
+                            + "reads versions 1 to " + VERSION_3
+                    : "unknown format version " + version + " (this Sylva reads versions 1 to " + VERSION_3 + ")");
         }
         if (have < HEADER) throw refuse(name, "truncated: " + size + " bytes, shorter than a model file's header");
         CRC32 hc = new CRC32();
@@ -312,6 +337,16 @@ final class ModelFile {
         }
         int r = in.i32();
         long rest = version == VERSION_1 ? 0 : treeLength(total, n);
+        if (version == VERSION_3) {
+            // the projection's input coordinates come after the tree: its length is what the payload leaves
+            long left = payload - payloadLength(n, d, Math.max(r, 0)) - rest;
+            long input = (left - 4 - 8 * d - 8) / (8 + 8L * d);
+            if (input < 1 || projectionLength(input, d) != left) {
+                throw new InvalidInputException(r + " condensed-tree rows and a projection on " + d + " components do not "
+                        + "fill the " + payload + " payload bytes");
+            }
+            rest += left;
+        }
         if (r < 0 || payloadLength(n, d, r) + rest != payload) {
             throw new InvalidInputException(r + " condensed-tree rows do not fill the " + payload + " payload bytes");
         }
@@ -333,9 +368,30 @@ final class ModelFile {
                 }
             }
         }
+        PrincipalComponents pc = version == VERSION_3 ? projection(in, d) : null;
         int[] selected = ClusterSelector.select(tree, p.selection()).selectedNodes();
-        return new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, null, mst,
+        HdbscanModel m = new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, null, mst,
                 leftOut);
+        return pc == null ? m : m.withProjection(pc);
+    }
+
+    /** The projection of version 3: input coordinates, means, {@code k} components, their variances, the total. */
+    private static PrincipalComponents projection(In in, int k) throws IOException {
+        int input = in.i32();
+        if (input < 1 || (long) input * k > Integer.MAX_VALUE - 8) {
+            throw new InvalidInputException("a projection of " + input + " coordinates on " + k + " components");
+        }
+        double[] mean = in.f64s(input);
+        double[] components = in.f64s(input * k);
+        double[] variance = in.f64s(k);
+        double total = in.f64();
+        for (double[] a : new double[][] {mean, components, variance}) {
+            for (double v : a) {
+                if (!Double.isFinite(v)) throw new InvalidInputException("the projection holds " + v);
+            }
+        }
+        if (!Double.isFinite(total)) throw new InvalidInputException("the projection's total variance is " + total);
+        return new PrincipalComponents(mean, components, variance, total);
     }
 
     /**

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.features.PrincipalComponents;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
@@ -87,6 +88,58 @@ class ModelFileTest {
         }
     }
 
+    /**
+     * A fit on principal-component scores, saved with its projection (version 3): the loaded model takes new
+     * points in the input's coordinates and answers as the saved one, bitwise, and as the model without the
+     * projection answers the new points' scores; saving it again writes the same bytes.
+     */
+    @Test
+    void aModelWithAProjectionRoundTripsAndProjectsNewPoints() throws IOException {
+        int n = 500, input = 12, k = 3;
+        PointSet clips = org.sylva.demo.ClipLikeData.generate(n, 5).points();
+        float[] x = new float[n * input];
+        for (int i = 0; i < n; i++) System.arraycopy(clips.coordinates(), i * clips.dimensions(), x, i * input, input);
+        PrincipalComponents pc = PrincipalComponents.fit(x, n, input, k);
+        double[] scores = pc.project(x, n);
+        HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(2).build()
+                .fit(scores, n, k, ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanModel plain = HdbscanModel.of(r, PointSet.ofFloat64(n, k, scores));
+        HdbscanModel m = plain.withProjection(pc);
+        assertEquals(input, m.inputDimensions());
+        assertEquals(k, m.dimensions());
+        Path f = saved(m);
+        byte[] bytes = Files.readAllBytes(f);
+        assertEquals(ModelFile.VERSION_3, ByteBuffer.wrap(bytes, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
+        assertEquals(bytes.length, ModelFile.HEADER + 4 + ModelFile.payloadLength(n, k, m.condensedTree().rows())
+                + ModelFile.treeLength(n, n) + ModelFile.projectionLength(input, k));
+        HdbscanModel back = HdbscanModel.load(f);
+        assertEquals(pc, back.projection().orElseThrow());
+        assertArrayEquals(bytes, back.toBytes());
+
+        PointSet later = org.sylva.demo.ClipLikeData.generate(200, 6).points();
+        float[] y = new float[200 * input];
+        for (int i = 0; i < 200; i++) System.arraycopy(later.coordinates(), i * later.dimensions(), y, i * input, input);
+        PointSet raw = PointSet.of(200, input, y);
+        PointSet projected = PointSet.ofFloat64(200, k, pc.project(y, 200));
+        assertEquals(plain.approximatePredict(projected), back.approximatePredict(raw));
+        assertEquals(plain.membershipVector(projected), back.membershipVector(raw));
+        assertEquals(m.approximatePredict(raw), back.approximatePredict(raw));
+        // the fitted points project onto their own scores: each connects to itself
+        Prediction own = back.approximatePredict(PointSet.of(n, input, x));
+        for (int i = 0; i < n; i++) assertEquals(i, own.connectingPoints()[i], "fitted point " + i);
+        // a reselected model keeps the projection
+        HdbscanModel leaf = back.reselect(back.parameters().toBuilder().clusterSelectionMethod(SelectionMethod.LEAF).build().parameters());
+        assertEquals(input, leaf.inputDimensions());
+
+        InvalidInputException wrong = assertThrows(InvalidInputException.class, () -> back.approximatePredict(projected));
+        assertMentions(wrong.getMessage(), "new points have 3 coordinates", "projects points of 12 coordinates",
+                "3 principal components");
+        assertMentions(assertThrows(InvalidInputException.class, () -> m.withProjection(pc)).getMessage(), "already");
+        PrincipalComponents two = PrincipalComponents.fit(x, n, input, 2);
+        assertMentions(assertThrows(InvalidInputException.class, () -> plain.withProjection(two)).getMessage(),
+                "2 components", "3 coordinates");
+    }
+
     private String refusal(byte[] content) throws IOException {
         Path f = dir.resolve("bad.model");
         Files.write(f, content);
@@ -148,8 +201,10 @@ class ModelFileTest {
         kind[8] = 'B';
         assertMentions(refusal(kind), "kind 'BDBM'", "not an HDBSCAN model");
 
-        byte[] newer = withVersion(good, 3, true);
-        assertMentions(refusal(newer), "format version 3", "newer Sylva", "reads versions 1 and 2");
+        byte[] newer = withVersion(good, 4, true);
+        assertMentions(refusal(newer), "format version 4", "newer Sylva", "reads versions 1 to 3");
+        // a version 2 file called version 3 lacks the projection
+        assertMentions(refusal(withVersion(good, 3, true)), "projection", "payload bytes");
         // a newer version is named as such even when the rest of its header is laid out differently
         assertMentions(refusal(withVersion(good, 7, false)), "format version 7", "newer Sylva");
         assertMentions(refusal(withVersion(good, 0, true)), "unknown format version 0");
