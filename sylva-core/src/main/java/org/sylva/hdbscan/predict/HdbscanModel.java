@@ -397,7 +397,7 @@ public final class HdbscanModel {
      * point; the answer not asked for is null.
      */
     private Answers answer(PointSet newPoints, Execution execution, boolean hard, boolean soft, String stage) {
-        double[] q = newRows(newPoints, execution);
+        double[] q = NewPoints.rows(newPoints, d, projection, execution);
         int m = newPoints.size();
         int k = clusters.labels();
         int[] labels = hard ? new int[m] : null, connecting = hard ? new int[m] : null;
@@ -407,7 +407,7 @@ public final class HdbscanModel {
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars) : null;
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
         SoftAssignment.Scratch[] softScratch = new SoftAssignment.Scratch[execution.threads()];
-        int[] order = searchOrder(q, m, execution);
+        int[] order = NewPoints.searchOrder(search(), q, m, d, execution);
         run(m, stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.scratch();
@@ -476,30 +476,12 @@ public final class HdbscanModel {
 
     /** A range of points {@code [from, to)} handled by one worker. */
     @FunctionalInterface
-    private interface Block {
+    interface Block {
         void run(int worker, int from, int to);
     }
 
     /** Runs {@code block} over {@code [0, m)} in blocks of {@value #BLOCK} points on the execution's threads. */
-    /**
-     * The order in which the new points are searched: by the leaf of the index each one descends to
-     * ({@link NeighbourSearch#homeLeaf}), then by row. Every point's answer is its own, whatever the order;
-     * neighbours in this order search the same leaves, which are then still in the cache.
-     */
-    private int[] searchOrder(double[] q, int m, Execution execution) {
-        NeighbourSearch s = search();
-        long[] keyed = new long[m];
-        run(m, "ordering", new Execution(execution.threads(), ProgressListener.NONE, execution.cancel()),
-                (worker, from, to) -> {
-                    for (int i = from; i < to; i++) keyed[i] = ((long) s.homeLeaf(q, i * d) << 32) | i;
-                });
-        java.util.Arrays.sort(keyed);   // (not parallelSort: that would run on threads the caller did not give)
-        int[] order = new int[m];
-        for (int i = 0; i < m; i++) order[i] = (int) keyed[i];
-        return order;
-    }
-
-    private static void run(int m, String stage, Execution ex, Block block) {
+    static void run(int m, String stage, Execution ex, Block block) {
         int units = (m + BLOCK - 1) / BLOCK;
         new ParallelWork(ex.threads()).run(units, stage, ex.progress(), ex.cancel(),
                 (worker, unit) -> block.run(worker, unit * BLOCK, Math.min(m, (unit + 1) * BLOCK)));
@@ -507,41 +489,6 @@ public final class HdbscanModel {
 
     private Connector connector() {
         return new Connector(search(), core, parameters.minSamples() - 1);
-    }
-
-    /**
-     * The new points' float64 coordinates (their scores on the projection, for a model with one), after
-     * checking them.
-     */
-    private double[] newRows(PointSet points, Execution execution) {
-        Objects.requireNonNull(points, "newPoints");
-        if (points.dimensions() != inputDimensions()) {
-            throw new InvalidInputException("new points have " + points.dimensions()
-                    + (points.dimensions() == 1 ? " coordinate" : " coordinates") + "; the model "
-                    + (projection == null ? "was fitted on points of " + d
-                    : "projects points of " + projection.dimensions() + " coordinates on its " + d + " principal components"));
-        }
-        double[] q = points.coordinates64();
-        if (projection != null) {
-            for (int i = 0; i < q.length; i++) {
-                if (!Double.isFinite(q[i])) {
-                    throw new InvalidInputException("new point " + (i / projection.dimensions()) + ", coordinate "
-                            + (i % projection.dimensions()) + " is " + q[i] + ": NaN and infinite coordinates cannot be assigned");
-                }
-            }
-            // the fit's own arithmetic: the scores of float32 input from its float32 values (widened exactly)
-            Execution quiet = new Execution(execution.threads(), ProgressListener.NONE, execution.cancel());
-            q = points.isFloat64() ? projection.project(q, points.size(), quiet)
-                    : projection.project(points.coordinates(), points.size(), quiet);
-        }
-        for (int i = 0; i < q.length; i++) {
-            if (!Double.isFinite(q[i]) || Math.abs(q[i]) > Hdbscan.MAX_ABS_COORDINATE) {
-                throw new InvalidInputException("new point " + (i / d) + ", coordinate " + (i % d) + " is " + q[i]
-                        + (Double.isFinite(q[i]) ? ": beyond +-1e150, its squared distances would overflow"
-                                : ": NaN and infinite coordinates cannot be assigned"));
-            }
-        }
-        return q;
     }
 
     // ---------------------------------------------------------------- from the stored spanning tree
