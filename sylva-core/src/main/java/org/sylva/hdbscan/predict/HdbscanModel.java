@@ -211,7 +211,7 @@ public final class HdbscanModel {
             for (int j = 0; j < fd; j++) fittedCoords[i * fd + j] = points.getDouble(fitted[i], j);
         }
         int m = result.parameters().minSamples();
-        PointIndex index = index(fittedCoords, fn, fd);
+        PointIndex index = index(fittedCoords, fn, fd, execution);
         CoreDistances cd = coreDistances(index, m, execution);
         double[] fitCore = result.coreDistances();
         for (int i = 0; i < fn; i++) {
@@ -261,7 +261,7 @@ public final class HdbscanModel {
                     + ") must be at most the number of points (" + n + ")");
         }
         double[] copy = rows.clone();
-        PointIndex index = index(copy, n, d);
+        PointIndex index = index(copy, n, d, execution);
         CoreDistances cd = coreDistances(index, parameters.minSamples(), execution);
         int[] selected = ClusterSelector.select(tree, parameters.selection()).selectedNodes();
         return new HdbscanModel(parameters, n, null, copy, n, d, predictionCore(cd, parameters.minSamples()), tree,
@@ -309,8 +309,9 @@ public final class HdbscanModel {
         return new Execution(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, CancellationToken.NEVER);
     }
 
-    private static PointIndex index(double[] rows, int n, int d) {
-        return PointIndex.build(rows, n, d, kernel());
+    /** The index of the fitted points, built on the execution's threads (bitwise the same for any count). */
+    private static PointIndex index(double[] rows, int n, int d, Execution execution) {
+        return PointIndex.build(rows, n, d, kernel(), execution.threads(), execution.cancel());
     }
 
     private static DistanceKernel kernel() {
@@ -334,11 +335,12 @@ public final class HdbscanModel {
         return out;
     }
 
-    private NeighbourSearch search() {
+    /** The neighbour search, its index built on first use on the execution's threads (the same index for any count). */
+    private NeighbourSearch search(Execution execution) {
         NeighbourSearch s = search;
         if (s == null) {
-            s = new NeighbourSearch(index(rows, n, d));   // benign race: every thread builds the same index
-            search = s;
+            s = new NeighbourSearch(index(rows, n, d, execution));
+            search = s;   // benign race: every caller builds the same index
         }
         return s;
     }
@@ -403,11 +405,11 @@ public final class HdbscanModel {
         int[] labels = hard ? new int[m] : null, connecting = hard ? new int[m] : null;
         double[] prob = hard ? new double[m] : null, scores = hard ? new double[m] : null;
         double[] out = soft ? new double[m * k] : null;
-        Connector conn = connector();
+        Connector conn = connector(execution);
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars) : null;
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
         SoftAssignment.Scratch[] softScratch = new SoftAssignment.Scratch[execution.threads()];
-        int[] order = NewPoints.searchOrder(search(), q, m, d, execution);
+        int[] order = NewPoints.searchOrder(search(execution), q, m, d, execution);
         run(m, stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.scratch();
@@ -487,8 +489,8 @@ public final class HdbscanModel {
                 (worker, unit) -> block.run(worker, unit * BLOCK, Math.min(m, (unit + 1) * BLOCK)));
     }
 
-    private Connector connector() {
-        return new Connector(search(), core, parameters.minSamples() - 1);
+    private Connector connector(Execution execution) {
+        return new Connector(search(execution), core, parameters.minSamples() - 1);
     }
 
     // ---------------------------------------------------------------- from the stored spanning tree
