@@ -20,8 +20,8 @@ import org.sylva.io.Npy;
  * from the cache instead of from the jar. That run should load what users' runs load, and a user runs
  * {@code sylva hdbscan} once per file: so this runs, in one JVM and through the real command line
  * ({@link Main#run}), the commands of {@link #commandLines}: {@code hdbscan} on a small input (scalar
- * kernels, as {@code auto} picks in a fresh JVM) and on a larger one (vector kernels, with a report),
- * {@code demo}, and {@code balltree}. A class none of them loads is read from the jar as before, so
+ * kernels, as {@code auto} picks in a fresh JVM) and on a larger one (vector kernels, with a report and a
+ * saved model), {@code predict} of the small input against that model, {@code demo}, and {@code balltree}. A class none of them loads is read from the jar as before, so
  * a command missing here is slower to start, never wrong. With {@code --small} it runs only the small
  * {@code hdbscan}: the training of the cache the launchers use for small inputs, which they start without
  * the Vector API module (a cache holding more classes than a run needs costs that run start-up time).
@@ -92,7 +92,8 @@ public final class AotTraining {
         return List.of(
                 small,
                 List.of("hdbscan", w + "/large.npy", "--min-cluster-size", "20", "--out", w + "/large",
-                        "--report", w + "/large-report.html"),
+                        "--report", w + "/large-report.html", "--save-model", w + "/large.model"),
+                List.of("predict", w + "/large.model", w + "/small.npy", "--out", w + "/predicted"),
                 List.of("demo", "--points", "2000", "--out", w + "/demo"),
                 List.of("balltree", w + "/cloud.npy", "--out", w + "/tree"));
     }

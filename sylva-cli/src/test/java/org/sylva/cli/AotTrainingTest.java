@@ -28,8 +28,8 @@ class AotTrainingTest {
         int code = AotTraining.train(tmp, false, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
         assertEquals(ExitStatus.OK, code, err::toString);
         List<String> commands = AotTraining.commandLines(tmp, false).stream().map(List::getFirst).toList();
-        assertEquals(List.of("hdbscan", "hdbscan", "demo", "balltree"), commands);
-        for (String folder : List.of("small", "large", "demo", "tree")) {
+        assertEquals(List.of("hdbscan", "hdbscan", "predict", "demo", "balltree"), commands);
+        for (String folder : List.of("small", "large", "predicted", "demo", "tree")) {
             assertTrue(Files.isRegularFile(tmp.resolve(folder).resolve("sylva-run.json")), folder + " has no manifest");
         }
         assertTrue(Files.size(tmp.resolve("large-report.html")) > 0, "the larger fit's report");
