@@ -27,7 +27,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "dbscan_clustering(cut_distance, min_cluster_size) gives them: points joined by spanning-tree edges "
                 + "of mutual-reachability distance below the cut, components smaller than --min-cluster-size noise "
                 + "(-1), clusters numbered by their smallest row; rows left out of the fit keep -2 / -3. Exact: the "
-                + "fit's spanning tree is stored in the model (format version 2; a version 1 model is refused)."},
+                + "fit's spanning tree is stored in the model (format version 2 or 3; a version 1 model is refused). For a "
+                + "--pca model the distance is between principal-component scores, as the fit's."},
         footer = {"", "Examples:",
             "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
             "      --save-model clips.model",

@@ -54,7 +54,7 @@ final class ResultFolderOptions {
         if (m.spanningTree().isEmpty()) {
             throw new InvalidInputException("model file " + file + " holds no spanning tree (format version 1, written "
                     + "by an earlier Sylva), which " + command + " needs; fit again with sylva hdbscan --save-model to "
-                    + "get a version 2 file");
+                    + "get a file that holds it");
         }
         return m;
     }

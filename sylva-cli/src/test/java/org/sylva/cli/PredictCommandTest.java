@@ -154,12 +154,34 @@ class PredictCommandTest {
         Prediction want = loaded.approximatePredict(fresh);
         assertArrayEquals(want.labels(), Npy.read(pred.resolve("labels.npy")).toInt32());
         assertArrayEquals(want.probabilities(), Npy.read(pred.resolve("probabilities.npy")).toFloat64());
-        // the fit's own clips are projected onto their own scores
-        Prediction own = loaded.approximatePredict(clips);
+        // the model's fitted points are the fit's --pca scores (read from the file, docs/model-file.md), bitwise
+        // the projection of the clips that new points get, from float32 and from float64 input
+        assertArrayEquals(fittedPoints(m, clips.size(), 4), loaded.projection().orElseThrow().project(clips.coordinates(),
+                clips.size()));
+        double[] wide = new double[clips.coordinates().length];
+        for (int i = 0; i < wide.length; i++) wide[i] = clips.coordinates()[i] * 1.000001;   // not float32 values
+        Path wideNpy = tmp.resolve("wide.npy"), m64 = tmp.resolve("m64.model");
+        Npy.writeFloat64(wideNpy, wide, clips.size(), clips.dimensions());
+        Cli.run("hdbscan", wideNpy.toString(), "--pca", "4", "--out", tmp.resolve("o64").toString(), "--save-model",
+                m64.toString(), "-q").assertOk();
+        HdbscanModel loaded64 = HdbscanModel.load(m64);
+        assertArrayEquals(fittedPoints(m64, clips.size(), 4), loaded64.projection().orElseThrow().project(wide, clips.size()));
+        Cli.run("predict", m64.toString(), wideNpy.toString(), "--out", tmp.resolve("p64").toString(), "-q").assertOk();
+        Prediction own = loaded64.approximatePredict(PointSet.ofFloat64(clips.size(), clips.dimensions(), wide));
         for (int i = 0; i < clips.size(); i++) assertEquals(i, own.connectingPoints()[i], "clip " + i);
+        assertArrayEquals(own.labels(), Npy.read(tmp.resolve("p64").resolve("labels.npy")).toInt32());
         Path scores = TestData.writeNpy(TestData.blob(20, 4, 1), tmp.resolve("scores.npy"));
         Cli.run("predict", m.toString(), scores.toString(), "--out", tmp.resolve("q").toString())
                 .assertError("scores.npy", "4 coordinates", "projects points of 61 coordinates", "4 principal components");
+    }
+
+    /** The fitted points of a model file ({@code n x d} float64 after the header, the parameters and the row map). */
+    private static double[] fittedPoints(Path model, int n, int d) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(Files.readAllBytes(model)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int at = 28 + 42 + 4 * n;
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = b.getDouble(at + 8 * i);
+        return x;
     }
 
     @Test

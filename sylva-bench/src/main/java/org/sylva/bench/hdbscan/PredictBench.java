@@ -45,6 +45,6 @@ public final class PredictBench {
         }
         Arrays.sort(s);
         double median = repeat % 2 == 1 ? s[repeat / 2] : (s[repeat / 2 - 1] + s[repeat / 2]) / 2;
-        return new Result(model.size(), points.size(), points.dimensions(), threads, repeat, median, s[0]);
+        return new Result(model.fittedSize(), points.size(), points.dimensions(), threads, repeat, median, s[0]);
     }
 }

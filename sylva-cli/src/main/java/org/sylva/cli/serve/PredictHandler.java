@@ -78,8 +78,10 @@ final class PredictHandler implements Handler {
     private static PointSet points(Frame request, HdbscanModel model) {
         WireArray a = RequestArrays.points(request);
         int m = (int) a.dim(0), d = (int) a.dim(1);
-        if (d != model.dimensions()) {
-            throw new InvalidInputException("the new points have " + d + " dimensions, the model " + model.dimensions());
+        if (d != model.inputDimensions()) {
+            throw new InvalidInputException("the new points have " + d + " dimensions, the model "
+                    + (model.projection().isPresent() ? "projects points of " + model.inputDimensions()
+                    + " dimensions on its " + model.dimensions() + " principal components" : model.dimensions()));
         }
         return a.data() instanceof double[] x ? PointSet.uncheckedFloat64(m, d, x)
                 : PointSet.unchecked(m, d, (float[]) a.data());

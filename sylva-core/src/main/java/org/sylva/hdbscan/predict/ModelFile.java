@@ -40,7 +40,7 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
  *                    f64[n * d] fitted points, row-major,
  *                    f64[n] prediction core distances,
  *                    i32 R condensed-tree rows, i32[R] parent, i32[R] child, f64[R] lambda, i32[R] child size
- *                  version 2 only:
+ *                  versions 2 and 3:
  *                    i32 E = n - 1 spanning-tree edges, i32[E] from, i32[E] to, f64[E] weight (EdgeOrder: ascending
  *                    (weight, from, to), from &lt; to, over the fitted rows),
  *                    i8[total - n] label of each input row left out of the fit, in row order (-2 infinity, -3 NaN)
@@ -61,7 +61,7 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
  * (checked before anything that a newer version may have changed), a damaged header, a file shorter or
  * longer than its header says (truncated, or bytes after the end), a payload whose checksum differs
  * (altered or corrupted), and a payload that does not describe a model (bad parameters, sizes, rows,
- * coordinates, or condensed tree) even though its checksum holds.
+ * coordinates, condensed tree, spanning tree, or projection) even though its checksum holds.
  *
  * <pre>{@code
  * AtomicOutput.write(Path.of("clips.model"), out -> ModelFile.write(out, model));
@@ -337,11 +337,13 @@ final class ModelFile {
         }
         int r = in.i32();
         long rest = version == VERSION_1 ? 0 : treeLength(total, n);
+        long input = 0;
         if (version == VERSION_3) {
-            // the projection's input coordinates come after the tree: its length is what the payload leaves
+            // the projection's input coordinates come after the tree: its length is what the payload leaves, and
+            // the stored count must say the same (checked before anything of that size is allocated)
             long left = payload - payloadLength(n, d, Math.max(r, 0)) - rest;
-            long input = (left - 4 - 8 * d - 8) / (8 + 8L * d);
-            if (input < 1 || projectionLength(input, d) != left) {
+            input = (left - 4 - 8L * d - 8) / (8 + 8L * d);
+            if (input < 1 || input > Integer.MAX_VALUE / Math.max(d, 1) || projectionLength(input, d) != left) {
                 throw new InvalidInputException(r + " condensed-tree rows and a projection on " + d + " components do not "
                         + "fill the " + payload + " payload bytes");
             }
@@ -368,18 +370,22 @@ final class ModelFile {
                 }
             }
         }
-        PrincipalComponents pc = version == VERSION_3 ? projection(in, d) : null;
+        PrincipalComponents pc = version == VERSION_3 ? projection(in, d, (int) input) : null;
         int[] selected = ClusterSelector.select(tree, p.selection()).selectedNodes();
         HdbscanModel m = new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, null, mst,
                 leftOut);
         return pc == null ? m : m.withProjection(pc);
     }
 
-    /** The projection of version 3: input coordinates, means, {@code k} components, their variances, the total. */
-    private static PrincipalComponents projection(In in, int k) throws IOException {
+    /**
+     * The projection of version 3: input coordinates, means, {@code k} components, their variances, the total;
+     * {@code expected} is the count of input coordinates the payload's length leaves room for.
+     */
+    private static PrincipalComponents projection(In in, int k, int expected) throws IOException {
         int input = in.i32();
-        if (input < 1 || (long) input * k > Integer.MAX_VALUE - 8) {
-            throw new InvalidInputException("a projection of " + input + " coordinates on " + k + " components");
+        if (input != expected) {
+            throw new InvalidInputException("the projection says " + input + " input coordinates, but its bytes hold "
+                    + expected);
         }
         double[] mean = in.f64s(input);
         double[] components = in.f64s(input * k);

@@ -37,26 +37,25 @@ final class NewPoints {
                     : "projects points of " + input + " coordinates on its " + d + " principal components"));
         }
         double[] q = points.coordinates64();
-        if (projection != null) {
-            for (int i = 0; i < q.length; i++) {
-                if (!Double.isFinite(q[i])) {
-                    throw new InvalidInputException("new point " + (i / input) + ", coordinate " + (i % input) + " is "
-                            + q[i] + ": NaN and infinite coordinates cannot be assigned");
-                }
-            }
-            // the fit's own arithmetic: the scores of float32 input from its float32 values (widened exactly)
-            Execution quiet = new Execution(execution.threads(), ProgressListener.NONE, execution.cancel());
-            q = points.isFloat64() ? projection.project(q, points.size(), quiet)
-                    : projection.project(points.coordinates(), points.size(), quiet);
-        }
+        check(q, input, "coordinate");
+        if (projection == null) return q;
+        // the fit's own arithmetic: the scores of float32 input from its float32 values (widened exactly)
+        Execution quiet = new Execution(execution.threads(), ProgressListener.NONE, execution.cancel());
+        double[] scores = points.isFloat64() ? projection.project(q, points.size(), quiet)
+                : projection.project(points.coordinates(), points.size(), quiet);
+        check(scores, d, "score on principal component");
+        return scores;
+    }
+
+    /** Refuses a value of {@code q} ({@code d} per point) that is not finite or beyond +-1e150, naming it. */
+    private static void check(double[] q, int d, String what) {
         for (int i = 0; i < q.length; i++) {
             if (!Double.isFinite(q[i]) || Math.abs(q[i]) > Hdbscan.MAX_ABS_COORDINATE) {
-                throw new InvalidInputException("new point " + (i / d) + ", coordinate " + (i % d) + " is " + q[i]
+                throw new InvalidInputException("new point " + (i / d) + ", " + what + " " + (i % d) + " is " + q[i]
                         + (Double.isFinite(q[i]) ? ": beyond +-1e150, its squared distances would overflow"
                                 : ": NaN and infinite coordinates cannot be assigned"));
             }
         }
-        return q;
     }
 
     /**

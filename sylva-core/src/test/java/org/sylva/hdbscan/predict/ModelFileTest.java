@@ -24,6 +24,7 @@ import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.io.Npy;
+import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
@@ -95,7 +96,7 @@ class ModelFileTest {
      */
     @Test
     void aModelWithAProjectionRoundTripsAndProjectsNewPoints() throws IOException {
-        int n = 500, input = 12, k = 3;
+        int n = 500, input = 20, k = 3;
         PointSet clips = org.sylva.demo.ClipLikeData.generate(n, 5).points();
         float[] x = new float[n * input];
         for (int i = 0; i < n; i++) System.arraycopy(clips.coordinates(), i * clips.dimensions(), x, i * input, input);
@@ -105,6 +106,13 @@ class ModelFileTest {
                 .fit(scores, n, k, ProgressListener.NONE, CancellationToken.NEVER);
         HdbscanModel plain = HdbscanModel.of(r, PointSet.ofFloat64(n, k, scores));
         HdbscanModel m = plain.withProjection(pc);
+        assertTrue(m.clusterCount() > 1, "clusters: " + m.clusterCount());
+        // the new points' scores are the fit's, bitwise, from float32 and from (widened) float64 input
+        double[] wide = new double[x.length];
+        for (int i = 0; i < x.length; i++) wide[i] = x[i];
+        Execution two = new Execution(2, ProgressListener.NONE, CancellationToken.NEVER);
+        assertArrayEquals(m.rowsShared(), NewPoints.rows(PointSet.of(n, input, x), k, pc, two));
+        assertArrayEquals(m.rowsShared(), NewPoints.rows(PointSet.ofFloat64(n, input, wide), k, pc, two));
         assertEquals(input, m.inputDimensions());
         assertEquals(k, m.dimensions());
         Path f = saved(m);
@@ -132,12 +140,20 @@ class ModelFileTest {
         assertEquals(input, leaf.inputDimensions());
 
         InvalidInputException wrong = assertThrows(InvalidInputException.class, () -> back.approximatePredict(projected));
-        assertMentions(wrong.getMessage(), "new points have 3 coordinates", "projects points of 12 coordinates",
+        assertMentions(wrong.getMessage(), "new points have 3 coordinates", "projects points of 20 coordinates",
                 "3 principal components");
         assertMentions(assertThrows(InvalidInputException.class, () -> m.withProjection(pc)).getMessage(), "already");
-        PrincipalComponents two = PrincipalComponents.fit(x, n, input, 2);
-        assertMentions(assertThrows(InvalidInputException.class, () -> plain.withProjection(two)).getMessage(),
+        PrincipalComponents twoComponents = PrincipalComponents.fit(x, n, input, 2);
+        assertMentions(assertThrows(InvalidInputException.class, () -> plain.withProjection(twoComponents)).getMessage(),
                 "2 components", "3 coordinates");
+        // a stored coordinate count that differs from what the projection's bytes hold is refused, CRC or not
+        int at = bytes.length - 4 - (int) ModelFile.projectionLength(input, k);
+        for (int lie : new int[] {1, input - 1, input + 1, 700_000_000}) {
+            byte[] bad = bytes.clone();
+            ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(at, lie);
+            assertMentions(refusal(resealed(bad)), "the projection says " + lie + " input coordinates",
+                    "its bytes hold " + input);
+        }
     }
 
     private String refusal(byte[] content) throws IOException {
