@@ -15,9 +15,10 @@ import org.sylva.kernels.DistanceKernel;
  * block of its own, so that the scan runs on a kernel's lanes.
  *
  * <pre>{@code
- * Exemplars e = Exemplars.of(condensed, tree, rows, d, KernelProvider.get().bestDistance());
+ * DistanceKernel k = KernelProvider.get().bestDistance();
+ * Exemplars e = Exemplars.of(condensed, tree, rows, d, k.blockWidth());
  * int[] first = e.points(0);                          // fitted indices of cluster 0's exemplars
- * double dmin = e.minDistance(0, queries, i * d, new double[e.tileLength()]);
+ * double dmin = e.minDistance(0, queries, i * d, new double[e.tileLength()], k);
  * }</pre>
  */
 final class Exemplars {
@@ -30,14 +31,12 @@ final class Exemplars {
     /** Cluster {@code l}'s exemplars fill blocks {@code blockStart[l] .. blockStart[l + 1]} of {@link #view}. */
     private final int[] blockStart;
     private final Blocked view;
-    private final DistanceKernel kernel;
 
-    private Exemplars(int[] offsets, int[] points, int[] blockStart, Blocked view, DistanceKernel kernel) {
+    private Exemplars(int[] offsets, int[] points, int[] blockStart, Blocked view) {
         this.offsets = offsets;
         this.points = points;
         this.blockStart = blockStart;
         this.view = view;
-        this.kernel = kernel;
     }
 
     /** The exemplars' coordinates in the kernels' block layout (no float32 copy, no partition). */
@@ -55,9 +54,9 @@ final class Exemplars {
 
     /**
      * The exemplars of {@code t}'s selected clusters; {@code rows} holds the fitted points, {@code d} per row;
-     * {@code kernel} computes the distances of {@link #minDistance}.
+     * blocks of {@code width} points (a width the kernels of {@link #minDistance} read).
      */
-    static Exemplars of(CondensedTree tree, ClusterTree t, double[] rows, int d, DistanceKernel kernel) {
+    static Exemplars of(CondensedTree tree, ClusterTree t, double[] rows, int d, int width) {
         int n = t.points(), nc = t.clusters(), rowsCount = tree.rows();
         int[] first = new int[nc], second = new int[nc];
         Arrays.fill(first, -1);
@@ -103,7 +102,7 @@ final class Exemplars {
             offsets[l + 1] = size;
         }
         int[] points = Arrays.copyOf(out, size);
-        int w = kernel.blockWidth();
+        int w = width;
         int[] blockStart = new int[labels + 1];
         for (int l = 0; l < labels; l++) blockStart[l + 1] = blockStart[l] + (offsets[l + 1] - offsets[l] + w - 1) / w;
         double[] blocks = new double[blockStart[labels] * d * w];   // padding lanes hold 0, never read
@@ -114,7 +113,7 @@ final class Exemplars {
                 for (int j = 0; j < d; j++) blocks[base + j * w] = rows[points[e] * d + j];
             }
         }
-        return new Exemplars(offsets, points, blockStart, new Blocked(d, w, blocks), kernel);
+        return new Exemplars(offsets, points, blockStart, new Blocked(d, w, blocks));
     }
 
     /** Length of the {@code tile} that {@link #minDistance} takes. */
@@ -135,12 +134,13 @@ final class Exemplars {
     /**
      * The smallest distance from the point {@code q[off .. off + d)} to an exemplar of cluster {@code l}
      * ({@code Double.MAX_VALUE} for a cluster without exemplars, or only infinitely far ones, as the package
-     * starts from it); {@code tile} ({@link #tileLength()} doubles) is scratch. The smallest squared distance
+     * starts from it), on {@code kernel} (one that reads this block width); {@code tile} ({@link #tileLength()}
+     * doubles) is scratch. The smallest squared distance
      * is found first: a kernel value at most the limit (the smallest so far) is the exact sum, one above it
      * cannot be the smallest, and the square root of the smallest sum is the smallest of the square roots
      * (the square root is monotone), so the result is bitwise the one-by-one scan's.
      */
-    double minDistance(int l, double[] q, int off, double[] tile) {
+    double minDistance(int l, double[] q, int off, double[] tile, DistanceKernel kernel) {
         int count = offsets[l + 1] - offsets[l];
         int w = view.blockWidth();
         double best = Double.POSITIVE_INFINITY;

@@ -63,6 +63,11 @@ final class NeighbourSearch {
         }
     }
 
+    /** The kernel of the leaf scans: the one the index was built for. */
+    DistanceKernel kernel() {
+        return kernel;
+    }
+
     /** Scratch for lists of {@code k} entries ({@code 1 <= k <= size}). */
     Scratch scratch(int k) {
         if (k < 1 || k > index.size()) throw new IllegalArgumentException("k = " + k + " for " + index.size() + " points");

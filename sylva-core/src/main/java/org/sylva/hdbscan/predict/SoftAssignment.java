@@ -1,5 +1,6 @@
 package org.sylva.hdbscan.predict;
 
+import org.sylva.kernels.DistanceKernel;
 import org.sylva.numeric.NumpySum;
 
 /**
@@ -30,7 +31,7 @@ import org.sylva.numeric.NumpySum;
  * may differ from it in the last bit.
  *
  * <pre>{@code
- * SoftAssignment soft = new SoftAssignment(tree, exemplars);
+ * SoftAssignment soft = new SoftAssignment(tree, exemplars, KernelProvider.get().scalarDistance());
  * SoftAssignment.Scratch scratch = soft.scratch();
  * soft.newPoint(queries, i * d, neighbour, lambda, out, i * k, scratch);
  * }</pre>
@@ -41,11 +42,14 @@ final class SoftAssignment {
 
     private final ClusterTree tree;
     private final Exemplars exemplars;
+    private final DistanceKernel kernel;
     private final int k;
 
-    SoftAssignment(ClusterTree tree, Exemplars exemplars) {
+    /** {@code kernel} computes the exemplar distances (it reads the exemplars' block width). */
+    SoftAssignment(ClusterTree tree, Exemplars exemplars, DistanceKernel kernel) {
         this.tree = tree;
         this.exemplars = exemplars;
+        this.kernel = kernel;
         this.k = tree.labels();
     }
 
@@ -74,7 +78,7 @@ final class SoftAssignment {
     private void distancePart(double[] q, int off, double[] v, double[] tile) {
         double sum = 0.0;
         for (int l = 0; l < k; l++) {
-            double dist = exemplars.minDistance(l, q, off, tile);
+            double dist = exemplars.minDistance(l, q, off, tile, kernel);
             v[l] = dist != 0.0 ? 1.0 / dist : Double.MAX_VALUE / k;
             sum += v[l];
         }

@@ -35,7 +35,7 @@ class ExemplarsTest {
             int n = points.size(), d = points.dimensions();
             double[] rows = points.coordinates64();
             for (DistanceKernel kernel : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().bestDistance()}) {
-                Exemplars e = Exemplars.of(leaf.condensedTree(), ct, rows, d, kernel);
+                Exemplars e = Exemplars.of(leaf.condensedTree(), ct, rows, d, kernel.blockWidth());
                 double[] tile = new double[e.tileLength()];
                 for (int trial = 0; trial < 40; trial++) {
                     double[] q = new double[d + 1];
@@ -58,7 +58,7 @@ class ExemplarsTest {
                             double dist = Math.sqrt(sq);
                             if (dist < want) want = dist;
                         }
-                        assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(e.minDistance(l, q, off, tile)),
+                        assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(e.minDistance(l, q, off, tile, kernel)),
                                 kernel.name() + " d " + d + " cluster " + l + " of " + pts.length + " exemplars, trial " + trial);
                     }
                 }
