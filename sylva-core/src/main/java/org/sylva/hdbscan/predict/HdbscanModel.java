@@ -320,9 +320,8 @@ public final class HdbscanModel {
      * {@code auto} chooses it ({@link StageKernels}): in a fresh JVM the vector kernels run interpreted at
      * first, many times slower than the scalar loops, so a small job takes the scalar kernel unless the JVM
      * is a long-lived one. For predictions the threshold is the fit's: fewer than
-     * {@link StageKernels#VECTOR_MIN_VALUES} coordinates of new points (measured: 300 to 3 000 new clips
-     * against 20 000 fitted ones, cold, 0.05–0.1 s faster on the scalar kernel; 10 000 faster on the vector
-     * one). The kernels compute the same bits.
+     * {@link StageKernels#VECTOR_MIN_VALUES} coordinates of new points, where cold predictions measured faster
+     * on the scalar kernel (BENCHMARKS.md, "New points on the kernels' lanes"). The kernels compute the same bits.
      */
     private static DistanceKernel kernelFor(long points, int d) {
         KernelProvider kp = KernelProvider.get();
