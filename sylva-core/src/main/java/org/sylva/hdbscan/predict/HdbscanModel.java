@@ -316,17 +316,24 @@ public final class HdbscanModel {
     }
 
     /**
-     * The distance kernel for work over {@code points} points of {@code d} coordinates, as the fit's
-     * {@code auto} chooses it ({@link StageKernels}): in a fresh JVM the vector kernels run interpreted at
-     * first, many times slower than the scalar loops, so a small job takes the scalar kernel unless the JVM
-     * is a long-lived one. For predictions the threshold is the fit's: fewer than
-     * {@link StageKernels#VECTOR_MIN_VALUES} coordinates of new points, where cold predictions measured faster
-     * on the scalar kernel (BENCHMARKS.md, "New points on the kernels' lanes"). The kernels compute the same bits.
+     * The distance kernel for a fit-sized job over {@code points} points of {@code d} coordinates, as the
+     * fit's {@code auto} chooses it ({@link StageKernels#coldScalar}): in a fresh JVM the vector kernels run
+     * interpreted at first, many times slower than the scalar loops, so a small job takes the scalar kernel
+     * unless the JVM is a long-lived one. The kernels compute the same bits.
      */
     private static DistanceKernel kernelFor(long points, int d) {
         KernelProvider kp = KernelProvider.get();
-        return !StageKernels.longLived() && points * d < StageKernels.VECTOR_MIN_VALUES ? kp.scalarDistance()
-                : kp.bestDistance();
+        return !StageKernels.longLived() && StageKernels.coldScalar(points, d) ? kp.scalarDistance() : kp.bestDistance();
+    }
+
+    /**
+     * The kernel for searching {@code m} new points among the {@code n} fitted ones: a search costs about
+     * what a fit of {@code sqrt(m n)} points costs (each new point against a share of the fitted ones, as each
+     * fitted point in a fit), so that size goes through the fit's rule ({@link #kernelFor}); measured on cold
+     * predictions in BENCHMARKS.md, "New points on the kernels' lanes".
+     */
+    private DistanceKernel searchKernel(long m) {
+        return kernelFor((long) Math.ceil(Math.sqrt((double) m * n)), d);
     }
 
     private static CoreDistances coreDistances(PointIndex index, int m, Execution ex) {
@@ -420,7 +427,7 @@ public final class HdbscanModel {
         int[] labels = hard ? new int[m] : null, connecting = hard ? new int[m] : null;
         double[] prob = hard ? new double[m] : null, scores = hard ? new double[m] : null;
         double[] out = soft ? new double[m * k] : null;
-        DistanceKernel kernel = kernelFor(m, d);
+        DistanceKernel kernel = searchKernel(m);
         Connector conn = connector(execution, kernel);
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars, kernel) : null;
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
