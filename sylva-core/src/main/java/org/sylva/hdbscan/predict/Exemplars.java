@@ -24,6 +24,12 @@ import org.sylva.kernels.DistanceKernel;
 final class Exemplars {
     /** Blocks per kernel call: between calls the limit drops to the nearest exemplar found so far. */
     private static final int CHUNK_BLOCKS = 4;
+    /**
+     * Exemplars below which a cluster is scanned one by one: a kernel sums whole blocks, so one or two
+     * exemplars would cost a block's worth of padding lanes (16 on the vector width, the scalar kernel
+     * summing each of them).
+     */
+    static final int FEW = 4;
 
     /** Cluster {@code l}'s exemplars are entries {@code offsets[l] .. offsets[l + 1]}. */
     private final int[] offsets;
@@ -144,7 +150,21 @@ final class Exemplars {
         int count = offsets[l + 1] - offsets[l];
         int w = view.blockWidth();
         double best = Double.POSITIVE_INFINITY;
-        for (int b = blockStart[l]; b < blockStart[l + 1]; b += CHUNK_BLOCKS) {
+        if (count < FEW) {
+            // a block's lanes would be mostly padding: these few one by one, in the reference order
+            int d = view.dimensions();
+            double[] blocks = view.blocks();
+            for (int e = 0; e < count; e++) {
+                int base = blockStart[l] * d * w + e;
+                double sq = 0.0;
+                for (int j = 0; j < d; j++) {
+                    double t = q[off + j] - blocks[base + j * w];
+                    sq += t * t;
+                }
+                if (sq < best) best = sq;
+            }
+        }
+        for (int b = count < FEW ? blockStart[l + 1] : blockStart[l]; b < blockStart[l + 1]; b += CHUNK_BLOCKS) {
             int to = Math.min(blockStart[l + 1], b + CHUNK_BLOCKS);
             kernel.pointSquaredDistancesWithin(q, off, view, b, to, best, tile);
             int real = Math.min((to - b) * w, count - (b - blockStart[l]) * w);

@@ -16,7 +16,7 @@ import org.sylva.kernels.KernelProvider;
 /**
  * {@link Exemplars#minDistance} (a kernel's blocks, the limit lowered between chunks) against the
  * one-by-one scan of each cluster's exemplars, bitwise, with the scalar and the vector kernel: on clips
- * (many small leaf clusters) and on an integer grid, whose ties put many exemplars in one cluster, so
+ * (many small leaf clusters, some scanned one by one) and on an integer grid, whose ties put many exemplars in one cluster, so
  * that a cluster spans several chunks; with queries on fitted points (distance 0) and far away.
  */
 class ExemplarsTest {
@@ -27,9 +27,14 @@ class ExemplarsTest {
         int gn = 3000, gd = 2;
         double[] grid = new double[gn * gd];
         for (int i = 0; i < grid.length; i++) grid[i] = rng.nextInt(2) + 10 * ((i / gd) % 3);   // about 250 copies of each point
-        int most = 0;
-        for (PointSet points : new PointSet[] {clips, PointSet.ofFloat64(gn, gd, grid)}) {
-            HdbscanResult r = Hdbscan.builder().minClusterSize(5).minSamples(3).threads(2).build().fit(points);
+        int most = 0, fewest = Integer.MAX_VALUE;
+        PointSet[] sets = {clips, PointSet.ofFloat64(gn, gd, grid), clips};
+        for (int set = 0; set < sets.length; set++) {
+            PointSet points = sets[set];
+            // the last: clusters of two points at least, whose leaves end with one to three exemplars
+            int mcs = set == 2 ? 2 : 5;
+            HdbscanResult r = Hdbscan.builder().minClusterSize(mcs).minSamples(set == 2 ? 1 : 3).threads(2).build()
+                    .fit(points);
             HdbscanResult leaf = r.reselect(r.parameters().toBuilder().clusterSelectionMethod(SelectionMethod.LEAF).build());
             ClusterTree ct = new ClusterTree(leaf.condensedTree(), leaf.selectedClusters());
             int n = points.size(), d = points.dimensions();
@@ -48,6 +53,7 @@ class ExemplarsTest {
                     for (int l = 0; l < e.clusters(); l++) {
                         int[] pts = e.points(l);
                         most = Math.max(most, pts.length);
+                        fewest = Math.min(fewest, pts.length);
                         double want = Double.MAX_VALUE;
                         for (int p : pts) {
                             double sq = 0.0;
@@ -65,5 +71,6 @@ class ExemplarsTest {
             }
         }
         assertTrue(most > 4 * 16, "a cluster spans several chunks: " + most + " exemplars at most");
+        assertTrue(fewest < Exemplars.FEW, "a cluster scanned one by one: " + fewest + " exemplars at fewest");
     }
 }
