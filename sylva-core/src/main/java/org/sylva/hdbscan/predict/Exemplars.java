@@ -149,22 +149,8 @@ final class Exemplars {
     double minDistance(int l, double[] q, int off, double[] tile, DistanceKernel kernel) {
         int count = offsets[l + 1] - offsets[l];
         int w = view.blockWidth();
-        double best = Double.POSITIVE_INFINITY;
-        if (count < FEW) {
-            // a block's lanes would be mostly padding: these few one by one, in the reference order
-            int d = view.dimensions();
-            double[] blocks = view.blocks();
-            for (int e = 0; e < count; e++) {
-                int base = blockStart[l] * d * w + e;
-                double sq = 0.0;
-                for (int j = 0; j < d; j++) {
-                    double t = q[off + j] - blocks[base + j * w];
-                    sq += t * t;
-                }
-                if (sq < best) best = sq;
-            }
-        }
-        for (int b = count < FEW ? blockStart[l + 1] : blockStart[l]; b < blockStart[l + 1]; b += CHUNK_BLOCKS) {
+        double best = count < FEW ? fewNearest(l, count, q, off) : Double.POSITIVE_INFINITY;
+        for (int b = blockStart[l]; count >= FEW && b < blockStart[l + 1]; b += CHUNK_BLOCKS) {
             int to = Math.min(blockStart[l + 1], b + CHUNK_BLOCKS);
             kernel.pointSquaredDistancesWithin(q, off, view, b, to, best, tile);
             int real = Math.min((to - b) * w, count - (b - blockStart[l]) * w);
@@ -174,5 +160,25 @@ final class Exemplars {
         }
         double dist = Math.sqrt(best);
         return dist < Double.MAX_VALUE ? dist : Double.MAX_VALUE;
+    }
+
+    /**
+     * The smallest squared distance to the {@code count < FEW} exemplars of cluster {@code l}, one by one in
+     * the reference order (a kernel would sum a whole block of mostly padding lanes).
+     */
+    private double fewNearest(int l, int count, double[] q, int off) {
+        int d = view.dimensions(), w = view.blockWidth();
+        double[] blocks = view.blocks();
+        double best = Double.POSITIVE_INFINITY;
+        for (int e = 0; e < count; e++) {
+            int base = blockStart[l] * d * w + e;
+            double sq = 0.0;
+            for (int j = 0; j < d; j++) {
+                double t = q[off + j] - blocks[base + j * w];
+                sq += t * t;
+            }
+            if (sq < best) best = sq;
+        }
+        return best;
     }
 }
