@@ -2,9 +2,10 @@
 #   sylva_exec JAVA JAR AOT_CACHE ARGS...
 # which replaces the shell with the JVM running the CLI:
 #  - with the Vector API module (the SIMD kernels; the library falls back to scalar without it), except
-#    for a small `sylva hdbscan` input, which runs the scalar kernels anyway and starts faster without it;
+#    for a small `sylva hdbscan` input or `sylva predict` of few new points, which run the scalar kernels
+#    anyway and start faster without it;
 #  - with native access allowed (the GPU engine's FFM calls into OpenCL and CUDA; no warning printed);
-#  - with JDK 25's ahead-of-time cache AOT_CACHE (or its -small or -version sibling, see sylva_train_aot)
+#  - with JDK 25's ahead-of-time cache AOT_CACHE (or a sibling of it, see sylva_train_aot)
 #    when that file exists and is newer than JAR (a cache older than the jar is never used; the JVM itself
 #    does not check the jar's contents, so a jar replaced with an older timestamp needs the caches removed;
 #    the JVM's own cache messages are silenced so they cannot reach stdout);
@@ -52,6 +53,9 @@ sylva_java_args() {   # JAR AOT_CACHE [no-vector-module]: the JVM options, one p
 # euclidean: its brute-force engine does O(n^2) distances, where C2 pays off early (measured: 20 000 x 10
 # manhattan, 8.8 s wall against 11.3 s on C1). The bounds are StageKernels.coldScalar's (a test keeps
 # them equal).
+# `sylva predict` of a .npy of new points gets C1 only by the same rule for the fit of equal cost
+# (sylva_small_predict_run): against a 20 000-clip model, 1 000 and 3 000 new clips 30 % less wall time,
+# 100 new clips against a 200 000-clip model 10 % (BENCHMARKS.md, "Cold predictions on C1").
 #
 # Every other run gets SYLVA_VECTOR_JIT: the vector kernels (org.sylva.kernels.Vector*) compiled by C2
 # sooner. Until C2 has compiled a kernel, each Vector API operation in it runs as allocating Java code,
@@ -79,17 +83,24 @@ sylva_add_jit_opts() {   # small|other: appends the JIT options of such a run to
 }
 sylva_jit_opts() {   # ARGS...: the JIT options of `sylva ARGS...`, one per line
   local SYLVA_OPTS=() kind=other
-  sylva_small_hdbscan_run "$@" 2>/dev/null && kind=small
+  sylva_small_run "$@" 2>/dev/null && kind=small
   sylva_add_jit_opts "$kind"
   printf '%s\n' "${SYLVA_OPTS[@]}"
 }
 
-# True (status 0) for `sylva hdbscan` on a small .npy (see above) with the auto or scalar backend and the
-# Euclidean metric: the runs that get C1 only. The input is the first
-# existing *.npy argument that is not an option's value (--sample-weight w.npy, --waveforms-from=c.npy).
+# True (status 0) for the runs that get C1 only: `sylva hdbscan` on a small .npy (see above) with the auto
+# or scalar backend and the Euclidean metric, and `sylva predict` of a .npy of few new points against a
+# small enough model (sylva_small_predict_run). The input is the first existing *.npy argument that is not
+# an option's value (--sample-weight w.npy, --waveforms-from=c.npy).
 # Call it with 2>/dev/null: a locale named in LC_ALL but not installed makes bash warn when it is restored.
+sylva_small_run() {
+  case "${1:-}" in
+    hdbscan) sylva_small_hdbscan_run "$@" ;;
+    predict) sylva_small_predict_run "$@" ;;
+    *) return 1 ;;
+  esac
+}
 sylva_small_hdbscan_run() {
-  [ "${1:-}" = hdbscan ] || return 1
   local a prev="" npy=""
   for a in "$@"; do
     case "$prev" in --backend) case "$a" in auto|scalar) ;; *) return 1 ;; esac ;; esac
@@ -105,18 +116,93 @@ sylva_small_hdbscan_run() {
     esac
     prev="$a"
   done
-  [ -n "$npy" ] || return 1
-  # the header's shape, e.g. "'shape': (1653, 96)," -> the product of its numbers (bash's read drops the
-  # magic's NUL bytes; bytes, not characters, under LC_ALL=C)
-  local LC_ALL=C header="" values=1 points="" dim
-  { IFS= read -r -N 4096 header < "$npy"; } 2>/dev/null || :
+  [ -n "$npy" ] && sylva_npy_shape "$npy" || return 1
+  sylva_cold_scalar "$SYLVA_NPY_POINTS" "$SYLVA_NPY_DIMS"
+}
+
+# `sylva predict MODEL NEW.npy`: m new points searched among a model's n fitted points of d coordinates cost
+# about what a fit of sqrt(m n) points costs, so that size goes through the fit's rule, as the library's
+# choice of kernel for new points does (HdbscanModel.searchKernel; LauncherJitTest keeps them equal). The
+# model's n and d are read from its header (docs/model-file.md: i32 at bytes 62 and 66, little-endian).
+sylva_small_predict_run() {
+  local a prev="" model="" npy="" k=0
+  for a in "$@"; do
+    case "$prev" in --out|--shape|--format|--threads) prev="$a"; continue ;; esac
+    case "$a" in
+      --shape|--shape=*) return 1 ;;   # a raw file: its size is not read here
+      -*) ;;
+      *) case $k in
+           0) ;;   # the command's name
+           1) model="$a" ;;
+           2) npy="$a" ;;
+         esac
+         k=$((k + 1)) ;;
+    esac
+    prev="$a"
+  done
+  case "$npy" in *.npy) [ -f "$npy" ] && [ -f "$model" ] ;; *) false ;; esac || return 1
+  sylva_npy_shape "$npy" || return 1
+  local m="$SYLVA_NPY_POINTS"
+  sylva_read_bytes "$model" 70
+  local -a b=("${SYLVA_BYTES[@]}")
+  [ "${#b[@]}" -eq 70 ] && [ "${b[*]:0:12}" = "137 83 89 76 86 65 13 10 72 68 66 77" ] || return 1
+  # (a header of another layout is not read on: the JVM says what is wrong with the file)
+  [ "${b[13]}${b[14]}${b[15]}" = 000 ] && [ "${b[12]}" -ge 1 ] && [ "${b[12]}" -le 3 ] || return 1
+  [ "${b[65]}" -lt 128 ] && [ "${b[69]}" -lt 128 ] || return 1
+  local n=$(( b[62] | b[63] << 8 | b[64] << 16 | b[65] << 24 ))
+  local d=$(( b[66] | b[67] << 8 | b[68] << 16 | b[69] << 24 ))
+  [ "$n" -gt 0 ] && [ "$d" -gt 0 ] && [ "$m" -lt 2147483648 ] || return 1
+  # ceil(sqrt(m n)) by Newton's method on integers (m n < 2^62; at most 64 steps)
+  local x=$((m * n)) r s i
+  r=$x; s=$(( (r + 1) / 2 ))
+  for ((i = 0; i < 64 && s < r; i++)); do r=$s; s=$(( (r + x / r) / 2 )); done
+  [ $((r * r)) -lt "$x" ] && r=$((r + 1))
+  sylva_cold_scalar "$r" "$d"
+}
+
+# True when a fresh JVM fits N points of D coordinates faster on the scalar kernels (StageKernels.coldScalar)
+sylva_cold_scalar() {
+  local n="$1" d="$2"
+  [ "$n" -lt 2147483648 ] && [ "$d" -lt 2147483648 ] || return 1
+  local values=$((n * d))
+  [ "$values" -lt "$SYLVA_SMALL_VALUES" ] \
+    || { [ "$n" -lt "$SYLVA_SMALL_POINTS" ] && [ "$values" -lt "$SYLVA_SMALL_POINTS_VALUES" ]; }
+}
+
+# SYLVA_NPY_POINTS and SYLVA_NPY_DIMS: a .npy's rows and the product of its other dimensions (1 for a 1-D
+# array), from the header's shape, e.g. "'shape': (1653, 96),"; false when it has none or a dimension
+# above 2^31 (bash's read drops the magic's NUL bytes; bytes, not characters, under LC_ALL=C).
+sylva_npy_shape() {
+  local LC_ALL=C header="" dim first=1
+  SYLVA_NPY_POINTS=""; SYLVA_NPY_DIMS=1
+  { IFS= read -r -N 4096 header < "$1"; } 2>/dev/null || :
   [[ $header =~ \'shape\':\ *\(([0-9][0-9,\ ]*)\) ]] || return 1
   for dim in ${BASH_REMATCH[1]//,/ }; do
-    [ -n "$points" ] || points=$((10#$dim))
-    values=$((values * 10#$dim))
-    [ "$values" -lt "$SYLVA_SMALL_POINTS_VALUES" ] || return 1   # (also keeps the product from overflowing)
+    [ "${#dim}" -le 10 ] && [ "$((10#$dim))" -lt 2147483648 ] || return 1
+    if [ -n "$first" ]; then
+      SYLVA_NPY_POINTS=$((10#$dim)); first=""
+    else
+      SYLVA_NPY_DIMS=$((SYLVA_NPY_DIMS * 10#$dim))
+      [ "$SYLVA_NPY_DIMS" -lt 2147483648 ] || return 1
+    fi
   done
-  [ "$values" -lt "$SYLVA_SMALL_VALUES" ] || [ "$points" -lt "$SYLVA_SMALL_POINTS" ]
+  [ -n "$SYLVA_NPY_POINTS" ]
+}
+
+# SYLVA_BYTES: the first COUNT bytes of FILE as numbers 0-255 (fewer when the file is shorter), by bash
+# alone: read -d '' stops at each NUL byte, which it drops, so a chunk shorter than asked for ended at one.
+sylva_read_bytes() {   # FILE COUNT
+  local LC_ALL=C IFS= chunk want fd b i end
+  SYLVA_BYTES=()
+  exec {fd}<"$1" || return 1
+  for ((end = 0; end == 0 && ${#SYLVA_BYTES[@]} < $2; )); do   # each read takes a byte at least
+    want=$(($2 - ${#SYLVA_BYTES[@]})); chunk=""
+    read -r -d '' -n "$want" -u "$fd" chunk || end=1
+    for ((i = 0; i < ${#chunk}; i++)); do printf -v b '%d' "'${chunk:i:1}"; SYLVA_BYTES+=("$b"); done
+    [ "$end" -eq 0 ] && [ "${#chunk}" -lt "$want" ] && SYLVA_BYTES+=(0)
+  done
+  exec {fd}<&-
+  return 0
 }
 
 sylva_exec() {
@@ -132,16 +218,18 @@ sylva_exec() {
   fi
   SYLVA_OPTS=()
   local kind=other
-  sylva_small_hdbscan_run "$@" 2>/dev/null && kind=small
-  # A small `sylva hdbscan` input runs the scalar kernels under auto in a fresh JVM anyway, so it starts
-  # without the Vector API module, from a cache of its own (AOT_CACHE's -small sibling). Without an
-  # incubator module in the boot layer, JDK 25's cache also holds the module graph and the classes linked
-  # ahead of time; measured: 14-25 % less wall time for 1 149 clips and 1 653 x 96 features
+  sylva_small_run "$@" 2>/dev/null && kind=small
+  # A small `sylva hdbscan` input (or `sylva predict` of few new points) runs the scalar kernels under
+  # auto in a fresh JVM anyway, so it starts without the Vector API module, from a cache of its own
+  # (AOT_CACHE's -small or -small-predict sibling). Without an incubator module in the boot layer, JDK 25's
+  # cache also holds the module graph and the classes linked ahead of time; measured: 14-25 % less wall time for 1 149 clips and 1 653 x 96 features
   # (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). Same outputs: the same kernels run.
   # Unless SYLVA_JAVA_OPTS asks for the module or a kernel choice: then it gets the module, as before.
   case " ${SYLVA_JAVA_OPTS:-} " in *jdk.incubator.vector*|*sylva.kernels*) [ "$kind" = other ] || kind=small-with-module ;; esac
   if [ "$kind" = small ]; then
-    sylva_add_java_args "$jar" "${aot%.aot}-small.aot" no-vector-module
+    local cache=small
+    [ "$1" = predict ] && cache=small-predict
+    sylva_add_java_args "$jar" "${aot%.aot}-$cache.aot" no-vector-module
     sylva_add_jit_opts small
     # shellcheck disable=SC2086
     exec "$java" "${SYLVA_OPTS[@]}" ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$@"
@@ -169,8 +257,10 @@ sylva_train_cache() {
 #   sylva_train_aot JAVA JAR AOT_CACHE
 # The training (org.sylva.cli.AotTraining) runs in one JVM what users run once per file: `sylva hdbscan`
 # on a small and on a larger .npy, `demo` and `balltree`, so the cache holds the classes those load.
-# Two more caches sit beside it: AOT_CACHE's -small sibling for small `sylva hdbscan` inputs (started
-# without the Vector API module, see sylva_exec) and the -version one for `sylva --version`.
+# Three more caches sit beside it: AOT_CACHE's -small sibling for small `sylva hdbscan` inputs and its
+# -small-predict one for `sylva predict` of few new points (both started without the Vector API module, see
+# sylva_exec; apart, since the JVM loads every class of its cache at start: a small fit measured 2-3 %
+# slower from a cache that also held the prediction's classes), and the -version one for `sylva --version`.
 # A failure leaves no cache (the launcher then runs without one) and is not an error.
 sylva_train_aot() {
   local java="$1" jar="$2" aot="$3" work
@@ -186,6 +276,9 @@ sylva_train_aot() {
   sylva_add_java_args "$jar" /nonexistent no-vector-module
   sylva_add_jit_opts small
   sylva_train_cache "$java" "$jar" "${aot%.aot}-small.aot" "$work/small.aot" --small "$work/training-small"
+  # few new points' cache: the same options, trained on a small fit saving its model and a prediction
+  sylva_train_cache "$java" "$jar" "${aot%.aot}-small-predict.aot" "$work/small-predict.aot" --small-predict \
+    "$work/training-small-predict"
   local vaot="${aot%.aot}-version.aot"
   if "$java" -XX:AOTCacheOutput="$work/version.aot" -Xlog:aot*=off -Xlog:cds*=off \
        -Dsylva.launcher=adds-vector-module -jar "$jar" --version >/dev/null 2>&1; then

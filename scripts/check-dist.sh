@@ -25,7 +25,7 @@ fail() { echo "check-dist: $*" >&2; cat "$work/err.txt" >&2; exit 1; }
 [ "$code" -eq 0 ] || fail "bin/sylva demo exited $code"
 [ -s "$work/demo/report.html" ] || fail "no report.html"
 ! grep -q "WARNING" "$work/err.txt" || fail "a warning reached stderr"
-for cache in sylva sylva-small sylva-version; do
+for cache in sylva sylva-small sylva-small-predict sylva-version; do
   [ -f "$home/lib/$cache.aot" ] || fail "no start-up cache lib/$cache.aot"
 done
 version="$(env -i PATH=/usr/bin:/bin SYLVA_JAVA_OPTS="$(aotlog version)" "$home/bin/sylva" --version | head -n1)"
@@ -42,16 +42,27 @@ with open(sys.argv[1], "wb") as f:
 PY
 env -i PATH=/usr/bin:/bin HOME="$work" \
   SYLVA_JAVA_OPTS="$(aotlog small) -Xlog:class+load=info:file=$work/classes-small.log" "$home/bin/sylva" hdbscan \
-  "$work/small.npy" --out "$work/small" -q >"$work/out.txt" 2>"$work/err.txt" || fail "bin/sylva hdbscan (small) failed"
+  "$work/small.npy" --out "$work/small" --save-model "$work/small.model" -q >"$work/out.txt" 2>"$work/err.txt" \
+  || fail "bin/sylva hdbscan (small) failed"
 [ ! -s "$work/err.txt" ] || fail "bin/sylva hdbscan (small) wrote on stderr"
-for run in demo small; do
+# and its points predicted against its model: few new points, which take their own cache
+env -i PATH=/usr/bin:/bin HOME="$work" \
+  SYLVA_JAVA_OPTS="$(aotlog predict) -Xlog:class+load=info:file=$work/classes-predict.log" "$home/bin/sylva" predict \
+  "$work/small.model" "$work/small.npy" --out "$work/predicted" -q >"$work/out.txt" 2>"$work/err.txt" \
+  || fail "bin/sylva predict (small) failed"
+[ ! -s "$work/err.txt" ] || fail "bin/sylva predict (small) wrote on stderr"
+[ -s "$work/predicted/labels.npy" ] || fail "bin/sylva predict (small) wrote no labels"
+for run in demo small predict; do
   for class in picocli.CommandLine org.sylva.hdbscan.Hdbscan; do
     grep -q " $class source: shared objects file" "$work/classes-$run.log" \
       || fail "$run: $class was not read from the start-up cache ($(grep " $class source" "$work/classes-$run.log"))"
   done
 done
+grep -q " org.sylva.hdbscan.predict.HdbscanModel source: shared objects file" "$work/classes-predict.log" \
+  || fail "predict: the prediction's classes were not read from its start-up cache"
 grep -q " jdk.incubator.vector" "$work/classes-demo.log" || fail "demo: the Vector API module was not loaded"
-for run in demo small version; do
+! grep -q " jdk.incubator.vector" "$work/classes-predict.log" || fail "predict (small): the Vector API module was loaded"
+for run in demo small predict version; do
   [ ! -s "$work/aot-$run.log" ] || { cat "$work/aot-$run.log" >&2; fail "$run: the JVM did not take its start-up cache as made"; }
 done
 echo "check-dist: $(basename "$tarball") ($(du -h "$tarball" | cut -f1)): demo ok; $version"

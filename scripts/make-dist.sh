@@ -2,7 +2,8 @@
 # Makes the distribution that needs no JDK: TARGET/sylva-VERSION-linux-x64.tar.gz holding
 #   sylva-VERSION/bin/sylva        the launcher
 #   sylva-VERSION/lib/sylva.jar    the CLI (with the library)
-#   sylva-VERSION/lib/sylva.aot    JDK 25's ahead-of-time cache, from a training run on this runtime
+#   sylva-VERSION/lib/sylva.aot    JDK 25's ahead-of-time cache, from a training run on this runtime, and its
+#                                  siblings sylva-small.aot, sylva-small-predict.aot, sylva-version.aot (sylva_train_aot)
 #   sylva-VERSION/runtime/         a jlink'ed Java 25 runtime (java.base, java.logging, java.management, jdk.incubator.vector)
 # Called by `mvn -Pdist package` (sylva-cli's dist profile) after the jar is shaded.
 # usage: scripts/make-dist.sh JAR VERSION TARGET

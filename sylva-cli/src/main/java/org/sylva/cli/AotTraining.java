@@ -21,10 +21,12 @@ import org.sylva.io.Npy;
  * {@code sylva hdbscan} once per file: so this runs, in one JVM and through the real command line
  * ({@link Main#run}), the commands of {@link #commandLines}: {@code hdbscan} on a small input (scalar
  * kernels, as {@code auto} picks in a fresh JVM) and on a larger one (vector kernels, with a report and a
- * saved model), {@code predict} of the small input against that model, {@code demo}, and {@code balltree}. A class none of them loads is read from the jar as before, so
- * a command missing here is slower to start, never wrong. With {@code --small} it runs only the small
- * {@code hdbscan}: the training of the cache the launchers use for small inputs, which they start without
- * the Vector API module (a cache holding more classes than a run needs costs that run start-up time).
+ * saved model), {@code predict} of the small input against that model, {@code demo}, and {@code balltree}.
+ * A class none of them loads is read from the jar as before, so a command missing here is slower to start,
+ * never wrong. Two more trainings serve the runs the launchers start without the Vector API module, on
+ * caches of their own (a cache holding more classes than a run needs costs that run start-up time: the
+ * JVM loads every class of the cache at start): {@link Training#SMALL} runs only the small {@code hdbscan},
+ * {@link Training#SMALL_PREDICT} that fit with {@code --save-model} and a {@code predict} against it.
  *
  * <p>Not a user command: {@code bin/sylva-java.sh} ({@code sylva_train_aot}) runs it once per build and
  * keeps no cache when it exits non-zero (a test runs it too, so a renamed option cannot break it unseen):
@@ -45,31 +47,52 @@ public final class AotTraining {
     private AotTraining() {
     }
 
-    /** Runs the training ({@code [--small] WORK_DIR}) in the folder WORK_DIR (created; left for the caller to remove). */
+    /** Which commands a training runs: the cache it makes serves runs like them. */
+    enum Training {
+        /** Every command, for the launchers' main cache (runs that start with the Vector API module). */
+        FULL(null),
+        /** Only the small {@code hdbscan}, for small inputs' cache. */
+        SMALL("--small"),
+        /** The small {@code hdbscan} saving its model and a {@code predict} against it, for few new points' cache. */
+        SMALL_PREDICT("--small-predict");
+
+        /** The command-line flag that asks for it (none for {@link #FULL}). */
+        final String flag;
+
+        Training(String flag) {
+            this.flag = flag;
+        }
+    }
+
+    /** Runs the training ({@code [--small | --small-predict] WORK_DIR}) in the folder WORK_DIR (created; left for the caller to remove). */
     public static void main(String[] args) throws IOException {
-        boolean small = args.length == 2 && args[0].equals("--small");
-        if (args.length != 1 && !small) {
-            System.err.println("usage: java -cp sylva.jar org.sylva.cli.AotTraining [--small] WORK_DIR");
+        Training training = null;
+        if (args.length == 1) training = Training.FULL;
+        for (Training t : Training.values()) {
+            if (args.length == 2 && args[0].equals(t.flag)) training = t;
+        }
+        if (training == null) {
+            System.err.println("usage: java -cp sylva.jar org.sylva.cli.AotTraining [--small | --small-predict] WORK_DIR");
             System.exit(ExitStatus.ERROR);
         }
         Writer sink = Writer.nullWriter();   // the commands' summaries: nobody reads them
-        int code = train(Path.of(args[args.length - 1]), small, new PrintWriter(sink),
+        int code = train(Path.of(args[args.length - 1]), training, new PrintWriter(sink),
                 new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
         System.exit(code);
     }
 
     /**
-     * Writes the inputs into {@code work}, runs every command line on them and returns 0, or the exit status
-     * of the first that failed (its error is on {@code err}).
+     * Writes the inputs into {@code work}, runs every command line of {@code training} on them and returns
+     * 0, or the exit status of the first that failed (its error is on {@code err}).
      */
-    static int train(Path work, boolean smallOnly, PrintWriter out, PrintWriter err) throws IOException {
+    static int train(Path work, Training training, PrintWriter out, PrintWriter err) throws IOException {
         Files.createDirectories(work);
         writeClips(work.resolve("small.npy"), SMALL_CLIPS, 1);
-        if (!smallOnly) {
+        if (training == Training.FULL) {
             writeClips(work.resolve("large.npy"), LARGE_CLIPS, 2);
             writeCloud(work.resolve("cloud.npy"));
         }
-        for (List<String> line : commandLines(work, smallOnly)) {
+        for (List<String> line : commandLines(work, training)) {
             // as Main.main runs a command line (the version check first, the process's context), so the
             // classes that loads are in the cache too
             String[] args = line.toArray(String[]::new);
@@ -83,19 +106,26 @@ public final class AotTraining {
         return ExitStatus.OK;
     }
 
-    /** The command lines of the training, on the inputs {@link #train} writes into {@code work}. */
-    static List<List<String>> commandLines(Path work, boolean smallOnly) {
+    /** The command lines of {@code training}, on the inputs {@link #train} writes into {@code work}. */
+    static List<List<String>> commandLines(Path work, Training training) {
         String w = work.toString();
         // not quiet: most runs print their progress and summary, whose formatting loads classes of its own
         List<String> small = List.of("hdbscan", w + "/small.npy", "--min-cluster-size", "20", "--out", w + "/small");
-        if (smallOnly) return List.of(small);
-        return List.of(
-                small,
-                List.of("hdbscan", w + "/large.npy", "--min-cluster-size", "20", "--out", w + "/large",
-                        "--report", w + "/large-report.html", "--save-model", w + "/large.model"),
-                List.of("predict", w + "/large.model", w + "/small.npy", "--out", w + "/predicted"),
-                List.of("demo", "--points", "2000", "--out", w + "/demo"),
-                List.of("balltree", w + "/cloud.npy", "--out", w + "/tree"));
+        return switch (training) {
+            case SMALL -> List.of(small);
+            case SMALL_PREDICT -> {
+                List<String> saving = new java.util.ArrayList<>(small);
+                saving.addAll(List.of("--save-model", w + "/small.model"));
+                yield List.of(saving, List.of("predict", w + "/small.model", w + "/small.npy", "--out", w + "/small-predicted"));
+            }
+            case FULL -> List.of(
+                    small,
+                    List.of("hdbscan", w + "/large.npy", "--min-cluster-size", "20", "--out", w + "/large",
+                            "--report", w + "/large-report.html", "--save-model", w + "/large.model"),
+                    List.of("predict", w + "/large.model", w + "/small.npy", "--out", w + "/predicted"),
+                    List.of("demo", "--points", "2000", "--out", w + "/demo"),
+                    List.of("balltree", w + "/cloud.npy", "--out", w + "/tree"));
+        };
     }
 
     private static void writeClips(Path file, int n, long seed) throws IOException {

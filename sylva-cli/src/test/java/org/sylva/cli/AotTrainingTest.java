@@ -25,9 +25,9 @@ class AotTrainingTest {
     @Test
     void everyCommandLineOfTheTrainingSucceeds(@TempDir Path tmp) throws IOException {
         StringWriter err = new StringWriter();
-        int code = AotTraining.train(tmp, false, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
+        int code = AotTraining.train(tmp, AotTraining.Training.FULL, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
         assertEquals(ExitStatus.OK, code, err::toString);
-        List<String> commands = AotTraining.commandLines(tmp, false).stream().map(List::getFirst).toList();
+        List<String> commands = AotTraining.commandLines(tmp, AotTraining.Training.FULL).stream().map(List::getFirst).toList();
         assertEquals(List.of("hdbscan", "hdbscan", "predict", "demo", "balltree"), commands);
         for (String folder : List.of("small", "large", "predicted", "demo", "tree")) {
             assertTrue(Files.isRegularFile(tmp.resolve(folder).resolve("sylva-run.json")), folder + " has no manifest");
@@ -42,18 +42,35 @@ class AotTrainingTest {
     @Test
     void theSmallTrainingRunsOnlyTheSmallFit(@TempDir Path tmp) throws IOException {
         StringWriter err = new StringWriter();
-        int code = AotTraining.train(tmp, true, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
+        int code = AotTraining.train(tmp, AotTraining.Training.SMALL, new PrintWriter(new StringWriter()),
+                new PrintWriter(err, true));
         assertEquals(ExitStatus.OK, code, err::toString);
-        assertEquals(AotTraining.commandLines(tmp, false).subList(0, 1), AotTraining.commandLines(tmp, true));
+        assertEquals(AotTraining.commandLines(tmp, AotTraining.Training.FULL).subList(0, 1),
+                AotTraining.commandLines(tmp, AotTraining.Training.SMALL));
         assertTrue(Files.isRegularFile(tmp.resolve("small").resolve("sylva-run.json")));
         assertTrue(Files.notExists(tmp.resolve("large.npy")), "only the small input is written");
+    }
+
+    @Test
+    void theSmallPredictionsTrainingFitsSavesAndPredicts(@TempDir Path tmp) throws IOException {
+        StringWriter err = new StringWriter();
+        int code = AotTraining.train(tmp, AotTraining.Training.SMALL_PREDICT, new PrintWriter(new StringWriter()),
+                new PrintWriter(err, true));
+        assertEquals(ExitStatus.OK, code, err::toString);
+        assertEquals(List.of("hdbscan", "predict"), AotTraining.commandLines(tmp, AotTraining.Training.SMALL_PREDICT)
+                .stream().map(List::getFirst).toList());
+        assertTrue(Files.isRegularFile(tmp.resolve("small.model")));
+        assertTrue(Files.isRegularFile(tmp.resolve("small-predicted").resolve("sylva-run.json")));
+        assertTrue(Files.notExists(tmp.resolve("large.npy")), "only the small input is written");
+        // the launchers start such a prediction (few new points, a small model) on C1 without the module
+        assertTrue(org.sylva.hdbscan.engine.StageKernels.coldScalarSearch(AotTraining.SMALL_CLIPS, AotTraining.SMALL_CLIPS, 61));
     }
 
     @Test
     void aFailingCommandLineFailsTheTraining(@TempDir Path tmp) throws IOException {
         Files.writeString(tmp.resolve("small"), "not a folder");   // the first run's --out is taken by a file
         StringWriter err = new StringWriter();
-        int code = AotTraining.train(tmp, false, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
+        int code = AotTraining.train(tmp, AotTraining.Training.FULL, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
         assertEquals(ExitStatus.ERROR, code);
         assertTrue(err.toString().contains("training run failed on: sylva hdbscan"), err::toString);
     }

@@ -22,7 +22,9 @@ import org.sylva.kernels.KernelProvider;
  * The launchers' JIT choice (bin/sylva-java.sh, sylva_jit_opts): C1 only for a small .npy under
  * `sylva hdbscan` with the auto or scalar backend, its bound the library's; every other run C2 with the
  * vector kernels compiled sooner (SYLVA_VECTOR_JIT), options this JVM accepts without a word on stdout.
- * The small runs also start without the Vector API module (sylva_java_args ... no-vector-module).
+ * The small runs also start without the Vector API module (sylva_java_args ... no-vector-module). A
+ * `sylva predict` of a .npy of new points against a model file gets C1 only by the library's rule for the search
+ * (StageKernels.coldScalarSearch).
  */
 class LauncherJitTest {
     private static final Path SCRIPT = Path.of("..", "bin", "sylva-java.sh");
@@ -90,6 +92,102 @@ class LauncherJitTest {
         assertEquals(c2, bash(". '" + SCRIPT + "'; PATH=/nonexistent; sylva_jit_opts hdbscan '" + large + "'"));
     }
 
+    /**
+     * `sylva predict MODEL NEW.npy`: C1 only where the library searches the new points on the scalar kernel in
+     * a fresh JVM (StageKernels.coldScalarSearch), around each bound and at perfect squares; the model's n and
+     * d come from its header, the new points' count from the .npy's.
+     */
+    @Test
+    void thePredictionsChoiceIsTheLibrarys(@TempDir Path tmp) throws Exception {
+        String c1 = "-XX:TieredStopAtLevel=1";
+        String c2 = vectorJit();
+        long[][] models = {{20_000, 61}, {200_000, 61}, {20_000, 12}, {4_918, 61}, {3, 700_000}, {1, 1}};
+        int checked = 0;
+        for (long[] nd : models) {
+            long n = nd[0], d = nd[1];
+            Path model = modelHeader(tmp.resolve(n + "x" + d + ".model"), 2, n, d);
+            // the last count of new points still searched on the scalar kernel, by bisection (monotone in m)
+            long lo = 0, hi = 1L << 31;
+            while (hi - lo > 1) {
+                long mid = (lo + hi) >>> 1;
+                if (StageKernels.coldScalarSearch(mid, n, d)) lo = mid; else hi = mid;
+            }
+            for (long m : new long[] {1, lo - 1, lo, lo + 1, n, n + 1}) {
+                if (m < 1 || m >= 1L << 31) continue;
+                Path points = npyHeader(tmp.resolve("new-" + m + "x" + d + ".npy"), m, d);
+                String expected = StageKernels.coldScalarSearch(m, n, d) ? c1 : c2;
+                assertEquals(expected, jit("predict", model.toString(), points.toString(), "--out", "x"),
+                        m + " new points against " + n + " x " + d);
+                checked++;
+            }
+        }
+        assertTrue(checked >= 30, "cases: " + checked);
+        // the rule's corners as measured (BENCHMARKS.md, "Cold predictions on C1")
+        assertTrue(StageKernels.coldScalarSearch(3_000, 20_000, 61) && StageKernels.coldScalarSearch(100, 200_000, 61));
+        assertFalse(StageKernels.coldScalarSearch(30_000, 20_000, 61) || StageKernels.coldScalarSearch(10_000, 200_000, 61));
+    }
+
+    @Test
+    void aPredictionIsSmallOnlyWithAModelHeaderAndANpyOfNewPoints(@TempDir Path tmp) throws Exception {
+        String c1 = "-XX:TieredStopAtLevel=1";
+        String c2 = vectorJit();
+        Path model = modelHeader(tmp.resolve("m.model"), 2, 20_000, 61);
+        Path few = npyHeader(tmp.resolve("few.npy"), 1_000, 61);
+        assertEquals(c1, jit("predict", model.toString(), few.toString()));
+        assertEquals(c1, jit("predict", "--out", "x.npy", "--threads", "2", model.toString(), few.toString(), "-q"));
+        assertEquals(c1, jit("predict", "--out=x", model.toString(), few.toString(), "--format", "csv"));
+        assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v1.model"), 1, 20_000, 61).toString(), few.toString()));
+        assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v3.model"), 3, 20_000, 61).toString(), few.toString()));
+        // every other case: the JVM decides (and says what is wrong with a file)
+        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v4.model"), 4, 20_000, 61).toString(), few.toString()));
+        assertEquals(c2, jit("predict", few.toString(), few.toString()), "not a model");
+        assertEquals(c2, jit("predict", tmp.resolve("missing.model").toString(), few.toString()));
+        assertEquals(c2, jit("predict", model.toString(), tmp.resolve("missing.npy").toString()));
+        assertEquals(c2, jit("predict", model.toString(), few.toString().replace(".npy", ".csv")));
+        assertEquals(c2, jit("predict", model.toString(), few.toString(), "--shape", "1000,61"), "raw input");
+        assertEquals(c2, jit("predict", model.toString(), "-"), "stdin");
+        assertEquals(c2, jit("predict", model.toString()));
+        byte[] header = Files.readAllBytes(model);
+        Files.write(tmp.resolve("short.model"), java.util.Arrays.copyOf(header, 66));
+        assertEquals(c2, jit("predict", tmp.resolve("short.model").toString(), few.toString()), "a truncated header");
+        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("neg.model"), 2, -5, 61).toString(), few.toString()));
+        // an option's value is not a positional argument; NUL, newline and high bytes in the header are read as bytes
+        assertEquals(c1, jit("predict", "--out", few.toString(), model.toString(), few.toString()));
+        assertEquals(c1, jit("predict", modelHeader(tmp.resolve("bytes.model"), 2, 0x0a_00_0a, 1).toString(),
+                npyHeader(tmp.resolve("one.npy"), 1, 1).toString()));
+        assertFalse(StageKernels.coldScalarSearch(1_000, 0x00_80_ff_0a, 61));
+        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("big.model"), 2, 0x00_80_ff_0a, 61).toString(), few.toString()));
+        assertTrue(StageKernels.coldScalarSearch(1, 0x00_80_ff_0a, 1));
+        assertEquals(c1, jit("predict", modelHeader(tmp.resolve("big1.model"), 2, 0x00_80_ff_0a, 1).toString(),
+                tmp.resolve("one.npy").toString()));
+        // by bash alone, as for `sylva hdbscan`
+        assertEquals(c1, bash(". '" + SCRIPT + "'; PATH=/nonexistent; sylva_jit_opts predict '" + model + "' '" + few + "'"));
+    }
+
+    /** The first 70 bytes of a model file (docs/model-file.md) with n fitted points of d coordinates; then junk. */
+    private static Path modelHeader(Path file, int version, long n, long d) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(90).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.put(new byte[] {(byte) 0x89, 'S', 'Y', 'L', 'V', 'A', '\r', '\n', 'H', 'D', 'B', 'M'});
+        b.putInt(version);
+        b.putLong(1_000).putInt(0);    // payload length, header CRC (not read by the launcher)
+        b.putInt(20).putInt(10).putDouble(0).putInt(0).putDouble(1).put((byte) 0).put((byte) 0);
+        b.putInt((int) n).putInt((int) n).putInt((int) d);
+        while (b.hasRemaining()) b.put((byte) 0x7f);
+        return Files.write(file, b.array());
+    }
+
+    /** A .npy header of shape (m, d) and no data: all the launcher reads. */
+    private static Path npyHeader(Path file, long m, long d) throws IOException {
+        String dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + m + ", " + d + "), }";
+        StringBuilder h = new StringBuilder(dict);
+        while ((10 + h.length() + 1) % 64 != 0) h.append(' ');
+        h.append('\n');
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(10 + h.length()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) h.length());
+        b.put(h.toString().getBytes(StandardCharsets.ISO_8859_1));
+        return Files.write(file, b.array());
+    }
+
     @Test
     void theVectorKernelOptionsNameTheKernelsAndTheJvmTakesThemSilently() throws Exception {
         List<String> opts = vectorJit().lines().toList();
@@ -124,7 +222,8 @@ class LauncherJitTest {
         assertEquals(all.subList(2, all.size()), small, "the same options less the module");
         // the small branch of sylva_exec passes no-vector-module and the -small cache; the others neither
         String exec = Files.readString(SCRIPT);
-        assertTrue(exec.contains("sylva_add_java_args \"$jar\" \"${aot%.aot}-small.aot\" no-vector-module"), "sylva_exec");
+        assertTrue(exec.contains("sylva_add_java_args \"$jar\" \"${aot%.aot}-$cache.aot\" no-vector-module"), "sylva_exec");
+        assertTrue(exec.contains("local cache=small\n") && exec.contains("[ \"$1\" = predict ] && cache=small-predict"), "sylva_exec");
     }
 
     private static String vectorJit() throws Exception {

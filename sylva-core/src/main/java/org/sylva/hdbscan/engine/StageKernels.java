@@ -93,6 +93,22 @@ public record StageKernels(DistanceKernel coreDistances, DistanceKernel spanning
     }
 
     /**
+     * True when a fresh JVM searches {@code newPoints} new points among {@code fitted} fitted points of
+     * {@code d} coordinates faster on the scalar kernel: such a search costs about what a fit of
+     * {@code ceil(sqrt(newPoints × fitted))} points costs (each new point against a share of the fitted ones,
+     * as each fitted point in a fit), so that size goes through {@link #coldScalar}. The launchers start
+     * such a {@code sylva predict} on C1 only, by the same rule (kept equal by a test).
+     *
+     * <pre>{@code
+     * StageKernels.coldScalarSearch(1_000, 20_000, 61);    // true: as a fit of 4 473 points
+     * StageKernels.coldScalarSearch(50_000, 20_000, 61);   // false
+     * }</pre>
+     */
+    public static boolean coldScalarSearch(long newPoints, long fitted, long d) {
+        return coldScalar((long) Math.ceil(Math.sqrt((double) newPoints * fitted)), d);
+    }
+
+    /**
      * True when this JVM is a long-lived one, whose compiler has had work to compile: the vector kernel has
      * processed {@link #WARM_VALUES} coordinates in it, or its first fit began {@link #LONG_LIVED_SECONDS}
      * seconds ago or more.

@@ -327,13 +327,13 @@ public final class HdbscanModel {
     }
 
     /**
-     * The kernel for searching {@code m} new points among the {@code n} fitted ones: a search costs about
-     * what a fit of {@code sqrt(m n)} points costs (each new point against a share of the fitted ones, as each
-     * fitted point in a fit), so that size goes through the fit's rule ({@link #kernelFor}); measured on cold
-     * predictions in BENCHMARKS.md, "New points on the kernels' lanes".
+     * The kernel for searching {@code m} new points among the {@code n} fitted ones: the scalar kernel where
+     * {@link StageKernels#coldScalarSearch} says a fresh JVM searches them faster on it, unless the JVM is a
+     * long-lived one; measured on cold predictions in BENCHMARKS.md, "New points on the kernels' lanes".
      */
     private DistanceKernel searchKernel(long m) {
-        return kernelFor((long) Math.ceil(Math.sqrt((double) m * n)), d);
+        KernelProvider kp = KernelProvider.get();
+        return !StageKernels.longLived() && StageKernels.coldScalarSearch(m, n, d) ? kp.scalarDistance() : kp.bestDistance();
     }
 
     private static CoreDistances coreDistances(PointIndex index, int m, Execution ex) {

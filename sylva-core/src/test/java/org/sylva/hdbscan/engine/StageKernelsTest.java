@@ -55,6 +55,23 @@ class StageKernelsTest {
     }
 
     @Test
+    void aSearchOfNewPointsCountsAsAFitOfTheirGeometricMean() {
+        // m new among n fitted: a fit of ceil(sqrt(m n)) points; exact at perfect squares and one past them
+        assertTrue(StageKernels.coldScalarSearch(11_475, 11_475, 61), "as 11 475 points");
+        assertTrue(!StageKernels.coldScalarSearch(11_475, 11_476, 61), "just over 11 475: as 11 476 points");
+        assertTrue(StageKernels.coldScalarSearch(6_583, 20_000, 61) && !StageKernels.coldScalarSearch(6_584, 20_000, 61));
+        assertTrue(StageKernels.coldScalarSearch(1_000, 20_000, 61) && !StageKernels.coldScalarSearch(50_000, 20_000, 61));
+        assertTrue(StageKernels.coldScalarSearch(1, 1_000_000_000L, 1) && !StageKernels.coldScalarSearch(1L << 31, 1L << 31, 1));
+        for (long m = 1; m < 40_000; m += 997) {
+            for (long n : new long[] {1, 500, 20_000, 200_000}) {
+                long fit = (long) Math.ceil(Math.sqrt((double) m * n));
+                assertEquals(StageKernels.coldScalar(fit, 61), StageKernels.coldScalarSearch(m, n, 61), m + " among " + n);
+                assertEquals(StageKernels.coldScalarSearch(m, n, 61), StageKernels.coldScalarSearch(n, m, 61), "symmetric");
+            }
+        }
+    }
+
+    @Test
     void aWarmVectorKernelIsChosenForSmallInputsToo() {
         assumeTrue(kp.vectorDistanceAvailable());
         DistanceKernel v = kp.bestDistance();
