@@ -26,7 +26,7 @@ import picocli.CommandLine.Command;
             "",
             "Exit status: 0 success, 2 error (one line names the problem), 3 results written but the report "
                 + "not, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); verify: 1 incomplete, 4 mismatch."})
-final class SylvaCommand implements Runnable {
+final class SylvaCommand implements java.util.concurrent.Callable<Integer> {
     /** Every subcommand, in the order of the usage text. */
     static final List<Class<?>> SUBCOMMANDS = List.of(HdbscanCommand.class, PredictCommand.class, CutCommand.class,
             ReselectCommand.class, BallTreeCommand.class, DemoCommand.class, BenchCommand.class, ServeCommand.class,
@@ -52,9 +52,17 @@ final class SylvaCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /**
+     * {@code sylva} without a command: the usage on stderr and a usage error's status, as for an unknown
+     * command, so that a script whose command word came out empty ({@code sylva $CMD ...}) fails instead of
+     * passing having done nothing ({@code sylva --help} prints the same text on stdout and exits 0).
+     */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        var err = spec.commandLine().getErr();
+        err.println("sylva: a command is required, e.g. sylva demo; the commands are:");
+        spec.commandLine().usage(err);
+        return ExitStatus.ERROR;
     }
 
     static String version() {

@@ -227,9 +227,16 @@ class CommandsAndHelpTest {
     }
 
     @Test
-    void noArgumentsPrintsTheUsage() {
+    void noArgumentsIsAUsageErrorWithTheUsageOnStderr() {
         Cli.Result r = Cli.run();
-        assertEquals(0, r.code());
-        assertTrue(r.out().startsWith("Usage: sylva"), r.out());
+        assertEquals(ExitStatus.ERROR, r.code());
+        assertEquals("", r.out(), "stdout stays empty: nothing was asked for");
+        assertTrue(r.err().startsWith("sylva: a command is required"), r.err());
+        assertTrue(r.err().contains("Usage: sylva") && r.err().contains("predict"), r.err());
+        // asked for, the same text goes to stdout with success
+        Cli.Result help = Cli.run("--help");
+        assertEquals(0, help.code());
+        assertTrue(help.out().startsWith("Usage: sylva"), help.out());
+        assertTrue(r.err().endsWith(help.out()), "the same usage text");
     }
 }
