@@ -200,6 +200,22 @@ def test_the_jar_path_has_the_launchers_vector_jit_options():
     assert printed == _locate.VECTOR_JIT
 
 
+def test_huge_pages_are_asked_for_where_the_kernel_gives_them_on_request(tmp_path):
+    setting = tmp_path / "enabled"
+    for text, asked in (("always [madvise] never", True), ("always madvise [never]", False),
+                        ("[always] madvise never", False)):
+        setting.write_text(text + "\n")
+        assert _locate.huge_pages_options(setting) == (["-XX:+UseTransparentHugePages"] if asked else []), text
+    assert _locate.huge_pages_options(tmp_path / "missing") == []
+    script = Path(__file__).resolve().parents[2] / "bin" / "sylva-java.sh"
+    if script.is_file():   # the launchers' rule is the same
+        for text in ("always [madvise] never", "always madvise [never]"):
+            setting.write_text(text + "\n")
+            printed = subprocess.run(["bash", "-c", '. "$0"; SYLVA_THP_SETTING="$1"; sylva_java_args x y', str(script),
+                                      str(setting)], capture_output=True, text=True, check=True).stdout.splitlines()
+            assert ("-XX:+UseTransparentHugePages" in printed) == bool(_locate.huge_pages_options(setting)), text
+
+
 def test_a_forked_child_starts_its_own_engine_and_leaves_the_parents_alone():
     import multiprocessing
     e = sylva.engine()

@@ -226,6 +226,40 @@ class LauncherJitTest {
         assertTrue(exec.contains("local cache=small\n") && exec.contains("[ \"$1\" = predict ] && cache=small-predict"), "sylva_exec");
     }
 
+    /**
+     * Transparent huge pages: asked for exactly where the kernel's setting is "[madvise]" (elsewhere the JVM
+     * would warn on stdout, or every page is huge already), in the options of every computing run; and this
+     * JVM starts with the launcher's options without a word on stdout.
+     */
+    @Test
+    void hugePagesAreAskedForWhereTheKernelGivesThemOnRequest(@TempDir Path tmp) throws Exception {
+        String flag = "-XX:+UseTransparentHugePages";
+        String[][] settings = {{"always [madvise] never", "yes"}, {"always madvise [never]", "no"},
+            {"[always] madvise never", "no"}, {"", "no"}};
+        for (String[] s : settings) {
+            Path f = Files.writeString(tmp.resolve("thp-" + s[1] + s[0].length()), s[0] + "\n");
+            List<String> opts = bash(". '" + SCRIPT + "'; SYLVA_THP_SETTING='" + f + "'; sylva_java_args /x/sylva.jar /nonexistent")
+                    .lines().toList();
+            assertEquals(s[1].equals("yes"), opts.contains(flag), s[0] + ": " + opts);
+            List<String> small = bash(". '" + SCRIPT + "'; SYLVA_THP_SETTING='" + f + "'; "
+                    + "sylva_java_args /x/sylva.jar /nonexistent no-vector-module").lines().toList();
+            assertEquals(s[1].equals("yes"), small.contains(flag), "small runs too: " + s[0]);
+        }
+        assertFalse(bash(". '" + SCRIPT + "'; SYLVA_THP_SETTING=/nonexistent; sylva_java_args /x/sylva.jar /nonexistent")
+                .contains(flag), "no setting to read");
+        // this machine's own setting: the JVM takes the options it gets here silently
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(bash(". '" + SCRIPT + "'; sylva_java_args /x/sylva.jar /nonexistent").lines().toList());
+        cmd.add("-version");
+        Process p = new ProcessBuilder(cmd).start();
+        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), stderr);
+        assertEquals("", stdout, "stdout is the user's: " + stdout);
+        assertFalse(stderr.contains("warning"), stderr);
+    }
+
     private static String vectorJit() throws Exception {
         return bash(". '" + SCRIPT + "'; printf '%s\\n' \"${SYLVA_VECTOR_JIT[@]}\"");
     }
