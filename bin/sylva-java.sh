@@ -28,6 +28,7 @@ sylva_drop_incubator_warning() {
 # subshell, no head/sed; a run that keeps the module still starts the stderr filter below): each one
 # costs a few milliseconds on a small VM, and they added up to a fifth of a small run (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). They append to the array
 # SYLVA_OPTS; the *_args / *_opts forms print one option per line (tests, the cache's training).
+#
 # Transparent huge pages where the kernel gives them on request (its setting reads "[madvise]"): this VM's
 # memory is filled in by the host at each 4 KiB page's first touch, and with 2 MiB pages the JVM's heap
 # takes 512 times fewer of those faults. Measured, cold, alternating: 1 149 clips 1.15x faster, 1 653 x 96
@@ -233,9 +234,9 @@ sylva_exec() {
   # A small `sylva hdbscan` input (or `sylva predict` of few new points) runs the scalar kernels under
   # auto in a fresh JVM anyway, so it starts without the Vector API module, from a cache of its own
   # (AOT_CACHE's -small or -small-predict sibling). Without an incubator module in the boot layer, JDK 25's
-  # cache also holds the module graph and the classes linked ahead of time; measured: 14-25 % less wall time for 1 149 clips and 1 653 x 96 features
-  # (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). Same outputs: the same kernels run.
-  # Unless SYLVA_JAVA_OPTS asks for the module or a kernel choice: then it gets the module, as before.
+  # cache also holds the module graph and the classes linked ahead of time; measured: 14-25 % less wall
+  # time for 1 149 clips and 1 653 x 96 features (BENCHMARKS.md, "Cold runs: picocli in the start-up cache").
+  # Same outputs: the same kernels run. Unless SYLVA_JAVA_OPTS asks for the module or a kernel choice: then it gets the module, as before.
   case " ${SYLVA_JAVA_OPTS:-} " in *jdk.incubator.vector*|*sylva.kernels*) [ "$kind" = other ] || kind=small-with-module ;; esac
   if [ "$kind" = small ]; then
     local cache=small
@@ -267,7 +268,7 @@ sylva_train_cache() {
 # Writes AOT_CACHE by a short training run (JDK 25: -XX:AOTCacheOutput; a few seconds, once per build):
 #   sylva_train_aot JAVA JAR AOT_CACHE
 # The training (org.sylva.cli.AotTraining) runs in one JVM what users run once per file: `sylva hdbscan`
-# on a small and on a larger .npy, `demo` and `balltree`, so the cache holds the classes those load.
+# on a small and on a larger .npy, `predict`, `demo` and `balltree`, so the cache holds the classes those load.
 # Three more caches sit beside it: AOT_CACHE's -small sibling for small `sylva hdbscan` inputs and its
 # -small-predict one for `sylva predict` of few new points (both started without the Vector API module, see
 # sylva_exec; apart, since the JVM loads every class of its cache at start: a small fit measured 2-3 %
