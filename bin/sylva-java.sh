@@ -236,7 +236,8 @@ sylva_exec() {
   # (AOT_CACHE's -small or -small-predict sibling). Without an incubator module in the boot layer, JDK 25's
   # cache also holds the module graph and the classes linked ahead of time; measured: 14-25 % less wall
   # time for 1 149 clips and 1 653 x 96 features (BENCHMARKS.md, "Cold runs: picocli in the start-up cache").
-  # Same outputs: the same kernels run. Unless SYLVA_JAVA_OPTS asks for the module or a kernel choice: then it gets the module, as before.
+  # Same outputs: the same kernels run. Unless SYLVA_JAVA_OPTS asks for the module or a kernel choice: then
+  # it gets the module, as before.
   case " ${SYLVA_JAVA_OPTS:-} " in *jdk.incubator.vector*|*sylva.kernels*) [ "$kind" = other ] || kind=small-with-module ;; esac
   if [ "$kind" = small ]; then
     local cache=small
