@@ -201,6 +201,12 @@ class LauncherJitTest {
         }
         assertEquals("org.sylva.kernels", KernelProvider.class.getPackageName());
         // this JVM (Java 25) starts with them, exits 0, and prints nothing on stdout
+        String stderr = javaVersionWith(opts);
+        assertFalse(stderr.contains("CompileCommand"), stderr);
+    }
+
+    /** Runs this JVM's {@code java OPTS -version}, checks that it exits 0 with nothing on stdout; its stderr. */
+    private static String javaVersionWith(List<String> opts) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(opts);
@@ -210,7 +216,7 @@ class LauncherJitTest {
         String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), stderr);
         assertEquals("", stdout, "stdout is the user's: " + stdout);
-        assertFalse(stderr.contains("CompileCommand"), stderr);
+        return stderr;
     }
 
     @Test
@@ -248,15 +254,7 @@ class LauncherJitTest {
         assertFalse(bash(". '" + SCRIPT + "'; SYLVA_THP_SETTING=/nonexistent; sylva_java_args /x/sylva.jar /nonexistent")
                 .contains(flag), "no setting to read");
         // this machine's own setting: the JVM takes the options it gets here silently
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(bash(". '" + SCRIPT + "'; sylva_java_args /x/sylva.jar /nonexistent").lines().toList());
-        cmd.add("-version");
-        Process p = new ProcessBuilder(cmd).start();
-        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), stderr);
-        assertEquals("", stdout, "stdout is the user's: " + stdout);
+        String stderr = javaVersionWith(bash(". '" + SCRIPT + "'; sylva_java_args /x/sylva.jar /nonexistent").lines().toList());
         assertFalse(stderr.contains("warning"), stderr);
     }
 
