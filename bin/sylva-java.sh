@@ -266,7 +266,8 @@ sylva_train_cache() {
   fi
 }
 
-# Writes AOT_CACHE by a short training run (JDK 25: -XX:AOTCacheOutput; a few seconds, once per build):
+# Writes AOT_CACHE by a short training run (JDK 25: -XX:AOTCacheOutput; once per build, with its siblings
+# 11-15 s on two cores):
 #   sylva_train_aot JAVA JAR AOT_CACHE
 # The training (org.sylva.cli.AotTraining) runs in one JVM what users run once per file: `sylva hdbscan`
 # on a small and on a larger .npy, `predict`, `demo` and `balltree`, so the cache holds the classes those load.
