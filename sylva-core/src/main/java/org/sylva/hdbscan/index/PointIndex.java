@@ -250,6 +250,22 @@ public final class PointIndex implements BlockedPoints {
         return b.build();
     }
 
+    /**
+     * As {@link #build(double[], int, int, DistanceKernel, int, CancellationToken)}, without the float32 copy
+     * ({@link #hasFloat32()} false): for searches that compute every distance in float64, such as a saved
+     * model's neighbour search for new points. The partition, the blocks and the bounds are the same; the
+     * copy's conversion and its {@code n d} floats are saved.
+     */
+    public static PointIndex buildWithoutFloat32Copy(double[] rows, int n, int d, DistanceKernel backend, int threads,
+                                                     CancellationToken cancel) {
+        Pools.checkThreads(threads);
+        Objects.requireNonNull(cancel, "cancel");
+        checkRows(rows, n, d);
+        PointIndexBuilder b = new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).boundsBy(backend);
+        b.float32Copy = false;
+        return b.build();
+    }
+
     /** Refuses a negative count, no dimensions, an array of the wrong length and non-finite values. */
     private static void checkRows(double[] rows, int n, int d) {
         if (n < 0) throw new InvalidInputException("number of points must be >= 0, got " + n);

@@ -69,6 +69,8 @@ final class PointIndexBuilder {
     double rounding32;
     /** Fewest points given a rounded float32 copy ({@link PointIndex#ROUNDED_COPY_MIN_POINTS}; tests lower it). */
     int roundedCopyMinPoints = PointIndex.ROUNDED_COPY_MIN_POINTS;
+    /** False for an index no pre-filter reads ({@link PointIndex#buildWithoutFloat32Copy}): no copy at all. */
+    boolean float32Copy = true;
     int[] posToOrig;
     int[] origToPos;
     int pos;
@@ -177,7 +179,7 @@ final class PointIndexBuilder {
         scheduler.forEach(0, exact.length, g -> exact[g] = fillLeaves(g));
         boolean allExact = true;
         for (boolean e : exact) allExact &= e;
-        if (!allExact && n < roundedCopyMinPoints) return;
+        if (!float32Copy || (!allExact && n < roundedCopyMinPoints)) return;
         int[] order = Float32Copy.order(rows, n, d);
         // A rounded copy holds the points minus their mean (node 0's centre): distances are the same, and the
         // rounding is then relative to the points' spread rather than to their distance from the origin.

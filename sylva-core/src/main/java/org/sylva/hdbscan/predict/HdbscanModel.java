@@ -361,7 +361,9 @@ public final class HdbscanModel {
     private NeighbourSearch search(Execution execution, DistanceKernel kernel) {
         NeighbourSearch s = search;
         if (s == null || s.kernel() != kernel) {
-            s = new NeighbourSearch(index(rows, n, d, kernel, execution));
+            // no float32 copy: the search computes every distance in float64
+            s = new NeighbourSearch(PointIndex.buildWithoutFloat32Copy(rows, n, d, kernel, execution.threads(),
+                    execution.cancel()));
             search = s;   // benign race: every caller builds an index that answers the same
         }
         return s;

@@ -176,6 +176,28 @@ class PointIndexTest {
     }
 
     @Test
+    void withoutTheFloat32CopyTheIndexIsTheSameLessTheCopy() {
+        int n = 5_000, d = 7;
+        double[] rows = randomRows(n, d, 11);
+        for (int i = 0; i < rows.length; i++) rows[i] = (float) rows[i];   // float32 values: an exact copy is made
+        for (var kernel : java.util.List.of(KernelProvider.get().scalarDistance(), KernelProvider.get().bestDistance())) {
+            PointIndex with = PointIndex.build(rows, n, d, kernel, 2, CancellationToken.NEVER);
+            PointIndex without = PointIndex.buildWithoutFloat32Copy(rows, n, d, kernel, 2, CancellationToken.NEVER);
+            assertTrue(with.hasFloat32(), kernel.name());
+            assertTrue(!without.hasFloat32() && without.blocks32() == null, kernel.name());
+            assertArrayEquals(with.blocks(), without.blocks(), kernel.name());
+            assertEquals(with.nodes(), without.nodes());
+            for (int i = 0; i < n; i++) assertEquals(with.position(i), without.position(i));
+            for (int node = 0; node < with.nodes(); node++) {
+                assertEquals(with.radius(node), without.radius(node), 0.0);
+                assertEquals(with.lowerBound(node, with.nodes() - 1), without.lowerBound(node, with.nodes() - 1), 0.0);
+            }
+        }
+        assertThrows(InvalidInputException.class, () -> PointIndex.buildWithoutFloat32Copy(new double[] {1, Double.NaN},
+                1, 2, KernelProvider.get().scalarDistance(), 1, CancellationToken.NEVER));
+    }
+
+    @Test
     void refusesNonFiniteAndBadShapes() {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> PointIndex.build(new double[] {0, 1, Double.NaN, 2}, 2, 2, KernelProvider.get().scalarDistance()));
