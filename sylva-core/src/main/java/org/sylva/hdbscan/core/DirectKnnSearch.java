@@ -54,8 +54,14 @@ final class DirectKnnSearch {
         this.prune = prune;
         this.outIdx = outIdx;
         this.outDist = outDist;
+        // each worker's scratch is made on its first unit: a pass of u units runs min(threads, u) workers
         this.scratch = new Scratch[threads];
-        for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, k);
+    }
+
+    /** Worker {@code worker}'s scratch, made on first use (a worker runs on one thread at a time). */
+    private Scratch scratch(int worker) {
+        if (scratch[worker] == null) scratch[worker] = new Scratch(idx, backend, k);
+        return scratch[worker];
     }
 
     /** Per-worker buffers, allocated once. */
@@ -83,7 +89,7 @@ final class DirectKnnSearch {
 
     /** Computes the lists of the points of leaf {@code leaf} and writes them out. */
     void unit(int worker, int leaf) {
-        Scratch s = scratch[worker];
+        Scratch s = scratch(worker);
         NearestLists qs = s.main;
         qs.m = idx.leafCount(leaf);
         qs.leaf = leaf;
@@ -99,7 +105,7 @@ final class DirectKnnSearch {
 
     /** Recomputes the list of query {@code i} of {@code qs} alone, in place (nothing is written out). */
     void redo(int worker, NearestLists qs, int i) {
-        Scratch s = scratch[worker];
+        Scratch s = scratch(worker);
         NearestLists one = s.single;
         one.m = 1;
         one.leaf = qs.leaf;

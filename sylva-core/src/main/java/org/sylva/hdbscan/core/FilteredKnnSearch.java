@@ -123,10 +123,23 @@ final class FilteredKnnSearch {
      */
     private ProjectedIndex axes;
 
+    /** Worker {@code worker}'s scratch, made on first use (a worker runs on one thread at a time). */
+    private Scratch scratch(int worker) {
+        if (scratch[worker] == null) scratch[worker] = new Scratch(idx, backend, k, ap.capacity());
+        return scratch[worker];
+    }
+
+    /** Workers whose scratch has been made so far (tests). */
+    int scratchesMade() {
+        int m = 0;
+        for (Scratch s : scratch) if (s != null) m++;
+        return m;
+    }
+
     /** Pair visits pass 2 skipped on the principal axes' bound, over all workers (tests). */
     long skippedVisits() {
         long v = 0;
-        for (Scratch s : scratch) v += s.skippedVisits;
+        for (Scratch s : scratch) if (s != null) v += s.skippedVisits;
         return v;
     }
 
@@ -156,7 +169,8 @@ final class FilteredKnnSearch {
         int positions = posTo - posFrom;
         ap = backend.approximatesByDifferences() && IntegerGrid.exactApproximations(idx, idx.positions(), idx::original)
                 ? ApproximateLists.exact(positions, k, idx) : new ApproximateLists(positions, k, k + EXTRA, bound);
-        for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, k, ap.capacity());
+        // each worker's scratch is made on its first unit (scratch(worker)): a pass of u units runs min(threads, u)
+        // workers
         int leaves = idx.leaves();
         t0 = new double[positions];
         leafMaxT0 = new double[leaves];
@@ -208,7 +222,7 @@ final class FilteredKnnSearch {
      * {@code t0}: every true list member of a point lies within its {@code t0}.
      */
     void firstPass(int worker, int q) {
-        Scratch s = scratch[worker];
+        Scratch s = scratch(worker);
         int start = idx.leafStart(q), m = idx.leafCount(q);
         for (int p = start; p < start + m; p++) ap.reset(p - base);
         for (int i = 0; i < m; i++) {
@@ -290,7 +304,7 @@ final class FilteredKnnSearch {
         if (slice) throw new IllegalStateException("a slice's search runs secondPassSlice");
         int tiles = 0;
         int visits = 0;
-        Scratch s = scratch[worker];
+        Scratch s = scratch(worker);
         int own = idx.leafNode(q);
         double ownMax = leafMaxT0[q];
         int sp = 0;
@@ -335,7 +349,7 @@ final class FilteredKnnSearch {
      * side, by different tasks.
      */
     void secondPassSlice(int worker, int q, int leafFrom, int leafTo) {
-        Scratch s = scratch[worker];
+        Scratch s = scratch(worker);
         int own = idx.leafNode(q);
         double ownMax = leafMaxT0[q];
         int w = idx.blockWidth();
@@ -525,7 +539,7 @@ final class FilteredKnnSearch {
      * within the final limit decides the list; a list that overflowed below its limit is redone directly.
      */
     void finalPass(int worker, int q) {
-        Scratch s = scratch[worker];
+        Scratch s = scratch(worker);
         NearestLists qs = s.main;
         int start = idx.leafStart(q);
         qs.reset(idx.leafCount(q), q);

@@ -82,14 +82,20 @@ final class CheapestEdgeScan {
         this.leavesByCore = run.leavesByCore;
         this.approxFactor = run.approxFactor;
         this.approxAbs = run.approxAbs;
+        // each worker's scratch is made on its first unit: a pass of u units runs min(threads, u) workers
         scratch = new Scratch[threads];
-        for (int t = 0; t < threads; t++) scratch[t] = new Scratch(idx, backend, filtered);
+    }
+
+    /** Worker {@code worker}'s scratch, made on first use (a worker runs on one thread at a time). */
+    private Scratch scratch(int worker) {
+        if (scratch[worker] == null) scratch[worker] = new Scratch(idx, backend, filtered);
+        return scratch[worker];
     }
 
     /** Tiles left to the principal axes so far, over all workers (tests). */
     long screenedTiles() {
         long t = 0;
-        for (Scratch s : scratch) t += s.screenedTiles;
+        for (Scratch s : scratch) if (s != null) t += s.screenedTiles;
         return t;
     }
 
@@ -149,7 +155,7 @@ final class CheapestEdgeScan {
 
     /** Scans the active points of {@code leaf} on worker {@code worker}'s buffers. */
     void scanLeaf(int worker, int leaf) {
-        Scratch s = scratch[worker];
+        Scratch s = scratch(worker);
         int start = idx.leafStart(leaf), cnt = idx.leafCount(leaf);
         int m = 0;
         int uniform = -1;

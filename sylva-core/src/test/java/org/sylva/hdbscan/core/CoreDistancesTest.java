@@ -60,6 +60,20 @@ class CoreDistancesTest {
         return x;
     }
 
+    /** The most threads Java's pools take, on a small input: the same lists as one thread (scratch made per worker run). */
+    @Test
+    void theMostThreadsGiveTheListsOfOne() {
+        double[] rows = gaussian(400, 5, 8);
+        for (DistanceKernel b : List.of(KernelProvider.get().scalarDistance(), KernelProvider.get().bestDistance())) {
+            for (boolean prune : new boolean[] {true, false}) {
+                CoreDistances many = run(rows, 400, 5, 7, b, org.sylva.parallel.Pools.MAX_WORKERS, prune);
+                CoreDistances one = run(rows, 400, 5, 7, b, 1, prune);
+                assertArrayEquals(one.coreDistances(), many.coreDistances(), b.name() + " prune " + prune);
+                assertMatchesBruteForce(rows, 400, 5, 7, many);
+            }
+        }
+    }
+
     @Test
     void matchesBruteForceOnRandomData() {
         double[] rows = gaussian(800, 3, 11);

@@ -42,6 +42,29 @@ class FilteredKnnSearchTest {
         return new Object[] {nb, nd};
     }
 
+    /** A search for many threads makes a worker's scratch only when that worker runs (issue: --threads 32767). */
+    @Test
+    void scratchIsMadeOnlyForTheWorkersThatRun() {
+        DistanceKernel b = vector();
+        int n = 600, d = 6, k = 5;
+        double[] rows = CoreDistancesTest.gaussian(n, d, 3);
+        for (int i = 0; i < rows.length; i++) rows[i] = (float) rows[i];   // float32 values: the pre-filter's copy
+        PointIndex idx = PointIndex.build(rows, n, d, b);
+        int[] nb = new int[n * k];
+        double[] nd = new double[n * k];
+        FilteredKnnSearch s = new FilteredKnnSearch(idx, b, k, org.sylva.parallel.Pools.MAX_WORKERS, nb, nd);
+        org.junit.jupiter.api.Assertions.assertEquals(0, s.scratchesMade(), "none before a pass");
+        int leaves = idx.leaves();
+        for (int i = 0; i < leaves; i++) s.firstPass(i % 3, i);
+        s.boundsUp();
+        for (int i = 0; i < leaves; i++) s.secondPass(i % 3, i);
+        for (int i = 0; i < leaves; i++) s.finalPass(i % 3, i);
+        org.junit.jupiter.api.Assertions.assertEquals(3, s.scratchesMade(), "workers 0, 1 and 2 ran");
+        Object[] one = filtered(idx, b, k, false, false);
+        assertArrayEquals((int[]) one[0], nb);
+        assertArrayEquals((double[]) one[1], nd);
+    }
+
     static DistanceKernel vector() {
         DistanceKernel b = KernelProvider.get().bestDistance();
         assumeTrue(b.approximates(), "no float32 pre-filter in this JVM (vector kernels unavailable)");

@@ -130,6 +130,22 @@ class BoruvkaMstTest {
         }
     }
 
+    /** The most threads Java's pools take, on a small input: the tree of one thread (scratch made per worker run). */
+    @Test
+    void theMostThreadsGiveTheTreeOfOne() {
+        double[] rows = gaussian(500, 4, 37);
+        for (DistanceKernel k : List.of(KernelProvider.get().scalarDistance(), KernelProvider.get().bestDistance())) {
+            PointIndex idx = PointIndex.build(rows, 500, 4, k);
+            CoreDistances cd = CoreDistances.compute(idx, 5, k, 1, ProgressListener.NONE, CancellationToken.NEVER);
+            SpanningTree one = new BoruvkaRun(idx, cd, k, 1.0, true, true, new org.sylva.parallel.ParallelWork(1))
+                    .run(ProgressListener.NONE, CancellationToken.NEVER);
+            SpanningTree many = new BoruvkaRun(idx, cd, k, 1.0, true, true,
+                    new org.sylva.parallel.ParallelWork(org.sylva.parallel.Pools.MAX_WORKERS))
+                    .run(ProgressListener.NONE, CancellationToken.NEVER);
+            assertEquals(one, many, k.name());
+        }
+    }
+
     /**
      * Distinct binary vectors: distances are square roots of small integers, so weights take a handful of
      * values and the tie order decides almost every edge; the scans prune tied candidates by their
