@@ -2,6 +2,7 @@ package org.sylva.cli.serve;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ import org.sylva.progress.ProgressListener;
 
 /**
  * The {@code predict} request: the client sends back the {@code model} bytes an {@code hdbscan} request
- * with {@code prediction_data: true} answered (the engine keeps no state between requests, so a model
+ * with {@code prediction_data: true} answered (the engine needs no state between requests, so a model
  * survives an engine restart and pickles with its estimator), and asks, by {@code what}, for
  * <ul>
  *   <li>{@code "predict"} with {@code points}: {@code labels} (int32), {@code probabilities},
@@ -27,9 +28,23 @@ import org.sylva.progress.ProgressListener;
  *   <li>{@code "all_membership"}: the same for the fitted points, its {@code all_points_membership_vectors}.</li>
  * </ul>
  * Parameter {@code threads} (null: every core).
+ *
+ * <p>The handler keeps the last model it parsed, with a copy of its bytes: a request whose {@code model} is
+ * byte for byte the same (every call of the Python package for one estimator sends its model again) gets
+ * that model back, with the neighbour index it built, instead of parsing and indexing the bytes again. The
+ * answers are the same either way; the cost is one model held between requests.
  */
 final class PredictHandler implements Handler {
     static final List<String> PARAMETERS = List.of("what", "threads");
+
+    /** A parsed model and the bytes it was parsed from (a copy: the request's array is not kept). */
+    private record Parsed(byte[] bytes, HdbscanModel model) {
+    }
+
+    /** The last model parsed (requests run one at a time; volatile for a handler shared all the same). */
+    private volatile Parsed last;
+    /** Models parsed so far (tests). */
+    private int parsed;
 
     @Override
     public Frame handle(Frame request, CancellationToken cancel) {
@@ -62,17 +77,27 @@ final class PredictHandler implements Handler {
         return new Frame("ok", out, arrays);
     }
 
-    private static HdbscanModel model(Frame request) {
+    private HdbscanModel model(Frame request) {
         WireArray a = request.array("model");
         if (a == null || !(a.data() instanceof byte[] bytes) || a.ndim() != 1) {
             throw new InvalidInputException("the request has no 'model' (the 1-D uint8 bytes an hdbscan request "
                     + "with prediction_data answered)");
         }
+        Parsed p = last;
+        if (p != null && Arrays.equals(p.bytes(), bytes)) return p.model();
         try {
-            return HdbscanModel.fromBytes(bytes, "the request's model");
+            HdbscanModel m = HdbscanModel.fromBytes(bytes, "the request's model");
+            parsed++;
+            last = new Parsed(bytes.clone(), m);
+            return m;
         } catch (IOException e) {
             throw new UncheckedIOException(e);   // reading from memory: only a broken model gets here as data
         }
+    }
+
+    /** Models parsed so far, not counting those found in {@link #last} (tests). */
+    int parsed() {
+        return parsed;
     }
 
     private static PointSet points(Frame request, HdbscanModel model) {
