@@ -153,6 +153,9 @@ public final class EngineServer {
                 throw new InvalidInputException("unknown command '" + request.kind() + "'; the engine knows "
                         + String.join(", ", new java.util.TreeSet<>(handlers.keySet())));
             }
+            for (Handler other : handlers.values()) {
+                if (other != h) other.release();   // what one kind of request keeps never holds another's memory
+            }
             token.throwIfCancelled();
             response = h.handle(new Frame(request.kind(), params, request.arrays()), token);
         } catch (CancelledException e) {

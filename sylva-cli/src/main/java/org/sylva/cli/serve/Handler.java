@@ -10,4 +10,11 @@ import org.sylva.progress.CancellationToken;
  */
 interface Handler {
     Frame handle(Frame request, CancellationToken cancel);
+
+    /**
+     * Lets go of what the handler keeps between its requests ({@link PredictHandler}'s last model): the
+     * engine calls it before a request of another kind, whose memory it would otherwise take.
+     */
+    default void release() {
+    }
 }

@@ -32,7 +32,8 @@ import org.sylva.progress.ProgressListener;
  * <p>The handler keeps the last model it parsed, with a copy of its bytes: a request whose {@code model} is
  * byte for byte the same (every call of the Python package for one estimator sends its model again) gets
  * that model back, with the neighbour index it built, instead of parsing and indexing the bytes again. The
- * answers are the same either way; the cost is one model held between requests.
+ * answers are the same either way; the cost is one model held between predictions (a request of another
+ * kind releases it: {@link #release}).
  */
 final class PredictHandler implements Handler {
     static final List<String> PARAMETERS = List.of("what", "threads");
@@ -93,6 +94,11 @@ final class PredictHandler implements Handler {
         } catch (IOException e) {
             throw new UncheckedIOException(e);   // reading from memory: only a broken model gets here as data
         }
+    }
+
+    @Override
+    public void release() {
+        last = null;
     }
 
     /** Models parsed so far, not counting those found in {@link #last} (tests). */

@@ -61,5 +61,35 @@ class PredictHandlerTest {
         assertEquals(2, h.parsed(), "whole again: the same bytes as the last model parsed");
         predict(h, a, fresh);
         assertEquals(3, h.parsed(), "only the last model is kept");
+        h.release();
+        predict(h, a, fresh);
+        assertEquals(4, h.parsed(), "released: parsed again");
+    }
+
+    /** The engine releases what a handler keeps before a request of another kind. */
+    @Test
+    void aRequestOfAnotherKindReleasesTheOthersHandlers() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger released = new java.util.concurrent.atomic.AtomicInteger();
+        Handler keeping = new Handler() {
+            @Override
+            public Frame handle(Frame request, CancellationToken cancel) {
+                return new Frame("ok", Map.of());
+            }
+
+            @Override
+            public void release() {
+                released.incrementAndGet();
+            }
+        };
+        Handler other = (request, cancel) -> new Frame("ok", Map.of());
+        java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
+        FrameWriter w = new FrameWriter(requests);
+        for (String kind : List.of("keep", "keep", "other", "keep")) w.write(new Frame(kind, Map.of()));
+        java.io.ByteArrayOutputStream answers = new java.io.ByteArrayOutputStream();
+        EngineServer server = new EngineServer(new java.io.ByteArrayInputStream(requests.toByteArray()), answers,
+                Map.of("keep", keeping, "other", other), FrameLimits.defaults(), "test",
+                new java.io.PrintWriter(java.io.Writer.nullWriter()), false);
+        assertEquals(0, server.run());
+        assertEquals(1, released.get(), "released once: before the request of the other kind");
     }
 }
