@@ -1,6 +1,8 @@
 """Erwin's ``build_balltree`` and ``partition_balltree``, computed by the Sylva engine."""
 from __future__ import annotations
 
+import numbers
+
 from ._engine import get_engine
 from ._inputs import balltree_points, batch_ids, from_torch, to_torch
 
@@ -43,6 +45,8 @@ def partition_balltree(points, batch_idx, target_level, *, threads=None, kernels
     rows inside a cell in increasing order. Inputs, device and keywords as :func:`build_balltree`; the same bytes as
     ``sylva balltree --partition-level T``'s ``perm.npy``.
     """
+    if not isinstance(target_level, numbers.Integral) or isinstance(target_level, bool):
+        raise ValueError(f"target_level must be an integer; got {target_level!r}")
     arrays, device = _request(points, batch_idx)
     r = get_engine().call("partition", {"level": int(target_level), "threads": threads, "kernels": kernels}, arrays)
     return to_torch(r.arrays["perm"], device)

@@ -112,6 +112,12 @@ def test_a_negative_level_is_a_value_error():
         sylva.partition_balltree(cloud(10), None, -1)
 
 
+@pytest.mark.parametrize("level", ["a", 2.5, None, True])
+def test_a_level_that_is_not_an_integer_is_a_value_error_naming_it(level):
+    with pytest.raises(ValueError, match="target_level must be an integer"):
+        sylva.partition_balltree(cloud(10), None, level)
+
+
 def test_torch_tensors_come_back_as_tensors_on_the_same_device():
     torch = pytest.importorskip("torch")
     x = cloud(1000, 3, 3)

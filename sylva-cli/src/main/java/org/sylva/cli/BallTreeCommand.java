@@ -46,7 +46,7 @@ final class BallTreeCommand implements Callable<Integer> {
     @Mixin
     InputOptions in = new InputOptions();
 
-    @Option(names = "--batch", paramLabel = "IDS.npy",
+    @Option(names = "--batch", paramLabel = "IDS",
             description = "Batch id per point (int32/int64 .npy): start at 0, never decrease, never skip.")
     Path batch;
 
@@ -66,7 +66,8 @@ final class BallTreeCommand implements Callable<Integer> {
     OutputFormat format;
 
     @Option(names = "--report", paramLabel = "FILE.html",
-            description = "Also write an HTML picture of the cloud coloured by ball (2-D or 3-D clouds). FILE must be "
+            description = "Also write an HTML picture of the cloud coloured by ball (more than 2 dimensions: on its first "
+                + "two principal components). FILE must be "
                 + "a regular file or not exist (a directory, link, FIFO or device is refused, never replaced), and not "
                 + "an output's name in --out. If the report fails, the outputs are still written; exit status 3.")
     Path report;
@@ -118,11 +119,11 @@ final class BallTreeCommand implements Callable<Integer> {
                 RESERVED, report);
         OutputTargets.refuseOverlaps(out, RESERVED, List.of(new OutputTargets.OptionFile("--report", report)),
                 List.of(new OutputTargets.OptionFile("input", in.inputPath()), new OutputTargets.OptionFile("--batch", batch)));
-        PointSet points = in.read(err, run.quiet, context.stdin(), context.cancel());
+        PointSet points = in.read(err, context.stdin(), context.cancel());
         in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size())
                 : readLayout(batch, points.size(), context.cancel());
-        if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable() && !run.quiet) {
+        if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable()) {
             err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels ("
                     + org.sylva.kernels.KernelProvider.get().vectorPartitionUnavailableReason()
                     + "); building with the scalar code");

@@ -57,9 +57,12 @@ final class BenchCommand implements Runnable {
         @Option(names = "--generate", paramLabel = "N", description = "Use N generated clip-like waveforms instead of FILE.")
         Integer generate;
 
-        @Option(names = "--min-cluster-size", defaultValue = "20") int minClusterSize;
-        @Option(names = "--min-samples") Integer minSamples;
-        @Option(names = "--method", defaultValue = "eom") SelectionMethod method;
+        @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "20",
+                description = "HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}).") int minClusterSize;
+        @Option(names = "--min-samples", paramLabel = "K",
+                description = "HDBSCAN min_samples (default: the min_cluster_size).") Integer minSamples;
+        @Option(names = "--method", paramLabel = "eom|leaf", defaultValue = "eom",
+                description = "Cluster selection method (default ${DEFAULT-VALUE}).") SelectionMethod method;
         @Option(names = "--backend", defaultValue = "auto", converter = EngineChoice.Name.class,
                 paramLabel = "auto|scalar|simd|opencl|cuda", description = "Distance kernels (default auto, which "
                 + "runs small inputs on the scalar kernels for its first 5 s; simd: the vector kernels warm), or the "
@@ -67,7 +70,7 @@ final class BenchCommand implements Runnable {
         String backend;
         @Option(names = "--repeat", defaultValue = "3", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
         @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;
-        @Option(names = "--threads") Integer threads;
+        @Option(names = "--threads", paramLabel = "T", description = "Worker threads (default: all processors).") Integer threads;
 
         Hdb(CliContext context) {
             this.context = context;
@@ -76,13 +79,23 @@ final class BenchCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             PointSet pts;
+            if (generate != null && input != null) {
+                throw new InvalidInputException("give a FILE or --generate N, not both");
+            }
             if (generate != null) {
+                DemoCommand.checkPoints("--generate", generate);
                 pts = ClipLikeData.generate(generate, 20240L + generate).points();
             } else if (input != null) {
                 InputOptions in = new InputOptions();
                 in.input = input;
                 in.shape = shape;
-                pts = in.read(spec.commandLine().getErr(), false, context.stdin(), context.cancel());
+                // read as sylva hdbscan reads it, so the fit timed is the fit it runs: float64 values stay exact
+                InputOptions.Loaded loaded = in.readForFit(spec.commandLine().getErr(), context.stdin(),
+                        context.cancel());
+                in.requireFinite(loaded, "; sylva bench times finite inputs (sylva hdbscan has --non-finite)");
+                in.requireRepresentable(loaded);
+                pts = loaded.float64() == null ? loaded.points()
+                        : PointSet.uncheckedFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
             }
@@ -107,11 +120,12 @@ final class BenchCommand implements Runnable {
 
         private final CliContext context;
 
-        @Parameters(index = "0", paramLabel = "FILE") String input;
-        @Option(names = "--shape", paramLabel = "N,D") String shape;
-        @Option(names = "--batch", paramLabel = "IDS.npy") Path batch;
-        @Option(names = "--repeat", defaultValue = "21") int repeat;
-        @Option(names = "--threads") Integer threads;
+        @Parameters(index = "0", paramLabel = "FILE", description = "Points (.npy, .csv, raw with --shape).") String input;
+        @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input.") String shape;
+        @Option(names = "--batch", paramLabel = "IDS", description = "Batch id of each point (.npy of integers), "
+                + "as sylva balltree --batch.") Path batch;
+        @Option(names = "--repeat", defaultValue = "21", description = "Timed builds (default ${DEFAULT-VALUE}).") int repeat;
+        @Option(names = "--threads", paramLabel = "T", description = "Worker threads (default: all processors).") Integer threads;
         @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "vector",
                 description = "Vector API kernels where the JVM has them, or the scalar code (default ${DEFAULT-VALUE}).")
         BallTreeCommand.Kernels kernels;
@@ -130,7 +144,7 @@ final class BenchCommand implements Runnable {
             InputOptions in = new InputOptions();
             in.input = input;
             in.shape = shape;
-            PointSet pts = in.read(spec.commandLine().getErr(), false, context.stdin(), context.cancel());
+            PointSet pts = in.read(spec.commandLine().getErr(), context.stdin(), context.cancel());
             in.requireFinite(pts, "; a ball tree needs finite coordinates");
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size())
                     : BallTreeCommand.readLayout(batch, pts.size(), context.cancel());
@@ -173,7 +187,7 @@ final class BenchCommand implements Runnable {
         @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input.") String shape;
         @Option(names = "--repeat", defaultValue = "5", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
         @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up runs (default ${DEFAULT-VALUE}).") int warmup;
-        @Option(names = "--threads") Integer threads;
+        @Option(names = "--threads", paramLabel = "T", description = "Worker threads (default: all processors).") Integer threads;
 
         Predict(CliContext context) {
             this.context = context;
@@ -185,7 +199,7 @@ final class BenchCommand implements Runnable {
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
             HdbscanModel m = HdbscanModel.load(model);
-            PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), false, context);
+            PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), context);
             spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, t).line());
             return 0;
         }

@@ -58,7 +58,7 @@ final class CutCommand implements Callable<Integer> {
     ResultFolderOptions folder = new ResultFolderOptions();
 
     @Mixin
-    RunOptions run = new RunOptions();
+    QuietOptions run = new QuietOptions();
 
     CutCommand(CliContext context) {
         this.context = context;
@@ -103,8 +103,8 @@ final class CutCommand implements Callable<Integer> {
             spec.commandLine().getOut().println(Json.write(j));
         }
         if (!run.quiet) {
-            err.println(String.format(Locale.ROOT, "%d rows cut at distance %s (min cluster size %d): %d clusters, %d "
-                    + "noise%nwrote %s to %s", labels.length, distance, mcs, clusters, noise,
+            err.println(String.format(Locale.ROOT, "%d rows cut at distance %s (min cluster size %d): %s, %d "
+                    + "noise%nwrote %s to %s", labels.length, distance, mcs, HdbscanOutputs.clusters(clusters), noise,
                     HdbscanOutputs.files(written.size()),
                     written.get(0).toAbsolutePath().getParent()));
         }

@@ -55,10 +55,24 @@ final class DemoCommand implements Callable<Integer> {
         this.context = context;
     }
 
+    /** Refuses a generated data set's size outside {@code 2 .. ClipLikeData.MAX_POINTS}, naming {@code option}. */
+    static void checkPoints(String option, int points) {
+        if (points < 2) throw new InvalidInputException(option + " must be at least 2; got " + points);
+        if (points > ClipLikeData.MAX_POINTS) {
+            throw new InvalidInputException(option + " must be at most " + ClipLikeData.MAX_POINTS + " (the clips'"
+                    + " float32 samples are one Java array); got " + points);
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
-        if (points < 2) throw new InvalidInputException("--points must be at least 2; got " + points);
+        checkPoints("--points", points);
+        if (minClusterSize > points) {
+            // min_samples defaults to min_cluster_size, and a fit refuses more than the points
+            throw new InvalidInputException("--min-cluster-size (" + minClusterSize + ") must be at most --points ("
+                    + points + ")");
+        }
         Hdbscan h = Hdbscan.builder().minClusterSize(minClusterSize).threads(run.threadCount()).build();
         List<String> files = new ArrayList<>(HdbscanOutputs.names(OutputFormat.NPY));
         files.add(REPORT);

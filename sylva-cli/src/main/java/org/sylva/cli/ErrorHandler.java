@@ -126,6 +126,10 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             String first = args.get(0);
             List<String> suggestions = u.getSuggestions();
             String hint = suggestions.isEmpty() ? "" : "; did you mean '" + suggestions.get(0) + "'?";
+            // an option's name typed as a command ('sylva version'): point to the option, not a look-alike command
+            if (!first.startsWith("-") && cl.getCommandSpec().findOption("--" + first) != null) {
+                hint = "; did you mean '" + cl.getCommandSpec().qualifiedName() + " --" + first + "'?";
+            }
             if (!first.startsWith("-") && !cl.getSubcommands().isEmpty() && cl.getParseResult() != null
                     && cl.getParseResult().originalArgs().indexOf(first) == 0) {
                 List<String> shown = cl.getSubcommands().entrySet().stream()

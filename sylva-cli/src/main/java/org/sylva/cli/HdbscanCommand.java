@@ -36,7 +36,7 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {
             "Exact HDBSCAN with scikit-learn's parameters (sklearn.cluster.HDBSCAN's names in kebab case). "
                 + "Writes labels (-1 = noise), probabilities, outlier_scores, core_distances, mst, single_linkage, "
-                + "condensed_tree and persistence (.npy, or .csv with --format csv) into --out; all of them or, "
+                + "condensed_tree and persistence (NumPy files, or CSV with --format csv) into --out; all of them or, "
                 + "on error or Ctrl-C, none.",
             "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + 1). "
                 + "Every input is converted exactly: a float64, int32 or int64 .npy, and text (.csv/.tsv, "
@@ -164,7 +164,7 @@ final class HdbscanCommand implements Callable<Integer> {
             + "centres, as scikit-learn's store_centers: centroids (the members' mean weighted by their membership "
             + "probabilities) and / or medoids (the member with the smallest probability-weighted sum of distances "
             + "to the others, under --metric), one row per cluster, in the coordinates the fit saw (the component scores "
-            + "with --pca). Medoids cost O(m^2) per cluster of m points.")
+            + "with --pca). A medoid costs m^2 distances for a cluster of m points.")
     String centers;
 
     @Mixin
@@ -219,7 +219,7 @@ final class HdbscanCommand implements Callable<Integer> {
 
         long t0 = System.nanoTime();
         PhaseTrace.enter(err, "read");
-        InputOptions.Loaded loaded = in.readForFit(err, run.quiet, context.stdin(), context.cancel());
+        InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel());
         PointSet points = loaded.points();
         SampleWeights weights = sampleWeight == null ? null
                 : SampleWeightFile.read(sampleWeight, points.size(), context.cancel());
@@ -231,13 +231,14 @@ final class HdbscanCommand implements Callable<Integer> {
         } else if (pca != null) {
             in.requireFinite(loaded, "; --pca needs finite coordinates: it cannot leave rows out");
         }
+        if (coordinates) in.requireRepresentable(loaded);
         // Before the fit: a bad waveform option or a second file of the wrong length fails at once.
         // Without a report they shape nothing, but a wrong one is still an error: checked all the same.
         Waveforms waveforms = null;
         if (report != null || waveformOptions.given()) {
             waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet, context.cancel());
         }
-        if (report == null && waveformOptions.given() && !run.quiet) {
+        if (report == null && waveformOptions.given()) {
             err.println("sylva: warning: the waveform options only shape the report; add --report FILE.html");
         }
         // Enough free space for the outputs? Checked now that n is known, before the long computation.

@@ -205,6 +205,11 @@ final class HdbscanOutputs {
         return n + (n == 1 ? " file" : " files");
     }
 
+    /** "1 cluster", "3 clusters". */
+    static String clusters(int n) {
+        return n + (n == 1 ? " cluster" : " clusters");
+    }
+
     /** The summary of a fit on the input read from a file, or on {@code pca}'s scores when not null. */
     static String summary(HdbscanResult r, PointSet points, String dtype, double readSeconds, PcaFeatures pca,
             List<Path> written) {

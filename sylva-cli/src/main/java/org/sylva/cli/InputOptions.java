@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
 final class InputOptions {
     @Parameters(index = "0", paramLabel = "INPUT",
             description = "Points: .npy (float16/32/64, int8/16/32/64, uint8/16, bool; any byte order, C or "
-                    + "Fortran order; for hdbscan also 3-D clips (n, C, S), clustered as rows of C*S values), .csv/.tsv "
+                    + "Fortran order; for hdbscan and predict also 3-D clips (n, C, S), clustered as rows of C*S values), .csv/.tsv "
                     + "(numbers, optional header row), or raw little-endian float32 with --shape; '-' reads stdin.")
     String input;
 
@@ -43,7 +43,7 @@ final class InputOptions {
      * the report and the checks.
      *
      * <pre>{@code
-     * InputOptions.Loaded in = inputOptions.readForFit(err, false, System.in, token);
+     * InputOptions.Loaded in = inputOptions.readForFit(err, System.in, token);
      * }</pre>
      *
      * @param points the points as float32
@@ -68,8 +68,8 @@ final class InputOptions {
     private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
 
     /** As {@link #read}, keeping a float64 {@code .npy}'s exact values (see {@link Loaded}). */
-    Loaded readForFit(PrintWriter err, boolean quiet, InputStream stdin, CancellationToken cancel) throws IOException {
-        if (shape != null) return new Loaded(read(err, quiet, stdin, cancel), null, FLOAT32);
+    Loaded readForFit(PrintWriter err, InputStream stdin, CancellationToken cancel) throws IOException {
+        if (shape != null) return new Loaded(read(err, stdin, cancel), null, FLOAT32);
         NpyArray a;
         if (input.equals("-")) {
             BufferedInputStream b = new BufferedInputStream(CancellableInputStream.of(stdin, cancel), 1 << 16);
@@ -77,16 +77,16 @@ final class InputOptions {
             byte[] head = b.readNBytes(NPY_MAGIC.length);
             b.reset();
             if (!Arrays.equals(head, NPY_MAGIC)) {
-                return text(DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, "-"), warnings(err, quiet));
+                return text(DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, "-"), warnings(err));
             }
             a = Npy.read(b, "-");
         } else if (isNpy(Path.of(input))) {
             a = Npy.read(Path.of(input), cancel);
         } else if (PointReaders.formatOf(input, false) == PointReaders.Format.DELIMITED
                 && !Files.isDirectory(Path.of(input))) {
-            return text(DelimitedReader.forFile(input).read(Path.of(input), cancel), warnings(err, quiet));
+            return text(DelimitedReader.forFile(input).read(Path.of(input), cancel), warnings(err));
         } else {
-            return new Loaded(read(err, quiet, stdin, cancel), null, FLOAT32);
+            return new Loaded(read(err, stdin, cancel), null, FLOAT32);
         }
         // each conversion below is one pass over the array (about 0.1 s per 500 000 x 61 float64): look between
         cancel.throwIfCancelled();
@@ -98,7 +98,7 @@ final class InputOptions {
             // float32 holds these exactly
             case FLOAT16, FLOAT32, INT8, INT16, UINT8, UINT16, BOOL -> false;
         };
-        if (!fitInFloat64) return new Loaded(points(a, clip, warnings(err, quiet)), null, dtype, clip);
+        if (!fitInFloat64) return new Loaded(points(a, clip, warnings(err)), null, dtype, clip);
         // Exact, or refused naming the value (int64 beyond 2^53): first, before any float32 copy is made.
         double[] exact = a.toFloat64();
         cancel.throwIfCancelled();
@@ -157,23 +157,25 @@ final class InputOptions {
         }
     }
 
-    private static Consumer<String> warnings(PrintWriter err, boolean quiet) {
-        return w -> {
-            if (!quiet) err.println("sylva: warning: " + w);
-        };
+    /**
+     * Warnings about the input (a header line read as a point, values rounded or beyond float32's range) are
+     * printed with {@code --quiet} too: they say what the results were computed from.
+     */
+    private static Consumer<String> warnings(PrintWriter err) {
+        return w -> err.println("sylva: warning: " + w);
     }
 
     /**
      * Reads the points as float32; {@code stdin} is what the input {@code -} reads. Reading and parsing
      * look at {@code cancel} before every read of at most 1 MiB.
      */
-    PointSet read(PrintWriter err, boolean quiet, InputStream stdin, CancellationToken cancel) throws IOException {
+    PointSet read(PrintWriter err, InputStream stdin, CancellationToken cancel) throws IOException {
         if (!input.equals("-") && Files.isDirectory(Path.of(input))) {
             // Checked here because a directory's name rarely tells a format, and "cannot tell the
             // format" would send the user looking in the wrong place.
             throw new InvalidInputException(input + ": is a directory; give a file of points");
         }
-        return PointReaders.readPoints(input, Optional.ofNullable(shape), warnings(err, quiet), stdin, cancel);
+        return PointReaders.readPoints(input, Optional.ofNullable(shape), warnings(err), stdin, cancel);
     }
 
     /**
@@ -189,6 +191,24 @@ final class InputOptions {
         int d = loaded.points().dimensions();
         for (int i = 0; i < x.length; i++) {
             if (!Double.isFinite(x[i])) throw nonFinite(i / d, i % d, x[i], workaround);
+        }
+    }
+
+    /**
+     * Refuses a finite float64 coordinate beyond {@link org.sylva.hdbscan.Hdbscan#MAX_ABS_COORDINATE} (its squared
+     * distances would overflow), naming the input, the row and the column as {@link #requireFinite} does. The
+     * library refuses them too; this names the file. float32 values never come close.
+     */
+    void requireRepresentable(Loaded loaded) {
+        double[] x = loaded.float64();
+        if (x == null) return;
+        int d = loaded.points().dimensions();
+        double max = org.sylva.hdbscan.Hdbscan.MAX_ABS_COORDINATE;
+        for (int i = 0; i < x.length; i++) {
+            if (Math.abs(x[i]) > max && Double.isFinite(x[i])) {
+                throw new InvalidInputException(input + ": row " + i / d + ", column " + i % d + " (counting from 0) is "
+                        + x[i] + ", beyond +-1e150, where squared distances overflow float64; rescale the data");
+            }
         }
     }
 

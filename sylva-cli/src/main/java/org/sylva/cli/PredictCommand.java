@@ -74,15 +74,16 @@ final class PredictCommand implements Callable<Integer> {
         Path out = folder.out;
         OutputFormat format = folder.format;
         boolean json = folder.json;
+        int threads = run.threadCount();   // a bad --threads is refused before anything is read or claimed
         folder.claim(context, err, run.quiet, OUTPUTS);
         folder.refuseOverlaps(OUTPUTS, List.of(), List.of(new OutputTargets.OptionFile("model", model),
                 new OutputTargets.OptionFile("input", input == null || input.equals("-") ? null : Path.of(input))));
         HdbscanModel m = HdbscanModel.load(model);
-        PointSet points = newPoints(m, model, input, shape, err, run.quiet, context);
+        PointSet points = newPoints(m, model, input, shape, err, context);
         Prediction p;
         Membership soft;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
-            Execution ex = new Execution(run.threadCount(), progress, context.cancel());
+            Execution ex = new Execution(threads, progress, context.cancel());
             HdbscanModel.Answers both = m.predictWithMembership(points, ex);   // one neighbour search per point
             p = both.prediction();
             soft = both.membership();
@@ -119,11 +120,11 @@ final class PredictCommand implements Callable<Integer> {
      * coordinates: refused otherwise, naming the file and the model.
      */
     static PointSet newPoints(HdbscanModel m, Path model, String input, String shape, java.io.PrintWriter err,
-                              boolean quiet, CliContext context) throws java.io.IOException {
+                              CliContext context) throws java.io.IOException {
         InputOptions in = new InputOptions();
         in.input = input;
         in.shape = shape;
-        InputOptions.Loaded loaded = in.readForFit(err, quiet, context.stdin(), context.cancel());
+        InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel());
         in.requireFinite(loaded, "");
         PointSet points = loaded.float64() == null ? loaded.points()
                 : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
@@ -155,8 +156,8 @@ final class PredictCommand implements Callable<Integer> {
             if (l < 20) parts.add(l + ": " + sizes[l]);
         }
         if (sizes.length > 20) parts.add("... " + (sizes.length - 20) + " more");
-        s.append(String.format(Locale.ROOT, "%d assigned to the model's %d clusters (%s), %d noise", p.size() - noise,
-                sizes.length, String.join(", ", parts), noise));
+        s.append(String.format(Locale.ROOT, "%d assigned to the model's %s (%s), %d noise", p.size() - noise,
+                HdbscanOutputs.clusters(sizes.length), String.join(", ", parts), noise));
         s.append(String.format(Locale.ROOT, "%nwrote %s to %s", HdbscanOutputs.files(written.size()),
                 written.get(0).toAbsolutePath().getParent()));
         return s.toString();

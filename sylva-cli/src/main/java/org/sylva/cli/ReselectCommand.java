@@ -79,7 +79,7 @@ final class ReselectCommand implements Callable<Integer> {
     Path saveModel;
 
     @Mixin
-    RunOptions run = new RunOptions();
+    QuietOptions run = new QuietOptions();
 
     ReselectCommand(CliContext context) {
         this.context = context;
@@ -142,9 +142,9 @@ final class ReselectCommand implements Callable<Integer> {
             spec.commandLine().getOut().println(Json.write(j));
         }
         if (!run.quiet) {
-            err.println(String.format(Locale.ROOT, "%d rows reselected (%s, min cluster size %d): %d clusters, %d noise"
+            err.println(String.format(Locale.ROOT, "%d rows reselected (%s, min cluster size %d): %s, %d noise"
                     + "%nwrote %s to %s", labels.length, other.method().name().toLowerCase(Locale.ROOT),
-                    other.minClusterSize(), re.clusterCount(), noise, HdbscanOutputs.files(written.size()),
+                    other.minClusterSize(), HdbscanOutputs.clusters(re.clusterCount()), noise, HdbscanOutputs.files(written.size()),
                     written.get(0).toAbsolutePath().getParent()));
         }
         return 0;

@@ -1,21 +1,17 @@
 package org.sylva.cli;
 
+import org.sylva.parallel.Pools;
 import picocli.CommandLine.Option;
 
-/** Options every computing command shares. */
-final class RunOptions {
+/** Options every computing command shares: its worker threads, and {@link QuietOptions}. */
+final class RunOptions extends QuietOptions {
     @Option(names = "--threads", paramLabel = "T",
             description = "Worker threads (default: all ${sys:sylva.cpus} processors). Results do not depend on it.")
     Integer threads;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress and no summary on stderr.")
-    boolean quiet;
-
-    @Option(names = {"-v", "--verbose"}, description = "Print a stack trace with errors.")
-    boolean verbose;
-
+    /** The worker threads asked for (all processors by default); refuses a count outside 1 .. 32767, naming --threads. */
     int threadCount() {
-        return threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+        return Pools.checkThreads(threads == null ? Runtime.getRuntime().availableProcessors() : threads);
     }
 
     static {

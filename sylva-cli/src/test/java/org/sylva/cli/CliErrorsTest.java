@@ -142,7 +142,7 @@ class CliErrorsTest {
                 c("-inf in a .npy", List.of("hdbscan", f("inf.npy")), "inf.npy", "row 5", "column 1", "-inf"),
                 c("NaN in a float64 .npy", List.of("hdbscan", f("nan64.npy")), "nan64.npy", "row 9", "column 3", "NaN"),
                 c("float64 values whose squares overflow", List.of("hdbscan", f("huge64.npy")), "huge64.npy",
-                        "point 11, coordinate 1 is 3.0E200", "rescale"),
+                        "huge64.npy: row 11, column 1 (counting from 0) is 3.0E200", "rescale"),
                 c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "NaN"),
                 c("a 4-D .npy", List.of("hdbscan", f("rank4.npy")), "rank4.npy",
                         "a 2-D array (n, d) or 3-D clips (n, channels, samples)", "(2, 3, 4, 5)"),
@@ -397,5 +397,61 @@ class CliErrorsTest {
         assertEquals(ExitStatus.ERROR, r.code());
         assertTrue(r.err().contains("argument 4") && r.err().contains("not valid"), r.err());
         assertFalse(Files.exists(out), "nothing created");
+    }
+
+    /** The audit of a new user's first hour: each of these once gave a raw exception or a misleading line. */
+    @Test
+    void generatedSizesBeyondOneArrayAreRefusedNamingTheOption(@TempDir Path tmp) throws IOException {
+        Path demo = tmp.resolve("demo");
+        Cli.run("demo", "--points", "50000000", "--out", demo.toString())
+                .assertError("--points must be at most " + org.sylva.demo.ClipLikeData.MAX_POINTS, "got 50000000");
+        Cli.run("bench", "hdbscan", "--generate", "50000000").assertError("--generate must be at most");
+        Cli.run("bench", "hdbscan", "--generate", "-5").assertError("--generate must be at least 2; got -5");
+        Cli.run("bench", "hdbscan", "--generate", "0").assertError("--generate must be at least 2; got 0");
+        Cli.run("demo", "--points", "2000", "--min-cluster-size", "5000", "--out", demo.toString())
+                .assertError("--min-cluster-size (5000) must be at most --points (2000)");
+        Cli.assertNothingWritten(demo);
+    }
+
+    @Test
+    void benchRefusesAFileTogetherWithGenerateAndNamesTheFileOfABadValue() {
+        Cli.run("bench", "hdbscan", good, "--generate", "100").assertError("give a FILE or --generate N, not both");
+        Cli.run("bench", "hdbscan", f("nan.npy")).assertError("nan.npy: row", "is NaN");
+    }
+
+    @Test
+    void theThreadsOfPredictAreCheckedFirstAndCutAndReselectHaveNone(@TempDir Path tmp) throws IOException {
+        Path model = tmp.resolve("m.model");
+        Cli.run("hdbscan", good, "--min-cluster-size", "5", "--out", tmp.resolve("fit").toString(),
+                "--save-model", model.toString(), "-q").assertOk();
+        Path out = tmp.resolve("p");
+        String line = Cli.run("predict", model.toString(), good, "--threads", "0", "--out", out.toString())
+                .assertError("threads must be at least 1; got 0 (option --threads)");
+        assertFalse(line.contains("good.npy"), line);
+        Cli.run("predict", model.toString(), good, "--threads", "100000", "--out", out.toString())
+                .assertError("at most 32767", "(option --threads)");
+        Cli.assertNothingWritten(out);
+        // sylva cut and sylva reselect run on one thread: no --threads to accept and ignore
+        Cli.run("cut", model.toString(), "--distance", "1", "--threads", "2", "--out", out.toString())
+                .assertError("unknown option '--threads'");
+        Cli.run("reselect", model.toString(), "--threads", "2", "--out", out.toString())
+                .assertError("unknown option '--threads'");
+    }
+
+    @Test
+    void rawBytesOnStandardInputAreNotTakenForText(@TempDir Path tmp) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * 61 * 50).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+        for (int i = 0; i < 61 * 50; i++) b.putFloat((float) (rng.nextGaussian() * 40));
+        Path out = tmp.resolve("o");
+        Cli.runWithStdin(b.array(), "hdbscan", "-", "--out", out.toString())
+                .assertError("standard input does not look like delimited text", "--shape N,D");
+        Cli.assertNothingWritten(out);
+    }
+
+    @Test
+    void anOptionTypedAsACommandPointsToTheOption() {
+        String line = Cli.run("version").assertError("unknown command 'version'", "did you mean 'sylva --version'?");
+        assertFalse(line.contains("did you mean 'verify'"), line);
     }
 }

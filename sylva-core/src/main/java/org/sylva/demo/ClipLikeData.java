@@ -27,6 +27,11 @@ import org.sylva.data.PointSet;
 public record ClipLikeData(PointSet points, int[] truth) {
     /** Samples per clip. */
     public static final int SAMPLES = 61;
+    /**
+     * The most clips one data set holds: its {@code n x 61} float32 coordinates are one Java array, whose
+     * length is at most {@code Integer.MAX_VALUE - 8} on every JVM.
+     */
+    public static final int MAX_POINTS = (Integer.MAX_VALUE - 8) / SAMPLES;
     private static final int TROUGH = 20;
     /** Templates: amplitude A, trough width w, rebound ratio r, rebound delay, rebound width. */
     private static final double[][] TEMPLATES = {
@@ -44,9 +49,13 @@ public record ClipLikeData(PointSet points, int[] truth) {
         return truth.clone();
     }
 
-    /** Generates {@code n} clips from {@code seed}. */
+    /** Generates {@code 0 <= n <= MAX_POINTS} clips from {@code seed}. */
     public static ClipLikeData generate(int n, long seed) {
         if (n < 0) throw new IllegalArgumentException("n must be >= 0, got " + n);
+        if (n > MAX_POINTS) {
+            throw new IllegalArgumentException("n must be at most " + MAX_POINTS + " (" + SAMPLES
+                    + " float32 samples each in one Java array), got " + n);
+        }
         SplittableRandom rng = new SplittableRandom(seed);
         int k = TEMPLATES.length;
         double[] cum = new double[k];

@@ -198,6 +198,7 @@ final class DelimitedParser {
     }
 
     private void decideFirstRow() {
+        DelimitedReader.refuseBinary(String.join("", firstCells), source);
         int n = firstCells.size();
         int numeric = 0;
         for (String s : firstCells) if (DelimitedReader.looksNumeric(s)) numeric++;

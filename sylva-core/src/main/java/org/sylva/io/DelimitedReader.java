@@ -162,6 +162,29 @@ public final class DelimitedReader {
     }
 
     /**
+     * Refuses input whose first row is not text (its cells, {@code firstRow}): a NUL or another control
+     * character than tab, line and page breaks, or mostly bytes that are not UTF-8. Raw float32 on standard
+     * input, or a binary file named {@code .csv}, would otherwise have its first line taken for a header and
+     * fail on the second with a line of mangled bytes. (Text in another encoding, a Latin-1 header, has no control characters and
+     * few undecodable bytes, so it still reads.)
+     */
+    static void refuseBinary(CharSequence firstRow, String sourceName) {
+        int undecodable = 0;
+        for (int i = 0; i < firstRow.length(); i++) {
+            char c = firstRow.charAt(i);
+            if (c == '\uFFFD') undecodable++;
+            boolean control = c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x0B;
+            if (control || undecodable > 8 && undecodable * 4 > i) {
+                String what = control ? String.format(java.util.Locale.ROOT, "the control character 0x%02x",
+                        (int) c) : "mostly bytes that are not UTF-8 text";
+                throw new InvalidInputException((sourceName.equals("-") ? "standard input" : sourceName)
+                        + " does not look like delimited text (its first row holds " + what + "); a binary input is"
+                        + " read as .npy (by its magic bytes) or as raw little-endian float32 with --shape N,D");
+            }
+        }
+    }
+
+    /**
      * Reads up to the end of the first non-blank, non-comment line (at most 1 MiB of text) into
      * {@code consumed}, which the parser then reads first, and decides the delimiter from that line.
      * (Not mark/reset: BufferedReader allocates the whole mark limit up front.)

@@ -150,7 +150,7 @@ public final class NpyArray {
         int n = size();
         float[] out = new float[n];
         long inexact = 0, overflow = 0;
-        int first = -1;
+        int first = -1, firstOverflow = -1;
         switch (data) {
             case float[] f -> System.arraycopy(f, 0, out, 0, n);
             case double[] d -> {
@@ -160,9 +160,13 @@ public final class NpyArray {
                     out[i] = r;
                     // NaN stays NaN (any payload); compare in float64, where every float32 is exact.
                     if (r != v && !Double.isNaN(v)) {
-                        if (Float.isInfinite(r)) overflow++;
-                        else inexact++;
-                        if (first < 0) first = i;
+                        if (Float.isInfinite(r)) {
+                            overflow++;
+                            if (firstOverflow < 0) firstOverflow = i;
+                        } else {
+                            inexact++;
+                            if (first < 0) first = i;
+                        }
                     }
                 }
             }
@@ -200,16 +204,19 @@ public final class NpyArray {
             default -> throw new IllegalStateException();
         }
         if (inexact + overflow > 0) {
+            // each kind names its own first value: an overflow is what a later "is +inf" error is about
             StringBuilder m = new StringBuilder(source).append(": ");
             if (inexact > 0) {
                 m.append(inexact).append(" of ").append(n).append(' ').append(dtype.numpyName())
-                        .append(" values are not exactly representable as float32 and were rounded");
+                        .append(" values are not exactly representable as float32 and were rounded (first: ")
+                        .append(valueText(first)).append(" at ").append(where(first)).append(')');
             }
             if (overflow > 0) {
                 if (inexact > 0) m.append("; ");
-                m.append(overflow).append(" of ").append(n).append(" values exceed the float32 range and became infinite");
+                m.append(overflow).append(" of ").append(n).append(" values exceed the float32 range (about 3.4e38)"
+                        + " and became infinite (first: ").append(valueText(firstOverflow)).append(" at ")
+                        .append(where(firstOverflow)).append(')');
             }
-            m.append(" (first: ").append(valueText(first)).append(" at ").append(where(first)).append(')');
             warnings.accept(m.toString());
         }
         return out;

@@ -101,8 +101,8 @@ public final class NumericTable {
             }
         }
         if (overflow > 0) {
-            warnings.accept(source + ": " + overflow + " of " + values.length + " values exceed the float32 range and"
-                    + " became infinite (first: " + values[first] + " at row " + first / columns + ", column "
+            warnings.accept(source + ": " + overflow + " of " + values.length + " values exceed the float32 range (about"
+                    + " 3.4e38) and became infinite (first: " + values[first] + " at row " + first / columns + ", column "
                     + first % columns + ", counting from 0)");
         }
         return out;

@@ -242,4 +242,34 @@ class DelimitedReaderTest {
         read("i.csv", "1,2\n0.3,-inf\n").toFloat32(none::add);
         assertTrue(none.isEmpty(), none.toString());
     }
+
+    /** Raw float32 bytes, on standard input or in a file named .csv, are refused as not text, before any header. */
+    @Test
+    void binaryInputIsRefusedAsNotText() throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * 600).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 600; i++) b.putFloat((float) (rng.nextGaussian() * 50));
+        byte[] raw = b.array();
+        InvalidInputException stdin = assertThrows(InvalidInputException.class,
+                () -> DelimitedReader.of(Delimiter.AUTO).read(new ByteArrayInputStream(raw), "-"));
+        assertTrue(stdin.getMessage().startsWith("standard input does not look like delimited text"), stdin.getMessage());
+        assertTrue(stdin.getMessage().contains("raw little-endian float32 with --shape N,D"), stdin.getMessage());
+        Path p = dir.resolve("binary.csv");
+        Files.write(p, raw);
+        InvalidInputException file = assertThrows(InvalidInputException.class, () -> DelimitedReader.forFile("binary.csv").read(p));
+        assertTrue(file.getMessage().startsWith(p + " does not look like delimited text"), file.getMessage());
+        // a NUL in a first row of otherwise printable text is enough
+        InvalidInputException nul = assertThrows(InvalidInputException.class,
+                () -> DelimitedReader.of(Delimiter.AUTO).read(new ByteArrayInputStream("a,b\0c\n1,2\n".getBytes(StandardCharsets.UTF_8)), "-"));
+        assertTrue(nul.getMessage().contains("the control character 0x00"), nul.getMessage());
+    }
+
+    /** Text in another encoding (a Latin-1 header) has no control characters and few undecodable bytes: it reads. */
+    @Test
+    void aLatin1HeaderStillReads() throws IOException {
+        byte[] latin1 = "temp\u00e9rature,dur\u00e9e\n1,2\n3,4\n".getBytes(StandardCharsets.ISO_8859_1);
+        NumericTable t = DelimitedReader.of(Delimiter.AUTO).read(new ByteArrayInputStream(latin1), "-");
+        assertEquals(2, t.rows());
+        assertArrayEquals(new double[] {1, 2, 3, 4}, t.values());
+    }
 }

@@ -66,9 +66,21 @@ class NpyArrayConversionTest {
         NpyArray a = named(NpyArray.ofFloat64(new double[] {1, 2, 1e300, 4}, 2, 2));
         float[] f = a.toFloat32(warnings::add);
         assertEquals(1, warnings.size());
-        assertTrue(warnings.get(0).contains("1 of 4 values exceed the float32 range and became infinite"), warnings.get(0));
+        assertTrue(warnings.get(0).contains("1 of 4 values exceed the float32 range (about 3.4e38) and became infinite"),
+                warnings.get(0));
         assertTrue(warnings.get(0).contains("at row 1, column 0"), warnings.get(0));
         assertEquals(Float.POSITIVE_INFINITY, f[2]);
+    }
+
+    /** Rounded values and overflows each name their own first value: the overflow is what a later error is about. */
+    @Test
+    void roundingAndOverflowNameTheirOwnFirstValues() {
+        NpyArray a = named(NpyArray.ofFloat64(new double[] {0.1, 2, 3, -1e39}, 2, 2));
+        a.toFloat32(warnings::add);
+        assertEquals(1, warnings.size());
+        String w = warnings.get(0);
+        assertTrue(w.contains("1 of 4 float64 values are not exactly representable as float32 and were rounded (first: 0.1 at row 0, column 0"), w);
+        assertTrue(w.contains("1 of 4 values exceed the float32 range (about 3.4e38) and became infinite (first: -1.0E39 at row 1, column 1"), w);
     }
 
     @Test
