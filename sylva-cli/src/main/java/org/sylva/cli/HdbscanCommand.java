@@ -111,7 +111,7 @@ final class HdbscanCommand implements Callable<Integer> {
     @Option(names = "--metric", paramLabel = "NAME", defaultValue = "euclidean",
             description = "Distance: euclidean (default; the fast partition-tree engine), manhattan, chebyshev, "
                     + "minkowski (with --p), cosine, or precomputed (the input is an n x n distance matrix: square, "
-                    + "finite, >= 0, zero diagonal, symmetric to 1e-7 relative; its upper triangle is used). Metrics "
+                    + "finite, >= 0, zero diagonal, symmetric: |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|; its upper triangle is used). Metrics "
                     + "other than euclidean run an exact brute-force engine (O(n^2) distances, at most 100 000 points); "
                     + "each distance is summed in coordinate order as scikit-learn's DistanceMetric does. Not with "
                     + "--save-model; precomputed not with --pca, --centers or --report.")

@@ -52,7 +52,7 @@ public final class ResultFolder {
      * The verdict on a folder.
      *
      * <pre>{@code
-     * System.out.println(ResultFolder.verify(dir).message());   // "complete: result/ (8 files of hdbscan run 3f2a...)"
+     * System.out.println(ResultFolder.verify(dir).message());   // "complete: result (8 files of a hdbscan run, id 3f2a...)"
      * }</pre>
      *
      * @param status   what was found

@@ -14,8 +14,8 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link ScalarDistanceKernel}'s. Four queries are computed per step against one block of {@code W} positions
  * (two double vectors), so each loaded vector feeds four pairs and eight accumulation chains overlap.
  *
- * <p>It also offers the float32 pre-filter ({@link #approximateSquaredDistances}): eight float lanes
- * and a fused multiply-add per coordinate, about four times the pair rate of the exact kernel, within
+ * <p>It also offers the float32 pre-filter ({@link #approximateSquaredDistances}): the preferred float
+ * vector's lanes and a fused multiply-add per coordinate, about four times the pair rate of the exact kernel, within
  * the error bound {@link DistanceKernel#approximationError}. {@link #approximateSquaredDistancesWithin} is
  * the same sum in the same order, stopped after 16 or 32 coordinates for a register block whose pairs are
  * all above their limits already; it tells its caller which blocks it summed in full, the only ones the
