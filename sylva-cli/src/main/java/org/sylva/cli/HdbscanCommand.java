@@ -16,6 +16,7 @@ import org.sylva.hdbscan.SampleWeights;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.hdbscan.predict.RowShape;
 import org.sylva.hdbscan.quality.CenterKind;
 import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.io.AtomicOutput;
@@ -261,6 +262,9 @@ final class HdbscanCommand implements Callable<Integer> {
             if (saveModel != null) {
                 model = features != null ? model(h, r, features, points.size(), progress, context.cancel())
                         : model(h, r, loaded, progress, context.cancel());
+                // clips (a 3-D .npy): the model records their axes, so predict can refuse clips in the other order
+                int[] clip = loaded.clipShape();
+                if (clip != null) model = model.withRowShape(new RowShape(clip[0], clip[1]));
             }
             if (centerKind != null) {
                 PointSet fitted = features != null ? PointSet.uncheckedFloat64(points.size(), features.k(), features.scores())

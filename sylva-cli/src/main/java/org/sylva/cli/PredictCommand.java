@@ -12,6 +12,7 @@ import org.sylva.data.PointSet;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.predict.Membership;
 import org.sylva.hdbscan.predict.Prediction;
+import org.sylva.hdbscan.predict.RowShape;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.NpyArray;
 import org.sylva.parallel.Execution;
@@ -135,7 +136,25 @@ final class PredictCommand implements Callable<Integer> {
                     + " coordinates on its " + m.dimensions() + " principal components (a fit with --pca)"
                     : " was fitted on points of " + m.dimensions()));
         }
+        refuseOtherClipAxes(m, model, input, loaded.clipShape());
         return points;
+    }
+
+    /**
+     * Refuses new clips (a 3-D {@code .npy}) whose two axes differ from the fit's clips, recorded in the model:
+     * {@code (m, 61, 4)} against a fit on {@code (n, 4, 61)} has as many values per clip but flattens to other
+     * coordinates, and would be assigned as nonsense. Flat rows, and models that recorded no shape (fits on
+     * 2-D input, models saved before format version 4), are taken as they are.
+     */
+    static void refuseOtherClipAxes(HdbscanModel m, Path model, String input, int[] clip) {
+        RowShape fitted = m.rowShape().orElse(null);
+        if (fitted == null || clip == null || (clip[0] == fitted.outer() && clip[1] == fitted.inner())) return;
+        String given = "(" + clip[0] + ", " + clip[1] + ")";
+        boolean swapped = clip[0] == fitted.inner() && clip[1] == fitted.outer();
+        throw new InvalidInputException(input + ": clips of shape " + given + ", but the model " + model
+                + " was fitted on clips of shape " + fitted + (swapped
+                        ? "; the axes are in the other order: swap them first (numpy.swapaxes(x, 1, 2))"
+                        : "; reshape them to " + fitted + " per clip"));
     }
 
     private static int[] sizes(HdbscanModel m, Prediction p) {

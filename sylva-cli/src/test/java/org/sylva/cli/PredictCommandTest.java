@@ -209,4 +209,61 @@ class PredictCommandTest {
         assertFalse(Arrays.equals(p.outlierScores(),
                 model.approximatePredict(PointSet.of(n, 2, rounded.coordinates())).outlierScores()));
     }
+
+    /**
+     * A fit on 3-D clips records their axes in the model: new clips in the same layout, or flattened, are
+     * predicted alike; the same clips with their axes swapped (as many values, other coordinates) are refused.
+     */
+    @Test
+    void newClipsInTheOtherAxisOrderAreRefused(@TempDir Path tmp) throws IOException {
+        int n = 300, m = 40, samples = 61;
+        PointSet one = TestData.clips(n + m);
+        float[] channelMajor = new float[(n + m) * 4 * samples], sampleMajor = new float[channelMajor.length];
+        for (int i = 0; i < n + m; i++) {
+            for (int c = 0; c < 4; c++) {
+                for (int t = 0; t < samples; t++) {
+                    float v = (c + 1) * one.get(i, t);
+                    channelMajor[i * 4 * samples + c * samples + t] = v;
+                    sampleMajor[i * 4 * samples + t * 4 + c] = v;
+                }
+            }
+        }
+        int fitValues = n * 4 * samples;
+        Path fit = tmp.resolve("fit.npy"), cs = tmp.resolve("new_c_s.npy"), sc = tmp.resolve("new_s_c.npy"),
+                flat = tmp.resolve("new_flat.npy"), odd = tmp.resolve("new_2_122.npy");
+        Npy.writeFloat32(fit, Arrays.copyOf(channelMajor, fitValues), n, 4, samples);
+        float[] later = Arrays.copyOfRange(channelMajor, fitValues, channelMajor.length);
+        Npy.writeFloat32(cs, later, m, 4, samples);
+        Npy.writeFloat32(flat, later, m, 4 * samples);
+        Npy.writeFloat32(odd, later, m, 2, 2 * samples);
+        Npy.writeFloat32(sc, Arrays.copyOfRange(sampleMajor, fitValues, sampleMajor.length), m, samples, 4);
+        Path clipModel = tmp.resolve("clips.model");
+        Cli.run("hdbscan", fit.toString(), "--min-cluster-size", "10", "--out", tmp.resolve("f").toString(),
+                "--save-model", clipModel.toString(), "-q").assertOk();
+        assertEquals(new org.sylva.hdbscan.predict.RowShape(4, samples), HdbscanModel.load(clipModel).rowShape().orElseThrow());
+
+        Cli.run("predict", clipModel.toString(), cs.toString(), "--out", tmp.resolve("p1").toString(), "-q").assertOk();
+        Cli.run("predict", clipModel.toString(), flat.toString(), "--out", tmp.resolve("p2").toString(), "-q").assertOk();
+        assertArrayEquals(Files.readAllBytes(tmp.resolve("p1/labels.npy")), Files.readAllBytes(tmp.resolve("p2/labels.npy")));
+        assertArrayEquals(Files.readAllBytes(tmp.resolve("p1/membership.npy")),
+                Files.readAllBytes(tmp.resolve("p2/membership.npy")));
+
+        Path out = tmp.resolve("p3");
+        Cli.run("predict", clipModel.toString(), sc.toString(), "--out", out.toString())
+                .assertError(sc + ": clips of shape (61, 4), but the model " + clipModel
+                        + " was fitted on clips of shape (4, 61)", "swap them first (numpy.swapaxes(x, 1, 2))");
+        Cli.run("predict", clipModel.toString(), odd.toString(), "--out", out.toString())
+                .assertError("clips of shape (2, 122)", "reshape them to (4, 61)");
+        Cli.run("bench", "predict", clipModel.toString(), sc.toString()).assertError("swap them first");
+        Cli.assertNothingWritten(out);
+
+        // a model of flat rows recorded no shape: clips in any layout with its coordinate count are taken as given
+        Path flatModel = tmp.resolve("flat.model");
+        Path flatFit = tmp.resolve("fit_flat.npy");
+        Npy.writeFloat32(flatFit, Arrays.copyOf(channelMajor, fitValues), n, 4 * samples);
+        Cli.run("hdbscan", flatFit.toString(), "--min-cluster-size", "10", "--out", tmp.resolve("g").toString(),
+                "--save-model", flatModel.toString(), "-q").assertOk();
+        assertTrue(HdbscanModel.load(flatModel).rowShape().isEmpty());
+        Cli.run("predict", flatModel.toString(), sc.toString(), "--out", tmp.resolve("p4").toString(), "-q").assertOk();
+    }
 }

@@ -97,6 +97,8 @@ public final class HdbscanModel {
      * coordinates), applied to new points before anything else; null when the fit clustered its input as it was.
      */
     private final PrincipalComponents projection;
+    /** The shape of each input row when the fit's rows were arrays (clips); null when not recorded. */
+    private final RowShape rowShape;
 
     /**
      * Takes the arrays as they are (callers pass fresh ones). {@code fittedRows}: the input row of each
@@ -117,10 +119,14 @@ public final class HdbscanModel {
         this.exemplars = Exemplars.of(tree, clusters, rows, d, KernelProvider.get().bestDistance().blockWidth());
         this.search = index == null ? null : new NeighbourSearch(index);
         this.projection = null;
+        this.rowShape = null;
     }
 
-    /** {@code base} with new points projected on {@code projection} first (everything else shared). */
-    private HdbscanModel(HdbscanModel base, PrincipalComponents projection) {
+    /**
+     * {@code base} with new points projected on {@code projection} first, and its rows of shape
+     * {@code rowShape} (either may be null); everything else shared.
+     */
+    private HdbscanModel(HdbscanModel base, PrincipalComponents projection, RowShape rowShape) {
         this.mst = base.mst;
         this.parameters = base.parameters;
         this.inputRows = base.inputRows;
@@ -133,6 +139,7 @@ public final class HdbscanModel {
         this.exemplars = base.exemplars;
         this.search = base.search;
         this.projection = projection;
+        this.rowShape = rowShape;
     }
 
     /**
@@ -160,7 +167,37 @@ public final class HdbscanModel {
             throw new InvalidInputException("a projection on " + components.componentCount() + " components for a model "
                     + "fitted on points of " + d + " coordinates");
         }
-        return new HdbscanModel(this, components);
+        if (rowShape != null && rowShape.size() != components.dimensions()) {
+            throw new InvalidInputException("a projection of " + components.dimensions() + " input coordinates for a "
+                    + "model whose rows have shape " + rowShape);
+        }
+        return new HdbscanModel(this, components, rowShape);
+    }
+
+    /**
+     * This model with its input rows recorded as arrays of shape {@code shape} ({@code sylva hdbscan} records
+     * a 3-D {@code .npy} of clips this way), so that new points given as arrays can be checked against it.
+     * Prediction itself reads flat rows of {@link #inputDimensions()} values either way. Saved with the model
+     * (format version 4).
+     *
+     * <pre>{@code
+     * HdbscanModel model = HdbscanModel.of(result, points).withRowShape(new RowShape(4, 61));
+     * }</pre>
+     *
+     * @throws InvalidInputException when {@code shape} does not hold {@link #inputDimensions()} values
+     */
+    public HdbscanModel withRowShape(RowShape shape) {
+        Objects.requireNonNull(shape, "shape");
+        if (shape.size() != inputDimensions()) {
+            throw new InvalidInputException("rows of shape " + shape + " hold " + shape.size() + " values, but the model's "
+                    + "input rows have " + inputDimensions());
+        }
+        return new HdbscanModel(this, projection, shape);
+    }
+
+    /** The shape of each input row of the fit ({@link #withRowShape}), if it was recorded. */
+    public Optional<RowShape> rowShape() {
+        return Optional.ofNullable(rowShape);
     }
 
     /** The principal components new points are projected on before prediction ({@link #withProjection}), if any. */
@@ -575,7 +612,7 @@ public final class HdbscanModel {
         HdbscanModel m = new HdbscanModel(other, inputRows.total(), inputRows.fittedRowsShared(), rows, n, d, core, ct,
                 selected, null, t, inputRows.leftOutShared());
         m.search = search;
-        return projection == null ? m : new HdbscanModel(m, projection);
+        return projection == null && rowShape == null ? m : new HdbscanModel(m, projection, rowShape);
     }
 
     /** The clustering of the fitted rows: the clusters selected from the condensed tree with the parameters. */

@@ -22,14 +22,14 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
 /**
  * The file of a saved {@link HdbscanModel}: a versioned, checksummed binary format, little-endian, with
  * no padding, written through {@link org.sylva.io.AtomicOutput} (a reader never sees half a file). Layout of version
- * 3 (also in {@code docs/model-file.md}); version 2 is the same without the projection, version 1 without the
- * fields after the condensed tree:
+ * 4 (also in {@code docs/model-file.md}); version 3 is the same without the row shape, with the projection always;
+ * version 2 without either; version 1 without the fields after the condensed tree:
  *
  * <pre>
  * offset size      field
  * 0      8         magic 89 53 59 4C 56 41 0D 0A ("\x89SYLVA\r\n": a high-bit byte and CR LF catch text-mode copies)
  * 8      4         kind "HDBM" (an HDBSCAN model)
- * 12     4         u32 format version: 3 with a projection, else 2 (1: written before the spanning tree was stored)
+ * 12     4         u32 format version: 4 with a row shape, else 3 with a projection, else 2 (1: without a spanning tree)
  * 16     8         u64 P = payload length in bytes
  * 24     4         u32 CRC-32 (zlib's) of bytes 0 .. 23
  * 28     P         payload:
@@ -40,19 +40,23 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
  *                    f64[n * d] fitted points, row-major,
  *                    f64[n] prediction core distances,
  *                    i32 R condensed-tree rows, i32[R] parent, i32[R] child, f64[R] lambda, i32[R] child size
- *                  versions 2 and 3:
+ *                  versions 2, 3 and 4:
  *                    i32 E = n - 1 spanning-tree edges, i32[E] from, i32[E] to, f64[E] weight (EdgeOrder: ascending
  *                    (weight, from, to), from &lt; to, over the fitted rows),
  *                    i8[total - n] label of each input row left out of the fit, in row order (-2 infinity, -3 NaN)
- *                  version 3 only (a fit on principal-component scores, HdbscanModel.withProjection):
+ *                  version 4 only (rows that were arrays, HdbscanModel.withRowShape):
+ *                    i32 outer, i32 inner: each input row is an outer x inner array flattened in C order
+ *                  version 3, and version 4 when bytes are left (a fit on principal-component scores,
+ *                  HdbscanModel.withProjection):
  *                    i32 D input coordinates, f64[D] means, f64[d * D] components (row-major, d of them),
  *                    f64[d] explained variance, f64 total variance
  * 28 + P 4         u32 CRC-32 of the payload
  * </pre>
  *
  * {@code P = 46 + 12 n + 8 n d + 20 R} in version 1, plus {@code 4 + 16 E + (total - n)} in version 2, plus
- * {@code 12 + 8 D (d + 1) + 8 d} in version 3. A model with a projection is written as version 3 (it needs its
- * spanning tree); one with a spanning tree as version 2; one without (read from a version 1 file, or built from a
+ * {@code 12 + 8 D (d + 1) + 8 d} in version 3; version 4 adds 8 to version 2 or 3. A model with a row shape is written
+ * as version 4, one with a projection (and no row shape) as version 3 (both need the spanning tree); one with a
+ * spanning tree as version 2; one without (read from a version 1 file, or built from a
  * condensed tree alone) as version 1, which is all it holds. Version 1 files are read as before; the
  * model then has no spanning tree and refuses the DBSCAN* cut and reselect, saying why. The selected clusters are not stored: they are selected again from
  * the tree with the stored parameters, as the fit selected them. Reading refuses, with an
@@ -74,6 +78,10 @@ final class ModelFile {
     static final int VERSION = 2;
     /** Version 2 with the projection of a fit on principal-component scores ({@link HdbscanModel#withProjection}). */
     static final int VERSION_3 = 3;
+    /** The version with the input rows' shape (then the projection, if any); written only for a model that has one. */
+    static final int VERSION_4 = 4;
+    /** Bytes of the row shape in version 4: two i32. */
+    static final long ROW_SHAPE_LENGTH = 8;
     /** The version without the spanning tree, still read (and written for a model without a tree). */
     static final int VERSION_1 = 1;
     static final int HEADER = 28;
@@ -107,13 +115,17 @@ final class ModelFile {
         int n = m.fittedSize(), d = m.dimensions(), r = t.rows();
         org.sylva.hdbscan.mst.SpanningTree mst = m.treeShared();
         PrincipalComponents pc = m.projection().orElse(null);
-        if (pc != null && mst == null) {
-            throw new InvalidInputException("a model with a projection is saved with its spanning tree, and this one has none");
+        RowShape shape = m.rowShape().orElse(null);
+        if ((pc != null || shape != null) && mst == null) {
+            throw new InvalidInputException("a model with a projection or a row shape is saved with its spanning tree, and "
+                    + "this one has none");
         }
         long payload = payloadLength(n, d, r) + (mst == null ? 0 : treeLength(m.size(), n))
-                + (pc == null ? 0 : projectionLength(pc.dimensions(), d));
+                + (shape == null ? 0 : ROW_SHAPE_LENGTH) + (pc == null ? 0 : projectionLength(pc.dimensions(), d));
+        // the oldest version that holds the model, so that an older Sylva still reads what it can
+        int version = shape != null ? VERSION_4 : pc != null ? VERSION_3 : mst == null ? VERSION_1 : VERSION;
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        h.put(MAGIC).put(KIND).putInt(pc != null ? VERSION_3 : mst == null ? VERSION_1 : VERSION).putLong(payload);
+        h.put(MAGIC).put(KIND).putInt(version).putLong(payload);
         CRC32 hc = new CRC32();
         hc.update(h.array(), 0, 24);
         h.putInt((int) hc.getValue());
@@ -145,6 +157,10 @@ final class ModelFile {
             o.f64s(mst.weightArray());
             int[] left = m.leftOutShared();
             for (int i = 0; i < m.size() - n; i++) o.u8(left[i]);
+        }
+        if (shape != null) {
+            o.i32(shape.outer());
+            o.i32(shape.inner());
         }
         if (pc != null) {
             o.i32(pc.dimensions());
@@ -275,11 +291,11 @@ final class ModelFile {
             throw refuse(name, "a Sylva file of kind '" + ascii(head, 8, 4) + "', not an HDBSCAN model ('HDBM')");
         }
         int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        if (version != VERSION && version != VERSION_1 && version != VERSION_3) {
-            throw refuse(name, Integer.compareUnsigned(version, VERSION_3) > 0
+        if (version != VERSION && version != VERSION_1 && version != VERSION_3 && version != VERSION_4) {
+            throw refuse(name, Integer.compareUnsigned(version, VERSION_4) > 0
                     ? "format version " + Integer.toUnsignedString(version) + " was written by a newer Sylva; this one "
-                            + "reads versions 1 to " + VERSION_3
-                    : "unknown format version " + version + " (this Sylva reads versions 1 to " + VERSION_3 + ")");
+                            + "reads versions 1 to " + VERSION_4
+                    : "unknown format version " + version + " (this Sylva reads versions 1 to " + VERSION_4 + ")");
         }
         if (have < HEADER) throw refuse(name, "truncated: " + size + " bytes, shorter than a model file's header");
         CRC32 hc = new CRC32();
@@ -336,9 +352,12 @@ final class ModelFile {
             }
         }
         int r = in.i32();
-        long rest = version == VERSION_1 ? 0 : treeLength(total, n);
+        long rest = (version == VERSION_1 ? 0 : treeLength(total, n)) + (version == VERSION_4 ? ROW_SHAPE_LENGTH : 0);
         long input = 0;
-        if (version == VERSION_3) {
+        // version 3 always has a projection; version 4 has one when bytes are left after the row shape
+        boolean projected = version == VERSION_3
+                || version == VERSION_4 && payload - payloadLength(n, d, Math.max(r, 0)) - rest > 0;
+        if (projected) {
             // the projection's input coordinates come after the tree: its length is what the payload leaves, and
             // the stored count must say the same (checked before anything of that size is allocated)
             long left = payload - payloadLength(n, d, Math.max(r, 0)) - rest;
@@ -370,11 +389,25 @@ final class ModelFile {
                 }
             }
         }
-        PrincipalComponents pc = version == VERSION_3 ? projection(in, d, (int) input) : null;
+        int outer = 0, inner = 0;
+        if (version == VERSION_4) {
+            outer = in.i32();
+            inner = in.i32();
+        }
+        PrincipalComponents pc = projected ? projection(in, d, (int) input) : null;
         int[] selected = ClusterSelector.select(tree, p.selection()).selectedNodes();
         HdbscanModel m = new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, null, mst,
                 leftOut);
-        return pc == null ? m : m.withProjection(pc);
+        if (pc != null) m = m.withProjection(pc);
+        if (version == VERSION_4) {
+            int values = m.inputDimensions();
+            if (outer < 1 || inner < 1 || (long) outer * inner != values) {
+                throw new InvalidInputException("the row shape (" + outer + ", " + inner + ") does not hold the model's "
+                        + values + " input coordinates");
+            }
+            m = m.withRowShape(new RowShape(outer, inner));
+        }
+        return m;
     }
 
     /**

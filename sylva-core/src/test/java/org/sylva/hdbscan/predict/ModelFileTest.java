@@ -156,6 +156,66 @@ class ModelFileTest {
         }
     }
 
+    /**
+     * A model of clips records their axes (format version 4), with or without a projection; the oldest version
+     * that holds a model is still written for the others, so an older Sylva reads them.
+     */
+    @Test
+    void aModelWithARowShapeRoundTripsWithAndWithoutAProjection() throws IOException {
+        HdbscanModel plain = model(true);
+        assertTrue(plain.rowShape().isEmpty());
+        assertEquals(ModelFile.VERSION, version(plain.toBytes()));
+        HdbscanModel shaped = plain.withRowShape(new RowShape(1, 2));
+        byte[] bytes = shaped.toBytes();
+        assertEquals(ModelFile.VERSION_4, version(bytes));
+        assertEquals(plain.toBytes().length + ModelFile.ROW_SHAPE_LENGTH, bytes.length);
+        HdbscanModel back = HdbscanModel.fromBytes(bytes, "shaped.model");
+        assertEquals(new RowShape(1, 2), back.rowShape().orElseThrow());
+        assertTrue(back.projection().isEmpty());
+        assertArrayEquals(bytes, back.toBytes());
+        PointSet fresh = PointSet.ofFloat64(300, 2, HdbscanModelTest.blobs(300, 23));
+        assertEquals(plain.approximatePredict(fresh), back.approximatePredict(fresh));
+        assertEquals(new RowShape(1, 2), back.reselect(back.parameters().toBuilder().minClusterSize(20).build()
+                .parameters()).rowShape().orElseThrow(), "a reselected model keeps the shape");
+        assertMentions(assertThrows(InvalidInputException.class, () -> plain.withRowShape(new RowShape(3, 1))).getMessage(),
+                "shape (3, 1)", "input rows have 2");
+
+        // with a projection: 20 input coordinates as (4, 5) arrays, scored on 3 components
+        int n = 300, input = 20, k = 3;
+        PointSet clips = org.sylva.demo.ClipLikeData.generate(n, 8).points();
+        float[] x = new float[n * input];
+        for (int i = 0; i < n; i++) System.arraycopy(clips.coordinates(), i * clips.dimensions(), x, i * input, input);
+        PrincipalComponents pc = PrincipalComponents.fit(x, n, input, k);
+        double[] scores = pc.project(x, n);
+        HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(2).build()
+                .fit(scores, n, k, ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanModel projected = HdbscanModel.of(r, PointSet.ofFloat64(n, k, scores)).withProjection(pc);
+        HdbscanModel both = projected.withRowShape(new RowShape(4, 5));
+        byte[] b = both.toBytes();
+        assertEquals(ModelFile.VERSION_4, version(b));
+        assertEquals(projected.toBytes().length + ModelFile.ROW_SHAPE_LENGTH, b.length);
+        HdbscanModel again = HdbscanModel.fromBytes(b, "both.model");
+        assertEquals(pc, again.projection().orElseThrow());
+        assertEquals(new RowShape(4, 5), again.rowShape().orElseThrow());
+        assertArrayEquals(b, again.toBytes());
+        assertMentions(assertThrows(InvalidInputException.class, () -> projected.withRowShape(new RowShape(1, 3)))
+                .getMessage(), "input rows have 20");
+
+        // a stored shape that does not hold the input coordinates is refused, CRC or not
+        int at = (int) (ModelFile.HEADER + ModelFile.payloadLength(n, k, both.condensedTree().rows())
+                + ModelFile.treeLength(n, n));
+        byte[] bad = b.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(at, 3);
+        assertMentions(refusal(resealed(bad)), "the row shape (3, 5) does not hold the model's 20 input coordinates");
+        bad = b.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(at + 4, -5);
+        assertMentions(refusal(resealed(bad)), "the row shape (4, -5)");
+    }
+
+    private static int version(byte[] model) {
+        return ByteBuffer.wrap(model, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+
     private String refusal(byte[] content) throws IOException {
         Path f = dir.resolve("bad.model");
         Files.write(f, content);
@@ -217,8 +277,10 @@ class ModelFileTest {
         kind[8] = 'B';
         assertMentions(refusal(kind), "kind 'BDBM'", "not an HDBSCAN model");
 
-        byte[] newer = withVersion(good, 4, true);
-        assertMentions(refusal(newer), "format version 4", "newer Sylva", "reads versions 1 to 3");
+        byte[] newer = withVersion(good, 5, true);
+        assertMentions(refusal(newer), "format version 5", "newer Sylva", "reads versions 1 to 4");
+        // a version 2 file called version 4 lacks the row shape
+        assertMentions(refusal(withVersion(good, 4, true)), "payload bytes");
         // a version 2 file called version 3 lacks the projection
         assertMentions(refusal(withVersion(good, 3, true)), "projection", "payload bytes");
         // a newer version is named as such even when the rest of its header is laid out differently
