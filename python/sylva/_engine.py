@@ -26,7 +26,7 @@ from ._errors import EngineError
 from ._locate import engine_command
 
 #: Protocol version this package speaks (the engine's ``hello`` says its own).
-PROTOCOL = 1
+PROTOCOL = 2
 #: How long a cancelled request may take to answer before the engine is killed instead.
 CANCEL_WAIT_SECONDS = 10.0
 #: How long closing waits for the engine to exit by itself.
@@ -39,7 +39,13 @@ PIPE_BYTES = 1 << 20
 #: The JVM prints this on every start with the Vector API module; it says nothing to a Python user.
 _JVM_NOISE = "WARNING: Using incubator modules: jdk.incubator.vector"
 
-_ERROR_TYPES = {"ValueError": ValueError, "MemoryError": MemoryError}
+
+
+class _NotKept(Exception):
+    """The engine no longer holds what a request named by its digest (see :meth:`Engine.call_keeping`)."""
+
+
+_ERROR_TYPES = {"ValueError": ValueError, "MemoryError": MemoryError, "ModelNotHeld": _NotKept}
 
 
 class Engine:
@@ -60,6 +66,11 @@ class Engine:
         self._drainer: Optional[threading.Thread] = None
         #: The engine's own time for the last request (the library call), in seconds; None before one.
         self.last_compute_seconds: Optional[float] = None
+        #: (kind, digest) of the array the engine keeps from the last request (see call_keeping), or None.
+        self._kept: Optional[tuple] = None
+        #: Requests that sent a kept array's bytes, and those that named it by its digest alone (tests, bench).
+        self.kept_sent = 0
+        self.kept_named = 0
 
     # -- life cycle -------------------------------------------------------------------------------
 
@@ -92,6 +103,7 @@ class Engine:
         except OSError as e:
             raise EngineError(f"cannot start the engine ({' '.join(command)}): {e}") from e
         self._proc, self._pid = proc, os.getpid()
+        self._kept = None           # a new engine holds nothing
         _widen_pipes(proc)
         self._drainer = threading.Thread(target=self._drain_stderr, args=(proc,), name="sylva-engine-stderr",
                                          daemon=True)
@@ -165,6 +177,8 @@ class Engine:
         with self._lock:
             self._ensure_started()
             self._check_limits(kind, arrays)
+            if self._kept is not None and self._kept[0] != kind:
+                self._kept = None   # the engine releases what one kind of request keeps before another kind
             self._next_id += 1
             rid = self._next_id
             proc = self._proc
@@ -188,6 +202,26 @@ class Engine:
             raise KeyboardInterrupt("the engine's work was cancelled")
         message = response.params.get("message", "the engine failed")
         raise _ERROR_TYPES.get(response.params.get("type"), EngineError)(message)
+
+    def call_keeping(self, kind: str, params: dict, arrays: Dict[str, np.ndarray], name: str, value: np.ndarray,
+                     digest: str) -> _protocol.Frame:
+        """As :meth:`call`, with array ``name`` = ``value``, which the engine keeps between requests of this
+        kind (a ``predict`` request's model): when the engine holds the array of this ``digest`` (its
+        SHA-256, sent as ``name + "_sha256"``), only the digest is sent; if the engine no longer holds it
+        (it answers ``ModelNotHeld``), or holds another, the bytes are sent with it."""
+        key = name + "_sha256"
+        with self._lock:
+            if self._kept == (kind, digest):
+                try:
+                    response = self.call(kind, dict(params, **{key: digest}), arrays)
+                    self.kept_named += 1
+                    return response
+                except _NotKept:
+                    self._kept = None
+            response = self.call(kind, dict(params, **{key: digest}), dict(arrays, **{name: value}))
+            self.kept_sent += 1
+            self._kept = (kind, digest)
+            return response
 
     def _await_response(self, proc: subprocess.Popen) -> _protocol.Frame:
         try:

@@ -116,8 +116,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         The engine's own time for the fit (the library call, without the transfer), in seconds.
     prediction_data_ : ndarray of uint8
         With ``prediction_data=True``: the fitted model as the bytes of a Sylva model file
-        (``clusterer.prediction_data_.tofile("model.sylva")`` writes a file ``sylva predict`` reads). The
-        engine keeps nothing between calls, so the model lives here and pickles with the estimator.
+        (``clusterer.prediction_data_.tofile("model.sylva")`` writes a file ``sylva predict`` reads), read-only.
+        The model lives here and pickles with the estimator; the engine keeps the last model a prediction
+        sent it, and the next prediction with the same model names it by its SHA-256 instead of sending it
+        again.
 
     fitted_rows_ : ndarray of int32, shape (n_fitted,)
         After a fit with ``sample_weight``: the row of each point the trees number (a row of weight w is
@@ -297,6 +299,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self._relative_validity = None
         if self.prediction_data:
             self.prediction_data_ = a["model"]
+            self.prediction_data_.flags.writeable = False   # its SHA-256 names it to the engine (prediction.py)
         elif hasattr(self, "prediction_data_"):
             del self.prediction_data_
         if self.store_centers:

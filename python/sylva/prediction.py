@@ -12,6 +12,8 @@ Example
 """
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 
 from ._engine import get_engine
@@ -25,6 +27,19 @@ def _model(clusterer):
     return model
 
 
+def _digest(clusterer, model):
+    """SHA-256 of the model's bytes, computed once per model array and kept on the estimator: the engine,
+    which keeps the last model it was sent, is then named the model by it instead of sent its bytes again.
+    The array is made read-only, so its bytes cannot change under their digest."""
+    kept = getattr(clusterer, "_sylva_model_digest", None)
+    if kept is not None and kept[0] is model and not model.flags.writeable:
+        return kept[1]
+    model.flags.writeable = False   # (an unpickled copy is writeable again: its digest is computed anew)
+    digest = hashlib.sha256(memoryview(np.ascontiguousarray(model))).hexdigest()
+    clusterer._sylva_model_digest = (model, digest)
+    return digest
+
+
 def _points(clusterer, points):
     X = np.asarray(points)
     if X.ndim != 2:
@@ -36,10 +51,12 @@ def _points(clusterer, points):
 
 
 def _call(clusterer, what, points=None):
-    arrays = {"model": _model(clusterer)}
+    model = _model(clusterer)
+    arrays = {}
     if points is not None:
         arrays["points"] = _points(clusterer, points)
-    return get_engine().call("predict", {"what": what, "threads": clusterer._threads()}, arrays).arrays
+    params = {"what": what, "threads": clusterer._threads()}
+    return get_engine().call_keeping("predict", params, arrays, "model", model, _digest(clusterer, model)).arrays
 
 
 def approximate_predict(clusterer, points_to_predict):

@@ -37,7 +37,7 @@ def test_one_engine_serves_every_call():
     sylva.HDBSCAN().fit(small())
     assert e.pid == pid and pid is not None
     h = e.hello
-    assert h["protocol"] == 1 and set(h["commands"]) == {"hdbscan", "predict", "cut", "validity", "balltree", "partition"}
+    assert h["protocol"] == 2 and set(h["commands"]) == {"hdbscan", "predict", "cut", "validity", "balltree", "partition"}
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pipe sizes are a Linux feature")

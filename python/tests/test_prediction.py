@@ -1,6 +1,9 @@
 """sylva.approximate_predict & co.: the same bytes as ``sylva predict`` on the same model, the model the
 same bytes as ``sylva hdbscan --save-model`` writes, and clear errors."""
+import os
 import pickle
+import signal
+import time
 
 import numpy as np
 import pytest
@@ -70,3 +73,51 @@ def test_errors(fitted):
     broken.prediction_data_ = data
     with pytest.raises(ValueError, match="checksum"):
         sylva.approximate_predict(broken, new)
+
+
+def test_the_engine_keeps_the_model_and_is_named_it_by_its_digest(fitted):
+    """The second prediction with a model sends its SHA-256, not its bytes; a fit in between (the engine
+    releases the model), an engine started anew, or another model sends the bytes again; answers alike."""
+    x, c, new = fitted
+    e = sylva.engine()
+    labels, strengths = sylva.approximate_predict(c, new)   # holds c's model from here
+    sent, named = e.kept_sent, e.kept_named
+    for _ in range(3):
+        again = sylva.approximate_predict(c, new)
+        assert_same_bytes(labels, again[0], "labels by digest")
+        assert_same_bytes(strengths, again[1], "strengths by digest")
+    assert (e.kept_sent, e.kept_named) == (sent, named + 3)
+    assert_same_bytes(sylva.membership_vector(c, new), sylva.membership_vector(c, new), "membership by digest")
+    assert e.kept_sent == sent
+
+    sylva.HDBSCAN(min_cluster_size=5).fit(small_points())   # another kind of request: the engine lets go
+    assert_same_bytes(labels, sylva.approximate_predict(c, new)[0], "after a fit")
+    assert e.kept_sent == sent + 1
+
+    other = sylva.HDBSCAN(min_cluster_size=20, prediction_data=True).fit(clips(400, seed=13))
+    sylva.approximate_predict(other, new)
+    assert_same_bytes(labels, sylva.approximate_predict(c, new)[0], "after another model")
+    assert e.kept_sent == sent + 3
+
+    # the engine killed between calls: the restarted one holds nothing, and says so; the bytes follow
+    os.kill(e.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while e.pid is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert_same_bytes(labels, sylva.approximate_predict(c, new)[0], "after a restart")
+    assert e.kept_sent == sent + 4
+
+
+def test_the_model_cannot_change_under_its_digest(fitted):
+    _, c, _ = fitted
+    assert not c.prediction_data_.flags.writeable
+    with pytest.raises(ValueError):
+        c.prediction_data_[100] ^= 1
+    # an unpickled estimator's model (writeable again) gets its digest anew, and is made read-only
+    c2 = pickle.loads(pickle.dumps(c))
+    sylva.approximate_predict(c2, clips(5, seed=14))
+    assert not c2.prediction_data_.flags.writeable
+
+
+def small_points():
+    return np.random.default_rng(2).normal(size=(100, 3))

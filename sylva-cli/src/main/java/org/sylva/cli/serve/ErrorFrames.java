@@ -7,7 +7,8 @@ import org.sylva.data.InvalidInputException;
 /**
  * Turns a failure into the {@code error} response the client raises: parameters {@code type} (the
  * Python exception to raise: {@code ValueError} for bad input or parameters, {@code MemoryError},
- * {@code RuntimeError} for anything else, {@code ProtocolError} for a broken stream), {@code message}
+ * {@code ModelNotHeld} for a model named by a digest the engine does not hold, {@code RuntimeError} for
+ * anything else, {@code ProtocolError} for a broken stream), {@code message}
  * (the library's message, one line) and {@code parameter} (the scikit-learn name of the parameter at
  * fault, or null).
  *
@@ -21,6 +22,7 @@ final class ErrorFrames {
 
     /** The {@code error} response for {@code t}. */
     static Frame of(Throwable t) {
+        if (t instanceof PredictHandler.ModelNotHeldException e) return frame(PredictHandler.MODEL_NOT_HELD, e.getMessage(), null);
         if (t instanceof InvalidInputException e) return frame("ValueError", e.getMessage(), e.parameter().orElse(null));
         if (t instanceof IllegalArgumentException e && e.getMessage() != null) return frame("ValueError", e.getMessage(), null);
         if (t instanceof OutOfMemoryError) {

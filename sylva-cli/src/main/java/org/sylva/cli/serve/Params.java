@@ -79,6 +79,16 @@ final class Params {
         throw wrong(name, "one of " + String.join(", ", choices), v);
     }
 
+    /** A string parameter of 1 to {@code maxLength} characters, each in {@code allowed}; null when absent. */
+    String text(String name, int maxLength, String allowed) {
+        Object v = values.get(name);
+        if (v == null) return null;
+        if (v instanceof String s && !s.isEmpty() && s.length() <= maxLength && s.chars().allMatch(c -> allowed.indexOf(c) >= 0)) {
+            return s;
+        }
+        throw wrong(name, "a string of at most " + maxLength + " characters of " + allowed, v);
+    }
+
     private static InvalidInputException wrong(String name, String expected, Object v) {
         String shown = v instanceof String s ? "'" + s + "'" : String.valueOf(v);
         return InvalidInputException.forParameter(name, name + " must be " + expected + "; got " + shown);

@@ -17,8 +17,9 @@ import org.sylva.progress.ProgressListener;
 
 /**
  * The {@code predict} request: the client sends back the {@code model} bytes an {@code hdbscan} request
- * with {@code prediction_data: true} answered (the engine needs no state between requests, so a model
- * survives an engine restart and pickles with its estimator), and asks, by {@code what}, for
+ * with {@code prediction_data: true} answered (the model lives with the client, so it survives an engine
+ * restart and pickles with its estimator), or only their SHA-256 ({@code model_sha256}, lower-case hex)
+ * when the engine holds that model, and asks, by {@code what}, for
  * <ul>
  *   <li>{@code "predict"} with {@code points}: {@code labels} (int32), {@code probabilities},
  *       {@code outlier_scores} (float64) and {@code connecting_points} (int32) — the {@code hdbscan}
@@ -29,17 +30,28 @@ import org.sylva.progress.ProgressListener;
  * </ul>
  * Parameter {@code threads} (null: every core).
  *
- * <p>The handler keeps the last model it parsed, with a copy of its bytes: a request whose {@code model} is
- * byte for byte the same (every call of the Python package for one estimator sends its model again) gets
- * that model back, with the neighbour index it built, instead of parsing and indexing the bytes again. The
- * answers are the same either way; the cost is one model held between predictions (a request of another
- * kind releases it: {@link #release}).
+ * <p>The handler keeps the last model it parsed, with a copy of its bytes and their SHA-256: a request that
+ * names it by its digest, without the bytes, or sends the same bytes again, gets that model back with the
+ * neighbour index it built, instead of sending, parsing and indexing the bytes again. A digest the engine
+ * does not hold (another model, an engine started anew, a request of another kind in between, which
+ * releases it: {@link #release}) is answered with an error of type {@code ModelNotHeld}, after which the
+ * client sends the bytes; a digest sent with bytes must be theirs. The answers are the same either way.
  */
 final class PredictHandler implements Handler {
-    static final List<String> PARAMETERS = List.of("what", "threads");
+    static final List<String> PARAMETERS = List.of("what", "threads", "model_sha256");
+    /** The {@code type} of the error that answers a digest the engine does not hold. */
+    static final String MODEL_NOT_HELD = "ModelNotHeld";
 
-    /** A parsed model and the bytes it was parsed from (a copy: the request's array is not kept). */
-    private record Parsed(byte[] bytes, HdbscanModel model) {
+    /** A parsed model, the bytes it was parsed from (a copy: the request's array is not kept) and their SHA-256. */
+    private record Parsed(byte[] bytes, String sha256, HdbscanModel model) {
+    }
+
+    /** A request named a model by a digest the engine does not hold: the client sends the bytes instead. */
+    static final class ModelNotHeldException extends IllegalArgumentException {   // not logged: an expected answer
+        ModelNotHeldException(String digest) {
+            super("the engine does not hold the model " + digest + " (started anew, or another request came "
+                    + "between); send its bytes");
+        }
     }
 
     /** The last model parsed (requests run one at a time; volatile for a handler shared all the same). */
@@ -53,7 +65,7 @@ final class PredictHandler implements Handler {
         String what = p.choice("what", "predict", "predict", "membership", "all_membership");
         int threads = p.has("threads") ? p.integer("threads", 1) : Runtime.getRuntime().availableProcessors();
         Execution x = new Execution(threads, ProgressListener.NONE, cancel);
-        HdbscanModel model = model(request);
+        HdbscanModel model = model(request, p.text("model_sha256", 64, "0123456789abcdef"));
         long t0 = System.nanoTime();
         List<WireArray> arrays;
         if (what.equals("all_membership")) {
@@ -78,21 +90,47 @@ final class PredictHandler implements Handler {
         return new Frame("ok", out, arrays);
     }
 
-    private HdbscanModel model(Frame request) {
+    /** The request's model: its bytes, or the one held when {@code digest} names it and no bytes came. */
+    private HdbscanModel model(Frame request, String digest) {
         WireArray a = request.array("model");
+        Parsed p = last;
+        if (a == null && digest != null) {
+            if (p != null && p.sha256().equals(digest)) return p.model();
+            throw new ModelNotHeldException(digest);
+        }
         if (a == null || !(a.data() instanceof byte[] bytes) || a.ndim() != 1) {
             throw new InvalidInputException("the request has no 'model' (the 1-D uint8 bytes an hdbscan request "
                     + "with prediction_data answered)");
         }
-        Parsed p = last;
-        if (p != null && Arrays.equals(p.bytes(), bytes)) return p.model();
+        if (p != null && Arrays.equals(p.bytes(), bytes)) {
+            requireDigest(digest, p.sha256());
+            return p.model();
+        }
+        String sha = sha256(bytes);
+        requireDigest(digest, sha);
         try {
             HdbscanModel m = HdbscanModel.fromBytes(bytes, "the request's model");
             parsed++;
-            last = new Parsed(bytes.clone(), m);
+            last = new Parsed(bytes.clone(), sha, m);
             return m;
         } catch (IOException e) {
             throw new UncheckedIOException(e);   // reading from memory: only a broken model gets here as data
+        }
+    }
+
+    private static void requireDigest(String claimed, String actual) {
+        if (claimed != null && !claimed.equals(actual)) {
+            throw InvalidInputException.forParameter("model_sha256", "model_sha256 is " + claimed + ", but the model's "
+                    + "bytes have SHA-256 " + actual);
+        }
+    }
+
+    /** Lower-case hex SHA-256 of {@code bytes}. */
+    static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
     }
 

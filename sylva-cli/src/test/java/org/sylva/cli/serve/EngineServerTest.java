@@ -138,7 +138,7 @@ class EngineServerTest {
     void helloNamesTheProtocolAndTheLimits() throws Exception {
         Session s = open();
         assertEquals("hello", s.hello.kind());
-        assertEquals(1L, s.hello.params().get("protocol"));
+        assertEquals((long) EngineServer.PROTOCOL, s.hello.params().get("protocol"));
         assertEquals(List.of("balltree", "cut", "hdbscan", "partition", "predict", "validity"), s.hello.params().get("commands"));
         assertEquals(FrameLimits.defaults().maxFrameBytes(), s.hello.params().get("max_frame_bytes"));
     }

@@ -92,4 +92,49 @@ class PredictHandlerTest {
         assertEquals(0, server.run());
         assertEquals(1, released.get(), "released once: before the request of the other kind");
     }
+
+    private static Frame named(PredictHandler h, String digest, byte[] model, PointSet fresh) {
+        List<WireArray> arrays = model == null ? List.of(WireArray.of("points", fresh.coordinates(), fresh.size(), 3))
+                : List.of(WireArray.of("model", model, model.length), WireArray.of("points", fresh.coordinates(), fresh.size(), 3));
+        return h.handle(new Frame("predict", Map.of("model_sha256", digest), arrays), CancellationToken.NEVER);
+    }
+
+    /**
+     * A held model named by its SHA-256 alone is answered as if its bytes had come; a digest the engine does
+     * not hold is the ModelNotHeld answer (the client then sends the bytes); a digest sent with other bytes is
+     * refused.
+     */
+    @Test
+    void aHeldModelIsNamedByItsDigest() {
+        PointSet pts = blobs(300, 1), fresh = blobs(50, 2), other = blobs(240, 3);
+        byte[] a = model(pts), b = model(other);
+        String digestA = PredictHandler.sha256(a), digestB = PredictHandler.sha256(b);
+        assertEquals(64, digestA.length());
+        PredictHandler h = new PredictHandler();
+        // nothing held yet: the digest alone is not enough
+        PredictHandler.ModelNotHeldException none = assertThrows(PredictHandler.ModelNotHeldException.class,
+                () -> named(h, digestA, null, fresh));
+        assertTrue(none.getMessage().contains(digestA), none.getMessage());
+        assertEquals(PredictHandler.MODEL_NOT_HELD, ErrorFrames.of(none).params().get("type"));
+        Frame sent = named(h, digestA, a, fresh);
+        Frame byName = named(h, digestA, null, fresh);
+        assertEquals(1, h.parsed());
+        assertArrayEquals((int[]) sent.array("labels").data(), (int[]) byName.array("labels").data());
+        assertArrayEquals((double[]) sent.array("outlier_scores").data(), (double[]) byName.array("outlier_scores").data());
+        // another model's digest, while A is held
+        assertThrows(PredictHandler.ModelNotHeldException.class, () -> named(h, digestB, null, fresh));
+        // a digest that is not the bytes' is refused, held model or not
+        InvalidInputException lie = assertThrows(InvalidInputException.class, () -> named(h, digestB, a, fresh));
+        assertTrue(lie.getMessage().contains("SHA-256 " + digestA), lie.getMessage());
+        assertThrows(InvalidInputException.class, () -> named(h, digestA, b, fresh));
+        assertEquals(1, h.parsed(), "a refused model is not kept");
+        named(h, digestB, b, fresh);
+        assertThrows(PredictHandler.ModelNotHeldException.class, () -> named(h, digestA, null, fresh));
+        h.release();
+        assertThrows(PredictHandler.ModelNotHeldException.class, () -> named(h, digestB, null, fresh));
+        // only lower-case hex of at most 64 characters is a digest
+        for (String bad : new String[] {"", digestA.toUpperCase(java.util.Locale.ROOT), digestA + "0", "zz"}) {
+            assertThrows(InvalidInputException.class, () -> named(h, bad, a, fresh), bad);
+        }
+    }
 }
