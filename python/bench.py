@@ -4,6 +4,7 @@ scikit-learn's HDBSCAN (and fast_hdbscan when installed) in the same process.
   python3 python/bench.py                # overhead (200 calls each; predictions against a 20 000-clip model)
                                          # and 20 000 clips (Sylva 5 fits, sklearn 3)
   python3 python/bench.py --quick        # fewer repetitions, no whole-fit comparison
+  python3 python/bench.py --quick --model-n 200000   # predictions against a 200 000-clip model
 
 Overhead of a call = its wall time in Python (argument checks, conversion, the pipe both ways, the
 results as numpy arrays) minus the engine's own time for it (``compute_seconds``: the library call),
@@ -76,6 +77,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--repeat", type=int, default=200, help="calls per overhead figure")
     ap.add_argument("--n", type=int, default=20000, help="clips of the whole-fit comparison")
+    ap.add_argument("--model-n", type=int, default=20000, help="clips of the model the predictions use")
     args = ap.parse_args()
     repeat = 30 if args.quick else args.repeat
     clips = _clip_generator()
@@ -96,10 +98,11 @@ def main():
     print(f"goal: overhead <= 5 ms per call: {'met' if max(o1, o2, o3) <= 5 else 'NOT met'}")
     # the first prediction sends the estimator's model (here 10.7 MB); the engine keeps it with its index, and
     # the later calls name it by its SHA-256: sending, parsing and indexing are paid once, not per call
-    model_fit = sylva.HDBSCAN(min_cluster_size=20, prediction_data=True).fit(clips(20000, 12, rng))
+    model_fit = sylva.HDBSCAN(min_cluster_size=20, prediction_data=True).fit(clips(args.model_n, 12, rng))
     new_clips = clips(100, 12, rng)
-    overhead("approximate_predict, 1 clip (20 000-clip model)", lambda: sylva.approximate_predict(model_fit, new_clips[:1]),
-             engine, 20, repeat)
+    model_label = f"{args.model_n:,}".replace(",", " ")
+    overhead(f"approximate_predict, 1 clip ({model_label}-clip model)",
+             lambda: sylva.approximate_predict(model_fit, new_clips[:1]), engine, 20, repeat)
     overhead("approximate_predict, 100 clips (same model)", lambda: sylva.approximate_predict(model_fit, new_clips),
              engine, 20, repeat)
     if args.quick:
