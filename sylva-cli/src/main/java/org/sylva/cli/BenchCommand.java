@@ -68,8 +68,8 @@ final class BenchCommand implements Runnable {
                 + "runs small inputs on the scalar kernels for its first 5 s; simd: the vector kernels warm), or the "
                 + "GPU engine on the first usable OpenCL or CUDA device.")
         String backend;
-        @Option(names = "--repeat", defaultValue = "3", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
-        @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;
+        @Option(names = "--repeat", paramLabel = "N", defaultValue = "3", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
+        @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;
         @Option(names = "--threads", paramLabel = "T", description = "Worker threads (default: all processors).") Integer threads;
 
         Hdb(CliContext context) {
@@ -124,7 +124,7 @@ final class BenchCommand implements Runnable {
         @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input.") String shape;
         @Option(names = "--batch", paramLabel = "IDS", description = "Batch id of each point (.npy of integers), "
                 + "as sylva balltree --batch.") Path batch;
-        @Option(names = "--repeat", defaultValue = "21", description = "Timed builds (default ${DEFAULT-VALUE}).") int repeat;
+        @Option(names = "--repeat", paramLabel = "N", defaultValue = "21", description = "Timed builds (default ${DEFAULT-VALUE}).") int repeat;
         @Option(names = "--threads", paramLabel = "T", description = "Worker threads (default: all processors).") Integer threads;
         @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "vector",
                 description = "Vector API kernels where the JVM has them, or the scalar code (default ${DEFAULT-VALUE}).")
@@ -185,8 +185,8 @@ final class BenchCommand implements Runnable {
         @Parameters(index = "1", paramLabel = "FILE", description = "New points (.npy, .csv, raw with --shape).")
         String input;
         @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input.") String shape;
-        @Option(names = "--repeat", defaultValue = "5", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
-        @Option(names = "--warmup", defaultValue = "1", description = "Untimed warm-up runs (default ${DEFAULT-VALUE}).") int warmup;
+        @Option(names = "--repeat", paramLabel = "N", defaultValue = "5", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
+        @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Untimed warm-up runs (default ${DEFAULT-VALUE}).") int warmup;
         @Option(names = "--threads", paramLabel = "T", description = "Worker threads (default: all processors).") Integer threads;
 
         Predict(CliContext context) {

@@ -34,10 +34,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--points", paramLabel = "N", defaultValue = "20000", description = "Clips to generate (default ${DEFAULT-VALUE}).")
     int points;
 
-    @Option(names = "--seed", defaultValue = "20240", description = "Generator seed (default ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "20240", description = "Generator seed (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--min-cluster-size", defaultValue = "20", description = "HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}).")
+    @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "20", description = "HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}).")
     int minClusterSize;
 
     @Option(names = "--out", defaultValue = "sylva-demo", paramLabel = "DIR", description = "Output directory "

@@ -208,6 +208,57 @@ public final class Main {
         }
     }
 
+    /**
+     * Every command's synopsis wrapped at spaces only. picocli wraps it at the line-break opportunities of
+     * Java's {@code BreakIterator}, which include ',', '.' and ']' inside an option's token
+     * ({@code [--shape=N,} / {@code D]}, {@code [--[no-]} / {@code waveforms]}); rendered on one line and
+     * wrapped here, every token stays whole.
+     */
+    static void wrapSynopsesAtSpaces(CommandLine cl) {
+        cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_SYNOPSIS, Main::synopsis);
+        for (CommandLine sub : cl.getSubcommands().values()) wrapSynopsesAtSpaces(sub);
+    }
+
+    private static String synopsis(CommandLine.Help help) {
+        CommandLine.Model.UsageMessageSpec u = help.commandSpec().usageMessage();
+        int width = u.width();
+        boolean auto = u.autoWidth();
+        String line;
+        try {
+            u.autoWidth(false);
+            u.width(1 << 16);
+            line = new CommandLine.Help(help.commandSpec(), help.colorScheme()).synopsis(help.synopsisHeadingLength());
+        } finally {
+            u.width(width);
+            u.autoWidth(auto);
+        }
+        int indent = help.synopsisHeadingLength() + help.commandSpec().qualifiedName().length() + 1;
+        return wrapAtSpaces(line.strip(), width, help.synopsisHeadingLength(), indent) + System.lineSeparator();
+    }
+
+    /**
+     * {@code text} in lines of at most {@code width} characters (a longer word stands alone), broken at spaces;
+     * the first line starts at column {@code first}, the others are indented by {@code indent}.
+     */
+    static String wrapAtSpaces(String text, int width, int first, int indent) {
+        StringBuilder out = new StringBuilder();
+        int column = first;
+        String[] words = text.split(" ");
+        for (int i = 0; i < words.length; i++) {
+            String w = words[i];
+            if (i > 0 && column + 1 + w.length() > width) {
+                out.append(System.lineSeparator()).append(" ".repeat(indent));
+                column = indent;
+            } else if (i > 0) {
+                out.append(' ');
+                column++;
+            }
+            out.append(w);
+            column += w.length();
+        }
+        return out.toString();
+    }
+
     static CommandLine commandLine(PrintWriter out, PrintWriter err, CliContext context, String[] args) {
         CommandLine cl = new CommandLine(new SylvaCommand(), new CliContext.Factory(context));
         for (Class<?> sub : SylvaCommand.subcommandsFor(args)) cl.addSubcommand(sub);
@@ -226,6 +277,7 @@ public final class Main {
         cl.registerConverter(Double.class, number);
         cl.registerConverter(double.class, number);
         cl.setUsageHelpAutoWidth(true);
+        wrapSynopsesAtSpaces(cl);
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler(new ErrorHandler.Parameters());
         CommandLine help = cl.getSubcommands().get("help");

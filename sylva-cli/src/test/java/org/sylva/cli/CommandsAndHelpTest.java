@@ -198,6 +198,36 @@ class CommandsAndHelpTest {
         }
     }
 
+    /**
+     * Every synopsis fits 80 columns and breaks only at spaces: each option token whole ({@code [--shape=N,D]},
+     * {@code [--[no-]waveforms]}), each line starting at a bracket, an option or a parameter.
+     */
+    @Test
+    void everySynopsisFitsEightyColumnsAndKeepsEachOptionWhole() {
+        for (List<String> c : allCommands()) {
+            List<String> args = new ArrayList<>(c);
+            args.add("--help");
+            String help = Cli.run(args.toArray(String[]::new)).assertOk().out();
+            String name = String.join(" ", c);
+            List<String> lines = help.lines().toList();
+            for (String l : lines) assertTrue(l.length() <= 80, () -> "'sylva " + name + " --help': " + l.length() + " columns: " + l);
+            int at = 0;
+            while (at < lines.size() && !lines.get(at).startsWith("Usage: ")) at++;
+            assertTrue(at < lines.size(), name);
+            for (int i = at; i < lines.size() && (i == at || lines.get(i).startsWith(" ")); i++) {
+                String l = lines.get(i).strip();
+                String tail = l.substring(l.lastIndexOf(' ') + 1);
+                long open = tail.chars().filter(ch -> ch == '[').count(), close = tail.chars().filter(ch -> ch == ']').count();
+                assertTrue(open <= close, () -> "'sylva " + name + " --help': synopsis line ends inside an option: " + l);
+                if (i > at) {
+                    char first = l.charAt(0);
+                    assertTrue(first == '[' || first == '-' || Character.isUpperCase(first),
+                            () -> "'sylva " + name + " --help': synopsis line starts inside an option: " + l);
+                }
+            }
+        }
+    }
+
     @Test
     void hdbscanHelpShowsTheWayFromClipsToLabelsAndAReport() {
         String help = Cli.run("hdbscan", "--help").assertOk().out();
