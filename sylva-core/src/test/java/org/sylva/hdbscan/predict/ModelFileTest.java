@@ -89,6 +89,20 @@ class ModelFileTest {
         }
     }
 
+    /** A fit on the scores of {@code n} clips' first {@code input} samples on {@code k} components. */
+    private record Projected(float[] x, PrincipalComponents pc, HdbscanModel plain) {
+        static Projected fit(int n, int input, int k, long seed) {
+            PointSet clips = org.sylva.demo.ClipLikeData.generate(n, seed).points();
+            float[] x = new float[n * input];
+            for (int i = 0; i < n; i++) System.arraycopy(clips.coordinates(), i * clips.dimensions(), x, i * input, input);
+            PrincipalComponents pc = PrincipalComponents.fit(x, n, input, k);
+            double[] scores = pc.project(x, n);
+            HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(2).build()
+                    .fit(scores, n, k, ProgressListener.NONE, CancellationToken.NEVER);
+            return new Projected(x, pc, HdbscanModel.of(r, PointSet.ofFloat64(n, k, scores)));
+        }
+    }
+
     /**
      * A fit on principal-component scores, saved with its projection (version 3): the loaded model takes new
      * points in the input's coordinates and answers as the saved one, bitwise, and as the model without the
@@ -97,14 +111,10 @@ class ModelFileTest {
     @Test
     void aModelWithAProjectionRoundTripsAndProjectsNewPoints() throws IOException {
         int n = 500, input = 20, k = 3;
-        PointSet clips = org.sylva.demo.ClipLikeData.generate(n, 5).points();
-        float[] x = new float[n * input];
-        for (int i = 0; i < n; i++) System.arraycopy(clips.coordinates(), i * clips.dimensions(), x, i * input, input);
-        PrincipalComponents pc = PrincipalComponents.fit(x, n, input, k);
-        double[] scores = pc.project(x, n);
-        HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(2).build()
-                .fit(scores, n, k, ProgressListener.NONE, CancellationToken.NEVER);
-        HdbscanModel plain = HdbscanModel.of(r, PointSet.ofFloat64(n, k, scores));
+        Projected fit = Projected.fit(n, input, k, 5);
+        float[] x = fit.x();
+        PrincipalComponents pc = fit.pc();
+        HdbscanModel plain = fit.plain();
         HdbscanModel m = plain.withProjection(pc);
         assertTrue(m.clusterCount() > 1, "clusters: " + m.clusterCount());
         // the new points' scores are the fit's, bitwise, from float32 and from (widened) float64 input
@@ -182,14 +192,9 @@ class ModelFileTest {
 
         // with a projection: 20 input coordinates as (4, 5) arrays, scored on 3 components
         int n = 300, input = 20, k = 3;
-        PointSet clips = org.sylva.demo.ClipLikeData.generate(n, 8).points();
-        float[] x = new float[n * input];
-        for (int i = 0; i < n; i++) System.arraycopy(clips.coordinates(), i * clips.dimensions(), x, i * input, input);
-        PrincipalComponents pc = PrincipalComponents.fit(x, n, input, k);
-        double[] scores = pc.project(x, n);
-        HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(2).build()
-                .fit(scores, n, k, ProgressListener.NONE, CancellationToken.NEVER);
-        HdbscanModel projected = HdbscanModel.of(r, PointSet.ofFloat64(n, k, scores)).withProjection(pc);
+        Projected fit = Projected.fit(n, input, k, 8);
+        PrincipalComponents pc = fit.pc();
+        HdbscanModel projected = fit.plain().withProjection(pc);
         HdbscanModel both = projected.withRowShape(new RowShape(4, 5));
         byte[] b = both.toBytes();
         assertEquals(ModelFile.VERSION_4, version(b));
