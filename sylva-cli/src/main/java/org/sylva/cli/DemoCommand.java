@@ -23,7 +23,8 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {
             "Generates clip-like spike waveforms (12 templates of 61 samples, AR(1) noise, a tenth pure-noise "
                 + "clips; fixed seed), clusters them with HDBSCAN (min-cluster-size 20), compares the clusters with "
-                + "the generating templates, and writes the outputs and report.html into --out."},
+                + "the generating templates, and writes the outputs and report.html into --out. The report's path, the "
+                + "demo's result, goes to stdout, with --quiet too."},
         footer = {"", "Examples:", "  sylva demo", "  sylva demo --points 50000 --out /tmp/demo"})
 final class DemoCommand implements Callable<Integer> {
     @Spec
