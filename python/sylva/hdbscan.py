@@ -10,6 +10,12 @@ from ._engine import get_engine
 from ._estimator_base import HAVE_SKLEARN, BaseEstimator, ClusterMixin
 from ._inputs import fit_dtype
 
+try:   # scikit-learn's: a ValueError and a TypeError, which its callers catch as either
+    from sklearn.utils._param_validation import InvalidParameterError
+except ImportError:
+    class InvalidParameterError(ValueError, TypeError):
+        """A parameter of the estimator has a value it does not take (scikit-learn's exception, when absent)."""
+
 _ALGORITHMS = ("auto", "brute", "kd_tree", "ball_tree")
 _CENTERS = (None, "centroid", "medoid", "both")
 
@@ -55,12 +61,16 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     """Exact HDBSCAN with scikit-learn's ``sklearn.cluster.HDBSCAN`` parameters and defaults, on the Sylva
     engine (all cores, deterministic).
 
-    Outside ties between distances the labels, probabilities and trees are scikit-learn's; with ties they
-    are one of the answers scikit-learn could give, the same on every run. Input: an array-like of shape
+    Outside ties between mutual-reachability distances the labels, probabilities and trees are
+    scikit-learn's; with ties they are one of the answers scikit-learn could give (which one, in either
+    library, can change with the order of the rows), the same on every run. Ties are common: an edge's
+    weight is often a core distance, which many edges share, and with ``min_samples > 2`` two edges of a
+    tree can weigh exactly the same; integer data tie more. Input: an array-like of shape
     ``(n_samples, n_features)``; float64 and int32/int64 data are clustered from their float64 values
     (exactly as scikit-learn, which casts to float64), float32 and the narrower types (float16, int8,
     int16, uint8, uint16, bool) as float32, which holds them exactly. Rows with NaN or an infinity are left
-    out as scikit-learn leaves them out (labels -3 and -2).
+    out as scikit-learn leaves them out (labels -3 and -2, by the row's sum: a row with both +inf and -inf
+    is a NaN row).
 
     Parameters
     ----------
@@ -80,8 +90,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     n_jobs : int or None
         Threads of the engine (None or -1: every core; -2: all but one, as joblib counts). The result
         does not depend on it.
-    copy : bool
-        Ignored: the input is never modified.
+    copy : bool or "warn"
+        Ignored: the input is never modified ("warn", scikit-learn 1.9's default, is taken too).
     prediction_data : bool
         Keep what prediction needs (the ``hdbscan`` package's ``prediction_data=True``), for
         :func:`sylva.approximate_predict`, :func:`sylva.approximate_predict_scores`,
@@ -159,7 +169,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def _check_params(self):
         """Refuses what scikit-learn refuses, with a message naming the parameter."""
         def bad(name, expected):
-            raise ValueError(f"The {name!r} parameter of HDBSCAN must be {expected}. Got {getattr(self, name)!r} "
+            raise InvalidParameterError(f"The {name!r} parameter of HDBSCAN must be {expected}. Got {getattr(self, name)!r} "
                              "instead.")
         if not (_integer(self.min_cluster_size) and self.min_cluster_size >= 2):
             bad("min_cluster_size", "an int in the range [2, inf)")
@@ -197,8 +207,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             bad("allow_single_cluster", "an instance of 'bool'")
         if self.store_centers not in _CENTERS:
             bad("store_centers", "a str among {'centroid', 'medoid', 'both'} or None")
-        if not isinstance(self.copy, (bool, np.bool_)):
-            bad("copy", "an instance of 'bool'")
+        if not isinstance(self.copy, (bool, np.bool_)) and not (isinstance(self.copy, str) and self.copy == "warn"):
+            bad("copy", "an instance of 'bool' or 'warn'")
         if not isinstance(self.prediction_data, (bool, np.bool_)):
             bad("prediction_data", "an instance of 'bool'")
 
@@ -211,6 +221,14 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         return max(1, cores + 1 + int(self.n_jobs))
 
     def _validate_X(self, X):
+        # numbers written as strings are read as float64, as scikit-learn's HDBSCAN reads them
+        if isinstance(X, (np.ndarray, list, tuple)):
+            a = np.asarray(X)
+            if a.dtype.kind in "US":
+                try:
+                    X = a.astype(np.float64)
+                except ValueError as e:
+                    raise ValueError(f"X holds strings that are not numbers: {e}") from None
         if HAVE_SKLEARN:
             from sklearn.utils.validation import validate_data
             return validate_data(self, X, accept_sparse=False, ensure_all_finite=False, dtype="numeric")
@@ -275,7 +293,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         if self.metric_params:
             params["p"] = float(self.metric_params["p"])
         if self.metric == "precomputed":
-            X = np.asarray(X, dtype=np.float64)
+            X = np.ascontiguousarray(X, dtype="<f8")   # any memory order or byte order, as scikit-learn takes it
             points = X
         arrays = {"points": points}
         if weights is not None:
@@ -370,6 +388,6 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
+        tags.input_tags.allow_nan = self.metric != "precomputed"   # a distance matrix must be finite
         tags.non_deterministic = False
         return tags

@@ -59,9 +59,12 @@ def _call(clusterer, what, points=None):
     return get_engine().call_keeping("predict", params, arrays, "model", model, _digest(clusterer, model)).arrays
 
 
-def approximate_predict(clusterer, points_to_predict):
-    """Labels (-1 = noise) and membership strengths of new points, as ``hdbscan.approximate_predict``."""
+def approximate_predict(clusterer, points_to_predict, return_connecting_points=False):
+    """Labels (-1 = noise) and membership strengths of new points, as ``hdbscan.approximate_predict``;
+    with ``return_connecting_points`` also the fitted point each new point connects to."""
     a = _call(clusterer, "predict", points_to_predict)
+    if return_connecting_points:
+        return a["labels"], a["probabilities"], a["connecting_points"]
     return a["labels"], a["probabilities"]
 
 

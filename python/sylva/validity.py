@@ -14,15 +14,38 @@ from ._engine import get_engine
 from ._inputs import fit_dtype
 
 
-def validity_index(X, labels, per_cluster_scores=False):
-    """The DBCV index of ``labels`` (-1 = noise) on ``X`` (n × d, finite), in [-1, 1]; with
-    ``per_cluster_scores`` also the score of each cluster, as the package returns them."""
+def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=False, mst_raw_dist=False,
+                   verbose=False):
+    """The DBCV index of ``labels`` on ``X`` (n × d, finite), in [-1, 1], with the package's signature;
+    with ``per_cluster_scores`` also the score of each cluster, indexed by label as the package returns
+    them (a label that no point carries scores NaN, where the package leaves the entry unset). Negative
+    labels are noise and cluster labels need not be consecutive, as in the package. The metric is
+    Euclidean, ``d`` the number of features (the package's defaults; other values are refused), and
+    ``mst_raw_dist`` False; ``verbose`` prints nothing."""
+    if metric != "euclidean":
+        raise ValueError(f"validity_index computes the Euclidean DBCV only; got metric={metric!r}")
+    if mst_raw_dist:
+        raise ValueError("mst_raw_dist=True is not supported: the index uses mutual-reachability distances")
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"Expected 2D array, got shape {X.shape}")
-    labels = np.ascontiguousarray(labels, dtype="<i4")
+    if d is not None and d != X.shape[1]:
+        raise ValueError(f"d must be the number of features ({X.shape[1]}) or None; got {d!r}")
+    labels = np.asarray(labels)
     if labels.shape != (X.shape[0],):
         raise ValueError(f"{labels.shape[0] if labels.ndim == 1 else labels.shape} labels for {X.shape[0]} points")
-    r = get_engine().call("validity", {"what": "dbcv"}, {"points": fit_dtype(X), "labels": labels})
+    if labels.dtype.kind == "f" and np.isfinite(labels).all() and (labels == np.round(labels)).all():
+        labels = labels.astype(np.int64)   # whole numbers stored as floats, as labels saved by some tools are
+    if labels.size and labels.dtype.kind not in "iu":
+        raise ValueError(f"labels must be integers; got dtype {labels.dtype}")
+    # the engine takes clusters 0..k-1 and -1: the package's labels, any non-negative ids, are ranked
+    ids = np.unique(labels[labels >= 0])
+    ranked = np.full(labels.shape, -1, dtype="<i4")
+    ranked[labels >= 0] = np.searchsorted(ids, labels[labels >= 0])
+    r = get_engine().call("validity", {"what": "dbcv"}, {"points": fit_dtype(X), "labels": ranked})
     index = float(r.params["validity_index"])
-    return (index, r.arrays["per_cluster"]) if per_cluster_scores else index
+    if not per_cluster_scores:
+        return index
+    per = np.full(int(ids[-1]) + 1 if ids.size else 0, np.nan)
+    per[ids] = r.arrays["per_cluster"]
+    return index, per

@@ -154,3 +154,34 @@ def test_works_without_scikit_learn(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)"
+
+
+def test_what_scikit_learn_takes_is_taken_alike():
+    skc = pytest.importorskip("sklearn.cluster")
+    X = blobs(300, 3, 3, 11)
+    base = sylva.HDBSCAN(min_cluster_size=10).fit(X)
+    # scikit-learn's own parameters, its copy="warn" default included
+    params = {k: v for k, v in skc.HDBSCAN().get_params().items()}
+    assert sylva.HDBSCAN(**params).get_params()["copy"] == params["copy"]
+    sylva.HDBSCAN(**dict(params, min_cluster_size=10)).fit(X)
+    # numbers written as strings are read as float64
+    np.testing.assert_array_equal(sylva.HDBSCAN(min_cluster_size=10).fit(X.astype(str)).labels_, base.labels_)
+    with pytest.raises(ValueError, match="not numbers"):
+        sylva.HDBSCAN().fit(np.array([["1", "x"], ["2", "3"], ["4", "5"]]))
+    # a precomputed matrix in any memory order
+    from sklearn.metrics import pairwise_distances
+    D = pairwise_distances(X)
+    c = sylva.HDBSCAN(min_cluster_size=10, metric="precomputed").fit(D).labels_
+    np.testing.assert_array_equal(sylva.HDBSCAN(min_cluster_size=10, metric="precomputed").fit(np.asfortranarray(D)).labels_, c)
+    np.testing.assert_array_equal(sylva.HDBSCAN(min_cluster_size=10, metric="precomputed").fit(D.T).labels_, c)
+    # a row with +inf and -inf sums to NaN: scikit-learn's label -3, probability NaN
+    Y = X.copy()
+    Y[3] = [np.inf, -np.inf, 0]
+    Y[4] = [np.inf, 1, 1]
+    ours, theirs = sylva.HDBSCAN(min_cluster_size=10).fit(Y), skc.HDBSCAN(min_cluster_size=10, copy=True).fit(Y)
+    np.testing.assert_array_equal(ours.labels_[3:5], theirs.labels_[3:5])
+    assert ours.labels_[3] == -3 and np.isnan(ours.probabilities_[3]) and ours.probabilities_[4] == 0
+    # a bad parameter is scikit-learn's exception: a ValueError and a TypeError
+    for error in (ValueError, TypeError):
+        with pytest.raises(error, match="min_cluster_size"):
+            sylva.HDBSCAN(min_cluster_size=1).fit(X)

@@ -121,3 +121,14 @@ def test_the_model_cannot_change_under_its_digest(fitted):
 
 def small_points():
     return np.random.default_rng(2).normal(size=(100, 3))
+
+
+def test_approximate_predict_returns_the_connecting_points_when_asked(fitted):
+    x, c, new = fitted
+    labels, strengths, connecting = sylva.approximate_predict(c, new, return_connecting_points=True)
+    same = sylva.approximate_predict(c, new)
+    assert_same_bytes(labels, same[0], "labels")
+    assert_same_bytes(strengths, same[1], "strengths")
+    assert connecting.shape == (len(new),) and ((connecting >= 0) & (connecting < len(x))).all()
+    # a fitted point connects to itself
+    assert (sylva.approximate_predict(c, x[:50], return_connecting_points=True)[2] == np.arange(50)).all()

@@ -80,3 +80,24 @@ def test_errors():
         sylva.HDBSCAN().dbscan_clustering(1.0)
     with pytest.raises(ValueError, match="labels"):
         sylva.validity_index(np.zeros((10, 2)), np.zeros(9, dtype=int))
+
+
+def test_validity_index_takes_the_packages_signature_and_any_cluster_ids():
+    x = blobs(300, 2, 3, 7)
+    labels = sylva.HDBSCAN(min_cluster_size=20).fit_predict(x)
+    assert labels.max() >= 1
+    index, per = sylva.validity_index(x, labels, per_cluster_scores=True)
+    # the package's positional order: X, labels, metric, d, per_cluster_scores
+    assert sylva.validity_index(x, labels, "euclidean") == index
+    assert sylva.validity_index(x, labels, "euclidean", x.shape[1]) == index
+    # cluster ids need not be consecutive, and every negative label is noise, as in the package
+    spread = np.where(labels >= 0, labels * 3 + 2, -1 - (np.arange(len(labels)) % 3))
+    index2, per2 = sylva.validity_index(x, spread, per_cluster_scores=True)
+    assert index2 == index
+    assert len(per2) == 3 * labels.max() + 3
+    np.testing.assert_array_equal(per2[2::3], per)
+    assert np.isnan(np.delete(per2, np.arange(2, len(per2), 3))).all()
+    for kwargs, part in [({"metric": "manhattan"}, "Euclidean"), ({"d": 5}, "number of features"),
+                         ({"mst_raw_dist": True}, "mst_raw_dist")]:
+        with pytest.raises(ValueError, match=part):
+            sylva.validity_index(x, labels, **kwargs)

@@ -7,7 +7,8 @@ import org.sylva.data.PointSet;
  * Which input rows take part in a fit, and as how many points. Under {@link NonFinitePolicy#REJECT} all
  * rows take part (after checking that every coordinate is finite); under {@link NonFinitePolicy#SKLEARN}
  * the finite ones, with the labels scikit-learn gives the others (-2 for a row with an infinity, -3 for a
- * row with NaN). With {@link SampleWeights}, a row of weight {@code w} takes part as {@code w} consecutive
+ * row with NaN). scikit-learn tells them apart by each row's sum, so a row with both +inf and -inf, whose
+ * sum is NaN, is a NaN row too. With {@link SampleWeights}, a row of weight {@code w} takes part as {@code w} consecutive
  * points (those of {@code np.repeat(X, w, axis=0)}) and a row of weight 0 not at all (label -1).
  *
  * <p>The trees of a result index the <em>points</em>; per-row outputs are read from each taking row's
@@ -48,13 +49,14 @@ final class FiniteRows {
         float[] c = points.coordinates();
         byte[] label = new byte[n];
         for (int i = 0; i < n; i++) {
-            boolean nan = false, inf = false;
+            boolean nan = false, plus = false, minus = false;
             for (int j = 0; j < d; j++) {
                 float v = c[i * d + j];
                 nan |= Float.isNaN(v);
-                inf |= Float.isInfinite(v);
+                plus |= v == Float.POSITIVE_INFINITY;
+                minus |= v == Float.NEGATIVE_INFINITY;
             }
-            label[i] = (byte) (nan ? -3 : inf ? -2 : 0);
+            label[i] = label(nan, plus, minus);
         }
         return fromLabels(label, null);
     }
@@ -62,13 +64,14 @@ final class FiniteRows {
     static FiniteRows of(double[] c, int n, int d, NonFinitePolicy policy) {
         byte[] label = null;
         for (int i = 0; i < n; i++) {
-            boolean nan = false, inf = false;
+            boolean nan = false, plus = false, minus = false;
             for (int j = 0; j < d; j++) {
                 double v = c[i * d + j];
                 nan |= Double.isNaN(v);
-                inf |= Double.isInfinite(v);
+                plus |= v == Double.POSITIVE_INFINITY;
+                minus |= v == Double.NEGATIVE_INFINITY;
             }
-            if (!nan && !inf) continue;
+            if (!nan && !plus && !minus) continue;
             if (policy == NonFinitePolicy.REJECT) {
                 int j = 0;
                 while (j < d - 1 && Double.isFinite(c[i * d + j])) j++;
@@ -76,9 +79,17 @@ final class FiniteRows {
                         + " (NaN and infinite coordinates are not allowed)");
             }
             if (label == null) label = new byte[n];
-            label[i] = (byte) (nan ? -3 : -2);
+            label[i] = label(nan, plus, minus);
         }
         return label == null ? all(n) : fromLabels(label, null);
+    }
+
+    /**
+     * A row's label under scikit-learn's rule, which sums the row: -3 when the sum is NaN (a NaN, or both
+     * infinities), -2 when it is infinite, 0 for a finite row.
+     */
+    private static byte label(boolean nan, boolean plus, boolean minus) {
+        return (byte) (nan || plus && minus ? -3 : plus || minus ? -2 : 0);
     }
 
     /** These rows with {@code weights} (one per input row): rows of weight 0 left out, the others copied. */

@@ -12,8 +12,8 @@ public enum NonFinitePolicy {
     REJECT,
     /**
      * scikit-learn's convention: such rows are left out of the fit; rows with an infinity get label
-     * -2 and probability 0, rows with NaN get label -3 and probability NaN (a row with both counts as
-     * NaN). Their outlier score and core distance are NaN.
+     * -2 and probability 0, rows with NaN get label -3 and probability NaN (a row with both, or with
+     * +inf and -inf, whose sum is NaN, counts as NaN). Their outlier score and core distance are NaN.
      */
     SKLEARN
 }

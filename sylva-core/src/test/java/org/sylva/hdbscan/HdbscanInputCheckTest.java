@@ -3,6 +3,7 @@ package org.sylva.hdbscan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -35,5 +36,32 @@ class HdbscanInputCheckTest {
                 .minSamples(2).nonFinite(NonFinitePolicy.SKLEARN).build()
                 .fit(huge, 5, 2, ProgressListener.NONE, CancellationToken.NEVER));
         assertEquals(Optional.empty(), e.parameter(), e.getMessage());
+    }
+
+    /**
+     * scikit-learn labels a row by its sum: NaN (a NaN, or +inf with -inf) is -3 with probability NaN, an
+     * infinite sum -2 with probability 0; float32 and float64 rows alike.
+     */
+    @Test
+    void aRowWithBothInfinitiesIsANanRowAsScikitLearnSumsIt() {
+        double inf = Double.POSITIVE_INFINITY, nan = Double.NaN;
+        double[] x = {0, 0, 1, 1, inf, -inf, nan, inf, inf, 1, -inf, -inf, 3, 3, 4, 4, 5, 5, 6, 6};
+        HdbscanResult r64 = Hdbscan.builder().minClusterSize(2).minSamples(2).nonFinite(NonFinitePolicy.SKLEARN).build()
+                .fit(x, 10, 2, ProgressListener.NONE, CancellationToken.NEVER);
+        float[] f = new float[x.length];
+        for (int i = 0; i < x.length; i++) f[i] = (float) x[i];
+        HdbscanResult r32 = Hdbscan.builder().minClusterSize(2).minSamples(2).nonFinite(NonFinitePolicy.SKLEARN).build()
+                .fit(org.sylva.data.PointSet.unchecked(10, 2, f));
+        for (HdbscanResult r : new HdbscanResult[] {r64, r32}) {
+            int[] labels = r.labels();
+            double[] p = r.probabilities();
+            assertEquals(-3, labels[2], "+inf and -inf");
+            assertEquals(-3, labels[3], "NaN and +inf");
+            assertEquals(-2, labels[4], "+inf alone");
+            assertEquals(-2, labels[5], "-inf twice");
+            assertTrue(Double.isNaN(p[2]) && Double.isNaN(p[3]));
+            assertEquals(0.0, p[4]);
+            assertEquals(0.0, p[5]);
+        }
     }
 }
