@@ -94,8 +94,7 @@ final class BenchCommand implements Runnable {
                         context.cancel());
                 in.requireFinite(loaded, "; sylva bench times finite inputs (sylva hdbscan has --non-finite)");
                 in.requireRepresentable(loaded);
-                pts = loaded.float64() == null ? loaded.points()
-                        : PointSet.uncheckedFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
+                pts = loaded.exact();
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
             }

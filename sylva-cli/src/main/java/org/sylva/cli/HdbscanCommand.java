@@ -268,9 +268,7 @@ final class HdbscanCommand implements Callable<Integer> {
             }
             if (centerKind != null) {
                 PointSet fitted = features != null ? PointSet.uncheckedFloat64(points.size(), features.k(), features.scores())
-                        : loaded.float64() != null ? PointSet.uncheckedFloat64(points.size(), points.dimensions(),
-                                loaded.float64())
-                        : points;
+                        : loaded.exact();
                 centerSet = r.centers(fitted, centerKind, new Execution(h.threads(), progress, context.cancel()));
             }
         } catch (InvalidInputException e) {
@@ -304,9 +302,7 @@ final class HdbscanCommand implements Callable<Integer> {
      */
     private static HdbscanModel model(Hdbscan h, HdbscanResult r, InputOptions.Loaded loaded, ProgressListener progress,
             CancellationToken cancel) {
-        PointSet p = loaded.points();
-        PointSet fitted = loaded.float64() == null ? p
-                : PointSet.uncheckedFloat64(p.size(), p.dimensions(), loaded.float64());
+        PointSet fitted = loaded.exact();
         ProgressListener renamed = (stage, done, total) -> progress.progress(MODEL_STAGE, done, total);
         return HdbscanModel.of(r, fitted, new Execution(h.threads(), renamed, cancel));
     }

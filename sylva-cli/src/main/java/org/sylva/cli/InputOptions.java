@@ -58,6 +58,11 @@ final class InputOptions {
         Loaded(PointSet points, double[] float64, String dtype) {
             this(points, float64, dtype, null);
         }
+
+        /** The points as a fit takes them: the exact float64 values where the input held them, else {@link #points}. */
+        PointSet exact() {
+            return float64 == null ? points : PointSet.uncheckedFloat64(points.size(), points.dimensions(), float64);
+        }
     }
 
     /** The element type of raw float32 input. */

@@ -127,8 +127,7 @@ final class PredictCommand implements Callable<Integer> {
         in.shape = shape;
         InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel());
         in.requireFinite(loaded, "");
-        PointSet points = loaded.float64() == null ? loaded.points()
-                : PointSet.ofFloat64(loaded.points().size(), loaded.points().dimensions(), loaded.float64());
+        PointSet points = loaded.exact();
         if (points.dimensions() != m.inputDimensions()) {
             throw new InvalidInputException(input + ": points of " + points.dimensions()
                     + (points.dimensions() == 1 ? " coordinate" : " coordinates") + ", but the model "
