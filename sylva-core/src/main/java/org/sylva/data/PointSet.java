@@ -1,7 +1,9 @@
 package org.sylva.data;
 
+import java.util.Objects;
+
 /**
- * An immutable set of {@code n} points in {@code d} dimensions, float32 or float64, stored row-major
+ * A set of {@code n} points in {@code d} dimensions, float32 or float64, stored row-major
  * ({@code coords[i * d + j]} is coordinate {@code j} of point {@code i}). Every algorithm in Sylva
  * reads its input through this type; arithmetic on the coordinates is always done in float64.
  *
@@ -10,7 +12,10 @@ package org.sylva.data;
  * and the report's plots) read {@link #coordinates()}, for a float64 set a rounded copy made once.
  *
  * <p>The factories do not copy: {@link #of(int, int, float[])} and {@link #ofFloat64} validate shape
- * and finiteness and take ownership of the array, so callers must not modify it afterwards.
+ * and finiteness and take ownership of the array, and {@link #coordinates()} / {@link #coordinates64()}
+ * hand out that array. The set is immutable only while nobody writes into it: a caller who changes the
+ * array afterwards changes every later answer computed from the set (a float64 fit detects a change made
+ * during the fit and refuses its result). Copy the array first where that cannot be promised.
  *
  * <pre>{@code
  * PointSet pts = PointSet.of(3, 2, new float[] {0f, 0f, 1f, 0f, 0f, 1f});
@@ -73,9 +78,19 @@ public final class PointSet {
         return out;
     }
 
-    /** Coordinate {@code col} of point {@code row}, exactly (float64 sets are not rounded). */
+    /**
+     * Coordinate {@code col} of point {@code row}, exactly (float64 sets are not rounded).
+     *
+     * @throws IndexOutOfBoundsException when {@code row} is not in {@code [0, n)} or {@code col} not in {@code [0, d)}
+     */
     public double getDouble(int row, int col) {
-        return coords64 != null ? coords64[row * d + col] : coords[row * d + col];
+        int at = index(row, col);
+        return coords64 != null ? coords64[at] : coords[at];
+    }
+
+    /** The flat index of a coordinate, both indices checked: a column past the row's end must not read the next row. */
+    private int index(int row, int col) {
+        return Objects.checkIndex(row, n) * d + Objects.checkIndex(col, d);
     }
 
     private static void checkShape(int n, int d, long length) {
@@ -130,6 +145,25 @@ public final class PointSet {
         }
     }
 
+    /**
+     * As {@link #requireFinite()} for the float32 coordinates a float32 consumer reads ({@link #coordinates()}):
+     * for a float64 set also refuses a finite value beyond float32's range, which rounds to an infinity,
+     * naming the value itself.
+     *
+     * @param consumer what reads float32, for the message (e.g. {@code "the ball tree"})
+     */
+    public void requireFiniteFloat32(String consumer) {
+        requireFinite();
+        if (coords64 == null) return;
+        float[] c = coordinates();
+        for (int i = 0; i < c.length; i++) {
+            if (!Float.isFinite(c[i])) {
+                throw new InvalidInputException("point " + (i / d) + ", coordinate " + (i % d) + " is " + coords64[i]
+                        + ", beyond float32's range (+-" + Float.MAX_VALUE + "), in which " + consumer + " works");
+            }
+        }
+    }
+
     /** Index into the flat array of the first non-finite value, or -1. */
     public int firstNonFinite() {
         if (coords64 != null) {
@@ -152,9 +186,14 @@ public final class PointSet {
         return d;
     }
 
-    /** Coordinate {@code col} of point {@code row} in float32 (rounded for a float64 set; see {@link #getDouble}). */
+    /**
+     * Coordinate {@code col} of point {@code row} in float32 (rounded for a float64 set; see {@link #getDouble}).
+     *
+     * @throws IndexOutOfBoundsException when {@code row} is not in {@code [0, n)} or {@code col} not in {@code [0, d)}
+     */
     public float get(int row, int col) {
-        return coordinates()[row * d + col];
+        int at = index(row, col);
+        return coordinates()[at];
     }
 
     /**
@@ -171,8 +210,13 @@ public final class PointSet {
         return c;
     }
 
-    /** A copy of one row in float32 (rounded for a float64 set). */
+    /**
+     * A copy of one row in float32 (rounded for a float64 set).
+     *
+     * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, n)}
+     */
     public float[] row(int i) {
+        Objects.checkIndex(i, n);
         float[] r = new float[d];
         System.arraycopy(coordinates(), i * d, r, 0, d);
         return r;
@@ -188,8 +232,17 @@ public final class PointSet {
         return s;
     }
 
-    /** The points in {@code rows}, in that order, as a new point set. */
+    /**
+     * The points in {@code rows}, in that order, as a new point set.
+     *
+     * @throws IndexOutOfBoundsException naming the first entry of {@code rows} that is not in {@code [0, n)}
+     */
     public PointSet select(int[] rows) {
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i] < 0 || rows[i] >= n) {
+                throw new IndexOutOfBoundsException("rows[" + i + "] = " + rows[i] + " is not a row of " + n + " points");
+            }
+        }
         if (coords64 != null) {
             double[] c = new double[rows.length * d];
             for (int i = 0; i < rows.length; i++) System.arraycopy(coords64, rows[i] * d, c, i * d, d);

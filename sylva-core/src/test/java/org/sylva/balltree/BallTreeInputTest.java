@@ -36,6 +36,26 @@ class BallTreeInputTest {
     }
 
     @Test
+    void float64BeyondFloat32IsRefusedNamingTheValueAndOtherFloat64BuildsItsRoundedTree() {
+        double[] x = new double[30];
+        for (int i = 0; i < x.length; i++) x[i] = i * 0.1;
+        x[3 * 6 + 1] = 1e39;
+        PointSet huge = PointSet.ofFloat64(10, 3, x);
+        for (int threads : new int[] {1, 2}) {
+            BallTreeBuilder b = new BallTreeBuilder().threads(threads);
+            String msg = message(() -> b.build(huge));
+            assertTrue(msg.contains("point 6, coordinate 1 is 1.0E39, beyond float32's range"), msg);
+            msg = message(() -> b.partition(huge, 2));
+            assertTrue(msg.contains("point 6, coordinate 1 is 1.0E39"), msg);
+        }
+        x[3 * 6 + 1] = 0.7;
+        PointSet decimals = PointSet.ofFloat64(10, 3, x);
+        PointSet rounded = PointSet.of(10, 3, decimals.coordinates().clone());
+        assertEquals(B.build(rounded), B.build(decimals));
+        assertArrayEquals(B.partition(rounded, 2), B.partition(decimals, 2));
+    }
+
+    @Test
     void nanInALargeParallelInputNamesTheFirstRow() {
         int n = 100_000;
         float[] x = new float[n * 2];

@@ -67,4 +67,21 @@ class PointSetTest {
         assertArrayEquals(b.coreDistances(), a.coreDistances());
         assertTrue(a.clusterCount() >= 2, a.toString());
     }
+
+    @Test
+    void indicesAreCheckedSoThatAColumnNeverReadsTheNextRow() {
+        PointSet p = PointSet.of(2, 2, new float[] {1, 2, 3, 4});
+        PointSet q = PointSet.ofFloat64(2, 2, new double[] {1, 2, 3, 4});
+        for (PointSet s : new PointSet[] {p, q}) {
+            assertEquals(4f, s.get(1, 1));
+            assertEquals(2.0, s.getDouble(0, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> s.get(0, 2));
+            assertThrows(IndexOutOfBoundsException.class, () -> s.getDouble(1, -1));
+            assertThrows(IndexOutOfBoundsException.class, () -> s.getDouble(2, 0));
+            assertThrows(IndexOutOfBoundsException.class, () -> s.row(2));
+            IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
+                    () -> s.select(new int[] {1, 3}));
+            assertTrue(e.getMessage().contains("rows[1] = 3"), e.getMessage());
+        }
+    }
 }

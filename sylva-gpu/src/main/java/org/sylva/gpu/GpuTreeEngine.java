@@ -99,7 +99,7 @@ public final class GpuTreeEngine implements TreeEngine {
 
     /** Checks the points as the CPU engine does, then uploads them into a new session's build. */
     private DeviceTree upload(PointSet points, BatchLayout layout, int[] depths, boolean tree) {
-        points.requireFinite();
+        points.requireFiniteFloat32("the ball tree");
         int n = points.size(), d = points.dimensions();
         DeviceSession s = backend.treeSession();
         DeviceBuffer coords;

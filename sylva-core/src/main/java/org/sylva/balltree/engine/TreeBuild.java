@@ -129,8 +129,9 @@ final class TreeBuild {
                 }
             });
         }
-        // Throws, naming the first row holding NaN or an infinity.
-        if (nonFinite.get()) points.requireFinite();
+        // Throws, naming the first row holding NaN or an infinity (or, for float64 points, a value that overflows
+        // float32: such a set is finite in float64, its float32 coordinates, which were built from, are not).
+        if (nonFinite.get()) points.requireFiniteFloat32("the ball tree");
     }
 
     /** Throws {@link CancelledException} once the token is cancelled or the calling thread interrupted. */
