@@ -97,13 +97,8 @@ final class InputOptions {
         cancel.throwIfCancelled();
         String dtype = a.dtype().numpyName();
         int[] clip = clipShape(a);
-        boolean fitInFloat64 = switch (a.dtype()) {
-            // float32 cannot hold every value of these exactly (int32 beyond 2^24, float64's 53 bits)
-            case FLOAT64, INT32, INT64 -> true;
-            // float32 holds these exactly
-            case FLOAT16, FLOAT32, INT8, INT16, UINT8, UINT16, BOOL -> false;
-        };
-        if (!fitInFloat64) return new Loaded(points(a, clip, warnings(err)), null, dtype, clip);
+        // float32 cannot hold every value of float64, int32 (beyond 2^24) or int64 exactly
+        if (a.dtype().fitsFloat32()) return new Loaded(points(a, clip, warnings(err)), null, dtype, clip);
         // Exact, or refused naming the value (int64 beyond 2^53): first, before any float32 copy is made.
         double[] exact = a.toFloat64();
         cancel.throwIfCancelled();
@@ -142,7 +137,7 @@ final class InputOptions {
     /** The rows of {@code a} as points: a 3-D array's clips flattened in C order, as {@code reshape(n, -1)}. */
     static PointSet points(NpyArray a, int[] clip, Consumer<String> warnings) {
         // The array read is dropped after this: a float32 input is held once, not copied a second time.
-        if (clip == null) return a.toPointSetTransferring(warnings);
+        if (clip == null) return a.toFloat32PointSetTransferring(warnings);
         return PointSet.unchecked(a.shape()[0], clip[0] * clip[1], a.toFloat32Transferring(warnings));
     }
 

@@ -23,7 +23,8 @@ import org.sylva.data.PointSet;
  *
  * <pre>{@code
  * NpyArray a = Npy.read(Path.of("clips.npy"));            // e.g. float64, shape (5000, 48)
- * PointSet points = a.toPointSet(System.err::println);    // warns once if float32 rounding loses precision
+ * PointSet points = a.toPointSet(System.err::println);    // float64 kept exact, as a fit takes it
+ * PointSet f32 = a.toFloat32PointSet(System.err::println); // rounded to float32, warning once if a value changed
  * int[] ids = Npy.read(Path.of("batch.npy")).toInt32();   // int64 ids, refused if out of int range
  * }</pre>
  */
@@ -317,18 +318,34 @@ public final class NpyArray {
     }
 
     /**
-     * The array as points: a 2-D array of shape {@code (n, d)} gives n points of d coordinates, a
-     * 1-D array of length n gives n points of one coordinate. Values are converted as by
-     * {@link #toFloat32(Consumer)}. Finiteness is NOT checked here: callers decide (see
-     * {@link PointSet#requireFinite()}).
+     * The array as points, exactly: a 2-D array of shape {@code (n, d)} gives n points of d coordinates, a
+     * 1-D array of length n gives n points of one coordinate. A type float32 holds exactly
+     * ({@link NpyDtype#fitsFloat32()}) gives a float32 set; float64, int32 and int64 give a float64 set
+     * ({@link PointSet#ofFloat64}), so that a fit sees the values scikit-learn sees (int64 beyond 2^53 is
+     * refused, as by {@link #toFloat64()}). As {@link NumericTable#toPointSet()} for text. Finiteness is NOT
+     * checked here: callers decide (see {@link PointSet#requireFinite()}).
+     *
+     * @param warnings unused today (no conversion here rounds); kept so that the exact and the float32
+     *     forms are called alike
      */
     public PointSet toPointSet(Consumer<String> warnings) {
+        int[] nd = pointShape();
+        if (dtype.fitsFloat32()) return PointSet.unchecked(nd[0], nd[1], toFloat32(warnings));
+        return PointSet.uncheckedFloat64(nd[0], nd[1], toFloat64());
+    }
+
+    /**
+     * The array as float32 points (shapes as {@link #toPointSet}), values converted as by
+     * {@link #toFloat32(Consumer)}: float64, int32 and int64 rounded to nearest, with one warning naming the
+     * first value that changed. What the ball tree (whose reference is float32) and plots read.
+     */
+    public PointSet toFloat32PointSet(Consumer<String> warnings) {
         int[] nd = pointShape();
         return PointSet.unchecked(nd[0], nd[1], toFloat32(warnings));
     }
 
-    /** As {@link #toPointSet} but hands a float32 array over without a copy; the caller drops this array. */
-    public PointSet toPointSetTransferring(Consumer<String> warnings) {
+    /** As {@link #toFloat32PointSet} but hands a float32 array over without a copy; the caller drops this array. */
+    public PointSet toFloat32PointSetTransferring(Consumer<String> warnings) {
         int[] nd = pointShape();
         return PointSet.unchecked(nd[0], nd[1], toFloat32Transferring(warnings));
     }

@@ -9,7 +9,7 @@ package org.sylva.io;
  *
  * <pre>{@code
  * NpyDtype t = Npy.read(path).dtype();
- * if (t == NpyDtype.FLOAT64) System.err.println("float64 input is rounded to float32");
+ * if (!t.fitsFloat32()) System.err.println(t.numpyName() + " values may round in float32");
  * }</pre>
  */
 public enum NpyDtype {
@@ -44,6 +44,17 @@ public enum NpyDtype {
     /** NumPy's name of the type, e.g. {@code "float32"}. */
     public String numpyName() {
         return numpyName;
+    }
+
+    /**
+     * True when float32 holds every value of this type exactly (float16, float32, int8, int16, uint8,
+     * uint16, bool); false for float64, int32 (beyond 2^24) and int64.
+     */
+    public boolean fitsFloat32() {
+        return switch (this) {
+            case FLOAT16, FLOAT32, INT8, INT16, UINT8, UINT16, BOOL -> true;
+            case FLOAT64, INT32, INT64 -> false;
+        };
     }
 
     /** The type and size part of a descr, e.g. {@code "f4"}. */

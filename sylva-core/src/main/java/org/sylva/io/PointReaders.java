@@ -25,8 +25,9 @@ import org.sylva.progress.CancellationToken;
  * {@link PointSet#requireFinite()}); every other problem is an {@link InvalidInputException} naming
  * the file. The points are float32: float64 values are rounded to nearest, with one warning naming the
  * first value that changed for a float64, int32 or int64 {@code .npy}, and for text (parsed as float64,
- * whose decimals are rarely float32 values) only when a value overflows float32. (A fit reads float64
- * input exactly; the command line does that itself.)
+ * whose decimals are rarely float32 values) only when a value overflows float32. For a fit that keeps
+ * float64 input exact (as scikit-learn clusters it), read with {@link NpyArray#toPointSet(Consumer)} or
+ * {@link NumericTable#toPointSet()} instead; the command line does that itself.
  *
  * <pre>{@code
  * PointSet pts = PointReaders.readPoints("clips.npy", Optional.empty(), System.err::println);
@@ -97,7 +98,7 @@ public final class PointReaders {
                     + (f == Format.NPY ? ".npy file states its shape in its header" : "text file's rows give its shape"));
         }
         return switch (f) {
-            case NPY -> Npy.read(path, cancel).toPointSetTransferring(warnings);
+            case NPY -> Npy.read(path, cancel).toFloat32PointSetTransferring(warnings);
             case DELIMITED -> DelimitedReader.forFile(name).read(path, cancel).toFloat32PointSet(warnings);
             case RAW_FLOAT32 -> RawFloat32Reader.read(path, RawFloat32Reader.Shape.parse(shape.orElseThrow()), cancel);
         };
@@ -126,7 +127,7 @@ public final class PointReaders {
         in.mark(MAGIC.length);
         byte[] head = in.readNBytes(MAGIC.length);
         in.reset();
-        if (Arrays.equals(head, MAGIC)) return Npy.read(in, name).toPointSetTransferring(warnings);
+        if (Arrays.equals(head, MAGIC)) return Npy.read(in, name).toFloat32PointSetTransferring(warnings);
         return DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(in, name).toFloat32PointSet(warnings);
     }
 

@@ -28,7 +28,7 @@ class NpyArrayConversionTest {
         assertTrue(shared == f32.toFloat32Transferring(warnings::add), "the same backing array each time");
         assertArrayEquals(values, shared);
         assertTrue(shared != f32.toFloat32(warnings::add), "toFloat32 still copies");
-        PointSet p = f32.toPointSetTransferring(warnings::add);
+        PointSet p = f32.toFloat32PointSetTransferring(warnings::add);
         assertTrue(p.coordinates() == shared, "the point set holds the array read, not a copy");
         assertEquals(3, p.size());
         assertEquals(2, p.dimensions());
@@ -160,6 +160,31 @@ class NpyArrayConversionTest {
         // Finiteness is the caller's decision.
         PointSet nan = NpyArray.ofFloat32(new float[] {Float.NaN, 1}, 1, 2).toPointSet(warnings::add);
         assertEquals(0, nan.firstNonFinite());
+    }
+
+    @Test
+    void pointSetKeepsWhatFloat32CannotHoldAndTheFloat32FormRoundsIt() {
+        NpyArray decimals = NpyArray.ofFloat64(new double[] {0.1, 0.2}, 1, 2);
+        PointSet exact = decimals.toPointSet(warnings::add);
+        assertTrue(exact.isFloat64());
+        assertEquals(0.1, exact.getDouble(0, 0));
+        PointSet big = NpyArray.ofInt32(new int[] {16_777_217}, 1).toPointSet(warnings::add);
+        assertTrue(big.isFloat64());
+        assertEquals(16_777_217.0, big.getDouble(0, 0));
+        assertTrue(NpyArray.ofInt64(new long[] {-3}, 1).toPointSet(warnings::add).isFloat64());
+        assertEquals(List.of(), warnings);
+        assertThrows(NpyFormatException.class, () -> NpyArray.ofInt64(new long[] {(1L << 53) + 1}, 1).toPointSet(warnings::add));
+        for (NpyArray narrow : new NpyArray[] {NpyArray.ofFloat32(new float[] {0.1f}, 1), NpyArray.ofUint8(new byte[] {7}, 1)}) {
+            assertTrue(!narrow.toPointSet(warnings::add).isFloat64(), "float32 holds " + narrow.dtype() + " exactly");
+        }
+        PointSet rounded = decimals.toFloat32PointSet(warnings::add);
+        assertTrue(!rounded.isFloat64());
+        assertEquals((double) 0.1f, rounded.getDouble(0, 0));
+        assertEquals(1, warnings.size(), "one warning names the first rounded value: " + warnings);
+        for (NpyDtype t : NpyDtype.values()) {
+            boolean wide = t == NpyDtype.FLOAT64 || t == NpyDtype.INT32 || t == NpyDtype.INT64;
+            assertEquals(!wide, t.fitsFloat32(), t.numpyName());
+        }
     }
 
     @Test
