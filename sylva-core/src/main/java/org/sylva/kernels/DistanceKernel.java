@@ -141,7 +141,7 @@ public interface DistanceKernel {
      * every pair, with {@code s} the reference float64 value and {@code a} the approximation,
      * {@code a <= s * (1 + eps) + APPROXIMATION_ABSOLUTE} and {@code s <= a * (1 + eps) + APPROXIMATION_ABSOLUTE}.
      *
-     * <p>Why it holds (inputs exactly float32, |x| <= {@link #FLOAT32_LIMIT}, unit roundoff
+     * <p>Why it holds (inputs exactly float32, {@code |x| <=} {@link #FLOAT32_LIMIT}, unit roundoff
      * {@code u = 2^-24}): each float32 difference is {@code (a_j - b_j)(1 + d1)}, its square adds at most
      * two roundings and each of the {@code d} additions one, so {@code a} lies within
      * {@code (1 +- u)^(2d + 2)} of the exact real sum (all terms are non-negative, so there is no
