@@ -198,14 +198,7 @@ final class HdbscanCommand implements Callable<Integer> {
             throw InvalidInputException.forParameter("sample_weight", "--save-model is not available with "
                     + "--sample-weight: prediction from a weighted fit is not supported yet");
         }
-        CenterKind centerKind = null;
-        if (centers != null) {
-            try {
-                centerKind = CenterKind.parse(centers);
-            } catch (IllegalArgumentException e) {
-                throw InvalidInputException.forParameter("store_centers", e.getMessage());
-            }
-        }
+        CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
         // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work.
         List<String> names = new ArrayList<>(HdbscanOutputs.names(format));
         if (centerKind != null && centerKind.centroids()) names.add("centroids" + format.extension());

@@ -34,7 +34,7 @@ import org.sylva.progress.ProgressListener;
  *
  * <pre>{@code
  * PointSet pts = PointSet.of(n, 3, coords);
- * BallTree tree = new BallTreeBuilder().threads(2).build(pts, batchIds);   // batchIds may be null
+ * BallTree tree = new BallTreeBuilder().threads(2).build(pts, batchIds);   // batchIds: int[] or long[], one id per point (build(pts): one batch)
  * int[] perm = new BallTreeBuilder().partition(pts, batchIds, 4);
  * }</pre>
  */
@@ -110,7 +110,10 @@ public final class BallTreeBuilder {
         return build(points, BatchLayout.single(checked(points).size()));
     }
 
-    /** Batches from one id per point ({@code null}: one batch); see {@link BatchLayout#of(int, int[])}. */
+    /**
+     * Batches from one id per point; see {@link BatchLayout#of(int, int[])}. A null array (a typed variable:
+     * a literal {@code null} matches several overloads) means one batch, as {@link #build(PointSet)}.
+     */
     public BallTree build(PointSet points, int[] batchIds) {
         return build(points, BatchLayout.of(checked(points).size(), batchIds));
     }
@@ -135,7 +138,7 @@ public final class BallTreeBuilder {
         return partition(points, BatchLayout.single(checked(points).size()), targetLevel);
     }
 
-    /** Erwin's partition with batches from ids ({@code null}: one batch). */
+    /** Erwin's partition with batches from ids (a null array: one batch, as {@link #partition(PointSet, int)}). */
     public int[] partition(PointSet points, int[] batchIds, int targetLevel) {
         return partition(points, BatchLayout.of(checked(points).size(), batchIds), targetLevel);
     }

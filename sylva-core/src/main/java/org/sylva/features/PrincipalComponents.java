@@ -54,9 +54,9 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
         explainedVariance = explainedVariance.clone();
     }
 
-    /** Fits {@code k} components of {@code n x d} float32 points (row-major) on one thread. */
+    /** Fits {@code k} components of {@code n x d} float32 points (row-major) on every core ({@link Execution#everyCore()}). */
     public static PrincipalComponents fit(float[] x, int n, int d, int k) {
-        return fit(x, n, d, k, Execution.sequential());
+        return fit(x, n, d, k, Execution.everyCore());
     }
 
     /**
@@ -70,9 +70,9 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
         return fit(RowMajor.of(x, n, d), k, execution);
     }
 
-    /** Fits {@code k} components of {@code n x d} float64 points (row-major) on one thread. */
+    /** Fits {@code k} components of {@code n x d} float64 points (row-major) on every core ({@link Execution#everyCore()}). */
     public static PrincipalComponents fit(double[] x, int n, int d, int k) {
-        return fit(x, n, d, k, Execution.sequential());
+        return fit(x, n, d, k, Execution.everyCore());
     }
 
     /**
@@ -133,9 +133,9 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
         return s;
     }
 
-    /** The scores of {@code n x d} float32 points, row-major {@code n x k}, on one thread. */
+    /** The scores of {@code n x d} float32 points, row-major {@code n x k}, on every core ({@link Execution#everyCore()}). */
     public double[] project(float[] x, int n) {
-        return project(RowMajor.of(x, n, mean.length), Execution.sequential());
+        return project(RowMajor.of(x, n, mean.length), Execution.everyCore());
     }
 
     /**
@@ -146,9 +146,9 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
         return project(RowMajor.of(x, n, mean.length), execution);
     }
 
-    /** The scores of {@code n x d} float64 points, row-major {@code n x k}, on one thread. */
+    /** The scores of {@code n x d} float64 points, row-major {@code n x k}, on every core ({@link Execution#everyCore()}). */
     public double[] project(double[] x, int n) {
-        return project(RowMajor.of(x, n, mean.length), Execution.sequential());
+        return project(RowMajor.of(x, n, mean.length), Execution.everyCore());
     }
 
     /** As {@link #project(float[], int, Execution)} for float64 points. */

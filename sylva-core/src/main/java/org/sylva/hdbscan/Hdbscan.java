@@ -45,22 +45,31 @@ public final class Hdbscan {
     private final Backend backend;
     /** An engine given to the builder, or {@code null}: the CPU engine with {@link #backend}'s kernels. */
     private final HdbscanEngine engine;
+    /** False for scikit-learn's {@code min_samples=None}: {@code minSamples} follows {@code minClusterSize}. */
+    private final boolean minSamplesGiven;
 
     private Hdbscan(HdbscanParameters parameters, Builder b) {
         this.parameters = parameters;
+        this.minSamplesGiven = b.minSamples != null;
         this.nonFinite = b.nonFinite;
         this.threads = b.threads;
         this.backend = b.backend;
         this.engine = b.engine;
     }
 
+    /** A builder with scikit-learn's defaults (see {@link Builder}). */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder holding this instance's parameters and run settings. */
+    /**
+     * A builder holding this instance's parameters and run settings. A {@code minSamples} that was never
+     * set stays unset (scikit-learn's {@code min_samples=None}): {@code toBuilder().minClusterSize(50)}
+     * builds an estimator whose {@code minSamples} is 50 too, as {@code set_params(min_cluster_size=50)} does.
+     */
     public Builder toBuilder() {
-        return parameters.toBuilder().nonFinite(nonFinite).threads(threads).backend(backend).engine(engine);
+        Builder b = parameters.toBuilder().nonFinite(nonFinite).threads(threads).backend(backend).engine(engine);
+        return minSamplesGiven ? b : b.clearMinSamples();
     }
 
     /** The parameters the result depends on. */
@@ -299,7 +308,7 @@ public final class Hdbscan {
         }
         guard.check(null);
         stopIfAsked(cancel);
-        HdbscanResult r = HdbscanResult.fromSpanningTree(parameters, total, rows, m.coreDistances(), m.tree(),
+        HdbscanResult r = HdbscanResult.fromSpanningTree(parameters, total, d, rows, m.coreDistances(), m.tree(),
                 m.stageSeconds(), cancel);
         stopIfAsked(cancel);
         return r;
@@ -353,6 +362,15 @@ public final class Hdbscan {
             return this;
         }
 
+        /**
+         * Forgets a {@code minSamples} set before: the estimator then uses {@code minClusterSize}, as
+         * scikit-learn's {@code min_samples=None} (the default of a new builder).
+         */
+        public Builder clearMinSamples() {
+            minSamples = null;
+            return this;
+        }
+
         /** Clusters that split below this mutual-reachability distance are merged back; >= 0. */
         public Builder clusterSelectionEpsilon(double v) {
             clusterSelectionEpsilon = v;
@@ -371,16 +389,19 @@ public final class Hdbscan {
             return this;
         }
 
+        /** How clusters are selected from the condensed tree: {@link SelectionMethod#EOM} (default) or LEAF. */
         public Builder clusterSelectionMethod(SelectionMethod v) {
             method = Objects.requireNonNull(v, "clusterSelectionMethod");
             return this;
         }
 
+        /** Whether EOM may select the root, giving one cluster of all points (default false, as scikit-learn). */
         public Builder allowSingleCluster(boolean v) {
             allowSingleCluster = v;
             return this;
         }
 
+        /** What a NaN or infinite coordinate does: refused ({@link NonFinitePolicy#REJECT}, default) or left out. */
         public Builder nonFinite(NonFinitePolicy v) {
             nonFinite = Objects.requireNonNull(v, "nonFinite");
             return this;

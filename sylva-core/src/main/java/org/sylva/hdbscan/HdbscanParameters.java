@@ -78,7 +78,41 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
         return other.minSamples == minSamples && Double.compare(other.alpha, alpha) == 0 && other.metric.equals(metric);
     }
 
-    /** A builder of an estimator holding these parameters (and the default run settings). */
+    /**
+     * Refuses {@code other} when it defines another spanning tree than these parameters, naming the first
+     * parameter that differs ({@code min_samples}, {@code alpha}, then {@code metric}) and both values.
+     *
+     * @param operation what cannot change them, for the message (e.g. {@code "reselect"})
+     * @throws InvalidInputException with {@link InvalidInputException#parameter()} the differing parameter
+     */
+    public void requireSameSpanningTree(HdbscanParameters other, String operation) {
+        Objects.requireNonNull(other, "other");
+        String name = null, mine = null, theirs = null;
+        if (other.minSamples != minSamples) {
+            name = "min_samples";
+            mine = Integer.toString(minSamples);
+            theirs = Integer.toString(other.minSamples);
+        } else if (Double.compare(other.alpha, alpha) != 0) {
+            name = "alpha";
+            mine = Double.toString(alpha);
+            theirs = Double.toString(other.alpha);
+        } else if (!other.metric.equals(metric)) {
+            name = "metric";
+            mine = metric.describe();
+            theirs = other.metric.describe();
+        }
+        if (name != null) {
+            throw InvalidInputException.forParameter(name, operation + " cannot change " + name + " (" + mine + " vs "
+                    + theirs + "): min_samples, alpha and the metric define the spanning tree; fit again instead");
+        }
+    }
+
+    /**
+     * A builder of an estimator holding these parameters (and the default run settings). Its
+     * {@code minSamples} is this record's value, set explicitly: a later {@code minClusterSize(...)} no
+     * longer moves it unless {@link Hdbscan.Builder#clearMinSamples()} is called ({@link Hdbscan#toBuilder()}
+     * keeps scikit-learn's {@code min_samples=None} where the estimator was built with it).
+     */
     public Hdbscan.Builder toBuilder() {
         return Hdbscan.builder().minClusterSize(minClusterSize).minSamples(minSamples)
                 .clusterSelectionEpsilon(clusterSelectionEpsilon).maxClusterSize(maxClusterSize).alpha(alpha)

@@ -42,6 +42,8 @@ import org.sylva.progress.CancellationToken;
 public final class HdbscanResult {
     private final HdbscanParameters parameters;
     private final int total;
+    /** Coordinates per fitted point (the matrix's columns for a precomputed fit). */
+    private final int dimensions;
     private final FiniteRows rows;
     private final double[] core;
     private final SpanningTree mst;
@@ -51,11 +53,12 @@ public final class HdbscanResult {
     private final double[] glosh;
     private final StageTimings timings;
 
-    private HdbscanResult(HdbscanParameters parameters, int total, FiniteRows rows, double[] core, SpanningTree mst,
-            SingleLinkageTree slt, CondensedTree condensed, Clustering clustering, double[] glosh,
+    private HdbscanResult(HdbscanParameters parameters, int total, int dimensions, FiniteRows rows, double[] core,
+            SpanningTree mst, SingleLinkageTree slt, CondensedTree condensed, Clustering clustering, double[] glosh,
             StageTimings timings) {
         this.parameters = parameters;
         this.total = total;
+        this.dimensions = dimensions;
         this.rows = rows;
         this.core = core;
         this.mst = mst;
@@ -66,18 +69,13 @@ public final class HdbscanResult {
         this.timings = timings;
     }
 
-    /** Builds the hierarchy, selection and scores from a finished spanning tree. */
-    static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, FiniteRows rows, double[] core, SpanningTree mst,
-            Map<String, Double> times) {
-        return fromSpanningTree(p, total, rows, core, mst, times, CancellationToken.NEVER);
-    }
-
     /**
-     * As above, looking at {@code cancel} between the hierarchy's steps (each
-     * linear or n log n in the points), so that a cancellation is seen within one of them.
+     * Builds the hierarchy, selection and scores from a finished spanning tree of {@code total} rows of
+     * {@code d} coordinates, looking at {@code cancel} between the hierarchy's steps (each linear or
+     * n log n in the points), so that a cancellation is seen within one of them.
      */
-    static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, FiniteRows rows, double[] core, SpanningTree mst,
-            Map<String, Double> times, CancellationToken cancel) {
+    static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, int d, FiniteRows rows, double[] core,
+            SpanningTree mst, Map<String, Double> times, CancellationToken cancel) {
         long t0 = System.nanoTime();
         // Merges oriented as Prim's tree from point 0 lists them: scikit-learn's left/right, hence its numbering
         SpanningTree oriented = mst.orientedFrom(0);
@@ -94,7 +92,7 @@ public final class HdbscanResult {
         Map<String, Double> t = new LinkedHashMap<>(times);
         t.put("hierarchy", (t1 - t0) / 1e9);
         t.put("selection", (t2 - t1) / 1e9);
-        return new HdbscanResult(p, total, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
+        return new HdbscanResult(p, total, d, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
     }
 
     /**
@@ -102,8 +100,8 @@ public final class HdbscanResult {
      * ({@code minClusterSize}, method, epsilon, maximum size, single-cluster rule). The spanning tree is
      * not recomputed; the condensed tree is rebuilt only when {@code minClusterSize} changes.
      *
-     * @throws InvalidInputException when {@code other} changes {@code minSamples} or {@code alpha}, which
-     *     define the spanning tree itself (fit again for those)
+     * @throws InvalidInputException when {@code other} changes {@code minSamples}, {@code alpha} or the
+     *     metric, which define the spanning tree itself (fit again for those); the exception names the parameter
      */
     public HdbscanResult reselect(Hdbscan other) {
         return reselect(other.parameters());
@@ -111,11 +109,7 @@ public final class HdbscanResult {
 
     /** As {@link #reselect(Hdbscan)}, with the parameters alone. */
     public HdbscanResult reselect(HdbscanParameters other) {
-        if (!parameters.sameSpanningTree(other)) {
-            throw new InvalidInputException("reselect cannot change min_samples or alpha (they define the spanning "
-                    + "tree: " + parameters.minSamples() + "/" + parameters.alpha() + " vs " + other.minSamples()
-                    + "/" + other.alpha() + "); fit again instead");
-        }
+        parameters.requireSameSpanningTree(other, "reselect");
         Map<String, Double> t = new LinkedHashMap<>();
         long t0 = System.nanoTime();
         CondensedTree ct = other.minClusterSize() == parameters.minClusterSize()
@@ -126,7 +120,7 @@ public final class HdbscanResult {
         long t2 = System.nanoTime();
         t.put("hierarchy", (t1 - t0) / 1e9);
         t.put("selection", (t2 - t1) / 1e9);
-        return new HdbscanResult(other, total, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
+        return new HdbscanResult(other, total, dimensions, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
     }
 
     /**
@@ -138,11 +132,12 @@ public final class HdbscanResult {
      *     was on a precomputed distance matrix (no coordinates)
      */
     public ClusterCenters centers(PointSet points, CenterKind kind) {
-        return centers(points, kind, Execution.sequential());
+        return centers(points, kind, Execution.everyCore());
     }
 
     /** As {@link #centers(PointSet, CenterKind)}, on {@code execution}'s threads, with its progress and cancellation. */
     public ClusterCenters centers(PointSet points, CenterKind kind, Execution execution) {
+        if (!parameters.metric().isPrecomputed()) requireFittedShape(points, "centres");
         double[] strength = probabilities();
         if (rows.isWeighted()) {   // a row of weight w is w rows of the same strength
             int[] w = sampleWeights();
@@ -176,7 +171,21 @@ public final class HdbscanResult {
             throw InvalidInputException.forParameter("metric", "DBCV (validity_index) is implemented for the euclidean "
                     + "metric only; this fit used " + parameters.metric().name());
         }
+        requireFittedShape(points, "validity_index");
         return DensityValidity.of(points, labels());
+    }
+
+    /** Coordinates per fitted point: the input's columns (for a precomputed fit, the matrix's). */
+    public int dimensions() {
+        return dimensions;
+    }
+
+    /** Refuses points that cannot be the ones this result was fitted on: another number of rows or columns. */
+    private void requireFittedShape(PointSet points, String what) {
+        if (points.size() != total || points.dimensions() != dimensions) {
+            throw new InvalidInputException(what + " needs the points this result was fitted on (" + total + " x "
+                    + dimensions + "); got " + points.size() + " x " + points.dimensions());
+        }
     }
 
     /**
@@ -268,10 +277,12 @@ public final class HdbscanResult {
         return mst;
     }
 
+    /** The single-linkage tree of the spanning tree, in SciPy's linkage layout (scikit-learn's {@code _single_linkage_tree_}). */
     public SingleLinkageTree singleLinkageTree() {
         return slt;
     }
 
+    /** The condensed tree at this result's {@code minClusterSize}, from which the clusters were selected. */
     public CondensedTree condensedTree() {
         return condensed;
     }

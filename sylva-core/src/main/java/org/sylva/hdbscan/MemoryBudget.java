@@ -105,11 +105,12 @@ final class MemoryBudget {
         Runtime rt = Runtime.getRuntime();
         long available = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
         if (need > available) {
+            long gib = (long) Math.ceil((need + (rt.totalMemory() - rt.freeMemory())) / 1073741824.0) + 1;
             throw new InvalidInputException(String.format(Locale.ROOT,
                     "a fit of %d points x %d dimensions%s needs about %.1f GiB of heap beyond the "
-                            + "input, but only %.1f GiB is available (raise -Xmx, e.g. SYLVA_JAVA_OPTS=-Xmx%dg)",
-                    n, d, at, need / 1073741824.0, available / 1073741824.0,
-                    (long) Math.ceil((need + (rt.totalMemory() - rt.freeMemory())) / 1073741824.0) + 1));
+                            + "input, but only %.1f GiB is available (give the JVM -Xmx%dg or more; through the sylva "
+                            + "launcher: SYLVA_JAVA_OPTS=-Xmx%dg)",
+                    n, d, at, need / 1073741824.0, available / 1073741824.0, gib, gib));
         }
     }
 }

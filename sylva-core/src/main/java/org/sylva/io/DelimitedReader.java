@@ -35,7 +35,8 @@ import org.sylva.progress.CancellationToken;
  *
  * <pre>{@code
  * NumericTable t = DelimitedReader.forFile("points.tsv").read(Path.of("points.tsv"));
- * NumericTable u = DelimitedReader.of(Delimiter.COMMA).withHeader(Header.ABSENT).read(System.in, "-");
+ * NumericTable u = DelimitedReader.of(DelimitedReader.Delimiter.COMMA).withHeader(DelimitedReader.Header.ABSENT)
+ *         .read(System.in, "-");
  * }</pre>
  */
 public final class DelimitedReader {
@@ -43,7 +44,7 @@ public final class DelimitedReader {
      * How cells are separated.
      *
      * <pre>{@code
-     * DelimitedReader r = DelimitedReader.of(Delimiter.forFileName("points.tsv"));   // TAB
+     * DelimitedReader r = DelimitedReader.of(DelimitedReader.Delimiter.forFileName("points.tsv"));   // TAB
      * }</pre>
      */
     public enum Delimiter {
@@ -69,7 +70,7 @@ public final class DelimitedReader {
      * Whether the first row holds column names.
      *
      * <pre>{@code
-     * DelimitedReader r = DelimitedReader.forFile("data.csv").withHeader(Header.ABSENT);
+     * DelimitedReader r = DelimitedReader.forFile("data.csv").withHeader(DelimitedReader.Header.ABSENT);
      * }</pre>
      */
     public enum Header {

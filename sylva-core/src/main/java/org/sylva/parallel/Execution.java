@@ -13,15 +13,24 @@ import org.sylva.progress.ProgressListener;
  * Execution ex = new Execution(2, ProgressListener.NONE, CancellationToken.NEVER);
  * }</pre>
  *
- * @param threads worker threads, at least 1 (the calling thread counts as one where it works)
+ * @param threads worker threads, 1 .. {@link Pools#MAX_WORKERS} (the calling thread counts as one where it works);
+ *     otherwise an {@code InvalidInputException} naming {@code threads}
  * @param progress receives {@code (stage, done, total)} between bounded chunks of work
  * @param cancel checked between bounded chunks of work; a cancelled job throws {@code CancelledException}
  */
 public record Execution(int threads, ProgressListener progress, CancellationToken cancel) {
     public Execution {
-        if (threads < 1) throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        Pools.checkThreads(threads);
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(cancel, "cancel");
+    }
+
+    /**
+     * Every available processor, no progress, never cancelled: what the library's methods without an
+     * {@code Execution} argument run on (results never depend on the thread count).
+     */
+    public static Execution everyCore() {
+        return new Execution(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, CancellationToken.NEVER);
     }
 
     /** One thread, no progress, never cancelled. */

@@ -42,6 +42,11 @@ public final class CancellationToken {
         return new CancellationToken(java.util.Objects.requireNonNull(condition, "condition"));
     }
 
+    /**
+     * Cancels: every job checking this token throws {@code CancelledException} at its next check, and the
+     * actions registered with {@link #whenCancelled} run once, on this thread. No effect on {@link #NEVER}
+     * or a token already cancelled.
+     */
     public void cancel() {
         if (this == NEVER || cancelled.getAndSet(true)) return;
         Runnable[] actions;

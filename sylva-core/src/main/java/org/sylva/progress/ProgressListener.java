@@ -2,9 +2,20 @@ package org.sylva.progress;
 
 /**
  * Receives progress from long computations: the stage name, how much of it is done and the total
- * (same unit, e.g. points processed). Called from the computing thread between bounded chunks of work
- * (about every 0.1 - 0.5 s), never from inside a hot loop; implementations must be cheap and
- * thread-safe.
+ * (same unit, e.g. points processed). Called between bounded chunks of work (about every 0.1 - 0.5 s),
+ * never from inside a hot loop, from whichever thread finished the chunk (the caller's or a pool
+ * worker's): implementations must be cheap and thread-safe. A listener that throws stops the
+ * computation, which throws that exception.
+ *
+ * <p>The stages, in order: a fit reports {@code "core distances"}, then {@code "spanning tree round 1"},
+ * {@code "spanning tree round 2"}, ... (Borůvka rounds, at most {@code ceil(log2 n) + 1}, usually 4 to 7;
+ * their number is known only at the end) or, for a metric other than Euclidean,
+ * {@code "spanning tree (Prim)"}; the hierarchy and selection that follow take linear or n log n time and
+ * report nothing. A prediction reports {@code "prediction"} or {@code "soft clustering"}, principal
+ * components {@code "principal components"} then {@code "projection"}, a ball tree {@code "ball tree"} or
+ * {@code "partition"}. {@code total} is an estimate where a stage learns its work as it goes (the core
+ * distances' later passes revise it), and calls from two threads may arrive out of order: a progress bar
+ * should show the current stage's largest fraction so far.
  *
  * <pre>{@code
  * ProgressListener p = (stage, done, total) -> System.err.printf("%s %d/%d%n", stage, done, total);

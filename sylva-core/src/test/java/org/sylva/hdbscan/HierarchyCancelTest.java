@@ -27,12 +27,12 @@ class HierarchyCancelTest {
             AtomicInteger looks = new AtomicInteger();
             int limit = stopAt;
             CancellationToken token = CancellationToken.polling(() -> looks.incrementAndGet() >= limit);
-            assertThrows(CancelledException.class, () -> HdbscanResult.fromSpanningTree(h.parameters(), n, rows,
+            assertThrows(CancelledException.class, () -> HdbscanResult.fromSpanningTree(h.parameters(), n, d, rows,
                     r.coreDistances(), r.spanningTree(), Map.of(), token));
             assertEquals(limit, looks.get(), "stopped at look " + limit);
         }
         AtomicInteger looks = new AtomicInteger();
-        HdbscanResult again = HdbscanResult.fromSpanningTree(h.parameters(), n, rows, r.coreDistances(),
+        HdbscanResult again = HdbscanResult.fromSpanningTree(h.parameters(), n, d, rows, r.coreDistances(),
                 r.spanningTree(), Map.of(), CancellationToken.polling(() -> looks.incrementAndGet() < 0));
         assertEquals(4, looks.get(), "four looks between five steps");
         assertEquals(r.condensedTree(), again.condensedTree());

@@ -215,7 +215,7 @@ public final class HdbscanModel {
 
     /** As {@link #of(HdbscanResult, PointSet, Execution)} on all processors. */
     public static HdbscanModel of(HdbscanResult result, PointSet points) {
-        return of(result, points, everyCore());
+        return of(result, points, Execution.everyCore());
     }
 
     /**
@@ -343,10 +343,6 @@ public final class HdbscanModel {
         ModelFile.write(out, this);
     }
 
-    private static Execution everyCore() {
-        return new Execution(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, CancellationToken.NEVER);
-    }
-
     /** The index of the fitted points for {@code kernel}, built on the execution's threads (bitwise the same for any count). */
     private static PointIndex index(double[] rows, int n, int d, DistanceKernel kernel, Execution execution) {
         return PointIndex.build(rows, n, d, kernel, execution.threads(), execution.cancel());
@@ -410,7 +406,7 @@ public final class HdbscanModel {
 
     /** As {@link #approximatePredict(PointSet, Execution)} on all processors. */
     public Prediction approximatePredict(PointSet newPoints) {
-        return approximatePredict(newPoints, everyCore());
+        return approximatePredict(newPoints, Execution.everyCore());
     }
 
     /**
@@ -426,7 +422,7 @@ public final class HdbscanModel {
 
     /** As {@link #membershipVector(PointSet, Execution)} on all processors. */
     public Membership membershipVector(PointSet newPoints) {
-        return membershipVector(newPoints, everyCore());
+        return membershipVector(newPoints, Execution.everyCore());
     }
 
     /**
@@ -505,7 +501,7 @@ public final class HdbscanModel {
 
     /** As {@link #allPointsMembershipVectors(Execution)} on all processors. */
     public Membership allPointsMembershipVectors() {
-        return allPointsMembershipVectors(everyCore());
+        return allPointsMembershipVectors(Execution.everyCore());
     }
 
     /**
@@ -596,16 +592,13 @@ public final class HdbscanModel {
      * {@code other}. Prediction with the new model uses the new clusters.
      *
      * @throws InvalidInputException when the model holds no spanning tree, or {@code other} changes
-     *     {@code minSamples} or {@code alpha} (they define the spanning tree: fit again for those)
+     *     {@code minSamples}, {@code alpha} or the metric (they define the spanning tree: fit again for those);
+     *     the exception names the parameter
      */
     public HdbscanModel reselect(HdbscanParameters other) {
         Objects.requireNonNull(other, "other");
         SpanningTree t = requireTree("reselect");
-        if (!parameters.sameSpanningTree(other)) {
-            throw new InvalidInputException("reselect cannot change min_samples or alpha (they define the spanning "
-                    + "tree: " + parameters.minSamples() + "/" + parameters.alpha() + " vs " + other.minSamples()
-                    + "/" + other.alpha() + "); fit again instead");
-        }
+        parameters.requireSameSpanningTree(other, "reselect");
         CondensedTree ct = other.minClusterSize() == parameters.minClusterSize() ? tree
                 : CondensedTree.condense(SingleLinkageTree.of(t.orientedFrom(0)), other.minClusterSize());
         int[] selected = ClusterSelector.select(ct, other.selection()).selectedNodes();
@@ -613,6 +606,14 @@ public final class HdbscanModel {
                 selected, null, t, inputRows.leftOutShared());
         m.search = search;
         return projection == null && rowShape == null ? m : new HdbscanModel(m, projection, rowShape);
+    }
+
+    /**
+     * As {@link #reselect(HdbscanParameters)} with {@code other}'s parameters, so that the same line serves a
+     * result and a model: {@code model.reselect(model.parameters().toBuilder().clusterSelectionMethod(LEAF).build())}.
+     */
+    public HdbscanModel reselect(Hdbscan other) {
+        return reselect(other.parameters());
     }
 
     /** The clustering of the fitted rows: the clusters selected from the condensed tree with the parameters. */

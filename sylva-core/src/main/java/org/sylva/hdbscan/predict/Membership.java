@@ -39,6 +39,7 @@ public record Membership(int points, int clusters, double[] values) {
 
     /** Membership of point {@code i} in cluster {@code l}. */
     public double get(int i, int l) {
+        Objects.checkIndex(i, points);
         Objects.checkIndex(l, clusters);
         return values[i * clusters + l];
     }

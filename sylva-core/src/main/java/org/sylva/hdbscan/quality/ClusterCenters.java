@@ -34,14 +34,25 @@ import org.sylva.parallel.ParallelWork;
  * @param centroids {@code clusters x dimensions} weighted means, or null
  * @param medoids {@code clusters x dimensions} medoid coordinates (the points themselves), or null
  * @param medoidRows the input row of each cluster's medoid, or null
+ *     (the record keeps copies of the arrays it is given and hands out copies; equality compares contents)
  */
 public record ClusterCenters(int clusters, int dimensions, double[] centroids, double[] medoids, int[] medoidRows) {
     /** Members per unit of parallel work in the medoid search. */
     private static final int BLOCK = 64;
 
-    /** As {@link #of(PointSet, int[], double[], CenterKind, Execution)} on one thread. */
+    public ClusterCenters {
+        centroids = copy(centroids);
+        medoids = copy(medoids);
+        medoidRows = medoidRows == null ? null : medoidRows.clone();
+    }
+
+    private static double[] copy(double[] a) {
+        return a == null ? null : a.clone();
+    }
+
+    /** As {@link #of(PointSet, int[], double[], CenterKind, Execution)} on every core ({@link Execution#everyCore()}). */
     public static ClusterCenters of(PointSet points, int[] labels, double[] probabilities, CenterKind kind) {
-        return of(points, labels, probabilities, kind, Execution.sequential());
+        return of(points, labels, probabilities, kind, Execution.everyCore());
     }
 
     /**
@@ -144,15 +155,65 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
         return Math.sqrt(s);
     }
 
-    /** Centroid of cluster {@code k} (a copy). */
+    /** The centroids, row-major {@code clusters x dimensions} (a copy), or null when not computed. */
+    @Override
+    public double[] centroids() {
+        return copy(centroids);
+    }
+
+    /** The medoids' coordinates, row-major {@code clusters x dimensions} (a copy), or null when not computed. */
+    @Override
+    public double[] medoids() {
+        return copy(medoids);
+    }
+
+    /** The input row of each cluster's medoid (a copy), or null when not computed. */
+    @Override
+    public int[] medoidRows() {
+        return medoidRows == null ? null : medoidRows.clone();
+    }
+
+    /**
+     * Centroid of cluster {@code k} (a copy).
+     *
+     * @throws IllegalStateException when centroids were not computed
+     * @throws IndexOutOfBoundsException when {@code k} is not in {@code [0, clusters)}
+     */
     public double[] centroid(int k) {
         if (centroids == null) throw new IllegalStateException("centroids were not computed");
+        Objects.checkIndex(k, clusters);
         return Arrays.copyOfRange(centroids, k * dimensions, (k + 1) * dimensions);
     }
 
-    /** Medoid of cluster {@code k} (a copy). */
+    /**
+     * Medoid of cluster {@code k} (a copy).
+     *
+     * @throws IllegalStateException when medoids were not computed
+     * @throws IndexOutOfBoundsException when {@code k} is not in {@code [0, clusters)}
+     */
     public double[] medoid(int k) {
         if (medoids == null) throw new IllegalStateException("medoids were not computed");
+        Objects.checkIndex(k, clusters);
         return Arrays.copyOfRange(medoids, k * dimensions, (k + 1) * dimensions);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ClusterCenters c && c.clusters == clusters && c.dimensions == dimensions
+                && Arrays.equals(c.centroids, centroids) && Arrays.equals(c.medoids, medoids)
+                && Arrays.equals(c.medoidRows, medoidRows);
+    }
+
+    @Override
+    public int hashCode() {
+        return ((Objects.hash(clusters, dimensions) * 31 + Arrays.hashCode(centroids)) * 31
+                + Arrays.hashCode(medoids)) * 31 + Arrays.hashCode(medoidRows);
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterCenters[clusters=" + clusters + ", dimensions=" + dimensions + ", centroids="
+                + Arrays.toString(centroids) + ", medoids=" + Arrays.toString(medoids) + ", medoidRows="
+                + Arrays.toString(medoidRows) + "]";
     }
 }

@@ -25,6 +25,16 @@ public record Validity(double index, double[] perCluster) {
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof Validity v && Double.compare(v.index, index) == 0 && Arrays.equals(v.perCluster, perCluster);
+    }
+
+    @Override
+    public int hashCode() {
+        return Double.hashCode(index) * 31 + Arrays.hashCode(perCluster);
+    }
+
+    @Override
     public String toString() {
         return "Validity[index=" + index + ", perCluster=" + Arrays.toString(perCluster) + "]";
     }

@@ -104,7 +104,8 @@ class ModelReselectTest {
         HdbscanResult a = fit(base().build(), x);
         HdbscanModel m = HdbscanModel.of(a, PointSet.uncheckedFloat64(N, 2, x));
         HdbscanParameters p = base().minSamples(9).build().parameters();
-        String msg = assertThrows(InvalidInputException.class, () -> m.reselect(p)).getMessage();
-        assertTrue(msg.contains("min_samples or alpha"), msg);
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> m.reselect(p));
+        assertTrue(e.getMessage().contains("cannot change min_samples (6 vs 9)"), e.getMessage());
+        assertEquals(java.util.Optional.of("min_samples"), e.parameter());
     }
 }
