@@ -15,12 +15,19 @@
 #    for byte, progress lines included). The JVM keeps this shell's PID, stdin and signals (Ctrl-C, TERM).
 sylva_drop_incubator_warning() {
   trap '' INT TERM HUP   # the JVM reports an interruption on stderr: keep passing it through
-  local first
-  if IFS= read -r first; then
-    [ "$first" = "WARNING: Using incubator modules: jdk.incubator.vector" ] || printf '%s\n' "$first"
-  elif [ -n "$first" ]; then
-    printf '%s' "$first"
-  fi
+  # The warning is the JVM's first line, but a Ctrl-C during start-up can put the JDK's own complaint about
+  # that exit before it: looked for among the first three lines.
+  local line i
+  for i in 1 2 3; do
+    if IFS= read -r line; then
+      # found (as the first line, every normal run): the rest passes at once, \r-painted progress included
+      [ "$line" = "WARNING: Using incubator modules: jdk.incubator.vector" ] && break
+      printf '%s\n' "$line"
+    else
+      [ -z "$line" ] || printf '%s' "$line"
+      return 0
+    fi
+  done
   exec cat
 }
 

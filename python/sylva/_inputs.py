@@ -52,7 +52,14 @@ def balltree_points(x) -> np.ndarray:
         raise ValueError(f"points must be a 2-D array of shape (n, d); got shape {a.shape}")
     if a.dtype.kind not in "fiub":
         raise ValueError(f"points must be numbers; got dtype {a.dtype}")
-    out = np.ascontiguousarray(a, dtype="<f4")
+    with np.errstate(over="ignore"):   # an overflow is refused below, naming the value
+        out = np.ascontiguousarray(a, dtype="<f4")
+    if a.dtype.kind == "f" and a.dtype.itemsize > 4:
+        overflowed = np.isinf(out) & np.isfinite(a)
+        if overflowed.any():
+            row, col = (int(i) for i in np.argwhere(overflowed)[0])
+            raise ValueError(f"point {row}, coordinate {col} is {float(a[row, col])!r}, beyond float32's range "
+                             f"(+-{float(np.finfo(np.float32).max)!r}), in which the ball tree works; rescale the points")
     if a.dtype != np.float32 and not np.array_equal(out, a, equal_nan=a.dtype.kind == "f"):
         warnings.warn(f"points: {a.dtype} values were rounded to float32, the ball tree's type", stacklevel=3)
     return out
@@ -70,4 +77,7 @@ def batch_ids(batch_idx, n: int):
         raise ValueError(f"batch_idx must hold integers; got dtype {b.dtype}")
     if b.shape[0] != n:
         raise ValueError(f"batch_idx has {b.shape[0]} ids for {n} points")
+    if b.dtype.kind == "u" and b.dtype.itemsize == 8 and b.size and int(b.max()) > np.iinfo(np.int64).max:
+        at = int(np.argmax(b > np.iinfo(np.int64).max))
+        raise ValueError(f"batch id at position {at} is {int(b[at])}, beyond int64; ids count batches from 0")
     return np.ascontiguousarray(b, dtype="<i8")

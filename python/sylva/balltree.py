@@ -47,6 +47,10 @@ def partition_balltree(points, batch_idx, target_level, *, threads=None, kernels
     """
     if not isinstance(target_level, numbers.Integral) or isinstance(target_level, bool):
         raise ValueError(f"target_level must be an integer; got {target_level!r}")
+    if target_level < 0:
+        raise ValueError(f"target_level must be >= 0; got {int(target_level)}")
+    # any level past 2^31 - 1 is past every tree's depth: the same single cells
+    level = min(int(target_level), 2**31 - 1)
     arrays, device = _request(points, batch_idx)
-    r = get_engine().call("partition", {"level": int(target_level), "threads": threads, "kernels": kernels}, arrays)
+    r = get_engine().call("partition", {"level": level, "threads": threads, "kernels": kernels}, arrays)
     return to_torch(r.arrays["perm"], device)

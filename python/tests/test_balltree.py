@@ -118,6 +118,64 @@ def test_a_level_that_is_not_an_integer_is_a_value_error_naming_it(level):
         sylva.partition_balltree(cloud(10), None, level)
 
 
+def test_a_level_past_every_depth_is_the_single_cells_and_a_negative_one_is_refused():
+    x = cloud(300, 3, 5)
+    deepest = sylva.partition_balltree(x, None, 31)
+    assert np.array_equal(sylva.partition_balltree(x, None, 2**31), deepest)
+    assert np.array_equal(sylva.partition_balltree(x, None, 10**30), deepest)
+    with pytest.raises(ValueError, match="target_level must be >= 0; got -3"):
+        sylva.partition_balltree(x, None, -3)
+
+
+def test_float64_beyond_float32_is_refused_naming_the_value():
+    x = np.random.default_rng(1).random((10, 3))
+    x[4, 2] = -1e300
+    with pytest.raises(ValueError, match=r"point 4, coordinate 2 is -1e\+300, beyond float32's range"):
+        sylva.build_balltree(x, None)
+
+
+def test_uint64_batch_ids_beyond_int64_are_named_as_given():
+    b = np.array([0] * 5 + [2**64 - 1] * 5, dtype=np.uint64)
+    with pytest.raises(ValueError, match="position 5 is 18446744073709551615, beyond int64"):
+        sylva.build_balltree(cloud(10), b)
+
+
+class _StandInTensor:
+    """The part of torch.Tensor the package touches: detach, cpu, numpy, device."""
+
+    def __init__(self, a, device):
+        self.a, self.device = np.asarray(a), device
+
+    def detach(self):
+        return self
+
+    def cpu(self):
+        return _StandInTensor(self.a, "cpu")
+
+    def numpy(self):
+        return self.a
+
+    def to(self, device):
+        return _StandInTensor(self.a, device)
+
+
+def test_tensors_through_a_stand_in_torch_come_back_on_their_device(monkeypatch):
+    """The tensor branch, run in CI where torch is not installed (the test below runs it with torch)."""
+    import types
+    fake = types.ModuleType("torch")
+    fake.Tensor = _StandInTensor
+    fake.from_numpy = lambda a: _StandInTensor(a, "cpu")
+    monkeypatch.setitem(sys.modules, "torch", fake)
+    x, b = cloud(500, 3, 4), batches([200, 300])
+    tree_idx, mask = sylva.build_balltree(_StandInTensor(x, "cuda:1"), _StandInTensor(b, "cuda:1"))
+    assert isinstance(tree_idx, _StandInTensor) and tree_idx.device == "cuda:1" and mask.device == "cuda:1"
+    n_idx, n_mask = sylva.build_balltree(x, b)
+    assert np.array_equal(tree_idx.a, n_idx) and np.array_equal(mask.a, n_mask)
+    assert tree_idx.a.dtype == np.int64 and mask.a.dtype == np.bool_
+    perm = sylva.partition_balltree(_StandInTensor(x, "cuda:0"), _StandInTensor(b, "cuda:0"), 3)
+    assert perm.device == "cuda:0" and np.array_equal(perm.a, sylva.partition_balltree(x, b, 3))
+
+
 def test_torch_tensors_come_back_as_tensors_on_the_same_device():
     torch = pytest.importorskip("torch")
     x = cloud(1000, 3, 3)

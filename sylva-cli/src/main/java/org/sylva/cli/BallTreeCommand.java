@@ -47,7 +47,8 @@ final class BallTreeCommand implements Callable<Integer> {
     InputOptions in = new InputOptions();
 
     @Option(names = "--batch", paramLabel = "IDS",
-            description = "Batch id per point (int32/int64 .npy): start at 0, never decrease, never skip.")
+            description = "Batch id per point (a 1-D .npy of whole numbers, e.g. int64): start at 0, never decrease, "
+                + "never skip.")
     Path batch;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
@@ -66,8 +67,8 @@ final class BallTreeCommand implements Callable<Integer> {
     OutputFormat format;
 
     @Option(names = "--report", paramLabel = "FILE.html",
-            description = "Also write an HTML picture of the cloud coloured by ball (more than 2 dimensions: on its first "
-                + "two principal components). FILE must be "
+            description = "Also write an HTML picture of one batch of the cloud coloured by ball (--report-batch; more "
+                + "than 2 dimensions: on its first two principal components). FILE must be "
                 + "a regular file or not exist (a directory, link, FIFO or device is refused, never replaced), and not "
                 + "an output's name in --out. If the report fails, the outputs are still written; exit status 3.")
     Path report;
@@ -76,6 +77,10 @@ final class BallTreeCommand implements Callable<Integer> {
             description = "Tree level whose balls colour the report (root = 0; default ${DEFAULT-VALUE}). A level deeper "
                 + "than a batch's tree shows that batch's deepest level, and says so.")
     int reportLevel;
+
+    @Option(names = "--report-batch", paramLabel = "B",
+            description = "The batch the report draws (default: the largest batch, the first of equals).")
+    Integer reportBatch;
 
     @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "scalar",
             description = "Scalar code or the Vector API kernels, for the tree and for --partition-level (default "
@@ -110,6 +115,12 @@ final class BallTreeCommand implements Callable<Integer> {
         if (partitionLevel != null && report != null) {
             throw new InvalidInputException("--report draws the tree's balls; it cannot be combined with --partition-level");
         }
+        if (reportBatch != null && report == null) {
+            throw new InvalidInputException("--report-batch chooses the batch --report draws; give --report too");
+        }
+        if (reportBatch != null && reportBatch < 0) {
+            throw new InvalidInputException("--report-batch must be >= 0; got " + reportBatch);
+        }
         // Before anything is read or created: the builder refuses a bad thread count (ErrorHandler names --threads).
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
                 .vectorKernels(kernels == Kernels.VECTOR);
@@ -123,6 +134,11 @@ final class BallTreeCommand implements Callable<Integer> {
         in.requireFinite(points, "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size())
                 : readLayout(batch, points.size(), context.cancel());
+        if (reportBatch != null && reportBatch >= Math.max(1, layout.batchCount())) {
+            throw new InvalidInputException("--report-batch " + reportBatch + ": there " + (layout.batchCount() == 1
+                    ? "is 1 batch (0)" : "are " + layout.batchCount() + " batches (0 to " + (layout.batchCount() - 1) + ")"));
+        }
+        int drawn = reportBatch != null ? reportBatch : largestBatch(layout);
         if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable()) {
             err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels ("
                     + org.sylva.kernels.KernelProvider.get().vectorPartitionUnavailableReason()
@@ -165,12 +181,11 @@ final class BallTreeCommand implements Callable<Integer> {
             format.stage(g, out, "offsets", NpyArray.ofInt64(offsets, offsets.length));
             int[] levels = layout.levels();
             format.stage(g, out, "levels", NpyArray.ofInt32(levels, levels.length));
-            int deepest = 0;
-            for (int l : levels) deepest = Math.max(deepest, l);
-            if (report != null && reportLevel > deepest && !run.quiet) {
+            int deepest = levels.length == 0 ? 0 : levels[drawn];
+            if (report != null && reportLevel > deepest && !run.quiet && points.size() > 0) {
                 // the report says so too; here, before the user opens it
-                err.printf(Locale.ROOT, "sylva: note: --report-level %d is deeper than the tree (levels 0 to %d); the "
-                        + "report colours the balls of its deepest level%n", reportLevel, deepest);
+                err.printf(Locale.ROOT, "sylva: note: --report-level %d is deeper than batch %d's tree (levels 0 to %d); "
+                        + "the report colours the balls of its deepest level%n", reportLevel, drawn, deepest);
             }
             Throwable reportFailure = null;
             BallTree built = tree;   // for the report's renderer
@@ -179,6 +194,7 @@ final class BallTreeCommand implements Callable<Integer> {
                         .title("Sylva ball tree — " + in.input)
                         .points(points.size(), points.dimensions(), points.coordinates())
                         .tree(built.indices(), built.mask(), levels)
+                        .batch(drawn)
                         .level(reportLevel)
                         .parameter("input", in.input)
                         .parameter("points", points.size() + " x " + points.dimensions())
@@ -202,6 +218,22 @@ final class BallTreeCommand implements Callable<Integer> {
             if (reportFailure != null) throw new ReportNotWritten(report, out, reportFailure);
         }
         return 0;
+    }
+
+    /** A shape as NumPy prints it: {@code (10, 2)}, {@code (5,)}. */
+    static String numpyShape(int[] shape) {
+        StringBuilder s = new StringBuilder("(");
+        for (int i = 0; i < shape.length; i++) s.append(i == 0 ? "" : ", ").append(shape[i]);
+        return s.append(shape.length == 1 ? ",)" : ")").toString();
+    }
+
+    /** The batch with the most points, the first of equals (0 for an empty cloud): what the report draws by default. */
+    static int largestBatch(BatchLayout layout) {
+        int best = 0;
+        for (int b = 1; b < layout.batchCount(); b++) {
+            if (layout.batchSize(b) > layout.batchSize(best)) best = b;
+        }
+        return best;
     }
 
     /** The arrays of a tree, and of a partition, without extension. */
@@ -236,11 +268,12 @@ final class BallTreeCommand implements Callable<Integer> {
         int[] shape = a.shape();
         if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
             throw new InvalidInputException(file + ": batch ids must be a 1-D array (one id per point); got shape "
-                    + java.util.Arrays.toString(shape));
+                    + numpyShape(shape));
         }
         long[] ids = a.toInt64(); // refuses non-integers, naming the file and the element
         if (ids.length != n) {
-            throw new InvalidInputException(file + ": " + ids.length + " batch ids for " + n + " points");
+            throw new InvalidInputException(file + ": " + ids.length + " batch " + (ids.length == 1 ? "id" : "ids") + " for "
+                    + n + " " + plural(n, "point"));
         }
         try {
             return BatchLayout.of(n, ids);

@@ -98,7 +98,9 @@ final class BenchCommand implements Runnable {
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
             }
-            if (repeat < 1 || warmup < 0) throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0");
+            if (repeat < 1 || warmup < 0) {
+                throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0; got " + repeat + " and " + warmup);
+            }
             Hdbscan.Builder b = Hdbscan.builder();
             if (minSamples != null) b.minSamples(minSamples);
             Hdbscan h = EngineChoice.apply(backend, b.minClusterSize(minClusterSize).clusterSelectionMethod(method))
@@ -147,7 +149,7 @@ final class BenchCommand implements Runnable {
             in.requireFinite(pts, "; a ball tree needs finite coordinates");
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size())
                     : BallTreeCommand.readLayout(batch, pts.size(), context.cancel());
-            if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1");
+            if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1; got " + repeat);
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
             org.sylva.balltree.engine.TreeEngine engine = EngineChoice.tree(backend);
@@ -194,7 +196,9 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (repeat < 1 || warmup < 0) throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0");
+            if (repeat < 1 || warmup < 0) {
+                throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0; got " + repeat + " and " + warmup);
+            }
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
             HdbscanModel m = HdbscanModel.load(model);

@@ -98,10 +98,18 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
             stage = stageName;
             stageStart = now;
             ended = false;
+            done = 0;
+            total = 0;
             lastPlain = now - plainIntervalNanos; // a stage's first report always prints (nanoTime may be negative)
         }
-        done = doneNow;
-        total = totalNow;
+        // Reports of one stage come from several threads and may arrive out of order: the line keeps the largest
+        // fraction seen, so the percentage never goes back (a revised total that lowers it is taken when it grows again).
+        boolean behind = doneNow < totalNow && total > 0 && totalNow > 0 && !ended
+                && (double) doneNow / totalNow < (double) done / total;
+        if (!behind) {
+            done = doneNow;
+            total = totalNow;
+        }
         if (!ended && doneNow >= totalNow) {
             ended = true;
             stageEnd = now;

@@ -182,12 +182,34 @@ class BallTreeCommandTest {
         Cli.Result r = Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
                 "--report", report.toString(), "--report-level", "99");
         r.assertOk();
-        assertTrue(r.err().contains("--report-level 99 is deeper than the tree (levels 0 to "), r.err());
+        assertTrue(r.err().contains("--report-level 99 is deeper than batch 1's tree (levels 0 to "), r.err());
         assertTrue(Files.readString(report).contains("Level 99 was asked for"));
         Cli.Result fits = Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
                 "--report", report.toString(), "--report-level", "1");
         fits.assertOk();
         assertFalse(fits.err().contains("deeper than the tree"), fits.err());
+    }
+
+    @Test
+    void theReportDrawsTheLargestBatchOrTheOneNamed(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("tree");
+        Path report = out.resolve("balls.html");
+        // batches of 100, 120 and 80 points: batch 1 by default
+        Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
+                "--report", report.toString(), "-q").assertOk();
+        assertTrue(Files.readString(report).contains("Batch 1 of 3 \u00b7 120 points"), "the largest batch");
+        Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
+                "--report", report.toString(), "--report-batch", "2", "-q").assertOk();
+        assertTrue(Files.readString(report).contains("Batch 2 of 3 \u00b7 80 points"));
+        Cli.Result none = Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out",
+                tmp.resolve("other").toString(), "--report", tmp.resolve("r.html").toString(), "--report-batch", "3");
+        none.assertError();
+        assertTrue(none.err().contains("--report-batch 3: there are 3 batches (0 to 2)"), none.err());
+        assertFalse(Files.exists(tmp.resolve("other")), "nothing written");
+        Cli.Result alone = Cli.run("balltree", cloudNpy.toString(), "--out", tmp.resolve("o2").toString(),
+                "--report-batch", "0");
+        alone.assertError();
+        assertTrue(alone.err().contains("give --report too"), alone.err());
     }
 
     @Test

@@ -31,6 +31,21 @@ class ProgressPrinterTest {
     }
 
     @Test
+    void thePercentageNeverGoesBackWithinAStage() {
+        Captured c = plain(2000, 1000);
+        c.printer().progressAt("ball tree", 0, 1000, T0);
+        c.printer().progressAt("ball tree", 600, 1000, T0 + S);
+        // a report of another thread, made earlier, arriving later
+        c.printer().progressAt("ball tree", 400, 1000, T0 + S);
+        assertTrue(c.printer().line(T0 + S).startsWith("ball tree                 60.0%"), c.printer().line(T0 + S));
+        c.printer().progressAt("ball tree", 700, 1000, T0 + 2 * S);
+        assertTrue(c.printer().line(T0 + 2 * S).startsWith("ball tree                 70.0%"), c.printer().line(T0 + 2 * S));
+        // a new stage starts from its own reports
+        c.printer().progressAt("partition", 100, 1000, T0 + 3 * S);
+        assertTrue(c.printer().line(T0 + 3 * S).startsWith("partition                 10.0%"), c.printer().line(T0 + 3 * S));
+    }
+
+    @Test
     void lineShowsStagePercentRateInPointsElapsedAndEta() {
         Captured c = plain(2000, 2_000_000);
         // the core distances count leaves (here 1000 of them): the rate is the fraction done times the
@@ -44,9 +59,12 @@ class ProgressPrinterTest {
         c.printer().progressAt("core distances", 750, 3000, T0 + 5 * S);
         assertEquals("core distances            25.0%  100.0k points/s  5.0s elapsed  ETA 15.0s",
                 c.printer().line(T0 + 5 * S));
-        c.printer().progressAt("core distances", 1, 100, T0 + 10 * S);
+        // a slow start: 1 % after 10 s (a printer of its own: the line above never goes back from 25 %)
+        Captured slow = plain(2000, 2_000_000);
+        slow.printer().progressAt("core distances", 0, 100, T0);
+        slow.printer().progressAt("core distances", 1, 100, T0 + 10 * S);
         assertEquals("core distances             1.0%  2.0k points/s  10.0s elapsed  ETA 16m30s",
-                c.printer().line(T0 + 10 * S));
+                slow.printer().line(T0 + 10 * S));
         // the ball tree counts points
         c.printer().progressAt("ball tree", 0, 2_000_000, T0 + 10 * S);
         c.printer().progressAt("ball tree", 1_000_000, 2_000_000, T0 + 10 * S + S / 2);

@@ -87,10 +87,12 @@ public final class BallTreeBuilder {
         return this;
     }
 
+    /** Worker threads of the builds (every available processor unless set). */
     public int threads() {
         return threads;
     }
 
+    /** Whether builds use the Vector API kernels where the JVM has them (the trees are the same either way). */
     public boolean vectorKernels() {
         return vectorKernels;
     }

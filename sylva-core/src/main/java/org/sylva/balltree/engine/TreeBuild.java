@@ -101,6 +101,8 @@ final class TreeBuild {
     void run(PointSet points) {
         int n = points.size();
         if (n == 0) return;
+        // the stage starts now (its clock, rate and ETA), not at the first leaf, which comes after the top splits
+        listener.progress(stage(), 0, total);
         float[] coords = points.coordinates();
         List<int[]> groups = batchGroups();
         AtomicBoolean nonFinite = new AtomicBoolean();
@@ -208,7 +210,7 @@ final class TreeBuild {
             }
             if (shared != null) {
                 finishQueued(shared, sc);
-                if (deferred > 0) listener.progress("ball tree", done.addAndGet(deferred), total);
+                if (deferred > 0) listener.progress(stage(), done.addAndGet(deferred), total);
             }
         } finally {
             if (shared != null) sc.releaseBatchQueue(shared);
@@ -306,7 +308,12 @@ final class TreeBuild {
                 }
             }
         }
-        if (shared == null) listener.progress(tree ? "ball tree" : "partition", done.addAndGet(m), total);
+        if (shared == null) listener.progress(stage(), done.addAndGet(m), total);
+    }
+
+    /** The progress stage: {@code "ball tree"} or {@code "partition"}. */
+    private String stage() {
+        return tree ? "ball tree" : "partition";
     }
 
     /**

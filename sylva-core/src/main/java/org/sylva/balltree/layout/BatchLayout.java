@@ -160,6 +160,7 @@ public final class BatchLayout {
         return pointOffsets[pointOffsets.length - 1];
     }
 
+    /** Number of batches (0 for no points). */
     public int batchCount() {
         return levels.length;
     }
