@@ -224,10 +224,19 @@ public final class PointSet {
 
     /** Squared Euclidean distance in float64, summed sequentially over the dimensions (the reference order). */
     public double squaredDistance(int a, int b) {
+        int pa = Objects.checkIndex(a, n) * d, pb = Objects.checkIndex(b, n) * d;
         double s = 0.0;
-        for (int j = 0; j < d; j++) {
-            double t = getDouble(a, j) - getDouble(b, j);
-            s += t * t;
+        if (coords64 != null) {
+            for (int j = 0; j < d; j++) {
+                double t = coords64[pa + j] - coords64[pb + j];
+                s += t * t;
+            }
+        } else {
+            float[] c = coords;
+            for (int j = 0; j < d; j++) {
+                double t = (double) c[pa + j] - c[pb + j];
+                s += t * t;
+            }
         }
         return s;
     }

@@ -147,12 +147,7 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
 
     /** Euclidean distance, squares summed in coordinate order. */
     static double distance(PointSet points, int a, int b) {
-        double s = 0.0;
-        for (int j = 0, d = points.dimensions(); j < d; j++) {
-            double t = points.getDouble(a, j) - points.getDouble(b, j);
-            s += t * t;
-        }
-        return Math.sqrt(s);
+        return Math.sqrt(points.squaredDistance(a, b));
     }
 
     /** The centroids, row-major {@code clusters x dimensions} (a copy), or null when not computed. */
