@@ -6,12 +6,14 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/bin/find-jdk.sh"
 cd "$here"
-mvn -o -q -B install -DskipTests -pl sylva-core,sylva-spark -am >/dev/null
-mvn -o -q -B test-compile -pl sylva-spark >/dev/null
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp_file="$work/classpath"
-mvn -o -q -B -pl sylva-spark dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null
+# built in the reactor (package, never install: the local Maven repository is left as it is); the class path
+# is sylva-spark's, the last module built, with sylva-core's jars from its target/
+mvn -o -q -B package -DskipTests -Dmaven.install.skip=true -pl sylva-spark -am \
+  org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
+  -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null
 # a private copy of Sylva's own classes and jars: a rebuild during a long run must not pull them away
 mkdir -p "$work/sylva"
 cp -r sylva-spark/target/test-classes "$work/sylva/test-classes"
@@ -20,7 +22,7 @@ private=""
 IFS=: read -r -a entries < "$cp_file" || true  # no newline at the end of the file
 for e in "${entries[@]}"; do
   case "$e" in
-    */org/sylva/*) cp "$e" "$work/sylva/"; private="$private:$work/sylva/$(basename "$e")" ;;
+    */org/sylva/*|"$here"/sylva-*/target/*) cp -r "$e" "$work/sylva/"; private="$private:$work/sylva/$(basename "$e")" ;;
     *) private="$private:$e" ;;
   esac
 done

@@ -15,7 +15,7 @@ import org.sylva.progress.CancellationToken;
  * What runs inside the executors' tasks: slice {@code s} of {@code P} covers leaves
  * {@code s * L / P .. (s + 1) * L / P - 1} of the point index, which every executor builds from the
  * broadcast rows (the build is deterministic, so all hold the same index) and keeps for the fit's later
- * rounds. Each task computes with its slots' cores ({@code spark.task.cpus}) and checks Spark's kill flag
+ * rounds, until the fit ends ({@link #release}). Each task computes with its slots' cores ({@code spark.task.cpus}) and checks Spark's kill flag
  * between chunks of work, so a cancelled job stops within one chunk.
  */
 final class ExecutorTasks {
@@ -80,6 +80,28 @@ final class ExecutorTasks {
                 cachedFit = data.fitId();
             }
             return cachedIndex;
+        }
+    }
+
+    /**
+     * Drops this JVM's index and scanners if they are fit {@code fitId}'s (the fit has ended): they hold about
+     * 2.5 times the fit's rows. Returns whether anything was dropped.
+     */
+    static boolean release(String fitId) {
+        synchronized (LOCK) {
+            if (!fitId.equals(cachedFit)) return false;
+            cachedFit = null;
+            cachedIndex = null;
+            cachedScanKey = null;
+            IDLE_SCANNERS.clear();
+            return true;
+        }
+    }
+
+    /** Whether this JVM holds an index (tests). */
+    static boolean holdsIndex() {
+        synchronized (LOCK) {
+            return cachedIndex != null;
         }
     }
 

@@ -95,7 +95,12 @@ final class FeatureColumn implements Serializable {
 
     /** The coordinates of {@code row} (dataset position {@code position}), all finite. */
     double[] read(Row row, long position) {
-        if (row.isNullAt(index)) throw new InvalidInputException("row " + position + ": column '" + name + "' is null");
+        return read(row, "row " + position);
+    }
+
+    /** The coordinates of {@code row}, all finite; {@code where} names the row in a refusal ({@code "row 17"}). */
+    double[] read(Row row, String where) {
+        if (row.isNullAt(index)) throw new InvalidInputException(where + ": column '" + name + "' is null");
         double[] x;
         if (vector) {
             x = ((Vector) row.get(index)).toArray();
@@ -105,18 +110,27 @@ final class FeatureColumn implements Serializable {
             for (int j = 0; j < x.length; j++) {
                 Object v = values.get(j);
                 if (v == null) {
-                    throw new InvalidInputException("row " + position + ": column '" + name + "' has a null at index " + j);
+                    throw new InvalidInputException(where + ": column '" + name + "' has a null at index " + j);
                 }
                 x[j] = ((Number) v).doubleValue();
             }
         }
         for (int j = 0; j < x.length; j++) {
             if (!Double.isFinite(x[j])) {
-                throw new InvalidInputException("row " + position + ": column '" + name + "' holds " + x[j]
+                throw new InvalidInputException(where + ": column '" + name + "' holds " + x[j]
                         + " at index " + j + "; every coordinate must be finite");
             }
         }
         return x;
+    }
+
+    /** {@link #read(Row, long)}'s coordinates, or the message of its refusal (a task that reads never fails). */
+    static Object readOrRefusal(FeatureColumn fc, Row row, long position) {
+        try {
+            return fc.read(row, position);
+        } catch (InvalidInputException e) {
+            return e.getMessage();
+        }
     }
 
     /** Packs rows into one row-major array, refusing an empty list or rows of different lengths. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
+import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
@@ -17,11 +18,17 @@ import org.sylva.progress.ProgressListener;
 import scala.Tuple2;
 
 /**
- * {@link SylvaHdbscan#fitGroups}: rows are numbered in dataset order, grouped by key (one shuffle), each
- * group fitted on one executor by the CPU engine with the task's cores, and the rows, extended with their
- * group's outputs, sorted back into dataset order (a second shuffle).
+ * {@link SylvaHdbscan#fitGroups}: each row is tagged with its place in the dataset (its partition and its
+ * position there), grouped by key as Spark SQL groups ({@link GroupKey}; one shuffle), each group fitted on
+ * one executor by the CPU engine with the task's cores on its rows in dataset order, and the rows, extended
+ * with their group's outputs, sent back to their own partition and sorted there (a second shuffle, by a
+ * partitioner that needs no sampling). Nothing runs until the result is consumed, and each group is fitted
+ * once per job that consumes it.
  */
 final class GroupedFits {
+    /** A row's place: partition {@code p}, position {@code i} within it, as {@code p * 2^PARTITION_SHIFT + i}. */
+    static final int PARTITION_SHIFT = 40;
+
     private GroupedFits() {
     }
 
@@ -31,27 +38,76 @@ final class GroupedFits {
         int keyIndex = FeatureColumn.fieldIndex(schema, keyColumn);
         FeatureColumn fc = FeatureColumn.of(schema, estimator.getOrDefault(estimator.featuresCol()));
         FitSettings settings = estimator.settings();
-        int partitions = Math.max(1, dataset.rdd().getNumPartitions());
-        // lazy, like any transformation: the fits run in the job that consumes the result
-        JavaPairRDD<Object, Tuple2<Long, Row>> byKey = dataset.toDF().javaRDD().zipWithIndex()
-                .mapToPair(t -> new Tuple2<>(t._1().get(keyIndex), new Tuple2<>(t._2(), t._1())));
+        JavaRDD<Row> rows = dataset.toDF().javaRDD();
+        int partitions = Math.max(1, rows.getNumPartitions());
+        JavaPairRDD<Object, Tuple2<Long, Row>> byKey = rows.mapPartitionsWithIndex((p, it) -> {
+            List<Tuple2<Object, Tuple2<Long, Row>>> tagged = new ArrayList<>();
+            // bounded by the partition's rows
+            for (long i = 0; it.hasNext(); i++) {
+                Row r = it.next();
+                tagged.add(new Tuple2<>(GroupKey.of(r.get(keyIndex)), new Tuple2<>(place(p, i), r)));
+            }
+            return tagged.iterator();
+        }, true).mapToPair(t -> t);
         JavaRDD<Tuple2<Long, Row>> fitted = byKey.groupByKey(partitions)
                 .flatMap(g -> fitGroup(g._1(), g._2(), fc, settings).iterator());
         fitted.setName("sylva hdbscan: one fit per '" + keyColumn + "'");
-        JavaRDD<Row> ordered = fitted.mapToPair(t -> t).sortByKey(true, partitions).values();
+        JavaRDD<Row> ordered = fitted.mapToPair(t -> t)
+                .repartitionAndSortWithinPartitions(new HomePartition(partitions))
+                .values();
         return dataset.sparkSession().createDataFrame(ordered, out);
     }
 
-    private static List<Tuple2<Long, Row>> fitGroup(Object key, Iterable<Tuple2<Long, Row>> members, FeatureColumn fc,
+    static long place(int partition, long position) {
+        return ((long) partition << PARTITION_SHIFT) | position;
+    }
+
+    /** "row i of partition p", as refusals name a row of a grouped fit. */
+    static String describePlace(long place) {
+        return "row " + (place & ((1L << PARTITION_SHIFT) - 1)) + " of partition " + (place >>> PARTITION_SHIFT);
+    }
+
+    /** Sends each row back to the partition it came from (its place's high bits). */
+    static final class HomePartition extends Partitioner {
+        private static final long serialVersionUID = 1L;
+        private final int partitions;
+
+        HomePartition(int partitions) {
+            this.partitions = partitions;
+        }
+
+        @Override
+        public int numPartitions() {
+            return partitions;
+        }
+
+        @Override
+        public int getPartition(Object key) {
+            return (int) ((Long) key >>> PARTITION_SHIFT);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof HomePartition h && h.partitions == partitions;
+        }
+
+        @Override
+        public int hashCode() {
+            return partitions;
+        }
+    }
+
+    static List<Tuple2<Long, Row>> fitGroup(Object key, Iterable<Tuple2<Long, Row>> members, FeatureColumn fc,
                                                     FitSettings settings) {
         List<Tuple2<Long, Row>> rows = new ArrayList<>();
         for (Iterator<Tuple2<Long, Row>> it = members.iterator(); it.hasNext(); ) rows.add(it.next());
+        // the shuffle delivers a group's rows in any order: the fit takes them in dataset order
         rows.sort((a, b) -> Long.compare(a._1(), b._1()));
         List<double[]> points = new ArrayList<>(rows.size());
-        for (Tuple2<Long, Row> r : rows) points.add(fc.read(r._2(), r._1()));
         double[] coords;
         HdbscanResult result;
         try {
+            for (Tuple2<Long, Row> r : rows) points.add(fc.read(r._2(), describePlace(r._1())));
             coords = FeatureColumn.pack(points, fc.name());
             int n = rows.size();
             org.apache.spark.TaskContext tc = org.apache.spark.TaskContext.get();
@@ -59,7 +115,8 @@ final class GroupedFits {
             CancellationToken token = tc == null ? CancellationToken.NEVER : CancellationToken.polling(tc::isInterrupted);
             result = settings.builder(threads).build().fit(coords, n, coords.length / n, ProgressListener.NONE, token);
         } catch (InvalidInputException e) {
-            throw new InvalidInputException("group " + keyColumnValue(key) + " (" + rows.size() + " rows): "
+            throw new InvalidInputException("group " + GroupKey.describe(key) + " (" + rows.size()
+                    + (rows.size() == 1 ? " row): " : " rows): ")
                     + e.getMessage());
         }
         List<Tuple2<Long, Row>> out = new ArrayList<>(rows.size());
@@ -68,10 +125,5 @@ final class GroupedFits {
                     result.probabilities(), result.outlierScores(), i)));
         }
         return out;
-    }
-
-    private static String keyColumnValue(Object key) {
-        String s = key == null ? "null" : "'" + key + "'";
-        return s.length() > 80 ? s.substring(0, 77) + "...'" : s;
     }
 }

@@ -35,9 +35,11 @@ import org.sylva.parallel.Execution;
  * engine finds: core distances and edges are bitwise {@code Hdbscan.fit}'s for any number of slices,
  * partitions or executors, and a retried task recomputes the same answer.
  *
- * <p>Jobs are described in the Spark UI by stage and round ({@code sylva hdbscan: round 3 (412
- * components)}), run under one job group per fit, and stop when the fit's token is cancelled or the job
- * group is cancelled through Spark.
+ * <p>Jobs are described in the Spark UI by stage and round ({@code sylva hdbscan: spanning tree round 3
+ * (412 components, 8 tasks)}) and carry the job tag {@link #JOB_TAG} and one of the fit's own, added to the
+ * caller's job group and tags (which stay in force). A fit stops when its token is cancelled, or when its
+ * jobs are cancelled through Spark: {@code sc.cancelJobsWithTag(SparkHdbscanEngine.JOB_TAG)}, the caller's
+ * own {@code sc.cancelJobGroup}, or the UI's kill link.
  *
  * <pre>{@code
  * SparkHdbscanEngine engine = new SparkHdbscanEngine(spark, 0);   // 0: the cluster's default parallelism
@@ -46,6 +48,9 @@ import org.sylva.parallel.Execution;
  * }</pre>
  */
 public final class SparkHdbscanEngine implements HdbscanEngine {
+    /** The job tag every Sylva fit's jobs carry: {@code sc.cancelJobsWithTag(JOB_TAG)} stops them all. */
+    public static final String JOB_TAG = "sylva-hdbscan";
+
     private final transient JavaSparkContext sc;
     private final int slices;
     private volatile DistributedFitStats lastStats;
@@ -160,6 +165,27 @@ public final class SparkHdbscanEngine implements HdbscanEngine {
             return new MutualReachabilityMst(core, tree, times);
         } finally {
             for (Broadcast<?> b : broadcasts) b.destroy();
+            releaseIndexes(fitId, tasks);
+        }
+    }
+
+    /**
+     * Drops the fit's point index where it is held: in this JVM (the driver, which in local mode is the
+     * executor), and by one small job of {@code tasks} tasks on the executors. An executor that runs none of
+     * those tasks keeps its copy until the next fit that reaches it; a failed or cancelled release job is
+     * ignored (it frees memory, it computes nothing).
+     */
+    private void releaseIndexes(String fitId, int tasks) {
+        ExecutorTasks.release(fitId);
+        if (Thread.currentThread().isInterrupted()) return;   // a job cannot be waited for on an interrupted thread
+        String callersDescription = sc.getLocalProperty("spark.job.description");
+        try {
+            sc.setJobDescription("sylva hdbscan: releasing the executors' point index");
+            sc.parallelize(IntStream.range(0, tasks).boxed().toList(), tasks).foreach(s -> ExecutorTasks.release(fitId));
+        } catch (Exception ignored) {
+            // best effort: the fit's result (or its failure) stands
+        } finally {
+            sc.setLocalProperty("spark.job.description", callersDescription);
         }
     }
 

@@ -12,38 +12,51 @@ import org.sylva.progress.CancellationToken;
 import org.sylva.progress.CancelledException;
 
 /**
- * Runs Sylva's Spark jobs: each under a job group named for the fit and a description naming the stage and
- * round (what the Spark UI shows), and cancellable both ways: a cancelled {@link CancellationToken} (or an
- * interrupted caller) cancels the running job, and a job cancelled through Spark
- * ({@code sc.cancelJobGroup}, the UI's kill link) ends the fit with {@link CancelledException}.
+ * Runs Sylva's Spark jobs: each with two job tags, {@link SparkHdbscanEngine#JOB_TAG} (every Sylva fit) and
+ * the fit's own, and a description naming the stage and round (what the Spark UI shows). Tags add to what
+ * the caller's thread already carries: the caller's job group and tags stay in force during the fit (so
+ * {@code sc.cancelJobGroup(theirGroup)} stops it too) and the caller's description comes back after each
+ * job is submitted. Cancellable both ways: a cancelled {@link CancellationToken} (or an interrupted caller)
+ * cancels the running job, and a job cancelled through Spark ({@code sc.cancelJobsWithTag}, the caller's
+ * {@code cancelJobGroup}, the UI's kill link) ends the fit with {@link CancelledException}.
  */
 final class SparkJobs {
     private static final long POLL_MS = 100;
 
+    /** The local property Spark keeps a job's description in. */
+    private static final String DESCRIPTION = "spark.job.description";
+
     private final JavaSparkContext sc;
-    private final String group;
+    private final String tag;
     private final CancellationToken cancel;
 
-    SparkJobs(JavaSparkContext sc, String group, CancellationToken cancel) {
+    SparkJobs(JavaSparkContext sc, String tag, CancellationToken cancel) {
         this.sc = sc;
-        this.group = group;
+        this.tag = tag;
         this.cancel = cancel;
     }
 
-    /** The job group this fit's jobs run under (for {@code sc.cancelJobGroup}). */
-    String group() {
-        return group;
+    /** The fit's own job tag (for {@code sc.cancelJobsWithTag}). */
+    String tag() {
+        return tag;
     }
 
     /** Collects {@code rdd} as one job described as {@code description}. */
     <T> List<T> collect(JavaRDD<T> rdd, String description) {
         cancel.throwIfCancelled();
-        sc.setJobGroup(group, description, true);
+        String callersDescription = sc.getLocalProperty(DESCRIPTION);
+        boolean hadCommonTag = sc.getJobTags().contains(SparkHdbscanEngine.JOB_TAG);
+        sc.addJobTag(SparkHdbscanEngine.JOB_TAG);
+        sc.addJobTag(tag);
+        sc.setJobDescription(description);
         JavaFutureAction<List<T>> job;
         try {
             job = rdd.collectAsync();
         } finally {
-            sc.clearJobGroup();
+            // the job keeps what it was submitted with; the caller's thread gets its own settings back
+            sc.removeJobTag(tag);
+            if (!hadCommonTag) sc.removeJobTag(SparkHdbscanEngine.JOB_TAG);
+            sc.setLocalProperty(DESCRIPTION, callersDescription);
         }
         // bounded by the job itself: each wait is POLL_MS, and the loop ends when the job does
         for (;;) {

@@ -136,7 +136,15 @@ public final class SylvaBallTrees extends Transformer {
                 throw new InvalidInputException("row " + position + ": point " + i + " of '" + name + "' has " + x.length
                         + " coordinates, point 0 has " + d);
             }
-            for (int j = 0; j < d; j++) coords[i * d + j] = (float) x[j];
+            for (int j = 0; j < d; j++) {
+                float f = (float) x[j];
+                if (Float.isInfinite(f) && Double.isFinite(x[j])) {
+                    throw new InvalidInputException("row " + position + ": point " + i + ", coordinate " + j + " of '" + name
+                            + "' is " + x[j] + ", beyond float32's range (+-" + Float.MAX_VALUE + "), in which the ball "
+                            + "tree works");
+                }
+                coords[i * d + j] = f;
+            }
         }
         return PointSet.of(pts.size(), d, coords);
     }

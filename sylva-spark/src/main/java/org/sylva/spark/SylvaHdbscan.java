@@ -149,10 +149,21 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
     public SylvaHdbscanModel fit(Dataset<?> dataset, CancellationToken cancel) {
         transformSchema(dataset.schema());
         String col = getOrDefault(featuresCol);
-        Dataset<Row> points = dataset.toDF().select(col);
+        // the name quoted: taken literally, dots included, as transformSchema and transform take it
+        Dataset<Row> points = dataset.toDF().select(org.apache.spark.sql.functions.col("`" + col.replace("`", "``") + "`"));
         FeatureColumn fc = FeatureColumn.of(points.schema(), col);
         SparkSession spark = dataset.sparkSession();
-        List<double[]> rows = points.javaRDD().zipWithIndex().map(t -> fc.read(t._1(), t._2())).collect();
+        // A bad row comes back as its refusal rather than failing the task, which Spark would retry (re-reading
+        // the partition each time) and then report wrapped in a SparkException: here it is the
+        // InvalidInputException the library throws, for the first bad row in dataset order.
+        List<Object> read = points.javaRDD().zipWithIndex().map(t -> FeatureColumn.readOrRefusal(fc, t._1(), t._2()))
+                .collect();
+        List<double[]> rows = new java.util.ArrayList<>(read.size());
+        for (Object r : read) {
+            if (r instanceof String refusal) throw new org.sylva.data.InvalidInputException(refusal);
+            rows.add((double[]) r);
+        }
+        read = null;
         double[] coords = FeatureColumn.pack(rows, col);
         int n = rows.size();
         int d = coords.length / n;

@@ -37,8 +37,8 @@ import org.sylva.progress.CancelledException;
 public final class SylvaSparkApp {
     private static final String USAGE = """
             usage: SylvaSparkApp hdbscan --input PATH(.parquet|.npy) --output PATH [--features COL] \
-            [--min-cluster-size N] [--min-samples N] [--cluster-selection-epsilon E] [--alpha A] \
-            [--cluster-selection-method eom|leaf] [--allow-single-cluster] [--group-by COL] [--slices N]
+            [--min-cluster-size N] [--min-samples N] [--cluster-selection-epsilon E] [--max-cluster-size N] \
+            [--alpha A] [--cluster-selection-method eom|leaf] [--allow-single-cluster] [--group-by COL] [--slices N]
                    SylvaSparkApp balltree --input PATH.parquet --output PATH [--points COL] [--partition-level T]""";
 
     private SylvaSparkApp() {
@@ -55,13 +55,24 @@ public final class SylvaSparkApp {
         if (status != 0) System.exit(status);
     }
 
-    /** Runs one command on {@code spark}; returns the exit status (0 done, 2 bad input, 130 cancelled). */
+    /**
+     * Runs one command on {@code spark}; returns the exit status (0 done or help shown, 2 bad input or
+     * parameters, an input path that does not exist or an output that does, 130 cancelled).
+     */
     public static int run(SparkSession spark, String[] args, PrintStream out, PrintStream err) {
+        if (args.length > 0 && Set.of("--help", "-h", "help").contains(args[0])) {
+            out.println(USAGE);
+            return 0;
+        }
         try {
             if (args.length == 0) throw new InvalidInputException("no command given");
+            if (!Set.of("hdbscan", "balltree").contains(args[0])) {
+                throw new InvalidInputException("unknown command '" + args[0] + "' (hdbscan or balltree)");
+            }
             Map<String, String> o = options(args, 1, args[0].equals("hdbscan")
                     ? Set.of("--input", "--output", "--features", "--min-cluster-size", "--min-samples",
-                    "--cluster-selection-epsilon", "--alpha", "--cluster-selection-method", "--group-by", "--slices")
+                    "--cluster-selection-epsilon", "--max-cluster-size", "--alpha", "--cluster-selection-method",
+                    "--group-by", "--slices")
                     : Set.of("--input", "--output", "--points", "--partition-level"), Set.of("--allow-single-cluster"));
             String input = required(o, "--input");
             String output = required(o, "--output");
@@ -74,8 +85,10 @@ public final class SylvaSparkApp {
             result.write().parquet(output);
             out.println("sylva-spark: wrote " + output);
             return 0;
-        } catch (RuntimeException e) {
-            // a task's refusal reaches the driver wrapped in Spark's job failure: report the cause
+        } catch (Exception e) {
+            // Spark's AnalysisException (a path not found, an output that exists, an unresolved column) is a
+            // checked exception that Scala methods throw undeclared; a task's refusal reaches the driver wrapped
+            // in Spark's job failure: report the cause
             for (Throwable c = e; c != null; c = c.getCause()) {
                 if (c instanceof CancelledException) {
                     err.println("sylva-spark: cancelled");
@@ -96,7 +109,8 @@ public final class SylvaSparkApp {
                     return 2;
                 }
             }
-            throw e;
+            if (e instanceof RuntimeException r) throw r;
+            throw new IllegalStateException("sylva-spark: " + e.getMessage(), e);
         }
     }
 
@@ -106,6 +120,7 @@ public final class SylvaSparkApp {
                 .setMinClusterSize(intOption(o, "--min-cluster-size", 5))
                 .setMinSamples(intOption(o, "--min-samples", 0))
                 .setClusterSelectionEpsilon(doubleOption(o, "--cluster-selection-epsilon", 0.0))
+                .setMaxClusterSize(intOption(o, "--max-cluster-size", 0))
                 .setAlpha(doubleOption(o, "--alpha", 1.0))
                 .setClusterSelectionMethod(o.getOrDefault("--cluster-selection-method", "eom"))
                 .setAllowSingleCluster(o.containsKey("--allow-single-cluster"))

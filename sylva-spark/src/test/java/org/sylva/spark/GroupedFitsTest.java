@@ -68,4 +68,152 @@ class GroupedFitsTest {
         String all = SylvaHdbscanTest.rootMessage(e);
         assertTrue(all.contains("group 'tiny' (3 rows)"), all);
     }
+
+    /** Fits of each group of {@code keys} (any key type) made separately, in dataset order, 2-D points. */
+    private static void assertEachGroupEqualsItsOwnFit(List<Row> out, List<Object> groupOf, double[] x, int mcs) {
+        java.util.Map<Object, List<Integer>> members = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < groupOf.size(); i++) members.computeIfAbsent(groupOf.get(i), k -> new ArrayList<>()).add(i);
+        for (List<Integer> m : members.values()) {
+            double[] c = new double[m.size() * 2];
+            for (int j = 0; j < m.size(); j++) System.arraycopy(x, m.get(j) * 2, c, j * 2, 2);
+            HdbscanResult own = Hdbscan.builder().minClusterSize(mcs).build()
+                    .fit(c, m.size(), 2, ProgressListener.NONE, CancellationToken.NEVER);
+            for (int j = 0; j < m.size(); j++) {
+                Row r = out.get(m.get(j));
+                assertEquals(m.get(j).intValue(), r.getInt(0), "rows come back in dataset order");
+                assertEquals(own.labels()[j], r.getInt(3), "row " + m.get(j));
+                assertEquals(own.probabilities()[j], r.getDouble(4), "row " + m.get(j));
+            }
+        }
+    }
+
+    private static double[] twoBlobs(int n) {
+        java.util.Random rnd = new java.util.Random(5);
+        double[] x = new double[n * 2];
+        for (int i = 0; i < n; i++) {
+            x[2 * i] = (i % 2) * 10 + rnd.nextGaussian();
+            x[2 * i + 1] = rnd.nextGaussian();
+        }
+        return x;
+    }
+
+    private static Dataset<Row> keyed(double[] x, List<Object> keys, org.apache.spark.sql.types.DataType keyType,
+                                      int partitions) {
+        StructType schema = new StructType().add("id", DataTypes.IntegerType, false).add("key", keyType, true)
+                .add("features", DataTypes.createArrayType(DataTypes.DoubleType, false), true);
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            rows.add(RowFactory.create(i, keys.get(i), LocalSpark.seq(List.of(x[2 * i], x[2 * i + 1]))));
+        }
+        return LocalSpark.get().createDataFrame(LocalSpark.context().parallelize(rows, partitions), schema);
+    }
+
+    @Test
+    void keysGroupAsSparkSqlGroupsThem() {
+        int n = 120;
+        double[] x = twoBlobs(n);
+        // binary keys by content (three byte strings, a fresh array per row), doubles with -0.0 and NaN
+        List<Object> bin = new ArrayList<>(), binGroup = new ArrayList<>();
+        List<Object> dbl = new ArrayList<>(), dblGroup = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            bin.add(new byte[] {(byte) (i % 3), 7});
+            binGroup.add(i % 3);
+            double v = i % 3 == 0 ? (i % 2 == 0 ? 0.0 : -0.0) : i % 3 == 1 ? Double.NaN : 1.0;
+            dbl.add(v);
+            dblGroup.add(i % 3);
+        }
+        assertEachGroupEqualsItsOwnFit(new SylvaHdbscan().setMinClusterSize(5)
+                .fitGroups(keyed(x, bin, DataTypes.BinaryType, 3), "key").collectAsList(), binGroup, x, 5);
+        assertEachGroupEqualsItsOwnFit(new SylvaHdbscan().setMinClusterSize(5)
+                .fitGroups(keyed(x, dbl, DataTypes.DoubleType, 3), "key").collectAsList(), dblGroup, x, 5);
+        // a refusal names a binary key by its bytes
+        List<Object> tiny = new ArrayList<>(bin);
+        tiny.set(5, new byte[] {(byte) 0xab});
+        Exception e = assertThrows(Exception.class, () -> new SylvaHdbscan().setMinClusterSize(5)
+                .fitGroups(keyed(x, tiny, DataTypes.BinaryType, 3), "key").collectAsList());
+        String all = SylvaHdbscanTest.rootMessage(e);
+        assertTrue(all.contains("group 0xab (1 row)"), all);
+    }
+
+    @Test
+    void aGroupsRowsAreFittedInDatasetOrderWhateverOrderTheShuffleDeliversThem() {
+        // (a local session's shuffle delivers them in dataset order, a cluster's in any: so, the group's fit itself)
+        int n = 60;
+        double[] x = twoBlobs(n);
+        StructType schema = new StructType().add("features", DataTypes.createArrayType(DataTypes.DoubleType, false), true);
+        FeatureColumn fc = FeatureColumn.of(schema, "features");
+        List<scala.Tuple2<Long, Row>> inOrder = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            inOrder.add(new scala.Tuple2<>(GroupedFits.place(i % 3, i), RowFactory.create(LocalSpark.seq(List.of(x[2 * i], x[2 * i + 1])))));
+        }
+        List<scala.Tuple2<Long, Row>> shuffled = new ArrayList<>(inOrder);
+        java.util.Collections.shuffle(shuffled, new java.util.Random(3));
+        FitSettings settings = new SylvaHdbscan().setMinClusterSize(5).settings();
+        List<scala.Tuple2<Long, Row>> a = GroupedFits.fitGroup("k", inOrder, fc, settings);
+        List<scala.Tuple2<Long, Row>> b = GroupedFits.fitGroup("k", shuffled, fc, settings);
+        inOrder.sort((p, q) -> Long.compare(p._1(), q._1()));
+        double[] sorted = new double[2 * n];
+        for (int i = 0; i < n; i++) {
+            List<Object> v = inOrder.get(i)._2().getList(0);
+            sorted[2 * i] = (Double) v.get(0);
+            sorted[2 * i + 1] = (Double) v.get(1);
+        }
+        HdbscanResult own = Hdbscan.builder().minClusterSize(5).build()
+                .fit(sorted, n, 2, ProgressListener.NONE, CancellationToken.NEVER);
+        for (int i = 0; i < n; i++) {
+            assertEquals(inOrder.get(i)._1(), b.get(i)._1(), "returned in dataset order");
+            assertEquals(own.labels()[i], b.get(i)._2().getInt(1), "row " + i);
+            assertEquals(own.probabilities()[i], b.get(i)._2().getDouble(2), "row " + i);
+            assertEquals(a.get(i)._2(), b.get(i)._2());
+        }
+    }
+
+    @Test
+    void rowsArrivingInAnyOrderAreFittedInDatasetOrder() {
+        int n = 400;
+        double[] x = twoBlobs(n);
+        List<Object> keys = new ArrayList<>();
+        for (int i = 0; i < n; i++) keys.add((long) (i % 2));
+        // end to end from 8 partitions: each group's rows come from all of them, and the rows go back to their own
+        // partitions (the sort inside a group is checked on its own above: a local shuffle keeps dataset order)
+        Dataset<Row> df = keyed(x, keys, DataTypes.LongType, 8);
+        assertEachGroupEqualsItsOwnFit(new SylvaHdbscan().setMinClusterSize(10).fitGroups(df, "key").collectAsList(),
+                keys, x, 10);
+    }
+
+    @Test
+    void nothingRunsUntilTheResultIsConsumedAndEachGroupIsFittedOnce() throws Exception {
+        int n = 300;
+        double[] x = twoBlobs(n);
+        List<Object> keys = new ArrayList<>();
+        for (int i = 0; i < n; i++) keys.add("g" + i % 4);
+        Dataset<Row> df = keyed(x, keys, DataTypes.StringType, 3);
+        java.util.concurrent.atomic.AtomicInteger jobs = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger fitStages = new java.util.concurrent.atomic.AtomicInteger();
+        org.apache.spark.scheduler.SparkListener l = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart s) {
+                jobs.incrementAndGet();
+            }
+
+            @Override
+            public void onStageCompleted(org.apache.spark.scheduler.SparkListenerStageCompleted s) {
+                boolean fits = scala.jdk.javaapi.CollectionConverters.asJava(s.stageInfo().rddInfos()).stream()
+                        .anyMatch(r -> r.name().startsWith("sylva hdbscan: one fit per"));
+                if (fits) fitStages.incrementAndGet();
+            }
+        };
+        org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
+        sc.addSparkListener(l);
+        try {
+            Dataset<Row> out = new SylvaHdbscan().setMinClusterSize(5).fitGroups(df, "key");
+            sc.listenerBus().waitUntilEmpty();
+            assertEquals(0, jobs.get(), "fitGroups itself runs no job");
+            assertEquals(n, out.count());
+            sc.listenerBus().waitUntilEmpty();
+            assertEquals(1, fitStages.get(), "one stage fits the groups, once");
+        } finally {
+            sc.removeSparkListener(l);
+        }
+    }
 }

@@ -103,4 +103,16 @@ class SylvaBallTreesTest {
                 () -> new SylvaBallTrees().transform(LocalSpark.get().createDataFrame(nan, SCHEMA)).collectAsList());
         assertTrue(SylvaHdbscanTest.rootMessage(e2).contains("row 0: column 'points'"), SylvaHdbscanTest.rootMessage(e2));
     }
+
+    @Test
+    void aDoubleBeyondFloat32IsNamedAsGiven() {
+        StructType doubles = new StructType().add("cloud", DataTypes.IntegerType, false)
+                .add("points", DataTypes.createArrayType(DataTypes.createArrayType(DataTypes.DoubleType, false), false), true);
+        List<Row> rows = List.of(RowFactory.create(0, LocalSpark.seq(List.of(LocalSpark.seq(List.of(1e300, 0.0)),
+                LocalSpark.seq(List.of(3.0, 4.0))))));
+        Exception e = assertThrows(Exception.class,
+                () -> new SylvaBallTrees().transform(LocalSpark.get().createDataFrame(rows, doubles)).collectAsList());
+        String all = SylvaHdbscanTest.rootMessage(e);
+        assertTrue(all.contains("row 0: point 0, coordinate 0 of 'points' is 1.0E300, beyond float32's range"), all);
+    }
 }

@@ -2,6 +2,7 @@ package org.sylva.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -166,7 +167,7 @@ class SylvaHdbscanTest {
     }
 
     @Test
-    void badRowsAreRefusedWithTheRowNamed() {
+    void badRowsAreRefusedWithTheRowNamed() throws Exception {
         StructType schema = new StructType().add("features", DataTypes.createArrayType(DataTypes.DoubleType, true), true);
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < 20; i++) rows.add(RowFactory.create(LocalSpark.seq(List.of((double) i, 1.0))));
@@ -202,10 +203,96 @@ class SylvaHdbscanTest {
                 rootMessage(e));
     }
 
-    private static void assertMessage(List<Row> rows, StructType schema, String expected) {
+    /** The refusal is the library's InvalidInputException itself, and no task failed (none was retried). */
+    private static void assertMessage(List<Row> rows, StructType schema, String expected) throws Exception {
         Dataset<Row> df = LocalSpark.get().createDataFrame(rows, schema);
-        Exception e = assertThrows(Exception.class, () -> new SylvaHdbscan().fit(df));
-        assertTrue(String.valueOf(rootMessage(e)).contains(expected), rootMessage(e));
+        java.util.concurrent.atomic.AtomicInteger failedTasks = new java.util.concurrent.atomic.AtomicInteger();
+        org.apache.spark.scheduler.SparkListener l = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+                if (!end.taskInfo().successful()) failedTasks.incrementAndGet();
+            }
+        };
+        org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
+        sc.addSparkListener(l);
+        try {
+            InvalidInputException e = assertThrows(InvalidInputException.class, () -> new SylvaHdbscan().fit(df));
+            assertTrue(e.getMessage().contains(expected), e.getMessage());
+            sc.listenerBus().waitUntilEmpty();
+            assertEquals(0, failedTasks.get(), "a bad row fails no task");
+        } finally {
+            sc.removeSparkListener(l);
+        }
+    }
+
+    @Test
+    void aFeaturesColumnWithADotInItsNameIsFitted() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
+        int n = x.rows(), d = x.cols();
+        Dataset<Row> df = LocalSpark.points(x.values(), n, d, 2).withColumnRenamed("features", "my.features");
+        SylvaHdbscanModel model = new SylvaHdbscan().setFeaturesCol("my.features").fit(df);
+        HdbscanResult local = Hdbscan.builder().build().fit(x.values(), n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        assertArrayEquals(local.labels(), model.result().labels());
+        assertEquals(n, model.transform(df).count());
+    }
+
+    @Test
+    void theCallersJobGroupAndDescriptionStayAndTheFitsJobsCarryTheTag() throws Exception {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
+        java.util.List<java.util.Properties> sylvaJobs = java.util.Collections.synchronizedList(new ArrayList<>());
+        org.apache.spark.scheduler.SparkListener l = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+                if (start.properties().getProperty("spark.job.description", "").startsWith("sylva hdbscan: spanning")) {
+                    sylvaJobs.add(start.properties());
+                }
+            }
+        };
+        sc.addSparkListener(l);
+        sc.setJobGroup("nightly-etl", "my nightly job", false);
+        try {
+            new SylvaHdbscan().fit(df);
+            assertEquals("nightly-etl", sc.getLocalProperty("spark.jobGroup.id"));
+            assertEquals("my nightly job", sc.getLocalProperty("spark.job.description"));
+            assertTrue(sc.getJobTags().isEmpty(), "no tag left behind: " + sc.getJobTags());
+            sc.listenerBus().waitUntilEmpty();
+            assertFalse(sylvaJobs.isEmpty());
+            for (java.util.Properties p : sylvaJobs) {
+                assertEquals("nightly-etl", p.getProperty("spark.jobGroup.id"), "the caller's group stays in force");
+                assertTrue(p.getProperty("spark.job.tags", "").contains(SparkHdbscanEngine.JOB_TAG), p.toString());
+            }
+        } finally {
+            sc.clearJobGroup();
+            sc.removeSparkListener(l);
+        }
+    }
+
+    @Test
+    void cancellingTheTagStopsTheFitAndTheIndexIsReleasedAfterAnyFit() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        new SylvaHdbscan().fit(df);
+        assertFalse(ExecutorTasks.holdsIndex(), "a finished fit leaves no index behind");
+        org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
+        org.apache.spark.scheduler.SparkListener cancelRound1 = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+                if (start.properties().getProperty("spark.job.description", "").startsWith("sylva hdbscan: spanning tree round 1")) {
+                    new Thread(() -> sc.cancelJobsWithTag(SparkHdbscanEngine.JOB_TAG)).start();
+                }
+            }
+        };
+        sc.addSparkListener(cancelRound1);
+        ExecutorTasks.HOLD_TASKS_MS.set(60_000);   // tasks wait until killed, so the cancel cannot miss the job
+        try {
+            assertThrows(CancelledException.class, () -> new SylvaHdbscan().fit(df));
+        } finally {
+            ExecutorTasks.HOLD_TASKS_MS.set(0);
+            sc.removeSparkListener(cancelRound1);
+        }
+        assertFalse(ExecutorTasks.holdsIndex(), "a cancelled fit leaves no index behind");
     }
 
     static String rootMessage(Throwable t) {

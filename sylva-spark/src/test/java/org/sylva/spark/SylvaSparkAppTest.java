@@ -68,4 +68,42 @@ class SylvaSparkAppTest {
         assertEquals(2, run("cluster", "--input", "a", "--output", "b"));
         assertTrue(err.toString().contains("unknown option") || err.toString().contains("unknown command"), err.toString());
     }
+
+    @Test
+    void sparksOwnRefusalsExitTwoWithOneLine() throws Exception {
+        Path x = OracleData.dir().resolve("blobs500_X.npy");
+        Path taken = Files.createDirectories(dir.resolve("taken.parquet"));
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", taken.toString()));
+        assertTrue(err.toString().contains("sylva-spark: ") && err.toString().contains("already exists"), err.toString());
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", dir.resolve("missing.parquet").toString(), "--output",
+                dir.resolve("o3").toString()));
+        assertTrue(err.toString().contains("sylva-spark: ") && err.toString().contains("missing.parquet"), err.toString());
+        assertEquals(1, err.toString().lines().count(), err.toString());
+    }
+
+    @Test
+    void helpAndUnknownCommandsAreAnsweredBeforeOptions() {
+        assertEquals(0, run("--help"));
+        assertTrue(out.toString().startsWith("usage: SylvaSparkApp hdbscan"), out.toString());
+        assertTrue(out.toString().contains("--max-cluster-size N"), out.toString());
+        assertEquals(2, run("cluster"));
+        assertTrue(err.toString().contains("unknown command 'cluster' (hdbscan or balltree)"), err.toString());
+    }
+
+    @Test
+    void maxClusterSizeReachesTheFit() {
+        Path x = OracleData.dir().resolve("blobs500_X.npy");
+        Path result = dir.resolve("capped.parquet");
+        assertEquals(0, run("hdbscan", "--input", x.toString(), "--output", result.toString(),
+                "--min-cluster-size", "5", "--max-cluster-size", "60"), err.toString());
+        OracleData.Array a = OracleData.read(x);
+        HdbscanResult local = Hdbscan.builder().minClusterSize(5).maxClusterSize(60).build()
+                .fit(a.values(), a.rows(), a.cols(), ProgressListener.NONE, CancellationToken.NEVER);
+        List<Row> rows = LocalSpark.get().read().parquet(result.toString()).orderBy("id").collectAsList();
+        for (int i = 0; i < rows.size(); i++) {
+            assertEquals(local.labels()[i], rows.get(i).getInt(rows.get(i).fieldIndex("label")), "row " + i);
+        }
+    }
 }

@@ -1,0 +1,80 @@
+package org.sylva.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+
+import org.apache.spark.sql.Row;
+
+/**
+ * A grouping key as Spark SQL's {@code groupBy} compares it, for the pair RDD of {@link GroupedFits}: binary
+ * values by their bytes (a {@code byte[]} compares by identity in Java), {@code -0.0} as {@code 0.0} and every
+ * NaN as one value (for double and float), arrays and structs element by element with the same rules. Other
+ * values (strings, integers, decimals, dates, booleans, null) already compare by value.
+ *
+ * <pre>{@code
+ * Object k = GroupKey.of(row.get(keyIndex));   // equal keys for rows that df.groupBy(key) puts together
+ * }</pre>
+ */
+final class GroupKey {
+    private GroupKey() {
+    }
+
+    /** The key of {@code value}, equal (and hashing alike) exactly when Spark SQL groups two values together. */
+    static Object of(Object value) {
+        return switch (value) {
+            case null -> null;
+            case byte[] b -> new Bytes(b.clone());
+            case Double v -> v == 0.0 ? Double.valueOf(0.0) : v.isNaN() ? Double.valueOf(Double.NaN) : v;
+            case Float v -> v == 0.0f ? Float.valueOf(0.0f) : v.isNaN() ? Float.valueOf(Float.NaN) : v;
+            case scala.collection.Iterable<?> seq -> list(scala.jdk.javaapi.CollectionConverters.asJava(seq));
+            case Iterable<?> it -> list(it);
+            case Row r -> {
+                List<Object> fields = new ArrayList<>(r.length());
+                for (int i = 0; i < r.length(); i++) fields.add(of(r.get(i)));
+                yield new Struct(fields);
+            }
+            default -> value;
+        };
+    }
+
+    private static List<Object> list(Iterable<?> values) {
+        List<Object> out = new ArrayList<>();
+        for (Object v : values) out.add(of(v));
+        return out;
+    }
+
+    /** The key as a refusal names it: binary as hex, strings quoted, at most 80 characters. */
+    static String describe(Object key) {
+        String s = key == null ? "null" : key instanceof String ? "'" + key + "'" : key.toString();
+        return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+    }
+
+    /** A binary value, compared and hashed by content, shown as hex. */
+    record Bytes(byte[] bytes) implements Serializable {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Bytes other && Arrays.equals(other.bytes, bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public String toString() {
+            return "0x" + HexFormat.of().formatHex(bytes);
+        }
+    }
+
+    /** A struct value, compared field by field. */
+    record Struct(List<Object> fields) implements Serializable {
+        @Override
+        public String toString() {
+            return fields.toString();
+        }
+    }
+}
