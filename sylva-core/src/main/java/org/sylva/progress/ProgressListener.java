@@ -7,7 +7,8 @@ package org.sylva.progress;
  * worker's): implementations must be cheap and thread-safe. A listener that throws stops the
  * computation, which throws that exception.
  *
- * <p>The stages, in order: a fit reports {@code "core distances"}, then {@code "spanning tree round 1"},
+ * <p>The stages, in order: a fit reports {@code "core distances"} (first as {@code (0, 1)} when it starts,
+ * before its index is built), then {@code "spanning tree round 1"},
  * {@code "spanning tree round 2"}, ... (Borůvka rounds, at most {@code ceil(log2 n) + 1}, usually 4 to 7;
  * their number is known only at the end) or, for a metric other than Euclidean,
  * {@code "spanning tree (Prim)"}; the hierarchy and selection that follow take linear or n log n time and

@@ -228,6 +228,23 @@ class HdbscanTest {
     }
 
     @Test
+    void theFirstStageIsReportedWhenTheFitStartsAndStagesComeInPipelineOrder() {
+        java.util.List<String> stages = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.List<long[]> first = new java.util.ArrayList<>();
+        Hdbscan.builder().minClusterSize(20).threads(2).build().fit(CLIPS, (stage, done, total) -> {
+            synchronized (stages) {
+                if (stages.isEmpty()) first.add(new long[] {done, total});
+                if (stages.isEmpty() || !stages.get(stages.size() - 1).equals(stage)) stages.add(stage);
+            }
+        }, CancellationToken.NEVER);
+        assertEquals("core distances", stages.get(0));
+        assertArrayEquals(new long[] {0, 1}, first.get(0), "reported before the index is built");
+        for (int k = 1; k < stages.size(); k++) {
+            assertEquals("spanning tree round " + k, stages.get(k), "stages " + stages);
+        }
+    }
+
+    @Test
     void cancellationFromAnotherThreadAtRandomMomentsReturnsPromptlyAndLeaksNoThreads() throws Exception {
         PointSet big = ClipLikeData.generate(8_000, 3).points();
         Hdbscan h = Hdbscan.builder().minClusterSize(20).threads(2).build();

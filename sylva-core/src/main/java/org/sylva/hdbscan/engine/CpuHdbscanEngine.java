@@ -112,6 +112,9 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
             Execution execution, boolean collapse) {
         Map<String, Double> times = new LinkedHashMap<>();
         long t0 = System.nanoTime();
+        // The stage starts now, as its timing does: the grouping of identical rows and the index build come
+        // before the search's first report, and a progress line's clock and rate should count them.
+        execution.progress().progress(CoreDistances.STAGE, 0, 1);
         // weighted rows always go through the grouping: it is what turns a row into its copies
         DuplicatePoints dup = (collapse || points.weighted()) && points.points() <= DuplicatePoints.MAX_POINTS
                 ? DuplicatePoints.find(points.rows(), points.n(), points.d(), points.weights(), execution.cancel())
