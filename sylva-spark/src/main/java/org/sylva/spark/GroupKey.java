@@ -52,8 +52,15 @@ final class GroupKey {
         return s.length() > 80 ? s.substring(0, 77) + "..." : s;
     }
 
-    /** A binary value, compared and hashed by content, shown as hex. */
-    record Bytes(byte[] bytes) implements Serializable {
+    /** A binary value, compared and hashed by content, shown as hex (a class, not a record: see {@link FitData}). */
+    static final class Bytes implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final byte[] bytes;
+
+        Bytes(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof Bytes other && Arrays.equals(other.bytes, bytes);
@@ -71,7 +78,24 @@ final class GroupKey {
     }
 
     /** A struct value, compared field by field. */
-    record Struct(List<Object> fields) implements Serializable {
+    static final class Struct implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final List<Object> fields;
+
+        Struct(List<Object> fields) {
+            this.fields = fields;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Struct other && other.fields.equals(fields);
+        }
+
+        @Override
+        public int hashCode() {
+            return fields.hashCode();
+        }
+
         @Override
         public String toString() {
             return fields.toString();

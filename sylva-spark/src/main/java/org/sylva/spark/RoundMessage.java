@@ -4,11 +4,33 @@ import java.io.Serializable;
 
 import org.sylva.hdbscan.mst.BoruvkaRoundState;
 
-/** A Borůvka round's state as it is broadcast to the executors (the core record is not {@link Serializable}). */
-record RoundMessage(int round, int[] components, double[] componentWeights, long[] componentEndpoints,
-                    boolean[] active) implements Serializable {
+/**
+ * A Borůvka round's state as it is broadcast to the executors (the core record is not {@link Serializable};
+ * a class, not a record, for Kryo: see {@link FitData}).
+ */
+final class RoundMessage implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int round;
+    private final int[] components;
+    private final double[] componentWeights;
+    private final long[] componentEndpoints;
+    private final boolean[] active;
+
+    private RoundMessage(int round, int[] components, double[] componentWeights, long[] componentEndpoints,
+                         boolean[] active) {
+        this.round = round;
+        this.components = components;
+        this.componentWeights = componentWeights;
+        this.componentEndpoints = componentEndpoints;
+        this.active = active;
+    }
+
     static RoundMessage of(int round, BoruvkaRoundState s) {
         return new RoundMessage(round, s.components(), s.componentWeights(), s.componentEndpoints(), s.active());
+    }
+
+    int round() {
+        return round;
     }
 
     BoruvkaRoundState state() {

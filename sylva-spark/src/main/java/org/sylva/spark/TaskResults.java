@@ -5,13 +5,26 @@ import java.io.Serializable;
 import org.sylva.hdbscan.core.NearestSlice;
 import org.sylva.hdbscan.mst.SliceEdges;
 
-/** What the executors' tasks send back to the driver, in serializable form. */
+/** What the executors' tasks send back to the driver, in serializable form (classes, not records, for Kryo). */
 final class TaskResults {
     private TaskResults() {
     }
 
     /** One slice's nearest lists ({@link NearestSlice}). */
-    record Lists(int k, int[] points, int[] neighbours, double[] distances) implements Serializable {
+    static final class Lists implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final int k;
+        private final int[] points;
+        private final int[] neighbours;
+        private final double[] distances;
+
+        private Lists(int k, int[] points, int[] neighbours, double[] distances) {
+            this.k = k;
+            this.points = points;
+            this.neighbours = neighbours;
+            this.distances = distances;
+        }
+
         static Lists of(NearestSlice s) {
             return new Lists(s.k(), s.points(), s.neighbours(), s.distances());
         }
@@ -26,7 +39,18 @@ final class TaskResults {
     }
 
     /** One slice's cheapest edges per component ({@link SliceEdges}). */
-    record Edges(int[] points, double[] weights, int[] others) implements Serializable {
+    static final class Edges implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final int[] points;
+        private final double[] weights;
+        private final int[] others;
+
+        private Edges(int[] points, double[] weights, int[] others) {
+            this.points = points;
+            this.weights = weights;
+            this.others = others;
+        }
+
         static Edges of(SliceEdges e) {
             return new Edges(e.points(), e.weights(), e.others());
         }
