@@ -48,7 +48,7 @@ final class GroupedFits {
                 tagged.add(new Tuple2<>(GroupKey.of(r.get(keyIndex)), new Tuple2<>(place(p, i), r)));
             }
             return tagged.iterator();
-        }, true).mapToPair(t -> t);
+        }, false).mapToPair(t -> t);
         JavaRDD<Tuple2<Long, Row>> fitted = byKey.groupByKey(partitions)
                 .flatMap(g -> fitGroup(g._1(), g._2(), fc, settings).iterator());
         fitted.setName("sylva hdbscan: one fit per '" + keyColumn + "'");
