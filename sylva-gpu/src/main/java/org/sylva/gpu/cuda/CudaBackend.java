@@ -3,8 +3,8 @@ package org.sylva.gpu.cuda;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 import org.sylva.gpu.DeviceFit;
+import org.sylva.gpu.DeviceLock;
 import org.sylva.gpu.DeviceSession;
 import org.sylva.gpu.GpuBackend;
 import org.sylva.gpu.GpuDevice;
@@ -33,7 +33,7 @@ public final class CudaBackend implements GpuBackend {
     final CudaDriver cu;
     final MemorySegment context;
     final MemorySegment stream;
-    final ReentrantLock lock = new ReentrantLock();
+    final DeviceLock lock = new DeviceLock();
     private final GpuDevice info;
     private final int computeCapability;
     private final CudaPtx compiler;
@@ -125,7 +125,7 @@ public final class CudaBackend implements GpuBackend {
     @Override
     public DeviceFit open(FittedPoints points, int k) {
         Kernels ks = kernels(k);
-        lock.lock();
+        lock.acquire();
         // the session unlocks on close; KernelFit closes it when its own set-up fails
         return new KernelFit(new CudaSession(this, Map.of("core_lists", ks.coreLists(),
                 "cheapest_edges", ks.cheapestEdges())), points, k);
@@ -150,7 +150,7 @@ public final class CudaBackend implements GpuBackend {
             }
             ks = treeKernels;
         }
-        lock.lock();
+        lock.acquire();
         return new CudaSession(this, ks);
     }
 }

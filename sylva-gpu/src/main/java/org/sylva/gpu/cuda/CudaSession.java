@@ -121,7 +121,7 @@ final class CudaSession implements DeviceSession {
             cu.setCurrent(b.context);
             for (long p : buffers) cu.free(p);
         } finally {
-            b.lock.unlock();
+            b.lock.release();
         }
     }
 }

@@ -3,8 +3,8 @@ package org.sylva.gpu.opencl;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 import org.sylva.gpu.DeviceFit;
+import org.sylva.gpu.DeviceLock;
 import org.sylva.gpu.DeviceSession;
 import org.sylva.gpu.GpuBackend;
 import org.sylva.gpu.GpuDevice;
@@ -36,7 +36,7 @@ public final class OpenClBackend implements GpuBackend {
     final MemorySegment context;
     final MemorySegment queue;
     final int workGroup;
-    final ReentrantLock lock = new ReentrantLock();
+    final DeviceLock lock = new DeviceLock();
     private final Map<Integer, Kernels> programs = new HashMap<>();
     /** The ball-tree program's kernels by name, compiled on first use. */
     private Map<String, MemorySegment> treeKernels;
@@ -97,7 +97,7 @@ public final class OpenClBackend implements GpuBackend {
     @Override
     public DeviceFit open(FittedPoints points, int k) {
         Kernels ks = kernels(k);
-        lock.lock();
+        lock.acquire();
         // the session unlocks on close; KernelFit closes it when its own set-up fails
         return new KernelFit(new OpenClSession(this, Map.of("core_lists", ks.coreLists(),
                 "cheapest_edges", ks.cheapestEdges())), points, k);
@@ -114,7 +114,7 @@ public final class OpenClBackend implements GpuBackend {
             }
             ks = treeKernels;
         }
-        lock.lock();
+        lock.acquire();
         return new OpenClSession(this, ks);
     }
 }

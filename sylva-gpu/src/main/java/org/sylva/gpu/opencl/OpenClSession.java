@@ -112,7 +112,7 @@ final class OpenClSession implements DeviceSession {
         try {
             for (MemorySegment m : buffers) cl.releaseBuffer(m);
         } finally {
-            b.lock.unlock();
+            b.lock.release();
         }
     }
 }
