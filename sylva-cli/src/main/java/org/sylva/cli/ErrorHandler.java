@@ -102,6 +102,8 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         }
         if (t instanceof IOException && t.getMessage() != null) return "I/O error: " + t.getMessage();
         if (t instanceof IllegalArgumentException && t.getMessage() != null) return t.getMessage();
+        // the GPU engine's refusals and failures read as sentences of their own (the API call is in the text)
+        if (t instanceof org.sylva.gpu.GpuException && t.getMessage() != null) return t.getMessage();
         String m = t.getMessage();
         return m == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + m;
     }

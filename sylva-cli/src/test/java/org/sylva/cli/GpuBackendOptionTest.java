@@ -43,6 +43,21 @@ class GpuBackendOptionTest {
     }
 
     @Test
+    void aGpuRefusalReadsAsASentenceWithItsRemedy(@TempDir Path tmp) throws IOException {
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        int n = 40, d = 3000;
+        float[] x = new float[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = (i * 31 % 97) / 97f;
+        Path in = TestData.writeNpy(org.sylva.data.PointSet.of(n, d, x), tmp.resolve("wide.npy"));
+        Cli.Result r = Cli.run("hdbscan", in.toString(), "--backend", "opencl", "--out", tmp.resolve("o").toString());
+        String line = r.err().lines().filter(l -> l.startsWith("sylva: error:")).findFirst().orElse(r.err());
+        assertTrue(line.contains("at most 2048 coordinates per point, got 3000") && line.contains("--pca K"), line);
+        assertTrue(!line.contains("Exception"), line);
+        assertTrue(!Files.exists(tmp.resolve("o").resolve("labels.npy")));
+    }
+
+    @Test
     void cudaWithoutADeviceIsOneClearError(@TempDir Path tmp) throws IOException {
         Path in = TestData.writeNpy(TestData.clips(50), tmp.resolve("x.npy"));
         Cli.Result r = Cli.run("hdbscan", in.toString(), "--backend", "cuda", "--out", tmp.resolve("o").toString());

@@ -22,7 +22,8 @@ public final class TileShape {
     /** Points per tile for {@code d} coordinates; {@code d} beyond {@link #TILE_DOUBLES} is refused. */
     public static int rowsPerTile(int d) {
         if (d > TILE_DOUBLES) {
-            throw new GpuException("the GPU engine handles at most " + TILE_DOUBLES + " coordinates per point, got " + d);
+            throw new GpuException("the GPU engine handles at most " + TILE_DOUBLES + " coordinates per point, got " + d
+                    + "; the CPU engine takes any number (no GPU backend), or reduce them first (--pca K)");
         }
         return Math.min(TILE_ROWS_MAX, TILE_DOUBLES / d);
     }
