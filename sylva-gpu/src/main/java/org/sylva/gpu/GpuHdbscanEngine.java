@@ -3,6 +3,7 @@ package org.sylva.gpu;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.sylva.data.InvalidInputException;
 import org.sylva.gpu.opencl.OpenClBackend;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.engine.DuplicatePoints;
@@ -73,6 +74,11 @@ public final class GpuHdbscanEngine implements HdbscanEngine {
             n = dup.distinct();
         }
         int k = Math.min(n, minSamples + 1);
+        if ((long) n * k > Integer.MAX_VALUE - 8) {
+            // the host's lists are Java arrays of n * k entries: refused before the device pass, not after it
+            throw new InvalidInputException("the GPU engine keeps " + n + " x " + k + " nearest neighbours in arrays "
+                    + "of at most " + (Integer.MAX_VALUE - 8) + " entries; lower min_samples or use the CPU engine");
+        }
         try (DeviceFit fit = backend.open(points, k)) {
             LaunchedPass.run(n, CoreDistances.STAGE, policy, ex, fit::coreLists);
             double[] sq = new double[n * k];

@@ -99,6 +99,19 @@ class GpuEdgeCaseTest {
     }
 
     @Test
+    void listsBeyondAJavaArrayAreRefusedBeforeTheDevicePass() {
+        // 2 200 000 points x 1 001 list entries > 2^31: refused up front, not after the whole core pass
+        int n = 2_200_000;
+        double[] rows = new double[n];
+        for (int i = 0; i < n; i++) rows[i] = i * 0.5;
+        org.sylva.data.InvalidInputException e = org.junit.jupiter.api.Assertions.assertThrows(
+                org.sylva.data.InvalidInputException.class, () -> TestDevice.engine(LaunchPolicy.DEFAULT, true)
+                        .spanningTree(new FittedPoints(rows, n, 1), 1000, 1.0, Execution.sequential()));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("2200000 x 1001 nearest neighbours"),
+                e.getMessage());
+    }
+
+    @Test
     void fewerPointsThanMinSamplesIsRefusedAsOnTheCpu() {
         double[] x = clipLike(5, 3, 6);
         Hdbscan cpu = Hdbscan.builder().minClusterSize(2).minSamples(9).build();
