@@ -104,8 +104,8 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
         }
         // Reports of one stage come from several threads and may arrive out of order: the line keeps the largest
         // fraction seen, so the percentage never goes back (a revised total that lowers it is taken when it grows again).
-        boolean behind = doneNow < totalNow && total > 0 && totalNow > 0 && !ended
-                && (double) doneNow / totalNow < (double) done / total;
+        boolean behind = doneNow < totalNow && total > 0 && totalNow > 0
+                && (ended || (double) doneNow / totalNow < (double) done / total);
         if (!behind) {
             done = doneNow;
             total = totalNow;

@@ -40,6 +40,10 @@ class ProgressPrinterTest {
         assertTrue(c.printer().line(T0 + S).startsWith("ball tree                 60.0%"), c.printer().line(T0 + S));
         c.printer().progressAt("ball tree", 700, 1000, T0 + 2 * S);
         assertTrue(c.printer().line(T0 + 2 * S).startsWith("ball tree                 70.0%"), c.printer().line(T0 + 2 * S));
+        // the end, then a late report of another thread: still the end
+        c.printer().progressAt("ball tree", 1000, 1000, T0 + 3 * S);
+        c.printer().progressAt("ball tree", 900, 1000, T0 + 3 * S);
+        assertTrue(c.printer().line(T0 + 3 * S).startsWith("ball tree                100.0%"), c.printer().line(T0 + 3 * S));
         // a new stage starts from its own reports
         c.printer().progressAt("partition", 100, 1000, T0 + 3 * S);
         assertTrue(c.printer().line(T0 + 3 * S).startsWith("partition                 10.0%"), c.printer().line(T0 + 3 * S));

@@ -40,15 +40,8 @@ final class GroupedFits {
         FitSettings settings = estimator.settings();
         JavaRDD<Row> rows = dataset.toDF().javaRDD();
         int partitions = Math.max(1, rows.getNumPartitions());
-        JavaPairRDD<Object, Tuple2<Long, Row>> byKey = rows.mapPartitionsWithIndex((p, it) -> {
-            List<Tuple2<Object, Tuple2<Long, Row>>> tagged = new ArrayList<>();
-            // bounded by the partition's rows
-            for (long i = 0; it.hasNext(); i++) {
-                Row r = it.next();
-                tagged.add(new Tuple2<>(GroupKey.of(r.get(keyIndex)), new Tuple2<>(place(p, i), r)));
-            }
-            return tagged.iterator();
-        }, false).mapToPair(t -> t);
+        JavaPairRDD<Object, Tuple2<Long, Row>> byKey = rows.mapPartitionsWithIndex((p, it) -> tagged(p, it, keyIndex),
+                false).mapToPair(t -> t);
         JavaRDD<Tuple2<Long, Row>> fitted = byKey.groupByKey(partitions)
                 .flatMap(g -> fitGroup(g._1(), g._2(), fc, settings).iterator());
         fitted.setName("sylva hdbscan: one fit per '" + keyColumn + "'");
@@ -56,6 +49,24 @@ final class GroupedFits {
                 .repartitionAndSortWithinPartitions(new HomePartition(partitions))
                 .values();
         return dataset.sparkSession().createDataFrame(ordered, out);
+    }
+
+    /** Partition {@code p}'s rows with their key and place, one at a time as the shuffle pulls them (streamed). */
+    private static Iterator<Tuple2<Object, Tuple2<Long, Row>>> tagged(int p, Iterator<Row> rows, int keyIndex) {
+        return new Iterator<>() {
+            private long position;
+
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public Tuple2<Object, Tuple2<Long, Row>> next() {
+                Row r = rows.next();
+                return new Tuple2<>(GroupKey.of(r.get(keyIndex)), new Tuple2<>(place(p, position++), r));
+            }
+        };
     }
 
     static long place(int partition, long position) {

@@ -170,18 +170,19 @@ public final class SparkHdbscanEngine implements HdbscanEngine {
     }
 
     /**
-     * Drops the fit's point index where it is held: in this JVM (the driver, which in local mode is the
-     * executor), and by one small job of {@code tasks} tasks on the executors. An executor that runs none of
-     * those tasks keeps its copy until the next fit that reaches it; a failed or cancelled release job is
-     * ignored (it frees memory, it computes nothing).
+     * Drops the fit's point index where it is held: in this JVM (the driver, which in local mode is the only
+     * executor), and on a cluster by one small job of {@code tasks} tasks, submitted and not waited for: the
+     * fit's result, failure or cancellation is not delayed by it. An executor that runs none of those tasks
+     * keeps its copy until the next fit that reaches it; a failed release job is ignored (it frees memory,
+     * it computes nothing).
      */
     private void releaseIndexes(String fitId, int tasks) {
         ExecutorTasks.release(fitId);
-        if (Thread.currentThread().isInterrupted()) return;   // a job cannot be waited for on an interrupted thread
+        if (sc.isLocal()) return;
         String callersDescription = sc.getLocalProperty("spark.job.description");
         try {
             sc.setJobDescription("sylva hdbscan: releasing the executors' point index");
-            sc.parallelize(IntStream.range(0, tasks).boxed().toList(), tasks).foreach(s -> ExecutorTasks.release(fitId));
+            sc.parallelize(IntStream.range(0, tasks).boxed().toList(), tasks).foreachAsync(s -> ExecutorTasks.release(fitId));
         } catch (Exception ignored) {
             // best effort: the fit's result (or its failure) stands
         } finally {

@@ -39,16 +39,20 @@ class SylvaSparkAppTest {
         Path result = dir.resolve("labelled.parquet");
         assertEquals(0, run("hdbscan", "--input", x.toString(), "--output", result.toString(),
                 "--min-cluster-size", "5", "--slices", "3"), err.toString());
+        assertTheLocalFitsOutputs(x, result, Hdbscan.builder().minClusterSize(5).build());
+        assertTrue(Files.exists(result.resolve("_SUCCESS")));
+    }
+
+    /** The Parquet table {@code result} holds {@code local}'s labels and outlier scores of the points in {@code x}. */
+    private static void assertTheLocalFitsOutputs(Path x, Path result, Hdbscan local) {
         OracleData.Array a = OracleData.read(x);
-        HdbscanResult local = Hdbscan.builder().minClusterSize(5).build()
-                .fit(a.values(), a.rows(), a.cols(), ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanResult r = local.fit(a.values(), a.rows(), a.cols(), ProgressListener.NONE, CancellationToken.NEVER);
         List<Row> rows = LocalSpark.get().read().parquet(result.toString()).orderBy("id").collectAsList();
         assertEquals(a.rows(), rows.size());
         for (int i = 0; i < rows.size(); i++) {
-            assertEquals(local.labels()[i], rows.get(i).getInt(rows.get(i).fieldIndex("label")));
-            assertEquals(local.outlierScores()[i], rows.get(i).getDouble(rows.get(i).fieldIndex("outlier_score")));
+            assertEquals(r.labels()[i], rows.get(i).getInt(rows.get(i).fieldIndex("label")), "row " + i);
+            assertEquals(r.outlierScores()[i], rows.get(i).getDouble(rows.get(i).fieldIndex("outlier_score")), "row " + i);
         }
-        assertTrue(Files.exists(result.resolve("_SUCCESS")));
     }
 
     @Test
@@ -98,12 +102,6 @@ class SylvaSparkAppTest {
         Path result = dir.resolve("capped.parquet");
         assertEquals(0, run("hdbscan", "--input", x.toString(), "--output", result.toString(),
                 "--min-cluster-size", "5", "--max-cluster-size", "60"), err.toString());
-        OracleData.Array a = OracleData.read(x);
-        HdbscanResult local = Hdbscan.builder().minClusterSize(5).maxClusterSize(60).build()
-                .fit(a.values(), a.rows(), a.cols(), ProgressListener.NONE, CancellationToken.NEVER);
-        List<Row> rows = LocalSpark.get().read().parquet(result.toString()).orderBy("id").collectAsList();
-        for (int i = 0; i < rows.size(); i++) {
-            assertEquals(local.labels()[i], rows.get(i).getInt(rows.get(i).fieldIndex("label")), "row " + i);
-        }
+        assertTheLocalFitsOutputs(x, result, Hdbscan.builder().minClusterSize(5).maxClusterSize(60).build());
     }
 }
