@@ -29,6 +29,9 @@ final class ExecutorTasks {
     private static PointIndex cachedIndex;
     private static String cachedScanKey;
     private static final ArrayDeque<BoruvkaSliceScan> IDLE_SCANNERS = new ArrayDeque<>();
+    /** The fits released in this JVM, the latest {@link #ENDED_KEPT}: a late task of one caches nothing. */
+    private static final java.util.LinkedHashSet<String> ENDED = new java.util.LinkedHashSet<>();
+    private static final int ENDED_KEPT = 64;
 
     private ExecutorTasks() {
     }
@@ -51,12 +54,12 @@ final class ExecutorTasks {
         PointIndex index = index(data);
         int leaves = index.leaves();
         String key = data.fitId() + "/" + alpha + "/" + threads(tc);
-        BoruvkaSliceScan scanner = borrow(key, index, core, alpha, threads(tc));
+        BoruvkaSliceScan scanner = borrow(data.fitId(), key, index, core, alpha, threads(tc));
         try {
             return TaskResults.Edges.of(scanner.scan(round.state(), from(slice, slices, leaves),
                     from(slice + 1, slices, leaves), token(tc)));
         } finally {
-            giveBack(key, scanner);
+            giveBack(data.fitId(), key, scanner);
         }
     }
 
@@ -71,24 +74,30 @@ final class ExecutorTasks {
 
     private static PointIndex index(FitData data) {
         synchronized (LOCK) {
-            if (!data.fitId().equals(cachedFit)) {
+            if (data.fitId().equals(cachedFit)) return cachedIndex;
+            if (!ENDED.contains(data.fitId())) {
                 cachedFit = null;
                 cachedIndex = null;
                 cachedScanKey = null;
                 IDLE_SCANNERS.clear();
                 cachedIndex = PointIndex.build(data.rows(), data.n(), data.d(), kernel());
                 cachedFit = data.fitId();
+                return cachedIndex;
             }
-            return cachedIndex;
         }
+        // a task of a fit that has ended (killed, not yet stopped): its index is built for it alone
+        return PointIndex.build(data.rows(), data.n(), data.d(), kernel());
     }
 
     /**
      * Drops this JVM's index and scanners if they are fit {@code fitId}'s (the fit has ended): they hold about
-     * 2.5 times the fit's rows. Returns whether anything was dropped.
+     * 2.5 times the fit's rows. The fit is remembered as ended, so that a task of it that runs later (one being
+     * killed) does not cache them again. Returns whether anything was dropped.
      */
     static boolean release(String fitId) {
         synchronized (LOCK) {
+            ENDED.add(fitId);
+            if (ENDED.size() > ENDED_KEPT) ENDED.removeFirst();
             if (!fitId.equals(cachedFit)) return false;
             cachedFit = null;
             cachedIndex = null;
@@ -98,28 +107,31 @@ final class ExecutorTasks {
         }
     }
 
-    /** Whether this JVM holds an index (tests). */
+    /** Whether this JVM holds an index or idle scanners (tests). */
     static boolean holdsIndex() {
         synchronized (LOCK) {
-            return cachedIndex != null;
+            return cachedIndex != null || !IDLE_SCANNERS.isEmpty();
         }
     }
 
-    private static BoruvkaSliceScan borrow(String key, PointIndex index, double[] core, double alpha, int threads) {
+    private static BoruvkaSliceScan borrow(String fitId, String key, PointIndex index, double[] core, double alpha,
+                                           int threads) {
         synchronized (LOCK) {
-            if (!key.equals(cachedScanKey)) {
-                IDLE_SCANNERS.clear();
-                cachedScanKey = key;
+            if (!ENDED.contains(fitId)) {
+                if (!key.equals(cachedScanKey)) {
+                    IDLE_SCANNERS.clear();
+                    cachedScanKey = key;
+                }
+                BoruvkaSliceScan s = IDLE_SCANNERS.poll();
+                if (s != null) return s;
             }
-            BoruvkaSliceScan s = IDLE_SCANNERS.poll();
-            if (s != null) return s;
         }
         return new BoruvkaSliceScan(index, core, kernel(), alpha, threads);
     }
 
-    private static void giveBack(String key, BoruvkaSliceScan scanner) {
+    private static void giveBack(String fitId, String key, BoruvkaSliceScan scanner) {
         synchronized (LOCK) {
-            if (key.equals(cachedScanKey) && IDLE_SCANNERS.size() < 64) IDLE_SCANNERS.push(scanner);
+            if (!ENDED.contains(fitId) && key.equals(cachedScanKey) && IDLE_SCANNERS.size() < 64) IDLE_SCANNERS.push(scanner);
         }
     }
 

@@ -22,6 +22,7 @@ import org.sylva.hdbscan.mst.BoruvkaRoundState;
 import org.sylva.hdbscan.mst.DistributedBoruvka;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
 
 /**
  * The distributed HDBSCAN engine: the library's stage seam ({@link HdbscanEngine}) run on a Spark cluster.
@@ -165,28 +166,28 @@ public final class SparkHdbscanEngine implements HdbscanEngine {
             return new MutualReachabilityMst(core, tree, times);
         } finally {
             for (Broadcast<?> b : broadcasts) b.destroy();
-            releaseIndexes(fitId, tasks);
+            releaseIndexes(fitId, jobs.tag(), tasks);
         }
     }
 
     /**
      * Drops the fit's point index where it is held: in this JVM (the driver, which in local mode is the only
-     * executor), and on a cluster by one small job of {@code tasks} tasks, submitted and not waited for: the
-     * fit's result, failure or cancellation is not delayed by it. An executor that runs none of those tasks
-     * keeps its copy until the next fit that reaches it; a failed release job is ignored (it frees memory,
-     * it computes nothing).
+     * executor), and on a cluster by one small job of {@code tasks} tasks, under the fit's job tags (not its
+     * token: a cancelled fit releases too), submitted and not waited for: the fit's result, failure or
+     * cancellation is not delayed by it. An executor that runs none of those tasks keeps its copy until the
+     * next fit that reaches it; a task of the fit still running there after the release (a killed task that
+     * has not stopped yet) builds its index without caching it ({@link ExecutorTasks#release}). A failed
+     * release job is ignored (it frees memory, it computes nothing).
      */
-    private void releaseIndexes(String fitId, int tasks) {
+    private void releaseIndexes(String fitId, String tag, int tasks) {
         ExecutorTasks.release(fitId);
         if (sc.isLocal()) return;
-        String callersDescription = sc.getLocalProperty("spark.job.description");
         try {
-            sc.setJobDescription("sylva hdbscan: releasing the executors' point index");
-            sc.parallelize(IntStream.range(0, tasks).boxed().toList(), tasks).foreachAsync(s -> ExecutorTasks.release(fitId));
-        } catch (Exception ignored) {
+            new SparkJobs(sc, tag, CancellationToken.NEVER).submit(
+                    sc.parallelize(IntStream.range(0, tasks).boxed().toList(), tasks).map(s -> ExecutorTasks.release(fitId)),
+                    "sylva hdbscan: releasing the executors' point index");
+        } catch (RuntimeException ignored) {
             // best effort: the fit's result (or its failure) stands
-        } finally {
-            sc.setLocalProperty("spark.job.description", callersDescription);
         }
     }
 

@@ -43,21 +43,7 @@ final class SparkJobs {
 
     /** Collects {@code rdd} as one job described as {@code description}. */
     <T> List<T> collect(JavaRDD<T> rdd, String description) {
-        cancel.throwIfCancelled();
-        String callersDescription = sc.getLocalProperty(DESCRIPTION);
-        boolean hadCommonTag = sc.getJobTags().contains(SparkHdbscanEngine.JOB_TAG);
-        sc.addJobTag(SparkHdbscanEngine.JOB_TAG);
-        sc.addJobTag(tag);
-        sc.setJobDescription(description);
-        JavaFutureAction<List<T>> job;
-        try {
-            job = rdd.collectAsync();
-        } finally {
-            // the job keeps what it was submitted with; the caller's thread gets its own settings back
-            sc.removeJobTag(tag);
-            if (!hadCommonTag) sc.removeJobTag(SparkHdbscanEngine.JOB_TAG);
-            sc.setLocalProperty(DESCRIPTION, callersDescription);
-        }
+        JavaFutureAction<List<T>> job = submit(rdd, description);
         // bounded by the job itself: each wait is POLL_MS, and the loop ends when the job does
         for (;;) {
             try {
@@ -75,6 +61,26 @@ final class SparkJobs {
                 throw translate(e.getCause() == null ? e : e.getCause(), description);
             }
         }
+    }
+
+    /** Submits the collection of {@code rdd} as one job described as {@code description}, not waiting for it. */
+    <T> JavaFutureAction<List<T>> submit(JavaRDD<T> rdd, String description) {
+        cancel.throwIfCancelled();
+        String callersDescription = sc.getLocalProperty(DESCRIPTION);
+        boolean hadCommonTag = sc.getJobTags().contains(SparkHdbscanEngine.JOB_TAG);
+        sc.addJobTag(SparkHdbscanEngine.JOB_TAG);
+        sc.addJobTag(tag);
+        sc.setJobDescription(description);
+        JavaFutureAction<List<T>> job;
+        try {
+            job = rdd.collectAsync();
+        } finally {
+            // the job keeps what it was submitted with; the caller's thread gets its own settings back
+            sc.removeJobTag(tag);
+            if (!hadCommonTag) sc.removeJobTag(SparkHdbscanEngine.JOB_TAG);
+            sc.setLocalProperty(DESCRIPTION, callersDescription);
+        }
+        return job;
     }
 
     private static RuntimeException translate(Throwable t, String description) {
