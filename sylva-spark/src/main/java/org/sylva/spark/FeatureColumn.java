@@ -124,13 +124,21 @@ final class FeatureColumn implements Serializable {
         return x;
     }
 
-    /** {@link #read(Row, long)}'s coordinates, or the message of its refusal (a task that reads never fails). */
-    static Object readOrRefusal(FeatureColumn fc, Row row, long position) {
+    /**
+     * {@link #read(Row, String)}'s coordinates of {@code row}, or its refusal as a string without the row's name
+     * (a task that reads never fails; the driver, which knows the row's position, names it: {@link #refusal}).
+     */
+    static Object readOrRefusal(FeatureColumn fc, Row row) {
         try {
-            return fc.read(row, position);
+            return fc.read(row, "");
         } catch (InvalidInputException e) {
             return e.getMessage();
         }
+    }
+
+    /** The refusal {@link #readOrRefusal} returned for the row at dataset position {@code position}. */
+    static InvalidInputException refusal(String unnamed, long position) {
+        return new InvalidInputException("row " + position + unnamed);
     }
 
     /** Packs rows into one row-major array, refusing an empty list or rows of different lengths. */

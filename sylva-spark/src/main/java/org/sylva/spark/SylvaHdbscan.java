@@ -1,7 +1,9 @@
 package org.sylva.spark;
 
 import java.util.List;
+import java.util.UUID;
 
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.Estimator;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;
@@ -153,15 +155,22 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
         Dataset<Row> points = dataset.toDF().select(org.apache.spark.sql.functions.col("`" + col.replace("`", "``") + "`"));
         FeatureColumn fc = FeatureColumn.of(points.schema(), col);
         SparkSession spark = dataset.sparkSession();
-        // A bad row comes back as its refusal rather than failing the task, which Spark would retry (re-reading
-        // the partition each time) and then report wrapped in a SparkException: here it is the
-        // InvalidInputException the library throws, for the first bad row in dataset order.
-        List<Object> read = points.javaRDD().zipWithIndex().map(t -> FeatureColumn.readOrRefusal(fc, t._1(), t._2()))
-                .collect();
+        // One job, under the fit's job tags and token like the fit's own jobs (SparkJobs): each row is read in
+        // its task, and a bad row comes back as its refusal rather than failing the task, which Spark would
+        // retry (re-reading the partition each time) and then report wrapped in a SparkException: here it is
+        // the InvalidInputException the library throws, for the first bad row in dataset order. collect keeps
+        // the partitions and their rows in order, so a row's place in the list is its place in the dataset
+        // (no zipWithIndex, whose own job would compute the dataset once more to count its partitions).
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        SparkJobs reading = new SparkJobs(sc, SparkHdbscanEngine.JOB_TAG + "-" + UUID.randomUUID(), cancel);
+        List<Object> read = reading.collect(points.javaRDD().map(r -> FeatureColumn.readOrRefusal(fc, r)),
+                "sylva hdbscan: reading column '" + col + "'");
         List<double[]> rows = new java.util.ArrayList<>(read.size());
-        for (Object r : read) {
-            if (r instanceof String refusal) throw new org.sylva.data.InvalidInputException(refusal);
+        long position = 0;
+        for (Object r : read) {   // walked, not indexed: the list need not be random-access
+            if (r instanceof String refusal) throw FeatureColumn.refusal(refusal, position);
             rows.add((double[]) r);
+            position++;
         }
         read = null;
         double[] coords = FeatureColumn.pack(rows, col);

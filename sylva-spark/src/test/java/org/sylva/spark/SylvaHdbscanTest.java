@@ -237,34 +237,89 @@ class SylvaHdbscanTest {
     }
 
     @Test
-    void theCallersJobGroupAndDescriptionStayAndTheFitsJobsCarryTheTag() throws Exception {
+    void theCallersJobGroupAndDescriptionStayAndEveryJobOfTheFitCarriesTheTag() throws Exception {
         OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
         Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
         org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
-        java.util.List<java.util.Properties> sylvaJobs = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.List<java.util.Properties> jobs = java.util.Collections.synchronizedList(new ArrayList<>());
         org.apache.spark.scheduler.SparkListener l = new org.apache.spark.scheduler.SparkListener() {
             @Override
             public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
-                if (start.properties().getProperty("spark.job.description", "").startsWith("sylva hdbscan: spanning")) {
-                    sylvaJobs.add(start.properties());
-                }
+                jobs.add(start.properties());
             }
         };
-        sc.addSparkListener(l);
         sc.setJobGroup("nightly-etl", "my nightly job", false);
         try {
-            new SylvaHdbscan().fit(df);
+            sc.listenerBus().waitUntilEmpty();
+            sc.addSparkListener(l);
+            SylvaHdbscanModel model = new SylvaHdbscan().fit(df);
+            sc.listenerBus().waitUntilEmpty();
+            sc.removeSparkListener(l);
             assertEquals("nightly-etl", sc.getLocalProperty("spark.jobGroup.id"));
             assertEquals("my nightly job", sc.getLocalProperty("spark.job.description"));
             assertTrue(sc.getJobTags().isEmpty(), "no tag left behind: " + sc.getJobTags());
-            sc.listenerBus().waitUntilEmpty();
-            assertFalse(sylvaJobs.isEmpty());
-            for (java.util.Properties p : sylvaJobs) {
+            // reading the column, the core distances, one job per round (in local mode no release job: the
+            // driver is the only executor and drops the index itself)
+            List<String> descriptions = jobs.stream().map(p -> p.getProperty("spark.job.description", "")).toList();
+            assertEquals(model.fitStats().stages().size() + 1, jobs.size(), descriptions.toString());
+            assertEquals("sylva hdbscan: reading column 'features'", descriptions.get(0));
+            for (java.util.Properties p : jobs) {
                 assertEquals("nightly-etl", p.getProperty("spark.jobGroup.id"), "the caller's group stays in force");
                 assertTrue(p.getProperty("spark.job.tags", "").contains(SparkHdbscanEngine.JOB_TAG), p.toString());
             }
         } finally {
             sc.clearJobGroup();
+            sc.removeSparkListener(l);
+        }
+    }
+
+    @Test
+    void theCallersCancelJobGroupStopsARunningFit() throws Exception {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
+        org.apache.spark.scheduler.SparkListener cancelRound1 = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+                if (start.properties().getProperty("spark.job.description", "").startsWith("sylva hdbscan: spanning tree round 1")) {
+                    new Thread(() -> sc.cancelJobGroup("their-group")).start();
+                }
+            }
+        };
+        sc.setJobGroup("their-group", "their job", true);
+        sc.addSparkListener(cancelRound1);
+        ExecutorTasks.HOLD_TASKS_MS.set(60_000);   // tasks wait until killed, so the cancel cannot miss the job
+        try {
+            assertThrows(CancelledException.class, () -> new SylvaHdbscan().fit(df));
+        } finally {
+            ExecutorTasks.HOLD_TASKS_MS.set(0);
+            sc.removeSparkListener(cancelRound1);
+            sc.clearJobGroup();
+        }
+        assertFalse(ExecutorTasks.holdsIndex(), "a cancelled fit leaves no index behind");
+    }
+
+    @Test
+    void aCancelledTokenStartsNoJob() throws Exception {
+        CancellationToken token = new CancellationToken();
+        token.cancel();
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
+        java.util.concurrent.atomic.AtomicInteger jobs = new java.util.concurrent.atomic.AtomicInteger();
+        org.apache.spark.scheduler.SparkListener l = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+                jobs.incrementAndGet();
+            }
+        };
+        sc.listenerBus().waitUntilEmpty();
+        sc.addSparkListener(l);
+        try {
+            assertThrows(CancelledException.class, () -> new SylvaHdbscan().fit(df, token));
+            sc.listenerBus().waitUntilEmpty();
+            assertEquals(0, jobs.get(), "not even the column is read");
+        } finally {
             sc.removeSparkListener(l);
         }
     }
