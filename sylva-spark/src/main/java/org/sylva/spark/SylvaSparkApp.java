@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -45,30 +46,49 @@ public final class SylvaSparkApp {
     }
 
     public static void main(String[] args) {
-        SparkSession spark = SparkSession.builder().appName("sylva").getOrCreate();
-        int status;
-        try {
-            status = run(spark, args, System.out, System.err);
-        } finally {
-            spark.stop();
-        }
+        int status = main(args, () -> SparkSession.builder().appName("sylva").getOrCreate(), System.out, System.err);
         if (status != 0) System.exit(status);
     }
 
     /**
-     * Runs one command on {@code spark}; returns the exit status (0 done or help shown, 2 bad input or
-     * parameters, an input path that does not exist or an output that does, 130 cancelled).
+     * What {@link #main} does, with the session from {@code spark}: help, a missing or an unknown command are
+     * answered without starting Spark; otherwise the command runs ({@link #run}) and the session is stopped.
      */
-    public static int run(SparkSession spark, String[] args, PrintStream out, PrintStream err) {
+    static int main(String[] args, Supplier<SparkSession> spark, PrintStream out, PrintStream err) {
+        Integer answered = withoutSpark(args, out, err);
+        if (answered != null) return answered;
+        SparkSession session = spark.get();
+        try {
+            return run(session, args, out, err);
+        } finally {
+            session.stop();
+        }
+    }
+
+    /** The exit status of help (0), a missing or an unknown command (2), or {@code null} for a command to run. */
+    private static Integer withoutSpark(String[] args, PrintStream out, PrintStream err) {
         if (args.length > 0 && Set.of("--help", "-h", "help").contains(args[0])) {
             out.println(USAGE);
             return 0;
         }
+        String refusal = args.length == 0 ? "no command given"
+                : !Set.of("hdbscan", "balltree").contains(args[0]) ? "unknown command '" + args[0] + "' (hdbscan or balltree)"
+                : null;
+        if (refusal == null) return null;
+        err.println("sylva-spark: " + refusal);
+        err.println(USAGE);
+        return 2;
+    }
+
+    /**
+     * Runs one command on {@code spark}; returns the exit status (0 done or help shown; 2 bad input or
+     * parameters, an input path that does not exist or that Spark cannot read, an output that exists; 130
+     * cancelled). Any other failure is thrown.
+     */
+    public static int run(SparkSession spark, String[] args, PrintStream out, PrintStream err) {
+        Integer answered = withoutSpark(args, out, err);
+        if (answered != null) return answered;
         try {
-            if (args.length == 0) throw new InvalidInputException("no command given");
-            if (!Set.of("hdbscan", "balltree").contains(args[0])) {
-                throw new InvalidInputException("unknown command '" + args[0] + "' (hdbscan or balltree)");
-            }
             Map<String, String> o = options(args, 1, args[0].equals("hdbscan")
                     ? Set.of("--input", "--output", "--features", "--min-cluster-size", "--min-samples",
                     "--cluster-selection-epsilon", "--max-cluster-size", "--alpha", "--cluster-selection-method",
@@ -104,14 +124,27 @@ public final class SylvaSparkApp {
                     err.println("sylva-spark: " + bad.getMessage());
                     return 2;
                 }
-                if (c instanceof org.apache.spark.sql.AnalysisException a) {
-                    err.println("sylva-spark: " + a.getMessage().lines().findFirst().orElse("invalid input"));
+                if (c instanceof org.apache.spark.sql.AnalysisException || isInputError(c)) {
+                    err.println("sylva-spark: " + String.valueOf(c.getMessage()).lines().findFirst().orElse("invalid input"));
                     return 2;
                 }
             }
             if (e instanceof RuntimeException r) throw r;
             throw new IllegalStateException("sylva-spark: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Whether {@code t} is Spark's refusal of its input (a file it cannot read as Parquet, a malformed value):
+     * an error condition in SQLSTATE class 22 (data), 42 (analysis), 0A (not supported) or KD (data source),
+     * rather than a failure of the cluster or of Spark itself.
+     */
+    static boolean isInputError(Throwable t) {
+        if (!(t instanceof org.apache.spark.SparkThrowable s) || s.getCondition() == null || s.isInternalError()) {
+            return false;
+        }
+        String state = s.getSqlState();
+        return state != null && state.length() >= 2 && Set.of("22", "42", "0A", "KD").contains(state.substring(0, 2));
     }
 
     private static Dataset<Row> hdbscan(SparkSession spark, Map<String, String> o, String input) {

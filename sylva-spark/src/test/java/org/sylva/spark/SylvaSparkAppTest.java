@@ -97,6 +97,35 @@ class SylvaSparkAppTest {
     }
 
     @Test
+    void anInputSparkCannotReadExitsTwoWithOneLine() throws Exception {
+        Path notParquet = Files.createDirectories(dir.resolve("table.parquet"));
+        Files.writeString(notParquet.resolve("part-00000.parquet"), "not a parquet file");
+        assertEquals(2, run("hdbscan", "--input", notParquet.toString(), "--output", dir.resolve("o").toString()));
+        assertTrue(err.toString().startsWith("sylva-spark: ") && err.toString().contains("part-00000.parquet"),
+                err.toString());
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        err.reset();
+        assertEquals(2, run("balltree", "--input", notParquet.toString(), "--output", dir.resolve("t").toString()));
+        assertEquals(1, err.toString().lines().count(), err.toString());
+    }
+
+    @Test
+    void helpAndAnUnknownCommandStartNoSpark() {
+        java.util.function.Supplier<org.apache.spark.sql.SparkSession> none = () -> {
+            throw new AssertionError("Spark started");
+        };
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertEquals(0, SylvaSparkApp.main(new String[] {"--help"}, none, o, e));
+        assertTrue(out.toString().startsWith("usage: SylvaSparkApp hdbscan"), out.toString());
+        assertEquals(2, SylvaSparkApp.main(new String[] {"cluster", "--input", "a"}, none, o, e));
+        assertTrue(err.toString().startsWith("sylva-spark: unknown command 'cluster'"), err.toString());
+        err.reset();
+        assertEquals(2, SylvaSparkApp.main(new String[0], none, o, e));
+        assertTrue(err.toString().startsWith("sylva-spark: no command given"), err.toString());
+    }
+
+    @Test
     void maxClusterSizeReachesTheFit() {
         Path x = OracleData.dir().resolve("blobs500_X.npy");
         Path result = dir.resolve("capped.parquet");
