@@ -126,6 +126,25 @@ class GroupedFitsTest {
                 .fitGroups(keyed(x, bin, DataTypes.BinaryType, 3), "key").collectAsList(), binGroup, x, 5);
         assertEachGroupEqualsItsOwnFit(new SylvaHdbscan().setMinClusterSize(5)
                 .fitGroups(keyed(x, dbl, DataTypes.DoubleType, 3), "key").collectAsList(), dblGroup, x, 5);
+        // floats, and arrays of binary and of doubles (element by element, with the same rules)
+        List<Object> flt = new ArrayList<>(), binArrays = new ArrayList<>(), dblArrays = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            flt.add(i % 3 == 0 ? (i % 2 == 0 ? 0.0f : -0.0f) : i % 3 == 1 ? Float.NaN : 2.5f);
+            binArrays.add(LocalSpark.seq(List.of(new byte[] {1}, new byte[] {(byte) (i % 3)})));
+            dblArrays.add(LocalSpark.seq(List.of(i % 3 == 0 ? (i % 2 == 0 ? 0.0 : -0.0) : i % 3 == 1 ? Double.NaN : 1.0)));
+        }
+        Object[][] cases = {
+            {flt, DataTypes.FloatType},
+            {binArrays, DataTypes.createArrayType(DataTypes.BinaryType, false)},
+            {dblArrays, DataTypes.createArrayType(DataTypes.DoubleType, false)},
+        };
+        for (Object[] c : cases) {
+            @SuppressWarnings("unchecked")
+            Dataset<Row> df = keyed(x, (List<Object>) c[0], (org.apache.spark.sql.types.DataType) c[1], 3);
+            assertEquals(3, df.groupBy("key").count().count(), "Spark SQL's own groups, " + c[1]);
+            assertEachGroupEqualsItsOwnFit(new SylvaHdbscan().setMinClusterSize(5).fitGroups(df, "key").collectAsList(),
+                    dblGroup, x, 5);
+        }
         // a refusal names a binary key by its bytes
         List<Object> tiny = new ArrayList<>(bin);
         tiny.set(5, new byte[] {(byte) 0xab});
