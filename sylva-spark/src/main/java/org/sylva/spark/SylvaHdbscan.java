@@ -29,7 +29,14 @@ import org.sylva.progress.ProgressListener;
  * library's code. The result is bitwise {@code Hdbscan.fit} on the same rows in the dataset's order,
  * whatever the number of partitions ({@code numSlices} tasks per stage; unset = the dataset's partitions).
  * The points column is a vector or an array of numbers; a null, a non-finite value or a row of another
- * length is refused with the row named.
+ * length is refused with the row named, as the library's {@link org.sylva.data.InvalidInputException}.
+ *
+ * <p>{@code fit} reads the points column to the driver (one job; the driver then holds the points as
+ * {@code 8·n·d} bytes for the fit, and the model keeps them for {@link SylvaHdbscanModel#transform}). Every
+ * job a fit runs carries the job tag {@link SparkHdbscanEngine#JOB_TAG}, added to the caller's job group and
+ * tags, which stay in force: {@code sc.cancelJobsWithTag(SparkHdbscanEngine.JOB_TAG)}, the caller's own
+ * {@code sc.cancelJobGroup(...)} or the {@link CancellationToken} of {@link #fit(Dataset, CancellationToken)}
+ * stops it with {@link org.sylva.progress.CancelledException}.
  *
  * <pre>{@code
  * SylvaHdbscanModel model = new SylvaHdbscan().setFeaturesCol("features").setMinClusterSize(20).fit(df);
@@ -175,6 +182,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
         read = null;
         double[] coords = FeatureColumn.pack(rows, col);
         int n = rows.size();
+        rows = null;   // the rows' own arrays: from here on only the packed copy is held
         int d = coords.length / n;
         int slices = (Integer) getOrDefault(numSlices);
         if (slices == 0) slices = dataset.rdd().getNumPartitions();
