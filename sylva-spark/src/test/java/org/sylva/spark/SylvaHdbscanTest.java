@@ -145,13 +145,23 @@ class SylvaHdbscanTest {
         OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
         Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
         org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
+        String seen = cancelledAtRoundOne(df, sc::cancelAllJobs);
+        assertTrue(seen.contains("components"), seen);
+    }
+
+    /**
+     * Fits {@code df} with the round tasks held until killed; when round 1's job starts, runs {@code cancel} on a
+     * thread of its own, and the fit must end in {@link CancelledException}. Returns round 1's job description.
+     */
+    private static String cancelledAtRoundOne(Dataset<Row> df, Runnable cancel) {
+        org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
         java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>();
         org.apache.spark.scheduler.SparkListener cancelRound1 = new org.apache.spark.scheduler.SparkListener() {
             @Override
             public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
                 String description = start.properties().getProperty("spark.job.description", "");
                 if (description.startsWith("sylva hdbscan: spanning tree round 1") && seen.compareAndSet(null, description)) {
-                    new Thread(sc::cancelAllJobs).start();
+                    new Thread(cancel).start();
                 }
             }
         };
@@ -159,11 +169,11 @@ class SylvaHdbscanTest {
         ExecutorTasks.HOLD_TASKS_MS.set(60_000);   // tasks wait until killed, so the cancel cannot miss the job
         try {
             assertThrows(CancelledException.class, () -> new SylvaHdbscan().fit(df));
-            assertTrue(seen.get().contains("components"), seen.get());
         } finally {
             ExecutorTasks.HOLD_TASKS_MS.set(0);
             sc.removeSparkListener(cancelRound1);
         }
+        return seen.get();
     }
 
     @Test
@@ -278,22 +288,10 @@ class SylvaHdbscanTest {
         OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
         Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
         org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
-        org.apache.spark.scheduler.SparkListener cancelRound1 = new org.apache.spark.scheduler.SparkListener() {
-            @Override
-            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
-                if (start.properties().getProperty("spark.job.description", "").startsWith("sylva hdbscan: spanning tree round 1")) {
-                    new Thread(() -> sc.cancelJobGroup("their-group")).start();
-                }
-            }
-        };
         sc.setJobGroup("their-group", "their job", true);
-        sc.addSparkListener(cancelRound1);
-        ExecutorTasks.HOLD_TASKS_MS.set(60_000);   // tasks wait until killed, so the cancel cannot miss the job
         try {
-            assertThrows(CancelledException.class, () -> new SylvaHdbscan().fit(df));
+            cancelledAtRoundOne(df, () -> sc.cancelJobGroup("their-group"));
         } finally {
-            ExecutorTasks.HOLD_TASKS_MS.set(0);
-            sc.removeSparkListener(cancelRound1);
             sc.clearJobGroup();
         }
         assertFalse(ExecutorTasks.holdsIndex(), "a cancelled fit leaves no index behind");
@@ -331,22 +329,7 @@ class SylvaHdbscanTest {
         new SylvaHdbscan().fit(df);
         assertFalse(ExecutorTasks.holdsIndex(), "a finished fit leaves no index behind");
         org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
-        org.apache.spark.scheduler.SparkListener cancelRound1 = new org.apache.spark.scheduler.SparkListener() {
-            @Override
-            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
-                if (start.properties().getProperty("spark.job.description", "").startsWith("sylva hdbscan: spanning tree round 1")) {
-                    new Thread(() -> sc.cancelJobsWithTag(SparkHdbscanEngine.JOB_TAG)).start();
-                }
-            }
-        };
-        sc.addSparkListener(cancelRound1);
-        ExecutorTasks.HOLD_TASKS_MS.set(60_000);   // tasks wait until killed, so the cancel cannot miss the job
-        try {
-            assertThrows(CancelledException.class, () -> new SylvaHdbscan().fit(df));
-        } finally {
-            ExecutorTasks.HOLD_TASKS_MS.set(0);
-            sc.removeSparkListener(cancelRound1);
-        }
+        cancelledAtRoundOne(df, () -> sc.cancelJobsWithTag(SparkHdbscanEngine.JOB_TAG));
         assertFalse(ExecutorTasks.holdsIndex(), "a cancelled fit leaves no index behind");
     }
 
