@@ -130,8 +130,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 RESERVED, report);
         OutputTargets.refuseOverlaps(out, RESERVED, List.of(new OutputTargets.OptionFile("--report", report)),
                 List.of(new OutputTargets.OptionFile("input", in.inputPath()), new OutputTargets.OptionFile("--batch", batch)));
-        PointSet points = in.read(err, context.stdin(), context.cancel());
-        in.requireFinite(points, "; a ball tree needs finite coordinates");
+        PointSet points = in.readForTree(err, context.stdin(), context.cancel(), "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size())
                 : readLayout(batch, points.size(), context.cancel());
         if (reportBatch != null && reportBatch >= Math.max(1, layout.batchCount())) {

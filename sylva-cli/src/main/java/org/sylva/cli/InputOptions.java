@@ -72,27 +72,38 @@ final class InputOptions {
 
     private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
 
-    /** As {@link #read}, keeping a float64 {@code .npy}'s exact values (see {@link Loaded}). */
-    Loaded readForFit(PrintWriter err, InputStream stdin, CancellationToken cancel) throws IOException {
-        if (shape != null) return new Loaded(read(err, stdin, cancel), null, FLOAT32);
-        NpyArray a;
+    /**
+     * What the input holds, opened once: a {@code .npy} array (a file, or stdin starting with NumPy's magic),
+     * or a text table (a text file, or stdin without the magic); both null for raw float32 and names no
+     * reader knows, which {@link #read} reads.
+     */
+    private record Opened(NpyArray npy, NumericTable text) { }
+
+    private Opened open(InputStream stdin, CancellationToken cancel) throws IOException {
+        if (shape != null) return new Opened(null, null);
         if (input.equals("-")) {
             BufferedInputStream b = new BufferedInputStream(CancellableInputStream.of(stdin, cancel), 1 << 16);
             b.mark(NPY_MAGIC.length);
             byte[] head = b.readNBytes(NPY_MAGIC.length);
             b.reset();
             if (!Arrays.equals(head, NPY_MAGIC)) {
-                return text(DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, "-"), warnings(err));
+                return new Opened(null, DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, "-"));
             }
-            a = Npy.read(b, "-");
-        } else if (isNpy(Path.of(input))) {
-            a = Npy.read(Path.of(input), cancel);
-        } else if (PointReaders.formatOf(input, false) == PointReaders.Format.DELIMITED
-                && !Files.isDirectory(Path.of(input))) {
-            return text(DelimitedReader.forFile(input).read(Path.of(input), cancel), warnings(err));
-        } else {
-            return new Loaded(read(err, stdin, cancel), null, FLOAT32);
+            return new Opened(Npy.read(b, "-"), null);
         }
+        if (isNpy(Path.of(input))) return new Opened(Npy.read(Path.of(input), cancel), null);
+        if (PointReaders.formatOf(input, false) == PointReaders.Format.DELIMITED && !Files.isDirectory(Path.of(input))) {
+            return new Opened(null, DelimitedReader.forFile(input).read(Path.of(input), cancel));
+        }
+        return new Opened(null, null);
+    }
+
+    /** As {@link #read}, keeping a float64 {@code .npy}'s exact values (see {@link Loaded}). */
+    Loaded readForFit(PrintWriter err, InputStream stdin, CancellationToken cancel) throws IOException {
+        Opened o = open(stdin, cancel);
+        if (o.text() != null) return text(o.text(), warnings(err));
+        if (o.npy() == null) return new Loaded(read(err, stdin, cancel), null, FLOAT32);
+        NpyArray a = o.npy();
         // each conversion below is one pass over the array (about 0.1 s per 500 000 x 61 float64): look between
         cancel.throwIfCancelled();
         String dtype = a.dtype().numpyName();
@@ -105,6 +116,46 @@ final class InputOptions {
         // The float32 copy only feeds the report and the summary, so its rounding is not worth a warning.
         PointSet points = points(a, clip, w -> { });
         return new Loaded(points, exact, dtype, clip);
+    }
+
+    /**
+     * Points for a ball tree, as float32 (the reference's type), finite. Only a 2-D array {@code (n, d)} is
+     * taken, as Erwin and the Python module take it: a 1-D or 3-D {@code .npy} is refused. A value beyond
+     * float32's range is refused with the value itself named (a float64 {@code .npy} or text), before rounding
+     * would make it an infinity; rounding within the range is reported in one warning for a {@code .npy}
+     * (decimal text rounds on almost every value, so text is not warned about).
+     */
+    PointSet readForTree(PrintWriter err, InputStream stdin, CancellationToken cancel, String workaround)
+            throws IOException {
+        Opened o = open(stdin, cancel);
+        PointSet points;
+        if (o.npy() != null) {
+            NpyArray a = o.npy();
+            if (a.rank() != 2) {
+                throw new InvalidInputException(a.source() + ": a ball tree takes points of shape (n, d); found shape "
+                        + BallTreeCommand.numpyShape(a.shape())
+                        + (a.rank() == 1 ? "; for n points of one coordinate, save it as shape (n, 1)" : ""));
+            }
+            a.requireFloat32Range("the ball tree");
+            cancel.throwIfCancelled();
+            points = a.toFloat32PointSetTransferring(warnings(err));
+        } else if (o.text() != null) {
+            NumericTable t = o.text();
+            t.note().ifPresent(warnings(err));
+            double[] x = t.values();
+            for (int i = 0; i < x.length; i++) {
+                if (Double.isFinite(x[i]) && Float.isInfinite((float) x[i])) {
+                    throw new InvalidInputException(input + ": row " + i / t.columns() + ", column " + i % t.columns()
+                            + " (counting from 0) is " + x[i] + ", beyond float32's range (+-" + Float.MAX_VALUE
+                            + "), in which the ball tree works");
+                }
+            }
+            points = t.toFloat32PointSet(w -> { });
+        } else {
+            points = read(err, stdin, cancel);
+        }
+        requireFinite(points, workaround);
+        return points;
     }
 
     /**

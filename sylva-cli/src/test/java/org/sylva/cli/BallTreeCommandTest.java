@@ -225,4 +225,43 @@ class BallTreeCommandTest {
             assertEquals(expected.indicesAsLong()[s], (long) Double.parseDouble(idx.get(s)), "slot " + s);
         }
     }
+
+    @Test
+    void onlyATwoDimensionalArrayIsTakenAsErwinTakesIt(@TempDir Path tmp) throws IOException {
+        Path line = tmp.resolve("line.npy");
+        Npy.write(line, NpyArray.ofFloat32(new float[] {1, 2, 3, 4}, 4));
+        Path out = tmp.resolve("tree");
+        Cli.run("balltree", line.toString(), "--out", out.toString())
+                .assertError("line.npy: a ball tree takes points of shape (n, d); found shape (4,)", "shape (n, 1)");
+        Cli.Result stdin = Cli.runWithStdin(Files.readAllBytes(line), "balltree", "-", "--out", out.toString());
+        stdin.assertError("-: a ball tree takes points of shape (n, d); found shape (4,)");
+        Path clips = tmp.resolve("clips.npy");
+        Npy.write(clips, NpyArray.ofFloat32(new float[12], 2, 2, 3));
+        Cli.run("balltree", clips.toString(), "--out", out.toString()).assertError("found shape (2, 2, 3)");
+        Cli.assertNothingWritten(out);
+        Path column = tmp.resolve("column.npy");
+        Npy.write(column, NpyArray.ofFloat32(new float[] {1, 2, 3, 4}, 4, 1));
+        Cli.run("balltree", column.toString(), "--out", out.toString(), "-q").assertOk();
+    }
+
+    @Test
+    void aFloat64ValueBeyondFloat32IsNamedNotCalledInfinite(@TempDir Path tmp) throws IOException {
+        double[] v = {1, 2, 3, 4, 5, 6, 7, 8};
+        v[5] = -1e39;
+        Path npy = tmp.resolve("wide.npy");
+        Npy.write(npy, NpyArray.ofFloat64(v, 4, 2));
+        Path out = tmp.resolve("tree");
+        String line = Cli.run("balltree", npy.toString(), "--out", out.toString())
+                .assertError("wide.npy: row 2, column 1 (counting from 0) is -1.0E39, beyond float32's range");
+        assertFalse(line.contains("inf"), line);
+        Path csv = tmp.resolve("wide.csv");
+        Files.writeString(csv, "1,2\n3,4\n5,1e39\n7,8\n");
+        Cli.run("balltree", csv.toString(), "--out", out.toString())
+                .assertError("wide.csv: row 2, column 1 (counting from 0) is 1.0E39, beyond float32's range");
+        Cli.assertNothingWritten(out);
+        v[5] = Double.POSITIVE_INFINITY;
+        Npy.write(npy, NpyArray.ofFloat64(v, 4, 2));
+        Cli.run("balltree", npy.toString(), "--out", out.toString())
+                .assertError("row 2, column 1 (counting from 0) is +inf; a ball tree needs finite coordinates");
+    }
 }

@@ -224,6 +224,39 @@ public final class NpyArray {
     }
 
     /**
+     * Refuses a finite value that float32 cannot hold (one that rounds beyond {@code +-Float.MAX_VALUE}),
+     * naming the file, the value's place and the value, before {@link #toFloat32} would turn it into an
+     * infinity that a later check could only call "+inf". Types float32 holds ({@link NpyDtype#fitsFloat32()})
+     * pass at once; NaN and infinities pass too (float32 keeps them, and finiteness is the caller's check).
+     *
+     * <pre>{@code
+     * NpyArray a = Npy.read(path);
+     * a.requireFloat32Range("the ball tree");   // "points.npy: row 6, column 1 is 1.0E39, beyond float32's range ..."
+     * }</pre>
+     *
+     * @param consumer what works in float32, for the message (e.g. {@code "the ball tree"})
+     * @throws InvalidInputException naming the first such value
+     */
+    public void requireFloat32Range(String consumer) {
+        if (dtype.fitsFloat32()) return;
+        int n = size();
+        int bad = -1;
+        switch (data) {
+            case double[] d -> {
+                for (int i = 0; i < n && bad < 0; i++) {
+                    if (Double.isFinite(d[i]) && Float.isInfinite((float) d[i])) bad = i;
+                }
+            }
+            // int32 and int64 reach at most 9.3e18: float32 holds every one of them, rounded
+            default -> { }
+        }
+        if (bad >= 0) {
+            throw new InvalidInputException(source + ": " + where(bad) + " (counting from 0) is " + valueText(bad)
+                    + ", beyond float32's range (+-" + Float.MAX_VALUE + "), in which " + consumer + " works");
+        }
+    }
+
+    /**
      * The values as float64, exactly. int64 values beyond 2^53 that float64 cannot hold exactly are
      * refused (use {@link #toFloat64(Consumer)} to round them with a warning instead).
      */

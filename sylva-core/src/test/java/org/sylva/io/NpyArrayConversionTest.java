@@ -218,4 +218,22 @@ class NpyArrayConversionTest {
         assertEquals("shape [65536, 65536] holds more than 2147483647 values but the data has 0", big.getMessage());
         assertEquals(0, NpyArray.ofFloat32(new float[0], 65536, 65536, 0, 1 << 30).size(), "empty despite big dims");
     }
+
+    /** A finite float64 that rounds to an infinity is refused by value, before any float32 copy calls it "+inf". */
+    @Test
+    void aValueBeyondFloat32IsRefusedByNameAndValue() {
+        NpyArray wide = named(NpyArray.ofFloat64(new double[] {1, 2, 3, 4, 5, -1e39}, 3, 2));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> wide.requireFloat32Range("the ball tree"));
+        assertEquals("x.npy: row 2, column 1 (counting from 0) is -1.0E39, beyond float32's range (+-3.4028235E38),"
+                + " in which the ball tree works", e.getMessage());
+        // the largest float64 that still rounds to Float.MAX_VALUE passes; the next one rounds to infinity
+        double edge = Math.nextDown((double) Float.MAX_VALUE + Math.ulp(Float.MAX_VALUE) / 2);
+        named(NpyArray.ofFloat64(new double[] {edge, Double.NaN, Double.POSITIVE_INFINITY}, 3)).requireFloat32Range("x");
+        NpyArray over = named(NpyArray.ofFloat64(new double[] {0, Math.nextUp(edge)}, 2));
+        assertTrue(assertThrows(InvalidInputException.class, () -> over.requireFloat32Range("x")).getMessage()
+                .startsWith("x.npy: index 1 (counting from 0) is "));
+        named(NpyArray.ofInt64(new long[] {Long.MIN_VALUE, Long.MAX_VALUE}, 2)).requireFloat32Range("x");
+        named(NpyArray.ofFloat32(new float[] {Float.POSITIVE_INFINITY}, 1)).requireFloat32Range("x");
+    }
 }
+
