@@ -6,8 +6,8 @@ import org.sylva.progress.ProgressListener;
 
 /**
  * How one job of an engine runs: on how many threads, where its progress goes, and the token that
- * cancels it. Every engine (CPU today; GPU and Spark engines later) takes its threads, progress and
- * cancellation from this one record.
+ * cancels it. Every engine that plugs in at the stage level (the CPU and GPU engines of both products)
+ * takes its threads, progress and cancellation from this one record.
  *
  * <pre>{@code
  * Execution ex = new Execution(2, ProgressListener.NONE, CancellationToken.NEVER);
