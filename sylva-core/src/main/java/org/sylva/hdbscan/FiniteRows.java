@@ -92,6 +92,20 @@ final class FiniteRows {
         return (byte) (nan || plus && minus ? -3 : plus || minus ? -2 : 0);
     }
 
+    /**
+     * The rows of a fit that took the input rows {@code fittedRows} (strictly increasing, one point each) of
+     * {@code total}; {@code rowLabels} gives, per input row, the label of each row left out (-2 infinity, -3 NaN).
+     * For a result rebuilt from a model ({@link HdbscanResult#of(org.sylva.hdbscan.predict.HdbscanModel,
+     * org.sylva.parallel.Execution)}).
+     */
+    static FiniteRows leavingOut(int total, int[] fittedRows, int[] rowLabels) {
+        if (fittedRows.length == total) return all(total);
+        byte[] label = new byte[total];
+        for (int i = 0; i < total; i++) label[i] = (byte) rowLabels[i];
+        for (int r : fittedRows) label[r] = 0;
+        return fromLabels(label, null);
+    }
+
     /** These rows with {@code weights} (one per input row): rows of weight 0 left out, the others copied. */
     FiniteRows weighted(SampleWeights weights, int total) {
         byte[] label = excludedLabel != null ? excludedLabel.clone() : new byte[total];

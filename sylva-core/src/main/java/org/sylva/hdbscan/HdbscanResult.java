@@ -2,20 +2,27 @@ package org.sylva.hdbscan;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.engine.StageKernels;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.Clustering;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.DbscanCut;
 import org.sylva.hdbscan.hierarchy.OutlierScores;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.quality.CenterKind;
 import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.hdbscan.quality.DensityValidity;
 import org.sylva.hdbscan.quality.RelativeValidity;
 import org.sylva.hdbscan.quality.Validity;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 
@@ -30,6 +37,8 @@ import org.sylva.progress.CancellationToken;
  * <p>Per-point arrays have one entry per input row. The trees index the <em>fitted</em> points, which are
  * the rows unless {@link NonFinitePolicy#SKLEARN} left some out or sample weights repeat them (a row of
  * weight w is w consecutive points); {@link #fittedRows()} maps them back.
+ *
+ * <p>{@link #of(HdbscanModel, Execution)} rebuilds a result from a saved model ({@link HdbscanModel#load}).
  *
  * <p>{@link #reselect(Hdbscan)} selects clusters again with another {@code minClusterSize}, method,
  * epsilon, maximum size or single-cluster rule from the same spanning tree, without recomputing it.
@@ -93,6 +102,52 @@ public final class HdbscanResult {
         t.put("hierarchy", (t1 - t0) / 1e9);
         t.put("selection", (t2 - t1) / 1e9);
         return new HdbscanResult(p, total, d, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
+    }
+
+    /** As {@link #of(HdbscanModel, Execution)} on all processors. */
+    public static HdbscanResult of(HdbscanModel model) {
+        return of(model, Execution.everyCore());
+    }
+
+    /**
+     * The result of the fit {@code model} was made from ({@link HdbscanModel#of(HdbscanResult, PointSet)}),
+     * rebuilt from what the model holds, for instance after {@link HdbscanModel#load}: the single-linkage tree,
+     * the condensed tree, the selection and the outlier scores are built from the model's spanning tree by the
+     * fit's own code, and the core distances by one exact neighbour search over the model's fitted points (a
+     * model does not hold them; the search costs what a fit's core-distance stage costs). Everything but the
+     * {@link #timings()} (the rebuild's) is bitwise the fit's result, rows left out of the fit included; for a
+     * model from {@link HdbscanModel#reselect}, the fit's result {@link #reselect reselected} with the same
+     * parameters.
+     *
+     * <pre>{@code
+     * HdbscanResult r = HdbscanResult.of(HdbscanModel.load(Path.of("clips.model")), Execution.everyCore());
+     * int[] labels = r.labels();
+     * }</pre>
+     *
+     * @throws InvalidInputException when the model holds no spanning tree (read from a model file of format
+     *     version 1, or built from a condensed tree alone)
+     * @throws org.sylva.progress.CancelledException when the execution's token is cancelled
+     */
+    public static HdbscanResult of(HdbscanModel model, Execution execution) {
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(execution, "execution");
+        SpanningTree mst = model.spanningTree().orElseThrow(() -> new InvalidInputException("rebuilding the fit's "
+                + "result needs the fit's spanning tree, which this model does not hold (a model file of format "
+                + "version 1, or a model built from a condensed tree alone)"));
+        int total = model.size(), n = model.fittedSize(), d = model.dimensions();
+        double[] points = model.fittedCoordinates();
+        long t0 = System.nanoTime();
+        // the kernel a fit of this size takes (HdbscanModel.of's choice); every kernel computes the same bits
+        KernelProvider kp = KernelProvider.get();
+        DistanceKernel kernel = !StageKernels.longLived() && StageKernels.coldScalar(n, d)
+                ? kp.scalarDistance() : kp.bestDistance();
+        PointIndex index = PointIndex.build(points, n, d, kernel, execution.threads(), execution.cancel());
+        double[] core = CoreDistances.compute(index, model.parameters().minSamples(), index.kernel(),
+                execution.threads(), execution.progress(), execution.cancel()).coreDistances();
+        FiniteRows rows = FiniteRows.leavingOut(total, model.fittedRows(), n == total ? null : model.labels());
+        Map<String, Double> times = new LinkedHashMap<>();
+        times.put(CoreDistances.STAGE, (System.nanoTime() - t0) / 1e9);
+        return fromSpanningTree(model.parameters(), total, d, rows, core, mst, times, execution.cancel());
     }
 
     /**

@@ -38,7 +38,8 @@ import org.sylva.progress.ProgressListener;
  * the fitted points in float64, their prediction core distances, the condensed tree and its selected
  * clusters, and the fit's spanning tree, from which {@link #dbscanClustering} cuts and {@link #reselect}
  * selects again exactly as the fit's result would; {@link #save} writes it to a versioned, checksummed file ({@link ModelFile}) that
- * {@link #load} reads back, so a spike sorter fits once and assigns later spikes in another process.
+ * {@link #load} reads back, so a spike sorter fits once and assigns later spikes in another process, and
+ * {@link HdbscanResult#of(HdbscanModel, Execution)} rebuilds the fit's whole result from it.
  * Immutable and thread-safe; every answer is deterministic, the same for any thread count, and the same
  * after a save and load.
  *
@@ -674,6 +675,15 @@ public final class HdbscanModel {
     /** The condensed tree, over the fitted rows. */
     public CondensedTree condensedTree() {
         return tree;
+    }
+
+    /**
+     * The fitted points, {@link #fittedSize()} rows of {@link #dimensions()} float64 coordinates, row-major,
+     * exactly as the fit clustered them (a fresh array): the input's rows that took part, or their scores for a
+     * model {@link #withProjection with a projection}.
+     */
+    public double[] fittedCoordinates() {
+        return rows.clone();
     }
 
     /** Input row of each fitted row (a fresh array; the identity unless rows were left out). */
