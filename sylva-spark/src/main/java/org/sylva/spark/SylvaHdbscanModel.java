@@ -68,6 +68,11 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> {
     public Param<String> probabilityCol() { return probabilityCol; }
     public Param<String> outlierScoreCol() { return outlierScoreCol; }
 
+    public SylvaHdbscanModel setFeaturesCol(String v) { set(featuresCol, v); return this; }
+    public SylvaHdbscanModel setLabelCol(String v) { set(labelCol, v); return this; }
+    public SylvaHdbscanModel setProbabilityCol(String v) { set(probabilityCol, v); return this; }
+    public SylvaHdbscanModel setOutlierScoreCol(String v) { set(outlierScoreCol, v); return this; }
+
     /** The library's result: everything {@code Hdbscan.fit} returns for the same rows. */
     public HdbscanResult result() {
         return result;
