@@ -11,7 +11,10 @@ import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -38,12 +41,16 @@ import org.sylva.progress.ProgressListener;
  * {@code sc.cancelJobGroup(...)} or the {@link CancellationToken} of {@link #fit(Dataset, CancellationToken)}
  * stops it with {@link org.sylva.progress.CancelledException}.
  *
+ * <p>The estimator is saved with Spark ML's params writer ({@code write().save(path)}) and read back with
+ * {@link #load(String)}, every param kept, alone or inside a {@code Pipeline}; its model is saved too
+ * ({@link SylvaHdbscanModel#write()}).
+ *
  * <pre>{@code
  * SylvaHdbscanModel model = new SylvaHdbscan().setFeaturesCol("features").setMinClusterSize(20).fit(df);
  * Dataset<Row> labelled = model.transform(df);   // adds label, probability, outlier_score
  * }</pre>
  */
-public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
+public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements DefaultParamsWritable {
     private static final long serialVersionUID = 1L;
 
     private final String uid;
@@ -204,5 +211,15 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> {
     @Override
     public SylvaHdbscan copy(ParamMap extra) {
         return defaultCopy(extra);
+    }
+
+    /** The reader of a directory {@link #write()} (Spark ML's params writer) wrote: uid and every param. */
+    public static MLReader<SylvaHdbscan> read() {
+        return new DefaultParamsReader<>();
+    }
+
+    /** As {@code read().load(path)}. */
+    public static SylvaHdbscan load(String path) {
+        return read().load(path);
     }
 }

@@ -1,41 +1,64 @@
 package org.sylva.spark;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsReader$;
+import org.apache.spark.ml.util.DefaultParamsWriter$;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.ml.util.MLWritable;
+import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
 import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.parallel.Execution;
 
 /**
- * A fitted {@link SylvaHdbscan}: the library's {@link HdbscanResult} (labels, probabilities, outlier
- * scores, core distances, the spanning tree, the condensed tree) held on the driver, and
- * {@link #transform} to join the labels back to each row of the fitted dataset. {@code transform} takes the
- * fitted dataset only: it checks, row by row on the executors, that the points are the fitted ones in the
- * same order, and refuses another dataset (the model assigns fitted rows; new points need prediction,
- * which the library offers through {@code HdbscanModel}). The model is not persisted with Spark ML's
- * writers; save its labels with the dataset.
+ * A fitted {@link SylvaHdbscan}: the library's {@link HdbscanResult} (labels, probabilities, outlier scores, core
+ * distances, the spanning tree, the condensed tree) and the fitted points, held on the driver, and
+ * {@link #transform} to join the labels back to each row of the fitted dataset, in the columns named by
+ * {@link #setLabelCol}, {@link #setProbabilityCol} and {@link #setOutlierScoreCol} (the points column by
+ * {@link #setFeaturesCol}). {@code transform} takes the fitted dataset only: it checks, row by row on the
+ * executors, that the points are the fitted ones in the same order, and refuses another dataset (new points need
+ * prediction, which the library offers through {@code HdbscanModel}). The model is saved with Spark ML's
+ * persistence, alone or in a {@code PipelineModel}: {@link #write()} writes Spark ML's metadata (uid, params) and,
+ * on the driver through Hadoop's file system (a local, HDFS or S3 path), the library's checksummed model file
+ * {@code data/hdbscan.model}, computing the prediction core distances that file holds with one exact neighbour
+ * search on the driver; {@link #load} reads both back, refuses a truncated or altered file with an error naming it,
+ * and rebuilds the same result bitwise ({@link HdbscanResult#of(HdbscanModel, Execution)}, one more neighbour
+ * search for the core distances). A loaded model has the same {@link #result()}, params and {@code transform}
+ * output; it has no {@link #fitStats()}, which describe the jobs of the fit and are not saved.
  *
  * <pre>{@code
- * SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(20).fit(df);
- * model.transform(df).select("label", "probability", "outlier_score").show();
- * SpanningTree mst = model.spanningTree();
+ * SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(20).fit(df).setLabelCol("cluster");
+ * model.transform(df).select("cluster", "probability", "outlier_score").show();
+ * model.write().overwrite().save("hdfs:///models/clips");
+ * SylvaHdbscanModel same = SylvaHdbscanModel.load("hdfs:///models/clips");
+ * SpanningTree mst = same.spanningTree();
  * }</pre>
  */
-public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> {
+public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements MLWritable {
     private static final long serialVersionUID = 1L;
 
     private final String uid;
     private final transient HdbscanResult result;
     private final transient double[] coords;
     private final int d;
+    /** The fit's figures; null for a loaded model. */
     private final transient DistributedFitStats stats;
     private final Param<String> featuresCol;
     private final Param<String> labelCol;
@@ -88,8 +111,23 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> {
         return result.condensedTree();
     }
 
-    /** What the distributed stages moved and spent. */
+    /** True for a model {@link SylvaHdbscan#fit} returned (or its copy); false for a loaded one. */
+    public boolean hasFitStats() {
+        return stats != null;
+    }
+
+    /**
+     * What the fit's distributed stages moved and spent. They describe the jobs of one fit in one session and
+     * are not saved: a loaded model has none ({@link #hasFitStats()}), as Spark's own models have no training
+     * summary once loaded.
+     *
+     * @throws IllegalStateException for a loaded model
+     */
     public DistributedFitStats fitStats() {
+        if (stats == null) {
+            throw new IllegalStateException("no fit statistics: this model was loaded, and a model's fit statistics "
+                    + "are not saved with it");
+        }
         return stats;
     }
 
@@ -139,5 +177,80 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> {
         SylvaHdbscanModel m = new SylvaHdbscanModel(uid, result, coords, d, stats);
         m.setParent(parent());
         return copyValues(m, extra);
+    }
+
+    /**
+     * Writes the model to a directory: Spark ML's metadata (class, uid, params) in {@code metadata/} and the
+     * library's model file in {@code data/hdbscan.model}, written on the driver.
+     */
+    @Override
+    public MLWriter write() {
+        return new Writer(this);
+    }
+
+    /** The reader of a directory {@link #write()} wrote. */
+    public static MLReader<SylvaHdbscanModel> read() {
+        return new Reader();
+    }
+
+    /** As {@code read().load(path)}. */
+    public static SylvaHdbscanModel load(String path) {
+        return read().load(path);
+    }
+
+    /** Spark ML's metadata, then the library's model file ({@link ModelData}). */
+    private static final class Writer extends MLWriter {
+        private final SylvaHdbscanModel instance;
+
+        Writer(SylvaHdbscanModel instance) {
+            this.instance = instance;
+        }
+
+        @Override
+        public void saveImpl(String path) {
+            DefaultParamsWriter$.MODULE$.saveMetadata(instance, path, sparkSession());
+            int n = instance.result.size();
+            // the prediction core distances the file holds: one exact neighbour search over the points, on the driver
+            HdbscanModel model = HdbscanModel.of(instance.result, PointSet.ofFloat64(n, instance.d, instance.coords));
+            Path file = ModelData.file(path);
+            try {
+                ModelData.write(model, file, file.getFileSystem(sc().hadoopConfiguration()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("writing " + file + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Reads what {@link Writer} wrote: the params from the metadata, the result rebuilt from the model file. */
+    private static final class Reader extends MLReader<SylvaHdbscanModel> {
+        @Override
+        public SylvaHdbscanModel load(String path) {
+            DefaultParamsReader.Metadata metadata = DefaultParamsReader$.MODULE$.loadMetadata(path, sparkSession(),
+                    SylvaHdbscanModel.class.getName());
+            Path file = ModelData.file(path);
+            HdbscanModel model;
+            try {
+                model = ModelData.read(file, file.getFileSystem(sc().hadoopConfiguration()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+            if (model.fittedSize() != model.size() || model.projection().isPresent()) {
+                throw new InvalidInputException("model file " + file + ": not a SylvaHdbscanModel's data ("
+                        + (model.projection().isPresent() ? "its new points are projected"
+                                : (model.size() - model.fittedSize()) + " rows left out of the fit")
+                        + "; SylvaHdbscan fits every row as it is)");
+            }
+            HdbscanResult result;
+            try {
+                // the fit's core distances: one exact neighbour search over the points, on the driver
+                result = HdbscanResult.of(model, Execution.everyCore());
+            } catch (InvalidInputException e) {
+                throw e.withContext("model file " + file);
+            }
+            SylvaHdbscanModel m = new SylvaHdbscanModel(metadata.uid(), result, model.fittedCoordinates(),
+                    model.dimensions(), null);
+            metadata.getAndSetParams(m, metadata.getAndSetParams$default$2());
+            return m;
+        }
     }
 }

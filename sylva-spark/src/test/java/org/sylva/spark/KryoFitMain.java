@@ -13,14 +13,26 @@ import org.sylva.progress.ProgressListener;
 
 /**
  * A distributed fit, per-group fits and its model's transform in a session whose {@code spark.serializer} is
- * Kryo: run in a JVM of its own by {@code KryoRoundTripTest} (one Spark context per JVM). Prints
+ * Kryo: run in a JVM of its own by {@code KryoRoundTripTest} (one Spark context per JVM). With a directory as its
+ * argument, it also saves the model there (label column {@code cluster}) and loads it back. Prints
  * {@code kryo fit ok} and exits 0 when every output equals the local fit's.
  */
 public final class KryoFitMain {
     private KryoFitMain() {
     }
 
-    public static void main(String[] args) {
+    static final int N = 600;
+    static final int D = 3;
+
+    /** The fit's rows: three groups of {@link #N} points in {@link #D} dimensions, row-major. */
+    static double[] data() {
+        Random rnd = new Random(9);
+        double[] x = new double[N * D];
+        for (int i = 0; i < x.length; i++) x[i] = (i / D % 3) * 8 + rnd.nextGaussian();
+        return x;
+    }
+
+    public static void main(String[] args) throws java.io.IOException {
         SparkSession spark = SparkSession.builder().master("local[2]").appName("sylva-kryo-check")
                 .config("spark.ui.enabled", "false")
                 .config("spark.driver.host", "127.0.0.1")
@@ -29,10 +41,8 @@ public final class KryoFitMain {
         spark.sparkContext().setLogLevel("ERROR");
         int status = 1;
         try {
-            int n = 600, d = 3;
-            Random rnd = new Random(9);
-            double[] x = new double[n * d];
-            for (int i = 0; i < x.length; i++) x[i] = (i / d % 3) * 8 + rnd.nextGaussian();
+            int n = N, d = D;
+            double[] x = data();
             Dataset<Row> df = DatasetOf.points(spark, x, n, d, 3);
             HdbscanResult local = Hdbscan.builder().minClusterSize(10).build()
                     .fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
@@ -42,8 +52,15 @@ public final class KryoFitMain {
             long transformed = model.transform(df).count();
             Dataset<Row> keyed = df.withColumn("key", org.apache.spark.sql.functions.expr("cast(cast(id % 2 as string) as binary)"));
             long grouped = new SylvaHdbscan().setMinClusterSize(10).fitGroups(keyed, "key").count();
-            System.out.println("fit equal " + fit + ", transformed " + transformed + ", grouped " + grouped);
-            if (fit && transformed == n && grouped == n) {
+            boolean saved = true;
+            if (args.length > 0) {
+                model.setLabelCol("cluster").write().save(args[0]);
+                SylvaHdbscanModel back = SylvaHdbscanModel.load(args[0]);
+                saved = back.transform(df).collectAsList().equals(model.transform(df).collectAsList());
+            }
+            System.out.println("fit equal " + fit + ", transformed " + transformed + ", grouped " + grouped
+                    + ", saved and loaded alike " + saved);
+            if (fit && transformed == n && grouped == n && saved) {
                 System.out.println("kryo fit ok");
                 status = 0;
             }

@@ -80,15 +80,21 @@ class KryoRoundTripTest {
         }
     }
 
+    /**
+     * A whole fit under Kryo in a JVM of its own, whose model is saved there and loaded here (another JVM, another
+     * serializer) with the same result as the local fit.
+     */
     @Test
-    void aWholeFitRunsUnderKryo() throws Exception {
+    void aWholeFitRunsUnderKryo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         // a JVM of its own: one Spark context per JVM, and this one's is the tests' (Java serialization)
+        String saved = dir.resolve("kryo-model").toString();
         java.util.List<String> cmd = new java.util.ArrayList<>();
         cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(KryoFitMain.class.getName());
+        cmd.add(saved);
         java.nio.file.Path log = java.nio.file.Files.createTempFile("sylva-kryo", ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         boolean ended = p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES);
@@ -98,5 +104,12 @@ class KryoRoundTripTest {
         assertEquals(true, ended, "the Kryo fit ended within 5 minutes: " + out);
         assertEquals(0, p.exitValue(), out);
         org.junit.jupiter.api.Assertions.assertTrue(out.contains("kryo fit ok"), out);
+
+        SylvaHdbscanModel loaded = SylvaHdbscanModel.read().session(LocalSpark.get()).load(saved);
+        org.sylva.hdbscan.HdbscanResult local = org.sylva.hdbscan.Hdbscan.builder().minClusterSize(10).build()
+                .fit(KryoFitMain.data(), KryoFitMain.N, KryoFitMain.D, org.sylva.progress.ProgressListener.NONE,
+                        org.sylva.progress.CancellationToken.NEVER);
+        SylvaHdbscanPersistenceTest.assertSameResult(local, loaded.result());
+        assertEquals("cluster", loaded.getOrDefault(loaded.labelCol()));
     }
 }

@@ -2,25 +2,288 @@ package org.sylva.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineModel;
+import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.ml.feature.VectorAssembler;
+import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.param.Params;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.mst.OracleData;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
 
-/** The model's output-column setters. */
+/**
+ * Saving and loading with Spark ML's persistence: the estimator keeps its params, the model its params and its
+ * whole result (bitwise), alone and inside a pipeline; the model's data is the library's model file, checked on
+ * reading; and the model's output-column setters.
+ */
 class SylvaHdbscanPersistenceTest {
+    @TempDir
+    Path dir;
+
     private static OracleData.Array data(String name) {
         return OracleData.read(OracleData.dir().resolve(name + "_X.npy"));
+    }
+
+    /** {@code id} and one double column per coordinate, {@code x0 .. x(d-1)}, rows in order. */
+    private static Dataset<Row> columns(OracleData.Array x, int partitions) {
+        List<String> cols = new ArrayList<>(List.of("id"));
+        for (int j = 0; j < x.cols(); j++) cols.add("features[" + j + "] AS x" + j);
+        return LocalSpark.points(x.values(), x.rows(), x.cols(), partitions).selectExpr(cols.toArray(String[]::new));
+    }
+
+    /** Every output of the two results, bitwise (arrays of doubles and the trees compare by their bits). */
+    static void assertSameResult(HdbscanResult expected, HdbscanResult actual) {
+        assertEquals(expected.parameters(), actual.parameters());
+        assertEquals(expected.size(), actual.size());
+        assertEquals(expected.dimensions(), actual.dimensions());
+        assertArrayEquals(expected.labels(), actual.labels());
+        assertArrayEquals(expected.probabilities(), actual.probabilities());
+        assertArrayEquals(expected.outlierScores(), actual.outlierScores());
+        assertArrayEquals(expected.coreDistances(), actual.coreDistances());
+        assertEquals(expected.spanningTree(), actual.spanningTree());
+        assertEquals(expected.singleLinkageTree(), actual.singleLinkageTree());
+        assertEquals(expected.condensedTree(), actual.condensedTree());
+        assertArrayEquals(expected.clusterPersistence(), actual.clusterPersistence());
+        assertArrayEquals(expected.selectedClusters(), actual.selectedClusters());
+    }
+
+    /** The same params set, the same values (set or default), the same uid. */
+    private static void assertSameParams(Params expected, Params actual) {
+        assertEquals(expected.uid(), actual.uid());
+        assertEquals(expected.params().length, actual.params().length);
+        for (Param<?> p : expected.params()) {
+            @SuppressWarnings("unchecked")
+            Param<Object> mine = (Param<Object>) p;
+            @SuppressWarnings("unchecked")
+            Param<Object> theirs = (Param<Object>) actual.getParam(p.name());
+            assertEquals(expected.isSet(mine), actual.isSet(theirs), p.name());
+            assertEquals(expected.getOrDefault(mine), actual.getOrDefault(theirs), p.name());
+        }
+    }
+
+    /** The labels, probabilities and outlier scores of the rows, bitwise, and every other column equal. */
+    private static void assertSameRows(List<Row> expected, List<Row> actual, String label, String prob, String score) {
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+            Row e = expected.get(i), a = actual.get(i);
+            assertEquals(e, a, "row " + i);
+            assertEquals(e.<Integer>getAs(label), a.<Integer>getAs(label), "row " + i);
+            assertEquals(Double.doubleToRawLongBits(e.<Double>getAs(prob)), Double.doubleToRawLongBits(a.<Double>getAs(prob)),
+                    "row " + i);
+            assertEquals(Double.doubleToRawLongBits(e.<Double>getAs(score)),
+                    Double.doubleToRawLongBits(a.<Double>getAs(score)), "row " + i);
+        }
+    }
+
+    private static Path dataFile(Path modelDir) {
+        return modelDir.resolve("data").resolve("hdbscan.model");
+    }
+
+    @Test
+    void aPipelineSavedAndLoadedTransformsTheDatasetAsBefore() throws IOException {
+        OracleData.Array x = data("blobs2000noise");
+        Dataset<Row> df = columns(x, 2);
+        String[] inputs = new String[x.cols()];
+        for (int j = 0; j < inputs.length; j++) inputs[j] = "x" + j;
+        SylvaHdbscan estimator = new SylvaHdbscan().setFeaturesCol("vec").setMinClusterSize(10).setMinSamples(4)
+                .setAlpha(0.8).setClusterSelectionEpsilon(0.3).setClusterSelectionMethod("leaf").setNumSlices(3)
+                .setLabelCol("cluster").setOutlierScoreCol("glosh");
+        Pipeline pipeline = new Pipeline().setStages(new PipelineStage[] {
+            new VectorAssembler().setInputCols(inputs).setOutputCol("vec"), estimator});
+        PipelineModel fitted = pipeline.fit(df);
+        List<Row> before = fitted.transform(df).collectAsList();
+
+        Path saved = dir.resolve("pipeline-model");
+        fitted.write().save(saved.toString());
+        PipelineModel loaded = PipelineModel.load(saved.toString());
+        assertSameRows(before, loaded.transform(df).collectAsList(), "cluster", "probability", "glosh");
+
+        SylvaHdbscanModel original = (SylvaHdbscanModel) fitted.stages()[1];
+        SylvaHdbscanModel back = assertInstanceOf(SylvaHdbscanModel.class, loaded.stages()[1]);
+        assertSameParams(original, back);
+        assertEquals("cluster", back.getOrDefault(back.labelCol()));
+        assertSameResult(original.result(), back.result());
+        // and the single-machine fit of the same rows
+        HdbscanResult local = Hdbscan.builder().minClusterSize(10).minSamples(4).alpha(0.8).clusterSelectionEpsilon(0.3)
+                .clusterSelectionMethod(SelectionMethod.LEAF).threads(2).build()
+                .fit(x.values(), x.rows(), x.cols(), ProgressListener.NONE, CancellationToken.NEVER);
+        assertSameResult(local, back.result());
+        assertTrue(original.hasFitStats());
+        assertFalse(back.hasFitStats(), "fit statistics are not saved");
+        IllegalStateException none = assertThrows(IllegalStateException.class, back::fitStats);
+        assertTrue(none.getMessage().contains("loaded"), none.getMessage());
+
+        // the model's data is the library's own model file
+        List<Path> files;
+        try (Stream<Path> all = Files.walk(saved)) {
+            files = all.filter(p -> p.getFileName().toString().equals("hdbscan.model")).toList();
+        }
+        assertEquals(1, files.size(), files.toString());
+        HdbscanModel file = HdbscanModel.load(files.get(0));
+        assertArrayEquals(local.labels(), file.labels());
+        assertArrayEquals(x.values(), file.fittedCoordinates());
+
+        // the unfitted pipeline too: its estimator keeps every param
+        Path unfitted = dir.resolve("pipeline");
+        pipeline.write().save(unfitted.toString());
+        Pipeline again = Pipeline.load(unfitted.toString());
+        assertSameParams(estimator, assertInstanceOf(SylvaHdbscan.class, again.getStages()[1]));
+    }
+
+    @Test
+    void theEstimatorAloneKeepsEveryParam() throws IOException {
+        SylvaHdbscan full = new SylvaHdbscan().setFeaturesCol("f").setLabelCol("l").setProbabilityCol("p")
+                .setOutlierScoreCol("s").setMinClusterSize(7).setMinSamples(3).setClusterSelectionEpsilon(0.25)
+                .setMaxClusterSize(90).setAlpha(1.5).setClusterSelectionMethod("leaf").setAllowSingleCluster(true)
+                .setNumSlices(5);
+        assertEquals(12, full.params().length);
+        for (Param<?> p : full.params()) assertTrue(full.isSet(p), p.name() + " is set in this test");
+        full.write().save(dir.resolve("full").toString());
+        SylvaHdbscan back = SylvaHdbscan.load(dir.resolve("full").toString());
+        assertSameParams(full, back);
+        assertEquals(full.settings(), back.settings(), "the params reach the fit");
+        assertEquals(5, (int) back.getOrDefault(back.numSlices()));
+
+        SylvaHdbscan defaults = new SylvaHdbscan();
+        defaults.save(dir.resolve("defaults").toString());
+        SylvaHdbscan plain = SylvaHdbscan.read().load(dir.resolve("defaults").toString());
+        assertSameParams(defaults, plain);
+        for (Param<?> p : plain.params()) assertFalse(plain.isSet(p), p.name() + " stays unset");
+    }
+
+    @Test
+    void aModelAloneRoundTripsAndIsSavedAgainByteForByte() throws IOException {
+        OracleData.Array x = data("blobs500");
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 3);
+        SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(8).fit(df).setProbabilityCol("strength");
+        Path saved = dir.resolve("model");
+        model.save(saved.toString());
+        assertEquals(List.of("hdbscan.model"), list(saved.resolve("data")), "no temporary left beside the model file");
+        byte[] first = Files.readAllBytes(dataFile(saved));
+
+        SylvaHdbscanModel back = SylvaHdbscanModel.load(saved.toString());
+        assertSameParams(model, back);
+        assertSameResult(model.result(), back.result());
+        assertSameRows(model.transform(df).collectAsList(), back.transform(df).collectAsList(), "label", "strength",
+                "outlier_score");
+        assertSameResult(model.result(), SylvaHdbscanModel.read().load(saved.toString()).result());
+        SylvaHdbscanModel copy = back.copy(ParamMap.empty());
+        assertSame(back.result(), copy.result());
+        assertFalse(copy.hasFitStats());
+
+        // Spark's rule: an existing directory is kept unless overwrite() is asked for
+        assertThrows(IOException.class, () -> back.write().save(saved.toString()));
+        back.write().overwrite().save(saved.toString());
+        assertArrayEquals(first, Files.readAllBytes(dataFile(saved)), "a loaded model writes the same bytes");
+        assertSameResult(model.result(), SylvaHdbscanModel.load(saved.toString()).result());
+    }
+
+    private static List<String> list(Path d) throws IOException {
+        try (Stream<Path> s = Files.list(d)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void damagedOrMissingModelDataIsRefusedWithTheFileNamed() throws IOException {
+        OracleData.Array x = data("blobs500");
+        SylvaHdbscanModel model = new SylvaHdbscan().fit(LocalSpark.points(x.values(), x.rows(), x.cols(), 2));
+        Path saved = dir.resolve("model");
+        model.save(saved.toString());
+        Path file = dataFile(saved);
+        byte[] good = Files.readAllBytes(file);
+
+        Files.write(file, Arrays.copyOf(good, good.length / 2));
+        assertRefused(saved, InvalidInputException.class, file.toString(), "truncated");
+        Files.write(file, Arrays.copyOf(good, good.length - 1));
+        assertRefused(saved, InvalidInputException.class, file.toString(), "truncated");
+        byte[] flipped = good.clone();
+        flipped[good.length / 2] ^= 0x20;
+        Files.write(file, flipped);
+        assertRefused(saved, InvalidInputException.class, file.toString(), "checksum mismatch", "altered or corrupted");
+        Files.write(file, new byte[0]);
+        assertRefused(saved, InvalidInputException.class, file.toString(), "empty");
+        Files.delete(file);
+        UncheckedIOException missing = assertRefused(saved, UncheckedIOException.class, file.toString(), "does not exist");
+        assertInstanceOf(FileNotFoundException.class, missing.getCause());
+
+        Files.write(file, good);
+        assertSameResult(model.result(), SylvaHdbscanModel.load(saved.toString()).result());
+    }
+
+    private static <T extends Exception> T assertRefused(Path saved, Class<T> type, String... parts) {
+        T e = assertThrows(type, () -> SylvaHdbscanModel.load(saved.toString()));
+        for (String p : parts) assertTrue(e.getMessage().contains(p), "'" + p + "' missing from: " + e.getMessage());
+        return e;
+    }
+
+    /**
+     * On a file system other than the local one (here Hadoop's raw local file system, which is not
+     * {@code LocalFileSystem}), the file is streamed under a temporary name and renamed, and read back whole with the
+     * library's checks, its errors naming the file by its qualified path.
+     */
+    @Test
+    void onAnotherFileSystemTheModelFileIsStreamedRenamedAndChecked() throws IOException {
+        OracleData.Array x = data("blobs500");
+        int n = x.rows(), d = x.cols();
+        HdbscanResult r = Hdbscan.builder().threads(2).build().fit(x.values(), n, d, ProgressListener.NONE,
+                CancellationToken.NEVER);
+        HdbscanModel lib = HdbscanModel.of(r, PointSet.ofFloat64(n, d, x.values()));
+        try (RawLocalFileSystem raw = new RawLocalFileSystem()) {
+            raw.initialize(URI.create("file:///"), new Configuration());
+            org.apache.hadoop.fs.Path file = ModelData.file(dir.resolve("remote").toString());
+            ModelData.write(lib, file, raw);
+            Path local = dataFile(dir.resolve("remote"));
+            assertEquals(List.of("hdbscan.model"), list(local.getParent()), "only the model file, renamed into place");
+            assertArrayEquals(lib.toBytes(), Files.readAllBytes(local));
+            assertArrayEquals(lib.toBytes(), ModelData.read(file, raw).toBytes());
+            long size = Files.size(local);
+            assertArrayEquals(lib.toBytes(), ModelData.read(file, raw, size).toBytes());
+            IOException big = assertThrows(IOException.class, () -> ModelData.read(file, raw, size - 1));
+            assertTrue(big.getMessage().contains(local.toString()) && big.getMessage().contains("copy the model directory"),
+                    big.getMessage());
+
+            byte[] good = Files.readAllBytes(local);
+            Files.write(local, Arrays.copyOf(good, good.length - 9));
+            InvalidInputException cut = assertThrows(InvalidInputException.class, () -> ModelData.read(file, raw));
+            assertTrue(cut.getMessage().contains("model file file:" + local) && cut.getMessage().contains("truncated"),
+                    cut.getMessage());
+            Files.delete(local);
+            FileNotFoundException gone = assertThrows(FileNotFoundException.class, () -> ModelData.read(file, raw));
+            assertTrue(gone.getMessage().contains(local.toString()), gone.getMessage());
+        }
     }
 
     @Test
