@@ -237,7 +237,8 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
             if (model.fittedSize() != model.size() || model.projection().isPresent()) {
                 throw new InvalidInputException("model file " + file + ": not a SylvaHdbscanModel's data ("
                         + (model.projection().isPresent() ? "its new points are projected"
-                                : (model.size() - model.fittedSize()) + " rows left out of the fit")
+                                : (model.size() - model.fittedSize()) + " of its " + model.size()
+                                        + " rows left out of the fit")
                         + "; SylvaHdbscan fits every row as it is)");
             }
             HdbscanResult result;

@@ -37,6 +37,7 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.mst.OracleData;
 import org.sylva.hdbscan.predict.HdbscanModel;
@@ -238,6 +239,15 @@ class SylvaHdbscanPersistenceTest {
         Files.delete(file);
         UncheckedIOException missing = assertRefused(saved, UncheckedIOException.class, file.toString(), "does not exist");
         assertInstanceOf(FileNotFoundException.class, missing.getCause());
+
+        // a library model file that no SylvaHdbscan fit writes: a row left out for its NaN
+        double[] withNan = x.values().clone();
+        withNan[3] = Double.NaN;
+        HdbscanResult sklearn = Hdbscan.builder().nonFinite(NonFinitePolicy.SKLEARN).threads(2).build()
+                .fit(withNan, x.rows(), x.cols(), ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanModel.of(sklearn, PointSet.uncheckedFloat64(x.rows(), x.cols(), withNan)).save(file);
+        assertRefused(saved, InvalidInputException.class, file.toString(), "not a SylvaHdbscanModel's data",
+                "1 of its " + x.rows() + " rows left out of the fit");
 
         Files.write(file, good);
         assertSameResult(model.result(), SylvaHdbscanModel.load(saved.toString()).result());
