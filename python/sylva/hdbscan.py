@@ -2,6 +2,7 @@
 exactly by the Sylva engine."""
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -105,7 +106,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         Strength of each point's membership of its cluster (0 for noise), as scikit-learn's.
     outlier_scores_ : ndarray of float64, shape (n_samples,)
         GLOSH outlier score of each point (0 = inlier, towards 1 = outlier), as the ``hdbscan``
-        package's ``outlier_scores_``; scikit-learn has no such attribute.
+        package's ``outlier_scores_`` (where a cluster's densest members are exact duplicates, 1.0 where the
+        package gives NaN); scikit-learn has no such attribute.
     core_distances_ : ndarray of float64, shape (n_samples,)
         Distance to the ``min_samples``-th nearest point (the point itself counting as the first).
     minimum_spanning_tree_ : ndarray of float64, shape (n_fitted - 1, 3)
@@ -175,11 +177,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             bad("min_cluster_size", "an int in the range [2, inf)")
         if self.min_samples is not None and not (_integer(self.min_samples) and self.min_samples >= 1):
             bad("min_samples", "an int in the range [1, inf) or None")
-        if not (_real(self.cluster_selection_epsilon) and self.cluster_selection_epsilon >= 0):
+        # scikit-learn's intervals refuse inf and NaN (the CLI and the Java library take an infinite epsilon, as
+        # the hdbscan package does)
+        if not (_real(self.cluster_selection_epsilon) and 0 <= self.cluster_selection_epsilon < math.inf):
             bad("cluster_selection_epsilon", "a float in the range [0, inf)")
         if self.max_cluster_size is not None and not (_integer(self.max_cluster_size) and self.max_cluster_size >= 1):
             bad("max_cluster_size", "None or an int in the range [1, inf)")
-        if not (_real(self.alpha) and self.alpha > 0):
+        if not (_real(self.alpha) and 0 < self.alpha < math.inf):
             bad("alpha", "a float in the range (0, inf)")
         if not isinstance(self.metric, str) or self.metric not in _METRICS:
             bad("metric", f"a str among {set(_METRICS)}")

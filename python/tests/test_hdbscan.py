@@ -1,4 +1,5 @@
 """sylva.HDBSCAN: the CLI's bytes, scikit-learn's labels on tie-free data, parameters and errors."""
+import re
 import subprocess
 import sys
 
@@ -126,6 +127,16 @@ def test_parameters_round_trip_and_clone():
 ])
 def test_bad_parameters_are_value_errors_naming_them(kw, part):
     with pytest.raises(ValueError, match=part):
+        sylva.HDBSCAN(**kw).fit(blobs(50, 2, 2, 1))
+
+
+@pytest.mark.parametrize("kw", [{"cluster_selection_epsilon": np.inf}, {"cluster_selection_epsilon": np.nan},
+                                {"alpha": np.inf}, {"alpha": np.nan}])
+def test_infinite_and_nan_numbers_are_refused_as_scikit_learn_refuses_them(kw):
+    (name, value), = kw.items()
+    expected = "[0, inf)" if name == "cluster_selection_epsilon" else "(0, inf)"
+    with pytest.raises(ValueError, match=f"The '{name}' parameter of HDBSCAN must be a float in the range "
+                       + re.escape(expected) + f". Got {value!r} instead."):
         sylva.HDBSCAN(**kw).fit(blobs(50, 2, 2, 1))
 
 
