@@ -57,6 +57,7 @@ CUresult cuDeviceGetAttribute(int* v, int attr, int) {
         case 76: *v = 0; return OK;        /* minor */
         case 8: *v = 49152; return OK;     /* shared memory per block */
         case 1: *v = 1024; return OK;      /* threads per block */
+        case 16: *v = 2; return OK;        /* multiprocessors */
         default: return INVALID_VALUE;
     }
 }
@@ -86,6 +87,17 @@ CUresult cuMemFree_v2(uint64_t p) { std::free((void*) p); return OK; }
 CUresult cuMemcpyHtoD_v2(uint64_t dst, const void* src, size_t n) { std::memcpy((void*) dst, src, n); return OK; }
 CUresult cuMemcpyDtoH_v2(void* dst, uint64_t src, size_t n) { std::memcpy(dst, (const void*) src, n); return OK; }
 CUresult cuMemGetInfo_v2(size_t* free, size_t* total) { *free = (size_t) 1 << 29; *total = (size_t) 1 << 30; return OK; }
+/* blocks per multiprocessor: 2 of core_lists, 3 of cheapest_edges, 1 of the others; only 64-thread blocks
+   and no dynamic shared memory, as the backend launches them */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void* f, int block, size_t dynamicShared) {
+    if (block != 64 || dynamicShared != 0) return INVALID_VALUE;
+    uintptr_t h = (uintptr_t) f;
+    if (h == 0x10) *n = 2;
+    else if (h == 0x11) *n = 3;
+    else if (h >= 0x20 && h < 0x20 + TREE_COUNT) *n = 1;
+    else return INVALID_VALUE;
+    return OK;
+}
 CUresult cuStreamCreate(void** s, unsigned) { *s = (void*) 0x3; return OK; }
 CUresult cuStreamSynchronize(void*) { return OK; }
 CUresult cuGetErrorName(CUresult, const char** s) { *s = "CUDA_ERROR_FAKE"; return OK; }

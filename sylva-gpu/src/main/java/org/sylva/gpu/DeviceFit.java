@@ -11,6 +11,12 @@ package org.sylva.gpu;
  * }</pre>
  */
 public interface DeviceFit extends AutoCloseable {
+    /** The device's width for {@link #coreLists}: the points one wave of launches covers ({@link DeviceSession#width}). */
+    int coreListsWidth();
+
+    /** The device's width for {@link #cheapestEdges}. */
+    int cheapestEdgesWidth();
+
     /** Computes the nearest lists of points {@code first .. first + count - 1}; returns when done. */
     void coreLists(int first, int count);
 

@@ -26,6 +26,13 @@ public interface DeviceSession extends AutoCloseable {
     /** Work-items (threads) per group of a launch. */
     int groupSize();
 
+    /**
+     * The device's width for {@code kernel}: the work-items it runs at once (groups resident on all its
+     * compute units times {@link #groupSize()}). A launch of fewer items leaves part of the device idle;
+     * {@link LaunchPolicy} launches whole multiples of it.
+     */
+    int width(String kernel);
+
     /** A new buffer of {@code bytes} (at least 1). */
     DeviceBuffer allocate(long bytes);
 

@@ -58,6 +58,7 @@ final class GpuBoruvka {
         int[] comp = new int[n];
         double[] w = new double[n];
         int[] q = new int[n];
+        int width = fit.cheapestEdgesWidth();
         for (int round = 1; round <= n && components.edges() < n - 1; round++) {
             components.startRound();
             boolean[] resolved = shortcuts ? components.neighbourEdges() : null;
@@ -70,7 +71,7 @@ final class GpuBoruvka {
             scanned += m;
             components.componentsInto(comp);
             fit.setRound(comp, active, m);
-            LaunchedPass.run(m, BoruvkaMst.STAGE_PREFIX + round, policy, ex,
+            LaunchedPass.run(m, BoruvkaMst.STAGE_PREFIX + round, policy, width, ex,
                     (first, count) -> fit.cheapestEdges(first, count, alpha));
             fit.readEdges(m, w, q);
             for (int i = 0; i < m; i++) components.offerPointEdge(active[i], w[i], q[i]);

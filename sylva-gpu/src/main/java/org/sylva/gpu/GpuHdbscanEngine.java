@@ -80,7 +80,7 @@ public final class GpuHdbscanEngine implements HdbscanEngine {
                     + "of at most " + (Integer.MAX_VALUE - 8) + " entries; lower min_samples or use the CPU engine");
         }
         try (DeviceFit fit = backend.open(points, k)) {
-            LaunchedPass.run(n, CoreDistances.STAGE, policy, ex, fit::coreLists);
+            LaunchedPass.run(n, CoreDistances.STAGE, policy, fit.coreListsWidth(), ex, fit::coreLists);
             double[] sq = new double[n * k];
             int[] nearest = new int[n * k];
             fit.readLists(sq, nearest);

@@ -56,6 +56,16 @@ public final class KernelFit implements DeviceFit {
     }
 
     @Override
+    public int coreListsWidth() {
+        return s.width("core_lists");
+    }
+
+    @Override
+    public int cheapestEdgesWidth() {
+        return s.width("cheapest_edges");
+    }
+
+    @Override
     public void coreLists(int first, int count) {
         s.launch("core_lists", count, KernelArg.of(pts), KernelArg.of(n), KernelArg.of(d),
                 KernelArg.of(rowsPerTile), KernelArg.of(first), KernelArg.of(count), KernelArg.of(sq),

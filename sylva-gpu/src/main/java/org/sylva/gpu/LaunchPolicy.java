@@ -4,11 +4,18 @@ package org.sylva.gpu;
  * How a pass over many points is split into launches: a fixed number of points per launch, or (the
  * default) launches sized to take about {@code targetSeconds} each, measured as they run. Bounded
  * launches are what lets progress move and cancellation answer between them: a device kernel cannot be
- * interrupted.
+ * interrupted, and a display GPU's watchdog ends a kernel that runs for seconds.
+ *
+ * <p>A timed launch is a whole number of <em>waves</em>: a wave is the device's width for the kernel
+ * (the work-items it runs at once, {@link DeviceSession#width}). Every work-item of the kernels scans all
+ * candidate points, so a launch of fewer points than a wave takes as long as a whole wave and leaves
+ * part of the device idle; the launch time is modelled as waves times the time of one wave, measured on
+ * the previous launch. A launch is never less than one wave: when one wave already takes longer than
+ * the target, the launches are one wave each, the shortest that still fills the device.
  *
  * <pre>{@code
  * LaunchPolicy fixed = LaunchPolicy.fixed(97);        // 97 points per launch (tests of chunk boundaries)
- * LaunchPolicy timed = LaunchPolicy.timed(0.030);     // about 30 ms per launch
+ * LaunchPolicy timed = LaunchPolicy.timed(0.030);     // about 30 ms per launch, whole waves
  * }</pre>
  *
  * @param fixedPoints points per launch, or 0 for timed launches
@@ -17,8 +24,8 @@ package org.sylva.gpu;
 public record LaunchPolicy(int fixedPoints, double targetSeconds) {
     /** About 30 ms per launch: short enough for a prompt cancel, long enough to amortise a launch. */
     public static final LaunchPolicy DEFAULT = timed(0.030);
-    /** The first timed launch's points, before any measurement. */
-    static final int FIRST_TIMED = 256;
+    /** The most points of one timed launch. */
+    static final int MAX_POINTS = 1 << 24;
 
     public LaunchPolicy {
         if (fixedPoints < 0) throw new IllegalArgumentException("points per launch must be >= 0, got " + fixedPoints);
@@ -27,24 +34,31 @@ public record LaunchPolicy(int fixedPoints, double targetSeconds) {
         }
     }
 
-    /** {@code points} per launch (at least 1). */
+    /** {@code points} per launch (at least 1), whatever the device's width. */
     public static LaunchPolicy fixed(int points) {
         if (points < 1) throw new IllegalArgumentException("points per launch must be >= 1, got " + points);
         return new LaunchPolicy(points, 0);
     }
 
-    /** Launches of about {@code seconds} each. */
+    /** Launches of about {@code seconds} each, in whole waves of the device. */
     public static LaunchPolicy timed(double seconds) {
         return new LaunchPolicy(0, seconds);
     }
 
-    /** The next launch's points after one of {@code lastPoints} took {@code lastSeconds}. */
-    int next(int lastPoints, double lastSeconds) {
+    /**
+     * The next launch's points on a device {@code width} work-items wide, after one of {@code lastCount}
+     * points took {@code lastSeconds} ({@code lastCount} 0: the first launch, one wave).
+     */
+    int next(int width, int lastCount, double lastSeconds) {
         if (fixedPoints > 0) return fixedPoints;
-        if (lastPoints == 0) return FIRST_TIMED;
-        double scale = lastSeconds > 0 ? targetSeconds / lastSeconds : 4;
-        scale = Math.max(0.25, Math.min(4, scale));   // move gradually: launches differ in cost
-        long p = Math.round(lastPoints * scale / 64.0) * 64;
-        return (int) Math.max(64, Math.min(1 << 24, p));
+        long w = Math.max(1, width);
+        long most = Math.max(1, MAX_POINTS / w);   // waves of the largest launch
+        if (lastCount <= 0) return (int) Math.min(Integer.MAX_VALUE, w);
+        long lastWaves = (lastCount + w - 1) / w;   // a partial wave takes a whole wave's time
+        double perWave = lastSeconds / lastWaves;
+        long waves = perWave > 0 ? Math.round(Math.min(most, targetSeconds / perWave)) : lastWaves * 4;
+        // move gradually (launches differ in cost), never below one wave nor above the largest launch
+        waves = Math.max(Math.max(1, lastWaves / 4), Math.min(lastWaves * 4, waves));
+        return (int) Math.min(Integer.MAX_VALUE, Math.min(most, waves) * w);
     }
 }

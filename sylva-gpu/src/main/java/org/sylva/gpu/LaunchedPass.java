@@ -4,12 +4,13 @@ import org.sylva.parallel.Execution;
 import org.sylva.progress.CancelledException;
 
 /**
- * Runs one pass over {@code total} items as a sequence of bounded launches ({@link LaunchPolicy}),
- * checking cancellation (the token and the thread's interrupt) before each and reporting progress after
- * each. The loop is bounded: every launch covers at least one item.
+ * Runs one pass over {@code total} items as a sequence of bounded launches ({@link LaunchPolicy}, in
+ * whole waves of the kernel's width on the device), checking cancellation (the token and the thread's
+ * interrupt) before each and reporting progress after each. The loop is bounded: every launch covers at
+ * least one item.
  *
  * <pre>{@code
- * LaunchedPass.run(n, "core distances", policy, execution, (first, count) -> fit.coreLists(first, count));
+ * LaunchedPass.run(n, "core distances", policy, fit.coreListsWidth(), execution, fit::coreLists);
  * }</pre>
  */
 final class LaunchedPass {
@@ -22,19 +23,18 @@ final class LaunchedPass {
         void run(int first, int count);
     }
 
-    /** Runs the pass; returns the number of launches. */
-    static int run(int total, String stage, LaunchPolicy policy, Execution ex, Launch launch) {
+    /** Runs the pass on a device {@code width} work-items wide; returns the number of launches. */
+    static int run(int total, String stage, LaunchPolicy policy, int width, Execution ex, Launch launch) {
         int launches = 0;
-        int size = 0;
+        int count = 0;
         double seconds = 0;
         for (int first = 0; first < total; ) {
             ex.cancel().throwIfCancelled();
             if (Thread.currentThread().isInterrupted()) throw new CancelledException();
-            size = policy.next(size, seconds);
-            int count = Math.min(size, total - first);
+            count = Math.min(policy.next(width, count, seconds), total - first);
             long t0 = System.nanoTime();
             launch.run(first, count);
-            seconds = (System.nanoTime() - t0) / 1e9 * size / count;   // a short last launch is scaled up
+            seconds = (System.nanoTime() - t0) / 1e9;
             first += count;
             launches++;
             ex.progress().progress(stage, first, total);

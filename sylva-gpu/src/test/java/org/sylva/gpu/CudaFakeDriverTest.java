@@ -69,6 +69,7 @@ class CudaFakeDriverTest {
         assertTrue(out.contains("cuda: Fake CUDA device (host threads) (CUDA driver 12.4, compute capability 9.0, 1.0 GiB): usable")
                 && out.contains("cuda: kernels compiled by PTX files of " + ptx), out);
         assertTrue(launches(out) > 10 && out.contains("ball tree: same bytes on gpu/cuda: Fake CUDA device"), out);
+        assertTrue(out.contains("widths 256 384"), out);   // cuOccupancyMaxActiveBlocksPerMultiprocessor's answers
         // with "NVRTC" (the fake library's nvrtc* calls check the options and the source they get)
         out = run(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Dsylva.cuda.library=" + lib,
                 "-Dsylva.nvrtc=" + lib, "-cp", cp, FakeCudaFit.class.getName()));

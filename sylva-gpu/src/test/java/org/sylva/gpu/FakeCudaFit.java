@@ -53,6 +53,10 @@ final class FakeCudaFit {
             throw new AssertionError("the CUDA partition differs from the CPU engine's");
         }
         System.out.println("ball tree: same bytes on " + tree.name());
+        // the device's width per kernel: 2 multiprocessors x the fake's blocks per multiprocessor x 64 threads
+        try (DeviceFit f = cuda.backend().open(new org.sylva.hdbscan.engine.FittedPoints(x, n, d), 21)) {
+            System.out.println("widths " + f.coreListsWidth() + " " + f.cheapestEdgesWidth());
+        }
         int launches = counter("sylvaFakeLaunches"), compiles = counter("sylvaFakeCompiles");
         GpuEngines.deviceLines().forEach(System.out::println);
         System.out.println("same bytes on " + cuda.name() + " compiled by " + ((CudaBackend) cuda.backend()).compiler()

@@ -36,6 +36,9 @@ public final class CudaBackend implements GpuBackend {
     final DeviceLock lock = new DeviceLock();
     private final GpuDevice info;
     private final int computeCapability;
+    private final int multiprocessors;
+    /** Each kernel's width (work-items resident at once on the device), by function, found on first use. */
+    private final Map<MemorySegment, Integer> widths = new HashMap<>();
     private final CudaPtx compiler;
     private final Map<Integer, Kernels> modules = new HashMap<>();
     /** The ball-tree module's kernels by name, loaded on first use. */
@@ -50,6 +53,7 @@ public final class CudaBackend implements GpuBackend {
         this.info = info;
         int dev = cu.device(ordinal);
         this.computeCapability = 10 * cu.attribute(dev, CudaDriver.ATTR_CC_MAJOR) + cu.attribute(dev, CudaDriver.ATTR_CC_MINOR);
+        this.multiprocessors = cu.attribute(dev, CudaDriver.ATTR_MULTIPROCESSORS);
         this.compiler = CudaPtx.find();
         this.context = cu.retainPrimaryContext(dev);
         cu.setCurrent(context);
@@ -93,6 +97,24 @@ public final class CudaBackend implements GpuBackend {
     /** Compute capability as {@code 10 * major + minor} (90 for an H200). */
     public int computeCapability() {
         return computeCapability;
+    }
+
+    /**
+     * The work-items of {@code function} the device runs at once: its multiprocessors times the blocks of
+     * {@link #BLOCK} threads one holds ({@code cuOccupancyMaxActiveBlocksPerMultiprocessor}) times
+     * {@link #BLOCK}; at least one block.
+     */
+    int width(MemorySegment function) {
+        synchronized (widths) {
+            Integer w = widths.get(function);
+            if (w == null) {
+                cu.setCurrent(context);
+                long blocks = (long) Math.max(1, multiprocessors) * Math.max(1, cu.blocksPerMultiprocessor(function, BLOCK));
+                w = (int) Math.min(1 << 24, blocks * BLOCK);
+                widths.put(function, w);
+            }
+            return w;
+        }
     }
 
     /** What compiles the kernels (NVRTC and its path, or the PTX directory). */

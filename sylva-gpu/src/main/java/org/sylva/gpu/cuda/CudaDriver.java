@@ -38,6 +38,8 @@ public final class CudaDriver {
     public static final int ATTR_SHARED_PER_BLOCK = 8;
     /** {@code CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK}. */
     public static final int ATTR_MAX_THREADS = 1;
+    /** {@code CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT}. */
+    public static final int ATTR_MULTIPROCESSORS = 16;
 
     private static final Object LOCK = new Object();
     private static volatile CudaDriver instance;
@@ -46,7 +48,7 @@ public final class CudaDriver {
     private final MethodHandle init, driverVersion, deviceGetCount, deviceGet, deviceGetName, deviceGetAttribute,
             deviceTotalMem, primaryCtxRetain, primaryCtxRelease, ctxSetCurrent, moduleLoadData, moduleGetFunction,
             memAlloc, memFree, memcpyHtoD, memcpyDtoH, memGetInfo, streamCreate, streamSynchronize, launchKernel,
-            getErrorName, getErrorString;
+            occupancy, getErrorName, getErrorString;
 
     private CudaDriver(SymbolLookup lib) {
         Linker l = Linker.nativeLinker();
@@ -73,6 +75,7 @@ public final class CudaDriver {
         streamSynchronize = h(l, lib, "cuStreamSynchronize", ADDRESS);
         launchKernel = h(l, lib, "cuLaunchKernel", ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
                 JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+        occupancy = h(l, lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor", ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG);
         getErrorName = h(l, lib, "cuGetErrorName", JAVA_INT, ADDRESS);
         getErrorString = h(l, lib, "cuGetErrorString", JAVA_INT, ADDRESS);
     }
@@ -225,6 +228,15 @@ public final class CudaDriver {
     public void launch(MemorySegment function, int grid, int block, MemorySegment stream, MemorySegment params) {
         call("cuLaunchKernel", () -> (int) launchKernel.invoke(function, grid, 1, 1, block, 1, 1, 0, stream, params,
                 MemorySegment.NULL));
+    }
+
+    /**
+     * Blocks of {@code block} threads of {@code function} one multiprocessor holds at once (its registers,
+     * shared memory and thread limits; no dynamic shared memory).
+     */
+    public int blocksPerMultiprocessor(MemorySegment function, int block) {
+        return intOut("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                out -> (int) occupancy.invoke(out, function, block, 0L));
     }
 
     /** {@code CUDA_ERROR_NAME: description} of a result code; never throws. */

@@ -59,6 +59,13 @@ final class CudaSession implements DeviceSession {
     }
 
     @Override
+    public int width(String kernel) {
+        MemorySegment fn = ks.get(kernel);
+        if (fn == null) throw new IllegalArgumentException("no kernel " + kernel);
+        return b.width(fn);
+    }
+
+    @Override
     public DeviceBuffer allocate(long bytes) {
         cu.setCurrent(b.context);
         long p = cu.alloc(bytes);

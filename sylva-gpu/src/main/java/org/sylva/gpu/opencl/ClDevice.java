@@ -14,6 +14,11 @@ import org.sylva.gpu.GpuDevice;
  * @param device the {@code cl_device_id}
  * @param info what it is and whether it is usable
  * @param maxWorkGroup the largest work-group it accepts
+ * @param computeUnits its compute units ({@code CL_DEVICE_MAX_COMPUTE_UNITS}: cores of a CPU device,
+ *        multiprocessors of a GPU)
+ * @param cpu whether it is a CPU device ({@code CL_DEVICE_TYPE_CPU}, as PoCL's), which runs one work-group
+ *        per compute unit at a time
  */
-public record ClDevice(MemorySegment platform, MemorySegment device, GpuDevice info, long maxWorkGroup) {
+public record ClDevice(MemorySegment platform, MemorySegment device, GpuDevice info, long maxWorkGroup,
+        long computeUnits, boolean cpu) {
 }

@@ -34,6 +34,8 @@ public final class OpenCl {
     public static final int PLATFORM_NAME = 0x0902;
     public static final long DEVICE_TYPE_ALL = 0xFFFFFFFFL;
     public static final int DEVICE_TYPE = 0x1000;
+    public static final long DEVICE_TYPE_CPU = 2;
+    public static final int DEVICE_MAX_COMPUTE_UNITS = 0x1002;
     public static final int DEVICE_MAX_WORK_GROUP_SIZE = 0x1004;
     public static final int DEVICE_MAX_MEM_ALLOC_SIZE = 0x1010;
     public static final int DEVICE_GLOBAL_MEM_SIZE = 0x101F;

@@ -26,6 +26,13 @@ import org.sylva.hdbscan.engine.FittedPoints;
 public final class OpenClBackend implements GpuBackend {
     /** Work-items per work-group (smaller where the device allows fewer). */
     static final int WORK_GROUP = 64;
+    /**
+     * Work-groups a GPU's compute unit is taken to hold at once. OpenCL does not say; for the kernels'
+     * 64-item groups and about 120 registers per item an NVIDIA multiprocessor holds 8 (its 65 536
+     * registers), and more groups than fit only make the shortest launch several waves long. A CPU
+     * device (PoCL) runs one group per core at a time.
+     */
+    static final int GPU_GROUPS_PER_UNIT = 8;
     /** Build options: none that relax float64 (no -cl-mad-enable, no -cl-fast-relaxed-math). */
     static final String BUILD_OPTIONS = "-cl-std=CL1.2";
 
@@ -36,6 +43,8 @@ public final class OpenClBackend implements GpuBackend {
     final MemorySegment context;
     final MemorySegment queue;
     final int workGroup;
+    /** Work-items the device runs at once: compute units x groups per unit x {@link #workGroup}. */
+    final int width;
     final DeviceLock lock = new DeviceLock();
     private final Map<Integer, Kernels> programs = new HashMap<>();
     /** The ball-tree program's kernels by name, compiled on first use. */
@@ -51,6 +60,8 @@ public final class OpenClBackend implements GpuBackend {
         this.context = cl.createContext(device.device());
         this.queue = cl.createQueue(context, device.device());
         this.workGroup = (int) Math.min(WORK_GROUP, device.maxWorkGroup());
+        long groups = device.computeUnits() * (device.cpu() ? 1 : GPU_GROUPS_PER_UNIT);
+        this.width = (int) Math.min(1 << 24, Math.max(1, groups) * workGroup);
     }
 
     /** The first usable OpenCL device's backend; a {@link GpuException} naming why there is none. */

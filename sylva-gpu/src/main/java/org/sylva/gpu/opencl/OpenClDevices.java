@@ -79,13 +79,17 @@ public record OpenClDevices(List<ClDevice> devices, List<String> problems) {
         long global = cl.deviceNumber(d, OpenCl.DEVICE_GLOBAL_MEM_SIZE);
         long local = cl.deviceNumber(d, OpenCl.DEVICE_LOCAL_MEM_SIZE);
         long maxWg = cl.deviceNumber(d, OpenCl.DEVICE_MAX_WORK_GROUP_SIZE);
+        long units = cl.deviceNumber(d, OpenCl.DEVICE_MAX_COMPUTE_UNITS);
+        boolean cpu = (cl.deviceNumber(d, OpenCl.DEVICE_TYPE) & OpenCl.DEVICE_TYPE_CPU) != 0;
         String why = null;
         if (cl.deviceNumber(d, OpenCl.DEVICE_AVAILABLE) == 0) why = "the device is not available";
         else if (cl.deviceNumber(d, OpenCl.DEVICE_COMPILER_AVAILABLE) == 0) why = "the platform has no compiler";
         else if (cl.deviceNumber(d, OpenCl.DEVICE_DOUBLE_FP_CONFIG) == 0) why = "no float64 support (cl_khr_fp64)";
         else if (local < LOCAL_BYTES_NEEDED) why = "local memory " + local + " B < " + LOCAL_BYTES_NEEDED + " B";
         else if (maxWg < 1) why = "no work-group size";
-        return new ClDevice(platform, d, new GpuDevice("opencl", pname, name, version, global, local, why), maxWg);
+        else if (units < 1) why = "no compute unit";
+        return new ClDevice(platform, d, new GpuDevice("opencl", pname, name, version, global, local, why), maxWg,
+                units, cpu);
     }
 
     /** The first usable device, if any. */

@@ -53,6 +53,11 @@ final class OpenClSession implements DeviceSession {
     }
 
     @Override
+    public int width(String kernel) {
+        return b.width;
+    }
+
+    @Override
     public DeviceBuffer allocate(long bytes) {
         MemorySegment m = cl.createBuffer(b.context, OpenCl.MEM_READ_WRITE, bytes);
         buffers.add(m);
