@@ -23,6 +23,13 @@ public interface DeviceSession extends AutoCloseable {
     /** Device memory this fit may use, in bytes (free memory where the API says it, else total). */
     long memoryBytes();
 
+    /**
+     * The largest single buffer the device allows, in bytes: OpenCL's {@code CL_DEVICE_MAX_MEM_ALLOC_SIZE}
+     * (often a quarter of the memory); CUDA sets no limit per allocation below its memory, so there
+     * {@link #memoryBytes()}.
+     */
+    long largestAllocationBytes();
+
     /** Work-items (threads) per group of a launch. */
     int groupSize();
 
@@ -33,7 +40,7 @@ public interface DeviceSession extends AutoCloseable {
      */
     int width(String kernel);
 
-    /** A new buffer of {@code bytes} (at least 1). */
+    /** A new buffer of {@code bytes} (at least 1); beyond {@link #largestAllocationBytes()} a {@link GpuException}. */
     DeviceBuffer allocate(long bytes);
 
     /** Copies all of {@code host} to the start of {@code buffer}. */

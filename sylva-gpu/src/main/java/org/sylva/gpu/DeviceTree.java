@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Locale;
 import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancelledException;
@@ -55,7 +54,8 @@ public final class DeviceTree implements AutoCloseable {
      * The buffers of a build of the {@code n} rows in {@code coords} (device memory of this session),
      * batches by {@code layout}, splitting batch {@code b} to depth {@code depths[b]}; a tree
      * ({@code tree}: the leaves are written to slot buffers) or a partition. Refuses, naming the figures,
-     * a build the device memory cannot hold. Closing this build closes {@code session}. Nodes of at most
+     * a build the device memory cannot hold or whose largest buffer the device does not allow
+     * ({@link DeviceMemory}). Closing this build closes {@code session}. Nodes of at most
      * {@link #smallCutoff(int)} points are finished in local memory.
      */
     public DeviceTree(DeviceSession session, DeviceBuffer coords, int n, int d, int stride, BatchLayout layout,
@@ -91,44 +91,43 @@ public final class DeviceTree implements AutoCloseable {
             this.globalLevels = (int) plan[0];
             this.smallCount = Math.toIntExact(plan[1]);
             this.slots = tree ? layout.totalSlots() : 0;
-            long need = deviceBytes(n, d, batches, slots) + 4L * smallCount;
-            long have = s.memoryBytes();
-            if (need > have) {
-                throw new GpuException(String.format(Locale.ROOT,
-                        "the ball tree needs %.1f MiB of device memory, %s has %.1f MiB", need / 1048576.0,
-                        s.deviceName(), have / 1048576.0));
-            }
+            // every buffer by name, checked against the device before the first is made
+            String[] names = {"batch offsets", "batch depths", "slot offsets", "batch of each position",
+                "working order", "working order (spare)", "node firsts", "node sizes", "node places", "node levels",
+                "small-node list", "small-node count", "node minima (n x d)", "node maxima (n x d)",
+                "split dimensions", "selected key prefixes", "sought ranks", "radix histograms (16 n int32)",
+                "partition counters", "tree slots", "tree mask"};
+            long[] bytes = {4L * layout.pointOffsets().length, 4L * depths.length, 4L * layout.slotOffsets().length,
+                4L * n, 4L * n, 4L * n, 4L * n, 4L * n, 4L * n, 4L * n, 4L * smallCount, 4, 4L * n * d, 4L * n * d,
+                4L * n, 8L * n, 4L * n, 4L * BINS * n, 8L * n, 4L * slots, slots};
+            for (int i = 0; i < bytes.length; i++) bytes[i] = Math.max(4, bytes[i]);
+            DeviceMemory.check(s, "the ball tree", names, bytes);
             offsets = ints(layout.pointOffsets());
             depth = ints(depths);
             slotStart = ints(layout.slotOffsets());
-            batchOf = buffer(4L * n);
-            perm = buffer(4L * n);
-            spare = buffer(4L * n);
-            nodeA = buffer(4L * n);
-            nodeM = buffer(4L * n);
-            nodeT = buffer(4L * n);
-            nodeL = buffer(4L * n);
-            list = buffer(4L * smallCount);
-            listCount = buffer(4);
-            nmin = buffer(4L * n * d);
-            nmax = buffer(4L * n * d);
-            ndim = buffer(4L * n);
-            prefix = buffer(8L * n);
-            rank = buffer(4L * n);
-            hist = buffer(4L * BINS * n);
-            count = buffer(8L * n);
-            treeIdx = buffer(4L * slots);
-            mask = buffer(slots);
+            batchOf = buffer(bytes[3]);
+            perm = buffer(bytes[4]);
+            spare = buffer(bytes[5]);
+            nodeA = buffer(bytes[6]);
+            nodeM = buffer(bytes[7]);
+            nodeT = buffer(bytes[8]);
+            nodeL = buffer(bytes[9]);
+            list = buffer(bytes[10]);
+            listCount = buffer(bytes[11]);
+            nmin = buffer(bytes[12]);
+            nmax = buffer(bytes[13]);
+            ndim = buffer(bytes[14]);
+            prefix = buffer(bytes[15]);
+            rank = buffer(bytes[16]);
+            hist = buffer(bytes[17]);
+            count = buffer(bytes[18]);
+            treeIdx = buffer(bytes[19]);
+            mask = buffer(bytes[20]);
             shifts = shifts(n);
         } catch (RuntimeException | Error e) {
             session.close();
             throw e;
         }
-    }
-
-    /** Device bytes of a build (besides the coordinates): what {@link DeviceTree} allocates. */
-    static long deviceBytes(int n, int d, int batches, int slots) {
-        return 4L * (3L * batches + 4) + 4L * n * (9 + 2L * d + BINS) + 8L * n + 5L * slots;
     }
 
     /**

@@ -104,6 +104,7 @@ public final class GpuTreeEngine implements TreeEngine {
         DeviceSession s = backend.treeSession();
         DeviceBuffer coords;
         try {
+            DeviceMemory.check(s, "the ball tree", new String[] {"coordinates (n x d float32)"}, new long[] {4L * n * d});
             coords = s.allocate(4L * n * d);
             try (Arena a = Arena.ofConfined()) {
                 s.upload(coords, a.allocateFrom(JAVA_FLOAT, points.coordinates()));

@@ -5,14 +5,13 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Locale;
 import org.sylva.hdbscan.engine.FittedPoints;
 
 /**
  * One fit's buffers and the launches of the two kernels of {@code hdbscan.cl.inc}, written once against
  * a {@link DeviceSession}, so OpenCL and CUDA run the same host code with the same arguments. The
- * memory a fit needs is checked against the device before any buffer is made: too large is refused
- * with the figure.
+ * memory a fit needs, and its largest buffer, are checked against the device before any buffer is made
+ * ({@link DeviceMemory}): too large is refused with the figures.
  *
  * <pre>{@code
  * try (DeviceFit f = backend.open(points, 21)) { f.coreLists(0, points.n()); }   // a KernelFit on the backend's session
@@ -31,21 +30,19 @@ public final class KernelFit implements DeviceFit {
         this.k = k;
         try {
             this.rowsPerTile = TileShape.rowsPerTile(d);
-            long need = TileShape.deviceBytes(n, d, k);
-            long have = session.memoryBytes();
-            if (need > have) {
-                throw new GpuException(String.format(Locale.ROOT,
-                        "the fit needs %.1f MiB of device memory, %s has %.1f MiB", need / 1048576.0,
-                        session.deviceName(), have / 1048576.0));
-            }
-            pts = s.allocate(8L * n * d);
-            sq = s.allocate(8L * n * k);
-            idx = s.allocate(4L * n * k);
-            core = s.allocate(8L * n);
-            comp = s.allocate(4L * n);
-            active = s.allocate(4L * n);
-            outW = s.allocate(8L * n);
-            outQ = s.allocate(4L * n);
+            // every buffer by name (their sum is TileShape.deviceBytes), checked before the first is made
+            long[] bytes = {8L * n * d, 8L * n * k, 4L * n * k, 8L * n, 4L * n, 4L * n, 8L * n, 4L * n};
+            DeviceMemory.check(session, "the fit", new String[] {"points (n x d float64)",
+                    "nearest distances (n x k float64)", "nearest indices (n x k int32)", "core distances",
+                    "components", "active points", "edge weights", "edge ends"}, bytes);
+            pts = s.allocate(bytes[0]);
+            sq = s.allocate(bytes[1]);
+            idx = s.allocate(bytes[2]);
+            core = s.allocate(bytes[3]);
+            comp = s.allocate(bytes[4]);
+            active = s.allocate(bytes[5]);
+            outW = s.allocate(bytes[6]);
+            outQ = s.allocate(bytes[7]);
             try (Arena a = Arena.ofConfined()) {
                 s.upload(pts, a.allocateFrom(JAVA_DOUBLE, points.rows()));
             }

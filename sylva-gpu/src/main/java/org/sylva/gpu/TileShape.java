@@ -28,7 +28,7 @@ public final class TileShape {
         return Math.min(TILE_ROWS_MAX, TILE_DOUBLES / d);
     }
 
-    /** Device bytes of a fit: points, lists of {@code k}, core distances, components, round outputs. */
+    /** Device bytes of a fit: points, lists of {@code k}, core distances, components, round outputs (the buffers of {@link KernelFit}). */
     public static long deviceBytes(int n, int d, int k) {
         return 8L * n * d + 12L * n * k + (8L + 4 + 4 + 8 + 4) * n;
     }

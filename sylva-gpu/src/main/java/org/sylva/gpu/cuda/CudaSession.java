@@ -53,6 +53,12 @@ final class CudaSession implements DeviceSession {
         return cu.freeMemory();
     }
 
+    /** CUDA has no limit per allocation below the device's memory: the free memory, as {@link #memoryBytes()}. */
+    @Override
+    public long largestAllocationBytes() {
+        return memoryBytes();
+    }
+
     @Override
     public int groupSize() {
         return CudaBackend.BLOCK;

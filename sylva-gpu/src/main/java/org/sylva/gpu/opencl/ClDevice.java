@@ -18,7 +18,8 @@ import org.sylva.gpu.GpuDevice;
  *        multiprocessors of a GPU)
  * @param cpu whether it is a CPU device ({@code CL_DEVICE_TYPE_CPU}, as PoCL's), which runs one work-group
  *        per compute unit at a time
+ * @param maxAllocation the largest single buffer it allows ({@code CL_DEVICE_MAX_MEM_ALLOC_SIZE}), in bytes
  */
 public record ClDevice(MemorySegment platform, MemorySegment device, GpuDevice info, long maxWorkGroup,
-        long computeUnits, boolean cpu) {
+        long computeUnits, boolean cpu, long maxAllocation) {
 }

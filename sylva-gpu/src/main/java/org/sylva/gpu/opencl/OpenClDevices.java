@@ -80,6 +80,7 @@ public record OpenClDevices(List<ClDevice> devices, List<String> problems) {
         long local = cl.deviceNumber(d, OpenCl.DEVICE_LOCAL_MEM_SIZE);
         long maxWg = cl.deviceNumber(d, OpenCl.DEVICE_MAX_WORK_GROUP_SIZE);
         long units = cl.deviceNumber(d, OpenCl.DEVICE_MAX_COMPUTE_UNITS);
+        long maxAlloc = cl.deviceNumber(d, OpenCl.DEVICE_MAX_MEM_ALLOC_SIZE);
         boolean cpu = (cl.deviceNumber(d, OpenCl.DEVICE_TYPE) & OpenCl.DEVICE_TYPE_CPU) != 0;
         String why = null;
         if (cl.deviceNumber(d, OpenCl.DEVICE_AVAILABLE) == 0) why = "the device is not available";
@@ -89,7 +90,7 @@ public record OpenClDevices(List<ClDevice> devices, List<String> problems) {
         else if (maxWg < 1) why = "no work-group size";
         else if (units < 1) why = "no compute unit";
         return new ClDevice(platform, d, new GpuDevice("opencl", pname, name, version, global, local, why), maxWg,
-                units, cpu);
+                units, cpu, maxAlloc);
     }
 
     /** The first usable device, if any. */

@@ -8,9 +8,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.sylva.gpu.DeviceBuffer;
 import org.sylva.gpu.DeviceSession;
+import org.sylva.gpu.GpuException;
 import org.sylva.gpu.KernelArg;
 
 /**
@@ -48,6 +50,11 @@ final class OpenClSession implements DeviceSession {
     }
 
     @Override
+    public long largestAllocationBytes() {
+        return b.device.maxAllocation();
+    }
+
+    @Override
     public int groupSize() {
         return b.workGroup;
     }
@@ -59,6 +66,12 @@ final class OpenClSession implements DeviceSession {
 
     @Override
     public DeviceBuffer allocate(long bytes) {
+        if (bytes > b.device.maxAllocation()) {
+            // refused here, named, rather than by clCreateBuffer's bare CL_INVALID_BUFFER_SIZE
+            throw new GpuException(String.format(Locale.ROOT,
+                    "a buffer of %.1f MiB is more than the largest single buffer %s allows, %.1f MiB",
+                    bytes / 1048576.0, deviceName(), b.device.maxAllocation() / 1048576.0));
+        }
         MemorySegment m = cl.createBuffer(b.context, OpenCl.MEM_READ_WRITE, bytes);
         buffers.add(m);
         return new DeviceBuffer(m.address(), bytes);

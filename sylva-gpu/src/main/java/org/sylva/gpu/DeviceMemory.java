@@ -1,0 +1,45 @@
+package org.sylva.gpu;
+
+import java.util.Locale;
+
+/**
+ * The check a fit or a build makes before its first buffer: the buffers it will allocate, by name and
+ * size, against the device's memory ({@link DeviceSession#memoryBytes()}) and against the largest single
+ * buffer the device allows ({@link DeviceSession#largestAllocationBytes()}). Either too large is a
+ * {@link GpuException} naming the figures, before anything is allocated, instead of an API's error code
+ * half-way through.
+ *
+ * <pre>{@code
+ * DeviceMemory.check(session, "the fit", new String[] {"points", "nearest distances"}, new long[] {8L * n * d, 8L * n * k});
+ * }</pre>
+ */
+public final class DeviceMemory {
+    private DeviceMemory() {
+    }
+
+    /** Refuses {@code what}'s buffers ({@code names[i]} of {@code bytes[i]}) when the device cannot hold them. */
+    public static void check(DeviceSession session, String what, String[] names, long[] bytes) {
+        if (names.length != bytes.length) throw new IllegalArgumentException("one size per buffer name");
+        long total = 0;
+        int largest = -1;
+        for (int i = 0; i < bytes.length; i++) {
+            total += bytes[i];
+            if (largest < 0 || bytes[i] > bytes[largest]) largest = i;
+        }
+        long have = session.memoryBytes();
+        if (total > have) {
+            throw new GpuException(String.format(Locale.ROOT, "%s needs %.1f MiB of device memory, %s has %.1f MiB",
+                    what, mib(total), session.deviceName(), mib(have)));
+        }
+        long most = session.largestAllocationBytes();
+        if (largest >= 0 && bytes[largest] > most) {
+            throw new GpuException(String.format(Locale.ROOT,
+                    "%s needs a buffer of %.1f MiB for its %s, more than the largest single buffer %s allows, %.1f MiB",
+                    what, mib(bytes[largest]), names[largest], session.deviceName(), mib(most)));
+        }
+    }
+
+    private static double mib(long bytes) {
+        return bytes / 1048576.0;
+    }
+}
