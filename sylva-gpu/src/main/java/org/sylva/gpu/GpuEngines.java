@@ -63,7 +63,7 @@ public final class GpuEngines {
         for (String p : cl.problems()) lines.add("opencl: " + p);
         CudaDevices cu = CudaDevices.scan();
         for (GpuDevice d : cu.devices()) lines.add(d.describe());
-        if (!cu.devices().isEmpty()) lines.add("cuda: kernels compiled by " + cudaCompiler());
+        if (cu.devices().stream().anyMatch(GpuDevice::usable)) lines.add("cuda: kernels compiled by " + cudaCompiler());
         for (String p : cu.problems()) lines.add("cuda: " + p);
         return lines;
     }

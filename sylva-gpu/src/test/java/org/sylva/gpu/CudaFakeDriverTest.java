@@ -76,6 +76,16 @@ class CudaFakeDriverTest {
         assertTrue(out.contains("compiled by NVRTC 12.4 (" + lib + ")"), out);
         assertTrue(out.contains("fake compiles 2;"), out);
         assertTrue(launches(out) > 10 && out.contains("ball tree: same bytes on gpu/cuda: Fake CUDA device"), out);
+        // neither NVRTC nor a PTX directory: listed as not usable, naming both remedies, and never opened
+        Path noNvrtc = tmp.resolve("no-nvrtc.so"), noPtx = tmp.resolve("no-ptx");
+        out = run(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Dsylva.cuda.library=" + lib,
+                "-Dsylva.nvrtc=" + noNvrtc, "-Dsylva.ptx.dir=" + noPtx, "-cp", cp, FakeCudaFit.class.getName(), "no-compiler"));
+        String why = "no CUDA compiler: -Dsylva.nvrtc=" + noNvrtc + " does not exist, and the PTX directory " + noPtx
+                + " does not exist (-Dsylva.ptx.dir; make its files with gpu/make-ptx.sh)";
+        assertTrue(out.contains("cuda: Fake CUDA device (host threads) (CUDA driver 12.4, compute capability 9.0, 1.0 GiB): "
+                + "not usable: " + why + "\n"), out);
+        assertTrue(out.contains("refused: CUDA backend unavailable: no usable CUDA device: " + why + "; --backend opencl"), out);
+        assertTrue(!out.contains("kernels compiled by") && launches(out) == 0, out);
     }
 
     private static int launches(String out) {

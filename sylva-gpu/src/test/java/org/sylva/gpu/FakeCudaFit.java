@@ -24,6 +24,18 @@ final class FakeCudaFit {
     }
 
     public static void main(String[] args) throws Throwable {
+        if (args.length > 0 && args[0].equals("no-compiler")) {
+            // neither NVRTC nor PTX files: the device is listed as not usable and the engine refuses to open
+            GpuEngines.deviceLines().forEach(System.out::println);
+            try {
+                GpuEngines.open("cuda");
+                System.out.println("opened");
+            } catch (GpuException e) {
+                System.out.println("refused: " + e.getMessage());
+            }
+            System.out.println("fake launches " + counter("sylvaFakeLaunches"));
+            return;
+        }
         int n = 700, d = 61;
         double[] x = GpuEdgeCaseTest.clipLike(n, d, 11);
         GpuHdbscanEngine cuda = GpuEngines.open("cuda");

@@ -10,7 +10,8 @@ import org.sylva.gpu.TileShape;
  * The CUDA devices of this machine, through the driver API ({@link CudaDriver}): name, memory, compute
  * capability, shared memory per block. Never throws: a missing driver or a failing call is a reason in
  * {@link #problems()}. A device is usable when its blocks have the shared memory the kernels' tiles
- * take; in the list, device {@code i} is CUDA ordinal {@code i}.
+ * take and something compiles the kernels (NVRTC or stamped PTX files, {@link CudaPtx#whyNone()}); in the
+ * list, device {@code i} is CUDA ordinal {@code i}.
  *
  * <pre>{@code
  * CudaDevices c = CudaDevices.scan();
@@ -50,6 +51,12 @@ public record CudaDevices(List<GpuDevice> devices, List<String> problems) {
             return new CudaDevices(found, problems);
         }
         CudaDriver cu = driver.get();
+        String noCompiler;   // the kernels need NVRTC or stamped PTX files: without either no device is usable
+        try {
+            noCompiler = CudaPtx.find().whyNone();
+        } catch (RuntimeException e) {
+            noCompiler = e.getMessage() != null ? e.getMessage() : e.toString();
+        }
         try {
             cu.init();
             int dv = cu.driverVersion();
@@ -60,7 +67,7 @@ public record CudaDevices(List<GpuDevice> devices, List<String> problems) {
                 int major = cu.attribute(dev, CudaDriver.ATTR_CC_MAJOR), minor = cu.attribute(dev, CudaDriver.ATTR_CC_MINOR);
                 long shared = cu.attribute(dev, CudaDriver.ATTR_SHARED_PER_BLOCK);
                 String unusable = shared < SHARED_NEEDED
-                        ? "blocks have " + shared + " bytes of shared memory, the kernels need " + SHARED_NEEDED : null;
+                        ? "blocks have " + shared + " bytes of shared memory, the kernels need " + SHARED_NEEDED : noCompiler;
                 found.add(new GpuDevice("cuda", "CUDA driver " + dv / 1000 + "." + dv % 1000 / 10, cu.deviceName(dev),
                         "compute capability " + major + "." + minor, cu.totalMemory(dev), shared, unusable));
             }

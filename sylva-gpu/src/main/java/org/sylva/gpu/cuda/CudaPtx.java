@@ -35,6 +35,22 @@ public record CudaPtx(Optional<Nvrtc> nvrtc, Optional<Path> ptxDir) {
                 .orElse("nothing: no NVRTC found (-Dsylva.nvrtc=PATH names it) and no PTX directory (-Dsylva.ptx.dir)");
     }
 
+    /**
+     * Why nothing can compile the kernels, naming the remedies ({@code -Dsylva.nvrtc=PATH}, or PTX files
+     * made by {@link StampedPtx#SCRIPT} in {@code -Dsylva.ptx.dir}); {@code null} when NVRTC loaded or the PTX
+     * directory exists. A CUDA device is listed as not usable for this reason, before any fit.
+     */
+    public String whyNone() {
+        if (nvrtc.isPresent() || ptxDir.isPresent() && Files.isDirectory(ptxDir.get())) return null;
+        String named = System.getProperty("sylva.nvrtc");
+        return "no CUDA compiler: " + (named != null ? "-Dsylva.nvrtc=" + named + " does not exist"
+                : "NVRTC (libnvrtc.so*) not found in " + NvrtcLocator.searched().stream().map(Path::toString)
+                        .collect(Collectors.joining(", ")) + " (name it with -Dsylva.nvrtc=PATH)")
+                + ", and " + ptxDir.map(d -> "the PTX directory " + d + " does not exist (-Dsylva.ptx.dir; make its files with "
+                        + StampedPtx.SCRIPT + ")")
+                        .orElse("no PTX directory (-Dsylva.ptx.dir=DIR, made by " + StampedPtx.SCRIPT + ")");
+    }
+
     /** The PTX of the ball-tree kernels on a device of compute capability {@code cc}. */
     public String treePtx(int cc) {
         if (nvrtc.isPresent()) return nvrtc.get().compile(KernelSource.composeTree(KernelSource.Api.CUDA), "balltree.cu", cc);
@@ -46,10 +62,6 @@ public record CudaPtx(Optional<Nvrtc> nvrtc, Optional<Path> ptxDir) {
     public String ptx(int k, int cc) {
         if (nvrtc.isPresent()) return nvrtc.get().compile(KernelSource.compose(KernelSource.Api.CUDA, k), "hdbscan.cu", cc);
         if (ptxDir.isPresent()) return StampedPtx.load(ptxDir.get(), k);
-        String named = System.getProperty("sylva.nvrtc");
-        throw new GpuException("no CUDA compiler: " + (named != null ? "-Dsylva.nvrtc=" + named + " does not exist"
-                : "NVRTC (libnvrtc.so*) not found in " + NvrtcLocator.searched().stream().map(Path::toString)
-                        .collect(Collectors.joining(", ")) + " (name it with -Dsylva.nvrtc=PATH)")
-                + ", and no PTX directory (-Dsylva.ptx.dir=DIR, made by " + StampedPtx.SCRIPT + ")");
+        throw new GpuException(whyNone());
     }
 }
