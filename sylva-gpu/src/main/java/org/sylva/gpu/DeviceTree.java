@@ -236,19 +236,27 @@ public final class DeviceTree implements AutoCloseable {
     }
 
     /**
-     * Every level, then the leaves of a tree; the launches of a level are queued and waited for once, and
-     * cancellation is checked before each level. May run again (the same coordinates buffer, rewritten by
-     * the caller between runs, say): every run starts from the rows' order.
+     * Every level, then the leaves of a tree; the launches of a level are queued and waited for once.
+     * Cancellation (the token and the thread's interrupt) is checked before each level and before the
+     * small nodes. Progress is reported in the CPU engine's stage ({@code "ball tree"} or
+     * {@code "partition"}, out of {@code n} points): 0 at the start, after each global level its share of
+     * the steps (the global levels, then the last launches) as points, and {@code n} at the end. May run
+     * again (the same coordinates buffer, rewritten by the caller between runs, say): every run starts
+     * from the rows' order.
      */
     public void run(Execution ex) {
+        String stage = tree ? "ball tree" : "partition";
+        long steps = globalLevels + 1L;
+        ex.progress().progress(stage, 0, n);
         s.launchQueued("bt_init", n, KernelArg.of(offsets), KernelArg.of(batches), KernelArg.of(n), KernelArg.of(batchOf),
                 KernelArg.of(perm), KernelArg.of(nodeA), KernelArg.of(nodeM), KernelArg.of(nodeT), KernelArg.of(nodeL));
         for (int level = 0; level < globalLevels; level++) {
-            ex.cancel().throwIfCancelled();
-            if (Thread.currentThread().isInterrupted()) throw new CancelledException();
+            checkCancelled(ex);
             level(level);
             s.finish();   // one wait per level: launches are queued, a failure surfaces here
+            ex.progress().progress(stage, n * (level + 1L) / steps, n);
         }
+        checkCancelled(ex);
         if (smallCount > 0) {
             try (Arena a = Arena.ofConfined()) {
                 s.upload(listCount, a.allocateFrom(JAVA_INT, 0));
@@ -271,6 +279,12 @@ public final class DeviceTree implements AutoCloseable {
                     KernelArg.of(treeIdx), KernelArg.of(mask));
         }
         s.finish();
+        ex.progress().progress(stage, n, n);
+    }
+
+    private static void checkCancelled(Execution ex) {
+        ex.cancel().throwIfCancelled();
+        if (Thread.currentThread().isInterrupted()) throw new CancelledException();
     }
 
     private void level(int level) {

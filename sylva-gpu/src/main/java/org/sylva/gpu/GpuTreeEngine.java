@@ -19,7 +19,8 @@ import org.sylva.parallel.Execution;
  * spread, a radix selection of the {@code floor(m/2)}-th point by {@code (coordinate, row)}, and a
  * partition around it; {@code O(n)} work and a fixed number of launches per level, no host round trip
  * per node. The host checks the input as the CPU engine does (non-finite coordinates are refused naming
- * the first row, before any device work); the builder checks the batch ids.
+ * the first row, before any device work); the builder checks the batch ids. Progress is reported and
+ * cancellation checked between levels ({@link DeviceTree#run}).
  *
  * <p>Points already on the device: {@link #buildOnDevice} takes a buffer of the backend's session and
  * leaves the tree in device memory.
@@ -80,9 +81,7 @@ public final class GpuTreeEngine implements TreeEngine {
         if (points.size() == 0) return new TreeArrays(new int[0], new byte[0]);
         try (DeviceTree t = upload(points, layout, DeviceTree.treeDepths(layout), true)) {
             t.run(execution);
-            TreeArrays r = new TreeArrays(t.downloadTreeIdx(), t.downloadMask());
-            execution.progress().progress("ball tree", points.size(), points.size());
-            return r;
+            return new TreeArrays(t.downloadTreeIdx(), t.downloadMask());
         }
     }
 
@@ -91,9 +90,7 @@ public final class GpuTreeEngine implements TreeEngine {
         if (points.size() == 0) return new int[0];
         try (DeviceTree t = upload(points, layout, DeviceTree.partitionDepths(layout, targetLevel), false)) {
             t.run(execution);
-            int[] perm = t.downloadPartition();
-            execution.progress().progress("partition", points.size(), points.size());
-            return perm;
+            return t.downloadPartition();
         }
     }
 

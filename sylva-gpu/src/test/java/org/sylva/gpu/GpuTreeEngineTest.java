@@ -194,6 +194,42 @@ class GpuTreeEngineTest {
     }
 
     @Test
+    void progressIsReportedLevelByLevelAndACancelStopsTheNextLevel() {
+        SplittableRandom r = new SplittableRandom(8);
+        int n = 20000;
+        PointSet pts = PointSet.of(n, 3, points(r, n, 3, 0));
+        BatchLayout one = BatchLayout.single(n);
+        GpuTreeEngine e = engine();
+        for (boolean tree : new boolean[] {true, false}) {
+            java.util.List<String> seen = new java.util.ArrayList<>();
+            ProgressListener record = (stage, done, total) -> seen.add(stage + " " + done + "/" + total);
+            if (tree) {
+                e.buildTree(pts, one, new Execution(1, record, CancellationToken.NEVER));
+            } else {
+                e.partition(pts, one, 10, new Execution(1, record, CancellationToken.NEVER));
+            }
+            String stage = tree ? "ball tree" : "partition";
+            // 20 000 points: 7 global levels (nodes above 256 points), then the small nodes and the leaves
+            java.util.List<String> want = new java.util.ArrayList<>();
+            want.add(stage + " 0/" + n);
+            int levels = 7;
+            for (int l = 1; l <= levels; l++) want.add(stage + " " + (long) n * l / (levels + 1) + "/" + n);
+            want.add(stage + " " + n + "/" + n);
+            assertEquals(want, seen);
+        }
+        // a cancel from the first level's report: the build stops before the next level, and the device is free
+        CancellationToken token = new CancellationToken();
+        java.util.concurrent.atomic.AtomicInteger reports = new java.util.concurrent.atomic.AtomicInteger();
+        ProgressListener cancelAtFirstLevel = (stage, done, total) -> {
+            if (reports.incrementAndGet() == 2) token.cancel();
+        };
+        assertThrows(CancelledException.class, () -> e.buildTree(pts, one, new Execution(1, cancelAtFirstLevel, token)));
+        assertEquals(2, reports.get());
+        assertArrayEquals(new BallTreeBuilder().threads(1).build(pts).indices(),
+                new BallTreeBuilder().engine(e).build(pts).indices());
+    }
+
+    @Test
     void thePlanSplitsLargeNodesGloballyAndLeavesSmallOnesToOneLaunch() {
         assertEquals(256, DeviceTree.smallCutoff(3));
         assertEquals(128, DeviceTree.smallCutoff(12));
