@@ -109,7 +109,7 @@ class KryoRoundTripTest {
         org.sylva.hdbscan.HdbscanResult local = org.sylva.hdbscan.Hdbscan.builder().minClusterSize(10).build()
                 .fit(KryoFitMain.data(), KryoFitMain.N, KryoFitMain.D, org.sylva.progress.ProgressListener.NONE,
                         org.sylva.progress.CancellationToken.NEVER);
-        SylvaHdbscanPersistenceTest.assertSameResult(local, loaded.result());
+        org.sylva.testsupport.SameResult.assertSameResult(local, loaded.result());
         assertEquals("cluster", loaded.getOrDefault(loaded.labelCol()));
     }
 }

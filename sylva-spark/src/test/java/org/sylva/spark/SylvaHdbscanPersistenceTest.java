@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.sylva.testsupport.SameResult.assertSameResult;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -62,22 +63,6 @@ class SylvaHdbscanPersistenceTest {
         List<String> cols = new ArrayList<>(List.of("id"));
         for (int j = 0; j < x.cols(); j++) cols.add("features[" + j + "] AS x" + j);
         return LocalSpark.points(x.values(), x.rows(), x.cols(), partitions).selectExpr(cols.toArray(String[]::new));
-    }
-
-    /** Every output of the two results, bitwise (arrays of doubles and the trees compare by their bits). */
-    static void assertSameResult(HdbscanResult expected, HdbscanResult actual) {
-        assertEquals(expected.parameters(), actual.parameters());
-        assertEquals(expected.size(), actual.size());
-        assertEquals(expected.dimensions(), actual.dimensions());
-        assertArrayEquals(expected.labels(), actual.labels());
-        assertArrayEquals(expected.probabilities(), actual.probabilities());
-        assertArrayEquals(expected.outlierScores(), actual.outlierScores());
-        assertArrayEquals(expected.coreDistances(), actual.coreDistances());
-        assertEquals(expected.spanningTree(), actual.spanningTree());
-        assertEquals(expected.singleLinkageTree(), actual.singleLinkageTree());
-        assertEquals(expected.condensedTree(), actual.condensedTree());
-        assertArrayEquals(expected.clusterPersistence(), actual.clusterPersistence());
-        assertArrayEquals(expected.selectedClusters(), actual.selectedClusters());
     }
 
     /** The same params set, the same values (set or default), the same uid. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.sylva.testsupport.SameResult.assertSameResult;
 
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
@@ -42,28 +43,6 @@ class ResultOfModelTest {
     private static Hdbscan.Builder base() {
         return Hdbscan.builder().minClusterSize(12).minSamples(7).clusterSelectionEpsilon(0.05).alpha(1.5)
                 .nonFinite(NonFinitePolicy.SKLEARN).threads(2);
-    }
-
-    /** Every output of the two results, bitwise (arrays of doubles compare by their bits). */
-    static void assertSameResult(HdbscanResult expected, HdbscanResult actual) {
-        assertEquals(expected.parameters(), actual.parameters());
-        assertEquals(expected.size(), actual.size());
-        assertEquals(expected.dimensions(), actual.dimensions());
-        assertEquals(expected.fittedPoints(), actual.fittedPoints());
-        assertArrayEquals(expected.fittedRows(), actual.fittedRows());
-        assertArrayEquals(expected.labels(), actual.labels());
-        assertArrayEquals(expected.probabilities(), actual.probabilities());
-        assertArrayEquals(expected.outlierScores(), actual.outlierScores());
-        assertArrayEquals(expected.coreDistances(), actual.coreDistances());
-        assertEquals(expected.spanningTree(), actual.spanningTree());
-        assertEquals(expected.singleLinkageTree(), actual.singleLinkageTree());
-        assertEquals(expected.condensedTree(), actual.condensedTree());
-        assertArrayEquals(expected.clusterPersistence(), actual.clusterPersistence());
-        assertArrayEquals(expected.selectedClusters(), actual.selectedClusters());
-        assertEquals(expected.clusterCount(), actual.clusterCount());
-        assertEquals(expected.noiseCount(), actual.noiseCount());
-        assertArrayEquals(expected.dbscanClustering(0.4, 5), actual.dbscanClustering(0.4, 5));
-        assertEquals(expected.relativeValidity(), actual.relativeValidity());
     }
 
     @Test
