@@ -156,6 +156,16 @@ version="$(sylva 60 --version 2>&1 | grep -v '^WARNING: Using incubator' | head 
 say "sylva: $version"
 devices="$(sylva 60 devices 2>&1 | grep -v '^WARNING: Using incubator' || true)"
 printf '%s\n' "$devices" | sed 's/^/  devices: /'
+if printf '%s\n' "$devices" | grep -q 'NVRTC (libnvrtc.so\*) not found' && [[ " ${SYLVA_JAVA_OPTS:-} " != *" -Dsylva.nvrtc="* ]]; then
+  # Sylva's search missed NVRTC: look for it (bounded), log where it was (a place NvrtcLocator should know), use it
+  found="$(find /usr/local /usr/lib /usr/lib64 /opt -maxdepth 8 -name 'libnvrtc.so*' ! -name '*builtins*' 2>/dev/null | sort | head -n1 || true)"
+  if [ -n "$found" ]; then
+    say "NVRTC not found by Sylva's search; found $found: rerunning with -Dsylva.nvrtc=$found (NvrtcLocator should look there)"
+    export SYLVA_JAVA_OPTS="${SYLVA_JAVA_OPTS:-} -Dsylva.nvrtc=$found"
+    devices="$(sylva 60 devices 2>&1 | grep -v '^WARNING: Using incubator' || true)"
+    printf '%s\n' "$devices" | sed 's/^/  devices: /'
+  fi
+fi
 if [ -z "$backends" ]; then
   backends="cuda"
   if printf '%s\n' "$devices" | grep -qi '^opencl: .*nvidia.*: usable'; then backends="cuda opencl"; fi
@@ -422,8 +432,21 @@ done
 
 # ---- 5. speed -------------------------------------------------------------------------------------
 bench_json=()
+declare -A last_n=() last_total=()
 bench() {   # BACKEND N LIMIT REPEAT WARMUP
-  local b="$1" n="$2" limit="$3" r="$4" w="$5" rc=0 status total core tree line pairs
+  local b="$1" n="$2" limit="$3" r="$4" w="$5" rc=0 status total core tree line pairs fit
+  if [ -n "${last_total[$b]:-}" ]; then
+    # the fit's time predicted from this backend's last size, quadratic in n (the passes are brute force on
+    # the device; an upper bound for the CPU engine): fewer fits, then none, rather than a timeout
+    fit="$(awk -v t="${last_total[$b]}" -v a="${last_n[$b]}" -v n="$n" 'BEGIN { printf "%d", t * (n / a) ^ 2 + 1 }')"
+    [ $((fit * (r + w) + 15)) -le "$limit" ] || { r=1; w=1; }
+    [ $((fit * (r + w) + 15)) -le "$limit" ] || { r=1; w=0; }
+    if [ $((fit + 15)) -gt "$limit" ]; then
+      say "bench $b n=$n: skipped (a fit is predicted to take about $fit s, more than the step's $limit s)"
+      bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n, \"status\": \"skipped\", \"predicted_fit_s\": $fit}")
+      return 0
+    fi
+  fi
   if [ "$(left)" -lt $((limit + 10)) ]; then
     say "bench $b n=$n: skipped (budget: $(left) s left, the step may take $limit s)"
     bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n, \"status\": \"skipped\"}")
@@ -438,6 +461,7 @@ bench() {   # BACKEND N LIMIT REPEAT WARMUP
     core="$(awk '$1 == "core" && $2 == "distances" {print $4}' "$work/bench")"
     tree="$(awk '$1 == "spanning" && $2 == "tree" {print $4}' "$work/bench")"
     line="$(head -n1 "$work/bench")"
+    [ -z "$total" ] || { last_n[$b]="$n"; last_total[$b]="$total"; }
     # distance evaluations per second of the core-distance pass (n^2 of them), for the fraction of peak
     pairs="$(awk -v n="$n" -v c="${core:-0}" 'BEGIN { if (c > 0) printf "%.4g", n * n / c; else print "null" }')"
   else
@@ -452,7 +476,7 @@ bench() {   # BACKEND N LIMIT REPEAT WARMUP
 }
 for n in $sizes; do
   for b in $backends; do
-    limit=$((n <= 50000 ? 45 : n <= 200000 ? 60 : 120))
+    limit=$((n <= 50000 ? 45 : n <= 200000 ? 90 : 150))
     bench "$b" "$n" "$limit" "$repeat" 1
   done
 done

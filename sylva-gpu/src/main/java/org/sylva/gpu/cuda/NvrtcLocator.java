@@ -15,11 +15,14 @@ import java.util.Set;
 /**
  * Finds NVRTC's library: the path the system property {@code sylva.nvrtc} names, else the first
  * {@code libnvrtc.so*} (newest version first) in the places the CUDA toolkit, the distributions and
- * the {@code nvidia-cuda-nvrtc} Python wheel put it: {@code $CUDA_HOME/lib64}, {@code /usr/local/cuda*}
- * and {@code /usr/lib/x86_64-linux-gnu}, then {@code nvidia/cuda_nvrtc/lib} under every
- * {@code site-packages} or {@code dist-packages} directory of {@code /usr}, {@code /usr/local}, the
- * user's home, an active virtual or conda environment and {@code PYTHONPATH}. The search looks only at
- * those directories (no recursive walk), so it is quick and bounded.
+ * the {@code nvidia-cuda-nvrtc} Python wheels put it: {@code $CUDA_HOME/lib64}, {@code /usr/local/cuda*}
+ * (also its {@code targets/x86_64-linux/lib}) and {@code /usr/lib/x86_64-linux-gnu}, then
+ * {@code nvidia/cu13/lib}, {@code nvidia/cu12/lib} (CUDA 13's wheels group their libraries there) and
+ * {@code nvidia/cuda_nvrtc/lib} (CUDA 12's wheel) under every {@code site-packages} or
+ * {@code dist-packages} directory of {@code /usr}, {@code /usr/local}, the user's home, an active
+ * virtual or conda environment, the environment of each {@code python3} on {@code PATH} and
+ * {@code PYTHONPATH}. The search looks only at those directories (no recursive walk), so it is quick
+ * and bounded.
  *
  * <pre>{@code
  * Optional<Path> lib = NvrtcLocator.find();
@@ -71,12 +74,25 @@ public final class NvrtcLocator {
         }
         dirs.add(Path.of("/usr/local/cuda/lib64"));
         dirs.addAll(children(Path.of("/usr/local"), "cuda-*", "lib64"));
+        dirs.add(Path.of("/usr/local/cuda/targets/x86_64-linux/lib"));
         dirs.add(Path.of("/usr/lib/x86_64-linux-gnu"));
         dirs.add(Path.of("/usr/lib64"));
         List<Path> sitePackages = new ArrayList<>();
         for (String var : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) {
             String v = env.get(var);
             if (v != null && !v.isBlank()) sitePackages.addAll(pythonLibs(Path.of(v, "lib")));
+        }
+        // a python3 on PATH (e.g. an image's /opt/torch/.venv/bin/python3) belongs to an environment whose
+        // wheels are installed under its lib/python3*/site-packages, active or not
+        String path = env.get("PATH");
+        if (path != null) {
+            for (String p : path.split(":")) {
+                if (p.isBlank()) continue;
+                Path bin = Path.of(p);
+                if (Files.exists(bin.resolve("python3")) && bin.getParent() != null) {
+                    sitePackages.addAll(pythonLibs(bin.getParent().resolve("lib")));
+                }
+            }
         }
         String pythonPath = env.get("PYTHONPATH");
         if (pythonPath != null) {
@@ -86,7 +102,11 @@ public final class NvrtcLocator {
         sitePackages.addAll(pythonLibs(Path.of("/usr/local/lib")));
         sitePackages.addAll(pythonLibs(Path.of("/usr/lib")));
         sitePackages.addAll(pythonLibs(Path.of("/opt/conda/lib")));
-        for (Path sp : sitePackages) dirs.add(sp.resolve("nvidia/cuda_nvrtc/lib"));
+        for (Path sp : sitePackages) {
+            for (String wheelDir : List.of("nvidia/cu13/lib", "nvidia/cu12/lib", "nvidia/cuda_nvrtc/lib")) {
+                dirs.add(sp.resolve(wheelDir));
+            }
+        }
         return List.copyOf(dirs);
     }
 

@@ -30,6 +30,23 @@ class NvrtcLocatorTest {
     }
 
     @Test
+    void cuda13sGroupedWheelDirectoryIsSearchedAlsoForAPython3OnThePath(@TempDir Path tmp) throws IOException {
+        // CUDA 13's wheels put every library in nvidia/cu13/lib; the environment need not be active,
+        // only its python3 on PATH (as an image's /opt/torch/.venv/bin/python3)
+        Path env = tmp.resolve("opt/torch/.venv");
+        Files.createDirectories(env.resolve("bin"));
+        Files.writeString(env.resolve("bin/python3"), "");
+        Path lib = env.resolve("lib/python3.12/site-packages/nvidia/cu13/lib");
+        Files.createDirectories(lib);
+        Files.writeString(lib.resolve("libnvrtc.so.13"), "");
+        Files.writeString(lib.resolve("libnvrtc-builtins.so.13.0"), "");
+        List<Path> dirs = NvrtcLocator.candidates(Map.of("PATH", "/nonexistent:" + env.resolve("bin")), tmp.resolve("home"));
+        assertTrue(dirs.contains(lib), dirs.toString());
+        assertTrue(dirs.contains(Path.of("/usr/local/cuda/targets/x86_64-linux/lib")), dirs.toString());
+        assertEquals(Optional.of(lib.resolve("libnvrtc.so.13")), NvrtcLocator.search(List.of(lib)));
+    }
+
+    @Test
     void theLongestVersionedNameWinsAndAnEmptyPlaceIsSkipped(@TempDir Path tmp) throws IOException {
         Path a = Files.createDirectories(tmp.resolve("a")), b = Files.createDirectories(tmp.resolve("b"));
         for (String f : List.of("libnvrtc.so", "libnvrtc.so.12", "libnvrtc.so.12.4.127")) Files.writeString(b.resolve(f), "");
