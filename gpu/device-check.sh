@@ -36,12 +36,13 @@
 #          [--backends "cuda opencl"] [--sizes "20000 50000 200000 500000"] [--repeat R]
 #          [--oracle DIR|none] [--generated N] [--budget SECONDS] [--dry-run]
 #          [--checks "hdbscan balltree"] [--tree-oracle DIR|none] [--tree-sizes "16384 64x16384 ..."]
-#          [--tree-repeat R] [--cpu-threads T]
+#          [--tree-repeat R] [--cpu-threads T] [--cpu-sizes "20000 50000"]
 #   --backends   the GPU backends to check (default: cuda, plus opencl when an NVIDIA OpenCL device
 #                is usable); --dry-run prints the plan and runs nothing
 #   --generated  points of the generated data set used when there is no oracle (default 3000)
 #   --checks     which engines to check (default both); --tree-sizes N or BxS (B batches of S points)
 #   --tree-repeat builds timed per ball-tree input (default 21); --cpu-threads (default: all cores)
+#   --cpu-sizes  the sizes of the CPU (simd) baseline bench (default: --sizes; "" for none)
 # env: SYLVA_JAVA_OPTS (extra JVM options, e.g. -Dsylva.nvrtc=/path/libnvrtc.so.12)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -51,7 +52,8 @@ dist="" java="" jar="" classpath="" out="${OUT:-}" backends="" sizes="20000 5000
 oracle="" generated=3000 budget=480 dry=0
 checks="hdbscan balltree" tree_oracle="" tree_sizes="16384 64x16384 1048576 4096x256" tree_repeat=21
 cpu_threads="$(nproc 2>/dev/null || echo 1)"
-usage() { sed -n '2,46p' "$0" >&2; exit 2; }
+cpu_sizes="-"
+usage() { sed -n '2,47p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --dist) dist="$2"; shift 2 ;;
@@ -71,10 +73,12 @@ while [ $# -gt 0 ]; do
     --tree-sizes) tree_sizes="$2"; shift 2 ;;
     --tree-repeat) tree_repeat="$2"; shift 2 ;;
     --cpu-threads) cpu_threads="$2"; shift 2 ;;
+    --cpu-sizes) cpu_sizes="$2"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "device-check: unknown argument $1" >&2; usage ;;
   esac
 done
+[ "$cpu_sizes" != "-" ] || cpu_sizes="$sizes"
 if [ -z "$dist" ] && { [ -z "$java" ] || { [ -z "$jar" ] && [ -z "$classpath" ]; }; }; then
   dist="$(ls "$root"/sylva-cli/target/sylva-*-linux-x64.tar.gz 2>/dev/null | head -n1 || true)"
   [ -n "$dist" ] || { echo "device-check: give --dist (see the comment at the top) or --java and --jar" >&2; exit 2; }
@@ -208,7 +212,7 @@ PY
   cases+=("$work/clips_X.npy 20 20 clips_mcs20_ms19" "$work/clips_X.npy 5 10 clips_mcs5_ms9")
 fi
 checking() { case " $checks " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-checking hdbscan || { cases=(); sizes=""; }
+checking hdbscan || { cases=(); sizes=""; cpu_sizes=""; }
 say "exactness data: $source_kind, ${#cases[@]} case(s); GPU backends: $backends; sizes: $sizes"
 
 # ---- the ball-tree cases: "KIND NAME X_NPY BATCH_NPY LEVEL" (KIND build or partition; LEVEL - for builds)
@@ -286,7 +290,7 @@ if [ "$dry" = 1 ]; then
     for b in $backends cpu; do say "plan: bench balltree $t (d = 3) --backend $b"; done
   done
   for n in $sizes; do for b in $backends; do say "plan: bench --generate $n --backend $b"; done; done
-  for n in $sizes; do say "plan: bench --generate $n --backend simd"; done
+  for n in $cpu_sizes; do say "plan: bench --generate $n --backend simd"; done
   say "dry run: nothing run"
   exit 0
 fi
@@ -480,7 +484,7 @@ for n in $sizes; do
     bench "$b" "$n" "$limit" "$repeat" 1
   done
 done
-for n in $sizes; do
+for n in $cpu_sizes; do
   # the CPU baseline: one cold-JIT warm-up is cheap below 200 000; above, one timed fit only
   if [ "$n" -le 50000 ]; then bench simd "$n" 60 "$repeat" 1; else bench simd "$n" 150 1 0; fi
 done

@@ -32,7 +32,7 @@ public final class KernelFit implements DeviceFit {
             this.rowsPerTile = TileShape.rowsPerTile(d);
             // every buffer by name (their sum is TileShape.deviceBytes), checked before the first is made
             long[] bytes = {8L * n * d, 8L * n * k, 4L * n * k, 8L * n, 4L * n, 4L * n, 8L * n, 4L * n};
-            DeviceMemory.check(session, "the fit", new String[] {"points (n x d float64)",
+            DeviceMemory.check(session, "the fit", new String[] {"points (d x n float64, transposed)",
                     "nearest distances (n x k float64)", "nearest indices (n x k int32)", "core distances",
                     "components", "active points", "edge weights", "edge ends"}, bytes);
             pts = s.allocate(bytes[0]);
@@ -44,12 +44,24 @@ public final class KernelFit implements DeviceFit {
             outW = s.allocate(bytes[6]);
             outQ = s.allocate(bytes[7]);
             try (Arena a = Arena.ofConfined()) {
-                s.upload(pts, a.allocateFrom(JAVA_DOUBLE, points.rows()));
+                s.upload(pts, transposed(points.rows(), n, d, a));
             }
         } catch (RuntimeException | Error e) {
             session.close();
             throw e;
         }
+    }
+
+    /**
+     * The row-major points {@code rows} (n x d) transposed into native memory: coordinate j of point p at
+     * {@code j * n + p}, the layout the kernels read (a warp's own points are adjacent at each coordinate).
+     */
+    static MemorySegment transposed(double[] rows, int n, int d, Arena arena) {
+        MemorySegment out = arena.allocate(JAVA_DOUBLE, (long) n * d);
+        for (int p = 0; p < n; p++) {
+            for (int j = 0; j < d; j++) out.setAtIndex(JAVA_DOUBLE, (long) j * n + p, rows[p * d + j]);
+        }
+        return out;
     }
 
     @Override
