@@ -8,7 +8,7 @@ import org.sylva.hdbscan.engine.FittedPoints;
  * run one at a time (one queue); thread-safe.
  *
  * <pre>{@code
- * GpuBackend b = OpenClBackend.first();
+ * GpuBackend b = OpenClBackend.preferred();
  * try (DeviceFit f = b.open(points, 21)) { ... }
  * }</pre>
  */

@@ -59,7 +59,10 @@ public final class GpuEngines {
     public static List<String> deviceLines() {
         List<String> lines = new ArrayList<>();
         OpenClDevices cl = OpenClDevices.scan();
-        for (ClDevice d : cl.devices()) lines.add(d.info().describe());
+        ClDevice used = cl.preferred().orElse(null);
+        for (ClDevice d : cl.devices()) {
+            lines.add(d.info().describe() + (d == used && cl.devices().size() > 1 ? " (--backend opencl uses this one)" : ""));
+        }
         for (String p : cl.problems()) lines.add("opencl: " + p);
         CudaDevices cu = CudaDevices.scan();
         for (GpuDevice d : cu.devices()) lines.add(d.describe());

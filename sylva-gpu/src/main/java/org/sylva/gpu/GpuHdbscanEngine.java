@@ -42,7 +42,7 @@ public final class GpuHdbscanEngine implements HdbscanEngine {
 
     /** The engine on the first usable OpenCL device; a {@link GpuException} naming why none is usable. */
     public static GpuHdbscanEngine openCl() {
-        return new GpuHdbscanEngine(OpenClBackend.first(), LaunchPolicy.DEFAULT, true);
+        return new GpuHdbscanEngine(OpenClBackend.preferred(), LaunchPolicy.DEFAULT, true);
     }
 
     @Override

@@ -50,7 +50,7 @@ public final class GpuTreeEngine implements TreeEngine {
 
     /** The engine on the first usable OpenCL device; a {@link GpuException} naming why none is usable. */
     public static GpuTreeEngine openCl() {
-        return new GpuTreeEngine(OpenClBackend.first());
+        return new GpuTreeEngine(OpenClBackend.preferred());
     }
 
     /** The engine on the first CUDA device; a {@link GpuException} naming why there is none. */

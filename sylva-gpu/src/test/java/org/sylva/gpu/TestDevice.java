@@ -21,7 +21,7 @@ public final class TestDevice {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) throw new AssertionError(why + " (CI=true: PoCL must be installed)");
             assumeTrue(false, why);
         }
-        return OpenClBackend.first();
+        return OpenClBackend.preferred();
     }
 
     static GpuHdbscanEngine engine(LaunchPolicy policy, boolean shortcuts) {

@@ -20,7 +20,7 @@ import org.sylva.hdbscan.engine.FittedPoints;
  * ({@link OpenClSession}, driven by {@link KernelFit}). Fits on one backend run one after the other.
  *
  * <pre>{@code
- * GpuBackend cl = OpenClBackend.first();   // the first usable OpenCL device, or a GpuException saying why none
+ * GpuBackend cl = OpenClBackend.preferred();   // a GPU before a CPU device, or a GpuException saying why none
  * }</pre>
  */
 public final class OpenClBackend implements GpuBackend {
@@ -64,10 +64,13 @@ public final class OpenClBackend implements GpuBackend {
         this.width = (int) Math.min(1 << 24, Math.max(1, groups) * workGroup);
     }
 
-    /** The first usable OpenCL device's backend; a {@link GpuException} naming why there is none. */
-    public static OpenClBackend first() {
+    /**
+     * The backend of the device {@code --backend opencl} uses ({@link OpenClDevices#preferred()}: a GPU
+     * before a CPU device); a {@link GpuException} naming why there is none.
+     */
+    public static OpenClBackend preferred() {
         OpenClDevices s = OpenClDevices.scan();
-        ClDevice d = s.firstUsable().orElseThrow(() -> new GpuException("no usable OpenCL device: " + s.whyNone()));
+        ClDevice d = s.preferred().orElseThrow(() -> new GpuException("no usable OpenCL device: " + s.whyNone()));
         return of(d);
     }
 

@@ -16,7 +16,7 @@ import org.sylva.gpu.GpuException;
  *
  * <pre>{@code
  * OpenClDevices s = OpenClDevices.scan();
- * s.firstUsable().ifPresentOrElse(d -> use(d), () -> System.err.println(s.whyNone()));
+ * s.preferred().ifPresentOrElse(d -> use(d), () -> System.err.println(s.whyNone()));
  * }</pre>
  *
  * @param devices every device found, usable or not
@@ -96,6 +96,21 @@ public record OpenClDevices(List<ClDevice> devices, List<String> problems) {
     /** The first usable device, if any. */
     public Optional<ClDevice> firstUsable() {
         return devices.stream().filter(d -> d.info().usable()).findFirst();
+    }
+
+    /**
+     * The device {@code --backend opencl} runs on: the first usable device that is not a CPU device (a
+     * GPU), else the first usable CPU device (such as PoCL's), in the order the platforms list them. A
+     * machine with both PoCL and NVIDIA's OpenCL driver lists PoCL's CPU device first; taking it would
+     * run the kernels on the processor.
+     */
+    public Optional<ClDevice> preferred() {
+        return preferred(devices);
+    }
+
+    static Optional<ClDevice> preferred(List<ClDevice> devices) {
+        Optional<ClDevice> gpu = devices.stream().filter(d -> d.info().usable() && !d.cpu()).findFirst();
+        return gpu.isPresent() ? gpu : devices.stream().filter(d -> d.info().usable()).findFirst();
     }
 
     /** Why no device is usable: the problems, else each device's reason. */

@@ -1,0 +1,37 @@
+package org.sylva.gpu.opencl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.sylva.gpu.GpuDevice;
+
+/** Which device {@code --backend opencl} takes when a machine lists several (PoCL's CPU device and a GPU, say). */
+class OpenClDevicesTest {
+    private static ClDevice device(String name, boolean cpu, String unusable) {
+        return new ClDevice(MemorySegment.NULL, MemorySegment.NULL,
+                new GpuDevice("opencl", cpu ? "Portable Computing Language" : "NVIDIA CUDA", name, "OpenCL 3.0", 1L << 30,
+                        48 * 1024, unusable), 1024, 16, cpu, 1L << 28);
+    }
+
+    @Test
+    void aGpuIsTakenBeforeACpuDeviceListedFirst() {
+        // the order the H200 machine listed them: PoCL's CPU device, then NVIDIA's GPU
+        ClDevice pocl = device("cpu-skylake-avx512", true, null);
+        ClDevice h200 = device("NVIDIA H200", false, null);
+        assertEquals(Optional.of(h200), OpenClDevices.preferred(List.of(pocl, h200)));
+        assertEquals(Optional.of(h200), OpenClDevices.preferred(List.of(h200, pocl)));
+    }
+
+    @Test
+    void anUnusableGpuLeavesTheCpuDeviceAndNothingUsableLeavesNothing() {
+        ClDevice pocl = device("cpu-skylake-avx512", true, null);
+        ClDevice noFp64 = device("a GPU without float64", false, "no float64 support (cl_khr_fp64)");
+        assertEquals(Optional.of(pocl), OpenClDevices.preferred(List.of(noFp64, pocl)));
+        assertEquals(Optional.empty(), OpenClDevices.preferred(List.of(noFp64)));
+        ClDevice second = device("second GPU", false, null);
+        assertEquals(Optional.of(second), OpenClDevices.preferred(List.of(pocl, noFp64, second, device("third GPU", false, null))));
+    }
+}
