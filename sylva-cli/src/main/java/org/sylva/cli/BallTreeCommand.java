@@ -91,7 +91,7 @@ final class BallTreeCommand implements Callable<Integer> {
     @Option(names = "--backend", paramLabel = "auto|cpu|opencl|cuda", defaultValue = "auto",
             converter = EngineChoice.TreeName.class,
             description = "Engine of the build (default ${DEFAULT-VALUE}: the CPU engine; a GPU only when named). opencl "
-                + "and cuda build every batch level by level on the first usable device of that API, byte-identical to "
+                + "and cuda build every batch level by level on the first usable device of that API (opencl: a GPU before a CPU device), byte-identical to "
                 + "the CPU engine; no usable device is refused at once, exit 2 (sylva devices says what is found).")
     String backend;
 

@@ -66,7 +66,7 @@ final class BenchCommand implements Runnable {
         @Option(names = "--backend", defaultValue = "auto", converter = EngineChoice.Name.class,
                 paramLabel = "auto|scalar|simd|opencl|cuda", description = "Distance kernels (default auto, which "
                 + "runs small inputs on the scalar kernels for its first 5 s; simd: the vector kernels warm), or the "
-                + "GPU engine on the first usable OpenCL or CUDA device.")
+                + "GPU engine on the first usable OpenCL (a GPU before a CPU device) or CUDA device.")
         String backend;
         @Option(names = "--repeat", paramLabel = "N", defaultValue = "3", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
         @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;

@@ -141,7 +141,7 @@ final class HdbscanCommand implements Callable<Integer> {
     @Option(names = "--backend", paramLabel = "auto|scalar|simd|opencl|cuda", defaultValue = "auto",
             converter = EngineChoice.Name.class,
             description = "Where the distances are computed (default auto: CPU kernels per stage, scalar for small "
-                    + "inputs, SIMD for large ones); opencl or cuda: the GPU engine on the first usable device "
+                    + "inputs, SIMD for large ones); opencl or cuda: the GPU engine on the first usable device, for opencl a GPU before a CPU device "
                     + "(refused with the reason when there is none; see sylva devices). Results do not depend on it.")
     String backend;
 

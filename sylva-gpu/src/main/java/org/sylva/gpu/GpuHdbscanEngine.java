@@ -40,7 +40,7 @@ public final class GpuHdbscanEngine implements HdbscanEngine {
         this.shortcuts = shortcuts;
     }
 
-    /** The engine on the first usable OpenCL device; a {@link GpuException} naming why none is usable. */
+    /** The engine on the OpenCL device {@code --backend opencl} uses (a GPU before a CPU device); a {@link GpuException} naming why none is usable. */
     public static GpuHdbscanEngine openCl() {
         return new GpuHdbscanEngine(OpenClBackend.preferred(), LaunchPolicy.DEFAULT, true);
     }

@@ -48,7 +48,7 @@ public final class GpuTreeEngine implements TreeEngine {
         this.localSubtrees = localSubtrees;
     }
 
-    /** The engine on the first usable OpenCL device; a {@link GpuException} naming why none is usable. */
+    /** The engine on the OpenCL device {@code --backend opencl} uses (a GPU before a CPU device); a {@link GpuException} naming why none is usable. */
     public static GpuTreeEngine openCl() {
         return new GpuTreeEngine(OpenClBackend.preferred());
     }
