@@ -179,12 +179,15 @@ static void* run_thread(void* arg) {
             default: tree::bt_small(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
         }
     } else if (t->f == (void*) 0x10) {
-        kernels::core_lists(*(const double**) p[0], *(int*) p[1], *(int*) p[2], *(int*) p[3], *(int*) p[4],
-                            *(int*) p[5], *(double**) p[6], *(int**) p[7]);
+        kernels::core_lists(*(const double**) p[0], *(const int**) p[1], *(const double**) p[2],
+                            *(const double**) p[3], *(int*) p[4], *(int*) p[5], *(int*) p[6], *(int*) p[7],
+                            *(int*) p[8], *(double**) p[9], *(int**) p[10]);
     } else {
-        kernels::cheapest_edges(*(const double**) p[0], *(const double**) p[1], *(const int**) p[2],
-                                *(const int**) p[3], *(int*) p[4], *(int*) p[5], *(int*) p[6], *(int*) p[7],
-                                *(int*) p[8], *(double*) p[9], *(int*) p[10], *(double**) p[11], *(int**) p[12]);
+        kernels::cheapest_edges(*(const double**) p[0], *(const int**) p[1], *(const double**) p[2],
+                                *(const double**) p[3], *(const double**) p[4], *(const int**) p[5],
+                                *(const int**) p[6], *(const int**) p[7], *(int*) p[8], *(int*) p[9], *(int*) p[10],
+                                *(int*) p[11], *(int*) p[12], *(double*) p[13], *(int*) p[14], *(double**) p[15],
+                                *(int**) p[16]);
     }
     return nullptr;
 }

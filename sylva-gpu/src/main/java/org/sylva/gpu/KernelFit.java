@@ -18,9 +18,16 @@ import org.sylva.hdbscan.engine.FittedPoints;
  * }</pre>
  */
 public final class KernelFit implements DeviceFit {
+    /** Radii are rounded up by this factor, past every rounding of the distances they were taken from. */
+    private static final double RADIUS_UP = 1 + 1e-9;
+
     private final DeviceSession s;
-    private final int n, d, k, rowsPerTile;
-    private final DeviceBuffer pts, sq, idx, core, comp, active, outW, outQ;
+    private final int n, d, k, rowsPerTile, tiles;
+    /** order[position]: the original index of the point the device holds there; position[original] the inverse. */
+    private final int[] order, position;
+    private final DeviceBuffer pts, orig, cen, rad, tileComp, sq, idx, core, comp, active, outW, outQ;
+    /** This round's active points' slots on the device (sorted by position), in the host's order. */
+    private int[] slotOf = new int[0];
 
     /** Uploads {@code points} and allocates the buffers on {@code session}, which this fit then owns. */
     public KernelFit(DeviceSession session, FittedPoints points, int k) {
@@ -30,21 +37,37 @@ public final class KernelFit implements DeviceFit {
         this.k = k;
         try {
             this.rowsPerTile = TileShape.rowsPerTile(d);
-            // every buffer by name (their sum is TileShape.deviceBytes), checked before the first is made
-            long[] bytes = {8L * n * d, 8L * n * k, 4L * n * k, 8L * n, 4L * n, 4L * n, 8L * n, 4L * n};
+            this.tiles = (n + rowsPerTile - 1) / rowsPerTile;
+            // every buffer by name, checked before the first is made
+            long[] bytes = {8L * n * d, 4L * n, 8L * tiles * d, 8L * tiles, 4L * tiles, 8L * n * k, 4L * n * k,
+                    8L * n, 4L * n, 4L * n, 8L * n, 4L * n};
             DeviceMemory.check(session, "the fit", new String[] {"points (d x n float64, transposed)",
+                    "original indices", "tile centres (float64)", "tile radii", "tile components",
                     "nearest distances (n x k float64)", "nearest indices (n x k int32)", "core distances",
                     "components", "active points", "edge weights", "edge ends"}, bytes);
+            order = SpatialOrder.of(points.rows(), n, d);
+            position = new int[n];
+            for (int i = 0; i < n; i++) position[order[i]] = i;
             pts = s.allocate(bytes[0]);
-            sq = s.allocate(bytes[1]);
-            idx = s.allocate(bytes[2]);
-            core = s.allocate(bytes[3]);
-            comp = s.allocate(bytes[4]);
-            active = s.allocate(bytes[5]);
-            outW = s.allocate(bytes[6]);
-            outQ = s.allocate(bytes[7]);
+            orig = s.allocate(bytes[1]);
+            cen = s.allocate(bytes[2]);
+            rad = s.allocate(bytes[3]);
+            tileComp = s.allocate(bytes[4]);
+            sq = s.allocate(bytes[5]);
+            idx = s.allocate(bytes[6]);
+            core = s.allocate(bytes[7]);
+            comp = s.allocate(bytes[8]);
+            active = s.allocate(bytes[9]);
+            outW = s.allocate(bytes[10]);
+            outQ = s.allocate(bytes[11]);
+            double[] centres = new double[tiles * d];
+            double[] radii = new double[tiles];
+            tileBalls(points.rows(), centres, radii);
             try (Arena a = Arena.ofConfined()) {
-                s.upload(pts, transposed(points.rows(), n, d, a));
+                s.upload(pts, transposed(points.rows(), order, n, d, a));
+                s.upload(orig, a.allocateFrom(JAVA_INT, order));
+                s.upload(cen, a.allocateFrom(JAVA_DOUBLE, centres));
+                s.upload(rad, a.allocateFrom(JAVA_DOUBLE, radii));
             }
         } catch (RuntimeException | Error e) {
             session.close();
@@ -53,15 +76,46 @@ public final class KernelFit implements DeviceFit {
     }
 
     /**
-     * The row-major points {@code rows} (n x d) transposed into native memory: coordinate j of point p at
-     * {@code j * n + p}, the layout the kernels read (a warp's own points are adjacent at each coordinate).
+     * The row-major points {@code rows} (n x d) in the device's order, transposed into native memory:
+     * coordinate j of the point at position i at {@code j * n + i} (a warp's own points are adjacent).
      */
-    static MemorySegment transposed(double[] rows, int n, int d, Arena arena) {
+    static MemorySegment transposed(double[] rows, int[] order, int n, int d, Arena arena) {
         MemorySegment out = arena.allocate(JAVA_DOUBLE, (long) n * d);
-        for (int p = 0; p < n; p++) {
-            for (int j = 0; j < d; j++) out.setAtIndex(JAVA_DOUBLE, (long) j * n + p, rows[p * d + j]);
+        for (int i = 0; i < n; i++) {
+            int p = order[i];
+            for (int j = 0; j < d; j++) out.setAtIndex(JAVA_DOUBLE, (long) j * n + i, rows[p * d + j]);
         }
         return out;
+    }
+
+    /**
+     * Each tile's ball: the mean of its points as centre, and the largest distance from it, computed as the
+     * kernels compute distances and rounded up ({@link #RADIUS_UP}); +inf when not finite (nothing skipped).
+     */
+    private void tileBalls(double[] rows, double[] centres, double[] radii) {
+        for (int t = 0; t < tiles; t++) {
+            int base = t * rowsPerTile, m = Math.min(rowsPerTile, n - base);
+            for (int j = 0; j < d; j++) {
+                double sum = 0;
+                for (int r = 0; r < m; r++) sum += rows[order[base + r] * d + j];
+                centres[t * d + j] = sum / m;
+            }
+            double max = 0;
+            for (int r = 0; r < m; r++) {
+                double sum = 0;
+                int p = order[base + r];
+                for (int j = 0; j < d; j++) {
+                    double diff = rows[p * d + j] - centres[t * d + j];
+                    sum += diff * diff;
+                }
+                max = Math.max(max, Math.sqrt(sum));
+            }
+            double r = max * RADIUS_UP;
+            radii[t] = Double.isFinite(r) ? r : Double.POSITIVE_INFINITY;
+            for (int j = 0; j < d; j++) {
+                if (!Double.isFinite(centres[t * d + j])) radii[t] = Double.POSITIVE_INFINITY;
+            }
+        }
     }
 
     @Override
@@ -76,9 +130,9 @@ public final class KernelFit implements DeviceFit {
 
     @Override
     public void coreLists(int first, int count) {
-        s.launch("core_lists", count, KernelArg.of(pts), KernelArg.of(n), KernelArg.of(d),
-                KernelArg.of(rowsPerTile), KernelArg.of(first), KernelArg.of(count), KernelArg.of(sq),
-                KernelArg.of(idx));
+        s.launch("core_lists", count, KernelArg.of(pts), KernelArg.of(orig), KernelArg.of(cen), KernelArg.of(rad),
+                KernelArg.of(n), KernelArg.of(d), KernelArg.of(rowsPerTile), KernelArg.of(first), KernelArg.of(count),
+                KernelArg.of(sq), KernelArg.of(idx));
     }
 
     @Override
@@ -88,33 +142,53 @@ public final class KernelFit implements DeviceFit {
             MemorySegment y = a.allocate(JAVA_INT, (long) n * k);
             s.download(sq, x);
             s.download(idx, y);
-            MemorySegment.copy(x, JAVA_DOUBLE, 0, squared, 0, n * k);
-            MemorySegment.copy(y, JAVA_INT, 0, indices, 0, n * k);
-        }
-    }
-
-    @Override
-    public void setCore(double[] values) {
-        try (Arena a = Arena.ofConfined()) {
-            s.upload(core, a.allocateFrom(JAVA_DOUBLE, values));
-        }
-    }
-
-    @Override
-    public void setRound(int[] component, int[] activePoints, int activeCount) {
-        try (Arena a = Arena.ofConfined()) {
-            s.upload(comp, a.allocateFrom(JAVA_INT, component));
-            if (activeCount > 0) {
-                MemorySegment x = a.allocate(JAVA_INT, activeCount);
-                MemorySegment.copy(activePoints, 0, x, JAVA_INT, 0, activeCount);
-                s.upload(active, x);
+            // the device's rows are by position, their entries original indices: each row to its point
+            for (int i = 0; i < n; i++) {
+                int p = order[i];
+                MemorySegment.copy(x, JAVA_DOUBLE, (long) i * k * 8, squared, p * k, k);
+                MemorySegment.copy(y, JAVA_INT, (long) i * k * 4, indices, p * k, k);
             }
         }
     }
 
     @Override
+    public void setCore(double[] values) {
+        double[] byPosition = new double[n];
+        for (int i = 0; i < n; i++) byPosition[i] = values[order[i]];
+        try (Arena a = Arena.ofConfined()) {
+            s.upload(core, a.allocateFrom(JAVA_DOUBLE, byPosition));
+        }
+    }
+
+    @Override
+    public void setRound(int[] component, int[] activePoints, int activeCount) {
+        int[] byPosition = new int[n];
+        for (int i = 0; i < n; i++) byPosition[i] = component[order[i]];
+        int[] tileOf = new int[tiles];
+        for (int t = 0; t < tiles; t++) {
+            int base = t * rowsPerTile, m = Math.min(rowsPerTile, n - base), c = byPosition[base];
+            for (int r = 1; r < m && c >= 0; r++) if (byPosition[base + r] != c) c = -1;
+            tileOf[t] = c;
+        }
+        // the active points by position (a work-group's points near each other), and each one's slot
+        int[] slots = new int[activeCount];
+        for (int i = 0; i < activeCount; i++) slots[i] = position[activePoints[i]];
+        java.util.Arrays.sort(slots);
+        int[] slotAt = new int[n];
+        for (int j = 0; j < activeCount; j++) slotAt[slots[j]] = j;
+        slotOf = new int[activeCount];
+        for (int i = 0; i < activeCount; i++) slotOf[i] = slotAt[position[activePoints[i]]];
+        try (Arena a = Arena.ofConfined()) {
+            s.upload(comp, a.allocateFrom(JAVA_INT, byPosition));
+            s.upload(tileComp, a.allocateFrom(JAVA_INT, tileOf));
+            if (activeCount > 0) s.upload(active, a.allocateFrom(JAVA_INT, slots));
+        }
+    }
+
+    @Override
     public void cheapestEdges(int first, int count, double alpha) {
-        s.launch("cheapest_edges", count, KernelArg.of(pts), KernelArg.of(core), KernelArg.of(comp),
+        s.launch("cheapest_edges", count, KernelArg.of(pts), KernelArg.of(orig), KernelArg.of(cen),
+                KernelArg.of(rad), KernelArg.of(core), KernelArg.of(comp), KernelArg.of(tileComp),
                 KernelArg.of(active), KernelArg.of(n), KernelArg.of(d), KernelArg.of(rowsPerTile),
                 KernelArg.of(first), KernelArg.of(count), KernelArg.of(alpha), KernelArg.of(alpha != 1.0 ? 1 : 0),
                 KernelArg.of(outW), KernelArg.of(outQ));
@@ -128,8 +202,10 @@ public final class KernelFit implements DeviceFit {
             MemorySegment q = a.allocate(JAVA_INT, count);
             s.download(outW, w);
             s.download(outQ, q);
-            MemorySegment.copy(w, JAVA_DOUBLE, 0, weight, 0, count);
-            MemorySegment.copy(q, JAVA_INT, 0, other, 0, count);
+            for (int i = 0; i < count; i++) {
+                weight[i] = w.getAtIndex(JAVA_DOUBLE, slotOf[i]);
+                other[i] = q.getAtIndex(JAVA_INT, slotOf[i]);
+            }
         }
     }
 

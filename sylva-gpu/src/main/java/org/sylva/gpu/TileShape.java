@@ -28,8 +28,9 @@ public final class TileShape {
         return Math.min(TILE_ROWS_MAX, TILE_DOUBLES / d);
     }
 
-    /** Device bytes of a fit: points, lists of {@code k}, core distances, components, round outputs (the buffers of {@link KernelFit}). */
+    /** Device bytes of a fit: points and their original indices, tile balls and components, lists of {@code k}, core distances, components, round outputs (the buffers of {@link KernelFit}). */
     public static long deviceBytes(int n, int d, int k) {
-        return 8L * n * d + 12L * n * k + (8L + 4 + 4 + 8 + 4) * n;
+        long tiles = (n + rowsPerTile(d) - 1) / rowsPerTile(d);
+        return 8L * n * d + 4L * n + tiles * (8L * d + 8 + 4) + 12L * n * k + (8L + 4 + 4 + 8 + 4) * n;
     }
 }

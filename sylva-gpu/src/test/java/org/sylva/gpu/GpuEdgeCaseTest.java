@@ -20,8 +20,8 @@ import org.sylva.progress.ProgressListener;
 
 /**
  * The GPU engine (OpenCL) against the CPU engine, byte for byte, on the edges: one coordinate, 200
- * coordinates, all points identical, alpha != 1, launches of 1, a prime and all points, shortcuts on
- * and off on clip-like data with duplicates; too few points refused as the CPU refuses; a cancel
+ * coordinates, all points identical, alpha != 1, scales near float64's underflow and the largest accepted, launches of
+ * 1, a prime and all points, shortcuts on and off on clip-like data with duplicates; too few points refused as the CPU refuses; a cancel
  * between launches.
  */
 class GpuEdgeCaseTest {
@@ -58,6 +58,17 @@ class GpuEdgeCaseTest {
     @Test
     void twoHundredCoordinates() {
         same(clipLike(180, 200, 2), 180, 200, 5, 4, 1.0, LaunchPolicy.DEFAULT, true);
+    }
+
+    @Test
+    void tinyAndHugeScales() {
+        // squared differences near underflow (1e-155: subnormal squares) and the largest coordinates a fit
+        // takes (below 1e150): the tile bounds must skip nothing they cannot prove
+        for (double scale : new double[] {1e-155, 1e-150, 1e-140, 1e147}) {
+            double[] x = clipLike(700, 8, 7);
+            for (int i = 0; i < x.length; i++) x[i] *= scale;
+            same(x, 700, 8, 5, 5, 1.0, LaunchPolicy.DEFAULT, true);
+        }
     }
 
     @Test
