@@ -72,6 +72,23 @@ class GpuEdgeCaseTest {
     }
 
     @Test
+    void randomShapesTiesAndAlphas() {
+        // the tile skips against the CPU on many shapes: sizes around the tile lengths, 1 to 61
+        // coordinates, grids (equal distances everywhere) and blobs, alpha on both sides of 1
+        SplittableRandom r = new SplittableRandom(2026);
+        int[] dims = {1, 2, 3, 5, 17, 61};
+        for (int c = 0; c < 12; c++) {
+            int n = 40 + r.nextInt(900), d = dims[r.nextInt(dims.length)];
+            boolean grid = r.nextBoolean();
+            double[] x = grid ? new double[n * d] : clipLike(n, d, 100 + c);
+            if (grid) for (int i = 0; i < x.length; i++) x[i] = r.nextInt(4);
+            int ms = 1 + r.nextInt(12);
+            double alpha = new double[] {1.0, 0.5, 1.7}[r.nextInt(3)];
+            same(x, n, d, 2 + r.nextInt(8), ms, alpha, LaunchPolicy.DEFAULT, r.nextBoolean());
+        }
+    }
+
+    @Test
     void allPointsIdentical() {
         double[] x = new double[12 * 3];
         java.util.Arrays.fill(x, 2.5);
