@@ -12,8 +12,10 @@ package org.sylva.gpu;
  * }</pre>
  */
 public final class SpatialOrder {
-    /** Groups this small are left in index order. */
+    /** Groups this small are left as they are. */
     static final int LEAF = 16;
+    /** Points read to choose a group's widest coordinate. */
+    static final int SAMPLE = 256;
 
     private SpatialOrder() {
     }
@@ -24,6 +26,7 @@ public final class SpatialOrder {
         for (int i = 0; i < n; i++) order[i] = i;
         // an explicit stack of ranges: depth at most about log2(n / LEAF) + 1 per pending range, n ranges at most
         int[] stack = new int[2 * 64 + 2];
+        double[] min = new double[d], max = new double[d], key = new double[n];
         int top = 0;
         stack[top++] = 0;
         stack[top++] = n;
@@ -31,9 +34,9 @@ public final class SpatialOrder {
             int hi = stack[--top];
             int lo = stack[--top];
             if (hi - lo <= LEAF) continue;
-            int dim = widest(rows, d, order, lo, hi);
+            int dim = widest(rows, d, order, lo, hi, min, max);
             int mid = (lo + hi) >>> 1;
-            select(rows, d, dim, order, lo, hi, mid);
+            select(rows, d, dim, order, key, lo, hi, mid);
             if (top + 4 > stack.length) stack = java.util.Arrays.copyOf(stack, stack.length * 2);
             stack[top++] = mid;
             stack[top++] = hi;
@@ -43,56 +46,83 @@ public final class SpatialOrder {
         return order;
     }
 
-    private static int widest(double[] rows, int d, int[] order, int lo, int hi) {
+    /**
+     * The coordinate of largest spread over order[lo, hi) (the first such), estimated from at most
+     * {@link #SAMPLE} entries evenly spaced in the range: the choice only decides how compact the tiles
+     * are, and a full pass per node would cost n x d reads per level.
+     */
+    private static int widest(double[] rows, int d, int[] order, int lo, int hi, double[] min, double[] max) {
+        java.util.Arrays.fill(min, 0, d, Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(max, 0, d, Double.NEGATIVE_INFINITY);
+        int m = hi - lo, take = Math.min(m, SAMPLE);
+        for (int t = 0; t < take; t++) {
+            int at = order[lo + (int) ((long) t * m / take)] * d;
+            for (int j = 0; j < d; j++) {
+                double v = rows[at + j];
+                if (v < min[j]) min[j] = v;
+                if (v > max[j]) max[j] = v;
+            }
+        }
         int best = 0;
         double bestSpread = -1;
         for (int j = 0; j < d; j++) {
-            double min = Double.POSITIVE_INFINITY, max = Double.NEGATIVE_INFINITY;
-            for (int i = lo; i < hi; i++) {
-                double v = rows[order[i] * d + j];
-                if (v < min) min = v;
-                if (v > max) max = v;
-            }
-            if (max - min > bestSpread) {
-                bestSpread = max - min;
+            if (max[j] - min[j] > bestSpread) {
+                bestSpread = max[j] - min[j];
                 best = j;
             }
         }
         return best;
     }
 
-    /** (coordinate dim, index) order: negative when point a comes before point b. */
-    private static int compare(double[] rows, int d, int dim, int a, int b) {
-        int c = Double.compare(rows[a * d + dim], rows[b * d + dim]);
-        return c != 0 ? c : Integer.compare(a, b);
-    }
-
-    /** Rearranges order[lo, hi) so that order[k] is in its sorted place, smaller before, larger after. */
-    private static void select(double[] rows, int d, int dim, int[] order, int lo, int hi, int k) {
+    /**
+     * Rearranges order[lo, hi) so that order[k] is in its place in (coordinate dim, index) order, smaller
+     * before, larger after. The coordinates are copied into {@code key} first (key[i] for order[i]), so the
+     * selection reads two arrays in turn rather than rows at random.
+     */
+    private static void select(double[] rows, int d, int dim, int[] order, double[] key, int lo, int hi, int k) {
+        for (int i = lo; i < hi; i++) key[i] = rows[order[i] * d + dim];
         int l = lo, h = hi - 1;
         for (int guard = 0; guard < hi - lo + 64 && l < h; guard++) {
             int m = (l + h) >>> 1;
             // median of three as the pivot, moved to h
-            if (compare(rows, d, dim, order[m], order[l]) < 0) swap(order, m, l);
-            if (compare(rows, d, dim, order[h], order[l]) < 0) swap(order, h, l);
-            if (compare(rows, d, dim, order[m], order[h]) < 0) swap(order, m, h);
-            int pivot = order[h];
+            if (before(key, order, m, l)) swap(key, order, m, l);
+            if (before(key, order, h, l)) swap(key, order, h, l);
+            if (before(key, order, m, h)) swap(key, order, m, h);
             int store = l;
             for (int i = l; i < h; i++) {
-                if (compare(rows, d, dim, order[i], pivot) < 0) swap(order, i, store++);
+                if (before(key, order, i, h)) swap(key, order, i, store++);
             }
-            swap(order, store, h);
+            swap(key, order, store, h);
             if (store == k) return;
             if (store < k) l = store + 1;
             else h = store - 1;
         }
         if (l < h) {
-            // not reached for distinct (coordinate, index) keys; a sort keeps the contract regardless
+            // not reached: each step places a pivot and shrinks the range; a sort keeps the contract regardless
             Integer[] part = new Integer[h - l + 1];
             for (int i = l; i <= h; i++) part[i - l] = order[i];
-            java.util.Arrays.sort(part, (a, b) -> compare(rows, d, dim, a, b));
-            for (int i = l; i <= h; i++) order[i] = part[i - l];
+            java.util.Arrays.sort(part, (x, y) -> {
+                int c = Double.compare(rows[x * d + dim], rows[y * d + dim]);
+                return c != 0 ? c : Integer.compare(x, y);
+            });
+            for (int i = l; i <= h; i++) {
+                order[i] = part[i - l];
+                key[i] = rows[order[i] * d + dim];
+            }
         }
+    }
+
+    /** Whether entry i comes before entry j: by key (Double.compare: -0.0 before 0.0), then by index. */
+    private static boolean before(double[] key, int[] order, int i, int j) {
+        int c = Double.compare(key[i], key[j]);
+        return c != 0 ? c < 0 : order[i] < order[j];
+    }
+
+    private static void swap(double[] key, int[] order, int i, int j) {
+        double t = key[i];
+        key[i] = key[j];
+        key[j] = t;
+        swap(order, i, j);
     }
 
     private static void swap(int[] a, int i, int j) {
