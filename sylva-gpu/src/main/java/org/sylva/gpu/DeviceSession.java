@@ -43,11 +43,21 @@ public interface DeviceSession extends AutoCloseable {
     /** A new buffer of {@code bytes} (at least 1); beyond {@link #largestAllocationBytes()} a {@link GpuException}. */
     DeviceBuffer allocate(long bytes);
 
+    /** Copies all of {@code host} into {@code buffer} from byte {@code offset} on. */
+    void upload(DeviceBuffer buffer, long offset, MemorySegment host);
+
+    /** Copies {@code host.byteSize()} bytes of {@code buffer} from byte {@code offset} on into {@code host}. */
+    void download(DeviceBuffer buffer, long offset, MemorySegment host);
+
     /** Copies all of {@code host} to the start of {@code buffer}. */
-    void upload(DeviceBuffer buffer, MemorySegment host);
+    default void upload(DeviceBuffer buffer, MemorySegment host) {
+        upload(buffer, 0, host);
+    }
 
     /** Copies the first {@code host.byteSize()} bytes of {@code buffer} into {@code host}. */
-    void download(DeviceBuffer buffer, MemorySegment host);
+    default void download(DeviceBuffer buffer, MemorySegment host) {
+        download(buffer, 0, host);
+    }
 
     /** Runs {@code kernel} over {@code items} work-items (rounded up to whole groups); waits for it. */
     void launch(String kernel, int items, KernelArg... args);

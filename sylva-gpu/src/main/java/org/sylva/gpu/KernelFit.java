@@ -63,8 +63,8 @@ public final class KernelFit implements DeviceFit {
             double[] centres = new double[tiles * d];
             double[] radii = new double[tiles];
             tileBalls(points.rows(), centres, radii);
+            uploadPoints(points.rows());
             try (Arena a = Arena.ofConfined()) {
-                s.upload(pts, transposed(points.rows(), order, n, d, a));
                 s.upload(orig, a.allocateFrom(JAVA_INT, order));
                 s.upload(cen, a.allocateFrom(JAVA_DOUBLE, centres));
                 s.upload(rad, a.allocateFrom(JAVA_DOUBLE, radii));
@@ -76,16 +76,33 @@ public final class KernelFit implements DeviceFit {
     }
 
     /**
-     * The row-major points {@code rows} (n x d) in the device's order, transposed into native memory:
-     * coordinate j of the point at position i at {@code j * n + i} (a warp's own points are adjacent).
+     * Entries a staging buffer holds: host-device copies go through one of about 8 MB at a time (a test
+     * lowers it to cross many chunk boundaries; read once per copy).
      */
-    static MemorySegment transposed(double[] rows, int[] order, int n, int d, Arena arena) {
-        MemorySegment out = arena.allocate(JAVA_DOUBLE, (long) n * d);
-        for (int i = 0; i < n; i++) {
-            int p = order[i];
-            for (int j = 0; j < d; j++) out.setAtIndex(JAVA_DOUBLE, (long) j * n + i, rows[p * d + j]);
+    static volatile int stageEntries = 1 << 20;
+
+    /**
+     * Uploads the row-major points {@code rows} (n x d) in the device's order, transposed: coordinate j of
+     * the point at position i at {@code j * n + i} (a warp's own points are adjacent). A run of rows at a
+     * time through one small native buffer: a fresh native buffer of the whole n x d would cost more in
+     * first-touch page faults than the copy itself.
+     */
+    private void uploadPoints(double[] rows) {
+        int chunk = Math.max(1, Math.min(n, stageEntries / d));
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment stage = a.allocate(JAVA_DOUBLE, (long) chunk * d);
+            for (int i0 = 0; i0 < n; i0 += chunk) {
+                int m = Math.min(chunk, n - i0);
+                for (int i = 0; i < m; i++) {
+                    int at = order[i0 + i] * d;
+                    for (int j = 0; j < d; j++) stage.setAtIndex(JAVA_DOUBLE, (long) j * m + i, rows[at + j]);
+                }
+                for (int j = 0; j < d; j++) {
+                    s.upload(pts, ((long) j * n + i0) * Double.BYTES,
+                            stage.asSlice((long) j * m * Double.BYTES, (long) m * Double.BYTES));
+                }
+            }
         }
-        return out;
     }
 
     /**
@@ -137,16 +154,22 @@ public final class KernelFit implements DeviceFit {
 
     @Override
     public void readLists(double[] squared, int[] indices) {
+        // the device's rows are by position, their entries original indices: each row to its point, a run
+        // of rows at a time through small native buffers
+        int chunk = Math.max(1, Math.min(n, stageEntries / k));
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment x = a.allocate(JAVA_DOUBLE, (long) n * k);
-            MemorySegment y = a.allocate(JAVA_INT, (long) n * k);
-            s.download(sq, x);
-            s.download(idx, y);
-            // the device's rows are by position, their entries original indices: each row to its point
-            for (int i = 0; i < n; i++) {
-                int p = order[i];
-                MemorySegment.copy(x, JAVA_DOUBLE, (long) i * k * 8, squared, p * k, k);
-                MemorySegment.copy(y, JAVA_INT, (long) i * k * 4, indices, p * k, k);
+            MemorySegment x = a.allocate(JAVA_DOUBLE, (long) chunk * k);
+            MemorySegment y = a.allocate(JAVA_INT, (long) chunk * k);
+            for (int i0 = 0; i0 < n; i0 += chunk) {
+                int m = Math.min(chunk, n - i0);
+                MemorySegment xs = x.asSlice(0, (long) m * k * Double.BYTES), ys = y.asSlice(0, (long) m * k * Integer.BYTES);
+                s.download(sq, (long) i0 * k * Double.BYTES, xs);
+                s.download(idx, (long) i0 * k * Integer.BYTES, ys);
+                for (int i = 0; i < m; i++) {
+                    int p = order[i0 + i];
+                    MemorySegment.copy(xs, JAVA_DOUBLE, (long) i * k * Double.BYTES, squared, p * k, k);
+                    MemorySegment.copy(ys, JAVA_INT, (long) i * k * Integer.BYTES, indices, p * k, k);
+                }
             }
         }
     }

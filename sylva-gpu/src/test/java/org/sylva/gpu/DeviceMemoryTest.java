@@ -62,11 +62,11 @@ class DeviceMemoryTest {
         }
 
         @Override
-        public void upload(DeviceBuffer buffer, MemorySegment host) {
+        public void upload(DeviceBuffer buffer, long offset, MemorySegment host) {
         }
 
         @Override
-        public void download(DeviceBuffer buffer, MemorySegment host) {
+        public void download(DeviceBuffer buffer, long offset, MemorySegment host) {
         }
 
         @Override
@@ -112,13 +112,13 @@ class DeviceMemoryTest {
         }
 
         @Override
-        public void upload(DeviceBuffer buffer, MemorySegment host) {
-            s.upload(buffer, host);
+        public void upload(DeviceBuffer buffer, long offset, MemorySegment host) {
+            s.upload(buffer, offset, host);
         }
 
         @Override
-        public void download(DeviceBuffer buffer, MemorySegment host) {
-            s.download(buffer, host);
+        public void download(DeviceBuffer buffer, long offset, MemorySegment host) {
+            s.download(buffer, offset, host);
         }
 
         @Override

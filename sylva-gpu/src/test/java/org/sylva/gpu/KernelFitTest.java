@@ -15,6 +15,23 @@ import org.sylva.hdbscan.engine.FittedPoints;
 class KernelFitTest {
     @Test
     void listsAreInDistanceThenIndexOrderOnATieHeavyGrid() {
+        listsAgainstABruteForce(1 << 20);
+    }
+
+    @Test
+    void copiesInManySmallChunksGiveTheSameLists() {
+        // 100 entries a copy: 33 rows of points and 11 rows of lists per chunk, a ragged last chunk of each
+        int old = KernelFit.stageEntries;
+        KernelFit.stageEntries = 100;
+        try {
+            listsAgainstABruteForce(100);
+        } finally {
+            KernelFit.stageEntries = old;
+        }
+    }
+
+    private static void listsAgainstABruteForce(int stage) {
+        assertEquals(stage, KernelFit.stageEntries);
         int n = 700, d = 3, k = 9;
         double[] x = new double[n * d];
         java.util.SplittableRandom r = new java.util.SplittableRandom(5);

@@ -80,15 +80,15 @@ final class CudaSession implements DeviceSession {
     }
 
     @Override
-    public void upload(DeviceBuffer buffer, MemorySegment host) {
+    public void upload(DeviceBuffer buffer, long offset, MemorySegment host) {
         cu.setCurrent(b.context);
-        cu.copyToDevice(buffer.handle(), host);
+        cu.copyToDevice(buffer.handle() + offset, host);
     }
 
     @Override
-    public void download(DeviceBuffer buffer, MemorySegment host) {
+    public void download(DeviceBuffer buffer, long offset, MemorySegment host) {
         cu.setCurrent(b.context);
-        cu.copyToHost(host, buffer.handle());
+        cu.copyToHost(host, buffer.handle() + offset);
     }
 
     @Override

@@ -78,13 +78,13 @@ final class OpenClSession implements DeviceSession {
     }
 
     @Override
-    public void upload(DeviceBuffer buffer, MemorySegment host) {
-        cl.write(b.queue, MemorySegment.ofAddress(buffer.handle()), 0, host);
+    public void upload(DeviceBuffer buffer, long offset, MemorySegment host) {
+        cl.write(b.queue, MemorySegment.ofAddress(buffer.handle()), offset, host);
     }
 
     @Override
-    public void download(DeviceBuffer buffer, MemorySegment host) {
-        cl.read(b.queue, MemorySegment.ofAddress(buffer.handle()), 0, host);
+    public void download(DeviceBuffer buffer, long offset, MemorySegment host) {
+        cl.read(b.queue, MemorySegment.ofAddress(buffer.handle()), offset, host);
     }
 
     @Override
