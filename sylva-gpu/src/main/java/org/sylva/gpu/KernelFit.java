@@ -11,7 +11,9 @@ import org.sylva.hdbscan.engine.FittedPoints;
  * One fit's buffers and the launches of the two kernels of {@code hdbscan.cl.inc}, written once against
  * a {@link DeviceSession}, so OpenCL and CUDA run the same host code with the same arguments. The
  * memory a fit needs, and its largest buffer, are checked against the device before any buffer is made
- * ({@link DeviceMemory}): too large is refused with the figures.
+ * ({@link DeviceMemory}): too large is refused with the figures. The device holds the points in
+ * {@link SpatialOrder}, transposed, with a bounding ball per tile; every call here takes and returns
+ * original indices, so the order never shows outside this class.
  *
  * <pre>{@code
  * try (DeviceFit f = backend.open(points, 21)) { f.coreLists(0, points.n()); }   // a KernelFit on the backend's session
