@@ -3,8 +3,8 @@ package org.sylva.gpu;
 /**
  * The shapes the kernels are launched with, shared by every API: how many candidate points a
  * work-group's local-memory tile holds ({@code TILE_DOUBLES} coordinates and at most
- * {@code TILE_ROWS_MAX} points, as {@code hdbscan.cl.inc} defines them) and how much device memory a
- * fit takes.
+ * {@code TILE_ROWS_MAX} points, as {@code hdbscan.cl.inc} defines them). The device memory a fit takes
+ * is {@link KernelFit}'s list of buffers, checked by {@link DeviceMemory}.
  *
  * <pre>{@code
  * int rows = TileShape.rowsPerTile(61);   // 33
@@ -26,11 +26,5 @@ public final class TileShape {
                     + "; the CPU engine takes any number (no GPU backend), or reduce them first (--pca K)");
         }
         return Math.min(TILE_ROWS_MAX, TILE_DOUBLES / d);
-    }
-
-    /** Device bytes of a fit: points and their original indices, tile balls and components, lists of {@code k}, core distances, components, round outputs (the buffers of {@link KernelFit}). */
-    public static long deviceBytes(int n, int d, int k) {
-        long tiles = (n + rowsPerTile(d) - 1) / rowsPerTile(d);
-        return 8L * n * d + 4L * n + tiles * (8L * d + 8 + 4) + 12L * n * k + (8L + 4 + 4 + 8 + 4) * n;
     }
 }
