@@ -186,8 +186,8 @@ static void* run_thread(void* arg) {
         kernels::cheapest_edges(*(const double**) p[0], *(const int**) p[1], *(const double**) p[2],
                                 *(const double**) p[3], *(const double**) p[4], *(const int**) p[5],
                                 *(const int**) p[6], *(const int**) p[7], *(int*) p[8], *(int*) p[9], *(int*) p[10],
-                                *(int*) p[11], *(int*) p[12], *(double*) p[13], *(int*) p[14], *(double**) p[15],
-                                *(int**) p[16]);
+                                *(int*) p[11], *(int*) p[12], *(double*) p[13], *(int*) p[14], *(int*) p[15],
+                                *(double**) p[16], *(int**) p[17]);
     }
     return nullptr;
 }

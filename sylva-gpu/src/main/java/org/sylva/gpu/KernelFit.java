@@ -30,6 +30,14 @@ public final class KernelFit implements DeviceFit {
     private final DeviceBuffer pts, orig, cen, rad, tileComp, sq, idx, core, comp, active, outW, outQ;
     /** This round's active points' slots on the device (sorted by position), in the host's order. */
     private int[] slotOf = new int[0];
+    /** This round's work-groups per block of active points ({@link #slicesFor}). */
+    private int slices = 1;
+
+    /**
+     * The most slices of a round: the system property {@code sylva.gpu.roundSlices} (for the device
+     * check's comparisons; 1 turns slicing off), else 16.
+     */
+    static final int MAX_SLICES = Math.max(1, Integer.getInteger("sylva.gpu.roundSlices", 16));
 
     /** Uploads {@code points} and allocates the buffers on {@code session}, which this fit then owns. */
     public KernelFit(DeviceSession session, FittedPoints points, int k) {
@@ -203,6 +211,7 @@ public final class KernelFit implements DeviceFit {
         for (int j = 0; j < activeCount; j++) slotAt[slots[j]] = j;
         slotOf = new int[activeCount];
         for (int i = 0; i < activeCount; i++) slotOf[i] = slotAt[position[activePoints[i]]];
+        slices = slicesFor(activeCount, n, tiles, s.width("cheapest_edges"), MAX_SLICES);
         try (Arena a = Arena.ofConfined()) {
             s.upload(comp, a.allocateFrom(JAVA_INT, byPosition));
             s.upload(tileComp, a.allocateFrom(JAVA_INT, tileOf));
@@ -210,26 +219,58 @@ public final class KernelFit implements DeviceFit {
         }
     }
 
+    /**
+     * Work-groups per block of a round's {@code active} points: 1 while they fill the device's
+     * {@code width}; with fewer, enough slices of the tiles to fill it (at most {@code most}, at most
+     * one per tile), so a late round's few points do not scan all tiles alone while the device idles.
+     * {@code active * slices <= n}, so the round's outputs fit the n-entry edge buffers.
+     */
+    static int slicesFor(int active, int n, int tiles, int width, int most) {
+        if (active <= 0) return 1;
+        int want = Math.min(Math.min(most, tiles), Math.min(width / active, n / active));
+        return Math.max(1, want);
+    }
+
+    /** This round's slices (tests). */
+    int roundSlices() {
+        return slices;
+    }
+
     @Override
     public void cheapestEdges(int first, int count, double alpha) {
-        s.launch("cheapest_edges", count, KernelArg.of(pts), KernelArg.of(orig), KernelArg.of(cen),
+        int group = s.groupSize();
+        int items = (int) Math.min(Integer.MAX_VALUE, ((long) count + group - 1) / group * group * slices);
+        s.launch("cheapest_edges", items, KernelArg.of(pts), KernelArg.of(orig), KernelArg.of(cen),
                 KernelArg.of(rad), KernelArg.of(core), KernelArg.of(comp), KernelArg.of(tileComp),
                 KernelArg.of(active), KernelArg.of(n), KernelArg.of(d), KernelArg.of(rowsPerTile),
                 KernelArg.of(first), KernelArg.of(count), KernelArg.of(alpha), KernelArg.of(alpha != 1.0 ? 1 : 0),
-                KernelArg.of(outW), KernelArg.of(outQ));
+                KernelArg.of(slices), KernelArg.of(outW), KernelArg.of(outQ));
     }
 
     @Override
     public void readEdges(int count, double[] weight, int[] other) {
         if (count == 0) return;
+        int m = count * slices;
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment w = a.allocate(JAVA_DOUBLE, count);
-            MemorySegment q = a.allocate(JAVA_INT, count);
+            MemorySegment w = a.allocate(JAVA_DOUBLE, m);
+            MemorySegment q = a.allocate(JAVA_INT, m);
             s.download(outW, w);
             s.download(outQ, q);
             for (int i = 0; i < count; i++) {
-                weight[i] = w.getAtIndex(JAVA_DOUBLE, slotOf[i]);
-                other[i] = q.getAtIndex(JAVA_INT, slotOf[i]);
+                // the lightest of the point's slices in the kernels' (weight, q) order; -1: none in a slice
+                long at = (long) slotOf[i] * slices;
+                double bw = Double.POSITIVE_INFINITY;
+                int bq = -1;
+                for (int c = 0; c < slices; c++) {
+                    double wc = w.getAtIndex(JAVA_DOUBLE, at + c);
+                    int qc = q.getAtIndex(JAVA_INT, at + c);
+                    if (qc >= 0 && (bq < 0 || wc < bw || (wc == bw && qc < bq))) {
+                        bw = wc;
+                        bq = qc;
+                    }
+                }
+                weight[i] = bw;
+                other[i] = bq;
             }
         }
     }

@@ -1,6 +1,7 @@
 package org.sylva.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Comparator;
@@ -10,7 +11,9 @@ import org.sylva.hdbscan.engine.FittedPoints;
 /**
  * The device's nearest lists, read back through {@link KernelFit}, against a brute force on the host:
  * the same squared distances (summed in dimension order) and, where distances tie, the smaller original
- * index first, although the device stores the points in its spatial order and skips whole tiles.
+ * index first, although the device stores the points in its spatial order and skips whole tiles; and a
+ * Borůvka round's cheapest edges against the host's, with the round's tiles split into slices (a few
+ * active points) and whole (all active).
  */
 class KernelFitTest {
     @Test
@@ -61,5 +64,73 @@ class KernelFitTest {
                 assertEquals(s[q[t]], sq[p * k + t], "point " + p + ", entry " + t);
             }
         }
+    }
+
+    @Test
+    void aRoundsCheapestEdgesInSlicesAndWholeMatchTheHost() {
+        int n = 3000, d = 2, k = 5;
+        double[] x = new double[n * d];
+        java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+        for (int i = 0; i < x.length; i++) x[i] = r.nextInt(40);   // 1 600 grid nodes: ties everywhere
+        double[] core = new double[n];
+        for (int p = 0; p < n; p++) core[p] = r.nextInt(4);       // equal weights between many pairs too
+        int[][] layouts = new int[2][n];
+        for (int p = 0; p < n; p++) {
+            layouts[0][p] = p % 7;                                           // scattered components
+            layouts[1][p] = (x[p * d] < 20 ? 0 : 2) + (x[p * d + 1] < 13 ? 0 : 1);   // four regions
+        }
+        int[] few = new int[20];
+        for (int i = 0; i < few.length; i++) few[i] = i * 149;
+        int[] all = new int[n];
+        for (int p = 0; p < n; p++) all[p] = p;
+        try (KernelFit f = (KernelFit) TestDevice.openCl().open(new FittedPoints(x, n, d), k)) {
+            f.setCore(core);
+            for (int[] comp : layouts) {
+                for (int[] active : new int[][] {few, all}) {
+                    for (double alpha : new double[] {1.0, 0.7}) {
+                        f.setRound(comp, active, active.length);
+                        if (active == few) assertTrue(f.roundSlices() > 1, "slices " + f.roundSlices());
+                        else assertEquals(1, f.roundSlices());
+                        f.cheapestEdges(0, active.length, alpha);
+                        double[] w = new double[active.length];
+                        int[] q = new int[active.length];
+                        f.readEdges(active.length, w, q);
+                        for (int i = 0; i < active.length; i++) {
+                            int p = active[i];
+                            double bw = Double.POSITIVE_INFINITY;
+                            int bq = -1;
+                            for (int o = 0; o < n; o++) {
+                                if (comp[o] == comp[p]) continue;
+                                double sum = 0;
+                                for (int j = 0; j < d; j++) {
+                                    double t = x[p * d + j] - x[o * d + j];
+                                    sum += t * t;
+                                }
+                                double dist = alpha == 1.0 ? Math.sqrt(sum) : Math.sqrt(sum) / alpha;
+                                double wo = Math.max(Math.max(core[p], core[o]), dist);
+                                if (wo < bw || (wo == bw && o < bq)) {
+                                    bw = wo;
+                                    bq = o;
+                                }
+                            }
+                            String at = "point " + p + " of " + active.length + " active, alpha " + alpha;
+                            assertEquals(bq, q[i], at);
+                            assertEquals(bw, w[i], at);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void slicesFillTheDeviceWithinTheBuffersAndTheTiles() {
+        assertEquals(1, KernelFit.slicesFor(0, 1000, 10, 128, 16));
+        assertEquals(1, KernelFit.slicesFor(128, 1000, 10, 128, 16));      // a full wave: whole
+        assertEquals(2, KernelFit.slicesFor(64, 1000, 10, 128, 16));
+        assertEquals(10, KernelFit.slicesFor(5, 1000, 10, 128, 16));       // at most one per tile
+        assertEquals(16, KernelFit.slicesFor(5, 100_000, 400, 67_584, 16)); // at most the most
+        assertEquals(3, KernelFit.slicesFor(300, 1000, 400, 67_584, 16));   // active * slices <= n
+        assertEquals(1, KernelFit.slicesFor(5, 100_000, 400, 67_584, 1));   // slicing off
     }
 }
