@@ -12,7 +12,6 @@ import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.core.CoreDistances;
-import org.sylva.hdbscan.engine.StageKernels;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.Clustering;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
@@ -22,10 +21,8 @@ import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.io.AtomicOutput;
-import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;
-import org.sylva.parallel.ParallelWork;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
@@ -76,8 +73,6 @@ public final class HdbscanModel {
     public static final String PREDICT_STAGE = "prediction";
     /** Stage name {@link #membershipVector} and {@link #allPointsMembershipVectors} report. */
     public static final String MEMBERSHIP_STAGE = "soft clustering";
-    /** Points per unit of parallel work. */
-    private static final int BLOCK = 256;
 
     private final HdbscanParameters parameters;
     /** How the fitted rows map back to the input rows (and what the left-out rows report). */
@@ -91,8 +86,8 @@ public final class HdbscanModel {
     private final Exemplars exemplars;
     /** The fit's spanning tree over the fitted rows, in edge order; null for a version 1 file or a tree given alone. */
     private final SpanningTree mst;
-    /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
-    private volatile NeighbourSearch search;
+    /** The fitted points' neighbour search, shared with the models derived from this one. */
+    private final FittedSearch search;
     /**
      * The principal components the fit clustered the scores of ({@code d} components of the input's
      * coordinates), applied to new points before anything else; null when the fit clustered its input as it was.
@@ -100,6 +95,8 @@ public final class HdbscanModel {
     private final PrincipalComponents projection;
     /** The shape of each input row when the fit's rows were arrays (clips); null when not recorded. */
     private final RowShape rowShape;
+    /** How this model answers its questions, with its clusters and projection. */
+    private final ModelAnswers answers;
 
     /**
      * Takes the arrays as they are (callers pass fresh ones). {@code fittedRows}: the input row of each
@@ -108,6 +105,13 @@ public final class HdbscanModel {
      */
     HdbscanModel(HdbscanParameters parameters, int total, int[] fittedRows, double[] rows, int n, int d, double[] core,
             CondensedTree tree, int[] selectedNodes, PointIndex index, SpanningTree mst, int[] leftOut) {
+        this(parameters, total, fittedRows, rows, n, d, core, tree, selectedNodes, new FittedSearch(rows, n, d, index),
+                mst, leftOut);
+    }
+
+    /** As above, sharing {@code search} (a model derived from another over the same fitted points). */
+    private HdbscanModel(HdbscanParameters parameters, int total, int[] fittedRows, double[] rows, int n, int d,
+            double[] core, CondensedTree tree, int[] selectedNodes, FittedSearch search, SpanningTree mst, int[] leftOut) {
         this.mst = mst;
         this.parameters = parameters;
         this.inputRows = new InputRows(total, n, fittedRows, leftOut);
@@ -118,9 +122,11 @@ public final class HdbscanModel {
         this.tree = tree;
         this.clusters = new ClusterTree(tree, selectedNodes);
         this.exemplars = Exemplars.of(tree, clusters, rows, d, KernelProvider.get().bestDistance().blockWidth());
-        this.search = index == null ? null : new NeighbourSearch(index);
+        this.search = search;
         this.projection = null;
         this.rowShape = null;
+        this.answers = new ModelAnswers(search, rows, n, d, core, parameters.minSamples(), clusters, exemplars,
+                inputRows, null);
     }
 
     /**
@@ -141,6 +147,8 @@ public final class HdbscanModel {
         this.search = base.search;
         this.projection = projection;
         this.rowShape = rowShape;
+        this.answers = new ModelAnswers(search, rows, n, d, core, parameters.minSamples(), clusters, exemplars,
+                inputRows, projection);
     }
 
     /**
@@ -249,9 +257,9 @@ public final class HdbscanModel {
         for (int i = 0; i < fn; i++) {
             for (int j = 0; j < fd; j++) fittedCoords[i * fd + j] = points.getDouble(fitted[i], j);
         }
-        int m = result.parameters().minSamples();
-        PointIndex index = index(fittedCoords, fn, fd, kernelFor(fn, fd), execution);
-        CoreDistances cd = coreDistances(index, m, execution);
+        FittedSearch.Prepared prepared = FittedSearch.prepare(fittedCoords, fn, fd, result.parameters().minSamples(),
+                execution);
+        CoreDistances cd = prepared.distances();
         double[] fitCore = result.coreDistances();
         for (int i = 0; i < fn; i++) {
             if (Double.doubleToLongBits(cd.core(i)) != Double.doubleToLongBits(fitCore[fitted[i]])) {
@@ -271,7 +279,7 @@ public final class HdbscanModel {
             }
         }
         return new HdbscanModel(result.parameters(), result.size(), identity ? null : fitted, fittedCoords, fn, fd,
-                predictionCore(cd, m), result.condensedTree(), result.selectedClusters(), index,
+                prepared.predictionCore(), result.condensedTree(), result.selectedClusters(), prepared.index(),
                 result.spanningTree(), leftOut);
     }
 
@@ -300,11 +308,10 @@ public final class HdbscanModel {
                     + ") must be at most the number of points (" + n + ")");
         }
         double[] copy = rows.clone();
-        PointIndex index = index(copy, n, d, kernelFor(n, d), execution);
-        CoreDistances cd = coreDistances(index, parameters.minSamples(), execution);
+        FittedSearch.Prepared prepared = FittedSearch.prepare(copy, n, d, parameters.minSamples(), execution);
         int[] selected = ClusterSelector.select(tree, parameters.selection()).selectedNodes();
-        return new HdbscanModel(parameters, n, null, copy, n, d, predictionCore(cd, parameters.minSamples()), tree,
-                selected, index, null, null);
+        return new HdbscanModel(parameters, n, null, copy, n, d, prepared.predictionCore(), tree, selected,
+                prepared.index(), null, null);
     }
 
     /** Reads a model {@link #save} wrote; see {@link ModelFile} for the format and what is refused. */
@@ -344,65 +351,6 @@ public final class HdbscanModel {
         ModelFile.write(out, this);
     }
 
-    /** The index of the fitted points for {@code kernel}, built on the execution's threads (bitwise the same for any count). */
-    private static PointIndex index(double[] rows, int n, int d, DistanceKernel kernel, Execution execution) {
-        return PointIndex.build(rows, n, d, kernel, execution.threads(), execution.cancel());
-    }
-
-    /**
-     * The distance kernel for a fit-sized job over {@code points} points of {@code d} coordinates, as the
-     * fit's {@code auto} chooses it ({@link StageKernels#coldScalar}): in a fresh JVM the vector kernels run
-     * interpreted at first, many times slower than the scalar loops, so a small job takes the scalar kernel
-     * unless the JVM is a long-lived one. The kernels compute the same bits.
-     */
-    private static DistanceKernel kernelFor(long points, int d) {
-        KernelProvider kp = KernelProvider.get();
-        return !StageKernels.longLived() && StageKernels.coldScalar(points, d) ? kp.scalarDistance() : kp.bestDistance();
-    }
-
-    /**
-     * The kernel for searching {@code m} new points among the {@code n} fitted ones: the scalar kernel where
-     * {@link StageKernels#coldScalarSearch} says a fresh JVM searches them faster on it, unless the JVM is a
-     * long-lived one; measured on cold predictions in BENCHMARKS.md, "New points on the kernels' lanes".
-     */
-    private DistanceKernel searchKernel(long m) {
-        KernelProvider kp = KernelProvider.get();
-        return !StageKernels.longLived() && StageKernels.coldScalarSearch(m, n, d) ? kp.scalarDistance() : kp.bestDistance();
-    }
-
-    private static CoreDistances coreDistances(PointIndex index, int m, Execution ex) {
-        return CoreDistances.compute(index, m, index.kernel(), ex.threads(), ex.progress(), ex.cancel());
-    }
-
-    /**
-     * The package's prediction core distances, from lists of {@code m + 1} entries counting the point:
-     * the {@code (m - 1)}-th entry, i.e. the {@code s}-th nearest point counting itself; 0 for
-     * {@code m = 1} ({@code s = 0}, where the package has none).
-     */
-    private static double[] predictionCore(CoreDistances cd, int m) {
-        double[] out = new double[cd.size()];
-        if (m >= 2) {
-            for (int i = 0; i < out.length; i++) out[i] = cd.neighbourDistance(i, m - 2);
-        }
-        return out;
-    }
-
-    /**
-     * The neighbour search on {@code kernel}, its index built on first use on the execution's threads (the
-     * same index for any count), and again when a later call takes the other kernel (a long-lived JVM moves
-     * from the scalar kernel to the vector one once).
-     */
-    private NeighbourSearch search(Execution execution, DistanceKernel kernel) {
-        NeighbourSearch s = search;
-        if (s == null || s.kernel() != kernel) {
-            // no float32 copy: the search computes every distance in float64
-            s = new NeighbourSearch(PointIndex.buildWithoutFloat32Copy(rows, n, d, kernel, execution.threads(),
-                    execution.cancel()));
-            search = s;   // benign race: every caller builds an index that answers the same
-        }
-        return s;
-    }
-
     // ---------------------------------------------------------------- questions
 
     /** As {@link #approximatePredict(PointSet, Execution)} on all processors. */
@@ -418,7 +366,7 @@ public final class HdbscanModel {
      *     fitted ones, or a coordinate that is not finite or beyond +-1e150
      */
     public Prediction approximatePredict(PointSet newPoints, Execution execution) {
-        return answer(newPoints, execution, true, false, PREDICT_STAGE).prediction();
+        return answers.answer(newPoints, execution, true, false, PREDICT_STAGE).prediction();
     }
 
     /** As {@link #membershipVector(PointSet, Execution)} on all processors. */
@@ -433,7 +381,7 @@ public final class HdbscanModel {
      * @throws InvalidInputException as {@link #approximatePredict(PointSet, Execution)}
      */
     public Membership membershipVector(PointSet newPoints, Execution execution) {
-        return answer(newPoints, execution, false, true, MEMBERSHIP_STAGE).membership();
+        return answers.answer(newPoints, execution, false, true, MEMBERSHIP_STAGE).membership();
     }
 
     /**
@@ -449,46 +397,7 @@ public final class HdbscanModel {
      * @throws InvalidInputException as {@link #approximatePredict(PointSet, Execution)}
      */
     public Answers predictWithMembership(PointSet newPoints, Execution execution) {
-        return answer(newPoints, execution, true, true, PREDICT_STAGE);
-    }
-
-    /**
-     * The hard answer ({@code hard}), the soft one ({@code soft}) or both, with one neighbour search per new
-     * point; the answer not asked for is null.
-     */
-    private Answers answer(PointSet newPoints, Execution execution, boolean hard, boolean soft, String stage) {
-        double[] q = NewPoints.rows(newPoints, d, projection, execution);
-        int m = newPoints.size();
-        int k = clusters.labels();
-        int[] labels = hard ? new int[m] : null, connecting = hard ? new int[m] : null;
-        double[] prob = hard ? new double[m] : null, scores = hard ? new double[m] : null;
-        double[] out = soft ? new double[m * k] : null;
-        DistanceKernel kernel = searchKernel(m);
-        Connector conn = connector(execution, kernel);
-        SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars, kernel) : null;
-        Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
-        SoftAssignment.Scratch[] softScratch = new SoftAssignment.Scratch[execution.threads()];
-        int[] order = NewPoints.searchOrder(search(execution, kernel), q, m, d, execution);
-        run(m, stage, execution, (worker, from, to) -> {
-            if (scratch[worker] == null) {
-                scratch[worker] = conn.scratch();
-                if (soft) softScratch[worker] = membership.scratch();
-            }
-            Connector.Scratch s = scratch[worker];
-            for (int at = from; at < to; at++) {
-                int i = order[at];
-                conn.connect(q, i * d, s);
-                if (hard) {
-                    labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
-                    prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
-                    scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
-                    connecting[i] = inputRows.inputRow(s.neighbour);
-                }
-                if (soft) membership.newPoint(q, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
-            }
-        });
-        return new Answers(hard ? new Prediction(labels, prob, scores, connecting) : null,
-                soft ? new Membership(m, k, out) : null);
+        return answers.answer(newPoints, execution, true, true, PREDICT_STAGE);
     }
 
     /**
@@ -512,44 +421,7 @@ public final class HdbscanModel {
      * point given as a new point gets another vector.
      */
     public Membership allPointsMembershipVectors(Execution execution) {
-        int k = clusters.labels();
-        double[] out = new double[n * k];
-        SoftAssignment soft = new SoftAssignment(clusters, exemplars, kernelFor(n, d));
-        if (k > 0) {
-            int units = (n + BLOCK - 1) / BLOCK;
-            double[] unitMax = new double[units];
-            run(n, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
-                double max = Double.NaN;
-                for (int p = from; p < to; p++) max = SoftAssignment.nanMax(max, soft.fittedScores(p, out, p * k));
-                unitMax[from / BLOCK] = max;
-            });
-            double global = Double.NaN;
-            for (double v : unitMax) global = SoftAssignment.nanMax(global, v);
-            double max = global;
-            SoftAssignment.Scratch[] scratch = new SoftAssignment.Scratch[execution.threads()];
-            run(n, MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
-                if (scratch[worker] == null) scratch[worker] = soft.scratch();
-                for (int p = from; p < to; p++) soft.fittedPoint(p, rows, p * d, max, out, p * k, scratch[worker]);
-            });
-        }
-        return new Membership(inputRows.total(), k, inputRows.rowsOf(out, k));
-    }
-
-    /** A range of points {@code [from, to)} handled by one worker. */
-    @FunctionalInterface
-    interface Block {
-        void run(int worker, int from, int to);
-    }
-
-    /** Runs {@code block} over {@code [0, m)} in blocks of {@value #BLOCK} points on the execution's threads. */
-    static void run(int m, String stage, Execution ex, Block block) {
-        int units = (m + BLOCK - 1) / BLOCK;
-        new ParallelWork(ex.threads()).run(units, stage, ex.progress(), ex.cancel(),
-                (worker, unit) -> block.run(worker, unit * BLOCK, Math.min(m, (unit + 1) * BLOCK)));
-    }
-
-    private Connector connector(Execution execution, DistanceKernel kernel) {
-        return new Connector(search(execution, kernel), core, parameters.minSamples() - 1);
+        return answers.allPoints(execution);
     }
 
     // ---------------------------------------------------------------- from the stored spanning tree
@@ -604,8 +476,7 @@ public final class HdbscanModel {
                 : CondensedTree.condense(SingleLinkageTree.of(t.orientedFrom(0)), other.minClusterSize());
         int[] selected = ClusterSelector.select(ct, other.selection()).selectedNodes();
         HdbscanModel m = new HdbscanModel(other, inputRows.total(), inputRows.fittedRowsShared(), rows, n, d, core, ct,
-                selected, null, t, inputRows.leftOutShared());
-        m.search = search;
+                selected, search, t, inputRows.leftOutShared());
         return projection == null && rowShape == null ? m : new HdbscanModel(m, projection, rowShape);
     }
 

@@ -65,7 +65,7 @@ final class NewPoints {
      */
     static int[] searchOrder(NeighbourSearch search, double[] q, int m, int d, Execution execution) {
         long[] keyed = new long[m];
-        HdbscanModel.run(m, "ordering", new Execution(execution.threads(), ProgressListener.NONE, execution.cancel()),
+        ModelAnswers.run(m, "ordering", new Execution(execution.threads(), ProgressListener.NONE, execution.cancel()),
                 (worker, from, to) -> {
                     for (int i = from; i < to; i++) keyed[i] = ((long) search.homeLeaf(q, i * d) << 32) | i;
                 });

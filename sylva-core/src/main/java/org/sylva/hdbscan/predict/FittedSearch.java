@@ -1,0 +1,105 @@
+package org.sylva.hdbscan.predict;
+
+import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.engine.StageKernels;
+import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.parallel.Execution;
+
+/**
+ * The fitted points' side of prediction: their index and prediction core distances when a model is
+ * made ({@link #prepare}), and the neighbour search new points walk, built on first use and shared by a
+ * model and the models derived from it ({@link HdbscanModel#reselect}, {@link HdbscanModel#withProjection}),
+ * whose fitted points are the same. Which distance kernel each job takes is decided here too.
+ *
+ * <pre>{@code
+ * FittedSearch.Prepared p = FittedSearch.prepare(rows, n, d, minSamples, execution);
+ * FittedSearch search = new FittedSearch(rows, n, d, p.index());
+ * NeighbourSearch s = search.search(execution, search.kernelFor(m));
+ * }</pre>
+ */
+final class FittedSearch {
+    private final double[] rows;
+    private final int n;
+    private final int d;
+    /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
+    private volatile NeighbourSearch search;
+
+    /** The search over {@code rows} ({@code n} x {@code d}, not copied); {@code index}: theirs, or null to build on first use. */
+    FittedSearch(double[] rows, int n, int d, PointIndex index) {
+        this.rows = rows;
+        this.n = n;
+        this.d = d;
+        this.search = index == null ? null : new NeighbourSearch(index);
+    }
+
+    /**
+     * What making a model computes over its fitted points: their index, their core distances for
+     * {@code minSamples} (the fit's, which {@link HdbscanModel#of} checks against the result) and the
+     * package's prediction core distances.
+     *
+     * @param index the index of the fitted points
+     * @param distances the fit's core distances and nearest lists of the fitted points
+     * @param predictionCore the prediction core distance of each fitted point
+     */
+    record Prepared(PointIndex index, CoreDistances distances, double[] predictionCore) {
+    }
+
+    /** The index and core distances of {@code rows} for {@code minSamples}, on the execution's threads (bitwise the same for any count). */
+    static Prepared prepare(double[] rows, int n, int d, int minSamples, Execution ex) {
+        PointIndex index = PointIndex.build(rows, n, d, fitKernel(n, d), ex.threads(), ex.cancel());
+        CoreDistances cd = CoreDistances.compute(index, minSamples, index.kernel(), ex.threads(), ex.progress(), ex.cancel());
+        return new Prepared(index, cd, predictionCore(cd, minSamples));
+    }
+
+    /**
+     * The package's prediction core distances, from lists of {@code m + 1} entries counting the point:
+     * the {@code (m - 1)}-th entry, i.e. the {@code s}-th nearest point counting itself; 0 for
+     * {@code m = 1} ({@code s = 0}, where the package has none).
+     */
+    private static double[] predictionCore(CoreDistances cd, int m) {
+        double[] out = new double[cd.size()];
+        if (m >= 2) {
+            for (int i = 0; i < out.length; i++) out[i] = cd.neighbourDistance(i, m - 2);
+        }
+        return out;
+    }
+
+    /**
+     * The distance kernel for a fit-sized job over {@code points} points of {@code d} coordinates, as the
+     * fit's {@code auto} chooses it ({@link StageKernels#coldScalar}): in a fresh JVM the vector kernels run
+     * interpreted at first, many times slower than the scalar loops, so a small job takes the scalar kernel
+     * unless the JVM is a long-lived one. The kernels compute the same bits.
+     */
+    static DistanceKernel fitKernel(long points, int d) {
+        KernelProvider kp = KernelProvider.get();
+        return !StageKernels.longLived() && StageKernels.coldScalar(points, d) ? kp.scalarDistance() : kp.bestDistance();
+    }
+
+    /**
+     * The kernel for searching {@code m} new points among the {@code n} fitted ones: the scalar kernel where
+     * {@link StageKernels#coldScalarSearch} says a fresh JVM searches them faster on it, unless the JVM is a
+     * long-lived one; measured on cold predictions in BENCHMARKS.md, "New points on the kernels' lanes".
+     */
+    DistanceKernel kernelFor(long m) {
+        KernelProvider kp = KernelProvider.get();
+        return !StageKernels.longLived() && StageKernels.coldScalarSearch(m, n, d) ? kp.scalarDistance() : kp.bestDistance();
+    }
+
+    /**
+     * The neighbour search on {@code kernel}, its index built on first use on the execution's threads (the
+     * same index for any count), and again when a later call takes the other kernel (a long-lived JVM moves
+     * from the scalar kernel to the vector one once).
+     */
+    NeighbourSearch search(Execution execution, DistanceKernel kernel) {
+        NeighbourSearch s = search;
+        if (s == null || s.kernel() != kernel) {
+            // no float32 copy: the search computes every distance in float64
+            s = new NeighbourSearch(PointIndex.buildWithoutFloat32Copy(rows, n, d, kernel, execution.threads(),
+                    execution.cancel()));
+            search = s;   // benign race: every caller builds an index that answers the same
+        }
+        return s;
+    }
+}

@@ -1,0 +1,128 @@
+package org.sylva.hdbscan.predict;
+
+import org.sylva.data.PointSet;
+import org.sylva.features.PrincipalComponents;
+import org.sylva.kernels.DistanceKernel;
+import org.sylva.parallel.Execution;
+import org.sylva.parallel.ParallelWork;
+
+/**
+ * How a model answers its questions about points, new ones ({@link #answer}: the hard answer, the soft
+ * one or both from one neighbour search per point) and fitted ones ({@link #allPoints}), in blocks of
+ * points on the execution's threads. Every answer is the same for any thread count: each point's answer
+ * depends on that point alone, and the one reduction (the largest fitted score) is taken in block order.
+ * {@link HdbscanModel} holds one per set of selected clusters.
+ *
+ * <pre>{@code
+ * ModelAnswers a = new ModelAnswers(search, rows, n, d, core, minSamples, clusters, exemplars, inputRows, null);
+ * HdbscanModel.Answers both = a.answer(newPoints, execution, true, true, HdbscanModel.PREDICT_STAGE);
+ * }</pre>
+ */
+final class ModelAnswers {
+    /** Points per unit of parallel work. */
+    private static final int BLOCK = 256;
+
+    private final FittedSearch search;
+    private final double[] rows;
+    private final int n;
+    private final int d;
+    private final double[] core;
+    private final int minSamples;
+    private final ClusterTree clusters;
+    private final Exemplars exemplars;
+    private final InputRows inputRows;
+    /** Applied to new points first; null when the fit clustered its input as it was. */
+    private final PrincipalComponents projection;
+
+    ModelAnswers(FittedSearch search, double[] rows, int n, int d, double[] core, int minSamples, ClusterTree clusters,
+            Exemplars exemplars, InputRows inputRows, PrincipalComponents projection) {
+        this.search = search;
+        this.rows = rows;
+        this.n = n;
+        this.d = d;
+        this.core = core;
+        this.minSamples = minSamples;
+        this.clusters = clusters;
+        this.exemplars = exemplars;
+        this.inputRows = inputRows;
+        this.projection = projection;
+    }
+
+    /**
+     * The hard answer ({@code hard}), the soft one ({@code soft}) or both, with one neighbour search per new
+     * point; the answer not asked for is null.
+     */
+    HdbscanModel.Answers answer(PointSet newPoints, Execution execution, boolean hard, boolean soft, String stage) {
+        double[] q = NewPoints.rows(newPoints, d, projection, execution);
+        int m = newPoints.size();
+        int k = clusters.labels();
+        int[] labels = hard ? new int[m] : null, connecting = hard ? new int[m] : null;
+        double[] prob = hard ? new double[m] : null, scores = hard ? new double[m] : null;
+        double[] out = soft ? new double[m * k] : null;
+        DistanceKernel kernel = search.kernelFor(m);
+        NeighbourSearch s0 = search.search(execution, kernel);
+        Connector conn = new Connector(s0, core, minSamples - 1);
+        SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars, kernel) : null;
+        Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
+        SoftAssignment.Scratch[] softScratch = new SoftAssignment.Scratch[execution.threads()];
+        int[] order = NewPoints.searchOrder(s0, q, m, d, execution);
+        run(m, stage, execution, (worker, from, to) -> {
+            if (scratch[worker] == null) {
+                scratch[worker] = conn.scratch();
+                if (soft) softScratch[worker] = membership.scratch();
+            }
+            Connector.Scratch s = scratch[worker];
+            for (int at = from; at < to; at++) {
+                int i = order[at];
+                conn.connect(q, i * d, s);
+                if (hard) {
+                    labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
+                    prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
+                    scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
+                    connecting[i] = inputRows.inputRow(s.neighbour);
+                }
+                if (soft) membership.newPoint(q, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
+            }
+        });
+        return new HdbscanModel.Answers(hard ? new Prediction(labels, prob, scores, connecting) : null,
+                soft ? new Membership(m, k, out) : null);
+    }
+
+    /** Soft membership of every input row of the fit ({@link HdbscanModel#allPointsMembershipVectors(Execution)}). */
+    Membership allPoints(Execution execution) {
+        int k = clusters.labels();
+        double[] out = new double[n * k];
+        SoftAssignment soft = new SoftAssignment(clusters, exemplars, FittedSearch.fitKernel(n, d));
+        if (k > 0) {
+            int units = (n + BLOCK - 1) / BLOCK;
+            double[] unitMax = new double[units];
+            run(n, HdbscanModel.MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
+                double max = Double.NaN;
+                for (int p = from; p < to; p++) max = SoftAssignment.nanMax(max, soft.fittedScores(p, out, p * k));
+                unitMax[from / BLOCK] = max;
+            });
+            double global = Double.NaN;
+            for (double v : unitMax) global = SoftAssignment.nanMax(global, v);
+            double max = global;
+            SoftAssignment.Scratch[] scratch = new SoftAssignment.Scratch[execution.threads()];
+            run(n, HdbscanModel.MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
+                if (scratch[worker] == null) scratch[worker] = soft.scratch();
+                for (int p = from; p < to; p++) soft.fittedPoint(p, rows, p * d, max, out, p * k, scratch[worker]);
+            });
+        }
+        return new Membership(inputRows.total(), k, inputRows.rowsOf(out, k));
+    }
+
+    /** A range of points {@code [from, to)} handled by one worker. */
+    @FunctionalInterface
+    interface Block {
+        void run(int worker, int from, int to);
+    }
+
+    /** Runs {@code block} over {@code [0, m)} in blocks of {@value #BLOCK} points on the execution's threads. */
+    static void run(int m, String stage, Execution ex, Block block) {
+        int units = (m + BLOCK - 1) / BLOCK;
+        new ParallelWork(ex.threads()).run(units, stage, ex.progress(), ex.cancel(),
+                (worker, unit) -> block.run(worker, unit * BLOCK, Math.min(m, (unit + 1) * BLOCK)));
+    }
+}
