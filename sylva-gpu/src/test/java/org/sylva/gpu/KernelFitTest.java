@@ -133,4 +133,59 @@ class KernelFitTest {
         assertEquals(3, KernelFit.slicesFor(300, 1000, 400, 67_584, 16));   // active * slices <= n
         assertEquals(1, KernelFit.slicesFor(5, 100_000, 400, 67_584, 1));   // slicing off
     }
+
+    /**
+     * Squares in the subnormal range round by up to half of 4.9e-324, so the computed distances there
+     * break the triangle inequality by far more than the bounds' margin, and a tile bound must not prove
+     * anything (the kernels' TINY). Built so that it would: in one dimension, point p at 0 whose second
+     * entry is r at computed distance 3.14e-162 (2.5 units of 4.9e-324 squared, rounded to 2), and a tile
+     * of 256 points within 0.45e-162 of its centre 3.9e-162 (radius computed as 0, every square rounding
+     * to 0), whose nearest point to p lies at 3.45e-162 (computed 3.14e-162: 2 units, rounded down) while
+     * its centre lies at computed 3.85e-162 (3 units, rounded up). The bound 3.85e-162 exceeds p's second
+     * distance, 3.14e-162, yet the tile holds a point at exactly that distance with a smaller index than
+     * r, which the list must take; and, in a Borůvka round, the edge to it.
+     */
+    @Test
+    void noTileIsSkippedOnDistancesNearUnderflow() {
+        int fillers = 254, cluster = 256, n = fillers + 2 + cluster, k = 2;
+        double[] x = new double[n];
+        int at = 0;
+        for (int i = 0; i < cluster; i++) x[at++] = 3.45e-162 + 0.9e-162 * i / (cluster - 1);   // indices 0..255
+        for (int i = 0; i < fillers; i++) x[at++] = -1e-100 - 1e-110 * i;                    // p's tile, far away
+        int p = at;
+        x[at++] = 0;
+        int r = at;
+        x[at++] = 3.2e-162;
+        double sq = x[r] * x[r], sqNear = x[0] * x[0], sqCentre = 3.9e-162 * 3.9e-162;
+        assertEquals(Double.MIN_VALUE * 2, sq, "r's squared distance rounds to 2 units");
+        assertEquals(Double.MIN_VALUE * 2, sqNear, "the tile's nearest point rounds to 2 units");
+        assertEquals(Double.MIN_VALUE * 3, sqCentre, "the centre rounds to 3 units");
+        double[] lists = new double[n * k];
+        int[] idx = new int[n * k];
+        try (DeviceFit f = TestDevice.openCl().open(new FittedPoints(x, n, 1), k)) {
+            f.coreLists(0, n);
+            f.readLists(lists, idx);
+        }
+        assertEquals(p, idx[p * k]);
+        assertEquals(0, idx[p * k + 1], "p's second entry: the tile's point 0 (index 0 < r), not r (" + r + ")");
+        assertEquals(sq, lists[p * k + 1]);
+        // a round, every point active (one slice): p's cheapest edge out of its component, r and the tile
+        // being two others, weighs 3.14e-162 to r and to point 0, which wins the tie by its index
+        int[] comp = new int[n];
+        for (int i = 0; i < cluster; i++) comp[i] = 2;
+        comp[r] = 1;
+        int[] all = new int[n];
+        for (int i = 0; i < n; i++) all[i] = i;
+        double[] w = new double[n];
+        int[] q = new int[n];
+        try (KernelFit f = (KernelFit) TestDevice.openCl().open(new FittedPoints(x, n, 1), k)) {
+            f.setCore(new double[n]);
+            f.setRound(comp, all, n);
+            assertEquals(1, f.roundSlices());
+            f.cheapestEdges(0, n, 1.0);
+            f.readEdges(n, w, q);
+        }
+        assertEquals(0, q[p], "p's cheapest edge: to point 0, not r (" + r + ")");
+        assertEquals(Math.sqrt(sq), w[p]);
+    }
 }
