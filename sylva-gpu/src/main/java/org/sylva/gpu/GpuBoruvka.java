@@ -60,6 +60,7 @@ final class GpuBoruvka {
         int[] q = new int[n];
         int width = fit.cheapestEdgesWidth();
         for (int round = 1; round <= n && components.edges() < n - 1; round++) {
+            long t0 = System.nanoTime();
             components.startRound();
             boolean[] resolved = shortcuts ? components.neighbourEdges() : null;
             for (int p = 0; p < n; p++) scan[p] = !shortcuts || components.needsScan(p, resolved);
@@ -71,12 +72,19 @@ final class GpuBoruvka {
             scanned += m;
             components.componentsInto(comp);
             fit.setRound(comp, active, m);
-            LaunchedPass.run(m, BoruvkaMst.STAGE_PREFIX + round, policy, width, ex,
+            long t1 = System.nanoTime();
+            int launches = LaunchedPass.run(m, BoruvkaMst.STAGE_PREFIX + round, policy, width, ex,
                     (first, count) -> fit.cheapestEdges(first, count, alpha));
+            long t2 = System.nanoTime();
             fit.readEdges(m, w, q);
             for (int i = 0; i < m; i++) components.offerPointEdge(active[i], w[i], q[i]);
             if (components.merge() == 0) {
                 throw new GpuException("Borůvka round " + round + " added no edge (a device error)");
+            }
+            if (GpuTrace.ON) {
+                GpuTrace.step("round " + round, t0, String.format(java.util.Locale.ROOT,
+                        "active=%d launches=%d host-before=%.4f device=%.4f host-after=%.4f edges=%d", m, launches,
+                        (t1 - t0) / 1e9, (t2 - t1) / 1e9, (System.nanoTime() - t2) / 1e9, components.edges()));
             }
         }
         return components.tree();

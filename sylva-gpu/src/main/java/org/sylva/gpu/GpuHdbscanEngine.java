@@ -69,6 +69,7 @@ public final class GpuHdbscanEngine implements HdbscanEngine {
         DuplicatePoints dup = n <= DuplicatePoints.MAX_POINTS
                 ? DuplicatePoints.find(points.rows(), n, d, ex.cancel()) : null;
         if (dup != null && !dup.collapses()) dup = null;
+        GpuTrace.step("duplicates", t0, "n=" + n + " d=" + d + (dup != null ? " distinct=" + dup.distinct() : ""));
         if (dup != null) {
             points = new FittedPoints(dup.distinctRows(), dup.distinct(), d);
             n = dup.distinct();
@@ -79,11 +80,17 @@ public final class GpuHdbscanEngine implements HdbscanEngine {
             throw new InvalidInputException("the GPU engine keeps " + n + " x " + k + " nearest neighbours in arrays "
                     + "of at most " + (Integer.MAX_VALUE - 8) + " entries; lower min_samples or use the CPU engine");
         }
+        long step = System.nanoTime();
         try (DeviceFit fit = backend.open(points, k)) {
-            LaunchedPass.run(n, CoreDistances.STAGE, policy, fit.coreListsWidth(), ex, fit::coreLists);
+            GpuTrace.step("open", step, "k=" + k);
+            step = System.nanoTime();
+            int launches = LaunchedPass.run(n, CoreDistances.STAGE, policy, fit.coreListsWidth(), ex, fit::coreLists);
+            GpuTrace.step("core lists", step, "launches=" + launches + " width=" + fit.coreListsWidth());
+            step = System.nanoTime();
             double[] sq = new double[n * k];
             int[] nearest = new int[n * k];
             fit.readLists(sq, nearest);
+            GpuTrace.step("read lists", step, "");
             double[] dist = new double[n * k];
             for (int i = 0; i < n * k; i++) dist[i] = Math.sqrt(sq[i]);   // sqrt is monotone: same order
             double[] core;

@@ -55,7 +55,10 @@ public final class KernelFit implements DeviceFit {
                     "original indices", "tile centres (float64)", "tile radii", "tile components",
                     "nearest distances (n x k float64)", "nearest indices (n x k int32)", "core distances",
                     "components", "active points", "edge weights", "edge ends"}, bytes);
+            long t0 = System.nanoTime();
             order = SpatialOrder.of(points.rows(), n, d);
+            GpuTrace.step("spatial order", t0, "tiles=" + tiles + " rows/tile=" + rowsPerTile);
+            t0 = System.nanoTime();
             position = new int[n];
             for (int i = 0; i < n; i++) position[order[i]] = i;
             pts = s.allocate(bytes[0]);
@@ -73,7 +76,10 @@ public final class KernelFit implements DeviceFit {
             double[] centres = new double[tiles * d];
             double[] radii = new double[tiles];
             tileBalls(points.rows(), centres, radii);
+            GpuTrace.step("tile balls", t0, "");
+            t0 = System.nanoTime();
             uploadPoints(points.rows());
+            GpuTrace.step("upload points", t0, "");
             try (Arena a = Arena.ofConfined()) {
                 s.upload(orig, a.allocateFrom(JAVA_INT, order));
                 s.upload(cen, a.allocateFrom(JAVA_DOUBLE, centres));
