@@ -36,13 +36,16 @@
 #          [--backends "cuda opencl"] [--sizes "20000 50000 200000 500000"] [--repeat R]
 #          [--oracle DIR|none] [--generated N] [--budget SECONDS] [--dry-run]
 #          [--checks "hdbscan balltree"] [--tree-oracle DIR|none] [--tree-sizes "16384 64x16384 ..."]
-#          [--tree-repeat R] [--cpu-threads T] [--cpu-sizes "20000 50000"]
+#          [--tree-repeat R] [--cpu-threads T] [--cpu-sizes "20000 50000"] [--variants "OPTS|OPTS"]
 #   --backends   the GPU backends to check (default: cuda, plus opencl when an NVIDIA OpenCL device
 #                is usable); --dry-run prints the plan and runs nothing
 #   --generated  points of the generated data set used when there is no oracle (default 3000)
 #   --checks     which engines to check (default both); --tree-sizes N or BxS (B batches of S points)
 #   --tree-repeat builds timed per ball-tree input (default 21); --cpu-threads (default: all cores)
 #   --cpu-sizes  the sizes of the CPU (simd) baseline bench (default: --sizes; "" for none)
+#   --variants   JVM option sets separated by '|' (e.g. "-Dsylva.gpu.roundSlices=1|-Dsylva.gpu.roundSlices=16"):
+#                each GPU bench runs once per set, one after the other for each size, for an A/B in one
+#                call; lines of -Dsylva.gpu.trace=true go to the log
 # env: SYLVA_JAVA_OPTS (extra JVM options, e.g. -Dsylva.nvrtc=/path/libnvrtc.so.12)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,6 +56,7 @@ oracle="" generated=3000 budget=480 dry=0
 checks="hdbscan balltree" tree_oracle="" tree_sizes="16384 64x16384 1048576 4096x256" tree_repeat=21
 cpu_threads="$(nproc 2>/dev/null || echo 1)"
 cpu_sizes="-"
+variants=""
 usage() { sed -n '2,47p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -74,11 +78,14 @@ while [ $# -gt 0 ]; do
     --tree-repeat) tree_repeat="$2"; shift 2 ;;
     --cpu-threads) cpu_threads="$2"; shift 2 ;;
     --cpu-sizes) cpu_sizes="$2"; shift 2 ;;
+    --variants) variants="$2"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "device-check: unknown argument $1" >&2; usage ;;
   esac
 done
 [ "$cpu_sizes" != "-" ] || cpu_sizes="$sizes"
+IFS='|' read -r -a variant_list <<<"$variants"
+[ ${#variant_list[@]} -gt 0 ] || variant_list=("")
 if [ -z "$dist" ] && { [ -z "$java" ] || { [ -z "$jar" ] && [ -z "$classpath" ]; }; }; then
   dist="$(ls "$root"/sylva-cli/target/sylva-*-linux-x64.tar.gz 2>/dev/null | head -n1 || true)"
   [ -n "$dist" ] || { echo "device-check: give --dist (see the comment at the top) or --java and --jar" >&2; exit 2; }
@@ -289,7 +296,9 @@ if [ "$dry" = 1 ]; then
   for t in $tree_sizes; do
     for b in $backends cpu; do say "plan: bench balltree $t (d = 3) --backend $b"; done
   done
-  for n in $sizes; do for b in $backends; do say "plan: bench --generate $n --backend $b"; done; done
+  for n in $sizes; do for b in $backends; do for v in "${variant_list[@]}"; do
+    say "plan: bench --generate $n --backend $b${v:+ with $v}"
+  done; done; done
   for n in $cpu_sizes; do say "plan: bench --generate $n --backend simd"; done
   say "dry run: nothing run"
   exit 0
@@ -439,8 +448,10 @@ done
 # ---- 5. speed -------------------------------------------------------------------------------------
 bench_json=()
 declare -A last_n=() last_total=()
-bench() {   # BACKEND N LIMIT REPEAT WARMUP
-  local b="$1" n="$2" limit="$3" r="$4" w="$5" rc=0 status total core tree line pairs fit
+bench() {   # BACKEND N LIMIT REPEAT WARMUP [VARIANT: JVM options]
+  local b="$1" n="$2" limit="$3" r="$4" w="$5" v="${6:-}" rc=0 status total core tree line pairs fit
+  local vjson="" vsay=""
+  [ -z "$v" ] || { vjson=", \"variant\": $(json_str "$v")"; vsay=" ($v)"; }
   if [ -n "${last_total[$b]:-}" ]; then
     # the fit's time predicted from this backend's last size, quadratic in n (the passes are brute force on
     # the device; an upper bound for the CPU engine): fewer fits, then none, rather than a timeout
@@ -448,8 +459,8 @@ bench() {   # BACKEND N LIMIT REPEAT WARMUP
     [ $((fit * (r + w) + 15)) -le "$limit" ] || { r=1; w=1; }
     [ $((fit * (r + w) + 15)) -le "$limit" ] || { r=1; w=0; }
     if [ $((fit + 15)) -gt "$limit" ]; then
-      say "bench $b n=$n: skipped (a fit is predicted to take about $fit s, more than the step's $limit s)"
-      bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n, \"status\": \"skipped\", \"predicted_fit_s\": $fit}")
+      say "bench $b n=$n$vsay: skipped (a fit is predicted to take about $fit s, more than the step's $limit s)"
+      bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n$vjson, \"status\": \"skipped\", \"predicted_fit_s\": $fit}")
       return 0
     fi
     # the step's limit (and so what the budget must hold) follows the prediction, with a margin of 2x
@@ -457,12 +468,14 @@ bench() {   # BACKEND N LIMIT REPEAT WARMUP
     [ $((2 * fit * (r + w) + 20)) -ge "$limit" ] || limit=$((2 * fit * (r + w) + 20))
   fi
   if [ "$(left)" -lt $((limit + 10)) ]; then
-    say "bench $b n=$n: skipped (budget: $(left) s left, the step may take $limit s)"
-    bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n, \"status\": \"skipped\"}")
+    say "bench $b n=$n$vsay: skipped (budget: $(left) s left, the step may take $limit s)"
+    bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n$vjson, \"status\": \"skipped\"}")
     return 0
   fi
-  sylva "$limit" bench hdbscan --generate "$n" --backend "$b" --repeat "$r" --warmup "$w" \
-    >"$work/bench" 2>"$work/stderr" || rc=$?
+  [ -z "$v" ] || say "bench $b n=$n with $v"
+  SYLVA_JAVA_OPTS="${SYLVA_JAVA_OPTS:-}${v:+ $v}" sylva "$limit" bench hdbscan --generate "$n" --backend "$b" \
+    --repeat "$r" --warmup "$w" >"$work/bench" 2>"$work/stderr" || rc=$?
+  grep '^sylva-gpu:' "$work/stderr" | sed 's/^/  /' || true   # -Dsylva.gpu.trace=true's lines
   if [ "$rc" -eq 0 ]; then
     status=ok
     sed 's/^/  /' "$work/bench"
@@ -476,17 +489,19 @@ bench() {   # BACKEND N LIMIT REPEAT WARMUP
   else
     status="$({ [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; } && echo "timeout" || echo "error")"
     line="$(grep -v '^WARNING: Using incubator' "$work/stderr" | head -n1)"
-    say "bench $b n=$n: $status (exit $rc, limit $limit s): $line"
-    [ "$b" = simd ] || failures+=("bench $b n=$n: $status: $line")
+    say "bench $b n=$n$vsay: $status (exit $rc, limit $limit s): $line"
+    [ "$b" = simd ] || failures+=("bench $b n=$n$vsay: $status: $line")
   fi
-  bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n, \"status\": \"$status\", \"repeat\": $r, \"warmup\": $w, \
+  bench_json+=("{\"backend\": $(json_str "$b"), \"n\": $n$vjson, \"status\": \"$status\", \"repeat\": $r, \"warmup\": $w, \
 \"total_median_s\": ${total:-null}, \"core_distances_median_s\": ${core:-null}, \"spanning_tree_median_s\": ${tree:-null}, \
 \"core_pairs_per_s\": ${pairs:-null}, \"header\": $(json_str "${line:-}")}")
 }
 for n in $sizes; do
   for b in $backends; do
-    limit=$((n <= 50000 ? 45 : n <= 200000 ? 90 : 150))
-    bench "$b" "$n" "$limit" "$repeat" 1
+    for v in "${variant_list[@]}"; do
+      limit=$((n <= 50000 ? 45 : n <= 200000 ? 90 : 150))
+      bench "$b" "$n" "$limit" "$repeat" 1 "$v"
+    done
   done
 done
 for n in $cpu_sizes; do

@@ -65,6 +65,25 @@ class DeviceCheckScriptTest {
     }
 
     @Test
+    void variantsRunEachGpuBenchOncePerOptionSet(@TempDir Path tmp) throws Exception {
+        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        Run r = script(tmp, "--backends", "opencl", "--checks", "hdbscan", "--sizes", "400", "--cpu-sizes", "",
+                "--variants", "-Dsylva.gpu.roundSlices=1|-Dsylva.gpu.trace=true -Dsylva.gpu.launchWaves=2");
+        assertEquals(0, r.code(), r.out());
+        String json = Files.readString(tmp.resolve("device-check.json"));
+        MiniJson.parse(json);
+        assertTrue(json.contains("{\"backend\": \"opencl\", \"n\": 400, \"variant\": \"-Dsylva.gpu.roundSlices=1\", "
+                + "\"status\": \"ok\""), json);
+        assertTrue(json.contains("{\"backend\": \"opencl\", \"n\": 400, \"variant\": \"-Dsylva.gpu.trace=true "
+                + "-Dsylva.gpu.launchWaves=2\", \"status\": \"ok\""), json);
+        String log = Files.readString(tmp.resolve("device-check.log"));
+        // the trace's lines reach the log from the second set only: its warm-up fit and its timed fit
+        assertEquals(2, log.lines().filter(l -> l.contains("sylva-gpu: core lists")).count(), log);
+        assertTrue(log.contains("sylva-gpu: round 1"), log);
+    }
+
+    @Test
     void aCudaRefusalIsAFailureInTheSummary(@TempDir Path tmp) throws Exception {
         assumeTrue(CudaDriver.loadFailure() != null, "a CUDA driver is present here");
         Run r = script(tmp, "--backends", "cuda", "--sizes", "", "--tree-oracle", "none", "--tree-sizes", "");
