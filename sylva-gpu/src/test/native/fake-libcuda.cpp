@@ -180,14 +180,16 @@ static void* run_thread(void* arg) {
         }
     } else if (t->f == (void*) 0x10) {
         kernels::core_lists(*(const double**) p[0], *(const int**) p[1], *(const double**) p[2],
-                            *(const double**) p[3], *(int*) p[4], *(int*) p[5], *(int*) p[6], *(int*) p[7],
-                            *(int*) p[8], *(double**) p[9], *(int**) p[10]);
+                            *(const double**) p[3], *(const double**) p[4], *(int*) p[5], *(int*) p[6],
+                            *(int*) p[7], *(int*) p[8], *(int*) p[9], *(int*) p[10], *(double**) p[11],
+                            *(int**) p[12]);
     } else {
         kernels::cheapest_edges(*(const double**) p[0], *(const int**) p[1], *(const double**) p[2],
-                                *(const double**) p[3], *(const double**) p[4], *(const int**) p[5],
-                                *(const int**) p[6], *(const int**) p[7], *(int*) p[8], *(int*) p[9], *(int*) p[10],
-                                *(int*) p[11], *(int*) p[12], *(double*) p[13], *(int*) p[14], *(int*) p[15],
-                                *(double**) p[16], *(int**) p[17]);
+                                *(const double**) p[3], *(const double**) p[4], *(int*) p[5],
+                                *(const double**) p[6], *(const int**) p[7], *(const int**) p[8],
+                                *(const int**) p[9], *(int*) p[10], *(int*) p[11], *(int*) p[12], *(int*) p[13],
+                                *(int*) p[14], *(double*) p[15], *(int*) p[16], *(int*) p[17],
+                                *(double**) p[18], *(int**) p[19]);
     }
     return nullptr;
 }

@@ -27,7 +27,7 @@ public final class KernelFit implements DeviceFit {
     private final int n, d, k, rowsPerTile, tiles;
     /** order[position]: the original index of the point the device holds there; position[original] the inverse. */
     private final int[] order, position;
-    private final DeviceBuffer pts, orig, cen, rad, tileComp, sq, idx, core, comp, active, outW, outQ;
+    private final DeviceBuffer pts, orig, cen, rad, ctr, tileComp, sq, idx, core, comp, active, outW, outQ;
     /** This round's active points' slots on the device (sorted by position), in the host's order. */
     private int[] slotOf = new int[0];
     /** This round's work-groups per block of active points ({@link #slicesFor}). */
@@ -38,6 +38,11 @@ public final class KernelFit implements DeviceFit {
      * check's comparisons; 1 turns slicing off), else 16.
      */
     static final int MAX_SLICES = Math.max(1, Integer.getInteger("sylva.gpu.roundSlices", 16));
+    /**
+     * Whether the kernels skip blocks of rows by each row's own distance from its tile's centre: the system
+     * property {@code sylva.gpu.rowBounds} (for the device check's comparisons), else on.
+     */
+    static final boolean ROW_BOUNDS = Boolean.parseBoolean(System.getProperty("sylva.gpu.rowBounds", "true"));
 
     /** Uploads {@code points} and allocates the buffers on {@code session}, which this fit then owns. */
     public KernelFit(DeviceSession session, FittedPoints points, int k) {
@@ -49,10 +54,11 @@ public final class KernelFit implements DeviceFit {
             this.rowsPerTile = TileShape.rowsPerTile(d);
             this.tiles = (n + rowsPerTile - 1) / rowsPerTile;
             // every buffer by name, checked before the first is made
-            long[] bytes = {8L * n * d, 4L * n, 8L * tiles * d, 8L * tiles, 4L * tiles, 8L * n * k, 4L * n * k,
-                    8L * n, 4L * n, 4L * n, 8L * n, 4L * n};
+            long[] bytes = {8L * n * d, 4L * n, 8L * tiles * d, 8L * tiles, 8L * n, 4L * tiles, 8L * n * k,
+                    4L * n * k, 8L * n, 4L * n, 4L * n, 8L * n, 4L * n};
             DeviceMemory.check(session, "the fit", new String[] {"points (d x n float64, transposed)",
-                    "original indices", "tile centres (float64)", "tile radii", "tile components",
+                    "original indices", "tile centres (float64)", "tile radii", "distances from the tile centres",
+                    "tile components",
                     "nearest distances (n x k float64)", "nearest indices (n x k int32)", "core distances",
                     "components", "active points", "edge weights", "edge ends"}, bytes);
             long t0 = System.nanoTime();
@@ -65,17 +71,19 @@ public final class KernelFit implements DeviceFit {
             orig = s.allocate(bytes[1]);
             cen = s.allocate(bytes[2]);
             rad = s.allocate(bytes[3]);
-            tileComp = s.allocate(bytes[4]);
-            sq = s.allocate(bytes[5]);
-            idx = s.allocate(bytes[6]);
-            core = s.allocate(bytes[7]);
-            comp = s.allocate(bytes[8]);
-            active = s.allocate(bytes[9]);
-            outW = s.allocate(bytes[10]);
-            outQ = s.allocate(bytes[11]);
+            ctr = s.allocate(bytes[4]);
+            tileComp = s.allocate(bytes[5]);
+            sq = s.allocate(bytes[6]);
+            idx = s.allocate(bytes[7]);
+            core = s.allocate(bytes[8]);
+            comp = s.allocate(bytes[9]);
+            active = s.allocate(bytes[10]);
+            outW = s.allocate(bytes[11]);
+            outQ = s.allocate(bytes[12]);
             double[] centres = new double[tiles * d];
             double[] radii = new double[tiles];
-            tileBalls(points.rows(), centres, radii);
+            double[] fromCentre = new double[n];
+            tileBalls(points.rows(), centres, radii, fromCentre);
             GpuTrace.step("tile balls", t0, "");
             t0 = System.nanoTime();
             uploadPoints(points.rows());
@@ -84,6 +92,7 @@ public final class KernelFit implements DeviceFit {
                 s.upload(orig, a.allocateFrom(JAVA_INT, order));
                 s.upload(cen, a.allocateFrom(JAVA_DOUBLE, centres));
                 s.upload(rad, a.allocateFrom(JAVA_DOUBLE, radii));
+                s.upload(ctr, a.allocateFrom(JAVA_DOUBLE, fromCentre));
             }
         } catch (RuntimeException | Error e) {
             session.close();
@@ -124,8 +133,10 @@ public final class KernelFit implements DeviceFit {
     /**
      * Each tile's ball: the mean of its points as centre, and the largest distance from it, computed as the
      * kernels compute distances and rounded up ({@link #RADIUS_UP}); +inf when not finite (nothing skipped).
+     * {@code fromCentre[position]}: that point's own distance from its tile's centre, rounded up alike (the
+     * kernels' row bounds).
      */
-    private void tileBalls(double[] rows, double[] centres, double[] radii) {
+    private void tileBalls(double[] rows, double[] centres, double[] radii, double[] fromCentre) {
         for (int t = 0; t < tiles; t++) {
             int base = t * rowsPerTile, m = Math.min(rowsPerTile, n - base);
             for (int j = 0; j < d; j++) {
@@ -141,12 +152,18 @@ public final class KernelFit implements DeviceFit {
                     double diff = rows[p * d + j] - centres[t * d + j];
                     sum += diff * diff;
                 }
-                max = Math.max(max, Math.sqrt(sum));
+                double own = Math.sqrt(sum);
+                max = Math.max(max, own);
+                double up = own * RADIUS_UP;
+                fromCentre[base + r] = Double.isFinite(up) ? up : Double.POSITIVE_INFINITY;
             }
             double r = max * RADIUS_UP;
             radii[t] = Double.isFinite(r) ? r : Double.POSITIVE_INFINITY;
             for (int j = 0; j < d; j++) {
-                if (!Double.isFinite(centres[t * d + j])) radii[t] = Double.POSITIVE_INFINITY;
+                if (!Double.isFinite(centres[t * d + j])) {
+                    radii[t] = Double.POSITIVE_INFINITY;
+                    for (int q = 0; q < m; q++) fromCentre[base + q] = Double.POSITIVE_INFINITY;
+                }
             }
         }
     }
@@ -164,7 +181,7 @@ public final class KernelFit implements DeviceFit {
     @Override
     public void coreLists(int first, int count) {
         s.launch("core_lists", count, KernelArg.of(pts), KernelArg.of(orig), KernelArg.of(cen), KernelArg.of(rad),
-                KernelArg.of(n), KernelArg.of(d), KernelArg.of(rowsPerTile), KernelArg.of(first), KernelArg.of(count),
+                KernelArg.of(ctr), KernelArg.of(ROW_BOUNDS ? 1 : 0), KernelArg.of(n), KernelArg.of(d), KernelArg.of(rowsPerTile), KernelArg.of(first), KernelArg.of(count),
                 KernelArg.of(sq), KernelArg.of(idx));
     }
 
@@ -247,7 +264,7 @@ public final class KernelFit implements DeviceFit {
         int group = s.groupSize();
         int items = (int) Math.min(Integer.MAX_VALUE, ((long) count + group - 1) / group * group * slices);
         s.launch("cheapest_edges", items, KernelArg.of(pts), KernelArg.of(orig), KernelArg.of(cen),
-                KernelArg.of(rad), KernelArg.of(core), KernelArg.of(comp), KernelArg.of(tileComp),
+                KernelArg.of(rad), KernelArg.of(ctr), KernelArg.of(ROW_BOUNDS ? 1 : 0), KernelArg.of(core), KernelArg.of(comp), KernelArg.of(tileComp),
                 KernelArg.of(active), KernelArg.of(n), KernelArg.of(d), KernelArg.of(rowsPerTile),
                 KernelArg.of(first), KernelArg.of(count), KernelArg.of(alpha), KernelArg.of(alpha != 1.0 ? 1 : 0),
                 KernelArg.of(slices), KernelArg.of(outW), KernelArg.of(outQ));

@@ -24,7 +24,7 @@ import org.sylva.gpu.GpuException;
  */
 public record OpenClDevices(List<ClDevice> devices, List<String> problems) {
     /** Local memory the kernels' tiles use per work-group (see {@code hdbscan.cl.inc}). */
-    public static final long LOCAL_BYTES_NEEDED = 21 * 1024;
+    public static final long LOCAL_BYTES_NEEDED = 23 * 1024;
 
     private static volatile OpenClDevices cached;
 
