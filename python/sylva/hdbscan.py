@@ -19,6 +19,7 @@ except ImportError:
 
 _ALGORITHMS = ("auto", "brute", "kd_tree", "ball_tree")
 _CENTERS = (None, "centroid", "medoid", "both")
+_BACKENDS = ("auto", "scalar", "simd", "opencl", "cuda")
 
 
 def _integer(v):
@@ -97,6 +98,13 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         Keep what prediction needs (the ``hdbscan`` package's ``prediction_data=True``), for
         :func:`sylva.approximate_predict`, :func:`sylva.approximate_predict_scores`,
         :func:`sylva.membership_vector` and :func:`sylva.all_points_membership_vectors`.
+    backend : str, default "auto"
+        Sylva's own (scikit-learn has no such parameter): where the core distances and the spanning tree are
+        computed, as ``sylva hdbscan --backend``. "auto" (the CPU engine, choosing its kernels), "scalar",
+        "simd", or a GPU: "cuda" (an NVIDIA GPU through the CUDA driver and NVRTC) or "opencl" (an OpenCL
+        device with float64, a GPU before a CPU device). Every backend gives the same bytes; a GPU without a
+        usable device is refused when ``fit`` is called, saying why (``sylva devices`` lists what the
+        engine finds). A GPU pays on large inputs only (BENCHMARKS.md); "auto" never picks one.
 
     Attributes
     ----------
@@ -126,6 +134,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     n_features_in_ : int
     engine_seconds_ : float
         The engine's own time for the fit (the library call, without the transfer), in seconds.
+    engine_backend_ : str
+        The engine that ran the fit: "auto", "scalar" or "simd" (the CPU engine), or "gpu/cuda: DEVICE",
+        "gpu/opencl: DEVICE".
     prediction_data_ : ndarray of uint8
         With ``prediction_data=True``: the fitted model as the bytes of a Sylva model file
         (``clusterer.prediction_data_.tofile("model.sylva")`` writes a file ``sylva predict`` reads), read-only.
@@ -151,7 +162,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
                  max_cluster_size=None, metric="euclidean", metric_params=None, alpha=1.0, algorithm="auto",
                  leaf_size=40, n_jobs=None, cluster_selection_method="eom", allow_single_cluster=False,
-                 store_centers=None, copy=False, prediction_data=False):
+                 store_centers=None, copy=False, prediction_data=False, backend="auto"):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.cluster_selection_epsilon = cluster_selection_epsilon
@@ -167,6 +178,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.store_centers = store_centers
         self.copy = copy
         self.prediction_data = prediction_data
+        self.backend = backend
 
     def _check_params(self):
         """Refuses what scikit-learn refuses, with a message naming the parameter."""
@@ -215,6 +227,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             bad("copy", "an instance of 'bool' or 'warn'")
         if not isinstance(self.prediction_data, (bool, np.bool_)):
             bad("prediction_data", "an instance of 'bool'")
+        if not isinstance(self.backend, str) or self.backend not in _BACKENDS:
+            bad("backend", f"a str among {set(_BACKENDS)}")
 
     def _threads(self):
         if self.n_jobs is None:
@@ -294,6 +308,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             "prediction_data": bool(self.prediction_data),
             "metric": _METRICS[self.metric],
         }
+        if self.backend != "auto":
+            params["backend"] = self.backend
         if self.metric_params:
             params["p"] = float(self.metric_params["p"])
         if self.metric == "precomputed":
@@ -313,6 +329,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.condensed_tree_ = a["condensed_tree"]
         self.cluster_persistence_ = a["persistence"]
         self.engine_seconds_ = float(r.params.get("compute_seconds", float("nan")))
+        self.engine_backend_ = r.params.get("backend")
         self._sample_weight = weights
         if "fitted_rows" in a:
             self.fitted_rows_ = a["fitted_rows"]

@@ -1,4 +1,5 @@
 """sylva.HDBSCAN: the CLI's bytes, scikit-learn's labels on tie-free data, parameters and errors."""
+import os
 import re
 import subprocess
 import sys
@@ -124,6 +125,8 @@ def test_parameters_round_trip_and_clone():
     ({"metric": "mahalanobis"}, "metric"),
     ({"max_cluster_size": 0}, "max_cluster_size"),
     ({"store_centers": "mean"}, "store_centers"),
+    ({"backend": "gpu"}, "backend"),
+    ({"backend": None}, "backend"),
 ])
 def test_bad_parameters_are_value_errors_naming_them(kw, part):
     with pytest.raises(ValueError, match=part):
@@ -196,3 +199,26 @@ def test_what_scikit_learn_takes_is_taken_alike():
     for error in (ValueError, TypeError):
         with pytest.raises(error, match="min_cluster_size"):
             sylva.HDBSCAN(min_cluster_size=1).fit(X)
+
+
+_FIT_ARRAYS = ("labels_", "probabilities_", "outlier_scores_", "core_distances_", "minimum_spanning_tree_",
+               "single_linkage_tree_", "condensed_tree_", "cluster_persistence_")
+
+
+@pytest.mark.parametrize("backend", ["scalar", "simd", "opencl", "cuda"])
+def test_every_backend_gives_the_same_bytes_or_says_why_it_cannot(backend):
+    # OpenCL runs on PoCL in CI (.ci/run installs it, and CI fails where it is missing); CUDA needs an
+    # NVIDIA GPU: without one the fit is refused as a parameter error that names the backend
+    X = clips(1500, 4)
+    default = sylva.HDBSCAN(min_cluster_size=10).fit(X)
+    try:
+        h = sylva.HDBSCAN(min_cluster_size=10, backend=backend).fit(X)
+    except ValueError as e:
+        if backend == "opencl" and os.environ.get("CI", "").lower() == "true":
+            raise
+        assert backend in ("opencl", "cuda") and "backend" in str(e), str(e)
+        pytest.skip(f"no {backend} device here: {e}")
+    assert default.engine_backend_ == "auto"
+    assert h.engine_backend_ == backend or h.engine_backend_.startswith(f"gpu/{backend}: "), h.engine_backend_
+    for name in _FIT_ARRAYS:
+        assert_same_bytes(getattr(default, name), getattr(h, name), f"{backend}: {name}")

@@ -19,7 +19,10 @@ import picocli.CommandLine;
  * Hdbscan h = EngineChoice.apply("opencl", Hdbscan.builder().minClusterSize(20)).build();
  * }</pre>
  */
-final class EngineChoice {
+public final class EngineChoice {
+    /** The names {@link #apply} takes: the CPU kernel choices, then the GPU APIs. */
+    public static final String[] NAMES = {"auto", "scalar", "simd", "opencl", "cuda"};
+
     private EngineChoice() {
     }
 
@@ -61,8 +64,11 @@ final class EngineChoice {
         }
     }
 
-    /** Sets {@code b}'s backend or engine as {@code value} names. */
-    static Hdbscan.Builder apply(String value, Hdbscan.Builder b) {
+    /**
+     * Sets {@code b}'s backend or engine as {@code value} names; a GPU API without a usable device, or an
+     * unknown name, is an {@link InvalidInputException} for the parameter {@code backend}.
+     */
+    public static Hdbscan.Builder apply(String value, Hdbscan.Builder b) {
         if (GpuEngines.isGpu(value)) {
             try {
                 return b.engine(GpuEngines.open(value));

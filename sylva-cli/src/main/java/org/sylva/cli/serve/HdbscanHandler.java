@@ -3,6 +3,7 @@ package org.sylva.cli.serve;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.sylva.cli.EngineChoice;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
@@ -28,12 +29,15 @@ import org.sylva.progress.ProgressListener;
  * exponent) choose the distance; with {@code precomputed} the points are the n x n distance matrix. An
  * optional {@code sample_weight} array (one whole number per point) weights the rows
  * ({@link SampleWeights}); the answer then also holds {@code fitted_rows} (int32): the row of each point
- * the trees index.
+ * the trees index. {@code backend} ({@code auto}, {@code scalar}, {@code simd}, {@code opencl},
+ * {@code cuda}) picks the engine as {@code sylva hdbscan --backend} does; every one gives the same bytes.
+ * The answer's parameters: {@code n_clusters}, {@code compute_seconds} and {@code backend} (the engine
+ * that ran: {@code auto}, {@code scalar}, {@code simd}, or {@code gpu/API: device}).
  */
 final class HdbscanHandler implements Handler {
     static final List<String> PARAMETERS = List.of("min_cluster_size", "min_samples", "cluster_selection_epsilon",
             "max_cluster_size", "alpha", "cluster_selection_method", "allow_single_cluster", "non_finite", "threads",
-            "prediction_data", "metric", "p");
+            "prediction_data", "metric", "p", "backend");
     /** The metric names {@link Metric#parse} accepts, aliases included. */
     private static final String[] METRICS = {"euclidean", "l2", "manhattan", "l1", "cityblock", "chebyshev", "infinity",
         "minkowski", "cosine", "precomputed"};
@@ -44,6 +48,8 @@ final class HdbscanHandler implements Handler {
         Hdbscan.Builder b = Hdbscan.builder();
         if (p.has("min_samples")) b.minSamples(p.integer("min_samples", 0));   // absent: min_cluster_size, as None
         if (p.has("threads")) b.threads(p.integer("threads", 1));
+        // the CPU kernels or a GPU engine, as sylva hdbscan --backend; a GPU without a device is refused here
+        if (p.has("backend")) EngineChoice.apply(p.choice("backend", "auto", EngineChoice.NAMES), b);
         Hdbscan h = b.minClusterSize(p.integer("min_cluster_size", 5))
                 .clusterSelectionEpsilon(p.number("cluster_selection_epsilon", 0.0))
                 .maxClusterSize(p.integer("max_cluster_size", 0))   // None: no limit
@@ -79,6 +85,9 @@ final class HdbscanHandler implements Handler {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("n_clusters", r.clusterCount());
         out.put("compute_seconds", seconds);
+        // which engine ran: the CPU kernels' choice, or the GPU engine and its device
+        out.put("backend", h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id()
+                : h.engine().name());
         var slt = r.singleLinkageTree();
         var ct = r.condensedTree();
         var mst = r.spanningTree();
