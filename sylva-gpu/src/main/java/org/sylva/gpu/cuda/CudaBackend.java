@@ -9,6 +9,7 @@ import org.sylva.gpu.DeviceSession;
 import org.sylva.gpu.GpuBackend;
 import org.sylva.gpu.GpuDevice;
 import org.sylva.gpu.GpuException;
+import org.sylva.gpu.GpuTrace;
 import org.sylva.gpu.KernelFit;
 import org.sylva.hdbscan.engine.FittedPoints;
 
@@ -127,7 +128,10 @@ public final class CudaBackend implements GpuBackend {
         synchronized (modules) {
             Kernels ks = modules.get(k);
             if (ks == null) {
+                long t0 = System.nanoTime();
                 String ptx = compiler.ptx(k, computeCapability);
+                GpuTrace.step("compile (cuda)", t0, "k=" + k + " by " + compiler.describe());
+                t0 = System.nanoTime();
                 cu.setCurrent(context);
                 MemorySegment m;
                 try {
@@ -138,6 +142,7 @@ public final class CudaBackend implements GpuBackend {
                             + ": " + e.getMessage(), e);
                 }
                 ks = new Kernels(m, cu.function(m, "core_lists"), cu.function(m, "cheapest_edges"));
+                GpuTrace.step("load module", t0, "k=" + k);
                 modules.put(k, ks);
             }
             return ks;

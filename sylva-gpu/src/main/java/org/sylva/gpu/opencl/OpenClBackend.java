@@ -9,6 +9,7 @@ import org.sylva.gpu.DeviceSession;
 import org.sylva.gpu.GpuBackend;
 import org.sylva.gpu.GpuDevice;
 import org.sylva.gpu.GpuException;
+import org.sylva.gpu.GpuTrace;
 import org.sylva.gpu.KernelFit;
 import org.sylva.gpu.KernelSource;
 import org.sylva.hdbscan.engine.FittedPoints;
@@ -99,9 +100,11 @@ public final class OpenClBackend implements GpuBackend {
         synchronized (programs) {
             Kernels ks = programs.get(k);
             if (ks == null) {
+                long t0 = System.nanoTime();
                 MemorySegment p = cl.buildProgram(context, device.device(),
                         KernelSource.compose(KernelSource.Api.OPENCL, k), BUILD_OPTIONS);
                 ks = new Kernels(p, cl.createKernel(p, "core_lists"), cl.createKernel(p, "cheapest_edges"));
+                GpuTrace.step("compile (opencl)", t0, "k=" + k);
                 programs.put(k, ks);
             }
             return ks;
