@@ -188,4 +188,56 @@ class KernelFitTest {
         assertEquals(0, q[p], "p's cheapest edge: to point 0, not r (" + r + ")");
         assertEquals(Math.sqrt(sq), w[p]);
     }
+
+    /**
+     * The rounds' row bounds near underflow: the best weight falls below TINY within a tile, and a later row's
+     * own bound must then prove nothing. One dimension: p at 0 with its component's 254 other points just
+     * below it and r (another component) at -1e-100 in its own tile, so the best weight is 1e-100 when the
+     * next tile starts. That tile (a third component) holds four points at 3.20e-162 to 3.23e-162 (computed
+     * distance 3.14e-162: 2 units of 4.9e-324 squared) with large indices, then point 0 at 3.45e-162 (also
+     * 2 units: a tie it wins by its index), then 251 points at 5e-162. Its centre (about 4.97e-162 from p)
+     * is within 1.52e-162 of point 0, whose distance from it squares to less than half a unit: 0, so point
+     * 0's row bound would be 4.97e-162, beyond the best weight 3.14e-162 that the first block left.
+     */
+    @Test
+    void aRoundsRowBoundsProveNothingOnceTheBestWeightIsNearUnderflow() {
+        int n = 512;
+        double[] x = new double[n];
+        int[] comp = new int[n];
+        x[0] = 3.45e-162;
+        comp[0] = 2;
+        for (int i = 1; i <= 251; i++) {
+            x[i] = 5e-162 + 1e-172 * i;
+            comp[i] = 2;
+        }
+        for (int i = 252; i <= 255; i++) {
+            x[i] = 3.20e-162 + 0.01e-162 * (i - 252);
+            comp[i] = 2;
+        }
+        x[256] = -1e-100;
+        comp[256] = 1;
+        for (int i = 257; i <= 510; i++) x[i] = -1e-170 * (i - 256);   // p's component
+        int p = 511;
+        x[p] = 0;
+        double centre = 0;
+        for (int i = 0; i < 256; i++) centre += x[i];
+        centre /= 256;
+        assertEquals(Double.MIN_VALUE * 2, x[0] * x[0], "point 0's squared distance rounds to 2 units");
+        assertEquals(Double.MIN_VALUE * 2, x[255] * x[255], "the first block's points round to 2 units");
+        assertEquals(0.0, (centre - x[0]) * (centre - x[0]), "point 0's distance from the centre squares to 0");
+        assertTrue(Math.sqrt(centre * centre) > 3 * Math.sqrt(Double.MIN_VALUE * 2) / 2, "the centre is far enough");
+        int[] all = new int[n];
+        for (int i = 0; i < n; i++) all[i] = i;
+        double[] w = new double[n];
+        int[] q = new int[n];
+        try (KernelFit f = (KernelFit) TestDevice.openCl().open(new FittedPoints(x, n, 1), 2)) {
+            f.setCore(new double[n]);
+            f.setRound(comp, all, n);
+            assertEquals(1, f.roundSlices());
+            f.cheapestEdges(0, n, 1.0);
+            f.readEdges(n, w, q);
+        }
+        assertEquals(0, q[p], "p's cheapest edge: to point 0 (a tie at 3.14e-162 won by its index)");
+        assertEquals(Math.sqrt(Double.MIN_VALUE * 2), w[p]);
+    }
 }
