@@ -42,10 +42,16 @@ class DeviceCheckScriptTest {
         return new Run(p.exitValue(), new String(bytes, StandardCharsets.UTF_8));
     }
 
+    /** Skips without an OpenCL device, except under CI=true, where the device is required (PoCL). */
+    private static void assumeOpenClUnlessCi() {
+        if (!"true".equalsIgnoreCase(System.getenv("CI"))) {
+            assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        }
+    }
+
     @Test
     void onOpenClItComparesBenchesAndSummarises(@TempDir Path tmp) throws Exception {
-        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        assumeOpenClUnlessCi();
         Run r = script(tmp, "--backends", "opencl", "--sizes", "400", "--tree-oracle", "none", "--tree-sizes", "300 2x150",
                 "--tree-repeat", "1");
         assertEquals(0, r.code(), r.out());
@@ -66,8 +72,7 @@ class DeviceCheckScriptTest {
 
     @Test
     void variantsRunEachGpuBenchOncePerOptionSet(@TempDir Path tmp) throws Exception {
-        boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-        if (!ci) assumeTrue(OpenClDevices.scan().firstUsable().isPresent(), "no OpenCL device: " + OpenClDevices.scan().whyNone());
+        assumeOpenClUnlessCi();
         Run r = script(tmp, "--backends", "opencl", "--checks", "hdbscan", "--sizes", "400", "--cpu-sizes", "",
                 "--variants", "-Dsylva.gpu.roundSlices=1|-Dsylva.gpu.trace=true -Dsylva.gpu.launchWaves=2");
         assertEquals(0, r.code(), r.out());
