@@ -11,7 +11,9 @@ import org.sylva.kernels.IntegerGrid;
  * {@code k}-th kept value and {@code (F, B)} the pre-filter's proven {@link ApproximationBound}, the exact
  * k-th squared distance is at most {@code A F + B}, so every true member has an approximation at most
  * {@code L = (A F^2 + B (1 + F)) (1 + 1e-12)}; {@code L} only falls as values arrive. The order is
- * total, so offer order changes only entries above the final limit. The arrays are package fields
+ * total, so offer order changes only entries above the final limit. A sorted run drops the entries that
+ * fall above its limit as it goes, so an insertion's walk from the end does not shift them again; an
+ * entry within the final limit is never dropped that way, so the overflow decision is unchanged. The arrays are package fields
  * because {@link FilteredKnnSearch} reads limits and entries in its inner loops.
  *
  * <p>For {@code k} above {@link #BUFFER_ABOVE} (a large {@code min_samples}) a list is an unsorted buffer
@@ -156,11 +158,16 @@ final class ApproximateLists {
         }
         value[base + j] = (float) a;
         cand[base + j] = c;
-        count[p] = n + 1;
-        if (n + 1 >= k) {
+        n++;
+        if (n >= k) {
             double lim = value[base + k - 1] * limitFactor + limitAbs;
             if (lim < limit[p]) setLimit(p, lim);
+            // Entries above the limit can never come back within it (it only falls) and nothing reads them:
+            // dropped now, so that the next insertion's walk from the end does not shift them again.
+            lim = limit[p];
+            for (int steps = n - k; steps > 0 && value[base + n - 1] > lim; steps--) n--;
         }
+        count[p] = n;
         return limit[p];
     }
 
