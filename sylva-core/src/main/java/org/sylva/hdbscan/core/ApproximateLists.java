@@ -141,23 +141,24 @@ final class ApproximateLists {
         if (buffered) return append(p, (float) a, c);
         if (exactTies != null) return insertByOriginal(p, a, c);
         // the hot path of the pre-filter: kept free of the exact lists' tie rule (a separate method)
+        float af = (float) a;   // exact: the values offered are float32 approximations
         int base = p * stride;
         int n = count[p];
         if (n == capacity) {
             int last = base + capacity - 1;
-            if (a > value[last] || (a == value[last] && c > cand[last])) return limit[p];
+            if (af > value[last] || (af == value[last] && c > cand[last])) return limit[p];
             n--;
         }
-        int j = n;
-        for (; j > 0; j--) {
-            double pa = value[base + j - 1];
-            int pp = cand[base + j - 1];
-            if (pa < a || (pa == a && pp < c)) break;
-            value[base + j] = (float) pa;
-            cand[base + j] = pp;
+        int j = base + n;
+        for (int steps = 0; steps < n; steps++, j--) {
+            float pa = value[j - 1];
+            int pp = cand[j - 1];
+            if (pa < af || (pa == af && pp < c)) break;
+            value[j] = pa;
+            cand[j] = pp;
         }
-        value[base + j] = (float) a;
-        cand[base + j] = c;
+        value[j] = af;
+        cand[j] = c;
         n++;
         if (n >= k) {
             double lim = value[base + k - 1] * limitFactor + limitAbs;
