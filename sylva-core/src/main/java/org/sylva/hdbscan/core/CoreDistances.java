@@ -133,7 +133,15 @@ public final class CoreDistances {
             long total = done + rest;
             long[] finalWeight = new long[leaves];
             java.util.Arrays.fill(finalWeight, FINAL_PASS_TILES);
-            work.run(leaves, STAGE, done, total, tiles, progress, cancel, search::secondPass);
+            // Pass 2 from the last leaf down. A leaf's tiles with the leaves after it come nearest first (its
+            // traversal's order) either way; from the last leaf down, the tiles offered to its lists by the
+            // leaves before it, which run later, come from the closest in the index's order first, not the
+            // farthest. Its limits fall sooner: fewer offers get in, and the kernel's early stop reads tighter
+            // limits (BENCHMARKS.md, "Pass 2 from the last leaf down"). The lists do not depend on the order.
+            long[] tilesDown = new long[leaves];
+            for (int u = 0; u < leaves; u++) tilesDown[u] = tiles[leaves - 1 - u];
+            work.run(leaves, STAGE, done, total, tilesDown, progress, cancel,
+                    (worker, u) -> search.secondPass(worker, leaves - 1 - u));
             work.run(leaves, STAGE, total - (long) FINAL_PASS_TILES * leaves, total, finalWeight, progress, cancel,
                     search::finalPass);
         } else {
