@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * weight.
  *
  * <p><b>Why readers need no lock.</b> Bounds only fall. A writer (under the component's lock) writes the
- * endpoints first, then the weight; a reader reads the weight first, then the endpoints. The endpoints a
+ * endpoints first, then the weight, both with release stores; a reader reads the weight first, then the
+ * endpoints, both with volatile loads, so it sees at least the endpoints stored before the weight it read. The endpoints a
  * reader sees are those written with the weight it saw or by a later writer, whose edge is no heavier;
  * so the pair read, {@code (w, e)}, is never before some real edge {@code (w', e)} with {@code w' <= w}
  * of the component, and skipping what comes strictly after {@code (w, e)} is safe.
@@ -37,10 +38,15 @@ final class ComponentBounds {
         for (int i = 0; i < LOCK_STRIPES; i++) locks[i] = new Object();
     }
 
-    /** Sets component {@code c}'s bound (between scans, when no thread reads it). */
+    /**
+     * Sets component {@code c}'s bound (between scans, when no thread reads it: the scans' threads start
+     * after it, which orders these writes before their reads). Release stores, not volatile ones: a round
+     * sets every component's bound, and a volatile store's fence each time was a visible share of a small
+     * fit.
+     */
     void set(int c, double w, long e) {
-        endpoints.set(c, e);
-        weight.set(c, Double.doubleToRawLongBits(w));
+        endpoints.setRelease(c, e);
+        weight.setRelease(c, Double.doubleToRawLongBits(w));
     }
 
     /** The weight of component {@code c}'s bound; read it before {@link #endpoints}. */
@@ -58,8 +64,9 @@ final class ComponentBounds {
         if (!precedes(c, w, e)) return;
         synchronized (locks[c & (LOCK_STRIPES - 1)]) {
             if (!precedes(c, w, e)) return;
-            endpoints.set(c, e);
-            weight.set(c, Double.doubleToRawLongBits(w));
+            // the weight's release store orders the endpoints before it for a reader that sees the weight
+            endpoints.setRelease(c, e);
+            weight.setRelease(c, Double.doubleToRawLongBits(w));
         }
     }
 
