@@ -13,8 +13,8 @@ import org.sylva.kernels.IntegerGrid;
  * {@code L = (A F^2 + B (1 + F)) (1 + 1e-12)}; {@code L} only falls as values arrive. The order is
  * total, so offer order changes only entries above the final limit. A sorted run drops the entries that
  * fall above its limit as it goes, so an insertion's walk from the end does not shift them again; an
- * entry within the final limit is never dropped that way, so the overflow decision is unchanged. The arrays are package fields
- * because {@link FilteredKnnSearch} reads limits and entries in its inner loops.
+ * entry within the final limit is never dropped that way, so the overflow decision is unchanged. The
+ * arrays are package fields because {@link FilteredKnnSearch} reads limits and entries in its inner loops.
  *
  * <p>For {@code k} above {@link #BUFFER_ABOVE} (a large {@code min_samples}) a list is an unsorted buffer
  * of {@link #stride} slots, more than {@code capacity}: an offer is appended, and when the buffer is full a

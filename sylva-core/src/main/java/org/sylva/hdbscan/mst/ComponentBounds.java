@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p><b>Why readers need no lock.</b> Bounds only fall. A writer (under the component's lock) writes the
  * endpoints first, then the weight, both with release stores; a reader reads the weight first, then the
- * endpoints, both with volatile loads, so it sees at least the endpoints stored before the weight it read. The endpoints a
- * reader sees are those written with the weight it saw or by a later writer, whose edge is no heavier;
- * so the pair read, {@code (w, e)}, is never before some real edge {@code (w', e)} with {@code w' <= w}
- * of the component, and skipping what comes strictly after {@code (w, e)} is safe.
+ * endpoints, both with volatile loads, so it sees at least the endpoints stored before the weight it read.
+ * The endpoints a reader sees are those written with the weight it saw or by a later writer, whose edge is
+ * no heavier; so the pair read, {@code (w, e)}, is never before some real edge {@code (w', e)} with
+ * {@code w' <= w} of the component, and skipping what comes strictly after {@code (w, e)} is safe.
  *
  * <pre>{@code
  * ComponentBounds b = new ComponentBounds(n);
