@@ -181,8 +181,9 @@ public final class CoreDistances {
             search.cancelledBy(cancel);
             work.run(count, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> search.firstPass(worker, leafFrom + unit));
             search.boundsUp();
+            // from the slice's last leaf down, as compute's pass 2 (the lists do not depend on the order)
             work.run(count, STAGE, ProgressListener.NONE, cancel,
-                    (worker, unit) -> search.secondPassSlice(worker, leafFrom + unit, leafFrom, leafTo));
+                    (worker, unit) -> search.secondPassSlice(worker, leafTo - 1 - unit, leafFrom, leafTo));
             work.run(count, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> search.finalPass(worker, leafFrom + unit));
         } else {
             DirectKnnSearch search = new DirectKnnSearch(index, backend, k, true, threads, nb, nd, posFrom);
