@@ -68,6 +68,43 @@ def test_labels_equal_scikit_learns_with_the_default_min_samples(params):
                                   skc.HDBSCAN(copy=False, **params).fit_predict(X))
 
 
+def test_random_small_fits_equal_scikit_learns_wherever_no_weights_tie():
+    # Random inputs (1 to 7 dimensions, 30 to 300 points, blobs or plain Gaussians) and random parameters:
+    # wherever Sylva's spanning tree has no two equal weights (so the tree, and scikit-learn's answer, is
+    # unique), labels and probabilities are scikit-learn's, bit for bit. Fits where scikit-learn itself
+    # raises (it fails on some cluster_selection_epsilon and max_cluster_size cases) are left out.
+    skc = pytest.importorskip("sklearn.cluster")
+    rng = np.random.default_rng(20261204)
+    compared = 0
+    for trial in range(400):
+        n, d = int(rng.integers(30, 300)), int(rng.integers(1, 8))
+        if rng.random() < 0.5:
+            X = rng.normal(size=(n, d))
+        else:
+            centres = rng.normal(scale=5, size=(int(rng.integers(1, 6)), d))
+            X = centres[rng.integers(0, len(centres), n)] + rng.normal(scale=0.3, size=(n, d))
+        params = dict(min_cluster_size=int(rng.integers(2, 30)),
+                      min_samples=None if rng.random() < 0.3 else int(rng.integers(1, 4)),
+                      cluster_selection_epsilon=float(rng.choice([0.0, 0.0, 0.1, 0.5, 2.0])),
+                      max_cluster_size=None if rng.random() < 0.7 else int(rng.integers(2, 200)),
+                      alpha=float(rng.choice([1.0, 1.0, 0.5, 2.0])),
+                      cluster_selection_method=str(rng.choice(["eom", "leaf"])),
+                      allow_single_cluster=bool(rng.random() < 0.3))
+        ours = sylva.HDBSCAN(**params).fit(X)
+        weights = np.sort(ours.minimum_spanning_tree_[:, 2])
+        if np.any(weights[1:] == weights[:-1]):
+            continue
+        try:
+            theirs = skc.HDBSCAN(copy=True, **params).fit(X)
+        except (TypeError, KeyError, IndexError):
+            continue
+        where = f"trial {trial}: n={n} d={d} {params}"
+        np.testing.assert_array_equal(ours.labels_, theirs.labels_, err_msg=where)
+        np.testing.assert_array_equal(ours.probabilities_, theirs.probabilities_, err_msg=where)
+        compared += 1
+    assert compared >= 100, f"only {compared} tie-free fits compared"
+
+
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")   # scikit-learn's fit, summing inf
 def test_rows_with_nan_or_inf_are_left_out_as_scikit_learn_does():
     skc = pytest.importorskip("sklearn.cluster")
