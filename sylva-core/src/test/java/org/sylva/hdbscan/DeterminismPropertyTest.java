@@ -1,7 +1,6 @@
 package org.sylva.hdbscan;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.sylva.testsupport.SameResult.assertSameResult;
 
 import java.util.SplittableRandom;
 import net.jqwik.api.Arbitraries;
@@ -106,13 +105,7 @@ class DeterminismPropertyTest {
         HdbscanResult base = fit(c, x, Backend.SCALAR, 1);
         for (int threads : new int[] {2, 5}) {
             HdbscanResult r = fit(c, x, vector ? Backend.SIMD : Backend.SCALAR, threads);
-            String what = c + ", threads " + threads;
-            assertArrayEquals(base.coreDistances(), r.coreDistances(), what);
-            assertEquals(base.spanningTree(), r.spanningTree(), what);
-            assertArrayEquals(base.labels(), r.labels(), what);
-            assertArrayEquals(base.probabilities(), r.probabilities(), what);
-            assertArrayEquals(base.outlierScores(), r.outlierScores(), what);
-            assertEquals(base.condensedTree(), r.condensedTree(), what);
+            assertSameResult(base, r, c + ", threads " + threads);
         }
     }
 

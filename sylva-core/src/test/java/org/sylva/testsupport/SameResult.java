@@ -20,21 +20,26 @@ public final class SameResult {
 
     /** Every output of {@code actual} equals {@code expected}'s. */
     public static void assertSameResult(HdbscanResult expected, HdbscanResult actual) {
-        assertEquals(expected.parameters(), actual.parameters());
-        assertEquals(expected.size(), actual.size());
-        assertEquals(expected.dimensions(), actual.dimensions());
-        assertEquals(expected.fittedPoints(), actual.fittedPoints());
-        assertArrayEquals(expected.fittedRows(), actual.fittedRows());
-        assertArrayEquals(expected.labels(), actual.labels());
-        assertArrayEquals(expected.probabilities(), actual.probabilities());
-        assertArrayEquals(expected.outlierScores(), actual.outlierScores());
-        assertArrayEquals(expected.coreDistances(), actual.coreDistances());
-        assertEquals(expected.spanningTree(), actual.spanningTree());
-        assertEquals(expected.singleLinkageTree(), actual.singleLinkageTree());
-        assertEquals(expected.condensedTree(), actual.condensedTree());
-        assertArrayEquals(expected.clusterPersistence(), actual.clusterPersistence());
-        assertArrayEquals(expected.selectedClusters(), actual.selectedClusters());
-        assertEquals(expected.clusterCount(), actual.clusterCount());
-        assertEquals(expected.noiseCount(), actual.noiseCount());
+        assertSameResult(expected, actual, null);
+    }
+
+    /** Every output of {@code actual} equals {@code expected}'s; {@code what} (or null) heads a failure. */
+    public static void assertSameResult(HdbscanResult expected, HdbscanResult actual, String what) {
+        assertEquals(expected.parameters(), actual.parameters(), what);
+        assertEquals(expected.size(), actual.size(), what);
+        assertEquals(expected.dimensions(), actual.dimensions(), what);
+        assertEquals(expected.fittedPoints(), actual.fittedPoints(), what);
+        assertArrayEquals(expected.fittedRows(), actual.fittedRows(), what);
+        assertArrayEquals(expected.labels(), actual.labels(), what);
+        assertArrayEquals(expected.probabilities(), actual.probabilities(), what);
+        assertArrayEquals(expected.outlierScores(), actual.outlierScores(), what);
+        assertArrayEquals(expected.coreDistances(), actual.coreDistances(), what);
+        assertEquals(expected.spanningTree(), actual.spanningTree(), what);
+        assertEquals(expected.singleLinkageTree(), actual.singleLinkageTree(), what);
+        assertEquals(expected.condensedTree(), actual.condensedTree(), what);
+        assertArrayEquals(expected.clusterPersistence(), actual.clusterPersistence(), what);
+        assertArrayEquals(expected.selectedClusters(), actual.selectedClusters(), what);
+        assertEquals(expected.clusterCount(), actual.clusterCount(), what);
+        assertEquals(expected.noiseCount(), actual.noiseCount(), what);
     }
 }
