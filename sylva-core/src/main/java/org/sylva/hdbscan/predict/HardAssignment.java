@@ -14,10 +14,11 @@ package org.sylva.hdbscan.predict;
  * subtree of {@code C} (no climbing) and, when the new point coincides with a fitted point, that
  * point's own lambda; negative where the new point is denser than every fitted point of {@code C}.
  *
- * <p><b>Where Sylva departs, and why.</b> (0) The label is the fit's: the package labels a new point -1
- * unless {@code C} itself is in its {@code cluster_map}, which its prediction data selects again, apart
- * from the fit (and not always alike); Sylva takes the fit's selected cluster at or above {@code C}, so a
- * fitted point given as a new point gets its fit's label back. The two others only where the package
+ * <p><b>Where Sylva departs, and why.</b> (0) The label is the fit's: the package labels a new point by
+ * its {@code cluster_map}, -1 unless {@code C} itself is in it, and its prediction data selects those
+ * clusters again, apart from the fit, picking others wherever a selected cluster has points falling out of
+ * its child clusters; Sylva takes the fit's selected cluster at or above {@code C}, so a fitted point given
+ * as a new point gets its fit's label back. The two others only where the package
  * divides by an infinite lambda, which needs exact duplicates among the fitted points. (1) The probability
  * of a new point at mutual
  * reachability 0 ({@code lambda = Double.MAX_VALUE}) in a cluster whose {@code lmax} is infinite is 1,
