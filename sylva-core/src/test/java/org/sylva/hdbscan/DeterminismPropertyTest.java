@@ -20,9 +20,8 @@ import org.sylva.progress.ProgressListener;
  * and float64 Gaussians (the float32 pre-filter, the rounded float32 copy), small integer grids (exact
  * lists, ties by original index), rows repeated many times (duplicates, zero core distances), decimals
  * with one digit (massive ties), tight blobs and rows a millionth apart around a few points (near-ties);
- * 1 to 70 dimensions, 2 to 1 500 points, any
- * {@code min_samples} up to 40. Where the vector kernels are not available, the two sides are the
- * scalar kernels with different thread counts.
+ * 1 to 70 dimensions, 2 to 1 500 points, any {@code min_samples} up to 40. Where the vector kernels are
+ * not available, the two sides are the scalar kernels with different thread counts.
  */
 class DeterminismPropertyTest {
 
@@ -54,28 +53,22 @@ class DeterminismPropertyTest {
                 case 3 -> {
                     for (int i = 0; i < x.length; i++) x[i] = Math.rint(gaussian(r) * 10) / 10;
                 }
-                case 5 -> {
-                    // rows a millionth apart around a few points: distances far below the data's scale
-                    int distinct = 1 + n / 50;
-                    double[] base = new double[distinct * d];
-                    for (int i = 0; i < base.length; i++) base[i] = gaussian(r);
-                    for (int i = 0; i < n; i++) {
-                        int which = r.nextInt(distinct);
-                        for (int j = 0; j < d; j++) x[i * d + j] = base[which * d + j] + 1e-6 * gaussian(r);
-                    }
-                }
-                default -> {
-                    int centres = 1 + r.nextInt(5);
-                    double[] c = new double[centres * d];
-                    for (int i = 0; i < c.length; i++) c[i] = 5 * gaussian(r);
-                    for (int i = 0; i < n; i++) {
-                        int which = r.nextInt(centres);
-                        for (int j = 0; j < d; j++) x[i * d + j] = c[which * d + j] + 0.3 * gaussian(r);
-                    }
-                }
+                case 4 -> around(r, x, 1 + r.nextInt(5), 5, 0.3);
+                // rows a millionth apart around a few points: distances far below the data's scale
+                default -> around(r, x, 1 + n / 50, 1, 1e-6);
             }
             if (float32) for (int i = 0; i < x.length; i++) x[i] = (float) x[i];
             return x;
+        }
+
+        /** Fills {@code x} with rows at {@code spread} around {@code centres} points at {@code scale}. */
+        private void around(SplittableRandom r, double[] x, int centres, double scale, double spread) {
+            double[] c = new double[centres * d];
+            for (int i = 0; i < c.length; i++) c[i] = scale * gaussian(r);
+            for (int i = 0; i < n; i++) {
+                int which = r.nextInt(centres);
+                for (int j = 0; j < d; j++) x[i * d + j] = c[which * d + j] + spread * gaussian(r);
+            }
         }
 
         private static double gaussian(SplittableRandom r) {

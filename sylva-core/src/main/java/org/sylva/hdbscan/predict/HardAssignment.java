@@ -18,10 +18,9 @@ package org.sylva.hdbscan.predict;
  * its {@code cluster_map}, -1 unless {@code C} itself is in it, and its prediction data selects those
  * clusters again, apart from the fit, picking others wherever a selected cluster has points falling out of
  * its child clusters; Sylva takes the fit's selected cluster at or above {@code C}, so a fitted point given
- * as a new point gets its fit's label back. The two others only where the package
- * divides by an infinite lambda, which needs exact duplicates among the fitted points. (1) The probability
- * of a new point at mutual
- * reachability 0 ({@code lambda = Double.MAX_VALUE}) in a cluster whose {@code lmax} is infinite is 1,
+ * as a new point gets its fit's label back. The two others only where the package divides by an infinite
+ * lambda, which needs exact duplicates among the fitted points. (1) The probability of a new point at
+ * mutual reachability 0 ({@code lambda = Double.MAX_VALUE}) in a cluster whose {@code lmax} is infinite is 1,
  * as the fitted points it coincides with have; the package computes {@code MAX_VALUE / inf = 0}.
  * (2) Outlier scores follow {@link org.sylva.hdbscan.hierarchy.OutlierScores}: 1.0 where
  * {@code lmax_sub} is infinite and the lambda finite, 0 where the lambda is infinite (the package's
