@@ -38,10 +38,10 @@ final class HdbscanOutputs {
         return format == OutputFormat.NPY ? npy : 3 * npy;
     }
 
-    /** The file names {@link #write} gives the arrays in {@code format}, in the order it writes them. */
     /** The array a weighted fit adds: the input row of each point the trees index. */
     static final String FITTED_ROWS = "fitted_rows";
 
+    /** The file names {@link #write} gives the arrays in {@code format}, in the order it writes them. */
     static List<String> names(OutputFormat format) {
         List<String> l = new ArrayList<>();
         for (String a : StaleOutputs.ARRAYS) l.add(a + format.extension());

@@ -192,12 +192,12 @@ final class InputOptions {
         return PointSet.unchecked(a.shape()[0], clip[0] * clip[1], a.toFloat32Transferring(warnings));
     }
 
-    /** Named .npy, or named nothing PointReaders knows and starting with the NumPy magic (as it reads those). */
     /** The input file, or null when the points come from standard input. */
     Path inputPath() {
         return input == null || input.equals("-") ? null : Path.of(input);
     }
 
+    /** Named .npy, or named nothing PointReaders knows and starting with the NumPy magic (as it reads those). */
     static boolean isNpy(Path p) throws IOException {
         if (Files.isDirectory(p)) return false;
         PointReaders.Format f = PointReaders.formatOf(p.toString(), false);

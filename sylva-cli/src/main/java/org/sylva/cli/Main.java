@@ -180,11 +180,6 @@ public final class Main {
         return commandLine(out, err, context, new String[0]);
     }
 
-    /**
-     * The command line for {@code args}: with only the subcommand they name, or every subcommand
-     * ({@link SylvaCommand#subcommandsFor}). The settings below apply to the subcommands registered
-     * before them, so those come first.
-     */
     /** A decimal number, or {@code inf}, {@code +inf}, {@code -inf}, {@code nan} in any case. */
     static Double parseNumber(String v) {
         String t = v.strip().toLowerCase(java.util.Locale.ROOT);
@@ -259,6 +254,11 @@ public final class Main {
         return out.toString();
     }
 
+    /**
+     * The command line for {@code args}: with only the subcommand they name, or every subcommand
+     * ({@link SylvaCommand#subcommandsFor}). The settings below apply to the subcommands registered
+     * before them, so those come first.
+     */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, CliContext context, String[] args) {
         CommandLine cl = new CommandLine(new SylvaCommand(), new CliContext.Factory(context));
         for (Class<?> sub : SylvaCommand.subcommandsFor(args)) cl.addSubcommand(sub);

@@ -152,10 +152,6 @@ public final class KernelProvider {
     }
 
     /**
-     * One line per kernel: which implementation runs and, for a scalar one, why. Loads every vector
-     * kernel that is not loaded yet (each runs its self-test once).
-     */
-    /**
      * One line saying which kernels may run, without loading any vector kernel (for a fast
      * {@code sylva --version}): the switch, and whether the Vector API module is present.
      */
@@ -165,6 +161,10 @@ public final class KernelProvider {
                         : "scalar only: " + globalReason);
     }
 
+    /**
+     * One line per kernel: which implementation runs and, for a scalar one, why. Loads every vector
+     * kernel that is not loaded yet (each runs its self-test once).
+     */
     public String describe() {
         return "kernels (-D" + PROPERTY + "=" + mode + "):\n"
                 + "  distance:      " + vectorDistance.describe() + "\n"

@@ -403,7 +403,6 @@ class DistanceKernelsTest {
         };
     }
 
-    /** select lists every value <= limit (a superset is allowed), in order, for both backends. */
     /**
      * rowSquaredDistance (node centres, for bounds): every backend's value is the squared distance of the two
      * rows within float64 rounding, from any offsets, for dimensions that leave every vector tail (none, a
@@ -436,6 +435,7 @@ class DistanceKernelsTest {
                 KernelProvider.get().scalarDistance().rowSquaredDistance(x, 0, y, 0, 5));
     }
 
+    /** select lists every value <= limit (a superset is allowed), in order, for both backends. */
     @Test
     void selectNeverMissesAValue() {
         Random r = new Random(7);

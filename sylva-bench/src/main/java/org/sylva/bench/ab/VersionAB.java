@@ -35,7 +35,7 @@ import org.sylva.bench.ab.PairedTiming.Samples;
  * {@code BallTreeBench}): 16 384 points in one batch, the same points as 64 batches of 256, and 2^20
  * points in one batch. {@code --threads} applies to both the fit and the builds.
  *
- * <p>Per input: a warm-up of blocks of alternating builds (at least {@value #BLOCK_MIN_PAIRS} pairs and
+ * <p>Per input: a warm-up of blocks of alternating builds (at least {@value PairedTiming#BLOCK_MIN_PAIRS} pairs and
  * half a second a block) until neither side's block median is more than 5 % below its previous block's
  * and the JIT compiled for at most 10 ms during the block, after at least 6 s and at most 30 s. Then
  * {@code --rounds} rounds; a round times every input once, as a block of an even number of pairs in

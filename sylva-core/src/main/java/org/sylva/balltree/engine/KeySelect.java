@@ -6,7 +6,7 @@ package org.sylva.balltree.engine;
  * recursion budget ({@code 2 log2 size}) is spent, so the worst case stays {@code O(c log c)}.
  *
  * <p>Keys are distinct (the index breaks coordinate ties), so the answer is unique and the method is a
- * pure function of the candidates. Coordinates are {@link OrderedBits} keys.
+ * pure function of the candidates. Coordinates are {@link org.sylva.kernels.OrderedBits} keys.
  *
  * <pre>{@code
  * int p = KeySelect.select(candidates, 0, c, r, x, idx);   // position of the r-th smallest key

@@ -20,7 +20,7 @@ final class MedianSelection {
     private MedianSelection() { }
 
     /**
-     * Selection of rank {@code k} from a sample (Floyd and Rivest's idea): the keys of {@link #SplitWorkspace.SAMPLE}
+     * Selection of rank {@code k} from a sample (Floyd and Rivest's idea): the keys of {@link SplitWorkspace#SAMPLE}
      * evenly spaced points bracket rank {@code k} between two keys {@code a <= b} with high probability;
      * one vector pass counts the points below {@code a} and gathers the positions of those in
      * {@code [a, b]} (about a fifth of the node) into {@code cand}, and radix rounds continue on those
@@ -55,7 +55,7 @@ final class MedianSelection {
      * still spans several keys (a bounded number of rounds: each one shortens the key range). Gathers the final candidates'
      * positions into {@code cand[s..s+c)}, returns {@code c} and leaves the rank among them in
      * {@code sc.rank}. With a kernel that gathers fast, the chosen bucket's points are gathered by
-     * {@link PartitionKernel#countAndGather} (one pass over the keys); otherwise, in nodes that fit
+     * {@link org.sylva.kernels.PartitionKernel#countAndGather} (one pass over the keys); otherwise, in nodes that fit
      * the caches, the first round's bucket numbers are computed in a separate loop (into {@code cand})
      * so that the JIT can vectorise it.
      */

@@ -47,7 +47,7 @@ final class SplitWorkspace {
     static final int STORED_BUCKETS_MAX = 1 << 16;
     /** Nodes from this size on select from a sample when the kernel gathers fast. */
     static final int SAMPLED_MIN = 2048;
-    /** Sample size of {@link #sampledSelect}. */
+    /** Sample size of {@link MedianSelection#sampled}. */
     static final int SAMPLE = 128;
     /** Sample positions on each side of the estimated rank that bound the candidates (about 2.5 sigma). */
     static final int SAMPLE_MARGIN = 14;
@@ -76,7 +76,10 @@ final class SplitWorkspace {
         int[] bounds = new int[0];
         /** Staging buffer of the vector partition. */
         private int[] buffer = new int[0];
-        /** Second result of {@link SplitWorkspace#radixSelect}. */
+        /**
+         * The rank among the candidates: second result of {@link MedianSelection#radix} and
+         * {@link MedianSelection#sampled}.
+         */
         int rank;
         private SmallSubtree small;
         private LaneSubtrees vectorLanes;

@@ -27,7 +27,7 @@ import org.sylva.numeric.NumpySum;
  *       highest-merging cluster, lambda)}.</li>
  * </ul>
  * Here {@code lmax} is the largest lambda among the rows of the point's own cluster (or of the named
- * cluster). {@code exp} is {@link StrictMath.exp}, the same on every JVM; the package's (libm, NumPy)
+ * cluster). {@code exp} is {@link StrictMath#exp}, the same on every JVM; the package's (libm, NumPy)
  * may differ from it in the last bit.
  *
  * <pre>{@code
