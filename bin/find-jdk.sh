@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by ./sylva, ./run-tests and .ci/run: points JAVA_HOME at a JDK 25 or newer without the user
 # setting anything. Order: $JAVA_HOME if it is already >= 25, then /usr/lib/jvm/*25* (Temurin first),
 # then the `java` on PATH if it is >= 25.

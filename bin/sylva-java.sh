@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the `sylva` launchers (./sylva here, bin/sylva in the distribution). Defines sylva_exec:
 #   sylva_exec JAVA JAR AOT_CACHE ARGS...
 # which replaces the shell with the JVM running the CLI:

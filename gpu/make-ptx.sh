@@ -40,7 +40,7 @@ esac
 
 out="$1"; shift
 ks=("$@")
-if [ ${#ks[@]} -eq 0 ]; then ks=($(seq 1 65)); fi
+if [ ${#ks[@]} -eq 0 ]; then mapfile -t ks < <(seq 1 65); fi
 nvcc="${NVCC:-nvcc}"
 command -v "$nvcc" >/dev/null || { echo "make-ptx: $nvcc not found (this script needs CUDA's compiler)" >&2; exit 1; }
 arch="${ARCH:-compute_80}"

@@ -3,7 +3,6 @@ requests, and the order in which it is looked for."""
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import threading
