@@ -224,6 +224,7 @@ class SignalLatencyTest {
     }
 
     /** As above, the exit allowed {@code limitMillis} after the signal. */
+    @SuppressWarnings("try")   // the FIFO is opened only to unblock the feeding thread
     void measure(String phase, List<String> args, String xmx, Predicate<String> begun, long delayMillis,
             Predicate<String> moved, Path fifo, long feedEveryMillis, long limitMillis) throws Exception {
         Path tmp = Files.createTempDirectory(dir, "run");

@@ -96,7 +96,7 @@ final class VectorPartitionKernel implements PartitionKernel {
         if (!copied || copyRows3(rows, 1, 19, c0, c1, c2, id) >= 0) throw new IllegalStateException("vector copy self-test failed");
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})   // a generic array
     private static VectorMask<Integer>[] deinterleaveMasks(int vector) {
         VectorMask<Integer>[] m = new VectorMask[3];
         for (int j = 0; j < 3; j++) {
@@ -107,7 +107,7 @@ final class VectorPartitionKernel implements PartitionKernel {
         return m;
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})   // a generic array
     private static VectorShuffle<Integer>[] deinterleaveOrders() {
         VectorShuffle<Integer>[] o = new VectorShuffle[3];
         for (int j = 0; j < 3; j++) {

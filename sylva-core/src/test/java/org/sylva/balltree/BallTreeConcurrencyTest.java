@@ -33,7 +33,7 @@ class BallTreeConcurrencyTest {
         BallTreeBuilder shared = new BallTreeBuilder().threads(2);
         ExecutorService ex = Executors.newFixedThreadPool(4);
         try {
-            @SuppressWarnings("unchecked")
+            @SuppressWarnings({"unchecked", "rawtypes"})   // a generic array
             Future<Object[]>[] f = new Future[4 * inputs];
             for (int j = 0; j < f.length; j++) {
                 int k = j % inputs;

@@ -300,7 +300,7 @@ class HdbscanTest {
         Hdbscan shared = Hdbscan.builder().minClusterSize(10).threads(2).build();
         ExecutorService ex = Executors.newFixedThreadPool(4);
         try {
-            @SuppressWarnings("unchecked")
+            @SuppressWarnings({"unchecked", "rawtypes"})   // a generic array
             Future<HdbscanResult>[] f = new Future[8];
             for (int i = 0; i < 8; i++) {
                 PointSet in = inputs[i % 4];

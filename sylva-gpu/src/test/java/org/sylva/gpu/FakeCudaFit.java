@@ -19,6 +19,7 @@ import org.sylva.progress.ProgressListener;
  * launches with them off and alpha 0.7. Prints one line with the engine, its compiler and the number of
  * launches the fake driver ran. A separate JVM because the driver library is loaded once per JVM.
  */
+@SuppressWarnings("restricted")   // FFM bindings: restricted calls by design; the launchers allow native access
 final class FakeCudaFit {
     private FakeCudaFit() {
     }

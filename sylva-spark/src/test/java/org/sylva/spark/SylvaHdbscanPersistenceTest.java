@@ -72,8 +72,7 @@ class SylvaHdbscanPersistenceTest {
         for (Param<?> p : expected.params()) {
             @SuppressWarnings("unchecked")
             Param<Object> mine = (Param<Object>) p;
-            @SuppressWarnings("unchecked")
-            Param<Object> theirs = (Param<Object>) actual.getParam(p.name());
+            Param<Object> theirs = actual.getParam(p.name());
             assertEquals(expected.isSet(mine), actual.isSet(theirs), p.name());
             assertEquals(expected.getOrDefault(mine), actual.getOrDefault(theirs), p.name());
         }

@@ -62,6 +62,7 @@ class EngineServerTest {
     }
 
     /** One engine on two pipes and the client's ends of them. */
+    @SuppressWarnings("try")   // close() waits for the engine's end, so it may be interrupted
     static final class Session implements AutoCloseable {
         final FrameWriter requests;
         final FrameReader responses;

@@ -21,7 +21,7 @@ class ComponentBoundsTest {
         ComponentBounds b = new ComponentBounds(components);
         for (int c = 0; c < components; c++) b.set(c, Double.POSITIVE_INFINITY, EdgeOrder.NO_ENDPOINTS);
         // every edge offered, per component: weight -> the endpoints offered with it
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})   // a generic array
         ConcurrentHashMap<Double, java.util.Set<Long>>[] offered = new ConcurrentHashMap[components];
         for (int c = 0; c < components; c++) offered[c] = new ConcurrentHashMap<>();
         AtomicReference<String> violation = new AtomicReference<>();

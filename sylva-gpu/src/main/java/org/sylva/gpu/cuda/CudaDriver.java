@@ -31,6 +31,7 @@ import org.sylva.gpu.GpuException;
  * int n = cu.deviceCount();
  * }</pre>
  */
+@SuppressWarnings("restricted")   // FFM bindings: restricted calls by design; the launchers allow native access
 public final class CudaDriver {
     /** {@code CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR} and {@code _MINOR}. */
     public static final int ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76;

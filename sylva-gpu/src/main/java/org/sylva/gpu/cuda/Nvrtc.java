@@ -28,6 +28,7 @@ import org.sylva.gpu.GpuException;
  * String ptx = nvrtc.compile(source, "hdbscan.cu", 90);   // PTX for compute capability 9.0
  * }</pre>
  */
+@SuppressWarnings("restricted")   // FFM bindings: restricted calls by design; the launchers allow native access
 public final class Nvrtc {
     private final Path library;
     private final MethodHandle create, compile, logSize, log, ptxSize, ptx, destroy, errorString, version;

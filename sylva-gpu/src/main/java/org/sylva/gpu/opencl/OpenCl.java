@@ -29,6 +29,7 @@ import org.sylva.gpu.GpuException;
  * for (MemorySegment platform : cl.platforms()) System.out.println(cl.platformInfo(platform, OpenCl.PLATFORM_NAME));
  * }</pre>
  */
+@SuppressWarnings("restricted")   // FFM bindings: restricted calls by design; the launchers allow native access
 public final class OpenCl {
     public static final int PLATFORM_VERSION = 0x0901;
     public static final int PLATFORM_NAME = 0x0902;
