@@ -233,6 +233,19 @@ public interface DistanceKernel {
     }
 
     /**
+     * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the float64 values
+     * {@code values[from + c] <= limit}, exactly those, and returns how many. {@code from} is a multiple of
+     * {@link #blockWidth()}, and {@code values} holds whole blocks from there (a float64 tile's row).
+     */
+    default int select(double[] values, int from, int count, double limit, int[] out) {
+        int n = 0;
+        for (int c = 0; c < count; c++) {
+            if (values[from + c] <= limit) out[n++] = c;
+        }
+        return n;
+    }
+
+    /**
      * As {@link #select(float[], int, int, double, int[])}, reading only the blocks whose bit is set in
      * {@code blocks} (bit {@code i}: offsets {@code i W .. i W + W - 1}): the caller knows that the other blocks
      * hold no value within the limit ({@link #approximateSquaredDistancesWithin}'s {@code rowBlocks}), so the

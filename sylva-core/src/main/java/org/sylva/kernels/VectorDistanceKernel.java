@@ -536,6 +536,16 @@ final class VectorDistanceKernel implements DistanceKernel {
         return n;
     }
 
+    @Override
+    public int select(double[] values, int from, int count, double limit, int[] out) {
+        int n = 0;
+        for (int c = 0; c < count; c += DL) {
+            n = offsets(DoubleVector.fromArray(DS, values, from + c).compare(VectorOperators.LE, limit).toLong(), c,
+                    count, out, n);
+        }
+        return n;
+    }
+
     /** The float32 limit rounded up: every value at most {@code limit} passes (a few just above may pass too). */
     private static float limitUp(double limit) {
         float lim = (float) limit;

@@ -472,6 +472,41 @@ class DistanceKernelsTest {
     }
 
     /**
+     * select over a float64 row lists exactly the values <= limit, ascending, for both backends: equal values,
+     * values one ulp above, any count and block-aligned start.
+     */
+    @Test
+    void selectOfFloat64ValuesIsExact() {
+        Random r = new Random(11);
+        for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+            int w = b.blockWidth();
+            double[] v = new double[8 * w];
+            int[] out = new int[8 * w];
+            for (int t = 0; t < 500; t++) {
+                double limit = r.nextInt(3) == 0 ? 1.0 : r.nextDouble() * 2;
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = switch (r.nextInt(4)) {
+                        case 0 -> limit;
+                        case 1 -> Math.nextUp(limit);
+                        default -> r.nextDouble() * 2;
+                    };
+                }
+                int count = 1 + r.nextInt(v.length - w);
+                int from = w * r.nextInt(2);
+                int n = b.select(v, from, count, limit, out);
+                int k = 0;
+                for (int c = 0; c < count; c++) {
+                    if (v[from + c] <= limit) {
+                        assertTrue(k < n && out[k] == c, b.name() + " missed or misplaced offset " + c);
+                        k++;
+                    }
+                }
+                assertEquals(k, n, b.name() + " listed a value above the limit");
+            }
+        }
+    }
+
+    /**
      * The column side of a tile: exactly the columns with some row within the column's own limit, ascending,
      * whatever rows, offsets and blocks; blocks clear in a row hold values above the limits (partial sums of a
      * stopped block), and a block clear in every row holds garbage that must not be read.

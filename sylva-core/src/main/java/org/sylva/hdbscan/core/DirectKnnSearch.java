@@ -74,12 +74,15 @@ final class DirectKnnSearch {
         final double[] limit = new double[PointIndex.LEAF_SIZE];
         final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 32];
         final double[] tile;
+        /** Offsets within a tile row that a selection found within the row's threshold. */
+        final int[] sel;
         final int[] stackNode;
         final double[] stackLb;
 
         Scratch(PointIndex idx, DistanceKernel b, int k) {
             int w = idx.blockWidth();
             tile = new double[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
+            sel = new int[((PointIndex.LEAF_SIZE + w - 1) / w + 1) * w];
             main = new NearestLists(PointIndex.LEAF_SIZE, k);
             single = new NearestLists(1, k);
             stackNode = new int[2 * idx.depth() + 4];
@@ -222,12 +225,18 @@ final class DirectKnnSearch {
         int off = cs - bf * w;
         for (int r = 0; r < nq; r++) {
             int q = s.act[r];
-            int row = r * stride + off;
+            int row = r * stride;
             double thr = s.limit[r];
-            for (int c = 0; c < cnt; c++) {
-                double sq = s.tile[row + c];
+            // the row's values within its threshold as it stood (a vector selection over the row's whole
+            // blocks), then each re-checked against the threshold as the list fills: the same values in the
+            // same order as reading every value
+            int sel = backend.select(s.tile, row, off + cnt, thr, s.sel);
+            for (int e = 0; e < sel; e++) {
+                int at = s.sel[e];
+                if (at < off) continue;   // before the leaf, in its first block
+                double sq = s.tile[row + at];
                 if (sq > thr) continue;
-                if (qs.insert(q, Math.sqrt(sq), idx.original(cs + c))) {
+                if (qs.insert(q, Math.sqrt(sq), idx.original(cs + at - off))) {
                     double kd = qs.kth(q);
                     thr = kd * kd * (1 + FILTER_SLACK);
                 }
