@@ -25,8 +25,8 @@ import org.sylva.progress.ProgressListener;
  * <p>The search is exact whatever the backend: with the vector backend and the index's float32 copy (exact,
  * or rounded with its error in the bound) it
  * screens pairs with a float32 pre-filter of proven error and decides every kept candidate with the
- * float64 reference distance ({@link FilteredKnnSearch}); otherwise it computes float64 distances
- * directly ({@link DirectKnnSearch}). Either way the lists are bitwise those of a brute-force float64
+ * float64 reference distance ({@link FilteredKnnSearch}), above {@link #DIRECT_MAX_DIMENSIONS} dimensions
+ * and on integer data; otherwise it computes float64 distances directly ({@link DirectKnnSearch}). Either way the lists are bitwise those of a brute-force float64
  * search and never depend on the thread count.
  *
  * <p>Immutable: accessors return single values or copies.
@@ -104,7 +104,7 @@ public final class CoreDistances {
         double[] nd = new double[n * k];
         ParallelWork work = new ParallelWork(threads);
         int leaves = index.leaves();
-        if (prune && FilteredKnnSearch.applies(index, backend)) {
+        if (prune && filtered(index, backend)) {
             FilteredKnnSearch search = new FilteredKnnSearch(index, backend, k, threads, nb, nd);
             search.cancelledBy(cancel);
             // Progress in tiles, so that the ETA holds while the passes run: pass 1 offers each leaf at most
@@ -155,6 +155,22 @@ public final class CoreDistances {
     }
 
     /**
+     * Dimensions up to which the direct search runs even where the filtered one applies, unless the
+     * filtered search's lists are exact ({@link FilteredKnnSearch#exactLists}: integer data, whose massive
+     * ties its exact lists prune by the tie order). In few dimensions a float64 distance costs little more
+     * than its float32 approximation, and the direct search saves the filtered one's approximate lists and
+     * exact pass: measured faster there on every set without exact integer ties, and slower on those
+     * (BENCHMARKS.md, "The direct search with a vector selection").
+     */
+    static final int DIRECT_MAX_DIMENSIONS = 16;
+
+    /** True when the core distances of {@code index} take the filtered search, false for the direct one. */
+    static boolean filtered(PointIndex index, DistanceKernel backend) {
+        return FilteredKnnSearch.applies(index, backend)
+                && (index.dimensions() > DIRECT_MAX_DIMENSIONS || FilteredKnnSearch.exactLists(index, backend));
+    }
+
+    /**
      * The nearest lists of the points of leaves {@code leafFrom .. leafTo-1} of {@code index}: the part of
      * this stage one task of a distributed engine computes against the whole point set. The lists are
      * exact (float64 throughout), so {@link #fromSlices} over slices covering every leaf once gives the
@@ -176,7 +192,7 @@ public final class CoreDistances {
         double[] nd = new double[rows * k];
         ParallelWork work = new ParallelWork(threads);
         int count = leafTo - leafFrom;
-        if (FilteredKnnSearch.applies(index, backend)) {
+        if (filtered(index, backend)) {
             FilteredKnnSearch search = FilteredKnnSearch.forSlice(index, backend, k, threads, nb, nd, posFrom, posTo);
             search.cancelledBy(cancel);
             work.run(count, STAGE, ProgressListener.NONE, cancel, (worker, unit) -> search.firstPass(worker, leafFrom + unit));

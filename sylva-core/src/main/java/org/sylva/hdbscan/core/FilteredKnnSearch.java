@@ -72,6 +72,14 @@ final class FilteredKnnSearch {
         return ap.exact();
     }
 
+    /**
+     * True when the approximations are exact ({@link IntegerGrid}: integer coordinates of small range) and
+     * the lists are {@link ApproximateLists#exact}, which order ties by the tie rule and never overflow.
+     */
+    static boolean exactLists(PointIndex idx, DistanceKernel backend) {
+        return backend.approximatesByDifferences() && IntegerGrid.exactApproximations(idx, idx.positions(), idx::original);
+    }
+
     /** True when this search applies: the backend has a float32 pre-filter and the index float32 coordinates. */
     static boolean applies(PointIndex idx, DistanceKernel backend) {
         return backend.approximates() && idx.hasFloat32();
@@ -167,7 +175,7 @@ final class FilteredKnnSearch {
         this.direct = new DirectKnnSearch(idx, backend, k, true, threads, outIdx, outDist, slice ? posFrom : -1);
         this.scratch = new Scratch[threads];
         int positions = posTo - posFrom;
-        ap = backend.approximatesByDifferences() && IntegerGrid.exactApproximations(idx, idx.positions(), idx::original)
+        ap = exactLists(idx, backend)
                 ? ApproximateLists.exact(positions, k, idx) : new ApproximateLists(positions, k, k + EXTRA, bound);
         // each worker's scratch is made on its first unit (scratch(worker)): a pass of u units runs min(threads, u)
         // workers

@@ -2,6 +2,7 @@ package org.sylva.hdbscan.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,6 +116,36 @@ class CoreDistancesTest {
                 assertArrayEquals(ref.neighbourDistances(), cd.neighbourDistances());
             }
         }
+    }
+
+    /**
+     * The vector kernels search few dimensions directly, integer data (exact lists) and more dimensions
+     * through the pre-filter; the lists are the same either way.
+     */
+    @Test
+    void fewDimensionsAreSearchedDirectlyUnlessTheDataAreIntegers() {
+        DistanceKernel b = FilteredKnnSearchTest.vector();
+        Random r = new Random(3);
+        int n = 3000;
+        for (int d : new int[] {2, CoreDistances.DIRECT_MAX_DIMENSIONS, CoreDistances.DIRECT_MAX_DIMENSIONS + 1}) {
+            double[] decimals = new double[n * d], integers = new double[n * d];
+            for (int i = 0; i < decimals.length; i++) {
+                decimals[i] = (float) (r.nextGaussian() * 3 + (i / d % 5) * 10);   // float32 values: a float32 copy
+                integers[i] = r.nextInt(8) + (i / d % 5) * 10;
+            }
+            PointIndex dec = PointIndex.build(decimals, n, d, b), ints = PointIndex.build(integers, n, d, b);
+            org.junit.jupiter.api.Assumptions.assumeTrue(FilteredKnnSearch.applies(dec, b));
+            assertEquals(d > CoreDistances.DIRECT_MAX_DIMENSIONS, CoreDistances.filtered(dec, b), "decimals, d=" + d);
+            assertTrue(CoreDistances.filtered(ints, b), "integers, d=" + d);
+            for (double[] rows : new double[][] {decimals, integers}) {
+                CoreDistances ref = run(rows, n, d, 7, KernelProvider.get().scalarDistance(), 1, true);
+                CoreDistances cd = run(rows, n, d, 7, b, 2, true);
+                assertArrayEquals(ref.neighbours(), cd.neighbours(), "d=" + d);
+                assertArrayEquals(ref.neighbourDistances(), cd.neighbourDistances(), "d=" + d);
+            }
+        }
+        DistanceKernel scalar = KernelProvider.get().scalarDistance();
+        assertFalse(CoreDistances.filtered(PointIndex.build(new double[] {0.5, 1, 2, 3}, 2, 2, scalar), scalar));
     }
 
     @Test
