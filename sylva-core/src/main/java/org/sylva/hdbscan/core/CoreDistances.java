@@ -23,10 +23,10 @@ import org.sylva.progress.ProgressListener;
  * distance to the farthest point.
  *
  * <p>The search is exact whatever the backend: with the vector backend and the index's float32 copy (exact,
- * or rounded with its error in the bound) it
- * screens pairs with a float32 pre-filter of proven error and decides every kept candidate with the
- * float64 reference distance ({@link FilteredKnnSearch}), above {@link #DIRECT_MAX_DIMENSIONS} dimensions
- * and on integer data; otherwise it computes float64 distances directly ({@link DirectKnnSearch}). Either way the lists are bitwise those of a brute-force float64
+ * or rounded with its error in the bound), above {@link #DIRECT_MAX_DIMENSIONS} dimensions and on integer
+ * data, it screens pairs with a float32 pre-filter of proven error and decides every kept candidate with
+ * the float64 reference distance ({@link FilteredKnnSearch}); otherwise it computes float64 distances
+ * directly ({@link DirectKnnSearch}). Either way the lists are bitwise those of a brute-force float64
  * search and never depend on the thread count.
  *
  * <p>Immutable: accessors return single values or copies.
