@@ -16,90 +16,100 @@ import org.sylva.data.PointSet;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code sylva balltree}: Erwin's perfect binary ball tree (or its rotated partition) of a point cloud. */
-@Command(name = "balltree", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = SylvaCommand.Version.class,
-        header = "Build Erwin's perfect binary ball tree of a (batched) point cloud.",
-        description = {
-            "Builds Erwin's perfect binary ball tree: per batch, 2^(L+1) slots in heap layout, split along "
-                + "the widest dimension at the median, smaller index first on ties. Writes tree_idx (int64 global "
-                + "row indices), mask (bool; false = padding), offsets (int64 slot offset of each batch, plus the "
-                + "total) and levels (int32 L per batch). With --partition-level T writes perm.npy instead."},
-        footer = {"", "Examples:",
-            "  sylva balltree cloud.npy --out tree/",
-            "  sylva balltree cloud.npy --batch batch.npy --out tree/ \\",
-            "      --report tree/balls.html --report-level 4",
-            "  sylva balltree rotated.npy --batch batch.npy --partition-level 6 --out part/",
-            "  sylva balltree cloud.npy --batch batch.npy --backend opencl --out tree/"})
 final class BallTreeCommand implements Callable<Integer> {
-    @Spec
     CommandSpec spec;
-
     private final CliContext context;
-
-    @Mixin
     InputOptions in = new InputOptions();
-
-    @Option(names = "--batch", paramLabel = "IDS",
-            description = "Batch id per point (a 1-D .npy of whole numbers, e.g. int64): start at 0, never decrease, "
-                + "never skip.")
     Path batch;
-
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
-            + "needed). A second run into the same DIR while this one runs is refused at once (lock file .sylva.lock, "
-            + "removed at the end); an output name taken by anything but a regular file is refused before the build. "
-            + "The files an earlier run's manifest names that this run does not write are removed, and named. "
-            + "The manifest sylva-run.json, removed before the new files land and put in place last, marks the "
-            + "folder complete (sylva verify DIR).")
     Path out;
-
-    @Option(names = "--partition-level", paramLabel = "T",
-            description = "Write Erwin's rotated-tree partition stopping at level T (perm.npy) instead of the tree.")
     Integer partitionLevel;
-
-    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
     OutputFormat format;
-
-    @Option(names = "--report", paramLabel = "FILE.html",
-            description = "Also write an HTML picture of one batch of the cloud coloured by ball (--report-batch; more "
-                + "than 2 dimensions: on its first two principal components). FILE must be "
-                + "a regular file or not exist (a directory, link, FIFO or device is refused, never replaced), and not "
-                + "an output's name in --out. If the report fails, the outputs are still written; exit status 3.")
     Path report;
-
-    @Option(names = "--report-level", paramLabel = "K", defaultValue = "3",
-            description = "Tree level whose balls colour the report (root = 0; default ${DEFAULT-VALUE}). A level deeper "
-                + "than a batch's tree shows that batch's deepest level, and says so.")
     int reportLevel;
-
-    @Option(names = "--report-batch", paramLabel = "B",
-            description = "The batch the report draws (default: the largest batch, the first of equals).")
     Integer reportBatch;
-
-    @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "scalar",
-            description = "Scalar code or the Vector API kernels, for the tree and for --partition-level (default "
-                + "${DEFAULT-VALUE}: one build per process ends before the JIT has compiled the vector kernels, which "
-                + "until then are several times slower; the output is identical).")
     Kernels kernels;
-
-    @Option(names = "--backend", paramLabel = "auto|cpu|opencl|cuda", defaultValue = "auto",
-            converter = EngineChoice.TreeName.class,
-            description = "Engine of the build (default ${DEFAULT-VALUE}: the CPU engine; a GPU only when named). opencl "
-                + "and cuda build every batch level by level on the first usable device of that API (opencl: a GPU before a CPU device), byte-identical to "
-                + "the CPU engine; no usable device is refused at once, exit 2 (sylva devices says what is found).")
     String backend;
 
     /** Which code builds the tree; the trees are identical. */
     enum Kernels { SCALAR, VECTOR }
 
-    @Mixin
     RunOptions run = new RunOptions();
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("balltree", this)
+                .unsorted()
+                .header("Build Erwin's perfect binary ball tree of a (batched) point cloud.")
+                .description("Builds Erwin's perfect binary ball tree: per batch, 2^(L+1) slots in heap layout, "
+                        + "split along the widest dimension at the median, smaller index first on ties. Writes "
+                        + "tree_idx (int64 global row indices), mask (bool; false = padding), offsets (int64 slot "
+                        + "offset of each batch, plus the total) and levels (int32 L per batch). With "
+                        + "--partition-level T writes perm.npy instead.")
+                .footer("",
+                        "Examples:",
+                        "  sylva balltree cloud.npy --out tree/",
+                        "  sylva balltree cloud.npy --batch batch.npy --out tree/ \\",
+                        "      --report tree/balls.html --report-level 4",
+                        "  sylva balltree rotated.npy --batch batch.npy --partition-level 6 --out part/",
+                        "  sylva balltree cloud.npy --batch batch.npy --backend opencl --out tree/");
+        in.declare(m);
+        m.option(Path.class, v -> batch = v, "--batch")
+                .paramLabel("IDS")
+                .description("Batch id per point (a 1-D .npy of whole numbers, e.g. int64): start at 0, never "
+                        + "decrease, never skip.");
+        m.option(Path.class, v -> out = v, "--out")
+                .required(true)
+                .paramLabel("DIR")
+                .description("Output directory (created if needed). A second run into the same DIR while this one "
+                        + "runs is refused at once (lock file .sylva.lock, removed at the end); an output name taken "
+                        + "by anything but a regular file is refused before the build. The files an earlier run's "
+                        + "manifest names that this run does not write are removed, and named. The manifest "
+                        + "sylva-run.json, removed before the new files land and put in place last, marks the folder "
+                        + "complete (sylva verify DIR).");
+        m.option(Integer.class, v -> partitionLevel = v, "--partition-level")
+                .paramLabel("T")
+                .description("Write Erwin's rotated-tree partition stopping at level T (perm.npy) instead of the "
+                        + "tree.");
+        m.option(OutputFormat.class, v -> format = v, "--format")
+                .paramLabel("npy|csv")
+                .defaultValue("npy")
+                .description("Output file format.");
+        m.option(Path.class, v -> report = v, "--report")
+                .paramLabel("FILE.html")
+                .description("Also write an HTML picture of one batch of the cloud coloured by ball (--report-batch; "
+                        + "more than 2 dimensions: on its first two principal components). FILE must be a regular "
+                        + "file or not exist (a directory, link, FIFO or device is refused, never replaced), and not "
+                        + "an output's name in --out. If the report fails, the outputs are still written; exit "
+                        + "status 3.");
+        m.option(int.class, v -> reportLevel = v, "--report-level")
+                .paramLabel("K")
+                .defaultValue("3")
+                .description("Tree level whose balls colour the report (root = 0; default ${DEFAULT-VALUE}). A level "
+                        + "deeper than a batch's tree shows that batch's deepest level, and says so.");
+        m.option(Integer.class, v -> reportBatch = v, "--report-batch")
+                .paramLabel("B")
+                .description("The batch the report draws (default: the largest batch, the first of equals).");
+        m.option(Kernels.class, v -> kernels = v, "--kernels")
+                .paramLabel("scalar|vector")
+                .defaultValue("scalar")
+                .description("Scalar code or the Vector API kernels, for the tree and for --partition-level (default "
+                        + "${DEFAULT-VALUE}: one build per process ends before the JIT has compiled the vector "
+                        + "kernels, which until then are several times slower; the output is identical).");
+        m.option(String.class, v -> backend = v, "--backend")
+                .paramLabel("auto|cpu|opencl|cuda")
+                .defaultValue("auto")
+                .converters(new EngineChoice.TreeName())
+                .description("Engine of the build (default ${DEFAULT-VALUE}: the CPU engine; a GPU only when named). "
+                        + "opencl and cuda build every batch level by level on the first usable device of that API "
+                        + "(opencl: a GPU before a CPU device), byte-identical to the CPU engine; no usable device "
+                        + "is refused at once, exit 2 (sylva devices says what is found).");
+        run.declare(m);
+        spec = m.spec();
+        return spec;
+    }
 
     BallTreeCommand(CliContext context) {
         this.context = context;

@@ -12,23 +12,33 @@ import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code sylva bench}: time Sylva on your own data, in-process, after warm-up. */
-@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = SylvaCommand.Version.class,
-        header = "Time HDBSCAN, predictions or the ball tree on your data (in-process, after warm-up).",
-        description = "Times HDBSCAN, predictions or the ball tree in-process after warm-up (medians; no I/O in the timing).",
-        footer = {"", "Examples:", "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
-            "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21",
-            "  sylva bench predict clips.model later.npy --repeat 5"},
-        subcommands = {BenchCommand.Hdb.class, BenchCommand.Tree.class, BenchCommand.Predict.class})
 final class BenchCommand implements Runnable {
-    @Spec
     CommandSpec spec;
+    private final CliContext context;
+
+    BenchCommand(CliContext context) {
+        this.context = context;
+    }
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("bench", this)
+                .header("Time HDBSCAN, predictions or the ball tree on your data (in-process, after warm-up).")
+                .description("Times HDBSCAN, predictions or the ball tree in-process after warm-up (medians; no I/O "
+                        + "in the timing).")
+                .footer("",
+                        "Examples:",
+                        "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
+                        "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21",
+                        "  sylva bench predict clips.model later.npy --repeat 5");
+        m.subcommand(new Hdb(context).model()).subcommand(new Tree(context).model())
+                .subcommand(new Predict(context).model());
+        spec = m.spec();
+        return spec;
+    }
 
     @Override
     public void run() {
@@ -36,41 +46,74 @@ final class BenchCommand implements Runnable {
     }
 
     /** {@code sylva bench hdbscan}. */
-    @Command(name = "hdbscan", mixinStandardHelpOptions = true, sortOptions = false,
-            versionProvider = SylvaCommand.Version.class,
-            description = "Per-stage medians of repeated HDBSCAN fits of FILE (or of generated clip-like data).",
-            footer = {"", "Examples:", "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
-                "  sylva bench hdbscan --generate 50000 --threads 1",
-                "  sylva bench hdbscan --generate 200000 --backend cuda --repeat 3"})
     static final class Hdb implements Callable<Integer> {
-        @Spec
         CommandSpec spec;
-
         private final CliContext context;
-
-        @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "Points (.npy, .csv, raw with --shape).")
         String input;
-
-        @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input.")
         String shape;
-
-        @Option(names = "--generate", paramLabel = "N", description = "Use N generated clip-like waveforms instead of FILE.")
         Integer generate;
-
-        @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "20",
-                description = "HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}).") int minClusterSize;
-        @Option(names = "--min-samples", paramLabel = "K",
-                description = "HDBSCAN min_samples (default: the min_cluster_size).") Integer minSamples;
-        @Option(names = "--method", paramLabel = "eom|leaf", defaultValue = "eom",
-                description = "Cluster selection method (default ${DEFAULT-VALUE}).") SelectionMethod method;
-        @Option(names = "--backend", defaultValue = "auto", converter = EngineChoice.Name.class,
-                paramLabel = "auto|scalar|simd|opencl|cuda", description = "Distance kernels (default auto, which "
-                + "runs small inputs on the scalar kernels for its first 5 s; simd: the vector kernels warm), or the "
-                + "GPU engine on the first usable OpenCL (a GPU before a CPU device) or CUDA device.")
+        int minClusterSize;
+        Integer minSamples;
+        SelectionMethod method;
         String backend;
-        @Option(names = "--repeat", paramLabel = "N", defaultValue = "3", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
-        @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Untimed warm-up fits (default ${DEFAULT-VALUE}).") int warmup;
-        @Option(names = "--threads", paramLabel = "T", description = "Worker threads (default: all processors).") Integer threads;
+        int repeat;
+        int warmup;
+        Integer threads;
+
+        /** This command's picocli model, bound to this object ({@link CommandModel}). */
+        CommandSpec model() {
+            CommandModel m = new CommandModel("hdbscan", this)
+                    .unsorted()
+                    .description("Per-stage medians of repeated HDBSCAN fits of FILE (or of generated clip-like "
+                            + "data).")
+                    .footer("",
+                            "Examples:",
+                            "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
+                            "  sylva bench hdbscan --generate 50000 --threads 1",
+                            "  sylva bench hdbscan --generate 200000 --backend cuda --repeat 3");
+            m.parameter(String.class, v -> input = v)
+                    .index("0")
+                    .arity("0..1")
+                    .paramLabel("FILE")
+                    .description("Points (.npy, .csv, raw with --shape).");
+            m.option(String.class, v -> shape = v, "--shape")
+                    .paramLabel("N,D")
+                    .description("Shape of a raw float32 input.");
+            m.option(Integer.class, v -> generate = v, "--generate")
+                    .paramLabel("N")
+                    .description("Use N generated clip-like waveforms instead of FILE.");
+            m.option(int.class, v -> minClusterSize = v, "--min-cluster-size")
+                    .paramLabel("M")
+                    .defaultValue("20")
+                    .description("HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}).");
+            m.option(Integer.class, v -> minSamples = v, "--min-samples")
+                    .paramLabel("K")
+                    .description("HDBSCAN min_samples (default: the min_cluster_size).");
+            m.option(SelectionMethod.class, v -> method = v, "--method")
+                    .paramLabel("eom|leaf")
+                    .defaultValue("eom")
+                    .description("Cluster selection method (default ${DEFAULT-VALUE}).");
+            m.option(String.class, v -> backend = v, "--backend")
+                    .paramLabel("auto|scalar|simd|opencl|cuda")
+                    .defaultValue("auto")
+                    .converters(new EngineChoice.Name())
+                    .description("Distance kernels (default auto, which runs small inputs on the scalar kernels for "
+                            + "its first 5 s; simd: the vector kernels warm), or the GPU engine on the first usable "
+                            + "OpenCL (a GPU before a CPU device) or CUDA device.");
+            m.option(int.class, v -> repeat = v, "--repeat")
+                    .paramLabel("N")
+                    .defaultValue("3")
+                    .description("Timed repetitions (default ${DEFAULT-VALUE}).");
+            m.option(int.class, v -> warmup = v, "--warmup")
+                    .paramLabel("N")
+                    .defaultValue("1")
+                    .description("Untimed warm-up fits (default ${DEFAULT-VALUE}).");
+            m.option(Integer.class, v -> threads = v, "--threads")
+                    .paramLabel("T")
+                    .description("Worker threads (default: all processors).");
+            spec = m.spec();
+            return spec;
+        }
 
         Hdb(CliContext context) {
             this.context = context;
@@ -111,30 +154,58 @@ final class BenchCommand implements Runnable {
     }
 
     /** {@code sylva bench balltree}. */
-    @Command(name = "balltree", mixinStandardHelpOptions = true, sortOptions = false,
-            versionProvider = SylvaCommand.Version.class,
-            description = "Builds the ball tree of FILE N times after warm-up; prints the median and minimum in ms.",
-            footer = {"", "Examples:", "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21 --threads 2"})
     static final class Tree implements Callable<Integer> {
-        @Spec
         CommandSpec spec;
-
         private final CliContext context;
-
-        @Parameters(index = "0", paramLabel = "FILE", description = "Points (.npy, .csv, raw with --shape).") String input;
-        @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input.") String shape;
-        @Option(names = "--batch", paramLabel = "IDS", description = "Batch id of each point (.npy of integers), "
-                + "as sylva balltree --batch.") Path batch;
-        @Option(names = "--repeat", paramLabel = "N", defaultValue = "21", description = "Timed builds (default ${DEFAULT-VALUE}).") int repeat;
-        @Option(names = "--threads", paramLabel = "T", description = "Worker threads (default: all processors).") Integer threads;
-        @Option(names = "--kernels", paramLabel = "scalar|vector", defaultValue = "vector",
-                description = "Vector API kernels where the JVM has them, or the scalar code (default ${DEFAULT-VALUE}).")
+        String input;
+        String shape;
+        Path batch;
+        int repeat;
+        Integer threads;
         BallTreeCommand.Kernels kernels;
-        @Option(names = "--backend", paramLabel = "auto|cpu|opencl|cuda", defaultValue = "auto",
-                converter = EngineChoice.TreeName.class,
-                description = "Engine (default ${DEFAULT-VALUE}: the CPU). On a GPU, a second line times builds with "
-                    + "the points already on the device and the tree left there (device_median_ms, device_min_ms).")
         String backend;
+
+        /** This command's picocli model, bound to this object ({@link CommandModel}). */
+        CommandSpec model() {
+            CommandModel m = new CommandModel("balltree", this)
+                    .unsorted()
+                    .description("Builds the ball tree of FILE N times after warm-up; prints the median and minimum "
+                            + "in ms.")
+                    .footer("",
+                            "Examples:",
+                            "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21 --threads 2");
+            m.parameter(String.class, v -> input = v)
+                    .index("0")
+                    .paramLabel("FILE")
+                    .description("Points (.npy, .csv, raw with --shape).");
+            m.option(String.class, v -> shape = v, "--shape")
+                    .paramLabel("N,D")
+                    .description("Shape of a raw float32 input.");
+            m.option(Path.class, v -> batch = v, "--batch")
+                    .paramLabel("IDS")
+                    .description("Batch id of each point (.npy of integers), as sylva balltree --batch.");
+            m.option(int.class, v -> repeat = v, "--repeat")
+                    .paramLabel("N")
+                    .defaultValue("21")
+                    .description("Timed builds (default ${DEFAULT-VALUE}).");
+            m.option(Integer.class, v -> threads = v, "--threads")
+                    .paramLabel("T")
+                    .description("Worker threads (default: all processors).");
+            m.option(BallTreeCommand.Kernels.class, v -> kernels = v, "--kernels")
+                    .paramLabel("scalar|vector")
+                    .defaultValue("vector")
+                    .description("Vector API kernels where the JVM has them, or the scalar code (default "
+                            + "${DEFAULT-VALUE}).");
+            m.option(String.class, v -> backend = v, "--backend")
+                    .paramLabel("auto|cpu|opencl|cuda")
+                    .defaultValue("auto")
+                    .converters(new EngineChoice.TreeName())
+                    .description("Engine (default ${DEFAULT-VALUE}: the CPU). On a GPU, a second line times builds "
+                            + "with the points already on the device and the tree left there (device_median_ms, "
+                            + "device_min_ms).");
+            spec = m.spec();
+            return spec;
+        }
 
         Tree(CliContext context) {
             this.context = context;
@@ -170,25 +241,49 @@ final class BenchCommand implements Runnable {
     }
 
     /** {@code sylva bench predict}. */
-    @Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
-            versionProvider = SylvaCommand.Version.class,
-            description = "Predicts FILE's points against MODEL (labels, probabilities, outlier scores and membership "
-                + "vectors, as sylva predict) N times after warm-up; prints the median and minimum in seconds.",
-            footer = {"", "Examples:", "  sylva bench predict clips.model later.npy --repeat 5 --threads 2"})
     static final class Predict implements Callable<Integer> {
-        @Spec
         CommandSpec spec;
-
         private final CliContext context;
-
-        @Parameters(index = "0", paramLabel = "MODEL", description = "A model saved by sylva hdbscan --save-model.")
         Path model;
-        @Parameters(index = "1", paramLabel = "FILE", description = "New points (.npy, .csv, raw with --shape).")
         String input;
-        @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input.") String shape;
-        @Option(names = "--repeat", paramLabel = "N", defaultValue = "5", description = "Timed repetitions (default ${DEFAULT-VALUE}).") int repeat;
-        @Option(names = "--warmup", paramLabel = "N", defaultValue = "1", description = "Untimed warm-up runs (default ${DEFAULT-VALUE}).") int warmup;
-        @Option(names = "--threads", paramLabel = "T", description = "Worker threads (default: all processors).") Integer threads;
+        String shape;
+        int repeat;
+        int warmup;
+        Integer threads;
+
+        /** This command's picocli model, bound to this object ({@link CommandModel}). */
+        CommandSpec model() {
+            CommandModel m = new CommandModel("predict", this)
+                    .unsorted()
+                    .description("Predicts FILE's points against MODEL (labels, probabilities, outlier scores and "
+                            + "membership vectors, as sylva predict) N times after warm-up; prints the median and "
+                            + "minimum in seconds.")
+                    .footer("", "Examples:", "  sylva bench predict clips.model later.npy --repeat 5 --threads 2");
+            m.parameter(Path.class, v -> model = v)
+                    .index("0")
+                    .paramLabel("MODEL")
+                    .description("A model saved by sylva hdbscan --save-model.");
+            m.parameter(String.class, v -> input = v)
+                    .index("1")
+                    .paramLabel("FILE")
+                    .description("New points (.npy, .csv, raw with --shape).");
+            m.option(String.class, v -> shape = v, "--shape")
+                    .paramLabel("N,D")
+                    .description("Shape of a raw float32 input.");
+            m.option(int.class, v -> repeat = v, "--repeat")
+                    .paramLabel("N")
+                    .defaultValue("5")
+                    .description("Timed repetitions (default ${DEFAULT-VALUE}).");
+            m.option(int.class, v -> warmup = v, "--warmup")
+                    .paramLabel("N")
+                    .defaultValue("1")
+                    .description("Untimed warm-up runs (default ${DEFAULT-VALUE}).");
+            m.option(Integer.class, v -> threads = v, "--threads")
+                    .paramLabel("T")
+                    .description("Worker threads (default: all processors).");
+            spec = m.spec();
+            return spec;
+        }
 
         Predict(CliContext context) {
             this.context = context;

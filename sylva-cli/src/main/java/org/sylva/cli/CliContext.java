@@ -1,21 +1,19 @@
 package org.sylva.cli;
 
 import java.io.InputStream;
-import java.lang.reflect.Constructor;
 import java.util.Objects;
 import org.sylva.progress.CancellationToken;
-import picocli.CommandLine;
 
 /**
- * What a command gets from the process that runs it, handed over when the command line is built (see
- * {@link Factory}) instead of being read from globals: the token that Ctrl-C and SIGTERM cancel, what
+ * What a command gets from the process that runs it, handed to its constructor when the command line is
+ * built ({@link SylvaCommand#SUBCOMMANDS}) instead of being read from globals: the token that Ctrl-C and SIGTERM cancel, what
  * {@code -} reads, whether progress may repaint a line on a terminal, the output directories the
  * run created (removed again if it fails) and the ones it locked (released when it ends).
  *
  * <pre>{@code
  * CliContext context = new CliContext(new CancellationToken(), System.in, false, new CreatedDirectories(),
  *         new OutputLocks());
- * CommandLine cl = new CommandLine(new SylvaCommand(), new CliContext.Factory(context));
+ * CommandLine cl = new CommandLine(new HdbscanCommand(context).model());
  * }</pre>
  *
  * @param cancel      cancelled on Ctrl-C or SIGTERM; every command passes it to the library
@@ -44,28 +42,5 @@ record CliContext(CancellationToken cancel, InputStream stdin, boolean terminal,
      */
     ProgressPrinter progress(java.io.PrintWriter err, boolean quiet, long points) {
         return ProgressPrinter.forStderr(err, terminal, quiet, points);
-    }
-
-    /**
-     * Picocli's factory for the commands: a class with a constructor taking a {@link CliContext} gets
-     * this one; every other class (help, version provider, converters) is made by picocli's default
-     * factory.
-     */
-    static final class Factory implements CommandLine.IFactory {
-        private final CliContext context;
-
-        Factory(CliContext context) {
-            this.context = Objects.requireNonNull(context, "context");
-        }
-
-        @Override
-        public <K> K create(Class<K> cls) throws Exception {
-            for (Constructor<?> c : cls.getDeclaredConstructors()) {
-                if (c.getParameterCount() == 1 && c.getParameterTypes()[0] == CliContext.class) {
-                    return cls.cast(c.newInstance(context));
-                }
-            }
-            return CommandLine.defaultFactory().create(cls);
-        }
     }
 }

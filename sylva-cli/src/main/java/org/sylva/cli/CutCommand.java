@@ -10,55 +10,55 @@ import java.util.concurrent.Callable;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.NpyArray;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva cut}: the flat DBSCAN* clustering of a saved model at one distance. */
-@Command(name = "cut", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = SylvaCommand.Version.class,
-        header = "The flat DBSCAN* clustering of a saved HDBSCAN model at one distance.",
-        description = {
-            "Reads a model saved by 'sylva hdbscan --save-model' and writes into --out the labels of the DBSCAN* "
-                + "clustering at --distance, one per input row of the fit, as the hdbscan package's "
-                + "dbscan_clustering(cut_distance, min_cluster_size) gives them: points joined by spanning-tree edges "
-                + "of mutual-reachability distance below the cut, components smaller than --min-cluster-size noise "
-                + "(-1), clusters numbered by their smallest row; rows left out of the fit keep -2 / -3. Exact: the "
-                + "fit's spanning tree is stored in the model (format version 2 or 3; a version 1 model is refused). For a "
-                + "--pca model the distance is between principal-component scores, as the fit's."},
-        footer = {"", "Examples:",
-            "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
-            "      --save-model clips.model",
-            "  sylva cut clips.model --distance 0.8 --out cut/",
-            "  sylva cut clips.model --distance 0.8 --min-cluster-size 5 --out cut/"})
 final class CutCommand implements Callable<Integer> {
     /** The files this command writes, without extension. */
     static final List<String> OUTPUTS = List.of("labels");
-
-    @Spec
     CommandSpec spec;
-
     private final CliContext context;
-
-    @Parameters(index = "0", paramLabel = "MODEL", description = "A model file written by sylva hdbscan --save-model.")
     Path model;
-
-    @Option(names = "--distance", required = true, paramLabel = "D",
-            description = "The cut distance (mutual reachability): edges shorter than D join points.")
     double distance;
-
-    @Option(names = "--min-cluster-size", paramLabel = "M",
-            description = "Components smaller than M are noise (default: the model's min_cluster_size).")
     Integer minClusterSize;
-
-    @Mixin
     ResultFolderOptions folder = new ResultFolderOptions();
-
-    @Mixin
     QuietOptions run = new QuietOptions();
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("cut", this)
+                .unsorted()
+                .header("The flat DBSCAN* clustering of a saved HDBSCAN model at one distance.")
+                .description("Reads a model saved by 'sylva hdbscan --save-model' and writes into --out the labels "
+                        + "of the DBSCAN* clustering at --distance, one per input row of the fit, as the hdbscan "
+                        + "package's dbscan_clustering(cut_distance, min_cluster_size) gives them: points joined by "
+                        + "spanning-tree edges of mutual-reachability distance below the cut, components smaller "
+                        + "than --min-cluster-size noise (-1), clusters numbered by their smallest row; rows left "
+                        + "out of the fit keep -2 / -3. Exact: the fit's spanning tree is stored in the model "
+                        + "(format version 2 or 3; a version 1 model is refused). For a --pca model the distance is "
+                        + "between principal-component scores, as the fit's.")
+                .footer("",
+                        "Examples:",
+                        "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
+                        "      --save-model clips.model",
+                        "  sylva cut clips.model --distance 0.8 --out cut/",
+                        "  sylva cut clips.model --distance 0.8 --min-cluster-size 5 --out cut/");
+        m.parameter(Path.class, v -> model = v)
+                .index("0")
+                .paramLabel("MODEL")
+                .description("A model file written by sylva hdbscan --save-model.");
+        m.option(double.class, v -> distance = v, "--distance")
+                .required(true)
+                .paramLabel("D")
+                .description("The cut distance (mutual reachability): edges shorter than D join points.");
+        m.option(Integer.class, v -> minClusterSize = v, "--min-cluster-size")
+                .paramLabel("M")
+                .description("Components smaller than M are noise (default: the model's min_cluster_size).");
+        folder.declare(m);
+        run.declare(m);
+        spec = m.spec();
+        return spec;
+    }
 
     CutCommand(CliContext context) {
         this.context = context;

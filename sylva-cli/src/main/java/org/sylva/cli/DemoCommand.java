@@ -10,44 +10,50 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva demo}: the built-in clip-like data set clustered end to end, with a report. */
-@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = SylvaCommand.Version.class,
-        header = "Cluster built-in clip-like spike waveforms end to end and write a report.",
-        description = {
-            "Generates clip-like spike waveforms (12 templates of 61 samples, AR(1) noise, a tenth pure-noise "
-                + "clips; fixed seed), clusters them with HDBSCAN (min-cluster-size 20), compares the clusters with "
-                + "the generating templates, and writes the outputs and report.html into --out. The report's path, the "
-                + "demo's result, goes to stdout, with --quiet too."},
-        footer = {"", "Examples:", "  sylva demo", "  sylva demo --points 50000 --out /tmp/demo"})
 final class DemoCommand implements Callable<Integer> {
-    @Spec
     CommandSpec spec;
-
     private final CliContext context;
-
-    @Option(names = "--points", paramLabel = "N", defaultValue = "20000", description = "Clips to generate (default ${DEFAULT-VALUE}).")
     int points;
-
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "20240", description = "Generator seed (default ${DEFAULT-VALUE}).")
     long seed;
-
-    @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "20", description = "HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}).")
     int minClusterSize;
-
-    @Option(names = "--out", defaultValue = "sylva-demo", paramLabel = "DIR", description = "Output directory "
-            + "(default ${DEFAULT-VALUE}); a second run into it while this one runs is refused at once. The manifest "
-            + "sylva-run.json, written last, marks the folder complete (sylva verify DIR).")
     Path out;
-
-    @Mixin
     RunOptions run = new RunOptions();
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("demo", this)
+                .unsorted()
+                .header("Cluster built-in clip-like spike waveforms end to end and write a report.")
+                .description("Generates clip-like spike waveforms (12 templates of 61 samples, AR(1) noise, a tenth "
+                        + "pure-noise clips; fixed seed), clusters them with HDBSCAN (min-cluster-size 20), compares "
+                        + "the clusters with the generating templates, and writes the outputs and report.html into "
+                        + "--out. The report's path, the demo's result, goes to stdout, with --quiet too.")
+                .footer("", "Examples:", "  sylva demo", "  sylva demo --points 50000 --out /tmp/demo");
+        m.option(int.class, v -> points = v, "--points")
+                .paramLabel("N")
+                .defaultValue("20000")
+                .description("Clips to generate (default ${DEFAULT-VALUE}).");
+        m.option(long.class, v -> seed = v, "--seed")
+                .paramLabel("S")
+                .defaultValue("20240")
+                .description("Generator seed (default ${DEFAULT-VALUE}).");
+        m.option(int.class, v -> minClusterSize = v, "--min-cluster-size")
+                .paramLabel("M")
+                .defaultValue("20")
+                .description("HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}).");
+        m.option(Path.class, v -> out = v, "--out")
+                .paramLabel("DIR")
+                .defaultValue("sylva-demo")
+                .description("Output directory (default ${DEFAULT-VALUE}); a second run into it while this one runs "
+                        + "is refused at once. The manifest sylva-run.json, written last, marks the folder complete "
+                        + "(sylva verify DIR).");
+        run.declare(m);
+        spec = m.spec();
+        return spec;
+    }
 
     /** The report's name in --out. */
     private static final String REPORT = "report.html";

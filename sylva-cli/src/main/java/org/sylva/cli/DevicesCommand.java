@@ -2,9 +2,7 @@ package org.sylva.cli;
 
 import java.util.concurrent.Callable;
 import org.sylva.gpu.GpuEngines;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code sylva devices}: the GPU devices found (OpenCL and CUDA), each with whether the GPU engine can
@@ -16,15 +14,21 @@ import picocli.CommandLine.Spec;
  * cuda: CUDA driver library libcuda.so.1 could not be loaded (no NVIDIA driver)
  * }</pre>
  */
-@Command(name = "devices", mixinStandardHelpOptions = true,
-        description = "List the GPU devices (OpenCL, CUDA) that sylva hdbscan --backend opencl|cuda can use, "
-                + "and why one cannot be used.",
-        footer = {"", "Examples:",
-            "  sylva devices   # GPUs for --backend opencl or cuda",
-            "  sylva hdbscan clips.npy --min-cluster-size 20 --backend opencl --out result/"})
 final class DevicesCommand implements Callable<Integer> {
-    @Spec
     CommandSpec spec;
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("devices", this)
+                .description("List the GPU devices (OpenCL, CUDA) that sylva hdbscan --backend opencl|cuda can use, "
+                        + "and why one cannot be used.")
+                .footer("",
+                        "Examples:",
+                        "  sylva devices   # GPUs for --backend opencl or cuda",
+                        "  sylva hdbscan clips.npy --min-cluster-size 20 --backend opencl --out result/");
+        spec = m.spec();
+        return spec;
+    }
 
     @Override
     public Integer call() {

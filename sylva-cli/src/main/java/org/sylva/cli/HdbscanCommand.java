@@ -24,159 +24,177 @@ import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva hdbscan}: cluster a file of points, write labels and trees, optionally a report. */
-@Command(name = "hdbscan", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = SylvaCommand.Version.class,
-        header = "Cluster a file of points with exact HDBSCAN; write labels, trees and a report.",
-        description = {
-            "Exact HDBSCAN with scikit-learn's parameters (sklearn.cluster.HDBSCAN's names in kebab case). "
-                + "Writes labels (-1 = noise), probabilities, outlier_scores, core_distances, mst, single_linkage, "
-                + "condensed_tree and persistence (NumPy files, or CSV with --format csv) into --out; all of them or, "
-                + "on error or Ctrl-C, none.",
-            "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + 1). "
-                + "Every input is converted exactly: a float64, int32 or int64 .npy, and text (.csv/.tsv, "
-                + "parsed as float64 as NumPy reads it), is clustered from its float64 values, exactly as "
-                + "scikit-learn would (int64 beyond 2^53 is refused); other inputs are read as float32, which "
-                + "holds float16, int8, int16, uint16, uint8 and bool exactly. "
-                + "Distances are always computed in float64."},
-        footer = {"", "Examples:",
-            "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
-            "      --report result/report.html --waveforms",
-            "  sylva hdbscan tetrode.npy --channels 4 --out result/ \\",
-            "      --report result/report.html",
-            "  sylva hdbscan features.npy --waveforms-from clips.npy --out result/ \\",
-            "      --report result/report.html",
-            "  sylva hdbscan points.csv --min-cluster-size 10 --method leaf \\",
-            "      --out result/ --format csv --json",
-            "  cat clips.f32 | sylva hdbscan - --shape 50000,61 --out result/",
-            "  sylva hdbscan tetrodes.npy --pca 6 --channels 4 --min-cluster-size 30 \\",
-            "      --out result/ --report result/report.html",
-            "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
-            "      --save-model clips.model",
-            "  sylva hdbscan points.npy --out result/ --centers both",
-            "  sylva hdbscan binned.npy --sample-weight counts.npy --out result/",
-            "  sylva hdbscan points.npy --metric minkowski --p 3 --out result/",
-            "  sylva hdbscan distances.npy --metric precomputed --out result/"})
 final class HdbscanCommand implements Callable<Integer> {
-    @Spec
     CommandSpec spec;
-
     private final CliContext context;
-
-    @Mixin
     InputOptions in = new InputOptions();
-
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if "
-            + "needed). Files an earlier run wrote there under Sylva's names that this run does not write (labels.csv "
-            + "after --format npy, report.html without --report there, ...), and the files the earlier run's manifest "
-            + "names (another command's outputs), are removed once the new outputs are in place; other files are "
-            + "left alone. A second run into the same DIR while this one runs is refused at "
-            + "once (lock file .sylva.lock, removed at the end); an output name taken by anything but a regular "
-            + "file (directory, link, FIFO, device) is refused before the fit. The manifest sylva-run.json, removed "
-            + "before the new files land and put in place last, marks the folder complete (sylva verify DIR).")
     Path out;
-
-    @Option(names = "--min-cluster-size", paramLabel = "M", defaultValue = "5",
-            description = "Smallest cluster size (>= 2; default ${DEFAULT-VALUE}).")
     int minClusterSize;
-
-    @Option(names = "--min-samples", paramLabel = "K",
-            description = "Neighbours for the core distance, counting the point itself (default: min-cluster-size).")
     Integer minSamples;
-
-    @Option(names = "--cluster-selection-epsilon", paramLabel = "EPS", defaultValue = "0.0",
-            description = "Merge clusters that split below this distance (default ${DEFAULT-VALUE}).")
     double epsilon;
-
-    @Option(names = "--max-cluster-size", paramLabel = "N", defaultValue = "0",
-            description = "Largest cluster EOM may select; 0 = no limit (default).")
     int maxClusterSize;
-
-    @Option(names = "--alpha", paramLabel = "A", defaultValue = "1.0",
-            description = "Distance scaling in max(core_a, core_b, d/alpha) (default ${DEFAULT-VALUE}).")
     double alpha;
-
-    @Option(names = "--method", paramLabel = "eom|leaf", defaultValue = "eom",
-            description = "Cluster selection method: eom (excess of mass, default) or leaf.")
     SelectionMethod method;
-
-    @Option(names = "--allow-single-cluster", description = "Let EOM return one cluster holding everything.")
     boolean allowSingleCluster;
-
-    @Option(names = "--metric", paramLabel = "NAME", defaultValue = "euclidean",
-            description = "Distance: euclidean (default; the fast partition-tree engine), manhattan, chebyshev, "
-                    + "minkowski (with --p), cosine, or precomputed (the input is an n x n distance matrix: square, "
-                    + "finite, >= 0, zero diagonal, symmetric: |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|; its upper triangle is used). Metrics "
-                    + "other than euclidean run an exact brute-force engine (O(n^2) distances, at most 100 000 points); "
-                    + "each distance is summed in coordinate order as scikit-learn's DistanceMetric does. Not with "
-                    + "--save-model; precomputed not with --pca, --centers or --report.")
     String metric;
-
-    @Option(names = "--p", paramLabel = "P", description = "The exponent of --metric minkowski (>= 1; default 2).")
     Double p;
-
-    @Option(names = "--non-finite", paramLabel = "reject|sklearn", defaultValue = "reject",
-            description = "Rows with NaN/inf: reject (default: error naming row and column) or sklearn "
-                    + "(left out; labels -2 for inf, -3 for NaN).")
     NonFinitePolicy nonFinite;
-
-    @Option(names = "--sample-weight", paramLabel = "FILE", description = "Per-row weights (.npy of shape (n,), "
-            + "or text with one per line): a row of weight w counts as w identical rows, for core distances and "
-            + "cluster sizes alike (whole numbers; 0 leaves the row out, label -1). The trees then index those "
-            + "copies; fitted_rows maps each to its row.")
     Path sampleWeight;
-
-    @Option(names = "--pca", paramLabel = "K",
-            description = "Cluster on the first K principal components of the input (exact, float64, from every "
-                    + "row) instead of its coordinates: a choice for spike waveforms, not a default. Outputs are per "
-                    + "input point as before and the report draws the input's waveforms. Needs finite input.")
     Integer pca;
-
-    @Option(names = "--backend", paramLabel = "auto|scalar|simd|opencl|cuda", defaultValue = "auto",
-            converter = EngineChoice.Name.class,
-            description = "Where the distances are computed (default auto: CPU kernels per stage, scalar for small "
-                    + "inputs, SIMD for large ones); opencl or cuda: the GPU engine on the first usable device, for opencl a GPU before a CPU device "
-                    + "(refused with the reason when there is none; see sylva devices). Results do not depend on it.")
     String backend;
-
-    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
     OutputFormat format;
-
-    @Option(names = "--report", paramLabel = "FILE.html", description = "Also write a self-contained HTML report. "
-            + "FILE must be a regular file or not exist: a directory, symbolic link, FIFO or device there is refused "
-            + "(never written through or replaced), and so is an output's name in --out. If the report fails, the "
-            + "outputs are still written and sylva exits with status 3.")
     Path report;
-
-    @Option(names = "--save-model", paramLabel = "FILE", description = "Also save the fitted model (parameters, "
-            + "fitted points, condensed tree: what prediction needs, and the spanning tree; a versioned, checksummed file) "
-            + "to FILE, together with the other outputs; 'sylva predict FILE NEW' then assigns new points to its "
-            + "clusters, 'sylva cut' and 'sylva reselect' cluster it again. With --pca the model holds the components: "
-            + "new points are given as the input was, and projected on them.")
     Path saveModel;
-
-    @Option(names = "--centers", paramLabel = "centroid|medoid|both", description = "Also write the clusters' "
-            + "centres, as scikit-learn's store_centers: centroids (the members' mean weighted by their membership "
-            + "probabilities) and / or medoids (the member with the smallest probability-weighted sum of distances "
-            + "to the others, under --metric), one row per cluster, in the coordinates the fit saw (the component scores "
-            + "with --pca). A medoid costs m^2 distances for a cluster of m points.")
     String centers;
-
-    @Mixin
     WaveformOptions waveformOptions = new WaveformOptions();
-
-    @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line; "
-            + "parameters typed as scikit-learn's, null for None, \"inf\" for an infinite number).")
     boolean json;
-
-    @Mixin
     RunOptions run = new RunOptions();
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("hdbscan", this)
+                .unsorted()
+                .header("Cluster a file of points with exact HDBSCAN; write labels, trees and a report.")
+                .description("Exact HDBSCAN with scikit-learn's parameters (sklearn.cluster.HDBSCAN's names in kebab "
+                        + "case). Writes labels (-1 = noise), probabilities, outlier_scores, core_distances, mst, "
+                        + "single_linkage, condensed_tree and persistence (NumPy files, or CSV with --format csv) "
+                        + "into --out; all of them or, on error or Ctrl-C, none.",
+                        "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + "
+                        + "1). Every input is converted exactly: a float64, int32 or int64 .npy, and text "
+                        + "(.csv/.tsv, parsed as float64 as NumPy reads it), is clustered from its float64 values, "
+                        + "exactly as scikit-learn would (int64 beyond 2^53 is refused); other inputs are read as "
+                        + "float32, which holds float16, int8, int16, uint16, uint8 and bool exactly. Distances are "
+                        + "always computed in float64.")
+                .footer("",
+                        "Examples:",
+                        "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
+                        "      --report result/report.html --waveforms",
+                        "  sylva hdbscan tetrode.npy --channels 4 --out result/ \\",
+                        "      --report result/report.html",
+                        "  sylva hdbscan features.npy --waveforms-from clips.npy --out result/ \\",
+                        "      --report result/report.html",
+                        "  sylva hdbscan points.csv --min-cluster-size 10 --method leaf \\",
+                        "      --out result/ --format csv --json",
+                        "  cat clips.f32 | sylva hdbscan - --shape 50000,61 --out result/",
+                        "  sylva hdbscan tetrodes.npy --pca 6 --channels 4 --min-cluster-size 30 \\",
+                        "      --out result/ --report result/report.html",
+                        "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
+                        "      --save-model clips.model",
+                        "  sylva hdbscan points.npy --out result/ --centers both",
+                        "  sylva hdbscan binned.npy --sample-weight counts.npy --out result/",
+                        "  sylva hdbscan points.npy --metric minkowski --p 3 --out result/",
+                        "  sylva hdbscan distances.npy --metric precomputed --out result/");
+        in.declare(m);
+        m.option(Path.class, v -> out = v, "--out")
+                .required(true)
+                .paramLabel("DIR")
+                .description("Output directory (created if needed). Files an earlier run wrote there under Sylva's "
+                        + "names that this run does not write (labels.csv after --format npy, report.html without "
+                        + "--report there, ...), and the files the earlier run's manifest names (another command's "
+                        + "outputs), are removed once the new outputs are in place; other files are left alone. A "
+                        + "second run into the same DIR while this one runs is refused at once (lock file "
+                        + ".sylva.lock, removed at the end); an output name taken by anything but a regular file "
+                        + "(directory, link, FIFO, device) is refused before the fit. The manifest sylva-run.json, "
+                        + "removed before the new files land and put in place last, marks the folder complete (sylva "
+                        + "verify DIR).");
+        m.option(int.class, v -> minClusterSize = v, "--min-cluster-size")
+                .paramLabel("M")
+                .defaultValue("5")
+                .description("Smallest cluster size (>= 2; default ${DEFAULT-VALUE}).");
+        m.option(Integer.class, v -> minSamples = v, "--min-samples")
+                .paramLabel("K")
+                .description("Neighbours for the core distance, counting the point itself (default: "
+                        + "min-cluster-size).");
+        m.option(double.class, v -> epsilon = v, "--cluster-selection-epsilon")
+                .paramLabel("EPS")
+                .defaultValue("0.0")
+                .description("Merge clusters that split below this distance (default ${DEFAULT-VALUE}).");
+        m.option(int.class, v -> maxClusterSize = v, "--max-cluster-size")
+                .paramLabel("N")
+                .defaultValue("0")
+                .description("Largest cluster EOM may select; 0 = no limit (default).");
+        m.option(double.class, v -> alpha = v, "--alpha")
+                .paramLabel("A")
+                .defaultValue("1.0")
+                .description("Distance scaling in max(core_a, core_b, d/alpha) (default ${DEFAULT-VALUE}).");
+        m.option(SelectionMethod.class, v -> method = v, "--method")
+                .paramLabel("eom|leaf")
+                .defaultValue("eom")
+                .description("Cluster selection method: eom (excess of mass, default) or leaf.");
+        m.option(boolean.class, v -> allowSingleCluster = v, "--allow-single-cluster")
+                .description("Let EOM return one cluster holding everything.");
+        m.option(String.class, v -> metric = v, "--metric")
+                .paramLabel("NAME")
+                .defaultValue("euclidean")
+                .description("Distance: euclidean (default; the fast partition-tree engine), manhattan, chebyshev, "
+                        + "minkowski (with --p), cosine, or precomputed (the input is an n x n distance matrix: "
+                        + "square, finite, >= 0, zero diagonal, symmetric: |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|; its "
+                        + "upper triangle is used). Metrics other than euclidean run an exact brute-force engine "
+                        + "(O(n^2) distances, at most 100 000 points); each distance is summed in coordinate order "
+                        + "as scikit-learn's DistanceMetric does. Not with --save-model; precomputed not with --pca, "
+                        + "--centers or --report.");
+        m.option(Double.class, v -> p = v, "--p")
+                .paramLabel("P")
+                .description("The exponent of --metric minkowski (>= 1; default 2).");
+        m.option(NonFinitePolicy.class, v -> nonFinite = v, "--non-finite")
+                .paramLabel("reject|sklearn")
+                .defaultValue("reject")
+                .description("Rows with NaN/inf: reject (default: error naming row and column) or sklearn (left out; "
+                        + "labels -2 for inf, -3 for NaN).");
+        m.option(Path.class, v -> sampleWeight = v, "--sample-weight")
+                .paramLabel("FILE")
+                .description("Per-row weights (.npy of shape (n,), or text with one per line): a row of weight w "
+                        + "counts as w identical rows, for core distances and cluster sizes alike (whole numbers; 0 "
+                        + "leaves the row out, label -1). The trees then index those copies; fitted_rows maps each "
+                        + "to its row.");
+        m.option(Integer.class, v -> pca = v, "--pca")
+                .paramLabel("K")
+                .description("Cluster on the first K principal components of the input (exact, float64, from every "
+                        + "row) instead of its coordinates: a choice for spike waveforms, not a default. Outputs are "
+                        + "per input point as before and the report draws the input's waveforms. Needs finite input.");
+        m.option(String.class, v -> backend = v, "--backend")
+                .paramLabel("auto|scalar|simd|opencl|cuda")
+                .defaultValue("auto")
+                .converters(new EngineChoice.Name())
+                .description("Where the distances are computed (default auto: CPU kernels per stage, scalar for "
+                        + "small inputs, SIMD for large ones); opencl or cuda: the GPU engine on the first usable "
+                        + "device, for opencl a GPU before a CPU device (refused with the reason when there is none; "
+                        + "see sylva devices). Results do not depend on it.");
+        m.option(OutputFormat.class, v -> format = v, "--format")
+                .paramLabel("npy|csv")
+                .defaultValue("npy")
+                .description("Output file format.");
+        m.option(Path.class, v -> report = v, "--report")
+                .paramLabel("FILE.html")
+                .description("Also write a self-contained HTML report. FILE must be a regular file or not exist: a "
+                        + "directory, symbolic link, FIFO or device there is refused (never written through or "
+                        + "replaced), and so is an output's name in --out. If the report fails, the outputs are "
+                        + "still written and sylva exits with status 3.");
+        m.option(Path.class, v -> saveModel = v, "--save-model")
+                .paramLabel("FILE")
+                .description("Also save the fitted model (parameters, fitted points, condensed tree: what prediction "
+                        + "needs, and the spanning tree; a versioned, checksummed file) to FILE, together with the "
+                        + "other outputs; 'sylva predict FILE NEW' then assigns new points to its clusters, 'sylva "
+                        + "cut' and 'sylva reselect' cluster it again. With --pca the model holds the components: "
+                        + "new points are given as the input was, and projected on them.");
+        m.option(String.class, v -> centers = v, "--centers")
+                .paramLabel("centroid|medoid|both")
+                .description("Also write the clusters' centres, as scikit-learn's store_centers: centroids (the "
+                        + "members' mean weighted by their membership probabilities) and / or medoids (the member "
+                        + "with the smallest probability-weighted sum of distances to the others, under --metric), "
+                        + "one row per cluster, in the coordinates the fit saw (the component scores with --pca). A "
+                        + "medoid costs m^2 distances for a cluster of m points.");
+        waveformOptions.declare(m);
+        m.option(boolean.class, v -> json = v, "--json")
+                .description("Print a machine-readable summary on stdout (one JSON line; parameters typed as "
+                        + "scikit-learn's, null for None, \"inf\" for an infinite number).");
+        run.declare(m);
+        spec = m.spec();
+        return spec;
+    }
 
     HdbscanCommand(CliContext context) {
         this.context = context;

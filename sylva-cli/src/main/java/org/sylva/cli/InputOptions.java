@@ -19,19 +19,25 @@ import org.sylva.io.NpyDtype;
 import org.sylva.io.NumericTable;
 import org.sylva.io.PointReaders;
 import org.sylva.progress.CancellationToken;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** The input file of a command and how to read it. */
 final class InputOptions {
-    @Parameters(index = "0", paramLabel = "INPUT",
-            description = "Points: .npy (float16/32/64, int8/16/32/64, uint8/16, bool; any byte order, C or "
-                    + "Fortran order; for hdbscan and predict also 3-D clips (n, C, S), clustered as rows of C*S values), .csv/.tsv "
-                    + "(numbers, optional header row), or raw little-endian float32 with --shape; '-' reads stdin.")
     String input;
-
-    @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input (required for raw files).")
     String shape;
+
+    /** Adds these options to {@code m}, bound to this object. */
+    void declare(CommandModel m) {
+        m.parameter(String.class, v -> input = v)
+                .index("0")
+                .paramLabel("INPUT")
+                .description("Points: .npy (float16/32/64, int8/16/32/64, uint8/16, bool; any byte order, C or "
+                        + "Fortran order; for hdbscan and predict also 3-D clips (n, C, S), clustered as rows of C*S "
+                        + "values), .csv/.tsv (numbers, optional header row), or raw little-endian float32 with "
+                        + "--shape; '-' reads stdin.");
+        m.option(String.class, v -> shape = v, "--shape")
+                .paramLabel("N,D")
+                .description("Shape of a raw float32 input (required for raw files).");
+    }
 
     /**
      * Points as read for a fit. Every accepted input is converted exactly: {@code float64} holds the

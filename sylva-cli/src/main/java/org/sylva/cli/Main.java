@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -203,6 +205,15 @@ public final class Main {
         }
     }
 
+    /** A path as the file system reads it; a string it cannot take is a conversion error naming the reason. */
+    static Path parsePath(String v) {
+        try {
+            return Path.of(v);
+        } catch (InvalidPathException e) {
+            throw new CommandLine.TypeConversionException("'" + v + "' is not a path here: " + e.getReason());
+        }
+    }
+
     /**
      * Every command's synopsis wrapped at spaces only. picocli wraps it at the line-break opportunities of
      * Java's {@code BreakIterator}, which include ',', '.' and ']' inside an option's token
@@ -260,8 +271,10 @@ public final class Main {
      * before them, so those come first.
      */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, CliContext context, String[] args) {
-        CommandLine cl = new CommandLine(new SylvaCommand(), new CliContext.Factory(context));
-        for (Class<?> sub : SylvaCommand.subcommandsFor(args)) cl.addSubcommand(sub);
+        CommandLine cl = new CommandLine(new SylvaCommand().model());
+        for (SylvaCommand.Subcommand sub : SylvaCommand.subcommandsFor(args)) {
+            cl.addSubcommand(sub.name(), new CommandLine(sub.model().apply(context)));
+        }
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -276,6 +289,8 @@ public final class Main {
         CommandLine.ITypeConverter<Double> number = Main::parseNumber;
         cl.registerConverter(Double.class, number);
         cl.registerConverter(double.class, number);
+        // picocli's own Path converter calls Paths.get by reflection, whose first use in a fresh JVM generates classes
+        cl.registerConverter(Path.class, Main::parsePath);
         cl.setUsageHelpAutoWidth(true);
         wrapSynopsesAtSpaces(cl);
         cl.setExecutionExceptionHandler(new ErrorHandler());

@@ -16,54 +16,57 @@ import org.sylva.hdbscan.predict.RowShape;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.NpyArray;
 import org.sylva.parallel.Execution;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva predict}: assign new points to the clusters of a saved model. */
-@Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = SylvaCommand.Version.class,
-        header = "Assign new points to the clusters of a saved HDBSCAN model.",
-        description = {
-            "Reads a model saved by 'sylva hdbscan --save-model' and a file of new points with as many coordinates "
-                + "as the fitted ones, and writes into --out: labels (-1 = noise), probabilities, outlier_scores "
-                + "(may be negative for points denser than their cluster's fitted points) and membership (one row per "
-                + "new point, one column per cluster: soft clustering); all of them or, on error or Ctrl-C, none.",
-            "The answers are those of the hdbscan package's approximate_predict, approximate_predict_scores and "
-                + "membership_vector, exact and deterministic. New points are read as for sylva hdbscan (a float64, "
-                + "int32 or int64 .npy exactly as float64, others as float32)."},
-        footer = {"", "Examples:",
-            "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
-            "      --save-model clips.model",
-            "  sylva predict clips.model later.npy --out assigned/",
-            "  sylva predict clips.model later.csv --out assigned/ --format csv"})
 final class PredictCommand implements Callable<Integer> {
     /** The files this command writes, without extension. */
     static final List<String> OUTPUTS = List.of("labels", "probabilities", "outlier_scores", "membership");
-
-    @Spec
     CommandSpec spec;
-
     private final CliContext context;
-
-    @Parameters(index = "0", paramLabel = "MODEL", description = "A model file written by sylva hdbscan --save-model.")
     Path model;
-
-    @Parameters(index = "1", paramLabel = "NEW",
-            description = "New points: .npy, .csv/.tsv, or raw little-endian float32 with --shape; '-' reads stdin.")
     String input;
-
-    @Option(names = "--shape", paramLabel = "N,D", description = "Shape of a raw float32 input (required for raw files).")
     String shape;
-
-    @Mixin
     ResultFolderOptions folder = new ResultFolderOptions();
-
-    @Mixin
     RunOptions run = new RunOptions();
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("predict", this)
+                .unsorted()
+                .header("Assign new points to the clusters of a saved HDBSCAN model.")
+                .description("Reads a model saved by 'sylva hdbscan --save-model' and a file of new points with as "
+                        + "many coordinates as the fitted ones, and writes into --out: labels (-1 = noise), "
+                        + "probabilities, outlier_scores (may be negative for points denser than their cluster's "
+                        + "fitted points) and membership (one row per new point, one column per cluster: soft "
+                        + "clustering); all of them or, on error or Ctrl-C, none.",
+                        "The answers are those of the hdbscan package's approximate_predict, "
+                        + "approximate_predict_scores and membership_vector, exact and deterministic. New points are "
+                        + "read as for sylva hdbscan (a float64, int32 or int64 .npy exactly as float64, others as "
+                        + "float32).")
+                .footer("",
+                        "Examples:",
+                        "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
+                        "      --save-model clips.model",
+                        "  sylva predict clips.model later.npy --out assigned/",
+                        "  sylva predict clips.model later.csv --out assigned/ --format csv");
+        m.parameter(Path.class, v -> model = v)
+                .index("0")
+                .paramLabel("MODEL")
+                .description("A model file written by sylva hdbscan --save-model.");
+        m.parameter(String.class, v -> input = v)
+                .index("1")
+                .paramLabel("NEW")
+                .description("New points: .npy, .csv/.tsv, or raw little-endian float32 with --shape; '-' reads "
+                        + "stdin.");
+        m.option(String.class, v -> shape = v, "--shape")
+                .paramLabel("N,D")
+                .description("Shape of a raw float32 input (required for raw files).");
+        folder.declare(m);
+        run.declare(m);
+        spec = m.spec();
+        return spec;
+    }
 
     PredictCommand(CliContext context) {
         this.context = context;

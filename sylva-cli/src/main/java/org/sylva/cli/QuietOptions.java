@@ -1,6 +1,5 @@
 package org.sylva.cli;
 
-import picocli.CommandLine.Option;
 
 /**
  * The options every command that writes results shares: how much it says on stderr. Warnings about the
@@ -8,10 +7,14 @@ import picocli.CommandLine.Option;
  * with {@code --quiet} too: they tell what the results were computed from.
  */
 class QuietOptions {
-    @Option(names = {"-q", "--quiet"}, description = "No progress and no summary on stderr (warnings and errors "
-            + "still).")
     boolean quiet;
-
-    @Option(names = {"-v", "--verbose"}, description = "Print a stack trace with errors.")
     boolean verbose;
+
+    /** Adds these options to {@code m}, bound to this object. */
+    void declare(CommandModel m) {
+        m.option(boolean.class, v -> quiet = v, "-q", "--quiet")
+                .description("No progress and no summary on stderr (warnings and errors still).");
+        m.option(boolean.class, v -> verbose = v, "-v", "--verbose")
+                .description("Print a stack trace with errors.");
+    }
 }

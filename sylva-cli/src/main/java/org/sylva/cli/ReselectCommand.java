@@ -13,73 +13,74 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.NpyArray;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva reselect}: select the clusters of a saved model again with other selection parameters. */
-@Command(name = "reselect", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = SylvaCommand.Version.class,
-        header = "Select the clusters of a saved HDBSCAN model again with other selection parameters.",
-        description = {
-            "Reads a model saved by 'sylva hdbscan --save-model' and selects its clusters again from the stored "
-                + "spanning tree, without recomputing it: another --method, --cluster-selection-epsilon, "
-                + "--max-cluster-size, --allow-single-cluster or --min-cluster-size (which condenses the tree "
-                + "again). Options not given keep the model's values; min_samples and alpha define the spanning "
-                + "tree and cannot change (fit again for those). Writes into --out labels, probabilities, "
-                + "outlier_scores, condensed_tree and persistence, the same as sylva hdbscan writes for a fit with "
-                + "these parameters; --save-model also saves the reselected model. Needs a model of format version 2 or "
-                + "3 (a version 1 model, without the spanning tree, is refused); a --pca model stays one."},
-        footer = {"", "Examples:",
-            "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
-            "      --save-model clips.model",
-            "  sylva reselect clips.model --method leaf --out leaf/",
-            "  sylva reselect clips.model --min-cluster-size 50 --out coarse/ \\",
-            "      --save-model coarse.model"})
 final class ReselectCommand implements Callable<Integer> {
     /** The files this command writes, without extension. */
     static final List<String> OUTPUTS = List.of("labels", "probabilities", "outlier_scores", "condensed_tree",
             "persistence");
 
-    @Spec
     CommandSpec spec;
-
     private final CliContext context;
-
-    @Parameters(index = "0", paramLabel = "MODEL", description = "A model file written by sylva hdbscan --save-model.")
     Path model;
-
-    @Option(names = "--method", paramLabel = "eom|leaf",
-            description = "Cluster selection method: eom (excess of mass) or leaf (default: the model's).")
     SelectionMethod method;
-
-    @Option(names = "--min-cluster-size", paramLabel = "M", description = "Smallest cluster (default: the model's).")
     Integer minClusterSize;
-
-    @Option(names = "--cluster-selection-epsilon", paramLabel = "E",
-            description = "Merge clusters that split below this distance (default: the model's).")
     Double epsilon;
-
-    @Option(names = "--max-cluster-size", paramLabel = "N",
-            description = "Largest cluster EOM may select; 0 = no limit (default: the model's).")
     Integer maxClusterSize;
-
-    @Option(names = "--allow-single-cluster", negatable = true,
-            description = "Let EOM return one cluster holding everything (default: the model's).")
     Boolean allowSingleCluster;
-
-    @Mixin
     ResultFolderOptions folder = new ResultFolderOptions();
-
-    @Option(names = "--save-model", paramLabel = "FILE",
-            description = "Also save the reselected model to FILE, together with the other outputs.")
     Path saveModel;
-
-    @Mixin
     QuietOptions run = new QuietOptions();
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("reselect", this)
+                .unsorted()
+                .header("Select the clusters of a saved HDBSCAN model again with other selection parameters.")
+                .description("Reads a model saved by 'sylva hdbscan --save-model' and selects its clusters again "
+                        + "from the stored spanning tree, without recomputing it: another --method, "
+                        + "--cluster-selection-epsilon, --max-cluster-size, --allow-single-cluster or "
+                        + "--min-cluster-size (which condenses the tree again). Options not given keep the model's "
+                        + "values; min_samples and alpha define the spanning tree and cannot change (fit again for "
+                        + "those). Writes into --out labels, probabilities, outlier_scores, condensed_tree and "
+                        + "persistence, the same as sylva hdbscan writes for a fit with these parameters; "
+                        + "--save-model also saves the reselected model. Needs a model of format version 2 or 3 (a "
+                        + "version 1 model, without the spanning tree, is refused); a --pca model stays one.")
+                .footer("",
+                        "Examples:",
+                        "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
+                        "      --save-model clips.model",
+                        "  sylva reselect clips.model --method leaf --out leaf/",
+                        "  sylva reselect clips.model --min-cluster-size 50 --out coarse/ \\",
+                        "      --save-model coarse.model");
+        m.parameter(Path.class, v -> model = v)
+                .index("0")
+                .paramLabel("MODEL")
+                .description("A model file written by sylva hdbscan --save-model.");
+        m.option(SelectionMethod.class, v -> method = v, "--method")
+                .paramLabel("eom|leaf")
+                .description("Cluster selection method: eom (excess of mass) or leaf (default: the model's).");
+        m.option(Integer.class, v -> minClusterSize = v, "--min-cluster-size")
+                .paramLabel("M")
+                .description("Smallest cluster (default: the model's).");
+        m.option(Double.class, v -> epsilon = v, "--cluster-selection-epsilon")
+                .paramLabel("E")
+                .description("Merge clusters that split below this distance (default: the model's).");
+        m.option(Integer.class, v -> maxClusterSize = v, "--max-cluster-size")
+                .paramLabel("N")
+                .description("Largest cluster EOM may select; 0 = no limit (default: the model's).");
+        m.option(Boolean.class, v -> allowSingleCluster = v, "--allow-single-cluster")
+                .negatable(true)
+                .description("Let EOM return one cluster holding everything (default: the model's).");
+        folder.declare(m);
+        m.option(Path.class, v -> saveModel = v, "--save-model")
+                .paramLabel("FILE")
+                .description("Also save the reselected model to FILE, together with the other outputs.");
+        run.declare(m);
+        spec = m.spec();
+        return spec;
+    }
 
     ReselectCommand(CliContext context) {
         this.context = context;

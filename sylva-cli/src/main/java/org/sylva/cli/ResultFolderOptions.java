@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.predict.HdbscanModel;
-import picocli.CommandLine.Option;
 
 /**
  * The options of a command that writes a result folder from a saved model ({@code predict}, {@code cut},
@@ -20,17 +19,26 @@ import picocli.CommandLine.Option;
  * }</pre>
  */
 final class ResultFolderOptions {
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if needed; "
-            + "a second run into it while this one runs is refused at once). The files an earlier run's manifest names "
-            + "that this run does not write are removed, and named. The manifest sylva-run.json, removed before the "
-            + "new files land and put in place last, marks the folder complete (sylva verify DIR).")
     Path out;
-
-    @Option(names = "--format", paramLabel = "npy|csv", defaultValue = "npy", description = "Output file format.")
     OutputFormat format;
-
-    @Option(names = "--json", description = "Print a machine-readable summary on stdout (one JSON line).")
     boolean json;
+
+    /** Adds these options to {@code m}, bound to this object. */
+    void declare(CommandModel m) {
+        m.option(Path.class, v -> out = v, "--out")
+                .required(true)
+                .paramLabel("DIR")
+                .description("Output directory (created if needed; a second run into it while this one runs is "
+                        + "refused at once). The files an earlier run's manifest names that this run does not write "
+                        + "are removed, and named. The manifest sylva-run.json, removed before the new files land "
+                        + "and put in place last, marks the folder complete (sylva verify DIR).");
+        m.option(OutputFormat.class, v -> format = v, "--format")
+                .paramLabel("npy|csv")
+                .defaultValue("npy")
+                .description("Output file format.");
+        m.option(boolean.class, v -> json = v, "--json")
+                .description("Print a machine-readable summary on stdout (one JSON line).");
+    }
 
     /** Every file name of {@code outputs} in every format: names no other file given may take in {@code --out}. */
     static List<String> reserved(List<String> outputs) {

@@ -10,9 +10,6 @@ import java.util.concurrent.Callable;
 import org.sylva.cli.serve.EngineServer;
 import org.sylva.cli.serve.FrameLimits;
 import org.sylva.data.InvalidInputException;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -21,28 +18,36 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code docs/engine-protocol.md}). Hidden from the command list: it speaks a binary protocol, not to
  * people. Standard output carries frames only, so everything else that would print there goes to stderr.
  */
-@Command(name = "serve", hidden = true, mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = SylvaCommand.Version.class,
-        header = "Serve the Python package's requests over stdin/stdout (a binary protocol).",
-        description = {
-            "The engine behind the Python package `sylva`: reads length-prefixed request frames on standard "
-                + "input and writes one response frame each on standard output, until standard input closes. "
-                + "Not for interactive use; the frames are described in docs/engine-protocol.md."},
-        footer = {"", "Examples:", "  sylva serve                          # as the Python package runs it",
-            "  sylva serve --max-request-mib 4096   # refuse requests over 4 GiB"})
 final class ServeCommand implements Callable<Integer> {
-    @Spec
     CommandSpec spec;
-
     private final CliContext context;
-
-    @Option(names = "--max-request-mib", paramLabel = "MIB", defaultValue = "16384",
-            description = "Largest request (all its arrays together) the engine accepts, in MiB (default "
-                    + "${DEFAULT-VALUE}); a larger one is refused with an error and the engine goes on.")
     long maxRequestMib;
-
-    @Option(names = {"-v", "--verbose"}, description = "Print the stack trace of every failed request on stderr.")
     boolean verbose;
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("serve", this)
+                .unsorted()
+                .hidden()
+                .header("Serve the Python package's requests over stdin/stdout (a binary protocol).")
+                .description("The engine behind the Python package `sylva`: reads length-prefixed request frames on "
+                        + "standard input and writes one response frame each on standard output, until standard "
+                        + "input closes. Not for interactive use; the frames are described in "
+                        + "docs/engine-protocol.md.")
+                .footer("",
+                        "Examples:",
+                        "  sylva serve                          # as the Python package runs it",
+                        "  sylva serve --max-request-mib 4096   # refuse requests over 4 GiB");
+        m.option(long.class, v -> maxRequestMib = v, "--max-request-mib")
+                .paramLabel("MIB")
+                .defaultValue("16384")
+                .description("Largest request (all its arrays together) the engine accepts, in MiB (default "
+                        + "${DEFAULT-VALUE}); a larger one is refused with an error and the engine goes on.");
+        m.option(boolean.class, v -> verbose = v, "-v", "--verbose")
+                .description("Print the stack trace of every failed request on stderr.");
+        spec = m.spec();
+        return spec;
+    }
 
     ServeCommand(CliContext context) {
         this.context = context;

@@ -1,56 +1,79 @@
 package org.sylva.cli;
 
 import java.util.List;
+import java.util.function.Function;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The top-level {@code sylva} command: a list of subcommands ({@link #SUBCOMMANDS}). {@link Main} registers
  * only the one a command line names, or all of them when it names none (see {@link #subcommandsFor}).
  */
-@Command(name = "sylva", mixinStandardHelpOptions = true, versionProvider = SylvaCommand.Version.class,
-        description = {
-            "Exact HDBSCAN (scikit-learn's answers) and perfect binary ball trees (Erwin's layout), "
-                + "deterministic, on every core. Each command has its own help: sylva COMMAND --help."},
-        footer = {"", "Examples:",
-            "  sylva demo                    # writes sylva-demo/report.html",
-            "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
-            "      --report result/report.html --save-model clips.model",
-            "  sylva predict clips.model later.npy --out assigned/",
-            "  sylva cut clips.model --distance 0.8 --out cut/",
-            "  sylva reselect clips.model --method leaf --out leaf/",
-            "  sylva balltree cloud.npy --batch batch.npy --out tree/",
-            "  sylva devices                 # GPU devices for --backend opencl|cuda",
-            "  sylva verify result/          # complete, or interrupted half-way?",
-            "  sylva help hdbscan",
-            "",
-            "Exit status: 0 success, 2 error (one line names the problem), 3 results written but the report "
-                + "not, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); verify: 1 incomplete, 4 mismatch."})
 final class SylvaCommand implements java.util.concurrent.Callable<Integer> {
-    /** Every subcommand, in the order of the usage text. */
-    static final List<Class<?>> SUBCOMMANDS = List.of(HdbscanCommand.class, PredictCommand.class, CutCommand.class,
-            ReselectCommand.class, BallTreeCommand.class, DemoCommand.class, BenchCommand.class, ServeCommand.class,
-            DevicesCommand.class, VerifyCommand.class, CommandLine.HelpCommand.class);
+    /**
+     * A subcommand of {@code sylva}: its name, and the model of a new command object for one run.
+     *
+     * @param name  the command's name, as typed
+     * @param model the model of a fresh command that runs with the given context
+     */
+    record Subcommand(String name, Function<CliContext, CommandSpec> model) {
+    }
+
+    /** Every subcommand, in the order of the usage text; {@code help} is picocli's own. */
+    static final List<Subcommand> SUBCOMMANDS = List.of(
+            new Subcommand("hdbscan", c -> new HdbscanCommand(c).model()),
+            new Subcommand("predict", c -> new PredictCommand(c).model()),
+            new Subcommand("cut", c -> new CutCommand(c).model()),
+            new Subcommand("reselect", c -> new ReselectCommand(c).model()),
+            new Subcommand("balltree", c -> new BallTreeCommand(c).model()),
+            new Subcommand("demo", c -> new DemoCommand(c).model()),
+            new Subcommand("bench", c -> new BenchCommand(c).model()),
+            new Subcommand("serve", c -> new ServeCommand(c).model()),
+            new Subcommand("devices", c -> new DevicesCommand().model()),
+            new Subcommand("verify", c -> new VerifyCommand().model()),
+            new Subcommand("help", c -> new CommandLine(new CommandLine.HelpCommand()).getCommandSpec()));
 
     /**
      * The subcommands to register for {@code args}: the one its first argument names (not {@code help}),
-     * else all of them. Picocli builds the model of every registered command by reflection when the command
-     * line is made, which a fresh JVM pays for on every run (BENCHMARKS.md, "Only the named subcommand is
-     * registered"); usage texts, {@code help} and the error for an unknown command see them all.
+     * else all of them. Each registered command's model is made when the command line is, which a fresh JVM
+     * pays for on every run (BENCHMARKS.md, "Only the named subcommand is registered"); usage texts,
+     * {@code help} and the error for an unknown command see them all.
      */
-    static List<Class<?>> subcommandsFor(String[] args) {
+    static List<Subcommand> subcommandsFor(String[] args) {
         if (args.length > 0) {
-            for (Class<?> c : SUBCOMMANDS) {
-                if (c != CommandLine.HelpCommand.class && c.getAnnotation(Command.class).name().equals(args[0])) {
-                    return List.of(c);
-                }
+            for (Subcommand c : SUBCOMMANDS) {
+                if (!c.name().equals("help") && c.name().equals(args[0])) return List.of(c);
             }
         }
         return SUBCOMMANDS;
     }
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    CommandSpec spec;
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("sylva", this)
+                .description("Exact HDBSCAN (scikit-learn's answers) and perfect binary ball trees (Erwin's layout), "
+                        + "deterministic, on every core. Each command has its own help: sylva COMMAND --help.")
+                .footer("",
+                        "Examples:",
+                        "  sylva demo                    # writes sylva-demo/report.html",
+                        "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
+                        "      --report result/report.html --save-model clips.model",
+                        "  sylva predict clips.model later.npy --out assigned/",
+                        "  sylva cut clips.model --distance 0.8 --out cut/",
+                        "  sylva reselect clips.model --method leaf --out leaf/",
+                        "  sylva balltree cloud.npy --batch batch.npy --out tree/",
+                        "  sylva devices                 # GPU devices for --backend opencl|cuda",
+                        "  sylva verify result/          # complete, or interrupted half-way?",
+                        "  sylva help hdbscan",
+                        "",
+                        "Exit status: 0 success, 2 error (one line names the problem), 3 results written but the "
+                        + "report not, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); verify: 1 incomplete, 4 "
+                        + "mismatch.");
+        spec = m.spec();
+        return spec;
+    }
 
     /**
      * {@code sylva} without a command: the usage on stderr and a usage error's status, as for an unknown

@@ -3,11 +3,7 @@ package org.sylva.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.sylva.io.ResultFolder;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code sylva verify DIR}: whether a result folder holds one complete run ({@link ResultFolder#verify}),
@@ -20,27 +16,30 @@ import picocli.CommandLine.Spec;
  * complete: result (8 files of a hdbscan run, id 3f2a9c...)
  * }</pre>
  */
-@Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = SylvaCommand.Version.class,
-        header = "Check that a result folder holds one complete run.",
-        description = {
-            "Reads DIR/" + ResultFolder.MANIFEST + ", which every run writes last (after all its files) and removes "
-                + "first, and checks each file it names against its size and SHA-256. Prints one line and exits 0 "
-                + "when complete, " + ExitStatus.INCOMPLETE + " when there is no manifest (a run was interrupted or "
-                + "never finished: do not use the files), " + ExitStatus.MISMATCH + " when a named file is missing "
-                + "or differs (changed after the run)."},
-        footer = {"", "Examples:",
-            "  sylva verify result/",
-            "  sylva verify result/ && python analyse.py result/"})
 final class VerifyCommand implements Callable<Integer> {
-    @Spec
     CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "DIR", description = "A folder written by sylva hdbscan, balltree, "
-            + "predict, cut, reselect or demo (--out).")
     Path dir;
-
-    @Option(names = {"-q", "--quiet"}, description = "Print nothing; the exit status says it all.")
     boolean quiet;
+
+    /** This command's picocli model, bound to this object ({@link CommandModel}). */
+    CommandSpec model() {
+        CommandModel m = new CommandModel("verify", this)
+                .header("Check that a result folder holds one complete run.")
+                .description("Reads DIR/" + ResultFolder.MANIFEST + ", which every run writes last (after all its files) and removes "
+                        + "first, and checks each file it names against its size and SHA-256. Prints one line and exits 0 "
+                        + "when complete, " + ExitStatus.INCOMPLETE + " when there is no manifest (a run was interrupted or "
+                        + "never finished: do not use the files), " + ExitStatus.MISMATCH + " when a named file is missing "
+                        + "or differs (changed after the run).")
+                .footer("", "Examples:", "  sylva verify result/", "  sylva verify result/ && python analyse.py result/");
+        m.parameter(Path.class, v -> dir = v)
+                .index("0")
+                .paramLabel("DIR")
+                .description("A folder written by sylva hdbscan, balltree, predict, cut, reselect or demo (--out).");
+        m.option(boolean.class, v -> quiet = v, "-q", "--quiet")
+                .description("Print nothing; the exit status says it all.");
+        spec = m.spec();
+        return spec;
+    }
 
     @Override
     public Integer call() throws Exception {

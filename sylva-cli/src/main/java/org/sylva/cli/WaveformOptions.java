@@ -12,7 +12,6 @@ import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;
 import org.sylva.io.PointReaders;
 import org.sylva.progress.CancellationToken;
-import picocli.CommandLine.Option;
 
 /**
  * Which waveform clips the HDBSCAN report draws, if any: the input's own rows ({@code --waveforms},
@@ -28,22 +27,27 @@ import picocli.CommandLine.Option;
  * }</pre>
  */
 final class WaveformOptions {
-    @Option(names = "--waveforms", negatable = true,
-            description = "The report draws each cluster's mean clip +- 1 sd, taking the rows as clips "
-                    + "(--no-waveforms: never). Without --waveforms, --channels or --waveforms-from only a "
-                    + "3-D .npy input (n, C, S) or (n, S, C) whose two trailing axes differ gets waveform "
-                    + "panels (the shorter axis is the channels); 2-D inputs (pixels, features) do not.")
     Boolean waveforms;
-
-    @Option(names = "--channels", paramLabel = "C",
-            description = "Clips have C channels (implies --waveforms): a 2-D row is C channels of d/C "
-                    + "samples, one channel after the other; for a 3-D .npy, C names the channel axis.")
     Integer channels;
-
-    @Option(names = "--waveforms-from", paramLabel = "FILE",
-            description = "Draw the waveforms from FILE instead of the input (implies --waveforms): .npy "
-                    + "(2-D or 3-D) or text, one clip per input row, e.g. the clips whose features are clustered.")
     Path from;
+
+    /** Adds these options to {@code m}, bound to this object. */
+    void declare(CommandModel m) {
+        m.option(Boolean.class, v -> waveforms = v, "--waveforms")
+                .negatable(true)
+                .description("The report draws each cluster's mean clip +- 1 sd, taking the rows as clips "
+                        + "(--no-waveforms: never). Without --waveforms, --channels or --waveforms-from only a 3-D "
+                        + ".npy input (n, C, S) or (n, S, C) whose two trailing axes differ gets waveform panels "
+                        + "(the shorter axis is the channels); 2-D inputs (pixels, features) do not.");
+        m.option(Integer.class, v -> channels = v, "--channels")
+                .paramLabel("C")
+                .description("Clips have C channels (implies --waveforms): a 2-D row is C channels of d/C samples, "
+                        + "one channel after the other; for a 3-D .npy, C names the channel axis.");
+        m.option(Path.class, v -> from = v, "--waveforms-from")
+                .paramLabel("FILE")
+                .description("Draw the waveforms from FILE instead of the input (implies --waveforms): .npy (2-D or "
+                        + "3-D) or text, one clip per input row, e.g. the clips whose features are clustered.");
+    }
 
     /** True when an option was given (they only matter with --report). */
     boolean given() {

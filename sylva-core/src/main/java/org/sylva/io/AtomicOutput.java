@@ -383,9 +383,9 @@ public final class AtomicOutput {
             throw new InvalidInputException("cannot create output directory " + dir + ": " + reason(e), e);
         }
         try {
-            Path probe = Files.createTempFile(dir, ".sylva-write-check", ".tmp");
+            Path probe = writeProbe(dir);
             // if-exists: a run starting in the same folder may have taken the probe for an orphan already
-            Files.deleteIfExists(probe);
+            if (probe != null) Files.deleteIfExists(probe);
         } catch (IOException e) {
             // the reason without the probe's own name, which means nothing to the user
             String why = e instanceof AccessDeniedException ? "permission denied"
@@ -406,6 +406,25 @@ public final class AtomicOutput {
                         + " free but the outputs need about " + megabytes(bytesNeeded));
             }
         }
+    }
+
+    /**
+     * Creates an empty probe file in {@code dir} under a fresh name of {@link #PROBE}'s form and returns it (null
+     * if 16 random names were all taken). Named by {@link ThreadLocalRandom}, not {@code Files.createTempFile},
+     * whose first call in a process sets up the JDK's {@code SecureRandom} (about 10 ms of a small one-shot run);
+     * the name only has to be unused.
+     */
+    private static Path writeProbe(Path dir) throws IOException {
+        for (int attempt = 0; attempt < 16; attempt++) {
+            Path candidate = dir.resolve(".sylva-write-check" + (ThreadLocalRandom.current().nextLong() >>> 1) + ".tmp");
+            try {
+                Files.newByteChannel(candidate, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+                return candidate;
+            } catch (FileAlreadyExistsException e) {
+                // try another name
+            }
+        }
+        return null;
     }
 
     private static Staged writeTemporary(Path target, Content content, CancellationToken cancel) throws IOException {

@@ -169,23 +169,28 @@ public final class Npy {
         for (int done = 0; done < count; ) {
             int n = Math.min(chunkElems, count - done);
             bb.clear();
-            switch (data) {
-                case float[] f -> bb.asFloatBuffer().put(f, done, n);
-                case double[] d -> bb.asDoubleBuffer().put(d, done, n);
-                case int[] a -> bb.asIntBuffer().put(a, done, n);
-                case long[] a -> bb.asLongBuffer().put(a, done, n);
-                case short[] a -> bb.asShortBuffer().put(a, done, n); // int16, uint16, float16 bits
-                case byte[] a -> {
-                    if (t == NpyDtype.BOOL) {
-                        for (int i = 0; i < n; i++) buf[i] = a[done + i] != 0 ? (byte) 1 : (byte) 0;
-                    } else {
-                        System.arraycopy(a, done, buf, 0, n);
-                    }
+            // instanceof tests, not a pattern switch: a fresh JVM bootstraps a type switch by generating a class,
+            // several milliseconds of every one-shot run that writes a file
+            if (data instanceof float[] f) {
+                bb.asFloatBuffer().put(f, done, n);
+            } else if (data instanceof double[] d) {
+                bb.asDoubleBuffer().put(d, done, n);
+            } else if (data instanceof int[] a) {
+                bb.asIntBuffer().put(a, done, n);
+            } else if (data instanceof long[] a) {
+                bb.asLongBuffer().put(a, done, n);
+            } else if (data instanceof short[] a) {
+                bb.asShortBuffer().put(a, done, n); // int16, uint16, float16 bits
+            } else if (data instanceof byte[] a) {
+                if (t == NpyDtype.BOOL) {
+                    for (int i = 0; i < n; i++) buf[i] = a[done + i] != 0 ? (byte) 1 : (byte) 0;
+                } else {
+                    System.arraycopy(a, done, buf, 0, n);
                 }
-                case boolean[] a -> {
-                    for (int i = 0; i < n; i++) buf[i] = a[done + i] ? (byte) 1 : (byte) 0;
-                }
-                default -> throw new IllegalArgumentException("unsupported array " + data.getClass());
+            } else if (data instanceof boolean[] a) {
+                for (int i = 0; i < n; i++) buf[i] = a[done + i] ? (byte) 1 : (byte) 0;
+            } else {
+                throw new IllegalArgumentException("unsupported array " + data.getClass());
             }
             out.write(buf, 0, n * item);
             done += n;
