@@ -11,6 +11,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
 import org.sylva.data.InvalidInputException;
 
@@ -80,8 +81,11 @@ public final class ResultFolder {
         Path mf = dir.resolve(MANIFEST);
         try {
             if (!Files.isRegularFile(mf, LinkOption.NOFOLLOW_LINKS) || Files.size(mf) > MAX_MANIFEST_BYTES) return List.of();
-            return ResultManifest.parse(Files.readString(mf, StandardCharsets.UTF_8)).files().stream()
-                    .map(ResultManifest.Entry::name).toList();
+            List<String> names = new ArrayList<>();
+            for (ResultManifest.Entry e : ResultManifest.parse(Files.readString(mf, StandardCharsets.UTF_8)).files()) {
+                names.add(e.name());
+            }
+            return names;
         } catch (IOException | IllegalArgumentException e) {
             return List.of();   // an unreadable manifest names nothing; verify reports it
         }
