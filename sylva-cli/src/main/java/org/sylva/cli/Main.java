@@ -54,7 +54,41 @@ public final class Main {
         CliContext context = processContext();
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean shuttingDown = new AtomicBoolean();
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("sylva-interrupt").unstarted(() -> {
+        // A named class, not a lambda on a thread builder: this runs in every process, and neither is in the
+        // start-up cache (its training does not go through main), where a lambda is linked at run time.
+        Runtime.getRuntime().addShutdownHook(new Thread(new InterruptHook(context, finished, shuttingDown, out, err),
+                "sylva-interrupt"));
+        int code = run(args, out, err, context);
+        out.flush();
+        err.flush();
+        finished.countDown();
+        // During shutdown (a signal) System.exit would block for good; the JVM exits with 128 + signal.
+        if (!shuttingDown.get()) System.exit(code);
+    }
+
+    /**
+     * The shutdown hook of a process (Ctrl-C, SIGTERM): cancels the command's token and waits up to
+     * {@link #HOOK_WAIT_MILLIS} for it to stop; a command that did not stop in time has its temporaries, lock
+     * and new empty folders removed here, and the user is told that nothing was written.
+     */
+    private static final class InterruptHook implements Runnable {
+        private final CliContext context;
+        private final CountDownLatch finished;
+        private final AtomicBoolean shuttingDown;
+        private final PrintWriter out;
+        private final PrintWriter err;
+
+        InterruptHook(CliContext context, CountDownLatch finished, AtomicBoolean shuttingDown, PrintWriter out,
+                PrintWriter err) {
+            this.context = context;
+            this.finished = finished;
+            this.shuttingDown = shuttingDown;
+            this.out = out;
+            this.err = err;
+        }
+
+        @Override
+        public void run() {
             shuttingDown.set(true);
             context.cancel().cancel();
             boolean done = false;
@@ -77,13 +111,7 @@ public final class Main {
             }
             out.flush();
             err.flush();
-        }));
-        int code = run(args, out, err, context);
-        out.flush();
-        err.flush();
-        finished.countDown();
-        // During shutdown (a signal) System.exit would block for good; the JVM exits with 128 + signal.
-        if (!shuttingDown.get()) System.exit(code);
+        }
     }
 
     /** The context of a command run by this process: the real standard input, stderr's terminal check. */
