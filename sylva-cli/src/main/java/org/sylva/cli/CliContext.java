@@ -6,9 +6,9 @@ import org.sylva.progress.CancellationToken;
 
 /**
  * What a command gets from the process that runs it, handed to its constructor when the command line is
- * built ({@link SylvaCommand#SUBCOMMANDS}) instead of being read from globals: the token that Ctrl-C and SIGTERM cancel, what
- * {@code -} reads, whether progress may repaint a line on a terminal, the output directories the
- * run created (removed again if it fails) and the ones it locked (released when it ends).
+ * built ({@link SylvaCommand#SUBCOMMANDS}) instead of being read from globals: the token that Ctrl-C and
+ * SIGTERM cancel, what {@code -} reads, whether progress may repaint a line on a terminal, the output
+ * directories the run created (removed again if it fails) and the ones it locked (released when it ends).
  *
  * <pre>{@code
  * CliContext context = new CliContext(new CancellationToken(), System.in, false, new CreatedDirectories(),

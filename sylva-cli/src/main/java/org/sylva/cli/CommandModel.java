@@ -65,10 +65,14 @@ final class CommandModel {
         return this;
     }
 
-    /** Adds the option named {@code names} whose values of {@code type} go to {@code setter}; set its texts on the result. */
+    /**
+     * Adds the option named {@code names} whose values of {@code type} go to {@code setter}; set its texts on the
+     * result.
+     */
     <T> OptionSpec.Builder option(Class<T> type, Consumer<? super T> setter, String... names) {
         Binding<T> binding = new Binding<>(setter);
-        OptionSpec.Builder b = OptionSpec.builder(names).type(type).setter(binding).getter(binding).hasInitialValue(false);
+        OptionSpec.Builder b = OptionSpec.builder(names).type(type).setter(binding).getter(binding)
+                .hasInitialValue(false);
         options.add(b);
         return b;
     }

@@ -105,7 +105,8 @@ public final class Main {
                 context.locks().releaseAll();   // its lock file first, or --out is not empty
                 context.directories().removeEmpty();
                 if (PhaseTrace.ON) {
-                    err.println("sylva: phase " + PhaseTrace.current() + " did not stop within " + HOOK_WAIT_MILLIS + " ms");
+                    err.println("sylva: phase " + PhaseTrace.current() + " did not stop within " + HOOK_WAIT_MILLIS
+                            + " ms");
                 }
                 err.println("sylva: interrupted; no output was written");
             }

@@ -25,12 +25,15 @@ final class VerifyCommand implements Callable<Integer> {
     CommandSpec model() {
         CommandModel m = new CommandModel("verify", this)
                 .header("Check that a result folder holds one complete run.")
-                .description("Reads DIR/" + ResultFolder.MANIFEST + ", which every run writes last (after all its files) and removes "
-                        + "first, and checks each file it names against its size and SHA-256. Prints one line and exits 0 "
-                        + "when complete, " + ExitStatus.INCOMPLETE + " when there is no manifest (a run was interrupted or "
-                        + "never finished: do not use the files), " + ExitStatus.MISMATCH + " when a named file is missing "
-                        + "or differs (changed after the run).")
-                .footer("", "Examples:", "  sylva verify result/", "  sylva verify result/ && python analyse.py result/");
+                .description("Reads DIR/" + ResultFolder.MANIFEST + ", which every run writes last (after all its "
+                        + "files) and removes first, and checks each file it names against its size and SHA-256. "
+                        + "Prints one line and exits 0 when complete, " + ExitStatus.INCOMPLETE + " when there is no "
+                        + "manifest (a run was interrupted or never finished: do not use the files), "
+                        + ExitStatus.MISMATCH + " when a named file is missing or differs (changed after the run).")
+                .footer("",
+                        "Examples:",
+                        "  sylva verify result/",
+                        "  sylva verify result/ && python analyse.py result/");
         m.parameter(Path.class, v -> dir = v)
                 .index("0")
                 .paramLabel("DIR")
