@@ -73,10 +73,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 .paramLabel("T")
                 .description("Write Erwin's rotated-tree partition stopping at level T (perm.npy) instead of the "
                         + "tree.");
-        m.option(OutputFormat.class, v -> format = v, "--format")
-                .paramLabel("npy|csv")
-                .defaultValue("npy")
-                .description("Output file format.");
+        OutputFormat.declare(m, v -> format = v);
         m.option(Path.class, v -> report = v, "--report")
                 .paramLabel("FILE.html")
                 .description("Also write an HTML picture of one batch of the cloud coloured by ball (--report-batch; "

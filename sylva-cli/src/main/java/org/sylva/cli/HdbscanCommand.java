@@ -163,10 +163,7 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "small inputs, SIMD for large ones); opencl or cuda: the GPU engine on the first usable "
                         + "device, for opencl a GPU before a CPU device (refused with the reason when there is none; "
                         + "see sylva devices). Results do not depend on it.");
-        m.option(OutputFormat.class, v -> format = v, "--format")
-                .paramLabel("npy|csv")
-                .defaultValue("npy")
-                .description("Output file format.");
+        OutputFormat.declare(m, v -> format = v);
         m.option(Path.class, v -> report = v, "--report")
                 .paramLabel("FILE.html")
                 .description("Also write a self-contained HTML report. FILE must be a regular file or not exist: a "

@@ -2,6 +2,7 @@ package org.sylva.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.DelimitedWriter;
 import org.sylva.io.Npy;
@@ -10,6 +11,12 @@ import org.sylva.io.NpyArray;
 /** How output arrays are written: {@code .npy} (default) or {@code .csv}. */
 enum OutputFormat {
     NPY, CSV;
+
+    /** Declares the {@code --format npy|csv} option (default npy) on {@code m}, its value going to {@code setter}. */
+    static void declare(CommandModel m, Consumer<OutputFormat> setter) {
+        m.option(OutputFormat.class, setter, "--format").paramLabel("npy|csv").defaultValue("npy")
+                .description("Output file format.");
+    }
 
     String extension() {
         return this == NPY ? ".npy" : ".csv";

@@ -32,10 +32,7 @@ final class ResultFolderOptions {
                         + "refused at once). The files an earlier run's manifest names that this run does not write "
                         + "are removed, and named. The manifest sylva-run.json, removed before the new files land "
                         + "and put in place last, marks the folder complete (sylva verify DIR).");
-        m.option(OutputFormat.class, v -> format = v, "--format")
-                .paramLabel("npy|csv")
-                .defaultValue("npy")
-                .description("Output file format.");
+        OutputFormat.declare(m, v -> format = v);
         m.option(boolean.class, v -> json = v, "--json")
                 .description("Print a machine-readable summary on stdout (one JSON line).");
     }
