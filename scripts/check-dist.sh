@@ -52,6 +52,17 @@ env -i PATH=/usr/bin:/bin HOME="$work" \
   || fail "bin/sylva predict (small) failed"
 [ ! -s "$work/err.txt" ] || fail "bin/sylva predict (small) wrote on stderr"
 [ -s "$work/predicted/labels.npy" ] || fail "bin/sylva predict (small) wrote no labels"
+# and the same fit as users run it, without --save-model: a small one-shot run makes no class at run time
+# (annotation proxies, lambdas or type switches linked for the first time, reflective method handles: each
+# costs a fresh JVM milliseconds the cache would have saved; BENCHMARKS.md, "Cold runs: the command line
+# declared in code"). Classes read from the jar or the JDK's modules are fine.
+env -i PATH=/usr/bin:/bin HOME="$work" \
+  SYLVA_JAVA_OPTS="-Xlog:class+load=info:file=$work/classes-plain.log" "$home/bin/sylva" hdbscan \
+  "$work/small.npy" --out "$work/plain" -q >"$work/out.txt" 2>"$work/err.txt" || fail "bin/sylva hdbscan (plain) failed"
+made="$(grep ' source: ' "$work/classes-plain.log" | grep -v -e ' source: shared objects file' -e ' source: jrt:/' \
+  -e ' source: file:' || true)"
+[ -z "$made" ] || fail "a small run made classes at run time:
+$made"
 for run in demo small predict; do
   for class in picocli.CommandLine org.sylva.hdbscan.Hdbscan; do
     grep -q " $class source: shared objects file" "$work/classes-$run.log" \
