@@ -40,14 +40,19 @@ class AotTrainingTest {
     }
 
     @Test
-    void theSmallTrainingRunsOnlyTheSmallFit(@TempDir Path tmp) throws IOException {
+    void theSmallTrainingRunsOnlyTheSmallFitWithAReportAndAModel(@TempDir Path tmp) throws IOException {
         StringWriter err = new StringWriter();
         int code = AotTraining.train(tmp, AotTraining.Training.SMALL, new PrintWriter(new StringWriter()),
                 new PrintWriter(err, true));
         assertEquals(ExitStatus.OK, code, err::toString);
-        assertEquals(AotTraining.commandLines(tmp, AotTraining.Training.FULL).subList(0, 1),
-                AotTraining.commandLines(tmp, AotTraining.Training.SMALL));
+        List<List<String>> lines = AotTraining.commandLines(tmp, AotTraining.Training.SMALL);
+        assertEquals(1, lines.size());
+        List<String> smallFit = AotTraining.commandLines(tmp, AotTraining.Training.FULL).get(0);
+        assertEquals(smallFit, lines.get(0).subList(0, smallFit.size()), "the full training's small fit, and more");
+        assertTrue(lines.get(0).containsAll(List.of("--report", "--save-model")), lines.get(0)::toString);
         assertTrue(Files.isRegularFile(tmp.resolve("small").resolve("sylva-run.json")));
+        assertTrue(Files.size(tmp.resolve("small-report.html")) > 0, "the small fit's report");
+        assertTrue(Files.isRegularFile(tmp.resolve("small-fit.model")), "the small fit's model");
         assertTrue(Files.notExists(tmp.resolve("large.npy")), "only the small input is written");
     }
 
