@@ -293,8 +293,8 @@ sylva_train_aot() {
   local SYLVA_OPTS=()
   sylva_add_java_args "$jar" /nonexistent
   sylva_train_cache "$java" "$jar" "$aot" "$work/sylva.aot" "$work/training"
-  # the small inputs' cache: trained on a small `sylva hdbscan` run with a report and a saved model, with their
-  # options (no Vector API module)
+  # the small inputs' cache: trained on a small `sylva hdbscan` run with a report (waveforms drawn) and a saved
+  # model, with their options (no Vector API module)
   SYLVA_OPTS=()
   sylva_add_java_args "$jar" /nonexistent no-vector-module
   sylva_add_jit_opts small

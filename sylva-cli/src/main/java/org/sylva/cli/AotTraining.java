@@ -26,9 +26,9 @@ import org.sylva.io.Npy;
  * never wrong. Two more trainings serve the runs the launchers start without the Vector API module, on
  * caches of their own (a cache holding more classes than a run needs costs that run start-up time: the
  * JVM loads every class of the cache at start): {@link Training#SMALL} runs only the small {@code hdbscan},
- * with a report and a saved model as the README's example asks (the classes of those two cost a plain small
- * run about 1.5 % and save a run that asks for them 5–20 %: BENCHMARKS.md, "Cold runs: the command line
- * declared in code"), {@link Training#SMALL_PREDICT} that fit with {@code --save-model} and a
+ * with a report drawing waveforms and a saved model, as the README's examples ask (the classes of those cost
+ * a plain small run 1–2 % at most and save a run that asks for them 5–20 %: BENCHMARKS.md, "Cold runs: the
+ * command line declared in code"), {@link Training#SMALL_PREDICT} that fit with {@code --save-model} and a
  * {@code predict} against it.
  *
  * <p>Not a user command: {@code bin/sylva-java.sh} ({@code sylva_train_aot}) runs it once per build and
@@ -54,7 +54,7 @@ public final class AotTraining {
     enum Training {
         /** Every command, for the launchers' main cache (runs that start with the Vector API module). */
         FULL(null),
-        /** Only the small {@code hdbscan}, with a report and a saved model, for small inputs' cache. */
+        /** Only the small {@code hdbscan}, with a report, waveforms and a saved model, for small inputs' cache. */
         SMALL("--small"),
         /** The small {@code hdbscan} saving its model and a {@code predict} against it, for few new points' cache. */
         SMALL_PREDICT("--small-predict");
@@ -117,7 +117,8 @@ public final class AotTraining {
         return switch (training) {
             case SMALL -> {
                 List<String> reporting = new java.util.ArrayList<>(small);
-                reporting.addAll(List.of("--report", w + "/small-report.html", "--save-model", w + "/small-fit.model"));
+                reporting.addAll(List.of("--report", w + "/small-report.html", "--waveforms", "--save-model",
+                        w + "/small-fit.model"));
                 yield List.of(reporting);
             }
             case SMALL_PREDICT -> {

@@ -49,7 +49,8 @@ class AotTrainingTest {
         assertEquals(1, lines.size());
         List<String> smallFit = AotTraining.commandLines(tmp, AotTraining.Training.FULL).get(0);
         assertEquals(smallFit, lines.get(0).subList(0, smallFit.size()), "the full training's small fit, and more");
-        assertTrue(lines.get(0).containsAll(List.of("--report", "--save-model")), lines.get(0)::toString);
+        assertTrue(lines.get(0).containsAll(List.of("--report", "--waveforms", "--save-model")),
+                lines.get(0)::toString);
         assertTrue(Files.isRegularFile(tmp.resolve("small").resolve("sylva-run.json")));
         assertTrue(Files.size(tmp.resolve("small-report.html")) > 0, "the small fit's report");
         assertTrue(Files.isRegularFile(tmp.resolve("small-fit.model")), "the small fit's model");
