@@ -410,16 +410,33 @@ public final class AtomicOutput {
 
     /**
      * Creates an empty probe file in {@code dir} under a fresh name of {@link #PROBE}'s form and returns it (null
-     * if 16 random names were all taken). Named by {@link ThreadLocalRandom}, not {@code Files.createTempFile},
-     * whose first call in a process sets up the JDK's {@code SecureRandom} (about 10 ms of a small one-shot run);
-     * the name only has to be unused.
+     * if every name tried was taken).
      */
     private static Path writeProbe(Path dir) throws IOException {
+        NewFile probe = createNew(dir, ".sylva-write-check", ".tmp", false);
+        if (probe == null) return null;
+        probe.channel().close();
+        return probe.path();
+    }
+
+    /** A file just created, open for writing. */
+    private record NewFile(Path path, FileChannel channel) {
+    }
+
+    /**
+     * Creates a new file in {@code dir} named {@code prefix}, a random non-negative number (decimal, or hex with
+     * {@code hex}) and {@code suffix}, open for writing; null if 16 such names were all taken. Not
+     * {@code Files.createTempFile}: that would make the file mode 0600 instead of the usual umask-derived
+     * permissions, and its first call in a process sets up the JDK's {@code SecureRandom} (about 10 ms of a
+     * small one-shot run); the name only has to be unused.
+     */
+    private static NewFile createNew(Path dir, String prefix, String suffix, boolean hex) throws IOException {
         for (int attempt = 0; attempt < 16; attempt++) {
-            Path candidate = dir.resolve(".sylva-write-check" + (ThreadLocalRandom.current().nextLong() >>> 1) + ".tmp");
+            long r = ThreadLocalRandom.current().nextLong() >>> 1;
+            Path candidate = dir.resolve(prefix + (hex ? Long.toHexString(r) : Long.toString(r)) + suffix);
             try {
-                Files.newByteChannel(candidate, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
-                return candidate;
+                return new NewFile(candidate, FileChannel.open(candidate, StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE));
             } catch (FileAlreadyExistsException e) {
                 // try another name
             }
@@ -433,25 +450,17 @@ public final class AtomicOutput {
         Path dir = abs.getParent();
         String name = abs.getFileName().toString();
         if (name.length() > 100) name = name.substring(0, 100); // keep the temporary's name within limits
-        Path tmp = null;
-        FileChannel ch = null;
-        // CREATE_NEW with a random name (not createTempFile, which would make the output mode 0600
-        // instead of the usual umask-derived permissions); a few tries cover name collisions.
-        for (int attempt = 0; attempt < 16 && ch == null; attempt++) {
-            Path candidate = dir.resolve("." + name + ".sylva-"
-                    + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1) + ".part");
-            try {
-                ch = FileChannel.open(candidate, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                tmp = candidate;
-            } catch (FileAlreadyExistsException e) {
-                // try another name
-            } catch (NoSuchFileException e) {
-                throw new InvalidInputException("cannot write " + target + ": directory " + dir + " does not exist", e);
-            } catch (AccessDeniedException e) {
-                throw new InvalidInputException("cannot write " + target + ": permission denied in " + dir, e);
-            }
+        NewFile created;
+        try {
+            created = createNew(dir, "." + name + ".sylva-", ".part", true);
+        } catch (NoSuchFileException e) {
+            throw new InvalidInputException("cannot write " + target + ": directory " + dir + " does not exist", e);
+        } catch (AccessDeniedException e) {
+            throw new InvalidInputException("cannot write " + target + ": permission denied in " + dir, e);
         }
-        if (ch == null) throw new IOException("cannot create a temporary file for " + target + " in " + dir);
+        if (created == null) throw new IOException("cannot create a temporary file for " + target + " in " + dir);
+        Path tmp = created.path();
+        FileChannel ch = created.channel();
         IN_FLIGHT.add(tmp.toAbsolutePath());
         boolean ok = false;
         MessageDigest digest = ResultFolder.newDigest();
