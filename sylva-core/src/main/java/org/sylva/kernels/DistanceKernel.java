@@ -70,6 +70,30 @@ public interface DistanceKernel {
     }
 
     /**
+     * As {@link #squaredDistancesWithin}, for tiles of at most 64 columns ({@code (blockTo - blockFrom) W <= 64},
+     * one leaf of the index), also writing which values of each row are within its limit: bit {@code c} of
+     * {@code selected[r]} is set exactly when {@code out[r * stride + c] <= rowLimits[r]} (those values are the
+     * exact ones; a padding position's bit may be set too, callers mask it). {@code rowLimits} and
+     * {@code selected} hold {@code paddedQueries(nq)} rows. The vector kernel compares its sums while they are
+     * still in registers, which spares its callers a pass over each row; the default computes the tile, then
+     * compares value by value.
+     */
+    default void squaredDistancesSelected(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo,
+                                          double[] rowLimits, double[] out, long[] selected) {
+        int stride = (blockTo - blockFrom) * idx.blockWidth();
+        if (stride > Long.SIZE) throw new IllegalArgumentException("more than 64 columns in a selected tile");
+        squaredDistancesWithin(idx, queries, nq, blockFrom, blockTo, rowLimits, out);
+        for (int r = 0; r < nq; r++) {
+            double limit = rowLimits[r];
+            long bits = 0;
+            for (int c = 0, o = r * stride; c < stride; c++, o++) {
+                if (out[o] <= limit) bits |= 1L << c;
+            }
+            selected[r] = bits;
+        }
+    }
+
+    /**
      * Squared distances from a point that is not one of the view's, {@code q[off .. off + d)} (a new point
      * searched against a fitted index), to every position of the blocks {@code blockFrom .. blockTo-1}:
      * {@code out[pos - blockFrom * W]}. As in {@link #squaredDistancesWithin}, every value at most
@@ -225,19 +249,6 @@ public interface DistanceKernel {
      * {@code from} is a multiple of {@link #blockWidth()} and {@code values} holds whole blocks from there.
      */
     default int select(float[] values, int from, int count, double limit, int[] out) {
-        int n = 0;
-        for (int c = 0; c < count; c++) {
-            if (values[from + c] <= limit) out[n++] = c;
-        }
-        return n;
-    }
-
-    /**
-     * Writes to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the float64 values
-     * {@code values[from + c] <= limit}, exactly those, and returns how many. {@code from} is a multiple of
-     * {@link #blockWidth()}, and {@code values} holds whole blocks from there (a float64 tile's row).
-     */
-    default int select(double[] values, int from, int count, double limit, int[] out) {
         int n = 0;
         for (int c = 0; c < count; c++) {
             if (values[from + c] <= limit) out[n++] = c;

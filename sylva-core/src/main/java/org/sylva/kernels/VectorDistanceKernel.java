@@ -3,6 +3,7 @@ package org.sylva.kernels;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorOperators.Comparison;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -32,6 +33,7 @@ final class VectorDistanceKernel implements DistanceKernel {
     private static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Float> FS = FloatVector.SPECIES_PREFERRED;
     private static final int DL = DS.length();
+    private static final Comparison LE = VectorOperators.LE;
     private static final int W = FS.length();
 
     VectorDistanceKernel() {
@@ -70,6 +72,25 @@ final class VectorDistanceKernel implements DistanceKernel {
 
     @Override
     public void squaredDistances(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo, double[] out) {
+        squaredDistances(idx, queries, nq, blockFrom, blockTo, out, null, null);
+    }
+
+    /** Each row's sums compared with its limit as they leave the registers, one mask compare per vector. */
+    @Override
+    public void squaredDistancesSelected(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo,
+                                         double[] rowLimits, double[] out, long[] selected) {
+        if ((blockTo - blockFrom) * W > Long.SIZE) {
+            throw new IllegalArgumentException("more than 64 columns in a selected tile");
+        }
+        squaredDistances(idx, queries, nq, blockFrom, blockTo, out, rowLimits, selected);
+    }
+
+    /**
+     * The float64 tile; with {@code rowLimits}, also each row's bits of the values within its limit
+     * ({@link #squaredDistancesSelected}), else {@code selected} is unused.
+     */
+    private void squaredDistances(BlockedPoints idx, int[] queries, int nq, int blockFrom, int blockTo, double[] out,
+                                  double[] rowLimits, long[] selected) {
         checkWidth(idx);
         if (nq <= 0 || blockTo <= blockFrom) return;
         double[] data = idx.blocks();
@@ -85,6 +106,15 @@ final class VectorDistanceKernel implements DistanceKernel {
             int q2 = base(queries[Math.min(q + 2, last)], dw);
             int q3 = base(queries[Math.min(q + 3, last)], dw);
             int r0 = q * stride, r1 = r0 + stride, r2 = r1 + stride, r3 = r2 + stride;
+            boolean select = rowLimits != null;
+            double l0 = 0, l1 = 0, l2 = 0, l3 = 0;
+            if (select) {
+                l0 = rowLimits[q];
+                l1 = rowLimits[q + 1];
+                l2 = rowLimits[q + 2];
+                l3 = rowLimits[q + 3];
+            }
+            long m0 = 0, m1 = 0, m2 = 0, m3 = 0;
             for (int b = blockFrom; b < blockTo; b++) {
                 int c0 = b * dw, c1 = c0 + DL;
                 DoubleVector a00 = DoubleVector.zero(DS), a01 = DoubleVector.zero(DS);
@@ -128,6 +158,19 @@ final class VectorDistanceKernel implements DistanceKernel {
                 a21.intoArray(out, r2 + o + DL);
                 a30.intoArray(out, r3 + o);
                 a31.intoArray(out, r3 + o + DL);
+                if (select) {
+                    // the block's W bits, its low half first
+                    m0 |= (a00.compare(LE, l0).toLong() | a01.compare(LE, l0).toLong() << DL) << o;
+                    m1 |= (a10.compare(LE, l1).toLong() | a11.compare(LE, l1).toLong() << DL) << o;
+                    m2 |= (a20.compare(LE, l2).toLong() | a21.compare(LE, l2).toLong() << DL) << o;
+                    m3 |= (a30.compare(LE, l3).toLong() | a31.compare(LE, l3).toLong() << DL) << o;
+                }
+            }
+            if (select) {
+                selected[q] = m0;
+                selected[q + 1] = m1;
+                selected[q + 2] = m2;
+                selected[q + 3] = m3;
             }
         }
     }
@@ -531,16 +574,6 @@ final class VectorDistanceKernel implements DistanceKernel {
             blocks &= blocks - 1;
             if (c >= count) break;
             n = offsets(FloatVector.fromArray(FS, values, from + c).compare(VectorOperators.LE, lim).toLong(), c,
-                    count, out, n);
-        }
-        return n;
-    }
-
-    @Override
-    public int select(double[] values, int from, int count, double limit, int[] out) {
-        int n = 0;
-        for (int c = 0; c < count; c += DL) {
-            n = offsets(DoubleVector.fromArray(DS, values, from + c).compare(VectorOperators.LE, limit).toLong(), c,
                     count, out, n);
         }
         return n;

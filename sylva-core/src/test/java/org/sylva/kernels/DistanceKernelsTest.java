@@ -472,36 +472,63 @@ class DistanceKernelsTest {
     }
 
     /**
-     * select over a float64 row lists exactly the values <= limit, ascending, for both backends: equal values,
-     * values one ulp above, any count and block-aligned start.
+     * The selected tiles ({@code squaredDistancesSelected}) of both kernels: each row's bits are exactly the
+     * columns whose value is within the row's limit, those values bitwise the full tile's; limits at a value
+     * of the row (equal values must be selected), one ulp below it, none at all, and below every value; one
+     * to all the blocks of 64 columns, odd query counts (padded rows); more than 64 columns refused.
      */
     @Test
-    void selectOfFloat64ValuesIsExact() {
-        Random r = new Random(11);
-        for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
-            int w = b.blockWidth();
-            double[] v = new double[8 * w];
-            int[] out = new int[8 * w];
-            for (int t = 0; t < 500; t++) {
-                double limit = r.nextInt(3) == 0 ? 1.0 : r.nextDouble() * 2;
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = switch (r.nextInt(4)) {
-                        case 0 -> limit;
-                        case 1 -> Math.nextUp(limit);
-                        default -> r.nextDouble() * 2;
-                    };
-                }
-                int count = 1 + r.nextInt(v.length - w);
-                int from = w * r.nextInt(2);
-                int n = b.select(v, from, count, limit, out);
-                int k = 0;
-                for (int c = 0; c < count; c++) {
-                    if (v[from + c] <= limit) {
-                        assertTrue(k < n && out[k] == c, b.name() + " missed or misplaced offset " + c);
-                        k++;
+    void selectedTilesFlagExactlyTheValuesWithinTheirLimits() {
+        for (int d : new int[] {2, 12, 61}) {
+            int n = 300;
+            Random r = new Random(13L * d);
+            double[] rows = new double[n * d];
+            for (int i = 0; i < rows.length; i++) rows[i] = r.nextGaussian() * (1 + (i % d) % 3);
+            for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+                PointIndex idx = PointIndex.build(rows, n, d, b);
+                int w = idx.blockWidth();
+                int maxBlocks = Long.SIZE / w;
+                int blocks = idx.positions() / w;
+                for (int trial = 0; trial < 40; trial++) {
+                    int nq = 1 + r.nextInt(9);
+                    int[] qs = new int[nq];
+                    for (int i = 0; i < nq; i++) qs[i] = idx.position(r.nextInt(n));
+                    int bf = r.nextInt(blocks - maxBlocks), bt = bf + 1 + r.nextInt(maxBlocks);
+                    int stride = (bt - bf) * w;
+                    double[] full = new double[b.tileLength(nq, bt - bf, idx)];
+                    double[] tile = new double[full.length];
+                    b.squaredDistances(idx, qs, nq, bf, bt, full);
+                    double[] limits = new double[b.paddedQueries(nq)];
+                    for (int q = 0; q < nq; q++) {
+                        double pick = full[q * stride + r.nextInt(stride)];
+                        limits[q] = switch (trial % 4) {
+                            case 0 -> pick;
+                            case 1 -> Math.nextDown(pick);
+                            case 2 -> Double.POSITIVE_INFINITY;
+                            default -> -1.0;
+                        };
+                    }
+                    long[] selected = new long[limits.length];
+                    Arrays.fill(selected, 0x5a5a5a5aL);
+                    b.squaredDistancesSelected(idx, qs, nq, bf, bt, limits, tile, selected);
+                    for (int q = 0; q < nq; q++) {
+                        for (int c = 0; c < Long.SIZE; c++) {
+                            String at = b.name() + " d=" + d + " row " + q + " column " + c + " of " + stride;
+                            boolean bit = (selected[q] >>> c & 1) != 0;
+                            if (c >= stride) {
+                                assertTrue(!bit, at + ": a bit past the tile");
+                                continue;
+                            }
+                            double f = full[q * stride + c];
+                            assertEquals(f <= limits[q], bit, at + " value " + f + " limit " + limits[q]);
+                            if (bit) assertEquals(Double.doubleToRawLongBits(f), Double.doubleToRawLongBits(tile[q * stride + c]), at);
+                        }
                     }
                 }
-                assertEquals(k, n, b.name() + " listed a value above the limit");
+                int wide = maxBlocks + 1;
+                double[] tile = new double[b.tileLength(1, wide, idx)];
+                assertThrows(IllegalArgumentException.class, () -> b.squaredDistancesSelected(idx, new int[] {0}, 1, 0, wide,
+                        new double[4], tile, new long[4]));
             }
         }
     }

@@ -71,18 +71,19 @@ final class DirectKnnSearch {
         final int[] act = new int[PointIndex.LEAF_SIZE];
         final int[] actPos = new int[PointIndex.LEAF_SIZE];
         /** Per selected query, its squared threshold when the tile is computed (thresholds only fall). */
-        final double[] limit = new double[PointIndex.LEAF_SIZE];
+        final double[] limit;
         final double[] centre = new double[2 * PointIndex.LEAF_SIZE + 32];
         final double[] tile;
-        /** Offsets within a tile row that a selection found within the row's threshold. */
-        final int[] sel;
+        /** Per tile row, bit {@code c}: column {@code c} was within the row's threshold as it stood. */
+        final long[] selected;
         final int[] stackNode;
         final double[] stackLb;
 
         Scratch(PointIndex idx, DistanceKernel b, int k) {
             int w = idx.blockWidth();
             tile = new double[b.tileLength(PointIndex.LEAF_SIZE, (PointIndex.LEAF_SIZE + w - 1) / w, idx)];
-            sel = new int[((PointIndex.LEAF_SIZE + w - 1) / w + 1) * w];
+            limit = new double[b.paddedQueries(PointIndex.LEAF_SIZE)];
+            selected = new long[limit.length];
             main = new NearestLists(PointIndex.LEAF_SIZE, k);
             single = new NearestLists(1, k);
             stackNode = new int[2 * idx.depth() + 4];
@@ -211,6 +212,7 @@ final class DirectKnnSearch {
         int nq = selectQueries(s, qs, leaf);
         if (nq == 0) return;
         int w = idx.blockWidth();
+        // a leaf starts at a multiple of W and holds at most 64 points: column c of its tile is position cs + c
         int cs = idx.leafStart(leaf);
         int cnt = idx.leafCount(leaf);
         int bf = cs / w, bt = (cs + cnt + w - 1) / w;
@@ -220,23 +222,22 @@ final class DirectKnnSearch {
             double kd = qs.kth(s.act[r]);
             s.limit[r] = kd * kd * (1 + FILTER_SLACK);
         }
-        backend.squaredDistancesWithin(idx, s.actPos, nq, bf, bt, s.limit, s.tile);
+        backend.squaredDistancesSelected(idx, s.actPos, nq, bf, bt, s.limit, s.tile, s.selected);
         int stride = (bt - bf) * w;
-        int off = cs - bf * w;
+        long points = cnt == Long.SIZE ? -1L : (1L << cnt) - 1;   // not the padding after the leaf's points
         for (int r = 0; r < nq; r++) {
             int q = s.act[r];
             int row = r * stride;
             double thr = s.limit[r];
-            // the row's values within its threshold as it stood (a vector selection over the row's whole
-            // blocks), then each re-checked against the threshold as the list fills: the same values in the
-            // same order as reading every value
-            int sel = backend.select(s.tile, row, off + cnt, thr, s.sel);
-            for (int e = 0; e < sel; e++) {
-                int at = s.sel[e];
-                if (at < off) continue;   // before the leaf, in its first block
+            // the row's values within its threshold as it stood, then each re-checked against the threshold
+            // as the list fills: the same values in the same order as reading every value
+            long bits = s.selected[r] & points;
+            for (int e = 0; e < Long.SIZE && bits != 0; e++) {
+                int at = Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
                 double sq = s.tile[row + at];
                 if (sq > thr) continue;
-                if (qs.insert(q, Math.sqrt(sq), idx.original(cs + at - off))) {
+                if (qs.insert(q, Math.sqrt(sq), idx.original(cs + at))) {
                     double kd = qs.kth(q);
                     thr = kd * kd * (1 + FILTER_SLACK);
                 }
