@@ -73,6 +73,13 @@ grep -q " org.sylva.hdbscan.predict.HdbscanModel source: shared objects file" "$
   || fail "predict: the prediction's classes were not read from its start-up cache"
 grep -q " jdk.incubator.vector" "$work/classes-demo.log" || fail "demo: the Vector API module was not loaded"
 ! grep -q " jdk.incubator.vector" "$work/classes-predict.log" || fail "predict (small): the Vector API module was loaded"
+# both launchers started through a symbolic link (a link in ~/bin): each finds its own folder
+ln -s "$home/bin/sylva" "$work/dist-link"
+ln -s "$root/sylva" "$work/checkout-link"
+for link in dist-link checkout-link; do
+  [ "$(env -i PATH=/usr/bin:/bin HOME="$work" "$work/$link" --version 2>"$work/err.txt" | head -n1)" = "$version" ] \
+    || fail "sylva --version through a symbolic link ($link) did not print $version"
+done
 for run in demo small predict version; do
   [ ! -s "$work/aot-$run.log" ] || { cat "$work/aot-$run.log" >&2; fail "$run: the JVM did not take its start-up cache as made"; }
 done

@@ -3,7 +3,7 @@
 # package with pip into a throw-away virtual environment (system site packages visible, so the
 # machine's numpy and scikit-learn serve), unpacks the distribution (built first when missing or older
 # than the jar) and runs pytest with SYLVA_HOME pointing at it. Skipped, saying so, when no python3 with
-# numpy exists. Called by .ci/run after check-dist.sh.
+# numpy exists. Called by .ci/run after check-dist.sh; arguments go to pytest (e.g. -k prediction).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$root/bin/find-jdk.sh"
@@ -32,4 +32,4 @@ home="$(ls -d "$work"/sylva-*/)"
 echo "python-tests: $("$py" --version 2>&1), numpy $("$py" -c 'import numpy; print(numpy.__version__)'), engine $home" >&2
 # From the work folder, so that `import sylva` is the installed package, not the checkout's sources.
 cd "$work"
-SYLVA_HOME="${home%/}" "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests"
+SYLVA_HOME="${home%/}" "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests" "$@"

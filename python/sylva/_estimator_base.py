@@ -10,9 +10,13 @@ import inspect
 
 try:
     from sklearn.base import BaseEstimator, ClusterMixin   # noqa: F401
+    from sklearn.exceptions import NotFittedError   # noqa: F401
     HAVE_SKLEARN = True
 except ImportError:   # pragma: no cover - exercised by a test that hides scikit-learn
     HAVE_SKLEARN = False
+
+    class NotFittedError(ValueError, AttributeError):
+        """An estimator used before ``fit``: scikit-learn's exception of that name, with its two bases."""
 
     class BaseEstimator:
         """get_params/set_params over the constructor's keyword arguments, as scikit-learn's."""

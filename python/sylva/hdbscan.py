@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from ._engine import get_engine
-from ._estimator_base import HAVE_SKLEARN, BaseEstimator, ClusterMixin
+from ._estimator_base import HAVE_SKLEARN, BaseEstimator, ClusterMixin, NotFittedError
 from ._inputs import fit_dtype
 
 try:   # scikit-learn's: a ValueError and a TypeError, which its callers catch as either
@@ -363,7 +363,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         keep -3 and -2. The partition is scikit-learn's; the numbers are not: Sylva numbers the clusters by
         their first row (0 for the cluster of the first non-noise row, and so on)."""
         if not hasattr(self, "labels_"):
-            raise AttributeError("dbscan_clustering needs a fitted HDBSCAN; call fit first")
+            raise NotFittedError("dbscan_clustering needs a fitted HDBSCAN; call fit first")
         r = get_engine().call("cut", {"cut_distance": float(cut_distance), "min_cluster_size": int(min_cluster_size)},
                               {"mst": np.ascontiguousarray(self.minimum_spanning_tree_, dtype="<f8")})
         labels = self.labels_.copy()
@@ -376,7 +376,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         """The ``hdbscan`` package's ``relative_validity_``: a fast, tree-based estimate of DBCV for
         comparing clusterings of the same data (computed on first use)."""
         if not hasattr(self, "labels_"):
-            raise AttributeError("relative_validity_ needs a fitted HDBSCAN")
+            raise NotFittedError("relative_validity_ needs a fitted HDBSCAN")
         if getattr(self, "_relative_validity", None) is None:
             labels = np.ascontiguousarray(self.labels_[self._fitted_rows()], dtype="<i4")
             r = get_engine().call("validity", {"what": "relative"},

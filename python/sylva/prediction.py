@@ -17,10 +17,14 @@ import hashlib
 import numpy as np
 
 from ._engine import get_engine
+from ._estimator_base import NotFittedError
 from ._inputs import fit_dtype
 
 
 def _model(clusterer):
+    if not hasattr(clusterer, "labels_"):
+        raise NotFittedError(f"this {type(clusterer).__name__} is not fitted yet: call fit with prediction_data=True"
+                             " first")
     model = getattr(clusterer, "prediction_data_", None)
     if model is None:
         raise ValueError("the clusterer has no prediction data: fit it with HDBSCAN(prediction_data=True)")

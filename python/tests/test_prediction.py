@@ -79,6 +79,13 @@ def test_the_model_pickles_with_the_estimator(fitted):
 
 def test_errors(fitted):
     x, c, new = fitted
+    # an estimator never fitted: scikit-learn's NotFittedError (a ValueError and an AttributeError)
+    from sklearn.exceptions import NotFittedError
+    for call in (sylva.approximate_predict, sylva.approximate_predict_scores, sylva.membership_vector):
+        with pytest.raises(NotFittedError, match="not fitted yet"):
+            call(sylva.HDBSCAN(), new)
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        sylva.all_points_membership_vectors(sylva.HDBSCAN())
     with pytest.raises(ValueError, match="prediction_data=True"):
         sylva.approximate_predict(sylva.HDBSCAN(min_cluster_size=20).fit(x), new)
     with pytest.raises(ValueError, match="features"):

@@ -22,7 +22,8 @@ class VerifyCommandTest {
 
     private static void assertComplete(Path dir, String command, int files) {
         Cli.Result v = Cli.run("verify", dir.toString()).assertOk();
-        assertTrue(v.out().startsWith("complete: " + dir + " (" + files + " files of a " + command + " run"), v.out());
+        assertTrue(v.out().startsWith("complete: " + dir + " (" + files + (files == 1 ? " file" : " files") + " of a "
+                + command + " run"), v.out());
     }
 
     @Test

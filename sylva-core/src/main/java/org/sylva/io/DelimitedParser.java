@@ -211,19 +211,38 @@ final class DelimitedParser {
         if (isHeader) {
             headerNames = List.copyOf(firstCells);
             headerLine = recordLine;
+            if (n >= 2 && firstCells.get(0).isEmpty()) {
+                firstRowNote = "line " + recordLine + ", the header, leaves its first column unnamed, as pandas' to_csv"
+                        + " names its row index; that column was read as a coordinate (write the file with"
+                        + " index=False to leave it out)";
+            }
         } else {
+            if (n >= 2 && firstCells.get(0).isEmpty() && countsFrom(1)) {
+                throw cellError(firstCellLines.get(0), 1, "empty value (the line reads " + String.join(",", firstCells)
+                        + ", the header pandas' to_csv writes with the row index as a first column; write the file"
+                        + " with index=False)");
+            }
             for (int i = 0; i < n; i++) store(parseCell(firstCells.get(i), firstCellLines.get(i), i + 1));
             firstDataLine = recordLine;
             rows = 1;
             if (headerMode == Header.AUTO && n >= 2) {
-                boolean counting = true;
-                for (int i = 0; i < n && counting; i++) counting = firstCells.get(i).equals(Integer.toString(i));
-                if (counting) firstRowNote = "line " + recordLine + " reads 0, 1, ..., " + (n - 1) + ", as pandas writes"
-                        + " the names of unnamed columns (to_csv without header=False); it was read as a point";
+                if (countsFrom(0)) {
+                    firstRowNote = "line " + recordLine + " reads " + (n <= 4 ? String.join(", ", firstCells)
+                            : "0, 1, ..., " + (n - 1)) + ", as pandas writes the names of unnamed columns (to_csv"
+                            + " without header=False); it was read as a point";
+                }
             }
         }
         firstCells.clear();
         firstCellLines.clear();
+    }
+
+    /** True when the first row's cells from {@code from} on read 0, 1, 2, ... (pandas' unnamed columns). */
+    private boolean countsFrom(int from) {
+        for (int i = from; i < firstCells.size(); i++) {
+            if (!firstCells.get(i).equals(Integer.toString(i - from))) return false;
+        }
+        return true;
     }
 
     private void store(double v) {
@@ -271,7 +290,7 @@ final class DelimitedParser {
             if (numbers) {
                 String sep = c == '\t' ? "tabs" : c == ' ' ? "spaces" : "'" + c + "'";
                 String advice = c == '\t' || c == ' ' ? "; name it .txt to have the separator found from its first line"
-                        : "; write it with ',' between values";
+                        : "; write it with " + expected + " between values";
                 return " (the values look separated by " + sep + ", but this file is read with " + expected
                         + " between values" + advice + ")";
             }

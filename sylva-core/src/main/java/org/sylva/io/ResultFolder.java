@@ -65,7 +65,8 @@ public final class ResultFolder {
         /** One line for a person: the status, the folder or file, and why. */
         public String message() {
             return switch (status) {
-                case COMPLETE -> "complete: " + file + " (" + manifest.files().size() + " files of a "
+                case COMPLETE -> "complete: " + file + " (" + manifest.files().size()
+                        + (manifest.files().size() == 1 ? " file" : " files") + " of a "
                         + manifest.command() + " run, id " + manifest.runId() + ")";
                 case INCOMPLETE -> "incomplete: " + file + ": " + detail;
                 case MISMATCH -> "mismatch: " + file + ": " + detail;

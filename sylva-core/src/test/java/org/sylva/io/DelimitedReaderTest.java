@@ -107,6 +107,12 @@ class DelimitedReaderTest {
         assertEquals(" line 2, column 1: '4 5' is not a number (the values look separated by spaces, but this file is"
                 + " read with ',' between values; name it .txt to have the separator found from its first line)",
                 error("sp.csv", "1 2\n4 5\n"));
+        // the advice names the file's own separator (a .tsv is read with tabs)
+        assertEquals(" line 2, column 1: '4;5;6' is not a number (the values look separated by ';', but this file is"
+                + " read with a tab between values; write it with a tab between values)", error("semi.tsv", "1;2;3\n4;5;6\n"));
+        // pandas' to_csv with its row index and unnamed columns: the header's first cell is empty
+        assertEquals(" line 1, column 1: empty value (the line reads ,0,1, the header pandas' to_csv writes with the row"
+                + " index as a first column; write the file with index=False)", error("ix.csv", ",0,1\n0,1.5,2\n"));
     }
 
     @Test
@@ -199,11 +205,20 @@ class DelimitedReaderTest {
         // so the row is a point (a header would need a non-numeric cell), but the table says so
         NumericTable t = read("p.csv", "0,1,2\n5.5,6,7\n");
         assertEquals(2, t.rows());
-        assertTrue(t.note().orElseThrow().endsWith("p.csv: line 1 reads 0, 1, ..., 2, as pandas writes the names of"
+        assertTrue(t.note().orElseThrow().endsWith("p.csv: line 1 reads 0, 1, 2, as pandas writes the names of"
                 + " unnamed columns (to_csv without header=False); it was read as a point"), t.note().toString());
         java.util.List<String> warnings = new java.util.ArrayList<>();
         t.toFloat32PointSet(warnings::add);
         assertEquals(List.of(t.note().orElseThrow()), warnings);
+        assertTrue(read("p2.csv", "0,1\n5,6\n").note().orElseThrow().contains("line 1 reads 0, 1, as pandas"));
+        assertTrue(read("p6.csv", "0,1,2,3,4,5\n1,2,3,4,5,6\n").note().orElseThrow()
+                .contains("line 1 reads 0, 1, ..., 5, as pandas"));
+        // a header whose first column has no name (pandas' row index, named columns): read, with a note
+        NumericTable ix = read("ix.csv", ",a,b\n0,1.5,2\n1,2.5,3\n");
+        assertArrayEquals(new int[] {2, 3}, ix.shape());
+        assertTrue(ix.note().orElseThrow().endsWith("ix.csv: line 1, the header, leaves its first column unnamed, as"
+                + " pandas' to_csv names its row index; that column was read as a coordinate (write the file with"
+                + " index=False to leave it out)"), ix.note().toString());
         // any other first row, a single column, or a header given as such: no note
         assertTrue(read("q.csv", "0,2,1\n5,6,7\n").note().isEmpty());
         assertTrue(read("r.csv", "0\n5\n").note().isEmpty());
