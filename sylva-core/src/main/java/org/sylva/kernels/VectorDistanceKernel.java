@@ -99,6 +99,7 @@ final class VectorDistanceKernel implements DistanceKernel {
         int stride = (blockTo - blockFrom) * W;
         int np = paddedQueries(nq);
         int last = nq - 1;
+        boolean select = rowLimits != null;
         DoubleVector minusOne = DoubleVector.broadcast(DS, -1.0);
         for (int q = 0; q < np; q += 4) {
             int q0 = base(queries[q], dw);
@@ -106,7 +107,6 @@ final class VectorDistanceKernel implements DistanceKernel {
             int q2 = base(queries[Math.min(q + 2, last)], dw);
             int q3 = base(queries[Math.min(q + 3, last)], dw);
             int r0 = q * stride, r1 = r0 + stride, r2 = r1 + stride, r3 = r2 + stride;
-            boolean select = rowLimits != null;
             double l0 = 0, l1 = 0, l2 = 0, l3 = 0;
             if (select) {
                 l0 = rowLimits[q];
