@@ -121,7 +121,8 @@ public final class ResultFolder {
             if (!f.startsWith(root) || f.equals(root)) {
                 return new Verdict(Status.MISMATCH, mf, "names " + e.name() + ", outside the folder", m);
             }
-            Verdict v = check(f, e, m);
+            // (read and named as the folder was given: relative where it was)
+            Verdict v = check(dir.resolve(e.name()), e, m);
             if (v != null) return v;
         }
         return new Verdict(Status.COMPLETE, dir, "", m);

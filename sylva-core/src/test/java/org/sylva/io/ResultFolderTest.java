@@ -80,8 +80,12 @@ class ResultFolderTest {
         Files.writeString(dir.resolve("b.npy"), "deF");   // same size, other content
         ResultFolder.Verdict v = ResultFolder.verify(dir);
         assertEquals(ResultFolder.Status.MISMATCH, v.status());
-        assertEquals(dir.resolve("b.npy").toAbsolutePath().normalize(), v.file());
+        assertEquals(dir.resolve("b.npy"), v.file());
         assertTrue(v.detail().contains("SHA-256"), v.detail());
+        // a folder given relative to the working directory is named relative, as given
+        Path relative = Path.of("").toAbsolutePath().relativize(dir);
+        assertTrue(ResultFolder.verify(relative).message().startsWith("mismatch: " + relative.resolve("b.npy") + ": "),
+                ResultFolder.verify(relative).message());
 
         Files.writeString(dir.resolve("b.npy"), "longer");
         assertTrue(ResultFolder.verify(dir).detail().contains("6 bytes, but the manifest says 3"));
