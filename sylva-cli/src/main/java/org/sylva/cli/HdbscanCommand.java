@@ -146,8 +146,8 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "labels -2 for inf, -3 for NaN).");
         m.option(Path.class, v -> sampleWeight = v, "--sample-weight")
                 .paramLabel("FILE")
-                .description("Per-row weights (.npy of shape (n,), or text with one per line): a row of weight w "
-                        + "counts as w identical rows, for core distances and cluster sizes alike (whole numbers; 0 "
+                .description("Per-row weights (.npy of shape (n,) or (n, 1), or text with one per line): a row of "
+                        + "weight w counts as w identical rows, for core distances and cluster sizes alike (whole numbers; 0 "
                         + "leaves the row out, label -1). The trees then index those copies; fitted_rows maps each "
                         + "to its row.");
         m.option(Integer.class, v -> pca = v, "--pca")
