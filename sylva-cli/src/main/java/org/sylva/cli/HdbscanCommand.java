@@ -147,9 +147,9 @@ final class HdbscanCommand implements Callable<Integer> {
         m.option(Path.class, v -> sampleWeight = v, "--sample-weight")
                 .paramLabel("FILE")
                 .description("Per-row weights (.npy of shape (n,) or (n, 1), or text with one per line): a row of "
-                        + "weight w counts as w identical rows, for core distances and cluster sizes alike (whole numbers; 0 "
-                        + "leaves the row out, label -1). The trees then index those copies; fitted_rows maps each "
-                        + "to its row.");
+                        + "weight w counts as w identical rows, for core distances and cluster sizes alike (whole "
+                        + "numbers; 0 leaves the row out, label -1). The trees then index those copies; fitted_rows "
+                        + "maps each to its row.");
         m.option(Integer.class, v -> pca = v, "--pca")
                 .paramLabel("K")
                 .description("Cluster on the first K principal components of the input (exact, float64, from every "
