@@ -45,6 +45,13 @@ final class BenchCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    /** Refuses a warm-up time that is negative, not a number or longer than a day. */
+    static void checkWarmupSeconds(double seconds) {
+        if (!(seconds >= 0 && seconds <= 86_400)) {
+            throw new InvalidInputException("--warmup-seconds must be between 0 and 86400; got " + seconds);
+        }
+    }
+
     /** {@code sylva bench hdbscan}. */
     static final class Hdb implements Callable<Integer> {
         CommandSpec spec;
@@ -58,6 +65,7 @@ final class BenchCommand implements Runnable {
         String backend;
         int repeat;
         int warmup;
+        double warmupSeconds;
         Integer threads;
 
         /** This command's picocli model, bound to this object ({@link CommandModel}). */
@@ -107,7 +115,15 @@ final class BenchCommand implements Runnable {
             m.option(int.class, v -> warmup = v, "--warmup")
                     .paramLabel("N")
                     .defaultValue("1")
-                    .description("Untimed warm-up fits (default ${DEFAULT-VALUE}).");
+                    .description("Untimed warm-up fits (default ${DEFAULT-VALUE}); with one or more, they go on "
+                            + "for --warmup-seconds and until the process makes a long-lived process's choices "
+                            + "(kernels, bounds: a fresh JVM makes a one-shot run's for its first seconds); 0: no "
+                            + "warm-up, a fresh JVM's first fits timed.");
+            m.option(double.class, v -> warmupSeconds = v, "--warmup-seconds")
+                    .paramLabel("S")
+                    .defaultValue("10")
+                    .description("Least time the warm-up lasts (default ${DEFAULT-VALUE}), for the JIT to compile "
+                            + "the code of a long-lived process's choices.");
             m.option(Integer.class, v -> threads = v, "--threads")
                     .paramLabel("T")
                     .description("Worker threads (default: all processors).");
@@ -144,11 +160,12 @@ final class BenchCommand implements Runnable {
             if (repeat < 1 || warmup < 0) {
                 throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0; got " + repeat + " and " + warmup);
             }
+            checkWarmupSeconds(warmupSeconds);
             Hdbscan.Builder b = Hdbscan.builder();
             if (minSamples != null) b.minSamples(minSamples);
             Hdbscan h = EngineChoice.apply(backend, b.minClusterSize(minClusterSize).clusterSelectionMethod(method))
                     .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
-            spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup).table());
+            spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds).table());
             return 0;
         }
     }
@@ -249,6 +266,7 @@ final class BenchCommand implements Runnable {
         String shape;
         int repeat;
         int warmup;
+        double warmupSeconds;
         Integer threads;
 
         /** This command's picocli model, bound to this object ({@link CommandModel}). */
@@ -277,7 +295,14 @@ final class BenchCommand implements Runnable {
             m.option(int.class, v -> warmup = v, "--warmup")
                     .paramLabel("N")
                     .defaultValue("1")
-                    .description("Untimed warm-up runs (default ${DEFAULT-VALUE}).");
+                    .description("Untimed warm-up runs (default ${DEFAULT-VALUE}); with one or more, they go on "
+                            + "for --warmup-seconds and until the process makes a long-lived process's choices "
+                            + "(a fresh JVM makes a one-shot run's for its first seconds); 0: no warm-up, a fresh "
+                            + "JVM's first runs timed.");
+            m.option(double.class, v -> warmupSeconds = v, "--warmup-seconds")
+                    .paramLabel("S")
+                    .defaultValue("10")
+                    .description("Least time the warm-up lasts (default ${DEFAULT-VALUE}).");
             m.option(Integer.class, v -> threads = v, "--threads")
                     .paramLabel("T")
                     .description("Worker threads (default: all processors).");
@@ -294,11 +319,12 @@ final class BenchCommand implements Runnable {
             if (repeat < 1 || warmup < 0) {
                 throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0; got " + repeat + " and " + warmup);
             }
+            checkWarmupSeconds(warmupSeconds);
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
             HdbscanModel m = HdbscanModel.load(model);
             PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), context);
-            spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, t).line());
+            spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, warmupSeconds, t).line());
             return 0;
         }
     }

@@ -46,6 +46,10 @@ class CommandsAndHelpTest {
         Cli.Result r = Cli.run("bench", "hdbscan", "--generate", "2000", "--repeat", "1", "--warmup", "0", "--threads", "2")
                 .assertOk();
         assertTrue(r.out().startsWith("hdbscan n=2000 d=61 threads=2"), r.out());
+        assertTrue(r.out().lines().findFirst().orElseThrow().contains(" repeat=1 warmup=0 "), r.out());
+        Cli.run("bench", "hdbscan", "--generate", "100", "--warmup-seconds", "-1")
+                .assertError("--warmup-seconds must be between 0 and 86400", "-1");
+        Cli.run("bench", "hdbscan", "--generate", "100", "--warmup-seconds", "NaN").assertError("--warmup-seconds", "NaN");
         assertTrue(r.out().lines().anyMatch(l -> l.trim().startsWith("total") && l.contains("median")), r.out());
     }
 
@@ -57,9 +61,10 @@ class CommandsAndHelpTest {
         Cli.run("hdbscan", f.toString(), "--min-cluster-size", "10", "--out", tmp.resolve("fit").toString(),
                 "--save-model", model.toString(), "-q").assertOk();
         Path later = TestData.writeNpy(TestData.blob(300, 4, 9), tmp.resolve("later.npy"));
-        String line = Cli.run("bench", "predict", model.toString(), later.toString(), "--repeat", "3", "--threads", "2")
-                .assertOk().out().strip();
-        assertTrue(line.matches("predict fitted=600 n=300 d=4 threads=2 repeat=3 median_s=\\S+ min_s=\\S+"), line);
+        String line = Cli.run("bench", "predict", model.toString(), later.toString(), "--repeat", "3", "--threads", "2",
+                "--warmup-seconds", "0.5").assertOk().out().strip();
+        assertTrue(line.matches("predict fitted=600 n=300 d=4 threads=2 repeat=3 warmup=[1-9]\\d* median_s=\\S+ min_s=\\S+"),
+                line);
         Path wide = TestData.writeNpy(TestData.blob(50, 5, 1), tmp.resolve("wide.npy"));
         Cli.run("bench", "predict", model.toString(), wide.toString(), "--repeat", "1")
                 .assertError("wide.npy", "5 coordinates", "fitted on points of 4");

@@ -13,8 +13,8 @@ import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.engine.CpuHdbscanEngine;
 
 /**
- * The in-process HDBSCAN benchmark behind {@code sylva bench hdbscan}: warms up, fits the same data
- * {@code repeat} times, and reports the median and minimum of each stage and of the whole fit, the
+ * The in-process HDBSCAN benchmark behind {@code sylva bench hdbscan}: warms up (at least the fits and the seconds
+ * asked for, and until the process counts as long-lived: {@link WarmUp}), fits the same data {@code repeat} times, and reports the median and minimum of each stage and of the whole fit, the
  * peak heap in use during the fits (sampled every 20 ms) and a fingerprint of the result, which must
  * be the same for every repetition (the benchmark fails otherwise).
  *
@@ -35,20 +35,21 @@ public final class HdbscanBench {
      * @param threads worker threads
      * @param backend backend name asked for
      * @param repeat timed repetitions
+     * @param warmup untimed warm-up fits made before them
      * @param medianSeconds per stage (and "total"), median over repetitions
      * @param minSeconds per stage (and "total"), minimum over repetitions
      * @param peakHeapBytes largest heap in use sampled during the timed fits
      * @param clusters clusters found
      * @param noise points labelled noise
      */
-    public record Result(int points, int dims, int threads, String backend, int repeat,
+    public record Result(int points, int dims, int threads, String backend, int repeat, int warmup,
             Map<String, Double> medianSeconds, Map<String, Double> minSeconds, long peakHeapBytes, int clusters,
             int noise) {
         /** One line per stage: median and minimum seconds. */
         public String table() {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format(Locale.ROOT, "hdbscan n=%d d=%d threads=%d backend=%s repeat=%d clusters=%d noise=%d peak-heap=%.0f MiB%n",
-                    points, dims, threads, backend, repeat, clusters, noise, peakHeapBytes / 1048576.0));
+            sb.append(String.format(Locale.ROOT, "hdbscan n=%d d=%d threads=%d backend=%s repeat=%d warmup=%d clusters=%d noise=%d peak-heap=%.0f MiB%n",
+                    points, dims, threads, backend, repeat, warmup, clusters, noise, peakHeapBytes / 1048576.0));
             for (String stage : medianSeconds.keySet()) {
                 sb.append(String.format(Locale.ROOT, "  %-16s median %9.3f s   min %9.3f s%n", stage,
                         medianSeconds.get(stage), minSeconds.get(stage)));
@@ -57,10 +58,24 @@ public final class HdbscanBench {
         }
     }
 
-    /** Runs {@code warmup} untimed fits, then {@code repeat} timed ones. */
+    /** Default of {@link #run}'s warm-up seconds: where 20 000 clips' fits had settled (BENCHMARKS.md). */
+    public static final double WARMUP_SECONDS = 10.0;
+
+    /** As {@link #run(PointSet, Hdbscan, int, int, double)} with {@link #WARMUP_SECONDS}. */
     public static Result run(PointSet points, Hdbscan params, int repeat, int warmup) {
+        return run(points, params, repeat, warmup, WARMUP_SECONDS);
+    }
+
+    /**
+     * Runs at least {@code warmup} untimed fits (with one or more, also for {@code warmupSeconds} and, on the
+     * CPU engine, until the process counts as long-lived: {@link WarmUp}), then {@code repeat} timed ones.
+     */
+    public static Result run(PointSet points, Hdbscan params, int repeat, int warmup, double warmupSeconds) {
         if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1");
-        for (int i = 0; i < warmup; i++) params.fit(points);
+        // the process's age decides only the CPU engine's choices (StageKernels)
+        int warmupFits = params.engine() instanceof CpuHdbscanEngine
+                ? WarmUp.run(warmup, warmupSeconds, () -> params.fit(points))
+                : WarmUp.runAgeless(warmup, warmupSeconds, () -> params.fit(points));
         Map<String, List<Double>> times = new LinkedHashMap<>();
         HeapSampler sampler = new HeapSampler();
         Thread t = Thread.ofPlatform().daemon().start(sampler);
@@ -94,7 +109,7 @@ public final class HdbscanBench {
         }
         // a GPU engine names itself (gpu/cuda: NVIDIA H200); the CPU engine by its kernels, as before
         String backend = params.engine() instanceof CpuHdbscanEngine ? params.backend().id() : params.engine().name();
-        return new Result(points.size(), points.dimensions(), params.threads(), backend, repeat, med, min,
+        return new Result(points.size(), points.dimensions(), params.threads(), backend, repeat, warmupFits, med, min,
                 sampler.peak, last.clusterCount(), last.noiseCount());
     }
 

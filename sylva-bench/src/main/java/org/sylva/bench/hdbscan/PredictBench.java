@@ -12,7 +12,8 @@ import org.sylva.progress.ProgressListener;
  * In-process timing of predictions, behind {@code sylva bench predict}: labels, probabilities, outlier
  * scores and membership vectors of new points against a saved model
  * ({@link HdbscanModel#predictWithMembership}, what {@code sylva predict} computes), after untimed warm-up
- * runs, on points already in memory (no I/O); reports the median and the minimum in seconds.
+ * runs (at least those and the seconds asked for, and until the process counts as long-lived:
+ * {@link WarmUp}), on points already in memory (no I/O); reports the median and the minimum in seconds.
  *
  * <pre>{@code
  * PredictBench.Result r = PredictBench.run(HdbscanModel.load(file), newPoints, 5, 1, 2);
@@ -23,20 +24,31 @@ public final class PredictBench {
     private PredictBench() { }
 
     /** Timings of one model and one set of new points: median and minimum over {@code repeat} runs, in seconds. */
-    public record Result(int fitted, int points, int dimensions, int threads, int repeat, double medianSeconds,
-                         double minSeconds) {
-        /** One line: {@code predict fitted=... n=... d=... threads=... repeat=... median_s=... min_s=...}. */
+    public record Result(int fitted, int points, int dimensions, int threads, int repeat, int warmup,
+                         double medianSeconds, double minSeconds) {
+        /** One line: {@code predict fitted=... n=... d=... threads=... repeat=... warmup=... median_s=... min_s=...}. */
         public String line() {
-            return String.format(Locale.ROOT, "predict fitted=%d n=%d d=%d threads=%d repeat=%d median_s=%.3f min_s=%.3f",
-                    fitted, points, dimensions, threads, repeat, medianSeconds, minSeconds);
+            return String.format(Locale.ROOT,
+                    "predict fitted=%d n=%d d=%d threads=%d repeat=%d warmup=%d median_s=%.3f min_s=%.3f",
+                    fitted, points, dimensions, threads, repeat, warmup, medianSeconds, minSeconds);
         }
     }
 
-    /** Times {@code repeat} predictions of {@code points} against {@code model} after {@code warmup} untimed ones. */
+    /** As {@link #run(HdbscanModel, PointSet, int, int, double, int)} with {@link HdbscanBench#WARMUP_SECONDS}. */
     public static Result run(HdbscanModel model, PointSet points, int repeat, int warmup, int threads) {
+        return run(model, points, repeat, warmup, HdbscanBench.WARMUP_SECONDS, threads);
+    }
+
+    /**
+     * Times {@code repeat} predictions of {@code points} against {@code model} after at least {@code warmup}
+     * untimed ones (with one or more, also for {@code warmupSeconds} and until the process counts as
+     * long-lived: {@link WarmUp}).
+     */
+    public static Result run(HdbscanModel model, PointSet points, int repeat, int warmup, double warmupSeconds,
+                             int threads) {
         if (repeat < 1 || warmup < 0) throw new IllegalArgumentException("repeat " + repeat + ", warmup " + warmup);
         Execution ex = new Execution(threads, ProgressListener.NONE, CancellationToken.NEVER);
-        for (int i = 0; i < warmup; i++) model.predictWithMembership(points, ex);
+        int warmupRuns = WarmUp.run(warmup, warmupSeconds, () -> model.predictWithMembership(points, ex));
         double[] s = new double[repeat];
         for (int i = 0; i < repeat; i++) {
             long t0 = System.nanoTime();
@@ -45,6 +57,7 @@ public final class PredictBench {
         }
         Arrays.sort(s);
         double median = repeat % 2 == 1 ? s[repeat / 2] : (s[repeat / 2 - 1] + s[repeat / 2]) / 2;
-        return new Result(model.fittedSize(), points.size(), points.dimensions(), threads, repeat, median, s[0]);
+        return new Result(model.fittedSize(), points.size(), points.dimensions(), threads, repeat, warmupRuns, median,
+                s[0]);
     }
 }
