@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Cold-process figures of issue 17, measured side by side in one run (alternating, medians of ROUNDS):
 #   java -version; sylva --version; a cold `sylva hdbscan` per input with --backend auto, scalar and simd;
-#   the warm in-process fit (`sylva bench hdbscan --backend simd`, median); a cold Python script fitting the same input
+#   the warm in-process fit (`sylva bench hdbscan --backend simd`, median, after its warm-up of 10 s or more, so a
+#   long-lived process's fit); a cold Python script fitting the same input
 #   with scikit-learn (scripts/sklearn-fit.py), when python3 has it.
 # Inputs: scripts/cold-start-data.py writes them. Needs ./sylva built (its start-up cache made).
 # usage: scripts/cold-start-bench.sh DATA_DIR [ROUNDS]      e.g. scripts/cold-start-bench.sh /tmp/cold 7
@@ -32,7 +33,7 @@ done
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 for k in "java -version" "sylva --version"; do printf '%-48s %8.3f s\n' "$k" "$(echo "${t[$k]}" | median)"; done
 for f in "${inputs[@]}"; do
-  # the best warm figure: the vector kernel, compiled (auto reaches it after 5 s in a long-lived JVM)
+  # the best warm figure: the vector kernel, compiled, and a long-lived process's choices (the bench's warm-up)
   warm=$("$root/sylva" bench hdbscan "$data/$f.npy" --min-cluster-size 20 --repeat 7 --backend simd 2>/dev/null \
     | awk '/total/ {print $3}')
   printf '%-48s %8.3f s\n' "$f warm in-process fit (bench simd, median of 7)" "$warm"
