@@ -82,13 +82,19 @@ def test_ctrl_c_cancels_the_engines_work_and_keeps_the_engine(slow_points):
     e = sylva.engine()
     sylva.HDBSCAN().fit(small())
     pid = e.pid
-    timer = threading.Timer(0.7, os.kill, (os.getpid(), signal.SIGINT))
-    t0 = time.monotonic()
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        sylva.HDBSCAN(min_cluster_size=20).fit(slow_points)
-    elapsed = time.monotonic() - t0
-    timer.join()
+    # Python's own Ctrl-C handler, whatever this process inherited: a shell starts a background job (`cmd &`,
+    # nohup) with SIGINT ignored, and Python then leaves it ignored, so the signal below would do nothing
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer = threading.Timer(0.7, os.kill, (os.getpid(), signal.SIGINT))
+        t0 = time.monotonic()
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            sylva.HDBSCAN(min_cluster_size=20).fit(slow_points)
+        elapsed = time.monotonic() - t0
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
     # the fit takes many seconds; cancelled, it stops within a chunk of work (<= 0.5 s) plus slack
     assert elapsed < 4.0, elapsed
     assert e.pid == pid, "the engine stays up"
