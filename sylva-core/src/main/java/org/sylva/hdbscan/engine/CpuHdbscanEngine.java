@@ -14,7 +14,7 @@ import org.sylva.parallel.Execution;
 /**
  * The CPU engine: builds the partition index ({@link PointIndex}), computes exact core distances
  * ({@link CoreDistances}) and runs Borůvka with both exact shortcuts ({@link BoruvkaMst}), on every core
- * of {@link Execution#threads()}. Each stage runs the distance kernel {@link StageKernels} picks for the
+ * of {@link Execution#threads()} (on the calling thread alone below {@link #ONE_WORKER_POINTS} distinct points). Each stage runs the distance kernel {@link StageKernels} picks for the
  * {@link Backend} and the input (or one fixed kernel); the results are bitwise the same whichever runs.
  * Identical points are searched once, with a multiplicity, and the result is expanded to every copy
  * ({@link DuplicatePoints}), bitwise the result of searching every point.
@@ -58,6 +58,19 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
     static boolean axisBounds(int n, int d) {
         return d > AXIS_BOUNDS_DIMENSIONS
                 && (n >= AXIS_BOUNDS_POINTS || (n >= AXIS_BOUNDS_WARM_POINTS && StageKernels.longLived()));
+    }
+
+    /**
+     * Distinct points below which a fit runs on the calling thread alone, whatever the threads asked for:
+     * such a fit's passes have a few units of microseconds each, and handing them to a second thread costs
+     * more than it saves (BENCHMARKS.md, "One worker for the smallest fits"). The result is the
+     * same for any number of threads.
+     */
+    static final int ONE_WORKER_POINTS = 256;
+
+    /** The workers a fit of {@code n} distinct points runs on when {@code threads} are asked for. */
+    static int workers(int n, int threads) {
+        return n < ONE_WORKER_POINTS ? 1 : threads;
     }
 
     /** The backend whose kernels are chosen per fit, or {@code null} when {@link #fixed} is set. */
@@ -126,22 +139,23 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         if (dup != null && !dup.collapses()) dup = null;
         double[] rows = dup != null ? dup.distinctRows() : points.rows();
         int n = dup != null ? dup.distinct() : points.n();
-        PointIndex index = PointIndex.build(rows, n, points.d(), kernels.indexKernel(), execution.threads(),
+        int threads = workers(n, execution.threads());
+        PointIndex index = PointIndex.build(rows, n, points.d(), kernels.indexKernel(), threads,
                 execution.cancel(), roundedCopyMinPoints(kernels));
         rows = null;   // the index holds its own copy
         boolean axes = axisBounds(index.size(), index.dimensions());
         CoreDistances core = dup != null
                 ? CoreDistances.compute(index, minSamples, dup.multiplicities(), kernels.coreDistances(),
-                        execution.threads(), axes, execution.progress(), execution.cancel())
-                : CoreDistances.compute(index, minSamples, kernels.coreDistances(), execution.threads(), axes,
+                        threads, axes, execution.progress(), execution.cancel())
+                : CoreDistances.compute(index, minSamples, kernels.coreDistances(), threads, axes,
                         execution.progress(), execution.cancel());
         StageKernels.ran(kernels.coreDistances(), points.n(), points.d());
         long t1 = System.nanoTime();
         times.put("core distances", (t1 - t0) / 1e9);
 
         // Borůvka reads a leaf only up to the core distances its queries can use: points by core distance.
-        index = index.withLeavesOrderedBy(core.coreDistances(), execution.threads(), execution.cancel());
-        SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(execution.threads())
+        index = index.withLeavesOrderedBy(core.coreDistances(), threads, execution.cancel());
+        SpanningTree mst = BoruvkaMst.builder().alpha(alpha).threads(threads)
                 .backend(kernels.spanningTree())
                 .axisBounds(axes).build()
                 .compute(index, core, execution.progress(), execution.cancel());
