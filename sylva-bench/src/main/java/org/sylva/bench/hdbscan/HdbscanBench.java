@@ -13,10 +13,11 @@ import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.engine.CpuHdbscanEngine;
 
 /**
- * The in-process HDBSCAN benchmark behind {@code sylva bench hdbscan}: warms up (at least the fits and the seconds
- * asked for, and until the process counts as long-lived: {@link WarmUp}), fits the same data {@code repeat} times, and reports the median and minimum of each stage and of the whole fit, the
- * peak heap in use during the fits (sampled every 20 ms) and a fingerprint of the result, which must
- * be the same for every repetition (the benchmark fails otherwise).
+ * The in-process HDBSCAN benchmark behind {@code sylva bench hdbscan}: warms up (at least the fits and the
+ * seconds asked for, and until the process counts as long-lived: {@link WarmUp}), fits the same data
+ * {@code repeat} times, and reports the median and minimum of each stage and of the whole fit, the peak heap
+ * in use during the fits (sampled every 20 ms) and a fingerprint of the result, which must be the same for
+ * every repetition (the benchmark fails otherwise).
  *
  * <pre>{@code
  * HdbscanBench.Result r = HdbscanBench.run(points, Hdbscan.builder().minClusterSize(20).build(), 3, 1);
