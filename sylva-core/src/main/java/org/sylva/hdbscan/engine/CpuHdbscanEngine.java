@@ -14,8 +14,9 @@ import org.sylva.parallel.Execution;
 /**
  * The CPU engine: builds the partition index ({@link PointIndex}), computes exact core distances
  * ({@link CoreDistances}) and runs Borůvka with both exact shortcuts ({@link BoruvkaMst}), on every core
- * of {@link Execution#threads()} (on the calling thread alone below {@link #ONE_WORKER_POINTS} distinct points). Each stage runs the distance kernel {@link StageKernels} picks for the
- * {@link Backend} and the input (or one fixed kernel); the results are bitwise the same whichever runs.
+ * of {@link Execution#threads()} (on the calling thread alone below {@link #ONE_WORKER_POINTS} distinct
+ * points). Each stage runs the distance kernel {@link StageKernels} picks for the {@link Backend} and the
+ * input (or one fixed kernel); the results are bitwise the same whichever runs.
  * Identical points are searched once, with a multiplicity, and the result is expanded to every copy
  * ({@link DuplicatePoints}), bitwise the result of searching every point.
  * Stateless and thread-safe.
