@@ -36,7 +36,7 @@ class DistanceKernelsTest {
             Random r = new Random(d);
             double[] rows = new double[n * d];
             for (int i = 0; i < rows.length; i++) rows[i] = (float) (r.nextGaussian() * 100);
-            for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+            for (DistanceKernel b : bothKernels()) {
                 PointIndex idx = PointIndex.build(rows, n, d, b);
                 int w = idx.blockWidth();
                 int blocks = idx.positions() / w;
@@ -126,9 +126,8 @@ class DistanceKernelsTest {
         for (int d : new int[] {5, 31, 32, 47, 61, 96}) {
             int n = 400;
             Random r = new Random(7L * d);
-            double[] rows = new double[n * d];
-            for (int i = 0; i < rows.length; i++) rows[i] = r.nextGaussian() * (1 + (i % d) % 3);
-            for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+            double[] rows = unevenRows(r, n, d);
+            for (DistanceKernel b : bothKernels()) {
                 PointIndex idx = PointIndex.build(rows, n, d, b);
                 int w = idx.blockWidth();
                 int blocks = idx.positions() / w;
@@ -176,9 +175,8 @@ class DistanceKernelsTest {
         for (int d : new int[] {1, 5, 16, 17, 61, 96}) {
             int n = 300;
             Random r = new Random(11L * d);
-            double[] rows = new double[n * d];
-            for (int i = 0; i < rows.length; i++) rows[i] = r.nextGaussian() * (1 + (i % d) % 3);
-            for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+            double[] rows = unevenRows(r, n, d);
+            for (DistanceKernel b : bothKernels()) {
                 PointIndex idx = PointIndex.build(rows, n, d, b);
                 int w = idx.blockWidth();
                 int blocks = idx.positions() / w;
@@ -411,7 +409,7 @@ class DistanceKernelsTest {
     @Test
     void rowSquaredDistancesAreTheSumWithinRounding() {
         Random r = new Random(5);
-        for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+        for (DistanceKernel b : bothKernels()) {
             for (int d : new int[] {1, 3, 4, 7, 8, 9, 15, 16, 17, 24, 31, 61, 100}) {
                 for (int trial = 0; trial < 20; trial++) {
                     int ox = r.nextInt(5), oy = r.nextInt(5);
@@ -439,7 +437,7 @@ class DistanceKernelsTest {
     @Test
     void selectNeverMissesAValue() {
         Random r = new Random(7);
-        for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+        for (DistanceKernel b : bothKernels()) {
             int w = b.blockWidth();
             float[] v = new float[8 * w];
             int[] out = new int[8 * w];
@@ -482,9 +480,8 @@ class DistanceKernelsTest {
         for (int d : new int[] {2, 12, 61}) {
             int n = 300;
             Random r = new Random(13L * d);
-            double[] rows = new double[n * d];
-            for (int i = 0; i < rows.length; i++) rows[i] = r.nextGaussian() * (1 + (i % d) % 3);
-            for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+            double[] rows = unevenRows(r, n, d);
+            for (DistanceKernel b : bothKernels()) {
                 PointIndex idx = PointIndex.build(rows, n, d, b);
                 int w = idx.blockWidth();
                 int maxBlocks = Long.SIZE / w;
@@ -541,7 +538,7 @@ class DistanceKernelsTest {
     @Test
     void selectColumnsFindsExactlyTheColumnsWithARowWithinItsLimit() {
         Random r = new Random(11);
-        for (DistanceKernel b : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")}) {
+        for (DistanceKernel b : bothKernels()) {
             int w = b.blockWidth();
             int blocks = Math.max(1, 64 / w);
             int stride = blocks * w;
@@ -588,5 +585,17 @@ class DistanceKernelsTest {
                 assertEquals(expected, n, b.name() + " selectColumns listed a column with no row within its limit");
             }
         }
+    }
+
+    /** The scalar and the vector distance kernel, the pair every test here compares. */
+    private static DistanceKernel[] bothKernels() {
+        return new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().distance("simd")};
+    }
+
+    /** {@code n} rows of {@code d} Gaussian coordinates whose scale cycles over 1, 2 and 3 along a row. */
+    private static double[] unevenRows(Random r, int n, int d) {
+        double[] rows = new double[n * d];
+        for (int i = 0; i < rows.length; i++) rows[i] = r.nextGaussian() * (1 + (i % d) % 3);
+        return rows;
     }
 }
