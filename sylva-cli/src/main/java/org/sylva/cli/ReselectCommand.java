@@ -45,7 +45,7 @@ final class ReselectCommand implements Callable<Integer> {
                         + "values; min_samples and alpha define the spanning tree and cannot change (fit again for "
                         + "those). Writes into --out labels, probabilities, outlier_scores, condensed_tree and "
                         + "persistence, the same as sylva hdbscan writes for a fit with these parameters; "
-                        + "--save-model also saves the reselected model. Needs a model of format version 2 or 3 (a "
+                        + "--save-model also saves the reselected model. Needs a model of format version 2, 3 or 4 (a "
                         + "version 1 model, without the spanning tree, is refused); a --pca model stays one.")
                 .footer("",
                         "Examples:",
