@@ -33,8 +33,10 @@ import org.sylva.parallel.Execution;
  * {@link #transform} to join the labels back to each row of the fitted dataset, in the columns named by
  * {@link #setLabelCol}, {@link #setProbabilityCol} and {@link #setOutlierScoreCol} (the points column by
  * {@link #setFeaturesCol}). {@code transform} takes the fitted dataset only: it checks, row by row on the
- * executors, that the points are the fitted ones in the same order, and refuses another dataset (new points need
- * prediction, which the library offers through {@code HdbscanModel}). The model is saved with Spark ML's
+ * executors, that the points are the fitted ones in the same order, and refuses another dataset. New points go
+ * through {@link #predict}, which assigns the rows of any dataset to the fitted clusters on the executors, in the
+ * same three columns (the {@code hdbscan} package's {@code approximate_predict}, bitwise the library's
+ * {@link HdbscanModel#approximatePredict} whatever the partitioning). The model is saved with Spark ML's
  * persistence, alone or in a {@code PipelineModel}: {@link #write()} writes Spark ML's metadata (uid, params) and,
  * on the driver through Hadoop's file system (a local, HDFS or S3 path), the library's checksummed model file
  * {@code data/hdbscan.model}, computing the prediction core distances that file holds with one exact neighbour
@@ -46,6 +48,7 @@ import org.sylva.parallel.Execution;
  * <pre>{@code
  * SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(20).fit(df).setLabelCol("cluster");
  * model.transform(df).select("cluster", "probability", "outlier_score").show();
+ * model.predict(laterClips).select("cluster", "probability").show();
  * model.write().overwrite().save("hdfs:///models/clips");
  * SylvaHdbscanModel same = SylvaHdbscanModel.load("hdfs:///models/clips");
  * SpanningTree mst = same.spanningTree();
@@ -60,12 +63,20 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
     private final int d;
     /** The fit's figures; null for a loaded model. */
     private final transient DistributedFitStats stats;
+    /** The library's model of this fit, made on first use ({@link #predictionModel()}); given for a loaded model. */
+    private transient volatile HdbscanModel prediction;
     private final Param<String> featuresCol;
     private final Param<String> labelCol;
     private final Param<String> probabilityCol;
     private final Param<String> outlierScoreCol;
 
     SylvaHdbscanModel(String uid, HdbscanResult result, double[] coords, int d, DistributedFitStats stats) {
+        this(uid, result, coords, d, stats, null);
+    }
+
+    private SylvaHdbscanModel(String uid, HdbscanResult result, double[] coords, int d, DistributedFitStats stats,
+                              HdbscanModel prediction) {
+        this.prediction = prediction;
         this.uid = uid;
         this.result = result;
         this.coords = coords;
@@ -140,7 +151,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         long rows = dataset.count();
         if (rows != n) {
             throw new InvalidInputException("transform takes the fitted dataset: it has " + rows
-                    + " rows, the model was fitted on " + n);
+                    + " rows, the model was fitted on " + n + " (predict assigns new points)");
         }
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
         Broadcast<double[]> pointsB = sc.broadcast(coords);
@@ -157,12 +168,58 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
             for (int j = 0; same && j < dims; j++) same = Double.compare(x[j], fitted[i * dims + j]) == 0;
             if (!same) {
                 throw new InvalidInputException("row " + i + ": column '" + fc.name()
-                        + "' differs from the fitted point; transform takes the fitted dataset in its order");
+                        + "' differs from the fitted point; transform takes the fitted dataset in its order "
+                        + "(predict assigns new points)");
             }
             return FeatureColumn.withFitOutputs(row, labelsB.value(), probB.value(), scoreB.value(), i);
         });
         // the broadcasts stay until the caller's plan no longer needs them; Spark's cleaner frees them
         return dataset.sparkSession().createDataFrame(joined, out);
+    }
+
+    /**
+     * Assigns every row of {@code dataset} (new points, or any points) to the fitted clusters, on the executors,
+     * appending the label ({@code -1}: noise), the probability and the outlier score of each row in the columns
+     * {@link #transform} writes: the {@code hdbscan} package's {@code approximate_predict} and
+     * {@code approximate_predict_scores}, bitwise {@link HdbscanModel#approximatePredict} of the same points on
+     * one machine, whatever the partitioning (each point's answer depends on the fitted points only). The
+     * model's file bytes are broadcast once and read once per executor; each task assigns its rows in chunks on
+     * its slots' cores. Lazy, as {@code transform}: a bad row (null, non-finite, another number of coordinates)
+     * fails the action that runs it, with an {@code InvalidInputException} naming the row's position.
+     *
+     * <pre>{@code
+     * Dataset<Row> later = model.predict(spark.read().parquet("clips-day2.parquet"));
+     * later.groupBy("label").count().show();
+     * }</pre>
+     */
+    public Dataset<Row> predict(Dataset<?> dataset) {
+        StructType out = transformSchema(dataset.schema());
+        FeatureColumn fc = FeatureColumn.of(dataset.schema(), getOrDefault(featuresCol));
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
+        Broadcast<byte[]> modelB = sc.broadcast(predictionModel().toBytes());
+        JavaRDD<Row> predicted = dataset.toDF().javaRDD().zipWithIndex()
+                .mapPartitions(rows -> PredictionTasks.predict(rows, fc, modelB));
+        // the broadcast stays until the caller's plan no longer needs it; Spark's cleaner frees it
+        return dataset.sparkSession().createDataFrame(predicted, out);
+    }
+
+    /**
+     * The library's prediction model of this fit (what {@link #write()} saves and {@link #predict} broadcasts):
+     * made on first use, on the driver, with one exact neighbour search for the prediction core distances; a
+     * loaded model has it from its file.
+     */
+    public HdbscanModel predictionModel() {
+        HdbscanModel m = prediction;
+        if (m == null) {
+            synchronized (this) {
+                m = prediction;
+                if (m == null) {
+                    m = HdbscanModel.of(result, PointSet.ofFloat64(result.size(), d, coords));
+                    prediction = m;
+                }
+            }
+        }
+        return m;
     }
 
     @Override
@@ -174,7 +231,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
 
     @Override
     public SylvaHdbscanModel copy(ParamMap extra) {
-        SylvaHdbscanModel m = new SylvaHdbscanModel(uid, result, coords, d, stats);
+        SylvaHdbscanModel m = new SylvaHdbscanModel(uid, result, coords, d, stats, prediction);
         m.setParent(parent());
         return copyValues(m, extra);
     }
@@ -209,9 +266,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         @Override
         public void saveImpl(String path) {
             DefaultParamsWriter$.MODULE$.saveMetadata(instance, path, sparkSession());
-            int n = instance.result.size();
-            // the prediction core distances the file holds: one exact neighbour search over the points, on the driver
-            HdbscanModel model = HdbscanModel.of(instance.result, PointSet.ofFloat64(n, instance.d, instance.coords));
+            HdbscanModel model = instance.predictionModel();
             Path file = ModelData.file(path);
             try {
                 ModelData.write(model, file, file.getFileSystem(sc().hadoopConfiguration()));
@@ -249,7 +304,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
                 throw e.withContext("model file " + file);
             }
             SylvaHdbscanModel m = new SylvaHdbscanModel(metadata.uid(), result, model.fittedCoordinates(),
-                    model.dimensions(), null);
+                    model.dimensions(), null, model);
             metadata.getAndSetParams(m, metadata.getAndSetParams$default$2());
             return m;
         }

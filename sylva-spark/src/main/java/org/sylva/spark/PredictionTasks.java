@@ -1,0 +1,138 @@
+package org.sylva.spark;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.SoftReference;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+import org.apache.spark.TaskContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Row;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.hdbscan.predict.Prediction;
+import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+import scala.Tuple2;
+
+/**
+ * What runs in the tasks of {@link SylvaHdbscanModel#predict}: a task reads its partition's rows in chunks of
+ * {@link #CHUNK} rows, refuses a bad row by its position in the dataset, and assigns each chunk with the
+ * library's {@link HdbscanModel#approximatePredict} on its slots' cores ({@code spark.task.cpus}), checking Spark's
+ * kill flag between chunks of the library's work. Every point's answer is its own (the fitted points only are its
+ * neighbours), so the answers do not depend on the partitioning, the chunks or the thread count. The model travels
+ * as the bytes of its model file in a broadcast, read once per executor JVM and kept for the prediction's other
+ * tasks (one model at a time, softly: a later prediction's model replaces it, and an executor short of memory
+ * drops it).
+ *
+ * <pre>{@code
+ * Broadcast<byte[]> b = sc.broadcast(model.toBytes());
+ * JavaRDD<Row> out = rdd.zipWithIndex().mapPartitions(it -> PredictionTasks.predict(it, column, b));
+ * }</pre>
+ */
+final class PredictionTasks {
+    /** Rows assigned at a time: bounds a task's memory whatever its partition's size. */
+    static final int CHUNK = 1 << 16;
+
+    private static final Object LOCK = new Object();
+    private static long cachedId = -1;
+    /** Soft: an executor short of memory drops the model, and the next task reads it again. */
+    private static SoftReference<HdbscanModel> cached = new SoftReference<>(null);
+
+    private PredictionTasks() {
+    }
+
+    /**
+     * The partition's rows (with their positions in the dataset), each with the label, probability and outlier
+     * score of its prediction appended.
+     */
+    static Iterator<Row> predict(Iterator<Tuple2<Row, Long>> rows, FeatureColumn column, Broadcast<byte[]> model) {
+        if (!rows.hasNext()) return Collections.emptyIterator();
+        HdbscanModel m = model(model);
+        TaskContext tc = TaskContext.get();
+        Execution execution = new Execution(tc == null ? 1 : Math.max(1, tc.cpus()), ProgressListener.NONE,
+                tc == null ? CancellationToken.NEVER : CancellationToken.polling(tc::isInterrupted));
+        return new Iterator<>() {
+            private Iterator<Row> chunk = Collections.emptyIterator();
+
+            @Override
+            public boolean hasNext() {
+                // a chunk is never empty, so one refill is enough
+                if (!chunk.hasNext() && rows.hasNext()) chunk = nextChunk(rows, column, m, execution);
+                return chunk.hasNext();
+            }
+
+            @Override
+            public Row next() {
+                if (!hasNext()) throw new NoSuchElementException();
+                return chunk.next();
+            }
+        };
+    }
+
+    /** The next chunk of at most {@link #CHUNK} rows of {@code rows}, predicted; {@code rows} has a next row. */
+    private static Iterator<Row> nextChunk(Iterator<Tuple2<Row, Long>> rows, FeatureColumn column, HdbscanModel m,
+                                          Execution execution) {
+        int d = m.inputDimensions();
+        List<Row> in = new ArrayList<>();
+        List<double[]> points = new ArrayList<>();
+        for (int i = 0; i < CHUNK && rows.hasNext(); i++) {
+            Tuple2<Row, Long> t = rows.next();
+            points.add(read(column, t._1(), t._2(), d));
+            in.add(t._1());
+        }
+        int n = in.size();
+        double[] packed = new double[Math.multiplyExact(n, d)];
+        for (int i = 0; i < n; i++) System.arraycopy(points.get(i), 0, packed, i * d, d);
+        Prediction p = m.approximatePredict(PointSet.uncheckedFloat64(n, d, packed), execution);
+        // the record's accessors copy its arrays: once per chunk, not per row
+        int[] labels = p.labels();
+        double[] probabilities = p.probabilities();
+        double[] scores = p.outlierScores();
+        List<Row> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) out.add(FeatureColumn.withFitOutputs(in.get(i), labels, probabilities, scores, i));
+        return out.iterator();
+    }
+
+    /**
+     * The coordinates of the row at dataset position {@code position}, refused with its position when it is not
+     * a point the model can assign: a null, a non-finite or too large coordinate, another number of coordinates.
+     */
+    static double[] read(FeatureColumn column, Row row, long position, int d) {
+        double[] x = column.read(row, position);
+        if (x.length != d) {
+            throw new InvalidInputException("row " + position + ": column '" + column.name() + "' has " + x.length
+                    + (x.length == 1 ? " value" : " values") + "; the model was fitted on points of " + d);
+        }
+        for (int j = 0; j < d; j++) {
+            if (Math.abs(x[j]) > Hdbscan.MAX_ABS_COORDINATE) {
+                throw new InvalidInputException("row " + position + ": column '" + column.name() + "' holds " + x[j]
+                        + " at index " + j + ", beyond +-1e150: its squared distances would overflow");
+            }
+        }
+        return x;
+    }
+
+    /** The broadcast's model, read from its bytes once per JVM. */
+    private static HdbscanModel model(Broadcast<byte[]> b) {
+        synchronized (LOCK) {
+            HdbscanModel m = cached.get();
+            if (m != null && cachedId == b.id()) return m;
+            try {
+                m = HdbscanModel.fromBytes(b.value(), "the broadcast model");
+            } catch (IOException e) {
+                throw new UncheckedIOException("reading the broadcast model: " + e.getMessage(), e);
+            }
+            cached = new SoftReference<>(m);
+            cachedId = b.id();
+            return m;
+        }
+    }
+}
