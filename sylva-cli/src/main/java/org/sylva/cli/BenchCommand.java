@@ -152,7 +152,7 @@ final class BenchCommand implements Runnable {
                 InputOptions.Loaded loaded = in.readForFit(spec.commandLine().getErr(), context.stdin(),
                         context.cancel());
                 in.requireFinite(loaded, "; sylva bench times finite inputs (sylva hdbscan has --non-finite)");
-                in.requireRepresentable(loaded);
+                in.requireRepresentable(loaded, org.sylva.hdbscan.metric.Metric.euclidean());
                 pts = loaded.exact();
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.NpyArray;
@@ -70,6 +71,10 @@ final class CutCommand implements Callable<Integer> {
         Path out = folder.out;
         OutputFormat format = folder.format;
         boolean json = folder.json;
+        if (distance < 0) {
+            throw new InvalidInputException("--distance " + distance + " is negative: mutual-reachability distances "
+                    + "are at least 0, and a cut at 0 already keeps every edge out");
+        }
         folder.claim(context, err, run.quiet, OUTPUTS);
         folder.refuseOverlaps(OUTPUTS, List.of(), List.of(new OutputTargets.OptionFile("model", model)));
         HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva cut");

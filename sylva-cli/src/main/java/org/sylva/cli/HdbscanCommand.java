@@ -240,7 +240,7 @@ final class HdbscanCommand implements Callable<Integer> {
         } else if (pca != null) {
             in.requireFinite(loaded, "; --pca needs finite coordinates: it cannot leave rows out");
         }
-        if (coordinates) in.requireRepresentable(loaded);
+        if (coordinates) in.requireRepresentable(loaded, h.metric());
         // Before the fit: a bad waveform option or a second file of the wrong length fails at once.
         // Without a report they shape nothing, but a wrong one is still an error: checked all the same.
         Waveforms waveforms = null;
@@ -297,6 +297,9 @@ final class HdbscanCommand implements Callable<Integer> {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
                     readSeconds, features, written));
         }
+        String noCluster = HdbscanOutputs.noClusterWarning(r.fittedPoints(), h.minClusterSize(), h.allowSingleCluster(),
+                r.weighted(), r.clusterCount());
+        if (noCluster != null) err.println(noCluster);
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features, written));
         if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
         if (w.reportFailure() != null) throw new ReportNotWritten(report, out, w.reportFailure());

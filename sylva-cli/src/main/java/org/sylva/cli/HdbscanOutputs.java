@@ -210,6 +210,19 @@ final class HdbscanOutputs {
         return n + (n == 1 ? " cluster" : " clusters");
     }
 
+    /**
+     * The warning for a fit that could form no cluster at all, or null: without allow_single_cluster a cluster
+     * needs {@code minClusterSize} points on each side of a split, so fewer than twice that many points leave
+     * every point noise (scikit-learn says nothing). Unweighted fits only: a weighted point counts its weight.
+     */
+    static String noClusterWarning(int fittedPoints, int minClusterSize, boolean allowSingleCluster, boolean weighted,
+                                   int clusters) {
+        if (clusters > 0 || allowSingleCluster || weighted || fittedPoints >= 2L * minClusterSize) return null;
+        return "sylva: warning: no cluster can form: a cluster needs --min-cluster-size (" + minClusterSize
+                + ") points on each side of a split, and the fit has " + fittedPoints + " points, so every point is "
+                + "noise (--allow-single-cluster makes them one cluster)";
+    }
+
     /** The summary of a fit on the input read from a file, or on {@code pca}'s scores when not null. */
     static String summary(HdbscanResult r, PointSet points, String dtype, double readSeconds, PcaFeatures pca,
             List<Path> written) {

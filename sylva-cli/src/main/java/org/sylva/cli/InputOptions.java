@@ -11,6 +11,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.metric.Metric;
 import org.sylva.io.CancellableInputStream;
 import org.sylva.io.DelimitedReader;
 import org.sylva.io.Npy;
@@ -252,21 +254,17 @@ final class InputOptions {
     }
 
     /**
-     * Refuses a finite float64 coordinate beyond {@link org.sylva.hdbscan.Hdbscan#MAX_ABS_COORDINATE} (its squared
-     * distances would overflow), naming the input, the row and the column as {@link #requireFinite} does. The
-     * library refuses them too; this names the file. float32 values never come close.
+     * Refuses float64 coordinates whose distances {@code metric} cannot represent
+     * ({@link Hdbscan#requireRepresentable}: beyond +-1e150, or all within +-1e-150 where the metric squares),
+     * naming the input, the row and the column as {@link #requireFinite} does. The library refuses them too;
+     * this names the file. float32 values never come close.
      */
-    void requireRepresentable(Loaded loaded) {
+    void requireRepresentable(Loaded loaded, Metric metric) {
         double[] x = loaded.float64();
         if (x == null) return;
         int d = loaded.points().dimensions();
-        double max = org.sylva.hdbscan.Hdbscan.MAX_ABS_COORDINATE;
-        for (int i = 0; i < x.length; i++) {
-            if (Math.abs(x[i]) > max && Double.isFinite(x[i])) {
-                throw new InvalidInputException(input + ": row " + i / d + ", column " + i % d + " (counting from 0) is "
-                        + x[i] + ", beyond +-1e150, where squared distances overflow float64; rescale the data");
-            }
-        }
+        Hdbscan.requireRepresentable(x, d, metric, i -> input + ": row " + i / d + ", column " + i % d
+                + " (counting from 0)", input + ": ");
     }
 
     void requireFinite(PointSet points, String workaround) {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.sylva.io.AtomicOutput;
 import org.sylva.progress.CancellationToken;
 import picocli.CommandLine;
@@ -54,13 +55,15 @@ public final class Main {
         CliContext context = processContext();
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean shuttingDown = new AtomicBoolean();
+        AtomicInteger status = new AtomicInteger(-1);
         // A named class, not a lambda on a thread builder: this runs in every process, and neither is in the
         // start-up cache (its training does not go through main), where a lambda is linked at run time.
-        Runtime.getRuntime().addShutdownHook(new Thread(new InterruptHook(context, finished, shuttingDown, out, err),
-                "sylva-interrupt"));
+        Runtime.getRuntime().addShutdownHook(new Thread(new InterruptHook(context, finished, shuttingDown, status, out,
+                err), "sylva-interrupt"));
         int code = run(args, out, err, context);
         out.flush();
         err.flush();
+        status.set(code);
         finished.countDown();
         // During shutdown (a signal) System.exit would block for good; the JVM exits with 128 + signal.
         if (!shuttingDown.get()) System.exit(code);
@@ -69,20 +72,25 @@ public final class Main {
     /**
      * The shutdown hook of a process (Ctrl-C, SIGTERM): cancels the command's token and waits up to
      * {@link #HOOK_WAIT_MILLIS} for it to stop; a command that did not stop in time has its temporaries, lock
-     * and new empty folders removed here, and the user is told that nothing was written.
+     * and new empty folders removed here, and the user is told that nothing was written. A command that
+     * finished its work anyway (the signal came after its outputs were committed, where the token is no longer
+     * looked at) has its complete outputs kept, and the user is told so, since the exit status is the signal's.
      */
-    private static final class InterruptHook implements Runnable {
+    static final class InterruptHook implements Runnable {
         private final CliContext context;
         private final CountDownLatch finished;
         private final AtomicBoolean shuttingDown;
+        /** The command's exit status once it returned, else -1. */
+        private final AtomicInteger status;
         private final PrintWriter out;
         private final PrintWriter err;
 
-        InterruptHook(CliContext context, CountDownLatch finished, AtomicBoolean shuttingDown, PrintWriter out,
-                PrintWriter err) {
+        InterruptHook(CliContext context, CountDownLatch finished, AtomicBoolean shuttingDown, AtomicInteger status,
+                PrintWriter out, PrintWriter err) {
             this.context = context;
             this.finished = finished;
             this.shuttingDown = shuttingDown;
+            this.status = status;
             this.out = out;
             this.err = err;
         }
@@ -109,6 +117,9 @@ public final class Main {
                             + " ms");
                 }
                 err.println("sylva: interrupted; no output was written");
+            } else if (status.get() == ExitStatus.OK) {
+                err.println("sylva: interrupted as the run ended; its outputs were complete and are kept (the exit "
+                        + "status is the signal's)");
             }
             out.flush();
             err.flush();

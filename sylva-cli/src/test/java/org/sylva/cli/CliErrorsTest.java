@@ -73,6 +73,11 @@ class CliErrorsTest {
         double[] huge64 = x64.clone();
         huge64[11 * D + 1] = 3e200;
         Npy.writeFloat64(in.resolve("huge64.npy"), huge64, N, D);
+        double[] tiny64 = x64.clone();
+        for (int i = 0; i < tiny64.length; i++) tiny64[i] *= 0x1p-1030;   // subnormal: squares underflow to 0
+        Npy.writeFloat64(in.resolve("tiny64.npy"), tiny64, N, D);
+        Files.copy(in.resolve("good.npy"), in.resolve("npy-named.csv"));
+        Npy.writeFloat32(in.resolve("none.npy"), new float[0], 0, D);
         double[] inf64 = x64.clone();
         inf64[13 * D + 2] = Double.NEGATIVE_INFINITY;
         Npy.writeFloat64(in.resolve("inf64.npy"), inf64, N, D);
@@ -90,6 +95,8 @@ class CliErrorsTest {
         Npy.writeInt64(in.resolve("short.npy"), new long[10], 10);
         Npy.writeInt64(in.resolve("ids2d.npy"), new long[N], N / 2, 2);
         Npy.writeFloat32(in.resolve("fractional.npy"), new float[] {0, 0.5f}, 2);
+        Cli.run("hdbscan", good, "--min-cluster-size", "5", "--out", in.resolve("fit").toString(), "--save-model",
+                f("fit.model"), "-q").assertOk();
     }
 
     /** A version 1.0 .npy file with the given header text (padded as numpy pads it) and data bytes. */
@@ -143,6 +150,20 @@ class CliErrorsTest {
                 c("NaN in a float64 .npy", List.of("hdbscan", f("nan64.npy")), "nan64.npy", "row 9", "column 3", "NaN"),
                 c("float64 values whose squares overflow", List.of("hdbscan", f("huge64.npy")), "huge64.npy",
                         "huge64.npy: row 11, column 1 (counting from 0) is 3.0E200", "rescale"),
+                c("float64 values beyond the limit under manhattan", List.of("hdbscan", f("huge64.npy"), "--metric",
+                        "manhattan"), "huge64.npy: row 11, column 1 (counting from 0) is 3.0E200",
+                        "within +-1e150 with every metric"),
+                c("float64 values whose squares underflow", List.of("hdbscan", f("tiny64.npy")),
+                        "tiny64.npy: every coordinate is within +-1e-150", "underflow", "rescale"),
+                c("a .npy file named .csv", List.of("hdbscan", f("npy-named.csv")),
+                        "npy-named.csv is a .npy file (it starts with NumPy's magic bytes)", "name it .npy"),
+                c("raw shape beyond a long", List.of("hdbscan", f("cloud.f32"), "--shape", "9223372036854775807,3"),
+                        "beyond a Java array's limit"),
+                c("predict: no points", List.of("predict", f("fit.model"), f("none.npy")), "none.npy: no points to assign"),
+                c("balltree: no points", List.of("balltree", f("none.npy")), "none.npy: no points; a ball tree needs at "
+                        + "least one"),
+                c("cut: negative distance", List.of("cut", f("fit.model"), "--distance", "-1"),
+                        "--distance -1.0 is negative"),
                 c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "NaN"),
                 c("a 4-D .npy", List.of("hdbscan", f("rank4.npy")), "rank4.npy",
                         "a 2-D array (n, d) or 3-D clips (n, channels, samples)", "(2, 3, 4, 5)"),

@@ -114,6 +114,33 @@ class HdbscanCommandTest {
         assertEquals("", r.out(), "nothing on stdout without --json");
     }
 
+    /**
+     * Too few points for any cluster (fewer than twice min_cluster_size, no allow_single_cluster): the fit runs as
+     * scikit-learn's does, every point noise, with a warning saying why (also under -q); reselect says the same.
+     */
+    @Test
+    void aMinClusterSizeThatLeavesNoClusterPossibleIsWarnedAbout(@TempDir Path tmp) {
+        String n = String.valueOf(N);
+        String half = String.valueOf(N / 2 + 1);
+        String expected = "sylva: warning: no cluster can form: a cluster needs --min-cluster-size (" + half
+                + ") points on each side of a split, and the fit has " + n + " points, so every point is noise "
+                + "(--allow-single-cluster makes them one cluster)";
+        Path model = tmp.resolve("m.model");
+        Cli.Result r = Cli.run("hdbscan", s(clipsNpy), "--min-cluster-size", half, "--out", s(tmp.resolve("a")), "-q",
+                "--save-model", s(model)).assertOk();
+        assertEquals(expected, r.err().strip());
+        Cli.Result single = Cli.run("hdbscan", s(clipsNpy), "--min-cluster-size", half, "--allow-single-cluster",
+                "--out", s(tmp.resolve("b")), "-q").assertOk();
+        assertEquals("", single.err());
+        Cli.Result fine = Cli.run("hdbscan", s(clipsNpy), "--min-cluster-size", "10", "--out", s(tmp.resolve("c")),
+                "-q").assertOk();
+        assertEquals("", fine.err());
+        Cli.Result re = Cli.run("reselect", s(model), "--out", s(tmp.resolve("d")), "-q").assertOk();
+        assertEquals(expected, re.err().strip());
+        assertEquals("", Cli.run("reselect", s(model), "--min-cluster-size", "10", "--out", s(tmp.resolve("e")), "-q")
+                .assertOk().err());
+    }
+
     @Test
     void csvTsvRawAndStdinInputsGiveTheSameLabels(@TempDir Path tmp) throws IOException {
         Path csv = TestData.writeCsv(clips, tmp.resolve("clips.csv"), ',', true);

@@ -2,6 +2,7 @@ package org.sylva.hdbscan;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntFunction;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.engine.CpuHdbscanEngine;
@@ -260,13 +261,49 @@ public final class Hdbscan {
      */
     public static final double MAX_ABS_COORDINATE = 1e150;
 
-    private static void requireRepresentableDistances(double[] c, int d) {
+    /**
+     * Least magnitude the largest coordinate of a float64 input may have with the metrics that square (or raise
+     * to a power) coordinate differences: below it those underflow towards zero and lose their digits, so that
+     * distinct points would tie at distance 0 (float32 input never comes close: its smallest value squared is a
+     * normal float64).
+     */
+    public static final double MIN_LARGEST_COORDINATE = 1e-150;
+
+    private void requireRepresentableDistances(double[] c, int d) {
+        requireRepresentable(c, d, metric(), i -> "point " + (i / d) + ", coordinate " + (i % d), "");
+    }
+
+    /**
+     * Refuses float64 coordinates whose distances {@code metric} cannot represent: a finite one beyond
+     * {@link #MAX_ABS_COORDINATE} (any metric), or, under a metric that squares or raises differences to a power
+     * (all but manhattan and chebyshev), data whose largest finite magnitude is above 0 and below
+     * {@link #MIN_LARGEST_COORDINATE}. Non-finite values are left to the non-finite policy. {@code naming} names
+     * value {@code i} in the refusal, {@code source} prefixes the refusal of the data as a whole.
+     *
+     * <pre>{@code
+     * Hdbscan.requireRepresentable(x, d, Metric.euclidean(), i -> "row " + i / d + ", column " + i % d, "clips.npy: ");
+     * }</pre>
+     *
+     * @throws InvalidInputException naming the value, or the data's largest magnitude
+     */
+    public static void requireRepresentable(double[] c, int d, Metric metric, IntFunction<String> naming, String source) {
+        boolean squares = metric.kind() != Metric.Kind.MANHATTAN && metric.kind() != Metric.Kind.CHEBYSHEV;
+        double largest = 0;
         for (int i = 0; i < c.length; i++) {
-            // NaN and +-inf are the non-finite policy's (refused before, or left out of the fit)
-            if (Math.abs(c[i]) > MAX_ABS_COORDINATE && Double.isFinite(c[i])) {
-                throw new InvalidInputException("point " + (i / d) + ", coordinate " + (i % d) + " is " + c[i]
-                        + ": coordinates beyond +-1e150 would overflow squared distances; rescale the data");
+            double a = Math.abs(c[i]);
+            if (!Double.isFinite(a)) continue;
+            if (a > MAX_ABS_COORDINATE) {
+                throw new InvalidInputException(naming.apply(i) + " is " + c[i]
+                        + (squares ? ": coordinates beyond +-1e150 would overflow squared distances; rescale the data"
+                        : ": coordinates are taken within +-1e150 with every metric (beyond, the euclidean metric's "
+                                + "squared distances would overflow); rescale the data"));
             }
+            largest = Math.max(largest, a);
+        }
+        if (squares && largest > 0 && largest < MIN_LARGEST_COORDINATE) {
+            throw new InvalidInputException(source + "every coordinate is within +-1e-150 (the largest magnitude is "
+                    + largest + "): with the " + metric.name() + " metric their squared differences would underflow "
+                    + "and lose their digits, so distinct points would tie; rescale the data");
         }
     }
 

@@ -107,10 +107,20 @@ final class MemoryBudget {
         if (need > available) {
             long gib = (long) Math.ceil((need + (rt.totalMemory() - rt.freeMemory())) / 1073741824.0) + 1;
             throw new InvalidInputException(String.format(Locale.ROOT,
-                    "a fit of %d points x %d dimensions%s needs about %.1f GiB of heap beyond the "
-                            + "input, but only %.1f GiB is available (give the JVM -Xmx%dg or more; through the sylva "
+                    "a fit of %d points x %d dimensions%s needs about %s of heap beyond the "
+                            + "input, but only %s is available (give the JVM -Xmx%dg or more; through the sylva "
                             + "launcher: SYLVA_JAVA_OPTS=-Xmx%dg)",
-                    n, d, at, need / 1073741824.0, available / 1073741824.0, gib, gib));
+                    n, d, at, size(need, true), size(Math.max(available, 0), false), gib, gib));
         }
+    }
+
+    /**
+     * {@code bytes} in GiB to one decimal from 1 GiB, else in MiB; rounded up for a need and down for what is
+     * available, so that a need above the available never prints as the same figure.
+     */
+    static String size(long bytes, boolean up) {
+        double unit = bytes >= 1L << 30 ? 1073741824.0 / 10 : 1048576.0;
+        double v = up ? Math.ceil(bytes / unit) : Math.floor(bytes / unit);
+        return bytes >= 1L << 30 ? String.format(Locale.ROOT, "%.1f GiB", v / 10) : String.format(Locale.ROOT, "%.0f MiB", v);
     }
 }

@@ -170,6 +170,12 @@ public final class DelimitedReader {
      * few undecodable bytes, so it still reads.)
      */
     static void refuseBinary(CharSequence firstRow, String sourceName) {
+        String source = sourceName.equals("-") ? "standard input" : sourceName;
+        // NumPy's magic (0x93 "NUMPY") as decoded text: the byte that is not UTF-8, then the word
+        if (firstRow.length() >= 6 && firstRow.subSequence(0, 6).toString().equals("\uFFFDNUMPY")) {
+            throw new InvalidInputException(source + " is a .npy file (it starts with NumPy's magic bytes), not "
+                    + "delimited text: name it .npy" + (sourceName.equals("-") ? "" : " to read it"));
+        }
         int undecodable = 0;
         for (int i = 0; i < firstRow.length(); i++) {
             char c = firstRow.charAt(i);
@@ -178,7 +184,7 @@ public final class DelimitedReader {
             if (control || undecodable > 8 && undecodable * 4 > i) {
                 String what = control ? String.format(java.util.Locale.ROOT, "the control character 0x%02x",
                         (int) c) : "mostly bytes that are not UTF-8 text";
-                throw new InvalidInputException((sourceName.equals("-") ? "standard input" : sourceName)
+                throw new InvalidInputException(source
                         + " does not look like delimited text (its first row holds " + what + "); a binary input is"
                         + " read as .npy (by its magic bytes) or as raw little-endian float32 with --shape N,D");
             }

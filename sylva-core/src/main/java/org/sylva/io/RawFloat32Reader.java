@@ -63,11 +63,12 @@ public final class RawFloat32Reader {
         }
 
         private static long parseCount(String s, String text) {
-            if (s.isEmpty() || s.length() > 12 || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            if (s.isEmpty() || !s.chars().allMatch(c -> c >= '0' && c <= '9')) {
                 throw new InvalidInputException("shape '" + text + "': '" + s
                         + "' is not a non-negative integer; expected N,D (e.g. 1000,3)");
             }
-            return Long.parseLong(s);
+            // a count of more than 12 digits is beyond any array: refused as such by the caller
+            return s.length() > 12 ? Long.MAX_VALUE : Long.parseLong(s);
         }
 
         /** Bytes the file must hold. */

@@ -1,5 +1,6 @@
 package org.sylva.hdbscan;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.metric.Metric;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
@@ -63,5 +65,44 @@ class HdbscanInputCheckTest {
             assertEquals(0.0, p[4]);
             assertEquals(0.0, p[5]);
         }
+    }
+
+    private static InvalidInputException refused(Metric metric, double[] x, int n, int d) {
+        return assertThrows(InvalidInputException.class, () -> Hdbscan.builder().minClusterSize(2).minSamples(2)
+                .metric(metric).build().fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER));
+    }
+
+    @Test
+    void coordinatesBeyondTheLimitAreRefusedWithTheMetricsReason() {
+        double[] huge = {0, 0, 1, 1, 2e160, 0, 3, 3, 4, 4};
+        assertTrue(refused(Metric.euclidean(), huge, 5, 2).getMessage().startsWith(
+                "point 2, coordinate 0 is 2.0E160: coordinates beyond +-1e150 would overflow squared distances"));
+        String m = refused(Metric.manhattan(), huge, 5, 2).getMessage();
+        assertTrue(m.startsWith("point 2, coordinate 0 is 2.0E160: coordinates are taken within +-1e150 with every "
+                + "metric (beyond, the euclidean metric's squared distances would overflow)"), m);
+    }
+
+    @Test
+    void float64DataWhoseSquaredDifferencesUnderflowIsRefusedWhereTheMetricSquares() {
+        double[] x = {0, 0, 1, 1, 2, 0, 3, 3, 4, 4, 5, 1};
+        double[] tiny = new double[x.length];
+        for (int i = 0; i < x.length; i++) tiny[i] = x[i] * 0x1p-1030;   // subnormal, exact
+        for (Metric metric : new Metric[] {Metric.euclidean(), Metric.minkowski(3), Metric.cosine()}) {
+            String m = refused(metric, tiny, 6, 2).getMessage();
+            assertTrue(m.startsWith("every coordinate is within +-1e-150 (the largest magnitude is " + 5 * 0x1p-1030
+                    + "): with the " + metric.name() + " metric their squared differences would underflow"), m);
+        }
+        // where no difference is squared, and at the limit's own scale, the fit runs and gives the plain data's labels
+        int[] labels = Hdbscan.builder().minClusterSize(2).minSamples(2).build()
+                .fit(x, 6, 2, ProgressListener.NONE, CancellationToken.NEVER).labels();
+        for (Metric metric : new Metric[] {Metric.manhattan(), Metric.chebyshev()}) {
+            Hdbscan h = Hdbscan.builder().minClusterSize(2).minSamples(2).metric(metric).build();
+            assertArrayEquals(h.fit(x, 6, 2, ProgressListener.NONE, CancellationToken.NEVER).labels(),
+                    h.fit(tiny, 6, 2, ProgressListener.NONE, CancellationToken.NEVER).labels(), metric.name());
+        }
+        double[] scaled = new double[x.length];
+        for (int i = 0; i < x.length; i++) scaled[i] = x[i] * 0x1p-490;   // largest 5 * 2^-490, about 1.6e-147
+        assertArrayEquals(labels, Hdbscan.builder().minClusterSize(2).minSamples(2).build()
+                .fit(scaled, 6, 2, ProgressListener.NONE, CancellationToken.NEVER).labels());
     }
 }

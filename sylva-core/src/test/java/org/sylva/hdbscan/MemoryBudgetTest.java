@@ -74,4 +74,18 @@ class MemoryBudgetTest {
         assertTrue(e.getMessage().contains("GiB of heap") && e.getMessage().contains("-Xmx"), e.getMessage());
         assertDoesNotThrow(() -> MemoryBudget.check(10_000, 61, 20));
     }
+
+    @Test
+    void figuresBelowAGibibyteAreInMebibytesAndANeedNeverPrintsAsTheAvailable() {
+        long mib = 1L << 20, gib = 1L << 30;
+        assertEquals("106 MiB", MemoryBudget.size(105 * mib + 1, true));
+        assertEquals("105 MiB", MemoryBudget.size(106 * mib - 1, false));
+        // one byte apart, on either side of a unit: still two different figures
+        assertEquals("101 MiB", MemoryBudget.size(100 * mib + 1, true));
+        assertEquals("100 MiB", MemoryBudget.size(100 * mib, false));
+        assertEquals("2.2 GiB", MemoryBudget.size(2 * gib + gib / 10 + 1, true));
+        assertEquals("2.1 GiB", MemoryBudget.size(2 * gib + gib / 10 + 1, false));
+        assertEquals("1.0 GiB", MemoryBudget.size(gib, false));
+        assertEquals("1024 MiB", MemoryBudget.size(gib - 1, true));
+    }
 }

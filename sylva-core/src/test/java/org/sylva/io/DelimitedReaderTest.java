@@ -279,6 +279,18 @@ class DelimitedReaderTest {
         assertTrue(nul.getMessage().contains("the control character 0x00"), nul.getMessage());
     }
 
+    /** A .npy file under a text name is named for what it is. */
+    @Test
+    void anNpyFileUnderATextNameIsNamedAsSuch() throws IOException {
+        Path npy = dir.resolve("points.npy");
+        Npy.writeFloat32(npy, new float[] {1, 2, 3, 4, 5, 6}, 3, 2);
+        Path p = dir.resolve("points.csv");
+        Files.copy(npy, p);
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> DelimitedReader.forFile("points.csv").read(p));
+        assertEquals(p + " is a .npy file (it starts with NumPy's magic bytes), not delimited text: name it .npy to read it",
+                e.getMessage());
+    }
+
     /** Text in another encoding (a Latin-1 header) has no control characters and few undecodable bytes: it reads. */
     @Test
     void aLatin1HeaderStillReads() throws IOException {

@@ -34,6 +34,10 @@ class RawFloat32ReaderTest {
                 .contains("beyond a Java array's limit"));
         assertTrue(assertThrows(InvalidInputException.class, () -> Shape.parse("99999999999,1")).getMessage()
                 .contains("beyond a Java array's limit"));
+        for (String huge : new String[] {"9223372036854775807,3", "4611686018427387904,4", "3,99999999999999999999"}) {
+            assertTrue(assertThrows(InvalidInputException.class, () -> Shape.parse(huge)).getMessage()
+                    .contains("beyond a Java array's limit"), huge);
+        }
     }
 
     @Test
