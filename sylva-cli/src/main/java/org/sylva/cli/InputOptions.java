@@ -255,7 +255,7 @@ final class InputOptions {
 
     /**
      * Refuses float64 coordinates whose distances {@code metric} cannot represent
-     * ({@link Hdbscan#requireRepresentable}: beyond +-1e150, or all within +-1e-150 where the metric squares),
+     * ({@link Hdbscan#requireRepresentable}: beyond +-1e150, or all within +-2^-512 where the metric squares),
      * naming the input, the row and the column as {@link #requireFinite} does. The library refuses them too;
      * this names the file. float32 values never come close.
      */

@@ -154,7 +154,7 @@ class CliErrorsTest {
                         "manhattan"), "huge64.npy: row 11, column 1 (counting from 0) is 3.0E200",
                         "within +-1e150 with every metric"),
                 c("float64 values whose squares underflow", List.of("hdbscan", f("tiny64.npy")),
-                        "tiny64.npy: every coordinate is within +-1e-150", "underflow", "rescale"),
+                        "tiny64.npy: every coordinate is within +-7.5e-155", "subnormal", "rescale"),
                 c("a .npy file named .csv", List.of("hdbscan", f("npy-named.csv")),
                         "npy-named.csv is a .npy file (it starts with NumPy's magic bytes)", "name it .npy"),
                 c("raw shape beyond a long", List.of("hdbscan", f("cloud.f32"), "--shape", "9223372036854775807,3"),

@@ -263,11 +263,12 @@ public final class Hdbscan {
 
     /**
      * Least magnitude the largest coordinate of a float64 input may have with the metrics that square (or raise
-     * to a power) coordinate differences: below it those underflow towards zero and lose their digits, so that
-     * distinct points would tie at distance 0 (float32 input never comes close: its smallest value squared is a
-     * normal float64).
+     * to a power) coordinate differences: {@code 2^-512}, about 7.5e-155. Below it every difference is under
+     * {@code 2^-511}, so every squared difference is subnormal (under {@link Double#MIN_NORMAL}) and has lost digits,
+     * down to 0 for the smallest: distinct points would tie. (float32 input never comes close: its smallest value
+     * squared is a normal float64.)
      */
-    public static final double MIN_LARGEST_COORDINATE = 1e-150;
+    public static final double MIN_LARGEST_COORDINATE = 0x1p-512;
 
     private void requireRepresentableDistances(double[] c, int d) {
         requireRepresentable(c, d, metric(), i -> "point " + (i / d) + ", coordinate " + (i % d), "");
@@ -301,9 +302,9 @@ public final class Hdbscan {
             largest = Math.max(largest, a);
         }
         if (squares && largest > 0 && largest < MIN_LARGEST_COORDINATE) {
-            throw new InvalidInputException(source + "every coordinate is within +-1e-150 (the largest magnitude is "
-                    + largest + "): with the " + metric.name() + " metric their squared differences would underflow "
-                    + "and lose their digits, so distinct points would tie; rescale the data");
+            throw new InvalidInputException(source + "every coordinate is within +-7.5e-155 (2^-512; the largest "
+                    + "magnitude is " + largest + "): with the " + metric.name() + " metric every squared difference "
+                    + "would be subnormal and lose its digits, so distinct points would tie; rescale the data");
         }
     }
 

@@ -89,8 +89,9 @@ class HdbscanInputCheckTest {
         for (int i = 0; i < x.length; i++) tiny[i] = x[i] * 0x1p-1030;   // subnormal, exact
         for (Metric metric : new Metric[] {Metric.euclidean(), Metric.minkowski(3), Metric.cosine()}) {
             String m = refused(metric, tiny, 6, 2).getMessage();
-            assertTrue(m.startsWith("every coordinate is within +-1e-150 (the largest magnitude is " + 5 * 0x1p-1030
-                    + "): with the " + metric.name() + " metric their squared differences would underflow"), m);
+            assertTrue(m.startsWith("every coordinate is within +-7.5e-155 (2^-512; the largest magnitude is "
+                    + 5 * 0x1p-1030 + "): with the " + metric.name() + " metric every squared difference would be "
+                    + "subnormal"), m);
         }
         // where no difference is squared, and at the limit's own scale, the fit runs and gives the plain data's labels
         int[] labels = Hdbscan.builder().minClusterSize(2).minSamples(2).build()
@@ -101,7 +102,7 @@ class HdbscanInputCheckTest {
                     h.fit(tiny, 6, 2, ProgressListener.NONE, CancellationToken.NEVER).labels(), metric.name());
         }
         double[] scaled = new double[x.length];
-        for (int i = 0; i < x.length; i++) scaled[i] = x[i] * 0x1p-490;   // largest 5 * 2^-490, about 1.6e-147
+        for (int i = 0; i < x.length; i++) scaled[i] = x[i] * 0x1p-512;   // largest 5 * 2^-512: just above the limit
         assertArrayEquals(labels, Hdbscan.builder().minClusterSize(2).minSamples(2).build()
                 .fit(scaled, 6, 2, ProgressListener.NONE, CancellationToken.NEVER).labels());
     }
