@@ -138,7 +138,6 @@ final class BallTreeCommand implements Callable<Integer> {
         OutputTargets.refuseOverlaps(out, RESERVED, List.of(new OutputTargets.OptionFile("--report", report)),
                 List.of(new OutputTargets.OptionFile("input", in.inputPath()), new OutputTargets.OptionFile("--batch", batch)));
         PointSet points = in.readForTree(err, context.stdin(), context.cancel(), "; a ball tree needs finite coordinates");
-        if (points.size() == 0) throw new InvalidInputException(in.input + ": no points; a ball tree needs at least one");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size())
                 : readLayout(batch, points.size(), context.cancel());
         if (reportBatch != null && reportBatch >= Math.max(1, layout.batchCount())) {

@@ -160,8 +160,6 @@ class CliErrorsTest {
                 c("raw shape beyond a long", List.of("hdbscan", f("cloud.f32"), "--shape", "9223372036854775807,3"),
                         "beyond a Java array's limit"),
                 c("predict: no points", List.of("predict", f("fit.model"), f("none.npy")), "none.npy: no points to assign"),
-                c("balltree: no points", List.of("balltree", f("none.npy")), "none.npy: no points; a ball tree needs at "
-                        + "least one"),
                 c("cut: negative distance", List.of("cut", f("fit.model"), "--distance", "-1"),
                         "--distance -1.0 is negative"),
                 c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "NaN"),
