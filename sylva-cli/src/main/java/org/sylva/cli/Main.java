@@ -56,17 +56,21 @@ public final class Main {
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean shuttingDown = new AtomicBoolean();
         AtomicInteger status = new AtomicInteger(-1);
+        AtomicBoolean exiting = new AtomicBoolean();
         // A named class, not a lambda on a thread builder: this runs in every process, and neither is in the
         // start-up cache (its training does not go through main), where a lambda is linked at run time.
-        Runtime.getRuntime().addShutdownHook(new Thread(new InterruptHook(context, finished, shuttingDown, status, out,
-                err), "sylva-interrupt"));
+        Runtime.getRuntime().addShutdownHook(new Thread(new InterruptHook(context, finished, shuttingDown, status,
+                exiting, out, err), "sylva-interrupt"));
         int code = run(args, out, err, context);
         out.flush();
         err.flush();
         status.set(code);
         finished.countDown();
         // During shutdown (a signal) System.exit would block for good; the JVM exits with 128 + signal.
-        if (!shuttingDown.get()) System.exit(code);
+        if (!shuttingDown.get()) {
+            exiting.set(true);   // System.exit runs the hook too: no signal to speak of
+            System.exit(code);
+        }
     }
 
     /**
@@ -82,15 +86,18 @@ public final class Main {
         private final AtomicBoolean shuttingDown;
         /** The command's exit status once it returned, else -1. */
         private final AtomicInteger status;
+        /** Set before {@code System.exit}, which runs the hook too: then no signal came. */
+        private final AtomicBoolean exiting;
         private final PrintWriter out;
         private final PrintWriter err;
 
         InterruptHook(CliContext context, CountDownLatch finished, AtomicBoolean shuttingDown, AtomicInteger status,
-                PrintWriter out, PrintWriter err) {
+                AtomicBoolean exiting, PrintWriter out, PrintWriter err) {
             this.context = context;
             this.finished = finished;
             this.shuttingDown = shuttingDown;
             this.status = status;
+            this.exiting = exiting;
             this.out = out;
             this.err = err;
         }
@@ -117,7 +124,7 @@ public final class Main {
                             + " ms");
                 }
                 err.println("sylva: interrupted; no output was written");
-            } else if (status.get() == ExitStatus.OK) {
+            } else if (status.get() == ExitStatus.OK && !exiting.get()) {
                 err.println("sylva: interrupted as the run ended; its outputs were complete and are kept (the exit "
                         + "status is the signal's)");
             }

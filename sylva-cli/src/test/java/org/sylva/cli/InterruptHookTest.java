@@ -17,14 +17,19 @@ import org.junit.jupiter.api.Test;
  * child process: {@link InterruptTest}.)
  */
 class InterruptHookTest {
-    /** The hook's stderr when the command has returned {@code status} (-1: still running). */
+    /** The hook's stderr when the command has returned {@code status} (-1: still running) and a signal came. */
     private static String hook(int status) {
+        return hook(status, false);
+    }
+
+    /** As {@link #hook(int)}; {@code exiting}: the command called {@code System.exit}, no signal came. */
+    private static String hook(int status, boolean exiting) {
         CliContext context = CliContext.inProcess(new ByteArrayInputStream(new byte[0]));
         CountDownLatch finished = new CountDownLatch(status == -1 ? 1 : 0);
         AtomicBoolean shuttingDown = new AtomicBoolean();
         StringWriter err = new StringWriter();
         new Main.InterruptHook(context, finished, shuttingDown, new AtomicInteger(status),
-                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true)).run();
+                new AtomicBoolean(exiting), new PrintWriter(new StringWriter(), true), new PrintWriter(err, true)).run();
         assertTrue(shuttingDown.get());
         assertTrue(context.cancel().isCancelled(), "the hook cancels the command's token");
         return err.toString();
@@ -34,6 +39,11 @@ class InterruptHookTest {
     void aRunThatEndedWithItsOutputsCompleteIsSaidToHaveKeptThem() {
         assertEquals("sylva: interrupted as the run ended; its outputs were complete and are kept (the exit status is "
                 + "the signal's)" + System.lineSeparator(), hook(ExitStatus.OK));
+    }
+
+    @Test
+    void aNormalExitRunsTheHookAndItSaysNothing() {
+        assertEquals("", hook(ExitStatus.OK, true));
     }
 
     @Test

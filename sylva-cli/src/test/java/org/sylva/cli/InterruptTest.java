@@ -167,6 +167,26 @@ class InterruptTest {
         }
     }
 
+    /** The shutdown hook runs on every exit (System.exit too): a run that no signal reached says nothing of one. */
+    @Test
+    void aRunNoSignalReachedExitsZeroAndQuiet(@TempDir Path tmp) throws Exception {
+        Path small = tmp.resolve("small.npy");
+        ClipLikeData d = ClipLikeData.generate(300, 5);
+        Npy.writeFloat32(small, d.points().coordinates(), d.points().size(), ClipLikeData.SAMPLES);
+        List<String> cmd = sylvaCommand();
+        cmd.addAll(List.of("hdbscan", small.toString(), "--out", tmp.resolve("out").toString(), "-q"));
+        Child c = new Child(cmd, tmp.resolve("stdout.txt"));
+        try {
+            c.awaitExit(System.nanoTime());
+            assertEquals(0, c.process.exitValue(), () -> "exit status; stderr:\n" + c.err);
+            // the JVM's own notice of the incubator module aside (the launcher silences it; this child is plain java)
+            assertEquals(List.of(), c.err.toString().lines()
+                    .filter(l -> !l.equals("WARNING: Using incubator modules: jdk.incubator.vector")).toList());
+        } finally {
+            c.process.destroyForcibly();
+        }
+    }
+
     @Test
     void ctrlCStopsTheFitPromptlyWithStatus130AndLeavesNothing(@TempDir Path tmp) throws Exception {
         interruptDuringTheFit(SIGINT, 130, tmp);
