@@ -25,21 +25,30 @@ import org.sylva.progress.CancelledException;
 /**
  * The {@code spark-submit} entry point: {@code hdbscan} fits a Parquet table's points column (or a 2-D
  * {@code .npy} read on the driver) and writes the table with {@code label}, {@code probability} and
- * {@code outlier_score} appended as Parquet; {@code --group-by COL} fits each group separately.
- * {@code balltree} appends {@code tree_idx}, {@code mask} (and {@code partition}) to a table of point
- * clouds. The output must not exist yet (Spark's committer publishes it whole, with {@code _SUCCESS}).
+ * {@code outlier_score} appended as Parquet; {@code --group-by COL} fits each group separately, and
+ * {@code --save-model DIR} saves the fit's model (Spark ML's persistence). {@code predict} assigns the points of
+ * another table (or {@code .npy}) to a saved model's clusters ({@link SylvaHdbscanModel#predict}) and writes them
+ * with the same three columns. {@code balltree} appends {@code tree_idx}, {@code mask} (and {@code partition}) to a table of point
+ * clouds. The output and the model directory must not exist yet; both are checked before any work (Spark's
+ * committer publishes the output whole, with {@code _SUCCESS}; a model saved for an output that then fails to be
+ * written is removed).
  * Bad input or parameters: a one-line error and exit status 2.
  *
  * <pre>{@code
  * spark-submit --class org.sylva.spark.SylvaSparkApp sylva-spark-0.1.0-all.jar \
- *     hdbscan --input clips.parquet --features features --min-cluster-size 20 --output labelled.parquet
+ *     hdbscan --input clips.parquet --features features --min-cluster-size 20 --output labelled.parquet \
+ *     --save-model clips.model
+ * spark-submit --class org.sylva.spark.SylvaSparkApp sylva-spark-0.1.0-all.jar \
+ *     predict --model clips.model --input later.parquet --output later-labelled.parquet
  * }</pre>
  */
 public final class SylvaSparkApp {
     private static final String USAGE = """
             usage: SylvaSparkApp hdbscan --input PATH(.parquet|.npy) --output PATH [--features COL] \
             [--min-cluster-size N] [--min-samples N] [--cluster-selection-epsilon E] [--max-cluster-size N] \
-            [--alpha A] [--cluster-selection-method eom|leaf] [--allow-single-cluster] [--group-by COL] [--slices N]
+            [--alpha A] [--cluster-selection-method eom|leaf] [--allow-single-cluster] [--group-by COL] [--slices N] \
+            [--save-model DIR]
+                   SylvaSparkApp predict --model DIR --input PATH(.parquet|.npy) --output PATH [--features COL]
                    SylvaSparkApp balltree --input PATH.parquet --output PATH [--points COL] [--partition-level T]""";
 
     private SylvaSparkApp() {
@@ -72,7 +81,8 @@ public final class SylvaSparkApp {
             return 0;
         }
         String refusal = args.length == 0 ? "no command given"
-                : !Set.of("hdbscan", "balltree").contains(args[0]) ? "unknown command '" + args[0] + "' (hdbscan or balltree)"
+                : !Set.of("hdbscan", "predict", "balltree").contains(args[0])
+                        ? "unknown command '" + args[0] + "' (hdbscan, predict or balltree)"
                 : null;
         if (refusal == null) return null;
         err.println("sylva-spark: " + refusal);
@@ -89,21 +99,36 @@ public final class SylvaSparkApp {
         Integer answered = withoutSpark(args, out, err);
         if (answered != null) return answered;
         try {
-            Map<String, String> o = options(args, 1, args[0].equals("hdbscan")
-                    ? Set.of("--input", "--output", "--features", "--min-cluster-size", "--min-samples",
-                    "--cluster-selection-epsilon", "--max-cluster-size", "--alpha", "--cluster-selection-method",
-                    "--group-by", "--slices")
-                    : Set.of("--input", "--output", "--points", "--partition-level"), Set.of("--allow-single-cluster"));
+            Map<String, String> o = options(args, 1, switch (args[0]) {
+                case "hdbscan" -> Set.of("--input", "--output", "--features", "--min-cluster-size", "--min-samples",
+                        "--cluster-selection-epsilon", "--max-cluster-size", "--alpha", "--cluster-selection-method",
+                        "--group-by", "--slices", "--save-model");
+                case "predict" -> Set.of("--model", "--input", "--output", "--features");
+                default -> Set.of("--input", "--output", "--points", "--partition-level");
+            }, args[0].equals("hdbscan") ? Set.of("--allow-single-cluster") : Set.of());
             String input = required(o, "--input");
             String output = required(o, "--output");
+            String saveModel = o.get("--save-model");
+            if (saveModel != null && o.containsKey("--group-by")) {
+                throw new InvalidInputException("--save-model saves the model of one fit; --group-by makes one fit per "
+                        + "group");
+            }
+            refuseExisting(spark, output, "--output");
+            if (saveModel != null) refuseExisting(spark, saveModel, "--save-model");
             Dataset<Row> result = switch (args[0]) {
-                case "hdbscan" -> hdbscan(spark, o, input);
+                case "hdbscan" -> hdbscan(spark, o, input, saveModel);
+                case "predict" -> predict(spark, o, input);
                 case "balltree" -> new SylvaBallTrees().setPointsCol(o.getOrDefault("--points", "points"))
                         .setPartitionLevel(intOption(o, "--partition-level", -1)).transform(spark.read().parquet(input));
                 default -> throw new InvalidInputException("unknown command '" + args[0] + "'");
             };
-            result.write().parquet(output);
-            out.println("sylva-spark: wrote " + output);
+            try {
+                result.write().parquet(output);
+            } catch (RuntimeException e) {
+                if (saveModel != null) removeQuietly(spark, saveModel);   // no model for an output never written
+                throw e;
+            }
+            out.println("sylva-spark: wrote " + output + (saveModel != null ? " and the model " + saveModel : ""));
             return 0;
         } catch (Exception e) {
             // Spark's AnalysisException (a path not found, an output that exists, an unresolved column) is a
@@ -116,7 +141,7 @@ public final class SylvaSparkApp {
                 }
                 if (c instanceof InvalidInputException bad) {
                     err.println("sylva-spark: " + bad.getMessage());
-                    if (c == e) err.println(USAGE);
+                    if (c == e && !(c instanceof PathRefused)) err.println(USAGE);
                     return 2;
                 }
                 if (c == e && c instanceof IllegalArgumentException bad) {
@@ -147,7 +172,49 @@ public final class SylvaSparkApp {
         return state != null && state.length() >= 2 && Set.of("22", "42", "0A", "KD").contains(state.substring(0, 2));
     }
 
-    private static Dataset<Row> hdbscan(SparkSession spark, Map<String, String> o, String input) {
+    /** Refuses {@code path} (given as {@code option}) when it exists: nothing is overwritten. */
+    private static void refuseExisting(SparkSession spark, String path, String option) throws IOException {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
+        if (p.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(p)) {
+            throw new PathRefused(option + " " + path + " already exists; give a new path");
+        }
+    }
+
+    /** A path refused for what is (or is not) there: one line, no usage. */
+    private static final class PathRefused extends InvalidInputException {
+        private static final long serialVersionUID = 1L;
+
+        PathRefused(String message) {
+            super(message);
+        }
+    }
+
+    private static void removeQuietly(SparkSession spark, String path) {
+        try {
+            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
+            p.getFileSystem(spark.sparkContext().hadoopConfiguration()).delete(p, true);
+        } catch (IOException | RuntimeException ignored) {
+            // the output's own failure is what gets reported
+        }
+    }
+
+    /** The points of {@code input} assigned to the clusters of the model saved at {@code --model}. */
+    private static Dataset<Row> predict(SparkSession spark, Map<String, String> o, String input) throws IOException {
+        String modelDir = required(o, "--model");
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(modelDir);
+        if (!p.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(p)) {
+            throw new PathRefused("--model " + modelDir + ": no such model directory (sylva-spark hdbscan "
+                    + "--save-model writes one)");
+        }
+        String features = o.getOrDefault("--features", "features");
+        SylvaHdbscanModel model = SylvaHdbscanModel.load(modelDir).setFeaturesCol(features);
+        Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, Path.of(input), features, 0)
+                : spark.read().parquet(input);
+        return model.predict(df);
+    }
+
+    private static Dataset<Row> hdbscan(SparkSession spark, Map<String, String> o, String input, String saveModel)
+            throws IOException {
         String features = o.getOrDefault("--features", "features");
         SylvaHdbscan h = new SylvaHdbscan().setFeaturesCol(features)
                 .setMinClusterSize(intOption(o, "--min-cluster-size", 5))
@@ -164,7 +231,9 @@ public final class SylvaSparkApp {
         Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, Path.of(input), features, intOption(o, "--slices", 0))
                 : spark.read().parquet(input);
         if (o.containsKey("--group-by")) return h.fitGroups(df, o.get("--group-by"));
-        return h.fit(df).transform(df);
+        SylvaHdbscanModel model = h.fit(df);
+        if (saveModel != null) model.write().save(saveModel);
+        return model.transform(df);
     }
 
     /** A 2-D {@code .npy} read on the driver as a table of {@code id} and an array column. */

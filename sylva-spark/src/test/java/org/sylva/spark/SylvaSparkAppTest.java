@@ -55,6 +55,53 @@ class SylvaSparkAppTest {
         }
     }
 
+    /** A fit saves its model; predict assigns new points with it, as the library predicts them on one machine. */
+    @Test
+    void aSavedModelPredictsNewPointsAsTheLibraryDoes() throws Exception {
+        Path x = OracleData.dir().resolve("blobs2000noise_X.npy");
+        Path model = dir.resolve("blobs.model");
+        assertEquals(0, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("fit.parquet").toString(),
+                "--min-cluster-size", "5", "--save-model", model.toString()), err.toString());
+        assertTrue(out.toString().contains("and the model " + model), out.toString());
+        OracleData.Array a = OracleData.read(x);
+        int m = 500, d = a.cols();
+        double[] q = new double[m * d];
+        java.util.Random r = new java.util.Random(5);
+        for (int i = 0; i < q.length; i++) q[i] = a.values()[r.nextInt(a.values().length)] + r.nextGaussian() * 0.3;
+        Path newPoints = dir.resolve("new.npy");
+        org.sylva.io.Npy.writeFloat64(newPoints, q, m, d);
+        Path predicted = dir.resolve("predicted.parquet");
+        assertEquals(0, run("predict", "--model", model.toString(), "--input", newPoints.toString(), "--output",
+                predicted.toString()), err.toString());
+        HdbscanResult fit = Hdbscan.builder().minClusterSize(5).build()
+                .fit(a.values(), a.rows(), d, ProgressListener.NONE, CancellationToken.NEVER);
+        var expected = org.sylva.hdbscan.predict.HdbscanModel.of(fit, org.sylva.data.PointSet.ofFloat64(a.rows(), d,
+                a.values())).approximatePredict(org.sylva.data.PointSet.ofFloat64(m, d, q));
+        List<Row> rows = LocalSpark.get().read().parquet(predicted.toString()).orderBy("id").collectAsList();
+        assertEquals(m, rows.size());
+        for (int i = 0; i < m; i++) {
+            Row row = rows.get(i);
+            assertEquals(expected.labels()[i], row.getInt(row.fieldIndex("label")), "row " + i);
+            assertEquals(expected.probabilities()[i], row.getDouble(row.fieldIndex("probability")), "row " + i);
+            assertEquals(expected.outlierScores()[i], row.getDouble(row.fieldIndex("outlier_score")), "row " + i);
+        }
+        // nothing is overwritten, and a missing model is named: one line each, before any work
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("fit2.parquet").toString(),
+                "--save-model", model.toString()));
+        assertEquals("sylva-spark: --save-model " + model + " already exists; give a new path", err.toString().strip());
+        assertFalse(Files.exists(dir.resolve("fit2.parquet")));
+        err.reset();
+        assertEquals(2, run("predict", "--model", dir.resolve("none.model").toString(), "--input", newPoints.toString(),
+                "--output", dir.resolve("p2.parquet").toString()));
+        assertTrue(err.toString().strip().startsWith("sylva-spark: --model " + dir.resolve("none.model")
+                + ": no such model directory"), err.toString());
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("g.parquet").toString(),
+                "--group-by", "id", "--save-model", dir.resolve("g.model").toString()));
+        assertTrue(err.toString().contains("--save-model saves the model of one fit"), err.toString());
+    }
+
     @Test
     void badParametersExitTwoWithOneLine() {
         Path x = OracleData.dir().resolve("blobs500_X.npy");
@@ -93,7 +140,7 @@ class SylvaSparkAppTest {
         assertTrue(out.toString().startsWith("usage: SylvaSparkApp hdbscan"), out.toString());
         assertTrue(out.toString().contains("--max-cluster-size N"), out.toString());
         assertEquals(2, run("cluster"));
-        assertTrue(err.toString().contains("unknown command 'cluster' (hdbscan or balltree)"), err.toString());
+        assertTrue(err.toString().contains("unknown command 'cluster' (hdbscan, predict or balltree)"), err.toString());
     }
 
     @Test
