@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # The distributed fit's benchmark (BENCHMARKS.md, "Spark"): DistributedFitBench on local[threads] against
 # the CPU engine with the same threads. Usage: scripts/spark-bench.sh N REPS THREADS SLICES [skipLocal]
+# The distributed prediction's: scripts/spark-bench.sh predict N_FIT N_NEW REPS THREADS SLICES
+# (DistributedPredictBench: SylvaHdbscanModel.predict against the library's approximatePredict).
 # Heap: SYLVA_BENCH_HEAP (default 8g). Builds the modules first.
 set -euo pipefail
+main=org.sylva.spark.DistributedFitBench
+if [ "${1:-}" = predict ]; then
+  main=org.sylva.spark.DistributedPredictBench
+  shift
+fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/bin/find-jdk.sh"
 cd "$here"
@@ -30,4 +37,4 @@ opts="$(grep -o '<spark.java.options>[^<]*' sylva-spark/pom.xml | sed 's/<spark.
 # shellcheck disable=SC2086
 java -Xmx"${SYLVA_BENCH_HEAP:-8g}" --add-modules jdk.incubator.vector $opts \
   -cp "$work/sylva/test-classes:$work/sylva/classes$private" \
-  org.sylva.spark.DistributedFitBench "$@" 2>&1 | grep -v 'WARNING: Using incubator modules'
+  "$main" "$@" 2>&1 | grep -v 'WARNING: Using incubator modules'
