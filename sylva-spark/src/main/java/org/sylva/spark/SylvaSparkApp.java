@@ -174,10 +174,13 @@ public final class SylvaSparkApp {
 
     /** Refuses {@code path} (given as {@code option}) when it exists: nothing is overwritten. */
     private static void refuseExisting(SparkSession spark, String path, String option) throws IOException {
+        if (exists(spark, path)) throw new PathRefused(option + " " + path + " already exists; give a new path");
+    }
+
+    /** Whether {@code path} exists on its file system (local, HDFS, S3, as Spark's configuration reaches it). */
+    private static boolean exists(SparkSession spark, String path) throws IOException {
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
-        if (p.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(p)) {
-            throw new PathRefused(option + " " + path + " already exists; give a new path");
-        }
+        return p.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(p);
     }
 
     /** A path refused for what is (or is not) there: one line, no usage. */
@@ -201,8 +204,7 @@ public final class SylvaSparkApp {
     /** The points of {@code input} assigned to the clusters of the model saved at {@code --model}. */
     private static Dataset<Row> predict(SparkSession spark, Map<String, String> o, String input) throws IOException {
         String modelDir = required(o, "--model");
-        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(modelDir);
-        if (!p.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(p)) {
+        if (!exists(spark, modelDir)) {
             throw new PathRefused("--model " + modelDir + ": no such model directory (sylva-spark hdbscan "
                     + "--save-model writes one)");
         }
