@@ -266,7 +266,7 @@ public final class Hdbscan {
      * to a power) coordinate differences: {@code 2^-512}, about 7.5e-155. Below it every difference is under
      * {@code 2^-511}, so every squared difference is subnormal (under {@link Double#MIN_NORMAL}) and has lost digits,
      * down to 0 for the smallest: distinct points would tie. (float32 input never comes close: its smallest value
-     * squared is a normal float64.)
+     * squared is a normal float64.) Minkowski's {@code p} moves the limit to {@code 2^(-1022/p - 1)}.
      */
     public static final double MIN_LARGEST_COORDINATE = 0x1p-512;
 
@@ -301,10 +301,15 @@ public final class Hdbscan {
             }
             largest = Math.max(largest, a);
         }
-        if (squares && largest > 0 && largest < MIN_LARGEST_COORDINATE) {
-            throw new InvalidInputException(source + "every coordinate is within +-7.5e-155 (2^-512; the largest "
-                    + "magnitude is " + largest + "): with the " + metric.name() + " metric every squared difference "
-                    + "would be subnormal and lose its digits, so distinct points would tie; rescale the data");
+        boolean minkowski = metric.kind() == Metric.Kind.MINKOWSKI;
+        // |a - b|^p is subnormal for every pair when 2 * largest < 2^(-1022 / p)
+        double least = minkowski ? StrictMath.pow(2, -1022 / metric.p() - 1) : MIN_LARGEST_COORDINATE;
+        if (squares && largest > 0 && largest < least) {
+            throw new InvalidInputException(source + "every coordinate is within +-"
+                    + String.format(java.util.Locale.ROOT, "%.1e", least) + " (the largest magnitude is " + largest
+                    + "): with the " + metric.name() + " metric every " + (minkowski ? "|difference|^" + metric.p()
+                    : "squared difference") + " would be subnormal and lose its digits, so distinct points would tie; "
+                    + "rescale the data");
         }
     }
 

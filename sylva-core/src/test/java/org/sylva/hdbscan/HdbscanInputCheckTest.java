@@ -87,12 +87,20 @@ class HdbscanInputCheckTest {
         double[] x = {0, 0, 1, 1, 2, 0, 3, 3, 4, 4, 5, 1};
         double[] tiny = new double[x.length];
         for (int i = 0; i < x.length; i++) tiny[i] = x[i] * 0x1p-1030;   // subnormal, exact
-        for (Metric metric : new Metric[] {Metric.euclidean(), Metric.minkowski(3), Metric.cosine()}) {
+        for (Metric metric : new Metric[] {Metric.euclidean(), Metric.cosine()}) {
             String m = refused(metric, tiny, 6, 2).getMessage();
-            assertTrue(m.startsWith("every coordinate is within +-7.5e-155 (2^-512; the largest magnitude is "
+            assertTrue(m.startsWith("every coordinate is within +-7.5e-155 (the largest magnitude is "
                     + 5 * 0x1p-1030 + "): with the " + metric.name() + " metric every squared difference would be "
                     + "subnormal"), m);
         }
+        // minkowski's power moves the limit: p = 4 at 2^-256.5, about 6.1e-78
+        double[] quartic = new double[x.length];
+        for (int i = 0; i < x.length; i++) quartic[i] = x[i] * 0x1p-270;
+        String m = refused(Metric.minkowski(4), quartic, 6, 2).getMessage();
+        assertTrue(m.startsWith("every coordinate is within +-6.1e-78 (the largest magnitude is " + 5 * 0x1p-270
+                + "): with the minkowski metric every |difference|^4.0 would be subnormal"), m);
+        Hdbscan.builder().minClusterSize(2).minSamples(2).build()
+                .fit(quartic, 6, 2, ProgressListener.NONE, CancellationToken.NEVER);   // above euclidean's limit
         // where no difference is squared, and at the limit's own scale, the fit runs and gives the plain data's labels
         int[] labels = Hdbscan.builder().minClusterSize(2).minSamples(2).build()
                 .fit(x, 6, 2, ProgressListener.NONE, CancellationToken.NEVER).labels();
