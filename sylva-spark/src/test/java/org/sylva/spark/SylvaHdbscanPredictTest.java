@@ -95,6 +95,18 @@ class SylvaHdbscanPredictTest {
     }
 
     @Test
+    void aVectorColumnIsPredictedAsAnArrayColumnIs() {
+        int m = 800;
+        double[] q = newPoints(m, 16);
+        Dataset<Row> arrays = LocalSpark.points(q, m, BLOBS.cols(), 3);
+        Dataset<Row> vectors = new org.apache.spark.ml.feature.VectorAssembler().setInputCols(new String[] {"x0", "x1"})
+                .setOutputCol("vec").transform(arrays.selectExpr("id", "features", "features[0] AS x0",
+                        "features[1] AS x1")).select("id", "vec");
+        List<Row> out = fitted().setFeaturesCol("vec").predict(vectors).collectAsList();
+        assertPredicted(local(q, m), out);
+    }
+
+    @Test
     void aPartitionLargerThanAChunkIsAssignedChunkByChunkWithTheSameAnswers() {
         int m = PredictionTasks.CHUNK + 1_234;
         double[] q = newPoints(m, 12);
