@@ -135,7 +135,8 @@ final class InternalTree {
 
     /** {@code numpy.isclose(a, b)}: |a - b| <= 1e-8 + 1e-5 |b|. */
     private static boolean isClose(double a, double b) {
-        return Math.abs(a - b) <= 1e-8 + 1e-5 * Math.abs(b);
+        // NumPy's isclose: equal infinities are close (the formula gives NaN for them)
+        return a == b || Math.abs(a - b) <= 1e-8 + 1e-5 * Math.abs(b);
     }
 
     int[] rows() {

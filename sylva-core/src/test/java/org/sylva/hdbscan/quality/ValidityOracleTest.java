@@ -61,6 +61,21 @@ class ValidityOracleTest {
         for (int k = 0; k < per.length; k++) assertEquals(per[k], v.perCluster()[k], TOL, prefix + " cluster " + k);
     }
 
+    /**
+     * A member 1e140 away: its all-points core distance (a sum of distances^-3) underflows to 0 and becomes
+     * infinite, so the tree's edges to it weigh infinity; the package's isclose takes equal infinities as close and
+     * gives NaN for that cluster (hdbscan 0.8.43: (nan, [0.60971346, nan])). It used to fail as "cannot happen".
+     */
+    @Test
+    void aMemberWhoseCoreDistanceOverflowsGivesThePackagesNan() {
+        PointSet p = PointSet.ofFloat64(5, 3, new double[] {-1.3, .3, -.6, -.6, 1.1, .2, 1.4, -.9, 1.1, .9, -3, -.1,
+            1e140, 0, 0});
+        Validity v = DensityValidity.of(p, new int[] {0, 0, 1, 1, 1});
+        assertEquals(0.60971346, v.perCluster()[0], 5e-9);
+        assertTrue(Double.isNaN(v.perCluster()[1]), String.valueOf(v.perCluster()[1]));
+        assertTrue(Double.isNaN(v.index()), String.valueOf(v.index()));
+    }
+
     @Test
     void twoTightPairsFarApart() {
         // Clusters {0,1} and {2,3}: each tree is one edge, no internal node -> member 0, DSC = the edge.
