@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -58,6 +59,7 @@ class Engine:
         self._serve_args = list(serve_args)
         self._echo = echo_stderr
         self._lock = threading.RLock()
+        _ENGINES.add(self)
         self._proc: Optional[subprocess.Popen] = None
         self._pid = None            # the Python process that started _proc (a fork must start its own)
         self._hello: dict = {}
@@ -295,6 +297,39 @@ def _widen_pipes(proc: subprocess.Popen) -> None:
 
 _engine: Optional[Engine] = None
 _engine_lock = threading.Lock()
+#: Every Engine of this process, for the fork handler below.
+_ENGINES: "weakref.WeakSet[Engine]" = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child gets fresh locks (a lock another thread of the parent held at the fork would be held for
+    good in the child, and the child's first call would wait forever) and lets go of the parent's engine pipes:
+    each is pointed at /dev/null, so that the parent closing its end reaches its engine as the end of input
+    (else the engine lingers until the parent's close times out) and the child cannot write into the parent's
+    stream. The file objects stay open on /dev/null, so no later close hits a reused descriptor."""
+    global _engine_lock
+    _engine_lock = threading.Lock()
+    null = None
+    try:
+        for e in list(_ENGINES):
+            e._lock = threading.RLock()
+            proc = e._proc
+            if proc is None or e._pid == os.getpid():
+                continue
+            if null is None:
+                null = os.open(os.devnull, os.O_RDWR)
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                try:
+                    os.dup2(null, stream.fileno())
+                except (OSError, ValueError):
+                    pass
+    finally:
+        if null is not None:
+            os.close(null)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def get_engine() -> Engine:

@@ -22,6 +22,16 @@ _CENTERS = (None, "centroid", "medoid", "both")
 _BACKENDS = ("auto", "scalar", "simd", "opencl", "cuda")
 
 
+#: The engine's counts are Java ints; no input holds more points (or a larger weight sum) than this.
+_ENGINE_INT_MAX = 2**31 - 1
+
+
+def _engine_int(v) -> int:
+    """A count as the engine takes it: values above 2^31 - 1 (which scikit-learn accepts) act exactly as that
+    largest int does, since no fit has that many points."""
+    return min(int(v), _ENGINE_INT_MAX)
+
+
 def _integer(v):
     return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
 
@@ -296,10 +306,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                              f"({X.shape[0]})")
         points = fit_dtype(X)
         params = {
-            "min_cluster_size": int(self.min_cluster_size),
-            "min_samples": None if self.min_samples is None else int(self.min_samples),
+            "min_cluster_size": _engine_int(self.min_cluster_size),
+            "min_samples": None if self.min_samples is None else _engine_int(self.min_samples),
             "cluster_selection_epsilon": float(self.cluster_selection_epsilon),
-            "max_cluster_size": None if self.max_cluster_size is None else int(self.max_cluster_size),
+            "max_cluster_size": None if self.max_cluster_size is None else _engine_int(self.max_cluster_size),
             "alpha": float(self.alpha),
             "cluster_selection_method": self.cluster_selection_method,
             "allow_single_cluster": bool(self.allow_single_cluster),
@@ -364,7 +374,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         their first row (0 for the cluster of the first non-noise row, and so on)."""
         if not hasattr(self, "labels_"):
             raise NotFittedError("dbscan_clustering needs a fitted HDBSCAN; call fit first")
-        r = get_engine().call("cut", {"cut_distance": float(cut_distance), "min_cluster_size": int(min_cluster_size)},
+        # scikit-learn takes any int here: below 1 it acts as 1 (every component is large enough)
+        mcs = max(1, _engine_int(min_cluster_size))
+        r = get_engine().call("cut", {"cut_distance": float(cut_distance), "min_cluster_size": mcs},
                               {"mst": np.ascontiguousarray(self.minimum_spanning_tree_, dtype="<f8")})
         labels = self.labels_.copy()
         rows, first = np.unique(self._fitted_rows(), return_index=True)   # a weighted row: its first copy's

@@ -46,6 +46,8 @@ def _digest(clusterer, model):
 
 def _points(clusterer, points):
     X = np.asarray(points)
+    if X.dtype.kind == "c":   # as fit refuses it (numpy would drop the imaginary parts with a warning)
+        raise ValueError("Complex data not supported")
     if X.ndim != 2:
         raise ValueError(f"Expected 2D array of new points, got shape {X.shape}")
     n_features = getattr(clusterer, "n_features_in_", X.shape[1])

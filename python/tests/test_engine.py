@@ -1,6 +1,7 @@
 """The engine process: one per Python process, restarted after a crash, cancelled by Ctrl-C, bounded
 requests, and the order in which it is looked for."""
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -231,6 +232,56 @@ def test_a_forked_child_starts_its_own_engine_and_leaves_the_parents_alone():
         child_pid, child_engine, n = pool.apply(_fit_in_child)
     assert child_pid != os.getpid() and child_engine not in (None, parent_engine) and n == 200
     assert e.pid == parent_engine
+    assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
+
+
+def test_a_fork_while_another_thread_holds_the_engine_leaves_the_child_free_and_the_parents_close_quick():
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    held, release = threading.Event(), threading.Event()
+
+    def hold():   # another thread in the middle of a call, as a long fit is
+        with e._lock:
+            held.set()
+            release.wait(30)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(10)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: its first call must not wait for the parent's thread
+        os.close(r)
+        try:
+            n = len(sylva.HDBSCAN().fit_predict(small()))
+            os.write(w, str(n).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    try:
+        ready, _, _ = select.select([r], [], [], 60)
+        assert ready, "the forked child's first fit did not return within 60 s"
+        assert os.read(r, 16) == b"200"
+    finally:
+        release.set()
+        t.join()
+        os.close(r)
+        os.kill(pid, signal.SIGKILL)   # done already, or stuck: either way it ends here
+        os.waitpid(pid, 0)
+    # the parent closes its engine at once although the child, still alive or not, inherited its pipes
+    other = sylva._engine.Engine()
+    assert other.hello   # started
+    child = os.fork()
+    if child == 0:
+        time.sleep(20)
+        os._exit(0)
+    try:
+        t0 = time.monotonic()
+        other.close()
+        assert time.monotonic() - t0 < 2.0
+    finally:
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
     assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
 
 

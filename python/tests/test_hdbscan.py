@@ -187,6 +187,19 @@ def test_bad_input_is_a_value_error():
         sylva.HDBSCAN(min_cluster_size=2).fit(np.array([[0], [2 ** 60], [5]], dtype=np.int64))
 
 
+def test_counts_beyond_a_java_int_act_as_scikit_learns_do():
+    # scikit-learn takes any int: a min_cluster_size beyond every count leaves all noise, a max_cluster_size
+    # beyond every count limits nothing, and dbscan_clustering's min_cluster_size below 1 acts as 1
+    x = blobs(200, 2, 3, 4)
+    assert (sylva.HDBSCAN(min_cluster_size=2 ** 40, min_samples=5).fit_predict(x) == -1).all()
+    plain = sylva.HDBSCAN().fit(x)
+    np.testing.assert_array_equal(sylva.HDBSCAN(max_cluster_size=2 ** 63).fit_predict(x), plain.labels_)
+    np.testing.assert_array_equal(plain.dbscan_clustering(0.5, min_cluster_size=0),
+                                  plain.dbscan_clustering(0.5, min_cluster_size=1))
+    np.testing.assert_array_equal(plain.dbscan_clustering(0.5, min_cluster_size=-3),
+                                  plain.dbscan_clustering(0.5, min_cluster_size=1))
+
+
 def test_works_without_scikit_learn(tmp_path):
     # numpy is the only hard dependency: with scikit-learn hidden the estimator still fits and has params
     code = (

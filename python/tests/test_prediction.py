@@ -70,6 +70,12 @@ def test_every_fitted_point_is_predicted_back_to_its_own_label():
         np.testing.assert_array_equal(labels, c.labels_, err_msg=f"trial {trial}: n={n} d={d} {params}")
 
 
+def test_complex_new_points_are_refused_as_fit_refuses_them(fitted):
+    _, c, _ = fitted
+    with pytest.raises(ValueError, match="Complex data not supported"):
+        sylva.approximate_predict(c, np.zeros((2, c.n_features_in_), dtype=complex))
+
+
 def test_the_model_pickles_with_the_estimator(fitted):
     _, c, new = fitted
     c2 = pickle.loads(pickle.dumps(c))
