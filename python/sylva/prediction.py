@@ -44,7 +44,22 @@ def _digest(clusterer, model):
     return digest
 
 
+def _check_feature_names(clusterer, points):
+    """New points given as a table (a pandas DataFrame, anything with ``columns``) must name the fit's features in
+    the fit's order when the fit had names (``feature_names_in_``): the same coordinates in another order would be
+    assigned as other points, silently (the ``hdbscan`` package does not check; scikit-learn's estimators do)."""
+    names = getattr(clusterer, "feature_names_in_", None)
+    columns = getattr(points, "columns", None)
+    if names is None or columns is None:
+        return
+    given = [str(c) for c in columns]
+    if given != [str(n) for n in names]:
+        raise ValueError(f"The feature names should match those that were passed during fit: fitted on "
+                         f"{list(map(str, names))}, given {given}")
+
+
 def _points(clusterer, points):
+    _check_feature_names(clusterer, points)
     X = np.asarray(points)
     if X.dtype.kind == "c":   # as fit refuses it (numpy would drop the imaginary parts with a warning)
         raise ValueError("Complex data not supported")

@@ -76,6 +76,32 @@ def test_complex_new_points_are_refused_as_fit_refuses_them(fitted):
         sylva.approximate_predict(c, np.zeros((2, c.n_features_in_), dtype=complex))
 
 
+class _Table:
+    """Just enough of a DataFrame for the name check: named columns and the values."""
+
+    def __init__(self, values, columns):
+        self.values, self.columns = np.asarray(values), list(columns)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values if dtype is None else self.values.astype(dtype)
+
+
+def test_new_points_in_a_table_must_name_the_fits_features_in_order(fitted):
+    _, c, new = fitted
+    import copy
+    named = copy.deepcopy(c)
+    names = [f"s{j}" for j in range(c.n_features_in_)]
+    named.feature_names_in_ = np.asarray(names, dtype=object)
+    expected = sylva.approximate_predict(c, new)[0]
+    np.testing.assert_array_equal(sylva.approximate_predict(named, _Table(new, names))[0], expected)
+    np.testing.assert_array_equal(sylva.approximate_predict(named, new)[0], expected)   # plain arrays carry no names
+    swapped = names[1:] + names[:1]
+    with pytest.raises(ValueError, match="feature names should match"):
+        sylva.approximate_predict(named, _Table(new, swapped))
+    with pytest.raises(ValueError, match="feature names should match"):
+        sylva.membership_vector(named, _Table(new, swapped))
+
+
 def test_the_model_pickles_with_the_estimator(fitted):
     _, c, new = fitted
     c2 = pickle.loads(pickle.dumps(c))
