@@ -243,6 +243,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def _threads(self):
         if self.n_jobs is None:
             return None
+        if not (_integer(self.n_jobs) and self.n_jobs != 0):   # set after the fit, before a prediction
+            raise InvalidParameterError(f"The 'n_jobs' parameter of HDBSCAN must be a non-zero int or None. Got "
+                                        f"{self.n_jobs!r} instead.")
         if self.n_jobs > 0:
             return int(self.n_jobs)
         cores = get_engine().hello.get("threads", 1)

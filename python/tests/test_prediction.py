@@ -102,6 +102,14 @@ def test_new_points_in_a_table_must_name_the_fits_features_in_order(fitted):
         sylva.membership_vector(named, _Table(new, swapped))
 
 
+def test_a_bad_n_jobs_set_after_the_fit_is_named_at_prediction(fitted):
+    _, c, new = fitted
+    import copy
+    later = copy.deepcopy(c).set_params(n_jobs="x")
+    with pytest.raises(ValueError, match="'n_jobs' parameter of HDBSCAN must be a non-zero int or None"):
+        sylva.approximate_predict(later, new)
+
+
 def test_the_model_pickles_with_the_estimator(fitted):
     _, c, new = fitted
     c2 = pickle.loads(pickle.dumps(c))
