@@ -35,7 +35,7 @@ final class FiniteRows {
         this.points = points;
     }
 
-    private static FiniteRows all(int n) {
+    static FiniteRows all(int n) {
         return new FiniteRows(null, null, null, n);
     }
 

@@ -12,6 +12,8 @@ import org.sylva.hdbscan.engine.MutualReachabilityMst;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.hierarchy.SelectionParameters;
 import org.sylva.hdbscan.metric.BruteForceEngine;
+import org.sylva.hdbscan.metric.DistanceGraph;
+import org.sylva.hdbscan.metric.GraphSpanningTree;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.parallel.Execution;
 import org.sylva.parallel.Pools;
@@ -236,6 +238,52 @@ public final class Hdbscan {
         // read in place when every row takes part: guard against the caller writing into it meanwhile
         InputGuard guard = fittedRows == coords ? InputGuard.of(coords) : InputGuard.NONE;
         return fitRows(fittedRows, n, d, rows, guard, progress, cancel);
+    }
+
+    /** Fits a sparse precomputed distance matrix, without progress reporting or cancellation. */
+    public HdbscanResult fit(DistanceGraph graph) {
+        return fit(graph, ProgressListener.NONE, CancellationToken.NEVER);
+    }
+
+    /**
+     * Clusters the points of a sparse precomputed distance matrix, for an estimator whose metric is
+     * {@link Metric#precomputed()}: pairs not stored are no edge, and a point's core distance is the
+     * {@code minSamples}-th smallest distance stored in its row, as scikit-learn fits a sparse matrix
+     * ({@link GraphSpanningTree}). The result's arrays are those of a dense fit (a graph storing every pair and the
+     * diagonal gives bitwise the dense matrix's result); progress and cancellation as the other fits.
+     *
+     * <pre>{@code
+     * HdbscanResult r = Hdbscan.builder().metric(Metric.precomputed()).minSamples(5).build()
+     *         .fit(DistanceGraph.ofCsr(n, indptr, indices, data));
+     * }</pre>
+     *
+     * @throws InvalidInputException for another metric, fewer than two points, {@code minSamples} above the point
+     *     count, a row storing fewer than {@code minSamples} distances, or a graph in several connected pieces
+     */
+    public HdbscanResult fit(DistanceGraph graph, ProgressListener progress, CancellationToken cancel) {
+        Objects.requireNonNull(graph, "graph");
+        Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(cancel, "cancel");
+        if (!metric().isPrecomputed()) {
+            throw InvalidInputException.forParameter("metric", "a sparse distance matrix is fitted with the metric "
+                    + "precomputed; this estimator's metric is " + metric().name());
+        }
+        int n = graph.size();
+        FiniteRows rows = FiniteRows.all(n);
+        if (n < 2) throw new InvalidInputException(rows.describeCount(n, n) + ": HDBSCAN needs at least two points");
+        if (minSamples() > n) {
+            throw InvalidInputException.forParameter("min_samples", "min_samples (" + minSamples()
+                    + ") must be at most the number of " + rows.describeCount(n, n));
+        }
+        MemoryBudget.checkGraph(n, graph.storedEntries());
+        stopIfAsked(cancel);
+        MutualReachabilityMst m = GraphSpanningTree.compute(graph, minSamples(), alpha(),
+                new Execution(threads, progress, cancel));
+        stopIfAsked(cancel);
+        HdbscanResult r = HdbscanResult.fromSpanningTree(parameters, n, n, rows, m.coreDistances(), m.tree(),
+                m.stageSeconds(), cancel);
+        stopIfAsked(cancel);
+        return r;
     }
 
     /** Refuses weights that do not fit the input or this estimator (before any work). */

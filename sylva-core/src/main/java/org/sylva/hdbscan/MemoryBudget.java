@@ -101,16 +101,30 @@ final class MemoryBudget {
         require(n, d, "", n * (64 + 24 + 32 + 2 * 24 + 40) + (copiesRows ? n * d * 8 : 0));
     }
 
+    /**
+     * A fit on a sparse distance matrix ({@link org.sylva.hdbscan.metric.GraphSpanningTree}): 24 bytes per edge
+     * (each stored pair once: its key, ends and two sort positions), the core distances' scratch, and the
+     * per-point arrays, trees and outputs.
+     */
+    static void checkGraph(long n, long storedEntries) {
+        require(String.format(Locale.ROOT, "a fit of a sparse distance matrix of %d points and %d stored entries", n,
+                storedEntries), 12 * storedEntries + n * (8 + 4 + 32 + 220));
+    }
+
     private static void require(long n, int d, String at, long need) {
+        require(String.format(Locale.ROOT, "a fit of %d points x %d dimensions%s", n, d, at), need);
+    }
+
+    private static void require(String what, long need) {
         Runtime rt = Runtime.getRuntime();
         long available = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
         if (need > available) {
             long gib = (long) Math.ceil((need + (rt.totalMemory() - rt.freeMemory())) / 1073741824.0) + 1;
             throw new InvalidInputException(String.format(Locale.ROOT,
-                    "a fit of %d points x %d dimensions%s needs about %s of heap beyond the "
+                    "%s needs about %s of heap beyond the "
                             + "input, but only %s is available (give the JVM -Xmx%dg or more; through the sylva "
                             + "launcher: SYLVA_JAVA_OPTS=-Xmx%dg)",
-                    n, d, at, size(need, true), size(Math.max(available, 0), false), gib, gib));
+                    what, size(need, true), size(Math.max(available, 0), false), gib, gib));
         }
     }
 

@@ -1,0 +1,182 @@
+package org.sylva.hdbscan.metric;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
+import org.sylva.data.InvalidInputException;
+
+/**
+ * A sparse precomputed distance matrix: the stored entries of a symmetric {@code n x n} matrix in compressed
+ * rows (scipy's CSR: row {@code i}'s columns are {@code indices[indptr[i] .. indptr[i + 1] - 1]}, its distances
+ * the same slice of {@code data}), for data whose full matrix would not fit, such as a k-nearest-neighbour graph
+ * or a matrix with its large distances left out. A stored entry {@code (i, j)} is an edge of the graph; an entry
+ * not stored is no edge (infinitely far). The fit's semantics are scikit-learn's for a sparse precomputed matrix
+ * ({@link GraphSpanningTree}): a point's core distance is the {@code min_samples}-th smallest distance stored in
+ * its row, a stored diagonal entry counting as the point itself.
+ *
+ * <p>Checked once when made, each refusal naming the first entry at fault: the shape of the three arrays,
+ * columns within {@code [0, n)} and none twice in a row, distances finite and {@code >= 0}, a stored diagonal
+ * entry 0, and symmetry: every stored {@code (i, j)} has a stored {@code (j, i)} within scikit-learn's tolerance
+ * ({@code |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|}, as the dense matrix's check). Both entries then hold the upper
+ * triangle's value {@code D[min(i, j), max(i, j)]}, as the dense path reads, so a matrix symmetric only to
+ * rounding gives one answer. Immutable: rows are kept sorted by column in private copies; {@code -0.0} is
+ * stored as {@code 0.0}.
+ *
+ * <pre>{@code
+ * // points 0-1 at 1.0 and 1-2 at 2.0, both directions stored
+ * DistanceGraph g = DistanceGraph.ofCsr(3, new int[] {0, 1, 3, 4}, new int[] {1, 0, 2, 1},
+ *         new double[] {1.0, 1.0, 2.0, 2.0});
+ * int degree = g.rowLength(1);   // 2
+ * }</pre>
+ */
+public final class DistanceGraph {
+    private final int n;
+    private final int[] rowStart;
+    private final int[] columns;
+    private final double[] distances;
+
+    private DistanceGraph(int n, int[] rowStart, int[] columns, double[] distances) {
+        this.n = n;
+        this.rowStart = rowStart;
+        this.columns = columns;
+        this.distances = distances;
+    }
+
+    /**
+     * The graph of {@code n} points whose row {@code i} stores columns {@code indices[indptr[i] ..
+     * indptr[i + 1] - 1]} at distances {@code data[..]} (in any order within a row). The arrays are copied.
+     *
+     * @throws InvalidInputException naming the first entry or array that breaks a rule of the class comment
+     */
+    public static DistanceGraph ofCsr(int n, int[] indptr, int[] indices, double[] data) {
+        Objects.requireNonNull(indptr, "indptr");
+        Objects.requireNonNull(indices, "indices");
+        Objects.requireNonNull(data, "data");
+        if (n < 0) throw new InvalidInputException("a sparse distance matrix needs n >= 0 points; got " + n);
+        if (indptr.length != n + 1) {
+            throw new InvalidInputException("sparse distance matrix: indptr has " + indptr.length + " entries, expected n + 1 = "
+                    + (n + 1L) + " for " + n + " points");
+        }
+        if (indices.length != data.length) {
+            throw new InvalidInputException("sparse distance matrix: indices has " + indices.length + " entries but data has "
+                    + data.length + "; they must match");
+        }
+        if (indptr[0] != 0 || indptr[n] != indices.length) {
+            throw new InvalidInputException("sparse distance matrix: indptr must start at 0 and end at the number of stored "
+                    + "entries (" + indices.length + "); it runs from " + indptr[0] + " to " + indptr[n]);
+        }
+        for (int i = 0; i < n; i++) {
+            if (indptr[i + 1] < indptr[i]) {
+                throw new InvalidInputException("sparse distance matrix: indptr decreases at row " + i + " (" + indptr[i]
+                        + " then " + indptr[i + 1] + ")");
+            }
+        }
+        int[] cols = indices.clone();
+        double[] vals = data.clone();
+        sortRows(n, indptr, cols, vals);
+        for (int i = 0; i < n; i++) {
+            for (int e = indptr[i]; e < indptr[i + 1]; e++) {
+                int j = cols[e];
+                double v = vals[e];
+                if (j < 0 || j >= n) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix: row %d stores "
+                            + "column %d, outside [0, %d)", i, j, n));
+                }
+                if (e > indptr[i] && cols[e - 1] == j) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix: row %d stores "
+                            + "column %d twice; sum or drop duplicate entries first (scipy: sum_duplicates())", i, j));
+                }
+                if (!Double.isFinite(v) || v < 0) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix: entry (%d, %d) "
+                            + "is %s; distances must be finite and >= 0", i, j, v));
+                }
+                if (i == j && v != 0) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix: diagonal entry "
+                            + "(%d, %d) is %s; a point's distance to itself must be 0", i, i, v));
+                }
+                if (v == 0) vals[e] = 0.0;   // -0.0 sorts before 0.0 in the edge order
+            }
+        }
+        int[] start = indptr.clone();
+        symmetrise(n, start, cols, vals);
+        return new DistanceGraph(n, start, cols, vals);
+    }
+
+    /** Sorts each row's entries by column (rows already in order, as scipy's canonical form, are left as they are). */
+    private static void sortRows(int n, int[] indptr, int[] cols, double[] vals) {
+        long[] keys = null;
+        double[] tmp = null;
+        for (int i = 0; i < n; i++) {
+            int a = indptr[i], b = indptr[i + 1];
+            boolean sorted = true;
+            for (int e = a + 1; e < b && sorted; e++) sorted = cols[e - 1] <= cols[e];
+            if (sorted) continue;
+            int m = b - a;
+            if (keys == null || keys.length < m) {
+                keys = new long[m];
+                tmp = new double[m];
+            }
+            // column in the high half, position in the low half: one sort keeps each distance with its column
+            for (int e = 0; e < m; e++) keys[e] = ((long) cols[a + e] << 32) | e;
+            Arrays.sort(keys, 0, m);
+            for (int e = 0; e < m; e++) tmp[e] = vals[a + (int) keys[e]];
+            for (int e = 0; e < m; e++) {
+                cols[a + e] = (int) (keys[e] >> 32);
+                vals[a + e] = tmp[e];
+            }
+        }
+    }
+
+    /** Checks that {@code (j, i)} is stored for every {@code (i, j)}, within tolerance, and writes the upper triangle's value into both. */
+    private static void symmetrise(int n, int[] start, int[] cols, double[] vals) {
+        for (int i = 0; i < n; i++) {
+            for (int e = start[i]; e < start[i + 1]; e++) {
+                int j = cols[e];
+                if (j == i) continue;
+                int t = Arrays.binarySearch(cols, start[j], start[j + 1], i);
+                if (t < 0) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix is not symmetric: "
+                            + "entry (%d, %d) is stored but (%d, %d) is not (symmetrise it, e.g. G.maximum(G.T) for a "
+                            + "k-nearest-neighbour graph)", i, j, j, i));
+                }
+                if (j < i) continue;   // its value was checked, and set, from the upper triangle's entry
+                double a = vals[e], b = vals[t];
+                if (Math.abs(a - b) > PairDistances.SYMMETRY_ATOL + PairDistances.SYMMETRY_RTOL * Math.abs(b)) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix is not symmetric: "
+                            + "entry (%d, %d) is %s but (%d, %d) is %s (symmetrise it, e.g. (G + G.T) / 2)", i, j, a, j, i, b));
+                }
+                vals[t] = a;
+            }
+        }
+    }
+
+    /** The number of points. */
+    public int size() {
+        return n;
+    }
+
+    /** The number of stored entries (both directions of each edge, and any diagonal entries). */
+    public int storedEntries() {
+        return columns.length;
+    }
+
+    /** The number of entries stored in row {@code i}. */
+    public int rowLength(int i) {
+        return rowStart[i + 1] - rowStart[i];
+    }
+
+    /** The position of row {@code i}'s first entry (rows are consecutive, each sorted by column). */
+    public int rowStart(int i) {
+        return rowStart[i];
+    }
+
+    /** The column of the entry at {@code position}. */
+    public int column(int position) {
+        return columns[position];
+    }
+
+    /** The distance of the entry at {@code position}: the upper triangle's value of its pair. */
+    public double distance(int position) {
+        return distances[position];
+    }
+}
