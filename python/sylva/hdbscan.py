@@ -69,6 +69,40 @@ def _pairwise(data, metric, p=2):
     return np.sqrt((diff * diff).sum(axis=2))
 
 
+def _issparse(X) -> bool:
+    """A scipy sparse matrix or array (scipy is not needed unless one is given)."""
+    try:
+        from scipy.sparse import issparse
+    except ImportError:
+        return False
+    return issparse(X)
+
+
+def _sparse_distances(X) -> dict:
+    """A sparse precomputed distance matrix as the engine's three CSR arrays (the engine checks symmetry, values and
+    that each row stores at least ``min_samples`` distances; pairs not stored are no edge)."""
+    if X.shape[0] != X.shape[1]:
+        raise ValueError(f"The precomputed distance matrix is expected to be symmetric, however it has shape "
+                         f"{X.shape}. Please verify that the distance matrix was constructed correctly.")
+    X = X.tocsr()
+    index = "<i4" if max(X.nnz, X.shape[0]) < 2**31 else "<i8"
+    return {"graph_indptr": np.ascontiguousarray(X.indptr, dtype=index),
+            "graph_indices": np.ascontiguousarray(X.indices, dtype=index),
+            "graph_data": np.ascontiguousarray(X.data, dtype="<f8")}
+
+
+def _densified(X) -> np.ndarray:
+    """A sparse feature matrix as a dense one: the engine's index works on dense rows (scikit-learn's HDBSCAN computes
+    the dense n x n distance matrix of a sparse input)."""
+    need = X.shape[0] * X.shape[1] * np.dtype(X.dtype).itemsize
+    try:
+        return X.toarray()
+    except MemoryError:
+        raise ValueError(f"a sparse X of shape {X.shape} is fitted as a dense array, which needs {need / 2**30:.1f} GiB "
+                         f"that could not be allocated; reduce its features (e.g. TruncatedSVD) or give a sparse "
+                         f"precomputed distance matrix (metric='precomputed')") from None
+
+
 class HDBSCAN(ClusterMixin, BaseEstimator):
     """Exact HDBSCAN with scikit-learn's ``sklearn.cluster.HDBSCAN`` parameters and defaults, on the Sylva
     engine (all cores, deterministic).
@@ -262,7 +296,15 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                     raise ValueError(f"X holds strings that are not numbers: {e}") from None
         if HAVE_SKLEARN:
             from sklearn.utils.validation import validate_data
-            return validate_data(self, X, accept_sparse=False, ensure_all_finite=False, dtype="numeric")
+            # a sparse matrix of any format arrives as CSR (as scikit-learn's HDBSCAN takes it)
+            return validate_data(self, X, accept_sparse="csr", ensure_all_finite=False, dtype="numeric")
+        if _issparse(X):
+            X = X.tocsr()
+            if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
+                raise ValueError(f"Found array with shape {X.shape}; HDBSCAN needs at least one sample and one "
+                                 "feature")
+            self.n_features_in_ = X.shape[1]
+            return X
         X = np.asarray(X)
         if X.dtype.kind == "O":
             X = X.astype(np.float64)
@@ -289,6 +331,12 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         ``prediction_data``."""
         self._check_params()
         X = self._validate_X(X)
+        graph = None
+        if _issparse(X):
+            if self.metric == "precomputed":
+                graph = _sparse_distances(X)
+            else:
+                X = _densified(X)
         weights = None
         if sample_weight is not None:
             weights = np.asarray(sample_weight)
@@ -307,7 +355,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         if min_samples > X.shape[0] and weights is None:
             raise ValueError(f"min_samples ({min_samples}) must be at most the number of samples in X "
                              f"({X.shape[0]})")
-        points = fit_dtype(X)
+        points = fit_dtype(X) if graph is None else None
         params = {
             "min_cluster_size": _engine_int(self.min_cluster_size),
             "min_samples": None if self.min_samples is None else _engine_int(self.min_samples),
@@ -325,10 +373,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             params["backend"] = self.backend
         if self.metric_params:
             params["p"] = float(self.metric_params["p"])
-        if self.metric == "precomputed":
+        if self.metric == "precomputed" and graph is None:
             X = np.ascontiguousarray(X, dtype="<f8")   # any memory order or byte order, as scikit-learn takes it
             points = X
-        arrays = {"points": points}
+        arrays = {"points": points} if graph is None else graph
         if weights is not None:
             arrays["sample_weight"] = weights
         r = get_engine().call("hdbscan", params, arrays)
@@ -424,6 +472,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
         tags.input_tags.allow_nan = self.metric != "precomputed"   # a distance matrix must be finite
         tags.non_deterministic = False
         return tags

@@ -60,6 +60,8 @@ def _check_feature_names(clusterer, points):
 
 def _points(clusterer, points):
     _check_feature_names(clusterer, points)
+    if hasattr(points, "toarray") and hasattr(points, "tocsr"):   # scipy sparse: fitted densified, predicted so
+        points = points.toarray()
     X = np.asarray(points)
     if X.dtype.kind == "c":   # as fit refuses it (numpy would drop the imaginary parts with a warning)
         raise ValueError("Complex data not supported")

@@ -7,9 +7,8 @@ Every check that scikit-learn yields runs and passes; none is listed as an expec
   environment (it passes with it set);
 * ``check_estimators_nan_inf`` is not yielded: the estimator's tags say ``allow_nan``, because rows with
   NaN or an infinity are left out and labelled -3 / -2, as scikit-learn's HDBSCAN does;
-* sparse input: the engine takes dense arrays only (scikit-learn's HDBSCAN also takes sparse ones), so
-  the tags say ``sparse=False`` and the sparse checks verify only that a sparse matrix is refused with a
-  clear error;
+* sparse input: taken, as scikit-learn's HDBSCAN takes it (the tags say ``sparse=True``): a sparse feature
+  matrix is fitted densified, a sparse precomputed distance matrix as a graph (``test_sparse.py``);
 * checks of ``predict``, ``transform`` and the like (sample-order and subset invariance, ``n_features_in_``
   at prediction): there is nothing to check, HDBSCAN has only ``fit`` and ``fit_predict``, as
   scikit-learn's;

@@ -11,6 +11,7 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.SampleWeights;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.metric.DistanceGraph;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.parallel.Execution;
@@ -26,7 +27,9 @@ import org.sylva.progress.ProgressListener;
  * {@code persistence} (float64). With {@code prediction_data: true} it also answers with {@code model}
  * (uint8): the bytes of the fitted {@link HdbscanModel} (a model file), which a {@code predict} request
  * sends back ({@link PredictHandler}). {@code metric} (scikit-learn's names) and {@code p} (minkowski's
- * exponent) choose the distance; with {@code precomputed} the points are the n x n distance matrix. An
+ * exponent) choose the distance; with {@code precomputed} the points are the n x n distance matrix, or the
+ * request holds a sparse one instead of points ({@code graph_indptr}, {@code graph_indices}, {@code graph_data}:
+ * scipy's CSR arrays, fitted as {@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}). An
  * optional {@code sample_weight} array (one whole number per point) weights the rows
  * ({@link SampleWeights}); the answer then also holds {@code fitted_rows} (int32): the row of each point
  * the trees index. {@code backend} ({@code auto}, {@code scalar}, {@code simd}, {@code opencl},
@@ -38,6 +41,8 @@ final class HdbscanHandler implements Handler {
     static final List<String> PARAMETERS = List.of("min_cluster_size", "min_samples", "cluster_selection_epsilon",
             "max_cluster_size", "alpha", "cluster_selection_method", "allow_single_cluster", "non_finite", "threads",
             "prediction_data", "metric", "p", "backend");
+    /** The answer's {@code backend} for a sparse distance matrix: its own stages, on the CPU. */
+    static final String GRAPH_ENGINE = "cpu/sparse-graph";
     /** The metric names {@link Metric#parse} accepts, aliases included. */
     private static final String[] METRICS = {"euclidean", "l2", "manhattan", "l1", "cityblock", "chebyshev", "infinity",
         "minkowski", "cosine", "precomputed"};
@@ -61,6 +66,11 @@ final class HdbscanHandler implements Handler {
                         ? NonFinitePolicy.REJECT : NonFinitePolicy.SKLEARN)
                 .metric(Metric.parse(p.choice("metric", "euclidean", METRICS), p.has("p") ? p.number("p", 2) : null))
                 .build();
+        DistanceGraph graph = RequestArrays.distanceGraph(request);
+        if (graph != null) {
+            long start = System.nanoTime();
+            return answer(fitGraph(h, graph, p, request, cancel), null, start, GRAPH_ENGINE, cancel);
+        }
         WireArray points = RequestArrays.points(request);
         int n = (int) points.dim(0);
         int d = (int) points.dim(1);
@@ -80,14 +90,40 @@ final class HdbscanHandler implements Handler {
                     : PointSet.unchecked(n, d, (float[]) points.data());
             model = HdbscanModel.of(r, fitted, new Execution(h.threads(), ProgressListener.NONE, cancel)).toBytes();
         }
+        // which engine ran: the CPU kernels' choice, or the GPU engine and its device
+        return answer(r, model, t0, h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id()
+                : h.engine().name(), cancel);
+    }
+
+    /** The fit of a sparse distance matrix: metric precomputed, no weights, no prediction data (euclidean only). */
+    private static HdbscanResult fitGraph(Hdbscan h, DistanceGraph graph, Params p, Frame request,
+            CancellationToken cancel) {
+        if (!h.metric().isPrecomputed()) {
+            throw InvalidInputException.forParameter("metric", "a sparse distance matrix needs metric 'precomputed'; "
+                    + "got " + h.metric().name());
+        }
+        if (request.array("sample_weight") != null) {
+            throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
+                    + "metric only; this fit uses precomputed");
+        }
+        if (p.bool("prediction_data", false)) {
+            throw InvalidInputException.forParameter("prediction_data", "prediction data is available with the "
+                    + "euclidean metric only; this fit uses precomputed");
+        }
+        HdbscanResult r = h.fit(graph, ProgressListener.NONE, cancel);
+        cancel.throwIfCancelled();
+        return r;
+    }
+
+    /** The answer frame: the result's arrays, the model's bytes when made, and the fit's figures. */
+    private static Frame answer(HdbscanResult r, byte[] model, long t0, String engine, CancellationToken cancel) {
+        int n = r.size();
         double seconds = (System.nanoTime() - t0) / 1e9;
         cancel.throwIfCancelled();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("n_clusters", r.clusterCount());
         out.put("compute_seconds", seconds);
-        // which engine ran: the CPU kernels' choice, or the GPU engine and its device
-        out.put("backend", h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id()
-                : h.engine().name());
+        out.put("backend", engine);
         var slt = r.singleLinkageTree();
         var ct = r.condensedTree();
         var mst = r.spanningTree();

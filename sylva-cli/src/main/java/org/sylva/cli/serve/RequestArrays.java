@@ -1,13 +1,16 @@
 package org.sylva.cli.serve;
 
 import java.util.Arrays;
+import java.util.List;
 import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.InvalidInputException;
+import org.sylva.hdbscan.metric.DistanceGraph;
 
 /**
  * The checks every command makes on the arrays of a request: the {@code points} (2-D, float32 or
  * float64, at least one column) and the optional {@code batch_idx} (1-D int32 or int64, one id per
- * point, turned into a {@link BatchLayout} whose own errors name the offending id). Errors are
+ * point, turned into a {@link BatchLayout} whose own errors name the offending id), and a sparse distance
+ * matrix's three CSR arrays ({@link DistanceGraph}). Errors are
  * {@link InvalidInputException}s, which the client raises as {@code ValueError}.
  */
 final class RequestArrays {
@@ -79,6 +82,56 @@ final class RequestArrays {
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException("mst: " + e.getMessage());
         }
+    }
+
+    /**
+     * The request's sparse distance matrix, or null when it has none: {@code graph_indptr} ({@code (n + 1,)}),
+     * {@code graph_indices} and {@code graph_data} (one per stored entry), scipy's CSR arrays; the indices int32
+     * or int64, the distances float64 or float32 ({@link DistanceGraph#ofCsr} checks the rest).
+     */
+    static DistanceGraph distanceGraph(Frame request) {
+        WireArray p = request.array("graph_indptr"), c = request.array("graph_indices"), v = request.array("graph_data");
+        if (p == null && c == null && v == null) return null;
+        if (p == null || c == null || v == null) {
+            throw new InvalidInputException("a sparse distance matrix needs the three arrays graph_indptr, graph_indices "
+                    + "and graph_data");
+        }
+        if (request.array("points") != null) {
+            throw new InvalidInputException("the request has both 'points' and a sparse distance matrix; send one");
+        }
+        for (WireArray a : List.of(p, c, v)) {
+            if (a.ndim() != 1) {
+                throw new InvalidInputException(a.name() + " must be a 1-D array; got shape " + Arrays.toString(a.shape()));
+            }
+        }
+        double[] data = switch (v.data()) {
+            case double[] a -> a;
+            case float[] a -> {
+                double[] x = new double[a.length];
+                for (int i = 0; i < a.length; i++) x[i] = a[i];
+                yield x;
+            }
+            default -> throw new InvalidInputException("graph_data must be float64 or float32; got " + v.dtype().wireName());
+        };
+        return DistanceGraph.ofCsr(p.size() - 1, indices(p), indices(c), data);
+    }
+
+    /** An int32 or int64 index array as ints, refusing values beyond a Java array's reach. */
+    private static int[] indices(WireArray a) {
+        return switch (a.data()) {
+            case int[] x -> x;
+            case long[] x -> {
+                int[] y = new int[x.length];
+                for (int i = 0; i < x.length; i++) {
+                    if (x[i] < Integer.MIN_VALUE || x[i] > Integer.MAX_VALUE) {
+                        throw new InvalidInputException(a.name() + "[" + i + "] is " + x[i] + ", beyond a Java array's limit");
+                    }
+                    y[i] = (int) x[i];
+                }
+                yield y;
+            }
+            default -> throw new InvalidInputException(a.name() + " must be int32 or int64; got " + a.dtype().wireName());
+        };
     }
 
     /** The batches of {@code n} points: from the request's {@code batch_idx}, or one batch without it. */

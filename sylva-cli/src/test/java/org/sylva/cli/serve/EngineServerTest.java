@@ -171,6 +171,47 @@ class EngineServerTest {
     }
 
     @Test
+    void aSparseDistanceMatrixIsFittedAsTheLibraryFitsItsGraph() throws Exception {
+        Session s = open();
+        // a path 0 - 1 - ... - 9 with distances 1, 2, ..., 9 and each point's diagonal 0 stored
+        int n = 10;
+        int[] indptr = new int[n + 1];
+        java.util.List<Integer> cols = new java.util.ArrayList<>();
+        java.util.List<Double> vals = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            for (int j = Math.max(0, i - 1); j <= Math.min(n - 1, i + 1); j++) {
+                cols.add(j);
+                vals.add(i == j ? 0.0 : Math.max(i, j));
+            }
+            indptr[i + 1] = cols.size();
+        }
+        int[] indices = cols.stream().mapToInt(Integer::intValue).toArray();
+        double[] data = vals.stream().mapToDouble(Double::doubleValue).toArray();
+        HdbscanResult expected = Hdbscan.builder().metric(org.sylva.hdbscan.metric.Metric.precomputed())
+                .minClusterSize(2).minSamples(2).build()
+                .fit(org.sylva.hdbscan.metric.DistanceGraph.ofCsr(n, indptr, indices, data));
+        long[] wide = new long[indices.length];
+        for (int i = 0; i < wide.length; i++) wide[i] = indices[i];
+        Frame r = s.call("hdbscan", Map.of("min_cluster_size", 2L, "min_samples", 2L, "metric", "precomputed"),
+                WireArray.of("graph_indptr", indptr, n + 1), WireArray.of("graph_indices", wide, wide.length),
+                WireArray.of("graph_data", data, data.length));
+        assertEquals("ok", r.kind(), r.toString());
+        assertEquals(HdbscanHandler.GRAPH_ENGINE, r.params().get("backend"));
+        assertArrayEquals(expected.labels(), (int[]) r.array("labels").data());
+        assertArrayEquals(expected.coreDistances(), (double[]) r.array("core_distances").data());
+        assertArrayEquals(expected.spanningTree().toMatrix(), (double[]) r.array("mst").data());
+        assertArrayEquals(expected.condensedTree().toMatrix(), (double[]) r.array("condensed_tree").data());
+        assertError(s.call("hdbscan", Map.of("metric", "precomputed"), WireArray.of("graph_indptr", indptr, n + 1)),
+                "ValueError", "needs the three arrays");
+        assertError(s.call("hdbscan", Map.of("min_cluster_size", 2L), WireArray.of("graph_indptr", indptr, n + 1),
+                WireArray.of("graph_indices", indices, indices.length), WireArray.of("graph_data", data, data.length)),
+                "ValueError", "needs metric 'precomputed'");
+        assertError(s.call("hdbscan", Map.of("metric", "precomputed"), WireArray.of("graph_indptr", indptr, n + 1),
+                WireArray.of("graph_indices", new long[] {1L << 40}, 1), WireArray.of("graph_data", data, data.length)),
+                "ValueError", "beyond a Java array's limit");
+    }
+
+    @Test
     void predictionDataIsTheModelFileAndPredictAnswersTheModelsResult() throws Exception {
         Session s = open();
         PointSet pts = clips(600).points();

@@ -1,0 +1,115 @@
+"""Sparse input, as scikit-learn's HDBSCAN takes it: a sparse feature matrix is fitted as its dense rows; a
+sparse precomputed distance matrix as a graph (pairs not stored are no edge, each row's core distance the
+min_samples-th smallest distance it stores), scikit-learn's partition wherever the spanning tree is unique."""
+import numpy as np
+import pytest
+
+import sylva
+from conftest import blobs
+
+sp = pytest.importorskip("scipy.sparse")
+
+ARRAYS = ("labels_", "probabilities_", "outlier_scores_", "core_distances_", "minimum_spanning_tree_",
+          "single_linkage_tree_", "condensed_tree_", "cluster_persistence_")
+
+
+def knn_graph(X, k):
+    """Each point's k nearest, itself included as a stored 0, symmetrised, plus each pair (i, i + 1), which joins
+    the clusters' pieces into one graph."""
+    neighbors = pytest.importorskip("sklearn.neighbors")
+    G = neighbors.kneighbors_graph(X, k, mode="distance", include_self=True)
+    n = X.shape[0]
+    chain = np.linalg.norm(X[1:] - X[:-1], axis=1)
+    C = sp.csr_matrix((chain, (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
+    G = G.maximum(G.T).maximum(C).maximum(C.T).tocsr()
+    # maximum() drops the stored zeros of the diagonal: store them again (a point is its own first neighbour)
+    G = (G + sp.csr_matrix((np.zeros(n), (np.arange(n), np.arange(n))), shape=(n, n))).tocsr()
+    G.sort_indices()
+    return G
+
+
+def test_a_sparse_feature_matrix_is_the_dense_fit_byte_for_byte():
+    X = blobs(300, 5, 3, seed=1)
+    X[np.abs(X) < 0.8] = 0   # something to leave out
+    S = sp.csr_matrix(X)
+    dense = sylva.HDBSCAN(min_cluster_size=8).fit(X)
+    for fmt in ("csr", "csc", "coo", "lil"):
+        ours = sylva.HDBSCAN(min_cluster_size=8).fit(S.asformat(fmt))
+        for name in ARRAYS:
+            np.testing.assert_array_equal(getattr(dense, name), getattr(ours, name), err_msg=f"{fmt} {name}")
+
+
+def test_prediction_takes_sparse_new_points_as_dense_ones():
+    X = blobs(200, 3, 2, seed=2)
+    h = sylva.HDBSCAN(min_cluster_size=8, prediction_data=True).fit(sp.csr_matrix(X))
+    labels, strengths = sylva.approximate_predict(h, sp.csr_matrix(X[:20] + 0.01))
+    want_labels, want_strengths = sylva.approximate_predict(h, X[:20] + 0.01)
+    np.testing.assert_array_equal(labels, want_labels)
+    np.testing.assert_array_equal(strengths, want_strengths)
+
+
+def test_a_complete_sparse_matrix_with_its_diagonal_is_the_dense_matrix_fit():
+    X = blobs(150, 3, 3, seed=3)
+    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    n = len(X)
+    i, j = np.indices((n, n))
+    S = sp.csr_matrix((D.ravel(), (i.ravel(), j.ravel())), shape=(n, n))   # keeps the stored zeros
+    assert S.nnz == n * n
+    for ms in (1, 5):
+        dense = sylva.HDBSCAN(metric="precomputed", min_cluster_size=6, min_samples=ms).fit(D)
+        ours = sylva.HDBSCAN(metric="precomputed", min_cluster_size=6, min_samples=ms).fit(S)
+        assert ours.engine_backend_ == "cpu/sparse-graph"
+        for name in ARRAYS:
+            np.testing.assert_array_equal(getattr(dense, name), getattr(ours, name), err_msg=f"{ms} {name}")
+
+
+def same_partition(a, b):
+    pairs = set(zip(a.tolist(), b.tolist()))
+    return (len(pairs) == len(set(a.tolist())) == len(set(b.tolist()))
+            and all((x < 0) == (y < 0) for x, y in pairs))
+
+
+def test_a_nearest_neighbour_graph_gives_scikit_learns_clusters_where_no_weights_tie():
+    # scikit-learn takes the spanning tree from scipy's minimum_spanning_tree, whose edge directions number its
+    # clusters; Sylva numbers them as its dense fits do (Prim's orientation from point 0), so the partition and
+    # each point's probability are compared, and the spanning tree's weights
+    skc = pytest.importorskip("sklearn.cluster")
+    compared = 0
+    for seed in range(12):
+        X = blobs(400, 2 + seed % 3, 2 + seed % 4, seed=100 + seed)
+        G = knn_graph(X, 10)
+        for ms in (1, 2, 4):
+            params = dict(metric="precomputed", min_cluster_size=8, min_samples=ms)
+            ours = sylva.HDBSCAN(**params).fit(G)
+            weights = np.sort(ours.minimum_spanning_tree_[:, 2])
+            if np.any(weights[1:] == weights[:-1]):
+                continue
+            theirs = skc.HDBSCAN(copy=True, **params).fit(G)
+            where = f"seed {seed}, min_samples {ms}"
+            np.testing.assert_array_equal(weights, np.sort(theirs._single_linkage_tree_["value"]), err_msg=where)
+            assert same_partition(ours.labels_, theirs.labels_), where
+            np.testing.assert_array_equal(ours.probabilities_, theirs.probabilities_, err_msg=where)
+            compared += 1
+    assert compared >= 10, f"only {compared} tie-free fits compared"
+
+
+def test_what_a_graph_cannot_be_fitted_with_is_named():
+    X = blobs(100, 2, 2, seed=4)
+    G = knn_graph(X, 6)
+    h = sylva.HDBSCAN(metric="precomputed", min_cluster_size=5)
+    with pytest.raises(ValueError, match="fewer than min_samples = 8"):
+        sylva.HDBSCAN(metric="precomputed", min_cluster_size=5, min_samples=8).fit(G)
+    from sklearn.neighbors import kneighbors_graph
+    with pytest.raises(ValueError, match="not symmetric"):
+        h.fit(kneighbors_graph(X, 6, mode="distance", include_self=True))
+    two = sp.block_diag([G, G]).tocsr()
+    with pytest.raises(ValueError, match="2 connected components"):
+        h.fit(two)
+    with pytest.raises(ValueError, match="expected to be symmetric, however it has shape"):
+        h.fit(G[:, :50])
+    with pytest.raises(ValueError, match="must be False for a metric other than"):
+        sylva.HDBSCAN(metric="precomputed", prediction_data=True).fit(G)
+    bad = G.copy()
+    bad.data[3] = np.nan
+    with pytest.raises(ValueError, match=r"is nan|is NaN"):
+        h.fit(bad)
