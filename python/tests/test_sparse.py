@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import sylva
-from conftest import blobs
+from conftest import assert_same_bytes, blobs, load
 
 sp = pytest.importorskip("scipy.sparse")
 
@@ -113,3 +113,28 @@ def test_what_a_graph_cannot_be_fitted_with_is_named():
     bad.data[3] = np.nan
     with pytest.raises(ValueError, match=r"is nan|is NaN"):
         h.fit(bad)
+
+
+OUTPUTS = {"labels": "labels_", "probabilities": "probabilities_", "outlier_scores": "outlier_scores_",
+           "core_distances": "core_distances_", "mst": "minimum_spanning_tree_",
+           "single_linkage": "single_linkage_tree_", "condensed_tree": "condensed_tree_",
+           "persistence": "cluster_persistence_"}
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_the_command_line_reads_save_npz_files_as_the_package_fits_them(fmt, cli, tmp_path):
+    X = blobs(500, 3, 3, seed=5)
+    G = knn_graph(X, 8)
+    sp.save_npz(tmp_path / "g.npz", G.asformat(fmt), compressed=fmt == "csr")
+    cli("hdbscan", tmp_path / "g.npz", "--metric", "precomputed", "--min-cluster-size", 10, "--min-samples", 3,
+        "--out", tmp_path / "graph", "-q")
+    h = sylva.HDBSCAN(metric="precomputed", min_cluster_size=10, min_samples=3).fit(G)
+    for name, attr in OUTPUTS.items():
+        assert_same_bytes(getattr(h, attr), load(tmp_path / "graph", name), f"graph {fmt} {name}")
+    # another metric reads the matrix's rows as dense points
+    F = sp.csr_matrix(np.where(np.abs(X) > 1, X, 0))
+    sp.save_npz(tmp_path / "f.npz", F.asformat(fmt))
+    cli("hdbscan", tmp_path / "f.npz", "--min-cluster-size", 10, "--out", tmp_path / "features", "-q")
+    h = sylva.HDBSCAN(min_cluster_size=10).fit(F.toarray())
+    for name, attr in OUTPUTS.items():
+        assert_same_bytes(getattr(h, attr), load(tmp_path / "features", name), f"features {fmt} {name}")

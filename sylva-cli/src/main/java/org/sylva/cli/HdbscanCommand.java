@@ -14,7 +14,9 @@ import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.SampleWeights;
 import org.sylva.hdbscan.NonFinitePolicy;
+import org.sylva.hdbscan.metric.DistanceGraph;
 import org.sylva.hdbscan.metric.Metric;
+import org.sylva.io.SparseMatrix;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.predict.RowShape;
 import org.sylva.hdbscan.quality.CenterKind;
@@ -228,6 +230,7 @@ final class HdbscanCommand implements Callable<Integer> {
 
         long t0 = System.nanoTime();
         PhaseTrace.enter(err, "read");
+        if (h.metric().isPrecomputed() && in.isSparseNpz()) return fitGraph(h, err, t0);
         InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel());
         PointSet points = loaded.points();
         SampleWeights weights = sampleWeight == null ? null
@@ -303,6 +306,50 @@ final class HdbscanCommand implements Callable<Integer> {
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features, written));
         if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
         if (w.reportFailure() != null) throw new ReportNotWritten(report, out, w.reportFailure());
+        return 0;
+    }
+
+    /**
+     * The fit of a sparse distance matrix (a {@code .npz} with {@code --metric precomputed}): read, checked and
+     * fitted as a graph ({@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}), its outputs
+     * written as any fit's. What needs points or weights is refused before the reading.
+     */
+    private int fitGraph(Hdbscan h, java.io.PrintWriter err, long t0) throws java.io.IOException {
+        if (sampleWeight != null) {
+            throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
+                    + "metric only; this fit uses precomputed");
+        }
+        DistanceGraph graph;
+        try {
+            SparseMatrix m = in.readSparse(context.cancel());
+            if (m.rows() != m.columns()) {
+                throw InvalidInputException.forParameter("metric", "a precomputed distance matrix must be square "
+                        + "(n x n); got " + m.rows() + " x " + m.columns());
+            }
+            graph = DistanceGraph.ofCsr(m.rows(), m.indptr(), m.indices(), m.data());
+        } catch (InvalidInputException e) {
+            throw e.withContext(in.input);
+        }
+        double readSeconds = (System.nanoTime() - t0) / 1e9;
+        AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(graph.size(), format));
+        HdbscanResult r;
+        PhaseTrace.enter(err, "fit");
+        try (ProgressPrinter progress = context.progress(err, run.quiet, graph.size())) {
+            r = h.fit(graph, progress, context.cancel());
+        } catch (InvalidInputException e) {
+            throw e.withContext(in.input);
+        }
+        context.cancel().throwIfCancelled();
+        PhaseTrace.enter(err, "write");
+        // no report (refused above for precomputed): the points and the renderer are never asked for
+        HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, null, null, null, null, in.input, null, null,
+                null, context.cancel(), null);
+        if (json) spec.commandLine().getOut().println(HdbscanOutputs.graphJson(h, r, in.input, readSeconds, w.files()));
+        String noCluster = HdbscanOutputs.noClusterWarning(r.fittedPoints(), h.minClusterSize(), h.allowSingleCluster(),
+                false, r.clusterCount());
+        if (noCluster != null) err.println(noCluster);
+        if (!run.quiet) err.println(HdbscanOutputs.graphSummary(r, graph.storedEntries(), readSeconds, w.files()));
+        if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
         return 0;
     }
 

@@ -237,6 +237,17 @@ final class HdbscanOutputs {
 
     private static String summary(HdbscanResult r, PointSet points, String dtype, String inputStage,
             double inputSeconds, PcaFeatures pca, List<Path> written) {
+        return summary(r, points.size(), points.dimensions(), -1, dtype, inputStage, inputSeconds, pca, written);
+    }
+
+    /** The summary of a fit on a sparse distance matrix of {@code storedEntries} entries read from a file. */
+    static String graphSummary(HdbscanResult r, long storedEntries, double readSeconds, List<Path> written) {
+        return summary(r, r.size(), r.dimensions(), storedEntries, "float64", "read", readSeconds, null, written);
+    }
+
+    /** {@code storedEntries}: those of a sparse distance matrix, or -1 for any other input. */
+    private static String summary(HdbscanResult r, int n, int d, long storedEntries, String dtype, String inputStage,
+            double inputSeconds, PcaFeatures pca, List<Path> written) {
         StringBuilder s = new StringBuilder();
         int[] labels = r.labels();
         int k = r.clusterCount();
@@ -250,11 +261,13 @@ final class HdbscanOutputs {
                 ", %d %s left out (%d with NaN: label -3, %d with an infinity: label -2)", nan + inf,
                 nan + inf == 1 ? "row" : "rows", nan, inf);
         s.append(String.format(Locale.ROOT, "%d %s x %d %s (%s%s): %d %s, %d noise%s%n",
-                points.size(), points.size() == 1 ? "point" : "points", points.dimensions(),
-                points.dimensions() == 1 ? "dim" : "dims", dtype, weighted, k, k == 1 ? "cluster" : "clusters",
-                r.noiseCount(), leftOut));
+                n, n == 1 ? "point" : "points", d, d == 1 ? "dim" : "dims", dtype, weighted, k,
+                k == 1 ? "cluster" : "clusters", r.noiseCount(), leftOut));
         Metric metric = r.parameters().metric();
-        if (!metric.isEuclidean()) {
+        if (storedEntries >= 0) {
+            s.append(String.format(Locale.ROOT, "metric: precomputed, the input is a sparse distance matrix of %d stored "
+                    + "entries (sparse-graph engine)%n", storedEntries));
+        } else if (!metric.isEuclidean()) {
             s.append(String.format(Locale.ROOT, "metric: %s (exact brute-force engine)%s%n", metric.describe(),
                     metric.isPrecomputed() ? ", the input is the distance matrix" : ""));
         }
@@ -291,18 +304,31 @@ final class HdbscanOutputs {
     /** The {@code --json} line; {@code pca} is null without {@code --pca} (then {@code "pca": null}). */
     static String json(Hdbscan h, HdbscanResult r, String input, String dtype, PointSet points, double readSeconds,
             PcaFeatures pca, List<Path> written) {
+        return json(h, r, input, dtype, points.size(), points.dimensions(),
+                h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id() : h.engine().name(),
+                readSeconds, pca, written);
+    }
+
+    /** The {@code --json} line of a fit on a sparse distance matrix (backend {@code cpu/sparse-graph}). */
+    static String graphJson(Hdbscan h, HdbscanResult r, String input, double readSeconds, List<Path> written) {
+        return json(h, r, input, "float64", r.size(), r.dimensions(),
+                org.sylva.hdbscan.metric.GraphSpanningTree.ENGINE, readSeconds, null, written);
+    }
+
+
+    private static String json(Hdbscan h, HdbscanResult r, String input, String dtype, int n, int d, String backend,
+            double readSeconds, PcaFeatures pca, List<Path> written) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sylva_version", SylvaCommand.version());
         m.put("input", input);
         m.put("dtype", dtype);
-        m.put("n_points", points.size());
-        m.put("n_dims", points.dimensions());
+        m.put("n_points", n);
+        m.put("n_dims", d);
         m.put("pca", pca == null ? null : pca.json());
         m.put("parameters", r.parameters().describeTyped());
         m.put("non_finite", h.nonFinitePolicy().name().toLowerCase(Locale.ROOT));
         m.put("threads", h.threads());
-        m.put("backend", h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id()
-                : h.engine().name());
+        m.put("backend", backend);
         if (r.weighted()) m.put("n_weighted_points", r.fittedPoints());
         m.put("n_clusters", r.clusterCount());
         m.put("n_noise", r.noiseCount());

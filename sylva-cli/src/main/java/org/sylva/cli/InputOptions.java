@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.sylva.data.InvalidInputException;
@@ -20,6 +21,8 @@ import org.sylva.io.NpyArray;
 import org.sylva.io.NpyDtype;
 import org.sylva.io.NumericTable;
 import org.sylva.io.PointReaders;
+import org.sylva.io.SparseMatrix;
+import org.sylva.io.SparseNpz;
 import org.sylva.progress.CancellationToken;
 
 /** The input file of a command and how to read it. */
@@ -34,8 +37,9 @@ final class InputOptions {
                 .paramLabel("INPUT")
                 .description("Points: .npy (float16/32/64, int8/16/32/64, uint8/16, bool; any byte order, C or "
                         + "Fortran order; for hdbscan and predict also 3-D clips (n, C, S), clustered as rows of C*S "
-                        + "values), .csv/.tsv (numbers, optional header row), or raw little-endian float32 with "
-                        + "--shape; '-' reads stdin.");
+                        + "values), .csv/.tsv (numbers, optional header row), .npz (a scipy sparse matrix, CSR or "
+                        + "CSC: its rows as dense float64 points; for hdbscan with --metric precomputed a sparse "
+                        + "distance matrix), or raw little-endian float32 with --shape; '-' reads stdin.");
         m.option(String.class, v -> shape = v, "--shape")
                 .paramLabel("N,D")
                 .description("Shape of a raw float32 input (required for raw files).");
@@ -99,11 +103,25 @@ final class InputOptions {
             }
             return new Opened(Npy.read(b, "-"), null);
         }
+        if (isSparseNpz()) {   // a sparse matrix's rows, densified (scipy's toarray()), as a float64 array
+            SparseMatrix m = readSparse(cancel);
+            return new Opened(NpyArray.ofFloat64(m.toDense(input), m.rows(), m.columns()).withSource(input), null);
+        }
         if (isNpy(Path.of(input))) return new Opened(Npy.read(Path.of(input), cancel), null);
         if (PointReaders.formatOf(input, false) == PointReaders.Format.DELIMITED && !Files.isDirectory(Path.of(input))) {
             return new Opened(null, DelimitedReader.forFile(input).read(Path.of(input), cancel));
         }
         return new Opened(null, null);
+    }
+
+    /** The input is a sparse matrix file of {@code scipy.sparse.save_npz} (named {@code .npz}). */
+    boolean isSparseNpz() {
+        return input != null && !input.equals("-") && shape == null && input.toLowerCase(Locale.ROOT).endsWith(".npz");
+    }
+
+    /** The input's sparse matrix, in CSR form ({@link SparseNpz}). */
+    SparseMatrix readSparse(CancellationToken cancel) throws IOException {
+        return SparseNpz.read(Path.of(input), cancel);
     }
 
     /** As {@link #read}, keeping a float64 {@code .npy}'s exact values (see {@link Loaded}). */

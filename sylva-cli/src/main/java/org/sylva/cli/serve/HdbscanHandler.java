@@ -42,7 +42,7 @@ final class HdbscanHandler implements Handler {
             "max_cluster_size", "alpha", "cluster_selection_method", "allow_single_cluster", "non_finite", "threads",
             "prediction_data", "metric", "p", "backend");
     /** The answer's {@code backend} for a sparse distance matrix: its own stages, on the CPU. */
-    static final String GRAPH_ENGINE = "cpu/sparse-graph";
+    static final String GRAPH_ENGINE = org.sylva.hdbscan.metric.GraphSpanningTree.ENGINE;
     /** The metric names {@link Metric#parse} accepts, aliases included. */
     private static final String[] METRICS = {"euclidean", "l2", "manhattan", "l1", "cityblock", "chebyshev", "infinity",
         "minkowski", "cosine", "precomputed"};

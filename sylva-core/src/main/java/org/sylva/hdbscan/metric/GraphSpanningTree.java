@@ -35,6 +35,8 @@ import org.sylva.progress.ProgressListener;
  * }</pre>
  */
 public final class GraphSpanningTree {
+    /** The engine's name in reports (the engine protocol's {@code backend}, {@code --json}'s). */
+    public static final String ENGINE = "cpu/sparse-graph";
     /** Progress stage of the spanning tree. */
     public static final String TREE_STAGE = "spanning tree (Kruskal)";
     /** Rows per unit of the core distances' parallel pass. */

@@ -1,0 +1,183 @@
+package org.sylva.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipException;
+import java.util.zip.ZipFile;
+import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
+
+/**
+ * Reads the sparse matrix files of {@code scipy.sparse.save_npz}: a zip archive (compressed or not) of the
+ * {@code .npy} arrays {@code data}, {@code indices}, {@code indptr}, {@code shape} and {@code format}, in
+ * the CSR or CSC format ({@code X.tocsr()} first for the others), returned in CSR form ({@link SparseMatrix};
+ * a CSC file is transposed in O(nnz), keeping each row's entries in column order). Each array is read by
+ * {@link Npy}, with its checks; the archive's own faults (not a zip, a missing array, a format other than
+ * CSR or CSC, arrays whose lengths disagree, an index array that decreases or ends elsewhere than at the
+ * number of entries) are refused naming the file and the fault. Column indices are checked by whoever uses
+ * the matrix ({@link SparseMatrix#toDense}, {@link org.sylva.hdbscan.metric.DistanceGraph}).
+ *
+ * <pre>{@code
+ * SparseMatrix m = SparseNpz.read(Path.of("graph.npz"), CancellationToken.NEVER);   // scipy.sparse.save_npz's file
+ * }</pre>
+ */
+public final class SparseNpz {
+    private static final List<String> ARRAYS = List.of("data", "indices", "indptr", "shape", "format");
+    /** The header of the {@code format} array: a 0-d byte string ({@code |S3}) or unicode string. */
+    private static final Pattern STRING_HEADER = Pattern.compile("'descr':\\s*'(\\|S|<U)(\\d+)'.*'shape':\\s*\\(\\)");
+
+    private SparseNpz() {
+    }
+
+    /**
+     * The matrix in {@code path}, in CSR form.
+     *
+     * @throws InvalidInputException naming the file and what in it is wrong
+     * @throws IOException for a failure to read it
+     */
+    public static SparseMatrix read(Path path, CancellationToken cancel) throws IOException {
+        String name = path.toString();
+        if (java.nio.file.Files.isDirectory(path)) throw new InvalidInputException(name + ": is a directory, not a .npz file");
+        if (!java.nio.file.Files.exists(path)) throw new InvalidInputException(name + ": no such file");
+        if (!java.nio.file.Files.isReadable(path)) throw new InvalidInputException(name + ": permission denied");
+        try (ZipFile zip = new ZipFile(path.toFile())) {
+            // the format first: save_npz of a COO, DIA or BSR matrix holds other arrays, which would read as missing
+            String format = zip.getEntry("format.npy") == null ? null : format(zip, name);
+            if (format != null && !format.equals("csr") && !format.equals("csc")) {
+                throw new InvalidInputException(name + ": a sparse matrix in the " + format + " format; Sylva reads CSR "
+                        + "and CSC (save X.tocsr())");
+            }
+            List<String> missing = new ArrayList<>();
+            for (String a : ARRAYS) if (zip.getEntry(a + ".npy") == null) missing.add(a + ".npy");
+            if (!missing.isEmpty()) {
+                List<String> held = new ArrayList<>();
+                zip.stream().forEach(e -> held.add(e.getName()));
+                throw new InvalidInputException(name + ": not a sparse matrix of scipy.sparse.save_npz: it lacks "
+                        + String.join(", ", missing) + " (it holds " + (held.isEmpty() ? "nothing" : String.join(", ", held))
+                        + ")");
+            }
+            long[] shape = array(zip, "shape", name, cancel).toInt64();
+            if (shape.length != 2 || shape[0] < 0 || shape[1] < 0 || shape[0] > Integer.MAX_VALUE - 8
+                    || shape[1] > Integer.MAX_VALUE - 8) {
+                throw new InvalidInputException(name + ": shape.npy must hold two sizes within a Java array's limit; got "
+                        + java.util.Arrays.toString(shape));
+            }
+            int rows = (int) shape[0], columns = (int) shape[1];
+            int[] indptr = indexArray(array(zip, "indptr", name, cancel), name + ": indptr");
+            int[] indices = indexArray(array(zip, "indices", name, cancel), name + ": indices");
+            double[] data = array(zip, "data", name, cancel).toFloat64();
+            boolean csr = format.equals("csr");
+            int major = csr ? rows : columns, minor = csr ? columns : rows;
+            checkCompressed(name, major, indptr, indices, data);
+            if (csr) return new SparseMatrix(rows, columns, indptr, indices, data);
+            return transposed(name, minor, major, indptr, indices, data);
+        } catch (ZipException e) {
+            throw new InvalidInputException(name + ": not a readable .npz (zip) archive: " + e.getMessage());
+        }
+    }
+
+    private static NpyArray array(ZipFile zip, String array, String name, CancellationToken cancel) throws IOException {
+        cancel.throwIfCancelled();
+        ZipEntry e = zip.getEntry(array + ".npy");
+        try (InputStream in = CancellableInputStream.of(zip.getInputStream(e), cancel)) {
+            return Npy.read(in, name + ": " + array + ".npy");
+        }
+    }
+
+    /** The {@code format} array's string, read from its header and bytes (Npy refuses string dtypes). */
+    private static String format(ZipFile zip, String name) throws IOException {
+        byte[] b;
+        try (InputStream in = zip.getInputStream(zip.getEntry("format.npy"))) {
+            b = in.readNBytes(4096);
+        }
+        String text = new String(b, StandardCharsets.ISO_8859_1);
+        int headerEnd = text.indexOf('\n');
+        Matcher m = STRING_HEADER.matcher(headerEnd < 0 ? "" : text.substring(0, headerEnd));
+        if (!text.startsWith("\u0093NUMPY") || !m.find()) {
+            throw new InvalidInputException(name + ": format.npy is not a 0-d string array as save_npz writes it");
+        }
+        int width = Integer.parseInt(m.group(2));
+        boolean unicode = m.group(1).equals("<U");
+        int start = headerEnd + 1, length = unicode ? 4 * width : width;
+        if (width > 16 || start + length > b.length) {
+            throw new InvalidInputException(name + ": format.npy is not a 0-d string array as save_npz writes it");
+        }
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < width; i++) {
+            int c = b[start + (unicode ? 4 * i : i)] & 0xFF;
+            if (c == 0) break;
+            s.append((char) c);
+        }
+        return s.toString().toLowerCase(Locale.ROOT);
+    }
+
+    private static int[] indexArray(NpyArray a, String what) {
+        if (a.rank() != 1) throw new InvalidInputException(what + " must be 1-D; got " + a.rank() + "-D");
+        return switch (a.dtype()) {
+            case INT32 -> a.toInt32();
+            case INT64 -> {
+                long[] v = a.toInt64();
+                int[] out = new int[v.length];
+                for (int i = 0; i < v.length; i++) {
+                    if (v[i] < 0 || v[i] > Integer.MAX_VALUE) {
+                        throw new InvalidInputException(what + "[" + i + "] is " + v[i] + ", outside [0, 2^31)");
+                    }
+                    out[i] = (int) v[i];
+                }
+                yield out;
+            }
+            default -> throw new InvalidInputException(what + " must be int32 or int64; got " + a.dtype().numpyName());
+        };
+    }
+
+    private static void checkCompressed(String name, int major, int[] indptr, int[] indices, double[] data) {
+        if (indptr.length != major + 1L) {
+            throw new InvalidInputException(name + ": indptr has " + indptr.length + " entries, expected " + (major + 1L)
+                    + " for the shape");
+        }
+        if (indices.length != data.length) {
+            throw new InvalidInputException(name + ": indices has " + indices.length + " entries but data has "
+                    + data.length);
+        }
+        if (indptr[0] != 0 || indptr[major] != indices.length) {
+            throw new InvalidInputException(name + ": indptr must run from 0 to the number of entries ("
+                    + indices.length + "); it runs from " + indptr[0] + " to " + indptr[major]);
+        }
+        for (int i = 0; i < major; i++) {
+            if (indptr[i + 1] < indptr[i]) throw new InvalidInputException(name + ": indptr decreases at " + i);
+        }
+    }
+
+    /** CSC arrays ({@code columns} compressed) as the CSR arrays of the same matrix. */
+    private static SparseMatrix transposed(String name, int rows, int columns, int[] colptr, int[] rowIndex, double[] v) {
+        int nnz = v.length;
+        int[] indptr = new int[rows + 1];
+        for (int e = 0; e < nnz; e++) {
+            int r = rowIndex[e];
+            if (r < 0 || r >= rows) {
+                throw new InvalidInputException(name + ": indices[" + e + "] is " + r + ", outside [0, " + rows + ")");
+            }
+            indptr[r + 1]++;
+        }
+        for (int r = 0; r < rows; r++) indptr[r + 1] += indptr[r];
+        int[] fill = java.util.Arrays.copyOf(indptr, rows);
+        int[] indices = new int[nnz];
+        double[] data = new double[nnz];
+        for (int c = 0; c < columns; c++) {   // columns in order: each row's entries come out in column order
+            for (int e = colptr[c]; e < colptr[c + 1]; e++) {
+                int at = fill[rowIndex[e]]++;
+                indices[at] = c;
+                data[at] = v[e];
+            }
+        }
+        return new SparseMatrix(rows, columns, indptr, indices, data);
+    }
+}

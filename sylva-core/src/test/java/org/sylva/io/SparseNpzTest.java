@@ -1,0 +1,171 @@
+package org.sylva.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
+
+/**
+ * The sparse matrix files of {@code scipy.sparse.save_npz}, written here as scipy writes them (a zip of
+ * {@code .npy} arrays, the format a 0-d string): CSR read as it is, CSC as the CSR of the same matrix,
+ * compressed or stored, and every fault of the archive refused naming the file and the fault.
+ */
+class SparseNpzTest {
+    @TempDir
+    Path dir;
+
+    // the 3 x 4 matrix [[0, 5, 0, 1], [0, 0, 0, 0], [2, 0, 3, 0]]
+    private static final int[] CSR_PTR = {0, 2, 2, 4};
+    private static final int[] CSR_IND = {1, 3, 0, 2};
+    private static final double[] CSR_DATA = {5, 1, 2, 3};
+    private static final int[] CSC_PTR = {0, 1, 2, 3, 4};
+    private static final int[] CSC_IND = {2, 0, 2, 0};
+    private static final double[] CSC_DATA = {2, 5, 3, 1};
+
+    /** A 0-d string array as numpy writes {@code np.array('csr')} ({@code |S3}) or a unicode one ({@code <U3}). */
+    static byte[] stringNpy(String s, boolean unicode) {
+        String header = "{'descr': '" + (unicode ? "<U" : "|S") + s.length() + "', 'fortran_order': False, 'shape': (), }";
+        int total = 10 + header.length() + 1;
+        StringBuilder h = new StringBuilder(header);
+        while ((total % 64) != 0) {
+            h.append(' ');
+            total++;
+        }
+        h.append('\n');
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.write(0x93);
+        b.writeBytes("NUMPY".getBytes(StandardCharsets.ISO_8859_1));
+        b.write(1);
+        b.write(0);
+        b.write(h.length() & 0xFF);
+        b.write(h.length() >> 8);
+        b.writeBytes(h.toString().getBytes(StandardCharsets.ISO_8859_1));
+        for (char c : s.toCharArray()) {
+            b.write(c);
+            if (unicode) b.writeBytes(new byte[3]);
+        }
+        return b.toByteArray();
+    }
+
+    static byte[] npy(NpyArray a) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        Npy.write(b, a);
+        return b.toByteArray();
+    }
+
+    private Path npz(String name, Map<String, byte[]> entries, boolean compressed) throws IOException {
+        Path p = dir.resolve(name);
+        try (OutputStream out = Files.newOutputStream(p); ZipOutputStream z = new ZipOutputStream(out)) {
+            z.setLevel(compressed ? 6 : 0);   // scipy's compressed=False stores; deflate at level 0 reads the same way
+            for (var e : entries.entrySet()) {
+                z.putNextEntry(new ZipEntry(e.getKey()));
+                z.write(e.getValue());
+                z.closeEntry();
+            }
+        }
+        return p;
+    }
+
+    private Map<String, byte[]> arrays(String format, int[] ptr, int[] ind, double[] data, long rows, long cols)
+            throws IOException {
+        Map<String, byte[]> m = new LinkedHashMap<>();
+        m.put("indices.npy", npy(NpyArray.ofInt32(ind, ind.length)));
+        m.put("indptr.npy", npy(NpyArray.ofInt32(ptr, ptr.length)));
+        m.put("format.npy", stringNpy(format, false));
+        m.put("shape.npy", npy(NpyArray.ofInt64(new long[] {rows, cols}, 2)));
+        m.put("data.npy", npy(NpyArray.ofFloat64(data, data.length)));
+        return m;
+    }
+
+    private static final double[] DENSE = {0, 5, 0, 1, 0, 0, 0, 0, 2, 0, 3, 0};
+
+    @Test
+    void csrAndCscReadAsTheSameCsrMatrix() throws IOException {
+        SparseMatrix csr = SparseNpz.read(npz("a.npz", arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4), true),
+                CancellationToken.NEVER);
+        assertEquals(3, csr.rows());
+        assertEquals(4, csr.columns());
+        assertArrayEquals(CSR_PTR, csr.indptr());
+        assertArrayEquals(CSR_IND, csr.indices());
+        assertArrayEquals(CSR_DATA, csr.data());
+        assertArrayEquals(DENSE, csr.toDense("a.npz"));
+        SparseMatrix csc = SparseNpz.read(npz("b.npz", arrays("csc", CSC_PTR, CSC_IND, CSC_DATA, 3, 4), false),
+                CancellationToken.NEVER);
+        assertArrayEquals(CSR_PTR, csc.indptr());
+        assertArrayEquals(CSR_IND, csc.indices());
+        assertArrayEquals(CSR_DATA, csc.data());
+    }
+
+    @Test
+    void aUnicodeFormatAndInt64IndicesAreRead() throws IOException {
+        Map<String, byte[]> m = arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4);
+        m.put("format.npy", stringNpy("csr", true));
+        m.put("indices.npy", npy(NpyArray.ofInt64(new long[] {1, 3, 0, 2}, 4)));
+        assertArrayEquals(DENSE, SparseNpz.read(npz("u.npz", m, true), CancellationToken.NEVER).toDense("u.npz"));
+    }
+
+    @Test
+    void toDenseSumsEntriesStoredTwiceAsScipyDoes() {
+        SparseMatrix m = new SparseMatrix(1, 2, new int[] {0, 2}, new int[] {1, 1}, new double[] {1.5, 2});
+        assertArrayEquals(new double[] {0, 3.5}, m.toDense("x"));
+        SparseMatrix bad = new SparseMatrix(1, 2, new int[] {0, 1}, new int[] {2}, new double[] {1});
+        assertTrue(assertThrows(InvalidInputException.class, () -> bad.toDense("x.npz")).getMessage()
+                .contains("x.npz: row 0 stores column 2, outside [0, 2)"));
+    }
+
+    private String refusal(String name, Map<String, byte[]> entries) throws IOException {
+        Path p = npz(name, entries, true);
+        return assertThrows(InvalidInputException.class, () -> SparseNpz.read(p, CancellationToken.NEVER)).getMessage();
+    }
+
+    @Test
+    void faultsAreNamed() throws IOException {
+        Map<String, byte[]> coo = new LinkedHashMap<>(arrays("coo", CSR_PTR, CSR_IND, CSR_DATA, 3, 4));
+        assertTrue(refusal("coo.npz", coo).contains("coo.npz: a sparse matrix in the coo format; Sylva reads CSR and CSC"));
+        Map<String, byte[]> plain = Map.of("a.npy", npy(NpyArray.ofFloat64(new double[] {1}, 1)));
+        assertTrue(refusal("plain.npz", plain).contains("it lacks data.npy, indices.npy, indptr.npy, shape.npy, "
+                + "format.npy (it holds a.npy)"));
+        assertTrue(refusal("short.npz", arrays("csr", new int[] {0, 2, 4}, CSR_IND, CSR_DATA, 3, 4))
+                .contains("indptr has 3 entries, expected 4"));
+        assertTrue(refusal("ends.npz", arrays("csr", new int[] {0, 2, 2, 3}, CSR_IND, CSR_DATA, 3, 4))
+                .contains("indptr must run from 0 to the number of entries (4)"));
+        assertTrue(refusal("down.npz", arrays("csr", new int[] {0, 3, 2, 4}, CSR_IND, CSR_DATA, 3, 4))
+                .contains("indptr decreases at 1"));
+        assertTrue(refusal("len.npz", arrays("csr", CSR_PTR, CSR_IND, new double[] {1, 2, 3}, 3, 4))
+                .contains("indices has 4 entries but data has 3"));
+        assertTrue(refusal("cscrow.npz", arrays("csc", CSC_PTR, new int[] {2, 0, 7, 0}, CSC_DATA, 3, 4))
+                .contains("indices[2] is 7, outside [0, 3)"));
+        Map<String, byte[]> neg = arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4);
+        neg.put("indices.npy", npy(NpyArray.ofInt64(new long[] {1, 3, -1L << 40, 2}, 4)));
+        assertTrue(refusal("neg.npz", neg).contains("indices[2] is -1099511627776, outside [0, 2^31)"));
+        Path junk = dir.resolve("junk.npz");
+        Files.writeString(junk, "not a zip");
+        assertTrue(assertThrows(InvalidInputException.class, () -> SparseNpz.read(junk, CancellationToken.NEVER))
+                .getMessage().contains("not a readable .npz (zip) archive"));
+        assertTrue(assertThrows(InvalidInputException.class, () -> SparseNpz.read(dir.resolve("none.npz"),
+                CancellationToken.NEVER)).getMessage().contains("none.npz: no such file"));
+    }
+
+    @Test
+    void aCancelledReadStops() throws IOException {
+        Path p = npz("c.npz", arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4), true);
+        CancellationToken t = new CancellationToken();
+        t.cancel();
+        assertThrows(org.sylva.progress.CancelledException.class, () -> SparseNpz.read(p, t));
+    }
+}
