@@ -63,6 +63,20 @@ def test_a_complete_sparse_matrix_with_its_diagonal_is_the_dense_matrix_fit():
             np.testing.assert_array_equal(getattr(dense, name), getattr(ours, name), err_msg=f"{ms} {name}")
 
 
+def test_identical_points_joined_at_zero_give_the_dense_fit():
+    # scipy's spanning tree drops zero weights, and scikit-learn 1.9.1 then loops for ever on this matrix
+    X = np.array([[0, 0], [0, 0], [0, 0], [1, 0], [1.1, 0.3], [5, 5], [5.2, 5.1], [4.9, 5.3]], float)
+    n = len(X)
+    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    i, j = np.indices((n, n))
+    S = sp.csr_matrix((D.ravel(), (i.ravel(), j.ravel())), shape=(n, n))
+    params = dict(metric="precomputed", min_cluster_size=2, min_samples=2)
+    dense, ours = sylva.HDBSCAN(**params).fit(D), sylva.HDBSCAN(**params).fit(S)
+    for name in ARRAYS:
+        np.testing.assert_array_equal(getattr(dense, name), getattr(ours, name), err_msg=name)
+    assert (ours.minimum_spanning_tree_[:, 2] == 0).sum() == 2
+
+
 def same_partition(a, b):
     pairs = set(zip(a.tolist(), b.tolist()))
     return (len(pairs) == len(set(a.tolist())) == len(set(b.tolist()))

@@ -66,11 +66,9 @@ final class HdbscanHandler implements Handler {
                         ? NonFinitePolicy.REJECT : NonFinitePolicy.SKLEARN)
                 .metric(Metric.parse(p.choice("metric", "euclidean", METRICS), p.has("p") ? p.number("p", 2) : null))
                 .build();
+        long start = System.nanoTime();   // a graph's checks (sorting its rows, symmetry) count as its fit's
         DistanceGraph graph = RequestArrays.distanceGraph(request);
-        if (graph != null) {
-            long start = System.nanoTime();
-            return answer(fitGraph(h, graph, p, request, cancel), null, start, GRAPH_ENGINE, cancel);
-        }
+        if (graph != null) return answer(fitGraph(h, graph, p, request, cancel), null, start, GRAPH_ENGINE, cancel);
         WireArray points = RequestArrays.points(request);
         int n = (int) points.dim(0);
         int d = (int) points.dim(1);
