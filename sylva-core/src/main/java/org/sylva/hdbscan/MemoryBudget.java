@@ -102,13 +102,14 @@ final class MemoryBudget {
     }
 
     /**
-     * A fit on a sparse distance matrix ({@link org.sylva.hdbscan.metric.GraphSpanningTree}): 24 bytes per edge
-     * (each stored pair once: its key, ends and two sort positions), the core distances' scratch, and the
+     * A fit on a sparse distance matrix ({@link org.sylva.hdbscan.metric.GraphSpanningTree}): 32 bytes per edge
+     * (each stored pair once: its weight and ends, and the sort's second copy of both), the core distances'
+     * scratch, and the
      * per-point arrays, trees and outputs.
      */
     static void checkGraph(long n, long storedEntries) {
         require(String.format(Locale.ROOT, "a fit of a sparse distance matrix of %d points and %d stored entries", n,
-                storedEntries), 12 * storedEntries + n * (8 + 4 + 32 + 220));
+                storedEntries), 16 * storedEntries + n * (8 + 4 + 32 + 220));
     }
 
     private static void require(long n, int d, String at, long need) {

@@ -127,8 +127,55 @@ public final class DistanceGraph {
         }
     }
 
-    /** Checks that {@code (j, i)} is stored for every {@code (i, j)}, within tolerance, and writes the upper triangle's value into both. */
+    /**
+     * Checks that {@code (j, i)} is stored for every {@code (i, j)}, within tolerance, and writes the upper
+     * triangle's value into both. The partners come from one counting transpose (O(entries)); a pattern that is
+     * not symmetric is then searched entry by entry, in order, for the first fault to name.
+     */
     private static void symmetrise(int n, int[] start, int[] cols, double[] vals) {
+        int nnz = cols.length;
+        int[] fill = java.util.Arrays.copyOf(start, n);
+        int[] partner = new int[nnz];
+        // the entries of column c, rows ascending, land where row c's entries are when the pattern is symmetric
+        boolean symmetric = true;
+        for (int i = 0; i < n && symmetric; i++) {
+            for (int e = start[i]; e < start[i + 1]; e++) {
+                int at = fill[cols[e]]++;
+                if (at >= start[cols[e] + 1]) {   // column cols[e] holds more entries than its row
+                    symmetric = false;
+                    break;
+                }
+                partner[at] = e;
+            }
+        }
+        for (int i = 0; i < n && symmetric; i++) {
+            if (fill[i] != start[i + 1]) symmetric = false;   // column i holds fewer entries than its row
+            for (int p = start[i]; p < start[i + 1] && symmetric; p++) {
+                int e = partner[p];   // an entry (r, i); p is (i, cols[p]): partners when r == cols[p]
+                if (e < start[cols[p]] || e >= start[cols[p] + 1]) symmetric = false;
+            }
+        }
+        if (!symmetric) {
+            searchFirstFault(n, start, cols);
+            throw new IllegalStateException("the graph's pattern is not symmetric, yet no entry lacks its partner");
+        }
+        for (int i = 0; i < n; i++) {
+            for (int e = start[i]; e < start[i + 1]; e++) {
+                int j = cols[e];
+                if (j <= i) continue;
+                int t = partner[e];
+                double a = vals[e], b = vals[t];
+                if (Math.abs(a - b) > PairDistances.SYMMETRY_ATOL + PairDistances.SYMMETRY_RTOL * Math.abs(b)) {
+                    throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix is not symmetric: "
+                            + "entry (%d, %d) is %s but (%d, %d) is %s (symmetrise it, e.g. (G + G.T) / 2)", i, j, a, j, i, b));
+                }
+                vals[t] = a;
+            }
+        }
+    }
+
+    /** Refuses the first stored entry, in row order, whose partner is not stored. */
+    private static void searchFirstFault(int n, int[] start, int[] cols) {
         for (int i = 0; i < n; i++) {
             for (int e = start[i]; e < start[i + 1]; e++) {
                 int j = cols[e];
@@ -139,13 +186,6 @@ public final class DistanceGraph {
                             + "entry (%d, %d) is stored but (%d, %d) is not (symmetrise it, e.g. G.maximum(G.T) for a "
                             + "k-nearest-neighbour graph)", i, j, j, i));
                 }
-                if (j < i) continue;   // its value was checked, and set, from the upper triangle's entry
-                double a = vals[e], b = vals[t];
-                if (Math.abs(a - b) > PairDistances.SYMMETRY_ATOL + PairDistances.SYMMETRY_RTOL * Math.abs(b)) {
-                    throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix is not symmetric: "
-                            + "entry (%d, %d) is %s but (%d, %d) is %s (symmetrise it, e.g. (G + G.T) / 2)", i, j, a, j, i, b));
-                }
-                vals[t] = a;
             }
         }
     }

@@ -20,14 +20,16 @@ import org.sylva.progress.ProgressListener;
  * scikit-learn refuses it), each stored pair {@code (i, j)} is an edge of mutual-reachability weight
  * {@code max(core_i, core_j, D_ij / alpha)}, and the graph must be connected (a graph in several pieces is
  * refused, naming how many). The spanning tree is Kruskal's: the edges sorted by {@link EdgeOrder} (a stable
- * radix sort of the weights' bits over the edges listed by lower then higher endpoint), each joined when its
+ * radix sort of the weights' bits, carrying the ends, over the edges listed by lower then higher endpoint),
+ * each joined when its
  * ends are apart. Under that total order the minimum spanning tree is unique, so a graph holding every pair
  * (and the diagonal) gives bitwise the tree, and the core distances, of the dense matrix on
  * {@link BruteForceEngine}.
  *
  * <p>Why Kruskal: the edges are given, and one sort of them is the whole cost; a zero-weight edge is an edge
  * (scipy's {@code minimum_spanning_tree}, which scikit-learn calls, drops stored zeros). Time
- * {@code O(E)} for the sort's passes plus near-linear union-find; memory about 28 bytes per stored pair.
+ * {@code O(E)} for the sort's passes plus near-linear union-find; memory 32 bytes per stored pair (its weight
+ * and ends, and the sort's second copy of both).
  * Stateless.
  *
  * <pre>{@code
@@ -128,8 +130,7 @@ public final class GraphSpanningTree {
         for (int i = 0; i < n; i++) {
             for (int e = g.rowStart(i), end = e + g.rowLength(i); e < end; e++) if (g.column(e) > i) edges++;
         }
-        long[] key = new long[edges];
-        int[] lo = new int[edges], hi = new int[edges];
+        long[] key = new long[edges], ends = new long[edges];
         boolean divide = alpha != 1.0;
         int c = 0;
         for (int i = 0; i < n; i++) {
@@ -141,12 +142,11 @@ public final class GraphSpanningTree {
                 if (divide) d /= alpha;
                 // weights are >= 0 and never -0.0: their bits order as the values do
                 key[c] = Double.doubleToRawLongBits(Math.max(Math.max(core[i], core[j]), d));
-                lo[c] = i;
-                hi[c] = j;
+                ends[c] = EdgeOrder.endpoints(i, j);
                 c++;
             }
         }
-        int[] order = stableOrderByKey(key, ex);
+        sortByKey(key, ends, ex);
         int m = Math.max(n - 1, 0);
         int[] from = new int[m], to = new int[m];
         double[] weight = new double[m];
@@ -158,13 +158,13 @@ public final class GraphSpanningTree {
                 stopIfAsked(ex);
                 progress.progress(TREE_STAGE, taken, m);
             }
-            int e = order[s];
-            int a = root(parent, lo[e]), b = root(parent, hi[e]);
+            int lo = (int) (ends[s] >>> 32), hi = (int) ends[s];
+            int a = root(parent, lo), b = root(parent, hi);
             if (a == b) continue;
             parent[Math.max(a, b)] = Math.min(a, b);
-            from[taken] = lo[e];
-            to[taken] = hi[e];
-            weight[taken] = Double.longBitsToDouble(key[e]);
+            from[taken] = lo;
+            to[taken] = hi;
+            weight[taken] = Double.longBitsToDouble(key[s]);
             taken++;
         }
         if (taken < m) {
@@ -188,19 +188,19 @@ public final class GraphSpanningTree {
     }
 
     /**
-     * The positions {@code 0 .. key.length-1} ordered by key, equal keys in position order: a least
-     * significant digit radix sort over 16-bit digits, skipping the digits every key shares.
+     * Sorts {@code key} ascending, in place, moving {@code payload[i]} with {@code key[i]}; equal keys keep their
+     * order: a least significant digit radix sort over 16-bit digits, skipping the digits every key shares.
+     * Both arrays are read in order in each pass.
      */
-    static int[] stableOrderByKey(long[] key, Execution ex) {
+    static void sortByKey(long[] key, long[] payload, Execution ex) {
         int m = key.length;
-        int[] order = new int[m], next = new int[m];
-        for (int i = 0; i < m; i++) order[i] = i;
+        long[] keys = key, values = payload, nextKeys = new long[m], nextValues = new long[m];
         int[] count = new int[1 << 16];
         for (int shift = 0; shift < 64; shift += 16) {
             stopIfAsked(ex);
             java.util.Arrays.fill(count, 0);
-            for (int i = 0; i < m; i++) count[(int) (key[i] >>> shift) & 0xFFFF]++;
-            if (m == 0 || count[(int) (key[0] >>> shift) & 0xFFFF] == m) continue;   // one digit: order kept
+            for (int i = 0; i < m; i++) count[(int) (keys[i] >>> shift) & 0xFFFF]++;
+            if (m == 0 || count[(int) (keys[0] >>> shift) & 0xFFFF] == m) continue;   // one digit: order kept
             int sum = 0;
             for (int b = 0; b < count.length; b++) {
                 int t = count[b];
@@ -208,14 +208,22 @@ public final class GraphSpanningTree {
                 sum += t;
             }
             for (int i = 0; i < m; i++) {
-                int p = order[i];
-                next[count[(int) (key[p] >>> shift) & 0xFFFF]++] = p;
+                long k = keys[i];
+                int at = count[(int) (k >>> shift) & 0xFFFF]++;
+                nextKeys[at] = k;
+                nextValues[at] = values[i];
             }
-            int[] t = order;
-            order = next;
-            next = t;
+            long[] t = keys;
+            keys = nextKeys;
+            nextKeys = t;
+            t = values;
+            values = nextValues;
+            nextValues = t;
         }
-        return order;
+        if (keys != key) {   // an odd number of passes ran: the result is in the spare arrays
+            System.arraycopy(keys, 0, key, 0, m);
+            System.arraycopy(values, 0, payload, 0, m);
+        }
     }
 
     private static void stopIfAsked(Execution ex) {

@@ -228,8 +228,14 @@ class GraphSpanningTreeTest {
         for (int i = 0; i < key.length; i++) {
             key[i] = Double.doubleToRawLongBits(r.nextInt(3) == 0 ? r.nextInt(7) : r.nextDouble() * 1e6);
         }
-        int[] order = GraphSpanningTree.stableOrderByKey(key,
-                new Execution(1, ProgressListener.NONE, CancellationToken.NEVER));
+        long[] sorted = key.clone(), position = new long[key.length];
+        for (int i = 0; i < key.length; i++) position[i] = i;
+        GraphSpanningTree.sortByKey(sorted, position, new Execution(1, ProgressListener.NONE, CancellationToken.NEVER));
+        int[] order = new int[key.length];
+        for (int i = 0; i < key.length; i++) {
+            order[i] = (int) position[i];
+            assertEquals(key[order[i]], sorted[i]);
+        }
         TreeMap<Long, List<Integer>> want = new TreeMap<>();
         for (int i = 0; i < key.length; i++) want.computeIfAbsent(key[i], k -> new ArrayList<>()).add(i);
         int[] expected = want.values().stream().flatMap(List::stream).mapToInt(Integer::intValue).toArray();
