@@ -152,3 +152,11 @@ def test_the_command_line_reads_save_npz_files_as_the_package_fits_them(fmt, cli
     h = sylva.HDBSCAN(min_cluster_size=10).fit(F.toarray())
     for name, attr in OUTPUTS.items():
         assert_same_bytes(getattr(h, attr), load(tmp_path / "features", name), f"features {fmt} {name}")
+    # new points from a .npz are predicted as the same rows from a .npy
+    np.save(tmp_path / "f.npy", F.toarray())
+    cli("hdbscan", tmp_path / "f.npy", "--min-cluster-size", 10, "--out", tmp_path / "fit", "--save-model",
+        tmp_path / "m.model", "-q")
+    for name in ("f.npz", "f.npy"):
+        cli("predict", tmp_path / "m.model", tmp_path / name, "--out", tmp_path / f"p-{name}", "-q")
+    for name in ("labels", "probabilities", "outlier_scores", "membership"):
+        assert_same_bytes(load(tmp_path / "p-f.npy", name), load(tmp_path / "p-f.npz", name), f"predict {fmt} {name}")

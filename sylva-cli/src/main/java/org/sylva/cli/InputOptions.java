@@ -252,6 +252,10 @@ final class InputOptions {
             // format" would send the user looking in the wrong place.
             throw new InvalidInputException(input + ": is a directory; give a file of points");
         }
+        if (isSparseNpz()) {
+            SparseMatrix m = readSparse(cancel);
+            return NpyArray.ofFloat64(m.toDense(input), m.rows(), m.columns()).withSource(input).toPointSet(warnings(err));
+        }
         return PointReaders.readPoints(input, Optional.ofNullable(shape), warnings(err), stdin, cancel);
     }
 

@@ -57,8 +57,8 @@ final class PredictCommand implements Callable<Integer> {
         m.parameter(String.class, v -> input = v)
                 .index("1")
                 .paramLabel("NEW")
-                .description("New points: .npy, .csv/.tsv, or raw little-endian float32 with --shape; '-' reads "
-                        + "stdin.");
+                .description("New points: .npy, .csv/.tsv, .npz (a scipy sparse matrix, its rows as dense points), "
+                        + "or raw little-endian float32 with --shape; '-' reads stdin.");
         m.option(String.class, v -> shape = v, "--shape")
                 .paramLabel("N,D")
                 .description("Shape of a raw float32 input (required for raw files).");

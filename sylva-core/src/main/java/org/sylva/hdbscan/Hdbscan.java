@@ -517,7 +517,8 @@ public final class Hdbscan {
         /**
          * The distance ({@link Metric#euclidean()} by default). Any other metric runs on the exact
          * {@link BruteForceEngine} (at most {@link BruteForceEngine#MAX_POINTS} points); with
-         * {@link Metric#precomputed()} the input is the n x n distance matrix.
+         * {@link Metric#precomputed()} the input is the n x n distance matrix, or a sparse one
+         * ({@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}, no such limit).
          */
         public Builder metric(Metric v) {
             metric = Objects.requireNonNull(v, "metric");
