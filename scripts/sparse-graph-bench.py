@@ -31,8 +31,9 @@ def graph(n, d, k, seed):
     C = sp.csr_matrix((chain, (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
     G = G.maximum(G.T).maximum(C).maximum(C.T).tocsr()
     # maximum() drops the stored zeros of the diagonal: store them again (a point is its own first neighbour)
-    G = (G + sp.csr_matrix((np.zeros(n), (np.arange(n), np.arange(n))), shape=(n, n))).tocsr()
+    G.setdiag(0)
     G.sort_indices()
+    assert all(i in G.indices[G.indptr[i]:G.indptr[i + 1]] for i in range(n)), "the diagonal is stored"
     return G
 
 

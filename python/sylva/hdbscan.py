@@ -300,6 +300,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             return validate_data(self, X, accept_sparse="csr", ensure_all_finite=False, dtype="numeric")
         if _issparse(X):
             X = X.tocsr()
+            if X.dtype.kind == "c":
+                raise ValueError("Complex data not supported")
+            if X.dtype.kind not in "fiub":
+                raise ValueError(f"X must hold numbers; got dtype {X.dtype}")
             if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
                 raise ValueError(f"Found array with shape {X.shape}; HDBSCAN needs at least one sample and one "
                                  "feature")

@@ -61,6 +61,9 @@ def _check_feature_names(clusterer, points):
 def _points(clusterer, points):
     _check_feature_names(clusterer, points)
     if hasattr(points, "toarray") and hasattr(points, "tocsr"):   # scipy sparse: fitted densified, predicted so
+        n_features = getattr(clusterer, "n_features_in_", None)
+        if len(points.shape) == 2 and n_features is not None and points.shape[1] != n_features:   # before densifying
+            raise ValueError(f"the new points have {points.shape[1]} features, the clusterer was fitted on {n_features}")
         points = points.toarray()
     X = np.asarray(points)
     if X.dtype.kind == "c":   # as fit refuses it (numpy would drop the imaginary parts with a warning)

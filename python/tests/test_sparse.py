@@ -23,8 +23,9 @@ def knn_graph(X, k):
     C = sp.csr_matrix((chain, (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
     G = G.maximum(G.T).maximum(C).maximum(C.T).tocsr()
     # maximum() drops the stored zeros of the diagonal: store them again (a point is its own first neighbour)
-    G = (G + sp.csr_matrix((np.zeros(n), (np.arange(n), np.arange(n))), shape=(n, n))).tocsr()
+    G.setdiag(0)
     G.sort_indices()
+    assert all(i in G.indices[G.indptr[i]:G.indptr[i + 1]] for i in range(n)), "the diagonal is stored"
     return G
 
 
@@ -46,6 +47,12 @@ def test_prediction_takes_sparse_new_points_as_dense_ones():
     want_labels, want_strengths = sylva.approximate_predict(h, X[:20] + 0.01)
     np.testing.assert_array_equal(labels, want_labels)
     np.testing.assert_array_equal(strengths, want_strengths)
+
+
+def test_sparse_new_points_of_the_wrong_width_are_refused_before_they_are_densified():
+    h = sylva.HDBSCAN(min_cluster_size=8, prediction_data=True).fit(blobs(100, 3, 2, seed=6))
+    with pytest.raises(ValueError, match="1000000000 features, the clusterer was fitted on 3"):
+        sylva.approximate_predict(h, sp.csr_matrix((2, 10**9)))   # 16 GB once dense
 
 
 def test_a_complete_sparse_matrix_with_its_diagonal_is_the_dense_matrix_fit():

@@ -321,6 +321,11 @@ final class HdbscanCommand implements Callable<Integer> {
         }
         DistanceGraph graph;
         try {
+            int[] shape = org.sylva.io.SparseNpz.shape(java.nio.file.Path.of(in.input));   // refused before the reading
+            if (shape != null && shape[0] != shape[1]) {
+                throw InvalidInputException.forParameter("metric", "a precomputed distance matrix must be square "
+                        + "(n x n); got " + shape[0] + " x " + shape[1]);
+            }
             SparseMatrix m = in.readSparse(context.cancel());
             if (m.rows() != m.columns()) {
                 throw InvalidInputException.forParameter("metric", "a precomputed distance matrix must be square "

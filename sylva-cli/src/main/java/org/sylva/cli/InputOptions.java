@@ -98,6 +98,10 @@ final class InputOptions {
             b.mark(NPY_MAGIC.length);
             byte[] head = b.readNBytes(NPY_MAGIC.length);
             b.reset();
+            if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
+                throw new InvalidInputException("standard input holds a zip archive (a .npz?): give a .npz by its file "
+                        + "name, it is read with random access");
+            }
             if (!Arrays.equals(head, NPY_MAGIC)) {
                 return new Opened(null, DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, "-"));
             }

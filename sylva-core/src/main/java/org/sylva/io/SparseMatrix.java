@@ -32,6 +32,7 @@ public record SparseMatrix(int rows, int columns, int[] indptr, int[] indices, d
             throw new InvalidInputException(String.format(Locale.ROOT, "%s: a sparse matrix of %d x %d is read as a "
                     + "dense one, and %d values are beyond a Java array's limit", source, rows, columns, size));
         }
+        requireHeap(source, 8 * size, "to read this sparse matrix of shape " + rows + " x " + columns + " as dense rows");
         double[] dense = new double[(int) size];
         for (int i = 0; i < rows; i++) {
             for (int e = indptr[i]; e < indptr[i + 1]; e++) {
@@ -44,5 +45,16 @@ public record SparseMatrix(int rows, int columns, int[] indptr, int[] indices, d
             }
         }
         return dense;
+    }
+
+    /** Refuses, naming {@code source} and {@code what}, an allocation of {@code bytes} the heap cannot hold now. */
+    static void requireHeap(String source, long bytes, String what) {
+        Runtime rt = Runtime.getRuntime();
+        long available = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+        if (bytes > available) {
+            throw new InvalidInputException(String.format(Locale.ROOT, "%s: %s needs %d MiB of heap; %d MiB are "
+                    + "available (give the JVM more: SYLVA_JAVA_OPTS=-Xmx...)", source, what, (bytes + (1 << 20) - 1) >> 20,
+                    Math.max(available, 0) >> 20));
+        }
     }
 }

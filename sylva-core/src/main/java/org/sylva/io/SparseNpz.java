@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
@@ -52,8 +51,8 @@ public final class SparseNpz {
             // the format first: save_npz of a COO, DIA or BSR matrix holds other arrays, which would read as missing
             String format = zip.getEntry("format.npy") == null ? null : format(zip, name);
             if (format != null && !format.equals("csr") && !format.equals("csc")) {
-                throw new InvalidInputException(name + ": a sparse matrix in the " + format + " format; Sylva reads CSR "
-                        + "and CSC (save X.tocsr())");
+                throw new InvalidInputException(name + ": a sparse matrix in the '" + format + "' format; Sylva reads "
+                        + "'csr' and 'csc' (save X.tocsr())");
             }
             List<String> missing = new ArrayList<>();
             for (String a : ARRAYS) if (zip.getEntry(a + ".npy") == null) missing.add(a + ".npy");
@@ -64,24 +63,57 @@ public final class SparseNpz {
                         + String.join(", ", missing) + " (it holds " + (held.isEmpty() ? "nothing" : String.join(", ", held))
                         + ")");
             }
-            long[] shape = array(zip, "shape", name, cancel).toInt64();
-            if (shape.length != 2 || shape[0] < 0 || shape[1] < 0 || shape[0] > Integer.MAX_VALUE - 8
-                    || shape[1] > Integer.MAX_VALUE - 8) {
-                throw new InvalidInputException(name + ": shape.npy must hold two sizes within a Java array's limit; got "
-                        + java.util.Arrays.toString(shape));
-            }
-            int rows = (int) shape[0], columns = (int) shape[1];
-            int[] indptr = indexArray(array(zip, "indptr", name, cancel), name + ": indptr");
-            int[] indices = indexArray(array(zip, "indices", name, cancel), name + ": indices");
-            double[] data = array(zip, "data", name, cancel).toFloat64();
+            int[] shape = shape(zip, name, cancel);
+            int rows = shape[0], columns = shape[1];
             boolean csr = format.equals("csr");
             int major = csr ? rows : columns, minor = csr ? columns : rows;
+            int[] indptr = indexArray(array(zip, "indptr", name, cancel), name + ": indptr");
+            if (indptr.length != major + 1L) {   // before the other arrays: a shape that lies allocates nothing
+                throw new InvalidInputException(name + ": indptr has " + indptr.length + " entries, expected "
+                        + (major + 1L) + " for the shape " + rows + " x " + columns);
+            }
+            int[] indices = indexArray(array(zip, "indices", name, cancel), name + ": indices");
+            NpyArray values = array(zip, "data", name, cancel);
+            if (values.rank() != 1) {
+                throw new InvalidInputException(name + ": data.npy must be 1-D; got " + values.rank() + "-D");
+            }
+            double[] data = values.toFloat64();
             checkCompressed(name, major, indptr, indices, data);
             if (csr) return new SparseMatrix(rows, columns, indptr, indices, data);
+            SparseMatrix.requireHeap(name, 4L * (minor + 1L) + 12L * data.length, "to read this CSC matrix of shape "
+                    + rows + " x " + columns + " as rows (save it as CSR: X.tocsr())");
             return transposed(name, minor, major, indptr, indices, data);
         } catch (ZipException e) {
             throw new InvalidInputException(name + ": not a readable .npz (zip) archive: " + e.getMessage());
         }
+    }
+
+    /**
+     * The matrix's shape {@code (rows, columns)} as {@code path}'s {@code shape.npy} states it, read alone (the
+     * rest of the file is not read, so a command can refuse a shape before it reads a large file).
+     */
+    public static int[] shape(Path path) throws IOException {
+        String name = path.toString();
+        if (!java.nio.file.Files.isRegularFile(path)) return null;
+        try (ZipFile zip = new ZipFile(path.toFile())) {
+            return zip.getEntry("shape.npy") == null ? null : shape(zip, name, CancellationToken.NEVER);
+        } catch (ZipException e) {
+            return null;   // read() names the fault
+        }
+    }
+
+    private static int[] shape(ZipFile zip, String name, CancellationToken cancel) throws IOException {
+        NpyArray a = array(zip, "shape", name, cancel);
+        if (a.rank() != 1 || a.size() != 2 || (a.dtype() != NpyDtype.INT64 && a.dtype() != NpyDtype.INT32)) {
+            throw new InvalidInputException(name + ": shape.npy must hold two integers; got a " + a.dtype().numpyName()
+                    + " array of " + a.size() + " values");
+        }
+        long[] shape = a.toInt64();
+        if (shape[0] < 0 || shape[1] < 0 || shape[0] > Integer.MAX_VALUE - 8 || shape[1] > Integer.MAX_VALUE - 8) {
+            throw new InvalidInputException(name + ": shape.npy must hold two sizes within a Java array's limit; got "
+                    + java.util.Arrays.toString(shape));
+        }
+        return new int[] {(int) shape[0], (int) shape[1]};
     }
 
     private static NpyArray array(ZipFile zip, String array, String name, CancellationToken cancel) throws IOException {
@@ -111,12 +143,13 @@ public final class SparseNpz {
             throw new InvalidInputException(name + ": format.npy is not a 0-d string array as save_npz writes it");
         }
         StringBuilder s = new StringBuilder();
-        for (int i = 0; i < width; i++) {
-            int c = b[start + (unicode ? 4 * i : i)] & 0xFF;
-            if (c == 0) break;
-            s.append((char) c);
+        for (int i = 0; i < width; i++) s.append((char) (b[start + (unicode ? 4 * i : i)] & 0xFF));
+        // numpy pads a string with NULs, which it strips; anything after a NUL is not a format scipy wrote
+        String f = s.toString().replaceAll("\u0000+$", "");
+        if (f.indexOf('\u0000') >= 0) {
+            throw new InvalidInputException(name + ": format.npy is not a 0-d string array as save_npz writes it");
         }
-        return s.toString().toLowerCase(Locale.ROOT);
+        return f;
     }
 
     private static int[] indexArray(NpyArray a, String what) {

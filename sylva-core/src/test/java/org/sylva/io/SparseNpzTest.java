@@ -136,7 +136,19 @@ class SparseNpzTest {
     @Test
     void faultsAreNamed() throws IOException {
         Map<String, byte[]> coo = new LinkedHashMap<>(arrays("coo", CSR_PTR, CSR_IND, CSR_DATA, 3, 4));
-        assertTrue(refusal("coo.npz", coo).contains("coo.npz: a sparse matrix in the coo format; Sylva reads CSR and CSC"));
+        assertTrue(refusal("coo.npz", coo).contains("coo.npz: a sparse matrix in the 'coo' format; Sylva reads 'csr' and 'csc'"));
+        Map<String, byte[]> upper = arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4);
+        upper.put("format.npy", stringNpy("CSR", false));
+        assertTrue(refusal("upper.npz", upper).contains("in the 'CSR' format"));
+        Map<String, byte[]> nul = arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4);
+        nul.put("format.npy", stringNpy("csr\u0000x", false));
+        assertTrue(refusal("nul.npz", nul).contains("format.npy is not a 0-d string array"));
+        Map<String, byte[]> floatShape = arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4);
+        floatShape.put("shape.npy", npy(NpyArray.ofFloat64(new double[] {3, 4}, 2)));
+        assertTrue(refusal("fshape.npz", floatShape).contains("shape.npy must hold two integers; got a float64 array"));
+        Map<String, byte[]> flat = arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4);
+        flat.put("data.npy", npy(NpyArray.ofFloat64(CSR_DATA, 4, 1)));
+        assertTrue(refusal("flat.npz", flat).contains("data.npy must be 1-D; got 2-D"));
         Map<String, byte[]> plain = Map.of("a.npy", npy(NpyArray.ofFloat64(new double[] {1}, 1)));
         assertTrue(refusal("plain.npz", plain).contains("it lacks data.npy, indices.npy, indptr.npy, shape.npy, "
                 + "format.npy (it holds a.npy)"));
@@ -159,6 +171,17 @@ class SparseNpzTest {
                 .getMessage().contains("not a readable .npz (zip) archive"));
         assertTrue(assertThrows(InvalidInputException.class, () -> SparseNpz.read(dir.resolve("none.npz"),
                 CancellationToken.NEVER)).getMessage().contains("none.npz: no such file"));
+    }
+
+    @Test
+    void theShapeIsReadAloneAndAHugeCscMatrixIsRefusedBeforeItsArraysAre() throws IOException {
+        // its transposed offsets would take 8 GiB; the tests run with -Xmx6g (the parent pom's argLine)
+        Path huge = npz("huge.npz", arrays("csc", new int[] {0, 1}, new int[] {5}, new double[] {1}, 2147483000L, 1),
+                true);
+        assertArrayEquals(new int[] {2147483000, 1}, SparseNpz.shape(huge));
+        assertTrue(assertThrows(InvalidInputException.class, () -> SparseNpz.read(huge, CancellationToken.NEVER))
+                .getMessage().contains("huge.npz: to read this CSC matrix of shape 2147483000 x 1 as rows"));
+        assertEquals(null, SparseNpz.shape(dir.resolve("none.npz")));
     }
 
     @Test

@@ -104,6 +104,7 @@ final class RequestArrays {
                 throw new InvalidInputException(a.name() + " must be a 1-D array; got shape " + Arrays.toString(a.shape()));
             }
         }
+        if (p.size() < 1) throw new InvalidInputException("graph_indptr must hold n + 1 >= 1 offsets; it is empty");
         double[] data = switch (v.data()) {
             case double[] a -> a;
             case float[] a -> {
