@@ -260,13 +260,15 @@ final class HdbscanOutputs {
         String leftOut = nan + inf == 0 ? "" : String.format(Locale.ROOT,
                 ", %d %s left out (%d with NaN: label -3, %d with an infinity: label -2)", nan + inf,
                 nan + inf == 1 ? "row" : "rows", nan, inf);
-        s.append(String.format(Locale.ROOT, "%d %s x %d %s (%s%s): %d %s, %d noise%s%n",
-                n, n == 1 ? "point" : "points", d, d == 1 ? "dim" : "dims", dtype, weighted, k,
+        String shape = storedEntries >= 0 ? String.format(Locale.ROOT, "%d %s of a sparse distance matrix", n,
+                n == 1 ? "point" : "points")
+                : String.format(Locale.ROOT, "%d %s x %d %s", n, n == 1 ? "point" : "points", d, d == 1 ? "dim" : "dims");
+        s.append(String.format(Locale.ROOT, "%s (%s%s): %d %s, %d noise%s%n", shape, dtype, weighted, k,
                 k == 1 ? "cluster" : "clusters", r.noiseCount(), leftOut));
         Metric metric = r.parameters().metric();
         if (storedEntries >= 0) {
-            s.append(String.format(Locale.ROOT, "metric: precomputed, the input is a sparse distance matrix of %d stored "
-                    + "entries (sparse-graph engine)%n", storedEntries));
+            s.append(String.format(Locale.ROOT, "metric: precomputed, %d stored entries (sparse-graph engine)%n",
+                    storedEntries));
         } else if (!metric.isEuclidean()) {
             s.append(String.format(Locale.ROOT, "metric: %s (exact brute-force engine)%s%n", metric.describe(),
                     metric.isPrecomputed() ? ", the input is the distance matrix" : ""));

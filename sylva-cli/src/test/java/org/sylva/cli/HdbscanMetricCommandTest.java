@@ -130,6 +130,71 @@ class HdbscanMetricCommandTest {
         Cli.assertNothingWritten(out);
     }
 
+    /** A {@code scipy.sparse.save_npz} file of the CSR arrays, written as scipy writes it (the format a 0-d {@code |S3}). */
+    static Path saveNpz(Path p, int n, int[] indptr, int[] indices, double[] data) throws IOException {
+        try (var z = new java.util.zip.ZipOutputStream(Files.newOutputStream(p))) {
+            java.util.function.BiConsumer<String, org.sylva.io.NpyArray> put = (name, a) -> {
+                try {
+                    z.putNextEntry(new java.util.zip.ZipEntry(name));
+                    Npy.write(z, a);
+                    z.closeEntry();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            };
+            put.accept("indices.npy", org.sylva.io.NpyArray.ofInt32(indices, indices.length));
+            put.accept("indptr.npy", org.sylva.io.NpyArray.ofInt32(indptr, indptr.length));
+            String header = "{'descr': '|S3', 'fortran_order': False, 'shape': (), }";
+            StringBuilder h = new StringBuilder(header);
+            while ((10 + h.length() + 1) % 64 != 0) h.append(' ');
+            h.append('\n');
+            z.putNextEntry(new java.util.zip.ZipEntry("format.npy"));
+            z.write(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (byte) h.length(), 0});
+            z.write((h + "csr").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            z.closeEntry();
+            put.accept("shape.npy", org.sylva.io.NpyArray.ofInt64(new long[] {n, n}, 2));
+            put.accept("data.npy", org.sylva.io.NpyArray.ofFloat64(data, data.length));
+        }
+        return p;
+    }
+
+    @Test
+    void aSparseDistanceMatrixFileIsFittedAsTheLibraryFitsItsGraph(@TempDir Path tmp) throws IOException {
+        // every pair of the dense matrix and its diagonal, stored: the dense matrix's fit, bitwise
+        double[] m = Npy.read(matrix).toFloat64();
+        int[] indptr = new int[N + 1], indices = new int[N * N];
+        for (int i = 0; i < N; i++) {
+            indptr[i + 1] = (i + 1) * N;
+            for (int j = 0; j < N; j++) indices[i * N + j] = j;
+        }
+        Path g = saveNpz(tmp.resolve("g.npz"), N, indptr, indices, m);
+        Path out = tmp.resolve("graph");
+        Cli.Result r = Cli.run("hdbscan", s(g), "--metric", "precomputed", "--min-cluster-size", "10", "--out", s(out))
+                .assertOk();
+        assertTrue(r.err().contains(N + " points of a sparse distance matrix") && r.err().contains("sparse-graph"),
+                r.err());
+        HdbscanCommandTest.assertSameAsLibrary(out, Hdbscan.builder().minClusterSize(10).metric(Metric.precomputed())
+                .build().fit(m, N, N, org.sylva.progress.ProgressListener.NONE,
+                        org.sylva.progress.CancellationToken.NEVER));
+        // a row with too few distances, a missing partner, and the options a graph cannot take: refused, nothing written
+        Path bad = tmp.resolve("bad");
+        Path sparse = saveNpz(tmp.resolve("s.npz"), 3, new int[] {0, 1, 3, 4}, new int[] {1, 0, 2, 1},
+                new double[] {1, 1, 2, 2});
+        Cli.run("hdbscan", s(sparse), "--metric", "precomputed", "--min-cluster-size", "2", "--min-samples", "2",
+                "--out", s(bad)).assertError("s.npz", "point 0 has 1 stored distances", "--min-samples");
+        Path half = saveNpz(tmp.resolve("h.npz"), 3, new int[] {0, 1, 2, 2}, new int[] {1, 2}, new double[] {1, 2});
+        Cli.run("hdbscan", s(half), "--metric", "precomputed", "--min-cluster-size", "2", "--min-samples", "1",
+                "--out", s(bad)).assertError("h.npz", "entry (0, 1) is stored but (1, 0) is not");
+        Cli.run("hdbscan", s(sparse), "--metric", "precomputed", "--out", s(bad), "--sample-weight", s(npy))
+                .assertError("sample weights are supported with the euclidean metric only");
+        Cli.assertNothingWritten(bad);
+        // without --metric precomputed the same file is its rows as dense points
+        Path dense = tmp.resolve("dense");
+        Cli.run("hdbscan", s(g), "--min-cluster-size", "10", "--out", s(dense), "-q").assertOk();
+        HdbscanCommandTest.assertSameAsLibrary(dense, Hdbscan.builder().minClusterSize(10).build()
+                .fit(m, N, N, org.sylva.progress.ProgressListener.NONE, org.sylva.progress.CancellationToken.NEVER));
+    }
+
     @Test
     void centresFollowTheMetric(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("o");

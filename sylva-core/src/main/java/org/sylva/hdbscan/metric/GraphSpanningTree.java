@@ -58,6 +58,7 @@ public final class GraphSpanningTree {
     public static MutualReachabilityMst compute(DistanceGraph graph, int minSamples, double alpha, Execution execution) {
         Map<String, Double> times = new LinkedHashMap<>();
         long t0 = System.nanoTime();
+        requireDistances(graph, minSamples);   // before the first progress line: a refusal is the only output
         execution.progress().progress(CoreDistances.STAGE, 0, 1);
         double[] core = coreDistances(graph, minSamples, new ParallelWork(execution.threads()), execution);
         execution.progress().progress(CoreDistances.STAGE, 1, 1);
@@ -68,8 +69,8 @@ public final class GraphSpanningTree {
         return new MutualReachabilityMst(core, tree, times);
     }
 
-    /** The {@code k}-th smallest stored distance of each row. */
-    static double[] coreDistances(DistanceGraph g, int k, ParallelWork work, Execution ex) {
+    /** Refuses a graph with a row storing fewer than {@code k} distances, naming the first. */
+    static void requireDistances(DistanceGraph g, int k) {
         int n = g.size();
         for (int i = 0; i < n; i++) {
             if (g.rowLength(i) < k) {
@@ -79,6 +80,12 @@ public final class GraphSpanningTree {
                         + "k-nearest-neighbour graph with k >= min_samples)", i, g.rowLength(i), k));
             }
         }
+    }
+
+    /** The {@code k}-th smallest stored distance of each row. */
+    static double[] coreDistances(DistanceGraph g, int k, ParallelWork work, Execution ex) {
+        requireDistances(g, k);
+        int n = g.size();
         double[] core = new double[n];
         int widest = 0;
         for (int i = 0; i < n; i++) widest = Math.max(widest, g.rowLength(i));
