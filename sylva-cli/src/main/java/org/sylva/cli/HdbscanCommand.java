@@ -331,7 +331,7 @@ final class HdbscanCommand implements Callable<Integer> {
                 throw InvalidInputException.forParameter("metric", "a precomputed distance matrix must be square "
                         + "(n x n); got " + m.rows() + " x " + m.columns());
             }
-            graph = DistanceGraph.ofCsr(m.rows(), m.indptr(), m.indices(), m.data());
+            graph = DistanceGraph.ofCsr(m.rows(), m.indptr(), m.indices(), m.data(), context.cancel());
         } catch (InvalidInputException e) {
             throw e.withContext(in.input);
         }

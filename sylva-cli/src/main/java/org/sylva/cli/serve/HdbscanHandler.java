@@ -67,7 +67,7 @@ final class HdbscanHandler implements Handler {
                 .metric(Metric.parse(p.choice("metric", "euclidean", METRICS), p.has("p") ? p.number("p", 2) : null))
                 .build();
         long start = System.nanoTime();   // a graph's checks (sorting its rows, symmetry) count as its fit's
-        DistanceGraph graph = RequestArrays.distanceGraph(request);
+        DistanceGraph graph = RequestArrays.distanceGraph(request, cancel);
         if (graph != null) return answer(fitGraph(h, graph, p, request, cancel), null, start, GRAPH_ENGINE, cancel);
         WireArray points = RequestArrays.points(request);
         int n = (int) points.dim(0);

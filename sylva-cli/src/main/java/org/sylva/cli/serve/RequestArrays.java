@@ -89,7 +89,7 @@ final class RequestArrays {
      * {@code graph_indices} and {@code graph_data} (one per stored entry), scipy's CSR arrays; the indices int32
      * or int64, the distances float64 or float32 ({@link DistanceGraph#ofCsr} checks the rest).
      */
-    static DistanceGraph distanceGraph(Frame request) {
+    static DistanceGraph distanceGraph(Frame request, org.sylva.progress.CancellationToken cancel) {
         WireArray p = request.array("graph_indptr"), c = request.array("graph_indices"), v = request.array("graph_data");
         if (p == null && c == null && v == null) return null;
         if (p == null || c == null || v == null) {
@@ -114,7 +114,7 @@ final class RequestArrays {
             }
             default -> throw new InvalidInputException("graph_data must be float64 or float32; got " + v.dtype().wireName());
         };
-        return DistanceGraph.ofCsr(p.size() - 1, indices(p), indices(c), data);
+        return DistanceGraph.ofCsr(p.size() - 1, indices(p), indices(c), data, cancel);
     }
 
     /** An int32 or int64 index array as ints, refusing values beyond a Java array's reach. */

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
 
 /**
  * A sparse precomputed distance matrix: the stored entries of a symmetric {@code n x n} matrix in compressed
@@ -30,6 +31,8 @@ import org.sylva.data.InvalidInputException;
  * }</pre>
  */
 public final class DistanceGraph {
+    /** Rows between two looks at the cancellation token. */
+    static final int ROWS_PER_CHECK = 1 << 16;
     private final int n;
     private final int[] rowStart;
     private final int[] columns;
@@ -49,6 +52,17 @@ public final class DistanceGraph {
      * @throws InvalidInputException naming the first entry or array that breaks a rule of the class comment
      */
     public static DistanceGraph ofCsr(int n, int[] indptr, int[] indices, double[] data) {
+        return ofCsr(n, indptr, indices, data, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #ofCsr(int, int[], int[], double[])}, looking at {@code cancel} every 65 536 rows of each
+     * pass over the graph.
+     *
+     * @throws org.sylva.progress.CancelledException when cancelled
+     */
+    public static DistanceGraph ofCsr(int n, int[] indptr, int[] indices, double[] data, CancellationToken cancel) {
+        Objects.requireNonNull(cancel, "cancel");
         Objects.requireNonNull(indptr, "indptr");
         Objects.requireNonNull(indices, "indices");
         Objects.requireNonNull(data, "data");
@@ -66,6 +80,7 @@ public final class DistanceGraph {
                     + "entries (" + indices.length + "); it runs from " + indptr[0] + " to " + indptr[n]);
         }
         for (int i = 0; i < n; i++) {
+            if (i % ROWS_PER_CHECK == 0) cancel.throwIfCancelled();
             if (indptr[i + 1] < indptr[i]) {
                 throw new InvalidInputException("sparse distance matrix: indptr decreases at row " + i + " (" + indptr[i]
                         + " then " + indptr[i + 1] + ")");
@@ -73,8 +88,9 @@ public final class DistanceGraph {
         }
         int[] cols = indices.clone();
         double[] vals = data.clone();
-        sortRows(n, indptr, cols, vals);
+        sortRows(n, indptr, cols, vals, cancel);
         for (int i = 0; i < n; i++) {
+            if (i % ROWS_PER_CHECK == 0) cancel.throwIfCancelled();
             for (int e = indptr[i]; e < indptr[i + 1]; e++) {
                 int j = cols[e];
                 double v = vals[e];
@@ -98,15 +114,16 @@ public final class DistanceGraph {
             }
         }
         int[] start = indptr.clone();
-        symmetrise(n, start, cols, vals);
+        symmetrise(n, start, cols, vals, cancel);
         return new DistanceGraph(n, start, cols, vals);
     }
 
     /** Sorts each row's entries by column (rows already in order, as scipy's canonical form, are left as they are). */
-    private static void sortRows(int n, int[] indptr, int[] cols, double[] vals) {
+    private static void sortRows(int n, int[] indptr, int[] cols, double[] vals, CancellationToken cancel) {
         long[] keys = null;
         double[] tmp = null;
         for (int i = 0; i < n; i++) {
+            if (i % ROWS_PER_CHECK == 0) cancel.throwIfCancelled();
             int a = indptr[i], b = indptr[i + 1];
             boolean sorted = true;
             for (int e = a + 1; e < b && sorted; e++) sorted = cols[e - 1] <= cols[e];
@@ -132,13 +149,14 @@ public final class DistanceGraph {
      * triangle's value into both. The partners come from one counting transpose (O(entries)); a pattern that is
      * not symmetric is then searched entry by entry, in order, for the first fault to name.
      */
-    private static void symmetrise(int n, int[] start, int[] cols, double[] vals) {
+    private static void symmetrise(int n, int[] start, int[] cols, double[] vals, CancellationToken cancel) {
         int nnz = cols.length;
         int[] fill = java.util.Arrays.copyOf(start, n);
         int[] partner = new int[nnz];
         // the entries of column c, rows ascending, land where row c's entries are when the pattern is symmetric
         boolean symmetric = true;
         for (int i = 0; i < n && symmetric; i++) {
+            if (i % ROWS_PER_CHECK == 0) cancel.throwIfCancelled();
             for (int e = start[i]; e < start[i + 1]; e++) {
                 int at = fill[cols[e]]++;
                 if (at >= start[cols[e] + 1]) {   // column cols[e] holds more entries than its row
@@ -149,6 +167,7 @@ public final class DistanceGraph {
             }
         }
         for (int i = 0; i < n && symmetric; i++) {
+            if (i % ROWS_PER_CHECK == 0) cancel.throwIfCancelled();
             if (fill[i] != start[i + 1]) symmetric = false;   // column i holds fewer entries than its row
             for (int p = start[i]; p < start[i + 1] && symmetric; p++) {
                 int e = partner[p];   // an entry (r, i); p is (i, cols[p]): partners when r == cols[p]
@@ -156,10 +175,11 @@ public final class DistanceGraph {
             }
         }
         if (!symmetric) {
-            searchFirstFault(n, start, cols);
+            searchFirstFault(n, start, cols, cancel);
             throw new IllegalStateException("the graph's pattern is not symmetric, yet no entry lacks its partner");
         }
         for (int i = 0; i < n; i++) {
+            if (i % ROWS_PER_CHECK == 0) cancel.throwIfCancelled();
             for (int e = start[i]; e < start[i + 1]; e++) {
                 int j = cols[e];
                 if (j <= i) continue;
@@ -175,8 +195,9 @@ public final class DistanceGraph {
     }
 
     /** Refuses the first stored entry, in row order, whose partner is not stored. */
-    private static void searchFirstFault(int n, int[] start, int[] cols) {
+    private static void searchFirstFault(int n, int[] start, int[] cols, CancellationToken cancel) {
         for (int i = 0; i < n; i++) {
+            if (i % ROWS_PER_CHECK == 0) cancel.throwIfCancelled();
             for (int e = start[i]; e < start[i + 1]; e++) {
                 int j = cols[e];
                 if (j == i) continue;

@@ -264,6 +264,11 @@ class GraphSpanningTreeTest {
         CancellationToken cancel = new CancellationToken();
         cancel.cancel();
         assertThrows(CancelledException.class, () -> precomputed(5, 1.0, 2).fit(g, ProgressListener.NONE, cancel));
+        int[] indptr = new int[n + 1];
+        for (int i = 0; i < n; i++) indptr[i + 1] = (i + 1) * n;
+        int[] columns = new int[n * n];
+        for (int e = 0; e < columns.length; e++) columns[e] = e % n;
+        assertThrows(CancelledException.class, () -> DistanceGraph.ofCsr(n, indptr, columns, m, cancel));
     }
 
     private static String refusal(Runnable r) {
