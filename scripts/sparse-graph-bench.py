@@ -7,6 +7,7 @@ Building the graph is not timed. Prints medians of --repeat fits after --warm-se
 time and its engine's own, and checks that both find the same sorted spanning-tree weights.
 
     python3 scripts/sparse-graph-bench.py --sizes 20000,100000,200000 --k 15 --min-samples 10 --repeat 5
+    python3 scripts/sparse-graph-bench.py --sizes 20000,200000 --save /tmp/graphs   # also writes the .npz files
 """
 import argparse
 import statistics
@@ -28,11 +29,11 @@ def graph(n, d, k, seed):
     X, _ = make_blobs(n, d, centers=25, cluster_std=1.5, random_state=seed)
     G = kneighbors_graph(X, k, mode="distance", include_self=True)
     chain = np.linalg.norm(X[1:] - X[:-1], axis=1)
-    C = sp.csr_matrix((chain, (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
-    G = G.maximum(G.T).maximum(C).maximum(C.T).tocsr()
-    # maximum() drops the stored zeros of the diagonal: store them again (a point is its own first neighbour)
-    G.setdiag(0)
-    G.sort_indices()
+    G = G.tocoo()
+    both = sp.coo_matrix((np.r_[G.data, chain], (np.r_[G.row, np.arange(n - 1)], np.r_[G.col, np.arange(1, n)])),
+                         shape=(n, n))
+    # symmetrised keeping stored zeros and the diagonal (G.maximum(G.T) would drop both)
+    G = sylva.symmetric_graph(both)
     assert all(i in G.indices[G.indptr[i]:G.indptr[i + 1]] for i in range(n)), "the diagonal is stored"
     return G
 
@@ -60,11 +61,16 @@ def main():
     ap.add_argument("--min-cluster-size", type=int, default=20)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--warm-seconds", type=float, default=3.0)
+    ap.add_argument("--save", metavar="DIR", help="also write each graph to DIR/graphN.npz (scipy.sparse.save_npz), for "
+                    "`sylva bench hdbscan DIR/graphN.npz --metric precomputed` and cold runs")
     a = ap.parse_args()
     params = dict(metric="precomputed", min_cluster_size=a.min_cluster_size, min_samples=a.min_samples)
     print(f"{'points':>8} {'stored':>10} {'sylva wall':>11} {'engine':>9} {'scikit-learn':>13} {'ratio':>6}  weights")
     for n in (int(s) for s in a.sizes.split(",")):
         G = graph(n, a.dims, a.k, seed=n)
+        if a.save:
+            Path(a.save).mkdir(parents=True, exist_ok=True)
+            sp.save_npz(Path(a.save) / f"graph{n}.npz", G)
         engine = []
 
         def ours():

@@ -10,6 +10,7 @@ from ._engine import Engine, get_engine as engine
 from ._errors import EngineError, EngineNotFoundError
 from ._locate import engine_command
 from .balltree import build_balltree, build_balltree_with_rotations, generate_rotation_matrix, partition_balltree
+from .graph import symmetric_graph
 from .hdbscan import HDBSCAN
 from .prediction import (all_points_membership_vectors, approximate_predict, approximate_predict_scores,
                          membership_vector)
@@ -19,4 +20,4 @@ __version__ = "0.1.0"
 __all__ = ["HDBSCAN", "build_balltree", "partition_balltree", "build_balltree_with_rotations",
            "generate_rotation_matrix", "approximate_predict", "approximate_predict_scores",
            "membership_vector", "all_points_membership_vectors", "validity_index", "EngineError", "EngineNotFoundError", "engine",
-           "engine_command", "Engine"]
+           "engine_command", "Engine", "symmetric_graph"]

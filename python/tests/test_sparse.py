@@ -20,11 +20,11 @@ def knn_graph(X, k):
     G = neighbors.kneighbors_graph(X, k, mode="distance", include_self=True)
     n = X.shape[0]
     chain = np.linalg.norm(X[1:] - X[:-1], axis=1)
-    C = sp.csr_matrix((chain, (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
-    G = G.maximum(G.T).maximum(C).maximum(C.T).tocsr()
-    # maximum() drops the stored zeros of the diagonal: store them again (a point is its own first neighbour)
-    G.setdiag(0)
-    G.sort_indices()
+    G = G.tocoo()
+    both = sp.coo_matrix((np.r_[G.data, chain], (np.r_[G.row, np.arange(n - 1)], np.r_[G.col, np.arange(1, n)])),
+                         shape=(n, n))
+    # symmetrised keeping stored zeros and the diagonal (G.maximum(G.T) would drop both)
+    G = sylva.symmetric_graph(both)
     assert all(i in G.indices[G.indptr[i]:G.indptr[i + 1]] for i in range(n)), "the diagonal is stored"
     return G
 
@@ -82,6 +82,25 @@ def test_identical_points_joined_at_zero_give_the_dense_fit():
     for name in ARRAYS:
         np.testing.assert_array_equal(getattr(dense, name), getattr(ours, name), err_msg=name)
     assert (ours.minimum_spanning_tree_[:, 2] == 0).sum() == 2
+
+
+def test_symmetric_graph_keeps_identical_points_and_the_diagonal():
+    # 31 identical points among 200: G.maximum(G.T) drops their stored zeros and leaves rows shorter than k
+    neighbors = pytest.importorskip("sklearn.neighbors")
+    X = blobs(200, 2, 1, seed=7)   # one blob: the nearest-neighbour graph is connected
+    X[:31] = X[0]
+    G = sylva.symmetric_graph(neighbors.kneighbors_graph(X, 15, mode="distance", include_self=True))
+    assert (G != G.T).nnz == 0 and np.all(G.diagonal() == 0)
+    assert min(np.diff(G.indptr)) >= 15
+    dense = sylva.HDBSCAN(min_cluster_size=5, min_samples=10).fit(X)
+    ours = sylva.HDBSCAN(metric="precomputed", min_cluster_size=5, min_samples=10).fit(G)
+    np.testing.assert_array_equal(dense.core_distances_, ours.core_distances_)   # the k nearest hold each core distance
+    lost = G.maximum(G.T)
+    assert min(np.diff(lost.tocsr().indptr)) < 15   # what the helper is for
+    with pytest.raises(TypeError):
+        sylva.symmetric_graph(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="square"):
+        sylva.symmetric_graph(sp.csr_matrix((3, 4)))
 
 
 def same_partition(a, b):

@@ -67,6 +67,7 @@ final class BenchCommand implements Runnable {
         int warmup;
         double warmupSeconds;
         Integer threads;
+        String metric;
 
         /** This command's picocli model, bound to this object ({@link CommandModel}). */
         CommandSpec model() {
@@ -78,7 +79,8 @@ final class BenchCommand implements Runnable {
                             "Examples:",
                             "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
                             "  sylva bench hdbscan --generate 50000 --threads 1",
-                            "  sylva bench hdbscan --generate 200000 --backend cuda --repeat 3");
+                            "  sylva bench hdbscan --generate 200000 --backend cuda --repeat 3",
+                            "  sylva bench hdbscan graph.npz --metric precomputed --min-samples 10");
             m.parameter(String.class, v -> input = v)
                     .index("0")
                     .arity("0..1")
@@ -127,6 +129,11 @@ final class BenchCommand implements Runnable {
             m.option(Integer.class, v -> threads = v, "--threads")
                     .paramLabel("T")
                     .description("Worker threads (default: all processors).");
+            m.option(String.class, v -> metric = v, "--metric")
+                    .paramLabel("euclidean|precomputed")
+                    .defaultValue("euclidean")
+                    .description("euclidean (default), or precomputed for a FILE.npz holding a sparse distance "
+                            + "matrix (scipy.sparse.save_npz), timed with its checks as the stage 'graph checks'.");
             spec = m.spec();
             return spec;
         }
@@ -141,6 +148,11 @@ final class BenchCommand implements Runnable {
             if (generate != null && input != null) {
                 throw new InvalidInputException("give a FILE or --generate N, not both");
             }
+            if (!metric.equals("euclidean") && !metric.equals("precomputed")) {
+                throw InvalidInputException.forParameter("metric", "sylva bench hdbscan times the euclidean metric "
+                        + "or a sparse precomputed matrix; got '" + metric + "'");
+            }
+            if (metric.equals("precomputed")) return graph();
             if (generate != null) {
                 DemoCommand.checkPoints("--generate", generate);
                 pts = ClipLikeData.generate(generate, 20240L + generate).points();
@@ -166,6 +178,32 @@ final class BenchCommand implements Runnable {
             Hdbscan h = EngineChoice.apply(backend, b.minClusterSize(minClusterSize).clusterSelectionMethod(method))
                     .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
             spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds).table());
+            return 0;
+        }
+
+        /** A sparse distance matrix's fits: {@code FILE.npz}, read once, made into a graph and fitted each time. */
+        private int graph() throws java.io.IOException {
+            InputOptions in = new InputOptions();
+            in.input = input;
+            if (input == null || !in.isSparseNpz() || backend != null && !backend.equals("auto")) {
+                throw InvalidInputException.forParameter("metric", "--metric precomputed times a FILE.npz holding a "
+                        + "sparse distance matrix (scipy.sparse.save_npz), on the CPU");
+            }
+            if (repeat < 1 || warmup < 0) {
+                throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0; got " + repeat + " and " + warmup);
+            }
+            checkWarmupSeconds(warmupSeconds);
+            org.sylva.io.SparseMatrix m = in.readSparse(context.cancel());
+            if (m.rows() != m.columns()) {
+                throw InvalidInputException.forParameter("metric", input + ": a precomputed distance matrix must be "
+                        + "square (n x n); got " + m.rows() + " x " + m.columns());
+            }
+            Hdbscan.Builder b = Hdbscan.builder().metric(org.sylva.hdbscan.metric.Metric.precomputed());
+            if (minSamples != null) b.minSamples(minSamples);
+            Hdbscan h = b.minClusterSize(minClusterSize).clusterSelectionMethod(method)
+                    .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
+            spec.commandLine().getOut().print(HdbscanBench.runGraph(m.rows(), m.indptr(), m.indices(), m.data(), h,
+                    repeat, warmup, warmupSeconds).table());
             return 0;
         }
     }

@@ -104,12 +104,11 @@ final class MemoryBudget {
     /**
      * A fit on a sparse distance matrix ({@link org.sylva.hdbscan.metric.GraphSpanningTree}): 32 bytes per edge
      * (each stored pair once: its weight and ends, and the sort's second copy of both), the core distances'
-     * scratch, and the
-     * per-point arrays, trees and outputs.
+     * scratch (a row as wide as the widest per thread), and the per-point arrays, trees and outputs.
      */
-    static void checkGraph(long n, long storedEntries) {
+    static void checkGraph(long n, long storedEntries, long widestRow, int threads) {
         require(String.format(Locale.ROOT, "a fit of a sparse distance matrix of %d points and %d stored entries", n,
-                storedEntries), 16 * storedEntries + n * (8 + 4 + 32 + 220));
+                storedEntries), 16 * storedEntries + 8 * widestRow * threads + n * (8 + 4 + 32 + 220));
     }
 
     private static void require(long n, int d, String at, long need) {

@@ -6,8 +6,8 @@ import org.sylva.data.InvalidInputException;
 /**
  * A sparse matrix in compressed rows (CSR), as {@link SparseNpz} reads it: row {@code i}'s entries are at
  * positions {@code indptr[i] .. indptr[i + 1] - 1} of {@code indices} (their columns) and {@code data} (their
- * values). The arrays are held as given, not copied; their lengths and {@code indptr}'s order are checked by
- * the reader.
+ * values). The arrays are held as given, not copied; their lengths and {@code indptr}'s order are checked when
+ * made.
  *
  * <pre>{@code
  * SparseMatrix m = SparseNpz.read(Path.of("features.npz"), CancellationToken.NEVER);
@@ -21,6 +21,19 @@ import org.sylva.data.InvalidInputException;
  * @param data each entry's value
  */
 public record SparseMatrix(int rows, int columns, int[] indptr, int[] indices, double[] data) {
+    /** Checks the shape of the arrays ({@link #toDense} checks the columns). */
+    public SparseMatrix {
+        if (rows < 0 || columns < 0) throw new InvalidInputException("a sparse matrix of " + rows + " x " + columns);
+        if (indptr.length != rows + 1L || indices.length != data.length || indptr[0] != 0
+                || indptr[rows] != indices.length) {
+            throw new InvalidInputException("sparse matrix arrays of lengths " + indptr.length + ", " + indices.length
+                    + ", " + data.length + " do not describe " + rows + " rows");
+        }
+        for (int i = 0; i < rows; i++) {
+            if (indptr[i + 1] < indptr[i]) throw new InvalidInputException("sparse matrix: indptr decreases at " + i);
+        }
+    }
+
     /**
      * The dense row-major values, entries stored twice summed (as scipy's {@code toarray()} does).
      *

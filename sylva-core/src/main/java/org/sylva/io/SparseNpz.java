@@ -90,7 +90,8 @@ public final class SparseNpz {
 
     /**
      * The matrix's shape {@code (rows, columns)} as {@code path}'s {@code shape.npy} states it, read alone (the
-     * rest of the file is not read, so a command can refuse a shape before it reads a large file).
+     * rest of the file is not read, so a command can refuse a shape before it reads a large file); null when the
+     * file is not a readable archive holding {@code shape.npy} ({@link #read} then names the fault).
      */
     public static int[] shape(Path path) throws IOException {
         String name = path.toString();

@@ -11,6 +11,8 @@ import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.engine.CpuHdbscanEngine;
+import org.sylva.hdbscan.metric.DistanceGraph;
+import org.sylva.hdbscan.metric.GraphSpanningTree;
 
 /**
  * The in-process HDBSCAN benchmark behind {@code sylva bench hdbscan}: warms up (at least the fits and the
@@ -77,6 +79,34 @@ public final class HdbscanBench {
         int warmupFits = params.engine() instanceof CpuHdbscanEngine
                 ? WarmUp.run(warmup, warmupSeconds, () -> params.fit(points))
                 : WarmUp.runAgeless(warmup, warmupSeconds, () -> params.fit(points));
+        String backend = params.engine() instanceof CpuHdbscanEngine ? params.backend().id() : params.engine().name();
+        return timed(points.size(), points.dimensions(), params, backend, repeat, warmupFits, times -> params.fit(points));
+    }
+
+    /**
+     * As {@link #run(PointSet, Hdbscan, int, int, double)} for a sparse distance matrix given as its CSR arrays
+     * ({@code params}' metric precomputed): each fit makes the {@link DistanceGraph} from the arrays, its checks
+     * timed as the stage {@code "graph checks"}, then fits it.
+     */
+    public static Result runGraph(int n, int[] indptr, int[] indices, double[] data, Hdbscan params, int repeat,
+            int warmup, double warmupSeconds) {
+        if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1");
+        int warmupFits = WarmUp.runAgeless(warmup, warmupSeconds,
+                () -> params.fit(DistanceGraph.ofCsr(n, indptr, indices, data)));
+        return timed(n, n, params, GraphSpanningTree.ENGINE, repeat, warmupFits, times -> {
+            long t0 = System.nanoTime();
+            DistanceGraph g = DistanceGraph.ofCsr(n, indptr, indices, data);
+            times.computeIfAbsent("graph checks", k -> new ArrayList<>()).add((System.nanoTime() - t0) / 1e9);
+            return params.fit(g);
+        });
+    }
+
+    /** One timed fit; it may add stages of its own to {@code times}. */
+    private interface TimedFit {
+        HdbscanResult fit(Map<String, List<Double>> times);
+    }
+
+    private static Result timed(int n, int d, Hdbscan params, String backend, int repeat, int warmupFits, TimedFit fit) {
         Map<String, List<Double>> times = new LinkedHashMap<>();
         HeapSampler sampler = new HeapSampler();
         Thread t = Thread.ofPlatform().daemon().start(sampler);
@@ -85,7 +115,7 @@ public final class HdbscanBench {
         try {
             for (int i = 0; i < repeat; i++) {
                 long t0 = System.nanoTime();
-                HdbscanResult r = params.fit(points);
+                HdbscanResult r = fit.fit(times);
                 double total = (System.nanoTime() - t0) / 1e9;
                 for (Map.Entry<String, Double> e : r.timings().seconds().entrySet()) {
                     times.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
@@ -108,10 +138,8 @@ public final class HdbscanBench {
             med.put(e.getKey(), v.length % 2 == 1 ? v[v.length / 2] : 0.5 * (v[v.length / 2 - 1] + v[v.length / 2]));
             min.put(e.getKey(), v[0]);
         }
-        // a GPU engine names itself (gpu/cuda: NVIDIA H200); the CPU engine by its kernels, as before
-        String backend = params.engine() instanceof CpuHdbscanEngine ? params.backend().id() : params.engine().name();
-        return new Result(points.size(), points.dimensions(), params.threads(), backend, repeat, warmupFits, med, min,
-                sampler.peak, last.clusterCount(), last.noiseCount());
+        return new Result(n, d, params.threads(), backend, repeat, warmupFits, med, min, sampler.peak,
+                last.clusterCount(), last.noiseCount());
     }
 
     /** Samples the heap in use every 20 ms. */

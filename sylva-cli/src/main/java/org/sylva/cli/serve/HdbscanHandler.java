@@ -67,6 +67,10 @@ final class HdbscanHandler implements Handler {
                 .metric(Metric.parse(p.choice("metric", "euclidean", METRICS), p.has("p") ? p.number("p", 2) : null))
                 .build();
         long start = System.nanoTime();   // a graph's checks (sorting its rows, symmetry) count as its fit's
+        if (request.array("graph_data") != null && !h.metric().isPrecomputed()) {   // before the graph's own checks
+            throw InvalidInputException.forParameter("metric", "a sparse distance matrix needs metric 'precomputed'; "
+                    + "got " + h.metric().name());
+        }
         DistanceGraph graph = RequestArrays.distanceGraph(request, cancel);
         if (graph != null) return answer(fitGraph(h, graph, p, request, cancel), null, start, GRAPH_ENGINE, cancel);
         WireArray points = RequestArrays.points(request);

@@ -120,7 +120,9 @@ public final class DistanceGraph {
 
     /** Sorts each row's entries by column (rows already in order, as scipy's canonical form, are left as they are). */
     private static void sortRows(int n, int[] indptr, int[] cols, double[] vals, CancellationToken cancel) {
-        long[] keys = null;
+        int widest = 0;
+        for (int i = 0; i < n; i++) widest = Math.max(widest, indptr[i + 1] - indptr[i]);
+        long[] keys = null;   // made once, for the widest row, when a first row needs sorting
         double[] tmp = null;
         for (int i = 0; i < n; i++) {
             if (i % ROWS_PER_CHECK == 0) cancel.throwIfCancelled();
@@ -129,9 +131,9 @@ public final class DistanceGraph {
             for (int e = a + 1; e < b && sorted; e++) sorted = cols[e - 1] <= cols[e];
             if (sorted) continue;
             int m = b - a;
-            if (keys == null || keys.length < m) {
-                keys = new long[m];
-                tmp = new double[m];
+            if (keys == null) {
+                keys = new long[widest];
+                tmp = new double[widest];
             }
             // column in the high half, position in the low half: one sort keeps each distance with its column
             for (int e = 0; e < m; e++) keys[e] = ((long) cols[a + e] << 32) | e;

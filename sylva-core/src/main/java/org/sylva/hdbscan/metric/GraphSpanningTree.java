@@ -28,8 +28,8 @@ import org.sylva.progress.ProgressListener;
  *
  * <p>Why Kruskal: the edges are given, and one sort of them is the whole cost; a zero-weight edge is an edge
  * (scipy's {@code minimum_spanning_tree}, which scikit-learn calls, drops stored zeros). Time
- * {@code O(E)} for the sort's passes plus near-linear union-find; memory 32 bytes per stored pair (its weight
- * and ends, and the sort's second copy of both).
+ * {@code O(E)} for the sort's passes plus a union-find (the smaller index as the root, paths halved); memory 32
+ * bytes per stored pair (its weight and ends, and the sort's second copy of both).
  * Stateless.
  *
  * <pre>{@code
@@ -56,6 +56,8 @@ public final class GraphSpanningTree {
      *     more than one connected piece
      */
     public static MutualReachabilityMst compute(DistanceGraph graph, int minSamples, double alpha, Execution execution) {
+        if (minSamples < 1) throw new IllegalArgumentException("minSamples must be >= 1; got " + minSamples);
+        if (!(alpha > 0) || Double.isInfinite(alpha)) throw new IllegalArgumentException("alpha must be > 0; got " + alpha);
         Map<String, Double> times = new LinkedHashMap<>();
         long t0 = System.nanoTime();
         requireDistances(graph, minSamples);   // before the first progress line: a refusal is the only output
@@ -77,7 +79,8 @@ public final class GraphSpanningTree {
                 throw InvalidInputException.forParameter("min_samples", String.format(Locale.ROOT, "point %d has %d "
                         + "stored distances (its own included when the diagonal is stored), fewer than min_samples = %d: "
                         + "in a sparse distance matrix each row must store at least min_samples distances (a "
-                        + "k-nearest-neighbour graph with k >= min_samples)", i, g.rowLength(i), k));
+                        + "k-nearest-neighbour graph with k >= min_samples, its diagonal and zero distances stored: "
+                        + "scipy's maximum() and eliminate_zeros() drop them)", i, g.rowLength(i), k));
             }
         }
     }

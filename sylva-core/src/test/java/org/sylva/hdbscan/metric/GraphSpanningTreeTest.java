@@ -199,6 +199,47 @@ class GraphSpanningTreeTest {
     }
 
     @Test
+    void theCoreDistancesOfManyUnitsAreTheSameOnAnyThreadCount() {
+        // 3 000 rows: three units of the parallel pass (1 024 rows each), on 1, 2 and 5 threads
+        int n = 3000, d = 3;
+        double[] m = matrix(gaussian(n, d, 11), n, d);
+        DistanceGraph g = csr(m, n, knn(m, n, 9), null);
+        MutualReachabilityMst one = GraphSpanningTree.compute(g, 6, 0.7,
+                new Execution(1, ProgressListener.NONE, CancellationToken.NEVER));
+        for (int t : new int[] {2, 5}) {
+            MutualReachabilityMst many = GraphSpanningTree.compute(g, 6, 0.7,
+                    new Execution(t, ProgressListener.NONE, CancellationToken.NEVER));
+            assertArrayEquals(one.coreDistances(), many.coreDistances(), t + " threads");
+            assertEquals(one.tree(), many.tree(), t + " threads");
+        }
+    }
+
+    @Test
+    void aFitCancelledAfterItsCoreDistancesStopsInTheSpanningTree() {
+        int n = 300;
+        double[] m = matrix(gaussian(n, 2, 12), n, 2);
+        DistanceGraph g = csr(m, n, knn(m, n, 8), null);
+        CancellationToken cancel = new CancellationToken();
+        java.util.List<String> stages = new ArrayList<>();
+        ProgressListener cancelAfterCore = (stage, done, total) -> {
+            stages.add(stage);
+            if (stage.equals(org.sylva.hdbscan.core.CoreDistances.STAGE) && done == total) cancel.cancel();
+        };
+        assertThrows(CancelledException.class, () -> GraphSpanningTree.compute(g, 4, 1.0,
+                new Execution(1, cancelAfterCore, cancel)));
+        assertTrue(!stages.contains(GraphSpanningTree.TREE_STAGE), "stopped before the tree's first report: " + stages);
+    }
+
+    @Test
+    void badArgumentsAreRefused() {
+        DistanceGraph g = DistanceGraph.ofCsr(2, new int[] {0, 1, 2}, new int[] {1, 0}, new double[] {1, 1});
+        Execution ex = new Execution(1, ProgressListener.NONE, CancellationToken.NEVER);
+        assertThrows(IllegalArgumentException.class, () -> GraphSpanningTree.compute(g, 0, 1.0, ex));
+        assertThrows(IllegalArgumentException.class, () -> GraphSpanningTree.compute(g, 1, 0.0, ex));
+        assertThrows(IllegalArgumentException.class, () -> GraphSpanningTree.compute(g, 1, Double.NaN, ex));
+    }
+
+    @Test
     void storedZerosAreEdgesAndDuplicatesJoinAtZero() {
         // points 0, 1, 2 identical, 3 at 1.0 from them; min_samples 2: the duplicates' core distance is 0
         int n = 4;
@@ -223,10 +264,19 @@ class GraphSpanningTreeTest {
 
     @Test
     void theStableOrderIsBySortedKeyThenPosition() {
-        Random r = new Random(8);
+        // keys varying in every 16-bit digit, and in 1 to 4 of them (digits all keys share are skipped, and an odd
+        // number of passes leaves the result in the spare arrays, copied back)
+        for (long mask : new long[] {-1L, 0xFFFFL, 0xFFFF0000L, 0xFFFF00000000FFFFL, 0x0000FFFFFFFFFFFFL, 0L}) {
+            stableOrder(mask);
+        }
+    }
+
+    private static void stableOrder(long mask) {
+        Random r = new Random(8 + mask);
         long[] key = new long[5000];
         for (int i = 0; i < key.length; i++) {
-            key[i] = Double.doubleToRawLongBits(r.nextInt(3) == 0 ? r.nextInt(7) : r.nextDouble() * 1e6);
+            long k = Double.doubleToRawLongBits(r.nextInt(3) == 0 ? r.nextInt(7) : r.nextDouble() * 1e6);
+            key[i] = mask == -1L ? k : (r.nextLong() & mask & 0x7FFFFFFFFFFFFFFFL) | 0x3000000000000000L & ~mask;
         }
         long[] sorted = key.clone(), position = new long[key.length];
         for (int i = 0; i < key.length; i++) position[i] = i;
@@ -234,12 +284,12 @@ class GraphSpanningTreeTest {
         int[] order = new int[key.length];
         for (int i = 0; i < key.length; i++) {
             order[i] = (int) position[i];
-            assertEquals(key[order[i]], sorted[i]);
+            assertEquals(key[order[i]], sorted[i], "mask " + Long.toHexString(mask));
         }
         TreeMap<Long, List<Integer>> want = new TreeMap<>();
         for (int i = 0; i < key.length; i++) want.computeIfAbsent(key[i], k -> new ArrayList<>()).add(i);
         int[] expected = want.values().stream().flatMap(List::stream).mapToInt(Integer::intValue).toArray();
-        assertArrayEquals(expected, order);
+        assertArrayEquals(expected, order, "mask " + Long.toHexString(mask));
     }
 
     @Test
