@@ -34,14 +34,15 @@ class BruteForceEngineTest {
     }
 
     /** Integer grid points: many exactly equal distances and core distances. */
-    private static double[] grid(int n, int d, long seed) {
+    static double[] grid(int n, int d, long seed) {
         Random r = new Random(seed);
         double[] x = new double[n * d];
         for (int i = 0; i < x.length; i++) x[i] = r.nextInt(6);
         return x;
     }
 
-    private static double[] gaussian(int n, int d, long seed) {
+    /** Three Gaussian clusters, 4 apart on every axis. */
+    static double[] gaussian(int n, int d, long seed) {
         Random r = new Random(seed);
         double[] x = new double[n * d];
         for (int i = 0; i < x.length; i++) x[i] = r.nextGaussian() + (i / d % 3) * 4;

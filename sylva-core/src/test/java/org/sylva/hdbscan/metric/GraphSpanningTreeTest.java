@@ -32,17 +32,11 @@ import org.sylva.testsupport.SameResult;
  */
 class GraphSpanningTreeTest {
     private static double[] grid(int n, int d, long seed) {
-        Random r = new Random(seed);
-        double[] x = new double[n * d];
-        for (int i = 0; i < x.length; i++) x[i] = r.nextInt(5);
-        return x;
+        return BruteForceEngineTest.grid(n, d, seed);
     }
 
     private static double[] gaussian(int n, int d, long seed) {
-        Random r = new Random(seed);
-        double[] x = new double[n * d];
-        for (int i = 0; i < x.length; i++) x[i] = r.nextGaussian() + (i / d % 3) * 4;
-        return x;
+        return BruteForceEngineTest.gaussian(n, d, seed);
     }
 
     /** The dense Euclidean matrix of the rows. */
