@@ -14,6 +14,8 @@ import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.metric.DistanceGraph;
+import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.predict.Membership;
 import org.sylva.hdbscan.predict.Prediction;
@@ -46,6 +48,30 @@ class ReadmeExamplesTest {
         assertEquals(n, p.length);
         assertEquals(n, glosh.length);
         assertTrue(leaf.clusterCount() >= r.clusterCount());
+    }
+
+    @Test
+    void sparseGraphExample() {
+        // the 10 nearest of each of 300 points on a line (itself included), both directions stored
+        int n = 300;
+        int[] indptr = new int[n + 1];
+        java.util.List<Integer> cols = new java.util.ArrayList<>();
+        java.util.List<Double> vals = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            for (int j = Math.max(0, i - 10); j <= Math.min(n - 1, i + 10); j++) {
+                cols.add(j);
+                vals.add((double) Math.abs(i - j) * (1 + (Math.min(i, j) / 100) * 0.5));
+            }
+            indptr[i + 1] = cols.size();
+        }
+        int[] indices = cols.stream().mapToInt(Integer::intValue).toArray();
+        double[] data = vals.stream().mapToDouble(Double::doubleValue).toArray();
+
+        DistanceGraph g = DistanceGraph.ofCsr(n, indptr, indices, data);         // org.sylva.hdbscan.metric, checked
+        HdbscanResult r = Hdbscan.builder().metric(Metric.precomputed()).minSamples(10).build().fit(g);
+
+        assertEquals(n, r.labels().length);
+        assertEquals(n - 1, r.spanningTree().edges());
     }
 
     @Test
