@@ -327,6 +327,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def fit(self, X, y=None, sample_weight=None):
         """Clusters ``X`` (array-like of shape (n_samples, n_features)); ``y`` is ignored. Returns self.
 
+        A scipy sparse ``X`` is taken as scikit-learn takes it: with ``metric="precomputed"`` a sparse distance
+        matrix, fitted as a graph (pairs not stored are no edge; see :func:`sylva.symmetric_graph`), with any other
+        metric a feature matrix fitted as its dense rows.
+
         ``sample_weight`` (array-like of shape (n_samples,), whole numbers >= 0, or None): a row of weight
         w counts as w identical rows, for core distances and cluster sizes alike (fast_hdbscan's meaning);
         the fit is exactly that of ``np.repeat(X, w, axis=0)`` with each row reading its first copy, and

@@ -67,8 +67,10 @@ public final class BruteForceEngine implements HdbscanEngine {
     public static void checkSize(Metric metric, long n) {
         if (n > MAX_POINTS) {
             throw new InvalidInputException(String.format(Locale.ROOT, "metric %s runs on the exact brute-force engine,"
-                    + " limited to %d points (its time grows as n^2); got %d points. Use the euclidean metric, or "
-                    + "cluster a subsample", metric.describe(), MAX_POINTS, n));
+                    + " limited to %d points (its time grows as n^2); got %d points. Use the euclidean metric, "
+                    + (metric.isPrecomputed() ? "give a sparse distance matrix (a k-nearest-neighbour graph: a scipy "
+                    + "sparse matrix, or a .npz from scipy.sparse.save_npz), " : "") + "or cluster a subsample",
+                    metric.describe(), MAX_POINTS, n));
         }
     }
 

@@ -159,6 +159,10 @@ class BruteForceEngineTest {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> BruteForceEngine.checkSize(Metric.cosine(), BruteForceEngine.MAX_POINTS + 1L));
         assertTrue(e.getMessage().contains("100000 points"), e.getMessage());
+        assertTrue(!e.getMessage().contains("sparse"), e.getMessage());
+        InvalidInputException p = assertThrows(InvalidInputException.class,
+                () -> BruteForceEngine.checkSize(Metric.precomputed(), BruteForceEngine.MAX_POINTS + 1L));
+        assertTrue(p.getMessage().contains("give a sparse distance matrix"), p.getMessage());   // the way past the limit
     }
 
     @Test
