@@ -275,9 +275,7 @@ public final class Hdbscan {
             throw InvalidInputException.forParameter("min_samples", "min_samples (" + minSamples()
                     + ") must be at most the number of " + rows.describeCount(n, n));
         }
-        int widest = 0;
-        for (int i = 0; i < n; i++) widest = Math.max(widest, graph.rowLength(i));
-        MemoryBudget.checkGraph(n, graph.storedEntries(), widest, threads);
+        MemoryBudget.checkGraph(n, graph.storedEntries(), graph.widestRow(), threads);
         stopIfAsked(cancel);
         MutualReachabilityMst m = GraphSpanningTree.compute(graph, minSamples(), alpha(),
                 new Execution(threads, progress, cancel));

@@ -97,13 +97,9 @@ final class HdbscanHandler implements Handler {
                 : h.engine().name(), cancel);
     }
 
-    /** The fit of a sparse distance matrix: metric precomputed, no weights, no prediction data (euclidean only). */
+    /** The fit of a sparse distance matrix (metric precomputed, checked before the graph was made): no weights, no prediction data. */
     private static HdbscanResult fitGraph(Hdbscan h, DistanceGraph graph, Params p, Frame request,
             CancellationToken cancel) {
-        if (!h.metric().isPrecomputed()) {
-            throw InvalidInputException.forParameter("metric", "a sparse distance matrix needs metric 'precomputed'; "
-                    + "got " + h.metric().name());
-        }
         if (request.array("sample_weight") != null) {
             throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
                     + "metric only; this fit uses precomputed");

@@ -37,8 +37,12 @@ public final class DistanceGraph {
     private final int[] rowStart;
     private final int[] columns;
     private final double[] distances;
+    private final int widestRow;
 
     private DistanceGraph(int n, int[] rowStart, int[] columns, double[] distances) {
+        int widest = 0;
+        for (int i = 0; i < n; i++) widest = Math.max(widest, rowStart[i + 1] - rowStart[i]);
+        this.widestRow = widest;
         this.n = n;
         this.rowStart = rowStart;
         this.columns = columns;
@@ -221,6 +225,11 @@ public final class DistanceGraph {
     /** The number of stored entries (both directions of each edge, and any diagonal entries). */
     public int storedEntries() {
         return columns.length;
+    }
+
+    /** The most entries any row stores. */
+    public int widestRow() {
+        return widestRow;
     }
 
     /** The number of entries stored in row {@code i}. */

@@ -85,14 +85,11 @@ public final class GraphSpanningTree {
         }
     }
 
-    /** The {@code k}-th smallest stored distance of each row. */
+    /** The {@code k}-th smallest stored distance of each row (every row holds k or more: {@link #requireDistances}). */
     static double[] coreDistances(DistanceGraph g, int k, ParallelWork work, Execution ex) {
-        requireDistances(g, k);
         int n = g.size();
         double[] core = new double[n];
-        int widest = 0;
-        for (int i = 0; i < n; i++) widest = Math.max(widest, g.rowLength(i));
-        double[][] scratch = new double[work.threads()][widest];
+        double[][] scratch = new double[work.threads()][g.widestRow()];
         int units = (n + ROWS_PER_UNIT - 1) / ROWS_PER_UNIT;
         work.run(units, CoreDistances.STAGE, ProgressListener.NONE, ex.cancel(), (worker, unit) -> {
             double[] row = scratch[worker];
