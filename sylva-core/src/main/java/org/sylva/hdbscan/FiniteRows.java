@@ -99,11 +99,21 @@ final class FiniteRows {
      * org.sylva.parallel.Execution)}).
      */
     static FiniteRows leavingOut(int total, int[] fittedRows, int[] rowLabels) {
-        if (fittedRows.length == total) return all(total);
+        return leavingOut(total, fittedRows, rowLabels, null);
+    }
+
+    /**
+     * As {@link #leavingOut(int, int[], int[])} after a weighted fit: {@code weights} holds one weight per input
+     * row (0 for the rows left out, whose labels may then be -1 too); null: unweighted.
+     */
+    static FiniteRows leavingOut(int total, int[] fittedRows, int[] rowLabels, SampleWeights weights) {
+        if (fittedRows.length == total && weights == null) return all(total);
         byte[] label = new byte[total];
-        for (int i = 0; i < total; i++) label[i] = (byte) rowLabels[i];
+        if (fittedRows.length < total) {
+            for (int i = 0; i < total; i++) label[i] = (byte) rowLabels[i];
+        }
         for (int r : fittedRows) label[r] = 0;
-        return fromLabels(label, null);
+        return fromLabels(label, weights);
     }
 
     /** These rows with {@code weights} (one per input row): rows of weight 0 left out, the others copied. */

@@ -142,9 +142,26 @@ public final class HdbscanResult {
         DistanceKernel kernel = !StageKernels.longLived() && StageKernels.coldScalar(n, d)
                 ? kp.scalarDistance() : kp.bestDistance();
         PointIndex index = PointIndex.build(points, n, d, kernel, execution.threads(), execution.cancel());
-        double[] core = CoreDistances.compute(index, model.parameters().minSamples(), index.kernel(),
-                execution.threads(), execution.progress(), execution.cancel()).coreDistances();
-        FiniteRows rows = FiniteRows.leavingOut(total, model.fittedRows(), n == total ? null : model.labels());
+        int[] fitted = model.fittedRows();
+        FiniteRows rows;
+        double[] core;
+        if (model.weighted()) {
+            // each fitted row once, with its weight: the core distances count every copy, as the fit's did
+            int[] rowWeights = model.sampleWeights();
+            int[] weights = new int[n];
+            for (int f = 0; f < n; f++) weights[f] = rowWeights[fitted[f]];
+            double[] perRow = CoreDistances.compute(index, model.parameters().minSamples(), weights, index.kernel(),
+                    execution.threads(), execution.progress(), execution.cancel()).coreDistances();
+            core = new double[mst.points()];
+            for (int f = 0, p = 0; f < n; f++) {
+                for (int c = 0; c < weights[f]; c++) core[p++] = perRow[f];
+            }
+            rows = FiniteRows.leavingOut(total, fitted, n == total ? null : model.labels(), SampleWeights.of(rowWeights));
+        } else {
+            core = CoreDistances.compute(index, model.parameters().minSamples(), index.kernel(),
+                    execution.threads(), execution.progress(), execution.cancel()).coreDistances();
+            rows = FiniteRows.leavingOut(total, fitted, n == total ? null : model.labels());
+        }
         Map<String, Double> times = new LinkedHashMap<>();
         times.put(CoreDistances.STAGE, (System.nanoTime() - t0) / 1e9);
         return fromSpanningTree(model.parameters(), total, d, rows, core, mst, times, execution.cancel());

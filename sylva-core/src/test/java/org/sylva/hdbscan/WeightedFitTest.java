@@ -19,14 +19,13 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.metric.Metric;
-import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.quality.CenterKind;
 import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.io.Npy;
-import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 import org.sylva.testsupport.Oracles;
+import org.sylva.testsupport.WeightedRows;
 
 /**
  * Sample weights: a weighted fit is, bitwise, the fit of the rows repeated by their weights
@@ -37,18 +36,6 @@ import org.sylva.testsupport.Oracles;
  */
 class WeightedFitTest {
 
-    /** The rows repeated, row-major float64. */
-    static double[] repeat(double[] x, int d, int[] w) {
-        long total = 0;
-        for (int v : w) total += v;
-        double[] out = new double[Math.toIntExact(total * d)];
-        int p = 0;
-        for (int i = 0; i < w.length; i++) {
-            for (int c = 0; c < w[i]; c++, p++) System.arraycopy(x, i * d, out, p * d, d);
-        }
-        return out;
-    }
-
     static HdbscanResult fitRepeated(Hdbscan h, double[] x, int d, int[] w) {
         double[] rep = repeat(x, d, w);
         return h.fit(PointSet.ofFloat64(rep.length / d, d, rep));
@@ -58,27 +45,16 @@ class WeightedFitTest {
         return h.fit(PointSet.ofFloat64(w.length, d, x), SampleWeights.of(w));
     }
 
-    /** Gaussian blobs on a coarse grid (many tied distances), some rows duplicated. */
+    static double[] repeat(double[] x, int d, int[] w) {
+        return WeightedRows.repeat(x, d, w);
+    }
+
     static double[] blobs(int n, int d, long seed, boolean grid) {
-        SplittableRandom r = new SplittableRandom(seed);
-        double[] x = new double[n * d];
-        for (int i = 0; i < n; i++) {
-            int c = r.nextInt(4);
-            for (int j = 0; j < d; j++) {
-                double v = 10 * ((c + j) % 3) + r.nextGaussian() * (1 + c);
-                x[i * d + j] = grid ? Math.rint(v) : v;
-            }
-            if (i > 0 && r.nextInt(10) == 0) System.arraycopy(x, r.nextInt(i) * d, x, i * d, d);   // a duplicate row
-        }
-        return x;
+        return WeightedRows.blobs(n, d, seed, grid);
     }
 
     static int[] weights(int n, int max, int heavy, int heavyWeight, long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
-        int[] w = new int[n];
-        for (int i = 0; i < n; i++) w[i] = r.nextInt(max + 1);
-        for (int k = 0; k < heavy; k++) w[r.nextInt(n)] = heavyWeight;
-        return w;
+        return WeightedRows.weights(n, max, heavy, heavyWeight, seed);
     }
 
     static Stream<Arguments> cases() {
@@ -277,7 +253,6 @@ class WeightedFitTest {
 
         HdbscanResult r = h.fit(pts, SampleWeights.of(ones));
         assertMessage(() -> r.validityIndex(pts), "not defined for a weighted fit");
-        assertMessage(() -> HdbscanModel.of(r, pts, Execution.sequential()), "not available for a weighted fit");
     }
 
     @Test

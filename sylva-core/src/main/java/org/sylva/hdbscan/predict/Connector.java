@@ -17,8 +17,12 @@ package org.sylva.hdbscan.predict;
  * points all of them are searched and the core distance is the last one's when {@code s} exceeds the
  * list (the package's {@code KDTree} query refuses both).
  *
+ * <p>After a weighted fit the search runs over the stored rows and each row found enters the list as its
+ * copies ({@link PointCopies}), in a run: the list of the repeated rows' points, in the same
+ * (distance, point) order, since the {@code k} nearest points lie among the {@code k} nearest rows.
+ *
  * <pre>{@code
- * Connector c = new Connector(search, predictionCore, s);
+ * Connector c = new Connector(search, predictionCore, s, null);
  * Connector.Scratch w = c.scratch();
  * c.connect(queries, i * d, w);   // w.neighbour, w.lambda, w.coincides
  * }</pre>
@@ -27,55 +31,87 @@ final class Connector {
     private final NeighbourSearch search;
     private final double[] core;
     private final int coreAt;
+    /** Points in the list. */
     private final int k;
+    /** Rows searched: {@code k}, or fewer when there are fewer stored rows than points. */
+    private final int rowsK;
+    /** The points of each stored row after a weighted fit; null when each row is one point. */
+    private final PointCopies copies;
 
     /**
-     * @param core prediction core distance per fitted point
+     * @param core prediction core distance per stored row
      * @param s the package's {@code min_samples} (Sylva's {@code minSamples - 1})
+     * @param copies the points of each stored row after a weighted fit, else null
      */
-    Connector(NeighbourSearch search, double[] core, int s) {
+    Connector(NeighbourSearch search, double[] core, int s, PointCopies copies) {
         this.search = search;
         this.core = core;
-        this.k = Math.min(core.length, Math.max(2 * s, s + 1));
+        this.copies = copies;
+        int points = copies == null ? core.length : copies.points();
+        this.k = Math.min(points, Math.max(2 * s, s + 1));
+        this.rowsK = Math.min(core.length, k);
         this.coreAt = Math.min(s, k - 1);
     }
 
     /** One thread's neighbour list and the answer for the last point connected. */
     static final class Scratch {
         final NeighbourSearch.Scratch list;
-        /** Fitted index of the connecting point. */
+        /** The list of points: the rows' list itself, or its expansion into copies. */
+        final double[] dist;
+        final int[] point;
+        /** The stored row of each point of the list. */
+        final int[] row;
+        /** Index of the connecting point in the trees. */
         int neighbour;
         /** {@code 1 / mr} of the connection, {@code Double.MAX_VALUE} at distance 0. */
         double lambda;
         /** True when the new point is at distance 0 from a fitted point. */
         boolean coincides;
 
-        Scratch(NeighbourSearch.Scratch list) {
+        Scratch(NeighbourSearch.Scratch list, int k, boolean copies) {
             this.list = list;
+            this.dist = copies ? new double[k] : list.dist;
+            this.point = copies ? new int[k] : list.index;
+            this.row = copies ? new int[k] : list.index;
         }
     }
 
     Scratch scratch() {
-        return new Scratch(search.scratch(k));
+        return new Scratch(search.scratch(rowsK), k, copies != null);
     }
 
     /** Connects the point {@code q[off .. off + d)}; the answer is in {@code s}. */
     void connect(double[] q, int off, Scratch s) {
         search.nearest(q, off, s.list);
-        double[] dist = s.list.dist;
-        int[] idx = s.list.index;
+        if (copies != null) expand(s);
+        double[] dist = s.dist;
+        int[] row = s.row;
         double own = dist[coreAt];
         int best = 0;
         double bestMr = Double.POSITIVE_INFINITY;
         for (int j = 0; j < k; j++) {
-            double mr = Math.max(Math.max(core[idx[j]], own), dist[j]);
+            double mr = Math.max(Math.max(core[row[j]], own), dist[j]);
             if (mr < bestMr) {                 // strictly: the first minimum in ascending distance order
                 bestMr = mr;
                 best = j;
             }
         }
-        s.neighbour = idx[best];
+        s.neighbour = s.point[best];
         s.lambda = bestMr > 0.0 ? 1.0 / bestMr : Double.MAX_VALUE;
         s.coincides = dist[0] == 0.0;
+    }
+
+    /** The first {@code k} copies of the rows found, in list order: each row's points in a run. */
+    private void expand(Scratch s) {
+        int j = 0;
+        // ends: rowsK rows hold at least k points (k <= rowsK, or every row is searched)
+        for (int e = 0; e < rowsK && j < k; e++) {
+            int r = s.list.index[e], first = copies.first(r), w = copies.weight(r);
+            for (int c = 0; c < w && j < k; c++, j++) {
+                s.dist[j] = s.list.dist[e];
+                s.point[j] = first + c;
+                s.row[j] = r;
+            }
+        }
     }
 }

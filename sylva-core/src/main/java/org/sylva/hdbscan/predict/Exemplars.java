@@ -16,7 +16,7 @@ import org.sylva.kernels.DistanceKernel;
  *
  * <pre>{@code
  * DistanceKernel k = KernelProvider.get().bestDistance();
- * Exemplars e = Exemplars.of(condensed, tree, rows, d, k.blockWidth());
+ * Exemplars e = Exemplars.of(condensed, tree, rows, d, k.blockWidth(), null);
  * int[] first = e.points(0);                          // fitted indices of cluster 0's exemplars
  * double dmin = e.minDistance(0, queries, i * d, new double[e.tileLength()], k);
  * }</pre>
@@ -59,10 +59,11 @@ final class Exemplars {
     }
 
     /**
-     * The exemplars of {@code t}'s selected clusters; {@code rows} holds the fitted points, {@code d} per row;
+     * The exemplars of {@code t}'s selected clusters; {@code rows} holds the fitted rows, {@code d} per row,
+     * each the coordinates of one point, or of its {@code copies} after a weighted fit (null otherwise);
      * blocks of {@code width} points (a width the kernels of {@link #minDistance} read).
      */
-    static Exemplars of(CondensedTree tree, ClusterTree t, double[] rows, int d, int width) {
+    static Exemplars of(CondensedTree tree, ClusterTree t, double[] rows, int d, int width, PointCopies copies) {
         int n = t.points(), nc = t.clusters(), rowsCount = tree.rows();
         int[] first = new int[nc], second = new int[nc];
         Arrays.fill(first, -1);
@@ -116,7 +117,8 @@ final class Exemplars {
             for (int e = offsets[l]; e < offsets[l + 1]; e++) {
                 int lane = e - offsets[l];
                 int base = (blockStart[l] + lane / w) * d * w + lane % w;
-                for (int j = 0; j < d; j++) blocks[base + j * w] = rows[points[e] * d + j];
+                int row = copies == null ? points[e] : copies.rowOf(points[e]);
+                for (int j = 0; j < d; j++) blocks[base + j * w] = rows[row * d + j];
             }
         }
         return new Exemplars(offsets, points, blockStart, new Blocked(d, w, blocks));

@@ -14,7 +14,7 @@ import org.sylva.parallel.Execution;
  * whose fitted points are the same. Which distance kernel each job takes is decided here too.
  *
  * <pre>{@code
- * FittedSearch.Prepared p = FittedSearch.prepare(rows, n, d, minSamples, execution);
+ * FittedSearch.Prepared p = FittedSearch.prepare(rows, n, d, null, minSamples, execution);
  * FittedSearch search = new FittedSearch(rows, n, d, p.index());
  * NeighbourSearch s = search.search(execution, search.kernelFor(m));
  * }</pre>
@@ -46,19 +46,30 @@ final class FittedSearch {
     record Prepared(PointIndex index, CoreDistances distances, double[] predictionCore) {
     }
 
-    /** The index and core distances of {@code rows} for {@code minSamples}, on the execution's threads (bitwise the same for any count). */
-    static Prepared prepare(double[] rows, int n, int d, int minSamples, Execution ex) {
-        PointIndex index = PointIndex.build(rows, n, d, fitKernel(n, d), ex.threads(), ex.cancel());
-        CoreDistances cd = CoreDistances.compute(index, minSamples, index.kernel(), ex.threads(), ex.progress(), ex.cancel());
-        return new Prepared(index, cd, predictionCore(cd, minSamples));
+    /**
+     * The index and core distances of {@code rows} for {@code minSamples}, on the execution's threads (bitwise
+     * the same for any count); {@code weights}: the points each row stands for after a weighted fit (every
+     * copy counted, as the fit counts them), else null.
+     */
+    static Prepared prepare(double[] rows, int n, int d, int[] weights, int minSamples, Execution ex) {
+        long points = weights == null ? n : java.util.Arrays.stream(weights).asLongStream().sum();
+        PointIndex index = PointIndex.build(rows, n, d, fitKernel(points, d), ex.threads(), ex.cancel());
+        CoreDistances cd = weights == null
+                ? CoreDistances.compute(index, minSamples, index.kernel(), ex.threads(), ex.progress(), ex.cancel())
+                : CoreDistances.compute(index, minSamples, weights, index.kernel(), ex.threads(), ex.progress(), ex.cancel());
+        return new Prepared(index, cd, predictionCore(cd, minSamples, weights));
     }
 
     /**
      * The package's prediction core distances, from lists of {@code m + 1} entries counting the point:
-     * the {@code (m - 1)}-th entry, i.e. the {@code s}-th nearest point counting itself; 0 for
-     * {@code m = 1} ({@code s = 0}, where the package has none).
+     * the {@code (m - 1)}-th entry, i.e. the {@code s}-th nearest point counting itself (after a weighted fit,
+     * the first distance at which the entries' weights reach {@code m - 1}); 0 for {@code m = 1}
+     * ({@code s = 0}, where the package has none).
      */
-    private static double[] predictionCore(CoreDistances cd, int m) {
+    private static double[] predictionCore(CoreDistances cd, int m, int[] weights) {
+        if (m >= 2 && weights != null) {
+            return CoreDistances.coresWithMultiplicities(m - 1, cd.k(), cd.neighbours(), cd.neighbourDistances(), weights);
+        }
         double[] out = new double[cd.size()];
         if (m >= 2) {
             for (int i = 0; i < out.length; i++) out[i] = cd.neighbourDistance(i, m - 2);

@@ -84,7 +84,7 @@ public final class HdbscanModel {
     private final CondensedTree tree;
     private final ClusterTree clusters;
     private final Exemplars exemplars;
-    /** The fit's spanning tree over the fitted rows, in edge order; null for a version 1 file or a tree given alone. */
+    /** The fit's spanning tree over the points (the fitted rows' copies), in edge order; null for a version 1 file or a tree given alone. */
     private final SpanningTree mst;
     /** The fitted points' neighbour search, shared with the models derived from this one. */
     private final FittedSearch search;
@@ -101,27 +101,34 @@ public final class HdbscanModel {
     /**
      * Takes the arrays as they are (callers pass fresh ones). {@code fittedRows}: the input row of each
      * fitted row, strictly increasing below {@code total}; {@code core}: prediction core distances;
-     * {@code index}: the partition of {@code rows}, or null to build it on first use.
+     * {@code index}: the partition of {@code rows}, or null to build it on first use; {@code weights}: the
+     * points each fitted row stands for in the trees after a weighted fit, else null.
      */
     HdbscanModel(HdbscanParameters parameters, int total, int[] fittedRows, double[] rows, int n, int d, double[] core,
-            CondensedTree tree, int[] selectedNodes, PointIndex index, SpanningTree mst, int[] leftOut) {
+            CondensedTree tree, int[] selectedNodes, PointIndex index, SpanningTree mst, int[] leftOut, int[] weights) {
         this(parameters, total, fittedRows, rows, n, d, core, tree, selectedNodes, new FittedSearch(rows, n, d, index),
-                mst, leftOut);
+                mst, leftOut, weights == null ? null : PointCopies.of(weights));
     }
 
     /** As above, sharing {@code search} (a model derived from another over the same fitted points). */
     private HdbscanModel(HdbscanParameters parameters, int total, int[] fittedRows, double[] rows, int n, int d,
-            double[] core, CondensedTree tree, int[] selectedNodes, FittedSearch search, SpanningTree mst, int[] leftOut) {
+            double[] core, CondensedTree tree, int[] selectedNodes, FittedSearch search, SpanningTree mst, int[] leftOut,
+            PointCopies copies) {
+        int points = copies == null ? n : copies.points();
+        if (tree.points() != points || copies != null && copies.rows() != n) {
+            throw new InvalidInputException("the condensed tree is of " + tree.points() + " points; the fitted rows stand "
+                    + "for " + points);
+        }
         this.mst = mst;
         this.parameters = parameters;
-        this.inputRows = new InputRows(total, n, fittedRows, leftOut);
+        this.inputRows = new InputRows(total, n, fittedRows, leftOut, copies);
         this.n = n;
         this.d = d;
         this.rows = rows;
         this.core = core;
         this.tree = tree;
         this.clusters = new ClusterTree(tree, selectedNodes);
-        this.exemplars = Exemplars.of(tree, clusters, rows, d, KernelProvider.get().bestDistance().blockWidth());
+        this.exemplars = Exemplars.of(tree, clusters, rows, d, KernelProvider.get().bestDistance().blockWidth(), copies);
         this.search = search;
         this.projection = null;
         this.rowShape = null;
@@ -233,8 +240,13 @@ public final class HdbscanModel {
      * as long as the fit's core-distance stage) and, as a by-product, checks that these are the points
      * the result was fitted on: their core distances must be bitwise the result's.
      *
-     * @throws InvalidInputException when the points are not the ones the result was fitted on, the fit's
-     *     metric is not Euclidean (prediction searches Euclidean neighbours), or the fit had sample weights
+     * <p>After a weighted fit ({@link Hdbscan#fit(PointSet, org.sylva.hdbscan.SampleWeights)}) the model holds
+     * each row that took part once, with its weight, and answers as the model of the repeated rows would
+     * ({@code np.repeat(X, w, axis=0)}): every copy counts in the neighbour lists of new points and of the
+     * fitted ones, a connecting point is reported as its row, and rows of weight 0 are left out (label -1).
+     *
+     * @throws InvalidInputException when the points are not the ones the result was fitted on, or the fit's
+     *     metric is not Euclidean (prediction searches Euclidean neighbours)
      */
     public static HdbscanModel of(HdbscanResult result, PointSet points, Execution execution) {
         Objects.requireNonNull(result, "result");
@@ -243,22 +255,28 @@ public final class HdbscanModel {
             throw InvalidInputException.forParameter("metric", "prediction and saved models support the euclidean "
                     + "metric only; this fit used " + result.parameters().metric().name());
         }
-        if (result.weighted()) {
-            throw InvalidInputException.forParameter("sample_weight", "prediction and saved models are not "
-                    + "available for a weighted fit yet (its prediction data would hold every copy a weight stands for)");
-        }
         if (points.size() != result.size()) {
             throw new InvalidInputException("the result was fitted on " + result.size() + " points; "
                     + points.size() + " given");
         }
-        int[] fitted = result.fittedRows();
-        int fn = fitted.length, fd = points.dimensions();
+        // the rows that took part, each once, with their weights (1 each for an unweighted fit)
+        int[] rowWeights = result.sampleWeights();
+        int fn = 0;
+        for (int w : rowWeights) if (w > 0) fn++;
+        int[] fitted = new int[fn];
+        int[] weights = result.weighted() ? new int[fn] : null;
+        for (int i = 0, f = 0; i < rowWeights.length; i++) {
+            if (rowWeights[i] == 0) continue;
+            if (weights != null) weights[f] = rowWeights[i];
+            fitted[f++] = i;
+        }
+        int fd = points.dimensions();
         double[] fittedCoords = new double[fn * fd];
         for (int i = 0; i < fn; i++) {
             for (int j = 0; j < fd; j++) fittedCoords[i * fd + j] = points.getDouble(fitted[i], j);
         }
-        FittedSearch.Prepared prepared = FittedSearch.prepare(fittedCoords, fn, fd, result.parameters().minSamples(),
-                execution);
+        FittedSearch.Prepared prepared = FittedSearch.prepare(fittedCoords, fn, fd, weights,
+                result.parameters().minSamples(), execution);
         CoreDistances cd = prepared.distances();
         double[] fitCore = result.coreDistances();
         for (int i = 0; i < fn; i++) {
@@ -280,7 +298,7 @@ public final class HdbscanModel {
         }
         return new HdbscanModel(result.parameters(), result.size(), identity ? null : fitted, fittedCoords, fn, fd,
                 prepared.predictionCore(), result.condensedTree(), result.selectedClusters(), prepared.index(),
-                result.spanningTree(), leftOut);
+                result.spanningTree(), leftOut, weights);
     }
 
     /**
@@ -308,10 +326,10 @@ public final class HdbscanModel {
                     + ") must be at most the number of points (" + n + ")");
         }
         double[] copy = rows.clone();
-        FittedSearch.Prepared prepared = FittedSearch.prepare(copy, n, d, parameters.minSamples(), execution);
+        FittedSearch.Prepared prepared = FittedSearch.prepare(copy, n, d, null, parameters.minSamples(), execution);
         int[] selected = ClusterSelector.select(tree, parameters.selection()).selectedNodes();
         return new HdbscanModel(parameters, n, null, copy, n, d, prepared.predictionCore(), tree, selected,
-                prepared.index(), null, null);
+                prepared.index(), null, null, null);
     }
 
     /** Reads a model {@link #save} wrote; see {@link ModelFile} for the format and what is refused. */
@@ -427,7 +445,8 @@ public final class HdbscanModel {
     // ---------------------------------------------------------------- from the stored spanning tree
 
     /**
-     * The fit's spanning tree over the fitted rows, in the unique edge order; empty for a model read from a
+     * The fit's spanning tree over the fitted rows (over every copy of them after a weighted fit, as
+     * {@link HdbscanResult#spanningTree()}), in the unique edge order; empty for a model read from a
      * version 1 file (which did not store it) or built by {@link #of(HdbscanParameters, double[], int, int,
      * CondensedTree, Execution)} from a condensed tree alone.
      */
@@ -476,7 +495,7 @@ public final class HdbscanModel {
                 : CondensedTree.condense(SingleLinkageTree.of(t.orientedFrom(0)), other.minClusterSize());
         int[] selected = ClusterSelector.select(ct, other.selection()).selectedNodes();
         HdbscanModel m = new HdbscanModel(other, inputRows.total(), inputRows.fittedRowsShared(), rows, n, d, core, ct,
-                selected, search, t, inputRows.leftOutShared());
+                selected, search, t, inputRows.leftOutShared(), inputRows.copies());
         return projection == null && rowShape == null ? m : new HdbscanModel(m, projection, rowShape);
     }
 
@@ -528,9 +547,28 @@ public final class HdbscanModel {
         return inputRows.total();
     }
 
-    /** Number of fitted rows (all input rows unless non-finite ones were left out). */
+    /**
+     * Number of fitted rows: the input rows that took part (all of them unless non-finite rows, or rows of
+     * sample weight 0, were left out). After a weighted fit each stands for its weight in points of the trees.
+     */
     public int fittedSize() {
         return n;
+    }
+
+    /** True when the fit had sample weights: its trees then number every copy a weight stands for. */
+    public boolean weighted() {
+        return inputRows.copies() != null;
+    }
+
+    /**
+     * The sample weight of each input row, as {@link HdbscanResult#sampleWeights()} gives it (a fresh array;
+     * 1 each for an unweighted fit, 0 for rows left out of it).
+     */
+    public int[] sampleWeights() {
+        int[] w = new int[inputRows.total()];
+        PointCopies copies = inputRows.copies();
+        for (int f = 0; f < n; f++) w[inputRows.inputRow(f)] = copies == null ? 1 : copies.weight(f);
+        return w;
     }
 
     /** Coordinates per point. */
@@ -543,7 +581,7 @@ public final class HdbscanModel {
         return clusters.labels();
     }
 
-    /** The condensed tree, over the fitted rows. */
+    /** The condensed tree, over the fitted rows (over every copy of them after a weighted fit). */
     public CondensedTree condensedTree() {
         return tree;
     }
@@ -574,13 +612,14 @@ public final class HdbscanModel {
     /**
      * The input rows of cluster {@code label}'s exemplars, in the package's order ({@code exemplars_}: the
      * leaves below the cluster depth first, each leaf's points at its largest lambda in tree order); soft
-     * clustering measures distances to clusters through them.
+     * clustering measures distances to clusters through them. After a weighted fit each row is named once,
+     * where its first copy among the exemplars comes.
      */
     public int[] exemplars(int label) {
         Objects.checkIndex(label, clusters.labels());
         int[] e = exemplars.points(label);
-        for (int i = 0; i < e.length; i++) e[i] = inputRows.inputRow(e[i]);
-        return e;
+        for (int i = 0; i < e.length; i++) e[i] = inputRows.inputRowOfPoint(e[i]);
+        return inputRows.copies() == null ? e : java.util.Arrays.stream(e).distinct().toArray();
     }
 
     // ---------------------------------------------------------------- for ModelFile
@@ -598,7 +637,12 @@ public final class HdbscanModel {
         return mst;
     }
 
-    /** Labels (-2 / -3) of the rows left out, in row order; null when none or unknown. */
+    /** The weight of each fitted row after a weighted fit (a fresh array), else null. */
+    int[] weightsOrNull() {
+        return inputRows.copies() == null ? null : inputRows.copies().weights();
+    }
+
+    /** Labels (-1 / -2 / -3) of the rows left out, in row order; null when none or unknown. */
     int[] leftOutShared() {
         return inputRows.leftOutShared();
     }

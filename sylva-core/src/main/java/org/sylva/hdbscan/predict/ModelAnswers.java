@@ -61,7 +61,7 @@ final class ModelAnswers {
         double[] out = soft ? new double[m * k] : null;
         DistanceKernel kernel = search.kernelFor(m);
         NeighbourSearch s0 = search.search(execution, kernel);
-        Connector conn = new Connector(s0, core, minSamples - 1);
+        Connector conn = new Connector(s0, core, minSamples - 1, inputRows.copies());
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars, kernel) : null;
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
         SoftAssignment.Scratch[] softScratch = new SoftAssignment.Scratch[execution.threads()];
@@ -79,7 +79,7 @@ final class ModelAnswers {
                     labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
                     prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
                     scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
-                    connecting[i] = inputRows.inputRow(s.neighbour);
+                    connecting[i] = inputRows.inputRowOfPoint(s.neighbour);
                 }
                 if (soft) membership.newPoint(q, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
             }
@@ -88,17 +88,31 @@ final class ModelAnswers {
                 soft ? new Membership(m, k, out) : null);
     }
 
-    /** Soft membership of every input row of the fit ({@link HdbscanModel#allPointsMembershipVectors(Execution)}). */
+    /**
+     * Soft membership of every input row of the fit ({@link HdbscanModel#allPointsMembershipVectors(Execution)}).
+     * The largest score is taken over every point of the trees, copies of a weighted row included; the
+     * vectors are computed for each fitted row's first point.
+     */
     Membership allPoints(Execution execution) {
         int k = clusters.labels();
         double[] out = new double[n * k];
-        SoftAssignment soft = new SoftAssignment(clusters, exemplars, FittedSearch.fitKernel(n, d));
+        PointCopies copies = inputRows.copies();
+        int points = copies == null ? n : copies.points();
+        SoftAssignment soft = new SoftAssignment(clusters, exemplars, FittedSearch.fitKernel(points, d));
         if (k > 0) {
-            int units = (n + BLOCK - 1) / BLOCK;
+            int units = (points + BLOCK - 1) / BLOCK;
             double[] unitMax = new double[units];
-            run(n, HdbscanModel.MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
+            double[][] spare = new double[execution.threads()][];
+            run(points, HdbscanModel.MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
+                if (spare[worker] == null) spare[worker] = new double[k];
                 double max = Double.NaN;
-                for (int p = from; p < to; p++) max = SoftAssignment.nanMax(max, soft.fittedScores(p, out, p * k));
+                for (int p = from; p < to; p++) {
+                    int r = copies == null ? p : copies.rowOf(p);
+                    // a row's later copies score as its first: only the maximum is kept from them
+                    boolean first = copies == null || copies.first(r) == p;
+                    max = SoftAssignment.nanMax(max, first ? soft.fittedScores(p, out, r * k)
+                            : soft.fittedScores(p, spare[worker], 0));
+                }
                 unitMax[from / BLOCK] = max;
             });
             double global = Double.NaN;
@@ -107,7 +121,10 @@ final class ModelAnswers {
             SoftAssignment.Scratch[] scratch = new SoftAssignment.Scratch[execution.threads()];
             run(n, HdbscanModel.MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
                 if (scratch[worker] == null) scratch[worker] = soft.scratch();
-                for (int p = from; p < to; p++) soft.fittedPoint(p, rows, p * d, max, out, p * k, scratch[worker]);
+                for (int r = from; r < to; r++) {
+                    int p = copies == null ? r : copies.first(r);
+                    soft.fittedPoint(p, rows, r * d, max, out, r * k, scratch[worker]);
+                }
             });
         }
         return new Membership(inputRows.total(), k, inputRows.rowsOf(out, k));

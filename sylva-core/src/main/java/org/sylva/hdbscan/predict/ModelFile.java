@@ -23,30 +23,36 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
  * The file of a saved {@link HdbscanModel}: a versioned, checksummed binary format, little-endian, with
  * no padding, written through {@link org.sylva.io.AtomicOutput} (a reader never sees half a file). Layout of version
  * 4 (also in {@code docs/model-file.md}); version 3 is the same without the row shape, with the projection always;
- * version 2 without either; version 1 without the fields after the condensed tree:
+ * version 2 without either; version 1 without the fields after the condensed tree; version 5 (a weighted fit) adds
+ * the points and weights below to version 4, whose row shape it always holds ((0, 0) when none was recorded):
  *
  * <pre>
  * offset size      field
  * 0      8         magic 89 53 59 4C 56 41 0D 0A ("\x89SYLVA\r\n": a high-bit byte and CR LF catch text-mode copies)
  * 8      4         kind "HDBM" (an HDBSCAN model)
- * 12     4         u32 format version: 4 with a row shape, else 3 with a projection, else 2 (1: without a spanning tree)
+ * 12     4         u32 format version: 5 for a weighted fit, else 4 with a row shape, else 3 with a projection, else 2
+ *                  (1: without a spanning tree)
  * 16     8         u64 P = payload length in bytes
  * 24     4         u32 CRC-32 (zlib's) of bytes 0 .. 23
  * 28     P         payload:
  *                    i32 min_cluster_size, i32 min_samples (counting the point), f64 cluster_selection_epsilon,
  *                    i32 max_cluster_size (0 = none), f64 alpha, u8 method (0 eom, 1 leaf), u8 allow_single_cluster,
  *                    i32 total input rows, i32 n fitted rows, i32 d coordinates,
+ *                  version 5 only: i32 T points (the weights summed)
  *                    i32[n] input row of each fitted row (strictly increasing),
+ *                  version 5 only: i32[n] weight of each fitted row (at least 1; the tree's points are its copies)
  *                    f64[n * d] fitted points, row-major,
  *                    f64[n] prediction core distances,
  *                    i32 R condensed-tree rows, i32[R] parent, i32[R] child, f64[R] lambda, i32[R] child size
- *                  versions 2, 3 and 4:
- *                    i32 E = n - 1 spanning-tree edges, i32[E] from, i32[E] to, f64[E] weight (EdgeOrder: ascending
- *                    (weight, from, to), from &lt; to, over the fitted rows),
- *                    i8[total - n] label of each input row left out of the fit, in row order (-2 infinity, -3 NaN)
- *                  version 4 only (rows that were arrays, HdbscanModel.withRowShape):
+ *                    (over the points: the fitted rows, or in version 5 their T copies)
+ *                  versions 2 to 5:
+ *                    i32 E = n - 1 (version 5: T - 1) spanning-tree edges, i32[E] from, i32[E] to, f64[E] weight
+ *                    (EdgeOrder: ascending (weight, from, to), from &lt; to, over the points),
+ *                    i8[total - n] label of each input row left out of the fit, in row order (-2 infinity, -3 NaN;
+ *                    version 5 also -1, a weight of 0)
+ *                  versions 4 and 5 (rows that were arrays, HdbscanModel.withRowShape):
  *                    i32 outer, i32 inner: each input row is an outer x inner array flattened in C order
- *                  version 3, and version 4 when bytes are left (a fit on principal-component scores,
+ *                  version 3, and versions 4 and 5 when bytes are left (a fit on principal-component scores,
  *                  HdbscanModel.withProjection):
  *                    i32 D input coordinates, f64[D] means, f64[d * D] components (row-major, d of them),
  *                    f64[d] explained variance, f64 total variance
@@ -54,8 +60,9 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
  * </pre>
  *
  * {@code P = 46 + 12 n + 8 n d + 20 R} in version 1, plus {@code 4 + 16 E + (total - n)} in version 2, plus
- * {@code 12 + 8 D (d + 1) + 8 d} in version 3; version 4 adds 8 to version 2 or 3. A model with a row shape is written
- * as version 4, one with a projection (and no row shape) as version 3 (both need the spanning tree); one with a
+ * {@code 12 + 8 D (d + 1) + 8 d} in version 3; version 4 adds 8 to version 2 or 3, and version 5 another
+ * {@code 4 + 4 n}. A model of a weighted fit is written as version 5, one with a row shape
+ * as version 4, one with a projection (and no row shape) as version 3 (all need the spanning tree); one with a
  * spanning tree as version 2; one without (read from a version 1 file, or built from a
  * condensed tree alone) as version 1, which is all it holds. Version 1 files are read as before; the
  * model then has no spanning tree and refuses the DBSCAN* cut and reselect, saying why. The selected clusters are not stored: they are selected again from
@@ -80,8 +87,10 @@ final class ModelFile {
     static final int VERSION_3 = 3;
     /** The version with the input rows' shape (then the projection, if any); written only for a model that has one. */
     static final int VERSION_4 = 4;
-    /** Bytes of the row shape in version 4: two i32. */
+    /** Bytes of the row shape in versions 4 and 5: two i32. */
     static final long ROW_SHAPE_LENGTH = 8;
+    /** The version of a weighted fit's model: the points' count and each fitted row's weight, and the row shape always. */
+    static final int VERSION_5 = 5;
     /** The version without the spanning tree, still read (and written for a model without a tree). */
     static final int VERSION_1 = 1;
     static final int HEADER = 28;
@@ -97,9 +106,14 @@ final class ModelFile {
         return 46 + 12 * n + 8 * n * d + 20 * r;
     }
 
-    /** Bytes version 2 adds: the spanning tree's {@code n - 1} edges and one byte per left-out row. */
-    static long treeLength(long total, long n) {
-        return 4 + 16 * (n - 1) + (total - n);
+    /** Bytes version 2 adds: the spanning tree's {@code points - 1} edges and one byte per left-out row. */
+    static long treeLength(long total, long n, long points) {
+        return 4 + 16 * (points - 1) + (total - n);
+    }
+
+    /** Bytes version 5 adds for the weights of {@code n} fitted rows: their sum and each weight. */
+    static long weightsLength(long n) {
+        return 4 + 4 * n;
     }
 
     /** Bytes version 3 adds: the projection of {@code input} coordinates on {@code k} components. */
@@ -116,14 +130,17 @@ final class ModelFile {
         org.sylva.hdbscan.mst.SpanningTree mst = m.treeShared();
         PrincipalComponents pc = m.projection().orElse(null);
         RowShape shape = m.rowShape().orElse(null);
-        if ((pc != null || shape != null) && mst == null) {
-            throw new InvalidInputException("a model with a projection or a row shape is saved with its spanning tree, and "
-                    + "this one has none");
+        int[] weights = m.weightsOrNull();
+        if ((pc != null || shape != null || weights != null) && mst == null) {
+            throw new InvalidInputException("a model with a projection, a row shape or sample weights is saved with its "
+                    + "spanning tree, and this one has none");
         }
-        long payload = payloadLength(n, d, r) + (mst == null ? 0 : treeLength(m.size(), n))
-                + (shape == null ? 0 : ROW_SHAPE_LENGTH) + (pc == null ? 0 : projectionLength(pc.dimensions(), d));
+        boolean v5 = weights != null;
+        long payload = payloadLength(n, d, r) + (v5 ? weightsLength(n) : 0)
+                + (mst == null ? 0 : treeLength(m.size(), n, t.points()))
+                + (shape == null && !v5 ? 0 : ROW_SHAPE_LENGTH) + (pc == null ? 0 : projectionLength(pc.dimensions(), d));
         // the oldest version that holds the model, so that an older Sylva still reads what it can
-        int version = shape != null ? VERSION_4 : pc != null ? VERSION_3 : mst == null ? VERSION_1 : VERSION;
+        int version = v5 ? VERSION_5 : shape != null ? VERSION_4 : pc != null ? VERSION_3 : mst == null ? VERSION_1 : VERSION;
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
         h.put(MAGIC).put(KIND).putInt(version).putLong(payload);
         CRC32 hc = new CRC32();
@@ -142,7 +159,9 @@ final class ModelFile {
         o.i32(m.size());
         o.i32(n);
         o.i32(d);
+        if (v5) o.i32(t.points());
         o.i32s(m.fittedRows());
+        if (v5) o.i32s(weights);
         o.f64s(m.rowsShared());
         o.f64s(m.coreShared());
         o.i32(r);
@@ -158,9 +177,9 @@ final class ModelFile {
             int[] left = m.leftOutShared();
             for (int i = 0; i < m.size() - n; i++) o.u8(left[i]);
         }
-        if (shape != null) {
-            o.i32(shape.outer());
-            o.i32(shape.inner());
+        if (shape != null || v5) {
+            o.i32(shape == null ? 0 : shape.outer());   // version 5: (0, 0) when no shape was recorded
+            o.i32(shape == null ? 0 : shape.inner());
         }
         if (pc != null) {
             o.i32(pc.dimensions());
@@ -291,11 +310,12 @@ final class ModelFile {
             throw refuse(name, "a Sylva file of kind '" + ascii(head, 8, 4) + "', not an HDBSCAN model ('HDBM')");
         }
         int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-        if (version != VERSION && version != VERSION_1 && version != VERSION_3 && version != VERSION_4) {
-            throw refuse(name, Integer.compareUnsigned(version, VERSION_4) > 0
+        if (version != VERSION && version != VERSION_1 && version != VERSION_3 && version != VERSION_4
+                && version != VERSION_5) {
+            throw refuse(name, Integer.compareUnsigned(version, VERSION_5) > 0
                     ? "format version " + Integer.toUnsignedString(version) + " was written by a newer Sylva; this one "
-                            + "reads versions 1 to " + VERSION_4
-                    : "unknown format version " + version + " (this Sylva reads versions 1 to " + VERSION_4 + ")");
+                            + "reads versions 1 to " + VERSION_5
+                    : "unknown format version " + version + " (this Sylva reads versions 1 to " + VERSION_5 + ")");
         }
         if (have < HEADER) throw refuse(name, "truncated: " + size + " bytes, shorter than a model file's header");
         CRC32 hc = new CRC32();
@@ -327,16 +347,35 @@ final class ModelFile {
         HdbscanParameters p = new HdbscanParameters(mcs, ms, eps, maxSize, alpha,
                 method == 0 ? SelectionMethod.EOM : SelectionMethod.LEAF, single == 1);
         int total = in.i32(), n = in.i32(), d = in.i32();
-        if (n < 2 || d < 1 || total < n || (long) n * d > Integer.MAX_VALUE - 8 || payloadLength(n, d, 0) + extra > payload) {
+        boolean v5 = version == VERSION_5;
+        int points = v5 ? in.i32() : n;
+        long weightBytes = v5 ? weightsLength(n) : 0;
+        if (n < 1 || d < 1 || total < n || points < Math.max(n, 2) || points > org.sylva.hdbscan.SampleWeights.MAX_TOTAL
+                || (long) n * d > Integer.MAX_VALUE - 8 || payloadLength(n, d, 0) + weightBytes + extra > payload) {
             throw new InvalidInputException("bad sizes: " + total + " input rows, " + n + " fitted rows of " + d
-                    + " coordinates in " + payload + " payload bytes");
+                    + " coordinates" + (v5 ? " standing for " + points + " points" : "") + " in " + payload
+                    + " payload bytes");
         }
-        if (ms > n) throw new InvalidInputException("min_samples " + ms + " exceeds the " + n + " fitted rows");
+        if (ms > points) {
+            throw new InvalidInputException("min_samples " + ms + " exceeds the " + points + (v5 ? " points" : " fitted rows"));
+        }
         int[] fitted = in.i32s(n);
         for (int i = 0; i < n; i++) {
             if (fitted[i] < (i == 0 ? 0 : fitted[i - 1] + 1) || fitted[i] >= total) {
                 throw new InvalidInputException("fitted row " + i + " maps to input row " + fitted[i]
                         + " (rows must increase strictly below " + total + ")");
+            }
+        }
+        int[] weights = v5 ? in.i32s(n) : null;
+        if (v5) {
+            long sum = 0;
+            for (int i = 0; i < n; i++) {
+                if (weights[i] < 1) throw new InvalidInputException("fitted row " + i + " has weight " + weights[i]);
+                sum += weights[i];
+            }
+            if (sum != points) {
+                throw new InvalidInputException("the fitted rows' weights sum to " + sum + ", the file says " + points
+                        + " points");
             }
         }
         double[] rows = in.f64s((int) ((long) n * d));
@@ -352,11 +391,12 @@ final class ModelFile {
             }
         }
         int r = in.i32();
-        long rest = (version == VERSION_1 ? 0 : treeLength(total, n)) + (version == VERSION_4 ? ROW_SHAPE_LENGTH : 0);
+        boolean shaped = version == VERSION_4 || v5;
+        long rest = weightBytes + (version == VERSION_1 ? 0 : treeLength(total, n, points)) + (shaped ? ROW_SHAPE_LENGTH : 0);
         long input = 0;
-        // version 3 always has a projection; version 4 has one when bytes are left after the row shape
+        // version 3 always has a projection; versions 4 and 5 have one when bytes are left after the row shape
         boolean projected = version == VERSION_3
-                || version == VERSION_4 && payload - payloadLength(n, d, Math.max(r, 0)) - rest > 0;
+                || shaped && payload - payloadLength(n, d, Math.max(r, 0)) - rest > 0;
         if (projected) {
             // the projection's input coordinates come after the tree: its length is what the payload leaves, and
             // the stored count must say the same (checked before anything of that size is allocated)
@@ -371,35 +411,38 @@ final class ModelFile {
         if (r < 0 || payloadLength(n, d, r) + rest != payload) {
             throw new InvalidInputException(r + " condensed-tree rows do not fill the " + payload + " payload bytes");
         }
-        CondensedTree tree = CondensedTree.of(n, mcs, in.i32s(r), in.i32s(r), in.f64s(r), in.i32s(r));
+        CondensedTree tree = CondensedTree.of(points, mcs, in.i32s(r), in.i32s(r), in.f64s(r), in.i32s(r));
         org.sylva.hdbscan.mst.SpanningTree mst = null;
         int[] leftOut = null;
         if (version != VERSION_1) {
             int e = in.i32();
-            if (e != n - 1) throw new InvalidInputException(e + " spanning-tree edges for " + n + " fitted rows");
-            mst = spanningTree(n, in.i32s(e), in.i32s(e), in.f64s(e));
+            if (e != points - 1) {
+                throw new InvalidInputException(e + " spanning-tree edges for " + points + (v5 ? " points" : " fitted rows"));
+            }
+            mst = spanningTree(points, in.i32s(e), in.i32s(e), in.f64s(e));
             if (total > n) {
                 leftOut = new int[total - n];
                 for (int i = 0; i < leftOut.length; i++) {
                     int b = (byte) in.u8();
-                    if (b != -2 && b != -3) {
-                        throw new InvalidInputException("left-out row " + i + " has label " + b + " (-2 or -3 expected)");
+                    if (b != -2 && b != -3 && !(v5 && b == -1)) {
+                        throw new InvalidInputException("left-out row " + i + " has label " + b
+                                + (v5 ? " (-1, -2 or -3 expected)" : " (-2 or -3 expected)"));
                     }
                     leftOut[i] = b;
                 }
             }
         }
         int outer = 0, inner = 0;
-        if (version == VERSION_4) {
+        if (shaped) {
             outer = in.i32();
             inner = in.i32();
         }
         PrincipalComponents pc = projected ? projection(in, d, (int) input) : null;
         int[] selected = ClusterSelector.select(tree, p.selection()).selectedNodes();
         HdbscanModel m = new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, null, mst,
-                leftOut);
+                leftOut, weights);
         if (pc != null) m = m.withProjection(pc);
-        if (version == VERSION_4) {
+        if (version == VERSION_4 || v5 && (outer != 0 || inner != 0)) {
             int values = m.inputDimensions();
             if (outer < 1 || inner < 1 || (long) outer * inner != values) {
                 throw new InvalidInputException("the row shape (" + outer + ", " + inner + ") does not hold the model's "

@@ -85,7 +85,7 @@ class ModelFileTest {
                     .getInt());
             assertEquals(Files.size(f), ModelFile.HEADER + 4
                     + ModelFile.payloadLength(m.fittedSize(), m.dimensions(), m.condensedTree().rows())
-                    + ModelFile.treeLength(m.size(), m.fittedSize()));
+                    + ModelFile.treeLength(m.size(), m.fittedSize(), m.fittedSize()));
         }
     }
 
@@ -129,7 +129,7 @@ class ModelFileTest {
         byte[] bytes = Files.readAllBytes(f);
         assertEquals(ModelFile.VERSION_3, ByteBuffer.wrap(bytes, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
         assertEquals(bytes.length, ModelFile.HEADER + 4 + ModelFile.payloadLength(n, k, m.condensedTree().rows())
-                + ModelFile.treeLength(n, n) + ModelFile.projectionLength(input, k));
+                + ModelFile.treeLength(n, n, n) + ModelFile.projectionLength(input, k));
         HdbscanModel back = HdbscanModel.load(f);
         assertEquals(pc, back.projection().orElseThrow());
         assertArrayEquals(bytes, back.toBytes());
@@ -208,7 +208,7 @@ class ModelFileTest {
 
         // a stored shape that does not hold the input coordinates is refused, CRC or not
         int at = (int) (ModelFile.HEADER + ModelFile.payloadLength(n, k, both.condensedTree().rows())
-                + ModelFile.treeLength(n, n));
+                + ModelFile.treeLength(n, n, n));
         byte[] bad = b.clone();
         ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(at, 3);
         assertMentions(refusal(resealed(bad)), "the row shape (3, 5) does not hold the model's 20 input coordinates");
@@ -282,8 +282,10 @@ class ModelFileTest {
         kind[8] = 'B';
         assertMentions(refusal(kind), "kind 'BDBM'", "not an HDBSCAN model");
 
-        byte[] newer = withVersion(good, 5, true);
-        assertMentions(refusal(newer), "format version 5", "newer Sylva", "reads versions 1 to 4");
+        byte[] newer = withVersion(good, 6, true);
+        assertMentions(refusal(newer), "format version 6", "newer Sylva", "reads versions 1 to 5");
+        // a version 2 file called version 5 lacks the weights
+        assertMentions(refusal(withVersion(good, 5, true)), "bad sizes");
         // a version 2 file called version 4 lacks the row shape
         assertMentions(refusal(withVersion(good, 4, true)), "payload bytes");
         // a version 2 file called version 3 lacks the projection
