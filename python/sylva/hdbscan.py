@@ -335,8 +335,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         w counts as w identical rows, for core distances and cluster sizes alike (fast_hdbscan's meaning);
         the fit is exactly that of ``np.repeat(X, w, axis=0)`` with each row reading its first copy, and
         a row of weight 0 is left out (label -1). The trees (``minimum_spanning_tree_``, ...) then number
-        those copies: ``fitted_rows_`` gives the row of each. Euclidean metric only; not with
-        ``prediction_data``."""
+        those copies: ``fitted_rows_`` gives the row of each. Euclidean metric only. With ``prediction_data``,
+        prediction answers as for the repeated rows' fit (every copy counts as a neighbour), and a connecting
+        point is reported as its row."""
         self._check_params()
         X = self._validate_X(X)
         graph = None
@@ -353,9 +354,6 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                                  f"shape {weights.shape}")
             if weights.dtype.kind not in "biuf":
                 raise ValueError(f"sample_weight must be numeric; got dtype {weights.dtype}")
-            if self.prediction_data:
-                raise ValueError("prediction_data is not available with sample_weight: prediction from a weighted "
-                                 "fit is not supported yet")
             weights = np.ascontiguousarray(weights, dtype="<f8")
         if X.shape[0] == 1 and weights is None:
             raise ValueError("n_samples=1 while HDBSCAN requires more than one sample")

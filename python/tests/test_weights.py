@@ -50,6 +50,27 @@ def test_agrees_with_scikit_learn_on_the_repeated_rows():
     np.testing.assert_allclose(ours.probabilities_, ref.probabilities_[first], rtol=0, atol=1e-12)
 
 
+def test_prediction_from_a_weighted_fit_is_that_of_the_repeated_rows():
+    X = blobs(300, 3, 4, seed=21)
+    w = weights(300, 22)
+    new = blobs(120, 3, 4, seed=23)
+    new[:10] = X[:10]                  # new points on fitted rows, some of weight 0
+    a = sylva.HDBSCAN(min_cluster_size=10, prediction_data=True).fit(X, sample_weight=w)
+    b = sylva.HDBSCAN(min_cluster_size=10, prediction_data=True).fit(np.repeat(X, w, axis=0))
+    la, pa = sylva.approximate_predict(a, new)
+    lb, pb = sylva.approximate_predict(b, new)
+    assert np.array_equal(la, lb) and np.array_equal(pa, pb)
+    _, _, conn_a = sylva.approximate_predict(a, new, return_connecting_points=True)
+    _, _, conn_b = sylva.approximate_predict(b, new, return_connecting_points=True)
+    assert np.array_equal(conn_a, np.repeat(np.arange(300), w)[conn_b])   # a copy is reported as its row
+    assert np.array_equal(sylva.approximate_predict_scores(a, new), sylva.approximate_predict_scores(b, new))
+    assert np.array_equal(sylva.membership_vector(a, new), sylva.membership_vector(b, new), equal_nan=True)
+    first = np.concatenate(([0], np.cumsum(w)[:-1]))
+    all_a, all_b = sylva.all_points_membership_vectors(a), sylva.all_points_membership_vectors(b)
+    assert np.array_equal(all_a[w > 0], all_b[first[w > 0]], equal_nan=True)
+    assert np.all(np.isnan(all_a[w == 0]))
+
+
 @pytest.mark.parametrize("w, message", [
     (np.ones(10), "shape (50,)"),
     (np.full(50, 0.5), "whole numbers"),
@@ -66,8 +87,6 @@ def test_weights_refuse_what_they_cannot_mean():
     X = blobs(50, 2, 2, seed=2)
     with pytest.raises(ValueError, match="euclidean metric only"):
         sylva.HDBSCAN(min_cluster_size=5, metric="manhattan").fit(X, sample_weight=np.ones(50))
-    with pytest.raises(ValueError, match="prediction_data"):
-        sylva.HDBSCAN(min_cluster_size=5, prediction_data=True).fit(X, sample_weight=np.ones(50))
     with pytest.raises(ValueError, match="every sample weight is zero"):
         sylva.HDBSCAN(min_cluster_size=5).fit(X, sample_weight=np.zeros(50))
     one = np.zeros(50)

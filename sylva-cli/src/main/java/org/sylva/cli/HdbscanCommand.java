@@ -211,10 +211,6 @@ final class HdbscanCommand implements Callable<Integer> {
                 .threads(run.threadCount()).metric(Metric.parse(metric, p));
         Hdbscan h = EngineChoice.apply(backend, b).build();
         refuseWhatNeedsEuclidean(h.metric());
-        if (sampleWeight != null && saveModel != null) {
-            throw InvalidInputException.forParameter("sample_weight", "--save-model is not available with "
-                    + "--sample-weight: prediction from a weighted fit is not supported yet");
-        }
         CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
         // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work.
         List<String> names = new ArrayList<>(HdbscanOutputs.names(format));

@@ -142,8 +142,8 @@ final class ReselectCommand implements Callable<Integer> {
             j.put("files", files);
             spec.commandLine().getOut().println(Json.write(j));
         }
-        String noCluster = HdbscanOutputs.noClusterWarning(m.fittedSize(), other.minClusterSize(),
-                other.allowSingleCluster(), false, re.clusterCount());
+        String noCluster = HdbscanOutputs.noClusterWarning(m.condensedTree().points(), other.minClusterSize(),
+                other.allowSingleCluster(), m.weighted(), re.clusterCount());
         if (noCluster != null) err.println(noCluster);
         if (!run.quiet) {
             err.println(String.format(Locale.ROOT, "%d rows reselected (%s, min cluster size %d): %s, %d noise"

@@ -15,13 +15,17 @@ import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.SampleWeights;
+import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.predict.HdbscanModel;
+import org.sylva.hdbscan.predict.Prediction;
 import org.sylva.io.Npy;
 
 /**
  * {@code sylva hdbscan --sample-weight}: the outputs are the library's weighted fit (labels per row, the
  * trees over the copies, {@code fitted_rows} mapping them back), from a {@code .npy} or a text file alike;
- * a later unweighted run removes {@code fitted_rows} as stale; bad weight files and combinations are
- * refused before anything is written, naming the option.
+ * a later unweighted run removes {@code fitted_rows} as stale; the model it saves predicts, cuts and
+ * reselects as the library's; bad weight files and combinations are refused before anything is written,
+ * naming the option.
  */
 class SampleWeightOptionTest {
     static int[] weights(int n) {
@@ -64,6 +68,43 @@ class SampleWeightOptionTest {
     }
 
     @Test
+    void aWeightedFitsModelPredictsCutsAndReselects(@TempDir Path tmp) throws IOException {
+        PointSet p = TestData.clips(300);
+        Path in = TestData.writeNpy(p, tmp.resolve("clips.npy"));
+        int[] w = weights(p.size());
+        Path wNpy = tmp.resolve("w.npy");
+        Npy.writeInt32(wNpy, w, w.length);
+        Path model = tmp.resolve("weighted.model");
+        Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", tmp.resolve("fit").toString(),
+                "--sample-weight", wNpy.toString(), "--save-model", model.toString(), "-q").assertOk();
+        Hdbscan h = Hdbscan.builder().minClusterSize(10).build();
+        HdbscanResult want = h.fit(p, SampleWeights.of(w));
+        HdbscanModel wantModel = HdbscanModel.of(want, p);
+        HdbscanModel m = HdbscanModel.load(model);
+        assertTrue(m.weighted());
+        assertArrayEquals(w, m.sampleWeights());
+        assertArrayEquals(wantModel.toBytes(), Files.readAllBytes(model));
+
+        PointSet fresh = TestData.clips(80);
+        Path freshNpy = TestData.writeNpy(fresh, tmp.resolve("fresh.npy"));
+        Path out = tmp.resolve("assigned");
+        Cli.run("predict", model.toString(), freshNpy.toString(), "--out", out.toString(), "-q").assertOk();
+        Prediction pr = wantModel.approximatePredict(fresh);
+        assertArrayEquals(pr.labels(), Npy.read(out.resolve("labels.npy")).toInt32());
+        assertArrayEquals(pr.probabilities(), Npy.read(out.resolve("probabilities.npy")).toFloat64());
+        assertArrayEquals(wantModel.membershipVector(fresh).values(), Npy.read(out.resolve("membership.npy")).toFloat64());
+
+        Path re = tmp.resolve("re");
+        Cli.run("reselect", model.toString(), "--method", "leaf", "--out", re.toString(), "-q").assertOk();
+        assertArrayEquals(want.reselect(h.toBuilder().clusterSelectionMethod(SelectionMethod.LEAF).build()).labels(),
+                Npy.read(re.resolve("labels.npy")).toInt32());
+        double cut = want.spanningTree().weight(want.spanningTree().edges() / 2);
+        Path cutOut = tmp.resolve("cut");
+        Cli.run("cut", model.toString(), "--distance", Double.toString(cut), "--out", cutOut.toString(), "-q").assertOk();
+        assertArrayEquals(want.dbscanClustering(cut, 10), Npy.read(cutOut.resolve("labels.npy")).toInt32());
+    }
+
+    @Test
     void badWeightsAreRefusedBeforeAnythingIsWritten(@TempDir Path tmp) throws IOException {
         PointSet p = TestData.clips(60);
         Path in = TestData.writeNpy(p, tmp.resolve("clips.npy"));
@@ -92,8 +133,6 @@ class SampleWeightOptionTest {
         int[] one = new int[60];
         Arrays.fill(one, 1);
         Npy.writeInt32(ones, one, 60);
-        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", ones.toString(),
-                "--save-model", tmp.resolve("m.model").toString()).assertError("--save-model", "--sample-weight");
         Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", ones.toString(),
                 "--metric", "manhattan").assertError("euclidean metric only", "--sample-weight");
         Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight",

@@ -77,10 +77,6 @@ final class HdbscanHandler implements Handler {
         int n = (int) points.dim(0);
         int d = (int) points.dim(1);
         SampleWeights weights = RequestArrays.sampleWeights(request, n);
-        if (weights != null && p.bool("prediction_data", false)) {
-            throw InvalidInputException.forParameter("sample_weight", "prediction_data is not available with "
-                    + "sample_weight: prediction from a weighted fit is not supported yet");
-        }
         long t0 = System.nanoTime();
         HdbscanResult r = points.data() instanceof double[] x
                 ? h.fit(x, n, d, weights, ProgressListener.NONE, cancel)

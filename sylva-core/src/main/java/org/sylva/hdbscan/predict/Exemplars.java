@@ -12,7 +12,8 @@ import org.sylva.kernels.DistanceKernel;
  * at the leaf's largest lambda, in row order. Soft clustering measures a point's distance to a cluster as
  * the distance to its nearest exemplar ({@link #minDistance}); the exemplars' coordinates are kept
  * interleaved in blocks as the distance kernels read them ({@link BlockedPoints}), each cluster from a
- * block of its own, so that the scan runs on a kernel's lanes.
+ * block of its own, so that the scan runs on a kernel's lanes. After a weighted fit only the first exemplar
+ * copy of each row is kept: a smallest distance does not change when a point is repeated.
  *
  * <pre>{@code
  * DistanceKernel k = KernelProvider.get().bestDistance();
@@ -91,6 +92,9 @@ final class Exemplars {
         int[] out = new int[Math.max(1, bucket.length)];
         int size = 0;
         int[] stack = new int[Math.max(1, nc)];
+        // after a weighted fit: the last label that took each row, so that a row's later copies are skipped
+        int[] takenFor = copies == null ? null : new int[copies.rows()];
+        if (takenFor != null) Arrays.fill(takenFor, -1);
         for (int l = 0; l < labels; l++) {
             int sp = 0;
             stack[sp++] = t.selected(l);
@@ -98,6 +102,11 @@ final class Exemplars {
                 int k = stack[--sp];
                 if (first[k] < 0) {
                     for (int i = start[k]; i < start[k + 1]; i++) {
+                        if (takenFor != null) {
+                            int row = copies.rowOf(bucket[i]);
+                            if (takenFor[row] == l) continue;
+                            takenFor[row] = l;
+                        }
                         if (size == out.length) out = Arrays.copyOf(out, 2 * out.length);
                         out[size++] = bucket[i];
                     }

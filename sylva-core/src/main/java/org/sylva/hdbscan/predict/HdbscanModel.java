@@ -619,7 +619,7 @@ public final class HdbscanModel {
         Objects.checkIndex(label, clusters.labels());
         int[] e = exemplars.points(label);
         for (int i = 0; i < e.length; i++) e[i] = inputRows.inputRowOfPoint(e[i]);
-        return inputRows.copies() == null ? e : java.util.Arrays.stream(e).distinct().toArray();
+        return e;
     }
 
     // ---------------------------------------------------------------- for ModelFile
