@@ -17,9 +17,9 @@ package org.sylva.hdbscan.predict;
  * points all of them are searched and the core distance is the last one's when {@code s} exceeds the
  * list (the package's {@code KDTree} query refuses both).
  *
- * <p>After a weighted fit the search runs over the stored rows and each row found enters the list as its
- * copies ({@link PointCopies}), in a run: the list of the repeated rows' points, in the same
- * (distance, point) order, since the {@code k} nearest points lie among the {@code k} nearest rows.
+ * <p>After a weighted fit the search runs over the stored rows, up to the row whose weights reach {@code k}
+ * points, and each row found enters the list as its copies ({@link PointCopies}), in a run: the list of the
+ * repeated rows' points, in the same (distance, point) order.
  *
  * <pre>{@code
  * Connector c = new Connector(search, predictionCore, s, null);
@@ -33,8 +33,6 @@ final class Connector {
     private final int coreAt;
     /** Points in the list. */
     private final int k;
-    /** Rows searched: {@code k}, or fewer when there are fewer stored rows than points. */
-    private final int rowsK;
     /** The points of each stored row after a weighted fit; null when each row is one point. */
     private final PointCopies copies;
 
@@ -49,7 +47,6 @@ final class Connector {
         this.copies = copies;
         int points = copies == null ? core.length : copies.points();
         this.k = Math.min(points, Math.max(2 * s, s + 1));
-        this.rowsK = Math.min(core.length, k);
         this.coreAt = Math.min(s, k - 1);
     }
 
@@ -77,7 +74,8 @@ final class Connector {
     }
 
     Scratch scratch() {
-        return new Scratch(search.scratch(rowsK), k, copies != null);
+        return copies == null ? new Scratch(search.scratch(k), k, false)
+                : new Scratch(search.scratch(copies.weights(), k), k, true);
     }
 
     /** Connects the point {@code q[off .. off + d)}; the answer is in {@code s}. */
@@ -104,8 +102,8 @@ final class Connector {
     /** The first {@code k} copies of the rows found, in list order: each row's points in a run. */
     private void expand(Scratch s) {
         int j = 0;
-        // ends: rowsK rows hold at least k points (k <= rowsK, or every row is searched)
-        for (int e = 0; e < rowsK && j < k; e++) {
+        // the rows found stand for at least k points (the search stops at the row that reaches them)
+        for (int e = 0; e < s.list.found && j < k; e++) {
             int r = s.list.index[e], first = copies.first(r), w = copies.weight(r);
             for (int c = 0; c < w && j < k; c++, j++) {
                 s.dist[j] = s.list.dist[e];

@@ -14,6 +14,10 @@ import org.sylva.kernels.DistanceKernel;
  * (distance, fitted index) ascending: among equal distances the lower index comes first, and decides
  * which point enters at the k-th place (the package's order among equal distances is its tree's).
  *
+ * <p>After a weighted fit ({@link #scratch(int[], int)}) each fitted point is a row standing for its
+ * weight in points, and the list holds the nearest rows up to the first whose weights, summed in list order,
+ * reach the points asked for: the k-th distance that prunes the search is that row's, not the k-th row's.
+ *
  * <pre>{@code
  * NeighbourSearch s = new NeighbourSearch(index);
  * NeighbourSearch.Scratch w = s.scratch(k);
@@ -51,15 +55,57 @@ final class NeighbourSearch {
         final double[] stackBound;
         /** A leaf's squared distances. */
         final double[] tile;
+        /** After a weighted fit: the weight of each fitted row, and the points the rows found must stand for; else null, 0. */
+        final int[] weights;
+        final int points;
+        /** Entries of {@link #dist} and {@link #index} after a search: {@code k}, or fewer after a weighted one. */
+        int found;
+        /** A weighted search's k-th distance: the distance of the row whose weight reaches {@link #points}. */
+        double weightedKth;
 
-        Scratch(int k, int depth, int tileLength) {
+        Scratch(int k, int depth, int tileLength, int[] weights, int points) {
             this.k = k;
+            this.weights = weights;
+            this.points = points;
             dist = new double[k];
             index = new int[k];
-            list = new NearestLists(1, k);
+            list = weights == null ? new NearestLists(1, k) : null;
             stackNode = new int[2 * depth + 4];
             stackBound = new double[2 * depth + 4];
             tile = new double[tileLength];
+        }
+
+        /** The distance a candidate must not exceed to enter. */
+        double kth() {
+            return list != null ? list.kth(0) : weightedKth;
+        }
+
+        /**
+         * Enters row {@code row} at {@code d} into a weighted list, kept in (distance, index) order and cut after
+         * the first row whose weights, summed in that order, reach {@link #points} (the rows after it can hold no
+         * point of the first {@code points}).
+         */
+        void insertWeighted(double d, int row) {
+            int c = found;
+            int at = c;
+            for (int it = 0; it < c && at > 0 && (dist[at - 1] > d || dist[at - 1] == d && index[at - 1] > row); it++) at--;
+            if (at == k) return;
+            for (int j = Math.min(c, k - 1); j > at; j--) {
+                dist[j] = dist[j - 1];
+                index[j] = index[j - 1];
+            }
+            dist[at] = d;
+            index[at] = row;
+            c = Math.min(c + 1, k);
+            long sum = 0;
+            int j = 0;
+            for (; j < c; j++) {
+                sum += weights[index[j]];
+                if (sum >= points) break;
+            }
+            found = j < c ? j + 1 : c;
+            // fewer points than asked for so far (or every row found): anything may still enter
+            weightedKth = j < c ? dist[j] : Double.POSITIVE_INFINITY;
         }
     }
 
@@ -71,12 +117,30 @@ final class NeighbourSearch {
     /** Scratch for lists of {@code k} entries ({@code 1 <= k <= size}). */
     Scratch scratch(int k) {
         if (k < 1 || k > index.size()) throw new IllegalArgumentException("k = " + k + " for " + index.size() + " points");
-        return new Scratch(k, index.depth(), tileLength);
+        return new Scratch(k, index.depth(), tileLength, null, 0);
+    }
+
+    /**
+     * Scratch for the rows of a weighted fit ({@code weights}: one per fitted row, each at least 1) that stand
+     * for the {@code points} nearest points: at most {@code k = min(rows, points)} rows.
+     */
+    Scratch scratch(int[] weights, int points) {
+        int k = Math.min(index.size(), points);
+        if (k < 1 || weights.length != index.size()) {
+            throw new IllegalArgumentException(points + " points from " + weights.length + " weights for " + index.size()
+                    + " rows");
+        }
+        return new Scratch(k, index.depth(), tileLength, weights, points);
     }
 
     /** The {@code s.k} nearest fitted points of the point {@code q[off .. off + d)}, into {@code s}. */
     void nearest(double[] q, int off, Scratch s) {
-        s.list.reset(1, 0);
+        if (s.list != null) {
+            s.list.reset(1, 0);
+        } else {
+            s.found = 0;
+            s.weightedKth = Double.POSITIVE_INFINITY;
+        }
         int sp = 0;
         s.stackNode[sp] = 0;
         s.stackBound[sp] = Double.NEGATIVE_INFINITY;
@@ -85,7 +149,7 @@ final class NeighbourSearch {
         for (int it = 0; it < limit && sp > 0; it++) {     // every node is pushed at most once
             sp--;
             int node = s.stackNode[sp];
-            if (s.stackBound[sp] > s.list.kth(0)) continue;
+            if (s.stackBound[sp] > s.kth()) continue;
             int leaf = index.leafOf(node);
             if (leaf >= 0) {
                 scanLeaf(q, off, leaf, s);
@@ -93,7 +157,7 @@ final class NeighbourSearch {
             }
             int l = index.left(node), r = index.right(node);
             double bl = bound(q, off, l), br = bound(q, off, r);
-            double kth = s.list.kth(0);
+            double kth = s.kth();
             // The nearer child goes on top, so it is searched first and shrinks the k-th distance sooner.
             boolean leftNear = bl <= br;
             int far = leftNear ? r : l, near = leftNear ? l : r;
@@ -108,8 +172,11 @@ final class NeighbourSearch {
             }
         }
         if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
-        s.list.finish(0);
-        s.list.copyList(0, s.dist, s.index);
+        if (s.list != null) {
+            s.list.finish(0);
+            s.list.copyList(0, s.dist, s.index);
+            s.found = s.k;
+        }
     }
 
     /**
@@ -153,13 +220,14 @@ final class NeighbourSearch {
     private static final double SLACK = 1e-13;
 
     private static double threshold(Scratch s) {
-        double kth = s.list.kth(0);
+        double kth = s.kth();
         return kth * kth * (1 + SLACK);
     }
 
     /** Offers the point at {@code pos} with squared distance {@code sq}; returns the new threshold. */
     private double offer(Scratch s, double sq, int pos) {
-        s.list.insert(0, Math.sqrt(sq), index.original(pos));
+        if (s.list != null) s.list.insert(0, Math.sqrt(sq), index.original(pos));
+        else s.insertWeighted(Math.sqrt(sq), index.original(pos));
         return threshold(s);
     }
 }
