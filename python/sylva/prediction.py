@@ -87,7 +87,8 @@ def _call(clusterer, what, points=None):
 
 def approximate_predict(clusterer, points_to_predict, return_connecting_points=False):
     """Labels (-1 = noise) and membership strengths of new points, as ``hdbscan.approximate_predict``;
-    with ``return_connecting_points`` also the fitted point each new point connects to."""
+    with ``return_connecting_points`` also the fitted point each new point connects to (its row of ``X``: after a
+    fit with ``sample_weight``, the row whose copy it is)."""
     a = _call(clusterer, "predict", points_to_predict)
     if return_connecting_points:
         return a["labels"], a["probabilities"], a["connecting_points"]

@@ -50,13 +50,16 @@ def test_agrees_with_scikit_learn_on_the_repeated_rows():
     np.testing.assert_allclose(ours.probabilities_, ref.probabilities_[first], rtol=0, atol=1e-12)
 
 
-def test_prediction_from_a_weighted_fit_is_that_of_the_repeated_rows():
+@pytest.mark.parametrize("min_samples", [None, 4])
+def test_prediction_from_a_weighted_fit_is_that_of_the_repeated_rows(min_samples):
     X = blobs(300, 3, 4, seed=21)
     w = weights(300, 22)
     new = blobs(120, 3, 4, seed=23)
     new[:10] = X[:10]                  # new points on fitted rows, some of weight 0
-    a = sylva.HDBSCAN(min_cluster_size=10, prediction_data=True).fit(X, sample_weight=w)
-    b = sylva.HDBSCAN(min_cluster_size=10, prediction_data=True).fit(np.repeat(X, w, axis=0))
+    X[7, 1] = np.nan                   # a row left out whatever its weight
+    a = sylva.HDBSCAN(min_cluster_size=10, min_samples=min_samples, prediction_data=True).fit(X, sample_weight=w)
+    b = sylva.HDBSCAN(min_cluster_size=10, min_samples=min_samples, prediction_data=True).fit(
+        np.repeat(X, w, axis=0))
     la, pa = sylva.approximate_predict(a, new)
     lb, pb = sylva.approximate_predict(b, new)
     assert np.array_equal(la, lb) and np.array_equal(pa, pb)

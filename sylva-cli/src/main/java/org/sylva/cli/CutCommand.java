@@ -36,7 +36,7 @@ final class CutCommand implements Callable<Integer> {
                         + "spanning-tree edges of mutual-reachability distance below the cut, components smaller "
                         + "than --min-cluster-size noise (-1), clusters numbered by their smallest row; rows left "
                         + "out of the fit keep -2 / -3. Exact: the fit's spanning tree is stored in the model "
-                        + "(format version 2, 3 or 4; a version 1 model is refused). For a --pca model the distance is "
+                        + "(format version 2 to 5; a version 1 model is refused). For a --pca model the distance is "
                         + "between principal-component scores, as the fit's.")
                 .footer("",
                         "Examples:",

@@ -20,6 +20,9 @@ final class ReselectCommand implements Callable<Integer> {
     /** The files this command writes, without extension. */
     static final List<String> OUTPUTS = List.of("labels", "probabilities", "outlier_scores", "condensed_tree",
             "persistence");
+    /** What the folder may hold besides: the row of each point the trees number, for a weighted fit's model. */
+    private static final List<String> CLAIMED = java.util.stream.Stream.concat(OUTPUTS.stream(),
+            java.util.stream.Stream.of(HdbscanOutputs.FITTED_ROWS)).toList();
 
     CommandSpec spec;
     private final CliContext context;
@@ -44,8 +47,9 @@ final class ReselectCommand implements Callable<Integer> {
                         + "--min-cluster-size (which condenses the tree again). Options not given keep the model's "
                         + "values; min_samples and alpha define the spanning tree and cannot change (fit again for "
                         + "those). Writes into --out labels, probabilities, outlier_scores, condensed_tree and "
-                        + "persistence, the same as sylva hdbscan writes for a fit with these parameters; "
-                        + "--save-model also saves the reselected model. Needs a model of format version 2, 3 or 4 (a "
+                        + "persistence (and, for the model of a weighted fit, fitted_rows: the row of each point the "
+                        + "condensed tree numbers), the same as sylva hdbscan writes for a fit with these parameters; "
+                        + "--save-model also saves the reselected model. Needs a model of format version 2 to 5 (a "
                         + "version 1 model, without the spanning tree, is refused); a --pca model stays one.")
                 .footer("",
                         "Examples:",
@@ -92,10 +96,10 @@ final class ReselectCommand implements Callable<Integer> {
         Path out = folder.out;
         OutputFormat format = folder.format;
         boolean json = folder.json;
-        folder.claim(context, err, run.quiet, OUTPUTS);
+        folder.claim(context, err, run.quiet, CLAIMED);
         if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out,
-                ResultFolderOptions.reserved(OUTPUTS), saveModel);
-        folder.refuseOverlaps(OUTPUTS, List.of(new OutputTargets.OptionFile("--save-model", saveModel)),
+                ResultFolderOptions.reserved(CLAIMED), saveModel);
+        folder.refuseOverlaps(CLAIMED, List.of(new OutputTargets.OptionFile("--save-model", saveModel)),
                 List.of(new OutputTargets.OptionFile("model", model)));
         HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva reselect");
         HdbscanParameters p = m.parameters();
@@ -119,6 +123,10 @@ final class ReselectCommand implements Callable<Integer> {
                     0, 1, 3)); // parent, child, lambda, size
             double[] pers = re.clusterPersistence();
             written.add(format.stage(g, out, "persistence", NpyArray.ofFloat64(pers, pers.length)));
+            if (m.weighted()) {   // the condensed tree numbers every copy a weight stands for
+                int[] rows = pointRows(m.sampleWeights(), re.condensedTree().points());
+                written.add(format.stage(g, out, HdbscanOutputs.FITTED_ROWS, NpyArray.ofInt32(rows, rows.length)));
+            }
             if (saveModel != null) {
                 g.write(saveModel, re::writeTo);
                 written.add(saveModel);
@@ -152,5 +160,15 @@ final class ReselectCommand implements Callable<Integer> {
                     written.get(0).toAbsolutePath().getParent()));
         }
         return 0;
+    }
+
+    /** The row of each point of a weighted fit: row {@code i} once per unit of its weight, in row order. */
+    private static int[] pointRows(int[] weights, int points) {
+        int[] rows = new int[points];
+        for (int i = 0, p = 0; i < weights.length; i++) {
+            java.util.Arrays.fill(rows, p, p + weights[i], i);
+            p += weights[i];
+        }
+        return rows;
     }
 }

@@ -92,12 +92,21 @@ class SampleWeightOptionTest {
         Prediction pr = wantModel.approximatePredict(fresh);
         assertArrayEquals(pr.labels(), Npy.read(out.resolve("labels.npy")).toInt32());
         assertArrayEquals(pr.probabilities(), Npy.read(out.resolve("probabilities.npy")).toFloat64());
+        assertArrayEquals(pr.outlierScores(), Npy.read(out.resolve("outlier_scores.npy")).toFloat64());
         assertArrayEquals(wantModel.membershipVector(fresh).values(), Npy.read(out.resolve("membership.npy")).toFloat64());
 
         Path re = tmp.resolve("re");
         Cli.run("reselect", model.toString(), "--method", "leaf", "--out", re.toString(), "-q").assertOk();
-        assertArrayEquals(want.reselect(h.toBuilder().clusterSelectionMethod(SelectionMethod.LEAF).build()).labels(),
-                Npy.read(re.resolve("labels.npy")).toInt32());
+        HdbscanResult leaf = want.reselect(h.toBuilder().clusterSelectionMethod(SelectionMethod.LEAF).build());
+        assertArrayEquals(leaf.labels(), Npy.read(re.resolve("labels.npy")).toInt32());
+        assertArrayEquals(leaf.condensedTree().toMatrix(), Npy.read(re.resolve("condensed_tree.npy")).toFloat64());
+        assertArrayEquals(want.fittedRows(), Npy.read(re.resolve("fitted_rows.npy")).toInt32());
+        // an unweighted model's reselect into the same folder removes fitted_rows as stale
+        Path plain = tmp.resolve("plain.model");
+        Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", tmp.resolve("fit2").toString(),
+                "--save-model", plain.toString(), "-q").assertOk();
+        Cli.run("reselect", plain.toString(), "--method", "leaf", "--out", re.toString(), "-q").assertOk();
+        assertFalse(Files.exists(re.resolve("fitted_rows.npy")), "fitted_rows of the weighted model is stale");
         double cut = want.spanningTree().weight(want.spanningTree().edges() / 2);
         Path cutOut = tmp.resolve("cut");
         Cli.run("cut", model.toString(), "--distance", Double.toString(cut), "--out", cutOut.toString(), "-q").assertOk();

@@ -137,7 +137,7 @@ public final class HdbscanResult {
         int total = model.size(), n = model.fittedSize(), d = model.dimensions();
         double[] points = model.fittedCoordinates();
         long t0 = System.nanoTime();
-        // the kernel a fit of this size takes (HdbscanModel.of's choice); every kernel computes the same bits
+        // the kernel a fit of this many rows takes; every kernel computes the same bits
         KernelProvider kp = KernelProvider.get();
         DistanceKernel kernel = !StageKernels.longLived() && StageKernels.coldScalar(n, d)
                 ? kp.scalarDistance() : kp.bestDistance();

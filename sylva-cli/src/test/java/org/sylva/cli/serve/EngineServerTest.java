@@ -240,6 +240,27 @@ class EngineServerTest {
     }
 
     @Test
+    void predictionDataOfAWeightedFitIsItsVersion5Model() throws Exception {
+        Session s = open();
+        PointSet pts = clips(300).points();
+        int[] w = new int[300];
+        for (int i = 0; i < w.length; i++) w[i] = i % 4;   // 0..3: rows of weight 0 left out
+        HdbscanResult fit = Hdbscan.builder().minClusterSize(20).build().fit(pts, org.sylva.hdbscan.SampleWeights.of(w));
+        HdbscanModel model = HdbscanModel.of(fit, pts);
+        Frame r = s.call("hdbscan", Map.of("min_cluster_size", 20L, "prediction_data", true),
+                WireArray.of("points", pts.coordinates(), pts.size(), pts.dimensions()), WireArray.of("sample_weight", w, 300));
+        assertEquals("ok", r.kind(), r.toString());
+        byte[] bytes = (byte[]) r.array("model").data();
+        assertArrayEquals(model.toBytes(), bytes, "the model's bytes are its model file");
+        assertTrue(HdbscanModel.fromBytes(bytes, "wire").weighted());
+        PointSet fresh = clips(350).points().select(java.util.stream.IntStream.range(300, 350).toArray());
+        Frame p = s.call("predict", Map.of(), WireArray.of("model", bytes, bytes.length),
+                WireArray.of("points", fresh.coordinates(), 50, 61));
+        assertArrayEquals(model.approximatePredict(fresh).labels(), (int[]) p.array("labels").data());
+        assertArrayEquals(model.approximatePredict(fresh).connectingPoints(), (int[]) p.array("connecting_points").data());
+    }
+
+    @Test
     void cutAndValidityAnswerTheLibrarysResult() throws Exception {
         Session s = open();
         PointSet pts = clips(600).points();

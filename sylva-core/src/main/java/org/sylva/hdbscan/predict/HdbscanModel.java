@@ -163,7 +163,7 @@ public final class HdbscanModel {
      * {@code sylva hdbscan --pca K}): new points are then given in the input's coordinates, and each is
      * projected on the components ({@link PrincipalComponents#project}, float64, the same arithmetic as the
      * fit's scores) before its neighbours are searched. The fitted points stay the scores. Saved with the
-     * model (format version 3).
+     * model (format version 3; 5 for a weighted fit's model).
      *
      * <pre>{@code
      * PrincipalComponents pc = PrincipalComponents.fit(clips, n, 61, 5);
@@ -194,7 +194,7 @@ public final class HdbscanModel {
      * This model with its input rows recorded as arrays of shape {@code shape} ({@code sylva hdbscan} records
      * a 3-D {@code .npy} of clips this way), so that new points given as arrays can be checked against it.
      * Prediction itself reads flat rows of {@link #inputDimensions()} values either way. Saved with the model
-     * (format version 4).
+     * (format version 4; 5 for a weighted fit's model).
      *
      * <pre>{@code
      * HdbscanModel model = HdbscanModel.of(result, points).withRowShape(new RowShape(4, 61));
@@ -467,7 +467,7 @@ public final class HdbscanModel {
     /**
      * The flat DBSCAN* clustering at {@code cutDistance} from the stored spanning tree, one label per
      * input row, exactly {@link HdbscanResult#dbscanClustering} of the fit (rows left out of the fit keep
-     * -2 / -3).
+     * -2 / -3, and -1 for a sample weight of 0).
      *
      * @throws InvalidInputException when the model holds no spanning tree ({@link #spanningTree()} empty)
      */
@@ -513,8 +513,9 @@ public final class HdbscanModel {
     }
 
     /**
-     * Cluster label per input row, as the fit (or {@link #reselect}) gives it: -1 noise, -2 / -3 rows left
-     * out for an infinity / NaN (-2 for every left-out row of a version 1 file, which did not store why).
+     * Cluster label per input row, as the fit (or {@link #reselect}) gives it: -1 noise (and rows of sample
+     * weight 0), -2 / -3 rows left out for an infinity / NaN (-2 for every left-out row of a version 1 file,
+     * which did not store why).
      */
     public int[] labels() {
         return inputRows.labels(clustering().labels());

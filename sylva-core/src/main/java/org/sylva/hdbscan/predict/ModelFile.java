@@ -72,7 +72,8 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
  * (checked before anything that a newer version may have changed), a damaged header, a file shorter or
  * longer than its header says (truncated, or bytes after the end), a payload whose checksum differs
  * (altered or corrupted), and a payload that does not describe a model (bad parameters, sizes, rows,
- * coordinates, condensed tree, spanning tree, or projection) even though its checksum holds.
+ * coordinates, condensed tree, spanning tree, left-out labels, projection, or in version 5 a weight below 1 or
+ * weights that do not sum to the trees' points) even though its checksum holds.
  *
  * <pre>{@code
  * AtomicOutput.write(Path.of("clips.model"), out -> ModelFile.write(out, model));

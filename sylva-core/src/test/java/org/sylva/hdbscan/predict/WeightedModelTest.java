@@ -43,11 +43,14 @@ class WeightedModelTest {
 
     static Stream<Arguments> cases() {
         return Stream.of(
-                Arguments.of("continuous, weights 0..3", 300, 3, false, 3, 0, 10, 5),
-                Arguments.of("grid ties, heavy rows", 300, 2, true, 2, 6, 10, 6),
-                Arguments.of("continuous, min_samples 1", 200, 2, false, 4, 4, 6, 1),
-                Arguments.of("min_samples 2", 200, 2, false, 3, 2, 6, 2),
-                Arguments.of("grid ties, rows heavier than min_samples", 250, 2, true, 1, 10, 8, 30));
+                Arguments.of("continuous, weights 0..3", 300, 3, false, 3, 0, 10, 5, 0),
+                Arguments.of("grid ties, heavy rows", 300, 2, true, 2, 6, 10, 6, 0),
+                Arguments.of("continuous, min_samples 1", 200, 2, false, 4, 4, 6, 1, 0),
+                Arguments.of("min_samples 2", 200, 2, false, 3, 2, 6, 2, 0),
+                Arguments.of("grid ties, rows heavier than min_samples", 250, 2, true, 1, 10, 8, 30, 0),
+                // fewer rows than a new point's list: every row is searched
+                Arguments.of("few rows, min_samples above the rows", 15, 2, true, 5, 3, 4, 25, 1),
+                Arguments.of("every weight at least 1", 200, 2, true, 3, 5, 8, 6, 1));
     }
 
     /** New points: near the data, far from it, and exactly on fitted rows (some of weight 0). */
@@ -67,9 +70,10 @@ class WeightedModelTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void answersAsTheModelOfTheRepeatedRows(String name, int n, int d, boolean grid, int max, int heavy, int mcs,
-            int ms) throws IOException {
+            int ms, int least) throws IOException {
         double[] x = WeightedRows.blobs(n, d, n * 17L + d, grid);
         int[] w = WeightedRows.weights(n, max, heavy, 3 * mcs, n + 3L * max);
+        for (int i = 0; i < n; i++) w[i] = Math.max(w[i], least);
         double[] rep = WeightedRows.repeat(x, d, w);
         int points = rep.length / d;
         int[] rowOfPoint = new int[points];
@@ -81,6 +85,7 @@ class WeightedModelTest {
         HdbscanResult weightedFit = h.fit(rows, SampleWeights.of(w));
         HdbscanModel model = HdbscanModel.of(weightedFit, rows, threads(2));
         HdbscanModel reference = HdbscanModel.of(h.fit(repeated), repeated, threads(2));
+        assertEquals(least > 0, model.fittedSize() == n);
         assertTrue(model.weighted());
         assertFalse(reference.weighted());
         assertArrayEquals(w, model.sampleWeights());
@@ -100,6 +105,45 @@ class WeightedModelTest {
         assertArrayEquals(weightedFit.reselect(leaf).labels(), model.reselect(leaf).labels());
         double cut = weightedFit.spanningTree().weight(weightedFit.spanningTree().edges() / 2);
         assertArrayEquals(weightedFit.dbscanClustering(cut, mcs), model.dbscanClustering(cut, mcs));
+        HdbscanResult rebuilt = HdbscanResult.of(HdbscanModel.fromBytes(model.toBytes(), "weighted.model"), threads(2));
+        assertArrayEquals(weightedFit.coreDistances(), rebuilt.coreDistances());
+        assertArrayEquals(weightedFit.labels(), rebuilt.labels());
+        assertEquals(weightedFit.condensedTree(), rebuilt.condensedTree());
+    }
+
+    /**
+     * A weighted fit on principal-component scores of clips, with the clips' shape: version 5 holds the weights, the
+     * row shape and the projection, and reads back to the same bytes and answers.
+     */
+    @Test
+    void aWeightedModelKeepsItsProjectionAndRowShape() throws IOException {
+        int n = 400, input = 20, k = 3;
+        PointSet clips = org.sylva.demo.ClipLikeData.generate(n, 4).points();
+        float[] x = new float[n * input];
+        for (int i = 0; i < n; i++) System.arraycopy(clips.coordinates(), i * clips.dimensions(), x, i * input, input);
+        org.sylva.features.PrincipalComponents pc = org.sylva.features.PrincipalComponents.fit(x, n, input, k);
+        double[] scores = pc.project(x, n);
+        int[] w = WeightedRows.weights(n, 3, 4, 12, 5);
+        HdbscanResult fit = Hdbscan.builder().minClusterSize(10).threads(2).build()
+                .fit(scores, n, k, SampleWeights.of(w), ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanModel plain = HdbscanModel.of(fit, PointSet.ofFloat64(n, k, scores), threads(2));
+        HdbscanModel projected = plain.withProjection(pc);
+        HdbscanModel both = projected.withRowShape(new RowShape(4, 5));
+        PointSet fresh = PointSet.of(50, input, java.util.Arrays.copyOf(x, 50 * input));
+        for (HdbscanModel m : new HdbscanModel[] {projected, both}) {
+            byte[] b = m.toBytes();
+            assertEquals(ModelFile.VERSION_5, ByteBuffer.wrap(b, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
+            HdbscanModel back = HdbscanModel.fromBytes(b, "pca.model");
+            assertArrayEquals(b, back.toBytes());
+            assertEquals(pc, back.projection().orElseThrow());
+            assertEquals(m.rowShape(), back.rowShape());
+            assertTrue(back.weighted());
+            assertEquals(m.approximatePredict(fresh, threads(2)), back.approximatePredict(fresh, threads(1)));
+            assertEquals(m.membershipVector(fresh, threads(2)), back.membershipVector(fresh, threads(1)));
+        }
+        // the projected model answers new clips as the plain model answers their scores
+        assertEquals(plain.approximatePredict(PointSet.ofFloat64(50, k, pc.project(java.util.Arrays.copyOf(x, 50 * input), 50)),
+                threads(2)), projected.approximatePredict(fresh, threads(2)));
     }
 
     /** Everything {@code tested} (weighted) says agrees with {@code reference} (the repeated rows) at first copies. */
@@ -229,7 +273,7 @@ class WeightedModelTest {
         byte[] points = good.clone();   // the points' count and the weights agree, the trees do not
         ByteBuffer.wrap(points).order(ByteOrder.LITTLE_ENDIAN).putInt(weightsAt, 2)
                 .putInt(ModelFile.HEADER + 42, fit.fittedPoints() + 1);
-        assertThrows(InvalidInputException.class, () -> HdbscanModel.fromBytes(resealed(points), "bad.model"));
+        assertRefused(points, "do not fill");
         byte[] label = good.clone();
         HdbscanModel ok = HdbscanModel.fromBytes(good, "good.model");
         assertEquals(fit.fittedPoints(), ok.condensedTree().points());
