@@ -11,8 +11,13 @@ Sylva numbers clusters as scikit-learn does and the package in its own order (it
 follows its spanning tree's edge order), so labels and membership columns are compared through the fit's
 labels: the fit's clusters must be the same up to that numbering.
 
+With --metric (manhattan, chebyshev, minkowski with --p) the package fits and predicts with that metric, as
+`sylva hdbscan --metric ...` does by brute force; for minkowski pass --algorithm generic (the package's KD-tree
+algorithms fit with p = 2 whatever --p says, so their fit is another).
+
 usage: python3 scripts/predict-peer.py FIT.npy NEW.npy SYLVA_FIT_DIR SYLVA_PREDICT_DIR
                                        [--min-cluster-size 20] [--min-samples S] [--repeat 3] [--peers-dir DIR]
+                                       [--metric M] [--p P] [--algorithm generic]
 e.g.:  ./sylva hdbscan fit.npy --min-cluster-size 20 --out fit/ --save-model fit.model
        ./sylva predict fit.model new.npy --out pred/
        python3 scripts/predict-peer.py fit.npy new.npy fit/ pred/
@@ -36,6 +41,9 @@ def main():
     ap.add_argument("--min-samples", type=int, default=None)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--peers-dir", default=os.environ.get("SYLVA_PEERS", "/tmp/peers"))
+    ap.add_argument("--metric", default="euclidean")
+    ap.add_argument("--p", type=float, default=None)
+    ap.add_argument("--algorithm", default="boruvka_kdtree")
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(a.peers_dir, "hdbscan"))
     import hdbscan
@@ -43,8 +51,9 @@ def main():
     s = a.min_samples if a.min_samples is not None else a.min_cluster_size
     fit = np.load(a.fit).astype(np.float64)
     new = np.load(a.new).astype(np.float64)
-    c = hdbscan.HDBSCAN(min_cluster_size=a.min_cluster_size, min_samples=s - 1, algorithm="boruvka_kdtree",
-                        approx_min_span_tree=False, prediction_data=True, core_dist_n_jobs=2).fit(fit)
+    metric = {"metric": a.metric} if a.p is None else {"metric": a.metric, "p": a.p}
+    c = hdbscan.HDBSCAN(min_cluster_size=a.min_cluster_size, min_samples=s - 1, algorithm=a.algorithm,
+                        approx_min_span_tree=False, prediction_data=True, core_dist_n_jobs=2, **metric).fit(fit)
     times = []
     for _ in range(a.repeat):
         t = time.perf_counter()

@@ -127,7 +127,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         "euclidean" (the fast engine), "manhattan", "chebyshev", "minkowski", "cosine" (scikit-learn's
         aliases "l2", "l1", "cityblock", "infinity" too) or "precomputed" (``X`` is the n x n distance
         matrix: finite, >= 0, zero diagonal, symmetric). Other than euclidean, an exact brute-force engine
-        (O(n^2), at most 100 000 points). ``prediction_data`` needs "euclidean"; ``store_centers`` is
+        (O(n^2), at most 100 000 points). ``prediction_data`` needs coordinates (not "precomputed"): new points are
+        then measured by the fit's metric. ``store_centers`` is
         refused for "precomputed", as scikit-learn refuses it.
     metric_params : dict or None
         ``{"p": P}`` (P >= 1) for "minkowski", as scikit-learn's; None or empty otherwise.
@@ -252,9 +253,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                 bad("metric_params", "{'p': P} with P >= 1")
         if self.metric == "precomputed" and self.store_centers is not None:
             raise ValueError("Cannot store centers when using a precomputed distance matrix.")
-        if self.prediction_data and _METRICS[self.metric] != "euclidean":
-            bad("prediction_data", "False for a metric other than 'euclidean' (prediction searches Euclidean "
-                "neighbours)")
+        if self.prediction_data and self.metric == "precomputed":
+            bad("prediction_data", "False for a precomputed distance matrix (prediction measures new points "
+                "against the fitted points' coordinates)")
         if self.algorithm not in _ALGORITHMS:
             bad("algorithm", f"a str among {set(_ALGORITHMS)}")
         if not (_integer(self.leaf_size) and self.leaf_size >= 1):

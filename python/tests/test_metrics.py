@@ -52,7 +52,7 @@ def test_medoids_follow_the_metric():
     ({"metric": "hamming"}, "metric"),
     ({"metric": "minkowski", "metric_params": {"p": 0.5}}, "metric_params"),
     ({"metric": "cosine", "metric_params": {"p": 3}}, "metric_params"),
-    ({"metric": "manhattan", "prediction_data": True}, "prediction_data"),
+    ({"metric": "precomputed", "prediction_data": True}, "prediction_data"),
     ({"metric": "precomputed", "store_centers": "both"}, "precomputed"),
 ])
 def test_bad_metric_settings_are_refused(kwargs, word):
@@ -65,3 +65,23 @@ def test_a_matrix_that_is_not_a_distance_matrix_is_refused():
     D[3, 5] = np.nan
     with pytest.raises(Exception, match=r"\(3, 5\)"):
         sylva.HDBSCAN(metric="precomputed").fit(D)
+
+
+@pytest.mark.parametrize("metric, params", [("manhattan", None), ("chebyshev", None), ("minkowski", {"p": 3}),
+                                            ("cosine", None)])
+def test_prediction_measures_new_points_by_the_fits_metric(metric, params):
+    X = blobs(300, 3, 4, seed=31)
+    c = sylva.HDBSCAN(min_cluster_size=10, metric=metric, metric_params=params, prediction_data=True).fit(X)
+    assert c.labels_.max() >= 1
+    # the fitted points, predicted as new points, get their own labels back (no duplicate rows here)
+    labels, _ = sylva.approximate_predict(c, X)
+    assert np.array_equal(labels, c.labels_)
+    new = blobs(80, 3, 4, seed=32)
+    a = sylva.approximate_predict(c, new, return_connecting_points=True)
+    m = sylva.membership_vector(c, new)
+    assert m.shape == (80, c.labels_.max() + 1)
+    # the model file round trip: the same answers from its bytes
+    again = sylva.HDBSCAN(min_cluster_size=10, metric=metric, metric_params=params, prediction_data=True).fit(X)
+    assert np.array_equal(again.prediction_data_, c.prediction_data_)
+    b = sylva.approximate_predict(again, new, return_connecting_points=True)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))

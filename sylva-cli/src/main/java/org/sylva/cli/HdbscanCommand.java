@@ -210,7 +210,7 @@ final class HdbscanCommand implements Callable<Integer> {
                 .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
                 .threads(run.threadCount()).metric(Metric.parse(metric, p));
         Hdbscan h = EngineChoice.apply(backend, b).build();
-        refuseWhatNeedsEuclidean(h.metric());
+        refuseWhatNeedsCoordinates(h.metric());
         CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
         // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work.
         List<String> names = new ArrayList<>(HdbscanOutputs.names(format));
@@ -378,19 +378,14 @@ final class HdbscanCommand implements Callable<Integer> {
     }
 
     /**
-     * Refuses, before any reading, the options that need coordinates or Euclidean distances: a saved model
-     * (prediction searches Euclidean neighbours) with any other metric; with a precomputed matrix, which
-     * has no coordinates, also --pca, --centers, --report and the waveform options.
+     * Refuses, before any reading, the options that need coordinates with a precomputed matrix, which has
+     * none: --save-model (prediction measures new points against the fitted points), --pca, --centers,
+     * --report and the waveform options.
      */
-    private void refuseWhatNeedsEuclidean(Metric m) {
-        if (m.isEuclidean()) return;
-        if (saveModel != null) {
-            throw InvalidInputException.forParameter("metric", "--save-model needs the euclidean metric (prediction "
-                    + "searches Euclidean neighbours); this fit uses " + m.name());
-        }
+    private void refuseWhatNeedsCoordinates(Metric m) {
         if (!m.isPrecomputed()) return;
-        String option = pca != null ? "--pca" : centers != null ? "--centers" : report != null ? "--report"
-                : waveformOptions.given() ? "the waveform options" : null;
+        String option = saveModel != null ? "--save-model" : pca != null ? "--pca" : centers != null ? "--centers"
+                : report != null ? "--report" : waveformOptions.given() ? "the waveform options" : null;
         if (option != null) {
             throw InvalidInputException.forParameter("metric", option + " needs coordinates; --metric precomputed "
                     + "reads a distance matrix, which has none");

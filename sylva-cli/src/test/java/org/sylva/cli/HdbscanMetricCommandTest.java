@@ -54,6 +54,24 @@ class HdbscanMetricCommandTest {
     }
 
     @Test
+    void aModelOfAnotherMetricPredictsByIt(@TempDir Path tmp) throws IOException {
+        Path model = tmp.resolve("m.model");
+        Cli.run("hdbscan", s(npy), "--metric", "minkowski", "--p", "3", "--min-cluster-size", "10", "--out",
+                s(tmp.resolve("fit")), "--save-model", s(model), "-q").assertOk();
+        HdbscanResult r = library(Metric.minkowski(3));
+        org.sylva.hdbscan.predict.HdbscanModel want = org.sylva.hdbscan.predict.HdbscanModel.of(r, points);
+        assertArrayEquals(want.toBytes(), Files.readAllBytes(model));
+        PointSet fresh = TestData.blob(60, 4, 12);
+        Path freshNpy = TestData.writeNpy(fresh, tmp.resolve("fresh.npy"));
+        Path out = tmp.resolve("assigned");
+        Cli.run("predict", s(model), s(freshNpy), "--out", s(out), "-q").assertOk();
+        var p = want.approximatePredict(fresh);
+        assertArrayEquals(p.labels(), Npy.read(out.resolve("labels.npy")).toInt32());
+        assertArrayEquals(p.probabilities(), Npy.read(out.resolve("probabilities.npy")).toFloat64());
+        assertArrayEquals(want.membershipVector(fresh).values(), Npy.read(out.resolve("membership.npy")).toFloat64());
+    }
+
+    @Test
     void everyMetricWritesTheLibrarysOutputs(@TempDir Path tmp) throws IOException {
         String[][] runs = {{"manhattan"}, {"chebyshev"}, {"minkowski", "--p", "3"}, {"cosine"}};
         Metric[] metrics = {Metric.manhattan(), Metric.chebyshev(), Metric.minkowski(3), Metric.cosine()};
@@ -118,11 +136,9 @@ class HdbscanMetricCommandTest {
     }
 
     @Test
-    void refusesWhatNeedsEuclideanCoordinatesBeforeReading(@TempDir Path tmp) throws IOException {
+    void refusesWhatNeedsCoordinatesBeforeReading(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("o");
-        Cli.run("hdbscan", s(npy), "--metric", "manhattan", "--out", s(out), "--save-model", s(tmp.resolve("m.model")))
-                .assertError("--save-model needs the euclidean metric");
-        for (String[] extra : new String[][] {{"--pca", "2"}, {"--centers", "both"},
+        for (String[] extra : new String[][] {{"--save-model", s(tmp.resolve("m.model"))}, {"--pca", "2"}, {"--centers", "both"},
                 {"--report", s(tmp.resolve("r.html"))}}) {
             Cli.run("hdbscan", s(matrix), "--metric", "precomputed", "--out", s(out), extra[0], extra[1])
                     .assertError(extra[0] + " needs coordinates");

@@ -6,14 +6,12 @@ import java.util.Objects;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.core.CoreDistances;
-import org.sylva.hdbscan.engine.StageKernels;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.Clustering;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.DbscanCut;
 import org.sylva.hdbscan.hierarchy.OutlierScores;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
-import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.quality.CenterKind;
@@ -21,8 +19,6 @@ import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.hdbscan.quality.DensityValidity;
 import org.sylva.hdbscan.quality.RelativeValidity;
 import org.sylva.hdbscan.quality.Validity;
-import org.sylva.kernels.DistanceKernel;
-import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 
@@ -135,31 +131,21 @@ public final class HdbscanResult {
                 + "result needs the fit's spanning tree, which this model does not hold (a model file of format "
                 + "version 1, or a model built from a condensed tree alone)"));
         int total = model.size(), n = model.fittedSize(), d = model.dimensions();
-        double[] points = model.fittedCoordinates();
         long t0 = System.nanoTime();
-        // the kernel a fit of this many rows takes; every kernel computes the same bits
-        KernelProvider kp = KernelProvider.get();
-        DistanceKernel kernel = !StageKernels.longLived() && StageKernels.coldScalar(n, d)
-                ? kp.scalarDistance() : kp.bestDistance();
-        PointIndex index = PointIndex.build(points, n, d, kernel, execution.threads(), execution.cancel());
+        double[] perRow = model.fitCoreDistances(execution);
         int[] fitted = model.fittedRows();
         FiniteRows rows;
         double[] core;
         if (model.weighted()) {
-            // each fitted row once, with its weight: the core distances count every copy, as the fit's did
+            // each fitted row stands for its weight in points, which share its core distance
             int[] rowWeights = model.sampleWeights();
-            int[] weights = new int[n];
-            for (int f = 0; f < n; f++) weights[f] = rowWeights[fitted[f]];
-            double[] perRow = CoreDistances.compute(index, model.parameters().minSamples(), weights, index.kernel(),
-                    execution.threads(), execution.progress(), execution.cancel()).coreDistances();
             core = new double[mst.points()];
             for (int f = 0, p = 0; f < n; f++) {
-                for (int c = 0; c < weights[f]; c++) core[p++] = perRow[f];
+                for (int c = 0; c < rowWeights[fitted[f]]; c++) core[p++] = perRow[f];
             }
             rows = FiniteRows.leavingOut(total, fitted, n == total ? null : model.labels(), SampleWeights.of(rowWeights));
         } else {
-            core = CoreDistances.compute(index, model.parameters().minSamples(), index.kernel(),
-                    execution.threads(), execution.progress(), execution.cancel()).coreDistances();
+            core = perRow;
             rows = FiniteRows.leavingOut(total, fitted, n == total ? null : model.labels());
         }
         Map<String, Double> times = new LinkedHashMap<>();

@@ -68,28 +68,65 @@ public final class PairDistances {
     public double between(int a, int b) {
         if (a == b) return 0.0;
         if (kind == Metric.Kind.PRECOMPUTED) return a < b ? x[a * n + b] : x[b * n + a];
-        int oa = a * d, ob = b * d;
+        return distance(x, a * d, b);
+    }
+
+    /**
+     * New points prepared for {@link #toRow}: for cosine a copy of the {@code m} rows of {@code q} divided by
+     * their norms as the fitted rows were; for the other metrics {@code q} itself.
+     *
+     * @throws IllegalStateException for a precomputed matrix, which has no rows to compare new points with
+     * @throws InvalidInputException for minkowski, when new points so far from the fitted ones that
+     *     {@code |a - b|^p} could overflow
+     */
+    public double[] queries(double[] q, int m) {
+        if (kind == Metric.Kind.PRECOMPUTED) throw new IllegalStateException("a precomputed matrix has no coordinates");
+        if (kind == Metric.Kind.MINKOWSKI) {   // new points far out could overflow |a - b|^p where the fit's could not
+            double most = 0;
+            for (double v : x) most = Math.max(most, Math.abs(v));
+            for (int i = 0; i < m * d; i++) most = Math.max(most, Math.abs(q[i]));
+            checkPowerBound(most, d, p);
+        }
+        return kind == Metric.Kind.COSINE ? normalised(q, m, d) : q;
+    }
+
+    /**
+     * The distance from the point {@code q[off .. off + d)}, prepared by {@link #queries} (or one of
+     * {@link #preparedRows()}), to point {@code b}: the arithmetic of {@link #between}, the new point in the
+     * place of {@code a}.
+     */
+    public double toRow(double[] q, int off, int b) {
+        return distance(q, off, b);
+    }
+
+    /** The fitted rows as {@link #toRow} compares them (the normalised copy for cosine; shared, not copied). */
+    public double[] preparedRows() {
+        return x;
+    }
+
+    private double distance(double[] xa, int oa, int b) {
+        int ob = b * d;
         double s = 0;
         switch (kind) {
             case EUCLIDEAN -> {
                 for (int j = 0; j < d; j++) {
-                    double t = x[oa + j] - x[ob + j];
+                    double t = xa[oa + j] - x[ob + j];
                     s += t * t;
                 }
                 s = Math.sqrt(s);
             }
             case MANHATTAN -> {
-                for (int j = 0; j < d; j++) s += Math.abs(x[oa + j] - x[ob + j]);
+                for (int j = 0; j < d; j++) s += Math.abs(xa[oa + j] - x[ob + j]);
             }
             case CHEBYSHEV -> {
-                for (int j = 0; j < d; j++) s = Math.max(s, Math.abs(x[oa + j] - x[ob + j]));
+                for (int j = 0; j < d; j++) s = Math.max(s, Math.abs(xa[oa + j] - x[ob + j]));
             }
             case MINKOWSKI -> {
-                for (int j = 0; j < d; j++) s += StrictMath.pow(Math.abs(x[oa + j] - x[ob + j]), p);
+                for (int j = 0; j < d; j++) s += StrictMath.pow(Math.abs(xa[oa + j] - x[ob + j]), p);
                 s = StrictMath.pow(s, invP);
             }
             case COSINE -> {
-                for (int j = 0; j < d; j++) s += x[oa + j] * x[ob + j];
+                for (int j = 0; j < d; j++) s += xa[oa + j] * x[ob + j];
                 s = Math.min(Math.max(1 - s, 0.0), 2.0);
             }
             default -> throw new IllegalStateException(kind.toString());
@@ -145,6 +182,11 @@ public final class PairDistances {
     private static void checkPowers(double[] rows, int d, double p) {
         double max = 0;
         for (double v : rows) max = Math.max(max, Math.abs(v));
+        checkPowerBound(max, d, p);
+    }
+
+    /** Refuses a largest coordinate magnitude {@code max} whose {@code |a_j - b_j|^p}, summed over {@code d}, could overflow. */
+    private static void checkPowerBound(double max, int d, double p) {
         double bound = StrictMath.pow(2 * max, p) * d;
         if (!Double.isFinite(bound)) {
             throw InvalidInputException.forParameter("p", String.format(Locale.ROOT, "minkowski with p = %s: the "

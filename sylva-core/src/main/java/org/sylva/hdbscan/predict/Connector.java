@@ -28,7 +28,7 @@ package org.sylva.hdbscan.predict;
  * }</pre>
  */
 final class Connector {
-    private final NeighbourSearch search;
+    private final FittedNeighbours search;
     private final double[] core;
     private final int coreAt;
     /** Points in the list. */
@@ -41,7 +41,7 @@ final class Connector {
      * @param s the package's {@code min_samples} (Sylva's {@code minSamples - 1})
      * @param copies the points of each stored row after a weighted fit, else null
      */
-    Connector(NeighbourSearch search, double[] core, int s, PointCopies copies) {
+    Connector(FittedNeighbours search, double[] core, int s, PointCopies copies) {
         this.search = search;
         this.core = core;
         this.copies = copies;

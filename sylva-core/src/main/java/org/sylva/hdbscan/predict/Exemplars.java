@@ -2,6 +2,7 @@ package org.sylva.hdbscan.predict;
 
 import java.util.Arrays;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
+import org.sylva.hdbscan.metric.PairDistances;
 import org.sylva.kernels.BlockedPoints;
 import org.sylva.kernels.DistanceKernel;
 
@@ -17,7 +18,7 @@ import org.sylva.kernels.DistanceKernel;
  *
  * <pre>{@code
  * DistanceKernel k = KernelProvider.get().bestDistance();
- * Exemplars e = Exemplars.of(condensed, tree, rows, d, k.blockWidth(), null);
+ * Exemplars e = Exemplars.of(condensed, tree, rows, d, k.blockWidth(), null, null);
  * int[] first = e.points(0);                          // fitted indices of cluster 0's exemplars
  * double dmin = e.minDistance(0, queries, i * d, new double[e.tileLength()], k);
  * }</pre>
@@ -38,12 +39,17 @@ final class Exemplars {
     /** Cluster {@code l}'s exemplars fill blocks {@code blockStart[l] .. blockStart[l + 1]} of {@link #view}. */
     private final int[] blockStart;
     private final Blocked view;
+    /** For a fit with a metric other than Euclidean: its distances, and the fitted row of each exemplar; else null. */
+    private final PairDistances metric;
+    private final int[] rows;
 
-    private Exemplars(int[] offsets, int[] points, int[] blockStart, Blocked view) {
+    private Exemplars(int[] offsets, int[] points, int[] blockStart, Blocked view, PairDistances metric, int[] rows) {
         this.offsets = offsets;
         this.points = points;
         this.blockStart = blockStart;
         this.view = view;
+        this.metric = metric;
+        this.rows = rows;
     }
 
     /** The exemplars' coordinates in the kernels' block layout (no float32 copy, no partition). */
@@ -62,9 +68,11 @@ final class Exemplars {
     /**
      * The exemplars of {@code t}'s selected clusters; {@code rows} holds the fitted rows, {@code d} per row,
      * each the coordinates of one point, or of its {@code copies} after a weighted fit (null otherwise);
-     * blocks of {@code width} points (a width the kernels of {@link #minDistance} read).
+     * blocks of {@code width} points (a width the kernels of {@link #minDistance} read). {@code metric}: the
+     * fit's distances when its metric is not Euclidean (the distances to exemplars are then its), else null.
      */
-    static Exemplars of(CondensedTree tree, ClusterTree t, double[] rows, int d, int width, PointCopies copies) {
+    static Exemplars of(CondensedTree tree, ClusterTree t, double[] rows, int d, int width, PointCopies copies,
+            PairDistances metric) {
         int n = t.points(), nc = t.clusters(), rowsCount = tree.rows();
         int[] first = new int[nc], second = new int[nc];
         Arrays.fill(first, -1);
@@ -118,6 +126,12 @@ final class Exemplars {
             offsets[l + 1] = size;
         }
         int[] points = Arrays.copyOf(out, size);
+        if (metric != null) {
+            int[] exemplarRows = new int[size];
+            for (int e = 0; e < size; e++) exemplarRows[e] = copies == null ? points[e] : copies.rowOf(points[e]);
+            return new Exemplars(offsets, points, new int[labels + 1], new Blocked(d, width, new double[0]), metric,
+                    exemplarRows);
+        }
         int w = width;
         int[] blockStart = new int[labels + 1];
         for (int l = 0; l < labels; l++) blockStart[l + 1] = blockStart[l] + (offsets[l + 1] - offsets[l] + w - 1) / w;
@@ -130,7 +144,7 @@ final class Exemplars {
                 for (int j = 0; j < d; j++) blocks[base + j * w] = rows[row * d + j];
             }
         }
-        return new Exemplars(offsets, points, blockStart, new Blocked(d, w, blocks));
+        return new Exemplars(offsets, points, blockStart, new Blocked(d, w, blocks), null, null);
     }
 
     /** Length of the {@code tile} that {@link #minDistance} takes. */
@@ -158,6 +172,7 @@ final class Exemplars {
      * (the square root is monotone), so the result is bitwise the one-by-one scan's.
      */
     double minDistance(int l, double[] q, int off, double[] tile, DistanceKernel kernel) {
+        if (metric != null) return metricMinDistance(l, q, off);
         int count = offsets[l + 1] - offsets[l];
         int w = view.blockWidth();
         double best = count < FEW ? fewNearest(l, count, q, off) : Double.POSITIVE_INFINITY;
@@ -171,6 +186,16 @@ final class Exemplars {
         }
         double dist = Math.sqrt(best);
         return dist < Double.MAX_VALUE ? dist : Double.MAX_VALUE;
+    }
+
+    /**
+     * The smallest distance under the fit's metric from the point {@code q[off .. off + d)} (prepared by
+     * {@link PairDistances#queries}) to an exemplar of cluster {@code l}, {@code Double.MAX_VALUE} for none.
+     */
+    private double metricMinDistance(int l, double[] q, int off) {
+        double best = Double.MAX_VALUE;
+        for (int e = offsets[l]; e < offsets[l + 1]; e++) best = Math.min(best, metric.toRow(q, off, rows[e]));
+        return best;
     }
 
     /**

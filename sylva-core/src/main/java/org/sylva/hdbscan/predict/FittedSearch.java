@@ -3,6 +3,8 @@ package org.sylva.hdbscan.predict;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.engine.StageKernels;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.hdbscan.metric.Metric;
+import org.sylva.hdbscan.metric.PairDistances;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;
@@ -15,8 +17,8 @@ import org.sylva.parallel.Execution;
  *
  * <pre>{@code
  * FittedSearch.Prepared p = FittedSearch.prepare(rows, n, d, null, minSamples, execution);
- * FittedSearch search = new FittedSearch(rows, n, d, p.index());
- * NeighbourSearch s = search.search(execution, search.kernelFor(m));
+ * FittedSearch search = new FittedSearch(rows, n, d, p.index(), Metric.euclidean());
+ * FittedNeighbours s = search.search(execution, search.kernelFor(m));
  * }</pre>
  */
 final class FittedSearch {
@@ -25,13 +27,24 @@ final class FittedSearch {
     private final int d;
     /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
     private volatile NeighbourSearch search;
+    /** The fit's distances for a metric other than Euclidean, which the searches scan; null for Euclidean. */
+    private final PairDistances pairs;
 
-    /** The search over {@code rows} ({@code n} x {@code d}, not copied); {@code index}: theirs, or null to build on first use. */
-    FittedSearch(double[] rows, int n, int d, PointIndex index) {
+    /**
+     * The search over {@code rows} ({@code n} x {@code d}, not copied); {@code index}: theirs, or null to build on
+     * first use; {@code metric}: the fit's (any but precomputed).
+     */
+    FittedSearch(double[] rows, int n, int d, PointIndex index, Metric metric) {
         this.rows = rows;
         this.n = n;
         this.d = d;
         this.search = index == null ? null : new NeighbourSearch(index);
+        this.pairs = metric.isEuclidean() ? null : metric.pairs(rows, n, d);
+    }
+
+    /** The fit's distances when its metric is not Euclidean, else null. */
+    PairDistances pairs() {
+        return pairs;
     }
 
     /**
@@ -52,6 +65,20 @@ final class FittedSearch {
      * copy counted, as the fit counts them), else null.
      */
     static Prepared prepare(double[] rows, int n, int d, int[] weights, int minSamples, Execution ex) {
+        return prepare(rows, n, d, weights, minSamples, Metric.euclidean(), ex);
+    }
+
+    /**
+     * As {@link #prepare(double[], int, int, int[], int, Execution)} for a fit with {@code metric}: for one other
+     * than Euclidean (whose fits take no weights) the lists come from a scan of every pair ({@link
+     * MetricScan#fittedLists}) and there is no index.
+     */
+    static Prepared prepare(double[] rows, int n, int d, int[] weights, int minSamples, Metric metric, Execution ex) {
+        if (!metric.isEuclidean()) {
+            if (weights != null) throw new IllegalArgumentException("sample weights with the " + metric.name() + " metric");
+            CoreDistances cd = MetricScan.fittedLists(metric.pairs(rows, n, d), minSamples, ex);
+            return new Prepared(null, cd, predictionCore(cd, minSamples, null));
+        }
         long points = weights == null ? n : java.util.Arrays.stream(weights).asLongStream().sum();
         PointIndex index = PointIndex.build(rows, n, d, fitKernel(points, d), ex.threads(), ex.cancel());
         CoreDistances cd = weights == null
@@ -103,7 +130,8 @@ final class FittedSearch {
      * same index for any count), and again when a later call takes the other kernel (a long-lived JVM moves
      * from the scalar kernel to the vector one once).
      */
-    NeighbourSearch search(Execution execution, DistanceKernel kernel) {
+    FittedNeighbours search(Execution execution, DistanceKernel kernel) {
+        if (pairs != null) return new MetricScan(pairs);
         NeighbourSearch s = search;
         if (s == null || s.kernel() != kernel) {
             // no float32 copy: the search computes every distance in float64

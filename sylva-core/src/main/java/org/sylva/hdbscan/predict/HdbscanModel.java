@@ -46,7 +46,7 @@ import org.sylva.progress.ProgressListener;
  * distance is the distance to its {@code s}-th nearest point counting itself (the fit's core distance
  * for {@code minSamples = m - 1}), a new point is compared with its {@code 2 s} nearest fitted points and
  * its own core distance is its {@code (s + 1)}-th nearest fitted point ({@link Connector}). Distances are
- * plain Euclidean: {@code alpha} is not applied, as in the package. Arithmetic is float64 and follows
+ * the fit's metric's, plain: {@code alpha} is not applied, as in the package. Arithmetic is float64 and follows
  * the package's order of operations, so the answers are the package's doubles (soft clustering: to the
  * last bit of {@code exp}, see {@link SoftAssignment}).
  *
@@ -106,8 +106,9 @@ public final class HdbscanModel {
      */
     HdbscanModel(HdbscanParameters parameters, int total, int[] fittedRows, double[] rows, int n, int d, double[] core,
             CondensedTree tree, int[] selectedNodes, PointIndex index, SpanningTree mst, int[] leftOut, int[] weights) {
-        this(parameters, total, fittedRows, rows, n, d, core, tree, selectedNodes, new FittedSearch(rows, n, d, index),
-                mst, leftOut, weights == null ? null : PointCopies.of(weights));
+        this(parameters, total, fittedRows, rows, n, d, core, tree, selectedNodes,
+                new FittedSearch(rows, n, d, index, parameters.metric()), mst, leftOut,
+                weights == null ? null : PointCopies.of(weights));
     }
 
     /** As above, sharing {@code search} (a model derived from another over the same fitted points). */
@@ -128,7 +129,8 @@ public final class HdbscanModel {
         this.core = core;
         this.tree = tree;
         this.clusters = new ClusterTree(tree, selectedNodes);
-        this.exemplars = Exemplars.of(tree, clusters, rows, d, KernelProvider.get().bestDistance().blockWidth(), copies);
+        this.exemplars = Exemplars.of(tree, clusters, rows, d, KernelProvider.get().bestDistance().blockWidth(), copies,
+                search.pairs());
         this.search = search;
         this.projection = null;
         this.rowShape = null;
@@ -245,15 +247,19 @@ public final class HdbscanModel {
      * ({@code np.repeat(X, w, axis=0)}): every copy counts in the neighbour lists of new points and of the
      * fitted ones, a connecting point is reported as its row, and rows of weight 0 are left out (label -1).
      *
-     * @throws InvalidInputException when the points are not the ones the result was fitted on, or the fit's
-     *     metric is not Euclidean (prediction searches Euclidean neighbours)
+     * <p>A fit with another metric than Euclidean (manhattan, chebyshev, minkowski, cosine) gives a model
+     * that measures new points by that metric, as the package's prediction does: the fit's distances, a scan
+     * of every fitted point per new point (as the fit's brute-force engine), the exemplars' distances too.
+     *
+     * @throws InvalidInputException when the points are not the ones the result was fitted on, or the fit was on
+     *     a precomputed distance matrix (no coordinates to measure new points against)
      */
     public static HdbscanModel of(HdbscanResult result, PointSet points, Execution execution) {
         Objects.requireNonNull(result, "result");
         Objects.requireNonNull(points, "points");
-        if (!result.parameters().metric().isEuclidean()) {
-            throw InvalidInputException.forParameter("metric", "prediction and saved models support the euclidean "
-                    + "metric only; this fit used " + result.parameters().metric().name());
+        if (result.parameters().metric().isPrecomputed()) {
+            throw InvalidInputException.forParameter("metric", "prediction and saved models need the points' "
+                    + "coordinates; this fit used a precomputed distance matrix");
         }
         if (points.size() != result.size()) {
             throw new InvalidInputException("the result was fitted on " + result.size() + " points; "
@@ -276,7 +282,7 @@ public final class HdbscanModel {
             for (int j = 0; j < fd; j++) fittedCoords[i * fd + j] = points.getDouble(fitted[i], j);
         }
         FittedSearch.Prepared prepared = FittedSearch.prepare(fittedCoords, fn, fd, weights,
-                result.parameters().minSamples(), execution);
+                result.parameters().minSamples(), result.parameters().metric(), execution);
         CoreDistances cd = prepared.distances();
         double[] fitCore = result.coreDistances();
         for (int i = 0; i < fn; i++) {
@@ -326,7 +332,12 @@ public final class HdbscanModel {
                     + ") must be at most the number of points (" + n + ")");
         }
         double[] copy = rows.clone();
-        FittedSearch.Prepared prepared = FittedSearch.prepare(copy, n, d, null, parameters.minSamples(), execution);
+        if (parameters.metric().isPrecomputed()) {
+            throw InvalidInputException.forParameter("metric", "a model needs the points' coordinates, not a precomputed "
+                    + "distance matrix");
+        }
+        FittedSearch.Prepared prepared = FittedSearch.prepare(copy, n, d, null, parameters.minSamples(),
+                parameters.metric(), execution);
         int[] selected = ClusterSelector.select(tree, parameters.selection()).selectedNodes();
         return new HdbscanModel(parameters, n, null, copy, n, d, prepared.predictionCore(), tree, selected,
                 prepared.index(), null, null, null);
@@ -594,6 +605,16 @@ public final class HdbscanModel {
      */
     public double[] fittedCoordinates() {
         return rows.clone();
+    }
+
+    /**
+     * The fit's core distance of each fitted row, computed again by one exact neighbour search over the fitted
+     * points with the fit's metric (every copy counted after a weighted fit): bitwise the fit's, which a model
+     * does not store. {@link HdbscanResult#of(HdbscanModel, Execution)} rebuilds the fit's result from them.
+     */
+    public double[] fitCoreDistances(Execution execution) {
+        return FittedSearch.prepare(rows, n, d, weightsOrNull(), parameters.minSamples(), parameters.metric(), execution)
+                .distances().coreDistances();
     }
 
     /** Input row of each fitted row (a fresh array; the identity unless rows were left out). */

@@ -55,17 +55,20 @@ final class ModelAnswers {
     HdbscanModel.Answers answer(PointSet newPoints, Execution execution, boolean hard, boolean soft, String stage) {
         double[] q = NewPoints.rows(newPoints, d, projection, execution);
         int m = newPoints.size();
+        if (search.pairs() != null) q = search.pairs().queries(q, m);   // cosine: normalised as the fitted rows
         int k = clusters.labels();
         int[] labels = hard ? new int[m] : null, connecting = hard ? new int[m] : null;
         double[] prob = hard ? new double[m] : null, scores = hard ? new double[m] : null;
         double[] out = soft ? new double[m * k] : null;
         DistanceKernel kernel = search.kernelFor(m);
-        NeighbourSearch s0 = search.search(execution, kernel);
+        FittedNeighbours s0 = search.search(execution, kernel);
         Connector conn = new Connector(s0, core, minSamples - 1, inputRows.copies());
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars, kernel) : null;
         Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
         SoftAssignment.Scratch[] softScratch = new SoftAssignment.Scratch[execution.threads()];
-        int[] order = NewPoints.searchOrder(s0, q, m, d, execution);
+        int[] order = s0 instanceof NeighbourSearch tree ? NewPoints.searchOrder(tree, q, m, d, execution)
+                : java.util.stream.IntStream.range(0, m).toArray();   // a scan reads every fitted point anyway
+        double[] queries = q;
         run(m, stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.scratch();
@@ -74,14 +77,14 @@ final class ModelAnswers {
             Connector.Scratch s = scratch[worker];
             for (int at = from; at < to; at++) {
                 int i = order[at];
-                conn.connect(q, i * d, s);
+                conn.connect(queries, i * d, s);
                 if (hard) {
                     labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
                     prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
                     scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
                     connecting[i] = inputRows.inputRowOfPoint(s.neighbour);
                 }
-                if (soft) membership.newPoint(q, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
+                if (soft) membership.newPoint(queries, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
             }
         });
         return new HdbscanModel.Answers(hard ? new Prediction(labels, prob, scores, connecting) : null,
@@ -119,11 +122,12 @@ final class ModelAnswers {
             for (double v : unitMax) global = SoftAssignment.nanMax(global, v);
             double max = global;
             SoftAssignment.Scratch[] scratch = new SoftAssignment.Scratch[execution.threads()];
+            double[] x = search.pairs() != null ? search.pairs().preparedRows() : rows;   // cosine: the normalised rows
             run(n, HdbscanModel.MEMBERSHIP_STAGE, execution, (worker, from, to) -> {
                 if (scratch[worker] == null) scratch[worker] = soft.scratch();
                 for (int r = from; r < to; r++) {
                     int p = copies == null ? r : copies.first(r);
-                    soft.fittedPoint(p, rows, r * d, max, out, r * k, scratch[worker]);
+                    soft.fittedPoint(p, x, r * d, max, out, r * k, scratch[worker]);
                 }
             });
         }

@@ -18,29 +18,33 @@ import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.metric.Metric;
 
 /**
  * The file of a saved {@link HdbscanModel}: a versioned, checksummed binary format, little-endian, with
  * no padding, written through {@link org.sylva.io.AtomicOutput} (a reader never sees half a file). Layout of version
  * 4 (also in {@code docs/model-file.md}); version 3 is the same without the row shape, with the projection always;
- * version 2 without either; version 1 without the fields after the condensed tree; version 5 (a weighted fit) adds
- * the points and weights below to version 4, whose row shape it always holds ((0, 0) when none was recorded):
+ * version 2 without either; version 1 without the fields after the condensed tree; version 5 (a weighted fit, or a
+ * metric other than Euclidean) adds the metric, the points and the weights below to version 4, whose row shape it
+ * always holds ((0, 0) when none was recorded):
  *
  * <pre>
  * offset size      field
  * 0      8         magic 89 53 59 4C 56 41 0D 0A ("\x89SYLVA\r\n": a high-bit byte and CR LF catch text-mode copies)
  * 8      4         kind "HDBM" (an HDBSCAN model)
- * 12     4         u32 format version: 5 for a weighted fit, else 4 with a row shape, else 3 with a projection, else 2
- *                  (1: without a spanning tree)
+ * 12     4         u32 format version: 5 for a weighted fit or another metric than Euclidean, else 4 with a row
+ *                  shape, else 3 with a projection, else 2 (1: without a spanning tree)
  * 16     8         u64 P = payload length in bytes
  * 24     4         u32 CRC-32 (zlib's) of bytes 0 .. 23
  * 28     P         payload:
  *                    i32 min_cluster_size, i32 min_samples (counting the point), f64 cluster_selection_epsilon,
  *                    i32 max_cluster_size (0 = none), f64 alpha, u8 method (0 eom, 1 leaf), u8 allow_single_cluster,
  *                    i32 total input rows, i32 n fitted rows, i32 d coordinates,
- *                  version 5 only: i32 T points (the weights summed)
+ *                  version 5 only: u8 metric (0 euclidean, 1 manhattan, 2 chebyshev, 3 minkowski, 4 cosine), f64 p
+ *                    (minkowski's exponent; NaN for the others), u8 weighted (0 or 1),
+ *                    i32 T points (the weights summed; n unweighted)
  *                    i32[n] input row of each fitted row (strictly increasing),
- *                  version 5 only: i32[n] weight of each fitted row (at least 1; the tree's points are its copies)
+ *                  version 5, weighted: i32[n] weight of each fitted row (at least 1; the tree's points are its copies)
  *                    f64[n * d] fitted points, row-major,
  *                    f64[n] prediction core distances,
  *                    i32 R condensed-tree rows, i32[R] parent, i32[R] child, f64[R] lambda, i32[R] child size
@@ -61,7 +65,8 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
  *
  * {@code P = 46 + 12 n + 8 n d + 20 R} in version 1, plus {@code 4 + 16 E + (total - n)} in version 2, plus
  * {@code 12 + 8 D (d + 1) + 8 d} in version 3; version 4 adds 8 to version 2 or 3, and version 5 another
- * {@code 4 + 4 n}. A model of a weighted fit is written as version 5, one with a row shape
+ * {@code 14}, plus {@code 4 n} when weighted. A model of a weighted fit or of another metric than Euclidean is written
+ * as version 5, one with a row shape
  * as version 4, one with a projection (and no row shape) as version 3 (all need the spanning tree); one with a
  * spanning tree as version 2; one without (read from a version 1 file, or built from a
  * condensed tree alone) as version 1, which is all it holds. Version 1 files are read as before; the
@@ -90,8 +95,14 @@ final class ModelFile {
     static final int VERSION_4 = 4;
     /** Bytes of the row shape in versions 4 and 5: two i32. */
     static final long ROW_SHAPE_LENGTH = 8;
-    /** The version of a weighted fit's model: the points' count and each fitted row's weight, and the row shape always. */
+    /**
+     * The version of a weighted fit's model, or of another metric than Euclidean: the metric, the points' count and
+     * each fitted row's weight, and the row shape always.
+     */
     static final int VERSION_5 = 5;
+    /** The metrics version 5 names, by their byte. */
+    private static final Metric.Kind[] METRICS = {Metric.Kind.EUCLIDEAN, Metric.Kind.MANHATTAN, Metric.Kind.CHEBYSHEV,
+        Metric.Kind.MINKOWSKI, Metric.Kind.COSINE};
     /** The version without the spanning tree, still read (and written for a model without a tree). */
     static final int VERSION_1 = 1;
     static final int HEADER = 28;
@@ -112,9 +123,9 @@ final class ModelFile {
         return 4 + 16 * (points - 1) + (total - n);
     }
 
-    /** Bytes version 5 adds for the weights of {@code n} fitted rows: their sum and each weight. */
-    static long weightsLength(long n) {
-        return 4 + 4 * n;
+    /** Bytes version 5 adds before the points: the metric and its p, the weighted flag, the points' count, and the weights of {@code n} rows. */
+    static long version5Length(long n, boolean weighted) {
+        return 14 + (weighted ? 4 * n : 0);
     }
 
     /** Bytes version 3 adds: the projection of {@code input} coordinates on {@code k} components. */
@@ -136,8 +147,14 @@ final class ModelFile {
             throw new InvalidInputException("a model with a projection, a row shape or sample weights is saved with its "
                     + "spanning tree, and this one has none");
         }
-        boolean v5 = weights != null;
-        long payload = payloadLength(n, d, r) + (v5 ? weightsLength(n) : 0)
+        Metric metric = m.parameters().metric();
+        if (metric.isPrecomputed()) throw new IllegalStateException("a model of a precomputed matrix");
+        if (!metric.isEuclidean() && mst == null) {
+            throw new InvalidInputException("a model of the " + metric.name() + " metric is saved with its spanning tree, "
+                    + "and this one has none");
+        }
+        boolean v5 = weights != null || !metric.isEuclidean();
+        long payload = payloadLength(n, d, r) + (v5 ? version5Length(n, weights != null) : 0)
                 + (mst == null ? 0 : treeLength(m.size(), n, t.points()))
                 + (shape == null && !v5 ? 0 : ROW_SHAPE_LENGTH) + (pc == null ? 0 : projectionLength(pc.dimensions(), d));
         // the oldest version that holds the model, so that an older Sylva still reads what it can
@@ -160,9 +177,14 @@ final class ModelFile {
         o.i32(m.size());
         o.i32(n);
         o.i32(d);
-        if (v5) o.i32(t.points());
+        if (v5) {
+            o.u8(java.util.Arrays.asList(METRICS).indexOf(metric.kind()));
+            o.f64(metric.p());
+            o.u8(weights != null ? 1 : 0);
+            o.i32(t.points());
+        }
         o.i32s(m.fittedRows());
-        if (v5) o.i32s(weights);
+        if (weights != null) o.i32s(weights);
         o.f64s(m.rowsShared());
         o.f64s(m.coreShared());
         o.i32(r);
@@ -345,12 +367,24 @@ final class ModelFile {
         if (method > 1 || single > 1) {
             throw new InvalidInputException("bad method (" + method + ") or allow_single_cluster (" + single + ") byte");
         }
-        HdbscanParameters p = new HdbscanParameters(mcs, ms, eps, maxSize, alpha,
-                method == 0 ? SelectionMethod.EOM : SelectionMethod.LEAF, single == 1);
         int total = in.i32(), n = in.i32(), d = in.i32();
         boolean v5 = version == VERSION_5;
-        int points = v5 ? in.i32() : n;
-        long weightBytes = v5 ? weightsLength(n) : 0;
+        Metric metric = Metric.euclidean();
+        boolean weighted = false;
+        int points = n;
+        if (v5) {
+            metric = metric(in.u8(), in.f64());
+            int w = in.u8();
+            if (w > 1) throw new InvalidInputException("bad weighted byte (" + w + ")");
+            weighted = w == 1;
+            points = in.i32();
+            if (!weighted && points != n) {
+                throw new InvalidInputException("an unweighted model of " + n + " fitted rows says it has " + points + " points");
+            }
+        }
+        HdbscanParameters p = new HdbscanParameters(mcs, ms, eps, maxSize, alpha,
+                method == 0 ? SelectionMethod.EOM : SelectionMethod.LEAF, single == 1, metric);
+        long weightBytes = v5 ? version5Length(n, weighted) : 0;
         if (n < 1 || d < 1 || total < n || points < Math.max(n, 2) || points > org.sylva.hdbscan.SampleWeights.MAX_TOTAL
                 || (long) n * d > Integer.MAX_VALUE - 8 || payloadLength(n, d, 0) + weightBytes + extra > payload) {
             throw new InvalidInputException("bad sizes: " + total + " input rows, " + n + " fitted rows of " + d
@@ -367,8 +401,8 @@ final class ModelFile {
                         + " (rows must increase strictly below " + total + ")");
             }
         }
-        int[] weights = v5 ? in.i32s(n) : null;
-        if (v5) {
+        int[] weights = weighted ? in.i32s(n) : null;
+        if (weighted) {
             long sum = 0;
             for (int i = 0; i < n; i++) {
                 if (weights[i] < 1) throw new InvalidInputException("fitted row " + i + " has weight " + weights[i]);
@@ -450,6 +484,22 @@ final class ModelFile {
                         + values + " input coordinates");
             }
             m = m.withRowShape(new RowShape(outer, inner));
+        }
+        return m;
+    }
+
+    /** The metric of version 5's byte and {@code p}, refused unless they name one a model can hold. */
+    private static Metric metric(int kind, double p) {
+        if (kind >= METRICS.length) throw new InvalidInputException("bad metric byte (" + kind + ")");
+        Metric m = switch (METRICS[kind]) {
+            case MINKOWSKI -> p > 1 && p < Double.POSITIVE_INFINITY && p != 2 ? Metric.minkowski(p) : null;
+            case EUCLIDEAN -> Metric.euclidean();
+            case MANHATTAN -> Metric.manhattan();
+            case CHEBYSHEV -> Metric.chebyshev();
+            default -> Metric.cosine();
+        };
+        if (m == null || Double.doubleToLongBits(m.p()) != Double.doubleToLongBits(p)) {
+            throw new InvalidInputException("bad p (" + p + ") for the metric " + METRICS[kind].id());
         }
         return m;
     }

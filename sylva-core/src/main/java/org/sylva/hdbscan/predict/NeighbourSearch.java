@@ -24,7 +24,7 @@ import org.sylva.kernels.DistanceKernel;
  * s.nearest(queries, i * d, w);          // w.dist[0 .. k), w.index[0 .. k), nearest first
  * }</pre>
  */
-final class NeighbourSearch {
+final class NeighbourSearch implements FittedNeighbours {
     private final PointIndex index;
     private final DistanceKernel kernel;
     private final int w;
@@ -80,6 +80,31 @@ final class NeighbourSearch {
             return list != null ? list.kth(0) : weightedKth;
         }
 
+        /** Empties the list before a search. */
+        void begin() {
+            if (list != null) {
+                list.reset(1, 0);
+            } else {
+                found = 0;
+                weightedKth = Double.POSITIVE_INFINITY;
+            }
+        }
+
+        /** Offers fitted point {@code idx} at distance {@code d}. */
+        void offer(double d, int idx) {
+            if (list != null) list.insert(0, d, idx);
+            else insertWeighted(d, idx);
+        }
+
+        /** Ends a search: the list in {@link #dist} and {@link #index}, {@link #found} entries. */
+        void end() {
+            if (list != null) {
+                list.finish(0);
+                list.copyList(0, dist, index);
+                found = k;
+            }
+        }
+
         /**
          * Enters row {@code row} at {@code d} into a weighted list, kept in (distance, index) order and cut after
          * the first row whose weights, summed in that order, reach {@link #points} (the rows after it can hold no
@@ -115,7 +140,8 @@ final class NeighbourSearch {
     }
 
     /** Scratch for lists of {@code k} entries ({@code 1 <= k <= size}). */
-    Scratch scratch(int k) {
+    @Override
+    public Scratch scratch(int k) {
         if (k < 1 || k > index.size()) throw new IllegalArgumentException("k = " + k + " for " + index.size() + " points");
         return new Scratch(k, index.depth(), tileLength, null, 0);
     }
@@ -124,7 +150,8 @@ final class NeighbourSearch {
      * Scratch for the rows of a weighted fit ({@code weights}: one per fitted row, each at least 1) that stand
      * for the {@code points} nearest points: at most {@code k = min(rows, points)} rows.
      */
-    Scratch scratch(int[] weights, int points) {
+    @Override
+    public Scratch scratch(int[] weights, int points) {
         int k = Math.min(index.size(), points);
         if (k < 1 || weights.length != index.size()) {
             throw new IllegalArgumentException(points + " points from " + weights.length + " weights for " + index.size()
@@ -134,13 +161,9 @@ final class NeighbourSearch {
     }
 
     /** The {@code s.k} nearest fitted points of the point {@code q[off .. off + d)}, into {@code s}. */
-    void nearest(double[] q, int off, Scratch s) {
-        if (s.list != null) {
-            s.list.reset(1, 0);
-        } else {
-            s.found = 0;
-            s.weightedKth = Double.POSITIVE_INFINITY;
-        }
+    @Override
+    public void nearest(double[] q, int off, Scratch s) {
+        s.begin();
         int sp = 0;
         s.stackNode[sp] = 0;
         s.stackBound[sp] = Double.NEGATIVE_INFINITY;
@@ -172,11 +195,7 @@ final class NeighbourSearch {
             }
         }
         if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
-        if (s.list != null) {
-            s.list.finish(0);
-            s.list.copyList(0, s.dist, s.index);
-            s.found = s.k;
-        }
+        s.end();
     }
 
     /**
@@ -226,8 +245,7 @@ final class NeighbourSearch {
 
     /** Offers the point at {@code pos} with squared distance {@code sq}; returns the new threshold. */
     private double offer(Scratch s, double sq, int pos) {
-        if (s.list != null) s.list.insert(0, Math.sqrt(sq), index.original(pos));
-        else s.insertWeighted(Math.sqrt(sq), index.original(pos));
+        s.offer(Math.sqrt(sq), index.original(pos));
         return threshold(s);
     }
 }

@@ -93,14 +93,13 @@ class MetricTest {
     }
 
     @Test
-    void whatAssumesEuclideanRefusesOtherMetricsClearly() {
+    void whatAssumesEuclideanRefusesOtherMetricsClearlyAndTheRestFollowsTheMetric() {
         double[] x = new double[60];
         for (int i = 0; i < x.length; i++) x[i] = (i * 7919 % 31) + (i < 30 ? 0 : 100);
         PointSet p = PointSet.ofFloat64(30, 2, x);
         HdbscanResult r = Hdbscan.builder().minClusterSize(5).metric(Metric.manhattan()).build().fit(p);
         assertEquals("manhattan", r.parameters().describe().get("metric"));
-        assertEquals("metric", assertThrows(InvalidInputException.class, () -> HdbscanModel.of(r, p))
-                .parameter().orElseThrow());
+        assertEquals(Metric.manhattan(), HdbscanModel.of(r, p).parameters().metric());   // a model measures by it
         assertEquals("metric", assertThrows(InvalidInputException.class, () -> r.validityIndex(p))
                 .parameter().orElseThrow());
         r.centers(p, org.sylva.hdbscan.quality.CenterKind.BOTH);   // centres follow the metric

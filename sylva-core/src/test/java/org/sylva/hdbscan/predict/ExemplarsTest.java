@@ -40,7 +40,7 @@ class ExemplarsTest {
             int n = points.size(), d = points.dimensions();
             double[] rows = points.coordinates64();
             for (DistanceKernel kernel : new DistanceKernel[] {KernelProvider.get().scalarDistance(), KernelProvider.get().bestDistance()}) {
-                Exemplars e = Exemplars.of(leaf.condensedTree(), ct, rows, d, kernel.blockWidth(), null);
+                Exemplars e = Exemplars.of(leaf.condensedTree(), ct, rows, d, kernel.blockWidth(), null, null);
                 double[] tile = new double[e.tileLength()];
                 for (int trial = 0; trial < 40; trial++) {
                     double[] q = new double[d + 1];

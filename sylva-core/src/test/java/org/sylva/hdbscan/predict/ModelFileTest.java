@@ -284,8 +284,8 @@ class ModelFileTest {
 
         byte[] newer = withVersion(good, 6, true);
         assertMentions(refusal(newer), "format version 6", "newer Sylva", "reads versions 1 to 5");
-        // a version 2 file called version 5 lacks the weights
-        assertMentions(refusal(withVersion(good, 5, true)), "bad sizes");
+        // a version 2 file called version 5 lacks the metric: its first fitted rows read as one
+        assertMentions(refusal(withVersion(good, 5, true)), "bad p", "for the metric euclidean");
         // a version 2 file called version 4 lacks the row shape
         assertMentions(refusal(withVersion(good, 4, true)), "payload bytes");
         // a version 2 file called version 3 lacks the projection

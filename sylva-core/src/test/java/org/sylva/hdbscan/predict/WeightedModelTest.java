@@ -210,7 +210,7 @@ class WeightedModelTest {
         int kept = model.fittedSize(), points = fit.fittedPoints();
         assertTrue(points > kept, points + " points for " + kept + " rows");
         assertEquals(ModelFile.HEADER + 4 + ModelFile.payloadLength(kept, d, model.condensedTree().rows())
-                + ModelFile.weightsLength(kept) + ModelFile.treeLength(n, kept, points) + ModelFile.ROW_SHAPE_LENGTH,
+                + ModelFile.version5Length(kept, true) + ModelFile.treeLength(n, kept, points) + ModelFile.ROW_SHAPE_LENGTH,
                 bytes.length);
         // the model stores each row once: far smaller than the repeated rows' model
         PointSet rep = PointSet.ofFloat64(points, d, WeightedRows.repeat(finiteRows(x, d, w), d, finiteWeights(x, d, w)));
@@ -263,7 +263,8 @@ class WeightedModelTest {
         byte[] good = HdbscanModel.of(fit, PointSet.ofFloat64(n, d, x), threads(1)).toBytes();
         int kept = 0;
         for (int v : w) if (v > 0) kept++;
-        int weightsAt = ModelFile.HEADER + 42 + 4 + 4 * kept;   // after the fixed fields, the points' count and the rows
+        int pointsAt = ModelFile.HEADER + 42 + 10;   // after the fixed fields, the metric, its p and the weighted flag
+        int weightsAt = pointsAt + 4 + 4 * kept;      // after the points' count and the rows
         byte[] heavier = good.clone();
         ByteBuffer.wrap(heavier).order(ByteOrder.LITTLE_ENDIAN).putInt(weightsAt, 2);   // row 0 now weighs 2
         assertRefused(heavier, "weights sum to " + (fit.fittedPoints() + 1));
@@ -272,7 +273,7 @@ class WeightedModelTest {
         assertRefused(zero, "fitted row 0 has weight 0");
         byte[] points = good.clone();   // the points' count and the weights agree, the trees do not
         ByteBuffer.wrap(points).order(ByteOrder.LITTLE_ENDIAN).putInt(weightsAt, 2)
-                .putInt(ModelFile.HEADER + 42, fit.fittedPoints() + 1);
+                .putInt(pointsAt, fit.fittedPoints() + 1);
         assertRefused(points, "do not fill");
         byte[] label = good.clone();
         HdbscanModel ok = HdbscanModel.fromBytes(good, "good.model");
