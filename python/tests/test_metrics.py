@@ -76,6 +76,9 @@ def test_prediction_measures_new_points_by_the_fits_metric(metric, params):
     # the fitted points, predicted as new points, get their own labels back (no duplicate rows here)
     labels, _ = sylva.approximate_predict(c, X)
     assert np.array_equal(labels, c.labels_)
+    # each coincides with itself, at distance 0 (cosine too): its own outlier score
+    assert np.array_equal(sylva.approximate_predict_scores(c, X), c.outlier_scores_)
+    assert sylva.all_points_membership_vectors(c).shape == (300, c.labels_.max() + 1)
     new = blobs(80, 3, 4, seed=32)
     a = sylva.approximate_predict(c, new, return_connecting_points=True)
     m = sylva.membership_vector(c, new)

@@ -136,8 +136,8 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "square, finite, >= 0, zero diagonal, symmetric: |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|; its "
                         + "upper triangle is used). Metrics other than euclidean run an exact brute-force engine "
                         + "(O(n^2) distances, at most 100 000 points); each distance is summed in coordinate order "
-                        + "as scikit-learn's DistanceMetric does. Not with --save-model; precomputed not with --pca, "
-                        + "--centers or --report.");
+                        + "as scikit-learn's DistanceMetric does; a --save-model model measures new points by the "
+                        + "same metric. Precomputed not with --save-model, --pca, --centers or --report.");
         m.option(Double.class, v -> p = v, "--p")
                 .paramLabel("P")
                 .description("The exponent of --metric minkowski (>= 1; default 2).");

@@ -289,9 +289,12 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);
             }
-            if (model.fittedSize() != model.size() || model.projection().isPresent()) {
+            if (model.fittedSize() != model.size() || model.projection().isPresent()
+                    || !model.parameters().metric().isEuclidean()) {
                 throw new InvalidInputException("model file " + file + ": not a SylvaHdbscanModel's data ("
-                        + (model.projection().isPresent() ? "its new points are projected"
+                        + (!model.parameters().metric().isEuclidean() ? "a fit with the "
+                                + model.parameters().metric().name() + " metric"
+                                : model.projection().isPresent() ? "its new points are projected"
                                 : (model.size() - model.fittedSize()) + " of its " + model.size()
                                         + " rows left out of the fit")
                         + "; SylvaHdbscan fits every row as it is)");

@@ -232,6 +232,12 @@ class SylvaHdbscanPersistenceTest {
         HdbscanModel.of(sklearn, PointSet.uncheckedFloat64(x.rows(), x.cols(), withNan)).save(file);
         assertRefused(saved, InvalidInputException.class, file.toString(), "not a SylvaHdbscanModel's data",
                 "1 of its " + x.rows() + " rows left out of the fit");
+        // nor a fit with another metric
+        PointSet pts = PointSet.uncheckedFloat64(x.rows(), x.cols(), x.values());
+        HdbscanModel.of(Hdbscan.builder().metric(org.sylva.hdbscan.metric.Metric.manhattan()).threads(2).build().fit(pts),
+                pts).save(file);
+        assertRefused(saved, InvalidInputException.class, file.toString(), "not a SylvaHdbscanModel's data",
+                "the manhattan metric");
 
         Files.write(file, good);
         assertSameResult(model.result(), SylvaHdbscanModel.load(saved.toString()).result());

@@ -101,8 +101,8 @@ final class HdbscanHandler implements Handler {
                     + "metric only; this fit uses precomputed");
         }
         if (p.bool("prediction_data", false)) {
-            throw InvalidInputException.forParameter("prediction_data", "prediction data is available with the "
-                    + "euclidean metric only; this fit uses precomputed");
+            throw InvalidInputException.forParameter("prediction_data", "prediction data needs the points' "
+                    + "coordinates; a precomputed distance matrix has none");
         }
         HdbscanResult r = h.fit(graph, ProgressListener.NONE, cancel);
         cancel.throwIfCancelled();

@@ -1,5 +1,6 @@
 package org.sylva.hdbscan.metric;
 
+import java.util.Arrays;
 import java.util.Locale;
 import org.sylva.data.InvalidInputException;
 
@@ -29,6 +30,8 @@ public final class PairDistances {
     private final int d;
     private final double p;
     private final double invP;
+    /** The rows' largest coordinate magnitude once {@link #largestMagnitude} found it; NaN before. */
+    private volatile double largest = Double.NaN;
 
     private PairDistances(Metric metric, double[] x, int n, int d) {
         this.kind = metric.kind();
@@ -82,8 +85,7 @@ public final class PairDistances {
     public double[] queries(double[] q, int m) {
         if (kind == Metric.Kind.PRECOMPUTED) throw new IllegalStateException("a precomputed matrix has no coordinates");
         if (kind == Metric.Kind.MINKOWSKI) {   // new points far out could overflow |a - b|^p where the fit's could not
-            double most = 0;
-            for (double v : x) most = Math.max(most, Math.abs(v));
+            double most = largestMagnitude();
             for (int i = 0; i < m * d; i++) most = Math.max(most, Math.abs(q[i]));
             checkPowerBound(most, d, p);
         }
@@ -93,15 +95,32 @@ public final class PairDistances {
     /**
      * The distance from the point {@code q[off .. off + d)}, prepared by {@link #queries} (or one of
      * {@link #preparedRows()}), to point {@code b}: the arithmetic of {@link #between}, the new point in the
-     * place of {@code a}.
+     * place of {@code a}; for cosine 0 where the prepared point equals the row (as {@link #between} gives a
+     * point and itself), which the arithmetic would leave a few ulps above 0.
      */
     public double toRow(double[] q, int off, int b) {
-        return distance(q, off, b);
+        double dist = distance(q, off, b);
+        // cosine: 1 - u.u of a unit row is a few ulps off 0; a point equal to the row coincides with it, at 0
+        if (kind == Metric.Kind.COSINE && dist != 0 && dist < 1e-12 && Arrays.equals(q, off, off + d, x, b * d, b * d + d)) {
+            return 0.0;
+        }
+        return dist;
     }
 
     /** The fitted rows as {@link #toRow} compares them (the normalised copy for cosine; shared, not copied). */
     public double[] preparedRows() {
         return x;
+    }
+
+    /** The largest coordinate magnitude of the rows, found once. */
+    private double largestMagnitude() {
+        double m = largest;
+        if (Double.isNaN(m)) {
+            m = 0;
+            for (double v : x) m = Math.max(m, Math.abs(v));
+            largest = m;   // benign race: every thread finds the same value
+        }
+        return m;
     }
 
     private double distance(double[] xa, int oa, int b) {

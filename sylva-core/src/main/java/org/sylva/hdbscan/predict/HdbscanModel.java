@@ -48,7 +48,8 @@ import org.sylva.progress.ProgressListener;
  * its own core distance is its {@code (s + 1)}-th nearest fitted point ({@link Connector}). Distances are
  * the fit's metric's, plain: {@code alpha} is not applied, as in the package. Arithmetic is float64 and follows
  * the package's order of operations, so the answers are the package's doubles (soft clustering: to the
- * last bit of {@code exp}, see {@link SoftAssignment}).
+ * last bit of {@code exp}, see {@link SoftAssignment}); the package refuses cosine prediction data, so there
+ * the rules are the same and no reference is matched.
  *
  * <p><b>Ties.</b> Among fitted points at equal distance from a new point the lower index comes first,
  * which decides the neighbour list at its last place and, among neighbours of equal mutual

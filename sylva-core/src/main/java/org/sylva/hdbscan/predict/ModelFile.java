@@ -381,6 +381,18 @@ final class ModelFile {
             if (!weighted && points != n) {
                 throw new InvalidInputException("an unweighted model of " + n + " fitted rows says it has " + points + " points");
             }
+            if (weighted && !metric.isEuclidean()) {
+                throw new InvalidInputException("a weighted model of the " + metric.name() + " metric (sample weights "
+                        + "are fitted with the euclidean metric only)");
+            }
+            if (!weighted && metric.isEuclidean()) {
+                throw new InvalidInputException("a version 5 file of an unweighted euclidean model (Sylva writes those "
+                        + "as versions 2 to 4)");
+            }
+            if (!metric.isEuclidean() && n > org.sylva.hdbscan.metric.BruteForceEngine.MAX_POINTS) {
+                throw new InvalidInputException(n + " fitted rows for the " + metric.name() + " metric, whose fits take "
+                        + "at most " + org.sylva.hdbscan.metric.BruteForceEngine.MAX_POINTS);
+            }
         }
         HdbscanParameters p = new HdbscanParameters(mcs, ms, eps, maxSize, alpha,
                 method == 0 ? SelectionMethod.EOM : SelectionMethod.LEAF, single == 1, metric);
@@ -459,9 +471,9 @@ final class ModelFile {
                 leftOut = new int[total - n];
                 for (int i = 0; i < leftOut.length; i++) {
                     int b = (byte) in.u8();
-                    if (b != -2 && b != -3 && !(v5 && b == -1)) {
+                    if (b != -2 && b != -3 && !(weighted && b == -1)) {
                         throw new InvalidInputException("left-out row " + i + " has label " + b
-                                + (v5 ? " (-1, -2 or -3 expected)" : " (-2 or -3 expected)"));
+                                + (weighted ? " (-1, -2 or -3 expected)" : " (-2 or -3 expected)"));
                     }
                     leftOut[i] = b;
                 }
@@ -498,7 +510,7 @@ final class ModelFile {
             case CHEBYSHEV -> Metric.chebyshev();
             default -> Metric.cosine();
         };
-        if (m == null || Double.doubleToLongBits(m.p()) != Double.doubleToLongBits(p)) {
+        if (m == null || Double.doubleToRawLongBits(m.p()) != Double.doubleToRawLongBits(p)) {
             throw new InvalidInputException("bad p (" + p + ") for the metric " + METRICS[kind].id());
         }
         return m;

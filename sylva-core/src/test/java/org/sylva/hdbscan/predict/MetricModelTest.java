@@ -93,8 +93,11 @@ class MetricModelTest {
         HdbscanModel model = HdbscanModel.of(fit, pts, threads(2));
         assertTrue(model.clusterCount() >= 2, "clusters: " + model.clusterCount());
 
-        // the fitted points given as new points: their own labels (the rows are all distinct)
-        assertArrayEquals(model.labels(), model.approximatePredict(pts, threads(2)).labels());
+        // the fitted points given as new points: their own labels, and (each coinciding with itself, at distance 0)
+        // their own outlier scores (the rows are all distinct)
+        Prediction self = model.approximatePredict(pts, threads(2));
+        assertArrayEquals(model.labels(), self.labels());
+        assertArrayEquals(model.outlierScores(), self.outlierScores());
 
         int m = 200;
         double[] q = blobs(m, d, 42);
@@ -137,6 +140,16 @@ class MetricModelTest {
         assertEquals(p, back.approximatePredict(fresh, threads(2)));
         assertEquals(soft, back.membershipVector(fresh, threads(2)));
         assertEquals(model.allPointsMembershipVectors(threads(1)), back.allPointsMembershipVectors(threads(2)));
+        HdbscanModel.Answers both = back.predictWithMembership(fresh, threads(2));
+        assertEquals(p, both.prediction());
+        assertEquals(soft, both.membership());
+        // reselected: the metric kept, through the file too
+        HdbscanModel leaf = back.reselect(back.parameters().toBuilder().clusterSelectionMethod(SelectionMethod.LEAF)
+                .build().parameters());
+        assertEquals(metric, leaf.parameters().metric());
+        HdbscanModel leafBack = HdbscanModel.fromBytes(leaf.toBytes(), "leaf.model");
+        assertEquals(leaf.approximatePredict(fresh, threads(2)), leafBack.approximatePredict(fresh, threads(1)));
+        assertArrayEquals(fit.reselect(leaf.parameters()).labels(), leafBack.labels());
 
         HdbscanResult rebuilt = HdbscanResult.of(back, threads(2));
         assertArrayEquals(fit.coreDistances(), rebuilt.coreDistances());
@@ -190,6 +203,14 @@ class MetricModelTest {
         byte[] manhattanP = good.clone();
         manhattanP[metricAt] = 1;   // manhattan, with minkowski's p of 3
         assertRefused(manhattanP, "bad p (3.0) for the metric manhattan");
+        // a version 5 file that no fit writes: a weighted model of another metric, an unweighted euclidean model
+        byte[] weightedFlag = good.clone();
+        weightedFlag[metricAt + 9] = 1;
+        assertRefused(weightedFlag, "a weighted model of the minkowski metric");
+        byte[] euclidean = good.clone();
+        euclidean[metricAt] = 0;
+        ByteBuffer.wrap(euclidean).order(ByteOrder.LITTLE_ENDIAN).putDouble(metricAt + 1, Double.NaN);
+        assertRefused(euclidean, "unweighted euclidean model");
         // a new point so far out that minkowski's powers would overflow, where the fit's could not
         PointSet far = PointSet.ofFloat64(1, d, new double[] {1e120, 0});
         InvalidInputException o = assertThrows(InvalidInputException.class, () -> model.approximatePredict(far, threads(1)));
