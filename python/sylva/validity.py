@@ -15,15 +15,20 @@ from ._inputs import fit_dtype
 
 
 def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=False, mst_raw_dist=False,
-                   verbose=False):
+                   verbose=False, **kwd_args):
     """The DBCV index of ``labels`` on ``X`` (n × d, finite), in [-1, 1], with the package's signature;
     with ``per_cluster_scores`` also the score of each cluster, indexed by label as the package returns
     them (a label that no point carries scores NaN, where the package leaves the entry unset). Negative
-    labels are noise and cluster labels need not be consecutive, as in the package. The metric is
-    Euclidean, ``d`` the number of features (the package's defaults; other values are refused), and
-    ``mst_raw_dist`` False; ``verbose`` prints nothing."""
-    if metric != "euclidean":
-        raise ValueError(f"validity_index computes the Euclidean DBCV only; got metric={metric!r}")
+    labels are noise and cluster labels need not be consecutive, as in the package. ``metric`` is one of
+    "euclidean" (the default), "manhattan", "chebyshev", "minkowski" (``p`` among ``kwd_args``, default 2) and
+    "cosine" (scikit-learn's aliases too); ``d`` the number of features or None (the package overwrites any other
+    value with it), ``mst_raw_dist`` False; ``verbose`` prints nothing."""
+    from .hdbscan import _METRICS
+    if metric not in _METRICS or metric == "precomputed":
+        raise ValueError(f"metric must be one of {sorted(m for m in _METRICS if m != 'precomputed')}; got {metric!r}")
+    unknown = set(kwd_args) - {"p"}
+    if unknown or ("p" in kwd_args and _METRICS[metric] != "minkowski"):
+        raise ValueError(f"the only keyword argument is p, for minkowski; got {sorted(kwd_args)}")
     if mst_raw_dist:
         raise ValueError("mst_raw_dist=True is not supported: the index uses mutual-reachability distances")
     X = np.asarray(X)
@@ -42,7 +47,10 @@ def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=Fal
     ids = np.unique(labels[labels >= 0])
     ranked = np.full(labels.shape, -1, dtype="<i4")
     ranked[labels >= 0] = np.searchsorted(ids, labels[labels >= 0])
-    r = get_engine().call("validity", {"what": "dbcv"}, {"points": fit_dtype(X), "labels": ranked})
+    params = {"what": "dbcv", "metric": _METRICS[metric]}
+    if "p" in kwd_args:
+        params["p"] = float(kwd_args["p"])
+    r = get_engine().call("validity", params, {"points": fit_dtype(X), "labels": ranked})
     index = float(r.params["validity_index"])
     if not per_cluster_scores:
         return index

@@ -97,7 +97,22 @@ def test_validity_index_takes_the_packages_signature_and_any_cluster_ids():
     assert len(per2) == 3 * labels.max() + 3
     np.testing.assert_array_equal(per2[2::3], per)
     assert np.isnan(np.delete(per2, np.arange(2, len(per2), 3))).all()
-    for kwargs, part in [({"metric": "manhattan"}, "Euclidean"), ({"d": 5}, "number of features"),
-                         ({"mst_raw_dist": True}, "mst_raw_dist")]:
+    for kwargs, part in [({"metric": "hamming"}, "metric must be one of"), ({"metric": "precomputed"}, "metric"),
+                         ({"metric": "manhattan", "p": 3}, "only keyword argument is p"),
+                         ({"d": 5}, "number of features"), ({"mst_raw_dist": True}, "mst_raw_dist")]:
         with pytest.raises(ValueError, match=part):
             sylva.validity_index(x, labels, **kwargs)
+
+
+@pytest.mark.parametrize("name, metric, kwargs", [("manhattan", "manhattan", {}), ("manhattan", "cityblock", {}),
+                                                  ("chebyshev", "chebyshev", {}), ("minkowski3", "minkowski", {"p": 3}),
+                                                  ("cosine", "cosine", {})])
+def test_validity_index_under_other_metrics_equals_the_package(name, metric, kwargs):
+    # reference values of the hdbscan package, written by scripts/validity-metric-oracle.py
+    ref = os.path.join(os.path.dirname(__file__), "..", "..", "sylva-core", "src", "test", "resources", "org",
+                       "sylva", "hdbscan", "validity-metrics")
+    X, labels = np.load(os.path.join(ref, "X.npy")), np.load(os.path.join(ref, "labels.npy"))
+    want = np.load(os.path.join(ref, name + ".npy"))
+    index, per = sylva.validity_index(X, labels, metric, per_cluster_scores=True, **kwargs)
+    assert index == pytest.approx(want[0], abs=1e-12)
+    np.testing.assert_allclose(per, want[1:], rtol=0, atol=1e-12)

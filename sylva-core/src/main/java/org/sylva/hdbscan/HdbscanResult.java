@@ -214,23 +214,23 @@ public final class HdbscanResult {
 
     /**
      * DBCV of this clustering, as the {@code hdbscan} package's {@code validity_index} computes it, with
-     * each cluster's value; see {@link DensityValidity} (O(m^2) per cluster of m members).
+     * each cluster's value, under the fit's metric (the package's {@code metric} argument); see
+     * {@link DensityValidity} (O(m^2) per cluster of m members).
      *
      * @param points the points this result was fitted on (the same rows)
-     * @throws InvalidInputException when the fit's metric is not Euclidean (DBCV is implemented for
-     *     Euclidean distances only)
+     * @throws InvalidInputException when the fit had sample weights or was on a precomputed distance matrix
      */
     public Validity validityIndex(PointSet points) {
         if (rows.isWeighted()) {
             throw InvalidInputException.forParameter("sample_weight", "DBCV (validity_index) is not defined for a "
                     + "weighted fit: the copies a weight stands for lie at distance 0 from each other");
         }
-        if (!parameters.metric().isEuclidean()) {
-            throw InvalidInputException.forParameter("metric", "DBCV (validity_index) is implemented for the euclidean "
-                    + "metric only; this fit used " + parameters.metric().name());
+        if (parameters.metric().isPrecomputed()) {
+            throw InvalidInputException.forParameter("metric", "DBCV (validity_index) measures distances between the "
+                    + "points' coordinates; this fit used a precomputed distance matrix");
         }
         requireFittedShape(points, "validity_index");
-        return DensityValidity.of(points, labels());
+        return DensityValidity.of(points, labels(), parameters.metric());
     }
 
     /** Coordinates per fitted point: the input's columns (for a precomputed fit, the matrix's). */

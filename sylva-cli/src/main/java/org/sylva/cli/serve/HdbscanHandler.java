@@ -44,7 +44,7 @@ final class HdbscanHandler implements Handler {
     /** The answer's {@code backend} for a sparse distance matrix: its own stages, on the CPU. */
     static final String GRAPH_ENGINE = org.sylva.hdbscan.metric.GraphSpanningTree.ENGINE;
     /** The metric names {@link Metric#parse} accepts, aliases included. */
-    private static final String[] METRICS = {"euclidean", "l2", "manhattan", "l1", "cityblock", "chebyshev", "infinity",
+    static final String[] METRICS = {"euclidean", "l2", "manhattan", "l1", "cityblock", "chebyshev", "infinity",
         "minkowski", "cosine", "precomputed"};
 
     @Override

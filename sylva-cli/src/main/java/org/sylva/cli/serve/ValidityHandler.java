@@ -15,10 +15,11 @@ import org.sylva.progress.CancellationToken;
  * {@code relative_validity_} of {@code labels} (int32, one per tree point) on the spanning tree
  * {@code mst} an {@code hdbscan} answer gave (answered as the parameter {@code relative_validity}); or
  * {@code "dbcv"} — its {@code validity.validity_index} of {@code labels} on {@code points} (answered as
- * {@code validity_index} and the array {@code per_cluster}).
+ * {@code validity_index} and the array {@code per_cluster}), under {@code metric} (and {@code p}; default
+ * euclidean, not precomputed).
  */
 final class ValidityHandler implements Handler {
-    static final List<String> PARAMETERS = List.of("what");
+    static final List<String> PARAMETERS = List.of("what", "metric", "p");
 
     @Override
     public Frame handle(Frame request, CancellationToken cancel) {
@@ -34,7 +35,9 @@ final class ValidityHandler implements Handler {
         int n = (int) a.dim(0), d = (int) a.dim(1);
         PointSet points = a.data() instanceof double[] x ? PointSet.ofFloat64(n, d, x)
                 : PointSet.of(n, d, (float[]) a.data());
-        Validity v = DensityValidity.of(points, labels(request, n));
+        org.sylva.hdbscan.metric.Metric metric = org.sylva.hdbscan.metric.Metric.parse(
+                p.choice("metric", "euclidean", HdbscanHandler.METRICS), p.has("p") ? p.number("p", 2) : null);
+        Validity v = DensityValidity.of(points, labels(request, n), metric);
         out.put("validity_index", v.index());
         double[] per = v.perCluster();
         return new Frame("ok", out, List.of(WireArray.of("per_cluster", per, per.length)));

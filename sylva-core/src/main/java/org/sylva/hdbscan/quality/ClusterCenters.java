@@ -89,8 +89,7 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
         double[] centroids = kind.centroids() ? new double[k * d] : null;
         double[] medoids = kind.medoids() ? new double[k * d] : null;
         int[] rows = kind.medoids() ? new int[k] : null;
-        Distance dist = !kind.medoids() ? null : metric.isEuclidean() ? (a, b) -> distance(points, a, b)
-                : metric.pairs(points.coordinates64(), points.size(), d)::between;
+        RowDistance dist = !kind.medoids() ? null : RowDistance.of(points, metric);
         for (int c = 0; c < k; c++) {
             int[] m = members[c];
             double[] w = new double[m.length];
@@ -119,7 +118,7 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
     }
 
     /** Index into {@code m} of the first member with the smallest weighted distance sum. */
-    private static int medoid(Distance dist, int[] m, double[] w, Execution ex) {
+    private static int medoid(RowDistance dist, int[] m, double[] w, Execution ex) {
         int size = m.length, units = (size + BLOCK - 1) / BLOCK;
         double[] criterion = new double[size];
         double[][] rowScratch = new double[ex.threads()][];
@@ -137,17 +136,6 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
             if (criterion[i] < criterion[best]) best = i;   // strict: the first minimum, as np.argmin
         }
         return best;
-    }
-
-    /** The distance between two rows of the points. */
-    @FunctionalInterface
-    private interface Distance {
-        double between(int a, int b);
-    }
-
-    /** Euclidean distance, squares summed in coordinate order. */
-    static double distance(PointSet points, int a, int b) {
-        return Math.sqrt(points.squaredDistance(a, b));
     }
 
     /** The centroids, row-major {@code clusters x dimensions} (a copy), or null when not computed. */

@@ -2,10 +2,12 @@ package org.sylva.hdbscan.quality;
 
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.hdbscan.metric.Metric;
 
 /**
  * Density-Based Clustering Validation (DBCV, Moulavi et al. 2014) as the {@code hdbscan} package's
- * {@code validity.validity_index(X, labels, per_cluster_scores=True)} computes it (0.8.43, Euclidean):
+ * {@code validity.validity_index(X, labels, per_cluster_scores=True)} computes it (0.8.43; Euclidean, or the
+ * {@code metric} and {@code d} it is given):
  * per cluster, the internal spanning tree of its all-points mutual reachability and its density
  * sparseness ({@link InternalTree}); per pair of clusters, the density separation, the smallest
  * {@code max(D_ab, apcd_a, apcd_b)} over internal nodes a, b of the two; per cluster
@@ -32,6 +34,21 @@ public final class DensityValidity {
      * @throws InvalidInputException when the labels do not fit the points or a cluster has one member
      */
     public static Validity of(PointSet points, int[] labels) {
+        return of(points, labels, Metric.euclidean());
+    }
+
+    /**
+     * DBCV of {@code labels} under {@code metric} (any but precomputed): the package's
+     * {@code validity_index(X, labels, metric=...)} (scipy's name {@code cityblock} for manhattan there). The
+     * exponent of the all-points core distances is the number of features, as in the package, which
+     * overwrites its {@code d} argument with it for every metric but precomputed.
+     *
+     * @throws InvalidInputException when the labels do not fit the points, a cluster has one member or the
+     *     metric is precomputed
+     */
+    public static Validity of(PointSet points, int[] labels, Metric metric) {
+        int d = points.dimensions();
+        RowDistance dist = RowDistance.of(points, metric);
         int n = points.size();
         int[][] members = Members.of(labels, n);
         int k = members.length;
@@ -40,13 +57,13 @@ public final class DensityValidity {
             if (members[c].length < 2) {
                 throw new InvalidInputException("cluster " + c + " has one member: DBCV needs at least two");
             }
-            trees[c] = InternalTree.of(points, members[c]);
+            trees[c] = InternalTree.of(dist, d, members[c]);
         }
         double[] minSep = new double[k];
         java.util.Arrays.fill(minSep, Double.POSITIVE_INFINITY);
         for (int a = 0; a < k; a++) {
             for (int b = a + 1; b < k; b++) {
-                double sep = separation(points, trees[a], trees[b]);
+                double sep = separation(dist, trees[a], trees[b]);
                 minSep[a] = Math.min(minSep[a], sep);
                 minSep[b] = Math.min(minSep[b], sep);
             }
@@ -62,11 +79,11 @@ public final class DensityValidity {
     }
 
     /** The smallest all-points mutual reachability between internal nodes of the two clusters. */
-    private static double separation(PointSet points, InternalTree a, InternalTree b) {
+    private static double separation(RowDistance distance, InternalTree a, InternalTree b) {
         double best = Double.POSITIVE_INFINITY;
         for (int i : a.internal()) {
             for (int j : b.internal()) {
-                double dist = ClusterCenters.distance(points, a.rows()[i], b.rows()[j]);
+                double dist = distance.between(a.rows()[i], b.rows()[j]);
                 best = Math.min(best, Math.max(dist, Math.max(a.core(i), b.core(j))));
             }
         }

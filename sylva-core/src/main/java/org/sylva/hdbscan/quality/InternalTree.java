@@ -1,7 +1,6 @@
 package org.sylva.hdbscan.quality;
 
 import java.util.Arrays;
-import org.sylva.data.PointSet;
 import org.sylva.numeric.NumpySum;
 
 /**
@@ -22,10 +21,11 @@ import org.sylva.numeric.NumpySum;
  *   <li>internal nodes: members of degree above 1 (member 0 alone when none is); internal edges: both ends
  *       internal (all edges when none is); density sparseness: their largest weight.</li>
  * </ul>
- * Distances are Euclidean with squares summed in coordinate order. Costs O(m^2 d) time, O(m) memory.
+ * Distances are the fit's metric's ({@link RowDistance}; the package's default is Euclidean). Costs O(m^2 d)
+ * time, O(m) memory.
  *
  * <pre>{@code
- * InternalTree t = InternalTree.of(points, membersOfCluster);
+ * InternalTree t = InternalTree.of(RowDistance.of(points, Metric.euclidean()), points.dimensions(), membersOfCluster);
  * double dsc = t.sparseness();
  * }</pre>
  */
@@ -42,10 +42,14 @@ final class InternalTree {
         this.sparseness = sparseness;
     }
 
-    /** The tree of the cluster whose members (rows of {@code points}, ascending, at least two) are {@code rows}. */
-    static InternalTree of(PointSet points, int[] rows) {
+    /**
+     * The tree of the cluster whose members (rows measured by {@code distance}, ascending, at least two) are
+     * {@code rows}; {@code d} is the exponent of the all-points core distances (the package's {@code d}, by
+     * default the number of features).
+     */
+    static InternalTree of(RowDistance distance, int d, int[] rows) {
         int m = rows.length;
-        double[] core = coreDistances(points, rows);
+        double[] core = coreDistances(distance, d, rows);
         // Prim as mst_linkage_core: remaining members ascending, distances to the tree, first argmin.
         int[] remaining = new int[m - 1];
         double[] dist = new double[m - 1];
@@ -57,7 +61,7 @@ final class InternalTree {
         for (int step = 0; step < m - 1; step++) {
             int best = 0;
             for (int i = 0; i < left; i++) {
-                double r = mr(points, rows, core, current, remaining[i]);
+                double r = mr(distance, rows, core, current, remaining[i]);
                 if (!(dist[i] < r)) dist[i] = r;   // np.where(left < right, left, right)
                 if (dist[i] < dist[best]) best = i;
             }
@@ -80,7 +84,7 @@ final class InternalTree {
             int to = added[s + 1];
             from[s] = -1;
             for (int c = 0; c < m && from[s] < 0; c++) {
-                if (inTree[c] && c != to && isClose(mr(points, rows, core, to, c), weight[s])) from[s] = c;
+                if (inTree[c] && c != to && isClose(mr(distance, rows, core, to, c), weight[s])) from[s] = c;
             }
             if (from[s] < 0) throw new IllegalStateException("no tree member at the edge weight: cannot happen");
             inTree[to] = true;
@@ -107,12 +111,12 @@ final class InternalTree {
     }
 
     /** All-points core distances of the members, in member order. */
-    private static double[] coreDistances(PointSet points, int[] rows) {
-        int m = rows.length, d = points.dimensions();
+    private static double[] coreDistances(RowDistance dist, int d, int[] rows) {
+        int m = rows.length;
         double[] sums = new double[m], row = new double[m];
         for (int i = 0; i < m; i++) {
             for (int j = 0; j < m; j++) {
-                double dij = ClusterCenters.distance(points, rows[i], rows[j]);
+                double dij = dist.between(rows[i], rows[j]);
                 if (dij != 0) {
                     double inv = 1.0 / dij;
                     row[j] = d == 2 ? inv * inv : Math.pow(inv, d);   // NumPy squares for ** 2
@@ -128,9 +132,9 @@ final class InternalTree {
         return sums;
     }
 
-    private static double mr(PointSet points, int[] rows, double[] core, int a, int b) {
-        double dist = ClusterCenters.distance(points, rows[a], rows[b]);
-        return Math.max(dist, Math.max(core[a], core[b]));
+    private static double mr(RowDistance dist, int[] rows, double[] core, int a, int b) {
+        double dab = dist.between(rows[a], rows[b]);
+        return Math.max(dab, Math.max(core[a], core[b]));
     }
 
     /** {@code numpy.isclose(a, b)}: |a - b| <= 1e-8 + 1e-5 |b|. */

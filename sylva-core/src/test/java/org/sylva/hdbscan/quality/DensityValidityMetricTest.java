@@ -1,0 +1,83 @@
+package org.sylva.hdbscan.quality;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.metric.Metric;
+import org.sylva.io.Npy;
+
+/**
+ * DBCV under other metrics than Euclidean against the {@code hdbscan} package's
+ * {@code validity_index(X, labels, metric=...)} (0.8.43), to 1e-12 as {@link ValidityOracleTest}: reference
+ * values written by {@code scripts/validity-metric-oracle.py} into the test resources. A fit's
+ * {@link HdbscanResult#validityIndex} takes the fit's metric; a precomputed fit is refused.
+ */
+class DensityValidityMetricTest {
+    private static final double TOL = 1e-12;
+    private static final String DIR = "/org/sylva/hdbscan/validity-metrics/";
+
+    static Stream<Arguments> cases() {
+        return Stream.of(Arguments.of("manhattan", Metric.manhattan()), Arguments.of("chebyshev", Metric.chebyshev()),
+                Arguments.of("minkowski3", Metric.minkowski(3)), Arguments.of("cosine", Metric.cosine()));
+    }
+
+    private static double[] f64(Path tmp, String name) throws IOException {
+        return Npy.read(resource(tmp, name)).toFloat64();
+    }
+
+    private static Path resource(Path tmp, String name) throws IOException {
+        Path f = tmp.resolve(name);
+        try (InputStream in = DensityValidityMetricTest.class.getResourceAsStream(DIR + name)) {
+            Files.copy(in, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        return f;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void isThePackagesValidityIndexUnderTheMetric(String name, Metric metric, @TempDir Path tmp) throws IOException {
+        double[] x = f64(tmp, "X.npy");
+        int[] labels = Npy.read(resource(tmp, "labels.npy")).toInt32();
+        double[] want = f64(tmp, name + ".npy");   // the index, then each cluster's value
+        PointSet points = PointSet.ofFloat64(labels.length, 3, x);
+        Validity v = DensityValidity.of(points, labels, metric);
+        assertEquals(want[0], v.index(), TOL, name + " validity_index");
+        assertEquals(want.length - 1, v.perCluster().length);
+        for (int c = 0; c < v.perCluster().length; c++) {
+            assertEquals(want[c + 1], v.perCluster()[c], TOL, name + " cluster " + c);
+        }
+        double euclidean = DensityValidity.of(points, labels).index();
+        assertTrue(Math.abs(euclidean - v.index()) > 1e-5, "the metric changes the index: " + euclidean);
+    }
+
+    @Test
+    void aFitsValidityIndexTakesItsMetric(@TempDir Path tmp) throws IOException {
+        double[] x = f64(tmp, "X.npy");
+        PointSet points = PointSet.ofFloat64(x.length / 3, 3, x);
+        HdbscanResult r = Hdbscan.builder().minClusterSize(10).metric(Metric.manhattan()).build().fit(points);
+        assertEquals(DensityValidity.of(points, r.labels(), Metric.manhattan()).index(), r.validityIndex(points).index());
+        int n = points.size();
+        double[] matrix = new double[n * n];
+        var pd = Metric.euclidean().pairs(x, n, 3);
+        for (int a = 0; a < n; a++) for (int b = 0; b < n; b++) matrix[a * n + b] = pd.between(a, b);
+        PointSet mp = PointSet.ofFloat64(n, n, matrix);
+        HdbscanResult pre = Hdbscan.builder().minClusterSize(10).metric(Metric.precomputed()).build().fit(mp);
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> pre.validityIndex(mp));
+        assertEquals("metric", e.parameter().orElseThrow());
+    }
+}
