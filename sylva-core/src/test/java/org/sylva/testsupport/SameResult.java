@@ -30,6 +30,8 @@ public final class SameResult {
         assertEquals(expected.dimensions(), actual.dimensions(), what);
         assertEquals(expected.fittedPoints(), actual.fittedPoints(), what);
         assertArrayEquals(expected.fittedRows(), actual.fittedRows(), what);
+        assertEquals(expected.weighted(), actual.weighted(), what);
+        assertArrayEquals(expected.sampleWeights(), actual.sampleWeights(), what);
         assertArrayEquals(expected.labels(), actual.labels(), what);
         assertArrayEquals(expected.probabilities(), actual.probabilities(), what);
         assertArrayEquals(expected.outlierScores(), actual.outlierScores(), what);
