@@ -147,7 +147,7 @@ def test_what_a_graph_cannot_be_fitted_with_is_named():
         h.fit(two)
     with pytest.raises(ValueError, match="expected to be symmetric, however it has shape"):
         h.fit(G[:, :50])
-    with pytest.raises(ValueError, match="must be False for a metric other than"):
+    with pytest.raises(ValueError, match="must be False for a precomputed distance matrix"):
         sylva.HDBSCAN(metric="precomputed", prediction_data=True).fit(G)
     bad = G.copy()
     bad.data[3] = np.nan
