@@ -221,10 +221,7 @@ class MetricModelTest {
     }
 
     private static void assertRefused(byte[] file, String part) {
-        java.util.zip.CRC32 c = new java.util.zip.CRC32();
-        c.update(file, ModelFile.HEADER, file.length - ModelFile.HEADER - 4);
-        byte[] b = file.clone();
-        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(b.length - 4, (int) c.getValue());
+        byte[] b = ModelFileTest.resealed(file);
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> HdbscanModel.fromBytes(b, "bad.model"));
         assertTrue(e.getMessage().contains(part), e.getMessage());
     }

@@ -407,7 +407,7 @@ class ModelFileTest {
     }
 
     /** {@code file} with the payload checksum recomputed (an edit that keeps the file "valid"). */
-    private static byte[] resealed(byte[] file) {
+    static byte[] resealed(byte[] file) {
         CRC32 c = new CRC32();
         c.update(file, ModelFile.HEADER, file.length - ModelFile.HEADER - 4);
         byte[] b = file.clone();

@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -277,16 +276,7 @@ class WeightedModelTest {
 
     private static void assertRefused(byte[] file, String part) {
         InvalidInputException e = assertThrows(InvalidInputException.class,
-                () -> HdbscanModel.fromBytes(resealed(file), "bad.model"));
+                () -> HdbscanModel.fromBytes(ModelFileTest.resealed(file), "bad.model"));
         assertTrue(e.getMessage().contains(part), e.getMessage());
-    }
-
-    /** {@code file} with the payload checksum recomputed (an edit that keeps the file "valid"). */
-    private static byte[] resealed(byte[] file) {
-        CRC32 c = new CRC32();
-        c.update(file, ModelFile.HEADER, file.length - ModelFile.HEADER - 4);
-        byte[] b = file.clone();
-        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(b.length - 4, (int) c.getValue());
-        return b;
     }
 }
