@@ -10,6 +10,7 @@ import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.demo.ClipLikeData;
 import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Model.CommandSpec;
@@ -68,6 +69,7 @@ final class BenchCommand implements Runnable {
         double warmupSeconds;
         Integer threads;
         String metric;
+        Double p;
 
         /** This command's picocli model, bound to this object ({@link CommandModel}). */
         CommandSpec model() {
@@ -80,6 +82,7 @@ final class BenchCommand implements Runnable {
                             "  sylva bench hdbscan clips.npy --min-cluster-size 20 --repeat 3",
                             "  sylva bench hdbscan --generate 50000 --threads 1",
                             "  sylva bench hdbscan --generate 200000 --backend cuda --repeat 3",
+                            "  sylva bench hdbscan points.npy --metric manhattan --min-cluster-size 20",
                             "  sylva bench hdbscan graph.npz --metric precomputed --min-samples 10");
             m.parameter(String.class, v -> input = v)
                     .index("0")
@@ -130,10 +133,14 @@ final class BenchCommand implements Runnable {
                     .paramLabel("T")
                     .description("Worker threads (default: all processors).");
             m.option(String.class, v -> metric = v, "--metric")
-                    .paramLabel("euclidean|precomputed")
+                    .paramLabel("NAME")
                     .defaultValue("euclidean")
-                    .description("euclidean (default), or precomputed for a FILE.npz holding a sparse distance "
-                            + "matrix (scipy.sparse.save_npz), timed with its checks as the stage 'graph checks'.");
+                    .description("euclidean (default), manhattan, chebyshev, minkowski (with --p) or cosine, as "
+                            + "sylva hdbscan --metric; or precomputed for a FILE.npz holding a sparse distance matrix "
+                            + "(scipy.sparse.save_npz), timed with its checks as the stage 'graph checks'.");
+            m.option(Double.class, v -> p = v, "--p")
+                    .paramLabel("P")
+                    .description("The exponent of --metric minkowski (>= 1; default 2).");
             spec = m.spec();
             return spec;
         }
@@ -148,11 +155,12 @@ final class BenchCommand implements Runnable {
             if (generate != null && input != null) {
                 throw new InvalidInputException("give a FILE or --generate N, not both");
             }
-            if (!metric.equals("euclidean") && !metric.equals("precomputed")) {
-                throw InvalidInputException.forParameter("metric", "sylva bench hdbscan times the euclidean metric "
-                        + "or a sparse precomputed matrix; got '" + metric + "'");
+            Metric m = Metric.parse(metric, p);
+            if (m.isPrecomputed()) return graph();
+            if (!m.isEuclidean() && !backend.equals("auto")) {
+                throw InvalidInputException.forParameter("backend", "--backend chooses the euclidean metric's kernels; "
+                        + "metric " + m.name() + " runs on Sylva's own exact CPU engine (leave --backend out)");
             }
-            if (metric.equals("precomputed")) return graph();
             if (generate != null) {
                 DemoCommand.checkPoints("--generate", generate);
                 pts = ClipLikeData.generate(generate, 20240L + generate).points();
@@ -164,7 +172,7 @@ final class BenchCommand implements Runnable {
                 InputOptions.Loaded loaded = in.readForFit(spec.commandLine().getErr(), context.stdin(),
                         context.cancel());
                 in.requireFinite(loaded, "; sylva bench times finite inputs (sylva hdbscan has --non-finite)");
-                in.requireRepresentable(loaded, org.sylva.hdbscan.metric.Metric.euclidean());
+                in.requireRepresentable(loaded, m);
                 pts = loaded.exact();
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
@@ -173,7 +181,7 @@ final class BenchCommand implements Runnable {
                 throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0; got " + repeat + " and " + warmup);
             }
             checkWarmupSeconds(warmupSeconds);
-            Hdbscan.Builder b = Hdbscan.builder();
+            Hdbscan.Builder b = Hdbscan.builder().metric(m);
             if (minSamples != null) b.minSamples(minSamples);
             Hdbscan h = EngineChoice.apply(backend, b.minClusterSize(minClusterSize).clusterSelectionMethod(method))
                     .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();

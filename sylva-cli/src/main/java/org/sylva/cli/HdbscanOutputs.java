@@ -14,6 +14,7 @@ import org.sylva.cli.report.Waveforms;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
+import org.sylva.hdbscan.metric.KdTreeEngine;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
@@ -270,7 +271,8 @@ final class HdbscanOutputs {
             s.append(String.format(Locale.ROOT, "metric: precomputed, %d stored entries (sparse-graph engine)%n",
                     storedEntries));
         } else if (!metric.isEuclidean()) {
-            s.append(String.format(Locale.ROOT, "metric: %s (exact brute-force engine)%s%n", metric.describe(),
+            s.append(String.format(Locale.ROOT, "metric: %s (exact %s engine)%s%n", metric.describe(),
+                    KdTreeEngine.usesTree(metric, d) ? "k-d tree" : "brute-force",
                     metric.isPrecomputed() ? ", the input is the distance matrix" : ""));
         }
         for (int c = 0; c < k; c++) {

@@ -54,6 +54,18 @@ class CommandsAndHelpTest {
     }
 
     @Test
+    void benchHdbscanTimesAnotherMetric(@TempDir Path tmp) throws IOException {
+        Path f = TestData.writeNpy(TestData.blob(800, 3, 5), tmp.resolve("fit.npy"));
+        Cli.Result r = Cli.run("bench", "hdbscan", f.toString(), "--metric", "chebyshev", "--repeat", "1", "--warmup",
+                "0", "--threads", "2").assertOk();
+        assertTrue(r.out().startsWith("hdbscan n=800 d=3 threads=2 backend=cpu/kd-tree/chebyshev"), r.out());
+        Cli.run("bench", "hdbscan", f.toString(), "--metric", "minkowski", "--p", "0.5").assertError("p >= 1");
+        Cli.run("bench", "hdbscan", f.toString(), "--metric", "manhattan", "--backend", "simd")
+                .assertError("--backend", "manhattan");
+        Cli.run("bench", "hdbscan", f.toString(), "--metric", "hamming").assertError("unknown metric 'hamming'");
+    }
+
+    @Test
     void benchPredictPrintsItsLineAndRefusesAnotherDimension(@TempDir Path tmp) throws IOException {
         PointSet fitted = TestData.blob(600, 4, 3);
         Path f = TestData.writeNpy(fitted, tmp.resolve("fit.npy"));

@@ -12,6 +12,8 @@ import org.sylva.hdbscan.engine.MutualReachabilityMst;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.hierarchy.SelectionParameters;
 import org.sylva.hdbscan.metric.BruteForceEngine;
+import org.sylva.hdbscan.metric.KdTree;
+import org.sylva.hdbscan.metric.KdTreeEngine;
 import org.sylva.hdbscan.metric.DistanceGraph;
 import org.sylva.hdbscan.metric.GraphSpanningTree;
 import org.sylva.hdbscan.metric.Metric;
@@ -141,11 +143,14 @@ public final class Hdbscan {
     /**
      * The engine this estimator's fits run on: the one given to {@link Builder#engine(HdbscanEngine)}, else
      * for the Euclidean metric the CPU engine with the distance kernels of {@link #backend()} (chosen per
-     * stage and input for {@link Backend#AUTO}), for any other metric the exact {@link BruteForceEngine}.
+     * stage and input for {@link Backend#AUTO}), for manhattan, chebyshev and minkowski the exact
+     * {@link KdTreeEngine} (itself the brute-force engine above {@link KdTreeEngine#MAX_DIMENSIONS}), for
+     * cosine and precomputed the exact {@link BruteForceEngine}.
      */
     public HdbscanEngine engine() {
         if (engine != null) return engine;
-        return metric().isEuclidean() ? new CpuHdbscanEngine(backend) : new BruteForceEngine(metric());
+        if (metric().isEuclidean()) return new CpuHdbscanEngine(backend);
+        return KdTree.bounds(metric()) ? new KdTreeEngine(metric()) : new BruteForceEngine(metric());
     }
 
     /** Fits without progress reporting or cancellation. */
@@ -538,7 +543,7 @@ public final class Hdbscan {
             Pools.checkThreads(threads);
             if (engine != null && !metric.isEuclidean()) {
                 throw InvalidInputException.forParameter("metric", "the engine " + engine.name() + " computes Euclidean "
-                        + "distances; metric " + metric.name() + " runs on the brute-force CPU engine (give no engine)");
+                        + "distances; metric " + metric.name() + " runs on Sylva's own exact CPU engine (give no engine)");
             }
             if (backend == Backend.SIMD && engine == null) new CpuHdbscanEngine(backend);   // refused here, with the reason
             return new Hdbscan(p, this);

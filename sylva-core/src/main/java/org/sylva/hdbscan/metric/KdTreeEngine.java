@@ -1,0 +1,377 @@
+package org.sylva.hdbscan.metric;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.engine.FittedPoints;
+import org.sylva.hdbscan.engine.HdbscanEngine;
+import org.sylva.hdbscan.engine.MutualReachabilityMst;
+import org.sylva.hdbscan.mst.EdgeOrder;
+import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.parallel.Execution;
+import org.sylva.parallel.ParallelWork;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * The exact engine for manhattan, chebyshev and minkowski in few dimensions: a {@link KdTree} prunes both
+ * stages, and the answers are bitwise those of {@link BruteForceEngine} (the same distances from
+ * {@link PairDistances}; the tree's bounds never exceed them, so pruning drops no candidate). Core distances:
+ * each point's {@code minSamples}-th smallest distance, by a search of the tree that skips a box once the
+ * bound reaches the current k-th value. Spanning tree: Borůvka. Each round finds, for every component, its
+ * lightest edge to another component under {@link EdgeOrder}, by a search from each of its points that skips
+ * a node whose points all share the point's component, or whose mutual-reachability bound
+ * {@code max(core_q, smallest core in the node, box bound / alpha)}, taken with the node's smallest row index
+ * as the tie order's side, comes after the component's lightest edge found so far. Every chosen edge belongs
+ * to the one minimum spanning tree of that total order, so the tree is the brute-force engine's, whatever
+ * the thread count (a round's searches are split in fixed chunks, each worker keeping its own lightest
+ * edges, merged by the same order).
+ *
+ * <p>In more than {@link #MAX_DIMENSIONS} dimensions boxes prune little and Borůvka's rounds would each cost
+ * nearly all n^2 pairs, so there the brute-force engine's Prim runs instead (one pass of n^2 / 2), with its
+ * point limit. Stateless and thread-safe.
+ *
+ * <pre>{@code
+ * HdbscanEngine e = new KdTreeEngine(Metric.manhattan());
+ * MutualReachabilityMst m = e.spanningTree(new FittedPoints(rows, n, d), 5, 1.0, Execution.sequential());
+ * }</pre>
+ */
+public final class KdTreeEngine implements HdbscanEngine {
+    /** Most dimensions the tree runs in; above, {@link BruteForceEngine}. */
+    public static final int MAX_DIMENSIONS = 16;
+    /** Progress stage of the spanning tree. */
+    public static final String TREE_STAGE = "spanning tree (Borůvka)";
+    /** Points per unit of parallel work. */
+    private static final int CHUNK = 512;
+
+    private final Metric metric;
+
+    /**
+     * @throws IllegalArgumentException for a metric the tree does not bound ({@link KdTree#bounds})
+     */
+    public KdTreeEngine(Metric metric) {
+        this.metric = Objects.requireNonNull(metric, "metric");
+        if (!KdTree.bounds(metric)) throw new IllegalArgumentException("no k-d tree bounds the metric " + metric.describe());
+    }
+
+    public Metric metric() {
+        return metric;
+    }
+
+    @Override
+    public String name() {
+        return "cpu/kd-tree/" + metric.name();
+    }
+
+    /** True when a fit of {@code d} dimensions under {@code metric} runs on the tree (else on brute force). */
+    public static boolean usesTree(Metric metric, int d) {
+        return KdTree.bounds(metric) && d <= MAX_DIMENSIONS;
+    }
+
+    @Override
+    public MutualReachabilityMst spanningTree(FittedPoints points, int minSamples, double alpha, Execution execution) {
+        if (points.d() > MAX_DIMENSIONS) return new BruteForceEngine(metric).spanningTree(points, minSamples, alpha, execution);
+        int n = points.n();
+        Map<String, Double> times = new LinkedHashMap<>();
+        long t0 = System.nanoTime();
+        KdTree tree = KdTree.build(metric, points.rows(), n, points.d(), execution.cancel());
+        PairDistances dist = metric.pairs(tree.sortedRows(), n, points.d());
+        ParallelWork work = new ParallelWork(execution.threads());
+        double[] sortedCore = coreDistances(tree, dist, minSamples, work, execution);
+        long t1 = System.nanoTime();
+        times.put("core distances", (t1 - t0) / 1e9);
+        SpanningTree mst = new Boruvka(tree, dist, sortedCore, alpha, work, execution).run();
+        times.put("spanning tree", (System.nanoTime() - t1) / 1e9);
+        double[] core = new double[n];
+        for (int i = 0; i < n; i++) core[tree.row(i)] = sortedCore[i];
+        return new MutualReachabilityMst(core, mst, times);
+    }
+
+    /** The {@code k}-th smallest distance from each point (itself included at 0), in tree order. */
+    static double[] coreDistances(KdTree tree, PairDistances dist, int k, ParallelWork work, Execution ex) {
+        int n = tree.size();
+        double[] core = new double[n];
+        double[][] heaps = new double[work.threads()][k];
+        Walk[] walks = new Walk[work.threads()];
+        for (int w = 0; w < walks.length; w++) walks[w] = new Walk(tree);
+        int units = (n + CHUNK - 1) / CHUNK;
+        work.run(units, CoreDistances.STAGE, ex.progress(), ex.cancel(), (worker, unit) -> {
+            int end = Math.min(n, (unit + 1) * CHUNK);
+            for (int q = unit * CHUNK; q < end; q++) core[q] = kthSmallest(tree, dist, q, heaps[worker], k, walks[worker]);
+        });
+        return core;
+    }
+
+    /**
+     * A depth-first walk's pending nodes with their box bounds, nearer child on top. Depth is at most
+     * log2(n) + 2 levels and each level leaves one child pending, so the stack holds a few dozen nodes.
+     */
+    private static final class Walk {
+        final int[] node;
+        final double[] bound;
+        int top;
+
+        Walk(KdTree tree) {
+            int size = 2 * (34 - Integer.numberOfLeadingZeros(Math.max(tree.size(), 1))) + 4;
+            node = new int[size];
+            bound = new double[size];
+        }
+
+        void start() {
+            node[0] = KdTree.ROOT;
+            bound[0] = 0;
+            top = 1;
+        }
+
+        /** Pushes an inner node's two children with their box bounds from the query, the nearer on top. */
+        void pushChildren(KdTree tree, double[] x, int off, int parent) {
+            int l = tree.left(parent), r = tree.right(parent);
+            double bl = tree.lowerBound(x, off, l), br = tree.lowerBound(x, off, r);
+            boolean leftNearer = bl <= br;
+            node[top] = leftNearer ? r : l;
+            bound[top] = leftNearer ? br : bl;
+            node[top + 1] = leftNearer ? l : r;
+            bound[top + 1] = leftNearer ? bl : br;
+            top += 2;
+        }
+    }
+
+    /** The k-th smallest distance from position {@code q}, boxes skipped once their bound reaches it. */
+    private static double kthSmallest(KdTree tree, PairDistances dist, int q, double[] heap, int k, Walk walk) {
+        double[] x = tree.sortedRows();
+        int off = q * tree.dimensions();
+        int size = 0;
+        walk.start();
+        for (int visits = 0; walk.top > 0 && visits < tree.nodes(); visits++) {   // each node is pushed at most once
+            int node = walk.node[--walk.top];
+            if (size == k && walk.bound[walk.top] >= heap[0]) continue;
+            if (!tree.isLeaf(node)) {
+                walk.pushChildren(tree, x, off, node);
+                continue;
+            }
+            for (int p = tree.start(node); p < tree.end(node); p++) {
+                if (size < k) {
+                    size = heapInsert(heap, size, dist.between(q, p));
+                } else {
+                    double v = dist.betweenBelow(q, p, heap[0]);
+                    if (v < heap[0]) heapReplaceTop(heap, k, v);
+                }
+            }
+        }
+        return heap[0];
+    }
+
+    /** Adds {@code v} to a max-heap of {@code size < k} values; returns the new size. */
+    private static int heapInsert(double[] heap, int size, double v) {
+        int c = size;
+        while (c > 0) {   // sift up: at most log2(k) steps
+            int parent = (c - 1) >>> 1;
+            if (heap[parent] >= v) break;
+            heap[c] = heap[parent];
+            c = parent;
+        }
+        heap[c] = v;
+        return size + 1;
+    }
+
+    /** Replaces the largest of a full max-heap of {@code k} values by the smaller {@code v}. */
+    private static void heapReplaceTop(double[] heap, int k, double v) {
+        int c = 0;
+        while (2 * c + 1 < k) {   // sift down: c at least doubles each step
+            int l = 2 * c + 1, r = l + 1;
+            int big = r < k && heap[r] > heap[l] ? r : l;
+            if (heap[big] <= v) break;
+            heap[c] = heap[big];
+            c = big;
+        }
+        heap[c] = v;
+    }
+
+    /**
+     * Borůvka on the tree: the rounds, each a parallel search for every component's lightest outgoing edge
+     * followed by a sequential merge. Positions are tree positions; the tie order reads input row indices.
+     */
+    private static final class Boruvka {
+        private final KdTree tree;
+        private final PairDistances dist;
+        private final double[] core;
+        private final double alpha;
+        private final boolean divide;
+        private final ParallelWork work;
+        private final Execution ex;
+        private final int n;
+        /** Union-find parent of each position (roots are the components). */
+        private final int[] parent;
+        /** Each position's component (its root) for the round. */
+        private final int[] comp;
+        /** The component every point of a node belongs to, or -1 when the node holds several. */
+        private final int[] nodeComp;
+        /** The smallest core distance below each node. */
+        private final double[] nodeCore;
+        /** Per worker and component: the lightest edge found this round (weight, endpoints, far position). */
+        private final double[][] bestW;
+        private final long[][] bestE;
+        private final int[][] bestFrom;
+        private final int[][] bestTo;
+        private final Walk[] walks;
+
+        Boruvka(KdTree tree, PairDistances dist, double[] core, double alpha, ParallelWork work, Execution ex) {
+            this.tree = tree;
+            this.dist = dist;
+            this.core = core;
+            this.alpha = alpha;
+            this.divide = alpha != 1.0;
+            this.work = work;
+            this.ex = ex;
+            this.n = tree.size();
+            this.parent = new int[n];
+            for (int i = 0; i < n; i++) parent[i] = i;
+            this.comp = new int[n];
+            this.nodeComp = new int[tree.nodes()];
+            this.nodeCore = new double[tree.nodes()];
+            int t = work.threads();
+            this.bestW = new double[t][n];
+            this.bestE = new long[t][n];
+            this.bestFrom = new int[t][n];
+            this.bestTo = new int[t][n];
+            this.walks = new Walk[t];
+            for (int w = 0; w < t; w++) walks[w] = new Walk(tree);
+            for (int node = tree.nodes() - 1; node >= 0; node--) {
+                if (tree.isLeaf(node)) {
+                    double m = Double.POSITIVE_INFINITY;
+                    for (int p = tree.start(node); p < tree.end(node); p++) m = Math.min(m, core[p]);
+                    nodeCore[node] = m;
+                } else {
+                    nodeCore[node] = Math.min(nodeCore[tree.left(node)], nodeCore[tree.right(node)]);
+                }
+            }
+        }
+
+        SpanningTree run() {
+            int edges = n - 1;
+            int[] from = new int[edges], to = new int[edges];
+            double[] weight = new double[edges];
+            int found = 0;
+            ProgressListener progress = ex.progress();
+            CancellationToken cancel = ex.cancel();
+            // each round at least halves the components, so at most log2(n) + 1 rounds join them all
+            int maxRounds = 33 - Integer.numberOfLeadingZeros(Math.max(n, 1));
+            for (int round = 0; round < maxRounds && found < edges; round++) {
+                cancel.throwIfCancelled();
+                labelComponents();
+                for (int w = 0; w < work.threads(); w++) {
+                    Arrays.fill(bestW[w], Double.POSITIVE_INFINITY);
+                    Arrays.fill(bestE[w], EdgeOrder.NO_ENDPOINTS);
+                }
+                int units = (n + CHUNK - 1) / CHUNK;
+                work.run(units, TREE_STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
+                    int end = Math.min(n, (unit + 1) * CHUNK);
+                    for (int q = unit * CHUNK; q < end; q++) search(worker, q);
+                });
+                found = merge(from, to, weight, found);
+                progress.progress(TREE_STAGE, found, edges);
+            }
+            if (found != edges) throw new IllegalStateException("Borůvka joined " + found + " of " + edges + " edges");
+            return SpanningTree.of(n, from, to, weight).inEdgeOrder();
+        }
+
+        private int find(int i) {
+            int r = i;
+            for (int s = 0; s < n && parent[r] != r; s++) r = parent[r];
+            for (int s = 0; s < n && parent[i] != r; s++) {   // path compression
+                int next = parent[i];
+                parent[i] = r;
+                i = next;
+            }
+            return r;
+        }
+
+        /** Each position's component, then each node's single component or -1 (children before parents). */
+        private void labelComponents() {
+            for (int i = 0; i < n; i++) comp[i] = find(i);
+            for (int node = tree.nodes() - 1; node >= 0; node--) {
+                if (tree.isLeaf(node)) {
+                    int c = comp[tree.start(node)];
+                    for (int p = tree.start(node) + 1; p < tree.end(node) && c >= 0; p++) if (comp[p] != c) c = -1;
+                    nodeComp[node] = c;
+                } else {
+                    int a = nodeComp[tree.left(node)];
+                    nodeComp[node] = a >= 0 && a == nodeComp[tree.right(node)] ? a : -1;
+                }
+            }
+        }
+
+        /** Offers the lightest edge from position {@code q} to another component to its component's best. */
+        private void search(int worker, int q) {
+            int c = comp[q];
+            double[] bw = bestW[worker];
+            long[] be = bestE[worker];
+            double cq = core[q];
+            int rq = tree.row(q);
+            double[] x = tree.sortedRows();
+            int off = q * tree.dimensions();
+            Walk walk = walks[worker];
+            walk.start();
+            for (int visits = 0; walk.top > 0 && visits < tree.nodes(); visits++) {   // each node is pushed at most once
+                int node = walk.node[--walk.top];
+                if (nodeComp[node] == c) continue;
+                double box = walk.bound[walk.top];
+                if (divide) box /= alpha;
+                double bound = Math.max(Math.max(cq, nodeCore[node]), box);
+                if (EdgeOrder.allAfter(bound, EdgeOrder.endpoints(rq, tree.minRow(node)), bw[c], be[c])) continue;
+                if (!tree.isLeaf(node)) {
+                    walk.pushChildren(tree, x, off, node);
+                    continue;
+                }
+                for (int p = tree.start(node); p < tree.end(node); p++) {
+                    if (comp[p] == c) continue;
+                    long e = EdgeOrder.endpoints(rq, tree.row(p));
+                    double w = Math.max(cq, core[p]);
+                    if (EdgeOrder.allAfter(w, e, bw[c], be[c])) continue;
+                    // the exact distance where it could still win: up to the best weight itself when the
+                    // endpoints come first, below it otherwise (with alpha, always exact)
+                    double limit = divide ? Double.POSITIVE_INFINITY : e < be[c] ? Math.nextUp(bw[c]) : bw[c];
+                    double dq = dist.betweenBelow(q, p, limit);
+                    if (divide) dq /= alpha;
+                    w = Math.max(w, dq);
+                    if (w < bw[c] || (w == bw[c] && e < be[c])) {
+                        bw[c] = w;
+                        be[c] = e;
+                        bestFrom[worker][c] = q;
+                        bestTo[worker][c] = p;
+                    }
+                }
+            }
+        }
+
+        /**
+         * Each component's lightest edge over the workers, joined in component order (an edge two components
+         * chose is joined once); returns the edges found so far.
+         */
+        private int merge(int[] from, int[] to, double[] weight, int found) {
+            int threads = work.threads();
+            for (int c = 0; c < n; c++) {
+                if (comp[c] != c) continue;   // not a root
+                int bestWorker = 0;
+                for (int w = 1; w < threads; w++) {
+                    if (bestW[w][c] < bestW[bestWorker][c]
+                            || (bestW[w][c] == bestW[bestWorker][c] && bestE[w][c] < bestE[bestWorker][c])) {
+                        bestWorker = w;
+                    }
+                }
+                if (bestE[bestWorker][c] == EdgeOrder.NO_ENDPOINTS) continue;   // no other component (the last)
+                int a = find(bestFrom[bestWorker][c]), b = find(bestTo[bestWorker][c]);
+                if (a == b) continue;   // the other component chose the same edge and was joined already
+                parent[Math.max(a, b)] = Math.min(a, b);
+                long e = bestE[bestWorker][c];
+                from[found] = (int) (e >>> 32);
+                to[found] = (int) e;
+                weight[found] = bestW[bestWorker][c];
+                found++;
+            }
+            return found;
+        }
+    }
+}

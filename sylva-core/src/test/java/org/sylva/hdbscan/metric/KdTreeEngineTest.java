@@ -1,0 +1,139 @@
+package org.sylva.hdbscan.metric;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.engine.FittedPoints;
+import org.sylva.hdbscan.engine.MutualReachabilityMst;
+import org.sylva.parallel.Execution;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
+
+/**
+ * The k-d tree engine: bitwise the brute-force engine's core distances and tree for every metric it bounds,
+ * on data full of exact ties (integer grids, repeated rows), on spread-out data at very different scales,
+ * with {@code alpha}, any {@code min_samples} and any thread count; the brute-force engine above its
+ * dimension limit; and a fit cancelled between rounds.
+ */
+class KdTreeEngineTest {
+    private static final Metric[] METRICS = {Metric.manhattan(), Metric.chebyshev(), Metric.minkowski(3),
+        Metric.minkowski(1.5)};
+
+    private static Execution threads(int t) {
+        return new Execution(t, ProgressListener.NONE, CancellationToken.NEVER);
+    }
+
+    /** Rows that repeat: {@code distinct} random rows, each copied a few times, in shuffled order. */
+    static double[] repeated(int n, int d, int distinct, long seed) {
+        Random r = new Random(seed);
+        double[] base = new double[distinct * d];
+        for (int i = 0; i < base.length; i++) base[i] = r.nextGaussian();
+        double[] x = new double[n * d];
+        for (int i = 0; i < n; i++) System.arraycopy(base, r.nextInt(distinct) * d, x, i * d, d);
+        return x;
+    }
+
+    /** Gaussian clusters whose scales differ by six orders of magnitude, plus a few far outliers. */
+    static double[] scales(int n, int d, long seed) {
+        Random r = new Random(seed);
+        double[] x = new double[n * d];
+        for (int i = 0; i < n; i++) {
+            int c = i % 4;
+            double scale = c == 3 ? 1e3 : Math.pow(10, -2 * c);
+            for (int j = 0; j < d; j++) x[i * d + j] = c * 5 + scale * r.nextGaussian();
+        }
+        return x;
+    }
+
+    private static void assertSame(MutualReachabilityMst want, MutualReachabilityMst got, String what) {
+        assertArrayEquals(want.coreDistances(), got.coreDistances(), "core distances, " + what);
+        assertEquals(want.tree(), got.tree(), "tree, " + what);
+    }
+
+    @Test
+    void givesBitwiseTheBruteForceEnginesAnswers() {
+        int[][] shapes = {{900, 1}, {800, 2}, {700, 3}, {500, 5}, {300, 16}};
+        for (Metric m : METRICS) {
+            for (int[] s : shapes) {
+                int n = m.kind() == Metric.Kind.MINKOWSKI ? s[0] / 3 : s[0], d = s[1];   // pow is slow brute force
+                double[][] sets = {BruteForceEngineTest.grid(n, d, 11 + d), BruteForceEngineTest.gaussian(n, d, 12 + d),
+                    repeated(n, d, n / 7, 13 + d), scales(n, d, 14 + d)};
+                String[] names = {"grid", "gaussian", "repeated", "scales"};
+                for (int k = 0; k < sets.length; k++) {
+                    FittedPoints p = new FittedPoints(sets[k], n, d);
+                    for (int ms : new int[] {1, 4, 12}) {
+                        String what = m.describe() + ", " + names[k] + " " + n + " x " + d + ", min_samples " + ms;
+                        MutualReachabilityMst want = new BruteForceEngine(m).spanningTree(p, ms, 1.0, threads(1));
+                        assertSame(want, new KdTreeEngine(m).spanningTree(p, ms, 1.0, threads(2)), what);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void alphaAndThreadsDoNotChangeTheBytes() {
+        int n = 1200, d = 3;
+        double[] x = BruteForceEngineTest.grid(n, d, 21);
+        for (Metric m : METRICS) {
+            FittedPoints p = new FittedPoints(x, n, d);
+            for (double alpha : new double[] {0.7, 1.3}) {
+                MutualReachabilityMst want = new BruteForceEngine(m).spanningTree(p, 5, alpha, threads(1));
+                for (int t : new int[] {1, 2, 3}) {
+                    assertSame(want, new KdTreeEngine(m).spanningTree(p, 5, alpha, threads(t)),
+                            m.describe() + ", alpha " + alpha + ", threads " + t);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aMinSamplesOfEveryPointAndTwoPoints() {
+        double[] x = BruteForceEngineTest.gaussian(40, 2, 22);
+        FittedPoints p = new FittedPoints(x, 40, 2);
+        assertSame(new BruteForceEngine(Metric.manhattan()).spanningTree(p, 40, 1.0, threads(1)),
+                new KdTreeEngine(Metric.manhattan()).spanningTree(p, 40, 1.0, threads(2)), "min_samples = n");
+        FittedPoints two = new FittedPoints(new double[] {0, 0, 3, 4}, 2, 2);
+        MutualReachabilityMst m = new KdTreeEngine(Metric.chebyshev()).spanningTree(two, 1, 1.0, threads(1));
+        assertEquals(1, m.tree().edges());
+        assertEquals(4.0, m.tree().weight(0));
+    }
+
+    @Test
+    void aboveItsDimensionLimitRunsTheBruteForceEngine() {
+        int d = KdTreeEngine.MAX_DIMENSIONS + 1, n = 300;
+        double[] x = BruteForceEngineTest.gaussian(n, d, 23);
+        FittedPoints p = new FittedPoints(x, n, d);
+        MutualReachabilityMst got = new KdTreeEngine(Metric.manhattan()).spanningTree(p, 4, 1.0, threads(2));
+        assertSame(new BruteForceEngine(Metric.manhattan()).spanningTree(p, 4, 1.0, threads(1)), got, "d = " + d);
+        assertFalse(KdTreeEngine.usesTree(Metric.manhattan(), d));
+        assertTrue(KdTreeEngine.usesTree(Metric.manhattan(), d - 1));
+        assertFalse(KdTreeEngine.usesTree(Metric.cosine(), 2));
+    }
+
+    @Test
+    void theEstimatorPicksTheTreeForTheMetricsItBounds() {
+        assertTrue(Hdbscan.builder().metric(Metric.chebyshev()).build().engine() instanceof KdTreeEngine);
+        assertTrue(Hdbscan.builder().metric(Metric.minkowski(4)).build().engine() instanceof KdTreeEngine);
+        assertTrue(Hdbscan.builder().metric(Metric.cosine()).build().engine() instanceof BruteForceEngine);
+        assertThrows(IllegalArgumentException.class, () -> new KdTreeEngine(Metric.cosine()));
+    }
+
+    @Test
+    void aCancelledFitStops() {
+        double[] x = BruteForceEngineTest.gaussian(5000, 2, 24);
+        CancellationToken token = new CancellationToken();
+        ProgressListener stopAtTree = (stage, done, total) -> {
+            if (stage.equals(KdTreeEngine.TREE_STAGE)) token.cancel();
+        };
+        assertThrows(CancelledException.class, () -> new KdTreeEngine(Metric.manhattan())
+                .spanningTree(new FittedPoints(x, 5000, 2), 5, 1.0, new Execution(2, stopAtTree, token)));
+    }
+}
