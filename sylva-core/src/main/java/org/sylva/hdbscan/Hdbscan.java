@@ -382,6 +382,8 @@ public final class Hdbscan {
         }
         if (metric().isEuclidean()) {
             MemoryBudget.check(rows.takingCount(total), n, d, minSamples(), copiesRows);
+        } else if (KdTreeEngine.usesTree(metric(), d)) {
+            MemoryBudget.checkKdTree(n, d);
         } else {
             BruteForceEngine.checkSize(metric(), n);
             MemoryBudget.checkBruteForce(n, d, metric().kind() == Metric.Kind.COSINE);

@@ -102,6 +102,16 @@ final class MemoryBudget {
     }
 
     /**
+     * The k-d tree engine's needs ({@link org.sylva.hdbscan.metric.KdTreeEngine}): the brute-force engine's
+     * per-point arrays, trees and outputs, plus the rows in tree order and the nodes' boxes (at most
+     * {@code n / 4} nodes of {@code 2 d} bounds, so {@code 12 d} bytes a point together) and Borůvka's
+     * per-point edges and component arrays.
+     */
+    static void checkKdTree(long n, int d) {
+        require(n, d, "", n * (64 + 24 + 32 + 2 * 24 + 40) + n * (12L * d + 72));
+    }
+
+    /**
      * A fit on a sparse distance matrix ({@link org.sylva.hdbscan.metric.GraphSpanningTree}): 32 bytes per edge
      * (each stored pair once: its weight and ends, and the sort's second copy of both), the core distances'
      * scratch (a row as wide as the widest per thread), and the per-point arrays, trees and outputs.

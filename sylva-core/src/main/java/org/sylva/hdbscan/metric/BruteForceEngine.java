@@ -18,8 +18,8 @@ import org.sylva.progress.CancelledException;
 import org.sylva.progress.ProgressListener;
 
 /**
- * The exact engine for every {@link Metric} other than the partition-tree engine's Euclidean one: brute
- * force, O(n^2) distances, no index. Core distances: for each point, the {@code minSamples}-th smallest of
+ * The exact engine for cosine, a precomputed matrix, and manhattan, chebyshev and minkowski in more dimensions
+ * than {@link KdTreeEngine} takes: brute force, O(n^2) distances, no index. Core distances: for each point, the {@code minSamples}-th smallest of
  * its n distances (itself first, at 0), in parallel over fixed chunks of points. Spanning tree: Prim's
  * algorithm on the implicit mutual-reachability graph {@code max(core_a, core_b, dist / alpha)} (each
  * distance computed once, when one end joins the tree), choosing the next point by the tie order
@@ -66,11 +66,13 @@ public final class BruteForceEngine implements HdbscanEngine {
     /** Refuses {@code n} above {@link #MAX_POINTS}, naming the limit. */
     public static void checkSize(Metric metric, long n) {
         if (n > MAX_POINTS) {
-            throw new InvalidInputException(String.format(Locale.ROOT, "metric %s runs on the exact brute-force engine,"
-                    + " limited to %d points (its time grows as n^2); got %d points. Use the euclidean metric, "
+            String where = KdTree.bounds(metric) ? " in more than " + KdTreeEngine.MAX_DIMENSIONS + " dimensions" : "";
+            throw new InvalidInputException(String.format(Locale.ROOT, "metric %s%s runs on the exact brute-force "
+                    + "engine, limited to %d points (its time grows as n^2); got %d points. Use the euclidean metric, "
                     + (metric.isPrecomputed() ? "give a sparse distance matrix (a k-nearest-neighbour graph: a scipy "
-                    + "sparse matrix, or a .npz from scipy.sparse.save_npz), " : "") + "or cluster a subsample",
-                    metric.describe(), MAX_POINTS, n));
+                    + "sparse matrix, or a .npz from scipy.sparse.save_npz), " : "")
+                    + (where.isEmpty() ? "" : "reduce the dimensions (sylva hdbscan --pca), ") + "or cluster a subsample",
+                    metric.describe(), where, MAX_POINTS, n));
         }
     }
 

@@ -312,6 +312,87 @@ public final class KdTree {
     }
 
     /**
+     * A depth-first walk of the tree from one query: the pending nodes with their box bounds, the nearer child
+     * on top, so a search visits the nodes most likely to hold what it looks for first. Depth is at most
+     * log2(n) + 2 levels and each level leaves one child pending, so the stack holds a few dozen nodes. One
+     * per thread; reused from query to query without allocation.
+     *
+     * <pre>{@code
+     * KdTree.Walk w = tree.walk();
+     * for (w.start(); w.pending(); ) {
+     *     int node = w.pop();
+     *     if (w.bound() > limit) continue;
+     *     if (!tree.isLeaf(node)) w.pushChildren(q, off, node); else ...;
+     * }
+     * }</pre>
+     */
+    public final class Walk {
+        private final int[] node;
+        private final double[] bound;
+        private int top;
+        private double popped;
+
+        private Walk() {
+            node = new int[stackSize()];
+            bound = new double[stackSize()];
+        }
+
+        /** Starts a walk at the root (bound 0). */
+        public void start() {
+            node[0] = ROOT;
+            bound[0] = 0;
+            top = 1;
+        }
+
+        /** True while nodes are pending. */
+        public boolean pending() {
+            return top > 0;
+        }
+
+        /** The next pending node; {@link #bound()} is then its box bound. */
+        public int pop() {
+            top--;
+            popped = bound[top];
+            return node[top];
+        }
+
+        /** The box bound of the node {@link #pop()} returned last. */
+        public double bound() {
+            return popped;
+        }
+
+        /** Pushes an inner node's two children with their box bounds from {@code q[off ..]}, the nearer on top. */
+        public void pushChildren(double[] q, int off, int parent) {
+            top = KdTree.this.pushChildren(q, off, parent, node, bound, top);
+        }
+    }
+
+    /** A new walk of this tree (for one thread). */
+    public Walk walk() {
+        return new Walk();
+    }
+
+    /** Entries a depth-first walk's stack needs: two per level at most, levels at most log2(n) + 2. */
+    public int stackSize() {
+        return 2 * (34 - Integer.numberOfLeadingZeros(Math.max(n, 1))) + 4;
+    }
+
+    /**
+     * Pushes inner node {@code parent}'s two children onto the stack {@code nodes}, {@code bounds} at {@code top}
+     * with their box bounds from {@code q[off ..]}, the nearer on top; returns the new top.
+     */
+    public int pushChildren(double[] q, int off, int parent, int[] nodes, double[] bounds, int top) {
+        int l = parent + 1, r = right[parent];
+        double bl = lowerBound(q, off, l), br = lowerBound(q, off, r);
+        boolean leftNearer = bl <= br;
+        nodes[top] = leftNearer ? r : l;
+        bounds[top] = leftNearer ? br : bl;
+        nodes[top + 1] = leftNearer ? l : r;
+        bounds[top + 1] = leftNearer ? bl : br;
+        return top + 2;
+    }
+
+    /**
      * {@code |fl(v - edge)|} to the box side nearer {@code v}, 0 inside: the bound of {@code |fl(v - x)|}.
      * Without branches: {@code fl(low - v)} is {@code -fl(v - low)} exactly, and inside the box both
      * differences are {@code <= 0}.

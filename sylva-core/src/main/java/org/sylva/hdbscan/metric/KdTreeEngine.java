@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.engine.FittedPoints;
 import org.sylva.hdbscan.engine.HdbscanEngine;
@@ -94,8 +95,8 @@ public final class KdTreeEngine implements HdbscanEngine {
         int n = tree.size();
         double[] core = new double[n];
         double[][] heaps = new double[work.threads()][k];
-        Walk[] walks = new Walk[work.threads()];
-        for (int w = 0; w < walks.length; w++) walks[w] = new Walk(tree);
+        KdTree.Walk[] walks = new KdTree.Walk[work.threads()];
+        for (int w = 0; w < walks.length; w++) walks[w] = tree.walk();
         int units = (n + CHUNK - 1) / CHUNK;
         work.run(units, CoreDistances.STAGE, ex.progress(), ex.cancel(), (worker, unit) -> {
             int end = Math.min(n, (unit + 1) * CHUNK);
@@ -104,51 +105,17 @@ public final class KdTreeEngine implements HdbscanEngine {
         return core;
     }
 
-    /**
-     * A depth-first walk's pending nodes with their box bounds, nearer child on top. Depth is at most
-     * log2(n) + 2 levels and each level leaves one child pending, so the stack holds a few dozen nodes.
-     */
-    private static final class Walk {
-        final int[] node;
-        final double[] bound;
-        int top;
-
-        Walk(KdTree tree) {
-            int size = 2 * (34 - Integer.numberOfLeadingZeros(Math.max(tree.size(), 1))) + 4;
-            node = new int[size];
-            bound = new double[size];
-        }
-
-        void start() {
-            node[0] = KdTree.ROOT;
-            bound[0] = 0;
-            top = 1;
-        }
-
-        /** Pushes an inner node's two children with their box bounds from the query, the nearer on top. */
-        void pushChildren(KdTree tree, double[] x, int off, int parent) {
-            int l = tree.left(parent), r = tree.right(parent);
-            double bl = tree.lowerBound(x, off, l), br = tree.lowerBound(x, off, r);
-            boolean leftNearer = bl <= br;
-            node[top] = leftNearer ? r : l;
-            bound[top] = leftNearer ? br : bl;
-            node[top + 1] = leftNearer ? l : r;
-            bound[top + 1] = leftNearer ? bl : br;
-            top += 2;
-        }
-    }
-
     /** The k-th smallest distance from position {@code q}, boxes skipped once their bound reaches it. */
-    private static double kthSmallest(KdTree tree, PairDistances dist, int q, double[] heap, int k, Walk walk) {
+    private static double kthSmallest(KdTree tree, PairDistances dist, int q, double[] heap, int k, KdTree.Walk walk) {
         double[] x = tree.sortedRows();
         int off = q * tree.dimensions();
         int size = 0;
         walk.start();
-        for (int visits = 0; walk.top > 0 && visits < tree.nodes(); visits++) {   // each node is pushed at most once
-            int node = walk.node[--walk.top];
-            if (size == k && walk.bound[walk.top] >= heap[0]) continue;
+        for (int visits = 0; walk.pending() && visits < tree.nodes(); visits++) {   // each node is pushed at most once
+            int node = walk.pop();
+            if (size == k && walk.bound() >= heap[0]) continue;
             if (!tree.isLeaf(node)) {
-                walk.pushChildren(tree, x, off, node);
+                walk.pushChildren(x, off, node);
                 continue;
             }
             for (int p = tree.start(node); p < tree.end(node); p++) {
@@ -192,6 +159,11 @@ public final class KdTreeEngine implements HdbscanEngine {
     /**
      * Borůvka on the tree: the rounds, each a parallel search for every component's lightest outgoing edge
      * followed by a sequential merge. Positions are tree positions; the tie order reads input row indices.
+     * Each search keeps its point's lightest edge; the weight of the lightest edge any point of a component
+     * has found so far is shared between the workers (read and written racily but atomically: any value
+     * there is the weight of a real edge of the component, so a node whose bound exceeds it holds nothing
+     * the round needs), and the merge takes each component's lightest over its points. Memory: a few
+     * arrays of n, whatever the thread count.
      */
     private static final class Boruvka {
         private final KdTree tree;
@@ -210,12 +182,15 @@ public final class KdTreeEngine implements HdbscanEngine {
         private final int[] nodeComp;
         /** The smallest core distance below each node. */
         private final double[] nodeCore;
-        /** Per worker and component: the lightest edge found this round (weight, endpoints, far position). */
-        private final double[][] bestW;
-        private final long[][] bestE;
-        private final int[][] bestFrom;
-        private final int[][] bestTo;
-        private final Walk[] walks;
+        /** Per position: its lightest edge to another component this round (weight, endpoints, far position). */
+        private final double[] pointW;
+        private final long[] pointE;
+        private final int[] pointTo;
+        /** Per component (its root): the bits of the lightest edge weight found so far this round. */
+        private final AtomicLongArray componentW;
+        /** Per component (its root): the position whose edge is the component's lightest, in the merge. */
+        private final int[] componentBest;
+        private final KdTree.Walk[] walks;
 
         Boruvka(KdTree tree, PairDistances dist, double[] core, double alpha, ParallelWork work, Execution ex) {
             this.tree = tree;
@@ -231,13 +206,13 @@ public final class KdTreeEngine implements HdbscanEngine {
             this.comp = new int[n];
             this.nodeComp = new int[tree.nodes()];
             this.nodeCore = new double[tree.nodes()];
-            int t = work.threads();
-            this.bestW = new double[t][n];
-            this.bestE = new long[t][n];
-            this.bestFrom = new int[t][n];
-            this.bestTo = new int[t][n];
-            this.walks = new Walk[t];
-            for (int w = 0; w < t; w++) walks[w] = new Walk(tree);
+            this.pointW = new double[n];
+            this.pointE = new long[n];
+            this.pointTo = new int[n];
+            this.componentW = new AtomicLongArray(n);
+            this.componentBest = new int[n];
+            this.walks = new KdTree.Walk[work.threads()];
+            for (int w = 0; w < walks.length; w++) walks[w] = tree.walk();
             for (int node = tree.nodes() - 1; node >= 0; node--) {
                 if (tree.isLeaf(node)) {
                     double m = Double.POSITIVE_INFINITY;
@@ -256,15 +231,13 @@ public final class KdTreeEngine implements HdbscanEngine {
             int found = 0;
             ProgressListener progress = ex.progress();
             CancellationToken cancel = ex.cancel();
+            long infinity = Double.doubleToRawLongBits(Double.POSITIVE_INFINITY);
             // each round at least halves the components, so at most log2(n) + 1 rounds join them all
             int maxRounds = 33 - Integer.numberOfLeadingZeros(Math.max(n, 1));
             for (int round = 0; round < maxRounds && found < edges; round++) {
                 cancel.throwIfCancelled();
                 labelComponents();
-                for (int w = 0; w < work.threads(); w++) {
-                    Arrays.fill(bestW[w], Double.POSITIVE_INFINITY);
-                    Arrays.fill(bestE[w], EdgeOrder.NO_ENDPOINTS);
-                }
+                for (int c = 0; c < n; c++) componentW.setPlain(c, infinity);
                 int units = (n + CHUNK - 1) / CHUNK;
                 work.run(units, TREE_STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
                     int end = Math.min(n, (unit + 1) * CHUNK);
@@ -303,72 +276,82 @@ public final class KdTreeEngine implements HdbscanEngine {
             }
         }
 
-        /** Offers the lightest edge from position {@code q} to another component to its component's best. */
+        /** The component's lightest edge weight found so far (a racy, atomic read). */
+        private double sharedW(int c) {
+            return Double.longBitsToDouble(componentW.getOpaque(c));
+        }
+
+        /** Finds the lightest edge from position {@code q} to another component, under {@link EdgeOrder}. */
         private void search(int worker, int q) {
             int c = comp[q];
-            double[] bw = bestW[worker];
-            long[] be = bestE[worker];
             double cq = core[q];
             int rq = tree.row(q);
+            double bw = Double.POSITIVE_INFINITY;
+            long be = EdgeOrder.NO_ENDPOINTS;
+            int bestTo = -1;
             double[] x = tree.sortedRows();
             int off = q * tree.dimensions();
-            Walk walk = walks[worker];
+            KdTree.Walk walk = walks[worker];
             walk.start();
-            for (int visits = 0; walk.top > 0 && visits < tree.nodes(); visits++) {   // each node is pushed at most once
-                int node = walk.node[--walk.top];
+            for (int visits = 0; walk.pending() && visits < tree.nodes(); visits++) {   // each node is pushed at most once
+                int node = walk.pop();
                 if (nodeComp[node] == c) continue;
-                double box = walk.bound[walk.top];
+                double box = walk.bound();
                 if (divide) box /= alpha;
                 double bound = Math.max(Math.max(cq, nodeCore[node]), box);
-                if (EdgeOrder.allAfter(bound, EdgeOrder.endpoints(rq, tree.minRow(node)), bw[c], be[c])) continue;
+                if (bound > sharedW(c) || EdgeOrder.allAfter(bound, EdgeOrder.endpoints(rq, tree.minRow(node)), bw, be)) {
+                    continue;
+                }
                 if (!tree.isLeaf(node)) {
-                    walk.pushChildren(tree, x, off, node);
+                    walk.pushChildren(x, off, node);
                     continue;
                 }
                 for (int p = tree.start(node); p < tree.end(node); p++) {
                     if (comp[p] == c) continue;
                     long e = EdgeOrder.endpoints(rq, tree.row(p));
                     double w = Math.max(cq, core[p]);
-                    if (EdgeOrder.allAfter(w, e, bw[c], be[c])) continue;
+                    double shared = sharedW(c);
+                    if (w > shared || EdgeOrder.allAfter(w, e, bw, be)) continue;
                     // the exact distance where it could still win: up to the best weight itself when the
                     // endpoints come first, below it otherwise (with alpha, always exact)
-                    double limit = divide ? Double.POSITIVE_INFINITY : e < be[c] ? Math.nextUp(bw[c]) : bw[c];
+                    double limit = divide ? Double.POSITIVE_INFINITY
+                            : Math.min(Math.nextUp(shared), e < be ? Math.nextUp(bw) : bw);
                     double dq = dist.betweenBelow(q, p, limit);
                     if (divide) dq /= alpha;
                     w = Math.max(w, dq);
-                    if (w < bw[c] || (w == bw[c] && e < be[c])) {
-                        bw[c] = w;
-                        be[c] = e;
-                        bestFrom[worker][c] = q;
-                        bestTo[worker][c] = p;
+                    if (w < bw || (w == bw && e < be)) {
+                        bw = w;
+                        be = e;
+                        bestTo = p;
+                        if (w < shared) componentW.setOpaque(c, Double.doubleToRawLongBits(w));
                     }
                 }
             }
+            pointW[q] = bw;
+            pointE[q] = be;
+            pointTo[q] = bestTo;
         }
 
         /**
-         * Each component's lightest edge over the workers, joined in component order (an edge two components
+         * Each component's lightest edge over its points, joined in component order (an edge two components
          * chose is joined once); returns the edges found so far.
          */
         private int merge(int[] from, int[] to, double[] weight, int found) {
-            int threads = work.threads();
+            Arrays.fill(componentBest, -1);
+            for (int q = 0; q < n; q++) {
+                if (pointTo[q] < 0) continue;
+                int c = comp[q], b = componentBest[c];
+                if (b < 0 || pointW[q] < pointW[b] || (pointW[q] == pointW[b] && pointE[q] < pointE[b])) componentBest[c] = q;
+            }
             for (int c = 0; c < n; c++) {
-                if (comp[c] != c) continue;   // not a root
-                int bestWorker = 0;
-                for (int w = 1; w < threads; w++) {
-                    if (bestW[w][c] < bestW[bestWorker][c]
-                            || (bestW[w][c] == bestW[bestWorker][c] && bestE[w][c] < bestE[bestWorker][c])) {
-                        bestWorker = w;
-                    }
-                }
-                if (bestE[bestWorker][c] == EdgeOrder.NO_ENDPOINTS) continue;   // no other component (the last)
-                int a = find(bestFrom[bestWorker][c]), b = find(bestTo[bestWorker][c]);
+                int q = componentBest[c];
+                if (comp[c] != c || q < 0) continue;   // not a root, or no other component (the last)
+                int a = find(q), b = find(pointTo[q]);
                 if (a == b) continue;   // the other component chose the same edge and was joined already
                 parent[Math.max(a, b)] = Math.min(a, b);
-                long e = bestE[bestWorker][c];
-                from[found] = (int) (e >>> 32);
-                to[found] = (int) e;
-                weight[found] = bestW[bestWorker][c];
+                from[found] = (int) (pointE[q] >>> 32);
+                to[found] = (int) pointE[q];
+                weight[found] = pointW[q];
                 found++;
             }
             return found;

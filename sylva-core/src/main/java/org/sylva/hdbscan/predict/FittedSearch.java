@@ -3,6 +3,8 @@ package org.sylva.hdbscan.predict;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.engine.StageKernels;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.hdbscan.metric.KdTree;
+import org.sylva.hdbscan.metric.KdTreeEngine;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.metric.PairDistances;
 import org.sylva.kernels.DistanceKernel;
@@ -29,6 +31,10 @@ final class FittedSearch {
     private volatile NeighbourSearch search;
     /** The fit's distances for a metric other than Euclidean, which the searches scan; null for Euclidean. */
     private final PairDistances pairs;
+    /** For a metric the fit ran on a k-d tree: that tree over the fitted points, built on first use. */
+    private volatile KdTree metricTree;
+    private final boolean usesTree;
+    private final Metric metric;
 
     /**
      * The search over {@code rows} ({@code n} x {@code d}, not copied); {@code index}: theirs, or null to build on
@@ -40,6 +46,8 @@ final class FittedSearch {
         this.d = d;
         this.search = index == null ? null : new NeighbourSearch(index);
         this.pairs = metric.isEuclidean() ? null : metric.pairs(rows, n, d);
+        this.usesTree = KdTreeEngine.usesTree(metric, d);
+        this.metric = metric;
     }
 
     /** The fit's distances when its metric is not Euclidean, else null. */
@@ -70,13 +78,14 @@ final class FittedSearch {
 
     /**
      * As {@link #prepare(double[], int, int, int[], int, Execution)} for a fit with {@code metric}: for one other
-     * than Euclidean (whose fits take no weights) the lists come from a scan of every pair ({@link
-     * MetricScan#fittedLists}) and there is no index.
+     * than Euclidean (whose fits take no weights) the lists come from the fit's k-d tree or a scan of every
+     * pair, as the fit's engine found them ({@link MetricScan#fittedLists}), and there is no index.
      */
     static Prepared prepare(double[] rows, int n, int d, int[] weights, int minSamples, Metric metric, Execution ex) {
         if (!metric.isEuclidean()) {
             if (weights != null) throw new IllegalArgumentException("sample weights with the " + metric.name() + " metric");
-            CoreDistances cd = MetricScan.fittedLists(metric.pairs(rows, n, d), minSamples, ex);
+            KdTree tree = KdTreeEngine.usesTree(metric, d) ? KdTree.build(metric, rows, n, d, ex.cancel()) : null;
+            CoreDistances cd = MetricScan.fittedLists(metric.pairs(rows, n, d), tree, minSamples, ex);
             return new Prepared(null, cd, predictionCore(cd, minSamples, null));
         }
         long points = weights == null ? n : java.util.Arrays.stream(weights).asLongStream().sum();
@@ -125,13 +134,23 @@ final class FittedSearch {
         return !StageKernels.longLived() && StageKernels.coldScalarSearch(m, n, d) ? kp.scalarDistance() : kp.bestDistance();
     }
 
+    /** The k-d tree over the fitted points, built on first use (every caller builds the same tree). */
+    private KdTree metricTree(Execution execution) {
+        KdTree t = metricTree;
+        if (t == null) {
+            t = KdTree.build(metric, rows, n, d, execution.cancel());
+            metricTree = t;   // benign race, as the index's
+        }
+        return t;
+    }
+
     /**
      * The neighbour search on {@code kernel}, its index built on first use on the execution's threads (the
      * same index for any count), and again when a later call takes the other kernel (a long-lived JVM moves
      * from the scalar kernel to the vector one once).
      */
     FittedNeighbours search(Execution execution, DistanceKernel kernel) {
-        if (pairs != null) return new MetricScan(pairs);
+        if (pairs != null) return new MetricScan(pairs, usesTree ? metricTree(execution) : null);
         NeighbourSearch s = search;
         if (s == null || s.kernel() != kernel) {
             // no float32 copy: the search computes every distance in float64

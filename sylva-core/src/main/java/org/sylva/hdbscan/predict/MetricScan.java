@@ -1,20 +1,24 @@
 package org.sylva.hdbscan.predict;
 
 import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.metric.KdTree;
 import org.sylva.hdbscan.metric.PairDistances;
 import org.sylva.parallel.Execution;
 import org.sylva.parallel.ParallelWork;
 
 /**
  * The nearest fitted points of a model whose fit used a metric other than Euclidean (manhattan, chebyshev,
- * minkowski, cosine), found by computing the distance to every fitted point ({@link PairDistances#toRow}, the
- * fit's own arithmetic): the fit ran the brute-force engine for these metrics, whose bounds no partition
- * gives, so prediction scans as the fit did, in O(n) per new point. Lists are in (distance, fitted index)
- * order, as {@link NeighbourSearch}'s. {@link #fittedLists} gives the fitted points' own lists, from the
- * distances the fit computed ({@link PairDistances#between}), for their core distances.
+ * minkowski, cosine), each distance computed with the fit's own arithmetic ({@link PairDistances#toRow}).
+ * Where the fit ran on a {@link KdTree} (manhattan, chebyshev and minkowski in few dimensions, see
+ * {@link org.sylva.hdbscan.metric.KdTreeEngine}), the search walks that tree over the fitted points and skips
+ * a box whose bound exceeds the list's last distance, which drops no point a scan would keep (the bound never
+ * exceeds a computed distance, and ties with the last entry are still visited); otherwise it scans every
+ * fitted point, as the brute-force fit did. Lists are in (distance, fitted index) order, as
+ * {@link NeighbourSearch}'s. {@link #fittedLists} gives the fitted points' own lists, from the distances the
+ * fit computed ({@link PairDistances#between}), for their core distances.
  *
  * <pre>{@code
- * MetricScan scan = new MetricScan(Metric.manhattan().pairs(rows, n, d));
+ * MetricScan scan = new MetricScan(Metric.manhattan().pairs(rows, n, d), tree);   // tree: null to scan
  * NeighbourSearch.Scratch w = scan.scratch(k);
  * scan.nearest(pairs.queries(newPoints, m), i * d, w);
  * }</pre>
@@ -24,15 +28,21 @@ final class MetricScan implements FittedNeighbours {
     private static final int CHUNK = 64;
 
     private final PairDistances pairs;
+    /** The tree over the fitted points, or null to scan them all. */
+    private final KdTree tree;
 
-    MetricScan(PairDistances pairs) {
+    MetricScan(PairDistances pairs, KdTree tree) {
         this.pairs = pairs;
+        this.tree = tree;
+        if (tree != null && tree.size() != pairs.size()) {
+            throw new IllegalArgumentException("a tree of " + tree.size() + " points for " + pairs.size());
+        }
     }
 
     @Override
     public NeighbourSearch.Scratch scratch(int k) {
         if (k < 1 || k > pairs.size()) throw new IllegalArgumentException("k = " + k + " for " + pairs.size() + " points");
-        return new NeighbourSearch.Scratch(k, 0, 0, null, 0);
+        return new NeighbourSearch.Scratch(k, depth(), 0, null, 0);
     }
 
     @Override
@@ -42,40 +52,83 @@ final class MetricScan implements FittedNeighbours {
             throw new IllegalArgumentException(points + " points from " + weights.length + " weights for " + pairs.size()
                     + " rows");
         }
-        return new NeighbourSearch.Scratch(k, 0, 0, weights, points);
+        return new NeighbourSearch.Scratch(k, depth(), 0, weights, points);
+    }
+
+    /** The depth a scratch's stack is made for: the tree's walk fits in {@code 2 depth + 4} entries. */
+    private int depth() {
+        return tree == null ? 0 : (tree.stackSize() - 4) / 2;
     }
 
     @Override
     public void nearest(double[] q, int off, NeighbourSearch.Scratch s) {
         s.begin();
-        int n = pairs.size();
-        for (int b = 0; b < n; b++) {
-            double dist = pairs.toRow(q, off, b);
-            if (dist <= s.kth()) s.offer(dist, b);
+        if (tree == null) {
+            int n = pairs.size();
+            for (int b = 0; b < n; b++) {
+                double dist = pairs.toRow(q, off, b);
+                if (dist <= s.kth()) s.offer(dist, b);
+            }
+        } else {
+            walk(q, off, s, -1);
         }
         s.end();
     }
 
     /**
-     * Each fitted point's {@code min(n, minSamples + 1)} nearest fitted points, itself included at 0, with the
-     * fit's core distances ({@code minSamples}-th entry): what the brute-force engine computed, on the
-     * execution's threads (the same lists for any count).
+     * Offers {@code s} every fitted point the tree cannot rule out for the point {@code q[off ..]}: each box
+     * whose bound is at most the list's last distance. {@code self}: the fitted point {@code q} is (its
+     * distances then come from {@link PairDistances#between}, as the fit's), or -1 for a new point.
      */
-    static CoreDistances fittedLists(PairDistances pairs, int minSamples, Execution ex) {
+    private void walk(double[] q, int off, NeighbourSearch.Scratch s, int self) {
+        int[] nodes = s.stackNode;
+        double[] bounds = s.stackBound;
+        int top = 0;
+        nodes[top] = KdTree.ROOT;
+        bounds[top++] = 0;
+        for (int visits = 0; top > 0 && visits < tree.nodes(); visits++) {   // each node is pushed at most once
+            int node = nodes[--top];
+            if (bounds[top] > s.kth()) continue;   // > : a tie with the last entry may still enter by its index
+            if (!tree.isLeaf(node)) {
+                top = tree.pushChildren(q, off, node, nodes, bounds, top);
+                continue;
+            }
+            for (int p = tree.start(node); p < tree.end(node); p++) {
+                int b = tree.row(p);
+                double dist = self >= 0 ? pairs.between(self, b) : pairs.toRow(q, off, b);
+                if (dist <= s.kth()) s.offer(dist, b);
+            }
+        }
+    }
+
+    /**
+     * Each fitted point's {@code min(n, minSamples + 1)} nearest fitted points, itself included at 0, with the
+     * fit's core distances ({@code minSamples}-th entry): what the fit's engine computed, on the execution's
+     * threads (the same lists for any count); {@code tree}: the fit's tree over the rows of {@code pairs}, or
+     * null to scan every pair.
+     */
+    static CoreDistances fittedLists(PairDistances pairs, KdTree tree, int minSamples, Execution ex) {
         int n = pairs.size(), k = Math.min(n, minSamples + 1);
+        MetricScan scan = new MetricScan(pairs, tree);
+        double[] rows = pairs.preparedRows();
+        int d = n == 0 ? 1 : rows.length / n;
         int[] nb = new int[n * k];
         double[] nd = new double[n * k];
         NeighbourSearch.Scratch[] scratch = new NeighbourSearch.Scratch[ex.threads()];
         int units = (n + CHUNK - 1) / CHUNK;
         new ParallelWork(ex.threads()).run(units, org.sylva.hdbscan.core.CoreDistances.STAGE, ex.progress(), ex.cancel(),
                 (worker, unit) -> {
-                    if (scratch[worker] == null) scratch[worker] = new NeighbourSearch.Scratch(k, 0, 0, null, 0);
+                    if (scratch[worker] == null) scratch[worker] = scan.scratch(k);
                     NeighbourSearch.Scratch s = scratch[worker];
                     for (int i = unit * CHUNK; i < Math.min(n, (unit + 1) * CHUNK); i++) {
                         s.begin();
-                        for (int b = 0; b < n; b++) {
-                            double dist = pairs.between(i, b);
-                            if (dist <= s.kth()) s.offer(dist, b);
+                        if (tree == null) {
+                            for (int b = 0; b < n; b++) {
+                                double dist = pairs.between(i, b);
+                                if (dist <= s.kth()) s.offer(dist, b);
+                            }
+                        } else {
+                            scan.walk(rows, i * d, s, i);
                         }
                         s.end();
                         System.arraycopy(s.dist, 0, nd, i * k, k);

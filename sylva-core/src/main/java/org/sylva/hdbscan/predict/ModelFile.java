@@ -18,6 +18,8 @@ import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.metric.BruteForceEngine;
+import org.sylva.hdbscan.metric.KdTreeEngine;
 import org.sylva.hdbscan.metric.Metric;
 
 /**
@@ -389,9 +391,9 @@ final class ModelFile {
                 throw new InvalidInputException("a version 5 file of an unweighted euclidean model (Sylva writes those "
                         + "as versions 2 to 4)");
             }
-            if (!metric.isEuclidean() && n > org.sylva.hdbscan.metric.BruteForceEngine.MAX_POINTS) {
-                throw new InvalidInputException(n + " fitted rows for the " + metric.name() + " metric, whose fits take "
-                        + "at most " + org.sylva.hdbscan.metric.BruteForceEngine.MAX_POINTS);
+            if (!metric.isEuclidean() && !KdTreeEngine.usesTree(metric, d) && n > BruteForceEngine.MAX_POINTS) {
+                throw new InvalidInputException(n + " fitted rows of " + d + " dimensions for the " + metric.name()
+                        + " metric, whose fits take at most " + BruteForceEngine.MAX_POINTS);
             }
         }
         HdbscanParameters p = new HdbscanParameters(mcs, ms, eps, maxSize, alpha,

@@ -127,6 +127,33 @@ class KdTreeEngineTest {
     }
 
     @Test
+    void fitsAndModelsPastTheBruteForceLimitInFewDimensions() throws java.io.IOException {
+        int n = BruteForceEngine.MAX_POINTS + 1;
+        java.util.SplittableRandom r = new java.util.SplittableRandom(25);
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) x[i] = r.nextInt(3) * 100 + r.nextGaussian();
+        org.sylva.data.PointSet pts = org.sylva.data.PointSet.ofFloat64(n, 1, x);
+        org.sylva.hdbscan.HdbscanResult fit = Hdbscan.builder().minClusterSize(500).minSamples(5).metric(Metric.manhattan()).build()
+                .fit(pts);
+        assertEquals(3, fit.clusterCount());
+        org.sylva.hdbscan.predict.HdbscanModel model = org.sylva.hdbscan.predict.HdbscanModel.of(fit, pts, threads(2));
+        org.sylva.hdbscan.predict.HdbscanModel back = org.sylva.hdbscan.predict.HdbscanModel.fromBytes(model.toBytes(), "big");
+        org.sylva.data.PointSet fresh = org.sylva.data.PointSet.ofFloat64(4, 1, new double[] {0.5, 100.25, 199.0, 1e4});
+        org.sylva.hdbscan.predict.Prediction p = back.approximatePredict(fresh, threads(2));
+        assertEquals(model.approximatePredict(fresh, threads(1)), p);
+        assertEquals(java.util.List.of(fit.labels()[0] >= 0, true, true, true), java.util.List.of(true, p.labels()[1] >= 0,
+                p.labels()[2] >= 0, p.labels()[3] == -1));
+        // above the tree's dimensions the brute-force engine's limit stands, and its refusal names the way out
+        int d = KdTreeEngine.MAX_DIMENSIONS + 1;
+        double[] wide = new double[n * d];
+        org.sylva.data.InvalidInputException e = assertThrows(org.sylva.data.InvalidInputException.class,
+                () -> Hdbscan.builder().metric(Metric.chebyshev()).build().fit(org.sylva.data.PointSet.ofFloat64(n, d, wide)));
+        assertTrue(e.getMessage().contains("chebyshev in more than 16 dimensions runs on the exact brute-force engine"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("--pca"), e.getMessage());
+    }
+
+    @Test
     void aCancelledFitStops() {
         double[] x = BruteForceEngineTest.gaussian(5000, 2, 24);
         CancellationToken token = new CancellationToken();
