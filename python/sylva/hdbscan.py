@@ -127,8 +127,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         "euclidean" (the fast engine), "manhattan", "chebyshev", "minkowski", "cosine" (scikit-learn's
         aliases "l2", "l1", "cityblock", "infinity" too) or "precomputed" (``X`` is the n x n distance
         matrix: finite, >= 0, zero diagonal, symmetric). "manhattan", "chebyshev" and "minkowski" in up to 16
-        features run an exact k-d tree engine; "cosine", "precomputed" and more features an exact brute-force
-        engine (O(n^2), at most 100 000 points). ``prediction_data`` needs coordinates (not "precomputed"): new points are
+        features run an exact k-d tree engine where a probe finds that its boxes prune; "cosine",
+        "precomputed" and the rest an exact brute-force engine (O(n^2), at most 100 000 points). ``prediction_data`` needs coordinates (not "precomputed"): new points are
         then measured by the fit's metric. ``store_centers`` is
         refused for "precomputed", as scikit-learn refuses it.
     metric_params : dict or None

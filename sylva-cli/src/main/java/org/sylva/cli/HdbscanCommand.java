@@ -135,8 +135,9 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "minkowski (with --p), cosine, or precomputed (the input is an n x n distance matrix: "
                         + "square, finite, >= 0, zero diagonal, symmetric: |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|; its "
                         + "upper triangle is used). Manhattan, chebyshev and minkowski in up to 16 dimensions run "
-                        + "an exact k-d tree engine; cosine, precomputed and more dimensions an exact brute-force "
-                        + "engine (O(n^2) distances, at most 100 000 points); each distance is summed in coordinate "
+                        + "an exact k-d tree engine where a probe finds that its boxes prune (the summary says "
+                        + "which ran); cosine, precomputed and the rest an exact brute-force engine (O(n^2) "
+                        + "distances, at most 100 000 points); each distance is summed in coordinate "
                         + "order as scikit-learn's DistanceMetric does; a --save-model model measures new points by "
                         + "the same metric. Precomputed not with --save-model, --pca, --centers or --report.");
         m.option(Double.class, v -> p = v, "--p")

@@ -272,7 +272,7 @@ final class HdbscanOutputs {
                     storedEntries));
         } else if (!metric.isEuclidean()) {
             s.append(String.format(Locale.ROOT, "metric: %s (exact %s engine)%s%n", metric.describe(),
-                    KdTreeEngine.usesTree(metric, d) ? "k-d tree" : "brute-force",
+                    KdTreeEngine.ranOnTree(r.timings().seconds()) ? "k-d tree" : "brute-force",
                     metric.isPrecomputed() ? ", the input is the distance matrix" : ""));
         }
         for (int c = 0; c < k; c++) {

@@ -30,9 +30,13 @@ import org.sylva.progress.ProgressListener;
  * the thread count (a round's searches are split in fixed chunks, each worker keeping its own lightest
  * edges, merged by the same order).
  *
- * <p>In more than {@link #MAX_DIMENSIONS} dimensions boxes prune little and Borůvka's rounds would each cost
- * nearly all n^2 pairs, so there the brute-force engine's Prim runs instead (one pass of n^2 / 2), with its
- * point limit. Stateless and thread-safe.
+ * <p>Boxes prune well where the data's own dimension is low, whatever its coordinates number, and little where
+ * the points spread evenly in many dimensions, where Borůvka's rounds would each cost nearly all n^2 pairs and
+ * Prim's single pass over them is cheaper. So the engine first runs the core distances' search from
+ * {@link #SAMPLE} points spread over the tree and counts the pairs it computes; above {@link #MAX_SHARE} of all
+ * pairs, and always in more than {@link #MAX_DIMENSIONS} dimensions, the brute-force engine runs instead
+ * (with its point limit). The choice changes the time only, never the answer, and it depends on the input
+ * alone. Stateless and thread-safe.
  *
  * <pre>{@code
  * HdbscanEngine e = new KdTreeEngine(Metric.manhattan());
@@ -46,15 +50,30 @@ public final class KdTreeEngine implements HdbscanEngine {
     public static final String TREE_STAGE = "spanning tree (Borůvka)";
     /** Points per unit of parallel work. */
     private static final int CHUNK = 512;
+    /** Points whose searches estimate how much the tree prunes. */
+    static final int SAMPLE = 128;
+    /** The largest share of all pairs the sampled searches may compute for the fit to run on the tree. */
+    static final double MAX_SHARE = 0.25;
+    /** Stage of the tree's build and the sampled searches, when the fit runs on the tree. */
+    public static final String TREE_BUILD_STAGE = "k-d tree";
+    /** Stage of the tree's build and the sampled searches, when they send the fit to the brute-force engine. */
+    public static final String PROBE_STAGE = "k-d tree probe";
 
     private final Metric metric;
+    private final double maxShare;
 
     /**
      * @throws IllegalArgumentException for a metric the tree does not bound ({@link KdTree#bounds})
      */
     public KdTreeEngine(Metric metric) {
+        this(metric, MAX_SHARE);
+    }
+
+    /** As {@link #KdTreeEngine(Metric)} with another share of pairs up to which the tree runs (tests: infinity). */
+    KdTreeEngine(Metric metric, double maxShare) {
         this.metric = Objects.requireNonNull(metric, "metric");
         if (!KdTree.bounds(metric)) throw new IllegalArgumentException("no k-d tree bounds the metric " + metric.describe());
+        this.maxShare = maxShare;
     }
 
     public Metric metric() {
@@ -66,9 +85,18 @@ public final class KdTreeEngine implements HdbscanEngine {
         return "cpu/kd-tree/" + metric.name();
     }
 
-    /** True when a fit of {@code d} dimensions under {@code metric} runs on the tree (else on brute force). */
+    /**
+     * True when a fit of {@code d} dimensions under {@code metric} may run on the tree: a metric the tree
+     * bounds, in at most {@link #MAX_DIMENSIONS} dimensions (whether it does is decided on the data, see the
+     * class comment; {@link #ranOnTree} tells after the fit).
+     */
     public static boolean usesTree(Metric metric, int d) {
         return KdTree.bounds(metric) && d <= MAX_DIMENSIONS;
+    }
+
+    /** True when the stage timings of a fit say it ran on the tree (rather than on the brute-force engine). */
+    public static boolean ranOnTree(Map<String, Double> stageSeconds) {
+        return stageSeconds.containsKey(TREE_BUILD_STAGE);
     }
 
     @Override
@@ -79,10 +107,18 @@ public final class KdTreeEngine implements HdbscanEngine {
         long t0 = System.nanoTime();
         KdTree tree = KdTree.build(metric, points.rows(), n, points.d(), execution.cancel());
         PairDistances dist = metric.pairs(tree.sortedRows(), n, points.d());
+        if (visitedShare(tree, dist, minSamples) > maxShare) {   // the boxes prune too little: Prim is cheaper
+            times.put(PROBE_STAGE, (System.nanoTime() - t0) / 1e9);
+            MutualReachabilityMst brute = new BruteForceEngine(metric).spanningTree(points, minSamples, alpha, execution);
+            times.putAll(brute.stageSeconds());
+            return new MutualReachabilityMst(brute.coreDistances(), brute.tree(), times);
+        }
+        long tTree = System.nanoTime();
+        times.put(TREE_BUILD_STAGE, (tTree - t0) / 1e9);
         ParallelWork work = new ParallelWork(execution.threads());
         double[] sortedCore = coreDistances(tree, dist, minSamples, work, execution);
         long t1 = System.nanoTime();
-        times.put("core distances", (t1 - t0) / 1e9);
+        times.put("core distances", (t1 - tTree) / 1e9);
         SpanningTree mst = new Boruvka(tree, dist, sortedCore, alpha, work, execution).run();
         times.put("spanning tree", (System.nanoTime() - t1) / 1e9);
         double[] core = new double[n];
@@ -100,13 +136,32 @@ public final class KdTreeEngine implements HdbscanEngine {
         int units = (n + CHUNK - 1) / CHUNK;
         work.run(units, CoreDistances.STAGE, ex.progress(), ex.cancel(), (worker, unit) -> {
             int end = Math.min(n, (unit + 1) * CHUNK);
-            for (int q = unit * CHUNK; q < end; q++) core[q] = kthSmallest(tree, dist, q, heaps[worker], k, walks[worker]);
+            for (int q = unit * CHUNK; q < end; q++) {
+                core[q] = kthSmallest(tree, dist, q, heaps[worker], k, walks[worker], null);
+            }
         });
         return core;
     }
 
-    /** The k-th smallest distance from position {@code q}, boxes skipped once their bound reaches it. */
-    private static double kthSmallest(KdTree tree, PairDistances dist, int q, double[] heap, int k, KdTree.Walk walk) {
+    /**
+     * The share of all pairs the core distances' searches compute, estimated on {@link #SAMPLE} points spread
+     * evenly over the tree order (a function of the input alone).
+     */
+    static double visitedShare(KdTree tree, PairDistances dist, int k) {
+        int n = tree.size(), s = Math.min(n, SAMPLE);
+        double[] heap = new double[k];
+        KdTree.Walk walk = tree.walk();
+        long[] visited = new long[1];
+        for (int i = 0; i < s; i++) kthSmallest(tree, dist, (int) ((long) i * n / s), heap, k, walk, visited);
+        return visited[0] / ((double) s * n);
+    }
+
+    /**
+     * The k-th smallest distance from position {@code q}, boxes skipped once their bound reaches it;
+     * {@code visited}, unless null, counts the pairs computed.
+     */
+    private static double kthSmallest(KdTree tree, PairDistances dist, int q, double[] heap, int k, KdTree.Walk walk,
+            long[] visited) {
         double[] x = tree.sortedRows();
         int off = q * tree.dimensions();
         int size = 0;
@@ -118,6 +173,7 @@ public final class KdTreeEngine implements HdbscanEngine {
                 walk.pushChildren(x, off, node);
                 continue;
             }
+            if (visited != null) visited[0] += tree.end(node) - tree.start(node);
             for (int p = tree.start(node); p < tree.end(node); p++) {
                 if (size < k) {
                     size = heapInsert(heap, size, dist.between(q, p));
@@ -159,11 +215,15 @@ public final class KdTreeEngine implements HdbscanEngine {
     /**
      * Borůvka on the tree: the rounds, each a parallel search for every component's lightest outgoing edge
      * followed by a sequential merge. Positions are tree positions; the tie order reads input row indices.
-     * Each search keeps its point's lightest edge; the weight of the lightest edge any point of a component
-     * has found so far is shared between the workers (read and written racily but atomically: any value
-     * there is the weight of a real edge of the component, so a node whose bound exceeds it holds nothing
-     * the round needs), and the merge takes each component's lightest over its points. Memory: a few
-     * arrays of n, whatever the thread count.
+     * Each search keeps its point's lightest edge; the merge takes each component's lightest over its points.
+     * Two things let a search stop early. The weight of the lightest edge any point of a component has found
+     * so far is shared between the workers (read and written racily but atomically: any value there is the
+     * weight of a real edge of the component, so a node whose bound exceeds it holds nothing the round
+     * needs). And each worker remembers, in a small direct-mapped table, the lightest edge (weight and
+     * endpoints) it has found for the components it met last: consecutive points in tree order are
+     * neighbours, mostly of one component, and in mutual reachability many edges tie at a core distance, so
+     * the endpoints decide among them; a point whose search finds nothing before its component's remembered
+     * edge reports nothing. Memory: a few arrays of n, whatever the thread count.
      */
     private static final class Boruvka {
         private final KdTree tree;
@@ -191,6 +251,11 @@ public final class KdTreeEngine implements HdbscanEngine {
         /** Per component (its root): the position whose edge is the component's lightest, in the merge. */
         private final int[] componentBest;
         private final KdTree.Walk[] walks;
+        /** Per worker, a table of {@link #SLOTS}: a component met lately, and its lightest edge found so far. */
+        private final int[][] slotComponent;
+        private final double[][] slotW;
+        private final long[][] slotE;
+        private static final int SLOTS = 256;
 
         Boruvka(KdTree tree, PairDistances dist, double[] core, double alpha, ParallelWork work, Execution ex) {
             this.tree = tree;
@@ -213,6 +278,9 @@ public final class KdTreeEngine implements HdbscanEngine {
             this.componentBest = new int[n];
             this.walks = new KdTree.Walk[work.threads()];
             for (int w = 0; w < walks.length; w++) walks[w] = tree.walk();
+            this.slotComponent = new int[work.threads()][SLOTS];
+            this.slotW = new double[work.threads()][SLOTS];
+            this.slotE = new long[work.threads()][SLOTS];
             for (int node = tree.nodes() - 1; node >= 0; node--) {
                 if (tree.isLeaf(node)) {
                     double m = Double.POSITIVE_INFINITY;
@@ -238,6 +306,7 @@ public final class KdTreeEngine implements HdbscanEngine {
                 cancel.throwIfCancelled();
                 labelComponents();
                 for (int c = 0; c < n; c++) componentW.setPlain(c, infinity);
+                for (int[] slots : slotComponent) Arrays.fill(slots, -1);
                 int units = (n + CHUNK - 1) / CHUNK;
                 work.run(units, TREE_STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
                     int end = Math.min(n, (unit + 1) * CHUNK);
@@ -286,8 +355,10 @@ public final class KdTreeEngine implements HdbscanEngine {
             int c = comp[q];
             double cq = core[q];
             int rq = tree.row(q);
-            double bw = Double.POSITIVE_INFINITY;
-            long be = EdgeOrder.NO_ENDPOINTS;
+            int slot = (c * 0x9E3779B1) >>> 24;   // a multiplicative hash onto the table's 256 slots
+            boolean known = slotComponent[worker][slot] == c;
+            double bw = known ? slotW[worker][slot] : Double.POSITIVE_INFINITY;
+            long be = known ? slotE[worker][slot] : EdgeOrder.NO_ENDPOINTS;
             int bestTo = -1;
             double[] x = tree.sortedRows();
             int off = q * tree.dimensions();
@@ -329,7 +400,12 @@ public final class KdTreeEngine implements HdbscanEngine {
             }
             pointW[q] = bw;
             pointE[q] = be;
-            pointTo[q] = bestTo;
+            pointTo[q] = bestTo;   // -1: nothing before the edge the table held
+            if (bestTo >= 0) {
+                slotComponent[worker][slot] = c;
+                slotW[worker][slot] = bw;
+                slotE[worker][slot] = be;
+            }
         }
 
         /**

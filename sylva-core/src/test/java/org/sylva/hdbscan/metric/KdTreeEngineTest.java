@@ -52,6 +52,11 @@ class KdTreeEngineTest {
         return x;
     }
 
+    /** The engine on its tree whatever the data (its probe sends no input to brute force). */
+    private static KdTreeEngine tree(Metric m) {
+        return new KdTreeEngine(m, Double.POSITIVE_INFINITY);
+    }
+
     private static void assertSame(MutualReachabilityMst want, MutualReachabilityMst got, String what) {
         assertArrayEquals(want.coreDistances(), got.coreDistances(), "core distances, " + what);
         assertEquals(want.tree(), got.tree(), "tree, " + what);
@@ -71,7 +76,9 @@ class KdTreeEngineTest {
                     for (int ms : new int[] {1, 4, 12}) {
                         String what = m.describe() + ", " + names[k] + " " + n + " x " + d + ", min_samples " + ms;
                         MutualReachabilityMst want = new BruteForceEngine(m).spanningTree(p, ms, 1.0, threads(1));
-                        assertSame(want, new KdTreeEngine(m).spanningTree(p, ms, 1.0, threads(2)), what);
+                        MutualReachabilityMst got = tree(m).spanningTree(p, ms, 1.0, threads(2));
+                        assertTrue(KdTreeEngine.ranOnTree(got.stageSeconds()), what);
+                        assertSame(want, got, what);
                     }
                 }
             }
@@ -87,7 +94,7 @@ class KdTreeEngineTest {
             for (double alpha : new double[] {0.7, 1.3}) {
                 MutualReachabilityMst want = new BruteForceEngine(m).spanningTree(p, 5, alpha, threads(1));
                 for (int t : new int[] {1, 2, 3}) {
-                    assertSame(want, new KdTreeEngine(m).spanningTree(p, 5, alpha, threads(t)),
+                    assertSame(want, tree(m).spanningTree(p, 5, alpha, threads(t)),
                             m.describe() + ", alpha " + alpha + ", threads " + t);
                 }
             }
@@ -116,6 +123,32 @@ class KdTreeEngineTest {
         assertFalse(KdTreeEngine.usesTree(Metric.manhattan(), d));
         assertTrue(KdTreeEngine.usesTree(Metric.manhattan(), d - 1));
         assertFalse(KdTreeEngine.usesTree(Metric.cosine(), 2));
+    }
+
+    @Test
+    void pointsSpreadEvenlyInManyDimensionsGoToTheBruteForceEngine() {
+        int n = 1500;
+        for (int d : new int[] {3, 12}) {
+            double[] x = new double[n * d];
+            Random r = new Random(26);
+            for (int i = 0; i < x.length; i++) x[i] = r.nextDouble();
+            FittedPoints p = new FittedPoints(x, n, d);
+            MutualReachabilityMst got = new KdTreeEngine(Metric.manhattan()).spanningTree(p, 10, 1.0, threads(2));
+            boolean few = d == 3;
+            assertEquals(few, KdTreeEngine.ranOnTree(got.stageSeconds()), "d = " + d);
+            assertEquals(!few, got.stageSeconds().containsKey(KdTreeEngine.PROBE_STAGE), "d = " + d);
+            assertSame(new BruteForceEngine(Metric.manhattan()).spanningTree(p, 10, 1.0, threads(1)), got, "d = " + d);
+        }
+        // 12 coordinates of points on a plane: the data's own dimension is 2, and the tree prunes
+        Random r = new Random(27);
+        double[] plane = new double[n * 12];
+        for (int i = 0; i < n; i++) {
+            double a = r.nextDouble(), b = r.nextDouble();
+            for (int j = 0; j < 12; j++) plane[i * 12 + j] = a * (j + 1) + b * (12 - j) + 1e-3 * r.nextGaussian();
+        }
+        MutualReachabilityMst b = new KdTreeEngine(Metric.manhattan()).spanningTree(new FittedPoints(plane, n, 12), 10,
+                1.0, threads(2));
+        assertTrue(KdTreeEngine.ranOnTree(b.stageSeconds()));
     }
 
     @Test
