@@ -175,11 +175,11 @@ public final class KdTreeEngine implements HdbscanEngine {
             }
             if (visited != null) visited[0] += tree.end(node) - tree.start(node);
             for (int p = tree.start(node); p < tree.end(node); p++) {
+                double v = dist.between(q, p);
                 if (size < k) {
-                    size = heapInsert(heap, size, dist.between(q, p));
-                } else {
-                    double v = dist.betweenBelow(q, p, heap[0]);
-                    if (v < heap[0]) heapReplaceTop(heap, k, v);
+                    size = heapInsert(heap, size, v);
+                } else if (v < heap[0]) {
+                    heapReplaceTop(heap, k, v);
                 }
             }
         }
@@ -383,11 +383,7 @@ public final class KdTreeEngine implements HdbscanEngine {
                     double w = Math.max(cq, core[p]);
                     double shared = sharedW(c);
                     if (w > shared || EdgeOrder.allAfter(w, e, bw, be)) continue;
-                    // the exact distance where it could still win: up to the best weight itself when the
-                    // endpoints come first, below it otherwise (with alpha, always exact)
-                    double limit = divide ? Double.POSITIVE_INFINITY
-                            : Math.min(Math.nextUp(shared), e < be ? Math.nextUp(bw) : bw);
-                    double dq = dist.betweenBelow(q, p, limit);
+                    double dq = dist.between(q, p);
                     if (divide) dq /= alpha;
                     w = Math.max(w, dq);
                     if (w < bw || (w == bw && e < be)) {

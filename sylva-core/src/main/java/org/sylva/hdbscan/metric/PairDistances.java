@@ -75,34 +75,6 @@ public final class PairDistances {
     }
 
     /**
-     * {@link #between between(a, b)} when it is below {@code limit}; otherwise some value {@code >= limit}. For
-     * searches that keep only what is below a limit: manhattan and chebyshev stop summing once the running
-     * sum or maximum reaches it (a float64 sum of non-negative terms, or a maximum, never falls as terms are
-     * added, so the full value would reach it too); the other metrics compute the full value.
-     */
-    public double betweenBelow(int a, int b, double limit) {
-        if (a == b) return 0.0;
-        int oa = a * d, ob = b * d;
-        double s = 0;
-        switch (kind) {
-            case MANHATTAN -> {
-                for (int j = 0; j < d; j++) {
-                    s += Math.abs(x[oa + j] - x[ob + j]);
-                    if (s >= limit) return s;
-                }
-            }
-            case CHEBYSHEV -> {
-                for (int j = 0; j < d; j++) {
-                    s = Math.max(s, Math.abs(x[oa + j] - x[ob + j]));
-                    if (s >= limit) return s;
-                }
-            }
-            default -> s = between(a, b);
-        }
-        return s;
-    }
-
-    /**
      * New points prepared for {@link #toRow}: for cosine a copy of the {@code m} rows of {@code q} divided by
      * their norms as the fitted rows were; for the other metrics {@code q} itself.
      *

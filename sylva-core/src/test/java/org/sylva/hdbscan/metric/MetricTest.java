@@ -62,28 +62,6 @@ class MetricTest {
     }
 
     @Test
-    void aDistanceBelowALimitIsExactAndOneAtOrAboveItStaysThere() {
-        java.util.Random r = new java.util.Random(9);
-        int n = 60, d = 7;
-        double[] x = new double[n * d];
-        for (int i = 0; i < x.length; i++) x[i] = r.nextInt(4) + r.nextGaussian() * 1e-3;
-        for (Metric m : new Metric[] {Metric.manhattan(), Metric.chebyshev(), Metric.minkowski(3), Metric.cosine()}) {
-            PairDistances pd = m.pairs(x, n, d);
-            for (int a = 0; a < n; a++) {
-                for (int b = 0; b < n; b++) {
-                    double full = pd.between(a, b);
-                    // limits just below, at and above the value, and a running sum's partial values
-                    for (double limit : new double[] {Math.nextDown(full), full, Math.nextUp(full), full / 2, r.nextDouble() * 4}) {
-                        double got = pd.betweenBelow(a, b, limit);
-                        if (full < limit) assertEquals(full, got, m.describe() + " " + a + "-" + b + " below " + limit);
-                        else assertTrue(got >= limit, m.describe() + " " + a + "-" + b + ": " + got + " under " + limit);
-                    }
-                }
-            }
-        }
-    }
-
-    @Test
     void precomputedMatricesAreChecked() {
         String[] expect = {"square", "finite", "finite", "itself", "symmetric"};
         double[][] bad = {
