@@ -133,11 +133,12 @@ public final class KdTreeEngine implements HdbscanEngine {
         double[][] heaps = new double[work.threads()][k];
         KdTree.Walk[] walks = new KdTree.Walk[work.threads()];
         for (int w = 0; w < walks.length; w++) walks[w] = tree.walk();
+        double[][] leaves = new double[work.threads()][KdTree.LEAF_SIZE];
         int units = (n + CHUNK - 1) / CHUNK;
         work.run(units, CoreDistances.STAGE, ex.progress(), ex.cancel(), (worker, unit) -> {
             int end = Math.min(n, (unit + 1) * CHUNK);
             for (int q = unit * CHUNK; q < end; q++) {
-                core[q] = kthSmallest(tree, dist, q, heaps[worker], k, walks[worker], null);
+                core[q] = kthSmallest(tree, dist, q, heaps[worker], k, walks[worker], leaves[worker], null);
             }
         });
         return core;
@@ -152,7 +153,8 @@ public final class KdTreeEngine implements HdbscanEngine {
         double[] heap = new double[k];
         KdTree.Walk walk = tree.walk();
         long[] visited = new long[1];
-        for (int i = 0; i < s; i++) kthSmallest(tree, dist, (int) ((long) i * n / s), heap, k, walk, visited);
+        double[] leaf = new double[KdTree.LEAF_SIZE];
+        for (int i = 0; i < s; i++) kthSmallest(tree, dist, (int) ((long) i * n / s), heap, k, walk, leaf, visited);
         return visited[0] / ((double) s * n);
     }
 
@@ -161,7 +163,7 @@ public final class KdTreeEngine implements HdbscanEngine {
      * {@code visited}, unless null, counts the pairs computed.
      */
     private static double kthSmallest(KdTree tree, PairDistances dist, int q, double[] heap, int k, KdTree.Walk walk,
-            long[] visited) {
+            double[] leaf, long[] visited) {
         double[] x = tree.sortedRows();
         int off = q * tree.dimensions();
         int size = 0;
@@ -174,8 +176,10 @@ public final class KdTreeEngine implements HdbscanEngine {
                 continue;
             }
             if (visited != null) visited[0] += tree.end(node) - tree.start(node);
-            for (int p = tree.start(node); p < tree.end(node); p++) {
-                double v = dist.between(q, p);
+            int from = tree.start(node), to = tree.end(node);
+            dist.fromPoint(q, from, to, leaf);
+            for (int i = 0; i < to - from; i++) {
+                double v = leaf[i];
                 if (size < k) {
                     size = heapInsert(heap, size, v);
                 } else if (v < heap[0]) {

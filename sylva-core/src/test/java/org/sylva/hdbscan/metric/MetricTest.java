@@ -62,6 +62,26 @@ class MetricTest {
     }
 
     @Test
+    void aPointsDistancesToARunOfPointsAreEachPairs() {
+        java.util.Random r = new java.util.Random(9);
+        int n = 23, d = 5;
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = r.nextInt(4) + r.nextGaussian() * 1e-3;
+        for (Metric m : new Metric[] {Metric.manhattan(), Metric.chebyshev(), Metric.minkowski(3), Metric.cosine()}) {
+            PairDistances pd = m.pairs(x, n, d);
+            double[] out = new double[n];
+            for (int a = 0; a < n; a++) {
+                for (int from = 0; from < n; from += 3) {
+                    int to = Math.min(n, from + 1 + a % 11);   // runs of 1 to 11 points, with and without a remainder
+                    java.util.Arrays.fill(out, Double.NaN);
+                    pd.fromPoint(a, from, to, out);
+                    for (int b = from; b < to; b++) assertEquals(pd.between(a, b), out[b - from], m.describe() + " " + a + "-" + b);
+                }
+            }
+        }
+    }
+
+    @Test
     void precomputedMatricesAreChecked() {
         String[] expect = {"square", "finite", "finite", "itself", "symmetric"};
         double[][] bad = {
