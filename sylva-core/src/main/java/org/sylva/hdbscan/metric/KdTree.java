@@ -10,13 +10,15 @@ import org.sylva.progress.CancellationToken;
  * coordinate {@code x_j >= lo_j > q_j}, {@code fl(q_j - x_j) <= fl(q_j - lo_j) < 0}, and a float64 sum or
  * maximum of larger terms, taken in the same order, is never smaller; for minkowski, whose
  * {@link StrictMath#pow} is not promised monotone to the last bit, the bound is lowered by a relative
- * {@code 2^-40} as a margin. So a search that skips a box whose bound exceeds what it has found skips no
+ * {@code 2^-40} (far above the few ulps of error in the sums of at most 16 terms and the root) and by a few
+ * subnormal ulps (where a relative margin lowers nothing). So a search that skips a box whose bound exceeds what it has found skips no
  * point it would have kept, and its answers are those of a scan of every point.
  *
  * <p>Built once, deterministically: a node of more than {@link #LEAF_SIZE} points splits at its median along
  * its widest box side, points ordered by (coordinate, row index), so equal coordinates never make the tree
  * depend on anything but the input. Nodes are numbered in preorder (a node's left child is the next node;
- * {@link #right} names the right one). Immutable after construction.
+ * {@link #right} names the right one). Immutable after construction; its arrays are filled after the
+ * constructor, so share it through a safe publication (a volatile field, a task handed to a pool).
  *
  * <pre>{@code
  * KdTree t = KdTree.build(Metric.manhattan(), rows, n, d, CancellationToken.NEVER);
@@ -304,7 +306,10 @@ public final class KdTree {
                     double g = gap(q[off + j], lo[b + j], hi[b + j]);
                     if (g > 0) s += StrictMath.pow(g, p);
                 }
-                s = s > 0 ? StrictMath.pow(s, invP) * POW_MARGIN : 0;
+                // absolute slack too, for sums and roots in the subnormal range, where the relative margin
+                // does not lower a value and one ulp of pow is a large relative error
+                s -= 2 * d * Double.MIN_VALUE;
+                s = s > 0 ? Math.max(StrictMath.pow(s, invP) * POW_MARGIN - 2 * Double.MIN_VALUE, 0.0) : 0;
             }
             default -> throw new IllegalStateException(kind.toString());
         }

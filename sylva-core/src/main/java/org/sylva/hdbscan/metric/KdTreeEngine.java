@@ -27,16 +27,18 @@ import org.sylva.progress.ProgressListener;
  * {@code max(core_q, smallest core in the node, box bound / alpha)}, taken with the node's smallest row index
  * as the tie order's side, comes after the component's lightest edge found so far. Every chosen edge belongs
  * to the one minimum spanning tree of that total order, so the tree is the brute-force engine's, whatever
- * the thread count (a round's searches are split in fixed chunks, each worker keeping its own lightest
- * edges, merged by the same order).
+ * the thread count (a round's searches are split in fixed chunks; each point keeps its own lightest edge and
+ * a sequential merge takes each component's lightest by the same order; what the workers share only lets
+ * them stop sooner).
  *
  * <p>Boxes prune well where the data's own dimension is low, whatever its coordinates number, and little where
  * the points spread evenly in many dimensions, where Borůvka's rounds would each cost nearly all n^2 pairs and
  * Prim's single pass over them is cheaper. So the engine first runs the core distances' search from
  * {@link #SAMPLE} points spread over the tree and counts the pairs it computes; above {@link #MAX_SHARE} of all
  * pairs, and always in more than {@link #MAX_DIMENSIONS} dimensions, the brute-force engine runs instead
- * (with its point limit). The choice changes the time only, never the answer, and it depends on the input
- * alone. Stateless and thread-safe.
+ * (with its point limit), except on more points than that limit, where the tree runs however little it
+ * prunes rather than refuse the fit. The choice changes the time only, never the answer, and it depends on
+ * the input alone. Stateless and thread-safe.
  *
  * <pre>{@code
  * HdbscanEngine e = new KdTreeEngine(Metric.manhattan());
@@ -107,7 +109,10 @@ public final class KdTreeEngine implements HdbscanEngine {
         long t0 = System.nanoTime();
         KdTree tree = KdTree.build(metric, points.rows(), n, points.d(), execution.cancel());
         PairDistances dist = metric.pairs(tree.sortedRows(), n, points.d());
-        if (visitedShare(tree, dist, minSamples) > maxShare) {   // the boxes prune too little: Prim is cheaper
+        if (n <= BruteForceEngine.MAX_POINTS && visitedShare(tree, dist, minSamples, execution.cancel()) > maxShare) {
+            // the boxes prune too little: Prim's one pass is cheaper (and the tree's memory can go)
+            tree = null;
+            dist = null;
             times.put(PROBE_STAGE, (System.nanoTime() - t0) / 1e9);
             MutualReachabilityMst brute = new BruteForceEngine(metric).spanningTree(points, minSamples, alpha, execution);
             times.putAll(brute.stageSeconds());
@@ -148,13 +153,16 @@ public final class KdTreeEngine implements HdbscanEngine {
      * The share of all pairs the core distances' searches compute, estimated on {@link #SAMPLE} points spread
      * evenly over the tree order (a function of the input alone).
      */
-    static double visitedShare(KdTree tree, PairDistances dist, int k) {
+    static double visitedShare(KdTree tree, PairDistances dist, int k, CancellationToken cancel) {
         int n = tree.size(), s = Math.min(n, SAMPLE);
         double[] heap = new double[k];
         KdTree.Walk walk = tree.walk();
         long[] visited = new long[1];
         double[] leaf = new double[KdTree.LEAF_SIZE];
-        for (int i = 0; i < s; i++) kthSmallest(tree, dist, (int) ((long) i * n / s), heap, k, walk, leaf, visited);
+        for (int i = 0; i < s; i++) {
+            cancel.throwIfCancelled();
+            kthSmallest(tree, dist, (int) ((long) i * n / s), heap, k, walk, leaf, visited);
+        }
         return visited[0] / ((double) s * n);
     }
 

@@ -78,8 +78,9 @@ final class FittedSearch {
 
     /**
      * As {@link #prepare(double[], int, int, int[], int, Execution)} for a fit with {@code metric}: for one other
-     * than Euclidean (whose fits take no weights) the lists come from the fit's k-d tree or a scan of every
-     * pair, as the fit's engine found them ({@link MetricScan#fittedLists}), and there is no index.
+     * than Euclidean (whose fits take no weights) the lists come from a walk of a k-d tree over the rows
+     * where {@link KdTreeEngine#usesTree} allows one, else from a scan of every pair (the same lists either
+     * way, {@link MetricScan#fittedLists}), and there is no index.
      */
     static Prepared prepare(double[] rows, int n, int d, int[] weights, int minSamples, Metric metric, Execution ex) {
         if (!metric.isEuclidean()) {

@@ -249,9 +249,10 @@ public final class HdbscanModel {
      * fitted ones, a connecting point is reported as its row, and rows of weight 0 are left out (label -1).
      *
      * <p>A fit with another metric than Euclidean (manhattan, chebyshev, minkowski, cosine) gives a model
-     * that measures new points by that metric, as the package's prediction does: the fit's distances, found
-     * as the fit's engine found them (a walk of the k-d tree over the fitted points, or a scan of every fitted
-     * point where the fit ran brute force), the exemplars' distances too.
+     * that measures new points by that metric, as the package's prediction does: the fit's distances (for
+     * manhattan, chebyshev and minkowski in up to 16 dimensions by a walk of a k-d tree over the fitted
+     * points, otherwise by a scan of every fitted point; the same lists either way), the exemplars'
+     * distances too.
      *
      * @throws InvalidInputException when the points are not the ones the result was fitted on, or the fit was on
      *     a precomputed distance matrix (no coordinates to measure new points against)

@@ -1,5 +1,6 @@
 package org.sylva.hdbscan.predict;
 
+import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.metric.KdTree;
 import org.sylva.hdbscan.metric.PairDistances;
@@ -9,8 +10,8 @@ import org.sylva.parallel.ParallelWork;
 /**
  * The nearest fitted points of a model whose fit used a metric other than Euclidean (manhattan, chebyshev,
  * minkowski, cosine), each distance computed with the fit's own arithmetic ({@link PairDistances#toRow}).
- * Where the fit ran on a {@link KdTree} (manhattan, chebyshev and minkowski in few dimensions, see
- * {@link org.sylva.hdbscan.metric.KdTreeEngine}), the search walks that tree over the fitted points and skips
+ * For manhattan, chebyshev and minkowski in up to 16 dimensions (where the fit's
+ * {@link org.sylva.hdbscan.metric.KdTreeEngine} may run) the search walks a {@link KdTree} over the fitted points and skips
  * a box whose bound exceeds the list's last distance, which drops no point a scan would keep (the bound never
  * exceeds a computed distance, and ties with the last entry are still visited); otherwise it scans every
  * fitted point, as the brute-force fit did. Lists are in (distance, fitted index) order, as
@@ -109,6 +110,11 @@ final class MetricScan implements FittedNeighbours {
      */
     static CoreDistances fittedLists(PairDistances pairs, KdTree tree, int minSamples, Execution ex) {
         int n = pairs.size(), k = Math.min(n, minSamples + 1);
+        if ((long) n * k > Integer.MAX_VALUE - 8) {
+            throw InvalidInputException.forParameter("min_samples", String.format(java.util.Locale.ROOT,
+                    "a model of %d points at min_samples %d keeps %d neighbours per point, %d in all: more than one "
+                    + "array holds; lower min_samples or fit a subsample", n, minSamples, k, (long) n * k));
+        }
         MetricScan scan = new MetricScan(pairs, tree);
         double[] rows = pairs.preparedRows();
         int d = n == 0 ? 1 : rows.length / n;

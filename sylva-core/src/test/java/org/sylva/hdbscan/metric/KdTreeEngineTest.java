@@ -105,10 +105,12 @@ class KdTreeEngineTest {
     void aMinSamplesOfEveryPointAndTwoPoints() {
         double[] x = BruteForceEngineTest.gaussian(40, 2, 22);
         FittedPoints p = new FittedPoints(x, 40, 2);
-        assertSame(new BruteForceEngine(Metric.manhattan()).spanningTree(p, 40, 1.0, threads(1)),
-                new KdTreeEngine(Metric.manhattan()).spanningTree(p, 40, 1.0, threads(2)), "min_samples = n");
+        MutualReachabilityMst all = tree(Metric.manhattan()).spanningTree(p, 40, 1.0, threads(2));
+        assertTrue(KdTreeEngine.ranOnTree(all.stageSeconds()));
+        assertSame(new BruteForceEngine(Metric.manhattan()).spanningTree(p, 40, 1.0, threads(1)), all, "min_samples = n");
         FittedPoints two = new FittedPoints(new double[] {0, 0, 3, 4}, 2, 2);
-        MutualReachabilityMst m = new KdTreeEngine(Metric.chebyshev()).spanningTree(two, 1, 1.0, threads(1));
+        MutualReachabilityMst m = tree(Metric.chebyshev()).spanningTree(two, 1, 1.0, threads(1));
+        assertTrue(KdTreeEngine.ranOnTree(m.stageSeconds()));
         assertEquals(1, m.tree().edges());
         assertEquals(4.0, m.tree().weight(0));
     }
@@ -166,6 +168,13 @@ class KdTreeEngineTest {
         double[] x = new double[n];
         for (int i = 0; i < n; i++) x[i] = r.nextInt(3) * 100 + r.nextGaussian();
         org.sylva.data.PointSet pts = org.sylva.data.PointSet.ofFloat64(n, 1, x);
+        // past the brute-force engine's limit the tree runs however little its probe finds it prunes (an engine
+        // that would send every input to brute force still runs the tree there), below it the probe decides
+        KdTreeEngine always = new KdTreeEngine(Metric.manhattan(), -1);
+        assertTrue(KdTreeEngine.ranOnTree(always.spanningTree(new FittedPoints(x, n, 1), 5, 1.0, threads(2)).stageSeconds()));
+        assertTrue(always.spanningTree(new FittedPoints(java.util.Arrays.copyOf(x, 1000), 1000, 1), 5, 1.0, threads(2))
+                .stageSeconds()
+                .containsKey(KdTreeEngine.PROBE_STAGE));
         org.sylva.hdbscan.HdbscanResult fit = Hdbscan.builder().minClusterSize(500).minSamples(5).metric(Metric.manhattan()).build()
                 .fit(pts);
         assertEquals(3, fit.clusterCount());

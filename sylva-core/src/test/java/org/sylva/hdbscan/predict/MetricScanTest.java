@@ -39,7 +39,7 @@ class MetricScanTest {
             MetricScan scan = new MetricScan(pairs, null);
             MetricScan tree = new MetricScan(pairs, KdTree.build(metric, x, n, d, CancellationToken.NEVER));
             double[] prepared = pairs.queries(q, m);
-            for (int k : new int[] {1, 6, 40}) {
+            for (int k : new int[] {1, 6, 40, 100}) {
                 NeighbourSearch.Scratch a = scan.scratch(k), b = tree.scratch(k);
                 for (int i = 0; i < m; i++) {
                     scan.nearest(prepared, i * d, a);
@@ -49,6 +49,16 @@ class MetricScanTest {
                 }
             }
         }
+    }
+
+    @Test
+    void listsMoreThanAnArrayHoldsAreRefused() {
+        int n = 46_341;   // n (n - 1 + 1) > 2^31
+        PairDistances pairs = Metric.manhattan().pairs(new double[n], n, 1);
+        org.sylva.data.InvalidInputException e = org.junit.jupiter.api.Assertions.assertThrows(
+                org.sylva.data.InvalidInputException.class, () -> MetricScan.fittedLists(pairs, null, n - 1,
+                        new Execution(1, ProgressListener.NONE, CancellationToken.NEVER)));
+        assertEquals("min_samples", e.parameter().orElseThrow());
     }
 
     @Test
