@@ -68,6 +68,14 @@ class MemoryBudgetTest {
     }
 
     @Test
+    void aKdTreeFitTheHeapCannotHoldIsRefusedUpFront() {
+        long n = Runtime.getRuntime().maxMemory() / 64;   // a few hundred bytes a point: far more than the heap
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> MemoryBudget.checkKdTree(n, 16));
+        assertTrue(e.getMessage().startsWith("a fit of " + n + " points x 16 dimensions needs about "), e.getMessage());
+        assertDoesNotThrow(() -> MemoryBudget.checkKdTree(100_000, 16));
+    }
+
+    @Test
     void aFitTheHeapCannotHoldIsRefusedUpFrontWithTheFigures() {
         long n = Runtime.getRuntime().maxMemory() / 8;   // needs far more than the whole heap
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> MemoryBudget.check(n, 61, 20));
