@@ -110,29 +110,7 @@ public final class BruteForceEngine implements HdbscanEngine {
     private static double kthSmallest(PairDistances dist, int i, double[] heap, int k) {
         int size = 0;
         int n = dist.size();
-        for (int j = 0; j < n; j++) {
-            double v = dist.between(i, j);
-            if (size < k) {
-                int c = size++;
-                while (c > 0) {   // sift up: at most log2(k) steps
-                    int parent = (c - 1) >>> 1;
-                    if (heap[parent] >= v) break;
-                    heap[c] = heap[parent];
-                    c = parent;
-                }
-                heap[c] = v;
-            } else if (v < heap[0]) {
-                int c = 0;
-                while (2 * c + 1 < k) {   // sift down: c at least doubles each step, so at most log2(k) steps
-                    int l = 2 * c + 1, r = l + 1;
-                    int big = r < k && heap[r] > heap[l] ? r : l;
-                    if (heap[big] <= v) break;
-                    heap[c] = heap[big];
-                    c = big;
-                }
-                heap[c] = v;
-            }
-        }
+        for (int j = 0; j < n; j++) size = KSmallest.offer(heap, size, k, dist.between(i, j));
         return heap[0];
     }
 

@@ -186,42 +186,9 @@ public final class KdTreeEngine implements HdbscanEngine {
             if (visited != null) visited[0] += tree.end(node) - tree.start(node);
             int from = tree.start(node), to = tree.end(node);
             dist.fromPoint(q, from, to, leaf);
-            for (int i = 0; i < to - from; i++) {
-                double v = leaf[i];
-                if (size < k) {
-                    size = heapInsert(heap, size, v);
-                } else if (v < heap[0]) {
-                    heapReplaceTop(heap, k, v);
-                }
-            }
+            for (int i = 0; i < to - from; i++) size = KSmallest.offer(heap, size, k, leaf[i]);
         }
         return heap[0];
-    }
-
-    /** Adds {@code v} to a max-heap of {@code size < k} values; returns the new size. */
-    private static int heapInsert(double[] heap, int size, double v) {
-        int c = size;
-        while (c > 0) {   // sift up: at most log2(k) steps
-            int parent = (c - 1) >>> 1;
-            if (heap[parent] >= v) break;
-            heap[c] = heap[parent];
-            c = parent;
-        }
-        heap[c] = v;
-        return size + 1;
-    }
-
-    /** Replaces the largest of a full max-heap of {@code k} values by the smaller {@code v}. */
-    private static void heapReplaceTop(double[] heap, int k, double v) {
-        int c = 0;
-        while (2 * c + 1 < k) {   // sift down: c at least doubles each step
-            int l = 2 * c + 1, r = l + 1;
-            int big = r < k && heap[r] > heap[l] ? r : l;
-            if (heap[big] <= v) break;
-            heap[c] = heap[big];
-            c = big;
-        }
-        heap[c] = v;
     }
 
     /**
