@@ -47,13 +47,16 @@ public final class KdTree {
     private final int[] start;
     private final int[] end;
     private final int[] right;
+    /** Partition passes per level of a median search before its heap sort ({@link #MAX_PASSES_FACTOR}). */
+    private final int passFactor;
     private final double[] lo;
     private final double[] hi;
     /** Smallest input row index below each node (the tie order's side of a bound). */
     private final int[] minRow;
     private final int nodes;
 
-    private KdTree(Metric metric, int n, int d, int[] order, double[] sorted, int nodes) {
+    private KdTree(Metric metric, int n, int d, int[] order, double[] sorted, int nodes, int passFactor) {
+        this.passFactor = passFactor;
         this.kind = metric.kind();
         this.p = metric.p();
         this.invP = 1.0 / p;
@@ -85,6 +88,15 @@ public final class KdTree {
      * @throws IllegalArgumentException for a metric the tree does not bound, or a shape that does not fit
      */
     public static KdTree build(Metric metric, double[] rows, int n, int d, CancellationToken cancel) {
+        return build(metric, rows, n, d, cancel, MAX_PASSES_FACTOR);
+    }
+
+    /**
+     * As {@link #build(Metric, double[], int, int, CancellationToken)}, each median search allowed
+     * {@code passFactor * log2(m)} partition passes before its heap sort (tests: 0, every search past its
+     * first passes heap-sorted, which must make the same nodes).
+     */
+    static KdTree build(Metric metric, double[] rows, int n, int d, CancellationToken cancel, int passFactor) {
         if (!bounds(metric)) throw new IllegalArgumentException("a k-d tree does not bound the metric " + metric.describe());
         if (n < 1 || d < 1 || (long) n * d != rows.length) {
             throw new IllegalArgumentException(rows.length + " values for n = " + n + ", d = " + d);
@@ -93,7 +105,7 @@ public final class KdTree {
         for (int i = 0; i < n; i++) order[i] = i;
         int count = countNodes(n);
         double[] sorted = new double[n * d];
-        KdTree t = new KdTree(metric, n, d, order, sorted, count);
+        KdTree t = new KdTree(metric, n, d, order, sorted, count, passFactor);
         int made = t.split(rows, 0, n, 0, 0, cancel);
         if (made != count) throw new IllegalStateException(made + " nodes made, " + count + " counted");
         for (int i = 0; i < n; i++) System.arraycopy(rows, order[i] * d, sorted, i * d, d);
@@ -156,7 +168,7 @@ public final class KdTree {
      */
     private void select(double[] rows, int axis, int from, int to, int k) {
         int lo0 = from, hi0 = to - 1;
-        int maxPasses = MAX_PASSES_FACTOR * (32 - Integer.numberOfLeadingZeros(to - from)) + 8;
+        int maxPasses = passFactor * (32 - Integer.numberOfLeadingZeros(to - from));
         for (int pass = 0; pass < maxPasses && lo0 < hi0; pass++) {
             int m = lo0 + (hi0 - lo0) / 2;
             // median of three to lo0 .. m .. hi0, then the pivot (the median) moved to hi0

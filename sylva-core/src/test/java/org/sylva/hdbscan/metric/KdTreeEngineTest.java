@@ -93,7 +93,7 @@ class KdTreeEngineTest {
             FittedPoints p = new FittedPoints(x, n, d);
             for (double alpha : new double[] {0.7, 1.3}) {
                 MutualReachabilityMst want = new BruteForceEngine(m).spanningTree(p, 5, alpha, threads(1));
-                for (int t : new int[] {1, 2, 3}) {
+                for (int t : new int[] {1, 2, 3, 5}) {
                     assertSame(want, tree(m).spanningTree(p, 5, alpha, threads(t)),
                             m.describe() + ", alpha " + alpha + ", threads " + t);
                 }

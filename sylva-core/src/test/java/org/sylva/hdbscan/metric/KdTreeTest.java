@@ -101,6 +101,27 @@ class KdTreeTest {
     }
 
     @Test
+    void theMedianSearchsHeapSortMakesTheSameNodes() {
+        int n = 3000, d = 3;
+        double[] x = BruteForceEngineTest.grid(n, d, 33);   // many equal coordinates: only row indices order them
+        KdTree quick = KdTree.build(Metric.manhattan(), x, n, d, CancellationToken.NEVER);
+        KdTree heap = KdTree.build(Metric.manhattan(), x, n, d, CancellationToken.NEVER, 0);
+        assertEquals(quick.nodes(), heap.nodes());
+        for (int node = 0; node < quick.nodes(); node++) {
+            assertEquals(quick.start(node), heap.start(node));
+            assertEquals(quick.end(node), heap.end(node));
+            assertEquals(quick.minRow(node), heap.minRow(node));
+            if (!quick.isLeaf(node)) continue;
+            java.util.Set<Integer> a = new java.util.HashSet<>(), b = new java.util.HashSet<>();
+            for (int i = quick.start(node); i < quick.end(node); i++) {
+                a.add(quick.row(i));
+                b.add(heap.row(i));
+            }
+            assertEquals(a, b, "leaf " + node);
+        }
+    }
+
+    @Test
     void refusesWhatItCannotBound() {
         assertThrows(IllegalArgumentException.class,
                 () -> KdTree.build(Metric.cosine(), new double[4], 2, 2, CancellationToken.NEVER));
