@@ -10,6 +10,7 @@ import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.engine.FittedPoints;
 import org.sylva.hdbscan.engine.HdbscanEngine;
 import org.sylva.hdbscan.engine.MutualReachabilityMst;
+import org.sylva.hdbscan.engine.StageKernels;
 import org.sylva.hdbscan.mst.EdgeOrder;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.kernels.BlockedRows;
@@ -51,8 +52,12 @@ public final class BruteForceEngine implements HdbscanEngine {
     private static final int PARALLEL_MIN = 4 * CHUNK;
     private static final long REPORT_NANOS = 100_000_000L;
 
-    /** Positions of the rows one core-distance tile covers. */
-    private static final int TILE = 1024;
+    /** Pair coordinates {@code n^2 d} from which a fresh JVM runs the vector kernel (measured in BENCHMARKS.md). */
+    static final double COLD_VECTOR_WORK = 4e9;
+    /** Most positions of the rows one core-distance tile covers. */
+    private static final int MAX_TILE = 2048;
+    /** Bytes of rows one core-distance tile covers at most (a share of a core's cache). */
+    private static final long TILE_BYTES = 256 * 1024;
 
     private final Metric metric;
     /** The kernel every fit runs, or {@code null}: chosen per fit ({@link #kernelFor}). */
@@ -68,9 +73,14 @@ public final class BruteForceEngine implements HdbscanEngine {
         this.kernel = kernel;
     }
 
-    /** The kernel a fit of {@code n} points of {@code d} coordinates runs: the vector one where usable. */
+    /**
+     * The kernel a fit of {@code n} points of {@code d} coordinates runs: the vector one where usable, except
+     * in a fresh JVM for fewer than {@link #COLD_VECTOR_WORK} pair coordinates {@code n^2 d}, where compiling the
+     * vector kernel costs more than it saves (the same reasoning as {@link StageKernels}).
+     */
     static MetricKernel kernelFor(int n, int d) {
-        return KernelProvider.get().bestMetric();
+        KernelProvider kp = KernelProvider.get();
+        return StageKernels.longLived() || (double) n * n * d >= COLD_VECTOR_WORK ? kp.bestMetric() : kp.scalarMetric();
     }
 
     public Metric metric() {
@@ -112,7 +122,12 @@ public final class BruteForceEngine implements HdbscanEngine {
         return new MutualReachabilityMst(core, tree, times);
     }
 
-    /** The {@code k}-th smallest distance from each point (itself included at 0). */
+    /**
+     * The {@code k}-th smallest distance from each point (itself included at 0). A unit of {@link #CHUNK}
+     * points runs through the rows tile by tile, each tile small enough to stay in the core's cache while
+     * every point of the unit, four at a time, is measured against it: the rows are read from memory once
+     * per unit rather than once per four points.
+     */
     static double[] coreDistances(PairDistances dist, int k, ParallelWork work, Execution ex, MetricKernel kernel) {
         MetricKernel.Form form = dist.kernelForm();
         if (form == null) return coreDistances(dist, k, work, ex);
@@ -120,39 +135,38 @@ public final class BruteForceEngine implements HdbscanEngine {
         double[] x = dist.preparedRows();
         int w = kernel.blockWidth();
         BlockedRows rows = BlockedRows.of(x, 0, n, d, w);
-        int tileBlocks = Math.max(1, TILE / w), stride = tileBlocks * w, blocks = rows.blockCount();
-        int q = MetricKernel.MAX_QUERIES;
+        int tileBlocks = (int) Math.max(1, Math.min(MAX_TILE / w, TILE_BYTES / (8L * d * w)));
+        int blocks = rows.blockCount(), q = MetricKernel.MAX_QUERIES;
         double[] core = new double[n];
-        double[][] tiles = new double[work.threads()][q * stride];
-        double[][][] heaps = new double[work.threads()][q][k];
+        double[][] tiles = new double[work.threads()][q * tileBlocks * w];
+        double[][][] heaps = new double[work.threads()][CHUNK][k];
         int[][] offsets = new int[work.threads()][q];
-        int[][] sizes = new int[work.threads()][q];
+        int[][] sizes = new int[work.threads()][CHUNK];
         int units = (n + CHUNK - 1) / CHUNK;
         work.run(units, CoreDistances.STAGE, ex.progress(), ex.cancel(), (worker, unit) -> {
             double[] tile = tiles[worker];
+            double[][] heap = heaps[worker];
             int[] off = offsets[worker], size = sizes[worker];
-            int end = Math.min(n, (unit + 1) * CHUNK);
-            for (int i = unit * CHUNK; i < end; i += q) {
-                int nq = Math.min(q, end - i);
-                for (int r = 0; r < nq; r++) {
-                    off[r] = (i + r) * d;
-                    size[r] = 0;
-                }
-                for (int from = 0; from < blocks; from += tileBlocks) {
-                    int to = Math.min(blocks, from + tileBlocks);
-                    int first = from * w, width = (to - from) * w, count = Math.min(n, to * w) - first;
+            int start = unit * CHUNK, end = Math.min(n, start + CHUNK);
+            java.util.Arrays.fill(size, 0);
+            for (int from = 0; from < blocks; from += tileBlocks) {
+                int to = Math.min(blocks, from + tileBlocks);
+                int first = from * w, width = (to - from) * w, count = Math.min(n, to * w) - first;
+                for (int i = start; i < end; i += q) {
+                    int nq = Math.min(q, end - i);
+                    for (int r = 0; r < nq; r++) off[r] = (i + r) * d;
                     kernel.distances(form, x, off, nq, rows, from, to, tile);
                     for (int r = 0; r < nq; r++) {
-                        int o = r * width, self = i + r - first;
+                        int o = r * width, self = i + r - first, h = i + r - start;
                         if (self >= 0 && self < count) tile[o + self] = 0.0;   // itself at 0, as between(a, a)
-                        double[] heap = heaps[worker][r];
-                        int s = size[r];
-                        for (int c = 0; c < count; c++) s = KSmallest.offer(heap, s, k, tile[o + c]);
-                        size[r] = s;
+                        double[] hp = heap[h];
+                        int s = size[h];
+                        for (int c = 0; c < count; c++) s = KSmallest.offer(hp, s, k, tile[o + c]);
+                        size[h] = s;
                     }
                 }
-                for (int r = 0; r < nq; r++) core[i + r] = heaps[worker][r][0];
             }
+            for (int i = start; i < end; i++) core[i] = heap[i - start][0];
         });
         return core;
     }
@@ -297,17 +311,25 @@ public final class BruteForceEngine implements HdbscanEngine {
                 for (int i = start; i < end; i++) dq[i - start] = dist.between(joined, rest[i]);
             }
             double cj = core[joined];
-            int best = start;
+            int best = start, bq = -1, bf = -1;   // the chunk's lightest offer so far, kept in registers
+            double bw = Double.POSITIVE_INFINITY;
             for (int i = start; i < end; i++) {
                 int q = rest[i];
                 double dqi = dq[i - start];
                 if (divide) dqi /= alpha;
                 double w = Math.max(Math.max(cj, core[q]), dqi);
-                if (EdgeOrder.less(w, joined, q, bestW[q], bestFrom[q], q)) {
-                    bestW[q] = w;
-                    bestFrom[q] = joined;
+                double wq = bestW[q];
+                int fq = bestFrom[q];
+                if (EdgeOrder.less(w, joined, q, wq, fq, q)) {
+                    wq = bestW[q] = w;
+                    fq = bestFrom[q] = joined;
                 }
-                if (i != best && lighter(i, best, rest, bestW, bestFrom)) best = i;
+                if (bq < 0 || EdgeOrder.less(wq, fq, q, bw, bf, bq)) {
+                    best = i;
+                    bw = wq;
+                    bf = fq;
+                    bq = q;
+                }
             }
             return best;
         }
