@@ -221,6 +221,12 @@ def test_works_without_scikit_learn(tmp_path):
     assert out.stdout.strip() == "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)"
 
 
+def test_every_default_scikit_learn_has_is_its_default():
+    skc = pytest.importorskip("sklearn.cluster")
+    theirs, ours = skc.HDBSCAN().get_params(), sylva.HDBSCAN().get_params()
+    assert {k: v for k, v in ours.items() if k in theirs} == theirs
+
+
 def test_what_scikit_learn_takes_is_taken_alike():
     skc = pytest.importorskip("sklearn.cluster")
     X = blobs(300, 3, 3, 11)
