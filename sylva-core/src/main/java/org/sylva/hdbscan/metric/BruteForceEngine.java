@@ -78,7 +78,7 @@ public final class BruteForceEngine implements HdbscanEngine {
      * in a fresh JVM for fewer than {@link #COLD_VECTOR_WORK} pair coordinates {@code n^2 d}, where compiling the
      * vector kernel costs more than it saves (the same reasoning as {@link StageKernels}).
      */
-    static MetricKernel kernelFor(int n, int d) {
+    public static MetricKernel kernelFor(int n, int d) {
         KernelProvider kp = KernelProvider.get();
         return StageKernels.longLived() || (double) n * n * d >= COLD_VECTOR_WORK ? kp.bestMetric() : kp.scalarMetric();
     }
