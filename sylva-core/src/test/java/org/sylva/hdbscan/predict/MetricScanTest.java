@@ -2,6 +2,7 @@ package org.sylva.hdbscan.predict;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,8 @@ class MetricScanTest {
         int n = 1100, d = 20, m = 60;
         double[] x = grid(n, d, 4);
         double[] q = grid(m, d, 5);
+        SplittableRandom r = new SplittableRandom(1);
+        for (int j = 0; j < d; j++) x[17 * d + j] = r.nextInt(5) + 0.25 * r.nextInt(3);   // 1 - u.u is not 0 for it
         System.arraycopy(x, 17 * d, q, 3 * d, d);   // new point 3 is fitted row 17
         Execution ex = new Execution(2, ProgressListener.NONE, CancellationToken.NEVER);
         for (Metric metric : new Metric[] {Metric.cosine(), Metric.manhattan(), Metric.chebyshev()}) {
@@ -102,6 +105,9 @@ class MetricScanTest {
                                 metric.describe() + " " + kernel.name() + " k " + k + " point " + i);
                     }
                     if (metric.equals(Metric.cosine())) {
+                        double dot = 0;
+                        for (int j = 0; j < d; j++) dot += prepared[3 * d + j] * prepared[3 * d + j];
+                        assertTrue(1 - dot != 0, "the arithmetic alone would not give 0 here");
                         scan.nearest(prepared, 3 * d, s);
                         assertEquals(0.0, s.dist[0]);
                         assertEquals(17, s.index[0]);
