@@ -192,7 +192,9 @@ final class HdbscanCommand implements Callable<Integer> {
         waveformOptions.declare(m);
         m.option(boolean.class, v -> json = v, "--json")
                 .description("Print a machine-readable summary on stdout (one JSON line; parameters typed as "
-                        + "scikit-learn's, null for None, \"inf\" for an infinite number).");
+                        + "scikit-learn's, null for None, \"inf\" for an infinite "
+                        + "number). Where stdout cannot be written (a full device, a closed pipe) the exit status is 2, "
+                        + "but the outputs, in place by then, stay complete: only the summary is lost.");
         run.declare(m);
         spec = m.spec();
         return spec;

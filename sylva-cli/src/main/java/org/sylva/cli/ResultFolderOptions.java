@@ -34,7 +34,8 @@ final class ResultFolderOptions {
                         + "and put in place last, marks the folder complete (sylva verify DIR).");
         OutputFormat.declare(m, v -> format = v);
         m.option(boolean.class, v -> json = v, "--json")
-                .description("Print a machine-readable summary on stdout (one JSON line).");
+                .description("Print a machine-readable summary on stdout (one JSON line). Where stdout cannot be "
+                        + "written the exit status is 2, but the outputs, in place by then, stay complete.");
     }
 
     /** Every file name of {@code outputs} in every format: names no other file given may take in {@code --out}. */
