@@ -1,21 +1,25 @@
 """HDBSCAN fits under another metric than Euclidean, side by side with the `hdbscan` package, in one run.
 
-For each FILE (.npy of float64 points) times, with --metric manhattan or chebyshev:
+For each FILE (.npy of float64 points) times, with --metric manhattan, chebyshev or cosine:
 - Sylva warm: `sylva bench hdbscan FILE --metric M` (medians after its warm-up, in process);
 - Sylva cold: `sylva hdbscan FILE --metric M --out ...`, one process per run, wall clock;
 - the `hdbscan` package's exact Borůvka on a KD-tree (`boruvka_kdtree`, `approx_min_span_tree=False`,
   `core_dist_n_jobs` = --threads, min_samples S - 1 in its convention), fit() in this process, after one
-  untimed fit;
-- with --sklearn, scikit-learn's HDBSCAN (`algorithm="kd_tree"`, n_jobs = --threads) the same way.
+  untimed fit; for cosine, which no tree of its takes, its `generic` algorithm (the full distance matrix,
+  then Prim);
+- with --sklearn, scikit-learn's HDBSCAN (`algorithm="kd_tree"`, for cosine `"brute"`, n_jobs = --threads)
+  the same way.
 Then checks that the package's spanning tree has Sylva's sorted edge weights, bitwise (scikit-learn does not
 expose its tree); where its Borůvka's differ, its exact Prim (`prims_kdtree`, untimed) decides which tree is
-the minimum. Prints one table of medians and ratios (peer time / Sylva warm time).
+the minimum. For cosine the package's distances come from BLAS dot products, summed in another order than
+Sylva's, so the weights are compared within 1e-12. Prints one table of medians and ratios (peer time /
+Sylva warm time).
 
 The package is not part of this repository: build it from its public sources outside it (see
 scripts/peer-build.sh) and pass its folder's parent as --peers-dir (default $SYLVA_PEERS or /tmp/peers).
 Minkowski is left out: the package's KD-tree algorithms fit with p = 2 whatever p is asked.
 
-usage: python3 scripts/metric-fit-bench.py FILE.npy [FILE.npy ...] --metric manhattan
+usage: python3 scripts/metric-fit-bench.py FILE.npy [FILE.npy ...] --metric manhattan|chebyshev|cosine
                                            [--min-cluster-size 20] [--min-samples S] [--repeat 3]
                                            [--threads 2] [--sklearn] [--peers-dir DIR] [--sylva ./sylva]
 """
@@ -67,7 +71,7 @@ def timed_fits(make, X, repeat):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--metric", required=True, choices=["manhattan", "chebyshev"])
+    ap.add_argument("--metric", required=True, choices=["manhattan", "chebyshev", "cosine"])
     ap.add_argument("--min-cluster-size", type=int, default=20)
     ap.add_argument("--min-samples", type=int)
     ap.add_argument("--repeat", type=int, default=3)
@@ -87,12 +91,17 @@ def main():
         warm, header = sylva_warm(a.sylva, path, a.metric, a.min_cluster_size, ms, a.repeat, a.threads)
         with tempfile.TemporaryDirectory() as work:
             cold, weights = sylva_cold(a.sylva, path, a.metric, a.min_cluster_size, ms, a.repeat, a.threads, work)
+        cosine = a.metric == "cosine"
         peer, est = timed_fits(lambda: hdbscan.HDBSCAN(min_cluster_size=a.min_cluster_size, min_samples=ms - 1,
-                                                       metric=a.metric, algorithm="boruvka_kdtree",
+                                                       metric=a.metric,
+                                                       algorithm="generic" if cosine else "boruvka_kdtree",
                                                        approx_min_span_tree=False, gen_min_span_tree=True,
                                                        core_dist_n_jobs=a.threads), X, a.repeat)
         peer_w = np.sort(est.minimum_spanning_tree_.to_numpy()[:, 2])
-        same = "yes" if np.array_equal(peer_w, weights) else None
+        if cosine:
+            same = "within 1e-12" if np.allclose(peer_w, weights, rtol=0, atol=1e-12) else "NO"
+        else:
+            same = "yes" if np.array_equal(peer_w, weights) else None
         if same is None:
             # the package's Prim on the same KD-tree core distances (exact, slower), untimed: is Sylva's tree or
             # the package's Borůvka tree the minimum?
@@ -107,7 +116,8 @@ def main():
         if a.sklearn:
             from sklearn.cluster import HDBSCAN
             sk, est = timed_fits(lambda: HDBSCAN(min_cluster_size=a.min_cluster_size, min_samples=ms, metric=a.metric,
-                                                 algorithm="kd_tree", n_jobs=a.threads), X, a.repeat)
+                                                 algorithm="brute" if cosine else "kd_tree", n_jobs=a.threads),
+                                 X, a.repeat)
             row += [sk, sk / warm]
         rows.append(row)
         print("#", header, flush=True)

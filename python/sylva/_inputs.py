@@ -8,8 +8,6 @@ import numpy as np
 
 #: Element types float32 holds exactly: sent as float32, as ``sylva hdbscan`` reads them from a .npy.
 FLOAT32_EXACT = {np.dtype(t) for t in ("float32", "float16", "int8", "int16", "uint8", "uint16", "bool")}
-#: Integers beyond this magnitude are not all float64 values: refused, as the CLI refuses them.
-MAX_EXACT_INT = 2 ** 53
 
 
 def from_torch(x):
@@ -37,10 +35,18 @@ def fit_dtype(X: np.ndarray) -> np.ndarray:
     if X.dtype in FLOAT32_EXACT:
         return np.ascontiguousarray(X, dtype="<f4")
     if X.dtype.kind in "iu" and X.size:
-        big = np.abs(X.astype(np.float64)).max() if X.dtype.kind == "i" else float(X.max())
-        if big > MAX_EXACT_INT:
-            raise ValueError(f"an integer coordinate of magnitude {big:.17g} is beyond 2^53, where float64 "
-                             "cannot hold every integer; convert the data yourself if rounding is acceptable")
+        # An integer float64 cannot hold (beyond 2^53 in magnitude, not every one) is refused, naming it, as
+        # ``sylva hdbscan`` refuses it in a .npy; one it holds exactly (2^60, say) is taken.
+        f = X.astype(np.float64)
+        limit = 2.0 ** (8 * X.dtype.itemsize - (1 if X.dtype.kind == "i" else 0))
+        below = f < limit
+        with np.errstate(invalid="ignore"):
+            exact = below & (np.where(below, f, 0).astype(X.dtype) == X)
+        if not exact.all():
+            at = tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(~exact)[0]), X.shape))
+            raise ValueError(f"{X.dtype} value {int(X[at])} at {at} is not exactly representable as float64 "
+                             "(integers beyond 2^53 = 9007199254740992 in magnitude are not all); convert the data "
+                             "yourself if rounding is acceptable")
     return np.ascontiguousarray(X, dtype="<f8")
 
 

@@ -1,6 +1,9 @@
 """Sparse distance graphs for ``HDBSCAN(metric="precomputed")``.
 
+>>> import sylva
+>>> from sklearn.datasets import make_blobs
 >>> from sklearn.neighbors import kneighbors_graph
+>>> X, _ = make_blobs(300, centers=3, random_state=0)
 >>> G = sylva.symmetric_graph(kneighbors_graph(X, 15, mode="distance", include_self=True))
 >>> labels = sylva.HDBSCAN(metric="precomputed", min_samples=10).fit_predict(G)
 """

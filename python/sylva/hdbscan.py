@@ -139,7 +139,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         Threads of the engine (None or -1: every core; -2: all but one, as joblib counts). The result
         does not depend on it.
     copy : bool or "warn"
-        Ignored: the input is never modified ("warn", scikit-learn 1.9's default, is taken too).
+        Ignored: the input is never modified. The default is scikit-learn 1.9's, "warn", without its warning.
     prediction_data : bool
         Keep what prediction needs (the ``hdbscan`` package's ``prediction_data=True``), for
         :func:`sylva.approximate_predict`, :func:`sylva.approximate_predict_scores`,
@@ -208,7 +208,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
                  max_cluster_size=None, metric="euclidean", metric_params=None, alpha=1.0, algorithm="auto",
                  leaf_size=40, n_jobs=None, cluster_selection_method="eom", allow_single_cluster=False,
-                 store_centers=None, copy=False, prediction_data=False, backend="auto"):
+                 store_centers=None, copy="warn", prediction_data=False, backend="auto"):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.cluster_selection_epsilon = cluster_selection_epsilon

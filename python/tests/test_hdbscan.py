@@ -183,8 +183,13 @@ def test_bad_input_is_a_value_error():
         sylva.HDBSCAN(min_cluster_size=9).fit(blobs(8, 2, 1, 1))
     with pytest.raises(ValueError):
         sylva.HDBSCAN().fit(np.zeros((4, 2, 2)))
-    with pytest.raises(ValueError, match="2\\^53"):
-        sylva.HDBSCAN(min_cluster_size=2).fit(np.array([[0], [2 ** 60], [5]], dtype=np.int64))
+    # as sylva hdbscan reads a .npy: an integer float64 cannot hold is refused, naming it; one it holds is taken
+    for big, dtype in [(2 ** 53 + 1, np.int64), (2 ** 63 - 1, np.int64), (2 ** 53 + 1, np.uint64)]:
+        with pytest.raises(ValueError, match=f"{dtype.__name__} value {big} at \\(1, 0\\) is not exactly representable"):
+            sylva.HDBSCAN(min_cluster_size=2).fit(np.array([[0], [big], [5], [6]], dtype=dtype))
+    exact = np.array([[0], [2 ** 60], [5], [6]], dtype=np.int64)
+    np.testing.assert_array_equal(sylva.HDBSCAN(min_cluster_size=2).fit_predict(exact),
+                                  sylva.HDBSCAN(min_cluster_size=2).fit_predict(exact.astype(np.float64)))
 
 
 def test_counts_beyond_a_java_int_act_as_scikit_learns_do():
@@ -214,6 +219,12 @@ def test_works_without_scikit_learn(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)"
+
+
+def test_every_default_scikit_learn_has_is_its_default():
+    skc = pytest.importorskip("sklearn.cluster")
+    theirs, ours = skc.HDBSCAN().get_params(), sylva.HDBSCAN().get_params()
+    assert {k: v for k, v in ours.items() if k in theirs} == theirs
 
 
 def test_what_scikit_learn_takes_is_taken_alike():

@@ -31,10 +31,11 @@ final class CutCommand implements Callable<Integer> {
                 .unsorted()
                 .header("The flat DBSCAN* clustering of a saved HDBSCAN model at one distance.")
                 .description("Reads a model saved by 'sylva hdbscan --save-model' and writes into --out the labels "
-                        + "of the DBSCAN* clustering at --distance, one per input row of the fit, as the hdbscan "
-                        + "package's dbscan_clustering(cut_distance, min_cluster_size) gives them: points joined by "
+                        + "of the DBSCAN* clustering at --distance, one per input row of the fit: the partition the "
+                        + "hdbscan package's dbscan_clustering(cut_distance, min_cluster_size) gives (points joined by "
                         + "spanning-tree edges of mutual-reachability distance below the cut, components smaller "
-                        + "than --min-cluster-size noise (-1), clusters numbered by their smallest row; rows left "
+                        + "than --min-cluster-size noise, -1), its clusters numbered by their smallest row, where the "
+                        + "package numbers them otherwise; rows left "
                         + "out of the fit keep -2 / -3. Exact: the fit's spanning tree is stored in the model "
                         + "(format version 2 to 5; a version 1 model is refused). For a --pca model the distance is "
                         + "between principal-component scores, as the fit's.")

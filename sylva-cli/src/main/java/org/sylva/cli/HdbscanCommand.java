@@ -96,7 +96,8 @@ final class HdbscanCommand implements Callable<Integer> {
                 .description("Output directory (created if needed). Files an earlier run wrote there under Sylva's "
                         + "names that this run does not write (labels.csv after --format npy, report.html without "
                         + "--report there, ...), and the files the earlier run's manifest names (another command's "
-                        + "outputs), are removed once the new outputs are in place; other files are left alone. A "
+                        + "outputs), are removed once the new outputs are in place; files whose names a user chose "
+                        + "(--save-model, --report) and other files are left alone. A "
                         + "second run into the same DIR while this one runs is refused at once (lock file "
                         + ".sylva.lock, removed at the end); an output name taken by anything but a regular file "
                         + "(directory, link, FIFO, device) is refused before the fit. The manifest sylva-run.json, "
@@ -191,7 +192,9 @@ final class HdbscanCommand implements Callable<Integer> {
         waveformOptions.declare(m);
         m.option(boolean.class, v -> json = v, "--json")
                 .description("Print a machine-readable summary on stdout (one JSON line; parameters typed as "
-                        + "scikit-learn's, null for None, \"inf\" for an infinite number).");
+                        + "scikit-learn's, null for None, \"inf\" for an infinite "
+                        + "number). Where stdout cannot be written (a full device, a closed pipe) the exit status is 2, "
+                        + "but the outputs, in place by then, stay complete: only the summary is lost.");
         run.declare(m);
         spec = m.spec();
         return spec;

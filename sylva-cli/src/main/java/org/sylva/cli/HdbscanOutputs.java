@@ -141,7 +141,7 @@ final class HdbscanOutputs {
                         centers.dimensions())));
             }
             if (model != null) {
-                g.write(modelFile, model::writeTo);
+                g.writeChosen(modelFile, model::writeTo);
                 written.add(modelFile);
             }
             if (report != null) {

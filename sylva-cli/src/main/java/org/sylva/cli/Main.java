@@ -182,7 +182,8 @@ public final class Main {
         }
         if (out.checkError()) {   // flushes, then tells whether any write to stdout failed
             err.println("sylva: error: standard output could not be written (a full device or a closed pipe?): "
-                    + "what this command printed there is lost or incomplete");
+                    + "what this command printed there is lost or incomplete; the files it wrote, if any, are in "
+                    + "place and complete (sylva verify DIR)");
             if (code == ExitStatus.OK) code = ExitStatus.ERROR;
         }
         if (code != ExitStatus.OK) context.directories().removeEmpty();   // only empty ones: outputs stay

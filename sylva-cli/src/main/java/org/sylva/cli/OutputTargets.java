@@ -100,7 +100,7 @@ final class OutputTargets {
     static void refuseOverlaps(Path out, Collection<String> outputs, List<OptionFile> written, List<OptionFile> read)
             throws IOException {
         // and what the folder's manifest names: the commit removes those files when this run does not write them
-        List<String> names = union(outputs, org.sylva.io.ResultFolder.namedFiles(out));
+        List<String> names = union(outputs, org.sylva.io.ResultFolder.earlierOutputs(out));
         List<OptionFile> w = written.stream().filter(f -> f.path() != null).toList();
         for (int i = 0; i < w.size(); i++) {
             for (int j = i + 1; j < w.size(); j++) {

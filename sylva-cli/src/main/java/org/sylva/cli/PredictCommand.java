@@ -84,6 +84,11 @@ final class PredictCommand implements Callable<Integer> {
                 new OutputTargets.OptionFile("input", input == null || input.equals("-") ? null : Path.of(input))));
         HdbscanModel m = HdbscanModel.load(model);
         PointSet points = newPoints(m, model, input, shape, err, context);
+        if (!m.predictsClusters()) {
+            err.println("sylva: warning: the model's condensed tree never splits (its fit found " + m.clusterCount()
+                    + (m.clusterCount() == 1 ? " cluster, the root" : " clusters") + "), so every new point is "
+                    + "labelled noise, as the hdbscan package's approximate_predict does");
+        }
         Prediction p;
         Membership soft;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {

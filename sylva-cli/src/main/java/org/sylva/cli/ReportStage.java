@@ -38,7 +38,7 @@ final class ReportStage {
     static Throwable stage(AtomicOutput.Group group, Path report, Renderer renderer) {
         try {
             byte[] bytes = renderer.render().getBytes(StandardCharsets.UTF_8);
-            group.write(report, o -> o.write(bytes));
+            group.writeChosen(report, o -> o.write(bytes));
             return null;
         } catch (CancelledException e) {
             throw e;

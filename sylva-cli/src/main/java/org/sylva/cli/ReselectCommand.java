@@ -128,7 +128,7 @@ final class ReselectCommand implements Callable<Integer> {
                 written.add(format.stage(g, out, HdbscanOutputs.FITTED_ROWS, NpyArray.ofInt32(rows, rows.length)));
             }
             if (saveModel != null) {
-                g.write(saveModel, re::writeTo);
+                g.writeChosen(saveModel, re::writeTo);
                 written.add(saveModel);
             }
             context.cancel().throwIfCancelled();

@@ -30,11 +30,12 @@ final class ResultFolderOptions {
                 .paramLabel("DIR")
                 .description("Output directory (created if needed; a second run into it while this one runs is "
                         + "refused at once). The files an earlier run's manifest names that this run does not write "
-                        + "are removed, and named. The manifest sylva-run.json, removed before the new files land "
+                        + "are removed, and named, except those whose names a user chose (--save-model, --report). The manifest sylva-run.json, removed before the new files land "
                         + "and put in place last, marks the folder complete (sylva verify DIR).");
         OutputFormat.declare(m, v -> format = v);
         m.option(boolean.class, v -> json = v, "--json")
-                .description("Print a machine-readable summary on stdout (one JSON line).");
+                .description("Print a machine-readable summary on stdout (one JSON line). Where stdout cannot be "
+                        + "written the exit status is 2, but the outputs, in place by then, stay complete.");
     }
 
     /** Every file name of {@code outputs} in every format: names no other file given may take in {@code --out}. */

@@ -62,6 +62,7 @@ final class SampleWeightFile {
             String line;
             for (int lineNo = 1; (line = r.readLine()) != null; lineNo++) {
                 if ((lineNo & (CHECK_EVERY - 1)) == 0) cancel.throwIfCancelled();
+                if (lineNo == 1 && line.startsWith("\uFEFF")) line = line.substring(1);   // a UTF-8 byte order mark
                 String s = line.strip();
                 if (s.isEmpty()) {
                     if (blankFrom < 0) blankFrom = lineNo;

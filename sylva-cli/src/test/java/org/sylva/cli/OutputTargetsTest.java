@@ -151,6 +151,9 @@ class OutputTargetsTest {
         String err = Files.readString(tmp.resolve("err"));
         assertEquals(ExitStatus.ERROR, p.exitValue(), err);
         assertTrue(err.contains("sylva: error: standard output could not be written"), err);
+        assertTrue(err.contains("the files it wrote, if any, are in place and complete"), err);
+        assertEquals("complete", Cli.run("verify", tmp.resolve("out").toString()).out().split(":")[0].strip(),
+                "the outputs stay, as --json's help says");
     }
 
     @Test

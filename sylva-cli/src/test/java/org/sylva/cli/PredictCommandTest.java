@@ -96,6 +96,22 @@ class PredictCommandTest {
                 && j.out().contains("\"n_noise\": " + noise), j.out());
     }
 
+    /** A model whose tree never splits labels every new point noise, as the package's does, and says so. */
+    @Test
+    void aModelThatCannotLabelAnythingSaysSo(@TempDir Path tmp) throws IOException {
+        Path blob = TestData.writeNpy(TestData.blob(300, 2, 5), tmp.resolve("blob.npy"));
+        Path m = tmp.resolve("one.model");
+        Cli.run("hdbscan", blob.toString(), "--allow-single-cluster", "--min-cluster-size", "200", "--out",
+                tmp.resolve("fit").toString(), "--save-model", m.toString(), "-q").assertOk();
+        assertEquals(1, HdbscanModel.load(m).clusterCount());
+        Cli.Result r = Cli.run("predict", m.toString(), blob.toString(), "--out", tmp.resolve("p").toString()).assertOk();
+        assertTrue(r.err().contains("sylva: warning: the model's condensed tree never splits (its fit found 1 cluster, "
+                + "the root), so every new point is labelled noise"), r.err());
+        assertTrue(Arrays.stream(Npy.read(tmp.resolve("p").resolve("labels.npy")).toInt32()).allMatch(l -> l == -1));
+        Cli.Result fine = Cli.run("predict", model.toString(), freshNpy.toString(), "--out", tmp.resolve("q").toString());
+        assertTrue(!fine.assertOk().err().contains("warning"), fine.err());
+    }
+
     @Test
     void csvOutputAndCsvInput(@TempDir Path tmp) throws IOException {
         Path csv = TestData.writeCsv(fresh, tmp.resolve("fresh.csv"), ',', true);

@@ -46,9 +46,11 @@ class SampleWeightOptionTest {
         StringBuilder sb = new StringBuilder();
         for (int v : w) sb.append(v).append(".0\n");
         Files.writeString(wTxt, sb.append("\n"));
+        Path wBom = tmp.resolve("w-bom.txt");   // as an editor on Windows saves it: a byte order mark, CRLF
+        Files.writeString(wBom, "\uFEFF" + sb.toString().replace("\n", "\r\n"));
         HdbscanResult want = Hdbscan.builder().minClusterSize(10).threads(2).build().fit(p, SampleWeights.of(w));
 
-        for (Path wf : new Path[] {wNpy, wTxt}) {
+        for (Path wf : new Path[] {wNpy, wTxt, wBom}) {
             Path out = tmp.resolve("out-" + wf.getFileName());
             Cli.Result r = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", out.toString(),
                     "--sample-weight", wf.toString(), "--threads", "2", "--json").assertOk();

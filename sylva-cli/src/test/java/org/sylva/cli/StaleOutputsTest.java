@@ -103,6 +103,30 @@ class StaleOutputsTest {
         assertEquals("complete", Cli.run("verify", out.toString()).out().split(":")[0].strip());
     }
 
+    /**
+     * A model and a report that a run wrote into --out under names the user chose are the user's: a later run
+     * of any command into the folder keeps them (the manifest marks them chosen), where it removes the earlier
+     * run's other files.
+     */
+    @Test
+    void filesWhoseNamesTheUserChoseStay(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "-q",
+                "--save-model", out.resolve("important.model").toString(),
+                "--report", out.resolve("my-analysis.html").toString()).assertOk();
+        String manifest = Files.readString(out.resolve("sylva-run.json"));
+        assertTrue(manifest.contains("\"name\": \"important.model\"") && manifest.contains("\"chosen\": true"), manifest);
+        byte[] model = Files.readAllBytes(out.resolve("important.model"));
+        Cli.Result again = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString());
+        again.assertOk();
+        assertTrue(!again.err().contains("removed"), again.err());
+        assertEquals(Cli.withManifest(sorted(outputs(".npy"), List.of("important.model", "my-analysis.html"))), Cli.list(out));
+        org.junit.jupiter.api.Assertions.assertArrayEquals(model, Files.readAllBytes(out.resolve("important.model")));
+        Cli.run("balltree", clips.toString(), "--out", out.toString(), "-q").assertOk();
+        assertTrue(Files.exists(out.resolve("important.model")) && Files.exists(out.resolve("my-analysis.html")));
+        assertEquals("complete", Cli.run("verify", out.toString()).out().split(":")[0].strip());
+    }
+
     @Test
     void aFailedRunRemovesNothing(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");

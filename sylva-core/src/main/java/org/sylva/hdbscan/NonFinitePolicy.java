@@ -1,10 +1,16 @@
 package org.sylva.hdbscan;
 
 /**
- * What {@link Hdbscan#fit} does with rows holding NaN or an infinite coordinate.
+ * What {@link Hdbscan#fit} does with rows holding NaN or an infinite coordinate. {@code PointSet.of} and
+ * {@code PointSet.ofFloat64} refuse such values themselves, so rows for {@link #SKLEARN} go in through
+ * {@link Hdbscan#fit(double[], int, int, org.sylva.progress.ProgressListener,
+ * org.sylva.progress.CancellationToken)} or {@code PointSet.uncheckedFloat64} (a {@code .npy} read with
+ * {@code Npy.toPointSet} keeps them too).
  *
  * <pre>{@code
  * Hdbscan h = Hdbscan.builder().nonFinite(NonFinitePolicy.SKLEARN).build();
+ * HdbscanResult r = h.fit(new double[] {0, 0.1, Double.NaN, 5, Double.POSITIVE_INFINITY}, 5, 1,
+ *         ProgressListener.NONE, CancellationToken.NEVER);   // rows 2 and 4: labels -3 and -2
  * }</pre>
  */
 public enum NonFinitePolicy {

@@ -113,6 +113,8 @@ public final class AtomicOutput {
      */
     public static final class Group implements AutoCloseable {
         private final Map<Path, Staged> staged = new LinkedHashMap<>();
+        /** Staged targets whose names the user chose ({@link #writeChosen}). */
+        private final java.util.Set<Path> chosen = new java.util.HashSet<>();
         private final List<Path> removedEarlier = new ArrayList<>();
         private boolean committed;
         /** Where tests inject faults into the commit's file operations; does nothing otherwise. */
@@ -136,6 +138,16 @@ public final class AtomicOutput {
             Staged previous = staged.remove(key);
             if (previous != null) deleteQuietly(previous.tmp());
             staged.put(key, writeTemporary(target, content, cancel));
+        }
+
+        /**
+         * As {@link #write}, for a file whose name the user chose (a saved model, a report): a result folder's
+         * manifest marks it {@code "chosen"}, and a later run into the same folder leaves it in place rather
+         * than removing it as an earlier run's output.
+         */
+        public synchronized void writeChosen(Path target, Content content) throws IOException {
+            write(target, content);
+            chosen.add(target.toAbsolutePath().normalize());
         }
 
         /** Renames every staged temporary onto its target, in the order written. */
@@ -172,7 +184,8 @@ public final class AtomicOutput {
                 if (e.getKey().equals(manifest)) throw new IllegalArgumentException("a staged file is the manifest");
                 if (!e.getKey().startsWith(root)) continue;   // a report elsewhere is not part of the folder
                 String name = root.relativize(e.getKey()).toString().replace(java.io.File.separatorChar, '/');
-                files.add(new ResultManifest.Entry(name, e.getValue().bytes(), e.getValue().sha256()));
+                files.add(new ResultManifest.Entry(name, e.getValue().bytes(), e.getValue().sha256(),
+                        chosen.contains(e.getKey())));
             }
             ResultManifest m = new ResultManifest(ResultManifest.VERSION, command, ResultManifest.newRunId(), files);
             List<Path> earlier = earlierFiles(root, manifest);
@@ -223,7 +236,7 @@ public final class AtomicOutput {
          */
         private List<Path> earlierFiles(Path root, Path manifest) {
             List<Path> earlier = new ArrayList<>();
-            for (String name : ResultFolder.namedFiles(root)) {
+            for (String name : ResultFolder.earlierOutputs(root)) {
                 Path f = root.resolve(name).normalize();
                 if (f.startsWith(root) && !f.equals(root) && !f.equals(manifest) && !staged.containsKey(f)) earlier.add(f);
             }

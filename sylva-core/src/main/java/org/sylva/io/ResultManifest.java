@@ -16,8 +16,11 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <pre>{@code
  * {"format": "sylva-run", "version": 1, "command": "hdbscan", "run_id": "3f2a...",
- *  "files": [{"name": "labels.npy", "bytes": 4128, "sha256": "9b1c..."}, ...]}
+ *  "files": [{"name": "labels.npy", "bytes": 4128, "sha256": "9b1c..."}, ...,
+ *            {"name": "clips.model", "bytes": 90210, "sha256": "07e4...", "chosen": true}]}
  * }</pre>
+ * A file whose name the user chose ({@code --save-model}, {@code --report}) has {@code "chosen": true}: a later
+ * run into the same folder keeps it, where it removes the earlier run's other files that it does not write.
  *
  * @param version the manifest format's version ({@link #VERSION})
  * @param command the command that wrote the folder ({@code "hdbscan"}, {@code "balltree"}, ...)
@@ -46,11 +49,17 @@ public record ResultManifest(int version, String command, String runId, List<Ent
      * @param name   the path relative to the folder, with {@code /} between names
      * @param bytes  the file's size
      * @param sha256 its SHA-256, 64 lower-case hex digits
+     * @param chosen whether the user chose its name (kept by a later run into the folder)
      */
-    public record Entry(String name, long bytes, String sha256) {
+    public record Entry(String name, long bytes, String sha256, boolean chosen) {
         public Entry {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(sha256, "sha256");
+        }
+
+        /** A file under a name of Sylva's. */
+        public Entry(String name, long bytes, String sha256) {
+            this(name, bytes, sha256, false);
         }
     }
 
@@ -76,7 +85,8 @@ public record ResultManifest(int version, String command, String runId, List<Ent
             b.append(i == 0 ? "\n  " : ",\n  ")
                     .append("{\"name\": ").append(ManifestJson.quote(e.name()))
                     .append(", \"bytes\": ").append(e.bytes())
-                    .append(", \"sha256\": ").append(ManifestJson.quote(e.sha256())).append('}');
+                    .append(", \"sha256\": ").append(ManifestJson.quote(e.sha256()))
+                    .append(e.chosen() ? ", \"chosen\": true}" : "}");
         }
         return b.append("]}\n").toString();
     }
@@ -100,7 +110,8 @@ public record ResultManifest(int version, String command, String runId, List<Ent
                     || !(f.get("bytes") instanceof Long bytes) || !(f.get("sha256") instanceof String sha)) {
                 throw bad("a file entry without name, bytes and sha256");
             }
-            files.add(new Entry(name, bytes, sha));
+            if (f.containsKey("chosen") && !(f.get("chosen") instanceof Boolean)) throw bad("\"chosen\" is not true or false");
+            files.add(new Entry(name, bytes, sha, Boolean.TRUE.equals(f.get("chosen"))));
         }
         return new ResultManifest(VERSION, command, runId, files);
     }

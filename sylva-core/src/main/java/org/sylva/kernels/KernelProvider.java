@@ -25,6 +25,7 @@ import org.sylva.data.InvalidInputException;
  * KernelProvider k = KernelProvider.get();
  * DistanceKernel dist = k.distance("auto");            // "auto" | "scalar" | "simd"
  * PartitionKernel part = k.partition(true);            // vector where usable, else the scalar twin
+ * MetricKernel metric = k.bestMetric();                // manhattan, chebyshev, cosine: vector where usable
  * System.out.println(k.describe());                     // which implementation runs, and why
  * }</pre>
  */
@@ -40,7 +41,9 @@ public final class KernelProvider {
     private final Lazy<DistanceKernel> vectorDistance;
     private final Lazy<PartitionKernel> vectorPartition;
     private final Lazy<LaneSubtrees> vectorLanes;
+    private final Lazy<MetricKernel> vectorMetric;
     private final DistanceKernel scalarDistance = new ScalarDistanceKernel();
+    private final MetricKernel scalarMetric = new ScalarMetricKernel();
     private final PartitionKernel scalarPartition = new ScalarPartitionKernel();
 
     private KernelProvider() {
@@ -69,6 +72,7 @@ public final class KernelProvider {
         this.vectorDistance = new Lazy<>("distance", "org.sylva.kernels.VectorDistanceKernel", reason);
         this.vectorPartition = new Lazy<>("partition", "org.sylva.kernels.VectorPartitionKernel", reason);
         this.vectorLanes = new Lazy<>("lane subtrees", "org.sylva.kernels.VectorLaneSubtrees", reason);
+        this.vectorMetric = new Lazy<>("metric", "org.sylva.kernels.VectorMetricKernel", reason);
     }
 
     /** Logs on {@code org.sylva.kernels}; the logger is looked up only when there is something to say. */
@@ -110,6 +114,17 @@ public final class KernelProvider {
     public DistanceKernel bestDistance() {
         DistanceKernel v = vectorDistance.get();
         return v != null ? v : scalarDistance;
+    }
+
+    /** The scalar metric kernel (always available). */
+    public MetricKernel scalarMetric() {
+        return scalarMetric;
+    }
+
+    /** The fastest usable metric kernel: the vector one, else the scalar twin. */
+    public MetricKernel bestMetric() {
+        MetricKernel v = vectorMetric.get();
+        return v != null ? v : scalarMetric;
     }
 
     /**
@@ -169,7 +184,8 @@ public final class KernelProvider {
         return "kernels (-D" + PROPERTY + "=" + mode + "):\n"
                 + "  distance:      " + vectorDistance.describe() + "\n"
                 + "  partition:     " + vectorPartition.describe() + "\n"
-                + "  lane subtrees: " + vectorLanes.describe();
+                + "  lane subtrees: " + vectorLanes.describe() + "\n"
+                + "  metric:        " + vectorMetric.describe();
     }
 
     /** A vector kernel loaded on first use; {@code null} value (with a reason) when it cannot run. */

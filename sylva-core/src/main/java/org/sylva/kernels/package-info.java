@@ -1,6 +1,6 @@
 /**
  * The hot loops, in one home: distance kernels for HDBSCAN's neighbour search and spanning tree
- * ({@link org.sylva.kernels.DistanceKernel}), partition and median kernels for the ball tree
+ * ({@link org.sylva.kernels.DistanceKernel}) and for the other metrics ({@link org.sylva.kernels.MetricKernel}), partition and median kernels for the ball tree
  * ({@link org.sylva.kernels.PartitionKernel}, {@link org.sylva.kernels.LaneSubtrees}), each a scalar
  * class and a Vector API twin with bitwise the same results, chosen once at start-up by
  * {@link org.sylva.kernels.KernelProvider}.

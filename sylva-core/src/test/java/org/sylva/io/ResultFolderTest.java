@@ -120,8 +120,33 @@ class ResultFolderTest {
     void theManifestTextRoundTripsAnyName() {
         ResultManifest m = new ResultManifest(1, "hdbscan", "00ff", List.of(
                 new ResultManifest.Entry("a \"quoted\" \\ name\n\t\u0001é.npy", 12, "ab"),
-                new ResultManifest.Entry("sub/report.html", 0, "cd")));
+                new ResultManifest.Entry("sub/report.html", 0, "cd"),
+                new ResultManifest.Entry("mine.model", 7, "ef", true)));
         assertEquals(m, ResultManifest.parse(m.toJson()));
+        assertTrue(m.toJson().contains("\"sha256\": \"ef\", \"chosen\": true}"), m.toJson());
+        assertTrue(!m.toJson().contains("\"sha256\": \"cd\", \"chosen\""), "only a chosen name says so");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ResultManifest.parse(m.toJson().replace("\"chosen\": true", "\"chosen\": \"yes\"")));
+        assertTrue(e.getMessage().contains("chosen"), e.getMessage());
+    }
+
+    /** A later run removes what the earlier manifest lists under Sylva's names, and keeps what the user named. */
+    @Test
+    void aFileWhoseNameTheUserChoseOutlivesTheNextRun() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("chosen"));
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(dir.resolve("a.npy"), out -> out.write(1));
+            g.writeChosen(dir.resolve("mine.model"), out -> out.write(2));
+            g.commitFolder(dir, "x", () -> { });
+        }
+        assertEquals(List.of("a.npy", "mine.model"), ResultFolder.namedFiles(dir));
+        assertEquals(List.of("a.npy"), ResultFolder.earlierOutputs(dir));
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(dir.resolve("b.npy"), out -> out.write(3));
+            g.commitFolder(dir, "y", () -> { });
+            assertEquals(List.of(dir.resolve("a.npy").toAbsolutePath().normalize()), g.removedEarlier());
+        }
+        assertTrue(Files.exists(dir.resolve("mine.model")) && !Files.exists(dir.resolve("a.npy")));
     }
 
     @Test

@@ -61,7 +61,7 @@ public final class CoreDistances {
         this.distances = distances;
     }
 
-    /** Computes core distances of a float32 point set (coordinates converted exactly to float64). */
+    /** Computes core distances of a point set in float64, exactly (a float32 set's coordinates widened). */
     public static CoreDistances compute(PointSet points, int minSamples, DistanceKernel backend, int threads,
                                         ProgressListener progress, CancellationToken cancel) {
         checkParameters(minSamples, threads);

@@ -21,7 +21,7 @@ import org.sylva.data.InvalidInputException;
  * {@link SingleLinkageTree} any number of minimum cluster sizes.
  *
  * <pre>{@code
- * CondensedTree ct = CondensedTree.condense(SingleLinkageTree.of(mst), 20);
+ * CondensedTree ct = CondensedTree.condense(SingleLinkageTree.of(mst.orientedFrom(0)), 20);   // a fit's numbering
  * Clustering eom = ClusterSelector.select(ct, SelectionParameters.defaults());
  * Clustering leaf = ClusterSelector.select(ct, SelectionParameters.builder().method(SelectionMethod.LEAF).build());
  * }</pre>

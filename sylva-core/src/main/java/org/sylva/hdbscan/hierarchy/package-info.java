@@ -22,7 +22,7 @@
  * does.
  *
  * <pre>{@code
- * SingleLinkageTree slt = SingleLinkageTree.of(spanningTree);
+ * SingleLinkageTree slt = SingleLinkageTree.of(spanningTree.orientedFrom(0));   // as a fit does: its cluster numbers
  * CondensedTree ct = CondensedTree.condense(slt, 20);
  * Clustering labels = ClusterSelector.select(ct, SelectionParameters.defaults());
  * double[] glosh = OutlierScores.of(ct).scores();

@@ -205,12 +205,12 @@ public final class PointIndex implements BlockedPoints {
         return key[a] < key[b] || (key[a] == key[b] && a < b);
     }
 
-    /** Indexes a float32 point set (each coordinate converted exactly to float64) for {@code backend}. */
+    /**
+     * Indexes a point set for {@code backend} in float64, exactly: a float64 set's own values, a float32 set's
+     * widened (every float32 value is a float64 value), as a fit reads them.
+     */
     public static PointIndex build(PointSet points, DistanceKernel backend) {
-        float[] c = points.coordinates();
-        double[] rows = new double[c.length];
-        for (int i = 0; i < c.length; i++) rows[i] = c[i];
-        return build(rows, points.size(), points.dimensions(), backend);
+        return build(points.coordinates64(), points.size(), points.dimensions(), backend);
     }
 
     /**

@@ -10,8 +10,12 @@ import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.engine.FittedPoints;
 import org.sylva.hdbscan.engine.HdbscanEngine;
 import org.sylva.hdbscan.engine.MutualReachabilityMst;
+import org.sylva.hdbscan.engine.StageKernels;
 import org.sylva.hdbscan.mst.EdgeOrder;
 import org.sylva.hdbscan.mst.SpanningTree;
+import org.sylva.kernels.BlockedRows;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.kernels.MetricKernel;
 import org.sylva.parallel.Execution;
 import org.sylva.parallel.ParallelWork;
 import org.sylva.progress.CancelledException;
@@ -48,10 +52,35 @@ public final class BruteForceEngine implements HdbscanEngine {
     private static final int PARALLEL_MIN = 4 * CHUNK;
     private static final long REPORT_NANOS = 100_000_000L;
 
+    /** Pair coordinates {@code n^2 d} from which a fresh JVM runs the vector kernel (measured in BENCHMARKS.md). */
+    static final double COLD_VECTOR_WORK = 4e9;
+    /** Most positions of the rows one core-distance tile covers. */
+    private static final int MAX_TILE = 2048;
+    /** Bytes of rows one core-distance tile covers at most (a share of a core's cache). */
+    private static final long TILE_BYTES = 256 * 1024;
+
     private final Metric metric;
+    /** The kernel every fit runs, or {@code null}: chosen per fit ({@link #kernelFor}). */
+    private final MetricKernel kernel;
 
     public BruteForceEngine(Metric metric) {
+        this(metric, null);
+    }
+
+    /** An engine whose fits all run {@code kernel} (the tests compare the kernels through it). */
+    BruteForceEngine(Metric metric, MetricKernel kernel) {
         this.metric = Objects.requireNonNull(metric, "metric");
+        this.kernel = kernel;
+    }
+
+    /**
+     * The kernel a fit of {@code n} points of {@code d} coordinates runs: the vector one where usable, except
+     * in a fresh JVM for fewer than {@link #COLD_VECTOR_WORK} pair coordinates {@code n^2 d}, where compiling the
+     * vector kernel costs more than it saves (the same reasoning as {@link StageKernels}).
+     */
+    public static MetricKernel kernelFor(int n, int d) {
+        KernelProvider kp = KernelProvider.get();
+        return StageKernels.longLived() || (double) n * n * d >= COLD_VECTOR_WORK ? kp.bestMetric() : kp.scalarMetric();
     }
 
     public Metric metric() {
@@ -84,15 +113,65 @@ public final class BruteForceEngine implements HdbscanEngine {
         long t0 = System.nanoTime();
         PairDistances dist = metric.pairs(points.rows(), n, points.d());
         ParallelWork work = new ParallelWork(execution.threads());
-        double[] core = coreDistances(dist, minSamples, work, execution);
+        MetricKernel k = kernel != null ? kernel : kernelFor(n, points.d());
+        double[] core = coreDistances(dist, minSamples, work, execution, k);
         long t1 = System.nanoTime();
         times.put("core distances", (t1 - t0) / 1e9);
-        SpanningTree tree = prim(dist, core, alpha, work, execution);
+        SpanningTree tree = prim(dist, core, alpha, work, execution, k);
         times.put("spanning tree", (System.nanoTime() - t1) / 1e9);
         return new MutualReachabilityMst(core, tree, times);
     }
 
-    /** The {@code k}-th smallest distance from each point (itself included at 0). */
+    /**
+     * The {@code k}-th smallest distance from each point (itself included at 0). A unit of {@link #CHUNK}
+     * points runs through the rows tile by tile, each tile small enough to stay in the core's cache while
+     * every point of the unit, four at a time, is measured against it: the rows are read from memory once
+     * per unit rather than once per four points.
+     */
+    static double[] coreDistances(PairDistances dist, int k, ParallelWork work, Execution ex, MetricKernel kernel) {
+        MetricKernel.Form form = dist.kernelForm();
+        if (form == null) return coreDistances(dist, k, work, ex);
+        int n = dist.size(), d = dist.dimensions();
+        double[] x = dist.preparedRows();
+        int w = kernel.blockWidth();
+        BlockedRows rows = BlockedRows.of(x, 0, n, d, w);
+        int tileBlocks = (int) Math.max(1, Math.min(MAX_TILE / w, TILE_BYTES / (8L * d * w)));
+        int blocks = rows.blockCount(), q = MetricKernel.MAX_QUERIES;
+        double[] core = new double[n];
+        double[][] tiles = new double[work.threads()][q * tileBlocks * w];
+        double[][][] heaps = new double[work.threads()][CHUNK][k];
+        int[][] offsets = new int[work.threads()][q];
+        int[][] sizes = new int[work.threads()][CHUNK];
+        int units = (n + CHUNK - 1) / CHUNK;
+        work.run(units, CoreDistances.STAGE, ex.progress(), ex.cancel(), (worker, unit) -> {
+            double[] tile = tiles[worker];
+            double[][] heap = heaps[worker];
+            int[] off = offsets[worker], size = sizes[worker];
+            int start = unit * CHUNK, end = Math.min(n, start + CHUNK);
+            java.util.Arrays.fill(size, 0);
+            for (int from = 0; from < blocks; from += tileBlocks) {
+                int to = Math.min(blocks, from + tileBlocks);
+                int first = from * w, width = (to - from) * w, count = Math.min(n, to * w) - first;
+                for (int i = start; i < end; i += q) {
+                    int nq = Math.min(q, end - i);
+                    for (int r = 0; r < nq; r++) off[r] = (i + r) * d;
+                    kernel.distances(form, x, off, nq, rows, from, to, tile);
+                    for (int r = 0; r < nq; r++) {
+                        int o = r * width, self = i + r - first, h = i + r - start;
+                        if (self >= 0 && self < count) tile[o + self] = 0.0;   // itself at 0, as between(a, a)
+                        double[] hp = heap[h];
+                        int s = size[h];
+                        for (int c = 0; c < count; c++) s = KSmallest.offer(hp, s, k, tile[o + c]);
+                        size[h] = s;
+                    }
+                }
+            }
+            for (int i = start; i < end; i++) core[i] = heap[i - start][0];
+        });
+        return core;
+    }
+
+    /** The core distances one pair at a time ({@link PairDistances#between}), for the metrics no kernel computes. */
     static double[] coreDistances(PairDistances dist, int k, ParallelWork work, Execution ex) {
         int n = dist.size();
         double[] core = new double[n];
@@ -116,9 +195,12 @@ public final class BruteForceEngine implements HdbscanEngine {
 
     /**
      * Prim from point 0: each round offers every point outside the tree its edge to the point that joined
-     * last, then the lightest offer under {@link EdgeOrder} joins. n - 1 rounds of at most n - 1 points.
+     * last, then the lightest offer under {@link EdgeOrder} joins. n - 1 rounds of at most n - 1 points. The
+     * points outside the tree stay packed at the front of {@code rest}, and for a metric the kernel computes,
+     * their rows at the same positions of a {@link BlockedRows} copy, moved along with {@code rest}.
      */
-    static SpanningTree prim(PairDistances dist, double[] core, double alpha, ParallelWork work, Execution ex) {
+    static SpanningTree prim(PairDistances dist, double[] core, double alpha, ParallelWork work, Execution ex,
+                             MetricKernel kernel) {
         int n = dist.size();
         int edges = Math.max(n - 1, 0);
         int[] from = new int[edges], to = new int[edges];
@@ -129,20 +211,23 @@ public final class BruteForceEngine implements HdbscanEngine {
         Arrays.fill(bestFrom, -1);
         int[] rest = new int[edges];   // points outside the tree, compacted
         for (int i = 0; i < edges; i++) rest[i] = i + 1;
+        MetricKernel.Form form = dist.kernelForm();
+        if (form != null && CHUNK % kernel.blockWidth() != 0) form = null;
+        Round round = new Round(dist, form, kernel, form == null ? null : BlockedRows.of(dist.preparedRows(), 1, edges,
+                dist.dimensions(), kernel.blockWidth()), core, alpha, rest, bestW, bestFrom, work.threads());
         int[] chunkBest = new int[(edges + CHUNK - 1) / CHUNK + 1];
-        boolean divide = alpha != 1.0;
         ProgressListener progress = ex.progress();
         long lastReport = System.nanoTime();
         int last = 0, remaining = edges;
         for (int e = 0; e < edges; e++) {
             if (ex.cancel().isCancelled() || Thread.currentThread().isInterrupted()) throw new CancelledException();
-            int joined = last, count = remaining;
-            int units = (count + CHUNK - 1) / CHUNK;
-            if (count < PARALLEL_MIN || work.threads() == 1) {
-                for (int u = 0; u < units; u++) chunkBest[u] = offer(dist, core, joined, divide, alpha, rest, u, count, bestW, bestFrom);
+            round.start(last, remaining);
+            int units = (remaining + CHUNK - 1) / CHUNK;
+            if (remaining < PARALLEL_MIN || work.threads() == 1) {
+                for (int u = 0; u < units; u++) chunkBest[u] = round.offer(0, u);
             } else {
                 work.run(units, TREE_STAGE, ProgressListener.NONE, ex.cancel(), (worker, u) ->
-                        chunkBest[u] = offer(dist, core, joined, divide, alpha, rest, u, count, bestW, bestFrom));
+                        chunkBest[u] = round.offer(worker, u));
             }
             int best = chunkBest[0];
             for (int u = 1; u < units; u++) {
@@ -154,6 +239,7 @@ public final class BruteForceEngine implements HdbscanEngine {
             to[e] = Math.max(q, bestFrom[q]);
             weight[e] = bestW[q];
             rest[best] = rest[--remaining];
+            round.moved(remaining, best);
             last = q;
             long now = System.nanoTime();
             if (now - lastReport >= REPORT_NANOS) {
@@ -165,27 +251,88 @@ public final class BruteForceEngine implements HdbscanEngine {
         return SpanningTree.of(n, from, to, weight).inEdgeOrder();
     }
 
-    /**
-     * Offers the points {@code rest[u * CHUNK ..]} their edge to {@code joined}; returns the position in
-     * {@code rest} of the chunk's lightest offer.
-     */
-    private static int offer(PairDistances dist, double[] core, int joined, boolean divide, double alpha, int[] rest,
-            int u, int count, double[] bestW, int[] bestFrom) {
-        int end = Math.min(count, (u + 1) * CHUNK);
-        double cj = core[joined];
-        int best = u * CHUNK;
-        for (int i = u * CHUNK; i < end; i++) {
-            int q = rest[i];
-            double dq = dist.between(joined, q);
-            if (divide) dq /= alpha;
-            double w = Math.max(Math.max(cj, core[q]), dq);
-            if (EdgeOrder.less(w, joined, q, bestW[q], bestFrom[q], q)) {
-                bestW[q] = w;
-                bestFrom[q] = joined;
-            }
-            if (i != best && lighter(i, best, rest, bestW, bestFrom)) best = i;
+    /** One Prim round's offers, chunk by chunk: the state the rounds share, and each worker's distances. */
+    private static final class Round {
+        private final PairDistances dist;
+        private final MetricKernel.Form form;
+        private final MetricKernel kernel;
+        private final BlockedRows rows;
+        private final double[] x;
+        private final double[] core;
+        private final double alpha;
+        private final boolean divide;
+        private final int[] rest;
+        private final double[] bestW;
+        private final int[] bestFrom;
+        private final double[][] distances;
+        private final int[] query = new int[1];
+        private int joined;
+        private int count;
+
+        Round(PairDistances dist, MetricKernel.Form form, MetricKernel kernel, BlockedRows rows, double[] core,
+              double alpha, int[] rest, double[] bestW, int[] bestFrom, int threads) {
+            this.dist = dist;
+            this.form = form;
+            this.kernel = kernel;
+            this.rows = rows;
+            this.x = dist.preparedRows();
+            this.core = core;
+            this.alpha = alpha;
+            this.divide = alpha != 1.0;
+            this.rest = rest;
+            this.bestW = bestW;
+            this.bestFrom = bestFrom;
+            this.distances = new double[threads][CHUNK];
         }
-        return best;
+
+        /** A round offers the first {@code count} points of {@code rest} their edge to {@code joined}. */
+        void start(int joined, int count) {
+            this.joined = joined;
+            this.count = count;
+            this.query[0] = joined * dist.dimensions();
+        }
+
+        /** {@code rest[from]} moved to {@code rest[to]}: its row follows. */
+        void moved(int from, int to) {
+            if (rows != null && from != to) rows.move(from, to);
+        }
+
+        /**
+         * Offers the points {@code rest[u * CHUNK ..]} their edge to {@code joined}; returns the position in
+         * {@code rest} of the chunk's lightest offer.
+         */
+        int offer(int worker, int u) {
+            int start = u * CHUNK, end = Math.min(count, start + CHUNK);
+            double[] dq = distances[worker];
+            if (form != null) {
+                int w = kernel.blockWidth();
+                kernel.distances(form, x, query, 1, rows, start / w, (end + w - 1) / w, dq);
+            } else {
+                for (int i = start; i < end; i++) dq[i - start] = dist.between(joined, rest[i]);
+            }
+            double cj = core[joined];
+            int best = start, bq = -1, bf = -1;   // the chunk's lightest offer so far, kept in registers
+            double bw = Double.POSITIVE_INFINITY;
+            for (int i = start; i < end; i++) {
+                int q = rest[i];
+                double dqi = dq[i - start];
+                if (divide) dqi /= alpha;
+                double w = Math.max(Math.max(cj, core[q]), dqi);
+                double wq = bestW[q];
+                int fq = bestFrom[q];
+                if (EdgeOrder.less(w, joined, q, wq, fq, q)) {
+                    wq = bestW[q] = w;
+                    fq = bestFrom[q] = joined;
+                }
+                if (bq < 0 || EdgeOrder.less(wq, fq, q, bw, bf, bq)) {
+                    best = i;
+                    bw = wq;
+                    bf = fq;
+                    bq = q;
+                }
+            }
+            return best;
+        }
     }
 
     private static boolean lighter(int i, int j, int[] rest, double[] bestW, int[] bestFrom) {

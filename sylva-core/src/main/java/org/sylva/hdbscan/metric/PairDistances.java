@@ -3,6 +3,7 @@ package org.sylva.hdbscan.metric;
 import java.util.Arrays;
 import java.util.Locale;
 import org.sylva.data.InvalidInputException;
+import org.sylva.kernels.MetricKernel;
 
 /**
  * The distance between any two of {@code n} points under one {@link Metric}, each computed in the fixed
@@ -65,6 +66,26 @@ public final class PairDistances {
     /** Number of points. */
     public int size() {
         return n;
+    }
+
+    /** Coordinates per point ({@code n} for a precomputed matrix). */
+    public int dimensions() {
+        return d;
+    }
+
+    /**
+     * The {@link MetricKernel} form whose arithmetic is this metric's, bitwise, on {@link #preparedRows()}:
+     * euclidean, manhattan, chebyshev and cosine; {@code null} for minkowski ({@code StrictMath.pow} has no
+     * vector twin) and a precomputed matrix.
+     */
+    public MetricKernel.Form kernelForm() {
+        return switch (kind) {
+            case EUCLIDEAN -> MetricKernel.Form.EUCLIDEAN;
+            case MANHATTAN -> MetricKernel.Form.MANHATTAN;
+            case CHEBYSHEV -> MetricKernel.Form.CHEBYSHEV;
+            case COSINE -> MetricKernel.Form.COSINE;
+            default -> null;
+        };
     }
 
     /** The distance between points {@code a} and {@code b}. */

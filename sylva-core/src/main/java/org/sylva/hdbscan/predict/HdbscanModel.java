@@ -591,6 +591,16 @@ public final class HdbscanModel {
         return d;
     }
 
+    /**
+     * False when the condensed tree's root never splits into clusters of at least {@code min_cluster_size}
+     * points: prediction then labels every new point noise, as the {@code hdbscan} package's
+     * {@code approximate_predict} does, even where the fit took the root as its one cluster
+     * ({@code allow_single_cluster}). Callers warn, as the package does.
+     */
+    public boolean predictsClusters() {
+        return clusters.splits();
+    }
+
     /** Number of clusters (columns of a {@link Membership}). */
     public int clusterCount() {
         return clusters.labels();

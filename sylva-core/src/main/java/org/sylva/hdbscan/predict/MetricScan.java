@@ -2,8 +2,11 @@ package org.sylva.hdbscan.predict;
 
 import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.metric.BruteForceEngine;
 import org.sylva.hdbscan.metric.KdTree;
 import org.sylva.hdbscan.metric.PairDistances;
+import org.sylva.kernels.BlockedRows;
+import org.sylva.kernels.MetricKernel;
 import org.sylva.parallel.Execution;
 import org.sylva.parallel.ParallelWork;
 
@@ -14,7 +17,8 @@ import org.sylva.parallel.ParallelWork;
  * {@link org.sylva.hdbscan.metric.KdTreeEngine} may run) the search walks a {@link KdTree} over the fitted points and skips
  * a box whose bound exceeds the list's last distance, which drops no point a scan would keep (the bound never
  * exceeds a computed distance, and ties with the last entry are still visited); otherwise it scans every
- * fitted point, as the brute-force fit did. Lists are in (distance, fitted index) order, as
+ * fitted point, as the brute-force fit did, through the fit's {@link MetricKernel} (bitwise the same
+ * distances, many at a time) where the metric has one. Lists are in (distance, fitted index) order, as
  * {@link NeighbourSearch}'s. {@link #fittedLists} gives the fitted points' own lists, from the distances the
  * fit computed ({@link PairDistances#between}), for their core distances.
  *
@@ -27,23 +31,45 @@ import org.sylva.parallel.ParallelWork;
 final class MetricScan implements FittedNeighbours {
     /** Fitted points per unit of parallel work in {@link #fittedLists}. */
     private static final int CHUNK = 64;
+    /** Fitted positions a scan's kernel measures per call. */
+    private static final int TILE = 1024;
+    /** Cosine distances below this may belong to a new point equal to the row: {@link PairDistances#toRow} decides. */
+    private static final double COINCIDENT = 1e-12;
 
     private final PairDistances pairs;
     /** The tree over the fitted points, or null to scan them all. */
     private final KdTree tree;
+    /** For a scan of a metric a kernel computes: the kernel, its form and the fitted rows in its blocks; else null. */
+    private final MetricKernel kernel;
+    private final MetricKernel.Form form;
+    private final BlockedRows blocked;
 
     MetricScan(PairDistances pairs, KdTree tree) {
+        this(pairs, tree, null);
+    }
+
+    /** A scan whose kernel, where the metric has one and no tree runs, is {@code use} (null: the fit's choice). */
+    MetricScan(PairDistances pairs, KdTree tree, MetricKernel use) {
         this.pairs = pairs;
         this.tree = tree;
         if (tree != null && tree.size() != pairs.size()) {
             throw new IllegalArgumentException("a tree of " + tree.size() + " points for " + pairs.size());
         }
+        this.form = tree == null && pairs.size() > 0 ? pairs.kernelForm() : null;
+        this.kernel = form == null ? null : use != null ? use : BruteForceEngine.kernelFor(pairs.size(), pairs.dimensions());
+        this.blocked = form == null ? null : BlockedRows.of(pairs.preparedRows(), 0, pairs.size(), pairs.dimensions(),
+                kernel.blockWidth());
+    }
+
+    /** Fitted positions per scan tile: whole blocks of the kernel. */
+    private int tileLength() {
+        return kernel == null ? 0 : Math.max(1, TILE / kernel.blockWidth()) * kernel.blockWidth();
     }
 
     @Override
     public NeighbourSearch.Scratch scratch(int k) {
         if (k < 1 || k > pairs.size()) throw new IllegalArgumentException("k = " + k + " for " + pairs.size() + " points");
-        return new NeighbourSearch.Scratch(k, depth(), 0, null, 0);
+        return new NeighbourSearch.Scratch(k, depth(), tileLength(), null, 0);
     }
 
     @Override
@@ -53,7 +79,7 @@ final class MetricScan implements FittedNeighbours {
             throw new IllegalArgumentException(points + " points from " + weights.length + " weights for " + pairs.size()
                     + " rows");
         }
-        return new NeighbourSearch.Scratch(k, depth(), 0, weights, points);
+        return new NeighbourSearch.Scratch(k, depth(), tileLength(), weights, points);
     }
 
     /** The depth a scratch's stack is made for: the tree's walk fits in {@code 2 depth + 4} entries. */
@@ -64,7 +90,9 @@ final class MetricScan implements FittedNeighbours {
     @Override
     public void nearest(double[] q, int off, NeighbourSearch.Scratch s) {
         s.begin();
-        if (tree == null) {
+        if (kernel != null) {
+            scan(q, off, s);
+        } else if (tree == null) {
             int n = pairs.size();
             for (int b = 0; b < n; b++) {
                 double dist = pairs.toRow(q, off, b);
@@ -74,6 +102,21 @@ final class MetricScan implements FittedNeighbours {
             walk(q, off, s, -1);
         }
         s.end();
+    }
+
+    /** Offers {@code s} every fitted point, measured by the kernel a tile at a time. */
+    private void scan(double[] q, int off, NeighbourSearch.Scratch s) {
+        int n = pairs.size(), w = kernel.blockWidth(), tileBlocks = s.tile.length / w, blocks = blocked.blockCount();
+        s.query[0] = off;
+        for (int from = 0; from < blocks; from += tileBlocks) {
+            int to = Math.min(blocks, from + tileBlocks), first = from * w, count = Math.min(n, to * w) - first;
+            kernel.distances(form, q, s.query, 1, blocked, from, to, s.tile);
+            for (int c = 0; c < count; c++) {
+                double dist = s.tile[c];
+                if (form == MetricKernel.Form.COSINE && dist != 0 && dist < COINCIDENT) dist = pairs.toRow(q, off, first + c);
+                if (dist <= s.kth()) s.offer(dist, first + c);
+            }
+        }
     }
 
     /**
@@ -103,19 +146,77 @@ final class MetricScan implements FittedNeighbours {
     }
 
     /**
+     * {@link #fittedLists} by the kernel: a unit of {@link #CHUNK} fitted points runs through the rows a tile
+     * at a time, four points per kernel call, each point's list kept in its own scratch.
+     */
+    private CoreDistances fittedListsByKernel(int minSamples, int k, Execution ex) {
+        int n = pairs.size(), d = pairs.dimensions(), w = kernel.blockWidth(), q = MetricKernel.MAX_QUERIES;
+        int tileBlocks = tileLength() / w, blocks = blocked.blockCount();
+        double[] rows = pairs.preparedRows();
+        int[] nb = new int[n * k];
+        double[] nd = new double[n * k];
+        NeighbourSearch.Scratch[][] lists = new NeighbourSearch.Scratch[ex.threads()][];
+        double[][] tiles = new double[ex.threads()][q * tileBlocks * w];
+        int units = (n + CHUNK - 1) / CHUNK;
+        new ParallelWork(ex.threads()).run(units, org.sylva.hdbscan.core.CoreDistances.STAGE, ex.progress(), ex.cancel(),
+                (worker, unit) -> {
+                    if (lists[worker] == null) {
+                        lists[worker] = new NeighbourSearch.Scratch[CHUNK];
+                        for (int i = 0; i < CHUNK; i++) lists[worker][i] = scratch(k);
+                    }
+                    NeighbourSearch.Scratch[] list = lists[worker];
+                    double[] tile = tiles[worker];
+                    int[] off = list[0].query;
+                    int start = unit * CHUNK, end = Math.min(n, start + CHUNK);
+                    for (int i = start; i < end; i++) list[i - start].begin();
+                    for (int from = 0; from < blocks; from += tileBlocks) {
+                        int to = Math.min(blocks, from + tileBlocks), first = from * w, width = (to - from) * w;
+                        int count = Math.min(n, to * w) - first;
+                        for (int i = start; i < end; i += q) {
+                            int nq = Math.min(q, end - i);
+                            for (int r = 0; r < nq; r++) off[r] = (i + r) * d;
+                            kernel.distances(form, rows, off, nq, blocked, from, to, tile);
+                            for (int r = 0; r < nq; r++) {
+                                NeighbourSearch.Scratch s = list[i + r - start];
+                                for (int c = 0, o = r * width; c < count; c++, o++) {
+                                    double dist = first + c == i + r ? 0.0 : tile[o];   // itself at 0, as between(a, a)
+                                    if (dist <= s.kth()) s.offer(dist, first + c);
+                                }
+                            }
+                        }
+                    }
+                    for (int i = start; i < end; i++) {
+                        NeighbourSearch.Scratch s = list[i - start];
+                        s.end();
+                        System.arraycopy(s.dist, 0, nd, i * k, k);
+                        System.arraycopy(s.index, 0, nb, i * k, k);
+                    }
+                });
+        double[] core = new double[n];
+        for (int i = 0; i < n; i++) core[i] = nd[i * k + Math.min(minSamples, k) - 1];
+        return CoreDistances.of(minSamples, core, k, nb, nd);
+    }
+
+    /**
      * Each fitted point's {@code min(n, minSamples + 1)} nearest fitted points, itself included at 0, with the
      * fit's core distances ({@code minSamples}-th entry): what the fit's engine computed, on the execution's
      * threads (the same lists for any count); {@code tree}: the fit's tree over the rows of {@code pairs}, or
      * null to scan every pair.
      */
     static CoreDistances fittedLists(PairDistances pairs, KdTree tree, int minSamples, Execution ex) {
+        return fittedLists(pairs, tree, minSamples, ex, null);
+    }
+
+    /** {@link #fittedLists(PairDistances, KdTree, int, Execution)} on the kernel {@code use} (null: the fit's choice). */
+    static CoreDistances fittedLists(PairDistances pairs, KdTree tree, int minSamples, Execution ex, MetricKernel use) {
         int n = pairs.size(), k = Math.min(n, minSamples + 1);
         if ((long) n * k > Integer.MAX_VALUE - 8) {
             throw InvalidInputException.forParameter("min_samples", String.format(java.util.Locale.ROOT,
                     "a model of %d points at min_samples %d keeps %d neighbours per point, %d in all: more than one "
                     + "array holds; lower min_samples or fit a subsample", n, minSamples, k, (long) n * k));
         }
-        MetricScan scan = new MetricScan(pairs, tree);
+        MetricScan scan = new MetricScan(pairs, tree, use);
+        if (scan.kernel != null) return scan.fittedListsByKernel(minSamples, k, ex);
         double[] rows = pairs.preparedRows();
         int d = n == 0 ? 1 : rows.length / n;
         int[] nb = new int[n * k];

@@ -1,8 +1,10 @@
 package org.sylva.hdbscan.predict;
 
+
 import org.sylva.hdbscan.core.NearestLists;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.kernels.DistanceKernel;
+import org.sylva.kernels.MetricKernel;
 
 /**
  * Exact k nearest fitted points of a point that is not one of them (a new point), over the partition of
@@ -53,8 +55,10 @@ final class NeighbourSearch implements FittedNeighbours {
         final NearestLists list;
         final int[] stackNode;
         final double[] stackBound;
-        /** A leaf's squared distances. */
+        /** A leaf's squared distances, or a metric scan's distances of one tile. */
         final double[] tile;
+        /** Where a metric scan's kernel reads its query rows. */
+        final int[] query = new int[MetricKernel.MAX_QUERIES];
         /** After a weighted fit: the weight of each fitted row, and the points the rows found must stand for; else null, 0. */
         final int[] weights;
         final int points;

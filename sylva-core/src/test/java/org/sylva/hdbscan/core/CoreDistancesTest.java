@@ -75,6 +75,16 @@ class CoreDistancesTest {
         }
     }
 
+    /** A float64 point set is measured in its own values, not rounded to float32 (as a fit measures it). */
+    @Test
+    void aFloat64PointSetIsMeasuredExactly() {
+        double[] rows = gaussian(300, 4, 12);
+        for (int i = 0; i < rows.length; i++) rows[i] += 1e-9 * i;   // values float32 cannot hold
+        CoreDistances cd = CoreDistances.compute(PointSet.ofFloat64(300, 4, rows), 20, KernelProvider.get().bestDistance(),
+                2, ProgressListener.NONE, CancellationToken.NEVER);
+        assertArrayEquals(PrimReference.coreDistances(rows, 300, 4, 20), cd.coreDistances());
+    }
+
     @Test
     void matchesBruteForceOnRandomData() {
         double[] rows = gaussian(800, 3, 11);

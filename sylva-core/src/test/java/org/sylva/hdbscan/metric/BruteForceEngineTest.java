@@ -85,6 +85,41 @@ class BruteForceEngineTest {
         }
     }
 
+    /**
+     * Each metric the kernels compute gives, on the scalar and the vector kernel and on one thread or two,
+     * bitwise what the one-pair-at-a-time path gives on the matrix of the same distances (a precomputed fit):
+     * grids full of ties and repeated rows, enough points for parallel Prim rounds, alpha 1 and 0.7.
+     */
+    @Test
+    void theKernelsGiveThePairPathsCoreDistancesAndTree() {
+        for (int set = 0; set < 2; set++) {
+            int n = set == 0 ? 1300 : 500, d = set == 0 ? 5 : 17;
+            double[] x = set == 0 ? grid(n, d, 8) : gaussian(n, d, 9);
+            for (Metric m : new Metric[] {Metric.euclidean(), Metric.manhattan(), Metric.chebyshev(), Metric.cosine()}) {
+                PairDistances dist = m.pairs(x, n, d);
+                double[] matrix = new double[n * n];
+                for (int i = 0; i < n; i++) {
+                    for (int j = 0; j < n; j++) matrix[i * n + j] = dist.between(i, j);
+                }
+                for (int ms : new int[] {1, 7}) {
+                    double alpha = ms == 7 ? 0.7 : 1.0;
+                    MutualReachabilityMst want = new BruteForceEngine(Metric.precomputed())
+                            .spanningTree(new FittedPoints(matrix, n, n), ms, alpha, threads(1));
+                    for (org.sylva.kernels.MetricKernel k : new org.sylva.kernels.MetricKernel[] {
+                            org.sylva.kernels.KernelProvider.get().scalarMetric(), org.sylva.kernels.KernelProvider.get().bestMetric()}) {
+                        for (int t : new int[] {1, 2}) {
+                            MutualReachabilityMst got = new BruteForceEngine(m, k).spanningTree(new FittedPoints(x, n, d), ms,
+                                    alpha, threads(t));
+                            String what = m.name() + " " + k.name() + " threads " + t + " min_samples " + ms + " set " + set;
+                            assertArrayEquals(want.coreDistances(), got.coreDistances(), what);
+                            assertEquals(want.tree(), got.tree(), what);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void theTreeIsInEdgeOrderAndMinimal() {
         int n = 300;

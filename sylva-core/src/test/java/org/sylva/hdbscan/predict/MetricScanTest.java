@@ -2,6 +2,7 @@ package org.sylva.hdbscan.predict;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -9,6 +10,8 @@ import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.metric.KdTree;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.metric.PairDistances;
+import org.sylva.kernels.KernelProvider;
+import org.sylva.kernels.MetricKernel;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -46,6 +49,75 @@ class MetricScanTest {
                     tree.nearest(prepared, i * d, b);
                     assertArrayEquals(a.index, b.index, metric.describe() + ", k " + k + ", point " + i);
                     assertArrayEquals(a.dist, b.dist, metric.describe() + ", k " + k + ", point " + i);
+                }
+            }
+        }
+    }
+
+    /** The k smallest (distance, index) pairs of {@code dist[0 .. n)}, sorted: what a list must hold. */
+    private static long[] smallest(double[] dist, int k) {
+        Integer[] order = new Integer[dist.length];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        java.util.Arrays.sort(order, (a, b) -> dist[a] != dist[b] ? Double.compare(dist[a], dist[b]) : Integer.compare(a, b));
+        long[] out = new long[2 * k];
+        for (int i = 0; i < k; i++) {
+            out[2 * i] = Double.doubleToRawLongBits(dist[order[i]]);
+            out[2 * i + 1] = order[i];
+        }
+        return out;
+    }
+
+    private static long[] list(double[] dist, int[] index, int from, int k) {
+        long[] out = new long[2 * k];
+        for (int i = 0; i < k; i++) {
+            out[2 * i] = Double.doubleToRawLongBits(dist[from + i]);
+            out[2 * i + 1] = index[from + i];
+        }
+        return out;
+    }
+
+    /**
+     * A scan through the metric kernel (cosine, manhattan, chebyshev; 20 dimensions, where no tree runs) keeps
+     * exactly the k smallest of the fit's own distances in (distance, index) order: for new points, one of them
+     * equal to a fitted row (cosine at 0, as a fitted point and itself), and for the fitted points' lists.
+     */
+    @Test
+    void theKernelsScanKeepsTheSmallestDistances() {
+        int n = 1100, d = 20, m = 60;
+        double[] x = grid(n, d, 4);
+        double[] q = grid(m, d, 5);
+        SplittableRandom r = new SplittableRandom(1);
+        for (int j = 0; j < d; j++) x[17 * d + j] = r.nextInt(5) + 0.25 * r.nextInt(3);   // 1 - u.u is not 0 for it
+        System.arraycopy(x, 17 * d, q, 3 * d, d);   // new point 3 is fitted row 17
+        Execution ex = new Execution(2, ProgressListener.NONE, CancellationToken.NEVER);
+        for (Metric metric : new Metric[] {Metric.cosine(), Metric.manhattan(), Metric.chebyshev()}) {
+            for (MetricKernel kernel : new MetricKernel[] {KernelProvider.get().scalarMetric(), KernelProvider.get().bestMetric()}) {
+                PairDistances pairs = metric.pairs(x, n, d);
+                MetricScan scan = new MetricScan(pairs, null, kernel);
+                double[] prepared = pairs.queries(q, m);
+                double[] all = new double[n];
+                for (int k : new int[] {1, 7, 50}) {
+                    NeighbourSearch.Scratch s = scan.scratch(k);
+                    for (int i = 0; i < m; i++) {
+                        scan.nearest(prepared, i * d, s);
+                        for (int b = 0; b < n; b++) all[b] = pairs.toRow(prepared, i * d, b);
+                        assertArrayEquals(smallest(all, k), list(s.dist, s.index, 0, k),
+                                metric.describe() + " " + kernel.name() + " k " + k + " point " + i);
+                    }
+                    if (metric.equals(Metric.cosine())) {
+                        double dot = 0;
+                        for (int j = 0; j < d; j++) dot += prepared[3 * d + j] * prepared[3 * d + j];
+                        assertTrue(1 - dot != 0, "the arithmetic alone would not give 0 here");
+                        scan.nearest(prepared, 3 * d, s);
+                        assertEquals(0.0, s.dist[0]);
+                        assertEquals(17, s.index[0]);
+                    }
+                }
+                CoreDistances lists = MetricScan.fittedLists(pairs, null, 9, ex, kernel);
+                for (int i = 0; i < n; i += 13) {
+                    for (int b = 0; b < n; b++) all[b] = pairs.between(i, b);
+                    assertArrayEquals(smallest(all, 10), list(lists.neighbourDistances(), lists.neighbours(), i * 10, 10),
+                            metric.describe() + " " + kernel.name() + " fitted point " + i);
                 }
             }
         }

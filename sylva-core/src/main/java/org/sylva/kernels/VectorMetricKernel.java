@@ -1,0 +1,242 @@
+package org.sylva.kernels;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The vector {@link MetricKernel} (Vector API): across points, never across coordinates. A vector holds
+ * coordinate {@code j} of consecutive positions of a {@link BlockedRows} block, the query's coordinate is
+ * broadcast, and each lane runs the reference arithmetic of its pair in coordinate order, so every value is
+ * bitwise the scalar kernel's. A block is two double vectors; up to four queries share each loaded vector
+ * (eight running sums side by side), and a single query takes two blocks per step (four sums), because
+ * each sum's additions wait on one another and one chain alone would leave the core idle.
+ *
+ * <p>Loaded only through {@link KernelProvider}, reflectively, when the module is present at run time.
+ *
+ * <pre>{@code
+ * MetricKernel k = KernelProvider.get().bestMetric();   // this one where the Vector API runs
+ * }</pre>
+ */
+final class VectorMetricKernel implements MetricKernel {
+    private static final VectorSpecies<Double> DS = DoubleVector.SPECIES_PREFERRED;
+    private static final int DL = DS.length();
+    private static final int W = 2 * DL;
+
+    VectorMetricKernel() {
+        if (DL < 2) throw new UnsupportedOperationException("unusual vector shape: " + DL + " doubles");
+    }
+
+    @Override
+    public String name() {
+        return "simd";
+    }
+
+    @Override
+    public int blockWidth() {
+        return W;
+    }
+
+    @Override
+    public void distances(Form form, double[] q, int[] offsets, int nq, BlockedRows rows, int blockFrom, int blockTo,
+                          double[] out) {
+        if (rows.width() != W) {
+            throw new IllegalArgumentException("rows in blocks of " + rows.width() + ", the simd kernel needs " + W);
+        }
+        if (nq < 1 || nq > MAX_QUERIES) throw new IllegalArgumentException(nq + " queries");
+        if (blockTo <= blockFrom) return;
+        double[] x = rows.blocks();
+        int d = rows.dimensions();
+        if (nq == 1) {
+            int b = blockFrom;
+            for (; b + 1 < blockTo; b += 2) one(form, q, offsets[0], x, d, b, 2, out, (b - blockFrom) * W);
+            if (b < blockTo) one(form, q, offsets[0], x, d, b, 1, out, (b - blockFrom) * W);
+            return;
+        }
+        int stride = (blockTo - blockFrom) * W;
+        int q0 = offsets[0], q1 = offsets[1], q2 = offsets[Math.min(2, nq - 1)], q3 = offsets[Math.min(3, nq - 1)];
+        for (int b = blockFrom; b < blockTo; b++) four(form, q, q0, q1, q2, q3, nq, x, d, b, out, (b - blockFrom) * W, stride);
+    }
+
+    /** One query against {@code blocks} (1 or 2) consecutive blocks from {@code b}, written from {@code out[o]}. */
+    private static void one(Form form, double[] q, int qo, double[] x, int d, int b, int blocks, double[] out, int o) {
+        int dw = d * W;
+        int c0 = b * dw, c2 = c0 + (blocks == 2 ? dw : 0);
+        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+        switch (form) {
+            case EUCLIDEAN -> {
+                for (int j = 0, c = 0; j < d; j++, c += W) {
+                    DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+                    DoubleVector t0 = v.sub(DoubleVector.fromArray(DS, x, c0 + c));
+                    DoubleVector t1 = v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL));
+                    DoubleVector t2 = v.sub(DoubleVector.fromArray(DS, x, c2 + c));
+                    DoubleVector t3 = v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL));
+                    s0 = s0.add(t0.mul(t0));
+                    s1 = s1.add(t1.mul(t1));
+                    s2 = s2.add(t2.mul(t2));
+                    s3 = s3.add(t3.mul(t3));
+                }
+                s0 = s0.sqrt();
+                s1 = s1.sqrt();
+                s2 = s2.sqrt();
+                s3 = s3.sqrt();
+            }
+            case MANHATTAN -> {
+                for (int j = 0, c = 0; j < d; j++, c += W) {
+                    DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+                    s0 = s0.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
+                    s1 = s1.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
+                    s2 = s2.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
+                    s3 = s3.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
+                }
+            }
+            case CHEBYSHEV -> {
+                for (int j = 0, c = 0; j < d; j++, c += W) {
+                    DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+                    s0 = s0.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
+                    s1 = s1.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
+                    s2 = s2.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
+                    s3 = s3.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
+                }
+            }
+            case COSINE -> {
+                for (int j = 0, c = 0; j < d; j++, c += W) {
+                    DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+                    s0 = s0.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c)));
+                    s1 = s1.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c + DL)));
+                    s2 = s2.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c)));
+                    s3 = s3.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c + DL)));
+                }
+                s0 = cosine(s0);
+                s1 = cosine(s1);
+                s2 = cosine(s2);
+                s3 = cosine(s3);
+            }
+        }
+        s0.intoArray(out, o);
+        s1.intoArray(out, o + DL);
+        if (blocks == 2) {
+            s2.intoArray(out, o + W);
+            s3.intoArray(out, o + W + DL);
+        }
+    }
+
+    /**
+     * Up to four queries (offsets {@code q0 .. q3}, the last repeated past {@code nq}) against block {@code b},
+     * row {@code r} written from {@code out[r * stride + o]}.
+     */
+    private static void four(Form form, double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int b,
+                             double[] out, int o, int stride) {
+        int c0 = b * d * W;
+        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+        switch (form) {
+            case EUCLIDEAN -> {
+                for (int j = 0, c = c0; j < d; j++, c += W) {
+                    DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+                    DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+                    DoubleVector t = v.sub(x0), u = v.sub(x1);
+                    a0 = a0.add(t.mul(t));
+                    b0 = b0.add(u.mul(u));
+                    v = DoubleVector.broadcast(DS, q[q1 + j]);
+                    t = v.sub(x0);
+                    u = v.sub(x1);
+                    a1 = a1.add(t.mul(t));
+                    b1 = b1.add(u.mul(u));
+                    v = DoubleVector.broadcast(DS, q[q2 + j]);
+                    t = v.sub(x0);
+                    u = v.sub(x1);
+                    a2 = a2.add(t.mul(t));
+                    b2 = b2.add(u.mul(u));
+                    v = DoubleVector.broadcast(DS, q[q3 + j]);
+                    t = v.sub(x0);
+                    u = v.sub(x1);
+                    a3 = a3.add(t.mul(t));
+                    b3 = b3.add(u.mul(u));
+                }
+                a0 = a0.sqrt();
+                b0 = b0.sqrt();
+                a1 = a1.sqrt();
+                b1 = b1.sqrt();
+                a2 = a2.sqrt();
+                b2 = b2.sqrt();
+                a3 = a3.sqrt();
+                b3 = b3.sqrt();
+            }
+            case MANHATTAN -> {
+                for (int j = 0, c = c0; j < d; j++, c += W) {
+                    DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+                    DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+                    a0 = a0.add(v.sub(x0).abs());
+                    b0 = b0.add(v.sub(x1).abs());
+                    v = DoubleVector.broadcast(DS, q[q1 + j]);
+                    a1 = a1.add(v.sub(x0).abs());
+                    b1 = b1.add(v.sub(x1).abs());
+                    v = DoubleVector.broadcast(DS, q[q2 + j]);
+                    a2 = a2.add(v.sub(x0).abs());
+                    b2 = b2.add(v.sub(x1).abs());
+                    v = DoubleVector.broadcast(DS, q[q3 + j]);
+                    a3 = a3.add(v.sub(x0).abs());
+                    b3 = b3.add(v.sub(x1).abs());
+                }
+            }
+            case CHEBYSHEV -> {
+                for (int j = 0, c = c0; j < d; j++, c += W) {
+                    DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+                    DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+                    a0 = a0.max(v.sub(x0).abs());
+                    b0 = b0.max(v.sub(x1).abs());
+                    v = DoubleVector.broadcast(DS, q[q1 + j]);
+                    a1 = a1.max(v.sub(x0).abs());
+                    b1 = b1.max(v.sub(x1).abs());
+                    v = DoubleVector.broadcast(DS, q[q2 + j]);
+                    a2 = a2.max(v.sub(x0).abs());
+                    b2 = b2.max(v.sub(x1).abs());
+                    v = DoubleVector.broadcast(DS, q[q3 + j]);
+                    a3 = a3.max(v.sub(x0).abs());
+                    b3 = b3.max(v.sub(x1).abs());
+                }
+            }
+            case COSINE -> {
+                for (int j = 0, c = c0; j < d; j++, c += W) {
+                    DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+                    DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+                    a0 = a0.add(v.mul(x0));
+                    b0 = b0.add(v.mul(x1));
+                    v = DoubleVector.broadcast(DS, q[q1 + j]);
+                    a1 = a1.add(v.mul(x0));
+                    b1 = b1.add(v.mul(x1));
+                    v = DoubleVector.broadcast(DS, q[q2 + j]);
+                    a2 = a2.add(v.mul(x0));
+                    b2 = b2.add(v.mul(x1));
+                    v = DoubleVector.broadcast(DS, q[q3 + j]);
+                    a3 = a3.add(v.mul(x0));
+                    b3 = b3.add(v.mul(x1));
+                }
+                a0 = cosine(a0);
+                b0 = cosine(b0);
+                a1 = cosine(a1);
+                b1 = cosine(b1);
+                a2 = cosine(a2);
+                b2 = cosine(b2);
+                a3 = cosine(a3);
+                b3 = cosine(b3);
+            }
+        }
+        a0.intoArray(out, o);
+        b0.intoArray(out, o + DL);
+        a1.intoArray(out, o + stride);
+        b1.intoArray(out, o + stride + DL);
+        if (nq > 2) {
+            a2.intoArray(out, o + 2 * stride);
+            b2.intoArray(out, o + 2 * stride + DL);
+        }
+        if (nq > 3) {
+            a3.intoArray(out, o + 3 * stride);
+            b3.intoArray(out, o + 3 * stride + DL);
+        }
+    }
+
+    /** {@code min(max(1 - s, 0), 2)} lane by lane, as {@code Math.min} and {@code Math.max} do it. */
+    private static DoubleVector cosine(DoubleVector s) {
+        return DoubleVector.broadcast(DS, 1.0).sub(s).max(0.0).min(2.0);
+    }
+}
