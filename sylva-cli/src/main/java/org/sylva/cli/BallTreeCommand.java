@@ -28,7 +28,9 @@ final class BallTreeCommand implements Callable<Integer> {
     Integer partitionLevel;
     OutputFormat format;
     Path report;
-    int reportLevel;
+    /** --report-level as given, or null: level {@link #DEFAULT_REPORT_LEVEL}. */
+    Integer reportLevel;
+    static final int DEFAULT_REPORT_LEVEL = 3;
     Integer reportBatch;
     Kernels kernels;
     String backend;
@@ -82,10 +84,9 @@ final class BallTreeCommand implements Callable<Integer> {
                         + "file or not exist (a directory, link, FIFO or device is refused, never replaced), and not "
                         + "an output's name in --out. If the report fails, the outputs are still written; exit "
                         + "status 3.");
-        m.option(int.class, v -> reportLevel = v, "--report-level")
+        m.option(Integer.class, v -> reportLevel = v, "--report-level")
                 .paramLabel("K")
-                .defaultValue("3")
-                .description("Tree level whose balls colour the report (root = 0; default ${DEFAULT-VALUE}). A level "
+                .description("Tree level whose balls colour the report (root = 0; default " + DEFAULT_REPORT_LEVEL + "). A level "
                         + "deeper than a batch's tree shows that batch's deepest level, and says so.");
         m.option(Integer.class, v -> reportBatch = v, "--report-batch")
                 .paramLabel("B")
@@ -119,7 +120,16 @@ final class BallTreeCommand implements Callable<Integer> {
         if (partitionLevel != null && partitionLevel < 0) {
             throw new InvalidInputException("--partition-level must be >= 0; got " + partitionLevel);
         }
-        if (reportLevel < 0) throw new InvalidInputException("--report-level must be >= 0; got " + reportLevel);
+        if (reportLevel != null && reportLevel < 0) {
+            throw new InvalidInputException("--report-level must be >= 0; got " + reportLevel);
+        }
+        if (batch != null && batch.toString().equals("-")) {
+            throw new InvalidInputException("--batch cannot come from standard input (the points may); give a file");
+        }
+        if (reportLevel != null && report == null) {
+            throw new InvalidInputException("--report-level chooses the level --report colours; give --report too");
+        }
+        int level = reportLevel != null ? reportLevel : DEFAULT_REPORT_LEVEL;
         if (partitionLevel != null && report != null) {
             throw new InvalidInputException("--report draws the tree's balls; it cannot be combined with --partition-level");
         }
@@ -189,10 +199,10 @@ final class BallTreeCommand implements Callable<Integer> {
             int[] levels = layout.levels();
             format.stage(g, out, "levels", NpyArray.ofInt32(levels, levels.length));
             int deepest = levels.length == 0 ? 0 : levels[drawn];
-            if (report != null && reportLevel > deepest && !run.quiet && points.size() > 0) {
+            if (report != null && level > deepest && !run.quiet && points.size() > 0) {
                 // the report says so too; here, before the user opens it
                 err.printf(Locale.ROOT, "sylva: note: --report-level %d is deeper than batch %d's tree (levels 0 to %d); "
-                        + "the report colours the balls of its deepest level%n", reportLevel, drawn, deepest);
+                        + "the report colours the balls of its deepest level%n", level, drawn, deepest);
             }
             Throwable reportFailure = null;
             BallTree built = tree;   // for the report's renderer
@@ -202,7 +212,7 @@ final class BallTreeCommand implements Callable<Integer> {
                         .points(points.size(), points.dimensions(), points.coordinates())
                         .tree(built.indices(), built.mask(), levels)
                         .batch(drawn)
-                        .level(reportLevel)
+                        .level(level)
                         .parameter("input", in.input)
                         .parameter("points", points.size() + " x " + points.dimensions())
                         .parameter("batches", Integer.toString(layout.batchCount()))

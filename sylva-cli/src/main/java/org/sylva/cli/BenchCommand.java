@@ -210,8 +210,12 @@ final class BenchCommand implements Runnable {
             if (minSamples != null) b.minSamples(minSamples);
             Hdbscan h = b.minClusterSize(minClusterSize).clusterSelectionMethod(method)
                     .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
-            spec.commandLine().getOut().print(HdbscanBench.runGraph(m.rows(), m.indptr(), m.indices(), m.data(), h,
-                    repeat, warmup, warmupSeconds).table());
+            try {
+                spec.commandLine().getOut().print(HdbscanBench.runGraph(m.rows(), m.indptr(), m.indices(), m.data(), h,
+                        repeat, warmup, warmupSeconds).table());
+            } catch (InvalidInputException e) {
+                throw e.withContext(input);   // the graph's checks name an entry; the file names where
+            }
             return 0;
         }
     }

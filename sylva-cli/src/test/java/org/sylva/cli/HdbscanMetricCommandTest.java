@@ -208,6 +208,8 @@ class HdbscanMetricCommandTest {
         Path half = saveNpz(tmp.resolve("h.npz"), 3, new int[] {0, 1, 2, 2}, new int[] {1, 2}, new double[] {1, 2});
         Cli.run("hdbscan", s(half), "--metric", "precomputed", "--min-cluster-size", "2", "--min-samples", "1",
                 "--out", s(bad)).assertError("h.npz", "entry (0, 1) is stored but (1, 0) is not");
+        Cli.run("bench", "hdbscan", s(half), "--metric", "precomputed", "--min-cluster-size", "2", "--min-samples", "1",
+                "--repeat", "1", "--warmup", "0").assertError("h.npz", "entry (0, 1) is stored but (1, 0) is not");
         Cli.run("hdbscan", s(sparse), "--metric", "precomputed", "--out", s(bad), "--sample-weight", s(npy))
                 .assertError("sample weights are supported with the euclidean metric only");
         Cli.assertNothingWritten(bad);

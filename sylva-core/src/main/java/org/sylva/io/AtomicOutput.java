@@ -390,6 +390,10 @@ public final class AtomicOutput {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new InvalidInputException("output directory " + dir + " exists and is not a directory");
         }
+        if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
+            throw new InvalidInputException("output directory " + dir + " " + MissingFile.reason(dir)
+                    + "; give a folder, or a path that does not exist yet");
+        }
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {

@@ -137,9 +137,12 @@ public final class DelimitedReader {
         try {
             in = Files.newInputStream(path);
         } catch (NoSuchFileException e) {
-            throw new InvalidInputException(source + ": no such file", e);
+            throw new InvalidInputException(source + ": " + MissingFile.reason(path), e);
         } catch (AccessDeniedException e) {
             throw new InvalidInputException(source + ": permission denied", e);
+        } catch (java.nio.file.FileSystemException e) {   // a link that loops, say
+            if (Files.isSymbolicLink(path)) throw new InvalidInputException(source + ": " + MissingFile.reason(path), e);
+            throw e;
         }
         try (InputStream open = CancellableInputStream.of(in, cancel)) {
             return read(open, source);

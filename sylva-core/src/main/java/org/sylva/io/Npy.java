@@ -66,9 +66,12 @@ public final class Npy {
         try {
             in = Files.newInputStream(path);
         } catch (NoSuchFileException e) {
-            throw new NpyFormatException(source, "no such file", e);
+            throw new NpyFormatException(source, MissingFile.reason(path), e);
         } catch (AccessDeniedException e) {
             throw new NpyFormatException(source, "permission denied", e);
+        } catch (java.nio.file.FileSystemException e) {   // a link that loops, say
+            if (Files.isSymbolicLink(path)) throw new NpyFormatException(source, MissingFile.reason(path), e);
+            throw e;
         }
         try (InputStream open = CancellableInputStream.of(in, cancel)) {
             size = Files.isRegularFile(path) ? Files.size(path) : -1;

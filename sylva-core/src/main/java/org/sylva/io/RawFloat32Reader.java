@@ -90,9 +90,12 @@ public final class RawFloat32Reader {
         try {
             in = Files.newInputStream(path);
         } catch (NoSuchFileException e) {
-            throw new InvalidInputException(source + ": no such file", e);
+            throw new InvalidInputException(source + ": " + MissingFile.reason(path), e);
         } catch (AccessDeniedException e) {
             throw new InvalidInputException(source + ": permission denied", e);
+        } catch (java.nio.file.FileSystemException e) {   // a link that loops, say
+            if (Files.isSymbolicLink(path)) throw new InvalidInputException(source + ": " + MissingFile.reason(path), e);
+            throw e;
         }
         try (InputStream open = CancellableInputStream.of(in, cancel)) {
             if (Files.isRegularFile(path)) {

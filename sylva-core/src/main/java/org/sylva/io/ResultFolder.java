@@ -128,6 +128,9 @@ public final class ResultFolder {
         } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException e) {
             return new Verdict(Status.MISMATCH, mf, e.getMessage(), null);
         }
+        if (m.files().isEmpty()) {   // every command's run writes at least one file
+            return new Verdict(Status.MISMATCH, mf, "lists no files, but every Sylva run writes at least one", m);
+        }
         Path root = dir.toAbsolutePath().normalize();
         for (ResultManifest.Entry e : m.files()) {
             Path f = root.resolve(e.name()).normalize();

@@ -72,6 +72,20 @@ class PointReadersTest {
         InvalidInputException n = assertThrows(InvalidInputException.class,
                 () -> PointReaders.readPoints(dir.resolve("missing.npy").toString(), Optional.empty(), warnings::add));
         assertTrue(n.getMessage().endsWith("missing.npy: no such file"), n.getMessage());
+        // links the system reports as missing files: say what is wrong with the link
+        Path dangling = Files.createSymbolicLink(dir.resolve("dangling.npy"), dir.resolve("gone.npy"));
+        Path loop = Files.createSymbolicLink(dir.resolve("loop.csv"), dir.resolve("loop.csv"));
+        InvalidInputException dl = assertThrows(InvalidInputException.class,
+                () -> PointReaders.readPoints(dangling.toString(), Optional.empty(), warnings::add));
+        assertTrue(dl.getMessage().endsWith("dangling.npy: is a symbolic link to " + dir.resolve("gone.npy")
+                + ", which does not exist"), dl.getMessage());
+        InvalidInputException lp = assertThrows(InvalidInputException.class,
+                () -> PointReaders.readPoints(loop.toString(), Optional.empty(), warnings::add));
+        assertTrue(lp.getMessage().contains("loop.csv: is a symbolic link that loops"), lp.getMessage());
+        InvalidInputException out = assertThrows(InvalidInputException.class,
+                () -> AtomicOutput.checkOutputDirectory(Files.createSymbolicLink(dir.resolve("out"), dir.resolve("nowhere")), 0));
+        assertTrue(out.getMessage().contains("is a symbolic link to " + dir.resolve("nowhere") + ", which does not exist"),
+                out.getMessage());
         InvalidInputException three = assertThrows(InvalidInputException.class, () -> {
             Path cube = dir.resolve("cube.npy");
             Npy.writeFloat32(cube, new float[8], 2, 2, 2);

@@ -102,6 +102,7 @@ class ResultFolderTest {
         for (String text : List.of("", "{", "[]", "{\"format\": \"other\"}",
                 "{\"format\": \"sylva-run\", \"version\": 2, \"command\": \"x\", \"run_id\": \"r\", \"files\": []}",
                 "{\"format\": \"sylva-run\", \"version\": 1, \"command\": \"x\", \"run_id\": \"r\", \"files\": [1]}",
+                "{\"format\": \"sylva-run\", \"version\": 1, \"command\": \"hdbscan\", \"run_id\": \"r\", \"files\": []}",
                 "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]")) {
             Files.writeString(mf, text);
             ResultFolder.Verdict v = ResultFolder.verify(dir);
