@@ -116,7 +116,8 @@ def main():
         if a.sklearn:
             from sklearn.cluster import HDBSCAN
             sk, est = timed_fits(lambda: HDBSCAN(min_cluster_size=a.min_cluster_size, min_samples=ms, metric=a.metric,
-                                                 algorithm="brute" if cosine else "kd_tree", n_jobs=a.threads),
+                                                 algorithm="brute" if cosine else "kd_tree", n_jobs=a.threads,
+                                                 copy=False),
                                  X, a.repeat)
             row += [sk, sk / warm]
         rows.append(row)

@@ -53,7 +53,7 @@ public final class BruteForceEngine implements HdbscanEngine {
     private static final long REPORT_NANOS = 100_000_000L;
 
     /** Pair coordinates {@code n^2 d} from which a fresh JVM runs the vector kernel (measured in BENCHMARKS.md). */
-    static final double COLD_VECTOR_WORK = 4e9;
+    static final double COLD_VECTOR_WORK = 2e9;
     /** Most positions of the rows one core-distance tile covers. */
     private static final int MAX_TILE = 2048;
     /** Bytes of rows one core-distance tile covers at most (a share of a core's cache). */
