@@ -13,6 +13,7 @@ Example
 from __future__ import annotations
 
 import hashlib
+import warnings
 
 import numpy as np
 
@@ -90,6 +91,12 @@ def approximate_predict(clusterer, points_to_predict, return_connecting_points=F
     with ``return_connecting_points`` also the fitted point each new point connects to (its row of ``X``: after a
     fit with ``sample_weight``, the row whose copy it is)."""
     a = _call(clusterer, "predict", points_to_predict)
+    tree = getattr(clusterer, "condensed_tree_", None)
+    if tree is not None and not (np.asarray(tree)[:, 3] > 1).any():
+        # as the hdbscan package warns: a tree that never splits labels every new point noise, even where the fit
+        # took its root as the one cluster (allow_single_cluster)
+        warnings.warn("the clusterer's condensed tree never splits into clusters, so every new point is labelled "
+                      "noise (-1), as the hdbscan package's approximate_predict does", UserWarning, stacklevel=2)
     if return_connecting_points:
         return a["labels"], a["probabilities"], a["connecting_points"]
     return a["labels"], a["probabilities"]

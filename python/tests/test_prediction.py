@@ -54,6 +54,7 @@ def test_training_points_keep_their_clusters_and_memberships_are_fractions(fitte
     assert (m >= 0).all() and (m.sum(axis=1) <= 1 + 1e-12).all()
 
 
+@pytest.mark.filterwarnings("ignore:the clusterer's condensed tree never splits")   # some trials' trees do not
 def test_every_fitted_point_is_predicted_back_to_its_own_label():
     # Random fits of points without duplicates: a fitted point, given as a new point, gets its fit's label
     # back, noise included. The hdbscan package's approximate_predict does not always: its prediction data
@@ -68,6 +69,19 @@ def test_every_fitted_point_is_predicted_back_to_its_own_label():
         c = sylva.HDBSCAN(prediction_data=True, **params).fit(X)
         labels, _ = sylva.approximate_predict(c, X)
         np.testing.assert_array_equal(labels, c.labels_, err_msg=f"trial {trial}: n={n} d={d} {params}")
+
+
+def test_a_tree_that_never_splits_predicts_noise_and_warns(fitted):
+    x = np.random.default_rng(5).normal(size=(300, 2))
+    c = sylva.HDBSCAN(min_cluster_size=200, allow_single_cluster=True, prediction_data=True).fit(x)
+    assert c.labels_.max() == 0   # the fit took the root as its one cluster
+    with pytest.warns(UserWarning, match="never splits into clusters, so every new point is labelled noise"):
+        labels, _ = sylva.approximate_predict(c, x)
+    assert (labels == -1).all()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sylva.approximate_predict(fitted[1], fitted[2])   # a tree that splits: no warning
 
 
 def test_complex_new_points_are_refused_as_fit_refuses_them(fitted):

@@ -185,16 +185,9 @@ final class MetricScan implements FittedNeighbours {
                             }
                         }
                     }
-                    for (int i = start; i < end; i++) {
-                        NeighbourSearch.Scratch s = list[i - start];
-                        s.end();
-                        System.arraycopy(s.dist, 0, nd, i * k, k);
-                        System.arraycopy(s.index, 0, nb, i * k, k);
-                    }
+                    for (int i = start; i < end; i++) keep(list[i - start], i, nb, nd);
                 });
-        double[] core = new double[n];
-        for (int i = 0; i < n; i++) core[i] = nd[i * k + Math.min(minSamples, k) - 1];
-        return CoreDistances.of(minSamples, core, k, nb, nd);
+        return lists(minSamples, k, nb, nd);
     }
 
     /**
@@ -237,11 +230,22 @@ final class MetricScan implements FittedNeighbours {
                         } else {
                             scan.walk(rows, i * d, s, i);
                         }
-                        s.end();
-                        System.arraycopy(s.dist, 0, nd, i * k, k);
-                        System.arraycopy(s.index, 0, nb, i * k, k);
+                        keep(s, i, nb, nd);
                     }
                 });
+        return lists(minSamples, k, nb, nd);
+    }
+
+    /** Ends point {@code i}'s search and keeps its list at {@code i * k} of the lists' arrays. */
+    private static void keep(NeighbourSearch.Scratch s, int i, int[] nb, double[] nd) {
+        s.end();
+        System.arraycopy(s.dist, 0, nd, i * s.k, s.k);
+        System.arraycopy(s.index, 0, nb, i * s.k, s.k);
+    }
+
+    /** The fitted points' lists as core distances: the {@code minSamples}-th entry of each. */
+    private static CoreDistances lists(int minSamples, int k, int[] nb, double[] nd) {
+        int n = nb.length / Math.max(k, 1);
         double[] core = new double[n];
         for (int i = 0; i < n; i++) core[i] = nd[i * k + Math.min(minSamples, k) - 1];
         return CoreDistances.of(minSamples, core, k, nb, nd);
