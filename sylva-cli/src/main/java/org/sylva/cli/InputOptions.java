@@ -208,9 +208,12 @@ final class InputOptions {
                     + "samples); found shape " + t.append(')'));
         }
         if (a.rank() != 3) return null;
-        if ((long) s[1] * s[2] == 0 || (long) s[1] * s[2] > Integer.MAX_VALUE) {
-            throw new InvalidInputException(a.source() + ": clips of shape (" + s[1] + ", " + s[2]
-                    + ") have no values (or too many); expected (n, channels, samples) or (n, samples, channels)");
+        long values = (long) s[1] * s[2];
+        if (values == 0 || values > Integer.MAX_VALUE) {
+            throw new InvalidInputException(a.source() + ": an array of shape (" + s[0] + ", " + s[1] + ", " + s[2]
+                    + "), whose clips of shape (" + s[1] + ", " + s[2] + ") hold " + (values == 0 ? "no values"
+                    : values + " values, more than one row may") + "; expected (n, channels, samples) or (n, samples, "
+                    + "channels)");
         }
         return new int[] {s[1], s[2]};
     }

@@ -65,6 +65,7 @@ class CliErrorsTest {
         Files.writeString(in.resolve("nan.csv"), "x,y\n1,2\n3,nan\n5,6\n");
         TestData.writeNpy(PointSet.of(1, D, new float[D]), in.resolve("one.npy"));
         org.sylva.io.Npy.writeFloat32(in.resolve("rank4.npy"), new float[2 * 3 * 4 * 5], 2, 3, 4, 5);
+        org.sylva.io.Npy.writeFloat32(in.resolve("emptyclips.npy"), new float[0], 300, 0, 20);
         double[] x64 = new double[N * D];
         for (int i = 0; i < x64.length; i++) x64[i] = p.coordinates()[i] + 1e-9 * i;
         double[] nan64 = x64.clone();
@@ -165,6 +166,8 @@ class CliErrorsTest {
                 c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "NaN"),
                 c("a 4-D .npy", List.of("hdbscan", f("rank4.npy")), "rank4.npy",
                         "a 2-D array (n, d) or 3-D clips (n, channels, samples)", "(2, 3, 4, 5)"),
+                c("clips without values", List.of("hdbscan", f("emptyclips.npy")), "emptyclips.npy",
+                        "an array of shape (300, 0, 20), whose clips of shape (0, 20) hold no values"),
                 c("one point", List.of("hdbscan", f("one.npy")), "one.npy", "samples in X (1)", "at least two points"),
                 c("min-samples larger than n", List.of("hdbscan", good, "--min-samples", "61"), "good.npy",
                         "min_samples (61) must be at most the number of samples in X (60)", "(option --min-samples)"),

@@ -33,6 +33,8 @@ final class FittedSearch {
     private final PairDistances pairs;
     /** For a metric the fit ran on a k-d tree: that tree over the fitted points, built on first use. */
     private volatile KdTree metricTree;
+    /** For a metric other than Euclidean: the scan of the fitted points, made on first use. */
+    private volatile MetricScan metricScan;
     private final boolean usesTree;
     private final Metric metric;
 
@@ -151,7 +153,14 @@ final class FittedSearch {
      * from the scalar kernel to the vector one once).
      */
     FittedNeighbours search(Execution execution, DistanceKernel kernel) {
-        if (pairs != null) return new MetricScan(pairs, usesTree ? metricTree(execution) : null);
+        if (pairs != null) {
+            MetricScan scan = metricScan;
+            if (scan == null || scan.kernelOutdated()) {   // a long-lived JVM moves to the vector kernel once
+                scan = new MetricScan(pairs, usesTree ? metricTree(execution) : null);
+                metricScan = scan;   // benign race: every caller makes a scan that answers the same
+            }
+            return scan;
+        }
         NeighbourSearch s = search;
         if (s == null || s.kernel() != kernel) {
             // no float32 copy: the search computes every distance in float64

@@ -61,6 +61,14 @@ final class MetricScan implements FittedNeighbours {
                 kernel.blockWidth());
     }
 
+    /**
+     * True when this scan's kernel is not the one a scan made now would take (a fresh JVM's scalar kernel,
+     * once the JVM has become a long-lived one): its maker makes a new scan. The answers are the same.
+     */
+    boolean kernelOutdated() {
+        return kernel != null && kernel != BruteForceEngine.kernelFor(pairs.size(), pairs.dimensions());
+    }
+
     /** Fitted positions per scan tile: whole blocks of the kernel. */
     private int tileLength() {
         return kernel == null ? 0 : Math.max(1, TILE / kernel.blockWidth()) * kernel.blockWidth();

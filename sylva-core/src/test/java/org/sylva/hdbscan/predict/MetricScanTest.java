@@ -123,6 +123,18 @@ class MetricScanTest {
         }
     }
 
+    /** A model's scan of its fitted points is made once and kept (its blocked rows are a copy of them all). */
+    @Test
+    void aModelsScanIsMadeOnceAndKept() {
+        int n = 300, d = 20;
+        double[] x = grid(n, d, 6);
+        Execution ex = new Execution(1, ProgressListener.NONE, CancellationToken.NEVER);
+        FittedSearch search = new FittedSearch(x, n, d, null, Metric.cosine());
+        FittedNeighbours first = search.search(ex, null);
+        assertTrue(first == search.search(ex, null), "the same scan");
+        assertTrue(!((MetricScan) first).kernelOutdated());
+    }
+
     @Test
     void listsMoreThanAnArrayHoldsAreRefused() {
         int n = 46_341;   // n (n - 1 + 1) > 2^31
