@@ -196,50 +196,50 @@ public final class BruteForceEngine implements HdbscanEngine {
     /**
      * Prim from point 0: each round offers every point outside the tree its edge to the point that joined
      * last, then the lightest offer under {@link EdgeOrder} joins. n - 1 rounds of at most n - 1 points. The
-     * points outside the tree stay packed at the front of {@code rest}, and for a metric the kernel computes,
-     * their rows at the same positions of a {@link BlockedRows} copy, moved along with {@code rest}.
+     * points outside the tree stay packed at the front of the positions, with their core distance and best
+     * offer so far at the same position (a round reads them in order), and, for a metric the kernel computes,
+     * their rows in the kernel's block layout ({@link BlockedRows}); when a point joins, the last position
+     * moves into its place in each of them.
      */
     static SpanningTree prim(PairDistances dist, double[] core, double alpha, ParallelWork work, Execution ex,
                              MetricKernel kernel) {
+        return prim(dist, core, alpha, work, ex, kernel, new int[1]);
+    }
+
+    /** As above, counting in {@code passes[0]} the passes over the rows that made speculative rows. */
+    static SpanningTree prim(PairDistances dist, double[] core, double alpha, ParallelWork work, Execution ex,
+                             MetricKernel kernel, int[] passes) {
         int n = dist.size();
         int edges = Math.max(n - 1, 0);
         int[] from = new int[edges], to = new int[edges];
         double[] weight = new double[edges];
-        double[] bestW = new double[n];
-        int[] bestFrom = new int[n];
-        Arrays.fill(bestW, Double.POSITIVE_INFINITY);
-        Arrays.fill(bestFrom, -1);
-        int[] rest = new int[edges];   // points outside the tree, compacted
-        for (int i = 0; i < edges; i++) rest[i] = i + 1;
         MetricKernel.Form form = dist.kernelForm();
         if (form != null && CHUNK % kernel.blockWidth() != 0) form = null;
         Round round = new Round(dist, form, kernel, form == null ? null : BlockedRows.of(dist.preparedRows(), 1, edges,
-                dist.dimensions(), kernel.blockWidth()), core, alpha, rest, bestW, bestFrom, work.threads());
+                dist.dimensions(), kernel.blockWidth()), core, alpha, work.threads());
         int[] chunkBest = new int[(edges + CHUNK - 1) / CHUNK + 1];
         ProgressListener progress = ex.progress();
         long lastReport = System.nanoTime();
         int last = 0, remaining = edges;
         for (int e = 0; e < edges; e++) {
             if (ex.cancel().isCancelled() || Thread.currentThread().isInterrupted()) throw new CancelledException();
-            round.start(last, remaining);
+            round.start(last, remaining, work, ex);
             int units = (remaining + CHUNK - 1) / CHUNK;
             if (remaining < PARALLEL_MIN || work.threads() == 1) {
-                for (int u = 0; u < units; u++) chunkBest[u] = round.offer(0, u);
+                for (int u = 0; u < units; u++) chunkBest[u] = round.offer(u);
             } else {
-                work.run(units, TREE_STAGE, ProgressListener.NONE, ex.cancel(), (worker, u) ->
-                        chunkBest[u] = round.offer(worker, u));
+                work.run(units, TREE_STAGE, ProgressListener.NONE, ex.cancel(), (worker, u) -> chunkBest[u] = round.offer(u));
             }
             int best = chunkBest[0];
             for (int u = 1; u < units; u++) {
                 int c = chunkBest[u];
-                if (lighter(c, best, rest, bestW, bestFrom)) best = c;
+                if (round.lighter(c, best)) best = c;
             }
-            int q = rest[best];
-            from[e] = Math.min(q, bestFrom[q]);
-            to[e] = Math.max(q, bestFrom[q]);
-            weight[e] = bestW[q];
-            rest[best] = rest[--remaining];
-            round.moved(remaining, best);
+            int q = round.point(best);
+            from[e] = Math.min(q, round.offerFrom(best));
+            to[e] = Math.max(q, round.offerFrom(best));
+            weight[e] = round.offerWeight(best);
+            round.remove(best, --remaining);
             last = q;
             long now = System.nanoTime();
             if (now - lastReport >= REPORT_NANOS) {
@@ -248,11 +248,27 @@ public final class BruteForceEngine implements HdbscanEngine {
             }
         }
         progress.progress(TREE_STAGE, edges, edges);
+        passes[0] = round.passes;
         return SpanningTree.of(n, from, to, weight).inEdgeOrder();
     }
 
-    /** One Prim round's offers, chunk by chunk: the state the rounds share, and each worker's distances. */
+    /**
+     * Prim's state, by position of the points outside the tree, and one round's offers, chunk by chunk.
+     *
+     * <p>For a metric the kernel computes, a round's distances come from speculative rows: when the point that
+     * joins has no row yet, one pass over the rows of the points outside the tree computes the distances from
+     * it and from the {@link #SLOTS} - 1 other points with the lightest offers so far (those likely to join
+     * next) to every point outside the tree, by position, and the rounds of the points among them that join
+     * later read their row instead of passing over the rows again (the rows' entries move with the positions).
+     * One pass serves 32 points, so every row read from memory feeds 32 distances where a round alone would use
+     * it for one: the rounds stop being bound by memory bandwidth. A row holds exact kernel values, and every
+     * point still outside the tree when its point joins was outside when the row was made, so the rounds
+     * decide exactly as without rows.
+     */
     private static final class Round {
+        /** Rows one pass computes: the point joining and the others most likely to join next. */
+        static final int SLOTS = 32;
+
         private final PairDistances dist;
         private final MetricKernel.Form form;
         private final MetricKernel kernel;
@@ -261,68 +277,188 @@ public final class BruteForceEngine implements HdbscanEngine {
         private final double[] core;
         private final double alpha;
         private final boolean divide;
-        private final int[] rest;
-        private final double[] bestW;
-        private final int[] bestFrom;
-        private final double[][] distances;
-        private final int[] query = new int[1];
+        /** By position: the point, its core distance, its best offer's weight and the point that made it. */
+        private final int[] point;
+        private final double[] pCore;
+        private final double[] pWeight;
+        private final int[] pFrom;
+        /** Speculative rows by slot, each by position; the point of each slot (-1: none); each point's slot. */
+        private final double[][] slotRows;
+        private final int[] slotPoint;
+        private final int[] slotOf;
+        /** Each worker's tile and query offsets for a pass that fills the slots. */
+        private final double[][] tiles;
+        private final int[][] offsets;
+        /** The candidates' positions in a bounded max-heap by (offer, point), while slots are chosen. */
+        private final int[] heap = new int[SLOTS];
+        private double[] row;
+        /** Passes over the rows so far ({@link #fillSlots}). */
+        private int passes;
+        private double joinedCore;
         private int joined;
         private int count;
 
         Round(PairDistances dist, MetricKernel.Form form, MetricKernel kernel, BlockedRows rows, double[] core,
-              double alpha, int[] rest, double[] bestW, int[] bestFrom, int threads) {
+              double alpha, int threads) {
             this.dist = dist;
             this.form = form;
             this.kernel = kernel;
             this.rows = rows;
             this.x = dist.preparedRows();
-            this.core = core;
             this.alpha = alpha;
             this.divide = alpha != 1.0;
-            this.rest = rest;
-            this.bestW = bestW;
-            this.bestFrom = bestFrom;
-            this.distances = new double[threads][CHUNK];
+            int n = dist.size(), m = Math.max(n - 1, 0);
+            point = new int[m];
+            pCore = new double[m];
+            pWeight = new double[m];
+            pFrom = new int[m];
+            for (int i = 0; i < m; i++) {   // point 0 starts the tree; the others sit at positions 0 .. n-2
+                point[i] = i + 1;
+                pCore[i] = core[i + 1];
+            }
+            Arrays.fill(pWeight, Double.POSITIVE_INFINITY);
+            Arrays.fill(pFrom, -1);
+            this.core = core;
+            boolean slots = form != null;
+            this.slotRows = slots ? new double[SLOTS][m] : null;
+            this.slotPoint = slots ? new int[SLOTS] : null;
+            this.slotOf = slots ? new int[n] : null;
+            this.tiles = slots ? new double[threads][MetricKernel.MAX_QUERIES * CHUNK] : null;
+            this.offsets = slots ? new int[threads][MetricKernel.MAX_QUERIES] : null;
+            if (slots) {
+                Arrays.fill(slotPoint, -1);
+                Arrays.fill(slotOf, -1);
+            }
         }
 
-        /** A round offers the first {@code count} points of {@code rest} their edge to {@code joined}. */
-        void start(int joined, int count) {
-            this.joined = joined;
-            this.count = count;
-            this.query[0] = joined * dist.dimensions();
+        int point(int position) {
+            return point[position];
         }
 
-        /** {@code rest[from]} moved to {@code rest[to]}: its row follows. */
-        void moved(int from, int to) {
-            if (rows != null && from != to) rows.move(from, to);
+        double offerWeight(int position) {
+            return pWeight[position];
+        }
+
+        int offerFrom(int position) {
+            return pFrom[position];
+        }
+
+        /** Whether the offer at position {@code i} is lighter than the one at {@code j}, under {@link EdgeOrder}. */
+        boolean lighter(int i, int j) {
+            return EdgeOrder.less(pWeight[i], pFrom[i], point[i], pWeight[j], pFrom[j], point[j]);
         }
 
         /**
-         * Offers the points {@code rest[u * CHUNK ..]} their edge to {@code joined}; returns the position in
-         * {@code rest} of the chunk's lightest offer.
+         * A round offers the first {@code count} positions their edge to {@code joined}: for a metric with a
+         * kernel, from {@code joined}'s speculative row, made now by a pass if it has none.
          */
-        int offer(int worker, int u) {
-            int start = u * CHUNK, end = Math.min(count, start + CHUNK);
-            double[] dq = distances[worker];
-            if (form != null) {
-                int w = kernel.blockWidth();
-                kernel.distances(form, x, query, 1, rows, start / w, (end + w - 1) / w, dq);
-            } else {
-                for (int i = start; i < end; i++) dq[i - start] = dist.between(joined, rest[i]);
+        void start(int joined, int count, ParallelWork work, Execution ex) {
+            this.joined = joined;
+            this.count = count;
+            this.joinedCore = core[joined];
+            if (form == null || count == 0) return;
+            if (slotOf[joined] < 0) fillSlots(work, ex);
+            int s = slotOf[joined];
+            row = slotRows[s];
+            slotPoint[s] = -1;   // used up: its entries need not move any more
+            slotOf[joined] = -1;
+        }
+
+        /**
+         * Gives slot 0 to {@code joined} and the others to the points outside the tree with the lightest offers
+         * (finite ones, ties by point), then computes their rows in one pass over the rows outside the tree.
+         */
+        private void fillSlots(ParallelWork work, Execution ex) {
+            for (int s = 0; s < SLOTS; s++) {
+                if (slotPoint[s] >= 0) slotOf[slotPoint[s]] = -1;
+                slotPoint[s] = -1;
             }
-            double cj = core[joined];
-            int best = start, bq = -1, bf = -1;   // the chunk's lightest offer so far, kept in registers
-            double bw = Double.POSITIVE_INFINITY;
+            int size = 0;
+            for (int i = 0; i < count; i++) {   // the SLOTS - 1 lightest offers: a bounded max-heap of positions
+                if (pWeight[i] == Double.POSITIVE_INFINITY) continue;
+                if (size < SLOTS - 1) {
+                    int c = size++;
+                    for (; c > 0 && heavier(i, heap[(c - 1) >>> 1]); c = (c - 1) >>> 1) heap[c] = heap[(c - 1) >>> 1];
+                    heap[c] = i;
+                } else if (heavier(heap[0], i)) {
+                    int c = 0;
+                    for (int l = 1; l < size; l = 2 * c + 1) {   // sift down: c at least doubles each step
+                        int big = l + 1 < size && heavier(heap[l + 1], heap[l]) ? l + 1 : l;
+                        if (!heavier(heap[big], i)) break;
+                        heap[c] = heap[big];
+                        c = big;
+                    }
+                    heap[c] = i;
+                }
+            }
+            slotPoint[0] = joined;
+            slotOf[joined] = 0;
+            for (int s = 0; s < size; s++) {
+                slotPoint[s + 1] = point[heap[s]];
+                slotOf[point[heap[s]]] = s + 1;
+            }
+            passes++;
+            int filled = size + 1, d = dist.dimensions(), w = kernel.blockWidth();
+            int units = (count + CHUNK - 1) / CHUNK;
+            ParallelWork.Unit pass = (worker, u) -> {
+                int start = u * CHUNK, end = Math.min(count, start + CHUNK);
+                int from = start / w, to = (end + w - 1) / w, width = (to - from) * w;
+                double[] tile = tiles[worker];
+                int[] off = offsets[worker];
+                for (int g = 0; g < filled; g += MetricKernel.MAX_QUERIES) {
+                    int nq = Math.min(MetricKernel.MAX_QUERIES, filled - g);
+                    for (int r = 0; r < nq; r++) off[r] = slotPoint[g + r] * d;
+                    kernel.distances(form, x, off, nq, rows, from, to, tile);
+                    for (int r = 0; r < nq; r++) System.arraycopy(tile, r * width, slotRows[g + r], start, end - start);
+                }
+            };
+            if (count < PARALLEL_MIN || work.threads() == 1) {
+                for (int u = 0; u < units; u++) pass.run(0, u);
+            } else {
+                work.run(units, TREE_STAGE, ProgressListener.NONE, ex.cancel(), pass);
+            }
+        }
+
+        /** Whether the offer at position {@code a} is heavier than the one at {@code b}: by weight, then by point. */
+        private boolean heavier(int a, int b) {
+            return pWeight[a] > pWeight[b] || (pWeight[a] == pWeight[b] && point[a] > point[b]);
+        }
+
+        /** The point at {@code position} joined; the one at {@code last} (the last of those left) takes its place. */
+        void remove(int position, int last) {
+            if (position == last) return;
+            point[position] = point[last];
+            pCore[position] = pCore[last];
+            pWeight[position] = pWeight[last];
+            pFrom[position] = pFrom[last];
+            if (rows == null) return;
+            rows.move(last, position);
+            for (int s = 0; s < SLOTS; s++) {
+                if (slotPoint[s] >= 0) slotRows[s][position] = slotRows[s][last];
+            }
+        }
+
+        /**
+         * Offers the positions {@code u * CHUNK ..} their edge to {@code joined}; returns the chunk's position
+         * of the lightest offer.
+         */
+        int offer(int u) {
+            int start = u * CHUNK, end = Math.min(count, start + CHUNK);
+            double cj = joinedCore;
+            int best = start;
+            double bw = Double.POSITIVE_INFINITY;   // the chunk's lightest offer so far, kept in registers
+            int bf = -1, bq = -1;
+            double[] r = row;
             for (int i = start; i < end; i++) {
-                int q = rest[i];
-                double dqi = dq[i - start];
+                int q = point[i];
+                double dqi = form != null ? r[i] : dist.between(joined, q);
                 if (divide) dqi /= alpha;
-                double w = Math.max(Math.max(cj, core[q]), dqi);
-                double wq = bestW[q];
-                int fq = bestFrom[q];
+                double w = Math.max(Math.max(cj, pCore[i]), dqi);
+                double wq = pWeight[i];
+                int fq = pFrom[i];
                 if (EdgeOrder.less(w, joined, q, wq, fq, q)) {
-                    wq = bestW[q] = w;
-                    fq = bestFrom[q] = joined;
+                    wq = pWeight[i] = w;
+                    fq = pFrom[i] = joined;
                 }
                 if (bq < 0 || EdgeOrder.less(wq, fq, q, bw, bf, bq)) {
                     best = i;
@@ -333,10 +469,5 @@ public final class BruteForceEngine implements HdbscanEngine {
             }
             return best;
         }
-    }
-
-    private static boolean lighter(int i, int j, int[] rest, double[] bestW, int[] bestFrom) {
-        int a = rest[i], b = rest[j];
-        return EdgeOrder.less(bestW[a], bestFrom[a], a, bestW[b], bestFrom[b], b);
     }
 }

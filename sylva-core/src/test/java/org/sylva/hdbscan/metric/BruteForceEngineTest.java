@@ -120,6 +120,33 @@ class BruteForceEngineTest {
         }
     }
 
+    /**
+     * Prim's speculative rows serve most rounds: on clustered points one pass over the rows makes the rows of
+     * many of the points that join next (a count, not a time: it does not depend on the machine), and the tree
+     * is the one the pair-by-pair path finds.
+     */
+    @Test
+    void mostPrimRoundsReadARowMadeAhead() {
+        int n = 2000, d = 16;
+        double[] x = gaussian(n, d, 10);
+        for (Metric m : new Metric[] {Metric.cosine(), Metric.manhattan()}) {
+            PairDistances dist = m.pairs(x, n, d);
+            org.sylva.parallel.ParallelWork work = new org.sylva.parallel.ParallelWork(2);
+            double[] core = BruteForceEngine.coreDistances(dist, 10, work, threads(2));
+            int[] passes = new int[1];
+            SpanningTree t = BruteForceEngine.prim(dist, core, 1.0, work, threads(2),
+                    org.sylva.kernels.KernelProvider.get().bestMetric(), passes);
+            assertTrue(passes[0] > 0 && passes[0] < (n - 1) / 4, m.name() + ": " + passes[0] + " passes for " + (n - 1)
+                    + " rounds");
+            double[] matrix = new double[n * n];
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) matrix[i * n + j] = dist.between(i, j);
+            }
+            assertEquals(BruteForceEngine.prim(Metric.precomputed().pairs(matrix, n, n), core, 1.0, work, threads(2),
+                    org.sylva.kernels.KernelProvider.get().bestMetric()), t, m.name());
+        }
+    }
+
     @Test
     void theTreeIsInEdgeOrderAndMinimal() {
         int n = 300;
