@@ -386,7 +386,8 @@ public final class Hdbscan {
             MemoryBudget.checkKdTree(n, d);
         } else {
             BruteForceEngine.checkSize(metric(), n);
-            MemoryBudget.checkBruteForce(n, d, metric().kind() == Metric.Kind.COSINE);
+            MemoryBudget.checkBruteForce(n, d, metric().kind() == Metric.Kind.COSINE,
+                    metric().kind() != Metric.Kind.MINKOWSKI && !metric().isPrecomputed());
         }
     }
 

@@ -94,21 +94,29 @@ final class MemoryBudget {
     }
 
     /**
-     * The brute-force engine's needs: its per-point arrays, the trees and outputs, and for cosine a
-     * normalised copy of the rows.
+     * The brute-force engine's needs: its per-point arrays, the trees and outputs, for cosine a normalised
+     * copy of the rows, and where a metric kernel computes the distances ({@code kernelRows}) its copy of the
+     * rows and Prim's rows made ahead ({@link #kernelRowsBytes}).
      */
-    static void checkBruteForce(long n, int d, boolean copiesRows) {
-        require(n, d, "", n * (64 + 24 + 32 + 2 * 24 + 40) + (copiesRows ? n * d * 8 : 0));
+    static void checkBruteForce(long n, int d, boolean copiesRows, boolean kernelRows) {
+        require(n, d, "", n * (64 + 24 + 32 + 2 * 24 + 40) + (copiesRows ? n * d * 8 : 0)
+                + (kernelRows ? kernelRowsBytes(n, d) : 0));
+    }
+
+    /** The rows in the kernel's blocks (8 d bytes a point), Prim's 32 rows made ahead and its state by position. */
+    static long kernelRowsBytes(long n, int d) {
+        return n * (8L * d + 8L * 32 + 24);
     }
 
     /**
      * The k-d tree engine's needs ({@link org.sylva.hdbscan.metric.KdTreeEngine}): the brute-force engine's
      * per-point arrays, trees and outputs, plus the rows in tree order and the nodes' boxes (at most
      * {@code n / 4} nodes of {@code 2 d} bounds, so {@code 12 d} bytes a point together) and Borůvka's
-     * per-point edges and component arrays.
+     * per-point edges and component arrays, and what the brute-force engine's kernel adds where the probe hands
+     * the fit to it.
      */
     static void checkKdTree(long n, int d) {
-        require(n, d, "", n * (64 + 24 + 32 + 2 * 24 + 40) + n * (12L * d + 72));
+        require(n, d, "", n * (64 + 24 + 32 + 2 * 24 + 40) + n * (12L * d + 72) + kernelRowsBytes(n, d));
     }
 
     /**

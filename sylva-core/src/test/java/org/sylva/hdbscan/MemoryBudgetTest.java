@@ -75,6 +75,16 @@ class MemoryBudgetTest {
         assertDoesNotThrow(() -> MemoryBudget.checkKdTree(100_000, 16));
     }
 
+    /** The brute-force engine's kernel copies the rows in blocks: counted where a kernel runs, not for minkowski. */
+    @Test
+    void theKernelsCopyOfTheRowsIsCounted() {
+        long n = 50_000;
+        int d = (int) Math.min(Integer.MAX_VALUE, Runtime.getRuntime().maxMemory() / (4 * n));   // the copy: twice the heap
+        assertDoesNotThrow(() -> MemoryBudget.checkBruteForce(n, d, false, false));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> MemoryBudget.checkBruteForce(n, d, false, true));
+        assertTrue(e.getMessage().startsWith("a fit of " + n + " points x " + d + " dimensions needs about "), e.getMessage());
+    }
+
     @Test
     void aFitTheHeapCannotHoldIsRefusedUpFrontWithTheFigures() {
         long n = Runtime.getRuntime().maxMemory() / 8;   // needs far more than the whole heap
