@@ -25,15 +25,16 @@ import org.sylva.progress.ProgressListener;
  * The exact engine for cosine, a precomputed matrix, and manhattan, chebyshev and minkowski in more dimensions
  * than {@link KdTreeEngine} takes: brute force, O(n^2) distances, no index. Core distances: for each point, the {@code minSamples}-th smallest of
  * its n distances (itself first, at 0), in parallel over fixed chunks of points. Spanning tree: Prim's
- * algorithm on the implicit mutual-reachability graph {@code max(core_a, core_b, dist / alpha)} (each
- * distance computed once, when one end joins the tree), choosing the next point by the tie order
+ * algorithm on the implicit mutual-reachability graph {@code max(core_a, core_b, dist / alpha)} (the distances
+ * from a point that joins computed when it joins, or a little ahead of it), choosing the next point by the tie order
  * {@link EdgeOrder}; under that total order the minimum spanning tree is unique, so the tree is the one any
  * exact engine returns, whatever the thread count (each round's update is split in fixed chunks whose
  * minima are combined by the same order). The edges are returned in {@link EdgeOrder}.
  *
  * <p>Why brute force: the partition tree's bounds are Euclidean, and no index bounds cosine or a
  * precomputed matrix. Its work grows as n^2, so it refuses more than {@link #MAX_POINTS} points up front
- * rather than run for hours. Memory: a few arrays of n (a cosine fit also holds a normalised copy of the
+ * rather than run for hours. Memory: a few arrays of n, for a metric the kernel computes a copy of the rows
+ * in its blocks and 32 rows of n distances made ahead (a cosine fit also holds a normalised copy of the
  * rows). Stateless and thread-safe.
  *
  * <pre>{@code
