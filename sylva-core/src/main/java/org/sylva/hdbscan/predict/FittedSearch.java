@@ -31,7 +31,7 @@ final class FittedSearch {
     private volatile NeighbourSearch search;
     /** The fit's distances for a metric other than Euclidean, which the searches scan; null for Euclidean. */
     private final PairDistances pairs;
-    /** For a metric the fit ran on a k-d tree: that tree over the fitted points, built on first use. */
+    /** For a metric the fit ran on a k-d tree: that tree over the fitted points, the model's or built on first use. */
     private volatile KdTree metricTree;
     /** For a metric other than Euclidean: the scan of the fitted points, made on first use. */
     private volatile MetricScan metricScan;
@@ -39,14 +39,16 @@ final class FittedSearch {
     private final Metric metric;
 
     /**
-     * The search over {@code rows} ({@code n} x {@code d}, not copied); {@code index}: theirs, or null to build on
-     * first use; {@code metric}: the fit's (any but precomputed).
+     * The search over {@code rows} ({@code n} x {@code d}, not copied); {@code prepared}: what {@link #prepare} made
+     * of them (its index, or its k-d tree, is used rather than built again), or null to build on first use;
+     * {@code metric}: the fit's (any but precomputed).
      */
-    FittedSearch(double[] rows, int n, int d, PointIndex index, Metric metric) {
+    FittedSearch(double[] rows, int n, int d, Prepared prepared, Metric metric) {
         this.rows = rows;
         this.n = n;
         this.d = d;
-        this.search = index == null ? null : new NeighbourSearch(index);
+        this.search = prepared == null || prepared.index() == null ? null : new NeighbourSearch(prepared.index());
+        this.metricTree = prepared == null ? null : prepared.tree();
         this.pairs = metric.isEuclidean() ? null : metric.pairs(rows, n, d);
         this.usesTree = KdTreeEngine.usesTree(metric, d);
         this.metric = metric;
@@ -62,11 +64,12 @@ final class FittedSearch {
      * {@code minSamples} (the fit's, which {@link HdbscanModel#of} checks against the result) and the
      * package's prediction core distances.
      *
-     * @param index the index of the fitted points
+     * @param index the index of the fitted points (null for a metric other than Euclidean)
      * @param distances the fit's core distances and nearest lists of the fitted points
      * @param predictionCore the prediction core distance of each fitted point
+     * @param tree the k-d tree the lists came from, for a metric whose fit may run on one; else null
      */
-    record Prepared(PointIndex index, CoreDistances distances, double[] predictionCore) {
+    record Prepared(PointIndex index, CoreDistances distances, double[] predictionCore, KdTree tree) {
     }
 
     /**
@@ -89,14 +92,14 @@ final class FittedSearch {
             if (weights != null) throw new IllegalArgumentException("sample weights with the " + metric.name() + " metric");
             KdTree tree = KdTreeEngine.usesTree(metric, d) ? KdTree.build(metric, rows, n, d, ex.cancel()) : null;
             CoreDistances cd = MetricScan.fittedLists(metric.pairs(rows, n, d), tree, minSamples, ex);
-            return new Prepared(null, cd, predictionCore(cd, minSamples, null));
+            return new Prepared(null, cd, predictionCore(cd, minSamples, null), tree);
         }
         long points = weights == null ? n : java.util.Arrays.stream(weights).asLongStream().sum();
         PointIndex index = PointIndex.build(rows, n, d, fitKernel(points, d), ex.threads(), ex.cancel());
         CoreDistances cd = weights == null
                 ? CoreDistances.compute(index, minSamples, index.kernel(), ex.threads(), ex.progress(), ex.cancel())
                 : CoreDistances.compute(index, minSamples, weights, index.kernel(), ex.threads(), ex.progress(), ex.cancel());
-        return new Prepared(index, cd, predictionCore(cd, minSamples, weights));
+        return new Prepared(index, cd, predictionCore(cd, minSamples, weights), null);
     }
 
     /**

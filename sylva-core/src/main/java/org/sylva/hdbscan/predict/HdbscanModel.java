@@ -19,7 +19,6 @@ import org.sylva.hdbscan.hierarchy.DbscanCut;
 import org.sylva.hdbscan.hierarchy.OutlierScores;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
-import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.io.AtomicOutput;
 import org.sylva.kernels.KernelProvider;
 import org.sylva.parallel.Execution;
@@ -102,13 +101,15 @@ public final class HdbscanModel {
     /**
      * Takes the arrays as they are (callers pass fresh ones). {@code fittedRows}: the input row of each
      * fitted row, strictly increasing below {@code total}; {@code core}: prediction core distances;
-     * {@code index}: the partition of {@code rows}, or null to build it on first use; {@code weights}: the
+     * {@code prepared}: what {@link FittedSearch#prepare} made of {@code rows} (its index or k-d tree), or null to
+     * build them on first use; {@code weights}: the
      * points each fitted row stands for in the trees after a weighted fit, else null.
      */
     HdbscanModel(HdbscanParameters parameters, int total, int[] fittedRows, double[] rows, int n, int d, double[] core,
-            CondensedTree tree, int[] selectedNodes, PointIndex index, SpanningTree mst, int[] leftOut, int[] weights) {
+            CondensedTree tree, int[] selectedNodes, FittedSearch.Prepared prepared, SpanningTree mst, int[] leftOut,
+            int[] weights) {
         this(parameters, total, fittedRows, rows, n, d, core, tree, selectedNodes,
-                new FittedSearch(rows, n, d, index, parameters.metric()), mst, leftOut,
+                new FittedSearch(rows, n, d, prepared, parameters.metric()), mst, leftOut,
                 weights == null ? null : PointCopies.of(weights));
     }
 
@@ -306,7 +307,7 @@ public final class HdbscanModel {
             }
         }
         return new HdbscanModel(result.parameters(), result.size(), identity ? null : fitted, fittedCoords, fn, fd,
-                prepared.predictionCore(), result.condensedTree(), result.selectedClusters(), prepared.index(),
+                prepared.predictionCore(), result.condensedTree(), result.selectedClusters(), prepared,
                 result.spanningTree(), leftOut, weights);
     }
 
@@ -343,7 +344,7 @@ public final class HdbscanModel {
                 parameters.metric(), execution);
         int[] selected = ClusterSelector.select(tree, parameters.selection()).selectedNodes();
         return new HdbscanModel(parameters, n, null, copy, n, d, prepared.predictionCore(), tree, selected,
-                prepared.index(), null, null, null);
+                prepared, null, null, null);
     }
 
     /** Reads a model {@link #save} wrote; see {@link ModelFile} for the format and what is refused. */

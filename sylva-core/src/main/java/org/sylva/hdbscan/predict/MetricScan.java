@@ -61,6 +61,11 @@ final class MetricScan implements FittedNeighbours {
                 kernel.blockWidth());
     }
 
+    /** The k-d tree the scan walks, or null when it scans every fitted point. */
+    KdTree tree() {
+        return tree;
+    }
+
     /**
      * True when this scan's kernel is not the one a scan made now would take (a fresh JVM's scalar kernel,
      * once the JVM has become a long-lived one): its maker makes a new scan. The answers are the same.

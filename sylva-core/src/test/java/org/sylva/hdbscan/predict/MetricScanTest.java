@@ -133,6 +133,12 @@ class MetricScanTest {
         FittedNeighbours first = search.search(ex, null);
         assertTrue(first == search.search(ex, null), "the same scan");
         assertTrue(!((MetricScan) first).kernelOutdated());
+        // a model's k-d tree is the one its lists came from, not built again
+        double[] low = grid(n, 3, 7);
+        FittedSearch.Prepared prepared = FittedSearch.prepare(low, n, 3, null, 5, Metric.manhattan(), ex);
+        assertTrue(prepared.tree() != null);
+        MetricScan scan = (MetricScan) new FittedSearch(low, n, 3, prepared, Metric.manhattan()).search(ex, null);
+        assertTrue(scan.tree() == prepared.tree(), "the prepared tree");
     }
 
     @Test
