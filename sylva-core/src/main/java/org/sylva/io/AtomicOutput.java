@@ -391,7 +391,7 @@ public final class AtomicOutput {
             throw new InvalidInputException("output directory " + dir + " exists and is not a directory");
         }
         if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
-            throw new InvalidInputException("output directory " + dir + " " + MissingFile.reason(dir)
+            throw new InvalidInputException("output directory " + dir + " " + InputFiles.missing(dir)
                     + "; give a folder, or a path that does not exist yet");
         }
         try {

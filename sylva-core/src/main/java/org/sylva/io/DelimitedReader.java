@@ -7,9 +7,7 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
@@ -133,17 +131,7 @@ public final class DelimitedReader {
     public NumericTable read(Path path, CancellationToken cancel) throws IOException {
         String source = path.toString();
         if (Files.isDirectory(path)) throw new InvalidInputException(source + ": is a directory, not a text file");
-        InputStream in;
-        try {
-            in = Files.newInputStream(path);
-        } catch (NoSuchFileException e) {
-            throw new InvalidInputException(source + ": " + MissingFile.reason(path), e);
-        } catch (AccessDeniedException e) {
-            throw new InvalidInputException(source + ": permission denied", e);
-        } catch (java.nio.file.FileSystemException e) {   // a link that loops, say
-            if (Files.isSymbolicLink(path)) throw new InvalidInputException(source + ": " + MissingFile.reason(path), e);
-            throw e;
-        }
+        InputStream in = InputFiles.open(path, (reason, e) -> new InvalidInputException(source + ": " + reason, e));
         try (InputStream open = CancellableInputStream.of(in, cancel)) {
             return read(open, source);
         }

@@ -6,9 +6,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.sylva.progress.CancellationToken;
 
@@ -61,18 +59,8 @@ public final class Npy {
     public static NpyArray read(Path path, CancellationToken cancel) throws IOException {
         String source = path.toString();
         if (Files.isDirectory(path)) throw new NpyFormatException(source, "is a directory, not a .npy file");
-        InputStream in;
         long size;
-        try {
-            in = Files.newInputStream(path);
-        } catch (NoSuchFileException e) {
-            throw new NpyFormatException(source, MissingFile.reason(path), e);
-        } catch (AccessDeniedException e) {
-            throw new NpyFormatException(source, "permission denied", e);
-        } catch (java.nio.file.FileSystemException e) {   // a link that loops, say
-            if (Files.isSymbolicLink(path)) throw new NpyFormatException(source, MissingFile.reason(path), e);
-            throw e;
-        }
+        InputStream in = InputFiles.open(path, (reason, e) -> new NpyFormatException(source, reason, e));
         try (InputStream open = CancellableInputStream.of(in, cancel)) {
             size = Files.isRegularFile(path) ? Files.size(path) : -1;
             return NpyReader.read(open, source, size);

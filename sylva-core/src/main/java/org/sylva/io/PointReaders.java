@@ -87,7 +87,7 @@ public final class PointReaders {
             if (Files.isRegularFile(path) && startsWithMagic(path)) {
                 f = Format.NPY;
             } else {
-                if (!Files.exists(path)) throw new InvalidInputException(name + ": " + MissingFile.reason(path));
+                if (!Files.exists(path)) throw new InvalidInputException(name + ": " + InputFiles.missing(path));
                 throw new InvalidInputException(name + ": cannot tell the format from the name; use .npy, .csv, "
                         + ".tsv, .txt, or raw little-endian float32, which needs its shape N,D (--shape on the command "
                         + "line)");

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
@@ -86,17 +84,7 @@ public final class RawFloat32Reader {
     public static PointSet read(Path path, Shape shape, CancellationToken cancel) throws IOException {
         String source = path.toString();
         if (Files.isDirectory(path)) throw new InvalidInputException(source + ": is a directory, not a raw float32 file");
-        InputStream in;
-        try {
-            in = Files.newInputStream(path);
-        } catch (NoSuchFileException e) {
-            throw new InvalidInputException(source + ": " + MissingFile.reason(path), e);
-        } catch (AccessDeniedException e) {
-            throw new InvalidInputException(source + ": permission denied", e);
-        } catch (java.nio.file.FileSystemException e) {   // a link that loops, say
-            if (Files.isSymbolicLink(path)) throw new InvalidInputException(source + ": " + MissingFile.reason(path), e);
-            throw e;
-        }
+        InputStream in = InputFiles.open(path, (reason, e) -> new InvalidInputException(source + ": " + reason, e));
         try (InputStream open = CancellableInputStream.of(in, cancel)) {
             if (Files.isRegularFile(path)) {
                 long size = Files.size(path);

@@ -75,29 +75,17 @@ public final class ResultFolder {
     }
 
     /**
-     * The names (relative to {@code dir}) of the files its manifest lists; none when it has no readable
-     * manifest.
-     */
-    public static List<String> namedFiles(Path dir) {
-        return listed(dir, true);
-    }
-
-    /**
      * The names (relative to {@code dir}) of the files its manifest lists under Sylva's names (not
      * {@code "chosen"} by the user); none when it has no readable manifest. What the next run into {@code dir}
      * removes if it does not write them again.
      */
     public static List<String> earlierOutputs(Path dir) {
-        return listed(dir, false);
-    }
-
-    private static List<String> listed(Path dir, boolean withChosen) {
         Path mf = dir.resolve(MANIFEST);
         try {
             if (!Files.isRegularFile(mf, LinkOption.NOFOLLOW_LINKS) || Files.size(mf) > MAX_MANIFEST_BYTES) return List.of();
             List<String> names = new ArrayList<>();
             for (ResultManifest.Entry e : ResultManifest.parse(Files.readString(mf, StandardCharsets.UTF_8)).files()) {
-                if (withChosen || !e.chosen()) names.add(e.name());
+                if (!e.chosen()) names.add(e.name());
             }
             return names;
         } catch (IOException | IllegalArgumentException e) {

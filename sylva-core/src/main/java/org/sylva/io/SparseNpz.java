@@ -45,7 +45,7 @@ public final class SparseNpz {
     public static SparseMatrix read(Path path, CancellationToken cancel) throws IOException {
         String name = path.toString();
         if (java.nio.file.Files.isDirectory(path)) throw new InvalidInputException(name + ": is a directory, not a .npz file");
-        if (!java.nio.file.Files.exists(path)) throw new InvalidInputException(name + ": " + MissingFile.reason(path));
+        if (!java.nio.file.Files.exists(path)) throw new InvalidInputException(name + ": " + InputFiles.missing(path));
         if (!java.nio.file.Files.isReadable(path)) throw new InvalidInputException(name + ": permission denied");
         try (ZipFile zip = new ZipFile(path.toFile())) {
             // the format first: save_npz of a COO, DIA or BSR matrix holds other arrays, which would read as missing

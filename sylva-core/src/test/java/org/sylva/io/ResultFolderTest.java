@@ -140,7 +140,8 @@ class ResultFolderTest {
             g.writeChosen(dir.resolve("mine.model"), out -> out.write(2));
             g.commitFolder(dir, "x", () -> { });
         }
-        assertEquals(List.of("a.npy", "mine.model"), ResultFolder.namedFiles(dir));
+        assertEquals(List.of("a.npy", "mine.model"),
+                ResultFolder.verify(dir).manifest().files().stream().map(ResultManifest.Entry::name).toList());
         assertEquals(List.of("a.npy"), ResultFolder.earlierOutputs(dir));
         try (AtomicOutput.Group g = AtomicOutput.group()) {
             g.write(dir.resolve("b.npy"), out -> out.write(3));
