@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The Python package's tests (python/tests, pytest) against the JDK-free distribution: installs the
-# package with pip into a throw-away virtual environment (system site packages visible, so the
-# machine's numpy and scikit-learn serve), unpacks the distribution (built first when missing or older
-# than the jar) and runs pytest with SYLVA_HOME pointing at it. Skipped, saying so, when no python3 with
-# numpy exists. Called by .ci/run after check-dist.sh; arguments go to pytest (e.g. -k prediction).
+# package and its test extras (pytest, scikit-learn) with pip into a throw-away virtual environment (system
+# site packages visible, so the machine's numpy serves), unpacks the distribution (built first when missing
+# or older than the jar) and runs pytest with SYLVA_HOME pointing at it. Skipped, saying so, when no python3
+# with numpy exists. Called by .ci/run after check-dist.sh; arguments go to pytest (e.g. -k prediction).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$root/bin/find-jdk.sh"
@@ -28,7 +28,12 @@ trap 'rm -rf "$work"' EXIT
 tar -C "$work" -xzf "$tarball"
 home="$(ls -d "$work"/sylva-*/)"
 "$py" -m venv --system-site-packages "$work/venv"
-"$work/venv/bin/python" -m pip install -q "$root/python" pytest 2>&1 | { grep -v -i "retry\|warning" || true; }
+# The test extras (pytest, scikit-learn) from the machine's package index; one try per index, so an
+# unreachable one costs no back-off. Tests that need scikit-learn skip, saying so, when it is missing.
+pipq() { "$work/venv/bin/python" -m pip install -q --retries 0 "$@" 2>&1 | { grep -v -i "retry\|warning" || true; }; }
+pipq "$root/python[test]" || pipq "$root/python" pytest
+"$work/venv/bin/python" -c "import sklearn" 2>/dev/null \
+  || echo "python-tests: scikit-learn could not be installed; the tests that compare with it will be skipped" >&2
 echo "python-tests: $("$py" --version 2>&1), numpy $("$py" -c 'import numpy; print(numpy.__version__)'), engine $home" >&2
 # From the work folder, so that `import sylva` is the installed package, not the checkout's sources.
 cd "$work"

@@ -133,8 +133,9 @@ def test_the_model_pickles_with_the_estimator(fitted):
 
 def test_errors(fitted):
     x, c, new = fitted
-    # an estimator never fitted: scikit-learn's NotFittedError (a ValueError and an AttributeError)
-    from sklearn.exceptions import NotFittedError
+    # an estimator never fitted: scikit-learn's NotFittedError where scikit-learn is installed, else the
+    # package's own of the same bases (a ValueError and an AttributeError)
+    from sylva._estimator_base import NotFittedError
     for call in (sylva.approximate_predict, sylva.approximate_predict_scores, sylva.membership_vector):
         with pytest.raises(NotFittedError, match="not fitted yet"):
             call(sylva.HDBSCAN(), new)
