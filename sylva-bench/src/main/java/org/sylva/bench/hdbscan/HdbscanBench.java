@@ -48,13 +48,18 @@ public final class HdbscanBench {
     public record Result(int points, int dims, int threads, String backend, int repeat, int warmup,
             Map<String, Double> medianSeconds, Map<String, Double> minSeconds, long peakHeapBytes, int clusters,
             int noise) {
-        /** One line per stage: median and minimum seconds. */
+        /**
+         * One line per stage: median and minimum seconds, to the millisecond, or to the microsecond where the
+         * whole fit's median is under a second (a small fit's stages would all print as 0.000 or 0.001).
+         */
         public String table() {
+            String row = medianSeconds.getOrDefault("total", 1.0) < 1.0
+                    ? "  %-16s median %11.6f s   min %11.6f s%n" : "  %-16s median %9.3f s   min %9.3f s%n";
             StringBuilder sb = new StringBuilder();
             sb.append(String.format(Locale.ROOT, "hdbscan n=%d d=%d threads=%d backend=%s repeat=%d warmup=%d clusters=%d noise=%d peak-heap=%.0f MiB%n",
                     points, dims, threads, backend, repeat, warmup, clusters, noise, peakHeapBytes / 1048576.0));
             for (String stage : medianSeconds.keySet()) {
-                sb.append(String.format(Locale.ROOT, "  %-16s median %9.3f s   min %9.3f s%n", stage,
+                sb.append(String.format(Locale.ROOT, row, stage,
                         medianSeconds.get(stage), minSeconds.get(stage)));
             }
             return sb.toString();
