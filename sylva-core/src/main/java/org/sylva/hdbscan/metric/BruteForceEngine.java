@@ -130,43 +130,27 @@ public final class BruteForceEngine implements HdbscanEngine {
      * per unit rather than once per four points.
      */
     static double[] coreDistances(PairDistances dist, int k, ParallelWork work, Execution ex, MetricKernel kernel) {
-        MetricKernel.Form form = dist.kernelForm();
-        if (form == null) return coreDistances(dist, k, work, ex);
-        int n = dist.size(), d = dist.dimensions();
-        double[] x = dist.preparedRows();
-        int w = kernel.blockWidth();
-        BlockedRows rows = BlockedRows.of(x, 0, n, d, w);
-        int tileBlocks = (int) Math.max(1, Math.min(MAX_TILE / w, TILE_BYTES / (8L * d * w)));
-        int blocks = rows.blockCount(), q = MetricKernel.MAX_QUERIES;
+        if (dist.kernelForm() == null) return coreDistances(dist, k, work, ex);
+        int n = dist.size(), w = kernel.blockWidth();
+        TiledRows tiled = new TiledRows(dist, kernel, (int) Math.max(1, Math.min(MAX_TILE / w, TILE_BYTES / (8L * dist.dimensions() * w))));
         double[] core = new double[n];
-        double[][] tiles = new double[work.threads()][q * tileBlocks * w];
+        double[][] tiles = new double[work.threads()][];
         double[][][] heaps = new double[work.threads()][CHUNK][k];
-        int[][] offsets = new int[work.threads()][q];
+        int[][] offsets = new int[work.threads()][MetricKernel.MAX_QUERIES];
         int[][] sizes = new int[work.threads()][CHUNK];
         int units = (n + CHUNK - 1) / CHUNK;
         work.run(units, CoreDistances.STAGE, ex.progress(), ex.cancel(), (worker, unit) -> {
-            double[] tile = tiles[worker];
+            if (tiles[worker] == null) tiles[worker] = tiled.newTile();
             double[][] heap = heaps[worker];
-            int[] off = offsets[worker], size = sizes[worker];
+            int[] size = sizes[worker];
             int start = unit * CHUNK, end = Math.min(n, start + CHUNK);
-            java.util.Arrays.fill(size, 0);
-            for (int from = 0; from < blocks; from += tileBlocks) {
-                int to = Math.min(blocks, from + tileBlocks);
-                int first = from * w, width = (to - from) * w, count = Math.min(n, to * w) - first;
-                for (int i = start; i < end; i += q) {
-                    int nq = Math.min(q, end - i);
-                    for (int r = 0; r < nq; r++) off[r] = (i + r) * d;
-                    kernel.distances(form, x, off, nq, rows, from, to, tile);
-                    for (int r = 0; r < nq; r++) {
-                        int o = r * width, self = i + r - first, h = i + r - start;
-                        if (self >= 0 && self < count) tile[o + self] = 0.0;   // itself at 0, as between(a, a)
-                        double[] hp = heap[h];
-                        int s = size[h];
-                        for (int c = 0; c < count; c++) s = KSmallest.offer(hp, s, k, tile[o + c]);
-                        size[h] = s;
-                    }
-                }
-            }
+            Arrays.fill(size, 0);
+            tiled.scan(start, end, offsets[worker], tiles[worker], (point, values, at, first, count) -> {
+                double[] hp = heap[point - start];
+                int s = size[point - start];
+                for (int c = 0; c < count; c++) s = KSmallest.offer(hp, s, k, values[at + c]);
+                size[point - start] = s;
+            });
             for (int i = start; i < end; i++) core[i] = heap[i - start][0];
         });
         return core;

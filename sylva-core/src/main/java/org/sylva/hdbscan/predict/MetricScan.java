@@ -5,6 +5,7 @@ import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.metric.BruteForceEngine;
 import org.sylva.hdbscan.metric.KdTree;
 import org.sylva.hdbscan.metric.PairDistances;
+import org.sylva.hdbscan.metric.TiledRows;
 import org.sylva.kernels.BlockedRows;
 import org.sylva.kernels.MetricKernel;
 import org.sylva.parallel.Execution;
@@ -163,41 +164,30 @@ final class MetricScan implements FittedNeighbours {
      * at a time, four points per kernel call, each point's list kept in its own scratch.
      */
     private CoreDistances fittedListsByKernel(int minSamples, int k, Execution ex) {
-        int n = pairs.size(), d = pairs.dimensions(), w = kernel.blockWidth(), q = MetricKernel.MAX_QUERIES;
-        int tileBlocks = tileLength() / w, blocks = blocked.blockCount();
-        double[] rows = pairs.preparedRows();
+        int n = pairs.size();
+        TiledRows tiled = new TiledRows(pairs, kernel, blocked, tileLength() / kernel.blockWidth());
         int[] nb = new int[n * k];
         double[] nd = new double[n * k];
         NeighbourSearch.Scratch[][] lists = new NeighbourSearch.Scratch[ex.threads()][];
-        double[][] tiles = new double[ex.threads()][q * tileBlocks * w];
+        double[][] tiles = new double[ex.threads()][];
         int units = (n + CHUNK - 1) / CHUNK;
         new ParallelWork(ex.threads()).run(units, org.sylva.hdbscan.core.CoreDistances.STAGE, ex.progress(), ex.cancel(),
                 (worker, unit) -> {
                     if (lists[worker] == null) {
                         lists[worker] = new NeighbourSearch.Scratch[CHUNK];
                         for (int i = 0; i < CHUNK; i++) lists[worker][i] = scratch(k);
+                        tiles[worker] = tiled.newTile();
                     }
                     NeighbourSearch.Scratch[] list = lists[worker];
-                    double[] tile = tiles[worker];
-                    int[] off = list[0].query;
                     int start = unit * CHUNK, end = Math.min(n, start + CHUNK);
                     for (int i = start; i < end; i++) list[i - start].begin();
-                    for (int from = 0; from < blocks; from += tileBlocks) {
-                        int to = Math.min(blocks, from + tileBlocks), first = from * w, width = (to - from) * w;
-                        int count = Math.min(n, to * w) - first;
-                        for (int i = start; i < end; i += q) {
-                            int nq = Math.min(q, end - i);
-                            for (int r = 0; r < nq; r++) off[r] = (i + r) * d;
-                            kernel.distances(form, rows, off, nq, blocked, from, to, tile);
-                            for (int r = 0; r < nq; r++) {
-                                NeighbourSearch.Scratch s = list[i + r - start];
-                                for (int c = 0, o = r * width; c < count; c++, o++) {
-                                    double dist = first + c == i + r ? 0.0 : tile[o];   // itself at 0, as between(a, a)
-                                    if (dist <= s.kth()) s.offer(dist, first + c);
-                                }
-                            }
+                    tiled.scan(start, end, list[0].query, tiles[worker], (point, values, at, first, count) -> {
+                        NeighbourSearch.Scratch s = list[point - start];
+                        for (int c = 0; c < count; c++) {
+                            double dist = values[at + c];
+                            if (dist <= s.kth()) s.offer(dist, first + c);
                         }
-                    }
+                    });
                     for (int i = start; i < end; i++) keep(list[i - start], i, nb, nd);
                 });
         return lists(minSamples, k, nb, nd);
