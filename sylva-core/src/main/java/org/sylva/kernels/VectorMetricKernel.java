@@ -57,64 +57,88 @@ final class VectorMetricKernel implements MetricKernel {
         for (int b = blockFrom; b < blockTo; b++) four(form, q, q0, q1, q2, q3, nq, x, d, b, out, (b - blockFrom) * W, stride);
     }
 
+    /*
+     * One method per metric, each storing its own sums: were the four loops branches of one method, their
+     * sums would meet after the branches, and once a process has run two metrics C2 keeps such merged vectors
+     * as objects on the heap (a manhattan fit after a Euclidean one ran 10 to 17 times slower, below the
+     * scalar kernel; BENCHMARKS.md, "Vector kernels of two metrics in one process").
+     */
+
     /** One query against {@code blocks} (1 or 2) consecutive blocks from {@code b}, written from {@code out[o]}. */
     private static void one(Form form, double[] q, int qo, double[] x, int d, int b, int blocks, double[] out, int o) {
         int dw = d * W;
         int c0 = b * dw, c2 = c0 + (blocks == 2 ? dw : 0);
-        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+        boolean two = blocks == 2;
         switch (form) {
-            case EUCLIDEAN -> {
-                for (int j = 0, c = 0; j < d; j++, c += W) {
-                    DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
-                    DoubleVector t0 = v.sub(DoubleVector.fromArray(DS, x, c0 + c));
-                    DoubleVector t1 = v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL));
-                    DoubleVector t2 = v.sub(DoubleVector.fromArray(DS, x, c2 + c));
-                    DoubleVector t3 = v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL));
-                    s0 = s0.add(t0.mul(t0));
-                    s1 = s1.add(t1.mul(t1));
-                    s2 = s2.add(t2.mul(t2));
-                    s3 = s3.add(t3.mul(t3));
-                }
-                s0 = s0.sqrt();
-                s1 = s1.sqrt();
-                s2 = s2.sqrt();
-                s3 = s3.sqrt();
-            }
-            case MANHATTAN -> {
-                for (int j = 0, c = 0; j < d; j++, c += W) {
-                    DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
-                    s0 = s0.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
-                    s1 = s1.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
-                    s2 = s2.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
-                    s3 = s3.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
-                }
-            }
-            case CHEBYSHEV -> {
-                for (int j = 0, c = 0; j < d; j++, c += W) {
-                    DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
-                    s0 = s0.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
-                    s1 = s1.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
-                    s2 = s2.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
-                    s3 = s3.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
-                }
-            }
-            case COSINE -> {
-                for (int j = 0, c = 0; j < d; j++, c += W) {
-                    DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
-                    s0 = s0.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c)));
-                    s1 = s1.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c + DL)));
-                    s2 = s2.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c)));
-                    s3 = s3.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c + DL)));
-                }
-                s0 = cosine(s0);
-                s1 = cosine(s1);
-                s2 = cosine(s2);
-                s3 = cosine(s3);
-            }
+            case EUCLIDEAN -> oneEuclidean(q, qo, x, d, c0, c2, out, o, two);
+            case MANHATTAN -> oneManhattan(q, qo, x, d, c0, c2, out, o, two);
+            case CHEBYSHEV -> oneChebyshev(q, qo, x, d, c0, c2, out, o, two);
+            case COSINE -> oneCosine(q, qo, x, d, c0, c2, out, o, two);
         }
+    }
+
+    private static void oneEuclidean(double[] q, int qo, double[] x, int d, int c0, int c2, double[] out, int o,
+                                     boolean two) {
+        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+        for (int j = 0, c = 0; j < d; j++, c += W) {
+            DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+            DoubleVector t0 = v.sub(DoubleVector.fromArray(DS, x, c0 + c));
+            DoubleVector t1 = v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL));
+            DoubleVector t2 = v.sub(DoubleVector.fromArray(DS, x, c2 + c));
+            DoubleVector t3 = v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL));
+            s0 = s0.add(t0.mul(t0));
+            s1 = s1.add(t1.mul(t1));
+            s2 = s2.add(t2.mul(t2));
+            s3 = s3.add(t3.mul(t3));
+        }
+        store(s0.sqrt(), s1.sqrt(), s2.sqrt(), s3.sqrt(), out, o, two);
+    }
+
+    private static void oneManhattan(double[] q, int qo, double[] x, int d, int c0, int c2, double[] out, int o,
+                                     boolean two) {
+        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+        for (int j = 0, c = 0; j < d; j++, c += W) {
+            DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+            s0 = s0.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
+            s1 = s1.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
+            s2 = s2.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
+            s3 = s3.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
+        }
+        store(s0, s1, s2, s3, out, o, two);
+    }
+
+    private static void oneChebyshev(double[] q, int qo, double[] x, int d, int c0, int c2, double[] out, int o,
+                                     boolean two) {
+        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+        for (int j = 0, c = 0; j < d; j++, c += W) {
+            DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+            s0 = s0.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
+            s1 = s1.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
+            s2 = s2.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
+            s3 = s3.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
+        }
+        store(s0, s1, s2, s3, out, o, two);
+    }
+
+    private static void oneCosine(double[] q, int qo, double[] x, int d, int c0, int c2, double[] out, int o,
+                                  boolean two) {
+        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+        for (int j = 0, c = 0; j < d; j++, c += W) {
+            DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+            s0 = s0.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c)));
+            s1 = s1.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c + DL)));
+            s2 = s2.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c)));
+            s3 = s3.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c + DL)));
+        }
+        store(cosine(s0), cosine(s1), cosine(s2), cosine(s3), out, o, two);
+    }
+
+    /** The sums of one query: one block ({@code s0}, {@code s1}) or two. */
+    private static void store(DoubleVector s0, DoubleVector s1, DoubleVector s2, DoubleVector s3, double[] out, int o,
+                              boolean two) {
         s0.intoArray(out, o);
         s1.intoArray(out, o + DL);
-        if (blocks == 2) {
+        if (two) {
             s2.intoArray(out, o + W);
             s3.intoArray(out, o + W + DL);
         }
@@ -127,100 +151,109 @@ final class VectorMetricKernel implements MetricKernel {
     private static void four(Form form, double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int b,
                              double[] out, int o, int stride) {
         int c0 = b * d * W;
-        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
         switch (form) {
-            case EUCLIDEAN -> {
-                for (int j = 0, c = c0; j < d; j++, c += W) {
-                    DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
-                    DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
-                    DoubleVector t = v.sub(x0), u = v.sub(x1);
-                    a0 = a0.add(t.mul(t));
-                    b0 = b0.add(u.mul(u));
-                    v = DoubleVector.broadcast(DS, q[q1 + j]);
-                    t = v.sub(x0);
-                    u = v.sub(x1);
-                    a1 = a1.add(t.mul(t));
-                    b1 = b1.add(u.mul(u));
-                    v = DoubleVector.broadcast(DS, q[q2 + j]);
-                    t = v.sub(x0);
-                    u = v.sub(x1);
-                    a2 = a2.add(t.mul(t));
-                    b2 = b2.add(u.mul(u));
-                    v = DoubleVector.broadcast(DS, q[q3 + j]);
-                    t = v.sub(x0);
-                    u = v.sub(x1);
-                    a3 = a3.add(t.mul(t));
-                    b3 = b3.add(u.mul(u));
-                }
-                a0 = a0.sqrt();
-                b0 = b0.sqrt();
-                a1 = a1.sqrt();
-                b1 = b1.sqrt();
-                a2 = a2.sqrt();
-                b2 = b2.sqrt();
-                a3 = a3.sqrt();
-                b3 = b3.sqrt();
-            }
-            case MANHATTAN -> {
-                for (int j = 0, c = c0; j < d; j++, c += W) {
-                    DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
-                    DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
-                    a0 = a0.add(v.sub(x0).abs());
-                    b0 = b0.add(v.sub(x1).abs());
-                    v = DoubleVector.broadcast(DS, q[q1 + j]);
-                    a1 = a1.add(v.sub(x0).abs());
-                    b1 = b1.add(v.sub(x1).abs());
-                    v = DoubleVector.broadcast(DS, q[q2 + j]);
-                    a2 = a2.add(v.sub(x0).abs());
-                    b2 = b2.add(v.sub(x1).abs());
-                    v = DoubleVector.broadcast(DS, q[q3 + j]);
-                    a3 = a3.add(v.sub(x0).abs());
-                    b3 = b3.add(v.sub(x1).abs());
-                }
-            }
-            case CHEBYSHEV -> {
-                for (int j = 0, c = c0; j < d; j++, c += W) {
-                    DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
-                    DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
-                    a0 = a0.max(v.sub(x0).abs());
-                    b0 = b0.max(v.sub(x1).abs());
-                    v = DoubleVector.broadcast(DS, q[q1 + j]);
-                    a1 = a1.max(v.sub(x0).abs());
-                    b1 = b1.max(v.sub(x1).abs());
-                    v = DoubleVector.broadcast(DS, q[q2 + j]);
-                    a2 = a2.max(v.sub(x0).abs());
-                    b2 = b2.max(v.sub(x1).abs());
-                    v = DoubleVector.broadcast(DS, q[q3 + j]);
-                    a3 = a3.max(v.sub(x0).abs());
-                    b3 = b3.max(v.sub(x1).abs());
-                }
-            }
-            case COSINE -> {
-                for (int j = 0, c = c0; j < d; j++, c += W) {
-                    DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
-                    DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
-                    a0 = a0.add(v.mul(x0));
-                    b0 = b0.add(v.mul(x1));
-                    v = DoubleVector.broadcast(DS, q[q1 + j]);
-                    a1 = a1.add(v.mul(x0));
-                    b1 = b1.add(v.mul(x1));
-                    v = DoubleVector.broadcast(DS, q[q2 + j]);
-                    a2 = a2.add(v.mul(x0));
-                    b2 = b2.add(v.mul(x1));
-                    v = DoubleVector.broadcast(DS, q[q3 + j]);
-                    a3 = a3.add(v.mul(x0));
-                    b3 = b3.add(v.mul(x1));
-                }
-                a0 = cosine(a0);
-                b0 = cosine(b0);
-                a1 = cosine(a1);
-                b1 = cosine(b1);
-                a2 = cosine(a2);
-                b2 = cosine(b2);
-                a3 = cosine(a3);
-                b3 = cosine(b3);
-            }
+            case EUCLIDEAN -> fourEuclidean(q, q0, q1, q2, q3, nq, x, d, c0, out, o, stride);
+            case MANHATTAN -> fourManhattan(q, q0, q1, q2, q3, nq, x, d, c0, out, o, stride);
+            case CHEBYSHEV -> fourChebyshev(q, q0, q1, q2, q3, nq, x, d, c0, out, o, stride);
+            case COSINE -> fourCosine(q, q0, q1, q2, q3, nq, x, d, c0, out, o, stride);
         }
+    }
+
+    private static void fourEuclidean(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int c0,
+                                      double[] out, int o, int stride) {
+        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+        for (int j = 0, c = c0; j < d; j++, c += W) {
+            DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+            DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+            DoubleVector t = v.sub(x0), u = v.sub(x1);
+            a0 = a0.add(t.mul(t));
+            b0 = b0.add(u.mul(u));
+            v = DoubleVector.broadcast(DS, q[q1 + j]);
+            t = v.sub(x0);
+            u = v.sub(x1);
+            a1 = a1.add(t.mul(t));
+            b1 = b1.add(u.mul(u));
+            v = DoubleVector.broadcast(DS, q[q2 + j]);
+            t = v.sub(x0);
+            u = v.sub(x1);
+            a2 = a2.add(t.mul(t));
+            b2 = b2.add(u.mul(u));
+            v = DoubleVector.broadcast(DS, q[q3 + j]);
+            t = v.sub(x0);
+            u = v.sub(x1);
+            a3 = a3.add(t.mul(t));
+            b3 = b3.add(u.mul(u));
+        }
+        store(a0.sqrt(), b0.sqrt(), a1.sqrt(), b1.sqrt(), a2.sqrt(), b2.sqrt(), a3.sqrt(), b3.sqrt(), nq, out, o, stride);
+    }
+
+    private static void fourManhattan(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int c0,
+                                      double[] out, int o, int stride) {
+        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+        for (int j = 0, c = c0; j < d; j++, c += W) {
+            DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+            DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+            a0 = a0.add(v.sub(x0).abs());
+            b0 = b0.add(v.sub(x1).abs());
+            v = DoubleVector.broadcast(DS, q[q1 + j]);
+            a1 = a1.add(v.sub(x0).abs());
+            b1 = b1.add(v.sub(x1).abs());
+            v = DoubleVector.broadcast(DS, q[q2 + j]);
+            a2 = a2.add(v.sub(x0).abs());
+            b2 = b2.add(v.sub(x1).abs());
+            v = DoubleVector.broadcast(DS, q[q3 + j]);
+            a3 = a3.add(v.sub(x0).abs());
+            b3 = b3.add(v.sub(x1).abs());
+        }
+        store(a0, b0, a1, b1, a2, b2, a3, b3, nq, out, o, stride);
+    }
+
+    private static void fourChebyshev(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int c0,
+                                      double[] out, int o, int stride) {
+        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+        for (int j = 0, c = c0; j < d; j++, c += W) {
+            DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+            DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+            a0 = a0.max(v.sub(x0).abs());
+            b0 = b0.max(v.sub(x1).abs());
+            v = DoubleVector.broadcast(DS, q[q1 + j]);
+            a1 = a1.max(v.sub(x0).abs());
+            b1 = b1.max(v.sub(x1).abs());
+            v = DoubleVector.broadcast(DS, q[q2 + j]);
+            a2 = a2.max(v.sub(x0).abs());
+            b2 = b2.max(v.sub(x1).abs());
+            v = DoubleVector.broadcast(DS, q[q3 + j]);
+            a3 = a3.max(v.sub(x0).abs());
+            b3 = b3.max(v.sub(x1).abs());
+        }
+        store(a0, b0, a1, b1, a2, b2, a3, b3, nq, out, o, stride);
+    }
+
+    private static void fourCosine(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int c0,
+                                   double[] out, int o, int stride) {
+        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+        for (int j = 0, c = c0; j < d; j++, c += W) {
+            DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+            DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+            a0 = a0.add(v.mul(x0));
+            b0 = b0.add(v.mul(x1));
+            v = DoubleVector.broadcast(DS, q[q1 + j]);
+            a1 = a1.add(v.mul(x0));
+            b1 = b1.add(v.mul(x1));
+            v = DoubleVector.broadcast(DS, q[q2 + j]);
+            a2 = a2.add(v.mul(x0));
+            b2 = b2.add(v.mul(x1));
+            v = DoubleVector.broadcast(DS, q[q3 + j]);
+            a3 = a3.add(v.mul(x0));
+            b3 = b3.add(v.mul(x1));
+        }
+        store(cosine(a0), cosine(b0), cosine(a1), cosine(b1), cosine(a2), cosine(b2), cosine(a3), cosine(b3), nq, out, o,
+                stride);
+    }
+
+    /** The sums of {@code nq} queries against one block: query {@code r}'s two vectors at {@code o + r * stride}. */
+    private static void store(DoubleVector a0, DoubleVector b0, DoubleVector a1, DoubleVector b1, DoubleVector a2,
+                              DoubleVector b2, DoubleVector a3, DoubleVector b3, int nq, double[] out, int o, int stride) {
         a0.intoArray(out, o);
         b0.intoArray(out, o + DL);
         a1.intoArray(out, o + stride);
