@@ -191,7 +191,10 @@ public final class BruteForceEngine implements HdbscanEngine {
         return prim(dist, core, alpha, work, ex, kernel, new int[1]);
     }
 
-    /** As above, counting in {@code passes[0]} the passes over the rows that made speculative rows. */
+    /**
+     * As above, counting in {@code passes[0]} the passes over the rows that made speculative rows and, where
+     * {@code passes} has a second entry, in {@code passes[1]} the rows those passes made.
+     */
     static SpanningTree prim(PairDistances dist, double[] core, double alpha, ParallelWork work, Execution ex,
                              MetricKernel kernel, int[] passes) {
         int n = dist.size();
@@ -234,6 +237,7 @@ public final class BruteForceEngine implements HdbscanEngine {
         }
         progress.progress(TREE_STAGE, edges, edges);
         passes[0] = round.passes;
+        if (passes.length > 1) passes[1] = round.rowsMade;
         return SpanningTree.of(n, from, to, weight).inEdgeOrder();
     }
 
@@ -242,17 +246,22 @@ public final class BruteForceEngine implements HdbscanEngine {
      *
      * <p>For a metric the kernel computes, a round's distances come from speculative rows: when the point that
      * joins has no row yet, one pass over the rows of the points outside the tree computes the distances from
-     * it and from the {@link #SLOTS} - 1 other points with the lightest offers so far (those likely to join
+     * it and from up to {@link #SLOTS} - 1 other points with the lightest offers so far (those likely to join
      * next) to every point outside the tree, by position, and the rounds of the points among them that join
      * later read their row instead of passing over the rows again (the rows' entries move with the positions).
-     * One pass serves 32 points, so every row read from memory feeds 32 distances where a round alone would use
-     * it for one: the rounds stop being bound by memory bandwidth. A row holds exact kernel values, and every
+     * One pass serves up to 32 points, so every row read from memory feeds up to 32 distances where a round
+     * alone would use it for one: the rounds stop being bound by memory bandwidth. How many rows a pass makes
+     * follows how many the last pass's served ({@link #rowsAhead}). A row holds exact kernel values, and every
      * point still outside the tree when its point joins was outside when the row was made, so the rounds
      * decide exactly as without rows.
      */
     private static final class Round {
-        /** Rows one pass computes: the point joining and the others most likely to join next. */
+        /** Most rows one pass computes: the point joining and the others most likely to join next. */
         static final int SLOTS = 32;
+        /** Passes with no row made ahead after which one pass makes a few again, to see whether they would serve. */
+        static final int RETRY_PASSES = 16;
+        /** Rows the trial pass makes after {@link #RETRY_PASSES} passes of one. */
+        static final int RETRY_ROWS = 4;
 
         private final PairDistances dist;
         private final MetricKernel.Form form;
@@ -277,8 +286,14 @@ public final class BruteForceEngine implements HdbscanEngine {
         /** The candidates' positions in a bounded max-heap by (offer, point), while slots are chosen. */
         private final int[] heap = new int[SLOTS];
         private double[] row;
-        /** Passes over the rows so far ({@link #fillSlots}). */
+        /** Passes over the rows so far ({@link #fillSlots}) and the rows they made. */
         private int passes;
+        private int rowsMade;
+        /** Rows the next pass makes ({@link #rowsAhead}); rounds served by a row made ahead since the last pass. */
+        private int want = SLOTS;
+        private int served;
+        /** Passes in a row that made no row ahead. */
+        private int bare;
         private double joinedCore;
         private int joined;
         private int count;
@@ -342,7 +357,11 @@ public final class BruteForceEngine implements HdbscanEngine {
             this.count = count;
             this.joinedCore = core[joined];
             if (form == null || count == 0) return;
-            if (slotOf[joined] < 0) fillSlots(work, ex);
+            if (slotOf[joined] < 0) {
+                fillSlots(work, ex);
+            } else {
+                served++;
+            }
             int s = slotOf[joined];
             row = slotRows[s];
             slotPoint[s] = -1;   // used up: its entries need not move any more
@@ -350,18 +369,20 @@ public final class BruteForceEngine implements HdbscanEngine {
         }
 
         /**
-         * Gives slot 0 to {@code joined} and the others to the points outside the tree with the lightest offers
-         * (finite ones, ties by point), then computes their rows in one pass over the rows outside the tree.
+         * Gives slot 0 to {@code joined} and the next {@link #rowsAhead} - 1 slots to the points outside the tree
+         * with the lightest offers (finite ones, ties by point), then computes their rows in one pass over the rows
+         * outside the tree.
          */
         private void fillSlots(ParallelWork work, Execution ex) {
+            int ahead = rowsAhead() - 1;
             for (int s = 0; s < SLOTS; s++) {
                 if (slotPoint[s] >= 0) slotOf[slotPoint[s]] = -1;
                 slotPoint[s] = -1;
             }
             int size = 0;
-            for (int i = 0; i < count; i++) {   // the SLOTS - 1 lightest offers: a bounded max-heap of positions
+            for (int i = 0; i < count && ahead > 0; i++) {   // the lightest offers: a bounded max-heap of positions
                 if (pWeight[i] == Double.POSITIVE_INFINITY) continue;
-                if (size < SLOTS - 1) {
+                if (size < ahead) {
                     int c = size++;
                     for (; c > 0 && heavier(i, heap[(c - 1) >>> 1]); c = (c - 1) >>> 1) heap[c] = heap[(c - 1) >>> 1];
                     heap[c] = i;
@@ -383,6 +404,7 @@ public final class BruteForceEngine implements HdbscanEngine {
                 slotOf[point[heap[s]]] = s + 1;
             }
             passes++;
+            rowsMade += size + 1;
             int filled = size + 1, d = dist.dimensions(), w = kernel.blockWidth();
             int units = (count + CHUNK - 1) / CHUNK;
             ParallelWork.Unit pass = (worker, u) -> {
@@ -402,6 +424,25 @@ public final class BruteForceEngine implements HdbscanEngine {
             } else {
                 work.run(units, TREE_STAGE, ProgressListener.NONE, ex.cancel(), pass);
             }
+        }
+
+        /**
+         * The rows the next pass makes, the joining point's included, from how many rounds the rows made ahead by
+         * the last pass served: twice as many plus one, at most {@link #SLOTS}. Rows that serve save a pass each;
+         * rows that do not cost their arithmetic for nothing (on data whose next points are seldom among the
+         * lightest offers, 32 rows a pass made Prim several times slower than one), so the count follows what
+         * they did. After {@link #RETRY_PASSES} passes without any, a pass makes {@link #RETRY_ROWS} again. The
+         * count changes the time only, never the tree.
+         */
+        private int rowsAhead() {
+            if (passes > 0) want = Math.clamp(2L * served + 1, 1, SLOTS);
+            served = 0;
+            bare = want == 1 ? bare + 1 : 0;
+            if (bare > RETRY_PASSES) {
+                bare = 0;
+                want = RETRY_ROWS;
+            }
+            return want;
         }
 
         /** Whether the offer at position {@code a} is heavier than the one at {@code b}: by weight, then by point. */
