@@ -108,10 +108,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     engine (all cores, deterministic).
 
     Outside ties between mutual-reachability distances the labels, probabilities and trees are
-    scikit-learn's; with ties they are one of the answers scikit-learn could give (which one, in either
-    library, can change with the order of the rows), the same on every run. Ties are common: an edge's
-    weight is often a core distance, which many edges share, and with ``min_samples > 2`` two edges of a
-    tree can weigh exactly the same; integer data tie more. Input: an array-like of shape
+    scikit-learn's; with ties they are those of one minimum spanning tree (its sorted weights scikit-learn's,
+    bitwise) merged in the order ``(weight, lower index, higher index)``, the same on every run, though not
+    necessarily what scikit-learn returns for the same rows (its answer can change with their order). Ties
+    are common: an edge's weight is often a core distance, which many edges share, and with
+    ``min_samples > 2`` two edges of a tree can weigh exactly the same; integer data tie more. Input: an array-like of shape
     ``(n_samples, n_features)``; float64 and int32/int64 data are clustered from their float64 values
     (exactly as scikit-learn, which casts to float64), float32 and the narrower types (float16, int8,
     int16, uint8, uint16, bool) as float32, which holds them exactly. Rows with NaN or an infinity are left
@@ -245,18 +246,14 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             bad("alpha", "a float in the range (0, inf)")
         if not isinstance(self.metric, str) or self.metric not in _METRICS:
             bad("metric", f"a str among {set(_METRICS)}")
-        if self.metric_params:
+        # None or a dict, as scikit-learn checks it (an empty list or 0 is not "no parameters")
+        if self.metric_params is not None:
             if not isinstance(self.metric_params, dict) or set(self.metric_params) - {"p"}:
                 bad("metric_params", "None, or {'p': P} for the minkowski metric")
-            if _METRICS[self.metric] != "minkowski":
+            if self.metric_params and _METRICS[self.metric] != "minkowski":
                 bad("metric_params", f"None or empty for the {self.metric!r} metric (only minkowski takes p)")
-            if not (_real(self.metric_params["p"]) and self.metric_params["p"] >= 1):
+            if self.metric_params and not (_real(self.metric_params["p"]) and self.metric_params["p"] >= 1):
                 bad("metric_params", "{'p': P} with P >= 1")
-        if self.metric == "precomputed" and self.store_centers is not None:
-            raise ValueError("Cannot store centers when using a precomputed distance matrix.")
-        if self.prediction_data and self.metric == "precomputed":
-            bad("prediction_data", "False for a precomputed distance matrix (prediction measures new points "
-                "against the fitted points' coordinates)")
         if self.algorithm not in _ALGORITHMS:
             bad("algorithm", f"a str among {set(_ALGORITHMS)}")
         if not (_integer(self.leaf_size) and self.leaf_size >= 1):
@@ -275,6 +272,12 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             bad("prediction_data", "an instance of 'bool'")
         if not isinstance(self.backend, str) or self.backend not in _BACKENDS:
             bad("backend", f"a str among {set(_BACKENDS)}")
+        # parameters that are each valid but not together: checked after each alone, as scikit-learn orders them
+        if self.metric == "precomputed" and self.store_centers is not None:
+            raise ValueError("Cannot store centers when using a precomputed distance matrix.")
+        if self.prediction_data and self.metric == "precomputed":
+            bad("prediction_data", "False for a precomputed distance matrix (prediction measures new points "
+                "against the fitted points' coordinates)")
 
     def _threads(self):
         if self.n_jobs is None:

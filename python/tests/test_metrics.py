@@ -54,10 +54,19 @@ def test_medoids_follow_the_metric():
     ({"metric": "cosine", "metric_params": {"p": 3}}, "metric_params"),
     ({"metric": "precomputed", "prediction_data": True}, "prediction_data"),
     ({"metric": "precomputed", "store_centers": "both"}, "precomputed"),
+    ({"metric_params": []}, "metric_params"),   # an empty list or 0 is not None, as scikit-learn checks it
+    ({"metric_params": 0}, "metric_params"),
+    ({"metric": "precomputed", "store_centers": "x"}, "store_centers"),   # each parameter alone before the pair
 ])
 def test_bad_metric_settings_are_refused(kwargs, word):
     with pytest.raises(ValueError, match=word):
         sylva.HDBSCAN(**kwargs).fit(blobs(50, 2, 2, seed=8))
+
+
+def test_empty_metric_params_are_no_parameters():
+    X = blobs(50, 2, 2, seed=8)
+    assert np.array_equal(sylva.HDBSCAN(metric="manhattan", metric_params={}).fit(X).labels_,
+                          sylva.HDBSCAN(metric="manhattan").fit(X).labels_)
 
 
 def test_a_matrix_that_is_not_a_distance_matrix_is_refused():
