@@ -135,7 +135,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     metric_params : dict or None
         ``{"p": P}`` (P >= 1) for "minkowski", as scikit-learn's; None or empty otherwise.
     algorithm, leaf_size
-        Accepted for compatibility and ignored: the engine always computes the exact tree its own way.
+        Accepted for compatibility and ignored: the engine always computes the exact tree its own way. With
+        ``alpha`` other than 1, ``alpha`` divides the distances and not the core distances for every
+        ``algorithm``, as scikit-learn's k-d and ball tree paths do (its "brute" path divides the core
+        distances too).
     n_jobs : int or None
         Threads of the engine (None or -1: every core; -2: all but one, as joblib counts). The result
         does not depend on it.
