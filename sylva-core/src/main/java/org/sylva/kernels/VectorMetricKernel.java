@@ -47,229 +47,303 @@ final class VectorMetricKernel implements MetricKernel {
         double[] x = rows.blocks();
         int d = rows.dimensions();
         if (nq == 1) {
-            int b = blockFrom;
-            for (; b + 1 < blockTo; b += 2) one(form, q, offsets[0], x, d, b, 2, out, (b - blockFrom) * W);
-            if (b < blockTo) one(form, q, offsets[0], x, d, b, 1, out, (b - blockFrom) * W);
+            int qo = offsets[0];
+            switch (form) {
+                case EUCLIDEAN -> oneEuclidean(q, qo, x, d, blockFrom, blockTo, out);
+                case MANHATTAN -> oneManhattan(q, qo, x, d, blockFrom, blockTo, out);
+                case CHEBYSHEV -> oneChebyshev(q, qo, x, d, blockFrom, blockTo, out);
+                case COSINE -> oneCosine(q, qo, x, d, blockFrom, blockTo, out);
+            }
             return;
         }
-        int stride = (blockTo - blockFrom) * W;
         int q0 = offsets[0], q1 = offsets[1], q2 = offsets[Math.min(2, nq - 1)], q3 = offsets[Math.min(3, nq - 1)];
-        for (int b = blockFrom; b < blockTo; b++) four(form, q, q0, q1, q2, q3, nq, x, d, b, out, (b - blockFrom) * W, stride);
+        switch (form) {
+            case EUCLIDEAN -> fourEuclidean(q, q0, q1, q2, q3, nq, x, d, blockFrom, blockTo, out);
+            case MANHATTAN -> fourManhattan(q, q0, q1, q2, q3, nq, x, d, blockFrom, blockTo, out);
+            case CHEBYSHEV -> fourChebyshev(q, q0, q1, q2, q3, nq, x, d, blockFrom, blockTo, out);
+            case COSINE -> fourCosine(q, q0, q1, q2, q3, nq, x, d, blockFrom, blockTo, out);
+        }
     }
 
     /*
-     * One method per metric, each storing its own sums: were the four loops branches of one method, their
-     * sums would meet after the branches, and once a process has run two metrics C2 keeps such merged vectors
-     * as objects on the heap (a manhattan fit after a Euclidean one ran 10 to 17 times slower, below the
-     * scalar kernel; BENCHMARKS.md, "Vector kernels of two metrics in one process").
+     * One method per metric, each storing its own sums in its own code. Were the four loops branches of one
+     * method, their sums would meet after the branches, and once a process has run two metrics C2 keeps such
+     * merged vectors as objects on the heap (manhattan after the other metrics 3.7 times slower; BENCHMARKS.md,
+     * "Vector kernels of two metrics in one process"). Each method runs its own loop over the blocks: a call
+     * per block cost about 10 % more.
      */
 
-    /** One query against {@code blocks} (1 or 2) consecutive blocks from {@code b}, written from {@code out[o]}. */
-    private static void one(Form form, double[] q, int qo, double[] x, int d, int b, int blocks, double[] out, int o) {
+    /*
+     * One query against the blocks {@code blockFrom .. blockTo - 1}, block b written from
+     * {@code out[(b - blockFrom) * W]}: two blocks per step (four sums in flight), the last alone if odd.
+     */
+
+    private static void oneEuclidean(double[] q, int qo, double[] x, int d, int blockFrom, int blockTo, double[] out) {
         int dw = d * W;
-        int c0 = b * dw, c2 = c0 + (blocks == 2 ? dw : 0);
-        boolean two = blocks == 2;
-        switch (form) {
-            case EUCLIDEAN -> oneEuclidean(q, qo, x, d, c0, c2, out, o, two);
-            case MANHATTAN -> oneManhattan(q, qo, x, d, c0, c2, out, o, two);
-            case CHEBYSHEV -> oneChebyshev(q, qo, x, d, c0, c2, out, o, two);
-            case COSINE -> oneCosine(q, qo, x, d, c0, c2, out, o, two);
+        for (int b = blockFrom; b < blockTo; b += 2) {
+            boolean two = b + 1 < blockTo;
+            int c0 = b * dw, c2 = c0 + (two ? dw : 0), o = (b - blockFrom) * W;
+            DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+            for (int j = 0, c = 0; j < d; j++, c += W) {
+                DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+                DoubleVector t0 = v.sub(DoubleVector.fromArray(DS, x, c0 + c));
+                DoubleVector t1 = v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL));
+                DoubleVector t2 = v.sub(DoubleVector.fromArray(DS, x, c2 + c));
+                DoubleVector t3 = v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL));
+                s0 = s0.add(t0.mul(t0));
+                s1 = s1.add(t1.mul(t1));
+                s2 = s2.add(t2.mul(t2));
+                s3 = s3.add(t3.mul(t3));
+            }
+            s0 = s0.sqrt();
+            s1 = s1.sqrt();
+            s2 = s2.sqrt();
+            s3 = s3.sqrt();
+            s0.intoArray(out, o);
+            s1.intoArray(out, o + DL);
+            if (two) {
+                s2.intoArray(out, o + W);
+                s3.intoArray(out, o + W + DL);
+            }
         }
     }
 
-    private static void oneEuclidean(double[] q, int qo, double[] x, int d, int c0, int c2, double[] out, int o,
-                                     boolean two) {
-        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
-        for (int j = 0, c = 0; j < d; j++, c += W) {
-            DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
-            DoubleVector t0 = v.sub(DoubleVector.fromArray(DS, x, c0 + c));
-            DoubleVector t1 = v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL));
-            DoubleVector t2 = v.sub(DoubleVector.fromArray(DS, x, c2 + c));
-            DoubleVector t3 = v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL));
-            s0 = s0.add(t0.mul(t0));
-            s1 = s1.add(t1.mul(t1));
-            s2 = s2.add(t2.mul(t2));
-            s3 = s3.add(t3.mul(t3));
-        }
-        store(s0.sqrt(), s1.sqrt(), s2.sqrt(), s3.sqrt(), out, o, two);
-    }
-
-    private static void oneManhattan(double[] q, int qo, double[] x, int d, int c0, int c2, double[] out, int o,
-                                     boolean two) {
-        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
-        for (int j = 0, c = 0; j < d; j++, c += W) {
-            DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
-            s0 = s0.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
-            s1 = s1.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
-            s2 = s2.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
-            s3 = s3.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
-        }
-        store(s0, s1, s2, s3, out, o, two);
-    }
-
-    private static void oneChebyshev(double[] q, int qo, double[] x, int d, int c0, int c2, double[] out, int o,
-                                     boolean two) {
-        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
-        for (int j = 0, c = 0; j < d; j++, c += W) {
-            DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
-            s0 = s0.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
-            s1 = s1.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
-            s2 = s2.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
-            s3 = s3.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
-        }
-        store(s0, s1, s2, s3, out, o, two);
-    }
-
-    private static void oneCosine(double[] q, int qo, double[] x, int d, int c0, int c2, double[] out, int o,
-                                  boolean two) {
-        DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
-        for (int j = 0, c = 0; j < d; j++, c += W) {
-            DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
-            s0 = s0.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c)));
-            s1 = s1.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c + DL)));
-            s2 = s2.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c)));
-            s3 = s3.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c + DL)));
-        }
-        store(cosine(s0), cosine(s1), cosine(s2), cosine(s3), out, o, two);
-    }
-
-    /** The sums of one query: one block ({@code s0}, {@code s1}) or two. */
-    private static void store(DoubleVector s0, DoubleVector s1, DoubleVector s2, DoubleVector s3, double[] out, int o,
-                              boolean two) {
-        s0.intoArray(out, o);
-        s1.intoArray(out, o + DL);
-        if (two) {
-            s2.intoArray(out, o + W);
-            s3.intoArray(out, o + W + DL);
+    private static void oneManhattan(double[] q, int qo, double[] x, int d, int blockFrom, int blockTo, double[] out) {
+        int dw = d * W;
+        for (int b = blockFrom; b < blockTo; b += 2) {
+            boolean two = b + 1 < blockTo;
+            int c0 = b * dw, c2 = c0 + (two ? dw : 0), o = (b - blockFrom) * W;
+            DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+            for (int j = 0, c = 0; j < d; j++, c += W) {
+                DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+                s0 = s0.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
+                s1 = s1.add(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
+                s2 = s2.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
+                s3 = s3.add(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
+            }
+            s0.intoArray(out, o);
+            s1.intoArray(out, o + DL);
+            if (two) {
+                s2.intoArray(out, o + W);
+                s3.intoArray(out, o + W + DL);
+            }
         }
     }
 
-    /**
-     * Up to four queries (offsets {@code q0 .. q3}, the last repeated past {@code nq}) against block {@code b},
-     * row {@code r} written from {@code out[r * stride + o]}.
-     */
-    private static void four(Form form, double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int b,
-                             double[] out, int o, int stride) {
-        int c0 = b * d * W;
-        switch (form) {
-            case EUCLIDEAN -> fourEuclidean(q, q0, q1, q2, q3, nq, x, d, c0, out, o, stride);
-            case MANHATTAN -> fourManhattan(q, q0, q1, q2, q3, nq, x, d, c0, out, o, stride);
-            case CHEBYSHEV -> fourChebyshev(q, q0, q1, q2, q3, nq, x, d, c0, out, o, stride);
-            case COSINE -> fourCosine(q, q0, q1, q2, q3, nq, x, d, c0, out, o, stride);
+    private static void oneChebyshev(double[] q, int qo, double[] x, int d, int blockFrom, int blockTo, double[] out) {
+        int dw = d * W;
+        for (int b = blockFrom; b < blockTo; b += 2) {
+            boolean two = b + 1 < blockTo;
+            int c0 = b * dw, c2 = c0 + (two ? dw : 0), o = (b - blockFrom) * W;
+            DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+            for (int j = 0, c = 0; j < d; j++, c += W) {
+                DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+                s0 = s0.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c)).abs());
+                s1 = s1.max(v.sub(DoubleVector.fromArray(DS, x, c0 + c + DL)).abs());
+                s2 = s2.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c)).abs());
+                s3 = s3.max(v.sub(DoubleVector.fromArray(DS, x, c2 + c + DL)).abs());
+            }
+            s0.intoArray(out, o);
+            s1.intoArray(out, o + DL);
+            if (two) {
+                s2.intoArray(out, o + W);
+                s3.intoArray(out, o + W + DL);
+            }
         }
     }
 
-    private static void fourEuclidean(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int c0,
-                                      double[] out, int o, int stride) {
-        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
-        for (int j = 0, c = c0; j < d; j++, c += W) {
-            DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
-            DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
-            DoubleVector t = v.sub(x0), u = v.sub(x1);
-            a0 = a0.add(t.mul(t));
-            b0 = b0.add(u.mul(u));
-            v = DoubleVector.broadcast(DS, q[q1 + j]);
-            t = v.sub(x0);
-            u = v.sub(x1);
-            a1 = a1.add(t.mul(t));
-            b1 = b1.add(u.mul(u));
-            v = DoubleVector.broadcast(DS, q[q2 + j]);
-            t = v.sub(x0);
-            u = v.sub(x1);
-            a2 = a2.add(t.mul(t));
-            b2 = b2.add(u.mul(u));
-            v = DoubleVector.broadcast(DS, q[q3 + j]);
-            t = v.sub(x0);
-            u = v.sub(x1);
-            a3 = a3.add(t.mul(t));
-            b3 = b3.add(u.mul(u));
-        }
-        store(a0.sqrt(), b0.sqrt(), a1.sqrt(), b1.sqrt(), a2.sqrt(), b2.sqrt(), a3.sqrt(), b3.sqrt(), nq, out, o, stride);
-    }
-
-    private static void fourManhattan(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int c0,
-                                      double[] out, int o, int stride) {
-        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
-        for (int j = 0, c = c0; j < d; j++, c += W) {
-            DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
-            DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
-            a0 = a0.add(v.sub(x0).abs());
-            b0 = b0.add(v.sub(x1).abs());
-            v = DoubleVector.broadcast(DS, q[q1 + j]);
-            a1 = a1.add(v.sub(x0).abs());
-            b1 = b1.add(v.sub(x1).abs());
-            v = DoubleVector.broadcast(DS, q[q2 + j]);
-            a2 = a2.add(v.sub(x0).abs());
-            b2 = b2.add(v.sub(x1).abs());
-            v = DoubleVector.broadcast(DS, q[q3 + j]);
-            a3 = a3.add(v.sub(x0).abs());
-            b3 = b3.add(v.sub(x1).abs());
-        }
-        store(a0, b0, a1, b1, a2, b2, a3, b3, nq, out, o, stride);
-    }
-
-    private static void fourChebyshev(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int c0,
-                                      double[] out, int o, int stride) {
-        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
-        for (int j = 0, c = c0; j < d; j++, c += W) {
-            DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
-            DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
-            a0 = a0.max(v.sub(x0).abs());
-            b0 = b0.max(v.sub(x1).abs());
-            v = DoubleVector.broadcast(DS, q[q1 + j]);
-            a1 = a1.max(v.sub(x0).abs());
-            b1 = b1.max(v.sub(x1).abs());
-            v = DoubleVector.broadcast(DS, q[q2 + j]);
-            a2 = a2.max(v.sub(x0).abs());
-            b2 = b2.max(v.sub(x1).abs());
-            v = DoubleVector.broadcast(DS, q[q3 + j]);
-            a3 = a3.max(v.sub(x0).abs());
-            b3 = b3.max(v.sub(x1).abs());
-        }
-        store(a0, b0, a1, b1, a2, b2, a3, b3, nq, out, o, stride);
-    }
-
-    private static void fourCosine(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int c0,
-                                   double[] out, int o, int stride) {
-        DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
-        for (int j = 0, c = c0; j < d; j++, c += W) {
-            DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
-            DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
-            a0 = a0.add(v.mul(x0));
-            b0 = b0.add(v.mul(x1));
-            v = DoubleVector.broadcast(DS, q[q1 + j]);
-            a1 = a1.add(v.mul(x0));
-            b1 = b1.add(v.mul(x1));
-            v = DoubleVector.broadcast(DS, q[q2 + j]);
-            a2 = a2.add(v.mul(x0));
-            b2 = b2.add(v.mul(x1));
-            v = DoubleVector.broadcast(DS, q[q3 + j]);
-            a3 = a3.add(v.mul(x0));
-            b3 = b3.add(v.mul(x1));
-        }
-        store(cosine(a0), cosine(b0), cosine(a1), cosine(b1), cosine(a2), cosine(b2), cosine(a3), cosine(b3), nq, out, o,
-                stride);
-    }
-
-    /** The sums of {@code nq} queries against one block: query {@code r}'s two vectors at {@code o + r * stride}. */
-    private static void store(DoubleVector a0, DoubleVector b0, DoubleVector a1, DoubleVector b1, DoubleVector a2,
-                              DoubleVector b2, DoubleVector a3, DoubleVector b3, int nq, double[] out, int o, int stride) {
-        a0.intoArray(out, o);
-        b0.intoArray(out, o + DL);
-        a1.intoArray(out, o + stride);
-        b1.intoArray(out, o + stride + DL);
-        if (nq > 2) {
-            a2.intoArray(out, o + 2 * stride);
-            b2.intoArray(out, o + 2 * stride + DL);
-        }
-        if (nq > 3) {
-            a3.intoArray(out, o + 3 * stride);
-            b3.intoArray(out, o + 3 * stride + DL);
+    private static void oneCosine(double[] q, int qo, double[] x, int d, int blockFrom, int blockTo, double[] out) {
+        DoubleVector one = DoubleVector.broadcast(DS, 1.0);   // cosine: min(max(1 - s, 0), 2), as Math does it
+        int dw = d * W;
+        for (int b = blockFrom; b < blockTo; b += 2) {
+            boolean two = b + 1 < blockTo;
+            int c0 = b * dw, c2 = c0 + (two ? dw : 0), o = (b - blockFrom) * W;
+            DoubleVector s0 = DoubleVector.zero(DS), s1 = s0, s2 = s0, s3 = s0;
+            for (int j = 0, c = 0; j < d; j++, c += W) {
+                DoubleVector v = DoubleVector.broadcast(DS, q[qo + j]);
+                s0 = s0.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c)));
+                s1 = s1.add(v.mul(DoubleVector.fromArray(DS, x, c0 + c + DL)));
+                s2 = s2.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c)));
+                s3 = s3.add(v.mul(DoubleVector.fromArray(DS, x, c2 + c + DL)));
+            }
+            s0 = one.sub(s0).max(0.0).min(2.0);
+            s1 = one.sub(s1).max(0.0).min(2.0);
+            s2 = one.sub(s2).max(0.0).min(2.0);
+            s3 = one.sub(s3).max(0.0).min(2.0);
+            s0.intoArray(out, o);
+            s1.intoArray(out, o + DL);
+            if (two) {
+                s2.intoArray(out, o + W);
+                s3.intoArray(out, o + W + DL);
+            }
         }
     }
 
-    /** {@code min(max(1 - s, 0), 2)} lane by lane, as {@code Math.min} and {@code Math.max} do it. */
-    private static DoubleVector cosine(DoubleVector s) {
-        return DoubleVector.broadcast(DS, 1.0).sub(s).max(0.0).min(2.0);
+    private static void fourEuclidean(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int blockFrom,
+                                     int blockTo, double[] out) {
+        int stride = (blockTo - blockFrom) * W;
+        for (int b = blockFrom; b < blockTo; b++) {
+            int c0 = b * d * W, o = (b - blockFrom) * W;
+            DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+            for (int j = 0, c = c0; j < d; j++, c += W) {
+                DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+                DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+                DoubleVector t = v.sub(x0), u = v.sub(x1);
+                a0 = a0.add(t.mul(t));
+                b0 = b0.add(u.mul(u));
+                v = DoubleVector.broadcast(DS, q[q1 + j]);
+                t = v.sub(x0);
+                u = v.sub(x1);
+                a1 = a1.add(t.mul(t));
+                b1 = b1.add(u.mul(u));
+                v = DoubleVector.broadcast(DS, q[q2 + j]);
+                t = v.sub(x0);
+                u = v.sub(x1);
+                a2 = a2.add(t.mul(t));
+                b2 = b2.add(u.mul(u));
+                v = DoubleVector.broadcast(DS, q[q3 + j]);
+                t = v.sub(x0);
+                u = v.sub(x1);
+                a3 = a3.add(t.mul(t));
+                b3 = b3.add(u.mul(u));
+            }
+            a0 = a0.sqrt();
+            b0 = b0.sqrt();
+            a1 = a1.sqrt();
+            b1 = b1.sqrt();
+            a2 = a2.sqrt();
+            b2 = b2.sqrt();
+            a3 = a3.sqrt();
+            b3 = b3.sqrt();
+            a0.intoArray(out, o);
+            b0.intoArray(out, o + DL);
+            a1.intoArray(out, o + stride);
+            b1.intoArray(out, o + stride + DL);
+            if (nq > 2) {
+                a2.intoArray(out, o + 2 * stride);
+                b2.intoArray(out, o + 2 * stride + DL);
+            }
+            if (nq > 3) {
+                a3.intoArray(out, o + 3 * stride);
+                b3.intoArray(out, o + 3 * stride + DL);
+            }
+        }
+    }
+
+    private static void fourManhattan(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int blockFrom,
+                                     int blockTo, double[] out) {
+        int stride = (blockTo - blockFrom) * W;
+        for (int b = blockFrom; b < blockTo; b++) {
+            int c0 = b * d * W, o = (b - blockFrom) * W;
+            DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+            for (int j = 0, c = c0; j < d; j++, c += W) {
+                DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+                DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+                a0 = a0.add(v.sub(x0).abs());
+                b0 = b0.add(v.sub(x1).abs());
+                v = DoubleVector.broadcast(DS, q[q1 + j]);
+                a1 = a1.add(v.sub(x0).abs());
+                b1 = b1.add(v.sub(x1).abs());
+                v = DoubleVector.broadcast(DS, q[q2 + j]);
+                a2 = a2.add(v.sub(x0).abs());
+                b2 = b2.add(v.sub(x1).abs());
+                v = DoubleVector.broadcast(DS, q[q3 + j]);
+                a3 = a3.add(v.sub(x0).abs());
+                b3 = b3.add(v.sub(x1).abs());
+            }
+            a0.intoArray(out, o);
+            b0.intoArray(out, o + DL);
+            a1.intoArray(out, o + stride);
+            b1.intoArray(out, o + stride + DL);
+            if (nq > 2) {
+                a2.intoArray(out, o + 2 * stride);
+                b2.intoArray(out, o + 2 * stride + DL);
+            }
+            if (nq > 3) {
+                a3.intoArray(out, o + 3 * stride);
+                b3.intoArray(out, o + 3 * stride + DL);
+            }
+        }
+    }
+
+    private static void fourChebyshev(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int blockFrom,
+                                     int blockTo, double[] out) {
+        int stride = (blockTo - blockFrom) * W;
+        for (int b = blockFrom; b < blockTo; b++) {
+            int c0 = b * d * W, o = (b - blockFrom) * W;
+            DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+            for (int j = 0, c = c0; j < d; j++, c += W) {
+                DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+                DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+                a0 = a0.max(v.sub(x0).abs());
+                b0 = b0.max(v.sub(x1).abs());
+                v = DoubleVector.broadcast(DS, q[q1 + j]);
+                a1 = a1.max(v.sub(x0).abs());
+                b1 = b1.max(v.sub(x1).abs());
+                v = DoubleVector.broadcast(DS, q[q2 + j]);
+                a2 = a2.max(v.sub(x0).abs());
+                b2 = b2.max(v.sub(x1).abs());
+                v = DoubleVector.broadcast(DS, q[q3 + j]);
+                a3 = a3.max(v.sub(x0).abs());
+                b3 = b3.max(v.sub(x1).abs());
+            }
+            a0.intoArray(out, o);
+            b0.intoArray(out, o + DL);
+            a1.intoArray(out, o + stride);
+            b1.intoArray(out, o + stride + DL);
+            if (nq > 2) {
+                a2.intoArray(out, o + 2 * stride);
+                b2.intoArray(out, o + 2 * stride + DL);
+            }
+            if (nq > 3) {
+                a3.intoArray(out, o + 3 * stride);
+                b3.intoArray(out, o + 3 * stride + DL);
+            }
+        }
+    }
+
+    private static void fourCosine(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int blockFrom,
+                                  int blockTo, double[] out) {
+        DoubleVector one = DoubleVector.broadcast(DS, 1.0);   // cosine: min(max(1 - s, 0), 2), as Math does it
+        int stride = (blockTo - blockFrom) * W;
+        for (int b = blockFrom; b < blockTo; b++) {
+            int c0 = b * d * W, o = (b - blockFrom) * W;
+            DoubleVector a0 = DoubleVector.zero(DS), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;
+            for (int j = 0, c = c0; j < d; j++, c += W) {
+                DoubleVector x0 = DoubleVector.fromArray(DS, x, c), x1 = DoubleVector.fromArray(DS, x, c + DL);
+                DoubleVector v = DoubleVector.broadcast(DS, q[q0 + j]);
+                a0 = a0.add(v.mul(x0));
+                b0 = b0.add(v.mul(x1));
+                v = DoubleVector.broadcast(DS, q[q1 + j]);
+                a1 = a1.add(v.mul(x0));
+                b1 = b1.add(v.mul(x1));
+                v = DoubleVector.broadcast(DS, q[q2 + j]);
+                a2 = a2.add(v.mul(x0));
+                b2 = b2.add(v.mul(x1));
+                v = DoubleVector.broadcast(DS, q[q3 + j]);
+                a3 = a3.add(v.mul(x0));
+                b3 = b3.add(v.mul(x1));
+            }
+            a0 = one.sub(a0).max(0.0).min(2.0);
+            b0 = one.sub(b0).max(0.0).min(2.0);
+            a1 = one.sub(a1).max(0.0).min(2.0);
+            b1 = one.sub(b1).max(0.0).min(2.0);
+            a2 = one.sub(a2).max(0.0).min(2.0);
+            b2 = one.sub(b2).max(0.0).min(2.0);
+            a3 = one.sub(a3).max(0.0).min(2.0);
+            b3 = one.sub(b3).max(0.0).min(2.0);
+            a0.intoArray(out, o);
+            b0.intoArray(out, o + DL);
+            a1.intoArray(out, o + stride);
+            b1.intoArray(out, o + stride + DL);
+            if (nq > 2) {
+                a2.intoArray(out, o + 2 * stride);
+                b2.intoArray(out, o + 2 * stride + DL);
+            }
+            if (nq > 3) {
+                a3.intoArray(out, o + 3 * stride);
+                b3.intoArray(out, o + 3 * stride + DL);
+            }
+        }
     }
 }
