@@ -40,7 +40,20 @@ final class ClusterTree {
     /** {@code up[j][k]}: the {@code 2^j}-th ancestor of cluster k (the root above the root). */
     private final int[][] up;
 
+    /**
+     * The least lambda at which a point falling out of the root belongs to it, when the root is the selected
+     * cluster (single-cluster mode): {@code 1 / epsilon}, or the largest lambda among the root's own rows
+     * without an epsilon, as the fit labels such points ({@code ClusterSelector}); +inf when the root is not
+     * selected.
+     */
+    private final double rootLambda;
+
     ClusterTree(CondensedTree tree, int[] selectedNodes) {
+        this(tree, selectedNodes, 0.0);
+    }
+
+    /** As above, for a fit whose {@code cluster_selection_epsilon} was {@code epsilon}. */
+    ClusterTree(CondensedTree tree, int[] selectedNodes, double epsilon) {
         n = tree.points();
         clusters = tree.clusterCount();
         parent = new int[clusters];
@@ -74,6 +87,7 @@ final class ClusterTree {
             selected[l] = selectedNodes[l] - n;
             label[selected[l]] = l;
         }
+        rootLambda = label[0] < 0 ? Double.POSITIVE_INFINITY : epsilon != 0.0 ? 1.0 / epsilon : directMax[0];
         // Ascending ids visit parents first, so a cluster inherits its parent's label unless selected itself.
         depth = new int[clusters];
         int maxDepth = 0;
@@ -137,6 +151,16 @@ final class ClusterTree {
     /** Label of the selected cluster at or above {@code k}, or -1. */
     int label(int k) {
         return label[k];
+    }
+
+    /**
+     * The label of a point that falls out of cluster {@code k} at {@code lambda}: {@link #label}, except that
+     * when that is the root's, selected as the single cluster, a point falling out of it below
+     * {@link #rootLambda} is noise, as in the fit.
+     */
+    int label(int k, double lambda) {
+        int l = label[k];
+        return l >= 0 && selected[l] == 0 && !(lambda >= rootLambda) ? -1 : l;
     }
 
     /** The cluster point {@code p} falls out of. */

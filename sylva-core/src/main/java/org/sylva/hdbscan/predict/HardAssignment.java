@@ -7,7 +7,10 @@ package org.sylva.hdbscan.predict;
  *
  * <p><b>Label.</b> Start at the cluster {@code C} the connecting point falls out of; if that point falls
  * out at a lambda above the new point's, climb while {@code C} is not the root and is born at a lambda
- * {@code >=} the new point's. The label is that of the selected cluster at or above {@code C}, else -1.
+ * {@code >=} the new point's. The label is that of the selected cluster at or above {@code C}, else -1;
+ * when that cluster is the root, selected as the single cluster, the new point falls out of it at the smaller
+ * of its lambda and the connecting point's and, as in the fit, belongs to it only from the fit's threshold on
+ * ({@code 1/epsilon}, else the largest lambda among the root's rows).
  * <b>Probability</b>: {@code min(lambda, lmax) / lmax} with {@code lmax} the largest lambda among the
  * selected cluster's own rows (1 when {@code lmax} is 0), 0 for noise. <b>Outlier score</b> (GLOSH of a
  * new point): {@code (lmax_sub - lambda) / lmax_sub} with {@code lmax_sub} the largest lambda in the
@@ -40,10 +43,12 @@ final class HardAssignment {
     static int label(ClusterTree t, int neighbour, double lambda) {
         if (!t.splits()) return -1;
         int c = t.pointCluster(neighbour);
-        if (t.pointLambda(neighbour) > lambda) {
+        double own = t.pointLambda(neighbour);
+        if (own > lambda) {
             for (int step = t.depth(c); step > 0 && c > 0 && t.birth(c) >= lambda; step--) c = t.parent(c);
         }
-        return t.label(c);
+        // the lambda at which the new point falls out of c: its own, or its neighbour's where it departs with it
+        return t.label(c, Math.min(own, lambda));
     }
 
     /** The probability of a new point with {@code label} (from {@link #label}) at {@code lambda}. */

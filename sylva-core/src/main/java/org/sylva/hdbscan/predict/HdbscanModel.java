@@ -130,7 +130,7 @@ public final class HdbscanModel {
         this.rows = rows;
         this.core = core;
         this.tree = tree;
-        this.clusters = new ClusterTree(tree, selectedNodes);
+        this.clusters = new ClusterTree(tree, selectedNodes, parameters.clusterSelectionEpsilon());
         this.exemplars = Exemplars.of(tree, clusters, rows, d, KernelProvider.get().bestDistance().blockWidth(), copies,
                 search.pairs());
         this.search = search;

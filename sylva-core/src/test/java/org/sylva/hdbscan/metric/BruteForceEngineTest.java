@@ -121,11 +121,6 @@ class BruteForceEngineTest {
     }
 
     /**
-     * Prim's speculative rows serve most rounds: on clustered points one pass over the rows makes the rows of
-     * many of the points that join next (a count, not a time: it does not depend on the machine), and the tree
-     * is the one the pair-by-pair path finds.
-     */
-    /**
      * On unclustered points at {@code min_samples} 2 the next point to join is seldom among the lightest offers,
      * so rows made ahead mostly go unread: 32 a pass made about 13 rows per round there (Prim several times
      * slower than one row a round). The count follows what the rows served, so the rows made stay within two
@@ -151,6 +146,11 @@ class BruteForceEngineTest {
                 org.sylva.kernels.KernelProvider.get().bestMetric()), t);
     }
 
+    /**
+     * Prim's speculative rows serve most rounds: on clustered points one pass over the rows makes the rows of
+     * many of the points that join next (a count, not a time: it does not depend on the machine), and the tree
+     * is the one the pair-by-pair path finds.
+     */
     @Test
     void mostPrimRoundsReadARowMadeAhead() {
         int n = 2000, d = 16;

@@ -109,6 +109,39 @@ class HdbscanModelTest {
         assertTrue(sum > 0 && sum <= n + 1e-9, "rows sum to at most 1");
     }
 
+    /**
+     * One blob in uniform noise, where single-cluster EOM selects the root: the fit labels a point falling out
+     * of the root by a threshold (its lambda against {@code 1/epsilon}, else the largest lambda of the root's
+     * rows), and the fitted points given as new points get their fit's labels back, noise included; a point far
+     * away is noise.
+     */
+    @Test
+    void aSingleClusterAtTheRootPredictsTheFitsLabels() {
+        int n = 400;
+        SplittableRandom rng = new SplittableRandom(21);
+        double[] x = new double[2 * n];
+        for (int i = 0; i < n; i++) {
+            boolean noise = i % 4 == 3;
+            x[2 * i] = noise ? rng.nextDouble(-8, 8) : gaussian(rng);
+            x[2 * i + 1] = noise ? rng.nextDouble(-8, 8) : gaussian(rng);
+        }
+        PointSet points = PointSet.ofFloat64(n, 2, x);
+        for (double epsilon : new double[] {0.0, 0.3, 0.05}) {
+            HdbscanResult r = Hdbscan.builder().minClusterSize(20).minSamples(5).allowSingleCluster(true)
+                    .clusterSelectionEpsilon(epsilon).threads(2).build().fit(x, n, 2, ProgressListener.NONE,
+                            CancellationToken.NEVER);
+            HdbscanModel model = HdbscanModel.of(r, points);
+            int noise = 0;
+            for (int l : r.labels()) if (l < 0) noise++;
+            assertTrue(noise > 0 && model.clusterCount() == 1, "epsilon " + epsilon + ": " + model.clusterCount()
+                    + " clusters, " + noise + " noise: not the fit this test needs");
+            Prediction p = model.approximatePredict(points);
+            assertArrayEquals(r.labels(), p.labels(), "epsilon " + epsilon + ": the fitted points' labels");
+            Prediction far = model.approximatePredict(PointSet.ofFloat64(1, 2, new double[] {100, 100}));
+            assertEquals(-1, far.labels()[0], "epsilon " + epsilon + ": a far point");
+        }
+    }
+
     /** The label most points of each blob of {@link #blobs} carry. */
     private static int[] blobLabels(int[] labels) {
         int[] out = new int[3];
