@@ -71,6 +71,27 @@ def test_every_fitted_point_is_predicted_back_to_its_own_label():
         np.testing.assert_array_equal(labels, c.labels_, err_msg=f"trial {trial}: n={n} d={d} {params}")
 
 
+def test_with_the_root_as_the_single_cluster_fitted_points_keep_their_labels():
+    # allow_single_cluster selecting the root: the fit labels a point falling out of the root by a threshold
+    # (1/epsilon, else the largest lambda among the root's rows), and prediction applies the same rule, so a
+    # fitted point comes back with its label, noise included, and a far point is noise.
+    rng = np.random.default_rng(20261206)
+    checked = 0
+    for trial in range(200):
+        n = int(rng.integers(40, 300))
+        X = np.vstack([rng.normal(size=(n, 2)), rng.uniform(-8, 8, size=(n // 3, 2))])
+        params = dict(min_cluster_size=int(rng.integers(5, 40)), min_samples=int(rng.integers(1, 8)),
+                      allow_single_cluster=True, cluster_selection_epsilon=float(rng.choice([0.0, 0.05, 0.3])))
+        c = sylva.HDBSCAN(prediction_data=True, **params).fit(X)
+        if not (c.condensed_tree_[:, 1] >= len(X)).any() or len(c.cluster_persistence_) != 1:
+            continue   # a tree that never splits (label -1 for new points, as the package) or not one cluster
+        checked += 1
+        labels, _ = sylva.approximate_predict(c, np.vstack([X, [[100.0, 100.0]]]))
+        np.testing.assert_array_equal(labels[:-1], c.labels_, err_msg=f"trial {trial}: n={len(X)} {params}")
+        assert labels[-1] == -1, f"trial {trial}: a far point"
+    assert checked > 20, f"only {checked} fits with the root as the single cluster"
+
+
 def test_a_tree_that_never_splits_predicts_noise_and_warns(fitted):
     x = np.random.default_rng(5).normal(size=(300, 2))
     c = sylva.HDBSCAN(min_cluster_size=200, allow_single_cluster=True, prediction_data=True).fit(x)

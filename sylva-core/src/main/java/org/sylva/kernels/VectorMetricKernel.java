@@ -179,8 +179,8 @@ final class VectorMetricKernel implements MetricKernel {
         }
     }
 
-    private static void fourEuclidean(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int blockFrom,
-                                     int blockTo, double[] out) {
+    private static void fourEuclidean(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d,
+                                      int blockFrom, int blockTo, double[] out) {
         int stride = (blockTo - blockFrom) * W;
         for (int b = blockFrom; b < blockTo; b++) {
             int c0 = b * d * W, o = (b - blockFrom) * W;
@@ -230,8 +230,8 @@ final class VectorMetricKernel implements MetricKernel {
         }
     }
 
-    private static void fourManhattan(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int blockFrom,
-                                     int blockTo, double[] out) {
+    private static void fourManhattan(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d,
+                                      int blockFrom, int blockTo, double[] out) {
         int stride = (blockTo - blockFrom) * W;
         for (int b = blockFrom; b < blockTo; b++) {
             int c0 = b * d * W, o = (b - blockFrom) * W;
@@ -266,8 +266,8 @@ final class VectorMetricKernel implements MetricKernel {
         }
     }
 
-    private static void fourChebyshev(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int blockFrom,
-                                     int blockTo, double[] out) {
+    private static void fourChebyshev(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d,
+                                      int blockFrom, int blockTo, double[] out) {
         int stride = (blockTo - blockFrom) * W;
         for (int b = blockFrom; b < blockTo; b++) {
             int c0 = b * d * W, o = (b - blockFrom) * W;
@@ -302,8 +302,8 @@ final class VectorMetricKernel implements MetricKernel {
         }
     }
 
-    private static void fourCosine(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d, int blockFrom,
-                                  int blockTo, double[] out) {
+    private static void fourCosine(double[] q, int q0, int q1, int q2, int q3, int nq, double[] x, int d,
+                                   int blockFrom, int blockTo, double[] out) {
         DoubleVector one = DoubleVector.broadcast(DS, 1.0);   // cosine: min(max(1 - s, 0), 2), as Math does it
         int stride = (blockTo - blockFrom) * W;
         for (int b = blockFrom; b < blockTo; b++) {

@@ -132,7 +132,8 @@ public final class BruteForceEngine implements HdbscanEngine {
     static double[] coreDistances(PairDistances dist, int k, ParallelWork work, Execution ex, MetricKernel kernel) {
         if (dist.kernelForm() == null) return coreDistances(dist, k, work, ex);
         int n = dist.size(), w = kernel.blockWidth();
-        TiledRows tiled = new TiledRows(dist, kernel, (int) Math.max(1, Math.min(MAX_TILE / w, TILE_BYTES / (8L * dist.dimensions() * w))));
+        int tileBlocks = (int) Math.max(1, Math.min(MAX_TILE / w, TILE_BYTES / (8L * dist.dimensions() * w)));
+        TiledRows tiled = new TiledRows(dist, kernel, tileBlocks);
         double[] core = new double[n];
         double[][] tiles = new double[work.threads()][];
         double[][][] heaps = new double[work.threads()][CHUNK][k];

@@ -49,8 +49,8 @@ public final class TiledRows {
      * the kernel computes ({@link PairDistances#kernelForm} not null).
      */
     public TiledRows(PairDistances pairs, MetricKernel kernel, int tileBlocks) {
-        this(pairs, kernel, BlockedRows.of(pairs.preparedRows(), 0, pairs.size(), pairs.dimensions(), kernel.blockWidth()),
-                tileBlocks);
+        this(pairs, kernel,
+                BlockedRows.of(pairs.preparedRows(), 0, pairs.size(), pairs.dimensions(), kernel.blockWidth()), tileBlocks);
     }
 
     /** As above, on {@code rows}: the rows of {@code pairs} already in the kernel's blocks. */
@@ -62,8 +62,8 @@ public final class TiledRows {
         this.d = pairs.dimensions();
         this.width = kernel.blockWidth();
         if (rows.count() != n || rows.dimensions() != d || rows.width() != width) {
-            throw new IllegalArgumentException("blocked rows of " + rows.count() + " × " + rows.dimensions() + ", width "
-                    + rows.width() + ", for " + n + " × " + d + ", width " + width);
+            throw new IllegalArgumentException("blocked rows of " + rows.count() + " × " + rows.dimensions()
+                    + ", width " + rows.width() + ", for " + n + " × " + d + ", width " + width);
         }
         if (tileBlocks < 1) throw new IllegalArgumentException("tiles of " + tileBlocks + " blocks");
         this.rows = rows;
@@ -81,7 +81,9 @@ public final class TiledRows {
      * ({@link MetricKernel#MAX_QUERIES} entries) and {@code tile} ({@link #newTile}) are the caller's scratch.
      */
     public void scan(int start, int end, int[] offsets, double[] tile, Sink sink) {
-        if (start < 0 || end > n || start > end) throw new IllegalArgumentException("points " + start + " .. " + end + " of " + n);
+        if (start < 0 || end > n || start > end) {
+            throw new IllegalArgumentException("points " + start + " .. " + end + " of " + n);
+        }
         int q = MetricKernel.MAX_QUERIES, blocks = rows.blockCount();
         for (int from = 0; from < blocks; from += tileBlocks) {
             int to = Math.min(blocks, from + tileBlocks);

@@ -136,8 +136,10 @@ class BruteForceEngineTest {
         int[] counts = new int[2];
         SpanningTree t = BruteForceEngine.prim(dist, core, 1.0, work, threads(2),
                 org.sylva.kernels.KernelProvider.get().bestMetric(), counts);
-        assertTrue(counts[0] > (n - 1) / 4, counts[0] + " passes for " + (n - 1) + " rounds: not the data this test needs");
-        assertTrue(counts[1] <= 2 * (n - 1), counts[1] + " rows made in " + counts[0] + " passes for " + (n - 1) + " rounds");
+        assertTrue(counts[0] > (n - 1) / 4,
+                counts[0] + " passes for " + (n - 1) + " rounds: not the data this test needs");
+        assertTrue(counts[1] <= 2 * (n - 1),
+                counts[1] + " rows made in " + counts[0] + " passes for " + (n - 1) + " rounds");
         double[] matrix = new double[n * n];
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) matrix[i * n + j] = dist.between(i, j);

@@ -14,7 +14,9 @@ class TiledRowsTest {
     private static double[] rows(int n, int d, long seed) {
         Random r = new Random(seed);
         double[] x = new double[n * d];
-        for (int i = 0; i < x.length; i++) x[i] = r.nextInt(4) == 0 ? (r.nextBoolean() ? 0.0 : -0.0) : r.nextGaussian() * 3;
+        for (int i = 0; i < x.length; i++) {
+            x[i] = r.nextInt(4) == 0 ? (r.nextBoolean() ? 0.0 : -0.0) : r.nextGaussian() * 3;
+        }
         System.arraycopy(x, 0, x, d, d);                    // row 1 repeats row 0
         for (int j = 0; j < d; j++) x[2 * d + j] = 0.0;     // row 2 all zero
         return x;
