@@ -193,6 +193,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         The model lives here and pickles with the estimator; the engine keeps the last model a prediction
         sent it, and the next prediction with the same model names it by its SHA-256 instead of sending it
         again.
+    exemplars_ : list of ndarray
+        With ``prediction_data=True``, as the ``hdbscan`` package's: for each cluster, the rows of ``X`` at the
+        heart of it (in each leaf cluster below it, the points that stay to its largest lambda), in the
+        package's order; soft clustering measures distances to a cluster through them. Sylva takes them from
+        the fit's clusters (the package's prediction data selects clusters again, and can differ there).
 
     fitted_rows_ : ndarray of int32, shape (n_fitted,)
         After a fit with ``sample_weight``: the row of each point the trees number (a row of weight w is
@@ -414,8 +419,14 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         if self.prediction_data:
             self.prediction_data_ = a["model"]
             self.prediction_data_.flags.writeable = False   # its SHA-256 names it to the engine (prediction.py)
-        elif hasattr(self, "prediction_data_"):
-            del self.prediction_data_
+            rows = np.asarray(a["exemplar_rows"], dtype=np.intp)
+            ends = np.cumsum(a["exemplar_counts"])
+            data = np.asarray(X)
+            self.exemplars_ = [data[rows[e - c:e]] for c, e in zip(a["exemplar_counts"], ends)]
+        else:
+            for name in ("prediction_data_", "exemplars_"):
+                if hasattr(self, name):
+                    delattr(self, name)
         if self.store_centers:
             self._weighted_cluster_center(X)
         return self

@@ -92,6 +92,29 @@ def test_with_the_root_as_the_single_cluster_fitted_points_keep_their_labels():
     assert checked > 20, f"only {checked} fits with the root as the single cluster"
 
 
+def test_exemplars_are_rows_of_their_clusters_at_their_leaves_largest_lambda():
+    # the hdbscan package's exemplars_: per cluster, the points of each leaf below it that stay to the leaf's
+    # largest lambda, as rows of X, found here again from the condensed tree
+    X = blobs(400, 3, 4, seed=31)
+    c = sylva.HDBSCAN(min_cluster_size=15, prediction_data=True).fit(X)
+    assert len(c.exemplars_) == c.labels_.max() + 1 >= 2
+    tree, n = c.condensed_tree_, len(X)
+    parent, child, lam = tree[:, 0].astype(int), tree[:, 1].astype(int), tree[:, 2]
+    for label, rows in enumerate(c.exemplars_):
+        assert rows.ndim == 2 and rows.shape[1] == X.shape[1] and len(rows) >= 1
+        members = {tuple(r) for r in X[c.labels_ == label]}
+        assert all(tuple(r) in members for r in rows), f"an exemplar of cluster {label} outside it"
+    leaves = set(child[child >= n]) - set(parent[child >= n])   # clusters without child clusters
+    expected = set()
+    for leaf in leaves:
+        mine = (parent == leaf) & (child < n)
+        top = lam[parent == leaf].max()
+        expected |= {tuple(X[p]) for p in child[mine & (lam == top)]}
+    found = {tuple(r) for rows in c.exemplars_ for r in rows}
+    assert found <= expected, "exemplars that are not at their leaf's largest lambda"
+    assert not hasattr(sylva.HDBSCAN(min_cluster_size=15).fit(X), "exemplars_")
+
+
 def test_a_tree_that_never_splits_predicts_noise_and_warns(fitted):
     x = np.random.default_rng(5).normal(size=(300, 2))
     c = sylva.HDBSCAN(min_cluster_size=200, allow_single_cluster=True, prediction_data=True).fit(x)

@@ -26,7 +26,9 @@ import org.sylva.progress.ProgressListener;
  * weight]}, {@code single_linkage}, {@code condensed_tree} {@code [parent, child, lambda, size]} and
  * {@code persistence} (float64). With {@code prediction_data: true} it also answers with {@code model}
  * (uint8): the bytes of the fitted {@link HdbscanModel} (a model file), which a {@code predict} request
- * sends back ({@link PredictHandler}). {@code metric} (scikit-learn's names) and {@code p} (minkowski's
+ * sends back ({@link PredictHandler}), and with the input rows of each cluster's exemplars
+ * ({@link HdbscanModel#exemplars}): {@code exemplar_rows} (int32, cluster after cluster) and
+ * {@code exemplar_counts} (int32, how many each cluster has). {@code metric} (scikit-learn's names) and {@code p} (minkowski's
  * exponent) choose the distance; with {@code precomputed} the points are the n x n distance matrix, or the
  * request holds a sparse one instead of points ({@code graph_indptr}, {@code graph_indices}, {@code graph_data}:
  * scipy's CSR arrays, fitted as {@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}). An
@@ -82,11 +84,11 @@ final class HdbscanHandler implements Handler {
                 ? h.fit(x, n, d, weights, ProgressListener.NONE, cancel)
                 : h.fit(PointSet.unchecked(n, d, (float[]) points.data()), weights, ProgressListener.NONE, cancel);
         cancel.throwIfCancelled();
-        byte[] model = null;
+        HdbscanModel model = null;
         if (p.bool("prediction_data", false)) {
             PointSet fitted = points.data() instanceof double[] x ? PointSet.uncheckedFloat64(n, d, x)
                     : PointSet.unchecked(n, d, (float[]) points.data());
-            model = HdbscanModel.of(r, fitted, new Execution(h.threads(), ProgressListener.NONE, cancel)).toBytes();
+            model = HdbscanModel.of(r, fitted, new Execution(h.threads(), ProgressListener.NONE, cancel));
         }
         // which engine ran: the CPU kernels' choice, or the GPU engine and its device
         return answer(r, model, t0, h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id()
@@ -109,8 +111,11 @@ final class HdbscanHandler implements Handler {
         return r;
     }
 
-    /** The answer frame: the result's arrays, the model's bytes when made, and the fit's figures. */
-    private static Frame answer(HdbscanResult r, byte[] model, long t0, String engine, CancellationToken cancel) {
+    /**
+     * The answer frame: the result's arrays, the model's bytes and its exemplars when made, and the fit's
+     * figures.
+     */
+    private static Frame answer(HdbscanResult r, HdbscanModel model, long t0, String engine, CancellationToken cancel) {
         int n = r.size();
         double seconds = (System.nanoTime() - t0) / 1e9;
         cancel.throwIfCancelled();
@@ -130,7 +135,23 @@ final class HdbscanHandler implements Handler {
                 WireArray.of("single_linkage", slt.toMatrix(), slt.merges(), 4),
                 WireArray.of("condensed_tree", ct.toMatrix(), ct.rows(), 4),
                 WireArray.of("persistence", r.clusterPersistence(), r.clusterPersistence().length)));
-        if (model != null) arrays.add(WireArray.of("model", model, model.length));
+        if (model != null) {
+            byte[] bytes = model.toBytes();
+            arrays.add(WireArray.of("model", bytes, bytes.length));
+            int labels = model.clusterCount();
+            int[] counts = new int[labels];
+            int[][] each = new int[labels][];
+            int total = 0;
+            for (int l = 0; l < labels; l++) {
+                each[l] = model.exemplars(l);
+                counts[l] = each[l].length;
+                total += counts[l];
+            }
+            int[] rows = new int[total];
+            for (int l = 0, at = 0; l < labels; at += counts[l], l++) System.arraycopy(each[l], 0, rows, at, counts[l]);
+            arrays.add(WireArray.of("exemplar_rows", rows, total));
+            arrays.add(WireArray.of("exemplar_counts", counts, labels));
+        }
         if (r.weighted()) {
             int[] rows = r.fittedRows();
             arrays.add(WireArray.of("fitted_rows", rows, rows.length));
