@@ -152,8 +152,10 @@ final class InputOptions {
      * Points for a ball tree, as float32 (the reference's type), finite. Only a 2-D array {@code (n, d)} is
      * taken, as Erwin and the Python module take it: a 1-D or 3-D {@code .npy} is refused. A value beyond
      * float32's range is refused with the value itself named (a float64 {@code .npy} or text), before rounding
-     * would make it an infinity; rounding within the range is reported in one warning for a {@code .npy}
-     * (decimal text rounds on almost every value, so text is not warned about).
+     * would make it an infinity; rounding within the range is reported in one warning: for a {@code .npy}, of
+     * every value float32 does not hold; for text, where a decimal such as 0.1 is rarely a float32 value, of
+     * the values with more significant digits than float32 holds
+     * ({@link NumericTable#toFloat32(Consumer, boolean)}).
      */
     PointSet readForTree(PrintWriter err, InputStream stdin, CancellationToken cancel, String workaround)
             throws IOException {
@@ -171,7 +173,6 @@ final class InputOptions {
             points = a.toFloat32PointSetTransferring(warnings(err));
         } else if (o.text() != null) {
             NumericTable t = o.text();
-            t.note().ifPresent(warnings(err));
             double[] x = t.values();
             for (int i = 0; i < x.length; i++) {
                 if (Double.isFinite(x[i]) && Float.isInfinite((float) x[i])) {
@@ -180,7 +181,7 @@ final class InputOptions {
                             + "), in which the ball tree works");
                 }
             }
-            points = t.toFloat32PointSet(w -> { });
+            points = t.toFloat32PointSet(warnings(err), true);
         } else {
             points = read(err, stdin, cancel);
         }

@@ -245,6 +245,20 @@ class BallTreeCommandTest {
     }
 
     @Test
+    void textWithMoreDigitsThanFloat32HoldsIsWarnedAboutShortDecimalsAreNot(@TempDir Path tmp) throws IOException {
+        Path csv = tmp.resolve("long.csv");
+        Files.writeString(csv, "16777217,0\n16777216,1\n16777218,2\n0.1,3\n");
+        Path out = tmp.resolve("tree");
+        Cli.Result r = Cli.run("balltree", csv.toString(), "--out", out.toString(), "-q").assertOk();
+        assertTrue(r.err().contains("long.csv: 1 of 8 values have more significant digits than float32 holds and were"
+                + " rounded (first: 1.6777217E7 became 1.6777216E7, at row 0, column 0, counting from 0)"), r.err());
+        Path tsv = tmp.resolve("short.tsv");
+        Files.writeString(tsv, "0.1\t0.2\n0.3\t1e-7\n16777216\t-2.5\n123456.7\t8\n");
+        r = Cli.run("balltree", tsv.toString(), "--out", tmp.resolve("tree2").toString(), "-q").assertOk();
+        assertEquals("", r.err());
+    }
+
+    @Test
     void aFloat64ValueBeyondFloat32IsNamedNotCalledInfinite(@TempDir Path tmp) throws IOException {
         double[] v = {1, 2, 3, 4, 5, 6, 7, 8};
         v[5] = -1e39;

@@ -87,10 +87,20 @@ public final class NumericTable {
      * naming the file, how many and the first of them.
      */
     public float[] toFloat32(Consumer<String> warnings) {
+        return toFloat32(warnings, false);
+    }
+
+    /**
+     * As {@link #toFloat32(Consumer)}; with {@code digits}, also one warning when some values carry more
+     * significant digits than float32 holds, so that rounding changed the number the text wrote (16777217
+     * becomes 16777216, 0.123456789 becomes 0.12345679), naming how many and the first. A short decimal such
+     * as 0.1 is not float32 either, but its float32 reads back as the same decimal: it is not counted.
+     */
+    public float[] toFloat32(Consumer<String> warnings, boolean digits) {
         Objects.requireNonNull(warnings, "warnings");
         float[] out = new float[values.length];
-        long overflow = 0;
-        int first = -1;
+        long overflow = 0, longer = 0;
+        int first = -1, firstLonger = -1;
         for (int i = 0; i < values.length; i++) {
             double v = values[i];
             float r = (float) v;
@@ -98,7 +108,17 @@ public final class NumericTable {
             if (Float.isInfinite(r) && !Double.isInfinite(v)) {
                 overflow++;
                 if (first < 0) first = i;
+            } else if (digits && r != v && v == v && Double.parseDouble(Float.toString(r)) != v) {
+                // the shortest decimal that names r is not the value read: the text said more than r holds
+                longer++;
+                if (firstLonger < 0) firstLonger = i;
             }
+        }
+        if (longer > 0) {
+            warnings.accept(source + ": " + longer + " of " + values.length + " values have more significant digits"
+                    + " than float32 holds and were rounded (first: " + values[firstLonger] + " became "
+                    + out[firstLonger] + ", at row " + firstLonger / columns + ", column " + firstLonger % columns
+                    + ", counting from 0)");
         }
         if (overflow > 0) {
             warnings.accept(source + ": " + overflow + " of " + values.length + " values exceed the float32 range (about"
@@ -108,10 +128,21 @@ public final class NumericTable {
         return out;
     }
 
-    /** The table as float32 points ({@link #toFloat32}); {@link #note()} goes to {@code warnings} too; finiteness is not checked. */
+    /**
+     * The table as float32 points ({@link #toFloat32}); {@link #note()} goes to {@code warnings} too; finiteness
+     * is not checked.
+     */
     public PointSet toFloat32PointSet(Consumer<String> warnings) {
+        return toFloat32PointSet(warnings, false);
+    }
+
+    /**
+     * The table as float32 points ({@link #toFloat32(Consumer, boolean)}, with {@code digits}); {@link #note()}
+     * goes to {@code warnings} too; finiteness is not checked.
+     */
+    public PointSet toFloat32PointSet(Consumer<String> warnings, boolean digits) {
         note().ifPresent(warnings);
-        return PointSet.unchecked(rows, columns, toFloat32(warnings));
+        return PointSet.unchecked(rows, columns, toFloat32(warnings, digits));
     }
 
     @Override
