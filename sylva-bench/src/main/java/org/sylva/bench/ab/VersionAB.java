@@ -1,6 +1,7 @@
 package org.sylva.bench.ab;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -33,7 +34,10 @@ import org.sylva.bench.ab.PairedTiming.Samples;
  * dimensions ({@code ClipLikeData.generate(20000, 40240)} called in A's loader, the data of
  * {@code HdbscanBench}), {@code min_cluster_size} 20; ball trees of uniform points in [0, 1)^3 (seed 42, as
  * {@code BallTreeBench}): 16 384 points in one batch, the same points as 64 batches of 256, and 2^20
- * points in one batch. {@code --threads} applies to both the fit and the builds.
+ * points in one batch. {@code --threads} applies to both the fit and the builds. With {@code --input
+ * FILE.npy} the only input is the HDBSCAN fit of that file (a C-ordered {@code (n, d)} array of float32,
+ * given as {@code PointSet.of}, or of float64, given as {@code PointSet.ofFloat64}), with
+ * {@code --min-cluster-size} (default 20).
  *
  * <p>Per input: a warm-up of blocks of alternating builds (at least {@value PairedTiming#BLOCK_MIN_PAIRS} pairs and
  * half a second a block) until neither side's block median is more than 5 % below its previous block's
@@ -58,6 +62,7 @@ import org.sylva.bench.ab.PairedTiming.Samples;
  * java -Xmx6g --add-modules jdk.incubator.vector -cp sylva-bench/target/classes org.sylva.bench.ab.VersionAB \
  *      --a /tmp/old/sylva-core/target/sylva-core-0.1.0.jar --b sylva-core/target/sylva-core-0.1.0.jar
  * # options: --rounds N (default 7)  --threads T (default 2)  --only hdbscan|balltree
+ * #          --input FILE.npy (an HDBSCAN fit of that file only)  --min-cluster-size M (default 20)
  * git worktree remove /tmp/old
  * </pre>
  * The harness needs only its own classes ({@code sylva-bench/target/benchmarks.jar} works as well: the
@@ -75,6 +80,7 @@ public final class VersionAB {
     static final int DEFAULT_THREADS = 2;
     static final int MAX_ROUNDS = 10_000;
     static final int MAX_THREADS = 4_096;
+    static final int MAX_MIN_CLUSTER_SIZE = 1_000_000;
 
     private static final int CLIP_POINTS = 20_000;
     private static final long CLIP_SEED = 20240L + CLIP_POINTS;
@@ -90,17 +96,20 @@ public final class VersionAB {
     static final String USAGE = """
             usage: java --add-modules jdk.incubator.vector -cp <sylva-bench classes> org.sylva.bench.ab.VersionAB \\
                         --a OLD_CORE --b NEW_CORE [--rounds N] [--threads T] [--only hdbscan|balltree]
+                        [--input FILE.npy] [--min-cluster-size M]
               --a, --b    a sylva-core jar or classes directory for each side (required)
               --rounds    timed rounds, each timing every input once in ABBA pairs (default 7, 1..10000)
               --threads   threads of the HDBSCAN fit and of the ball-tree builds (default 2, 1..4096)
               --only      time only the HDBSCAN fit or only the ball trees
+              --input     time the HDBSCAN fit of this (n, d) float32 or float64 .npy instead of every input
+              --min-cluster-size  the HDBSCAN fit's min_cluster_size (default 20)
             Prints per input the median time of A and B and the median of the per-pair ratios B/A
             (below 1: B is faster) with the range of the per-round medians; exit 1 if A and B differ.""";
 
     private VersionAB() { }
 
     /** Parsed command line. {@code only} is null (everything), {@code "hdbscan"} or {@code "balltree"}. */
-    record Options(Path a, Path b, int rounds, int threads, String only) { }
+    record Options(Path a, Path b, int rounds, int threads, String only, Path input, int minClusterSize) { }
 
     /** A bad command line; a null message asks for the usage alone ({@code --help}). */
     static final class UsageException extends Exception {
@@ -119,12 +128,14 @@ public final class VersionAB {
 
     static Options parse(String[] args) throws UsageException {
         Path a = null, b = null;
-        int rounds = DEFAULT_ROUNDS, threads = DEFAULT_THREADS;
+        int rounds = DEFAULT_ROUNDS, threads = DEFAULT_THREADS, minClusterSize = MIN_CLUSTER_SIZE;
         String only = null;
+        Path input = null;
         for (int i = 0; i < args.length; i++) {   // bounded: i only grows
             String key = args[i];
             if (key.equals("-h") || key.equals("--help")) throw new UsageException(null);
-            if (!List.of("--a", "--b", "--rounds", "--threads", "--only").contains(key)) {
+            if (!List.of("--a", "--b", "--rounds", "--threads", "--only", "--input", "--min-cluster-size")
+                    .contains(key)) {
                 throw new UsageException("unknown argument '" + key + "'");
             }
             if (i + 1 >= args.length) throw new UsageException(key + " needs a value");
@@ -134,6 +145,14 @@ public final class VersionAB {
                 case "--b" -> b = core(key, value);
                 case "--rounds" -> rounds = number(key, value, 1, MAX_ROUNDS);
                 case "--threads" -> threads = number(key, value, 1, MAX_THREADS);
+                case "--min-cluster-size" -> minClusterSize = number(key, value, 2, MAX_MIN_CLUSTER_SIZE);
+                case "--input" -> {
+                    input = Path.of(value);
+                    if (!Files.isRegularFile(input) || !value.endsWith(".npy")) {
+                        throw new UsageException("--input: no such .npy file: " + value);
+                    }
+                    input = input.toAbsolutePath().normalize();
+                }
                 default -> {
                     if (!value.equals("hdbscan") && !value.equals("balltree")) {
                         throw new UsageException("--only takes hdbscan or balltree, not '" + value + "'");
@@ -143,7 +162,8 @@ public final class VersionAB {
             }
         }
         if (a == null || b == null) throw new UsageException("both --a and --b are required");
-        return new Options(a, b, rounds, threads, only);
+        if (input != null && "balltree".equals(only)) throw new UsageException("--input is an HDBSCAN input");
+        return new Options(a, b, rounds, threads, only, input, minClusterSize);
     }
 
     private static Path core(String key, String value) throws UsageException {
@@ -235,20 +255,38 @@ public final class VersionAB {
     static List<Input> inputs(Core a, Core b, Options o) {
         List<Input> in = new ArrayList<>();
         int t = o.threads();
-        if (o.only() == null || o.only().equals("hdbscan")) {
+        if (o.input() != null) {
+            NpyMatrix m;
+            try {
+                m = NpyMatrix.read(o.input());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            Op[] ops = new Op[2];
+            Core[] cores = {a, b};
+            for (int s = 0; s < 2; s++) {
+                Core k = cores[s];
+                Object points = m.float32() != null ? k.points(m.n(), m.d(), m.float32())
+                        : k.points(m.n(), m.d(), m.float64());
+                ops[s] = new Op(k.side + ": Hdbscan.fit", k.fit, k.hdbscan(o.minClusterSize(), t),
+                        new Object[] {points}, k.labels);
+            }
+            in.add(new Input("hdbscan " + o.input().getFileName() + " " + m.n() + " x " + m.d(), ops[0], ops[1],
+                    new String[] {"labels"}, HDBSCAN_ROUND_NANOS));
+        } else if (o.only() == null || o.only().equals("hdbscan")) {
             float[] c = clips(a, b, CLIP_POINTS, CLIP_SEED);
             int d = c.length / CLIP_POINTS;
             Op[] ops = new Op[2];
             Core[] cores = {a, b};
             for (int s = 0; s < 2; s++) {
                 Core k = cores[s];
-                ops[s] = new Op(k.side + ": Hdbscan.fit", k.fit, k.hdbscan(MIN_CLUSTER_SIZE, t),
+                ops[s] = new Op(k.side + ": Hdbscan.fit", k.fit, k.hdbscan(o.minClusterSize(), t),
                         new Object[] {k.points(CLIP_POINTS, d, c)}, k.labels);
             }
             in.add(new Input("hdbscan " + CLIP_POINTS + " x " + d, ops[0], ops[1], new String[] {"labels"},
                     HDBSCAN_ROUND_NANOS));
         }
-        if (o.only() == null || o.only().equals("balltree")) {
+        if (o.input() == null && (o.only() == null || o.only().equals("balltree"))) {
             int[][] cases = {{1, 16_384}, {64, 256}, {1, 1 << 20}};
             for (int[] cs : cases) {
                 int batches = cs[0], size = cs[1], n = batches * size;

@@ -10,9 +10,9 @@ import java.nio.file.Path;
 
 /**
  * One version of the core for {@link VersionAB}: a jar in its own class loader, driven only through
- * reflection on the public API that every version keeps ({@code PointSet.of}, {@code Hdbscan.builder()},
- * {@code BallTreeBuilder}), with every method resolved once, outside the timed loops; and {@link Op}, one
- * timed call with its outputs.
+ * reflection on the public API that every version keeps ({@code PointSet.of}, {@code PointSet.ofFloat64},
+ * {@code Hdbscan.builder()}, {@code BallTreeBuilder}), with every method resolved once, outside the timed
+ * loops; and {@link Op}, one timed call with its outputs.
  *
  * <pre>{@code
  * try (VersionCore.Core a = new VersionCore.Core("A", Path.of("old/sylva-core.jar"))) { ... }
@@ -34,6 +34,7 @@ final class VersionCore {
         final Path path;
         final URLClassLoader loader;
         final Method pointSetOf;
+        final Method pointSetOfFloat64;
         final Method hdbscanBuilder;
         final Method minClusterSize;
         final Method hdbscanThreads;
@@ -54,6 +55,7 @@ final class VersionCore {
             try {
                 Class<?> pointSet = loader.loadClass("org.sylva.data.PointSet");
                 pointSetOf = pointSet.getMethod("of", int.class, int.class, float[].class);
+                pointSetOfFloat64 = pointSet.getMethod("ofFloat64", int.class, int.class, double[].class);
                 Class<?> hdbscan = loader.loadClass("org.sylva.hdbscan.Hdbscan");
                 hdbscanBuilder = hdbscan.getMethod("builder");
                 Class<?> builder = hdbscanBuilder.getReturnType();
@@ -77,6 +79,10 @@ final class VersionCore {
 
         Object points(int n, int d, float[] coords) {
             return call(side + ": PointSet.of", pointSetOf, null, n, d, coords.clone());
+        }
+
+        Object points(int n, int d, double[] coords) {
+            return call(side + ": PointSet.ofFloat64", pointSetOfFloat64, null, n, d, coords.clone());
         }
 
         Object hdbscan(int minSize, int threads) {

@@ -27,6 +27,13 @@ class VersionABTest {
         assertEquals("balltree", o.only());
         assertEquals(1, o.threads());
         assertEquals(3, o.rounds());
+        assertNull(o.input());
+        assertEquals(20, o.minClusterSize());
+        Path npy = Files.createFile(dir.resolve("x.npy"));
+        o = VersionAB.parse(new String[] {
+            "--a", jar.toString(), "--b", jar.toString(), "--input", npy.toString(), "--min-cluster-size", "5"});
+        assertEquals(npy.toAbsolutePath(), o.input());
+        assertEquals(5, o.minClusterSize());
     }
 
     @Test
@@ -36,6 +43,8 @@ class VersionABTest {
             {}, {"--a", jar}, {"--a", jar, "--b"}, {"--a", jar, "--b", dir.resolve("missing.jar").toString()},
             {"--a", jar, "--b", jar, "--rounds", "0"}, {"--a", jar, "--b", jar, "--threads", "two"},
             {"--a", jar, "--b", jar, "--only", "mst"}, {"--a", jar, "--b", jar, "--warmup", "3"},
+            {"--a", jar, "--b", jar, "--input", dir.resolve("missing.npy").toString()},
+            {"--a", jar, "--b", jar, "--input", jar}, {"--a", jar, "--b", jar, "--min-cluster-size", "1"},
         };
         for (String[] args : bad) {
             VersionAB.UsageException e = assertThrows(VersionAB.UsageException.class, () -> VersionAB.parse(args));
