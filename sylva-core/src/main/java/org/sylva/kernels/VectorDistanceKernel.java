@@ -18,8 +18,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>It also offers the float32 pre-filter ({@link #approximateSquaredDistances}): the preferred float
  * vector's lanes and a fused multiply-add per coordinate, about four times the pair rate of the exact kernel, within
  * the error bound {@link DistanceKernel#approximationError}. {@link #approximateSquaredDistancesWithin} is
- * the same sum in the same order, stopped after 16 or 32 coordinates for a register block whose pairs are
- * all above their limits already; it tells its caller which blocks it summed in full, the only ones the
+ * the same sum in the same order, stopped after 16, 32 or any further multiple of 32 coordinates for a register
+ * block whose pairs are all above their limits already; it tells its caller which blocks it summed in full, the only ones the
  * selections ({@link #select(float[], int, int, double, long, int[])}) then read.
  *
  * <p>The block width {@code W} is the float vector length; a block is two double vectors.
@@ -268,6 +268,11 @@ final class VectorDistanceKernel implements DistanceKernel {
      */
     static final int FIRST_CHECK = 16;
     static final int SECOND_CHECK = 32;
+    /**
+     * Coordinates between two later checks, after {@link #SECOND_CHECK}: in hundreds of dimensions (784 image
+     * pixels) most blocks that can stop do so well after the first 32 coordinates.
+     */
+    static final int LATER_CHECK = 32;
 
     @Override
     public void approximateSquaredDistancesWithin(BlockedPoints idx, int[] queries, int nq, int blockFrom,
@@ -368,31 +373,41 @@ final class VectorDistanceKernel implements DistanceKernel {
                 above = above || u0.max(l0).lt(a00).and(u1.max(l0).lt(a01)).and(u0.max(l1).lt(a10))
                         .and(u1.max(l1).lt(a11)).and(u0.max(l2).lt(a20)).and(u1.max(l2).lt(a21))
                         .and(u0.max(l3).lt(a30)).and(u1.max(l3).lt(a31)).allTrue();
-                end = above ? end : d;
-                for (int j = SECOND_CHECK; j < end; j++) {
-                    int jw = j * W;
-                    FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
-                    FloatVector v1 = FloatVector.fromArray(FS, data, c1 + jw);
-                    FloatVector x = FloatVector.broadcast(FS, data[q0 + jw]);
-                    FloatVector t = x.sub(v0);
-                    a00 = t.fma(t, a00);
-                    t = x.sub(v1);
-                    a01 = t.fma(t, a01);
-                    x = FloatVector.broadcast(FS, data[q1 + jw]);
-                    t = x.sub(v0);
-                    a10 = t.fma(t, a10);
-                    t = x.sub(v1);
-                    a11 = t.fma(t, a11);
-                    x = FloatVector.broadcast(FS, data[q2 + jw]);
-                    t = x.sub(v0);
-                    a20 = t.fma(t, a20);
-                    t = x.sub(v1);
-                    a21 = t.fma(t, a21);
-                    x = FloatVector.broadcast(FS, data[q3 + jw]);
-                    t = x.sub(v0);
-                    a30 = t.fma(t, a30);
-                    t = x.sub(v1);
-                    a31 = t.fma(t, a31);
+                int stop = above ? end : d;
+                // the rest in runs of LATER_CHECK coordinates, a check between two: at most d / LATER_CHECK runs
+                for (int j0 = SECOND_CHECK; j0 < stop; j0 += LATER_CHECK) {
+                    end = Math.min(stop, j0 + LATER_CHECK);
+                    for (int j = j0; j < end; j++) {
+                        int jw = j * W;
+                        FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
+                        FloatVector v1 = FloatVector.fromArray(FS, data, c1 + jw);
+                        FloatVector x = FloatVector.broadcast(FS, data[q0 + jw]);
+                        FloatVector t = x.sub(v0);
+                        a00 = t.fma(t, a00);
+                        t = x.sub(v1);
+                        a01 = t.fma(t, a01);
+                        x = FloatVector.broadcast(FS, data[q1 + jw]);
+                        t = x.sub(v0);
+                        a10 = t.fma(t, a10);
+                        t = x.sub(v1);
+                        a11 = t.fma(t, a11);
+                        x = FloatVector.broadcast(FS, data[q2 + jw]);
+                        t = x.sub(v0);
+                        a20 = t.fma(t, a20);
+                        t = x.sub(v1);
+                        a21 = t.fma(t, a21);
+                        x = FloatVector.broadcast(FS, data[q3 + jw]);
+                        t = x.sub(v0);
+                        a30 = t.fma(t, a30);
+                        t = x.sub(v1);
+                        a31 = t.fma(t, a31);
+                    }
+                    if (end < stop && u0.max(l0).lt(a00).and(u1.max(l0).lt(a01)).and(u0.max(l1).lt(a10))
+                            .and(u1.max(l1).lt(a11)).and(u0.max(l2).lt(a20)).and(u1.max(l2).lt(a21))
+                            .and(u0.max(l3).lt(a30)).and(u1.max(l3).lt(a31)).allTrue()) {
+                        above = true;
+                        break;
+                    }
                 }
                 if (!above) full |= 3L << (b - blockFrom);
                 a00.intoArray(out, r0 + o);
@@ -438,18 +453,25 @@ final class VectorDistanceKernel implements DistanceKernel {
                     a3 = t.fma(t, a3);
                 }
                 above = above || m0.lt(a0).and(m1.lt(a1)).and(m2.lt(a2)).and(m3.lt(a3)).allTrue();
-                end = above ? end : d;
-                for (int j = SECOND_CHECK; j < end; j++) {
-                    int jw = j * W;
-                    FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
-                    FloatVector t = FloatVector.broadcast(FS, data[q0 + jw]).sub(v0);
-                    a0 = t.fma(t, a0);
-                    t = FloatVector.broadcast(FS, data[q1 + jw]).sub(v0);
-                    a1 = t.fma(t, a1);
-                    t = FloatVector.broadcast(FS, data[q2 + jw]).sub(v0);
-                    a2 = t.fma(t, a2);
-                    t = FloatVector.broadcast(FS, data[q3 + jw]).sub(v0);
-                    a3 = t.fma(t, a3);
+                int stop = above ? end : d;
+                for (int j0 = SECOND_CHECK; j0 < stop; j0 += LATER_CHECK) {
+                    end = Math.min(stop, j0 + LATER_CHECK);
+                    for (int j = j0; j < end; j++) {
+                        int jw = j * W;
+                        FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
+                        FloatVector t = FloatVector.broadcast(FS, data[q0 + jw]).sub(v0);
+                        a0 = t.fma(t, a0);
+                        t = FloatVector.broadcast(FS, data[q1 + jw]).sub(v0);
+                        a1 = t.fma(t, a1);
+                        t = FloatVector.broadcast(FS, data[q2 + jw]).sub(v0);
+                        a2 = t.fma(t, a2);
+                        t = FloatVector.broadcast(FS, data[q3 + jw]).sub(v0);
+                        a3 = t.fma(t, a3);
+                    }
+                    if (end < stop && m0.lt(a0).and(m1.lt(a1)).and(m2.lt(a2)).and(m3.lt(a3)).allTrue()) {
+                        above = true;
+                        break;
+                    }
                 }
                 if (!above) full |= 1L << (b - blockFrom);
                 a0.intoArray(out, r0 + o);

@@ -391,6 +391,69 @@ class DistanceKernelsTest {
         assertTrue(skippedBlocks > checked / 20, skippedBlocks + " of " + checked + " values were in blocks left out");
     }
 
+    /**
+     * In hundreds of dimensions a block also stops at the checks after the first 32 coordinates: with every
+     * coordinate of the same spread and each row's limit half its smallest value in the tile, the partial
+     * sums pass the limits about half-way, and the values written there hold from a third to all but the last
+     * check's coordinates (a block stopped at 16 or 32 of 300 coordinates holds about a tenth). The contract
+     * of {@link #valuesWithinTheirLimitsAreTheFullApproximations} holds throughout.
+     */
+    @Test
+    void wideBlocksStopAtTheLaterChecks() {
+        DistanceKernel simd = KernelProvider.get().distance("simd");
+        int n = 300, d = 300;
+        Random r = new Random(11);
+        double[] rows = new double[n * d];
+        for (int i = 0; i < rows.length; i++) rows[i] = (float) r.nextGaussian();
+        PointIndex idx = PointIndex.build(rows, n, d, simd);
+        int w = idx.blockWidth();
+        int blocksAll = idx.positions() / w;
+        long[] later = new long[2], values = new long[2];   // [0]: blocks summed in pairs, [1]: an odd last block
+        for (int trial = 0; trial < 100; trial++) {
+            int nq = 1 + r.nextInt(8);
+            int from = r.nextInt(blocksAll);
+            int to = Math.min(blocksAll, from + 1 + r.nextInt(4));
+            int[] qs = new int[nq];
+            for (int i = 0; i < nq; i++) qs[i] = idx.position(r.nextInt(n));
+            int cols = (to - from) * w;
+            float[] full = new float[simd.tileLength(nq, to - from, idx)];
+            float[] within = new float[full.length];
+            simd.approximateSquaredDistances(idx, qs, nq, from, to, full);
+            float[] rowLimit = new float[nq];
+            float[] colLimit = new float[cols];
+            java.util.Arrays.fill(colLimit, Float.NEGATIVE_INFINITY);
+            for (int q = 0; q < nq; q++) {
+                float least = Float.POSITIVE_INFINITY;
+                for (int c = 0; c < cols; c++) {
+                    float v = full[q * cols + c];
+                    if (v > 0) least = Math.min(least, v);   // a query against itself sums to 0
+                }
+                rowLimit[q] = least / 2;
+            }
+            long[] rowBlocks = new long[nq];
+            simd.approximateSquaredDistancesWithin(idx, qs, nq, from, to, rowLimit, colLimit, within, rowBlocks);
+            for (int q = 0; q < nq; q++) {
+                for (int c = 0; c < cols; c++) {
+                    float a = full[q * cols + c], b = within[q * cols + c];
+                    float lim = Math.max(rowLimit[q], colLimit[c]);
+                    int path = (to - from) % 2 == 1 && c / w == to - from - 1 ? 1 : 0;
+                    if ((rowBlocks[q] & (1L << (c / w))) == 0) assertTrue(a > lim, "a skipped block holds nothing");
+                    if (a <= lim) {
+                        assertEquals(Float.floatToRawIntBits(a), Float.floatToRawIntBits(b), "within: the full value");
+                    } else {
+                        assertTrue(b > lim && b <= a, "above: a partial sum above the limit");
+                        if (b >= a / 3 && b < a) later[path]++;
+                    }
+                    values[path]++;
+                }
+            }
+        }
+        for (int path = 0; path < 2; path++) {
+            assertTrue(later[path] > values[path] / 4, later[path] + " of " + values[path] + " values "
+                    + (path == 0 ? "of blocks in pairs" : "of odd last blocks") + " stopped at a later check");
+        }
+    }
+
     /** A limit for a row or column of a tile: none (-inf), all (+inf), about a value of the tile, or far below one. */
     private static float limit(Random r, float[] tile, int at, int span) {
         return switch (r.nextInt(16)) {

@@ -169,6 +169,30 @@ class FilteredKnnSearchTest {
         assertEqualsTheDirectSearch(idx, b, 2, 11, 21, 70, 130);
     }
 
+    /**
+     * Hundreds of dimensions (image-like: integer pixels 0..255, many zero, in four groups), where the stopping
+     * kernel stops blocks at its later checks and the search uses it at any size: bitwise the direct search.
+     */
+    @Test
+    void equalsTheDirectSearchBitwiseInHundredsOfDimensions() {
+        DistanceKernel b = vector();
+        int n = 1200, d = 300;
+        java.util.Random r = new java.util.Random(23);
+        double[] rows = new double[n * d];
+        for (int i = 0; i < n; i++) {
+            int group = i % 4;
+            for (int j = 0; j < d; j++) {
+                boolean ink = (j * 7 + group * 75) % d < 120 && r.nextInt(4) > 0;
+                rows[i * d + j] = ink ? r.nextInt(256) : 0;
+            }
+        }
+        PointIndex idx = PointIndex.build(rows, n, d, b);
+        assumeTrue(FilteredKnnSearch.applies(idx, b));
+        assertTrue(FilteredKnnSearch.earlyStop(n, d), "the stopping kernel runs at any size in " + d + " dimensions");
+        assertFalse(FilteredKnnSearch.earlyStop(n, 61), "below 100 000 points of 61 dimensions only with the axes");
+        assertEqualsTheDirectSearch(idx, b, 2, 6, 21);
+    }
+
     /** {@code n} clip-like points of 61 samples (seed {@code seed}), a fraction of them duplicates, as float64. */
     private static double[] clipsWithDuplicates(int n, long seed, double duplicates) {
         return org.sylva.hdbscan.mst.ClipLikeData.toDouble(org.sylva.hdbscan.mst.ClipLikeData.withDuplicates(
