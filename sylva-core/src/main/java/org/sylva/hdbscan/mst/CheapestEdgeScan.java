@@ -51,6 +51,15 @@ final class CheapestEdgeScan {
     private final boolean leavesByCore;
     private final double approxFactor;
     private final double approxAbs;
+    /**
+     * Whether a visit's float32 tile comes from the stopping kernel
+     * ({@link DistanceKernel#approximateSquaredDistancesWithin}), each row's limit its query's widened
+     * threshold: in hundreds of dimensions ({@link #STOPPING_DIMENSIONS}) most pairs of a tile are far above
+     * it well before their last coordinate.
+     */
+    private final boolean stopping;
+    /** Dimensions from which the scan's tiles stop early (as the neighbour search's pass 2 at any size). */
+    static final int STOPPING_DIMENSIONS = 256;
     /** Relative error bound of the pre-filter kernel over the principal axes' coordinates. */
     private final double screenFactor = 1 + DistanceKernel.approximationError(ProjectedIndex.AXES);
     private final Scratch[] scratch;
@@ -82,6 +91,7 @@ final class CheapestEdgeScan {
         this.leavesByCore = run.leavesByCore;
         this.approxFactor = run.approxFactor;
         this.approxAbs = run.approxAbs;
+        this.stopping = filtered && run.idx.dimensions() >= STOPPING_DIMENSIONS;
         // each worker's scratch is made on its first unit: a pass of u units runs min(threads, u) workers
         scratch = new Scratch[threads];
     }
@@ -128,6 +138,13 @@ final class CheapestEdgeScan {
         final double[] screenLimit = new double[PointIndex.LEAF_SIZE];
         /** Per active query, the squared threshold of its bound when an exact tile is computed. */
         final double[] tileLimit = new double[PointIndex.LEAF_SIZE];
+        /**
+         * The stopping kernel's arguments: per active query, its widened threshold in float32 rounded up; per
+         * tile column, no limit; per query, the blocks it summed in full.
+         */
+        final float[] rowLimit32 = new float[PointIndex.LEAF_SIZE];
+        final float[] colLimit32;
+        final long[] rowBlocks = new long[PointIndex.LEAF_SIZE];
         final int[] sel = new int[PointIndex.LEAF_SIZE + 16];
         final int[] cand = new int[PointIndex.LEAF_SIZE + 16];
         final double[] exact = new double[PointIndex.LEAF_SIZE + 16];
@@ -148,6 +165,8 @@ final class CheapestEdgeScan {
             tile32 = filtered ? new float[tile.length] : null;
             screen = new double[tile.length];
             screen32 = filtered ? new float[tile.length] : null;
+            colLimit32 = new float[((PointIndex.LEAF_SIZE + w - 1) / w + 1) * w];
+            java.util.Arrays.fill(colLimit32, Float.NEGATIVE_INFINITY);
             stackNode = new int[2 * idx.depth() + 4];
             stackLb = new double[2 * idx.depth() + 4];
         }
@@ -379,6 +398,12 @@ final class CheapestEdgeScan {
     }
 
     /** Squared-distance threshold above which {@code sqrt(sq) / alpha} surely exceeds {@code bound}. */
+    /** The smallest float32 value not below {@code x}. */
+    private static float roundUp(double x) {
+        float f = (float) x;
+        return f < x ? Math.nextUp(f) : f;
+    }
+
     private double squaredThreshold(double bound) {
         double x = divide ? bound * alpha : bound;
         return x * x * (1 + FILTER_SLACK);
@@ -431,8 +456,21 @@ final class CheapestEdgeScan {
         int stride = (bt - bf) * w;
         int off = cs - bf * w;
         boolean screened = axes != null && screen(s, nq, bf, bt, off, cnt);
+        // the rows' limits are their bounds' thresholds: without bound pruning a row reads every value
+        boolean stop = approx && stopping && boundPruning && !screened;
         if (!screened) {   // a screened visit has no tile: the pairs the axes leave are computed exactly below
-            if (approx) {
+            if (stop) {
+                // The limits now: a query's bound only falls during the visit, so the threshold its row is
+                // read with below is at most this one, and a value left as a partial sum above it is above
+                // that too (see approximateSquaredDistancesWithin).
+                for (int r = 0; r < nq; r++) {
+                    s.rowLimit32[r] = roundUp(squaredThreshold(s.refW[s.act[r]]) * approxFactor + approxAbs);
+                }
+                backend.approximateSquaredDistancesWithin(idx, s.actPos, nq, bf, bt, s.rowLimit32, s.colLimit32,
+                        s.tile32, s.rowBlocks);
+                // the bits count the tile's blocks, the selection's offsets the leaf's: the same where it starts one
+                if (off != 0) java.util.Arrays.fill(s.rowBlocks, 0, nq, -1L);
+            } else if (approx) {
                 backend.approximateSquaredDistances(idx, s.actPos, nq, bf, bt, s.tile32);
             } else {
                 exactTile(s, nq, bf, bt);
@@ -477,7 +515,8 @@ final class CheapestEdgeScan {
                 // Approximations beyond the widened threshold have exact values beyond thr: skipped. The
                 // few others get their exact value.
                 double thrA = s.thr * approxFactor + approxAbs;
-                int sel = backend.select(s.tile32, row, cnt, thrA, s.sel);
+                int sel = stop ? backend.select(s.tile32, row, cnt, thrA, s.rowBlocks[r], s.sel)
+                        : backend.select(s.tile32, row, cnt, thrA, s.sel);
                 int nc = 0;
                 for (int e = 0; e < sel; e++) {
                     int c = s.sel[e];

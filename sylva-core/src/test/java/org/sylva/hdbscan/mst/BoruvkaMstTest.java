@@ -71,6 +71,31 @@ class BoruvkaMstTest {
         assertEquals(plain.totalWeight(), f.tree().totalWeight(), 1e-12 * Math.abs(plain.totalWeight()));
     }
 
+    /**
+     * In hundreds of dimensions the scan's float32 tiles stop early ({@link CheapestEdgeScan#STOPPING_DIMENSIONS}):
+     * image-like integer pixels in four groups (ties, many zeros) and Gaussian clusters, with and without
+     * alpha, give Prim's tree under the edge order, and the same tree with bound pruning off (every tile read in
+     * full).
+     */
+    @Test
+    void equalsPrimInHundredsOfDimensions() {
+        int n = 500, d = CheapestEdgeScan.STOPPING_DIMENSIONS + 44;
+        java.util.Random r = new java.util.Random(41);
+        double[] pixels = new double[n * d];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) {
+                boolean ink = (j * 7 + (i % 4) * 75) % d < 120 && r.nextInt(4) > 0;
+                pixels[i * d + j] = ink ? r.nextInt(256) : 0;
+            }
+        }
+        check(pixels, n, d, 5, 1.0);
+        check(pixels, n, d, 3, 1.3);
+        double[] clusters = gaussian(n, d, 43);
+        check(clusters, n, d, 10, 1.0);
+        assertEquals(fit(pixels, n, d, 5, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().pruning(false)).tree(),
+                fit(pixels, n, d, 5, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder()).tree());
+    }
+
     /** On continuous random data with minSamples 1 (all cores 0, distinct distances) no tie decides: even textbook Prim agrees edge for edge. */
     @Test
     void equalsTextbookPrimWhereNoTieDecides() {
