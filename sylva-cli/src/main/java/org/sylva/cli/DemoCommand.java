@@ -102,6 +102,7 @@ final class DemoCommand implements Callable<Integer> {
                 "built-in clip-like demo", context.cancel());
         // the summary goes where sylva hdbscan's does (stderr), and -q keeps it back as there; the report's path
         // is the demo's result, on stdout
+        if (!w.left().isEmpty()) err.println(w.leftLine());
         if (!run.quiet) {
             err.println(HdbscanOutputs.summary(r, demo.points(), "float32", "generate", gen, w.files()));
             if (!w.removed().isEmpty()) err.println(w.removedLine());

@@ -93,11 +93,12 @@ final class HdbscanCommand implements Callable<Integer> {
         m.option(Path.class, v -> out = v, "--out")
                 .required(true)
                 .paramLabel("DIR")
-                .description("Output directory (created if needed). Files an earlier run wrote there under Sylva's "
-                        + "names that this run does not write (labels.csv after --format npy, report.html without "
-                        + "--report there, ...), and the files the earlier run's manifest names (another command's "
-                        + "outputs), are removed once the new outputs are in place; files whose names a user chose "
-                        + "(--save-model, --report) and other files are left alone. A "
+                .description("Output directory (created if needed). The files the earlier run's manifest names "
+                        + "that this run does not write (labels.csv after --format npy, report.html without --report "
+                        + "there, another command's outputs) are removed once the new outputs are in place, if they "
+                        + "are still as that run wrote them; files whose names a user chose (--save-model, --report), "
+                        + "files changed since and files no run recorded are left alone (a warning names those under "
+                        + "Sylva's names). A "
                         + "second run into the same DIR while this one runs is refused at once (lock file "
                         + ".sylva.lock, removed at the end); an output name taken by anything but a regular file "
                         + "(directory, link, FIFO, device) is refused before the fit. The manifest sylva-run.json, "
@@ -306,6 +307,7 @@ final class HdbscanCommand implements Callable<Integer> {
         if (noCluster != null) err.println(noCluster);
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features, written));
         if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
+        if (!w.left().isEmpty()) err.println(w.leftLine());
         if (w.reportFailure() != null) throw new ReportNotWritten(report, out, w.reportFailure());
         return 0;
     }
@@ -356,6 +358,7 @@ final class HdbscanCommand implements Callable<Integer> {
         if (noCluster != null) err.println(noCluster);
         if (!run.quiet) err.println(HdbscanOutputs.graphSummary(r, graph.storedEntries(), readSeconds, w.files()));
         if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
+        if (!w.left().isEmpty()) err.println(w.leftLine());
         return 0;
     }
 

@@ -23,6 +23,8 @@ import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.NpyArray;
+import org.sylva.io.ResultFolder;
+import org.sylva.io.ResultManifest;
 import org.sylva.progress.CancellationToken;
 
 /** Writes an HDBSCAN result's files, its report, and its text / JSON summaries. */
@@ -55,12 +57,19 @@ final class HdbscanOutputs {
      * @param files         the files written, in order
      * @param removed       files of an earlier run that this run did not write, removed from the output
      *                      directory (and the earlier report at the report's path when the new one failed)
+     * @param left          files under output names that this run did not write and left in place
+     *                      ({@link StaleOutputs#leftovers}, and an earlier run's files changed since)
      * @param reportFailure why the report was not written, or null (none asked, or written)
      */
-    record Written(List<Path> files, List<Path> removed, Throwable reportFailure) {
+    record Written(List<Path> files, List<Path> removed, List<Path> left, Throwable reportFailure) {
         /** One line for the summary, or the empty string when nothing was removed. */
         String removedLine() {
             return HdbscanOutputs.removedLine(removed);
+        }
+
+        /** The warning naming {@link #left}, or the empty string. */
+        String leftLine() {
+            return StaleOutputs.leftLine(left);
         }
     }
 
@@ -111,6 +120,7 @@ final class HdbscanOutputs {
             Path modelFile, ClusterCenters centers, CancellationToken cancel, Renderer renderer) throws IOException {
         List<Path> written = new ArrayList<>();
         List<Path> removed = new ArrayList<>();
+        List<Path> left = new ArrayList<>();
         Throwable reportFailure = null;
         try (AtomicOutput.Group g = AtomicOutput.group(cancel)) {
             int n = r.size();
@@ -151,14 +161,16 @@ final class HdbscanOutputs {
             }
             cancel.throwIfCancelled();
             Throwable failed = reportFailure;
-            // before the manifest: a folder that has one holds no file of an earlier run under Sylva's names
+            List<ResultManifest.Entry> recorded = ResultFolder.recordedFiles(dir);
             g.commitFolder(dir, command, () -> {
-                removed.addAll(StaleOutputs.remove(dir, written));
+                removed.addAll(StaleOutputs.removeRecorded(dir, written, recorded));
                 if (failed != null && ReportStage.removeEarlier(report)) removed.add(report);
             });
-            for (Path p : g.removedEarlier()) if (!removed.contains(p)) removed.add(p);   // another command's files
+            for (Path p : g.removedEarlier()) if (!removed.contains(p)) removed.add(p);
+            left.addAll(g.keptEarlier());
+            for (Path p : StaleOutputs.leftovers(dir, written)) if (!left.contains(p)) left.add(p);
         }
-        return new Written(written, removed, reportFailure);
+        return new Written(written, removed, left, reportFailure);
     }
 
     /** The report's data; {@code waveforms} (may be null: no waveform section) are drawn per cluster. */

@@ -69,9 +69,14 @@ final class OutputTargets {
         checkNotAnOutput(option, out, reserved, file);
     }
 
-    /** After a commit, names the files of an earlier run it removed ({@code Group#removedEarlier}), unless quiet. */
+    /**
+     * After a commit, names the files of an earlier run it removed ({@code Group#removedEarlier}), unless quiet,
+     * and, in a warning, those it left in place because they changed since that run wrote them
+     * ({@code Group#keptEarlier}).
+     */
     static void tellRemoved(PrintWriter err, boolean quiet, AtomicOutput.Group g) {
         if (!quiet && !g.removedEarlier().isEmpty()) err.println(HdbscanOutputs.removedLine(g.removedEarlier()));
+        if (!g.keptEarlier().isEmpty()) err.println(StaleOutputs.leftLine(g.keptEarlier()));
     }
 
     /** Refuses an empty path ({@code --out ''}), which would otherwise mean the current folder. */

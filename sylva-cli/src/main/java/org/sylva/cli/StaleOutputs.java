@@ -5,22 +5,26 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.sylva.io.ResultFolder;
+import org.sylva.io.ResultManifest;
 
 /**
- * Keeps an HDBSCAN output directory to the current run's files: after a run has committed its outputs,
- * the files that an earlier run wrote there under Sylva's own names and that this run did not write
- * (e.g. {@code labels.csv} after a run with {@code --format npy}, or {@code report.html} after a run
- * without {@code --report}) are removed, so that nobody reads an old report beside new labels. Only
- * these names are ever touched ({@link #NAMES}), only regular files and links, never a directory, and
- * nothing before the new outputs are in place (and before the manifest is written, so a folder with a
- * manifest never has an earlier run's file beside it): a run that fails before its commit removes nothing. A report written
- * under another name than {@code report.html} is the user's to remove.
+ * Sylva's HDBSCAN output names, and what a run does with the files under them that it did not write. It removes
+ * those the folder's manifest records and that are still as the earlier run wrote them ({@link #removeRecorded},
+ * besides what {@code AtomicOutput.Group#commitFolder} removes of the manifest's other files), so that nobody
+ * reads an old report beside new labels. A file under one of these names ({@link #NAMES}) that no manifest
+ * records, or that changed since, may be the user's own ({@code report.html} in a project folder): it stays,
+ * and the run names it in a warning ({@link #leftovers}).
  *
  * <pre>{@code
- * g.commitFolder(out, "hdbscan", () -> removed.addAll(StaleOutputs.remove(out, written)));
+ * List<ResultManifest.Entry> recorded = ResultFolder.recordedFiles(out);   // before the commit
+ * g.commitFolder(out, "hdbscan", () -> removed.addAll(StaleOutputs.removeRecorded(out, written, recorded)));
+ * List<Path> left = StaleOutputs.leftovers(out, written);
  * }</pre>
  */
 final class StaleOutputs {
@@ -49,26 +53,59 @@ final class StaleOutputs {
     }
 
     /**
-     * Removes from {@code dir} the files named in {@link #NAMES} that are not among {@code written};
+     * Removes from {@code dir} the files named in {@link #NAMES} that are not among {@code written} and that
+     * {@code recorded} (the folder's manifest before this run) lists with their present size and SHA-256;
      * returns them. A file that cannot be removed is an error naming it (the new outputs stay).
      */
-    static List<Path> remove(Path dir, List<Path> written) throws IOException {
+    static List<Path> removeRecorded(Path dir, List<Path> written, List<ResultManifest.Entry> recorded)
+            throws IOException {
         Set<Path> keep = new HashSet<>();
         for (Path p : written) keep.add(p.toAbsolutePath().normalize());
+        Map<String, ResultManifest.Entry> byName = new HashMap<>();
+        for (ResultManifest.Entry e : recorded) byName.put(e.name(), e);
         List<Path> removed = new ArrayList<>();
         for (String name : NAMES) {
             Path p = dir.resolve(name);
-            if (keep.contains(p.toAbsolutePath().normalize())) continue;
-            // a link is removed, not what it points to; a directory of that name is not ours
-            if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(p)) continue;
+            ResultManifest.Entry e = byName.get(name);
+            if (e == null || keep.contains(p.toAbsolutePath().normalize()) || !ResultFolder.unchanged(p, e)) continue;
             try {
                 Files.deleteIfExists(p);
-            } catch (IOException e) {
+            } catch (IOException x) {
                 throw new IOException("the outputs were written, but " + p + ", left by an earlier run, could not"
-                        + " be removed (" + ErrorHandler.message(e) + ")", e);
+                        + " be removed (" + ErrorHandler.message(x) + ")", x);
             }
             removed.add(p);
         }
         return removed;
+    }
+
+    /**
+     * The regular files and links of {@code dir} named in {@link #NAMES} that are not among {@code written}:
+     * after a commit, what an earlier run or the user left under Sylva's names. Removes nothing.
+     */
+    static List<Path> leftovers(Path dir, List<Path> written) {
+        Set<Path> keep = new HashSet<>();
+        for (Path p : written) keep.add(p.toAbsolutePath().normalize());
+        List<Path> left = new ArrayList<>();
+        for (String name : NAMES) {
+            Path p = dir.resolve(name);
+            if (keep.contains(p.toAbsolutePath().normalize())) continue;
+            // a directory of that name is not an output
+            if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) left.add(p);
+        }
+        return left;
+    }
+
+    /**
+     * One warning naming the files under output names that a run left in place ({@code left}), or the empty
+     * string for none.
+     */
+    static String leftLine(List<Path> left) {
+        if (left.isEmpty()) return "";
+        List<String> names = new ArrayList<>();
+        for (Path p : left) names.add(p.getFileName().toString());
+        return "sylva: warning: left in place " + left.size() + (left.size() == 1 ? " file" : " files")
+                + " that this run did not write and that no earlier run in the folder recorded as it is now (the"
+                + " user's, or outputs changed since): " + String.join(", ", names) + "; they are not this run's results";
     }
 }

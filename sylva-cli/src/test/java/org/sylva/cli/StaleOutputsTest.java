@@ -69,16 +69,51 @@ class StaleOutputsTest {
         assertTrue(second.err().contains("report.html"), second.err());
     }
 
+    /**
+     * A file under one of Sylva's output names that no run recorded (a hand-written report.html in a project
+     * folder, say) is not the run's to remove: it stays, and the run names it in a warning, even with -q.
+     */
     @Test
-    void aReportWrittenElsewhereRemovesTheOneInOut(@TempDir Path tmp) throws IOException {
+    void aFileUnderAnOutputNameThatNoRunRecordedStays(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("out");
         Path elsewhere = tmp.resolve("pages").resolve("report.html");
         Files.createDirectories(out);
-        Files.writeString(out.resolve("report.html"), "an old report");
-        Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--report",
-                elsewhere.toString(), "-q").assertOk();
-        assertEquals(Cli.withManifest(sorted(outputs(".npy"), List.of())), Cli.list(out));
+        Files.writeString(out.resolve("report.html"), "my own report");
+        Files.writeString(out.resolve("labels.csv"), "my own labels");
+        Cli.Result r = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(),
+                "--report", elsewhere.toString(), "-q").assertOk();
+        assertEquals(Cli.withManifest(sorted(outputs(".npy"), List.of("labels.csv", "report.html"))), Cli.list(out));
+        assertEquals("my own report", Files.readString(out.resolve("report.html")));
+        assertEquals("my own labels", Files.readString(out.resolve("labels.csv")));
+        assertTrue(r.err().contains("sylva: warning: left in place 2 files that this run did not write")
+                && r.err().contains("labels.csv, report.html"), r.err());
         assertTrue(Files.size(elsewhere) > 1000);
+        assertEquals("complete", Cli.run("verify", out.toString()).out().split(":")[0].strip());
+    }
+
+    /**
+     * A file an earlier run wrote and the user changed since (another size or SHA-256 than the manifest's) is
+     * the user's: the next run keeps it and says so, and removes the earlier run's unchanged files.
+     */
+    @Test
+    void anEarlierRunsFileChangedSinceStays(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Cli.run("balltree", clips.toString(), "--out", out.toString(), "-q").assertOk();
+        Files.writeString(out.resolve("mask.npy"), "the user's own array");
+        Cli.Result r = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString());
+        r.assertOk();
+        assertEquals(Cli.withManifest(sorted(outputs(".npy"), List.of("mask.npy"))), Cli.list(out));
+        assertEquals("the user's own array", Files.readString(out.resolve("mask.npy")));
+        assertTrue(r.err().contains("removed 3 files of an earlier run") && r.err().contains("tree_idx.npy"), r.err());
+        assertTrue(r.err().contains("sylva: warning: left in place 1 file that this run did not write")
+                && r.err().contains(": mask.npy;"), r.err());
+        // the same for a file under HDBSCAN's own names
+        Files.writeString(out.resolve("labels.npy"), "relabelled by hand");
+        r = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--format", "csv")
+                .assertOk();
+        assertEquals("relabelled by hand", Files.readString(out.resolve("labels.npy")));
+        assertTrue(!Files.exists(out.resolve("mst.npy")), "the unchanged outputs of the earlier run are removed");
+        assertTrue(r.err().contains("left in place 1 file") && r.err().contains(": labels.npy;"), r.err());
     }
 
     /**
@@ -150,13 +185,13 @@ class StaleOutputsTest {
     }
 
     @Test
-    void theDemoKeepsItsFolderCurrentToo(@TempDir Path tmp) throws IOException {
+    void theDemoKeepsItsFolderCurrentAndTheUsersFiles(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("demo");
-        Files.createDirectories(out);
-        Files.writeString(out.resolve("labels.csv"), "old");
+        Cli.run("demo", "--points", "300", "--out", out.toString(), "-q").assertOk();
+        Files.writeString(out.resolve("labels.csv"), "mine");
         Cli.Result r = Cli.run("demo", "--points", "300", "--out", out.toString()).assertOk();
-        assertTrue(r.err().contains("removed 1 file of an earlier run that this run does not write: labels.csv"),
+        assertTrue(r.err().contains("left in place 1 file that this run did not write") && r.err().contains("labels.csv"),
                 r.err());
-        assertEquals(Cli.withManifest(sorted(outputs(".npy"), List.of("report.html"))), Cli.list(out));
+        assertEquals(Cli.withManifest(sorted(outputs(".npy"), List.of("labels.csv", "report.html"))), Cli.list(out));
     }
 }

@@ -116,6 +116,7 @@ public final class AtomicOutput {
         /** Staged targets whose names the user chose ({@link #writeChosen}). */
         private final java.util.Set<Path> chosen = new java.util.HashSet<>();
         private final List<Path> removedEarlier = new ArrayList<>();
+        private final List<Path> keptEarlier = new ArrayList<>();
         private boolean committed;
         /** Where tests inject faults into the commit's file operations; does nothing otherwise. */
         private FaultHook faults = (step, path) -> { };
@@ -165,8 +166,9 @@ public final class AtomicOutput {
          * Publishes the staged files as the result folder {@code dir}, in this order: writes the new manifest
          * ({@value ResultFolder#MANIFEST}, naming each staged file inside {@code dir} with its size and SHA-256)
          * to a temporary, removes {@code dir}'s manifest, renames every staged temporary onto its target, runs
-         * {@code beforePublish} (removing an earlier run's files, say), removes the files the previous manifest
-         * named that this run did not write ({@link #removedEarlier}), and renames the new manifest into place.
+         * {@code beforePublish}, removes the files the previous manifest named that this run did not write and
+         * that are still as that run wrote them ({@link #removedEarlier}; a changed one stays, {@link
+         * #keptEarlier}), and renames the new manifest into place.
          * Every write that needs space comes before the first removal or rename, so a full disk leaves the
          * previous run as it was. The folder's directory
          * entries are flushed to disk between these steps, where the file system allows. A failure or a
@@ -188,7 +190,7 @@ public final class AtomicOutput {
                         chosen.contains(e.getKey())));
             }
             ResultManifest m = new ResultManifest(ResultManifest.VERSION, command, ResultManifest.newRunId(), files);
-            List<Path> earlier = earlierFiles(root, manifest);
+            Map<Path, ResultManifest.Entry> earlier = earlierFiles(root, manifest);
             // The manifest is written first, to a temporary: the last write that needs space (a full disk) then
             // fails before anything of the previous run is touched, and what follows are renames and removals.
             byte[] text = m.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -206,9 +208,15 @@ public final class AtomicOutput {
                 faults.before("before-publish", root);
                 beforePublish.run();
                 // whatever the earlier run's manifest named and this run did not write (another command's files,
-                // another format's), so that the new manifest describes the folder's Sylva files
-                for (Path f : earlier) {
-                    if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(f)) continue;
+                // another format's), so that the new manifest describes the folder's Sylva files; a file changed
+                // since that run wrote it (another size or SHA-256, a link in its place) is the user's: it stays
+                for (Map.Entry<Path, ResultManifest.Entry> e : earlier.entrySet()) {
+                    Path f = e.getKey();
+                    if (!Files.exists(f, LinkOption.NOFOLLOW_LINKS)) continue;
+                    if (!ResultFolder.unchanged(f, e.getValue())) {
+                        keptEarlier.add(f);
+                        continue;
+                    }
                     faults.before("remove-earlier", f);
                     if (Files.deleteIfExists(f)) removedEarlier.add(f);
                 }
@@ -231,14 +239,22 @@ public final class AtomicOutput {
         }
 
         /**
-         * The files the manifest at {@code manifest} names inside {@code root}, other than this run's staged
-         * files; none when there is no readable manifest.
+         * The files of an earlier run that {@link #commitFolder} left in place: named by the folder's previous
+         * manifest, not written by this run, but changed since that run wrote them.
          */
-        private List<Path> earlierFiles(Path root, Path manifest) {
-            List<Path> earlier = new ArrayList<>();
-            for (String name : ResultFolder.earlierOutputs(root)) {
-                Path f = root.resolve(name).normalize();
-                if (f.startsWith(root) && !f.equals(root) && !f.equals(manifest) && !staged.containsKey(f)) earlier.add(f);
+        public synchronized List<Path> keptEarlier() {
+            return List.copyOf(keptEarlier);
+        }
+
+        /**
+         * The files the manifest at {@code manifest} names inside {@code root}, other than this run's staged
+         * files, each with its entry; none when there is no readable manifest.
+         */
+        private Map<Path, ResultManifest.Entry> earlierFiles(Path root, Path manifest) {
+            Map<Path, ResultManifest.Entry> earlier = new java.util.LinkedHashMap<>();
+            for (ResultManifest.Entry e : ResultFolder.earlierEntries(root)) {
+                Path f = root.resolve(e.name()).normalize();
+                if (f.startsWith(root) && !f.equals(root) && !f.equals(manifest) && !staged.containsKey(f)) earlier.put(f, e);
             }
             return earlier;
         }

@@ -151,6 +151,29 @@ class ResultFolderTest {
         assertTrue(Files.exists(dir.resolve("mine.model")) && !Files.exists(dir.resolve("a.npy")));
     }
 
+    /** An earlier run's file that changed since it was written (its size or SHA-256) stays, and is named as kept. */
+    @Test
+    void anEarlierFileChangedSinceStays() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("changed"));
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(dir.resolve("a.npy"), out -> out.write(1));
+            g.write(dir.resolve("b.npy"), out -> out.write(2));
+            g.write(dir.resolve("c.npy"), out -> out.write(3));
+            g.commitFolder(dir, "x", () -> { });
+        }
+        Files.write(dir.resolve("a.npy"), new byte[] {9});   // same size, another SHA-256
+        Files.write(dir.resolve("b.npy"), new byte[] {2, 2});   // another size
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(dir.resolve("d.npy"), out -> out.write(4));
+            g.commitFolder(dir, "y", () -> { });
+            assertEquals(List.of(dir.resolve("c.npy").toAbsolutePath().normalize()), g.removedEarlier());
+            assertEquals(List.of(dir.resolve("a.npy").toAbsolutePath().normalize(),
+                    dir.resolve("b.npy").toAbsolutePath().normalize()), g.keptEarlier());
+        }
+        assertTrue(Files.exists(dir.resolve("a.npy")) && Files.exists(dir.resolve("b.npy")));
+        assertTrue(!Files.exists(dir.resolve("c.npy")) && Files.exists(dir.resolve("d.npy")));
+    }
+
     @Test
     void theEarlierManifestGoesFirstAndTheNewOneComesAfterEveryFileAndTheLastStep() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("out"));

@@ -397,13 +397,13 @@ final class CheapestEdgeScan {
         return divide ? lb / alpha : lb;
     }
 
-    /** Squared-distance threshold above which {@code sqrt(sq) / alpha} surely exceeds {@code bound}. */
     /** The smallest float32 value not below {@code x}. */
     private static float roundUp(double x) {
         float f = (float) x;
         return f < x ? Math.nextUp(f) : f;
     }
 
+    /** Squared-distance threshold above which {@code sqrt(sq) / alpha} surely exceeds {@code bound}. */
     private double squaredThreshold(double bound) {
         double x = divide ? bound * alpha : bound;
         return x * x * (1 + FILTER_SLACK);
