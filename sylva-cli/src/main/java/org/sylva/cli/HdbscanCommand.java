@@ -149,7 +149,8 @@ final class HdbscanCommand implements Callable<Integer> {
                 .paramLabel("reject|sklearn")
                 .defaultValue("reject")
                 .description("Rows with NaN/inf: reject (default: error naming row and column) or sklearn (left out; "
-                        + "labels -2 for inf, -3 for NaN).");
+                        + "labels -2 for inf, -3 for NaN; the trees then number the finite rows, and fitted_rows "
+                        + "gives each one's input row).");
         m.option(Path.class, v -> sampleWeight = v, "--sample-weight")
                 .paramLabel("FILE")
                 .description("Per-row weights (.npy of shape (n,) or (n, 1), or text with one per line): a row of "

@@ -136,7 +136,8 @@ final class HdbscanOutputs {
             CondensedTree ct = r.condensedTree();
             written.add(format.stage(g, dir, "condensed_tree", NpyArray.ofFloat64(ct.toMatrix(), ct.rows(), 4),
                     0, 1, 3)); // parent, child, lambda, size
-            if (r.weighted()) {   // the trees index the copies a weight stands for: each copy's input row
+            // the trees index the copies a weight stands for, or the finite rows: each fitted point's input row
+            if (r.weighted() || r.fittedPoints() != n) {
                 int[] rows = r.fittedRows();
                 written.add(format.stage(g, dir, FITTED_ROWS, NpyArray.ofInt32(rows, rows.length)));
             }

@@ -394,6 +394,16 @@ class HdbscanCommandTest {
         assertEquals(-2, lab[30]);
         HdbscanResult lib = Hdbscan.builder().minClusterSize(10).nonFinite(NonFinitePolicy.SKLEARN).build().fit(bad);
         assertArrayEquals(lib.labels(), lab);
+        // the trees number the finite rows: fitted_rows maps each tree index back to its input row
+        int[] rows = org.sylva.io.Npy.read(out.resolve("fitted_rows.npy")).toInt32();
+        assertEquals(bad.size() - 2, rows.length);
+        assertEquals(16, rows[16]);
+        assertEquals(18, rows[17]);
+        assertEquals(bad.size() - 1, rows[rows.length - 1]);
+        assertArrayEquals(lib.fittedRows(), rows);
+        Cli.run("hdbscan", s(clipsNpy), "--min-cluster-size", "10", "--non-finite", "sklearn", "--out", s(out), "-q")
+                .assertOk();
+        assertTrue(!Files.exists(out.resolve("fitted_rows.npy")), "every row fitted: the trees number the rows");
         // the default refuses the same file, naming file, row and column (see CliErrorsTest)
         Cli.run("hdbscan", s(in), "--out", s(tmp.resolve("refused"))).assertError("bad.npy", "row 17", "column 2", "NaN");
         Cli.assertNothingWritten(tmp.resolve("refused"));
