@@ -200,12 +200,17 @@ final class DelimitedParser {
     private void decideFirstRow() {
         DelimitedReader.refuseBinary(String.join("", firstCells), source);
         int n = firstCells.size();
-        int numeric = 0;
-        for (String s : firstCells) if (DelimitedReader.looksNumeric(s)) numeric++;
+        int numeric = 0, numberLike = 0;
+        for (String s : firstCells) {
+            if (DelimitedReader.looksNumeric(s)) numeric++;
+            if (DelimitedReader.startsLikeNumber(s)) numberLike++;
+        }
+        // a row whose every cell starts as a number does (1.5f, 1d1, 0x10) is a mistyped point, not names: it is
+        // parsed as a point, and its first bad cell named, where it would otherwise vanish as a header
         boolean isHeader = switch (headerMode) {
             case PRESENT -> true;
             case ABSENT -> false;
-            case AUTO -> numeric == 0;
+            case AUTO -> numeric == 0 && numberLike < n;
         };
         columns = n;
         if (isHeader) {

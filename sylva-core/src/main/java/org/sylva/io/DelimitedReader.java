@@ -25,8 +25,9 @@ import org.sylva.progress.CancellationToken;
  * decides whether to accept them.
  *
  * <p>Header row: with {@link Header#AUTO} (the default) the first row is a header when <em>none</em>
- * of its cells is a number; a first row mixing numbers and text is an error naming the first
- * non-numeric cell (a typo in the first data row must not silently become a header). Errors are
+ * of its cells is a number and not every cell begins as a number does; a first row mixing numbers and
+ * text, or of cells such as {@code 1.5f} or {@code 0x10} only, is an error naming the first non-numeric
+ * cell (a typo in the first data row must not silently become a header). Errors are
  * {@link InvalidInputException}s naming the file, line and column: {@code "pts.csv line 3, column 2:
  * 'abc' is not a number"}, {@code "pts.csv line 17: 5 values, expected 4 (as on line 2)"}, or the file
  * being empty.
@@ -242,6 +243,14 @@ public final class DelimitedReader {
     /** A number, or a decimal too large for float64 (still "numeric" when deciding about a header). */
     static boolean looksNumeric(String s) {
         return isDecimal(s) || number(s) != null;
+    }
+
+    /** Whether {@code s} begins as a decimal does: an ASCII digit, after an optional sign and point. */
+    static boolean startsLikeNumber(String s) {
+        int i = 0, n = s.length();
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
+        if (i < n && s.charAt(i) == '.') i++;
+        return i < n && isDigit(s.charAt(i));
     }
 
     /** {@code [+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?}, ASCII digits only. */

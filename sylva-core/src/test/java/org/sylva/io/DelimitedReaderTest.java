@@ -66,6 +66,17 @@ class DelimitedReaderTest {
         assertEquals(" line 1, column 2: 'abc' is not a number", error("m.csv", "1.0,abc\n2,3\n"));
     }
 
+    /** A first row of mistyped numbers only (every cell begins as a number does) is a point with an error, not a header. */
+    @Test
+    void firstRowOfMistypedNumbersIsAnErrorNotAHeader() throws IOException {
+        assertEquals(" line 1, column 1: '1.5f' is not a number", error("f.csv", "1.5f,2.5f\n1,2\n3,4\n"));
+        assertEquals(" line 1, column 1: '0x10' is not a number", error("x.csv", "0x10\n1\n2\n"));
+        assertEquals(" line 1, column 1: '1d1' is not a number", error("u.csv", "1d1,-.5_0\n1,2\n"));
+        // names, or names some of which begin with a digit, stay a header
+        assertEquals(Optional.of(List.of("1st", "second")), read("n.csv", "1st,second\n1,2\n").header());
+        assertEquals(Optional.of(List.of("True")), read("t.csv", "True\n1\n").header());
+    }
+
     @Test
     void headerModesCanBeForced() throws IOException {
         Path p = dir.resolve("f.csv");
@@ -100,15 +111,18 @@ class DelimitedReaderTest {
         // Java-only spellings are not numbers in a text file.
         assertEquals(" line 2, column 1: '1f' is not a number", error("j.csv", "1\n1f\n"));
         assertEquals(" line 2, column 2: '0x10' is not a number", error("x.csv", "1,2\n3,0x10\n"));
-        // another separator than the file's: a first row of no number reads as a header, so the error is on line 2,
-        // and it says what the values look like
-        assertEquals(" line 2, column 1: '4;5;6' is not a number (the values look separated by ';', but this file is"
+        // another separator than the file's: a first row that begins as a number is a point, so the error is on
+        // line 1, and it says what the values look like
+        assertEquals(" line 1, column 1: '1;2;3' is not a number (the values look separated by ';', but this file is"
                 + " read with ',' between values; write it with ',' between values)", error("semi.csv", "1;2;3\n4;5;6\n"));
-        assertEquals(" line 2, column 1: '4 5' is not a number (the values look separated by spaces, but this file is"
+        assertEquals(" line 1, column 1: '1 2' is not a number (the values look separated by spaces, but this file is"
                 + " read with ',' between values; name it .txt to have the separator found from its first line)",
                 error("sp.csv", "1 2\n4 5\n"));
-        // the advice names the file's own separator (a .tsv is read with tabs)
+        // after a header, on line 2
         assertEquals(" line 2, column 1: '4;5;6' is not a number (the values look separated by ';', but this file is"
+                + " read with ',' between values; write it with ',' between values)", error("semh.csv", "a;b;c\n4;5;6\n"));
+        // the advice names the file's own separator (a .tsv is read with tabs)
+        assertEquals(" line 1, column 1: '1;2;3' is not a number (the values look separated by ';', but this file is"
                 + " read with a tab between values; write it with a tab between values)", error("semi.tsv", "1;2;3\n4;5;6\n"));
         // pandas' to_csv with its row index and unnamed columns: the header's first cell is empty
         assertEquals(" line 1, column 1: empty value (the line reads ,0,1, the header pandas' to_csv writes with the row"
