@@ -112,18 +112,8 @@ final class FilteredKnnSearch {
      * run pays for (the CPU design note has the figures).
      */
     static final int EARLY_STOP_POINTS = 100_000;
-    /**
-     * Dimensions from which pass 2 lets the kernel stop at any size: in hundreds of dimensions a tile costs
-     * enough, and stops late enough, that even a one-shot run's first tiles repay the compilation.
-     */
-    static final int EARLY_STOP_DIMENSIONS = 256;
 
-    /** Whether pass 2 of {@code n} points in {@code d} dimensions uses the stopping kernel in any JVM. */
-    static boolean earlyStop(int n, int d) {
-        return n >= EARLY_STOP_POINTS || d >= EARLY_STOP_DIMENSIONS;
-    }
-
-    /** Whether pass 2 uses the stopping kernel (see {@link #earlyStop(int, int)}; tests set it either way). */
+    /** Whether pass 2 uses the stopping kernel (see {@link #EARLY_STOP_POINTS}; tests set it either way). */
     boolean earlyStop;
 
     /** Pair visits of pass 2 between two looks at {@link #cancel}: bounds the work of a leaf between checks. */
@@ -175,7 +165,7 @@ final class FilteredKnnSearch {
                               double[] outDist, int posFrom, int posTo, boolean slice) {
         this.base = posFrom;
         this.slice = slice;
-        this.earlyStop = earlyStop(idx.size(), idx.dimensions());
+        this.earlyStop = idx.size() >= EARLY_STOP_POINTS;
         this.idx = idx;
         this.backend = backend;
         this.k = k;

@@ -58,7 +58,15 @@ class BoruvkaMstTest {
     }
 
     private static void check(double[] rows, int n, int d, int ms, double alpha) {
-        Fit f = fit(rows, n, d, ms, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().alpha(alpha));
+        check(rows, n, d, ms, BoruvkaMst.builder().alpha(alpha), alpha);
+    }
+
+    private static void checkWithAxes(double[] rows, int n, int d, int ms, double alpha) {
+        check(rows, n, d, ms, BoruvkaMst.builder().alpha(alpha).axisBounds(true), alpha);
+    }
+
+    private static void check(double[] rows, int n, int d, int ms, BoruvkaMst.Builder mst, double alpha) {
+        Fit f = fit(rows, n, d, ms, KernelProvider.get().bestDistance(), 2, mst);
         double[] core = f.cd().coreDistances();
         assertArrayEquals(PrimReference.coreDistances(rows, n, d, ms), core);
         SpanningTree prim = PrimReference.prim(rows, n, d, core, alpha, true);
@@ -72,10 +80,10 @@ class BoruvkaMstTest {
     }
 
     /**
-     * In hundreds of dimensions the scan's float32 tiles stop early ({@link CheapestEdgeScan#STOPPING_DIMENSIONS}):
-     * image-like integer pixels in four groups (ties, many zeros) and Gaussian clusters, with and without
-     * alpha, give Prim's tree under the edge order, and the same tree with bound pruning off (every tile read in
-     * full).
+     * In hundreds of dimensions, with the principal-axis bounds, the scan's float32 tiles stop early
+     * ({@link CheapestEdgeScan#STOPPING_DIMENSIONS}): image-like integer pixels in four groups (ties, many
+     * zeros) and Gaussian clusters, with and without alpha, give Prim's tree under the edge order, and the
+     * same tree without the axes and with bound pruning off (every tile read in full).
      */
     @Test
     void equalsPrimInHundredsOfDimensions() {
@@ -88,12 +96,12 @@ class BoruvkaMstTest {
                 pixels[i * d + j] = ink ? r.nextInt(256) : 0;
             }
         }
-        check(pixels, n, d, 5, 1.0);
-        check(pixels, n, d, 3, 1.3);
+        checkWithAxes(pixels, n, d, 5, 1.0);
+        checkWithAxes(pixels, n, d, 3, 1.3);
         double[] clusters = gaussian(n, d, 43);
-        check(clusters, n, d, 10, 1.0);
+        checkWithAxes(clusters, n, d, 10, 1.0);
         assertEquals(fit(pixels, n, d, 5, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().pruning(false)).tree(),
-                fit(pixels, n, d, 5, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder()).tree());
+                fit(pixels, n, d, 5, KernelProvider.get().bestDistance(), 2, BoruvkaMst.builder().axisBounds(true)).tree());
     }
 
     /** On continuous random data with minSamples 1 (all cores 0, distinct distances) no tie decides: even textbook Prim agrees edge for edge. */
