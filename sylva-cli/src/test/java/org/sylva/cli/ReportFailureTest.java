@@ -63,7 +63,11 @@ class ReportFailureTest {
                 assertEquals(8, w.files().size(), "the outputs, not the report");
                 assertEquals(Cli.withManifest(outputs()), Cli.list(out));
                 assertFalse(Files.exists(report), "no earlier report stands beside the new outputs");
-                Files.writeString(report, "an earlier run's report");
+                // again for the next failure; not in --out after its last one: a report.html there that no run
+                // recorded would stay beside the next run's outputs (StaleOutputsTest)
+                if (report.equals(elsewhere) || failure instanceof IllegalStateException) {
+                    Files.writeString(report, "an earlier run's report");
+                }
             }
         }
     }
