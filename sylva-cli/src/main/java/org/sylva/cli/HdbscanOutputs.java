@@ -168,8 +168,10 @@ final class HdbscanOutputs {
                 if (failed != null && ReportStage.removeEarlier(report)) removed.add(report);
             });
             for (Path p : g.removedEarlier()) if (!removed.contains(p)) removed.add(p);
-            left.addAll(g.keptEarlier());
-            for (Path p : StaleOutputs.leftovers(dir, written)) if (!left.contains(p)) left.add(p);
+            left.addAll(g.keptEarlier());   // absolute paths; a relative --out names the same files otherwise
+            for (Path p : StaleOutputs.leftovers(dir, written)) {
+                if (!left.contains(p.toAbsolutePath().normalize())) left.add(p.toAbsolutePath().normalize());
+            }
         }
         return new Written(written, removed, left, reportFailure);
     }

@@ -114,6 +114,11 @@ class StaleOutputsTest {
         assertEquals("relabelled by hand", Files.readString(out.resolve("labels.npy")));
         assertTrue(!Files.exists(out.resolve("mst.npy")), "the unchanged outputs of the earlier run are removed");
         assertTrue(r.err().contains("left in place 1 file") && r.err().contains(": labels.npy;"), r.err());
+        // named once with a relative --out too (the earlier manifest's file and the output name are one file)
+        Files.writeString(out.resolve("labels.csv"), "relabelled by hand too");
+        Path relative = Path.of("").toAbsolutePath().relativize(out);
+        r = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", relative.toString()).assertOk();
+        assertTrue(r.err().contains("left in place 1 file ") && r.err().contains(": labels.csv;"), r.err());
     }
 
     /**
