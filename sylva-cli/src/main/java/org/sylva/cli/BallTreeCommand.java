@@ -208,7 +208,7 @@ final class BallTreeCommand implements Callable<Integer> {
             Throwable reportFailure = null;
             BallTree built = tree;   // for the report's renderer
             if (report != null) {
-                reportFailure = ReportStage.stage(g, report, () -> BallTreeReport.render(BallTreeReportData.builder()
+                reportFailure = ReportStage.stage(g, out, report, () -> BallTreeReport.render(BallTreeReportData.builder()
                         .title("Sylva ball tree — " + in.input)
                         .points(points.size(), points.dimensions(), points.coordinates())
                         .tree(built.indices(), built.mask(), levels)

@@ -23,8 +23,6 @@ import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.NpyArray;
-import org.sylva.io.ResultFolder;
-import org.sylva.io.ResultManifest;
 import org.sylva.progress.CancellationToken;
 
 /** Writes an HDBSCAN result's files, its report, and its text / JSON summaries. */
@@ -156,15 +154,13 @@ final class HdbscanOutputs {
                 written.add(modelFile);
             }
             if (report != null) {
-                reportFailure = ReportStage.stage(g, report,
+                reportFailure = ReportStage.stage(g, dir, report,
                         () -> renderer.render(reportData(h, r, points, pca, waveforms, inputName)));
                 if (reportFailure == null) written.add(report);
             }
             cancel.throwIfCancelled();
             Throwable failed = reportFailure;
-            List<ResultManifest.Entry> recorded = ResultFolder.recordedFiles(dir);
             g.commitFolder(dir, command, () -> {
-                removed.addAll(StaleOutputs.removeRecorded(dir, written, recorded));
                 if (failed != null && ReportStage.removeEarlier(report)) removed.add(report);
             });
             for (Path p : g.removedEarlier()) if (!removed.contains(p)) removed.add(p);

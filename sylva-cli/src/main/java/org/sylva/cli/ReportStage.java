@@ -16,7 +16,7 @@ import org.sylva.progress.CancelledException;
  * removed in that case ({@link #removeEarlier}), so no old report stands beside new results.
  *
  * <pre>{@code
- * Throwable failure = ReportStage.stage(group, report, () -> HtmlReport.render(data));
+ * Throwable failure = ReportStage.stage(group, out, report, () -> HtmlReport.render(data));
  * group.commitFolder(out, "hdbscan", () -> { if (failure != null) ReportStage.removeEarlier(report); });
  * if (failure != null) throw new ReportNotWritten(report, out, failure);
  * }</pre>
@@ -31,14 +31,21 @@ final class ReportStage {
     private ReportStage() {
     }
 
+    /** The report's name that is one of Sylva's own in an output folder (the others are the user's). */
+    static final String OWN_NAME = "report.html";
+
     /**
      * Renders the report and stages it in {@code group} as {@code report}; returns null, or the failure
-     * (the report is then not staged). Cancellation is not a report failure: it propagates.
+     * (the report is then not staged). Cancellation is not a report failure: it propagates. Staged as the
+     * user's chosen file, unless it is {@link #OWN_NAME} in the output folder {@code out}: the manifest then
+     * records it as the run's own, which a later run removes when it writes no report there.
      */
-    static Throwable stage(AtomicOutput.Group group, Path report, Renderer renderer) {
+    static Throwable stage(AtomicOutput.Group group, Path out, Path report, Renderer renderer) {
         try {
             byte[] bytes = renderer.render().getBytes(StandardCharsets.UTF_8);
-            group.writeChosen(report, o -> o.write(bytes));
+            Path own = out.resolve(OWN_NAME).toAbsolutePath().normalize();
+            if (report.toAbsolutePath().normalize().equals(own)) group.write(report, o -> o.write(bytes));
+            else group.writeChosen(report, o -> o.write(bytes));
             return null;
         } catch (CancelledException e) {
             throw e;

@@ -1,30 +1,23 @@
 package org.sylva.cli;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import org.sylva.io.ResultFolder;
-import org.sylva.io.ResultManifest;
 
 /**
- * Sylva's HDBSCAN output names, and what a run does with the files under them that it did not write. It removes
- * those the folder's manifest records and that are still as the earlier run wrote them ({@link #removeRecorded},
- * besides what {@code AtomicOutput.Group#commitFolder} removes of the manifest's other files), so that nobody
- * reads an old report beside new labels. A file under one of these names ({@link #NAMES}) that no manifest
- * records, or that changed since, may be the user's own ({@code report.html} in a project folder): it stays,
- * and the run names it in a warning ({@link #leftovers}).
+ * Sylva's HDBSCAN output names, and the files under them that a run did not write. A run removes an earlier
+ * run's files where the folder's manifest records them and they are unchanged since
+ * ({@code AtomicOutput.Group#commitFolder}; a {@code report.html} in the folder is recorded as the run's own,
+ * {@link ReportStage#OWN_NAME}), so that nobody reads an old report beside new labels. A file under one of these
+ * names ({@link #NAMES}) that no manifest records, or that changed since, may be the user's own
+ * ({@code report.html} in a project folder): it stays, and the run names it in a warning ({@link #leftovers}).
  *
  * <pre>{@code
- * List<ResultManifest.Entry> recorded = ResultFolder.recordedFiles(out);   // before the commit
- * g.commitFolder(out, "hdbscan", () -> removed.addAll(StaleOutputs.removeRecorded(out, written, recorded)));
- * List<Path> left = StaleOutputs.leftovers(out, written);
+ * List<Path> left = StaleOutputs.leftovers(out, written);   // after the commit; removes nothing
  * }</pre>
  */
 final class StaleOutputs {
@@ -50,33 +43,6 @@ final class StaleOutputs {
         }
         names.add("report.html");
         return List.copyOf(names);
-    }
-
-    /**
-     * Removes from {@code dir} the files named in {@link #NAMES} that are not among {@code written} and that
-     * {@code recorded} (the folder's manifest before this run) lists with their present size and SHA-256;
-     * returns them. A file that cannot be removed is an error naming it (the new outputs stay).
-     */
-    static List<Path> removeRecorded(Path dir, List<Path> written, List<ResultManifest.Entry> recorded)
-            throws IOException {
-        Set<Path> keep = new HashSet<>();
-        for (Path p : written) keep.add(p.toAbsolutePath().normalize());
-        Map<String, ResultManifest.Entry> byName = new HashMap<>();
-        for (ResultManifest.Entry e : recorded) byName.put(e.name(), e);
-        List<Path> removed = new ArrayList<>();
-        for (String name : NAMES) {
-            Path p = dir.resolve(name);
-            ResultManifest.Entry e = byName.get(name);
-            if (e == null || keep.contains(p.toAbsolutePath().normalize()) || !ResultFolder.unchanged(p, e)) continue;
-            try {
-                Files.deleteIfExists(p);
-            } catch (IOException x) {
-                throw new IOException("the outputs were written, but " + p + ", left by an earlier run, could not"
-                        + " be removed (" + ErrorHandler.message(x) + ")", x);
-            }
-            removed.add(p);
-        }
-        return removed;
     }
 
     /**

@@ -87,20 +87,14 @@ public final class ResultFolder {
 
     /** {@link #earlierOutputs}'s entries, with the size and SHA-256 the manifest gives each file. */
     static List<ResultManifest.Entry> earlierEntries(Path dir) {
-        List<ResultManifest.Entry> entries = new ArrayList<>();
-        for (ResultManifest.Entry e : recordedFiles(dir)) if (!e.chosen()) entries.add(e);
-        return entries;
-    }
-
-    /**
-     * Every file {@code dir}'s manifest records, chosen names included, with its size and SHA-256; none when
-     * it has no readable manifest.
-     */
-    public static List<ResultManifest.Entry> recordedFiles(Path dir) {
         Path mf = dir.resolve(MANIFEST);
         try {
             if (!Files.isRegularFile(mf, LinkOption.NOFOLLOW_LINKS) || Files.size(mf) > MAX_MANIFEST_BYTES) return List.of();
-            return ResultManifest.parse(Files.readString(mf, StandardCharsets.UTF_8)).files();
+            List<ResultManifest.Entry> entries = new ArrayList<>();
+            for (ResultManifest.Entry e : ResultManifest.parse(Files.readString(mf, StandardCharsets.UTF_8)).files()) {
+                if (!e.chosen()) entries.add(e);
+            }
+            return entries;
         } catch (IOException | IllegalArgumentException e) {
             return List.of();   // an unreadable manifest names nothing; verify reports it
         }
@@ -110,7 +104,7 @@ public final class ResultFolder {
      * Whether {@code f} is still the file {@code e} describes: a regular file (not a link) of its size and
      * SHA-256. What a later run may remove as an earlier run's output; a file the user changed is theirs.
      */
-    public static boolean unchanged(Path f, ResultManifest.Entry e) {
+    static boolean unchanged(Path f, ResultManifest.Entry e) {
         try {
             return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) && Files.size(f) == e.bytes()
                     && sha256(f).equalsIgnoreCase(e.sha256());
