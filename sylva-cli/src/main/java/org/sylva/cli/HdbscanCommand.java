@@ -65,9 +65,9 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "single_linkage, condensed_tree and persistence (NumPy files, or CSV with --format csv) "
                         + "into --out; all of them or, on error or Ctrl-C, none.",
                         "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + "
-                        + "1). Every input is converted exactly: a float64, int32 or int64 .npy, and text "
+                        + "1). Every input is converted exactly: a float64 or 32- or 64-bit integer .npy, and text "
                         + "(.csv/.tsv, parsed as float64 as NumPy reads it), is clustered from its float64 values, "
-                        + "exactly as scikit-learn would (int64 beyond 2^53 is refused); other inputs are read as "
+                        + "exactly as scikit-learn would (an integer beyond 2^53 is refused); other inputs are read as "
                         + "float32, which holds float16, int8, int16, uint16, uint8 and bool exactly. Distances are "
                         + "always computed in float64.")
                 .footer("",

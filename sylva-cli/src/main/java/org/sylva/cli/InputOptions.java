@@ -47,7 +47,7 @@ final class InputOptions {
 
     /**
      * Points as read for a fit. Every accepted input is converted exactly: {@code float64} holds the
-     * values of a float64, int32 or int64 {@code .npy} and of text, parsed as float64 (the fit then
+     * values of a float64 or 32- or 64-bit integer {@code .npy} and of text, parsed as float64 (the fit then
      * computes scikit-learn's distances, which casts to float64, with no rounding to float32 first; int64
      * beyond 2^53 in magnitude is refused, naming the value); it is null for every other input, whose
      * values float32 holds exactly (float16, int8, int16, uint16, uint8, bool) or which is float32 to
@@ -138,7 +138,7 @@ final class InputOptions {
         cancel.throwIfCancelled();
         String dtype = a.dtype().numpyName();
         int[] clip = clipShape(a);
-        // float32 cannot hold every value of float64, int32 (beyond 2^24) or int64 exactly
+        // float32 cannot hold every value of float64 or of a 32- or 64-bit integer (beyond 2^24) exactly
         if (a.dtype().fitsFloat32()) return new Loaded(points(a, clip, warnings(err)), null, dtype, clip);
         // Exact, or refused naming the value (int64 beyond 2^53): first, before any float32 copy is made.
         double[] exact = a.toFloat64();

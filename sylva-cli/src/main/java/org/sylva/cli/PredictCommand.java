@@ -42,7 +42,7 @@ final class PredictCommand implements Callable<Integer> {
                         + "clustering); all of them or, on error or Ctrl-C, none.",
                         "The answers are those of the hdbscan package's approximate_predict, "
                         + "approximate_predict_scores and membership_vector, exact and deterministic. New points are "
-                        + "read as for sylva hdbscan (a float64, int32 or int64 .npy exactly as float64, others as "
+                        + "read as for sylva hdbscan (a float64 or 32- or 64-bit integer .npy exactly as float64, others as "
                         + "float32).")
                 .footer("",
                         "Examples:",

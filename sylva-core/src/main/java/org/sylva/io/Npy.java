@@ -15,8 +15,9 @@ import org.sylva.progress.CancellationToken;
  * {@code np.load} reads (byte-identical to {@code np.save} of the same array).
  *
  * <p><b>Reading</b> accepts format versions 1.0, 2.0 and 3.0; element types float16, float32, float64,
- * int16, int32, int64, uint16 (either byte order), int8, uint8 and bool; C or Fortran order; any rank
- * including 0-d. The result
+ * int16, int32, int64, uint16, uint32, uint64 (either byte order; uint64 up to 2^63 - 1), int8, uint8 and bool,
+ * in every descr form {@code np.load} reads ({@code '<f8'}, {@code '<d'}, {@code 'f8'}: no order is the
+ * machine's); C or Fortran order; any rank including 0-d. The result
  * is always in C order with native values. Everything else is refused with an
  * {@link NpyFormatException} naming the file and the problem: bad magic, other versions, a header
  * that is not a Python dict literal with exactly the keys {@code descr}, {@code fortran_order},
@@ -168,6 +169,8 @@ public final class Npy {
                 bb.asDoubleBuffer().put(d, done, n);
             } else if (data instanceof int[] a) {
                 bb.asIntBuffer().put(a, done, n);
+            } else if (data instanceof long[] a && item == 4) {
+                for (int i = 0; i < n; i++) bb.putInt(4 * i, (int) a[done + i]); // uint32, held as long values
             } else if (data instanceof long[] a) {
                 bb.asLongBuffer().put(a, done, n);
             } else if (data instanceof short[] a) {

@@ -17,7 +17,7 @@ import org.sylva.data.PointSet;
  * including subnormals, infinities and NaN); everything but int64 beyond 2^53 converts to float64
  * exactly.
  *
- * <p>Why one file of about 440 lines: each conversion is a switch over the same nine element types
+ * <p>Why one file of about 440 lines: each conversion is a switch over the same element types
  * with the same exactness rules; spread over classes, the rules would have to be read in several
  * places to see that every pair of types is covered.
  *
@@ -32,8 +32,9 @@ public final class NpyArray {
     private final NpyDtype dtype;
     private final int[] shape;
     /**
-     * float[], double[], int[], long[], short[] (INT16, UINT16 as unsigned bits, FLOAT16 as IEEE half
-     * bits) or byte[] (INT8, UINT8 as unsigned bits, BOOL normalised to 0/1); never exposed.
+     * float[], double[], int[], long[] (INT64; UINT32 and UINT64 as their values, UINT64 at most 2^63 - 1),
+     * short[] (INT16, UINT16 as unsigned bits, FLOAT16 as IEEE half bits) or byte[] (INT8, UINT8 as unsigned
+     * bits, BOOL normalised to 0/1); never exposed.
      */
     private final Object data;
     private final String source;
@@ -143,7 +144,7 @@ public final class NpyArray {
 
     /**
      * The values as float32. float32 data is copied; float16, int8, int16, uint16, uint8 and bool
-     * convert exactly; float64, int32 and int64 are rounded to the nearest float32 and, if any value changes, {@code warnings}
+     * convert exactly; float64, int32, int64, uint32 and uint64 are rounded to the nearest float32 and, if any value changes, {@code warnings}
      * receives ONE message naming the file, how many values changed and the first of them.
      */
     public float[] toFloat32(Consumer<String> warnings) {
@@ -287,7 +288,7 @@ public final class NpyArray {
                     out[i] = r;
                     if (r >= 0x1p63 || (long) r != a[i]) {
                         if (warnings == null) {
-                            throw new NpyFormatException(source, "int64 value " + a[i] + " at " + where(i)
+                            throw new NpyFormatException(source, dtype.numpyName() + " value " + a[i] + " at " + where(i)
                                     + " is not exactly representable as float64 (integers beyond 2^53 ="
                                     + " 9007199254740992 in magnitude are not)");
                         }
@@ -296,7 +297,8 @@ public final class NpyArray {
                     }
                 }
                 if (inexact > 0) {
-                    warnings.accept(source + ": " + inexact + " of " + n + " int64 values are not exactly representable"
+                    warnings.accept(source + ": " + inexact + " of " + n + " " + dtype.numpyName()
+                            + " values are not exactly representable"
                             + " as float64 and were rounded (first: " + a[first] + " at " + where(first) + ")");
                 }
             }
@@ -353,7 +355,7 @@ public final class NpyArray {
     /**
      * The array as points, exactly: a 2-D array of shape {@code (n, d)} gives n points of d coordinates, a
      * 1-D array of length n gives n points of one coordinate. A type float32 holds exactly
-     * ({@link NpyDtype#fitsFloat32()}) gives a float32 set; float64, int32 and int64 give a float64 set
+     * ({@link NpyDtype#fitsFloat32()}) gives a float32 set; float64 and the 32- and 64-bit integers give a float64 set
      * ({@link PointSet#ofFloat64}), so that a fit sees the values scikit-learn sees (int64 beyond 2^53 is
      * refused, as by {@link #toFloat64()}). As {@link NumericTable#toPointSet()} for text. Finiteness is NOT
      * checked here: callers decide (see {@link PointSet#requireFinite()}).
@@ -369,7 +371,7 @@ public final class NpyArray {
 
     /**
      * The array as float32 points (shapes as {@link #toPointSet}), values converted as by
-     * {@link #toFloat32(Consumer)}: float64, int32 and int64 rounded to nearest, with one warning naming the
+     * {@link #toFloat32(Consumer)}: float64 and the 32- and 64-bit integers rounded to nearest, with one warning naming the
      * first value that changed. What the ball tree (whose reference is float32) and plots read.
      */
     public PointSet toFloat32PointSet(Consumer<String> warnings) {
@@ -394,6 +396,20 @@ public final class NpyArray {
      */
     public float[] toFloat32Transferring(Consumer<String> warnings) {
         return data instanceof float[] f ? f : toFloat32(warnings);
+    }
+
+    /**
+     * Refuses a uint64 array holding a value beyond 2^63 - 1 (held as a negative long), naming the first: Sylva's
+     * integers are int64, and no id, count or coordinate it reads needs more.
+     */
+    void requireUint64InLongRange() {
+        long[] a = (long[]) data;
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] < 0) {
+                throw new NpyFormatException(source, "uint64 value " + Long.toUnsignedString(a[i]) + " at " + where(i)
+                        + " is beyond int64's range (up to " + Long.MAX_VALUE + "), the largest integer Sylva reads");
+            }
+        }
     }
 
     private int[] pointShape() {

@@ -2,10 +2,10 @@ package org.sylva.io;
 
 /**
  * The element types Sylva reads from and writes to {@code .npy} files, with their NumPy names and
- * item sizes. Anything else NumPy can store (object, string, complex, uint32, uint64, structured
+ * item sizes. Anything else NumPy can store (object, string, complex, float128, structured
  * arrays, ...) is refused by {@link Npy#read}. Every type here converts to float64 exactly except
- * int64 beyond 2^53 in magnitude; float16, int8, int16, uint16, uint8 and bool also convert to
- * float32 exactly.
+ * int64 and uint64 beyond 2^53; float16, int8, int16, uint16, uint8 and bool also convert to
+ * float32 exactly. uint64 values beyond int64's range are refused when read.
  *
  * <pre>{@code
  * NpyDtype t = Npy.read(path).dtype();
@@ -24,7 +24,11 @@ public enum NpyDtype {
     INT8("i1", 1, "int8"),
     INT16("i2", 2, "int16"),
     UINT16("u2", 2, "uint16"),
-    FLOAT16("f2", 2, "float16");
+    FLOAT16("f2", 2, "float16"),
+    /** Held as long values. */
+    UINT32("u4", 4, "uint32"),
+    /** Held as long values: a file with a value beyond 2^63 - 1 is refused when read. */
+    UINT64("u8", 8, "uint64");
 
     private final String code;
     private final int itemSize;
@@ -48,12 +52,12 @@ public enum NpyDtype {
 
     /**
      * True when float32 holds every value of this type exactly (float16, float32, int8, int16, uint8,
-     * uint16, bool); false for float64, int32 (beyond 2^24) and int64.
+     * uint16, bool); false for float64, int32 and uint32 (beyond 2^24), int64 and uint64.
      */
     public boolean fitsFloat32() {
         return switch (this) {
             case FLOAT16, FLOAT32, INT8, INT16, UINT8, UINT16, BOOL -> true;
-            case FLOAT64, INT32, INT64 -> false;
+            case FLOAT64, INT32, INT64, UINT32, UINT64 -> false;
         };
     }
 

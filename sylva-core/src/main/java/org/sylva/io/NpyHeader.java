@@ -75,7 +75,7 @@ record NpyHeader(NpyDtype dtype, ByteOrder order, boolean fortranOrder, long[] s
         }
         String descr = descrText(descrValue, source);
         NpyDtype dtype = dtypeOf(descr, source);
-        ByteOrder order = byteOrderOf(descr, dtype, source);
+        ByteOrder order = byteOrderOf(descr, dtype);
         long[] shape = shapeOf(shapeValue, source);
         long count = 1;
         boolean empty = false;
@@ -102,10 +102,21 @@ record NpyHeader(NpyDtype dtype, ByteOrder order, boolean fortranOrder, long[] s
                 + PyLiteral.clip(PyLiteral.repr(v)));
     }
 
+    /**
+     * NumPy's one-character type codes ({@code np.dtype('<d')} is float64), as {@code np.load} on Linux x64 reads
+     * them ({@code 'l'} is 8 bytes there); {@code np.save} itself always writes the {@code 'f8'} form.
+     */
+    private static final String CHAR_CODES = "e f2 f f4 d f8 b i1 B u1 h i2 H u2 i i4 I u4 l i8 L u8 q i8 Q u8 ? b1";
+
     private static NpyDtype dtypeOf(String descr, String source) {
         String code = descr;
         if (!code.isEmpty() && "<>=|".indexOf(code.charAt(0)) >= 0) code = code.substring(1);
-        if (code.equals("?")) code = "b1";
+        if (code.length() == 1) {
+            String[] pairs = CHAR_CODES.split(" ");
+            for (int i = 0; i < pairs.length; i += 2) {
+                if (pairs[i].equals(code)) code = pairs[i + 1];
+            }
+        }
         NpyDtype t = NpyDtype.forCode(code);
         if (t != null) return t;
         String kind = code.isEmpty() ? "" : code.substring(0, 1);
@@ -118,17 +129,19 @@ record NpyHeader(NpyDtype dtype, ByteOrder order, boolean fortranOrder, long[] s
             default -> "dtype is not supported";
         };
         throw new NpyFormatException(source, what + " (descr " + quoted(descr) + "); supported: float16 '<f2', "
-                + "float32 '<f4', float64 '<f8', int16 '<i2', int32 '<i4', int64 '<i8', uint16 '<u2' (either byte "
-                + "order), int8 '|i1', uint8 '|u1', bool '|b1'");
+                + "float32 '<f4', float64 '<f8', int16 '<i2', int32 '<i4', int64 '<i8', uint16 '<u2', uint32 '<u4', "
+                + "uint64 '<u8' (either byte order), int8 '|i1', uint8 '|u1', bool '|b1'");
     }
 
-    private static ByteOrder byteOrderOf(String descr, NpyDtype t, String source) {
+    /**
+     * The data's byte order: {@code '<'} little-endian, {@code '>'} big-endian, and for {@code '='}, {@code '|'} or
+     * no prefix the machine's own order, as {@code np.load} takes them (one-byte types have no order).
+     */
+    private static ByteOrder byteOrderOf(String descr, NpyDtype t) {
         char c = descr.isEmpty() ? ' ' : descr.charAt(0);
-        if (c == '<') return ByteOrder.LITTLE_ENDIAN;
-        if (c == '>') return t.itemSize() == 1 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
-        if (t.itemSize() == 1) return ByteOrder.LITTLE_ENDIAN; // byte order is irrelevant for one byte
-        throw new NpyFormatException(source, "descr " + quoted(descr) + " does not state a byte order; "
-                + "expected '<" + t.code() + "' (little-endian) or '>" + t.code() + "' (big-endian)");
+        if (t.itemSize() == 1 || c == '<') return ByteOrder.LITTLE_ENDIAN;
+        if (c == '>') return ByteOrder.BIG_ENDIAN;
+        return ByteOrder.nativeOrder();
     }
 
     private static long[] shapeOf(Object v, String source) {

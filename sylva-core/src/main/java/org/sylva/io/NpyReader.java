@@ -110,7 +110,9 @@ final class NpyReader {
         if (size >= 0 && in.read() >= 0) {
             throw new NpyFormatException(source, "unexpected bytes after the data (the file grew while being read)");
         }
-        return new NpyArray(h.dtype(), shape, values, source);
+        NpyArray array = new NpyArray(h.dtype(), shape, values, source);
+        if (h.dtype() == NpyDtype.UINT64) array.requireUint64InLongRange();
+        return array;
     }
 
     private static void checkMagic(byte[] pre, String source) {
@@ -219,7 +221,7 @@ final class NpyReader {
             case FLOAT32 -> new float[n];
             case FLOAT64 -> new double[n];
             case INT32 -> new int[n];
-            case INT64 -> new long[n];
+            case INT64, UINT32, UINT64 -> new long[n];   // uint32 widened; uint64 checked after reading
             case INT8, UINT8, BOOL -> new byte[n];
             case FLOAT16, INT16, UINT16 -> new short[n]; // float16 kept as its bits
         };
@@ -231,7 +233,11 @@ final class NpyReader {
             case FLOAT32 -> bb.asFloatBuffer().get((float[]) dst, at, n);
             case FLOAT64 -> bb.asDoubleBuffer().get((double[]) dst, at, n);
             case INT32 -> bb.asIntBuffer().get((int[]) dst, at, n);
-            case INT64 -> bb.asLongBuffer().get((long[]) dst, at, n);
+            case INT64, UINT64 -> bb.asLongBuffer().get((long[]) dst, at, n);
+            case UINT32 -> {
+                long[] d = (long[]) dst;
+                for (int i = 0; i < n; i++) d[at + i] = Integer.toUnsignedLong(bb.getInt(4 * i));
+            }
             case INT8, UINT8 -> bb.get((byte[]) dst, at, n);
             case FLOAT16, INT16, UINT16 -> bb.asShortBuffer().get((short[]) dst, at, n);
             case BOOL -> {
@@ -256,7 +262,7 @@ final class NpyReader {
                 int[] s = (int[]) src, d = (int[]) dst;
                 for (int i = 0; i < n; i++) d[targets[i]] = s[i];
             }
-            case INT64 -> {
+            case INT64, UINT32, UINT64 -> {
                 long[] s = (long[]) src, d = (long[]) dst;
                 for (int i = 0; i < n; i++) d[targets[i]] = s[i];
             }

@@ -182,7 +182,8 @@ class NpyArrayConversionTest {
         assertEquals((double) 0.1f, rounded.getDouble(0, 0));
         assertEquals(1, warnings.size(), "one warning names the first rounded value: " + warnings);
         for (NpyDtype t : NpyDtype.values()) {
-            boolean wide = t == NpyDtype.FLOAT64 || t == NpyDtype.INT32 || t == NpyDtype.INT64;
+            boolean wide = t == NpyDtype.FLOAT64 || t == NpyDtype.INT32 || t == NpyDtype.INT64 || t == NpyDtype.UINT32
+                    || t == NpyDtype.UINT64;
             assertEquals(!wide, t.fitsFloat32(), t.numpyName());
         }
     }

@@ -124,6 +124,90 @@ class NpyNarrowDtypesTest {
         assertEquals("x.npy: uint16 value 65535 at index 1 is out of range for uint8 (0 to 255)", e.getMessage());
     }
 
+    @Test
+    void uint32BothByteOrdersAndFortranOrder() throws IOException {
+        int[] bits = {0, 1, 16_777_217, 0x7fffffff, 0x80000000, 0xffffffff};
+        long[] v = {0, 1, 16_777_217, 2_147_483_647, 2_147_483_648L, 4_294_967_295L};
+        for (ByteOrder order : new ByteOrder[] {LITTLE_ENDIAN, BIG_ENDIAN}) {
+            String descr = (order == LITTLE_ENDIAN ? "<" : ">") + "u4";
+            NpyArray a = read(file(dict(descr, false, "(3, 2)"), NpyBytes.ints(order, bits)));
+            assertEquals(NpyDtype.UINT32, a.dtype());
+            assertEquals("uint32", a.dtype().numpyName());
+            assertArrayEquals(v, a.toInt64(), descr);
+            assertArrayEquals(new double[] {0, 1, 16_777_217, 2_147_483_647, 2_147_483_648.0, 4_294_967_295.0},
+                    a.toFloat64(), descr);
+            roundTrips(a, "<u4");
+            // float64 holds every uint32: a fit reads them exactly
+            PointSet p = a.toPointSet(warnings::add);
+            assertEquals(4_294_967_295.0, p.getDouble(2, 1));
+            assertEquals(16_777_217.0, p.getDouble(1, 0));
+            // float32 does not: rounded, with one warning naming the first value that changed
+            float[] f = a.toFloat32(warnings::add);
+            assertEquals(4_294_967_296f, f[5]);
+            assertEquals(List.of("x.npy: 3 of 6 uint32 values are not exactly representable as float32 and were rounded "
+                    + "(first: 16777217 at row 1, column 0)"), warnings);
+            warnings.clear();
+            NpyFormatException e = assertThrows(NpyFormatException.class, a::toInt32);
+            assertEquals("x.npy: uint32 value 2147483648 at row 2, column 0 is out of range for int32 "
+                    + "(-2147483648 to 2147483647)", e.getMessage());
+        }
+        // Column-major [[1, 2], [3, 4^9]] is stored 1 3 2 4^9.
+        NpyArray f = read(file(dict("<u4", true, "(2, 2)"), NpyBytes.ints(LITTLE_ENDIAN, 1, 3, 2, 0xfffffffe)));
+        assertArrayEquals(new long[] {1, 2, 3, 4_294_967_294L}, f.toInt64());
+    }
+
+    @Test
+    void uint64UpToInt64sLimit() throws IOException {
+        long[] v = {0, 1, 9_007_199_254_740_993L, Long.MAX_VALUE};
+        for (ByteOrder order : new ByteOrder[] {LITTLE_ENDIAN, BIG_ENDIAN}) {
+            String descr = (order == LITTLE_ENDIAN ? "<" : ">") + "u8";
+            NpyArray a = read(file(dict(descr, false, "(4,)"), NpyBytes.longs(order, v)));
+            assertEquals(NpyDtype.UINT64, a.dtype());
+            assertArrayEquals(v, a.toInt64(), descr);
+            roundTrips(a, "<u8");
+            // beyond 2^53 float64 does not hold every integer: refused naming the type, as for int64
+            NpyFormatException e = assertThrows(NpyFormatException.class, a::toFloat64);
+            assertEquals("x.npy: uint64 value 9007199254740993 at index 2 is not exactly representable as float64 "
+                    + "(integers beyond 2^53 = 9007199254740992 in magnitude are not)", e.getMessage());
+        }
+        // 2^63 and above: no Sylva integer holds it; refused when read, the value written as NumPy prints it
+        for (ByteOrder order : new ByteOrder[] {LITTLE_ENDIAN, BIG_ENDIAN}) {
+            String descr = (order == LITTLE_ENDIAN ? "<" : ">") + "u8";
+            NpyFormatException e = assertThrows(NpyFormatException.class,
+                    () -> read(file(dict(descr, true, "(2, 2)"), NpyBytes.longs(order, 1, 2, -1L, Long.MIN_VALUE))));
+            // Fortran order: the file's third value (2^64 - 1) is element [0, 1]
+            assertEquals("x.npy: uint64 value 18446744073709551615 at row 0, column 1 is beyond int64's range "
+                    + "(up to 9223372036854775807), the largest integer Sylva reads", e.getMessage());
+        }
+    }
+
+    /** The descr forms NumPy's np.load reads besides np.save's own: no byte order or '=' or '|' (the machine's), and
+     * one-character type codes. */
+    @Test
+    void descrFormsNumpyLoadReads() throws IOException {
+        ByteOrder nativeOrder = ByteOrder.nativeOrder();
+        for (String descr : new String[] {"f8", "=f8", "|f8", "<d", "d", "=d"}) {
+            NpyArray a = read(file(dict(descr, false, "(2,)"),
+                    descr.startsWith("<") ? NpyBytes.doubles(LITTLE_ENDIAN, 1.5, -2) : NpyBytes.doubles(nativeOrder, 1.5, -2)));
+            assertEquals(NpyDtype.FLOAT64, a.dtype(), descr);
+            assertArrayEquals(new double[] {1.5, -2}, a.toFloat64(), descr);
+        }
+        String[][] codes = {{"e", "FLOAT16"}, {"f", "FLOAT32"}, {"d", "FLOAT64"}, {"b", "INT8"}, {"B", "UINT8"},
+            {"h", "INT16"}, {"H", "UINT16"}, {"i", "INT32"}, {"I", "UINT32"}, {"l", "INT64"}, {"L", "UINT64"},
+            {"q", "INT64"}, {"Q", "UINT64"}, {"?", "BOOL"}};
+        for (String[] c : codes) {
+            NpyDtype t = NpyDtype.valueOf(c[1]);
+            for (String prefix : new String[] {"<", ">"}) {
+                String descr = prefix + c[0];
+                NpyArray a = read(file(dict(descr, false, "(3,)"), new byte[3 * t.itemSize()]));
+                assertEquals(t, a.dtype(), descr);
+            }
+        }
+        // the byte order is the prefix's: 1 as '>i' (big-endian) is 1, as '<i' it is 2^24
+        assertArrayEquals(new long[] {1}, read(file(dict(">i", false, "(1,)"), NpyBytes.ints(BIG_ENDIAN, 1))).toInt64());
+        assertArrayEquals(new long[] {16_777_216}, read(file(dict("<i", false, "(1,)"), NpyBytes.ints(BIG_ENDIAN, 1))).toInt64());
+    }
+
     /** IEEE 754 binary16 decoded by hand, independently of {@link Float#float16ToFloat}. */
     private static double halfByHand(int bits) {
         int sign = (bits >> 15) & 1, exp = (bits >> 10) & 0x1f, mant = bits & 0x3ff;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Optional cross-check against the real NumPy, run only where {@code python3 -c "import numpy"} works
  * (CI does not depend on it): NumPy reads what Sylva writes, byte-identical to {@code np.save}, and
  * Sylva reads what NumPy writes in every supported dtype, byte order, memory order and version
- * (the read-only dtypes float16, int8, int16 and uint16 included, float16 over every bit pattern).
+ * (the read-only dtypes float16, int8, int16, uint16, uint32 and uint64 included, float16 over every bit pattern).
  */
 class NpyNumpyCrossCheckTest {
     @TempDir
@@ -25,7 +25,7 @@ class NpyNumpyCrossCheckTest {
 
     private static final String[] DTYPES = {"f4", "f8", "i4", "i8", "u1", "b1"};
     /** Read, never written: NumPy writes them, Sylva reads them (checked in {@link #sylvaReadsWhatNumpyWrites}). */
-    private static final String[] READ_DTYPES = {"f4", "f8", "i4", "i8", "u1", "b1", "f2", "i1", "i2", "u2"};
+    private static final String[] READ_DTYPES = {"f4", "f8", "i4", "i8", "u1", "b1", "f2", "i1", "i2", "u2", "u4", "u8"};
     private static final int[][] SHAPES = {{}, {0}, {7}, {4, 3}, {0, 2}, {2, 3, 4}};
 
     /** The value of element k of a test array, identical in Java and in the Python script. */
@@ -39,6 +39,7 @@ class NpyNumpyCrossCheckTest {
             case "i1" -> (k * 37) % 256 - 128;
             case "i2" -> k * 2801 - 32768;
             case "u2" -> (k * 2801 + 7) % 65536;
+            case "u4" -> (k * 2_654_435_761L) % 4_294_967_296L;
             default -> k % 3 == 0 ? 1 : 0;
         };
     }
@@ -56,6 +57,8 @@ class NpyNumpyCrossCheckTest {
                 elif t == 'i1': v = (k * 37) % 256 - 128
                 elif t == 'i2': v = k * 2801 - 32768
                 elif t == 'u2': v = (k * 2801 + 7) % 65536
+                elif t == 'u4': v = (k * 2654435761) % 4294967296
+                elif t == 'u8': v = k * 300000000000000007
                 else: v = (k % 3 == 0)
                 return np.asarray(v).astype('?' if t == 'b1' else t).reshape(shape)
             """;
@@ -180,9 +183,9 @@ class NpyNumpyCrossCheckTest {
                     assertArrayEquals(shape, a.shape(), what);
                     double[] expected = new double[count(shape)];
                     for (int k = 0; k < expected.length; k++) expected[k] = value(t, k);
-                    if (t.equals("i8")) {
+                    if (t.equals("i8") || t.equals("u8")) {
                         long[] el = new long[expected.length];
-                        for (int k = 0; k < el.length; k++) el[k] = k * 4_000_000_007L - 11;
+                        for (int k = 0; k < el.length; k++) el[k] = t.equals("u8") ? k * 300_000_000_000_000_007L : k * 4_000_000_007L - 11;
                         assertArrayEquals(el, a.toInt64(), what);
                     } else {
                         assertArrayEquals(expected, a.toFloat64(), what);
