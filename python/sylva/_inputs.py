@@ -77,10 +77,14 @@ def batch_ids(batch_idx, n: int):
         return None
     b, _ = from_torch(batch_idx)
     b = np.asarray(b)
+    if b.ndim == 2 and b.shape[1] == 1:   # a column, as ``sylva balltree --batch`` takes it too
+        b = b[:, 0]
     if b.ndim != 1:
         raise ValueError(f"batch_idx must be 1-D (one id per point); got shape {b.shape}")
-    if b.dtype.kind not in "iu" and not (b.dtype.kind == "b" and b.size == 0):
-        raise ValueError(f"batch_idx must hold integers; got dtype {b.dtype}")
+    if b.dtype.kind not in "iu":
+        # as ``sylva balltree --batch``: a float or bool array is most likely another array given by mistake
+        raise ValueError(f"batch_idx must hold integers; got dtype {b.dtype}"
+                         + ("" if b.dtype.kind == "b" else " (whole numbers? pass batch_idx.astype(np.int64))"))
     if b.shape[0] != n:
         raise ValueError(f"batch_idx has {b.shape[0]} ids for {n} points")
     if b.dtype.kind == "u" and b.dtype.itemsize == 8 and b.size and int(b.max()) > np.iinfo(np.int64).max:

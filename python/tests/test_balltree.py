@@ -99,12 +99,32 @@ def test_float64_points_are_rounded_to_float32_with_a_warning():
     (np.zeros((4, 2), np.float32), np.array([0, 1, 0, 1]), "batch"),
     (np.zeros((4, 2), np.float32), np.array([0, 0, 2, 2]), "batch"),
     (np.zeros((4, 2), np.float32), np.array([0, 0, 1]), "3 ids for 4 points"),
-    (np.zeros((4, 2), np.float32), np.array([0.0, 0, 0, 0]), "integers"),
+    (np.zeros((4, 2), np.float32), np.array([0.0, 0, 0, 0]), r"integers; got dtype float64 \(whole numbers\?"),
+    (np.zeros((4, 2), np.float32), np.array([False, False, True, True]), "integers; got dtype bool$"),
+    (np.zeros((4, 2), np.float32), np.zeros((2, 2), np.int64), "1-D"),
+    (np.zeros((4, 2), np.float32), np.array([0, 0, 0, 2**63], np.uint64), "beyond int64"),
     (np.array([[0, 1], [np.nan, 2]], np.float32), None, "NaN"),
 ])
 def test_bad_input_is_a_value_error_with_the_engines_message(points, batch, part):
     with pytest.raises(ValueError, match=part):
         sylva.build_balltree(points, batch)
+
+
+def test_batch_ids_of_every_integer_dtype_and_a_column_are_the_same_tree(cli, tmp_path):
+    # as ``sylva balltree --batch`` takes them: the CLI reads these files to the same tree
+    x = cloud(500, 3, 4)
+    b = batches([200, 50, 250])
+    want_idx, want_mask = sylva.build_balltree(x, b)
+    np.save(tmp_path / "x.npy", x)
+    for dtype in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "uint64"):
+        for ids in (b.astype(dtype), b.astype(dtype).reshape(-1, 1)):
+            idx, mask = sylva.build_balltree(x, ids)
+            assert_same_bytes(idx, want_idx, f"{dtype} {ids.shape}")
+            assert_same_bytes(mask, want_mask, f"{dtype} {ids.shape}")
+            np.save(tmp_path / "b.npy", ids)
+            out = tmp_path / f"tree-{dtype}-{ids.ndim}"
+            cli("balltree", tmp_path / "x.npy", "--batch", tmp_path / "b.npy", "--out", out, "-q")
+            assert_same_bytes(load(out, "tree_idx"), want_idx, f"CLI, {dtype} {ids.shape}")
 
 
 def test_a_negative_level_is_a_value_error():

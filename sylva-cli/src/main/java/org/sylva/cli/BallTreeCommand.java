@@ -1,6 +1,7 @@
 package org.sylva.cli;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.sylva.data.PointSet;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;
+import org.sylva.io.NpyDtype;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva balltree}: Erwin's perfect binary ball tree (or its rotated partition) of a point cloud. */
@@ -25,7 +27,8 @@ final class BallTreeCommand implements Callable<Integer> {
     InputOptions in = new InputOptions();
     Path batch;
     Path out;
-    Integer partitionLevel;
+    /** --partition-level as given (any size: a level past every tree's depth gives single cells), or null. */
+    BigInteger partitionLevel;
     OutputFormat format;
     Path report;
     /** --report-level as given, or null: level {@link #DEFAULT_REPORT_LEVEL}. */
@@ -60,8 +63,8 @@ final class BallTreeCommand implements Callable<Integer> {
         in.declare(m);
         m.option(Path.class, v -> batch = v, "--batch")
                 .paramLabel("IDS")
-                .description("Batch id per point (a 1-D .npy of whole numbers, e.g. int64): start at 0, never "
-                        + "decrease, never skip.");
+                .description("Batch id per point (a .npy of shape (n,) or (n, 1) of any integer dtype, e.g. int64): "
+                        + "start at 0, never decrease, never skip.");
         m.option(Path.class, v -> out = v, "--out")
                 .required(true)
                 .paramLabel("DIR")
@@ -73,10 +76,11 @@ final class BallTreeCommand implements Callable<Integer> {
                         + "chose (--save-model, --report). The manifest "
                         + "sylva-run.json, removed before the new files land and put in place last, marks the folder "
                         + "complete (sylva verify DIR).");
-        m.option(Integer.class, v -> partitionLevel = v, "--partition-level")
+        m.option(BigInteger.class, v -> partitionLevel = v, "--partition-level")
                 .paramLabel("T")
                 .description("Write Erwin's rotated-tree partition stopping at level T (perm.npy) instead of the "
-                        + "tree.");
+                        + "tree. A batch of m points is single points from level ceil(log2 m) on: a deeper T gives "
+                        + "the same cells (a note says so).");
         OutputFormat.declare(m, v -> format = v);
         m.option(Path.class, v -> report = v, "--report")
                 .paramLabel("FILE.html")
@@ -118,7 +122,7 @@ final class BallTreeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
-        if (partitionLevel != null && partitionLevel < 0) {
+        if (partitionLevel != null && partitionLevel.signum() < 0) {
             throw new InvalidInputException("--partition-level must be >= 0; got " + partitionLevel);
         }
         if (reportLevel != null && reportLevel < 0) {
@@ -168,7 +172,7 @@ final class BallTreeCommand implements Callable<Integer> {
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             builder.progress(progress);
             if (partitionLevel != null) {
-                perm = builder.partition(points, layout, partitionLevel);
+                perm = builder.partition(points, layout, partitionDepth());
             } else {
                 tree = builder.build(points, layout);
             }
@@ -185,6 +189,12 @@ final class BallTreeCommand implements Callable<Integer> {
                 OutputTargets.tellRemoved(err, run.quiet, g);
                 if (!run.quiet) {
                     int batches = layout.batchCount();
+                    int singles = singlePointLevel(layout);
+                    if (partitionLevel.compareTo(BigInteger.valueOf(singles)) > 0 && points.size() > 0) {
+                        err.printf(Locale.ROOT, "sylva: note: --partition-level %s is deeper than needed: %s single "
+                                + "points from level %d on%n", partitionLevel, batches == 1 ? "the batch's cells are"
+                                : "every batch's cells are", singles);
+                    }
                     err.printf(Locale.ROOT, "partition of %d %s (%d %s) at level %d in %.2f ms; wrote %s%n",
                             points.size(), plural(points.size(), "point"), batches, plural(batches, "batch"), partitionLevel, ms,
                             out.resolve("perm" + format.extension()));
@@ -238,6 +248,21 @@ final class BallTreeCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The partition's level: --partition-level, or the largest int for a deeper one (the same cells). */
+    private int partitionDepth() {
+        return partitionLevel.bitLength() < 32 ? partitionLevel.intValue() : Integer.MAX_VALUE;
+    }
+
+    /**
+     * The level from which every cell of the partition is a single point: {@code ceil(log2 m)} for the largest batch
+     * of m points, one level below its tree's leaves of two (0 for batches of at most one point).
+     */
+    static int singlePointLevel(BatchLayout layout) {
+        int largest = 0;
+        for (int b = 0; b < layout.batchCount(); b++) largest = Math.max(largest, layout.batchSize(b));
+        return largest <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(largest - 1);
+    }
+
     /** A shape as NumPy prints it: {@code (10, 2)}, {@code (5,)}. */
     static String numpyShape(int[] shape) {
         StringBuilder s = new StringBuilder("(");
@@ -285,10 +310,17 @@ final class BallTreeCommand implements Callable<Integer> {
         NpyArray a = Npy.read(file, cancel);
         int[] shape = a.shape();
         if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
-            throw new InvalidInputException(file + ": batch ids must be a 1-D array (one id per point); got shape "
+            throw new InvalidInputException(file + ": batch ids must be a 1-D array (one id per point) or a column (n, 1); got shape "
                     + numpyShape(shape));
         }
-        long[] ids = a.toInt64(); // refuses non-integers, naming the file and the element
+        NpyDtype t = a.dtype();
+        if (t == NpyDtype.BOOL || t == NpyDtype.FLOAT16 || t == NpyDtype.FLOAT32 || t == NpyDtype.FLOAT64) {
+            // as sylva.build_balltree and Erwin's reference (an int64 tensor): a float or bool array is most
+            // likely another array given by mistake (the tree's own mask.npy is bool)
+            throw new InvalidInputException(file + ": batch ids must have an integer dtype (e.g. int64); got "
+                    + t.numpyName() + (t == NpyDtype.BOOL ? "" : " (whole numbers? save them with .astype(np.int64))"));
+        }
+        long[] ids = a.toInt64(); // every integer type fits (a uint64 beyond int64 was refused when read)
         if (ids.length != n) {
             throw new InvalidInputException(file + ": " + ids.length + " batch " + (ids.length == 1 ? "id" : "ids") + " for "
                     + n + " " + plural(n, "point"));

@@ -132,6 +132,42 @@ class BallTreeCommandTest {
         assertArrayEquals(new long[0], Npy.read(part.resolve("perm.npy")).toInt64());
     }
 
+    /** Any integer dtype, as a 1-D array or a column: the same tree (as sylva.build_balltree takes them). */
+    @Test
+    void batchIdsOfEveryIntegerDtypeAndAColumnGiveTheSameTree(@TempDir Path tmp) throws IOException {
+        Path want = tmp.resolve("int64");
+        Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", want.toString(), "-q").assertOk();
+        int[] asInt = new int[N];
+        byte[] asByte = new byte[N];
+        for (int i = 0; i < N; i++) asByte[i] = (byte) (asInt[i] = (int) batchIds[i]);
+        Path int32Column = tmp.resolve("i4col.npy");
+        Npy.writeInt32(int32Column, asInt, N, 1);
+        Path uint8 = tmp.resolve("u1.npy");
+        Npy.writeUint8(uint8, asByte, N);
+        // uint32 and uint64: the same bytes as int32 and int64 for these small ids, under another descr
+        Path uint32 = retyped(tmp, "i4col.npy", "u4.npy", "<i4", "<u4");
+        Path int64 = tmp.resolve("i8.npy");
+        Npy.writeInt64(int64, batchIds, N, 1);
+        Path uint64 = retyped(tmp, "i8.npy", "u8.npy", "<i8", "<u8");
+        for (Path ids : List.of(int32Column, uint8, uint32, uint64)) {
+            Path out = tmp.resolve("out-" + ids.getFileName());
+            Cli.run("balltree", cloudNpy.toString(), "--batch", ids.toString(), "--out", out.toString(), "-q").assertOk();
+            for (String f : List.of("tree_idx.npy", "mask.npy", "offsets.npy", "levels.npy")) {
+                assertArrayEquals(Files.readAllBytes(want.resolve(f)), Files.readAllBytes(out.resolve(f)), ids + ": " + f);
+            }
+        }
+    }
+
+    private static Path retyped(Path dir, String from, String to, String descr, String newDescr) throws IOException {
+        byte[] b = Files.readAllBytes(dir.resolve(from));
+        String header = new String(b, 0, 128, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int at = header.indexOf("'" + descr + "'") + 1;
+        assertTrue(at > 0, header);
+        byte[] d = newDescr.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        System.arraycopy(d, 0, b, at, d.length);
+        return Files.write(dir.resolve(to), b);
+    }
+
     @Test
     void aOnePointBatchIsThePointTwiceWithThePaddingMasked(@TempDir Path tmp) throws IOException {
         // Batches of 2, 1 and 3 points: the middle batch is [p, p] with mask [true, false].
@@ -147,6 +183,37 @@ class BallTreeCommandTest {
         assertArrayEquals(new long[] {2, 2}, new long[] {idx[2], idx[3]});
         assertArrayEquals(new boolean[] {true, false}, new boolean[] {mask[2], mask[3]});
         assertTrue(r.err().contains("ball tree of 6 points (3 batches, 8 slots)"), r.err());
+    }
+
+    /**
+     * The largest batch has 120 points: single points from level 7 = ceil(log2 120) on, so every deeper level, up to
+     * any size (as sylva.partition_balltree takes it), writes the same perm, with a note; level 6 still has pairs.
+     */
+    @Test
+    void aPartitionLevelPastSinglePointsIsTheSameCellsWithANote(@TempDir Path tmp) throws IOException {
+        assertEquals(7, BallTreeCommand.singlePointLevel(BatchLayout.of(N, batchIds)));
+        byte[] singles = null;
+        for (String level : List.of("6", "7", "8", "3000000000", "1000000000000000000000000000000")) {
+            Path out = tmp.resolve("part" + level.length() + level.charAt(0));
+            Cli.Result r = Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--partition-level",
+                    level, "--out", out.toString()).assertOk();
+            byte[] perm = Files.readAllBytes(out.resolve("perm.npy"));
+            boolean deeper = level.length() > 1 || level.charAt(0) > '7';
+            assertEquals(deeper, r.err().contains("sylva: note: --partition-level " + level + " is deeper than needed: "
+                    + "every batch's cells are single points from level 7 on"), level + ": " + r.err());
+            if (level.equals("6")) {
+                singles = perm;   // compared with level 7's, then replaced by it
+            } else if (level.equals("7")) {
+                assertFalse(java.util.Arrays.equals(singles, perm), "level 6 still has cells of two points");
+                singles = perm;
+            } else {
+                assertArrayEquals(singles, perm, level);
+            }
+        }
+        // one batch of 5 points: single points from level 3
+        assertEquals(3, BallTreeCommand.singlePointLevel(BatchLayout.single(5)));
+        assertEquals(0, BallTreeCommand.singlePointLevel(BatchLayout.single(1)));
+        assertEquals(1, BallTreeCommand.singlePointLevel(BatchLayout.single(2)));
     }
 
     @Test

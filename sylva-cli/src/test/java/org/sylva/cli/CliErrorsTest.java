@@ -96,6 +96,8 @@ class CliErrorsTest {
         Npy.writeInt64(in.resolve("short.npy"), new long[10], 10);
         Npy.writeInt64(in.resolve("ids2d.npy"), new long[N], N / 2, 2);
         Npy.writeFloat32(in.resolve("fractional.npy"), new float[] {0, 0.5f}, 2);
+        Npy.writeFloat64(in.resolve("wholefloat.npy"), new double[N], N);
+        Npy.writeBool(in.resolve("boolids.npy"), new boolean[N], N);
         Cli.run("hdbscan", good, "--min-cluster-size", "5", "--out", in.resolve("fit").toString(), "--save-model",
                 f("fit.model"), "-q").assertOk();
     }
@@ -206,7 +208,11 @@ class CliErrorsTest {
                         "short.npy", "10 batch ids", "60 points"),
                 c("balltree: 2-D batch ids", List.of("balltree", good, "--batch", f("ids2d.npy")), "ids2d.npy", "1-D"),
                 c("balltree: fractional batch ids", List.of("balltree", good, "--batch", f("fractional.npy")),
-                        "fractional.npy", "not an integer"),
+                        "fractional.npy", "batch ids must have an integer dtype (e.g. int64); got float32"),
+                c("balltree: whole-number float batch ids", List.of("balltree", good, "--batch", f("wholefloat.npy")),
+                        "wholefloat.npy", "got float64 (whole numbers? save them with .astype(np.int64))"),
+                c("balltree: bool batch ids", List.of("balltree", good, "--batch", f("boolids.npy")),
+                        "boolids.npy", "batch ids must have an integer dtype (e.g. int64); got bool"),
                 c("balltree: missing batch file", List.of("balltree", good, "--batch", f("nobatch.npy")), "nobatch.npy"),
                 c("balltree: negative partition level", List.of("balltree", good, "--partition-level", "-1"),
                         "--partition-level", "-1"),
