@@ -136,9 +136,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         ``{"p": P}`` (P >= 1) for "minkowski", as scikit-learn's; None or empty otherwise.
     algorithm, leaf_size
         Accepted for compatibility and ignored: the engine always computes the exact tree its own way. With
-        ``alpha`` other than 1, ``alpha`` divides the distances and not the core distances for every
-        ``algorithm``, as scikit-learn's k-d and ball tree paths do (its "brute" path divides the core
-        distances too).
+        ``alpha`` other than 1, the rule is that of scikit-learn's default algorithm for the metric, whatever
+        ``algorithm`` says: for "cosine" and "precomputed" (its brute path) ``alpha`` divides the whole mutual
+        reachability, core distances included; for the other metrics (its k-d tree path) the distance only.
+        scikit-learn's ``algorithm="brute"`` divides both for every metric.
     n_jobs : int or None
         Threads of the engine (None or -1: every core; -2: all but one, as joblib counts). The result
         does not depend on it.

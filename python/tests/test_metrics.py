@@ -30,6 +30,31 @@ def test_metric_agrees_with_scikit_learn(metric, params):
                                np.sort(ref._single_linkage_tree_["value"]), rtol=1e-9, atol=1e-15)
 
 
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine", "precomputed"])
+@pytest.mark.parametrize("alpha", [0.5, 2.0])
+def test_alpha_is_applied_as_scikit_learns_default_algorithm_applies_it(metric, alpha):
+    # its k-d tree path (euclidean, manhattan) divides the distance only, its brute path (cosine, precomputed) the
+    # whole distance matrix before the core distances are taken from it; min_samples=4 makes the difference show
+    X = blobs(400, 3, 4, seed=15)
+    fit_on = pairwise(X, metric="manhattan") if metric == "precomputed" else X
+    params = dict(min_cluster_size=10, min_samples=4, metric=metric, alpha=alpha)
+    ours = sylva.HDBSCAN(**params).fit(fit_on)
+    ref = sklearn_cluster.HDBSCAN(copy=True, **params).fit(fit_on)
+    weights = np.sort(ours.minimum_spanning_tree_[:, 2])
+    # cosine: 1 - u.v in another order of operations than scikit-learn's, within a few 1e-16 absolute
+    np.testing.assert_allclose(weights, np.sort(ref._single_linkage_tree_["value"]), rtol=0,
+                               atol=1e-14 if metric == "cosine" else 0)
+    same_partition(ours.labels_, ref.labels_)
+    if metric != "cosine":
+        np.testing.assert_array_equal(weights, np.sort(ref._single_linkage_tree_["value"]))
+    # the rule shows: at alpha 1 the tree of the brute-path metrics has the same edges, weights multiplied by alpha
+    one = sylva.HDBSCAN(min_cluster_size=10, min_samples=4, metric=metric).fit(fit_on)
+    divides_core = metric in ("cosine", "precomputed")
+    assert np.allclose(one.minimum_spanning_tree_[:, 2] / alpha, ours.minimum_spanning_tree_[:, 2], rtol=1e-15,
+                       atol=0) == divides_core
+    np.testing.assert_array_equal(one.core_distances_, ours.core_distances_)
+
+
 def test_precomputed_matrix_is_the_metric_it_holds():
     X = blobs(300, 4, 3, seed=6)
     D = pairwise(X, metric="manhattan")

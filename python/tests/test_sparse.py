@@ -133,6 +133,20 @@ def test_a_nearest_neighbour_graph_gives_scikit_learns_clusters_where_no_weights
     assert compared >= 10, f"only {compared} tie-free fits compared"
 
 
+@pytest.mark.parametrize("alpha", [0.5, 3.0])
+def test_alpha_divides_the_graphs_whole_mutual_reachability_as_scikit_learn(alpha):
+    # scikit-learn divides the sparse matrix by alpha before it takes the core distances from it
+    skc = pytest.importorskip("sklearn.cluster")
+    X = blobs(400, 3, 3, seed=140)
+    G = knn_graph(X, 10)
+    params = dict(metric="precomputed", min_cluster_size=8, min_samples=4, alpha=alpha)
+    ours = sylva.HDBSCAN(**params).fit(G)
+    theirs = skc.HDBSCAN(copy=True, **params).fit(G)
+    np.testing.assert_array_equal(np.sort(ours.minimum_spanning_tree_[:, 2]),
+                                  np.sort(theirs._single_linkage_tree_["value"]))
+    assert same_partition(ours.labels_, theirs.labels_)
+
+
 def test_what_a_graph_cannot_be_fitted_with_is_named():
     X = blobs(100, 2, 2, seed=4)
     G = knn_graph(X, 6)

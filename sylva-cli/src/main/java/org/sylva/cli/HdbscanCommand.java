@@ -123,7 +123,9 @@ final class HdbscanCommand implements Callable<Integer> {
         m.option(double.class, v -> alpha = v, "--alpha")
                 .paramLabel("A")
                 .defaultValue("1.0")
-                .description("Distance scaling in max(core_a, core_b, d/alpha) (default ${DEFAULT-VALUE}).");
+                .description("Distance scaling in max(core_a, core_b, d/alpha) (default ${DEFAULT-VALUE}); for cosine "
+                        + "and precomputed max(core_a, core_b, d)/alpha, as scikit-learn's default (brute) path for "
+                        + "them.");
         m.option(SelectionMethod.class, v -> method = v, "--method")
                 .paramLabel("eom|leaf")
                 .defaultValue("eom")

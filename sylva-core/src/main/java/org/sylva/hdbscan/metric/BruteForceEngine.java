@@ -25,7 +25,8 @@ import org.sylva.progress.ProgressListener;
  * The exact engine for cosine, a precomputed matrix, and manhattan, chebyshev and minkowski in more dimensions
  * than {@link KdTreeEngine} takes: brute force, O(n^2) distances, no index. Core distances: for each point, the {@code minSamples}-th smallest of
  * its n distances (itself first, at 0), in parallel over fixed chunks of points. Spanning tree: Prim's
- * algorithm on the implicit mutual-reachability graph {@code max(core_a, core_b, dist / alpha)} (the distances
+ * algorithm on the implicit mutual-reachability graph {@code max(core_a, core_b, dist / alpha)} (for cosine and a
+ * precomputed matrix {@code core / alpha} in place of each core: {@link Metric#alphaDividesCoreDistances}; the distances
  * from a point that joins computed when it joins, or a little ahead of it), choosing the next point by the tie order
  * {@link EdgeOrder}; under that total order the minimum spanning tree is unique, so the tree is the one any
  * exact engine returns, whatever the thread count (each round's update is split in fixed chunks whose
@@ -118,7 +119,7 @@ public final class BruteForceEngine implements HdbscanEngine {
         double[] core = coreDistances(dist, minSamples, work, execution, k);
         long t1 = System.nanoTime();
         times.put("core distances", (t1 - t0) / 1e9);
-        SpanningTree tree = prim(dist, core, alpha, work, execution, k);
+        SpanningTree tree = prim(dist, metric.reachabilityCores(core, alpha), alpha, work, execution, k);
         times.put("spanning tree", (System.nanoTime() - t1) / 1e9);
         return new MutualReachabilityMst(core, tree, times);
     }

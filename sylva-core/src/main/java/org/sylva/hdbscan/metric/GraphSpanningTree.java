@@ -18,7 +18,10 @@ import org.sylva.progress.ProgressListener;
  * scikit-learn's semantics for one: a point's core distance is the {@code minSamples}-th smallest distance
  * stored in its row (a stored diagonal 0 counting as the point itself; a row storing fewer is refused, as
  * scikit-learn refuses it), each stored pair {@code (i, j)} is an edge of mutual-reachability weight
- * {@code max(core_i, core_j, D_ij / alpha)}, and the graph must be connected (a graph in several pieces is
+ * {@code max(core_i, core_j, D_ij) * (1 / alpha)} (scikit-learn divides the whole matrix by alpha first, as
+ * {@link Metric#alphaDividesCoreDistances} says, and scipy divides a sparse matrix by a number as a product with
+ * its reciprocal: a dense matrix's weights can differ from these in the last bit unless 1 / alpha is exact), and
+ * the graph must be connected (a graph in several pieces is
  * refused, naming how many). The spanning tree is Kruskal's: the edges sorted by {@link EdgeOrder} (a stable
  * radix sort of the weights' bits, carrying the ends, over the edges listed by lower then higher endpoint),
  * each joined when its
@@ -66,7 +69,14 @@ public final class GraphSpanningTree {
         execution.progress().progress(CoreDistances.STAGE, 1, 1);
         long t1 = System.nanoTime();
         times.put("core distances", (t1 - t0) / 1e9);
-        SpanningTree tree = kruskal(graph, core, alpha, execution);
+        // scikit-learn divides the whole sparse matrix by alpha first, which scipy computes as a product with 1 / alpha
+        double scale = 1.0 / alpha;
+        double[] reach = core;
+        if (alpha != 1.0) {
+            reach = new double[core.length];
+            for (int i = 0; i < core.length; i++) reach[i] = core[i] * scale;
+        }
+        SpanningTree tree = kruskal(graph, reach, scale, execution);
         times.put("spanning tree", (System.nanoTime() - t1) / 1e9);
         return new MutualReachabilityMst(core, tree, times);
     }
@@ -128,8 +138,11 @@ public final class GraphSpanningTree {
         return a[r];
     }
 
-    /** Kruskal over the stored pairs under {@link EdgeOrder}; refuses a graph in several pieces. */
-    static SpanningTree kruskal(DistanceGraph g, double[] core, double alpha, Execution ex) {
+    /**
+     * Kruskal over the stored pairs under {@link EdgeOrder}, each distance multiplied by {@code scale} (the
+     * {@code core} given already are); refuses a graph in several pieces.
+     */
+    static SpanningTree kruskal(DistanceGraph g, double[] core, double scale, Execution ex) {
         int n = g.size();
         ProgressListener progress = ex.progress();
         // the edges (i, j), i < j, listed by i then j: the order of equal weights under EdgeOrder
@@ -138,7 +151,7 @@ public final class GraphSpanningTree {
             for (int e = g.rowStart(i), end = e + g.rowLength(i); e < end; e++) if (g.column(e) > i) edges++;
         }
         long[] key = new long[edges], ends = new long[edges];
-        boolean divide = alpha != 1.0;
+        boolean scaled = scale != 1.0;
         int c = 0;
         for (int i = 0; i < n; i++) {
             if ((i & (CHECK_EVERY - 1)) == 0) stopIfAsked(ex);
@@ -146,7 +159,7 @@ public final class GraphSpanningTree {
                 int j = g.column(e);
                 if (j <= i) continue;
                 double d = g.distance(e);
-                if (divide) d /= alpha;
+                if (scaled) d *= scale;
                 // weights are >= 0 and never -0.0: their bits order as the values do
                 key[c] = Double.doubleToRawLongBits(Math.max(Math.max(core[i], core[j]), d));
                 ends[c] = EdgeOrder.endpoints(i, j);

@@ -145,6 +145,30 @@ public final class Metric {
         return kind == Kind.PRECOMPUTED;
     }
 
+    /**
+     * Whether {@code alpha} divides the core distances as well as the distance, for cosine and precomputed: the
+     * metrics scikit-learn's default algorithm fits on its brute path, which divides the whole distance matrix by
+     * alpha before it takes core distances from it (the mutual reachability {@code max(core_a, core_b, d) / alpha},
+     * each term rounded on its own, which is the same float64 because division rounds monotonically), as the
+     * {@code hdbscan} package's generic path does. The other metrics take scikit-learn's k-d tree path, which
+     * divides the distance only: {@code max(core_a, core_b, d / alpha)}. The core distances a fit reports are the
+     * metric's either way.
+     */
+    public boolean alphaDividesCoreDistances() {
+        return kind == Kind.COSINE || kind == Kind.PRECOMPUTED;
+    }
+
+    /**
+     * The core distances the mutual reachability takes under {@code alpha} ({@link #alphaDividesCoreDistances}):
+     * {@code core} itself, or a copy with each divided by {@code alpha}.
+     */
+    public double[] reachabilityCores(double[] core, double alpha) {
+        if (alpha == 1.0 || !alphaDividesCoreDistances()) return core;
+        double[] divided = new double[core.length];
+        for (int i = 0; i < core.length; i++) divided[i] = core[i] / alpha;
+        return divided;
+    }
+
     /** scikit-learn's {@code metric_params} of this metric: {@code {"p": 3.0}} for minkowski, else empty. */
     public Map<String, Object> params() {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.sylva.data.InvalidInputException;
@@ -73,6 +74,38 @@ class BruteForceEngineTest {
         assertEquals(want.tree(), got.tree());
     }
 
+    /**
+     * Cosine and a precomputed matrix, as scikit-learn's brute path: alpha divides the whole mutual reachability,
+     * so the tree at alpha is alpha 1's with each weight divided, bitwise (no two weights of these sets become equal
+     * when divided). The other metrics divide the distance only, as scikit-learn's k-d tree path: not that tree.
+     * The core distances are the metric's either way.
+     */
+    @Test
+    void alphaDividesTheWholeReachabilityForCosineAndAPrecomputedMatrixOnly() {
+        int n = 400, d = 5;
+        double[] x = gaussian(n, d, 12);
+        PairDistances manhattan = Metric.manhattan().pairs(x, n, d);
+        double[] matrix = new double[n * n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) matrix[i * n + j] = manhattan.between(i, j);
+        }
+        for (Metric m : new Metric[] {Metric.cosine(), Metric.precomputed(), Metric.euclidean(), Metric.manhattan()}) {
+            FittedPoints p = m.isPrecomputed() ? new FittedPoints(matrix, n, n) : new FittedPoints(x, n, d);
+            for (double alpha : new double[] {0.7, 2.5}) {
+                MutualReachabilityMst one = new BruteForceEngine(m).spanningTree(p, 4, 1.0, threads(2));
+                MutualReachabilityMst scaled = new BruteForceEngine(m).spanningTree(p, 4, alpha, threads(2));
+                assertArrayEquals(one.coreDistances(), scaled.coreDistances(), m.name());
+                double[] divided = one.tree().weightArray();
+                for (int i = 0; i < divided.length; i++) divided[i] /= alpha;
+                SpanningTree want = SpanningTree.of(n, one.tree().fromArray(), one.tree().toArray(), divided);
+                assertEquals(m.alphaDividesCoreDistances(), want.equals(scaled.tree()), m.name() + ", alpha " + alpha);
+            }
+        }
+        assertEquals(List.of(true, true, false, false, false, false), java.util.stream.Stream.of(Metric.cosine(),
+                Metric.precomputed(), Metric.euclidean(), Metric.manhattan(), Metric.chebyshev(), Metric.minkowski(3))
+                .map(Metric::alphaDividesCoreDistances).toList());
+    }
+
     @Test
     void everyMetricGivesTheSameBytesOnOneThreadOrMany() {
         double[] x = grid(2500, 4, 4);
@@ -88,7 +121,8 @@ class BruteForceEngineTest {
     /**
      * Each metric the kernels compute gives, on the scalar and the vector kernel and on one thread or two,
      * bitwise what the one-pair-at-a-time path gives on the matrix of the same distances (a precomputed fit):
-     * grids full of ties and repeated rows, enough points for parallel Prim rounds, alpha 1 and 0.7.
+     * grids full of ties and repeated rows, enough points for parallel Prim rounds, alpha 1 (and 0.7 for cosine,
+     * which divides the core distances by alpha as the matrix does; the others' alpha: {@link KdTreeEngineTest}).
      */
     @Test
     void theKernelsGiveThePairPathsCoreDistancesAndTree() {
@@ -102,7 +136,8 @@ class BruteForceEngineTest {
                     for (int j = 0; j < n; j++) matrix[i * n + j] = dist.between(i, j);
                 }
                 for (int ms : new int[] {1, 7}) {
-                    double alpha = ms == 7 ? 0.7 : 1.0;
+                    // the precomputed reference divides the core distances by alpha as cosine does, the others not
+                    double alpha = ms == 7 && m.alphaDividesCoreDistances() ? 0.7 : 1.0;
                     MutualReachabilityMst want = new BruteForceEngine(Metric.precomputed())
                             .spanningTree(new FittedPoints(matrix, n, n), ms, alpha, threads(1));
                     for (org.sylva.kernels.MetricKernel k : new org.sylva.kernels.MetricKernel[] {
