@@ -32,6 +32,10 @@ PROTOCOL = 2
 CANCEL_WAIT_SECONDS = 10.0
 #: How long closing waits for the engine to exit by itself.
 CLOSE_WAIT_SECONDS = 3.0
+#: How long a new engine may take to say hello (a checkout's ./sylva builds the project on first use).
+START_WAIT_SECONDS = 600.0
+#: How long the interpreter's exit waits for a request still running in a daemon thread before it kills the engine.
+EXIT_WAIT_SECONDS = 1.0
 #: Lines of the engine's stderr kept for error messages.
 STDERR_LINES = 40
 #: Bytes each pipe to and from the engine is asked to hold (Linux; elsewhere, or refused, the default stays).
@@ -111,11 +115,19 @@ class Engine:
                                          daemon=True)
         self._drainer.start()
         try:
+            if not self._wait_readable(proc, START_WAIT_SECONDS):
+                raise TimeoutError(f"no hello within {START_WAIT_SECONDS:.0f} s")
             hello = _protocol.read(proc.stdout)
         except BaseException as e:
+            try:   # an engine whose output ended is exiting: its status tells why (a launcher's own error)
+                code = proc.wait(timeout=1.0) if isinstance(e, EOFError) else proc.poll()
+            except subprocess.TimeoutExpired:
+                code = None
             self._discard()
             if isinstance(e, (EOFError, OSError, _protocol.ProtocolError, ValueError)):
-                raise EngineError(f"the engine did not start ({' '.join(command)}): {e}{self._tail()}") from None
+                status = f", exit status {code}" if code is not None else ""
+                raise EngineError(f"the engine did not start ({' '.join(command)}{status}): {e}{self._tail()}") \
+                    from None
             raise
         if hello.kind != "hello" or hello.params.get("protocol") != PROTOCOL:
             self._discard()
@@ -170,6 +182,22 @@ class Engine:
             except (OSError, subprocess.TimeoutExpired):
                 pass
             self._discard()
+
+    def close_at_exit(self) -> None:
+        """:meth:`close` at the interpreter's exit, which a request still running in a daemon thread (the only kind
+        left then) does not hold up: after :data:`EXIT_WAIT_SECONDS` the engine is killed, ending that request."""
+        if self._lock.acquire(timeout=EXIT_WAIT_SECONDS):
+            try:
+                self.close()
+            finally:
+                self._lock.release()
+            return
+        proc = self._proc
+        if proc is not None and self._pid == os.getpid() and proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                proc.kill()
 
     # -- requests ---------------------------------------------------------------------------------
 
@@ -338,5 +366,5 @@ def get_engine() -> Engine:
     with _engine_lock:
         if _engine is None:
             _engine = Engine()
-            atexit.register(_engine.close)
+            atexit.register(_engine.close_at_exit)
         return _engine

@@ -24,6 +24,8 @@ _BACKENDS = ("auto", "scalar", "simd", "opencl", "cuda")
 
 #: The engine's counts are Java ints; no input holds more points (or a larger weight sum) than this.
 _ENGINE_INT_MAX = 2**31 - 1
+#: The most threads the engine runs (a Java fork-join pool's limit), for ``n_jobs``.
+MAX_THREADS = 32767
 
 
 def _engine_int(v) -> int:
@@ -294,6 +296,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         if not (_integer(self.n_jobs) and self.n_jobs != 0):   # set after the fit, before a prediction
             raise InvalidParameterError(f"The 'n_jobs' parameter of HDBSCAN must be a non-zero int or None. Got "
                                         f"{self.n_jobs!r} instead.")
+        if self.n_jobs > MAX_THREADS:
+            raise InvalidParameterError(f"The 'n_jobs' parameter of HDBSCAN must be at most {MAX_THREADS} (the most "
+                                        f"threads the engine runs). Got {self.n_jobs!r} instead.")
         if self.n_jobs > 0:
             return int(self.n_jobs)
         cores = get_engine().hello.get("threads", 1)

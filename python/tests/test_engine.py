@@ -288,3 +288,55 @@ def test_a_fork_while_another_thread_holds_the_engine_leaves_the_child_free_and_
 def _fit_in_child():
     labels = sylva.HDBSCAN().fit_predict(small())
     return os.getpid(), sylva.engine().pid, len(labels)
+
+
+def test_the_interpreters_exit_does_not_wait_for_a_fit_in_a_daemon_thread(tmp_path):
+    # a fit of many seconds in a daemon thread; the main thread ends: the exit kills the engine instead of waiting
+    script = tmp_path / "exit.py"
+    script.write_text(
+        "import threading, time, numpy as np, sylva\n"
+        f"x = np.random.default_rng(5).random(({SLOW_N}, 61), dtype=np.float32)\n"
+        "e = sylva.engine()\n"
+        "e.hello\n"
+        "threading.Thread(target=lambda: sylva.HDBSCAN().fit(x), daemon=True).start()\n"
+        "time.sleep(2)\n"
+        "print(e.pid, flush=True)\n")
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    took = time.monotonic() - t0
+    assert p.returncode == 0, p.stderr
+    engine_pid = int(p.stdout.split()[0])
+    assert took < 20, f"the exit took {took:.1f} s"
+    for _ in range(50):   # the engine is gone: killed (a zombie where no init reaps it) or reaped
+        try:
+            with open(f"/proc/{engine_pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break
+        except (FileNotFoundError, ProcessLookupError):
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"the engine {engine_pid} still runs after the interpreter's exit")
+
+
+def test_an_engine_that_never_says_hello_is_an_error_after_the_wait(tmp_path, monkeypatch):
+    silent = tmp_path / "silent"
+    silent.write_text("#!/bin/sh\nexec sleep 60\n")
+    silent.chmod(0o755)
+    monkeypatch.setattr(sylva._engine, "START_WAIT_SECONDS", 1.0)
+    e = sylva._engine.Engine(command=[str(silent)])
+    t0 = time.monotonic()
+    with pytest.raises(sylva.EngineError, match="no hello within 1 s"):
+        e.hello
+    assert time.monotonic() - t0 < 10
+    assert e.pid is None
+
+
+def test_an_engine_that_exits_at_once_is_an_error_naming_its_exit_status(tmp_path):
+    broken = tmp_path / "broken"
+    broken.write_text("#!/bin/sh\necho 'no java here' >&2\nexit 7\n")
+    broken.chmod(0o755)
+    e = sylva._engine.Engine(command=[str(broken)], echo_stderr=False)
+    with pytest.raises(sylva.EngineError, match=r"(?s)exit status 7\): .*no java here"):
+        e.hello

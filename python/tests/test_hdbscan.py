@@ -160,6 +160,8 @@ def test_parameters_round_trip_and_clone():
     ({"store_centers": "mean"}, "store_centers"),
     ({"backend": "gpu"}, "backend"),
     ({"backend": None}, "backend"),
+    ({"n_jobs": 32768}, "n_jobs"),
+    ({"n_jobs": 2**40}, "n_jobs"),
 ])
 def test_bad_parameters_are_value_errors_naming_them(kw, part):
     with pytest.raises(ValueError, match=part):
