@@ -274,9 +274,27 @@ final class ModelFile {
         InputStream open() throws IOException;
     }
 
+    /**
+     * A model from a file. A regular file is read twice (checksum pass, then parse pass) without holding its bytes; a
+     * pipe, FIFO or process substitution ({@code <(...)}), which can be read once and reports no size, is read into
+     * memory first.
+     */
     static HdbscanModel read(Path file) throws IOException {
         String name = file.toString();
         if (Files.isDirectory(file)) throw refuse(name, "is a directory, not a model file");
+        if (name.equals("-") && !Files.exists(file)) {
+            throw refuse(name, "a model is read from a file, not from standard input (new points may come from '-')");
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            byte[] bytes;
+            try (InputStream in = Files.newInputStream(file)) {
+                bytes = in.readAllBytes();
+            } catch (OutOfMemoryError e) {
+                throw refuse(name, "the stream holds more bytes than the Java heap or an array can take (maximum heap "
+                        + Runtime.getRuntime().maxMemory() + " bytes); save the model to a file");
+            }
+            return read(name, bytes);
+        }
         return read(name, Files.size(file), () -> Files.newInputStream(file));
     }
 

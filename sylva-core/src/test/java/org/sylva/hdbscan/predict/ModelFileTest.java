@@ -246,6 +246,38 @@ class ModelFileTest {
         assertMentions(e.getMessage(), "kept bytes", "checksum");
     }
 
+    /** A FIFO (as a shell's {@code <(cat m.model)} gives) is read once: its model, or what is wrong with its bytes. */
+    @Test
+    void aModelFromAPipeIsReadOnce() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(new ProcessBuilder("mkfifo", "--version").start().waitFor() == 0,
+                "no mkfifo here");
+        HdbscanModel m = model(true);
+        byte[] good = Files.readAllBytes(saved(m));
+        for (int len : new int[] {good.length, good.length / 2}) {
+            Path fifo = dir.resolve("pipe" + len);
+            assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+            Thread writer = Thread.ofVirtual().start(() -> {
+                try {
+                    Files.write(fifo, Arrays.copyOf(good, len));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            if (len == good.length) {
+                HdbscanModel back = HdbscanModel.load(fifo);
+                assertArrayEquals(m.labels(), back.labels());
+                assertEquals(m.condensedTree(), back.condensedTree());
+            } else {
+                InvalidInputException e = assertThrows(InvalidInputException.class, () -> HdbscanModel.load(fifo));
+                assertMentions(e.getMessage(), "truncated: " + len + " bytes, the header says " + good.length);
+            }
+            writer.join();
+        }
+        InvalidInputException dash = assertThrows(InvalidInputException.class, () -> HdbscanModel.load(Path.of("-")));
+        assertEquals("model file -: a model is read from a file, not from standard input (new points may come from "
+                + "'-')", dash.getMessage());
+    }
+
     @Test
     void truncatedFilesAreRefused() throws IOException {
         byte[] good = Files.readAllBytes(saved(model(false)));
