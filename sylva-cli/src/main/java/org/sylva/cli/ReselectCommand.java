@@ -47,8 +47,8 @@ final class ReselectCommand implements Callable<Integer> {
                         + "--min-cluster-size (which condenses the tree again). Options not given keep the model's "
                         + "values; min_samples and alpha define the spanning tree and cannot change (fit again for "
                         + "those). Writes into --out labels, probabilities, outlier_scores, condensed_tree and "
-                        + "persistence (and, for the model of a weighted fit, fitted_rows: the row of each point the "
-                        + "condensed tree numbers), the same as sylva hdbscan writes for a fit with these parameters; "
+                        + "persistence (and, for the model of a weighted fit or of one that left non-finite rows out, "
+                        + "fitted_rows: the row of each point the condensed tree numbers), the same as sylva hdbscan writes for a fit with these parameters; "
                         + "--save-model also saves the reselected model. Needs a model of format version 2 to 5 (a "
                         + "version 1 model, without the spanning tree, is refused); a --pca model stays one.")
                 .footer("",
@@ -123,7 +123,8 @@ final class ReselectCommand implements Callable<Integer> {
                     0, 1, 3)); // parent, child, lambda, size
             double[] pers = re.clusterPersistence();
             written.add(format.stage(g, out, "persistence", NpyArray.ofFloat64(pers, pers.length)));
-            if (m.weighted()) {   // the condensed tree numbers every copy a weight stands for
+            // the condensed tree numbers every copy a weight stands for, or the rows a fit did not leave out
+            if (m.weighted() || m.fittedSize() != m.size()) {
                 int[] rows = pointRows(m.sampleWeights(), re.condensedTree().points());
                 written.add(format.stage(g, out, HdbscanOutputs.FITTED_ROWS, NpyArray.ofInt32(rows, rows.length)));
             }

@@ -73,6 +73,28 @@ class CutReselectCommandTest {
         }
     }
 
+    /** A model that left non-finite rows out: its condensed tree numbers the finite rows, fitted_rows maps them. */
+    @Test
+    void reselectOfAModelWithRowsLeftOutWritesFittedRowsAsAFit(@TempDir Path tmp) throws IOException {
+        float[] x = clips.coordinates().clone();
+        int d = clips.dimensions();
+        x[3 * d + 2] = Float.NaN;
+        x[77 * d] = Float.POSITIVE_INFINITY;
+        Path holes = tmp.resolve("holes.npy");
+        Npy.writeFloat32(holes, x, clips.size(), d);
+        Path m = tmp.resolve("holes.model");
+        Cli.run("hdbscan", holes.toString(), "--min-cluster-size", "10", "--min-samples", "8", "--non-finite", "sklearn",
+                "--out", tmp.resolve("fit").toString(), "--save-model", m.toString(), "-q").assertOk();
+        Cli.run("hdbscan", holes.toString(), "--min-cluster-size", "10", "--min-samples", "8", "--non-finite", "sklearn",
+                "--method", "leaf", "--out", tmp.resolve("leaf").toString(), "-q").assertOk();
+        Path re = tmp.resolve("re");
+        Cli.run("reselect", m.toString(), "--method", "leaf", "--out", re.toString(), "-q").assertOk();
+        for (String f : List.of("labels.npy", "condensed_tree.npy", "fitted_rows.npy")) {
+            assertArrayEquals(Files.readAllBytes(tmp.resolve("leaf").resolve(f)), Files.readAllBytes(re.resolve(f)), f);
+        }
+        assertEquals(clips.size() - 2, Npy.read(re.resolve("fitted_rows.npy")).size());
+    }
+
     @Test
     void cutWritesTheLibrarysCut(@TempDir Path tmp) throws IOException {
         HdbscanModel m = HdbscanModel.load(model);
