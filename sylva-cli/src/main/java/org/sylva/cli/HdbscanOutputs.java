@@ -301,19 +301,23 @@ final class HdbscanOutputs {
             s.append(String.format(Locale.ROOT, ", %s %.3f s", e.getKey(), e.getValue()));
         }
         s.append(String.format(Locale.ROOT, " (fit %.3f s)", r.timings().total()));
-        if (!written.isEmpty()) {
-            // the count is of the folder's files; a report or model elsewhere is named on its own
-            Path folder = written.get(0).toAbsolutePath().getParent();
-            List<String> elsewhere = new ArrayList<>();
-            int inFolder = 0;
-            for (Path p : written) {
-                if (p.toAbsolutePath().getParent().equals(folder)) inFolder++;
-                else elsewhere.add(p.toString());
-            }
-            s.append(String.format(Locale.ROOT, "%nwrote %s to %s", HdbscanOutputs.files(inFolder), folder));
-            if (!elsewhere.isEmpty()) s.append(", and ").append(String.join(", ", elsewhere));
-        }
+        if (!written.isEmpty()) s.append(String.format(Locale.ROOT, "%n")).append(wrote(written));
         return s.toString();
+    }
+
+    /**
+     * "wrote 8 files to DIR", the folder of the first file, counting the files there; a report or model elsewhere is
+     * named on its own (", and m.model").
+     */
+    static String wrote(List<Path> written) {
+        Path folder = written.get(0).toAbsolutePath().getParent();
+        List<String> elsewhere = new ArrayList<>();
+        int inFolder = 0;
+        for (Path p : written) {
+            if (p.toAbsolutePath().getParent().equals(folder)) inFolder++;
+            else elsewhere.add(p.toString());
+        }
+        return "wrote " + files(inFolder) + " to " + folder + (elsewhere.isEmpty() ? "" : ", and " + String.join(", ", elsewhere));
     }
 
     /** The {@code --json} line; {@code pca} is null without {@code --pca} (then {@code "pca": null}). */

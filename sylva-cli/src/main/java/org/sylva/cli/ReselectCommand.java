@@ -155,10 +155,9 @@ final class ReselectCommand implements Callable<Integer> {
                 other.allowSingleCluster(), m.weighted(), re.clusterCount());
         if (noCluster != null) err.println(noCluster);
         if (!run.quiet) {
-            err.println(String.format(Locale.ROOT, "%d rows reselected (%s, min cluster size %d): %s, %d noise"
-                    + "%nwrote %s to %s", labels.length, other.method().name().toLowerCase(Locale.ROOT),
-                    other.minClusterSize(), HdbscanOutputs.clusters(re.clusterCount()), noise, HdbscanOutputs.files(written.size()),
-                    written.get(0).toAbsolutePath().getParent()));
+            err.println(String.format(Locale.ROOT, "%d rows reselected (%s, min cluster size %d): %s, %d noise%n%s",
+                    labels.length, other.method().name().toLowerCase(Locale.ROOT), other.minClusterSize(),
+                    HdbscanOutputs.clusters(re.clusterCount()), noise, HdbscanOutputs.wrote(written)));
         }
         return 0;
     }

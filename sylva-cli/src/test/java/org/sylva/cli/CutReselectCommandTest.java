@@ -55,7 +55,10 @@ class CutReselectCommandTest {
             List<String> args = new ArrayList<>(List.of("reselect", model.toString(), "--out", re.toString(),
                     "--save-model", saved.toString()));
             args.addAll(List.of(o));
-            Cli.run(args.toArray(String[]::new)).assertOk();
+            Cli.Result done = Cli.run(args.toArray(String[]::new)).assertOk();
+            // the count is of --out's files; the model saved beside it is named on its own
+            assertTrue(done.err().contains("wrote " + ReselectCommand.OUTPUTS.size() + " files to " + re.toAbsolutePath()
+                    + ", and " + saved), done.err());
             List<String> fitArgs = new ArrayList<>(List.of("hdbscan", clipsNpy.toString(), "--min-samples", "8",
                     "--out", fit.toString(), "--threads", "2"));
             fitArgs.addAll(List.of(o));
