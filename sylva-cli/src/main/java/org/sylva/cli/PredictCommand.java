@@ -41,7 +41,11 @@ final class PredictCommand implements Callable<Integer> {
                         + "fitted points) and membership (one row per new point, one column per cluster: soft "
                         + "clustering); all of them or, on error or Ctrl-C, none.",
                         "The answers are those of the hdbscan package's approximate_predict, "
-                        + "approximate_predict_scores and membership_vector, exact and deterministic. New points are "
+                        + "approximate_predict_scores and membership_vector, exact and deterministic, but for the "
+                        + "clusters: the package's prediction selects clusters again, and differs from its own fit "
+                        + "where it picks others; Sylva labels by the fit's clusters (README, 'Predict and soft "
+                        + "clustering'). For a model of --min-samples 1, where the package has no answer, a new point's "
+                        + "core distance is its nearest fitted point's distance. New points are "
                         + "read as for sylva hdbscan (a float64 or 32- or 64-bit integer .npy exactly as float64, others as "
                         + "float32).")
                 .footer("",
