@@ -1,6 +1,7 @@
 """Turning what a caller passes into what the engine takes, and results back into what the caller uses."""
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 
@@ -50,6 +51,16 @@ def fit_dtype(X: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(X, dtype="<f8")
 
 
+def _caller_outside_package() -> int:
+    """The ``stacklevel`` of the first caller outside this package, for a warning raised by the function that calls
+    this one: however deep inside the package the warning starts, it names the user's line."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == package:
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def balltree_points(x) -> np.ndarray:
     """Ball-tree points as C-contiguous float32 (the tree is float32, as Erwin's inputs are); a warning when
     rounding to float32 changes a value, as ``sylva balltree`` warns for a float64 file."""
@@ -67,7 +78,8 @@ def balltree_points(x) -> np.ndarray:
             raise ValueError(f"point {row}, coordinate {col} is {float(a[row, col])!r}, beyond float32's range "
                              f"(+-{float(np.finfo(np.float32).max)!r}), in which the ball tree works; rescale the points")
     if a.dtype != np.float32 and not np.array_equal(out, a, equal_nan=a.dtype.kind == "f"):
-        warnings.warn(f"points: {a.dtype} values were rounded to float32, the ball tree's type", stacklevel=3)
+        warnings.warn(f"points: {a.dtype} values were rounded to float32, the ball tree's type",
+                      stacklevel=_caller_outside_package())
     return out
 
 

@@ -286,6 +286,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         # parameters that are each valid but not together: checked after each alone, as scikit-learn orders them
         if self.metric == "precomputed" and self.store_centers is not None:
             raise ValueError("Cannot store centers when using a precomputed distance matrix.")
+        # as scikit-learn: a tree algorithm named outright needs a metric that tree takes (neither takes these two)
+        if self.algorithm in ("kd_tree", "ball_tree") and _METRICS[self.metric] in ("cosine", "precomputed"):
+            tree = "KDTree" if self.algorithm == "kd_tree" else "BallTree"
+            raise ValueError(f"{self.metric} is not a valid metric for a {tree}-based algorithm. Please select a "
+                             "different metric.")
         if self.prediction_data and self.metric == "precomputed":
             bad("prediction_data", "False for a precomputed distance matrix (prediction measures new points "
                 "against the fitted points' coordinates)")
@@ -505,5 +510,6 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.input_tags.allow_nan = self.metric != "precomputed"   # a distance matrix must be finite
+        tags.input_tags.positive_only = self.metric == "precomputed"   # and its distances >= 0
         tags.non_deterministic = False
         return tags

@@ -94,6 +94,17 @@ def test_float64_points_are_rounded_to_float32_with_a_warning():
         sylva.build_balltree(exact + 1e-12, None)
 
 
+def test_the_rounding_warning_names_the_callers_line():
+    x = cloud(100, 3, 2).astype(np.float64) + 1e-12
+    for call in (lambda: sylva.build_balltree(x, None), lambda: sylva.partition_balltree(x, None, 2),
+                 lambda: sylva.build_balltree_with_rotations(x, None, [2], [8, 8])):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        assert caught and {Path(w.filename).name for w in caught} == {Path(__file__).name}, \
+            [(w.filename, w.lineno) for w in caught]
+
+
 @pytest.mark.parametrize("points, batch, part", [
     (np.zeros((4, 2, 1), np.float32), None, "2-D"),
     (np.zeros((4, 2), np.float32), np.array([0, 1, 0, 1]), "batch"),

@@ -88,6 +88,17 @@ def test_bad_metric_settings_are_refused(kwargs, word):
         sylva.HDBSCAN(**kwargs).fit(blobs(50, 2, 2, seed=8))
 
 
+@pytest.mark.parametrize("metric", ["cosine", "precomputed"])
+@pytest.mark.parametrize("algorithm, tree", [("kd_tree", "KDTree"), ("ball_tree", "BallTree")])
+def test_a_tree_algorithm_with_a_metric_its_tree_does_not_take_is_refused_as_scikit_learn_refuses_it(metric, algorithm,
+                                                                                                  tree):
+    X = blobs(50, 2, 2, seed=8)
+    with pytest.raises(ValueError, match=f"^{metric} is not a valid metric for a {tree}-based algorithm. Please select "
+                       "a different metric.$"):
+        sylva.HDBSCAN(metric=metric, algorithm=algorithm).fit(pairwise(X) if metric == "precomputed" else X)
+    assert sylva.HDBSCAN(metric="manhattan", algorithm=algorithm).fit(X).labels_.shape == (50,)
+
+
 def test_empty_metric_params_are_no_parameters():
     X = blobs(50, 2, 2, seed=8)
     assert np.array_equal(sylva.HDBSCAN(metric="manhattan", metric_params={}).fit(X).labels_,
