@@ -27,7 +27,8 @@ def build_balltree(points, batch_idx, *, threads=None, kernels=None):
 
     ``points``: ``(n, d)`` array or torch tensor, computed in float32 (float64 values are rounded, with a
     warning when that changes one); ``batch_idx``: one id per point, ``0, 0, ..., 1, 1, ...`` (starting
-    at 0, never decreasing, never skipping; any integer dtype, shape ``(n,)`` or ``(n, 1)``), or None for one batch. Returns ``tree_idx`` (int64: global
+    at 0, never decreasing, never skipping; any integer dtype, shape ``(n,)`` or ``(n, 1)``), or None for one
+    batch. Returns ``tree_idx`` (int64: global
     row indices in heap layout, each batch's ``2^(L+1)`` slots after the previous batch's) and
     ``tree_mask`` (bool: False = padding, a repeat of the slot before it), numpy arrays, or torch tensors
     on ``points``' device when ``points`` is a tensor. The same bytes as ``sylva balltree``'s

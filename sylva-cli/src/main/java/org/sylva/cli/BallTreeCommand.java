@@ -310,7 +310,8 @@ final class BallTreeCommand implements Callable<Integer> {
         NpyArray a = Npy.read(file, cancel);
         int[] shape = a.shape();
         if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
-            throw new InvalidInputException(file + ": batch ids must be a 1-D array (one id per point) or a column (n, 1); got shape "
+            throw new InvalidInputException(file + ": batch ids must be a 1-D array (one id per point) or a column (n, 1); "
+                    + "got shape "
                     + numpyShape(shape));
         }
         NpyDtype t = a.dtype();

@@ -317,7 +317,8 @@ final class HdbscanOutputs {
             if (p.toAbsolutePath().getParent().equals(folder)) inFolder++;
             else elsewhere.add(p.toString());
         }
-        return "wrote " + files(inFolder) + " to " + folder + (elsewhere.isEmpty() ? "" : ", and " + String.join(", ", elsewhere));
+        return "wrote " + files(inFolder) + " to " + folder
+                + (elsewhere.isEmpty() ? "" : ", and " + String.join(", ", elsewhere));
     }
 
     /** The {@code --json} line; {@code pca} is null without {@code --pca} (then {@code "pca": null}). */

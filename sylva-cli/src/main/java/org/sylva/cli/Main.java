@@ -248,7 +248,17 @@ public final class Main {
                 if (!t.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)(e[+-]?\\d+)?")) {
                     throw new CommandLine.TypeConversionException("'" + v + "' is not a number");
                 }
-                return Double.valueOf(t);
+                double d = Double.parseDouble(t);
+                // a decimal beyond float64's range would become an infinity, or a zero, that the user did not write
+                if (Double.isInfinite(d)) {
+                    throw new CommandLine.TypeConversionException("'" + v + "' is beyond float64's range (+-"
+                            + Double.MAX_VALUE + "); write inf for an infinite value");
+                }
+                if (d == 0 && t.split("e")[0].matches(".*[1-9].*")) {
+                    throw new CommandLine.TypeConversionException("'" + v + "' is closer to 0 than float64 holds ("
+                            + Double.MIN_VALUE + "); write 0 for zero");
+                }
+                return d;
             }
         }
     }
