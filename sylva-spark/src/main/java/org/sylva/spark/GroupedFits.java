@@ -9,6 +9,11 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.HdbscanResult;
@@ -36,6 +41,14 @@ final class GroupedFits {
         StructType schema = dataset.schema();
         StructType out = estimator.transformSchema(schema);
         int keyIndex = FeatureColumn.fieldIndex(schema, keyColumn);
+        String collation = collatedString(schema.fields()[keyIndex].dataType());
+        if (collation != null) {
+            // df.groupBy compares such strings under their collation ("ch" and "CH" are one group under
+            // UTF8_LCASE); here keys are compared as values, which would split that group
+            throw new InvalidInputException("fitGroups: key column '" + keyColumn + "' holds strings of collation "
+                    + collation + ", under which df.groupBy makes one group of different strings; give the key in "
+                    + "the binary collation (collate(key, 'UTF8_BINARY'), or lower(key) for UTF8_LCASE)");
+        }
         FeatureColumn fc = FeatureColumn.of(schema, estimator.getOrDefault(estimator.featuresCol()));
         FitSettings settings = estimator.settings();
         JavaRDD<Row> rows = dataset.toDF().javaRDD();
@@ -67,6 +80,26 @@ final class GroupedFits {
                 return new Tuple2<>(GroupKey.of(r.get(keyIndex)), new Tuple2<>(place(p, position++), r));
             }
         };
+    }
+
+    /**
+     * The collation of a string type whose equality is not byte equality, at the top of {@code t} or inside its
+     * arrays, maps and structs; null where every string compares by its bytes.
+     */
+    static String collatedString(DataType t) {
+        if (t instanceof StringType s) return s.supportsBinaryEquality() ? null : s.collationName();
+        if (t instanceof ArrayType a) return collatedString(a.elementType());
+        if (t instanceof MapType m) {
+            String k = collatedString(m.keyType());
+            return k != null ? k : collatedString(m.valueType());
+        }
+        if (t instanceof StructType s) {
+            for (StructField f : s.fields()) {
+                String c = collatedString(f.dataType());
+                if (c != null) return c;
+            }
+        }
+        return null;
     }
 
     static long place(int partition, long position) {

@@ -165,8 +165,11 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
     public SylvaHdbscanModel fit(Dataset<?> dataset, CancellationToken cancel) {
         transformSchema(dataset.schema());
         String col = getOrDefault(featuresCol);
-        // the name quoted: taken literally, dots included, as transformSchema and transform take it
-        Dataset<Row> points = dataset.toDF().select(org.apache.spark.sql.functions.col("`" + col.replace("`", "``") + "`"));
+        // Whole rows, as transform reads them, not the column alone: Spark would push that selection below a
+        // round-robin repartition (df.repartition(n)), whose local sort before dealing rows out (its
+        // sortBeforeRepartition) would then order the column's values alone, another order than the whole rows'.
+        // Read whole on every pass, each row takes the same place in each, and transform takes its own dataset.
+        Dataset<Row> points = dataset.toDF();
         FeatureColumn fc = FeatureColumn.of(points.schema(), col);
         SparkSession spark = dataset.sparkSession();
         // One job, under the fit's job tags and token like the fit's own jobs (SparkJobs): each row is read in

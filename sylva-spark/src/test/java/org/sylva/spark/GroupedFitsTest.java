@@ -13,6 +13,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
+import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.mst.OracleData;
@@ -106,6 +107,28 @@ class GroupedFitsTest {
             rows.add(RowFactory.create(i, keys.get(i), LocalSpark.seq(List.of(x[2 * i], x[2 * i + 1]))));
         }
         return LocalSpark.get().createDataFrame(LocalSpark.context().parallelize(rows, partitions), schema);
+    }
+
+    /** Strings of a collation whose equality is not byte equality: df.groupBy's groups are not values; refused. */
+    @Test
+    void aKeyOfCollatedStringsIsRefused() {
+        double[] x = twoBlobs(60);
+        List<Object> keys = new ArrayList<>();
+        for (int i = 0; i < 60; i++) keys.add(new String[] {"ch", "CH", "Ch"}[i % 3]);
+        Dataset<Row> plain = keyed(x, keys, DataTypes.StringType, 2);
+        assertEquals(3, new SylvaHdbscan().setMinClusterSize(5).fitGroups(plain, "key").select("key").distinct().count());
+        for (String expr : new String[] {"collate(key, 'UTF8_LCASE')", "array(collate(key, 'UNICODE_CI'))"}) {
+            Dataset<Row> df = plain.selectExpr("id", expr + " AS key", "features");
+            assertEquals(1, df.groupBy("key").count().count(), expr);
+            InvalidInputException e = assertThrows(InvalidInputException.class,
+                    () -> new SylvaHdbscan().setMinClusterSize(5).fitGroups(df, "key"));
+            assertTrue(e.getMessage().startsWith("fitGroups: key column 'key' holds strings of collation "
+                    + (expr.contains("LCASE") ? "UTF8_LCASE" : "UNICODE_CI") + ", under which df.groupBy makes one "
+                    + "group of different strings"), e.getMessage());
+        }
+        // the binary collation is taken, as plain strings are
+        Dataset<Row> binary = plain.selectExpr("id", "collate(key, 'UTF8_BINARY') AS key", "features");
+        assertEquals(3, new SylvaHdbscan().setMinClusterSize(5).fitGroups(binary, "key").select("key").distinct().count());
     }
 
     @Test

@@ -200,6 +200,33 @@ class SylvaHdbscanTest {
         assertTrue(taken.getMessage().contains("output column 'features' already exists"), taken.getMessage());
     }
 
+    /**
+     * A round-robin repartition (df.repartition(n), the way to more tasks) is read whole by every pass, so the fit is
+     * of the rows in df's own order and transform takes df: a fit of the features column alone was of another
+     * order (Spark sorts before dealing rows out, and sorted the column's values alone) and transform refused it.
+     */
+    @Test
+    void aRepartitionedDatasetIsFittedInItsOwnOrderAndTransformTakesIt() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
+        int n = x.rows(), d = x.cols();
+        Dataset<Row> df = LocalSpark.points(x.values(), n, d, 2).repartition(3);
+        SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(10).fit(df);
+        List<Row> rows = df.collectAsList();
+        double[] inOrder = new double[n * d];
+        for (int i = 0; i < n; i++) {
+            List<Object> f = rows.get(i).getList(1);
+            for (int j = 0; j < d; j++) inOrder[i * d + j] = (Double) f.get(j);
+        }
+        assertFalse(java.util.Arrays.equals(inOrder, x.values()), "the repartition moved rows");
+        HdbscanResult want = Hdbscan.builder().minClusterSize(10).threads(1).build()
+                .fit(inOrder, n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        assertArrayEquals(want.labels(), model.result().labels());
+        assertEquals(want.spanningTree(), model.result().spanningTree());
+        List<Row> out = model.transform(df).collectAsList();
+        assertEquals(n, out.size());
+        for (int i = 0; i < n; i++) assertEquals(want.labels()[i], out.get(i).getInt(2), "row " + i);
+    }
+
     @Test
     void transformRefusesAnotherDataset() {
         OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
