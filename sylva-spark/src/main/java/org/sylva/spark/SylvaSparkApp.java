@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,9 +31,10 @@ import org.sylva.progress.CancelledException;
  * another table (or {@code .npy}) to a saved model's clusters ({@link SylvaHdbscanModel#predict}) and writes them
  * with the same three columns. {@code balltree} appends {@code tree_idx}, {@code mask} (and {@code partition}) to a table of point
  * clouds. The output and the model directory must not exist yet; both are checked before any work (Spark's
- * committer publishes the output whole, with {@code _SUCCESS}; a model saved for an output that then fails to be
- * written is removed).
- * Bad input or parameters: a one-line error and exit status 2.
+ * committer publishes the output whole, with {@code _SUCCESS}; a run that fails removes what it wrote, the output
+ * directory and the model saved for it, so the same command runs again once its cause is fixed).
+ * Bad input or parameters: a one-line error naming the option or the input, and exit status 2 (the usage too where
+ * the command line itself is wrong: an unknown, repeated or missing option).
  *
  * <pre>{@code
  * spark-submit --class org.sylva.spark.SylvaSparkApp sylva-spark-0.1.0-all.jar \
@@ -76,7 +78,9 @@ public final class SylvaSparkApp {
 
     /** The exit status of help (0), a missing or an unknown command (2), or {@code null} for a command to run. */
     private static Integer withoutSpark(String[] args, PrintStream out, PrintStream err) {
-        if (args.length > 0 && Set.of("--help", "-h", "help").contains(args[0])) {
+        if (args.length > 0 && (Set.of("--help", "-h", "help").contains(args[0])
+                || Set.of("hdbscan", "predict", "balltree").contains(args[0])
+                        && Arrays.stream(args, 1, args.length).anyMatch(a -> a.equals("--help") || a.equals("-h")))) {
             out.println(USAGE);
             return 0;
         }
@@ -113,6 +117,9 @@ public final class SylvaSparkApp {
                 throw new InvalidInputException("--save-model saves the model of one fit; --group-by makes one fit per "
                         + "group");
             }
+            if (saveModel != null && samePath(spark, saveModel, output)) {
+                throw new PathRefused("--save-model and --output are the same path (" + output + "); give two");
+            }
             refuseExisting(spark, output, "--output");
             if (saveModel != null) refuseExisting(spark, saveModel, "--save-model");
             Dataset<Row> result = switch (args[0]) {
@@ -124,8 +131,12 @@ public final class SylvaSparkApp {
             };
             try {
                 result.write().parquet(output);
-            } catch (RuntimeException e) {
-                if (saveModel != null) removeQuietly(spark, saveModel);   // no model for an output never written
+            } catch (Exception e) {
+                // Spark's and Hadoop's exceptions are checked ones, thrown undeclared: every failure lands here. The
+                // output did not exist (refused above), so what is there now is this run's, and a rerun must not
+                // find it; no model either for an output never written.
+                removeQuietly(spark, output);
+                if (saveModel != null) removeQuietly(spark, saveModel);
                 throw e;
             }
             out.println("sylva-spark: wrote " + output + (saveModel != null ? " and the model " + saveModel : ""));
@@ -141,12 +152,20 @@ public final class SylvaSparkApp {
                 }
                 if (c instanceof InvalidInputException bad) {
                     err.println("sylva-spark: " + bad.getMessage());
-                    if (c == e && !(c instanceof PathRefused)) err.println(USAGE);
+                    if (c instanceof UsageError) err.println(USAGE);
                     return 2;
                 }
                 if (c == e && c instanceof IllegalArgumentException bad) {
-                    // Spark ML's parameter validators
-                    err.println("sylva-spark: " + bad.getMessage());
+                    // Spark ML's parameter validators, in the options' words where the parameter is an option's
+                    String option = optionRefusal(bad.getMessage());
+                    err.println("sylva-spark: " + (option != null ? option : bad.getMessage()));
+                    return 2;
+                }
+                if (c instanceof org.apache.hadoop.fs.ParentNotDirectoryException
+                        || c instanceof org.apache.hadoop.security.AccessControlException
+                        || c instanceof java.nio.file.AccessDeniedException) {
+                    // an output the file system refuses: the user's path, not a failure of Spark
+                    err.println("sylva-spark: " + String.valueOf(c.getMessage()).lines().findFirst().orElse("cannot write"));
                     return 2;
                 }
                 if (c instanceof org.apache.spark.sql.AnalysisException || isInputError(c)) {
@@ -175,6 +194,13 @@ public final class SylvaSparkApp {
     /** Refuses {@code path} (given as {@code option}) when it exists: nothing is overwritten. */
     private static void refuseExisting(SparkSession spark, String path, String option) throws IOException {
         if (exists(spark, path)) throw new PathRefused(option + " " + path + " already exists; give a new path");
+    }
+
+    /** Whether two paths name one place on their file system (qualified, as Spark writes them). */
+    private static boolean samePath(SparkSession spark, String a, String b) throws IOException {
+        org.apache.hadoop.fs.Path pa = new org.apache.hadoop.fs.Path(a), pb = new org.apache.hadoop.fs.Path(b);
+        var conf = spark.sparkContext().hadoopConfiguration();
+        return pa.getFileSystem(conf).makeQualified(pa).equals(pb.getFileSystem(conf).makeQualified(pb));
     }
 
     /** Whether {@code path} exists on its file system (local, HDFS, S3, as Spark's configuration reaches it). */
@@ -227,9 +253,6 @@ public final class SylvaSparkApp {
                 .setClusterSelectionMethod(o.getOrDefault("--cluster-selection-method", "eom"))
                 .setAllowSingleCluster(o.containsKey("--allow-single-cluster"))
                 .setNumSlices(intOption(o, "--slices", 0));
-        if (!Set.of("eom", "leaf").contains(o.getOrDefault("--cluster-selection-method", "eom"))) {
-            throw new InvalidInputException("--cluster-selection-method must be eom or leaf");
-        }
         Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, Path.of(input), features, intOption(o, "--slices", 0))
                 : spark.read().parquet(input);
         if (o.containsKey("--group-by")) return h.fitGroups(df, o.get("--group-by"));
@@ -266,21 +289,54 @@ public final class SylvaSparkApp {
         Map<String, String> o = new HashMap<>();
         for (int i = from; i < args.length; i++) {
             String a = args[i];
+            if (o.containsKey(a)) throw new UsageError(a + " is given twice");
             if (flags.contains(a)) {
                 o.put(a, "true");
             } else if (valued.contains(a)) {
-                if (i + 1 >= args.length) throw new InvalidInputException(a + " needs a value");
+                if (i + 1 >= args.length) throw new UsageError(a + " needs a value");
                 o.put(a, args[++i]);
             } else {
-                throw new InvalidInputException("unknown option '" + a + "'");
+                throw new UsageError("unknown option '" + a + "'");
             }
         }
         return o;
     }
 
+    /** A command line the usage answers: an unknown, repeated or missing option. */
+    private static final class UsageError extends InvalidInputException {
+        private static final long serialVersionUID = 1L;
+
+        UsageError(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Each option that a Spark ML parameter's validator checks, by the parameter's name, with the rule in the app's
+     * words: a refusal names the option and its rule, not the estimator's uid and parameter.
+     */
+    private static final Map<String, String[]> PARAMETER_OPTIONS = Map.of(
+            "minClusterSize", new String[] {"--min-cluster-size", "an integer >= 2"},
+            "minSamples", new String[] {"--min-samples", "an integer >= 1 (0: --min-cluster-size)"},
+            "clusterSelectionEpsilon", new String[] {"--cluster-selection-epsilon", "a number >= 0"},
+            "maxClusterSize", new String[] {"--max-cluster-size", "an integer >= 1 (0: no limit)"},
+            "alpha", new String[] {"--alpha", "a number > 0"},
+            "clusterSelectionMethod", new String[] {"--cluster-selection-method", "eom or leaf"},
+            "numSlices", new String[] {"--slices", "an integer >= 1 (0: the input's partitions)"},
+            "partitionLevel", new String[] {"--partition-level", "an integer >= 0 (-1: the tree)"});
+
+    /** Spark ML's "uid parameter NAME given invalid value V." as the option and its rule; null for another message. */
+    static String optionRefusal(String message) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("parameter (\\w+) given invalid value (.*?)\\.?$")
+                .matcher(String.valueOf(message));
+        if (!m.find() || !PARAMETER_OPTIONS.containsKey(m.group(1))) return null;
+        String[] o = PARAMETER_OPTIONS.get(m.group(1));
+        return o[0] + " " + m.group(2) + ": must be " + o[1];
+    }
+
     private static String required(Map<String, String> o, String name) {
         String v = o.get(name);
-        if (v == null) throw new InvalidInputException(name + " is required");
+        if (v == null) throw new UsageError(name + " is required");
         return v;
     }
 
@@ -290,7 +346,7 @@ public final class SylvaSparkApp {
         try {
             return Integer.parseInt(v);
         } catch (NumberFormatException e) {
-            throw new InvalidInputException(name + " must be an integer, got '" + v + "'");
+            throw new UsageError(name + " must be an integer, got '" + v + "'");
         }
     }
 
@@ -300,7 +356,7 @@ public final class SylvaSparkApp {
         try {
             return Double.parseDouble(v);
         } catch (NumberFormatException e) {
-            throw new InvalidInputException(name + " must be a number, got '" + v + "'");
+            throw new UsageError(name + " must be a number, got '" + v + "'");
         }
     }
 }

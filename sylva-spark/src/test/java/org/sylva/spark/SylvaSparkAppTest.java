@@ -107,8 +107,21 @@ class SylvaSparkAppTest {
         Path x = OracleData.dir().resolve("blobs500_X.npy");
         assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(),
                 "--min-cluster-size", "1"));
-        assertTrue(err.toString().contains("min_cluster_size") || err.toString().contains("minClusterSize"), err.toString());
+        // the option and its rule, one line, not Spark ML's uid and parameter name
+        assertEquals("sylva-spark: --min-cluster-size 1: must be an integer >= 2", err.toString().strip());
         assertFalse(Files.exists(dir.resolve("o")), "no output for a refused run");
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(),
+                "--cluster-selection-method", "dbscan"));
+        assertEquals("sylva-spark: --cluster-selection-method dbscan: must be eom or leaf", err.toString().strip());
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(),
+                "--alpha", "1", "--alpha", "2"));
+        assertTrue(err.toString().startsWith("sylva-spark: --alpha is given twice\nusage:"), err.toString());
+        err.reset();
+        // help after the command: the usage, exit 0
+        assertEquals(0, run("hdbscan", "--input", x.toString(), "--help"));
+        assertTrue(out.toString().startsWith("usage:"), out.toString());
         err.reset();
         assertEquals(2, run("hdbscan", "--input", x.toString()));
         assertTrue(err.toString().contains("--output is required"), err.toString());
@@ -118,6 +131,32 @@ class SylvaSparkAppTest {
         err.reset();
         assertEquals(2, run("cluster", "--input", "a", "--output", "b"));
         assertTrue(err.toString().contains("unknown option") || err.toString().contains("unknown command"), err.toString());
+    }
+
+    /** A run that fails leaves neither its output nor its model, so the same command runs again once fixed. */
+    @Test
+    void aFailedRunLeavesNothingBehind() throws Exception {
+        Path x = OracleData.dir().resolve("blobs500_X.npy");
+        Path o = dir.resolve("grouped"), m = dir.resolve("m.model");
+        // one group per row: the write's job fails in the fits, after Spark made the output directory
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", o.toString(), "--group-by", "id"));
+        assertTrue(err.toString().contains("at least two points"), err.toString());
+        assertFalse(Files.exists(o), "the failed output is removed");
+        err.reset();
+        // an output the file system refuses (its parent is a file): exit 2, and the model saved before it is removed
+        Path file = Files.writeString(dir.resolve("afile"), "x");
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", file.resolve("out").toString(),
+                "--save-model", m.toString()));
+        assertTrue(err.toString().startsWith("sylva-spark: ") && err.toString().contains("not a directory"), err.toString());
+        assertFalse(Files.exists(m), "no model for an output never written");
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", m.toString(), "--save-model",
+                m.toString()));
+        assertTrue(err.toString().contains("--save-model and --output are the same path"), err.toString());
+        assertFalse(Files.exists(m));
+        // fixed, the same output path is taken
+        assertEquals(0, run("hdbscan", "--input", x.toString(), "--output", o.toString(), "--save-model", m.toString()));
+        assertTrue(Files.exists(o.resolve("_SUCCESS")) && Files.isDirectory(m));
     }
 
     @Test
