@@ -63,6 +63,9 @@ final class FeatureColumn implements Serializable {
 
     /** The schema with a new column appended, refused when the name is taken. */
     static StructType append(StructType schema, String name, DataType type) {
+        if (name == null || name.isBlank()) {
+            throw new InvalidInputException("an output column needs a name; got " + (name == null ? "null" : "'" + name + "'"));
+        }
         if (has(schema, name)) throw new InvalidInputException("output column '" + name + "' already exists");
         return schema.add(DataTypes.createStructField(name, type, false));
     }

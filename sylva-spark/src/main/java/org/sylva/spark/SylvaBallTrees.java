@@ -11,7 +11,10 @@ import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -34,13 +37,14 @@ import org.sylva.progress.CancellationToken;
  * permutation at that level). Each row's arrays equal the CPU engine's output for all clouds as batches
  * of one call, shifted to the cloud's own point numbering. The points column is an array of points, each
  * an array of numbers or a vector, converted to float32 as Erwin's tensors are; a null, ragged or
- * non-finite cloud fails the job with the row named.
+ * non-finite cloud fails the job with the row named. Saved with Spark ML's params writer, alone or in a
+ * {@code Pipeline}/{@code PipelineModel} ({@link #write()}, {@link #load}).
  *
  * <pre>{@code
  * Dataset<Row> trees = new SylvaBallTrees().setPointsCol("points").setPartitionLevel(3).transform(clouds);
  * }</pre>
  */
-public final class SylvaBallTrees extends Transformer {
+public final class SylvaBallTrees extends Transformer implements DefaultParamsWritable {
     private static final long serialVersionUID = 1L;
 
     private final String uid;
@@ -187,5 +191,15 @@ public final class SylvaBallTrees extends Transformer {
     @Override
     public SylvaBallTrees copy(ParamMap extra) {
         return defaultCopy(extra);
+    }
+
+    /** The reader of a directory {@link #write()} (Spark ML's params writer) wrote: uid and every param. */
+    public static MLReader<SylvaBallTrees> read() {
+        return new DefaultParamsReader<>();
+    }
+
+    /** As {@code read().load(path)}. */
+    public static SylvaBallTrees load(String path) {
+        return read().load(path);
     }
 }

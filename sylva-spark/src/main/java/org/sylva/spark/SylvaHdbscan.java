@@ -122,6 +122,19 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
     public BooleanParam allowSingleCluster() { return allowSingleCluster; }
     public IntParam numSlices() { return numSlices; }
 
+    public String getFeaturesCol() { return getOrDefault(featuresCol); }
+    public String getLabelCol() { return getOrDefault(labelCol); }
+    public String getProbabilityCol() { return getOrDefault(probabilityCol); }
+    public String getOutlierScoreCol() { return getOrDefault(outlierScoreCol); }
+    public int getMinClusterSize() { return (Integer) getOrDefault(minClusterSize); }
+    public int getMinSamples() { return (Integer) getOrDefault(minSamples); }
+    public double getClusterSelectionEpsilon() { return (Double) getOrDefault(clusterSelectionEpsilon); }
+    public int getMaxClusterSize() { return (Integer) getOrDefault(maxClusterSize); }
+    public double getAlpha() { return (Double) getOrDefault(alpha); }
+    public String getClusterSelectionMethod() { return getOrDefault(clusterSelectionMethod); }
+    public boolean getAllowSingleCluster() { return (Boolean) getOrDefault(allowSingleCluster); }
+    public int getNumSlices() { return (Integer) getOrDefault(numSlices); }
+
     public SylvaHdbscan setFeaturesCol(String v) { set(featuresCol, v); return this; }
     public SylvaHdbscan setLabelCol(String v) { set(labelCol, v); return this; }
     public SylvaHdbscan setProbabilityCol(String v) { set(probabilityCol, v); return this; }

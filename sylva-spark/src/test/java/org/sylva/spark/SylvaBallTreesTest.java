@@ -88,6 +88,32 @@ class SylvaBallTreesTest {
         assertEquals(tree.size(), slotStart);
     }
 
+    /** Saved alone or in a pipeline, with its params, and loaded to the same output. */
+    @Test
+    void savedAndLoadedInAPipelineItBuildsTheSameTrees(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        Random rnd = new Random(5);
+        List<Row> rows = new ArrayList<>();
+        for (int c = 0; c < 6; c++) {
+            List<Object> pts = new ArrayList<>();
+            for (int i = 0; i < 20 + 7 * c; i++) pts.add(LocalSpark.seq(List.of(rnd.nextFloat(), rnd.nextFloat())));
+            rows.add(RowFactory.create(c, LocalSpark.seq(pts)));
+        }
+        Dataset<Row> df = LocalSpark.get().createDataFrame(LocalSpark.context().parallelize(rows, 2), SCHEMA);
+        SylvaBallTrees trees = new SylvaBallTrees().setPartitionLevel(2).setMaskCol("real");
+        List<Row> before = trees.transform(df).collectAsList();
+        trees.write().save(dir.resolve("alone").toString());
+        SylvaBallTrees back = SylvaBallTrees.load(dir.resolve("alone").toString());
+        assertEquals(trees.uid(), back.uid());
+        assertEquals("real", back.getOrDefault(back.maskCol()));
+        assertEquals(before, back.transform(df).collectAsList());
+        org.apache.spark.ml.PipelineModel fitted = new org.apache.spark.ml.Pipeline()
+                .setStages(new org.apache.spark.ml.PipelineStage[] {trees}).fit(df);
+        fitted.write().save(dir.resolve("pipeline").toString());
+        assertEquals(before, org.apache.spark.ml.PipelineModel.load(dir.resolve("pipeline").toString()).transform(df)
+                .collectAsList());
+    }
+
     @Test
     void aBadCloudIsNamed() {
         List<Row> rows = new ArrayList<>();

@@ -228,6 +228,28 @@ class SylvaHdbscanTest {
     }
 
     @Test
+    void typedGettersReadTheParamsAndAnOutputColumnNeedsAName() {
+        SylvaHdbscan h = new SylvaHdbscan().setMinClusterSize(12).setAlpha(0.5).setClusterSelectionMethod("leaf")
+                .setAllowSingleCluster(true).setLabelCol("cluster");
+        assertEquals(12, h.getMinClusterSize());
+        assertEquals(0, h.getMinSamples());
+        assertEquals(0.5, h.getAlpha());
+        assertEquals(0.0, h.getClusterSelectionEpsilon());
+        assertEquals(0, h.getMaxClusterSize());
+        assertEquals("leaf", h.getClusterSelectionMethod());
+        assertTrue(h.getAllowSingleCluster());
+        assertEquals(0, h.getNumSlices());
+        assertEquals("features", h.getFeaturesCol());
+        assertEquals("cluster", h.getLabelCol());
+        assertEquals("probability", h.getProbabilityCol());
+        assertEquals("outlier_score", h.getOutlierScoreCol());
+        StructType schema = new StructType().add("features", DataTypes.createArrayType(DataTypes.DoubleType, false));
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> new SylvaHdbscan().setLabelCol("").transformSchema(schema));
+        assertEquals("an output column needs a name; got ''", e.getMessage());
+    }
+
+    @Test
     void transformRefusesAnotherDataset() {
         OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
         int n = x.rows(), d = x.cols();
