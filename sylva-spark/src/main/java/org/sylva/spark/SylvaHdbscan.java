@@ -12,6 +12,7 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsReader$;
 import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
@@ -229,9 +230,21 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
         return defaultCopy(extra);
     }
 
-    /** The reader of a directory {@link #write()} (Spark ML's params writer) wrote: uid and every param. */
+    /**
+     * The reader of a directory {@link #write()} (Spark ML's params writer) wrote: uid and every param. Another
+     * stage's directory (a saved {@link SylvaHdbscanModel}, say) is refused naming the class it holds.
+     */
     public static MLReader<SylvaHdbscan> read() {
-        return new DefaultParamsReader<>();
+        return new Reader();
+    }
+
+    private static final class Reader extends DefaultParamsReader<SylvaHdbscan> {
+        @Override
+        public SylvaHdbscan load(String path) {
+            // the class first: Spark's own reader would report a model's directory as a missing constructor
+            DefaultParamsReader$.MODULE$.loadMetadata(path, sparkSession(), SylvaHdbscan.class.getName());
+            return super.load(path);
+        }
     }
 
     /** As {@code read().load(path)}. */

@@ -193,6 +193,11 @@ class SylvaHdbscanPersistenceTest {
         back.write().overwrite().save(saved.toString());
         assertArrayEquals(first, Files.readAllBytes(dataFile(saved)), "a loaded model writes the same bytes");
         assertSameResult(model.result(), SylvaHdbscanModel.load(saved.toString()).result());
+
+        // a model's directory given to the estimator's reader: the class it holds is named
+        Exception wrong = assertThrows(IllegalArgumentException.class, () -> SylvaHdbscan.load(saved.toString()));
+        assertTrue(wrong.getMessage().contains("Expected class name " + SylvaHdbscan.class.getName()
+                + " but found class name " + SylvaHdbscanModel.class.getName()), wrong.getMessage());
     }
 
     private static List<String> list(Path d) throws IOException {
