@@ -72,8 +72,8 @@ final class BallTreeCommand implements Callable<Integer> {
                         + "runs is refused at once (lock file .sylva.lock, removed at the end); an output name taken "
                         + "by anything but a regular file is refused before the build. The files an earlier run's "
                         + "manifest names that this run does not write are removed, and named, if they are still as "
-                        + "that run wrote them (a warning names those changed since), except those whose names a user "
-                        + "chose (--save-model, --report). The manifest "
+                        + "that run wrote them (a warning names those changed since), except a report whose name a user "
+                        + "chose (--report). The manifest "
                         + "sylva-run.json, removed before the new files land and put in place last, marks the folder "
                         + "complete (sylva verify DIR).");
         m.option(BigInteger.class, v -> partitionLevel = v, "--partition-level")

@@ -67,7 +67,7 @@ final class HdbscanCommand implements Callable<Integer> {
                         "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + "
                         + "1). Every input is converted exactly: a float64 or 32- or 64-bit integer .npy, and text "
                         + "(.csv/.tsv, parsed as float64 as NumPy reads it), is clustered from its float64 values, "
-                        + "exactly as scikit-learn would (an integer beyond 2^53 is refused); other inputs are read as "
+                        + "exactly as scikit-learn would (an integer float64 cannot hold, possible only beyond 2^53, is refused); other inputs are read as "
                         + "float32, which holds float16, int8, int16, uint16, uint8 and bool exactly. Distances are "
                         + "always computed in float64.")
                 .footer("",

@@ -35,7 +35,7 @@ final class InputOptions {
         m.parameter(String.class, v -> input = v)
                 .index("0")
                 .paramLabel("INPUT")
-                .description("Points: .npy (float16/32/64, int8/16/32/64, uint8/16, bool; any byte order, C or "
+                .description("Points: .npy (float16/32/64, int8/16/32/64, uint8/16/32/64, bool; any byte order, C or "
                         + "Fortran order; for hdbscan and predict also 3-D clips (n, C, S), clustered as rows of C*S "
                         + "values), .csv/.tsv (numbers, optional header row), .npz (a scipy sparse matrix, CSR or "
                         + "CSC: its rows as dense float64 points; for hdbscan with --metric precomputed a sparse "

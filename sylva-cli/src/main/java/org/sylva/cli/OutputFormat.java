@@ -15,7 +15,7 @@ enum OutputFormat {
     /** Declares the {@code --format npy|csv} option (default npy) on {@code m}, its value going to {@code setter}. */
     static void declare(CommandModel m, Consumer<OutputFormat> setter) {
         m.option(OutputFormat.class, setter, "--format").paramLabel("npy|csv").defaultValue("npy")
-                .description("Output file format.");
+                .description("Output file format (default ${DEFAULT-VALUE}).");
     }
 
     String extension() {

@@ -31,7 +31,7 @@ final class ResultFolderOptions {
                 .description("Output directory (created if needed; a second run into it while this one runs is "
                         + "refused at once). The files an earlier run's manifest names that this run does not write "
                         + "are removed, and named, if they are still as that run wrote them (a warning names those "
-                        + "changed since), except those whose names a user chose (--save-model, --report). The "
+                        + "changed since), except a model whose name the user chose (reselect --save-model). The "
                         + "manifest sylva-run.json, removed before the new files land "
                         + "and put in place last, marks the folder complete (sylva verify DIR).");
         OutputFormat.declare(m, v -> format = v);

@@ -304,7 +304,7 @@ public final class Hdbscan {
         }
         if (!engine().supportsWeights()) {
             throw InvalidInputException.forParameter("sample_weight", "the engine " + engine().name() + " does not take "
-                    + "sample weights; the CPU engine does (give no engine)");
+                    + "sample weights; the CPU engine does (leave the engine at its default: backend auto)");
         }
     }
 
@@ -546,7 +546,7 @@ public final class Hdbscan {
             Pools.checkThreads(threads);
             if (engine != null && !metric.isEuclidean()) {
                 throw InvalidInputException.forParameter("metric", "the engine " + engine.name() + " computes Euclidean "
-                        + "distances; metric " + metric.name() + " runs on Sylva's own exact CPU engine (give no engine)");
+                        + "distances; metric " + metric.name() + " runs on Sylva's own exact CPU engine (leave the engine at its default: backend auto)");
             }
             if (backend == Backend.SIMD && engine == null) new CpuHdbscanEngine(backend);   // refused here, with the reason
             return new Hdbscan(p, this);

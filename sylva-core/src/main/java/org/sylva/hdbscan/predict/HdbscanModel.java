@@ -167,7 +167,7 @@ public final class HdbscanModel {
      * {@code sylva hdbscan --pca K}): new points are then given in the input's coordinates, and each is
      * projected on the components ({@link PrincipalComponents#project}, float64, the same arithmetic as the
      * fit's scores) before its neighbours are searched. The fitted points stay the scores. Saved with the
-     * model (format version 3; 5 for a weighted fit's model).
+     * model (format version 3; 5 for a weighted fit's model or a non-Euclidean metric's).
      *
      * <pre>{@code
      * PrincipalComponents pc = PrincipalComponents.fit(clips, n, 61, 5);
@@ -198,7 +198,7 @@ public final class HdbscanModel {
      * This model with its input rows recorded as arrays of shape {@code shape} ({@code sylva hdbscan} records
      * a 3-D {@code .npy} of clips this way), so that new points given as arrays can be checked against it.
      * Prediction itself reads flat rows of {@link #inputDimensions()} values either way. Saved with the model
-     * (format version 4; 5 for a weighted fit's model).
+     * (format version 4; 5 for a weighted fit's model or a non-Euclidean metric's).
      *
      * <pre>{@code
      * HdbscanModel model = HdbscanModel.of(result, points).withRowShape(new RowShape(4, 61));
