@@ -319,6 +319,24 @@ class DistanceKernelsTest {
     }
 
     /**
+     * A random tile of the tests below: 1 to {@code maxQueries - 1} queries (fitted points' positions) against 1 to
+     * {@code maxBlocks} blocks from a random one, with its full approximate squared distances ({@code nq x cols}).
+     */
+    private record Tile(int[] qs, int nq, int from, int to, int cols, float[] full) {
+        static Tile random(Random r, DistanceKernel kernel, PointIndex idx, int n, int maxQueries, int maxBlocks) {
+            int blocksAll = idx.positions() / idx.blockWidth();
+            int nq = 1 + r.nextInt(maxQueries);
+            int from = r.nextInt(blocksAll);
+            int to = Math.min(blocksAll, from + 1 + r.nextInt(maxBlocks));
+            int[] qs = new int[nq];
+            for (int i = 0; i < nq; i++) qs[i] = idx.position(r.nextInt(n));
+            float[] full = new float[kernel.tileLength(nq, to - from, idx)];
+            kernel.approximateSquaredDistances(idx, qs, nq, from, to, full);
+            return new Tile(qs, nq, from, to, (to - from) * idx.blockWidth(), full);
+        }
+    }
+
+    /**
      * approximateSquaredDistancesWithin keeps its contract against approximateSquaredDistances: a value
      * within its row's or its column's limit is bitwise the full one, any other stays above both limits;
      * and blocks of pairs above their limits do stop early (some values are partial sums), in the
@@ -338,17 +356,12 @@ class DistanceKernelsTest {
             }
             PointIndex idx = PointIndex.build(rows, n, d, simd);
             int w = idx.blockWidth();
-            int blocksAll = idx.positions() / w;
             for (int trial = 0; trial < 200; trial++) {
-                int nq = 1 + r.nextInt(9);
-                int from = r.nextInt(blocksAll);
-                int to = Math.min(blocksAll, from + 1 + r.nextInt(5));
-                int[] qs = new int[nq];
-                for (int i = 0; i < nq; i++) qs[i] = idx.position(r.nextInt(n));
-                int cols = (to - from) * w;
-                float[] full = new float[simd.tileLength(nq, to - from, idx)];
+                Tile t = Tile.random(r, simd, idx, n, 9, 5);
+                int nq = t.nq(), from = t.from(), to = t.to(), cols = t.cols();
+                int[] qs = t.qs();
+                float[] full = t.full();
                 float[] within = new float[full.length];
-                simd.approximateSquaredDistances(idx, qs, nq, from, to, full);
                 float[] rowLimit = new float[nq];
                 float[] colLimit = new float[cols];
                 // one side's limits, or both: a block can stop only where every one of its rows and columns
@@ -407,18 +420,13 @@ class DistanceKernelsTest {
         for (int i = 0; i < rows.length; i++) rows[i] = (float) r.nextGaussian();
         PointIndex idx = PointIndex.build(rows, n, d, simd);
         int w = idx.blockWidth();
-        int blocksAll = idx.positions() / w;
         long[] later = new long[2], values = new long[2];   // [0]: blocks summed in pairs, [1]: an odd last block
         for (int trial = 0; trial < 100; trial++) {
-            int nq = 1 + r.nextInt(8);
-            int from = r.nextInt(blocksAll);
-            int to = Math.min(blocksAll, from + 1 + r.nextInt(4));
-            int[] qs = new int[nq];
-            for (int i = 0; i < nq; i++) qs[i] = idx.position(r.nextInt(n));
-            int cols = (to - from) * w;
-            float[] full = new float[simd.tileLength(nq, to - from, idx)];
+            Tile t = Tile.random(r, simd, idx, n, 8, 4);
+            int nq = t.nq(), from = t.from(), to = t.to(), cols = t.cols();
+            int[] qs = t.qs();
+            float[] full = t.full();
             float[] within = new float[full.length];
-            simd.approximateSquaredDistances(idx, qs, nq, from, to, full);
             float[] rowLimit = new float[nq];
             float[] colLimit = new float[cols];
             java.util.Arrays.fill(colLimit, Float.NEGATIVE_INFINITY);
