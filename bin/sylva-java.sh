@@ -110,8 +110,8 @@ sylva_jit_opts() {   # ARGS...: the JIT options of `sylva ARGS...`, one per line
 
 # True (status 0) for the runs that get C1 only: `sylva hdbscan` on a small .npy (see above) with the auto
 # or scalar backend and the Euclidean metric, and `sylva predict` of a .npy of few new points against a
-# small enough model (sylva_small_predict_run). The input is the first existing *.npy argument that is not
-# an option's value (--sample-weight w.npy, --waveforms-from=c.npy).
+# small enough model (sylva_small_predict_run). The inputs are the existing *.npy arguments that are not
+# an option's value (--sample-weight w.npy, --waveforms-from=c.npy), their points and coordinates summed.
 # Call it with 2>/dev/null: a locale named in LC_ALL but not installed makes bash warn when it is restored.
 sylva_small_run() {
   case "${1:-}" in
@@ -121,7 +121,7 @@ sylva_small_run() {
   esac
 }
 sylva_small_hdbscan_run() {
-  local a prev="" npy=""
+  local a prev="" npys=() points=0 values=0 npy
   for a in "$@"; do
     case "$prev" in --backend) case "$a" in auto|scalar) ;; *) return 1 ;; esac ;; esac
     case "$prev" in --metric) case "$a" in euclidean|l2) ;; *) return 1 ;; esac ;; esac
@@ -132,12 +132,21 @@ sylva_small_hdbscan_run() {
       --backend=auto|--backend=scalar|--metric=euclidean|--metric=l2) ;;
       --backend=*|--metric=*) return 1 ;;
       -*) ;;
-      *.npy) [ -z "$npy" ] && [ -f "$a" ] && npy="$a" ;;
+      *.npy) [ -f "$a" ] && npys+=("$a") ;;
     esac
     prev="$a"
   done
-  [ -n "$npy" ] && sylva_npy_shape "$npy" || return 1
-  sylva_cold_scalar "$SYLVA_NPY_POINTS" "$SYLVA_NPY_DIMS"
+  [ "${#npys[@]}" -gt 0 ] || return 1
+  # Several inputs (fitted one after the other in this JVM) are one run of their sizes together: C2 pays off
+  # over many small fits as over one large one. Bounded by the argument count; each addition stays below 2^62.
+  for npy in "${npys[@]}"; do
+    sylva_npy_shape "$npy" || return 1
+    points=$((points + SYLVA_NPY_POINTS))
+    values=$((values + SYLVA_NPY_POINTS * SYLVA_NPY_DIMS))
+    [ "$points" -lt 2147483648 ] && [ "$values" -lt 2147483648 ] || return 1
+  done
+  [ "$values" -lt "$SYLVA_SMALL_VALUES" ] \
+    || { [ "$points" -lt "$SYLVA_SMALL_POINTS" ] && [ "$values" -lt "$SYLVA_SMALL_POINTS_VALUES" ]; }
 }
 
 # `sylva predict MODEL NEW.npy`: m new points searched among a model's n fitted points of d coordinates cost

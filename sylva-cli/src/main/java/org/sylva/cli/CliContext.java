@@ -21,14 +21,21 @@ import org.sylva.progress.CancellationToken;
  * @param terminal    whether stderr is a terminal, so that progress may draw an updating line
  * @param directories the output directories this run created
  * @param locks       the output directories this run locked
+ * @param completed   for a command of several inputs, how many are done (its messages say what is kept)
  */
 record CliContext(CancellationToken cancel, InputStream stdin, boolean terminal, CreatedDirectories directories,
-        OutputLocks locks) {
+        OutputLocks locks, CompletedInputs completed) {
     CliContext {
         Objects.requireNonNull(cancel, "cancel");
         Objects.requireNonNull(stdin, "stdin");
         Objects.requireNonNull(directories, "directories");
         Objects.requireNonNull(locks, "locks");
+        Objects.requireNonNull(completed, "completed");
+    }
+
+    CliContext(CancellationToken cancel, InputStream stdin, boolean terminal, CreatedDirectories directories,
+            OutputLocks locks) {
+        this(cancel, stdin, terminal, directories, locks, new CompletedInputs());
     }
 
     /** A context for one in-process run (tests): a fresh token, no terminal, {@code stdin} for {@code -}. */

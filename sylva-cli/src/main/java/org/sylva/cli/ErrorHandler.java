@@ -18,25 +18,48 @@ import picocli.CommandLine;
  * {@code sylva: error: min_cluster_size must be at least 2; got 1 (option --min-cluster-size)}.
  */
 final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
+    private final CompletedInputs completed;
+
+    /** For a command of one input. */
+    ErrorHandler() {
+        this(new CompletedInputs());
+    }
+
+    /** Errors of a command that may have several inputs: the line then says which inputs' folders are kept. */
+    ErrorHandler(CompletedInputs completed) {
+        this.completed = completed;
+    }
+
     @Override
     public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
         var err = cl.getErr();
+        String kept = completed.note();
         if (ex instanceof CancelledException) {
-            err.println("sylva: interrupted; no output was written");
+            err.println(interruptedLine(kept));
             return ExitStatus.INTERRUPTED;
         }
+        String tail = kept.isEmpty() ? "" : "; " + kept + ", later inputs not run";
         if (ex instanceof ReportNotWritten r) {
-            err.println("sylva: error: " + oneLine(r.getMessage() + ": " + message(r.getCause())));
+            err.println("sylva: error: " + oneLine(r.getMessage() + ": " + message(r.getCause()) + tail));
             if (verboseAnywhere(parseResult)) r.getCause().printStackTrace(err);
             err.flush();
             return ExitStatus.REPORT_FAILED;
         }
-        err.println("sylva: error: " + oneLine(message(ex)) + optionOf(ex, cl.getCommandSpec()));
+        err.println("sylva: error: " + oneLine(message(ex) + optionOf(ex, cl.getCommandSpec()) + tail));
         if (parseResult.hasMatchedOption("--verbose") || verboseAnywhere(parseResult)) {
             ex.printStackTrace(err);
         }
         err.flush();
         return ExitStatus.ERROR;
+    }
+
+    /**
+     * The line of an interrupted command: nothing was written, or ({@code kept} not empty) the inputs done
+     * before the interruption keep their complete folders and the rest got nothing.
+     */
+    static String interruptedLine(String kept) {
+        return kept.isEmpty() ? "sylva: interrupted; no output was written"
+                : "sylva: interrupted; " + kept + "; nothing was written for the others";
     }
 
     /**

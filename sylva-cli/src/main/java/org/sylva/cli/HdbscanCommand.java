@@ -33,6 +33,7 @@ final class HdbscanCommand implements Callable<Integer> {
     CommandSpec spec;
     private final CliContext context;
     InputOptions in = new InputOptions();
+    List<String> inputs;
     Path out;
     int minClusterSize;
     Integer minSamples;
@@ -85,11 +86,16 @@ final class HdbscanCommand implements Callable<Integer> {
                         "      --out result/ --report result/report.html",
                         "  sylva hdbscan clips.npy --min-cluster-size 20 --out result/ \\",
                         "      --save-model clips.model",
+                        "  sylva hdbscan day*.npy --min-cluster-size 20 --out result/ \\",
+                        "      --report report.html    # result/day1/, result/day2/, ...",
                         "  sylva hdbscan points.npy --out result/ --centers both",
                         "  sylva hdbscan binned.npy --sample-weight counts.npy --out result/",
                         "  sylva hdbscan points.npy --metric minkowski --p 3 --out result/",
                         "  sylva hdbscan distances.npy --metric precomputed --out result/");
-        in.declare(m);
+        in.declareInputs(m, v -> inputs = v, "Several inputs are fitted one after the other in one process, "
+                + "each into its own folder --out/NAME (NAME: the input's file name without its extension), "
+                + "exactly as a separate run of each would write it; --report and --save-model then name a file "
+                + "in each folder, and --sample-weight and --waveforms-from are refused.");
         m.option(Path.class, v -> out = v, "--out")
                 .required(true)
                 .paramLabel("DIR")
@@ -222,21 +228,53 @@ final class HdbscanCommand implements Callable<Integer> {
         Hdbscan h = EngineChoice.apply(backend, b).build();
         refuseWhatNeedsCoordinates(h.metric());
         CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
-        // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work.
+        InputBatch.refuseOneFileOption(inputs.size(), "--sample-weight", sampleWeight);
+        InputBatch.refuseOneFileOption(inputs.size(), "--waveforms-from", waveformOptions.from);
+        List<InputBatch.Target> targets = InputBatch.plan(inputs, out, report, saveModel);
         List<String> names = new ArrayList<>(HdbscanOutputs.names(format));
         if (centerKind != null && centerKind.centroids()) names.add("centroids" + format.extension());
         if (centerKind != null && centerKind.medoids()) names.add("medoids" + format.extension());
         if (sampleWeight != null) names.add(HdbscanOutputs.FITTED_ROWS + format.extension());
-        OutputTargets.claim(context, err, run.quiet, out, names, StaleOutputs.ARRAY_FILES, report);
-        if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out, StaleOutputs.ARRAY_FILES, saveModel);
-        OutputTargets.refuseOverlaps(out, OutputTargets.union(names, StaleOutputs.ARRAY_FILES),
-                List.of(new OutputTargets.OptionFile("--report", report), new OutputTargets.OptionFile("--save-model", saveModel)),
-                List.of(new OutputTargets.OptionFile("input", in.inputPath()), new OutputTargets.OptionFile("--sample-weight", sampleWeight),
-                        new OutputTargets.OptionFile("--waveforms-from", waveformOptions.from)));
+        // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work,
+        // for every input of the run.
+        for (InputBatch.Target t : targets) claim(t, names, targets, err);
+        context.completed().plan(targets.size(), out);
+        for (int i = 0; i < targets.size(); i++) {
+            InputBatch.Target t = targets.get(i);
+            if (targets.size() > 1 && !run.quiet) {
+                err.println("sylva: input " + (i + 1) + " of " + targets.size() + ": " + t.input() + " into " + t.out());
+            }
+            fit(h, centerKind, in.forInput(t.input()), t, err);
+            context.completed().done();
+        }
+        return 0;
+    }
 
+    /** Claims the output locations of {@code t}, whose outputs are {@code names}, and refuses overlaps. */
+    private void claim(InputBatch.Target t, List<String> names, List<InputBatch.Target> all, java.io.PrintWriter err)
+            throws java.io.IOException {
+        OutputTargets.claim(context, err, run.quiet, t.out(), names, StaleOutputs.ARRAY_FILES, t.report());
+        if (t.saveModel() != null) {
+            OutputTargets.claimFile(context, "--save-model", t.out(), StaleOutputs.ARRAY_FILES, t.saveModel());
+        }
+        List<OutputTargets.OptionFile> read = new ArrayList<>();
+        for (InputBatch.Target other : all) read.add(new OutputTargets.OptionFile("input", in.forInput(other.input()).inputPath()));
+        read.add(new OutputTargets.OptionFile("--sample-weight", sampleWeight));
+        read.add(new OutputTargets.OptionFile("--waveforms-from", waveformOptions.from));
+        OutputTargets.refuseOverlaps(t.out(), OutputTargets.union(names, StaleOutputs.ARRAY_FILES),
+                List.of(new OutputTargets.OptionFile("--report", t.report()),
+                        new OutputTargets.OptionFile("--save-model", t.saveModel())), read);
+    }
+
+    /** Reads, fits and writes one input into its folder {@code t}. */
+    private int fit(Hdbscan h, CenterKind centerKind, InputOptions in, InputBatch.Target t, java.io.PrintWriter err)
+            throws Exception {
+        Path out = t.out();
+        Path report = t.report();
+        Path saveModel = t.saveModel();
         long t0 = System.nanoTime();
         PhaseTrace.enter(err, "read");
-        if (h.metric().isPrecomputed() && in.isSparseNpz()) return fitGraph(h, err, t0);
+        if (h.metric().isPrecomputed() && in.isSparseNpz()) return fitGraph(h, in, out, err, t0);
         InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel());
         PointSet points = loaded.points();
         SampleWeights weights = sampleWeight == null ? null
@@ -321,7 +359,8 @@ final class HdbscanCommand implements Callable<Integer> {
      * fitted as a graph ({@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}), its outputs
      * written as any fit's. What needs points or weights is refused before the reading.
      */
-    private int fitGraph(Hdbscan h, java.io.PrintWriter err, long t0) throws java.io.IOException {
+    private int fitGraph(Hdbscan h, InputOptions in, Path out, java.io.PrintWriter err, long t0)
+            throws java.io.IOException {
         if (sampleWeight != null) {
             throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
                     + "metric only; this fit uses precomputed");

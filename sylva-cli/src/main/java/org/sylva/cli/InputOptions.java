@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -30,19 +31,50 @@ final class InputOptions {
     String input;
     String shape;
 
-    /** Adds these options to {@code m}, bound to this object. */
+    /** What INPUT may be, in every command's help. */
+    static final String INPUT_TEXT = "Points: .npy (float16/32/64, int8/16/32/64, uint8/16/32/64, bool; any byte "
+            + "order, C or Fortran order; for hdbscan and predict also 3-D clips (n, C, S), clustered as rows of C*S "
+            + "values), .csv/.tsv (numbers, optional header row), .npz (a scipy sparse matrix, CSR or CSC: its rows "
+            + "as dense float64 points; for hdbscan with --metric precomputed a sparse distance matrix), or raw "
+            + "little-endian float32 with --shape; '-' reads stdin.";
+
+    /** Adds the one input ({@code INPUT}) and {@code --shape} to {@code m}, bound to this object. */
     void declare(CommandModel m) {
         m.parameter(String.class, v -> input = v)
                 .index("0")
                 .paramLabel("INPUT")
-                .description("Points: .npy (float16/32/64, int8/16/32/64, uint8/16/32/64, bool; any byte order, C or "
-                        + "Fortran order; for hdbscan and predict also 3-D clips (n, C, S), clustered as rows of C*S "
-                        + "values), .csv/.tsv (numbers, optional header row), .npz (a scipy sparse matrix, CSR or "
-                        + "CSC: its rows as dense float64 points; for hdbscan with --metric precomputed a sparse "
-                        + "distance matrix), or raw little-endian float32 with --shape; '-' reads stdin.");
+                .description(INPUT_TEXT);
+        declareShape(m);
+    }
+
+    /**
+     * Adds one or more inputs ({@code INPUT...}, handed to {@code inputs} as a list) and {@code --shape} to
+     * {@code m}; the shape is bound to this object, the inputs are the command's ({@link #forInput}).
+     */
+    void declareInputs(CommandModel m, Consumer<List<String>> inputs, String several) {
+        @SuppressWarnings("unchecked")
+        Class<List<String>> list = (Class<List<String>>) (Class<?>) List.class;
+        m.parameter(list, inputs)
+                .index("0..*")
+                .arity("1..*")
+                .auxiliaryTypes(String.class)
+                .paramLabel("INPUT")
+                .description(INPUT_TEXT + " " + several);
+        declareShape(m);
+    }
+
+    private void declareShape(CommandModel m) {
         m.option(String.class, v -> shape = v, "--shape")
                 .paramLabel("N,D")
                 .description("Shape of a raw float32 input (required for raw files).");
+    }
+
+    /** These options for reading {@code input}. */
+    InputOptions forInput(String input) {
+        InputOptions o = new InputOptions();
+        o.input = input;
+        o.shape = shape;
+        return o;
     }
 
     /**

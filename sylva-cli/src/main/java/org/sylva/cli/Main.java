@@ -123,7 +123,7 @@ public final class Main {
                     err.println("sylva: phase " + PhaseTrace.current() + " did not stop within " + HOOK_WAIT_MILLIS
                             + " ms");
                 }
-                err.println("sylva: interrupted; no output was written");
+                err.println(ErrorHandler.interruptedLine(context.completed().note()));
             } else if (status.get() == ExitStatus.OK && !exiting.get()) {
                 err.println("sylva: interrupted as the run ended; its outputs were complete and are kept (the exit "
                         + "status is the signal's)");
@@ -351,7 +351,7 @@ public final class Main {
         cl.registerConverter(Path.class, Main::parsePath);
         cl.setUsageHelpAutoWidth(true);
         wrapSynopsesAtSpaces(cl);
-        cl.setExecutionExceptionHandler(new ErrorHandler());
+        cl.setExecutionExceptionHandler(new ErrorHandler(context.completed()));
         cl.setParameterExceptionHandler(new ErrorHandler.Parameters());
         CommandLine help = cl.getSubcommands().get("help");
         if (help != null) {

@@ -86,6 +86,14 @@ class LauncherJitTest {
         assertEquals(c2, jit("hdbscan", "--sample-weight", small.toString(), large.toString()));
         assertEquals(c2, jit("hdbscan", "--waveforms-from=" + small, large.toString()));
         assertEquals(c1, jit("hdbscan", "--waveforms-from", large.toString(), small.toString()));
+        // several inputs are one run of their sizes together: each of these alone is small (200 000 coordinates),
+        // the two are 400 000; a missing file counts for nothing
+        Path half = TestData.writeNpy(PointSet.of(10_000, 20, new float[200_000]), tmp.resolve("half.npy"));
+        Path half2 = Files.copy(half, tmp.resolve("half2.npy"));
+        assertEquals(c1, jit("hdbscan", half.toString(), "--out", "x"));
+        assertEquals(c2, jit("hdbscan", half.toString(), half2.toString(), "--out", "x"));
+        assertEquals(c1, jit("hdbscan", small.toString(), small.toString(), "--out", "x"));
+        assertEquals(c1, jit("hdbscan", half.toString(), tmp.resolve("missing.npy").toString()));
         // by bash alone: with no external command to be found, the choice is the same (every process the
         // launcher starts counts in every cold run)
         assertEquals(c1, bash(". '" + SCRIPT + "'; PATH=/nonexistent; sylva_jit_opts hdbscan '" + small + "'"));

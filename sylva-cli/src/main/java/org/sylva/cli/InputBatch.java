@@ -1,0 +1,115 @@
+package org.sylva.cli;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.sylva.data.InvalidInputException;
+
+/**
+ * The inputs of one {@code sylva hdbscan} command and where each one's outputs go. One input writes into
+ * {@code --out} itself, as always. Several inputs are fitted one after the other in the same process with
+ * the same options (a JVM started and warmed once instead of once per file), each into its own folder
+ * {@code --out/NAME}, NAME being the input's file name without its last extension ({@code day1/clips.npy}
+ * into {@code result/clips}); each folder is exactly what a separate run of that input into it would write,
+ * manifest included. {@code --report} and {@code --save-model} then name a file written into each folder.
+ * Refused before anything is read: standard input among several inputs, two inputs with the same NAME,
+ * an input that does not exist, a {@code --report} or {@code --save-model} with a folder in it, and the
+ * options that name one file for one input ({@code --sample-weight}, {@code --waveforms-from}).
+ *
+ * <pre>{@code
+ * List<InputBatch.Target> targets = InputBatch.plan(List.of("a.npy", "b.npy"), Path.of("res"), null, null);
+ * // res/a and res/b
+ * }</pre>
+ */
+final class InputBatch {
+    private InputBatch() {
+    }
+
+    /**
+     * Where one input's outputs go.
+     *
+     * @param input     the input, as given
+     * @param out       its result folder
+     * @param report    its report, or null
+     * @param saveModel its model file, or null
+     */
+    record Target(String input, Path out, Path report, Path saveModel) {
+    }
+
+    /**
+     * The targets of {@code inputs}, in the order given. For one input, {@code out}, {@code report} and
+     * {@code saveModel} as given; for several, see the class comment.
+     */
+    static List<Target> plan(List<String> inputs, Path out, Path report, Path saveModel) {
+        if (inputs.size() == 1) return List.of(new Target(inputs.get(0), out, report, saveModel));
+        String reportName = fileNameOnly("--report", report);
+        String modelName = fileNameOnly("--save-model", saveModel);
+        Map<String, String> byName = new HashMap<>();
+        List<Target> targets = new ArrayList<>(inputs.size());
+        for (String input : inputs) {
+            if (input.equals("-")) {
+                throw new InvalidInputException("standard input ('-') can only be the one input of a run; with "
+                        + inputs.size() + " inputs, give each as a file");
+            }
+            Path p = Path.of(input);
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.exists(p)) {
+                throw new java.io.UncheckedIOException(new NoSuchFileException(input));
+            }
+            String name = folderName(p);
+            String other = byName.putIfAbsent(name, input);
+            if (other != null) {
+                throw new InvalidInputException("inputs " + other + " and " + input + " would both write into "
+                        + out.resolve(name) + " (a folder is named after its input's file name without the "
+                        + "extension); rename one, or run them separately");
+            }
+            Path folder = out.resolve(name);
+            targets.add(new Target(input, folder, reportName == null ? null : folder.resolve(reportName),
+                    modelName == null ? null : folder.resolve(modelName)));
+        }
+        return List.copyOf(targets);
+    }
+
+    /**
+     * Refuses, for a run of several inputs, an option that names one file for one input.
+     *
+     * @param inputs how many inputs the run has
+     * @param option the option's name
+     * @param file   its value, or null when not given
+     */
+    static void refuseOneFileOption(int inputs, String option, Object file) {
+        if (inputs > 1 && file != null) {
+            throw new InvalidInputException(option + " names a file for one input; with " + inputs + " inputs, run "
+                    + "sylva hdbscan once per input to use it");
+        }
+    }
+
+    /** The result folder's name for input {@code p}: its file name without the last extension. */
+    static String folderName(Path p) {
+        Path f = p.getFileName();
+        String name = f == null ? "" : f.toString();
+        int dot = name.lastIndexOf('.');
+        String stem = dot > 0 ? name.substring(0, dot) : name;
+        if (stem.isEmpty() || stem.equals(".") || stem.equals("..")) {
+            throw new InvalidInputException("input " + p + " has no file name to name its result folder after; "
+                    + "give each input as a file");
+        }
+        return stem;
+    }
+
+    /** With several inputs, {@code --report} and {@code --save-model} are a file name put into each folder. */
+    private static String fileNameOnly(String option, Path file) {
+        if (file == null) return null;
+        if (file.isAbsolute() || file.getNameCount() != 1 || file.toString().equals(".")
+                || file.toString().equals("..")) {
+            throw new InvalidInputException(option + " " + file + ": with several inputs, " + option + " is a file "
+                    + "name written into each input's result folder (for example " + option + " "
+                    + (option.equals("--report") ? "report.html" : "clips.model") + "), not a path");
+        }
+        return file.toString();
+    }
+}
