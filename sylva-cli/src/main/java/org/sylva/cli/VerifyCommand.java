@@ -6,10 +6,12 @@ import org.sylva.io.ResultFolder;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code sylva verify DIR}: whether a result folder holds one complete run ({@link ResultFolder#verify}),
- * in one line on stdout, with an exit status a script can test: 0 complete (the manifest matches every
- * file it names), {@value ExitStatus#INCOMPLETE} incomplete (no manifest: a run was interrupted), {@value
- * ExitStatus#MISMATCH} mismatch (a file named by the manifest is missing or differs: changed after the run).
+ * {@code sylva verify DIR...}: whether each result folder holds one complete run ({@link ResultFolder#verify}),
+ * in one line per folder on stdout, with an exit status a script can test: 0 complete (the manifest matches
+ * every file it names), {@value ExitStatus#INCOMPLETE} incomplete (no manifest: a run was interrupted), {@value
+ * ExitStatus#MISMATCH} mismatch (a file named by the manifest is missing or differs: changed after the run);
+ * for several folders the worst of theirs (mismatch before incomplete), so that {@code sylva verify result/}{@code *}
+ * checks the folders of a command of several inputs at once.
  *
  * <pre>{@code
  * $ sylva verify result/
@@ -18,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 final class VerifyCommand implements Callable<Integer> {
     CommandSpec spec;
-    Path dir;
+    java.util.List<Path> dirs;
     boolean quiet;
 
     /** This command's picocli model, bound to this object ({@link CommandModel}). */
@@ -33,11 +35,18 @@ final class VerifyCommand implements Callable<Integer> {
                 .footer("",
                         "Examples:",
                         "  sylva verify result/",
-                        "  sylva verify result/ && python analyse.py result/");
-        m.parameter(Path.class, v -> dir = v)
-                .index("0")
+                        "  sylva verify result/ && python analyse.py result/",
+                        "  sylva verify result/*/          # each folder of: sylva hdbscan a.npy b.npy --out result/");
+        @SuppressWarnings("unchecked")
+        Class<java.util.List<Path>> list = (Class<java.util.List<Path>>) (Class<?>) java.util.List.class;
+        m.parameter(list, v -> dirs = v)
+                .index("0..*")
+                .arity("1..*")
+                .auxiliaryTypes(Path.class)
                 .paramLabel("DIR")
-                .description("A folder written by sylva hdbscan, balltree, predict, cut, reselect or demo (--out).");
+                .description("A folder written by sylva hdbscan, balltree, predict, cut, reselect or demo (--out); "
+                        + "several: one line each, and the worst status (" + ExitStatus.MISMATCH + " before "
+                        + ExitStatus.INCOMPLETE + ").");
         m.option(boolean.class, v -> quiet = v, "-q", "--quiet")
                 .description("Print nothing; the exit status says it all.");
         spec = m.spec();
@@ -46,12 +55,16 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ResultFolder.Verdict v = ResultFolder.verify(dir);
-        if (!quiet) spec.commandLine().getOut().println(ErrorHandler.oneLine(v.message()));
-        return switch (v.status()) {
-            case COMPLETE -> ExitStatus.OK;
-            case INCOMPLETE -> ExitStatus.INCOMPLETE;
-            case MISMATCH -> ExitStatus.MISMATCH;
-        };
+        int status = ExitStatus.OK;
+        for (Path dir : dirs) {
+            ResultFolder.Verdict v = ResultFolder.verify(dir);
+            if (!quiet) spec.commandLine().getOut().println(ErrorHandler.oneLine(v.message()));
+            switch (v.status()) {
+                case COMPLETE -> { }
+                case INCOMPLETE -> status = status == ExitStatus.MISMATCH ? status : ExitStatus.INCOMPLETE;
+                case MISMATCH -> status = ExitStatus.MISMATCH;
+            }
+        }
+        return status;
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,6 +74,29 @@ class VerifyCommandTest {
         Cli.run("verify", tmp.resolve("absent").toString()).assertError("absent: no such folder");
         Path file = Files.writeString(tmp.resolve("points.npy"), "not a folder");
         Cli.run("verify", file.toString()).assertError("points.npy: is a file, not a result folder");
+    }
+
+    /** Several folders: one line each, in the order given, and the worst status, mismatch before incomplete. */
+    @Test
+    void severalFoldersGetALineEachAndTheWorstStatus() throws IOException {
+        Path cloud = TestData.writeNpy(TestData.blob(200, 2, 8), tmp.resolve("cloud.npy"));
+        List<Path> trees = new ArrayList<>();
+        for (String name : List.of("a", "b", "c")) {
+            trees.add(tmp.resolve(name));
+            Cli.run("balltree", cloud.toString(), "--out", tmp.resolve(name).toString()).assertOk();
+        }
+        String[] args = {"verify", trees.get(0).toString(), trees.get(1).toString(), trees.get(2).toString()};
+        Cli.Result r = Cli.run(args).assertOk();
+        assertEquals(3, r.out().lines().filter(l -> l.startsWith("complete: ")).count(), r.out());
+        Files.delete(trees.get(2).resolve(ResultFolder.MANIFEST));
+        r = Cli.run(args);
+        assertEquals(ExitStatus.INCOMPLETE, r.code(), r.out());
+        assertTrue(r.out().lines().toList().get(2).startsWith("incomplete: " + trees.get(2)), r.out());
+        Files.writeString(trees.get(0).resolve("mask.npy"), "changed");
+        r = Cli.run(args);
+        assertEquals(ExitStatus.MISMATCH, r.code(), "a mismatch outranks the incomplete folder after it: " + r.out());
+        assertEquals(List.of("mismatch", "complete", "incomplete"),
+                r.out().lines().map(l -> l.substring(0, l.indexOf(':'))).toList());
     }
 
     @Test
