@@ -36,7 +36,7 @@ final class VerifyCommand implements Callable<Integer> {
                         "Examples:",
                         "  sylva verify result/",
                         "  sylva verify result/ && python analyse.py result/",
-                        "  sylva verify result/*/          # each folder of: sylva hdbscan a.npy b.npy --out result/");
+                        "  sylva verify result/*/   # every folder of a run of several inputs");
         @SuppressWarnings("unchecked")
         Class<java.util.List<Path>> list = (Class<java.util.List<Path>>) (Class<?>) java.util.List.class;
         m.parameter(list, v -> dirs = v)
