@@ -111,7 +111,8 @@ sylva_jit_opts() {   # ARGS...: the JIT options of `sylva ARGS...`, one per line
 # True (status 0) for the runs that get C1 only: `sylva hdbscan` on a small .npy (see above) with the auto
 # or scalar backend and the Euclidean metric, and `sylva predict` of a .npy of few new points against a
 # small enough model (sylva_small_predict_run). The inputs are the existing *.npy arguments that are not
-# an option's value (--sample-weight w.npy, --waveforms-from=c.npy), their points and coordinates summed.
+# an option's value (--sample-weight w.npy, --waveforms-from=c.npy), their points and coordinates summed; an
+# existing file of another kind among them (text, .npz, raw) makes the run count as large.
 # Call it with 2>/dev/null: a locale named in LC_ALL but not installed makes bash warn when it is restored.
 sylva_small_run() {
   case "${1:-}" in
@@ -133,6 +134,7 @@ sylva_small_hdbscan_run() {
       --backend=*|--metric=*) return 1 ;;
       -*) ;;
       *.npy) [ -f "$a" ] && npys+=("$a") ;;
+      *) [ -f "$a" ] && return 1 ;;   # another input (text, .npz, raw): its size is not read here
     esac
     prev="$a"
   done

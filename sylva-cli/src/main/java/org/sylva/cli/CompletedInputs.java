@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <pre>{@code
  * context.completed().plan(3, Path.of("res"));   // before the first input
  * context.completed().done();                     // after each input's outputs are in place
- * String note = context.completed().note();       // "" or "2 of 3 inputs are done: ..."
+ * String note = context.completed().errorNote();  // "" or "input 3 of 3; the 2 inputs before it are done, ..."
  * }</pre>
  */
 final class CompletedInputs {
@@ -33,14 +33,37 @@ final class CompletedInputs {
     }
 
     /**
-     * What is kept, as a clause for an error or interruption line: empty when the run has one input or no
-     * input is done yet; otherwise, for example, {@code 2 of 5 inputs are done, their folders in res complete}.
+     * Where a failed input stands, for its error line: empty for a run of one input; otherwise which input
+     * failed and what became of the others, for example {@code input 3 of 5; the 2 inputs before it are done,
+     * their folders in res complete; the 2 inputs after it were not run}.
      */
-    String note() {
+    String errorNote() {
+        int n = inputs.get();
+        if (n <= 1) return "";
+        int d = Math.min(done.get(), n - 1);
+        int after = n - d - 1;
+        StringBuilder b = new StringBuilder("input " + (d + 1) + " of " + n);
+        if (d > 0) b.append("; ").append(before(d));
+        if (after == 1) b.append("; the input after it was not run");
+        if (after > 1) b.append("; the ").append(after).append(" inputs after it were not run");
+        return b.toString();
+    }
+
+    /**
+     * What an interruption keeps, for its line: empty when nothing is (one input, or none done yet), otherwise,
+     * for example, {@code in input 3 of 5; the 2 inputs before it are done, their folders in res complete;
+     * nothing was written for the others}.
+     */
+    String interruptedNote() {
         int n = inputs.get();
         int d = done.get();
         if (n <= 1 || d == 0) return "";
-        return d + " of " + n + " inputs " + (d == 1 ? "is" : "are") + " done, " + (d == 1 ? "its folder" : "their folders")
-                + " in " + parent + " complete";
+        if (d >= n) return "after its " + n + " inputs; their folders in " + parent + " are complete";
+        return "in input " + (d + 1) + " of " + n + "; " + before(d) + "; nothing was written for the others";
+    }
+
+    private String before(int d) {
+        return (d == 1 ? "the input before it is done, its folder" : "the " + d + " inputs before it are done, their "
+                + "folders") + " in " + parent + " complete";
     }
 }

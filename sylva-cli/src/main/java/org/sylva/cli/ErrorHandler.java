@@ -33,19 +33,20 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
         var err = cl.getErr();
-        String kept = completed.note();
         if (ex instanceof CancelledException) {
-            err.println(interruptedLine(kept));
+            err.println(interruptedLine(completed.interruptedNote()));
             return ExitStatus.INTERRUPTED;
         }
-        String tail = kept.isEmpty() ? "" : "; " + kept + ", later inputs not run";
+        // which of several inputs failed, kept whole however long the message: it says which folders to use
+        String note = completed.errorNote();
+        String tail = note.isEmpty() ? "" : "; " + oneLine(note);
         if (ex instanceof ReportNotWritten r) {
-            err.println("sylva: error: " + oneLine(r.getMessage() + ": " + message(r.getCause()) + tail));
+            err.println("sylva: error: " + oneLine(r.getMessage() + ": " + message(r.getCause()), tail));
             if (verboseAnywhere(parseResult)) r.getCause().printStackTrace(err);
             err.flush();
             return ExitStatus.REPORT_FAILED;
         }
-        err.println("sylva: error: " + oneLine(message(ex) + optionOf(ex, cl.getCommandSpec()) + tail));
+        err.println("sylva: error: " + oneLine(message(ex) + optionOf(ex, cl.getCommandSpec()), tail));
         if (parseResult.hasMatchedOption("--verbose") || verboseAnywhere(parseResult)) {
             ex.printStackTrace(err);
         }
@@ -58,8 +59,17 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
      * before the interruption keep their complete folders and the rest got nothing.
      */
     static String interruptedLine(String kept) {
-        return kept.isEmpty() ? "sylva: interrupted; no output was written"
-                : "sylva: interrupted; " + kept + "; nothing was written for the others";
+        return kept.isEmpty() ? "sylva: interrupted; no output was written" : "sylva: interrupted " + kept;
+    }
+
+    /**
+     * {@code m} as one line ({@link #oneLine(String)}) followed by {@code tail}, the message shortened so that
+     * the two stay within {@link #MAX_LINE} characters where the tail leaves room for it.
+     */
+    static String oneLine(String m, String tail) {
+        if (tail.isEmpty()) return oneLine(m);
+        String line = oneLine(m, Math.max(MAX_LINE / 2, MAX_LINE - tail.length()));
+        return line + tail;
     }
 
     /**
@@ -73,10 +83,14 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
      * longer one keeps its start and its end (where the file, line and remedy usually are) around "…".
      */
     static String oneLine(String m) {
+        return oneLine(m, MAX_LINE);
+    }
+
+    private static String oneLine(String m, int max) {
         String line = m.strip().replaceAll("\\s*\\R\\s*", "; ");
-        if (line.length() <= MAX_LINE) return line;
-        int tail = MAX_LINE / 4;
-        int head = MAX_LINE - tail - 3;
+        if (line.length() <= max) return line;
+        int tail = max / 4;
+        int head = max - tail - 3;
         // never split a surrogate pair (an emoji in a header) into half a character
         if (Character.isHighSurrogate(line.charAt(head - 1))) head--;
         int from = line.length() - tail;

@@ -28,7 +28,7 @@ import org.sylva.progress.ProgressListener;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code sylva hdbscan}: cluster a file of points, write labels and trees, optionally a report. */
+/** {@code sylva hdbscan}: cluster a file of points (or several, each into its own folder: {@link InputBatch}), write labels and trees, optionally a report. */
 final class HdbscanCommand implements Callable<Integer> {
     CommandSpec spec;
     private final CliContext context;
@@ -93,9 +93,12 @@ final class HdbscanCommand implements Callable<Integer> {
                         "  sylva hdbscan points.npy --metric minkowski --p 3 --out result/",
                         "  sylva hdbscan distances.npy --metric precomputed --out result/");
         in.declareInputs(m, v -> inputs = v, "Several inputs are fitted one after the other in one process, "
-                + "each into its own folder --out/NAME (NAME: the input's file name without its extension), "
-                + "exactly as a separate run of each would write it; --report and --save-model then name a file "
-                + "in each folder, and --sample-weight and --waveforms-from are refused.");
+                + "each into its own folder --out/NAME (NAME: the input's file name without its last extension), "
+                + "exactly as a separate run of each would write it, and each folder locked and complete or "
+                + "without outputs as --out says; --report and --save-model then name a file in each folder, "
+                + "--json prints a line per input, and --sample-weight and --waveforms-from are refused. One "
+                + "input (a pattern such as day*.npy that matches one file, too) writes into --out itself, with "
+                + "--report and --save-model paths as given.");
         m.option(Path.class, v -> out = v, "--out")
                 .required(true)
                 .paramLabel("DIR")
@@ -202,7 +205,7 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "medoid costs m^2 distances for a cluster of m points.");
         waveformOptions.declare(m);
         m.option(boolean.class, v -> json = v, "--json")
-                .description("Print a machine-readable summary on stdout (one JSON line; parameters typed as "
+                .description("Print a machine-readable summary on stdout (one JSON line per input; parameters typed as "
                         + "scikit-learn's, null for None, \"inf\" for an infinite "
                         + "number). Where stdout cannot be written (a full device, a closed pipe) the exit status is 2, "
                         + "but the outputs, in place by then, stay complete: only the summary is lost.");
@@ -230,7 +233,7 @@ final class HdbscanCommand implements Callable<Integer> {
         CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
         InputBatch.refuseOneFileOption(inputs.size(), "--sample-weight", sampleWeight);
         InputBatch.refuseOneFileOption(inputs.size(), "--waveforms-from", waveformOptions.from);
-        List<InputBatch.Target> targets = InputBatch.plan(inputs, out, report, saveModel);
+        List<InputBatch.Target> targets = InputBatch.plan(inputs, in.shape, out, report, saveModel);
         List<String> names = new ArrayList<>(HdbscanOutputs.names(format));
         if (centerKind != null && centerKind.centroids()) names.add("centroids" + format.extension());
         if (centerKind != null && centerKind.medoids()) names.add("medoids" + format.extension());

@@ -1,14 +1,15 @@
 package org.sylva.cli;
 
+import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.sylva.data.InvalidInputException;
+import org.sylva.io.InputFiles;
+import org.sylva.io.PointReaders;
 
 /**
  * The inputs of one {@code sylva hdbscan} command and where each one's outputs go. One input writes into
@@ -18,11 +19,12 @@ import org.sylva.data.InvalidInputException;
  * into {@code result/clips}); each folder is exactly what a separate run of that input into it would write,
  * manifest included. {@code --report} and {@code --save-model} then name a file written into each folder.
  * Refused before anything is read: standard input among several inputs, two inputs with the same NAME,
- * an input that does not exist, a {@code --report} or {@code --save-model} with a folder in it, and the
- * options that name one file for one input ({@code --sample-weight}, {@code --waveforms-from}).
+ * an input that does not exist, is a directory or has no format a reader knows, an empty {@code --out},
+ * a {@code --report} or {@code --save-model} with a folder in it, and the options that name one file for one
+ * input ({@code --sample-weight}, {@code --waveforms-from}).
  *
  * <pre>{@code
- * List<InputBatch.Target> targets = InputBatch.plan(List.of("a.npy", "b.npy"), Path.of("res"), null, null);
+ * List<InputBatch.Target> targets = InputBatch.plan(List.of("a.npy", "b.npy"), null, Path.of("res"), null, null);
  * // res/a and res/b
  * }</pre>
  */
@@ -45,8 +47,12 @@ final class InputBatch {
      * The targets of {@code inputs}, in the order given. For one input, {@code out}, {@code report} and
      * {@code saveModel} as given; for several, see the class comment.
      */
-    static List<Target> plan(List<String> inputs, Path out, Path report, Path saveModel) {
+    static List<Target> plan(List<String> inputs, String shape, Path out, Path report, Path saveModel)
+            throws IOException {
         if (inputs.size() == 1) return List.of(new Target(inputs.get(0), out, report, saveModel));
+        OutputTargets.refuseEmpty("--out", out);
+        OutputTargets.refuseEmpty("--report", report);
+        OutputTargets.refuseEmpty("--save-model", saveModel);
         String reportName = fileNameOnly("--report", report);
         String modelName = fileNameOnly("--save-model", saveModel);
         Map<String, String> byName = new HashMap<>();
@@ -57,8 +63,12 @@ final class InputBatch {
                         + inputs.size() + " inputs, give each as a file");
             }
             Path p = Path.of(input);
-            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.exists(p)) {
-                throw new java.io.UncheckedIOException(new NoSuchFileException(input));
+            // what a reader would refuse only when it came to this input, after the fits of those before it
+            if (!Files.exists(p)) throw new InvalidInputException(input + ": " + InputFiles.missing(p));
+            if (Files.isDirectory(p)) throw new InvalidInputException(input + ": is a directory; give a file of points");
+            if (shape == null && PointReaders.formatOf(input, false) == null && !InputOptions.isNpy(p)) {
+                throw new InvalidInputException(input + ": cannot tell the format from the name; use .npy, .csv, "
+                        + ".tsv, .txt, or raw little-endian float32 with --shape N,D");
             }
             String name = folderName(p);
             String other = byName.putIfAbsent(name, input);
@@ -88,7 +98,7 @@ final class InputBatch {
         }
     }
 
-    /** The result folder's name for input {@code p}: its file name without the last extension. */
+    /** The result folder's name for input {@code p}: its file name without its last extension ({@code x.tar}). */
     static String folderName(Path p) {
         Path f = p.getFileName();
         String name = f == null ? "" : f.toString();

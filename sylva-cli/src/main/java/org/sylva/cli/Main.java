@@ -123,7 +123,7 @@ public final class Main {
                     err.println("sylva: phase " + PhaseTrace.current() + " did not stop within " + HOOK_WAIT_MILLIS
                             + " ms");
                 }
-                err.println(ErrorHandler.interruptedLine(context.completed().note()));
+                err.println(ErrorHandler.interruptedLine(context.completed().interruptedNote()));
             } else if (status.get() == ExitStatus.OK && !exiting.get()) {
                 err.println("sylva: interrupted as the run ended; its outputs were complete and are kept (the exit "
                         + "status is the signal's)");

@@ -80,7 +80,7 @@ final class OutputTargets {
     }
 
     /** Refuses an empty path ({@code --out ''}), which would otherwise mean the current folder. */
-    private static void refuseEmpty(String option, Path p) {
+    static void refuseEmpty(String option, Path p) {
         if (p != null && p.toString().isBlank()) {
             throw new InvalidInputException(option + " is empty; name a " + (option.equals("--out") ? "folder" : "file")
                     + (option.equals("--out") ? " (--out . for the current one)" : ""));

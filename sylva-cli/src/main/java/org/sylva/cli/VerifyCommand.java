@@ -58,7 +58,8 @@ final class VerifyCommand implements Callable<Integer> {
         int status = ExitStatus.OK;
         for (Path dir : dirs) {
             ResultFolder.Verdict v = ResultFolder.verify(dir);
-            if (!quiet) spec.commandLine().getOut().println(ErrorHandler.oneLine(v.message()));
+            String hint = v.status() == ResultFolder.Status.INCOMPLETE ? resultFolders(dir) : "";
+            if (!quiet) spec.commandLine().getOut().println(ErrorHandler.oneLine(v.message(), hint));
             switch (v.status()) {
                 case COMPLETE -> { }
                 case INCOMPLETE -> status = status == ExitStatus.MISMATCH ? status : ExitStatus.INCOMPLETE;
@@ -66,5 +67,24 @@ final class VerifyCommand implements Callable<Integer> {
             }
         }
         return status;
+    }
+
+    /**
+     * For a folder without a manifest that holds result folders (the {@code --out} of {@code sylva hdbscan} with
+     * several inputs): a clause naming them and how to check them, else the empty string.
+     */
+    private static String resultFolders(Path dir) throws java.io.IOException {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        try (var entries = java.nio.file.Files.newDirectoryStream(dir)) {
+            for (Path e : entries) {
+                if (java.nio.file.Files.isRegularFile(e.resolve(ResultFolder.MANIFEST))) names.add(e.getFileName().toString());
+            }
+        }
+        if (names.isEmpty()) return "";
+        java.util.Collections.sort(names);
+        String shown = String.join(", ", names.subList(0, Math.min(3, names.size()))) + (names.size() > 3 ? ", ..." : "");
+        return "; it holds " + names.size() + (names.size() == 1 ? " result folder" : " result folders") + " (" + shown
+                + "), as sylva hdbscan of several inputs writes: check them with sylva verify " + dir.resolve("*")
+                + "/";
     }
 }

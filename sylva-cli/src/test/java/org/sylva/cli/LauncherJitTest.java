@@ -94,6 +94,10 @@ class LauncherJitTest {
         assertEquals(c2, jit("hdbscan", half.toString(), half2.toString(), "--out", "x"));
         assertEquals(c1, jit("hdbscan", small.toString(), small.toString(), "--out", "x"));
         assertEquals(c1, jit("hdbscan", half.toString(), tmp.resolve("missing.npy").toString()));
+        Path text = Files.writeString(tmp.resolve("more.csv"), "1,2\n3,4\n");
+        assertEquals(c2, jit("hdbscan", small.toString(), text.toString()), "a text input's size is not read");
+        assertEquals(c1, jit("hdbscan", small.toString(), "--min-cluster-size", "20", "--report", text.toString()),
+                "an option's value is not an input");
         // by bash alone: with no external command to be found, the choice is the same (every process the
         // launcher starts counts in every cold run)
         assertEquals(c1, bash(". '" + SCRIPT + "'; PATH=/nonexistent; sylva_jit_opts hdbscan '" + small + "'"));

@@ -107,7 +107,14 @@ class ManyInputsTest {
         Cli.run("hdbscan", s(a), s(b), "--save-model", "m/fit.model", "--out", s(out))
                 .assertError("--save-model m/fit.model: with several inputs");
         Cli.run("hdbscan", s(a), s(tmp.resolve("missing.npy")), "--out", s(out))
-                .assertError("no such file: " + tmp.resolve("missing.npy"));
+                .assertError(tmp.resolve("missing.npy") + ": no such file");
+        // what a reader would refuse only after the inputs before it were fitted
+        Path folder = Files.createDirectories(tmp.resolve("folder.npy"));
+        Cli.run("hdbscan", s(a), s(folder), "--out", s(out)).assertError(folder + ": is a directory");
+        Path unknown = Files.writeString(tmp.resolve("points.xyz"), "1 2\n");
+        Cli.run("hdbscan", s(a), s(unknown), "--out", s(out)).assertError(unknown + ": cannot tell the format");
+        Cli.run("hdbscan", s(a), s(b), "--out", "").assertError("--out is empty");
+        Cli.run("hdbscan", s(a), s(b), "--out", s(out), "--report", "").assertError("--report is empty");
         assertFalse(Files.exists(out), "nothing created by a refused run");
     }
 
@@ -119,21 +126,35 @@ class ManyInputsTest {
         Path bad = TestData.writeNpy(PointSet.unchecked(100, 3, v), tmp.resolve("bad.npy"));
         Path out = tmp.resolve("res");
         String line = Cli.run("hdbscan", s(a), s(bad), s(c), "--out", s(out), "-q")
-                .assertError(bad + ": row 7, column 1 (counting from 0) is NaN",
-                        "1 of 3 inputs is done, its folder in " + out + " complete, later inputs not run");
-        assertTrue(line.endsWith("later inputs not run"), line);
+                .assertError(bad + ": row 7, column 1 (counting from 0) is NaN");
+        assertTrue(line.endsWith("; input 2 of 3; the input before it is done, its folder in " + out + " complete; the "
+                + "input after it was not run"), line);
         assertEquals(List.of("a"), Cli.list(out), "the failed input and the ones after it have no folder");
         Cli.run("verify", s(out.resolve("a"))).assertOk();
-        // the first input failing: the line is a single run's
-        Cli.run("hdbscan", s(bad), s(a), "--out", s(tmp.resolve("res2")), "-q").assertError("is NaN");
-        assertFalse(Cli.run("hdbscan", s(bad), s(a), "--out", s(tmp.resolve("res2")), "-q").err().contains("done"));
+        // the first or the last input failing
+        assertTrue(Cli.run("hdbscan", s(bad), s(a), s(c), "--out", s(tmp.resolve("res2")), "-q").assertError("is NaN")
+                .endsWith("is NaN; use --non-finite sklearn to leave such rows out (labels -3 for NaN, -2 for inf); "
+                        + "input 1 of 3; the 2 inputs after it were not run"));
+        assertTrue(Cli.run("hdbscan", s(a), s(c), s(bad), "--out", s(tmp.resolve("res3")), "-q").assertError("is NaN")
+                .endsWith("; input 3 of 3; the 2 inputs before it are done, their folders in " + tmp.resolve("res3")
+                        + " complete"));
+        // a message longer than an error line keeps the note whole
+        Path deep = tmp;
+        for (int i = 0; i < 12; i++) deep = deep.resolve("a-rather-long-folder-name-" + i);
+        Path longBad = Files.createDirectories(deep).resolve("bad.npy");
+        Files.copy(bad, longBad);
+        line = Cli.run("hdbscan", s(a), s(longBad), "--out", s(out), "-q").assertError("\u2026");
+        assertTrue(line.length() <= ErrorHandler.MAX_LINE + 200, line);
+        assertTrue(line.endsWith("; input 2 of 2; the input before it is done, its folder in " + out + " complete"),
+                line);
     }
 
     @Test
     void anInterruptionAfterSomeInputsSaysTheirFoldersAreKept() {
         CompletedInputs completed = new CompletedInputs();
-        completed.plan(3, Path.of("res"));
-        assertEquals("sylva: interrupted; no output was written", ErrorHandler.interruptedLine(completed.note()));
+        completed.plan(4, Path.of("res"));
+        assertEquals("sylva: interrupted; no output was written",
+                ErrorHandler.interruptedLine(completed.interruptedNote()));
         completed.done();
         completed.done();
         StringWriter err = new StringWriter();
@@ -141,12 +162,13 @@ class ManyInputsTest {
         cl.setErr(new PrintWriter(err, true));
         int code = new ErrorHandler(completed).handleExecutionException(new CancelledException(), cl, null);
         assertEquals(ExitStatus.INTERRUPTED, code);
-        assertEquals("sylva: interrupted; 2 of 3 inputs are done, their folders in res complete; nothing was written "
-                + "for the others", err.toString().strip());
-        // a run of one input keeps its line
+        assertEquals("sylva: interrupted in input 3 of 4; the 2 inputs before it are done, their folders in res "
+                + "complete; nothing was written for the others", err.toString().strip());
+        // a run of one input keeps its lines
         CompletedInputs one = new CompletedInputs();
         one.plan(1, Path.of("res"));
+        assertEquals("", one.errorNote());
         one.done();
-        assertEquals("", one.note());
+        assertEquals("", one.interruptedNote());
     }
 }

@@ -97,6 +97,11 @@ class VerifyCommandTest {
         assertEquals(ExitStatus.MISMATCH, r.code(), "a mismatch outranks the incomplete folder after it: " + r.out());
         assertEquals(List.of("mismatch", "complete", "incomplete"),
                 r.out().lines().map(l -> l.substring(0, l.indexOf(':'))).toList());
+        // the parent of result folders (the --out of hdbscan with several inputs) says what to check instead
+        r = Cli.run("verify", tmp.toString());
+        assertEquals(ExitStatus.INCOMPLETE, r.code());
+        assertTrue(r.out().strip().endsWith("; it holds 2 result folders (a, b), as sylva hdbscan of several inputs "
+                + "writes: check them with sylva verify " + tmp.resolve("*") + "/"), r.out());
     }
 
     @Test

@@ -137,6 +137,12 @@ final class MemoryBudget {
         Runtime rt = Runtime.getRuntime();
         long available = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
         if (need > available) {
+            // The heap in use counts garbage not yet collected (the arrays of an earlier fit in a long-lived
+            // process): collect it before refusing, so a fit is refused only for what is really held.
+            System.gc();
+            available = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+        }
+        if (need > available) {
             long gib = (long) Math.ceil((need + (rt.totalMemory() - rt.freeMemory())) / 1073741824.0) + 1;
             throw new InvalidInputException(String.format(Locale.ROOT,
                     "%s needs about %s of heap beyond the "

@@ -19,7 +19,7 @@ import org.sylva.data.InvalidInputException;
  * throw new InvalidInputException(name + ": " + InputFiles.missing(path));   // "no such file", or the link's story
  * }</pre>
  */
-final class InputFiles {
+public final class InputFiles {
     /** Makes the exception a reader throws for a file it cannot open, from the reason and the cause. */
     @FunctionalInterface
     interface Refusal {
@@ -44,7 +44,7 @@ final class InputFiles {
     }
 
     /** "no such file", or what is wrong with the symbolic link {@code p}. */
-    static String missing(Path p) {
+    public static String missing(Path p) {
         if (!Files.isSymbolicLink(p)) return "no such file";
         Path target;
         try {
