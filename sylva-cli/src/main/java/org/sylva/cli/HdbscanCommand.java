@@ -28,7 +28,10 @@ import org.sylva.progress.ProgressListener;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code sylva hdbscan}: cluster a file of points (or several, each into its own folder: {@link InputBatch}), write labels and trees, optionally a report. */
+/**
+ * {@code sylva hdbscan}: cluster a file of points (or several, each into its own folder: {@link InputBatch}), write
+ * labels and trees, optionally a report.
+ */
 final class HdbscanCommand implements Callable<Integer> {
     CommandSpec spec;
     private final CliContext context;
