@@ -151,12 +151,13 @@ sylva_small_hdbscan_run() {
     || { [ "$points" -lt "$SYLVA_SMALL_POINTS" ] && [ "$values" -lt "$SYLVA_SMALL_POINTS_VALUES" ]; }
 }
 
-# `sylva predict MODEL NEW.npy`: m new points searched among a model's n fitted points of d coordinates cost
-# about what a fit of sqrt(m n) points costs, so that size goes through the fit's rule, as the library's
+# `sylva predict MODEL NEW.npy...`: m new points (of every file together) searched among a model's n fitted
+# points of d coordinates cost about what a fit of sqrt(m n) points costs, so that size goes through the
+# fit's rule, as the library's
 # choice of kernel for new points does (HdbscanModel.searchKernel; LauncherJitTest keeps them equal). The
 # model's n and d are read from its header (docs/model-file.md: i32 at bytes 62 and 66, little-endian).
 sylva_small_predict_run() {
-  local a prev="" model="" npy="" k=0
+  local a prev="" model="" npys=() k=0 npy m=0
   for a in "$@"; do
     case "$prev" in --out|--shape|--format|--threads) prev="$a"; continue ;; esac
     case "$a" in
@@ -165,15 +166,19 @@ sylva_small_predict_run() {
       *) case $k in
            0) ;;   # the command's name
            1) model="$a" ;;
-           2) npy="$a" ;;
+           *) case "$a" in *.npy) [ -f "$a" ] || return 1; npys+=("$a") ;; *) return 1 ;; esac ;;
          esac
          k=$((k + 1)) ;;
     esac
     prev="$a"
   done
-  case "$npy" in *.npy) [ -f "$npy" ] && [ -f "$model" ] ;; *) false ;; esac || return 1
-  sylva_npy_shape "$npy" || return 1
-  local m="$SYLVA_NPY_POINTS"
+  [ "${#npys[@]}" -gt 0 ] && [ -f "$model" ] || return 1
+  # several files of new points (assigned one after the other in this JVM): their points together
+  for npy in "${npys[@]}"; do
+    sylva_npy_shape "$npy" || return 1
+    m=$((m + SYLVA_NPY_POINTS))
+    [ "$m" -lt 2147483648 ] || return 1
+  done
   sylva_read_bytes "$model" 70
   local -a b=("${SYLVA_BYTES[@]}")
   [ "${#b[@]}" -eq 70 ] && [ "${b[*]:0:12}" = "137 83 89 76 86 65 13 10 72 68 66 77" ] || return 1

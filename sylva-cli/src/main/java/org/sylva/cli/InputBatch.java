@@ -12,9 +12,9 @@ import org.sylva.io.InputFiles;
 import org.sylva.io.PointReaders;
 
 /**
- * The inputs of one {@code sylva hdbscan} command and where each one's outputs go. One input writes into
- * {@code --out} itself, as always. Several inputs are fitted one after the other in the same process with
- * the same options (a JVM started and warmed once instead of once per file), each into its own folder
+ * The inputs of one {@code sylva hdbscan} (or {@code sylva predict}) command and where each one's outputs go.
+ * One input writes into {@code --out} itself, as always. Several inputs are fitted (assigned) one after the
+ * other in the same process with the same options (a JVM started and warmed once instead of once per file), each into its own folder
  * {@code --out/NAME}, NAME being the input's file name without its last extension ({@code day1/clips.npy}
  * into {@code result/clips}); each folder is exactly what a separate run of that input into it would write,
  * manifest included. {@code --report} and {@code --save-model} then name a file written into each folder.

@@ -25,7 +25,7 @@ final class PredictCommand implements Callable<Integer> {
     CommandSpec spec;
     private final CliContext context;
     Path model;
-    String input;
+    List<String> inputs;
     String shape;
     ResultFolderOptions folder = new ResultFolderOptions();
     RunOptions run = new RunOptions();
@@ -53,16 +53,24 @@ final class PredictCommand implements Callable<Integer> {
                         "  sylva hdbscan clips.npy --min-cluster-size 20 --out fit/ \\",
                         "      --save-model clips.model",
                         "  sylva predict clips.model later.npy --out assigned/",
-                        "  sylva predict clips.model later.csv --out assigned/ --format csv");
+                        "  sylva predict clips.model later.csv --out assigned/ --format csv",
+                        "  sylva predict clips.model day*.npy --out assigned/   # assigned/day1/, ...");
         m.parameter(Path.class, v -> model = v)
                 .index("0")
                 .paramLabel("MODEL")
                 .description("A model file written by sylva hdbscan --save-model.");
-        m.parameter(String.class, v -> input = v)
-                .index("1")
+        @SuppressWarnings("unchecked")
+        Class<List<String>> list = (Class<List<String>>) (Class<?>) List.class;
+        m.parameter(list, v -> inputs = v)
+                .index("1..*")
+                .arity("1..*")
+                .auxiliaryTypes(String.class)
                 .paramLabel("NEW")
                 .description("New points: .npy, .csv/.tsv, .npz (a scipy sparse matrix, its rows as dense points), "
-                        + "or raw little-endian float32 with --shape; '-' reads stdin.");
+                        + "or raw little-endian float32 with --shape; '-' reads stdin. Several files are assigned "
+                        + "one after the other with the model read once, each into its own folder --out/NAME (NAME: "
+                        + "the file name without its last extension), exactly as a separate run of each writes it; "
+                        + "--json then prints a line per file.");
         m.option(String.class, v -> shape = v, "--shape")
                 .paramLabel("N,D")
                 .description("Shape of a raw float32 input (required for raw files).");
@@ -79,20 +87,39 @@ final class PredictCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
-        Path out = folder.out;
-        OutputFormat format = folder.format;
-        boolean json = folder.json;
         int threads = run.threadCount();   // a bad --threads is refused before anything is read or claimed
-        folder.claim(context, err, run.quiet, OUTPUTS);
-        folder.refuseOverlaps(OUTPUTS, List.of(), List.of(new OutputTargets.OptionFile("model", model),
-                new OutputTargets.OptionFile("input", input == null || input.equals("-") ? null : Path.of(input))));
-        HdbscanModel m = HdbscanModel.load(model);
-        PointSet points = newPoints(m, model, input, shape, err, context);
+        List<InputBatch.Target> targets = InputBatch.plan(inputs, shape, folder.out, null, null);
+        List<OutputTargets.OptionFile> read = new ArrayList<>();
+        read.add(new OutputTargets.OptionFile("model", model));
+        for (InputBatch.Target t : targets) {
+            read.add(new OutputTargets.OptionFile("input", t.input().equals("-") ? null : Path.of(t.input())));
+        }
+        for (InputBatch.Target t : targets) {
+            folder.claim(context, err, run.quiet, OUTPUTS, t.out());
+            folder.refuseOverlaps(OUTPUTS, t.out(), List.of(), read);
+        }
+        HdbscanModel m = HdbscanModel.load(model);   // once, for every file of new points
         if (!m.predictsClusters()) {
             err.println("sylva: warning: the model's condensed tree never splits (its fit found " + m.clusterCount()
                     + (m.clusterCount() == 1 ? " cluster, the root" : " clusters") + "), so every new point is "
                     + "labelled noise, as the hdbscan package's approximate_predict does");
         }
+        context.completed().plan(targets.size(), folder.out);
+        for (int i = 0; i < targets.size(); i++) {
+            InputBatch.Target t = targets.get(i);
+            if (targets.size() > 1 && !run.quiet) {
+                err.println("sylva: input " + (i + 1) + " of " + targets.size() + ": " + t.input() + " into " + t.out());
+            }
+            predict(m, t, threads, err);
+            context.completed().done();
+        }
+        return 0;
+    }
+
+    /** Reads the new points of {@code t}, assigns them and writes the answers into its folder. */
+    private void predict(HdbscanModel m, InputBatch.Target t, int threads, java.io.PrintWriter err) throws Exception {
+        String input = t.input();
+        PointSet points = newPoints(m, model, input, shape, err, context);
         Prediction p;
         Membership soft;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
@@ -104,17 +131,15 @@ final class PredictCommand implements Callable<Integer> {
             throw e.withContext(input);
         }
         context.cancel().throwIfCancelled();
-        List<Path> written = write(p, soft);
-        if (json) spec.commandLine().getOut().println(json(m, p, points, written));
+        List<Path> written = write(p, soft, t.out());
+        if (folder.json) spec.commandLine().getOut().println(json(m, p, points, written, input));
         if (!run.quiet) err.println(summary(m, p, points, written));
-        return 0;
     }
 
     /** Every output together: all of them or, on failure or cancellation, none. */
-    private List<Path> write(Prediction p, Membership soft) throws java.io.IOException {
+    private List<Path> write(Prediction p, Membership soft, Path out) throws java.io.IOException {
         List<Path> written = new ArrayList<>();
         int n = p.size();
-        Path out = folder.out;
         OutputFormat format = folder.format;
         try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
             written.add(format.stage(g, out, "labels", NpyArray.ofInt32(p.labels(), n)));
@@ -194,7 +219,7 @@ final class PredictCommand implements Callable<Integer> {
         return s.toString();
     }
 
-    private String json(HdbscanModel m, Prediction p, PointSet points, List<Path> written) {
+    private String json(HdbscanModel m, Prediction p, PointSet points, List<Path> written, String input) {
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("sylva_version", SylvaCommand.version());
         j.put("model", model.toString());

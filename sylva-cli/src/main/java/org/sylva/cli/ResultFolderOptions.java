@@ -47,13 +47,24 @@ final class ResultFolderOptions {
 
     /** Claims {@code --out} for {@code outputs} in this run's format (folder, lock, targets: {@link OutputTargets}). */
     void claim(CliContext context, PrintWriter err, boolean quiet, List<String> outputs) throws IOException {
-        OutputTargets.claim(context, err, quiet, out, BallTreeCommand.names(outputs, format), reserved(outputs), null);
+        claim(context, err, quiet, outputs, out);
+    }
+
+    /** As {@link #claim(CliContext, PrintWriter, boolean, List)} for the folder {@code dir} (one of several inputs'). */
+    void claim(CliContext context, PrintWriter err, boolean quiet, List<String> outputs, Path dir) throws IOException {
+        OutputTargets.claim(context, err, quiet, dir, BallTreeCommand.names(outputs, format), reserved(outputs), null);
     }
 
     /** Refuses a run that writes one file twice or over a file it reads ({@link OutputTargets#refuseOverlaps}). */
     void refuseOverlaps(List<String> outputs, List<OutputTargets.OptionFile> written, List<OutputTargets.OptionFile> read)
             throws IOException {
-        OutputTargets.refuseOverlaps(out, reserved(outputs), written, read);
+        refuseOverlaps(outputs, out, written, read);
+    }
+
+    /** As {@link #refuseOverlaps(List, List, List)} for the folder {@code dir}. */
+    void refuseOverlaps(List<String> outputs, Path dir, List<OutputTargets.OptionFile> written,
+            List<OutputTargets.OptionFile> read) throws IOException {
+        OutputTargets.refuseOverlaps(dir, reserved(outputs), written, read);
     }
 
     /** The model in {@code file}, refused naming {@code command} when it holds no spanning tree (format version 1). */

@@ -150,6 +150,11 @@ class LauncherJitTest {
         assertEquals(c1, jit("predict", "--out=x", model.toString(), few.toString(), "--format", "csv"));
         assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v1.model"), 1, 20_000, 61).toString(), few.toString()));
         assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v3.model"), 3, 20_000, 61).toString(), few.toString()));
+        // several files of new points: their points together (1 000 are small against 20 000 x 61, 30 000 are not)
+        Path more = npyHeader(tmp.resolve("more.npy"), 29_000, 61);
+        assertEquals(c1, jit("predict", model.toString(), few.toString(), few.toString()));
+        assertEquals(c2, jit("predict", model.toString(), few.toString(), more.toString()));
+        assertEquals(c2, jit("predict", model.toString(), few.toString(), few.toString().replace(".npy", ".csv")));
         // every other case: the JVM decides (and says what is wrong with a file)
         assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v4.model"), 4, 20_000, 61).toString(), few.toString()));
         assertEquals(c2, jit("predict", few.toString(), few.toString()), "not a model");

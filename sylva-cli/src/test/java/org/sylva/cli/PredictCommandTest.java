@@ -96,6 +96,41 @@ class PredictCommandTest {
                 && j.out().contains("\"n_noise\": " + noise), j.out());
     }
 
+    /**
+     * Several files of new points: the model read once, each file into --out/NAME byte for byte as a separate
+     * run writes it, a JSON line per file; a bad later file leaves the folders before it complete and says so.
+     */
+    @Test
+    void severalFilesOfNewPointsEachGetTheFolderASeparateRunWrites(@TempDir Path tmp) throws IOException {
+        Path second = TestData.writeNpy(TestData.clips(700).select(range(550, 700)), tmp.resolve("later.npy"));
+        Path out = tmp.resolve("assigned");
+        Cli.Result r = Cli.run("predict", model.toString(), freshNpy.toString(), second.toString(), "--out",
+                out.toString(), "--json").assertOk();
+        assertEquals(List.of("fresh", "later"), Cli.list(out));
+        List<String> lines = r.out().lines().toList();
+        assertEquals(2, lines.size(), r.out());
+        for (Path in : List.of(freshNpy, second)) {
+            String name = InputBatch.folderName(in);
+            Path single = tmp.resolve("single-" + name);
+            Cli.run("predict", model.toString(), in.toString(), "--out", single.toString(), "-q").assertOk();
+            for (String o : PredictCommand.OUTPUTS) {
+                assertArrayEquals(Files.readAllBytes(single.resolve(o + ".npy")),
+                        Files.readAllBytes(out.resolve(name).resolve(o + ".npy")), name + "/" + o);
+            }
+            Cli.run("verify", out.resolve(name).toString()).assertOk();
+            assertTrue(lines.get(name.equals("fresh") ? 0 : 1).contains("\"input\": \"" + in + "\""), r.out());
+        }
+        Path wide = TestData.writeNpy(TestData.blob(20, 3, 4), tmp.resolve("wide.npy"));
+        Path out2 = tmp.resolve("assigned2");
+        String line = Cli.run("predict", model.toString(), freshNpy.toString(), wide.toString(), second.toString(),
+                "--out", out2.toString(), "-q").assertError(wide + ": points of 3 coordinates");
+        assertTrue(line.endsWith("; input 2 of 3; the input before it is done, its folder in " + out2 + " complete; "
+                + "the input after it was not run"), line);
+        assertEquals(List.of("fresh"), Cli.list(out2));
+        Cli.run("predict", model.toString(), freshNpy.toString(), freshNpy.toString(), "--out", out2.toString())
+                .assertError("would both write into");
+    }
+
     /** A model whose tree never splits labels every new point noise, as the package's does, and says so. */
     @Test
     void aModelThatCannotLabelAnythingSaysSo(@TempDir Path tmp) throws IOException {
