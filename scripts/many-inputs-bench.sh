@@ -3,8 +3,10 @@
 # medians of ROUNDS): `for f in DATA/*.npy; do sylva hdbscan $f --out A/NAME; done` against
 # `sylva hdbscan DATA/*.npy --out B`, each folder then compared byte for byte with the other's.
 # With --make N,COUNT[,TEMPLATES] it first writes COUNT files of N spike clips each into DATA
-# (scripts/cold-start-data.py's generator, seeds 1..COUNT). Needs ./sylva built (its start-up cache made).
-# usage: scripts/many-inputs-bench.sh DATA_DIR [ROUNDS] [--make N,COUNT[,TEMPLATES]] [-- SYLVA_OPTIONS...]
+# (scripts/cold-start-data.py's generator, seeds 1..COUNT); with --model FILE it times `sylva predict FILE`
+# instead of `sylva hdbscan`. Needs ./sylva built (its start-up cache made).
+# usage: scripts/many-inputs-bench.sh DATA_DIR [ROUNDS] [--make N,COUNT[,TEMPLATES]] [--model FILE]
+#            [-- SYLVA_OPTIONS...]
 #   e.g. scripts/many-inputs-bench.sh /tmp/many 5 --make 1500,20 -- --min-cluster-size 20
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,14 +26,16 @@ for s in range(1, count + 1):
     np.save(os.path.join(d, "clips_%03d.npy" % s), clips(n, templates, np.random.default_rng(s)))
 PY
 fi
+command=(hdbscan)
+if [ $# -gt 0 ] && [ "$1" = "--model" ]; then command=(predict "$2"); shift 2; fi
 [ $# -gt 0 ] && [ "$1" = "--" ] && shift
 opts=("$@")
 "$root/sylva" --version >/dev/null   # builds the jar and the start-up cache if needed
 out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
 files=("$data"/*.npy)
 secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
-each() { for f in "${files[@]}"; do local b; b=$(basename "$f" .npy); "$root/sylva" hdbscan "$f" --out "$out/a/$b" -q "${opts[@]}" || return 1; done; }
-one() { "$root/sylva" hdbscan "${files[@]}" --out "$out/b" -q "${opts[@]}"; }
+each() { for f in "${files[@]}"; do local b; b=$(basename "$f" .npy); "$root/sylva" "${command[@]}" "$f" --out "$out/a/$b" -q "${opts[@]}" || return 1; done; }
+one() { "$root/sylva" "${command[@]}" "${files[@]}" --out "$out/b" -q "${opts[@]}"; }
 ta="" tb=""
 for ((r = 0; r < rounds; r++)); do
   rm -rf "$out/a" "$out/b"
@@ -45,7 +49,7 @@ done
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 ma=$(echo "$ta" | median) mb=$(echo "$tb" | median)
 printf '%d inputs (%s), medians of %d:\n' "${#files[@]}" "$data" "$rounds"
-printf '  %-44s %8.3f s\n' "one cold sylva hdbscan per input" "$ma"
-printf '  %-44s %8.3f s\n' "one sylva hdbscan of every input" "$mb"
+printf '  %-44s %8.3f s\n' "one cold sylva ${command[0]} per input" "$ma"
+printf '  %-44s %8.3f s\n' "one sylva ${command[0]} of every input" "$mb"
 printf '  %-44s %8.2fx\n' "ratio" "$(echo "$ma / $mb" | bc -l)"
 echo "every output file byte for byte the same in both"
