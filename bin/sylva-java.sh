@@ -126,8 +126,10 @@ sylva_small_hdbscan_run() {
   for a in "$@"; do
     case "$prev" in --backend) case "$a" in auto|scalar) ;; *) return 1 ;; esac ;; esac
     case "$prev" in --metric) case "$a" in euclidean|l2) ;; *) return 1 ;; esac ;; esac
-    case "$prev" in
-      --sample-weight|--waveforms-from|--out|--report|--save-model|--shape) prev="$a"; continue ;;
+    case "$prev" in   # every option that takes a value: its value is no input
+      --sample-weight|--waveforms-from|--out|--report|--save-model|--shape|--min-cluster-size|--min-samples|\
+      --cluster-selection-epsilon|--max-cluster-size|--alpha|--method|--metric|--p|--non-finite|--pca|--backend|\
+      --format|--centers|--channels|--threads) prev="$a"; continue ;;
     esac
     case "$a" in
       --backend=auto|--backend=scalar|--metric=euclidean|--metric=l2) ;;

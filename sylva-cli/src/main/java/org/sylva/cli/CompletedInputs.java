@@ -52,14 +52,15 @@ final class CompletedInputs {
     /**
      * What an interruption keeps, for its line: empty when nothing is (one input, or none done yet), otherwise,
      * for example, {@code in input 3 of 5; the 2 inputs before it are done, their folders in res complete;
-     * nothing was written for the others}.
+     * nothing was written for it and the others}.
      */
     String interruptedNote() {
         int n = inputs.get();
         int d = done.get();
         if (n <= 1 || d == 0) return "";
         if (d >= n) return "after its " + n + " inputs; their folders in " + parent + " are complete";
-        return "in input " + (d + 1) + " of " + n + "; " + before(d) + "; nothing was written for the others";
+        return "in input " + (d + 1) + " of " + n + "; " + before(d) + "; nothing was written for "
+                + (d == n - 1 ? "it" : "it and the others");
     }
 
     private String before(int d) {

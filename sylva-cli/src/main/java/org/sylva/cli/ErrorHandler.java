@@ -39,7 +39,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         }
         // which of several inputs failed, kept whole however long the message: it says which folders to use
         String note = completed.errorNote();
-        String tail = note.isEmpty() ? "" : "; " + oneLine(note);
+        String tail = note.isEmpty() ? "" : "; " + note.replaceAll("\\s*\\R\\s*", "; ");
         if (ex instanceof ReportNotWritten r) {
             err.println("sylva: error: " + oneLine(r.getMessage() + ": " + message(r.getCause()), tail));
             if (verboseAnywhere(parseResult)) r.getCause().printStackTrace(err);

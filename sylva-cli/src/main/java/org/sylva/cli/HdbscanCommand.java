@@ -67,7 +67,8 @@ final class HdbscanCommand implements Callable<Integer> {
                 .description("Exact HDBSCAN with scikit-learn's parameters (sklearn.cluster.HDBSCAN's names in kebab "
                         + "case). Writes labels (-1 = noise), probabilities, outlier_scores, core_distances, mst, "
                         + "single_linkage, condensed_tree and persistence (NumPy files, or CSV with --format csv) "
-                        + "into --out; all of them or, on error or Ctrl-C, none.",
+                        + "into --out (with several inputs, into a folder each); all of them or, on error or "
+                        + "Ctrl-C, none.",
                         "--min-samples counts the point itself, as in scikit-learn (the hdbscan package's value + "
                         + "1). Every input is converted exactly: a float64 or 32- or 64-bit integer .npy, and text "
                         + "(.csv/.tsv, parsed as float64 as NumPy reads it), is clustered from its float64 values, "

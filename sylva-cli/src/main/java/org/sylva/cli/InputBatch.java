@@ -66,9 +66,17 @@ final class InputBatch {
             // what a reader would refuse only when it came to this input, after the fits of those before it
             if (!Files.exists(p)) throw new InvalidInputException(input + ": " + InputFiles.missing(p));
             if (Files.isDirectory(p)) throw new InvalidInputException(input + ": is a directory; give a file of points");
-            if (shape == null && PointReaders.formatOf(input, false) == null && !InputOptions.isNpy(p)) {
+            PointReaders.Format named = PointReaders.formatOf(input, false);
+            boolean npz = input.toLowerCase(java.util.Locale.ROOT).endsWith(".npz");
+            if (shape == null && named == null && !npz && !InputOptions.isNpy(p)) {
                 throw new InvalidInputException(input + ": cannot tell the format from the name; use .npy, .csv, "
-                        + ".tsv, .txt, or raw little-endian float32 with --shape N,D");
+                        + ".tsv, .txt, .npz, or raw little-endian float32, which needs its shape N,D (--shape on the "
+                        + "command line)");
+            }
+            if (shape != null && named != null) {
+                throw new InvalidInputException(input + ": a shape is only for raw float32 input; this "
+                        + (named == PointReaders.Format.NPY ? ".npy file states its shape in its header"
+                        : "text file's rows give its shape"));
             }
             String name = folderName(p);
             String other = byName.putIfAbsent(name, input);

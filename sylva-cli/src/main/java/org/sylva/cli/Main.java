@@ -175,7 +175,8 @@ public final class Main {
             code = commandLine(out, err, context, args).execute(args);
         } catch (OutOfMemoryError e) {
             // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
-            err.println("sylva: error: " + ErrorHandler.oneLine(ErrorHandler.message(e)));
+            String note = context.completed().errorNote();   // which of several inputs ran out, and what is kept
+            err.println("sylva: error: " + ErrorHandler.oneLine(ErrorHandler.message(e), note.isEmpty() ? "" : "; " + note));
             code = ExitStatus.ERROR;
         } finally {
             context.locks().releaseAll();   // before removeEmpty: the lock file is inside --out

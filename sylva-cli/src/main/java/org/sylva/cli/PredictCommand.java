@@ -99,27 +99,31 @@ final class PredictCommand implements Callable<Integer> {
             folder.refuseOverlaps(OUTPUTS, t.out(), List.of(), read);
         }
         HdbscanModel m = HdbscanModel.load(model);   // once, for every file of new points
-        if (!m.predictsClusters()) {
-            err.println("sylva: warning: the model's condensed tree never splits (its fit found " + m.clusterCount()
-                    + (m.clusterCount() == 1 ? " cluster, the root" : " clusters") + "), so every new point is "
-                    + "labelled noise, as the hdbscan package's approximate_predict does");
-        }
         context.completed().plan(targets.size(), folder.out);
         for (int i = 0; i < targets.size(); i++) {
             InputBatch.Target t = targets.get(i);
             if (targets.size() > 1 && !run.quiet) {
                 err.println("sylva: input " + (i + 1) + " of " + targets.size() + ": " + t.input() + " into " + t.out());
             }
-            predict(m, t, threads, err);
+            predict(m, t, threads, err, i == 0);
             context.completed().done();
         }
         return 0;
     }
 
-    /** Reads the new points of {@code t}, assigns them and writes the answers into its folder. */
-    private void predict(HdbscanModel m, InputBatch.Target t, int threads, java.io.PrintWriter err) throws Exception {
+    /**
+     * Reads the new points of {@code t}, assigns them and writes the answers into its folder; {@code first}: the
+     * run's first file, after whose points (once they are found good) a model that labels nothing is warned of.
+     */
+    private void predict(HdbscanModel m, InputBatch.Target t, int threads, java.io.PrintWriter err, boolean first)
+            throws Exception {
         String input = t.input();
         PointSet points = newPoints(m, model, input, shape, err, context);
+        if (first && !m.predictsClusters()) {
+            err.println("sylva: warning: the model's condensed tree never splits (its fit found " + m.clusterCount()
+                    + (m.clusterCount() == 1 ? " cluster, the root" : " clusters") + "), so every new point is "
+                    + "labelled noise, as the hdbscan package's approximate_predict does");
+        }
         Prediction p;
         Membership soft;
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {

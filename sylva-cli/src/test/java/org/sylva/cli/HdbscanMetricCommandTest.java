@@ -8,6 +8,7 @@ import static org.sylva.cli.HdbscanCommandTest.s;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -179,6 +180,26 @@ class HdbscanMetricCommandTest {
             put.accept("data.npy", org.sylva.io.NpyArray.ofFloat64(data, data.length));
         }
         return p;
+    }
+
+    /** A sparse matrix among several inputs: taken as alone, its folder what a separate run writes. */
+    @Test
+    void aSparseDistanceMatrixIsOneOfSeveralInputs(@TempDir Path tmp) throws IOException {
+        double[] m = Npy.read(matrix).toFloat64();
+        int[] indptr = new int[N + 1], indices = new int[N * N];
+        for (int i = 0; i < N; i++) {
+            indptr[i + 1] = (i + 1) * N;
+            for (int j = 0; j < N; j++) indices[i * N + j] = j;
+        }
+        Path g = saveNpz(tmp.resolve("g.npz"), N, indptr, indices, m);
+        Path out = tmp.resolve("both");
+        Cli.run("hdbscan", s(matrix), s(g), "--metric", "precomputed", "--out", s(out), "-q").assertOk();
+        Path single = tmp.resolve("single");
+        Cli.run("hdbscan", s(g), "--metric", "precomputed", "--out", s(single), "-q").assertOk();
+        for (String f : List.of("labels.npy", "mst.npy", "condensed_tree.npy")) {
+            assertArrayEquals(Files.readAllBytes(single.resolve(f)), Files.readAllBytes(out.resolve("g").resolve(f)), f);
+        }
+        Cli.run("verify", s(out.resolve(InputBatch.folderName(matrix)))).assertOk();
     }
 
     @Test

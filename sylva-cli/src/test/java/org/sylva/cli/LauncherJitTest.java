@@ -95,6 +95,10 @@ class LauncherJitTest {
         assertEquals(c1, jit("hdbscan", small.toString(), small.toString(), "--out", "x"));
         assertEquals(c1, jit("hdbscan", half.toString(), tmp.resolve("missing.npy").toString()));
         Path text = Files.writeString(tmp.resolve("more.csv"), "1,2\n3,4\n");
+        // an option's value that names an existing file is still no input (the launcher runs where the user is)
+        Files.writeString(tmp.resolve("leaf"), "");
+        assertEquals(c1, bash("cd '" + tmp + "' && . '" + SCRIPT.toAbsolutePath() + "'; sylva_jit_opts hdbscan '" + small
+                + "' --method leaf --out x"));
         assertEquals(c2, jit("hdbscan", small.toString(), text.toString()), "a text input's size is not read");
         assertEquals(c1, jit("hdbscan", small.toString(), "--min-cluster-size", "20", "--report", text.toString()),
                 "an option's value is not an input");

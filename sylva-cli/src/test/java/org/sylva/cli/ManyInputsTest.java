@@ -114,6 +114,11 @@ class ManyInputsTest {
         Path unknown = Files.writeString(tmp.resolve("points.xyz"), "1 2\n");
         Cli.run("hdbscan", s(a), s(unknown), "--out", s(out)).assertError(unknown + ": cannot tell the format");
         Cli.run("hdbscan", s(a), s(b), "--out", "").assertError("--out is empty");
+        Cli.run("hdbscan", s(tmp.resolve("x.f32")), s(a), "--shape", "10,3", "--out", s(out))
+                .assertError(tmp.resolve("x.f32") + ": no such file");
+        Path raw = Files.write(tmp.resolve("x.f32"), new byte[10 * 3 * 4]);
+        Cli.run("hdbscan", s(raw), s(a), "--shape", "10,3", "--out", s(out))
+                .assertError(a + ": a shape is only for raw float32 input");
         Cli.run("hdbscan", s(a), s(b), "--out", s(out), "--report", "").assertError("--report is empty");
         assertFalse(Files.exists(out), "nothing created by a refused run");
     }
@@ -147,6 +152,10 @@ class ManyInputsTest {
         assertTrue(line.length() <= ErrorHandler.MAX_LINE + 200, line);
         assertTrue(line.endsWith("; input 2 of 2; the input before it is done, its folder in " + out + " complete"),
                 line);
+        // and however long the folder's name: the note is what says which folders to use
+        Path longOut = deep.resolve("out");
+        line = Cli.run("hdbscan", s(a), s(longBad), "--out", s(longOut), "-q").assertError("input 2 of 2");
+        assertTrue(line.endsWith("its folder in " + longOut + " complete"), line);
     }
 
     @Test
@@ -163,7 +172,10 @@ class ManyInputsTest {
         int code = new ErrorHandler(completed).handleExecutionException(new CancelledException(), cl, null);
         assertEquals(ExitStatus.INTERRUPTED, code);
         assertEquals("sylva: interrupted in input 3 of 4; the 2 inputs before it are done, their folders in res "
-                + "complete; nothing was written for the others", err.toString().strip());
+                + "complete; nothing was written for it and the others", err.toString().strip());
+        completed.done();
+        assertEquals("in input 4 of 4; the 3 inputs before it are done, their folders in res complete; nothing was "
+                + "written for it", completed.interruptedNote());
         // a run of one input keeps its lines
         CompletedInputs one = new CompletedInputs();
         one.plan(1, Path.of("res"));
