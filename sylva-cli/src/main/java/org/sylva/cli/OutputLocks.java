@@ -77,6 +77,12 @@ final class OutputLocks {
             if (lock == null) {
                 String holder = contents(ch);
                 closeQuietly(ch);
+                if (holdsSameFile(file)) {
+                    // this run holds it already: the folder of another of its inputs, by a link or another path
+                    throw new InvalidInputException("output directory " + dir + " is already this run's: it is the "
+                            + "folder of another input (a symbolic link, or another path to the same folder); give "
+                            + "each input a folder of its own");
+                }
                 throw inUse(dir, holder);
             }
             if (!RELEASED.equals(contents(ch))) {
@@ -105,6 +111,18 @@ final class OutputLocks {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    /** Whether this run holds the lock file {@code file} already, under this or another path. */
+    private boolean holdsSameFile(Path file) {
+        for (Held h : held) {
+            try {
+                if (Files.isSameFile(h.file(), file)) return true;
+            } catch (IOException e) {
+                // a file that cannot be compared is not known to be ours
+            }
+        }
+        return false;
     }
 
     private static InvalidInputException inUse(Path dir, String holder) {

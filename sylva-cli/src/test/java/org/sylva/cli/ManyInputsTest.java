@@ -92,6 +92,13 @@ class ManyInputsTest {
                 .assertError("inputs " + a + " and " + sameName + " would both write into " + out.resolve("a"));
         assertFalse(Files.exists(out), "nothing created");
         Cli.run("hdbscan", s(a), s(a), "--out", s(out)).assertError("would both write into");
+        // a folder that is another input's under a second name
+        Path linked = tmp.resolve("linked");
+        Files.createDirectories(linked.resolve("a"));
+        Files.createSymbolicLink(linked.resolve("c"), linked.resolve("a"));
+        Cli.run("hdbscan", s(a), s(c), "--out", s(linked)).assertError(linked.resolve("c") + " is already this run's");
+        assertEquals(List.of("a", "c"), Cli.list(linked), "nothing written");
+        assertEquals(List.of(), Cli.list(linked.resolve("a")));
     }
 
     @Test
