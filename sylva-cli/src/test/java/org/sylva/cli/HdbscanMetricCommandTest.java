@@ -182,16 +182,21 @@ class HdbscanMetricCommandTest {
         return p;
     }
 
-    /** A sparse matrix among several inputs: taken as alone, its folder what a separate run writes. */
-    @Test
-    void aSparseDistanceMatrixIsOneOfSeveralInputs(@TempDir Path tmp) throws IOException {
-        double[] m = Npy.read(matrix).toFloat64();
+    /** The N x N matrix {@code m} as a sparse matrix file that stores every entry, the diagonal included. */
+    static Path saveEveryPair(Path p, double[] m) throws IOException {
         int[] indptr = new int[N + 1], indices = new int[N * N];
         for (int i = 0; i < N; i++) {
             indptr[i + 1] = (i + 1) * N;
             for (int j = 0; j < N; j++) indices[i * N + j] = j;
         }
-        Path g = saveNpz(tmp.resolve("g.npz"), N, indptr, indices, m);
+        return saveNpz(p, N, indptr, indices, m);
+    }
+
+    /** A sparse matrix among several inputs: taken as alone, its folder what a separate run writes. */
+    @Test
+    void aSparseDistanceMatrixIsOneOfSeveralInputs(@TempDir Path tmp) throws IOException {
+        double[] m = Npy.read(matrix).toFloat64();
+        Path g = saveEveryPair(tmp.resolve("g.npz"), m);
         Path out = tmp.resolve("both");
         Cli.run("hdbscan", s(matrix), s(g), "--metric", "precomputed", "--out", s(out), "-q").assertOk();
         Path single = tmp.resolve("single");
@@ -206,12 +211,7 @@ class HdbscanMetricCommandTest {
     void aSparseDistanceMatrixFileIsFittedAsTheLibraryFitsItsGraph(@TempDir Path tmp) throws IOException {
         // every pair of the dense matrix and its diagonal, stored: the dense matrix's fit, bitwise
         double[] m = Npy.read(matrix).toFloat64();
-        int[] indptr = new int[N + 1], indices = new int[N * N];
-        for (int i = 0; i < N; i++) {
-            indptr[i + 1] = (i + 1) * N;
-            for (int j = 0; j < N; j++) indices[i * N + j] = j;
-        }
-        Path g = saveNpz(tmp.resolve("g.npz"), N, indptr, indices, m);
+        Path g = saveEveryPair(tmp.resolve("g.npz"), m);
         Path out = tmp.resolve("graph");
         Cli.Result r = Cli.run("hdbscan", s(g), "--metric", "precomputed", "--min-cluster-size", "10", "--out", s(out))
                 .assertOk();
