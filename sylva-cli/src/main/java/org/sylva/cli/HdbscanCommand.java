@@ -35,9 +35,10 @@ import picocli.CommandLine.Model.CommandSpec;
 final class HdbscanCommand implements Callable<Integer> {
     CommandSpec spec;
     private final CliContext context;
-    InputOptions in = new InputOptions();
+    /** --shape; the inputs' own options are {@code inputOptions.forInput(input)}. */
+    InputOptions inputOptions = new InputOptions();
     List<String> inputs;
-    Path out;
+    Path outOption;
     int minClusterSize;
     Integer minSamples;
     double epsilon;
@@ -52,8 +53,8 @@ final class HdbscanCommand implements Callable<Integer> {
     Integer pca;
     String backend;
     OutputFormat format;
-    Path report;
-    Path saveModel;
+    Path reportOption;
+    Path saveModelOption;
     String centers;
     WaveformOptions waveformOptions = new WaveformOptions();
     boolean json;
@@ -96,14 +97,14 @@ final class HdbscanCommand implements Callable<Integer> {
                         "  sylva hdbscan binned.npy --sample-weight counts.npy --out result/",
                         "  sylva hdbscan points.npy --metric minkowski --p 3 --out result/",
                         "  sylva hdbscan distances.npy --metric precomputed --out result/");
-        in.declareInputs(m, v -> inputs = v, "Several inputs are fitted one after the other in one process, "
+        inputOptions.declareInputs(m, v -> inputs = v, "Several inputs are fitted one after the other in one process, "
                 + "each into its own folder --out/NAME (NAME: the input's file name without its last extension), "
                 + "exactly as a separate run of each would write it, and each folder locked and complete or "
                 + "without outputs as --out says; --report and --save-model then name a file in each folder, "
                 + "--json prints a line per input, and --sample-weight and --waveforms-from are refused. One "
                 + "input (a pattern such as day*.npy that matches one file, too) writes into --out itself, with "
                 + "--report and --save-model paths as given.");
-        m.option(Path.class, v -> out = v, "--out")
+        m.option(Path.class, v -> outOption = v, "--out")
                 .required(true)
                 .paramLabel("DIR")
                 .description("Output directory (created if needed). The files the earlier run's manifest names "
@@ -187,13 +188,13 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "see sylva devices), for the euclidean metric without --sample-weight only. Results do not "
                         + "depend on it.");
         OutputFormat.declare(m, v -> format = v);
-        m.option(Path.class, v -> report = v, "--report")
+        m.option(Path.class, v -> reportOption = v, "--report")
                 .paramLabel("FILE.html")
                 .description("Also write a self-contained HTML report. FILE must be a regular file or not exist: a "
                         + "directory, symbolic link, FIFO or device there is refused (never written through or "
                         + "replaced), and so is an output's name in --out. If the report fails, the outputs are "
                         + "still written and sylva exits with status 3.");
-        m.option(Path.class, v -> saveModel = v, "--save-model")
+        m.option(Path.class, v -> saveModelOption = v, "--save-model")
                 .paramLabel("FILE")
                 .description("Also save the fitted model (parameters, fitted points, condensed tree: what prediction "
                         + "needs, and the spanning tree; a versioned, checksummed file) to FILE, together with the "
@@ -237,7 +238,8 @@ final class HdbscanCommand implements Callable<Integer> {
         CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
         InputBatch.refuseOneFileOption(inputs.size(), "--sample-weight", sampleWeight);
         InputBatch.refuseOneFileOption(inputs.size(), "--waveforms-from", waveformOptions.from);
-        List<InputBatch.Target> targets = InputBatch.plan(inputs, in.shape, out, report, saveModel);
+        List<InputBatch.Target> targets = InputBatch.plan(inputs, inputOptions.shape, outOption, reportOption,
+                saveModelOption);
         List<String> names = new ArrayList<>(HdbscanOutputs.names(format));
         if (centerKind != null && centerKind.centroids()) names.add("centroids" + format.extension());
         if (centerKind != null && centerKind.medoids()) names.add("medoids" + format.extension());
@@ -245,13 +247,13 @@ final class HdbscanCommand implements Callable<Integer> {
         // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work,
         // for every input of the run.
         for (InputBatch.Target t : targets) claim(t, names, targets, err);
-        context.completed().plan(targets.size(), out);
+        context.completed().plan(targets.size(), outOption);
         for (int i = 0; i < targets.size(); i++) {
             InputBatch.Target t = targets.get(i);
             if (targets.size() > 1 && !run.quiet) {
                 err.println("sylva: input " + (i + 1) + " of " + targets.size() + ": " + t.input() + " into " + t.out());
             }
-            fit(h, centerKind, in.forInput(t.input()), t, err);
+            fit(h, centerKind, inputOptions.forInput(t.input()), t, err);
             context.completed().done();
         }
         return 0;
@@ -265,7 +267,7 @@ final class HdbscanCommand implements Callable<Integer> {
             OutputTargets.claimFile(context, "--save-model", t.out(), StaleOutputs.ARRAY_FILES, t.saveModel());
         }
         List<OutputTargets.OptionFile> read = new ArrayList<>();
-        for (InputBatch.Target other : all) read.add(new OutputTargets.OptionFile("input", in.forInput(other.input()).inputPath()));
+        for (InputBatch.Target other : all) read.add(new OutputTargets.OptionFile("input", inputOptions.forInput(other.input()).inputPath()));
         read.add(new OutputTargets.OptionFile("--sample-weight", sampleWeight));
         read.add(new OutputTargets.OptionFile("--waveforms-from", waveformOptions.from));
         OutputTargets.refuseOverlaps(t.out(), OutputTargets.union(names, StaleOutputs.ARRAY_FILES),
@@ -274,14 +276,17 @@ final class HdbscanCommand implements Callable<Integer> {
     }
 
     /** Reads, fits and writes one input into its folder {@code t}. */
-    private int fit(Hdbscan h, CenterKind centerKind, InputOptions in, InputBatch.Target t, java.io.PrintWriter err)
+    private void fit(Hdbscan h, CenterKind centerKind, InputOptions in, InputBatch.Target t, java.io.PrintWriter err)
             throws Exception {
         Path out = t.out();
         Path report = t.report();
         Path saveModel = t.saveModel();
         long t0 = System.nanoTime();
         PhaseTrace.enter(err, "read");
-        if (h.metric().isPrecomputed() && in.isSparseNpz()) return fitGraph(h, in, out, err, t0);
+        if (h.metric().isPrecomputed() && in.isSparseNpz()) {
+            fitGraph(h, in, out, err, t0);
+            return;
+        }
         InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel());
         PointSet points = loaded.points();
         SampleWeights weights = sampleWeight == null ? null
@@ -358,7 +363,6 @@ final class HdbscanCommand implements Callable<Integer> {
         if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
         if (!w.left().isEmpty()) err.println(w.leftLine());
         if (w.reportFailure() != null) throw new ReportNotWritten(report, out, w.reportFailure());
-        return 0;
     }
 
     /**
@@ -366,7 +370,7 @@ final class HdbscanCommand implements Callable<Integer> {
      * fitted as a graph ({@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}), its outputs
      * written as any fit's. What needs points or weights is refused before the reading.
      */
-    private int fitGraph(Hdbscan h, InputOptions in, Path out, java.io.PrintWriter err, long t0)
+    private void fitGraph(Hdbscan h, InputOptions in, Path out, java.io.PrintWriter err, long t0)
             throws java.io.IOException {
         if (sampleWeight != null) {
             throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
@@ -409,7 +413,6 @@ final class HdbscanCommand implements Callable<Integer> {
         if (!run.quiet) err.println(HdbscanOutputs.graphSummary(r, graph.storedEntries(), readSeconds, w.files()));
         if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
         if (!w.left().isEmpty()) err.println(w.leftLine());
-        return 0;
     }
 
     /**
@@ -442,8 +445,9 @@ final class HdbscanCommand implements Callable<Integer> {
      */
     private void refuseWhatNeedsCoordinates(Metric m) {
         if (!m.isPrecomputed()) return;
-        String option = saveModel != null ? "--save-model" : pca != null ? "--pca" : centers != null ? "--centers"
-                : report != null ? "--report" : waveformOptions.given() ? "the waveform options" : null;
+        String option = saveModelOption != null ? "--save-model" : pca != null ? "--pca" : centers != null
+                ? "--centers" : reportOption != null ? "--report" : waveformOptions.given() ? "the waveform options"
+                : null;
         if (option != null) {
             throw InvalidInputException.forParameter("metric", option + " needs coordinates; --metric precomputed "
                     + "reads a distance matrix, which has none");
