@@ -250,9 +250,7 @@ final class HdbscanCommand implements Callable<Integer> {
         context.completed().plan(targets.size(), outOption);
         for (int i = 0; i < targets.size(); i++) {
             InputBatch.Target t = targets.get(i);
-            if (targets.size() > 1 && !run.quiet) {
-                err.println("sylva: input " + (i + 1) + " of " + targets.size() + ": " + t.input() + " into " + t.out());
-            }
+            if (targets.size() > 1 && !run.quiet) err.println(InputBatch.startLine(i, targets));
             fit(h, centerKind, inputOptions.forInput(t.input()), t, err);
             context.completed().done();
         }
@@ -267,7 +265,9 @@ final class HdbscanCommand implements Callable<Integer> {
             OutputTargets.claimFile(context, "--save-model", t.out(), StaleOutputs.ARRAY_FILES, t.saveModel());
         }
         List<OutputTargets.OptionFile> read = new ArrayList<>();
-        for (InputBatch.Target other : all) read.add(new OutputTargets.OptionFile("input", inputOptions.forInput(other.input()).inputPath()));
+        for (InputBatch.Target other : all) {
+            read.add(new OutputTargets.OptionFile("input", inputOptions.forInput(other.input()).inputPath()));
+        }
         read.add(new OutputTargets.OptionFile("--sample-weight", sampleWeight));
         read.add(new OutputTargets.OptionFile("--waveforms-from", waveformOptions.from));
         OutputTargets.refuseOverlaps(t.out(), OutputTargets.union(names, StaleOutputs.ARRAY_FILES),

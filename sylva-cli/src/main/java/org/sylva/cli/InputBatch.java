@@ -14,10 +14,11 @@ import org.sylva.io.PointReaders;
 /**
  * The inputs of one {@code sylva hdbscan} (or {@code sylva predict}) command and where each one's outputs go.
  * One input writes into {@code --out} itself, as always. Several inputs are fitted (assigned) one after the
- * other in the same process with the same options (a JVM started and warmed once instead of once per file), each into its own folder
- * {@code --out/NAME}, NAME being the input's file name without its last extension ({@code day1/clips.npy}
- * into {@code result/clips}); each folder is exactly what a separate run of that input into it would write,
- * manifest included. {@code --report} and {@code --save-model} then name a file written into each folder.
+ * other in the same process with the same options (a JVM started and warmed once instead of once per file),
+ * each into its own folder {@code --out/NAME}, NAME being the input's file name without its last extension
+ * ({@code day1/clips.npy} into {@code result/clips}); each folder is exactly what a separate run of that input
+ * into it would write, manifest included. {@code --report} and {@code --save-model} then name a file written
+ * into each folder.
  * Refused before anything is read: standard input among several inputs, two inputs with the same NAME,
  * an input that does not exist, is a directory or has no format a reader knows, an empty {@code --out},
  * a {@code --report} or {@code --save-model} with a folder in it, and the options that name one file for one
@@ -63,21 +64,7 @@ final class InputBatch {
                         + inputs.size() + " inputs, give each as a file");
             }
             Path p = Path.of(input);
-            // what a reader would refuse only when it came to this input, after the fits of those before it
-            if (!Files.exists(p)) throw new InvalidInputException(input + ": " + InputFiles.missing(p));
-            if (Files.isDirectory(p)) throw new InvalidInputException(input + ": is a directory; give a file of points");
-            PointReaders.Format named = PointReaders.formatOf(input, false);
-            boolean npz = input.toLowerCase(java.util.Locale.ROOT).endsWith(".npz");
-            if (shape == null && named == null && !npz && !InputOptions.isNpy(p)) {
-                throw new InvalidInputException(input + ": cannot tell the format from the name; use .npy, .csv, "
-                        + ".tsv, .txt, .npz, or raw little-endian float32, which needs its shape N,D (--shape on the "
-                        + "command line)");
-            }
-            if (shape != null && named != null) {
-                throw new InvalidInputException(input + ": a shape is only for raw float32 input; this "
-                        + (named == PointReaders.Format.NPY ? ".npy file states its shape in its header"
-                        : "text file's rows give its shape"));
-            }
+            refuseUnreadable(input, p, shape);
             String name = folderName(p);
             String other = byName.putIfAbsent(name, input);
             if (other != null) {
@@ -90,6 +77,33 @@ final class InputBatch {
                     modelName == null ? null : folder.resolve(modelName)));
         }
         return List.copyOf(targets);
+    }
+
+    /**
+     * Refuses what a reader would refuse only when it came to this input, after the fits of those before it: a
+     * missing file, a directory, a name of no known format, a {@code --shape} for a {@code .npy} or text file.
+     */
+    private static void refuseUnreadable(String input, Path p, String shape) throws IOException {
+        if (!Files.exists(p)) throw new InvalidInputException(input + ": " + InputFiles.missing(p));
+        if (Files.isDirectory(p)) throw new InvalidInputException(input + ": is a directory; give a file of points");
+        PointReaders.Format named = PointReaders.formatOf(input, false);
+        boolean npz = input.toLowerCase(java.util.Locale.ROOT).endsWith(".npz");
+        if (shape == null && named == null && !npz && !InputOptions.isNpy(p)) {
+            throw new InvalidInputException(input + ": cannot tell the format from the name; use .npy, .csv, "
+                    + ".tsv, .txt, .npz, or raw little-endian float32, which needs its shape N,D (--shape on the "
+                    + "command line)");
+        }
+        if (shape != null && named != null) {
+            throw new InvalidInputException(input + ": a shape is only for raw float32 input; this "
+                    + (named == PointReaders.Format.NPY ? ".npy file states its shape in its header"
+                    : "text file's rows give its shape"));
+        }
+    }
+
+    /** The line that announces input {@code i} (from 0) of several: {@code sylva: input 2 of 5: b.npy into res/b}. */
+    static String startLine(int i, List<Target> targets) {
+        Target t = targets.get(i);
+        return "sylva: input " + (i + 1) + " of " + targets.size() + ": " + t.input() + " into " + t.out();
     }
 
     /**

@@ -176,7 +176,8 @@ public final class Main {
         } catch (OutOfMemoryError e) {
             // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
             String note = context.completed().errorNote();   // which of several inputs ran out, and what is kept
-            err.println("sylva: error: " + ErrorHandler.oneLine(ErrorHandler.message(e), note.isEmpty() ? "" : "; " + note));
+            err.println("sylva: error: "
+                    + ErrorHandler.oneLine(ErrorHandler.message(e), note.isEmpty() ? "" : "; " + note));
             code = ExitStatus.ERROR;
         } finally {
             context.locks().releaseAll();   // before removeEmpty: the lock file is inside --out

@@ -102,9 +102,7 @@ final class PredictCommand implements Callable<Integer> {
         context.completed().plan(targets.size(), folder.out);
         for (int i = 0; i < targets.size(); i++) {
             InputBatch.Target t = targets.get(i);
-            if (targets.size() > 1 && !run.quiet) {
-                err.println("sylva: input " + (i + 1) + " of " + targets.size() + ": " + t.input() + " into " + t.out());
-            }
+            if (targets.size() > 1 && !run.quiet) err.println(InputBatch.startLine(i, targets));
             predict(m, t, threads, err, i == 0);
             context.completed().done();
         }

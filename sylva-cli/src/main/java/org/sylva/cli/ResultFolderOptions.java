@@ -50,7 +50,7 @@ final class ResultFolderOptions {
         claim(context, err, quiet, outputs, out);
     }
 
-    /** As {@link #claim(CliContext, PrintWriter, boolean, List)} for the folder {@code dir} (one of several inputs'). */
+    /** As {@link #claim(CliContext, PrintWriter, boolean, List)} for the folder {@code dir}. */
     void claim(CliContext context, PrintWriter err, boolean quiet, List<String> outputs, Path dir) throws IOException {
         OutputTargets.claim(context, err, quiet, dir, BallTreeCommand.names(outputs, format), reserved(outputs), null);
     }

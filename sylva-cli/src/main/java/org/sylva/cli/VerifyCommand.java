@@ -77,12 +77,15 @@ final class VerifyCommand implements Callable<Integer> {
         java.util.List<String> names = new java.util.ArrayList<>();
         try (var entries = java.nio.file.Files.newDirectoryStream(dir)) {
             for (Path e : entries) {
-                if (java.nio.file.Files.isRegularFile(e.resolve(ResultFolder.MANIFEST))) names.add(e.getFileName().toString());
+                if (java.nio.file.Files.isRegularFile(e.resolve(ResultFolder.MANIFEST))) {
+                    names.add(e.getFileName().toString());
+                }
             }
         }
         if (names.isEmpty()) return "";
         java.util.Collections.sort(names);
-        String shown = String.join(", ", names.subList(0, Math.min(3, names.size()))) + (names.size() > 3 ? ", ..." : "");
+        String shown = String.join(", ", names.subList(0, Math.min(3, names.size())))
+                + (names.size() > 3 ? ", ..." : "");
         return "; it holds " + names.size() + (names.size() == 1 ? " result folder" : " result folders") + " (" + shown
                 + "), as sylva hdbscan of several inputs writes: check them with sylva verify " + dir.resolve("*")
                 + "/";
