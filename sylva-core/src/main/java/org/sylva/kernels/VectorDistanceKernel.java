@@ -2,6 +2,7 @@ package org.sylva.kernels;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorOperators.Comparison;
 import jdk.incubator.vector.VectorSpecies;
@@ -262,18 +263,42 @@ final class VectorDistanceKernel implements DistanceKernel {
 
     /**
      * The coordinate counts after which {@link #approximateSquaredDistancesWithin} checks whether a register
-     * block of pairs can stop. The float32 copy holds the coordinates by decreasing variance, and on 61-sample
-     * clips most blocks that can stop do so after 8 to 32 of them; the kernel runs in full below 40
-     * dimensions, where a check saves too little.
+     * block of pairs can stop: {@code FIRST_CHECK}, twice that, then every {@link #LATER_CHECK}
+     * ({@link #nextCheck}). The float32 copy holds the coordinates by decreasing variance, and on 61-sample
+     * clips most blocks that can stop do so after 8 to 32 of them; the kernel runs in full below
+     * {@link #MIN_CHECKED_DIMENSIONS} dimensions, where a check saves too little.
      */
     static final int FIRST_CHECK = 16;
-    static final int SECOND_CHECK = 32;
     /**
-     * Coordinates between two later checks, after {@link #SECOND_CHECK}: in hundreds of dimensions (784 image
-     * pixels) most blocks that can stop do so well after the first 32 coordinates.
+     * Coordinates between two later checks: in hundreds of dimensions (784 image pixels) most blocks that can
+     * stop do so well after the first 32 coordinates.
      */
     static final int LATER_CHECK = 32;
+    /** Dimensions from which {@link #approximateSquaredDistancesWithin} checks at all. */
+    static final int MIN_CHECKED_DIMENSIONS = 2 * FIRST_CHECK + 8;
 
+    /** The coordinate count of the check after the one at {@code check}: 16, 32, 64, 96, ... */
+    static int nextCheck(int check) {
+        return check + Math.min(check, LATER_CHECK);
+    }
+
+    /** 1 when every lane of {@code m} is set, else 0; arithmetic, not a branch (see the kernel below). */
+    private static int allSet(VectorMask<Float> m) {
+        return 1 - ((m.trueCount() - m.length()) >>> 31);
+    }
+
+    /** 1 when {@code a < b}, else 0, for non-negative {@code a} and {@code b}; arithmetic, not a branch. */
+    private static int before(int a, int b) {
+        return (a - b) >>> 31;
+    }
+
+    /**
+     * Runs of coordinates between checks ({@link #nextCheck}), one loop of one body each for two blocks and
+     * for an odd last one: the JIT keeps each run's loop as tight as the plain kernel's. Whether a block stops
+     * is arithmetic ({@link #allSet}, {@link #before}), not a branch: the JIT compiles a branch that its
+     * profile has not seen taken as a trap, and each trap recompiled this large method (a fraction of a second
+     * each, in the first fit that used it); one body per path keeps that compilation short too.
+     */
     @Override
     public void approximateSquaredDistancesWithin(BlockedPoints idx, int[] queries, int nq, int blockFrom,
                                                   int blockTo, float[] rowLimits, float[] colLimits, float[] out,
@@ -281,7 +306,7 @@ final class VectorDistanceKernel implements DistanceKernel {
         checkWidth(idx);
         if (blockTo - blockFrom > Long.SIZE) throw new IllegalArgumentException("more than 64 blocks in a tile");
         int d = idx.dimensions();
-        if (d < SECOND_CHECK + 8) {
+        if (d < MIN_CHECKED_DIMENSIONS) {
             approximateSquaredDistances(idx, queries, nq, blockFrom, blockTo, out);
             java.util.Arrays.fill(rowBlocks, 0, nq, -1L);
             return;
@@ -308,75 +333,16 @@ final class VectorDistanceKernel implements DistanceKernel {
             for (; b + 1 < blockTo; b += 2) {
                 int c0 = b * dw, c1 = c0 + dw;
                 int o = (b - blockFrom) * W;
+                FloatVector u0 = FloatVector.fromArray(FS, colLimits, o), u1 = FloatVector.fromArray(FS, colLimits, o + W);
                 FloatVector a00 = FloatVector.zero(FS), a01 = FloatVector.zero(FS);
                 FloatVector a10 = FloatVector.zero(FS), a11 = FloatVector.zero(FS);
                 FloatVector a20 = FloatVector.zero(FS), a21 = FloatVector.zero(FS);
                 FloatVector a30 = FloatVector.zero(FS), a31 = FloatVector.zero(FS);
-                // Three runs of coordinates, not one loop with checks inside: the JIT keeps each run as
-                // tight as the plain kernel's loop. After each of the first two, a block whose pairs are
-                // all above their limits stops (its partial sums are enough).
-                for (int j = 0; j < FIRST_CHECK; j++) {
-                    int jw = j * W;
-                    FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
-                    FloatVector v1 = FloatVector.fromArray(FS, data, c1 + jw);
-                    FloatVector x = FloatVector.broadcast(FS, data[q0 + jw]);
-                    FloatVector t = x.sub(v0);
-                    a00 = t.fma(t, a00);
-                    t = x.sub(v1);
-                    a01 = t.fma(t, a01);
-                    x = FloatVector.broadcast(FS, data[q1 + jw]);
-                    t = x.sub(v0);
-                    a10 = t.fma(t, a10);
-                    t = x.sub(v1);
-                    a11 = t.fma(t, a11);
-                    x = FloatVector.broadcast(FS, data[q2 + jw]);
-                    t = x.sub(v0);
-                    a20 = t.fma(t, a20);
-                    t = x.sub(v1);
-                    a21 = t.fma(t, a21);
-                    x = FloatVector.broadcast(FS, data[q3 + jw]);
-                    t = x.sub(v0);
-                    a30 = t.fma(t, a30);
-                    t = x.sub(v1);
-                    a31 = t.fma(t, a31);
-                }
-                FloatVector u0 = FloatVector.fromArray(FS, colLimits, o), u1 = FloatVector.fromArray(FS, colLimits, o + W);
-                boolean above = u0.max(l0).lt(a00).and(u1.max(l0).lt(a01)).and(u0.max(l1).lt(a10))
-                        .and(u1.max(l1).lt(a11)).and(u0.max(l2).lt(a20)).and(u1.max(l2).lt(a21))
-                        .and(u0.max(l3).lt(a30)).and(u1.max(l3).lt(a31)).allTrue();
-                int end = above ? FIRST_CHECK : SECOND_CHECK;
-                for (int j = FIRST_CHECK; j < end; j++) {
-                    int jw = j * W;
-                    FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
-                    FloatVector v1 = FloatVector.fromArray(FS, data, c1 + jw);
-                    FloatVector x = FloatVector.broadcast(FS, data[q0 + jw]);
-                    FloatVector t = x.sub(v0);
-                    a00 = t.fma(t, a00);
-                    t = x.sub(v1);
-                    a01 = t.fma(t, a01);
-                    x = FloatVector.broadcast(FS, data[q1 + jw]);
-                    t = x.sub(v0);
-                    a10 = t.fma(t, a10);
-                    t = x.sub(v1);
-                    a11 = t.fma(t, a11);
-                    x = FloatVector.broadcast(FS, data[q2 + jw]);
-                    t = x.sub(v0);
-                    a20 = t.fma(t, a20);
-                    t = x.sub(v1);
-                    a21 = t.fma(t, a21);
-                    x = FloatVector.broadcast(FS, data[q3 + jw]);
-                    t = x.sub(v0);
-                    a30 = t.fma(t, a30);
-                    t = x.sub(v1);
-                    a31 = t.fma(t, a31);
-                }
-                above = above || u0.max(l0).lt(a00).and(u1.max(l0).lt(a01)).and(u0.max(l1).lt(a10))
-                        .and(u1.max(l1).lt(a11)).and(u0.max(l2).lt(a20)).and(u1.max(l2).lt(a21))
-                        .and(u0.max(l3).lt(a30)).and(u1.max(l3).lt(a31)).allTrue();
-                int stop = above ? end : d;
-                // the rest in runs of LATER_CHECK coordinates, a check between two: at most d / LATER_CHECK runs
-                for (int j0 = SECOND_CHECK; j0 < stop; j0 += LATER_CHECK) {
-                    end = Math.min(stop, j0 + LATER_CHECK);
+                // 1 once every pair of the two blocks is above its limit before the last coordinate
+                int above = 0;
+                int stop = d;
+                // at most d / FIRST_CHECK runs: each ends at least FIRST_CHECK coordinates after the last
+                for (int j0 = 0, end = FIRST_CHECK; j0 < stop; j0 = end, end = Math.min(stop, nextCheck(end))) {
                     for (int j = j0; j < end; j++) {
                         int jw = j * W;
                         FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
@@ -402,14 +368,16 @@ final class VectorDistanceKernel implements DistanceKernel {
                         t = x.sub(v1);
                         a31 = t.fma(t, a31);
                     }
-                    if (end < stop && u0.max(l0).lt(a00).and(u1.max(l0).lt(a01)).and(u0.max(l1).lt(a10))
-                            .and(u1.max(l1).lt(a11)).and(u0.max(l2).lt(a20)).and(u1.max(l2).lt(a21))
-                            .and(u0.max(l3).lt(a30)).and(u1.max(l3).lt(a31)).allTrue()) {
-                        above = true;
-                        break;
-                    }
+                    // a run before the last whose pairs are all above their limits ends the loop
+                    // (the limits are taken again at each check: held through the loop, they would take eight
+                    // more vector registers than AVX2 has beside the sums)
+                    int stopHere = before(end, stop) & allSet(u0.max(l0).lt(a00).and(u1.max(l0).lt(a01))
+                            .and(u0.max(l1).lt(a10)).and(u1.max(l1).lt(a11)).and(u0.max(l2).lt(a20))
+                            .and(u1.max(l2).lt(a21)).and(u0.max(l3).lt(a30)).and(u1.max(l3).lt(a31)));
+                    above |= stopHere;
+                    stop += (end - stop) * stopHere;
                 }
-                if (!above) full |= 3L << (b - blockFrom);
+                full |= (long) (3 * (above ^ 1)) << (b - blockFrom);
                 a00.intoArray(out, r0 + o);
                 a01.intoArray(out, r0 + o + W);
                 a10.intoArray(out, r1 + o);
@@ -426,36 +394,9 @@ final class VectorDistanceKernel implements DistanceKernel {
                 FloatVector m0 = u0.max(l0), m1 = u0.max(l1), m2 = u0.max(l2), m3 = u0.max(l3);
                 FloatVector a0 = FloatVector.zero(FS), a1 = FloatVector.zero(FS);
                 FloatVector a2 = FloatVector.zero(FS), a3 = FloatVector.zero(FS);
-                for (int j = 0; j < FIRST_CHECK; j++) {
-                    int jw = j * W;
-                    FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
-                    FloatVector t = FloatVector.broadcast(FS, data[q0 + jw]).sub(v0);
-                    a0 = t.fma(t, a0);
-                    t = FloatVector.broadcast(FS, data[q1 + jw]).sub(v0);
-                    a1 = t.fma(t, a1);
-                    t = FloatVector.broadcast(FS, data[q2 + jw]).sub(v0);
-                    a2 = t.fma(t, a2);
-                    t = FloatVector.broadcast(FS, data[q3 + jw]).sub(v0);
-                    a3 = t.fma(t, a3);
-                }
-                boolean above = m0.lt(a0).and(m1.lt(a1)).and(m2.lt(a2)).and(m3.lt(a3)).allTrue();
-                int end = above ? FIRST_CHECK : SECOND_CHECK;
-                for (int j = FIRST_CHECK; j < end; j++) {
-                    int jw = j * W;
-                    FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
-                    FloatVector t = FloatVector.broadcast(FS, data[q0 + jw]).sub(v0);
-                    a0 = t.fma(t, a0);
-                    t = FloatVector.broadcast(FS, data[q1 + jw]).sub(v0);
-                    a1 = t.fma(t, a1);
-                    t = FloatVector.broadcast(FS, data[q2 + jw]).sub(v0);
-                    a2 = t.fma(t, a2);
-                    t = FloatVector.broadcast(FS, data[q3 + jw]).sub(v0);
-                    a3 = t.fma(t, a3);
-                }
-                above = above || m0.lt(a0).and(m1.lt(a1)).and(m2.lt(a2)).and(m3.lt(a3)).allTrue();
-                int stop = above ? end : d;
-                for (int j0 = SECOND_CHECK; j0 < stop; j0 += LATER_CHECK) {
-                    end = Math.min(stop, j0 + LATER_CHECK);
+                int above = 0;
+                int stop = d;
+                for (int j0 = 0, end = FIRST_CHECK; j0 < stop; j0 = end, end = Math.min(stop, nextCheck(end))) {
                     for (int j = j0; j < end; j++) {
                         int jw = j * W;
                         FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
@@ -468,12 +409,11 @@ final class VectorDistanceKernel implements DistanceKernel {
                         t = FloatVector.broadcast(FS, data[q3 + jw]).sub(v0);
                         a3 = t.fma(t, a3);
                     }
-                    if (end < stop && m0.lt(a0).and(m1.lt(a1)).and(m2.lt(a2)).and(m3.lt(a3)).allTrue()) {
-                        above = true;
-                        break;
-                    }
+                    int stopHere = before(end, stop) & allSet(m0.lt(a0).and(m1.lt(a1)).and(m2.lt(a2)).and(m3.lt(a3)));
+                    above |= stopHere;
+                    stop += (end - stop) * stopHere;
                 }
-                if (!above) full |= 1L << (b - blockFrom);
+                full |= (long) (above ^ 1) << (b - blockFrom);
                 a0.intoArray(out, r0 + o);
                 a1.intoArray(out, r1 + o);
                 a2.intoArray(out, r2 + o);
