@@ -1,13 +1,15 @@
 package org.sylva.io;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
@@ -120,16 +122,34 @@ public final class SparseNpz {
     private static NpyArray array(ZipFile zip, String array, String name, CancellationToken cancel) throws IOException {
         cancel.throwIfCancelled();
         ZipEntry e = zip.getEntry(array + ".npy");
-        try (InputStream in = CancellableInputStream.of(zip.getInputStream(e), cancel)) {
-            return Npy.read(in, name + ": " + array + ".npy");
+        CRC32 crc = new CRC32();
+        try (CheckedInputStream in = new CheckedInputStream(CancellableInputStream.of(zip.getInputStream(e), cancel), crc)) {
+            NpyArray a = Npy.read(in, name + ": " + array + ".npy");
+            requireCrc(in, e, name);
+            return a;
+        }
+    }
+
+    /**
+     * Reads what is left of {@code e}'s stream and refuses the entry if its bytes do not match the CRC-32 the
+     * archive records: {@link ZipFile} does not check it, and a flipped bit in a stored member (scipy's
+     * {@code compressed=False}) would otherwise read as other numbers.
+     */
+    private static void requireCrc(CheckedInputStream in, ZipEntry e, String name) throws IOException {
+        in.transferTo(OutputStream.nullOutputStream());
+        if (e.getCrc() != -1 && in.getChecksum().getValue() != e.getCrc()) {
+            throw new InvalidInputException(name + ": " + e.getName() + " fails the archive's CRC-32 check: the file "
+                    + "is corrupt (NumPy refuses it too)");
         }
     }
 
     /** The {@code format} array's string, read from its header and bytes (Npy refuses string dtypes). */
     private static String format(ZipFile zip, String name) throws IOException {
         byte[] b;
-        try (InputStream in = zip.getInputStream(zip.getEntry("format.npy"))) {
+        ZipEntry e = zip.getEntry("format.npy");
+        try (CheckedInputStream in = new CheckedInputStream(zip.getInputStream(e), new CRC32())) {
             b = in.readNBytes(4096);
+            requireCrc(in, e, name);
         }
         String text = new String(b, StandardCharsets.ISO_8859_1);
         int headerEnd = text.indexOf('\n');

@@ -184,6 +184,51 @@ class SparseNpzTest {
         assertEquals(null, SparseNpz.shape(dir.resolve("none.npz")));
     }
 
+    /**
+     * A stored member (scipy's {@code compressed=False}) with one flipped bit still opens as a zip, and its
+     * {@code .npy} still parses: only the CRC-32 the archive records tells, and the read refuses it by that,
+     * whichever member it is in; the same archive unflipped reads.
+     */
+    @Test
+    void aFlippedBitInAStoredMemberFailsItsCrc() throws IOException {
+        Map<String, byte[]> entries = arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4);
+        Path p = dir.resolve("stored.npz");
+        try (OutputStream out = Files.newOutputStream(p); ZipOutputStream z = new ZipOutputStream(out)) {
+            for (var e : entries.entrySet()) {
+                ZipEntry ze = new ZipEntry(e.getKey());
+                java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+                crc.update(e.getValue());
+                ze.setMethod(ZipEntry.STORED);
+                ze.setSize(e.getValue().length);
+                ze.setCompressedSize(e.getValue().length);
+                ze.setCrc(crc.getValue());
+                z.putNextEntry(ze);
+                z.write(e.getValue());
+                z.closeEntry();
+            }
+        }
+        byte[] good = Files.readAllBytes(p);
+        assertArrayEquals(CSR_DATA, SparseNpz.read(p, CancellationToken.NEVER).data());
+        for (String member : new String[] {"data.npy", "indices.npy", "format.npy"}) {
+            byte[] payload = entries.get(member);
+            int at = indexOf(good, payload) + payload.length - 1;   // the member's last byte: a value, not its header
+            byte[] bad = good.clone();
+            bad[at] ^= 0x01;   // data: 3.0 becomes 6.0; indices: 2 becomes 2 + 2^24; format: "csr" becomes "css"
+            Path q = dir.resolve("bad-" + member + ".npz");
+            Files.write(q, bad);
+            String m = assertThrows(InvalidInputException.class, () -> SparseNpz.read(q, CancellationToken.NEVER))
+                    .getMessage();
+            assertTrue(m.contains("bad-" + member + ".npz: " + member + " fails the archive's CRC-32 check"), m);
+        }
+    }
+
+    private static int indexOf(byte[] hay, byte[] needle) {
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            if (java.util.Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length)) return i;
+        }
+        throw new AssertionError("not found");
+    }
+
     @Test
     void aCancelledReadStops() throws IOException {
         Path p = npz("c.npz", arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4), true);
