@@ -133,17 +133,23 @@ public final class ResultFolder {
         ResultManifest m;
         try {
             m = ResultManifest.parse(Files.readString(mf, StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException e) {
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return new Verdict(Status.MISMATCH, mf, "is not UTF-8 text, as every manifest Sylva writes is", null);
+        } catch (IllegalArgumentException e) {
             return new Verdict(Status.MISMATCH, mf, e.getMessage(), null);
         }
         if (m.files().isEmpty()) {   // every command's run writes at least one file
             return new Verdict(Status.MISMATCH, mf, "lists no files, but every Sylva run writes at least one", m);
         }
         Path root = dir.toAbsolutePath().normalize();
+        java.util.Set<Path> named = new java.util.HashSet<>();
         for (ResultManifest.Entry e : m.files()) {
             Path f = root.resolve(e.name()).normalize();
             if (!f.startsWith(root) || f.equals(root)) {
                 return new Verdict(Status.MISMATCH, mf, "names " + e.name() + ", outside the folder", m);
+            }
+            if (!named.add(f)) {   // a run lists each file it wrote once: a second entry is an edited manifest
+                return new Verdict(Status.MISMATCH, mf, "names " + e.name() + " twice", m);
             }
             // (read and named as the folder was given: relative where it was)
             Verdict v = check(dir.resolve(e.name()), e, m);

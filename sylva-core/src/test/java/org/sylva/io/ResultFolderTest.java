@@ -115,6 +115,23 @@ class ResultFolderTest {
         ResultFolder.Verdict v = ResultFolder.verify(dir);
         assertEquals(ResultFolder.Status.MISMATCH, v.status());
         assertTrue(v.detail().contains("outside the folder"), v.detail());
+        Files.write(mf, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 'x'});
+        assertEquals("is not UTF-8 text, as every manifest Sylva writes is", ResultFolder.verify(dir).detail());
+    }
+
+    /** A manifest that lists one file twice (edited: a run lists each once) is a mismatch, not a count of two. */
+    @Test
+    void aFileListedTwiceIsAMismatch() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        ResultManifest m = publish(dir, "labels.npy", "abc", "mst.npy", "");
+        ResultManifest.Entry first = m.files().get(0);
+        List<ResultManifest.Entry> twice = List.of(first, m.files().get(1),
+                new ResultManifest.Entry("./" + first.name(), first.bytes(), first.sha256()));
+        Files.writeString(dir.resolve(ResultFolder.MANIFEST), new ResultManifest(m.version(), m.command(), m.runId(),
+                twice).toJson());
+        ResultFolder.Verdict v = ResultFolder.verify(dir);
+        assertEquals(ResultFolder.Status.MISMATCH, v.status());
+        assertEquals("names ./labels.npy twice", v.detail());
     }
 
     @Test
