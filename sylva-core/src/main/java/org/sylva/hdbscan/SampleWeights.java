@@ -61,15 +61,24 @@ public final class SampleWeights {
                 throw bad(i, Double.toString(v), "a row of weight w counts as w identical rows, so weights are whole "
                         + "numbers (a fraction of a point has no such meaning)");
             }
-            if (v > MAX_TOTAL) throw tooMany(v);
+            // past the limit the rest are still checked, and the refusal states their exact sum
+            if (total > MAX_TOTAL || v > MAX_TOTAL) {
+                total = MAX_TOTAL + 1;
+                continue;
+            }
             w[i] = (int) v;
             total += w[i];
         }
-        return checked(w, total);
+        if (total > MAX_TOTAL) {
+            java.math.BigDecimal sum = java.math.BigDecimal.ZERO;
+            for (double v : weights) sum = sum.add(new java.math.BigDecimal(v));   // whole numbers: exact
+            throw tooMany(sum.toBigInteger().toString());
+        }
+        return new SampleWeights(w, total);
     }
 
     private static SampleWeights checked(int[] w, long total) {
-        if (total > MAX_TOTAL) throw tooMany(total);
+        if (total > MAX_TOTAL) throw tooMany(Long.toString(total));
         return new SampleWeights(w, total);
     }
 
@@ -78,9 +87,9 @@ public final class SampleWeights {
                 + ": " + why);
     }
 
-    private static InvalidInputException tooMany(double total) {
-        return InvalidInputException.forParameter("sample_weight", String.format(java.util.Locale.ROOT,
-                "the sample weights sum to %.0f points; at most %d are supported", total, MAX_TOTAL));
+    private static InvalidInputException tooMany(String total) {
+        return InvalidInputException.forParameter("sample_weight", "the sample weights sum to " + total
+                + " points; at most " + MAX_TOTAL + " are supported");
     }
 
     /** Number of rows weighted. */

@@ -237,7 +237,12 @@ class WeightedFitTest {
         assertMessage(() -> SampleWeights.of(new double[] {Double.NaN}), "sample weight of row 0 is NaN");
         assertMessage(() -> SampleWeights.of(new double[] {Double.POSITIVE_INFINITY}), "row 0 is Infinity");
         assertMessage(() -> SampleWeights.of(new double[] {1e12}), "at most");
-        assertMessage(() -> SampleWeights.of(Integer.MAX_VALUE, Integer.MAX_VALUE), "at most");
+        assertMessage(() -> SampleWeights.of(Integer.MAX_VALUE, Integer.MAX_VALUE), "sum to 4294967294 points; at most");
+        // the exact sum of them all, not the running total where it passed the limit, nor a double's rounding
+        assertMessage(() -> SampleWeights.of(new double[] {1e15, 1, 1, 1}), "sum to 1000000000000003 points; at most");
+        assertMessage(() -> SampleWeights.of(new double[] {0x1p62, 0x1p62, 0x1p62}), "sum to 13835058055282163712 points");
+        // a bad weight after the limit is still the refusal
+        assertMessage(() -> SampleWeights.of(new double[] {1e15, 0.5}), "sample weight of row 1 is 0.5");
         assertMessage(() -> h.fit(pts, SampleWeights.of(new int[n])), "every sample weight is zero");
         int[] one = new int[n];
         one[3] = 1;
