@@ -286,16 +286,17 @@ final class DelimitedParser {
             case AUTO -> null;
         };
         if (expected == null) return "";
-        // (not ',': '1,5' in a tab file is more likely a decimal comma than a separator)
-        for (char c : new char[] {';', '\t', '|', ' '}) {
+        for (char c : new char[] {';', '\t', '|', ' ', ','}) {
             String[] parts = text.split(java.util.regex.Pattern.quote(String.valueOf(c)), -1);
-            if (parts.length < 2) continue;
+            if (parts.length < 2 || (c == ',' && delim == Delimiter.COMMA)) continue;
             boolean numbers = true;
             for (String part : parts) numbers &= DelimitedReader.number(part.strip()) != null;
+            // ',' only where it cannot be a decimal comma ('1,5' in a tab file): three values, or a point in one
+            if (c == ',' && parts.length == 2 && !text.contains(".")) numbers = false;
             if (numbers) {
                 String sep = c == '\t' ? "tabs" : c == ' ' ? "spaces" : "'" + c + "'";
                 String advice = c == '\t' || c == ' ' ? "; name it .txt to have the separator found from its first line"
-                        : "; write it with " + expected + " between values";
+                        : c == ',' ? "; name it .csv" : "; write it with " + expected + " between values";
                 return " (the values look separated by " + sep + ", but this file is read with " + expected
                         + " between values" + advice + ")";
             }

@@ -124,6 +124,11 @@ class DelimitedReaderTest {
         // the advice names the file's own separator (a .tsv is read with tabs)
         assertEquals(" line 1, column 1: '1;2;3' is not a number (the values look separated by ';', but this file is"
                 + " read with a tab between values; write it with a tab between values)", error("semi.tsv", "1;2;3\n4;5;6\n"));
+        // commas in a tab file: a separator where they cannot be decimal commas (three values, or a point)
+        assertEquals(" line 1, column 1: '0.12,-0.13' is not a number (the values look separated by ',', but this file"
+                + " is read with a tab between values; name it .csv)", error("c.tsv", "0.12,-0.13\n1,2\n"));
+        assertEquals(" line 1, column 1: '1,5,7' is not a number (the values look separated by ',', but this file"
+                + " is read with a tab between values; name it .csv)", error("c3.tsv", "1,5,7\n1,2,3\n"));
         // pandas' to_csv with its row index and unnamed columns: the header's first cell is empty
         assertEquals(" line 1, column 1: empty value (the line reads ,0,1, the header pandas' to_csv writes with the row"
                 + " index as a first column; write the file with index=False)", error("ix.csv", ",0,1\n0,1.5,2\n"));
