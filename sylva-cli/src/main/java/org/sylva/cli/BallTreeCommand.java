@@ -19,6 +19,7 @@ import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;
 import org.sylva.io.NpyDtype;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code sylva balltree}: Erwin's perfect binary ball tree (or its rotated partition) of a point cloud. */
 final class BallTreeCommand implements Callable<Integer> {
@@ -77,6 +78,7 @@ final class BallTreeCommand implements Callable<Integer> {
                         + "sylva-run.json, removed before the new files land and put in place last, marks the folder "
                         + "complete (sylva verify DIR).");
         m.option(BigInteger.class, v -> partitionLevel = v, "--partition-level")
+                .converters(BallTreeCommand::level)
                 .paramLabel("T")
                 .description("Write Erwin's rotated-tree partition stopping at level T (perm.npy) instead of the "
                         + "tree. A batch of m points is single points from level ceil(log2 m) on: a deeper T gives "
@@ -119,6 +121,15 @@ final class BallTreeCommand implements Callable<Integer> {
         this.context = context;
     }
 
+    /** A --partition-level value: an integer of any size, else picocli's wording for an int ("is not an int"). */
+    private static BigInteger level(String value) {
+        try {
+            return new BigInteger(value.strip());
+        } catch (NumberFormatException e) {
+            throw new TypeConversionException("'" + value + "' is not an integer");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         var err = spec.commandLine().getErr();
@@ -153,13 +164,19 @@ final class BallTreeCommand implements Callable<Integer> {
                 RESERVED, report);
         OutputTargets.refuseOverlaps(out, RESERVED, List.of(new OutputTargets.OptionFile("--report", report)),
                 List.of(new OutputTargets.OptionFile("input", in.inputPath()), new OutputTargets.OptionFile("--batch", batch)));
-        PointSet points = in.readForTree(err, context.stdin(), context.cancel(), "; a ball tree needs finite coordinates");
+        // The reading's warnings (float64 values rounded to float32) wait until the inputs have passed their
+        // checks: a refused input gets its one error line alone.
+        java.io.StringWriter readWarnings = new java.io.StringWriter();
+        PointSet points = in.readForTree(new java.io.PrintWriter(readWarnings, true), context.stdin(), context.cancel(),
+                "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size())
                 : readLayout(batch, points.size(), context.cancel());
         if (reportBatch != null && reportBatch >= Math.max(1, layout.batchCount())) {
             throw new InvalidInputException("--report-batch " + reportBatch + ": there " + (layout.batchCount() == 1
                     ? "is 1 batch (0)" : "are " + layout.batchCount() + " batches (0 to " + (layout.batchCount() - 1) + ")"));
         }
+        err.print(readWarnings);
+        err.flush();
         int drawn = reportBatch != null ? reportBatch : largestBatch(layout);
         if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable()) {
             err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels ("

@@ -68,6 +68,7 @@ class CliErrorsTest {
         org.sylva.io.Npy.writeFloat32(in.resolve("emptyclips.npy"), new float[0], 300, 0, 20);
         double[] x64 = new double[N * D];
         for (int i = 0; i < x64.length; i++) x64[i] = p.coordinates()[i] + 1e-9 * i;
+        Npy.writeFloat64(in.resolve("good64.npy"), x64, N, D);   // rounded to float32 by balltree, with a warning
         double[] nan64 = x64.clone();
         nan64[9 * D + 3] = Double.NaN;
         Npy.writeFloat64(in.resolve("nan64.npy"), nan64, N, D);
@@ -217,6 +218,8 @@ class CliErrorsTest {
                 c("balltree: missing batch file", List.of("balltree", good, "--batch", f("nobatch.npy")), "nobatch.npy"),
                 c("balltree: negative partition level", List.of("balltree", good, "--partition-level", "-1"),
                         "--partition-level", "-1"),
+                c("balltree: partition level not an integer", List.of("balltree", good, "--partition-level", "1.5"),
+                        "Invalid value for option '--partition-level': '1.5' is not an integer"),
                 c("balltree: negative report level", List.of("balltree", good, "--report-level", "-1"),
                         "--report-level", "-1"),
                 c("balltree: report level without a report", List.of("balltree", good, "--report-level", "2"),
@@ -226,6 +229,10 @@ class CliErrorsTest {
                 c("balltree: report with a partition", List.of("balltree", good, "--partition-level", "2", "--report",
                         in.resolve("never.html").toString()), "--report", "--partition-level"),
                 c("balltree: NaN", List.of("balltree", f("nan.npy")), "nan.npy", "row 17", "column 2"),
+                // the float64 values' rounding warning waits for the checks: a refusal is its one line alone
+                c("balltree: float64 NaN", List.of("balltree", f("nan64.npy")), "nan64.npy", "row 9", "column 3"),
+                c("balltree: float64 points, bad batch ids", List.of("balltree", f("good64.npy"), "--batch",
+                        f("unsorted.npy")), "unsorted.npy", "position 40", "decrease"),
                 c("balltree: threads 0", List.of("balltree", good, "--threads", "0"), "got 0", "(option --threads)"));
     }
 
