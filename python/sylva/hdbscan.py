@@ -353,7 +353,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
 
         A scipy sparse ``X`` is taken as scikit-learn takes it: with ``metric="precomputed"`` a sparse distance
         matrix, fitted as a graph (pairs not stored are no edge; see :func:`sylva.symmetric_graph`), with any other
-        metric a feature matrix fitted as its dense rows.
+        metric a feature matrix fitted as its dense rows. With ``alpha`` other than 1 that is the dense array's
+        rule too (see ``algorithm``), where scikit-learn fits any sparse ``X`` on its brute path, dividing the core
+        distances as well.
 
         ``sample_weight`` (array-like of shape (n_samples,), whole numbers >= 0, or None): a row of weight
         w counts as w identical rows, for core distances and cluster sizes alike (fast_hdbscan's meaning);
