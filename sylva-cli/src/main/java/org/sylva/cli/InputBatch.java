@@ -51,9 +51,9 @@ final class InputBatch {
     static List<Target> plan(List<String> inputs, String shape, Path out, Path report, Path saveModel)
             throws IOException {
         if (inputs.size() == 1) return List.of(new Target(inputs.get(0), out, report, saveModel));
-        OutputTargets.refuseEmpty("--out", out);
-        OutputTargets.refuseEmpty("--report", report);
-        OutputTargets.refuseEmpty("--save-model", saveModel);
+        OutputTargets.refuseUnnamed("--out", out);
+        OutputTargets.refuseUnnamed("--report", report);
+        OutputTargets.refuseUnnamed("--save-model", saveModel);
         String reportName = fileNameOnly("--report", report);
         String modelName = fileNameOnly("--save-model", saveModel);
         Map<String, String> byName = new HashMap<>();

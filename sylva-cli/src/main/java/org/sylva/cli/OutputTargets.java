@@ -38,8 +38,8 @@ final class OutputTargets {
      */
     static void claim(CliContext context, PrintWriter err, boolean quiet, Path out, Collection<String> outputs,
             Collection<String> reserved, Path report) throws IOException {
-        refuseEmpty("--out", out);
-        refuseEmpty("--report", report);
+        refuseUnnamed("--out", out);
+        refuseUnnamed("--report", report);
         context.directories().prepare("--out", out);
         if (report != null) context.directories().prepare("--report", report.toAbsolutePath().getParent());
         context.locks().acquire(out);
@@ -63,7 +63,7 @@ final class OutputTargets {
      */
     static void claimFile(CliContext context, String option, Path out, Collection<String> reserved, Path file)
             throws IOException {
-        refuseEmpty(option, file);
+        refuseUnnamed(option, file);
         context.directories().prepare(option, file.toAbsolutePath().getParent());
         AtomicOutput.checkTarget(file);
         checkNotAnOutput(option, out, reserved, file);
@@ -79,11 +79,20 @@ final class OutputTargets {
         if (!g.keptEarlier().isEmpty()) err.println(StaleOutputs.leftLine(g.keptEarlier()));
     }
 
-    /** Refuses an empty path ({@code --out ''}), which would otherwise mean the current folder. */
-    static void refuseEmpty(String option, Path p) {
+    /**
+     * Refuses an empty path ({@code --out ''}), which would otherwise mean the current folder, and {@code -}, which
+     * on this command line means standard input or output, never a file or folder of that name.
+     */
+    static void refuseUnnamed(String option, Path p) {
         if (p != null && p.toString().isBlank()) {
             throw new InvalidInputException(option + " is empty; name a " + (option.equals("--out") ? "folder" : "file")
                     + (option.equals("--out") ? " (--out . for the current one)" : ""));
+        }
+        if (p != null && p.toString().equals("-")) {
+            boolean folder = option.equals("--out");
+            throw new InvalidInputException(option + " -: " + (folder ? "the results are a folder of files" : "this is a "
+                    + "file") + ", not written to standard output; name a " + (folder ? "folder" : "file") + " (./- for one "
+                    + "named '-')" + (folder ? "; --json prints a summary on standard output" : ""));
         }
     }
 

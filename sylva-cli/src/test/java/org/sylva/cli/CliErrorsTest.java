@@ -329,6 +329,14 @@ class CliErrorsTest {
     void anEmptyPathIsRefusedAndAnUnusableFolderNamesItsOption(@TempDir Path tmp) {
         Cli.run("hdbscan", good, "--out", "").assertError("--out is empty");
         Cli.run("hdbscan", good, "--out", tmp.resolve("o").toString(), "--report", "").assertError("--report is empty");
+        // '-' is standard input or output on this command line, never a folder or file of that name
+        Cli.run("hdbscan", good, "--out", "-").assertError("--out -: the results are a folder of files, not written to "
+                + "standard output; name a folder (./- for one named '-'); --json prints a summary on standard output");
+        Cli.run("balltree", good, "--out", "-").assertError("--out -: the results are a folder of files");
+        Cli.run("hdbscan", good, "--out", tmp.resolve("o").toString(), "--report", "-")
+                .assertError("--report -: this is a file, not written to standard output; name a file (./- for one");
+        Cli.run("hdbscan", good, "--out", tmp.resolve("o").toString(), "--save-model", "-").assertError("--save-model -:");
+        assertFalse(Files.exists(Path.of("-")), "no folder named '-'");
         Cli.run("hdbscan", good, "--out", tmp.resolve("o").toString(), "--report", "/proc/r.html")
                 .assertError("--report", "/proc", "not writable");
         Cli.run("hdbscan", good, "--out", tmp.resolve("o").toString(), "--save-model", "/proc/m.model")
