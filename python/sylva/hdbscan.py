@@ -463,6 +463,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         their first row (0 for the cluster of the first non-noise row, and so on)."""
         if not hasattr(self, "labels_"):
             raise NotFittedError("dbscan_clustering needs a fitted HDBSCAN; call fit first")
+        if isinstance(cut_distance, (str, bytes)):   # float() would parse it; scikit-learn's typed cut refuses it
+            raise TypeError(f"cut_distance must be a real number, not {type(cut_distance).__name__}")
         # scikit-learn takes any int here: below 1 it acts as 1 (every component is large enough)
         mcs = max(1, _engine_int(min_cluster_size))
         r = get_engine().call("cut", {"cut_distance": float(cut_distance), "min_cluster_size": mcs},

@@ -205,6 +205,10 @@ def test_counts_beyond_a_java_int_act_as_scikit_learns_do():
                                   plain.dbscan_clustering(0.5, min_cluster_size=1))
     np.testing.assert_array_equal(plain.dbscan_clustering(0.5, min_cluster_size=-3),
                                   plain.dbscan_clustering(0.5, min_cluster_size=1))
+    # a cut is a number, as scikit-learn's typed cut takes it: a numeric string is refused, not parsed
+    with pytest.raises(TypeError, match="cut_distance must be a real number, not str"):
+        plain.dbscan_clustering("0.5")
+    np.testing.assert_array_equal(plain.dbscan_clustering(np.float32(0.5)), plain.dbscan_clustering(0.5))
 
 
 def test_works_without_scikit_learn(tmp_path):
