@@ -405,6 +405,19 @@ class DistanceKernelsTest {
     }
 
     /**
+     * The stopping kernel's checks come after 16 and 32 coordinates, then every 32 (one loop over these runs), and
+     * it checks from 40 dimensions on.
+     */
+    @Test
+    void theChecksComeAfter16And32ThenEvery32Coordinates() {
+        int[] checks = new int[6];
+        checks[0] = VectorDistanceKernel.FIRST_CHECK;
+        for (int i = 1; i < checks.length; i++) checks[i] = VectorDistanceKernel.nextCheck(checks[i - 1]);
+        assertArrayEquals(new int[] {16, 32, 64, 96, 128, 160}, checks);
+        assertEquals(40, VectorDistanceKernel.MIN_CHECKED_DIMENSIONS);
+    }
+
+    /**
      * In hundreds of dimensions a block also stops at the checks after the first 32 coordinates: with every
      * coordinate of the same spread and each row's limit half its smallest value in the tile, the partial
      * sums pass the limits about half-way, and the values written there hold from a third to all but the last
