@@ -446,7 +446,7 @@ public final class AtomicOutput {
      * if every name tried was taken).
      */
     private static Path writeProbe(Path dir) throws IOException {
-        NewFile probe = createNew(dir, ".sylva-write-check", ".tmp", false);
+        NewFile probe = createNew(dir, ".sylva-write-check", ".tmp", false, false);
         if (probe == null) return null;
         probe.channel().close();
         return probe.path();
@@ -463,15 +463,26 @@ public final class AtomicOutput {
      * permissions, and its first call in a process sets up the JDK's {@code SecureRandom} (about 10 ms of a
      * small one-shot run); the name only has to be unused.
      */
-    private static NewFile createNew(Path dir, String prefix, String suffix, boolean hex) throws IOException {
+    /**
+     * A new file of a random name in {@code dir}; with {@code inFlight}, its path is in {@link #IN_FLIGHT} before the
+     * file exists (and stays there), so that {@link #deleteOrphans} in another thread never sees it unclaimed.
+     */
+    private static NewFile createNew(Path dir, String prefix, String suffix, boolean hex, boolean inFlight)
+            throws IOException {
         for (int attempt = 0; attempt < 16; attempt++) {
             long r = ThreadLocalRandom.current().nextLong() >>> 1;
             Path candidate = dir.resolve(prefix + (hex ? Long.toHexString(r) : Long.toString(r)) + suffix);
+            boolean claimed = inFlight && IN_FLIGHT.add(candidate.toAbsolutePath());
+            boolean created = false;
             try {
-                return new NewFile(candidate, FileChannel.open(candidate, StandardOpenOption.CREATE_NEW,
+                NewFile f = new NewFile(candidate, FileChannel.open(candidate, StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.WRITE));
+                created = true;
+                return f;
             } catch (FileAlreadyExistsException e) {
                 // try another name
+            } finally {
+                if (claimed && !created) IN_FLIGHT.remove(candidate.toAbsolutePath());
             }
         }
         return null;
@@ -485,7 +496,7 @@ public final class AtomicOutput {
         if (name.length() > 100) name = name.substring(0, 100); // keep the temporary's name within limits
         NewFile created;
         try {
-            created = createNew(dir, "." + name + ".sylva-", ".part", true);
+            created = createNew(dir, "." + name + ".sylva-", ".part", true, true);
         } catch (NoSuchFileException e) {
             throw new InvalidInputException("cannot write " + target + ": directory " + dir + " does not exist", e);
         } catch (AccessDeniedException e) {
@@ -494,7 +505,6 @@ public final class AtomicOutput {
         if (created == null) throw new IOException("cannot create a temporary file for " + target + " in " + dir);
         Path tmp = created.path();
         FileChannel ch = created.channel();
-        IN_FLIGHT.add(tmp.toAbsolutePath());
         boolean ok = false;
         MessageDigest digest = ResultFolder.newDigest();
         long[] bytes = {0};
