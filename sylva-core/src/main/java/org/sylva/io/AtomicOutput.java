@@ -461,11 +461,9 @@ public final class AtomicOutput {
      * {@code hex}) and {@code suffix}, open for writing; null if 16 such names were all taken. Not
      * {@code Files.createTempFile}: that would make the file mode 0600 instead of the usual umask-derived
      * permissions, and its first call in a process sets up the JDK's {@code SecureRandom} (about 10 ms of a
-     * small one-shot run); the name only has to be unused.
-     */
-    /**
-     * A new file of a random name in {@code dir}; with {@code inFlight}, its path is in {@link #IN_FLIGHT} before the
-     * file exists (and stays there), so that {@link #deleteOrphans} in another thread never sees it unclaimed.
+     * small one-shot run); the name only has to be unused. With {@code inFlight}, its path is in
+     * {@link #IN_FLIGHT} before the file exists (and stays there), so that {@link #deleteOrphans} in another
+     * thread never sees it unclaimed.
      */
     private static NewFile createNew(Path dir, String prefix, String suffix, boolean hex, boolean inFlight)
             throws IOException {
