@@ -124,7 +124,13 @@ public final class SparseNpz {
         ZipEntry e = zip.getEntry(array + ".npy");
         CRC32 crc = new CRC32();
         try (CheckedInputStream in = new CheckedInputStream(CancellableInputStream.of(zip.getInputStream(e), cancel), crc)) {
-            NpyArray a = Npy.read(in, name + ": " + array + ".npy");
+            NpyArray a;
+            try {
+                a = Npy.read(in, name + ": " + array + ".npy");
+            } catch (InvalidInputException symptom) {
+                requireCrc(in, e, name);   // a corrupt member is named as such, not by what its bytes now look like
+                throw symptom;
+            }
             requireCrc(in, e, name);
             return a;
         }

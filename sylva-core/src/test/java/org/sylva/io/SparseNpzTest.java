@@ -220,6 +220,14 @@ class SparseNpzTest {
                     .getMessage();
             assertTrue(m.contains("bad-" + member + ".npz: " + member + " fails the archive's CRC-32 check"), m);
         }
+        // a flipped bit in a member's .npy header: the corruption is named, not the header it made
+        byte[] header = good.clone();
+        header[indexOf(good, entries.get("data.npy")) + 1] ^= 0x01;   // "NUMPY" becomes "OUMPY"
+        Path h = dir.resolve("bad-header.npz");
+        Files.write(h, header);
+        String m = assertThrows(InvalidInputException.class, () -> SparseNpz.read(h, CancellationToken.NEVER))
+                .getMessage();
+        assertTrue(m.contains("bad-header.npz: data.npy fails the archive's CRC-32 check"), m);
     }
 
     private static int indexOf(byte[] hay, byte[] needle) {
