@@ -287,8 +287,9 @@ final class DelimitedParser {
         };
         if (expected == null) return "";
         for (char c : new char[] {';', '\t', '|', ' ', ','}) {
+            if (c == ',' && delim == Delimiter.COMMA) continue;
             String[] parts = text.split(java.util.regex.Pattern.quote(String.valueOf(c)), -1);
-            if (parts.length < 2 || (c == ',' && delim == Delimiter.COMMA)) continue;
+            if (parts.length < 2) continue;
             boolean numbers = true;
             for (String part : parts) numbers &= DelimitedReader.number(part.strip()) != null;
             // ',' only where it cannot be a decimal comma ('1,5' in a tab file): three values, or a point in one
