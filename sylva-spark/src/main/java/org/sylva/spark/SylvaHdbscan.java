@@ -10,7 +10,6 @@ import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
-import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsReader$;
 import org.apache.spark.ml.util.DefaultParamsWritable;
@@ -55,18 +54,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
     private static final long serialVersionUID = 1L;
 
     private final String uid;
-    private final Param<String> featuresCol;
-    private final Param<String> labelCol;
-    private final Param<String> probabilityCol;
-    private final Param<String> outlierScoreCol;
-    private final IntParam minClusterSize;
-    private final IntParam minSamples;
-    private final DoubleParam clusterSelectionEpsilon;
-    private final IntParam maxClusterSize;
-    private final DoubleParam alpha;
-    private final Param<String> clusterSelectionMethod;
-    private final BooleanParam allowSingleCluster;
-    private final IntParam numSlices;
+    private final HdbscanParams p;
 
     public SylvaHdbscan() {
         this(Identifiable$.MODULE$.randomUID("sylvaHdbscan"));
@@ -74,35 +62,19 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
 
     public SylvaHdbscan(String uid) {
         this.uid = uid;
-        featuresCol = new Param<>(this, "featuresCol", "points column: a vector or an array of numbers");
-        labelCol = new Param<>(this, "labelCol", "output column of cluster labels (-1 = noise)");
-        probabilityCol = new Param<>(this, "probabilityCol", "output column of membership strengths");
-        outlierScoreCol = new Param<>(this, "outlierScoreCol", "output column of GLOSH outlier scores");
-        minClusterSize = new IntParam(this, "minClusterSize", "smallest cluster size (>= 2)", ParamValidators.gtEq(2));
-        minSamples = new IntParam(this, "minSamples",
-                "neighbours for core distances, counting the point itself; 0 = minClusterSize", ParamValidators.gtEq(0));
-        clusterSelectionEpsilon = new DoubleParam(this, "clusterSelectionEpsilon", "distance below which clusters merge",
-                ParamValidators.gtEq(0));
-        maxClusterSize = new IntParam(this, "maxClusterSize", "largest cluster EOM may select; 0 = no limit",
-                ParamValidators.gtEq(0));
-        alpha = new DoubleParam(this, "alpha", "distance scaling of the robust single linkage", ParamValidators.gt(0));
-        clusterSelectionMethod = new Param<>(this, "clusterSelectionMethod", "eom or leaf",
-                ParamValidators.inArray(new String[] {"eom", "leaf"}));
-        allowSingleCluster = new BooleanParam(this, "allowSingleCluster", "whether one cluster may be the result");
-        numSlices = new IntParam(this, "numSlices", "tasks per distributed stage; 0 = the dataset's partitions",
-                ParamValidators.gtEq(0));
-        setDefault(featuresCol, "features");
-        setDefault(labelCol, "label");
-        setDefault(probabilityCol, "probability");
-        setDefault(outlierScoreCol, "outlier_score");
-        setDefault(minClusterSize, 5);
-        setDefault(minSamples, 0);
-        setDefault(clusterSelectionEpsilon, 0.0);
-        setDefault(maxClusterSize, 0);
-        setDefault(alpha, 1.0);
-        setDefault(clusterSelectionMethod, "eom");
-        setDefault(allowSingleCluster, false);
-        setDefault(numSlices, 0);
+        p = new HdbscanParams(this);
+        setDefault(p.featuresCol, "features");
+        setDefault(p.labelCol, "label");
+        setDefault(p.probabilityCol, "probability");
+        setDefault(p.outlierScoreCol, "outlier_score");
+        setDefault(p.minClusterSize, 5);
+        setDefault(p.minSamples, 0);
+        setDefault(p.clusterSelectionEpsilon, 0.0);
+        setDefault(p.maxClusterSize, 0);
+        setDefault(p.alpha, 1.0);
+        setDefault(p.clusterSelectionMethod, "eom");
+        setDefault(p.allowSingleCluster, false);
+        setDefault(p.numSlices, 0);
     }
 
     @Override
@@ -110,51 +82,48 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
         return uid;
     }
 
-    public Param<String> featuresCol() { return featuresCol; }
-    public Param<String> labelCol() { return labelCol; }
-    public Param<String> probabilityCol() { return probabilityCol; }
-    public Param<String> outlierScoreCol() { return outlierScoreCol; }
-    public IntParam minClusterSize() { return minClusterSize; }
-    public IntParam minSamples() { return minSamples; }
-    public DoubleParam clusterSelectionEpsilon() { return clusterSelectionEpsilon; }
-    public IntParam maxClusterSize() { return maxClusterSize; }
-    public DoubleParam alpha() { return alpha; }
-    public Param<String> clusterSelectionMethod() { return clusterSelectionMethod; }
-    public BooleanParam allowSingleCluster() { return allowSingleCluster; }
-    public IntParam numSlices() { return numSlices; }
+    public Param<String> featuresCol() { return p.featuresCol; }
+    public Param<String> labelCol() { return p.labelCol; }
+    public Param<String> probabilityCol() { return p.probabilityCol; }
+    public Param<String> outlierScoreCol() { return p.outlierScoreCol; }
+    public IntParam minClusterSize() { return p.minClusterSize; }
+    public IntParam minSamples() { return p.minSamples; }
+    public DoubleParam clusterSelectionEpsilon() { return p.clusterSelectionEpsilon; }
+    public IntParam maxClusterSize() { return p.maxClusterSize; }
+    public DoubleParam alpha() { return p.alpha; }
+    public Param<String> clusterSelectionMethod() { return p.clusterSelectionMethod; }
+    public BooleanParam allowSingleCluster() { return p.allowSingleCluster; }
+    public IntParam numSlices() { return p.numSlices; }
 
-    public String getFeaturesCol() { return getOrDefault(featuresCol); }
-    public String getLabelCol() { return getOrDefault(labelCol); }
-    public String getProbabilityCol() { return getOrDefault(probabilityCol); }
-    public String getOutlierScoreCol() { return getOrDefault(outlierScoreCol); }
-    public int getMinClusterSize() { return (Integer) getOrDefault(minClusterSize); }
-    public int getMinSamples() { return (Integer) getOrDefault(minSamples); }
-    public double getClusterSelectionEpsilon() { return (Double) getOrDefault(clusterSelectionEpsilon); }
-    public int getMaxClusterSize() { return (Integer) getOrDefault(maxClusterSize); }
-    public double getAlpha() { return (Double) getOrDefault(alpha); }
-    public String getClusterSelectionMethod() { return getOrDefault(clusterSelectionMethod); }
-    public boolean getAllowSingleCluster() { return (Boolean) getOrDefault(allowSingleCluster); }
-    public int getNumSlices() { return (Integer) getOrDefault(numSlices); }
+    public String getFeaturesCol() { return getOrDefault(p.featuresCol); }
+    public String getLabelCol() { return getOrDefault(p.labelCol); }
+    public String getProbabilityCol() { return getOrDefault(p.probabilityCol); }
+    public String getOutlierScoreCol() { return getOrDefault(p.outlierScoreCol); }
+    public int getMinClusterSize() { return (Integer) getOrDefault(p.minClusterSize); }
+    public int getMinSamples() { return (Integer) getOrDefault(p.minSamples); }
+    public double getClusterSelectionEpsilon() { return (Double) getOrDefault(p.clusterSelectionEpsilon); }
+    public int getMaxClusterSize() { return (Integer) getOrDefault(p.maxClusterSize); }
+    public double getAlpha() { return (Double) getOrDefault(p.alpha); }
+    public String getClusterSelectionMethod() { return getOrDefault(p.clusterSelectionMethod); }
+    public boolean getAllowSingleCluster() { return (Boolean) getOrDefault(p.allowSingleCluster); }
+    public int getNumSlices() { return (Integer) getOrDefault(p.numSlices); }
 
-    public SylvaHdbscan setFeaturesCol(String v) { set(featuresCol, v); return this; }
-    public SylvaHdbscan setLabelCol(String v) { set(labelCol, v); return this; }
-    public SylvaHdbscan setProbabilityCol(String v) { set(probabilityCol, v); return this; }
-    public SylvaHdbscan setOutlierScoreCol(String v) { set(outlierScoreCol, v); return this; }
-    public SylvaHdbscan setMinClusterSize(int v) { set(minClusterSize, v); return this; }
-    public SylvaHdbscan setMinSamples(int v) { set(minSamples, v); return this; }
-    public SylvaHdbscan setClusterSelectionEpsilon(double v) { set(clusterSelectionEpsilon, v); return this; }
-    public SylvaHdbscan setMaxClusterSize(int v) { set(maxClusterSize, v); return this; }
-    public SylvaHdbscan setAlpha(double v) { set(alpha, v); return this; }
-    public SylvaHdbscan setClusterSelectionMethod(String v) { set(clusterSelectionMethod, v); return this; }
-    public SylvaHdbscan setAllowSingleCluster(boolean v) { set(allowSingleCluster, v); return this; }
-    public SylvaHdbscan setNumSlices(int v) { set(numSlices, v); return this; }
+    public SylvaHdbscan setFeaturesCol(String v) { set(p.featuresCol, v); return this; }
+    public SylvaHdbscan setLabelCol(String v) { set(p.labelCol, v); return this; }
+    public SylvaHdbscan setProbabilityCol(String v) { set(p.probabilityCol, v); return this; }
+    public SylvaHdbscan setOutlierScoreCol(String v) { set(p.outlierScoreCol, v); return this; }
+    public SylvaHdbscan setMinClusterSize(int v) { set(p.minClusterSize, v); return this; }
+    public SylvaHdbscan setMinSamples(int v) { set(p.minSamples, v); return this; }
+    public SylvaHdbscan setClusterSelectionEpsilon(double v) { set(p.clusterSelectionEpsilon, v); return this; }
+    public SylvaHdbscan setMaxClusterSize(int v) { set(p.maxClusterSize, v); return this; }
+    public SylvaHdbscan setAlpha(double v) { set(p.alpha, v); return this; }
+    public SylvaHdbscan setClusterSelectionMethod(String v) { set(p.clusterSelectionMethod, v); return this; }
+    public SylvaHdbscan setAllowSingleCluster(boolean v) { set(p.allowSingleCluster, v); return this; }
+    public SylvaHdbscan setNumSlices(int v) { set(p.numSlices, v); return this; }
 
     /** The parameters as they travel to executors. */
     FitSettings settings() {
-        return new FitSettings((Integer) getOrDefault(minClusterSize), (Integer) getOrDefault(minSamples),
-                (Double) getOrDefault(clusterSelectionEpsilon), (Integer) getOrDefault(maxClusterSize),
-                (Double) getOrDefault(alpha), getOrDefault(clusterSelectionMethod),
-                (Boolean) getOrDefault(allowSingleCluster));
+        return p.settings(this);
     }
 
     /**
@@ -178,7 +147,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
     /** Fits, stopping with {@link org.sylva.progress.CancelledException} when {@code cancel} is cancelled. */
     public SylvaHdbscanModel fit(Dataset<?> dataset, CancellationToken cancel) {
         transformSchema(dataset.schema());
-        String col = getOrDefault(featuresCol);
+        String col = getOrDefault(p.featuresCol);
         // Whole rows, as transform reads them, not the column alone: Spark would push that selection below a
         // round-robin repartition (df.repartition(n)), whose local sort before dealing rows out (its
         // sortBeforeRepartition) would then order the column's values alone, another order than the whole rows'.
@@ -208,7 +177,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
         int n = rows.size();
         rows = null;   // the rows' own arrays: from here on only the packed copy is held
         int d = coords.length / n;
-        int slices = (Integer) getOrDefault(numSlices);
+        int slices = (Integer) getOrDefault(p.numSlices);
         if (slices == 0) slices = dataset.rdd().getNumPartitions();
         SparkHdbscanEngine engine = new SparkHdbscanEngine(spark, slices);
         HdbscanResult result = settings().builder(1).engine(engine).build().fit(coords, n, d, ProgressListener.NONE, cancel);
@@ -219,10 +188,10 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
 
     @Override
     public StructType transformSchema(StructType schema) {
-        String col = getOrDefault(featuresCol);
+        String col = getOrDefault(p.featuresCol);
         FeatureColumn.of(schema, col);
-        return FeatureColumn.appendFitOutputs(schema, getOrDefault(labelCol), getOrDefault(probabilityCol),
-                getOrDefault(outlierScoreCol));
+        return FeatureColumn.appendFitOutputs(schema, getOrDefault(p.labelCol), getOrDefault(p.probabilityCol),
+                getOrDefault(p.outlierScoreCol));
     }
 
     @Override

@@ -2,12 +2,16 @@ package org.sylva.spark;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.Model;
+import org.apache.spark.ml.param.BooleanParam;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
@@ -21,6 +25,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
+import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.mst.SpanningTree;
@@ -32,7 +37,9 @@ import org.sylva.parallel.Execution;
  * distances, the spanning tree, the condensed tree) and the fitted points, held on the driver, and
  * {@link #transform} to join the labels back to each row of the fitted dataset, in the columns named by
  * {@link #setLabelCol}, {@link #setProbabilityCol} and {@link #setOutlierScoreCol} (the points column by
- * {@link #setFeaturesCol}). {@code transform} takes the fitted dataset only: it checks, row by row on the
+ * {@link #setFeaturesCol}). It has the estimator's params with the fit's values, as Spark's own models do
+ * ({@link #getMinClusterSize()}, {@code explainParams()}); only the columns have setters, and a {@link #copy} may not
+ * give a fit-defining param another value. {@code transform} takes the fitted dataset only: it checks, row by row on the
  * executors, that the points are the fitted ones in the same order, and refuses another dataset. New points go
  * through {@link #predict}, which assigns the rows of any dataset to the fitted clusters on the executors, in the
  * same three columns (the {@code hdbscan} package's {@code approximate_predict}, bitwise the library's
@@ -42,8 +49,8 @@ import org.sylva.parallel.Execution;
  * {@code data/hdbscan.model}, computing the prediction core distances that file holds with one exact neighbour
  * search on the driver; {@link #load} reads both back, refuses a truncated or altered file with an error naming it,
  * and rebuilds the same result bitwise ({@link HdbscanResult#of(HdbscanModel, Execution)}, one more neighbour
- * search for the core distances). A loaded model has the same {@link #result()}, params and {@code transform}
- * output; it has no {@link #fitStats()}, which describe the jobs of the fit and are not saved.
+ * search for the core distances), its params checked against the file's fit. A loaded model has the same
+ * {@link #result()}, params and {@code transform} output; it has no {@link #fitStats()}, which describe the jobs of the fit and are not saved.
  *
  * <pre>{@code
  * SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(20).fit(df).setLabelCol("cluster");
@@ -65,10 +72,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
     private final transient DistributedFitStats stats;
     /** The library's model of this fit, made on first use ({@link #predictionModel()}); given for a loaded model. */
     private transient volatile HdbscanModel prediction;
-    private final Param<String> featuresCol;
-    private final Param<String> labelCol;
-    private final Param<String> probabilityCol;
-    private final Param<String> outlierScoreCol;
+    private final HdbscanParams p;
 
     SylvaHdbscanModel(String uid, HdbscanResult result, double[] coords, int d, DistributedFitStats stats) {
         this(uid, result, coords, d, stats, null);
@@ -82,14 +86,14 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         this.coords = coords;
         this.d = d;
         this.stats = stats;
-        featuresCol = new Param<>(this, "featuresCol", "points column: a vector or an array of numbers");
-        labelCol = new Param<>(this, "labelCol", "output column of cluster labels (-1 = noise)");
-        probabilityCol = new Param<>(this, "probabilityCol", "output column of membership strengths");
-        outlierScoreCol = new Param<>(this, "outlierScoreCol", "output column of GLOSH outlier scores");
-        setDefault(featuresCol, "features");
-        setDefault(labelCol, "label");
-        setDefault(probabilityCol, "probability");
-        setDefault(outlierScoreCol, "outlier_score");
+        p = new HdbscanParams(this);
+        setDefault(p.featuresCol, "features");
+        setDefault(p.labelCol, "label");
+        setDefault(p.probabilityCol, "probability");
+        setDefault(p.outlierScoreCol, "outlier_score");
+        setDefault(p.numSlices, 0);
+        // no defaults for the fit-defining params: the fit copies the estimator's values, a loaded model reads
+        // them from its metadata or, where that lacks them, from its model file (adoptFitParams)
     }
 
     @Override
@@ -97,15 +101,38 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         return uid;
     }
 
-    public Param<String> featuresCol() { return featuresCol; }
-    public Param<String> labelCol() { return labelCol; }
-    public Param<String> probabilityCol() { return probabilityCol; }
-    public Param<String> outlierScoreCol() { return outlierScoreCol; }
+    public Param<String> featuresCol() { return p.featuresCol; }
+    public Param<String> labelCol() { return p.labelCol; }
+    public Param<String> probabilityCol() { return p.probabilityCol; }
+    public Param<String> outlierScoreCol() { return p.outlierScoreCol; }
+    /** The fit's {@code minClusterSize}; this param and the next seven describe the fit and have no setters. */
+    public IntParam minClusterSize() { return p.minClusterSize; }
+    public IntParam minSamples() { return p.minSamples; }
+    public DoubleParam clusterSelectionEpsilon() { return p.clusterSelectionEpsilon; }
+    public IntParam maxClusterSize() { return p.maxClusterSize; }
+    public DoubleParam alpha() { return p.alpha; }
+    public Param<String> clusterSelectionMethod() { return p.clusterSelectionMethod; }
+    public BooleanParam allowSingleCluster() { return p.allowSingleCluster; }
+    public IntParam numSlices() { return p.numSlices; }
 
-    public SylvaHdbscanModel setFeaturesCol(String v) { set(featuresCol, v); return this; }
-    public SylvaHdbscanModel setLabelCol(String v) { set(labelCol, v); return this; }
-    public SylvaHdbscanModel setProbabilityCol(String v) { set(probabilityCol, v); return this; }
-    public SylvaHdbscanModel setOutlierScoreCol(String v) { set(outlierScoreCol, v); return this; }
+    public String getFeaturesCol() { return getOrDefault(p.featuresCol); }
+    public String getLabelCol() { return getOrDefault(p.labelCol); }
+    public String getProbabilityCol() { return getOrDefault(p.probabilityCol); }
+    public String getOutlierScoreCol() { return getOrDefault(p.outlierScoreCol); }
+    public int getMinClusterSize() { return (Integer) getOrDefault(p.minClusterSize); }
+    /** As the estimator had it: 0 when it was left unset (then the fit used {@link #getMinClusterSize()}). */
+    public int getMinSamples() { return (Integer) getOrDefault(p.minSamples); }
+    public double getClusterSelectionEpsilon() { return (Double) getOrDefault(p.clusterSelectionEpsilon); }
+    public int getMaxClusterSize() { return (Integer) getOrDefault(p.maxClusterSize); }
+    public double getAlpha() { return (Double) getOrDefault(p.alpha); }
+    public String getClusterSelectionMethod() { return getOrDefault(p.clusterSelectionMethod); }
+    public boolean getAllowSingleCluster() { return (Boolean) getOrDefault(p.allowSingleCluster); }
+    public int getNumSlices() { return (Integer) getOrDefault(p.numSlices); }
+
+    public SylvaHdbscanModel setFeaturesCol(String v) { set(p.featuresCol, v); return this; }
+    public SylvaHdbscanModel setLabelCol(String v) { set(p.labelCol, v); return this; }
+    public SylvaHdbscanModel setProbabilityCol(String v) { set(p.probabilityCol, v); return this; }
+    public SylvaHdbscanModel setOutlierScoreCol(String v) { set(p.outlierScoreCol, v); return this; }
 
     /** The library's result: everything {@code Hdbscan.fit} returns for the same rows. */
     public HdbscanResult result() {
@@ -145,7 +172,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
     @Override
     public Dataset<Row> transform(Dataset<?> dataset) {
         StructType out = transformSchema(dataset.schema());
-        String col = getOrDefault(featuresCol);
+        String col = getOrDefault(p.featuresCol);
         FeatureColumn fc = FeatureColumn.of(dataset.schema(), col);
         int n = result.size();
         long rows = dataset.count();
@@ -194,7 +221,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
      */
     public Dataset<Row> predict(Dataset<?> dataset) {
         StructType out = transformSchema(dataset.schema());
-        FeatureColumn fc = FeatureColumn.of(dataset.schema(), getOrDefault(featuresCol));
+        FeatureColumn fc = FeatureColumn.of(dataset.schema(), getOrDefault(p.featuresCol));
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
         Broadcast<byte[]> modelB = sc.broadcast(predictionModel().toBytes());
         JavaRDD<Row> predicted = dataset.toDF().javaRDD().zipWithIndex()
@@ -224,16 +251,60 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
 
     @Override
     public StructType transformSchema(StructType schema) {
-        FeatureColumn.of(schema, getOrDefault(featuresCol));
-        return FeatureColumn.appendFitOutputs(schema, getOrDefault(labelCol), getOrDefault(probabilityCol),
-                getOrDefault(outlierScoreCol));
+        FeatureColumn.of(schema, getOrDefault(p.featuresCol));
+        return FeatureColumn.appendFitOutputs(schema, getOrDefault(p.labelCol), getOrDefault(p.probabilityCol),
+                getOrDefault(p.outlierScoreCol));
     }
 
+    /**
+     * A copy with {@code extra}'s values. The columns and {@code numSlices} may change; a fit-defining param only to
+     * the value the fit had ({@code minSamples} 0 and the fit's {@code minClusterSize} are the same value), as a
+     * tuning tool passes the map it fitted with: another value would describe a fit this model is not.
+     *
+     * @throws IllegalArgumentException naming the param, when {@code extra} gives a fit-defining param another value
+     */
     @Override
     public SylvaHdbscanModel copy(ParamMap extra) {
+        for (Param<?> param : p.fitDefining()) {
+            if (extra.contains(param) && isDefined(param) && !sameFitValue(param, getOrDefault(param), extra.apply(param))) {
+                throw new IllegalArgumentException(param.name() + ": the model was fitted with " + getOrDefault(param)
+                        + "; a copy cannot give it " + extra.apply(param) + " (fit again with that value)");
+            }
+        }
         SylvaHdbscanModel m = new SylvaHdbscanModel(uid, result, coords, d, stats, prediction);
         m.setParent(parent());
         return copyValues(m, extra);
+    }
+
+    /** Whether {@code a} and {@code b} are the same value of a fit-defining {@code param}. */
+    private boolean sameFitValue(Param<?> param, Object a, Object b) {
+        if (param.equals(p.minSamples)) {
+            int mcs = getMinClusterSize();
+            return ((Integer) a == 0 ? mcs : (Integer) a) == ((Integer) b == 0 ? mcs : (Integer) b);
+        }
+        return a.equals(b);
+    }
+
+    /**
+     * Gives a loaded model the fit-defining params of the fit its model file holds: each one its metadata lacks
+     * (a directory written before the model had them) is set to the file's value; one it has must agree with the
+     * file's, or the directory is refused as inconsistent, naming the param and both values.
+     */
+    private void adoptFitParams(HdbscanParameters fitted, Path file) {
+        List<Param<?>> params = p.fitDefining();
+        List<Object> values = HdbscanParams.valuesOf(fitted);
+        for (int i = 0; i < params.size(); i++) {   // minClusterSize first: minSamples' 0 is read against it
+            @SuppressWarnings("unchecked")
+            Param<Object> param = (Param<Object>) params.get(i);
+            Object value = values.get(i);
+            if (!isDefined(param)) {
+                set(param, value);
+            } else if (!sameFitValue(param, getOrDefault(param), value)) {
+                throw new InvalidInputException("model directory " + file.getParent().getParent() + ": its metadata gives "
+                        + param.name() + " " + getOrDefault(param) + ", but its model file " + file
+                        + " was fitted with " + value);
+            }
+        }
     }
 
     /**
@@ -309,6 +380,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
             SylvaHdbscanModel m = new SylvaHdbscanModel(metadata.uid(), result, model.fittedCoordinates(),
                     model.dimensions(), null, model);
             metadata.getAndSetParams(m, metadata.getAndSetParams$default$2());
+            m.adoptFitParams(model.parameters(), file);
             return m;
         }
     }

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.Hdbscan;
+import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.NonFinitePolicy;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
@@ -198,6 +199,91 @@ class SylvaHdbscanPersistenceTest {
         Exception wrong = assertThrows(IllegalArgumentException.class, () -> SylvaHdbscan.load(saved.toString()));
         assertTrue(wrong.getMessage().contains("Expected class name " + SylvaHdbscan.class.getName()
                 + " but found class name " + SylvaHdbscanModel.class.getName()), wrong.getMessage());
+    }
+
+    @Test
+    void theModelHasTheEstimatorsParamsWhichDescribeItsFitThroughCopiesAndLoading() throws IOException {
+        OracleData.Array x = data("blobs500");
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        SylvaHdbscan estimator = new SylvaHdbscan().setMinClusterSize(12).setAlpha(0.9).setClusterSelectionEpsilon(0.1)
+                .setMaxClusterSize(400).setClusterSelectionMethod("leaf").setAllowSingleCluster(true).setNumSlices(3);
+        SylvaHdbscanModel model = estimator.fit(df);
+        assertEquals(12, model.params().length);
+        assertSameParams(estimator, model);
+        HdbscanParameters fitted = model.result().parameters();
+        assertEquals(fitted.minClusterSize(), model.getMinClusterSize());
+        assertEquals(0, model.getMinSamples(), "unset, as the estimator had it");
+        assertEquals(12, fitted.minSamples());
+        assertEquals(fitted.alpha(), model.getAlpha());
+        assertEquals(fitted.clusterSelectionEpsilon(), model.getClusterSelectionEpsilon());
+        assertEquals(fitted.maxClusterSize(), model.getMaxClusterSize());
+        assertEquals(SelectionMethod.LEAF, fitted.method());
+        assertEquals("leaf", model.getClusterSelectionMethod());
+        assertEquals(fitted.allowSingleCluster(), model.getAllowSingleCluster());
+        assertEquals(3, model.getNumSlices());
+        assertTrue(model.explainParams().contains("minClusterSize: smallest cluster size (>= 2) (default: 5, current: 12)"),
+                model.explainParams());
+
+        // a tuning tool's transform(dataset, map) copies the model with the map it fitted with: the same values pass
+        ParamMap same = new ParamMap().put(estimator.minClusterSize(), 12).put(estimator.minSamples(), 12)
+                .put(estimator.alpha(), 0.9).put(estimator.labelCol(), "c");
+        SylvaHdbscanModel copied = model.copy(same);
+        assertEquals("c", copied.getLabelCol());
+        assertEquals(12, copied.getMinSamples(), "the map's value: the same fit as the unset 0");
+        assertSame(model.result(), copied.result());
+        IllegalArgumentException other = assertThrows(IllegalArgumentException.class,
+                () -> model.copy(new ParamMap().put(model.minClusterSize(), 30)));
+        assertEquals("minClusterSize: the model was fitted with 12; a copy cannot give it 30 (fit again with that value)",
+                other.getMessage());
+        IllegalArgumentException viaTransform = assertThrows(IllegalArgumentException.class,
+                () -> model.transform(df, new ParamMap().put(estimator.minSamples(), 5)));
+        assertTrue(viaTransform.getMessage().startsWith("minSamples: the model was fitted with 0;"),
+                viaTransform.getMessage());
+
+        Path saved = dir.resolve("model");
+        model.save(saved.toString());
+        assertSameParams(model, SylvaHdbscanModel.load(saved.toString()));
+
+        // a directory whose metadata lacks the fit's params (as the model's first writer wrote it): the model file
+        // gives them
+        Path meta;
+        try (Stream<Path> files = Files.list(saved.resolve("metadata"))) {
+            meta = files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+        }
+        String json = Files.readString(meta);
+        String fitParams = "minClusterSize|minSamples|clusterSelectionEpsilon|maxClusterSize|alpha"
+                + "|clusterSelectionMethod|allowSingleCluster";
+        String stripped = json.replaceAll("\"(" + fitParams + ")\":(\"[^\"]*\"|[^,}]*),?", "").replace(",}", "}");
+        assertFalse(stripped.contains("minClusterSize"), stripped);
+        writeMetadata(meta, stripped);
+        SylvaHdbscanModel old = SylvaHdbscanModel.load(saved.toString());
+        assertEquals(12, old.getMinClusterSize());
+        assertEquals(12, old.getMinSamples());
+        assertEquals(0.9, old.getAlpha());
+        assertEquals(0.1, old.getClusterSelectionEpsilon());
+        assertEquals(400, old.getMaxClusterSize());
+        assertEquals("leaf", old.getClusterSelectionMethod());
+        assertTrue(old.getAllowSingleCluster());
+        assertEquals(3, old.getNumSlices());
+        assertSameResult(model.result(), old.result());
+
+        // metadata that gives another value than the model file's fit is refused, naming both
+        assertTrue(json.contains("\"minClusterSize\":12"), json);
+        writeMetadata(meta, json.replace("\"minClusterSize\":12", "\"minClusterSize\":13"));
+        assertRefused(saved, InvalidInputException.class, "its metadata gives minClusterSize 13",
+                "its model file " + dataFile(saved) + " was fitted with 12");
+        writeMetadata(meta, json.replace("\"clusterSelectionMethod\":\"leaf\"", "\"clusterSelectionMethod\":\"eom\""));
+        assertRefused(saved, InvalidInputException.class, "clusterSelectionMethod eom", "fitted with leaf");
+        // minSamples 12 and the unset 0 are the same fit
+        assertTrue(json.contains("\"minSamples\":0"), json);
+        writeMetadata(meta, json.replace("\"minSamples\":0", "\"minSamples\":12"));
+        assertEquals(12, SylvaHdbscanModel.load(saved.toString()).getMinSamples());
+    }
+
+    /** Replaces a metadata file, with the checksum beside it that Hadoop's local file system would check. */
+    private static void writeMetadata(Path meta, String json) throws IOException {
+        Files.writeString(meta, json);
+        Files.deleteIfExists(meta.resolveSibling("." + meta.getFileName() + ".crc"));
     }
 
     private static List<String> list(Path d) throws IOException {
