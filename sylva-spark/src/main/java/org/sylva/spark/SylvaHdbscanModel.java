@@ -267,13 +267,20 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
     public SylvaHdbscanModel copy(ParamMap extra) {
         for (Param<?> param : p.fitDefining()) {
             if (extra.contains(param) && isDefined(param) && !sameFitValue(param, getOrDefault(param), extra.apply(param))) {
-                throw new IllegalArgumentException(param.name() + ": the model was fitted with " + getOrDefault(param)
+                throw new IllegalArgumentException(param.name() + ": the model was fitted with " + described(param)
                         + "; a copy cannot give it " + extra.apply(param) + " (fit again with that value)");
             }
         }
         SylvaHdbscanModel m = new SylvaHdbscanModel(uid, result, coords, d, stats, prediction);
         m.setParent(parent());
         return copyValues(m, extra);
+    }
+
+    /** The param's value, and for an unset {@code minSamples} (0) the value it stood for. */
+    private String described(Param<?> param) {
+        Object v = getOrDefault(param);
+        return param.equals(p.minSamples) && (Integer) v == 0 ? "0 (that is, minClusterSize: " + getMinClusterSize() + ")"
+                : String.valueOf(v);
     }
 
     /** Whether {@code a} and {@code b} are the same value of a fit-defining {@code param}. */
@@ -301,7 +308,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
                 set(param, value);
             } else if (!sameFitValue(param, getOrDefault(param), value)) {
                 throw new InvalidInputException("model directory " + file.getParent().getParent() + ": its metadata gives "
-                        + param.name() + " " + getOrDefault(param) + ", but its model file " + file
+                        + param.name() + " " + described(param) + ", but its model file " + file
                         + " was fitted with " + value);
             }
         }

@@ -237,7 +237,8 @@ class SylvaHdbscanPersistenceTest {
                 other.getMessage());
         IllegalArgumentException viaTransform = assertThrows(IllegalArgumentException.class,
                 () -> model.transform(df, new ParamMap().put(estimator.minSamples(), 5)));
-        assertTrue(viaTransform.getMessage().startsWith("minSamples: the model was fitted with 0;"),
+        assertTrue(viaTransform.getMessage().startsWith(
+                "minSamples: the model was fitted with 0 (that is, minClusterSize: 12); a copy cannot give it 5"),
                 viaTransform.getMessage());
 
         Path saved = dir.resolve("model");
@@ -278,6 +279,8 @@ class SylvaHdbscanPersistenceTest {
         assertTrue(json.contains("\"minSamples\":0"), json);
         writeMetadata(meta, json.replace("\"minSamples\":0", "\"minSamples\":12"));
         assertEquals(12, SylvaHdbscanModel.load(saved.toString()).getMinSamples());
+        writeMetadata(meta, json.replace("\"minSamples\":0", "\"minSamples\":7"));
+        assertRefused(saved, InvalidInputException.class, "its metadata gives minSamples 7, but", "fitted with 12");
     }
 
     /** Replaces a metadata file, with the checksum beside it that Hadoop's local file system would check. */
