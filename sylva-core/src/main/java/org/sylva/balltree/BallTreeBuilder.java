@@ -58,14 +58,19 @@ public final class BallTreeBuilder {
 
     /**
      * Token checked between bounded chunks of work; a cancelled build throws {@code CancelledException}.
-     * Interrupting the thread that calls {@code build} or {@code partition} stops it the same way.
+     * Interrupting the thread that calls {@code build} or {@code partition} stops it the same way. It serves
+     * every build of this builder; threads that share one builder give each build its own token with
+     * {@link #build(PointSet, BatchLayout, ProgressListener, CancellationToken)}.
      */
     public BallTreeBuilder cancellation(CancellationToken token) {
         this.token = token == null ? CancellationToken.NEVER : token;
         return this;
     }
 
-    /** Receives the number of points whose leaves (or cells) are final. */
+    /**
+     * Receives the number of points whose leaves (or cells) are final, for every build of this builder (a build's
+     * own listener: {@link #build(PointSet, BatchLayout, ProgressListener, CancellationToken)}).
+     */
     public BallTreeBuilder progress(ProgressListener listener) {
         this.listener = listener == null ? ProgressListener.NONE : listener;
         return this;
@@ -130,8 +135,21 @@ public final class BallTreeBuilder {
      * first offending row) or a layout for a different number of points. No points: an empty tree.
      */
     public BallTree build(PointSet points, BatchLayout layout) {
+        return build(points, layout, listener, token);
+    }
+
+    /**
+     * As {@link #build(PointSet, BatchLayout)}, reporting to this call's {@code progress} and stopped by this
+     * call's {@code cancel} ({@code null}: none) instead of the builder's: threads that share one builder each
+     * follow and cancel their own build.
+     *
+     * <pre>{@code
+     * BallTree tree = shared.build(pts, layout, (stage, done, total) -> bar.set(done, total), requestToken);
+     * }</pre>
+     */
+    public BallTree build(PointSet points, BatchLayout layout, ProgressListener progress, CancellationToken cancel) {
         checkLayout(checked(points), layout);
-        TreeEngine.TreeArrays r = engine().buildTree(points, layout, execution());
+        TreeEngine.TreeArrays r = engine().buildTree(points, layout, execution(progress, cancel));
         return new BallTree(layout, r.treeIdx(), r.mask());
     }
 
@@ -157,9 +175,18 @@ public final class BallTreeBuilder {
      * positions, cells follow each other in tree order, and inside a cell rows are in increasing order.
      */
     public int[] partition(PointSet points, BatchLayout layout, int targetLevel) {
+        return partition(points, layout, targetLevel, listener, token);
+    }
+
+    /**
+     * As {@link #partition(PointSet, BatchLayout, int)}, with this call's own progress listener and cancellation
+     * token ({@code null}: none) instead of the builder's.
+     */
+    public int[] partition(PointSet points, BatchLayout layout, int targetLevel, ProgressListener progress,
+                           CancellationToken cancel) {
         checkLayout(checked(points), layout);
         if (targetLevel < 0) throw new InvalidInputException("target level must be >= 0, got " + targetLevel);
-        return engine().partition(points, layout, targetLevel, execution());
+        return engine().partition(points, layout, targetLevel, execution(progress, cancel));
     }
 
     /**
@@ -182,8 +209,9 @@ public final class BallTreeBuilder {
         return e;
     }
 
-    private Execution execution() {
-        return new Execution(threads, listener, token);
+    private Execution execution(ProgressListener progress, CancellationToken cancel) {
+        return new Execution(threads, progress == null ? ProgressListener.NONE : progress,
+                cancel == null ? CancellationToken.NEVER : cancel);
     }
 
     private static PointSet checked(PointSet points) {
