@@ -161,7 +161,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
 
     Attributes
     ----------
-    labels_ : ndarray of int32, shape (n_samples,)
+    labels_ : ndarray of int64 (numpy.intp, as scikit-learn's), shape (n_samples,)
         Cluster of each point, -1 for noise (-2 for rows with an infinity, -3 with NaN).
     probabilities_ : ndarray of float64, shape (n_samples,)
         Strength of each point's membership of its cluster (0 for noise), as scikit-learn's.
@@ -413,7 +413,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             arrays["sample_weight"] = weights
         r = get_engine().call("hdbscan", params, arrays)
         a = r.arrays
-        self.labels_ = a["labels"]
+        self.labels_ = a["labels"].astype(np.intp)   # the engine sends int32; scikit-learn's labels are intp
         self.probabilities_ = a["probabilities"]
         self.outlier_scores_ = a["outlier_scores"]
         self.core_distances_ = a["core_distances"]

@@ -49,6 +49,16 @@ def load(d: Path, name):
     return np.load(d / f"{name}.npy")
 
 
+def as_cli_writes(h, attr):
+    """The fitted estimator's attribute as ``sylva hdbscan`` writes it: ``labels_`` is scikit-learn's intp in Python
+    and int32 in the command's ``labels.npy``, with the same values."""
+    value = getattr(h, attr)
+    if attr == "labels_":
+        assert value.dtype == np.intp and np.array_equal(value, value.astype(np.int32))
+        return value.astype(np.int32)
+    return value
+
+
 def assert_same_bytes(a, b, what):
     assert a.dtype == b.dtype, f"{what}: dtype {a.dtype} != {b.dtype}"
     assert a.shape == b.shape, f"{what}: shape {a.shape} != {b.shape}"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sylva
-from conftest import assert_same_bytes, blobs, clips, load
+from conftest import as_cli_writes, assert_same_bytes, blobs, clips, load
 
 OUTPUTS = {"labels": "labels_", "probabilities": "probabilities_", "outlier_scores": "outlier_scores_",
            "core_distances": "core_distances_", "mst": "minimum_spanning_tree_",
@@ -31,7 +31,7 @@ def test_every_array_is_the_clis_file_byte_for_byte(case, cli, tmp_path):
     cli("hdbscan", tmp_path / "x.npy", "--out", tmp_path / "out", "-q", *args)
     h = sylva.HDBSCAN(**kw).fit(X)
     for name, attr in OUTPUTS.items():
-        assert_same_bytes(getattr(h, attr), load(tmp_path / "out", name), f"{case} {name}")
+        assert_same_bytes(as_cli_writes(h, attr), load(tmp_path / "out", name), f"{case} {name}")
     assert len(np.unique(h.labels_[h.labels_ >= 0])) >= 2
 
 
@@ -129,7 +129,8 @@ def test_outputs_are_consistent_with_each_other():
     h = sylva.HDBSCAN(min_cluster_size=20)
     labels = h.fit_predict(X)
     n = len(X)
-    assert labels is h.labels_ and labels.dtype == np.int32 and labels.shape == (n,)
+    assert labels is h.labels_ and labels.dtype == np.intp and labels.shape == (n,)
+    assert h.dbscan_clustering(0.5).dtype == np.intp   # scikit-learn's dtypes
     assert h.minimum_spanning_tree_.shape == (n - 1, 3)
     assert h.single_linkage_tree_.shape == (n - 1, 4)
     assert h.condensed_tree_.shape[1] == 4
