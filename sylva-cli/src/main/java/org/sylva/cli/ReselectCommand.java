@@ -108,7 +108,7 @@ final class ReselectCommand implements Callable<Integer> {
                 epsilon != null ? epsilon : p.clusterSelectionEpsilon(),
                 maxClusterSize != null ? maxClusterSize : p.maxClusterSize(), p.alpha(),
                 method != null ? method : p.method(),
-                allowSingleCluster != null ? allowSingleCluster : p.allowSingleCluster());
+                allowSingleCluster != null ? allowSingleCluster : p.allowSingleCluster(), p.metric());
         HdbscanModel re = m.reselect(other);
         context.cancel().throwIfCancelled();
         int[] labels = re.labels();

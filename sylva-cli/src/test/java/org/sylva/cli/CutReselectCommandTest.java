@@ -76,6 +76,24 @@ class CutReselectCommandTest {
         }
     }
 
+    /** A model of another metric than Euclidean keeps its metric: the reselect is the fit with that metric. */
+    @Test
+    void reselectOfAModelOfAnotherMetricWritesThatMetricsFit(@TempDir Path tmp) throws IOException {
+        for (String metric : List.of("manhattan", "cosine")) {
+            Path m = tmp.resolve(metric + ".model");
+            Cli.run("hdbscan", clipsNpy.toString(), "--metric", metric, "--min-cluster-size", "10", "--min-samples", "8",
+                    "--out", tmp.resolve(metric).toString(), "--save-model", m.toString(), "-q").assertOk();
+            Path leaf = tmp.resolve(metric + "-leaf"), re = tmp.resolve(metric + "-re");
+            Cli.run("hdbscan", clipsNpy.toString(), "--metric", metric, "--min-cluster-size", "10", "--min-samples", "8",
+                    "--method", "leaf", "--out", leaf.toString(), "-q").assertOk();
+            Cli.run("reselect", m.toString(), "--method", "leaf", "--out", re.toString(), "-q").assertOk();
+            for (String f : ReselectCommand.OUTPUTS) {
+                assertArrayEquals(Files.readAllBytes(leaf.resolve(f + ".npy")), Files.readAllBytes(re.resolve(f + ".npy")),
+                        metric + ": " + f);
+            }
+        }
+    }
+
     /** A model that left non-finite rows out: its condensed tree numbers the finite rows, fitted_rows maps them. */
     @Test
     void reselectOfAModelWithRowsLeftOutWritesFittedRowsAsAFit(@TempDir Path tmp) throws IOException {
