@@ -43,6 +43,10 @@ final class FeatureColumn implements Serializable {
         DataType t = schema.fields()[i].dataType();
         if (t instanceof VectorUDT) return new FeatureColumn(name, i, true);
         if (t instanceof ArrayType a && a.elementType() instanceof NumericType) return new FeatureColumn(name, i, false);
+        if (t instanceof org.apache.spark.mllib.linalg.VectorUDT) {
+            throw new InvalidInputException("column '" + name + "' holds the old org.apache.spark.mllib vectors; expected "
+                    + "org.apache.spark.ml vectors or an array of numbers (MLUtils.convertVectorColumnsToML converts them)");
+        }
         throw new InvalidInputException("column '" + name + "' is " + t.simpleString()
                 + "; expected a vector or an array of numbers");
     }

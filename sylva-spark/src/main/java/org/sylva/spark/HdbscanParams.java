@@ -48,12 +48,25 @@ final class HdbscanParams implements Serializable {
                 ParamValidators.gtEq(0));
         maxClusterSize = new IntParam(owner, "maxClusterSize", "largest cluster EOM may select; 0 = no limit",
                 ParamValidators.gtEq(0));
-        alpha = new DoubleParam(owner, "alpha", "distance scaling of the robust single linkage", ParamValidators.gt(0));
+        alpha = new DoubleParam(owner, "alpha", "distance scaling of the robust single linkage (finite, > 0)",
+                new PositiveFinite());
         clusterSelectionMethod = new Param<>(owner, "clusterSelectionMethod", "eom or leaf",
                 ParamValidators.inArray(new String[] {"eom", "leaf"}));
         allowSingleCluster = new BooleanParam(owner, "allowSingleCluster", "whether one cluster may be the result");
         numSlices = new IntParam(owner, "numSlices", "tasks per distributed stage; 0 = the dataset's partitions",
                 ParamValidators.gtEq(0));
+    }
+
+    /** Spark ML's validator of a finite number above 0 ({@code ParamValidators.gt(0)} takes +Infinity). */
+    private static final class PositiveFinite extends scala.runtime.AbstractFunction1<Object, Object>
+            implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Object apply(Object value) {
+            double v = (Double) value;
+            return v > 0 && Double.isFinite(v);
+        }
     }
 
     /** The params the fit's result depends on, in the estimator's order. */

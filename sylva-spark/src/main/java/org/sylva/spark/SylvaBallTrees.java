@@ -11,7 +11,6 @@ import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
-import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
@@ -193,9 +192,12 @@ public final class SylvaBallTrees extends Transformer implements DefaultParamsWr
         return defaultCopy(extra);
     }
 
-    /** The reader of a directory {@link #write()} (Spark ML's params writer) wrote: uid and every param. */
+    /**
+     * The reader of a directory {@link #write()} (Spark ML's params writer) wrote: uid and every param. Another
+     * stage's directory is refused naming the class it holds.
+     */
     public static MLReader<SylvaBallTrees> read() {
-        return new DefaultParamsReader<>();
+        return new CheckedParamsReader<>(SylvaBallTrees.class);
     }
 
     /** As {@code read().load(path)}. */

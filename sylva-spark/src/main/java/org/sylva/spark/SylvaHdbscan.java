@@ -10,8 +10,6 @@ import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
-import org.apache.spark.ml.util.DefaultParamsReader;
-import org.apache.spark.ml.util.DefaultParamsReader$;
 import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
@@ -204,16 +202,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
      * stage's directory (a saved {@link SylvaHdbscanModel}, say) is refused naming the class it holds.
      */
     public static MLReader<SylvaHdbscan> read() {
-        return new Reader();
-    }
-
-    private static final class Reader extends DefaultParamsReader<SylvaHdbscan> {
-        @Override
-        public SylvaHdbscan load(String path) {
-            // the class first: Spark's own reader would report a model's directory as a missing constructor
-            DefaultParamsReader$.MODULE$.loadMetadata(path, sparkSession(), SylvaHdbscan.class.getName());
-            return super.load(path);
-        }
+        return new CheckedParamsReader<>(SylvaHdbscan.class);
     }
 
     /** As {@code read().load(path)}. */

@@ -265,8 +265,11 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
      */
     @Override
     public SylvaHdbscanModel copy(ParamMap extra) {
-        for (Param<?> param : p.fitDefining()) {
-            if (extra.contains(param) && isDefined(param) && !sameFitValue(param, getOrDefault(param), extra.apply(param))) {
+        List<Param<?>> params = p.fitDefining();
+        List<Object> fitted = HdbscanParams.valuesOf(result.parameters());
+        for (int i = 0; i < params.size(); i++) {
+            Param<?> param = params.get(i);
+            if (extra.contains(param) && !sameFitValue(param, fitted.get(i), extra.apply(param))) {
                 throw new IllegalArgumentException(param.name() + ": the model was fitted with " + described(param)
                         + "; a copy cannot give it " + extra.apply(param) + " (fit again with that value)");
             }
@@ -290,6 +293,34 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
             return ((Integer) a == 0 ? mcs : (Integer) a) == ((Integer) b == 0 ? mcs : (Integer) b);
         }
         return a.equals(b);
+    }
+
+    /**
+     * Refuses to save a model whose fit-defining params no longer describe its fit: Spark ML's {@code Params.set} is
+     * public, so one can be changed on the model, and the directory written would then be refused on loading.
+     */
+    private void requireParamsOfTheFit() {
+        List<Param<?>> params = p.fitDefining();
+        List<Object> fitted = HdbscanParams.valuesOf(result.parameters());
+        for (int i = 0; i < params.size(); i++) {
+            Param<?> param = params.get(i);
+            if (isDefined(param) && !sameFitValue(param, getOrDefault(param), fitted.get(i))) {
+                throw new IllegalStateException(param.name() + " is " + described(param) + " on this model, but its fit had "
+                        + fitted.get(i) + ": the fit's params describe the fit (set them on the estimator and fit again); "
+                        + "the model was not saved");
+            }
+        }
+    }
+
+    /**
+     * A fitted model keeps its fit and points on the driver (transient fields), so a Java-serialized copy would have
+     * none: it is refused here, naming what to send instead, rather than failing later with a null.
+     */
+    @java.io.Serial
+    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+        throw new java.io.NotSerializableException(SylvaHdbscanModel.class.getName() + ": a fitted model is not "
+                + "Java-serializable (its fit is held on the driver); save it with write().save(path), or send "
+                + "predictionModel().toBytes() and read it with HdbscanModel.fromBytes");
     }
 
     /**
@@ -339,6 +370,13 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
 
         Writer(SylvaHdbscanModel instance) {
             this.instance = instance;
+        }
+
+        @Override
+        public void save(String path) throws IOException {
+            // before Spark's save, which removes an existing directory first under overwrite()
+            instance.requireParamsOfTheFit();
+            super.save(path);
         }
 
         @Override

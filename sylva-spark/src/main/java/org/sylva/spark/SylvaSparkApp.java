@@ -161,6 +161,12 @@ public final class SylvaSparkApp {
                     err.println("sylva-spark: " + (option != null ? option : bad.getMessage()));
                     return 2;
                 }
+                if (c instanceof java.io.FileNotFoundException missing && missing.getMessage() != null
+                        && missing.getMessage().startsWith("model file ")) {
+                    // a model directory without its data file (ModelData names it): the user's --model
+                    err.println("sylva-spark: --model: " + missing.getMessage());
+                    return 2;
+                }
                 if (c instanceof org.apache.hadoop.fs.ParentNotDirectoryException
                         || c instanceof org.apache.hadoop.security.AccessControlException
                         || c instanceof java.nio.file.AccessDeniedException) {
@@ -320,7 +326,7 @@ public final class SylvaSparkApp {
             "minSamples", new String[] {"--min-samples", "an integer >= 1 (0: --min-cluster-size)"},
             "clusterSelectionEpsilon", new String[] {"--cluster-selection-epsilon", "a number >= 0"},
             "maxClusterSize", new String[] {"--max-cluster-size", "an integer >= 1 (0: no limit)"},
-            "alpha", new String[] {"--alpha", "a number > 0"},
+            "alpha", new String[] {"--alpha", "a finite number > 0"},
             "clusterSelectionMethod", new String[] {"--cluster-selection-method", "eom or leaf"},
             "numSlices", new String[] {"--slices", "an integer >= 1 (0: the input's partitions)"},
             "partitionLevel", new String[] {"--partition-level", "an integer >= 0 (-1: the tree)"});

@@ -112,6 +112,12 @@ class SylvaBallTreesTest {
         fitted.write().save(dir.resolve("pipeline").toString());
         assertEquals(before, org.apache.spark.ml.PipelineModel.load(dir.resolve("pipeline").toString()).transform(df)
                 .collectAsList());
+        // another stage's directory: the class it holds is named (Spark's own reader would cast it and fail)
+        new SylvaHdbscan().write().save(dir.resolve("estimator").toString());
+        IllegalArgumentException wrong = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> SylvaBallTrees.load(dir.resolve("estimator").toString()));
+        assertTrue(wrong.getMessage().contains("Expected class name " + SylvaBallTrees.class.getName()
+                + " but found class name " + SylvaHdbscan.class.getName()), wrong.getMessage());
     }
 
     @Test

@@ -245,6 +245,20 @@ class SylvaHdbscanPersistenceTest {
         model.save(saved.toString());
         assertSameParams(model, SylvaHdbscanModel.load(saved.toString()));
 
+        // Params.set is public: a fit param changed on a model is refused when saving, before anything is removed
+        SylvaHdbscanModel changed = model.copy(ParamMap.empty());
+        changed.set(changed.minClusterSize(), 50);
+        IllegalStateException notSaved = assertThrows(IllegalStateException.class,
+                () -> changed.write().overwrite().save(saved.toString()));
+        assertEquals("minClusterSize is 50 on this model, but its fit had 12: the fit's params describe the fit (set them "
+                + "on the estimator and fit again); the model was not saved", notSaved.getMessage());
+        assertSameParams(model, SylvaHdbscanModel.load(saved.toString()));
+        // nor is a fitted model Java-serialized without its fit: refused, naming what to send instead
+        java.io.NotSerializableException javaSerialized = assertThrows(java.io.NotSerializableException.class,
+                () -> new java.io.ObjectOutputStream(java.io.OutputStream.nullOutputStream()).writeObject(model));
+        assertTrue(javaSerialized.getMessage().contains("a fitted model is not Java-serializable"),
+                javaSerialized.getMessage());
+
         // a directory whose metadata lacks the fit's params (as the model's first writer wrote it): the model file
         // gives them
         Path meta;

@@ -198,6 +198,12 @@ class SylvaHdbscanTest {
         InvalidInputException taken = assertThrows(InvalidInputException.class,
                 () -> new SylvaHdbscan().setLabelCol("features").fit(ok));
         assertTrue(taken.getMessage().contains("output column 'features' already exists"), taken.getMessage());
+        // the old mllib vectors: named as such, with the converter
+        StructType old = new StructType().add("features", new org.apache.spark.mllib.linalg.VectorUDT());
+        InvalidInputException mllib = assertThrows(InvalidInputException.class,
+                () -> new SylvaHdbscan().transformSchema(old));
+        assertEquals("column 'features' holds the old org.apache.spark.mllib vectors; expected org.apache.spark.ml vectors "
+                + "or an array of numbers (MLUtils.convertVectorColumnsToML converts them)", mllib.getMessage());
     }
 
     /**
@@ -247,6 +253,12 @@ class SylvaHdbscanTest {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> new SylvaHdbscan().setLabelCol("").transformSchema(schema));
         assertEquals("an output column needs a name; got ''", e.getMessage());
+        // alpha is a finite number above 0, refused when set as the library would refuse it in the fit
+        for (double bad : new double[] {0.0, -1.0, Double.NaN, Double.POSITIVE_INFINITY}) {
+            IllegalArgumentException a = assertThrows(IllegalArgumentException.class, () -> new SylvaHdbscan().setAlpha(bad));
+            assertTrue(a.getMessage().contains("parameter alpha given invalid value " + bad), a.getMessage());
+        }
+        assertEquals(1e300, new SylvaHdbscan().setAlpha(1e300).getAlpha());
     }
 
     @Test

@@ -96,6 +96,15 @@ class SylvaSparkAppTest {
                 "--output", dir.resolve("p2.parquet").toString()));
         assertTrue(err.toString().strip().startsWith("sylva-spark: --model " + dir.resolve("none.model")
                 + ": no such model directory"), err.toString());
+        // a model directory without its data file: one line naming the file, nothing written
+        Path data = model.resolve("data").resolve("hdbscan.model");
+        Files.delete(data);
+        err.reset();
+        assertEquals(2, run("predict", "--model", model.toString(), "--input", newPoints.toString(),
+                "--output", dir.resolve("p3.parquet").toString()));
+        assertEquals("sylva-spark: --model: model file file:" + data + " does not exist: the directory holds no "
+                + "SylvaHdbscanModel data (not written by SylvaHdbscanModel.save, or not completely)", err.toString().strip());
+        assertFalse(Files.exists(dir.resolve("p3.parquet")));
         err.reset();
         assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("g.parquet").toString(),
                 "--group-by", "id", "--save-model", dir.resolve("g.model").toString()));
