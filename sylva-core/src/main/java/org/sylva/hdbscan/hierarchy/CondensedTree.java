@@ -217,7 +217,50 @@ public final class CondensedTree {
                         + " cluster children (a split has two)");
             }
         }
+        requireSizesAndOrder(n, minClusterSize, parent, child, lambda, childSize, clusters, clusterChildren, split);
         return new CondensedTree(n, minClusterSize, parent.clone(), child.clone(), lambda.clone(), childSize.clone());
+    }
+
+    /**
+     * The rules of a condensation, checked in O(rows) once the ids are known to form a tree: each cluster's size is
+     * the number of points under it and at least {@code minClusterSize} (so a tree has fewer than
+     * {@code 2 n / minClusterSize} clusters), and lambdas grow downwards: a row is no earlier than its parent
+     * cluster's birth, and a point leaves a cluster that splits no later than the split.
+     */
+    private static void requireSizesAndOrder(int n, int minClusterSize, int[] parent, int[] child, double[] lambda,
+            int[] childSize, int clusters, int[] clusterChildren, double[] split) {
+        int rows = parent.length;
+        int[] rowOf = new int[clusters];
+        double[] birth = new double[clusters];   // the root's is 0
+        long[] under = new long[clusters];
+        for (int r = 0; r < rows; r++) {
+            if (child[r] >= n) {
+                rowOf[child[r] - n] = r;
+                birth[child[r] - n] = lambda[r];
+            } else {
+                under[parent[r] - n]++;
+            }
+        }
+        for (int k = clusters - 1; k >= 1; k--) under[parent[rowOf[k]] - n] += under[k];   // a child's id exceeds its parent's
+        for (int k = 1; k < clusters; k++) {
+            int r = rowOf[k];
+            if (childSize[r] != under[k] || under[k] < minClusterSize) {
+                throw new InvalidInputException("condensed tree row " + r + ": cluster " + (n + k) + " has size "
+                        + childSize[r] + " and " + under[k] + " points under it"
+                        + (under[k] < minClusterSize ? ", fewer than min_cluster_size " + minClusterSize : ""));
+            }
+        }
+        for (int r = 0; r < rows; r++) {
+            int k = parent[r] - n;
+            if (lambda[r] < birth[k]) {
+                throw new InvalidInputException("condensed tree row " + r + ": lambda " + lambda[r] + " comes before "
+                        + "the birth of its parent cluster " + parent[r] + " at " + birth[k]);
+            }
+            if (child[r] < n && clusterChildren[k] == 2 && lambda[r] > split[k]) {
+                throw new InvalidInputException("condensed tree row " + r + ": point " + child[r] + " leaves cluster "
+                        + parent[r] + " at lambda " + lambda[r] + ", after the cluster splits at " + split[k]);
+            }
+        }
     }
 
     /** Appends one row per point under {@code top}, in breadth-first order, and marks the part as done. */

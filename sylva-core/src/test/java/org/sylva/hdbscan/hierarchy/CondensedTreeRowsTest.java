@@ -71,4 +71,47 @@ class CondensedTreeRowsTest {
         assertThrows(InvalidInputException.class, () -> CondensedTree.of(10, 3, new int[1], new int[2], new double[1],
                 new int[1]));
     }
+
+    /** Rows that form a tree but no condensation: sizes that do not count the points, lambdas out of order. */
+    @Test
+    void rowsThatNoCondensationGivesAreRefused() {
+        assertTrue(refused(r -> r.size[r.firstClusterRow()] *= 3).matches(".*: cluster \\d+ has size \\d+ and \\d+ points under it"));
+        int smallest = Integer.MAX_VALUE;
+        for (int i = 0; i < TEN.childArray().length; i++) {
+            if (TEN.childArray()[i] >= TEN.points()) smallest = Math.min(smallest, TEN.childSizeArray()[i]);
+        }
+        int tooBig = smallest + 1;
+        String small = assertThrows(InvalidInputException.class, () -> CondensedTree.of(TEN.points(), tooBig,
+                TEN.parentArray(), TEN.childArray(), TEN.lambdaArray(), TEN.childSizeArray())).getMessage();
+        assertTrue(small.endsWith(smallest + " points under it, fewer than min_cluster_size " + tooBig), small);
+        assertTrue(refused(r -> {
+            int i = pointRowUnderACluster(r);
+            r.lambda[i] = birth(r, r.parent[i]) / 2;
+        }).contains("comes before the birth of its parent cluster"));
+        // point 9 leaves C = {6, 7, 8, 9} at lambda 2; moved under the root (C one smaller), it leaves the root after
+        // the root's split at 1 / 0.75
+        assertTrue(refused(r -> {
+            int i = rowOf(r, 9);
+            r.size[rowOf(r, r.parent[i])]--;
+            r.parent[i] = r.n;
+        }).contains("point 9 leaves cluster 10 at lambda 2.0, after the cluster splits at 1.3333333333333333"));
+    }
+
+    /** A point's row whose parent is a cluster other than the root, born after lambda 0. */
+    private static int pointRowUnderACluster(Rows r) {
+        for (int i = 0; i < r.child.length; i++) {
+            if (r.child[i] < r.n && r.parent[i] != r.n && birth(r, r.parent[i]) > 0) return i;
+        }
+        throw new AssertionError("no such point row in the test tree");
+    }
+
+    private static int rowOf(Rows r, int child) {
+        for (int i = 0; i < r.child.length; i++) if (r.child[i] == child) return i;
+        throw new AssertionError(child + " is the child of no row");
+    }
+
+    private static double birth(Rows r, int cluster) {
+        for (int i = 0; i < r.child.length; i++) if (r.child[i] == cluster) return r.lambda[i];
+        return 0;
+    }
 }
