@@ -476,7 +476,11 @@ final class ModelFile {
             rest += left;
         }
         if (r < 0 || payloadLength(n, d, r) + rest != payload) {
-            throw new InvalidInputException(r + " condensed-tree rows do not fill the " + payload + " payload bytes");
+            throw new InvalidInputException("its sizes (" + total + " input rows, " + n + " fitted rows of " + d
+                    + " coordinates" + (v5 ? " standing for " + points + " points" : "") + ", " + r
+                    + " condensed-tree rows" + (projected ? ", a projection of " + input + " coordinates" : "")
+                    + ") take " + (r < 0 ? "no" : Long.toString(payloadLength(n, d, r) + rest)) + " payload bytes, but the "
+                    + "payload has " + payload);
         }
         CondensedTree tree = CondensedTree.of(points, mcs, in.i32s(r), in.i32s(r), in.f64s(r), in.i32s(r));
         org.sylva.hdbscan.mst.SpanningTree mst = null;

@@ -351,6 +351,15 @@ class ModelFileTest {
         bad = good.clone();
         ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putDouble(ModelFile.HEADER + 42 + 4 * n, Double.NaN);
         assertMentions(refusal(resealed(bad)), "fitted point 0, coordinate 0 is NaN");
+
+        // one input row more than the file holds: the sizes it gives are named with the bytes they take
+        int total = ByteBuffer.wrap(good).order(ByteOrder.LITTLE_ENDIAN).getInt(ModelFile.HEADER + 30);
+        bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(ModelFile.HEADER + 30, total + 1);
+        long payload = good.length - ModelFile.HEADER - 4;
+        assertMentions(refusal(resealed(bad)), "its sizes (" + (total + 1) + " input rows, " + n + " fitted rows of " + d
+                + " coordinates, " + rows + " condensed-tree rows) take " + (payload + 1) + " payload bytes, but the "
+                + "payload has " + payload);
     }
 
     /**
