@@ -69,6 +69,12 @@ final class HdbscanParams implements Serializable {
         }
     }
 
+    /** {@code value} for the string {@code param}, refused when null (Spark's validators do not say so). */
+    static String notNull(Param<String> param, String value) {
+        if (value == null) throw new IllegalArgumentException("parameter " + param.name() + " given null; it needs a value");
+        return value;
+    }
+
     /** The params the fit's result depends on, in the estimator's order. */
     List<Param<?>> fitDefining() {
         return List.of(minClusterSize, minSamples, clusterSelectionEpsilon, maxClusterSize, alpha,

@@ -17,6 +17,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
+import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -106,16 +107,36 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
     public boolean getAllowSingleCluster() { return (Boolean) getOrDefault(p.allowSingleCluster); }
     public int getNumSlices() { return (Integer) getOrDefault(p.numSlices); }
 
-    public SylvaHdbscan setFeaturesCol(String v) { set(p.featuresCol, v); return this; }
-    public SylvaHdbscan setLabelCol(String v) { set(p.labelCol, v); return this; }
-    public SylvaHdbscan setProbabilityCol(String v) { set(p.probabilityCol, v); return this; }
-    public SylvaHdbscan setOutlierScoreCol(String v) { set(p.outlierScoreCol, v); return this; }
+    public SylvaHdbscan setFeaturesCol(String v) {
+        set(p.featuresCol, HdbscanParams.notNull(p.featuresCol, v));
+        return this;
+    }
+
+    public SylvaHdbscan setLabelCol(String v) {
+        set(p.labelCol, HdbscanParams.notNull(p.labelCol, v));
+        return this;
+    }
+
+    public SylvaHdbscan setProbabilityCol(String v) {
+        set(p.probabilityCol, HdbscanParams.notNull(p.probabilityCol, v));
+        return this;
+    }
+
+    public SylvaHdbscan setOutlierScoreCol(String v) {
+        set(p.outlierScoreCol, HdbscanParams.notNull(p.outlierScoreCol, v));
+        return this;
+    }
+
     public SylvaHdbscan setMinClusterSize(int v) { set(p.minClusterSize, v); return this; }
     public SylvaHdbscan setMinSamples(int v) { set(p.minSamples, v); return this; }
     public SylvaHdbscan setClusterSelectionEpsilon(double v) { set(p.clusterSelectionEpsilon, v); return this; }
     public SylvaHdbscan setMaxClusterSize(int v) { set(p.maxClusterSize, v); return this; }
     public SylvaHdbscan setAlpha(double v) { set(p.alpha, v); return this; }
-    public SylvaHdbscan setClusterSelectionMethod(String v) { set(p.clusterSelectionMethod, v); return this; }
+    public SylvaHdbscan setClusterSelectionMethod(String v) {
+        set(p.clusterSelectionMethod, HdbscanParams.notNull(p.clusterSelectionMethod, v));
+        return this;
+    }
+
     public SylvaHdbscan setAllowSingleCluster(boolean v) { set(p.allowSingleCluster, v); return this; }
     public SylvaHdbscan setNumSlices(int v) { set(p.numSlices, v); return this; }
 
@@ -178,10 +199,32 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
         int slices = (Integer) getOrDefault(p.numSlices);
         if (slices == 0) slices = dataset.rdd().getNumPartitions();
         SparkHdbscanEngine engine = new SparkHdbscanEngine(spark, slices);
-        HdbscanResult result = settings().builder(1).engine(engine).build().fit(coords, n, d, ProgressListener.NONE, cancel);
+        HdbscanResult result;
+        try {
+            result = settings().builder(1).engine(engine).build().fit(coords, n, d, ProgressListener.NONE, cancel);
+        } catch (InvalidInputException e) {
+            throw inParamTerms(e);
+        }
         SylvaHdbscanModel model = new SylvaHdbscanModel(uid, result, coords, d, engine.lastFitStats());
         model.setParent(this);
         return copyValues(model, ParamMap.empty());
+    }
+
+    /**
+     * The library's refusal of a parameter (named as scikit-learn names it) with the param that sets it: {@code
+     * (param minClusterSize)}, or for a {@code minSamples} left unset, the {@code minClusterSize} it defaults to.
+     */
+    InvalidInputException inParamTerms(InvalidInputException e) {
+        if (e.parameter().isEmpty()) return e;
+        String[] words = e.parameter().get().split("_");
+        StringBuilder name = new StringBuilder(words[0]);
+        for (int i = 1; i < words.length; i++) {
+            if (!words[i].isEmpty()) name.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
+        }
+        if (!hasParam(name.toString())) return e;
+        String note = name.toString().equals("minSamples") && getMinSamples() == 0
+                ? "param minClusterSize: minSamples, unset, defaults to it" : "param " + name;
+        return InvalidInputException.forParameter(e.parameter().get(), e.getMessage() + " (" + note + ")");
     }
 
     @Override

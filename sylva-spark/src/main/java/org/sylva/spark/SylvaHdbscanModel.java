@@ -129,10 +129,26 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
     public boolean getAllowSingleCluster() { return (Boolean) getOrDefault(p.allowSingleCluster); }
     public int getNumSlices() { return (Integer) getOrDefault(p.numSlices); }
 
-    public SylvaHdbscanModel setFeaturesCol(String v) { set(p.featuresCol, v); return this; }
-    public SylvaHdbscanModel setLabelCol(String v) { set(p.labelCol, v); return this; }
-    public SylvaHdbscanModel setProbabilityCol(String v) { set(p.probabilityCol, v); return this; }
-    public SylvaHdbscanModel setOutlierScoreCol(String v) { set(p.outlierScoreCol, v); return this; }
+    public SylvaHdbscanModel setFeaturesCol(String v) {
+        set(p.featuresCol, HdbscanParams.notNull(p.featuresCol, v));
+        return this;
+    }
+
+    public SylvaHdbscanModel setLabelCol(String v) {
+        set(p.labelCol, HdbscanParams.notNull(p.labelCol, v));
+        return this;
+    }
+
+    public SylvaHdbscanModel setProbabilityCol(String v) {
+        set(p.probabilityCol, HdbscanParams.notNull(p.probabilityCol, v));
+        return this;
+    }
+
+    public SylvaHdbscanModel setOutlierScoreCol(String v) {
+        set(p.outlierScoreCol, HdbscanParams.notNull(p.outlierScoreCol, v));
+        return this;
+    }
+
 
     /** The library's result: everything {@code Hdbscan.fit} returns for the same rows. */
     public HdbscanResult result() {

@@ -151,7 +151,7 @@ public final class SylvaSparkApp {
                     return 130;
                 }
                 if (c instanceof InvalidInputException bad) {
-                    err.println("sylva-spark: " + bad.getMessage());
+                    err.println("sylva-spark: " + asOptions(bad.getMessage()));
                     if (c instanceof UsageError) err.println(USAGE);
                     return 2;
                 }
@@ -263,7 +263,14 @@ public final class SylvaSparkApp {
                 : spark.read().parquet(input);
         if (o.containsKey("--group-by")) return h.fitGroups(df, o.get("--group-by"));
         SylvaHdbscanModel model = h.fit(df);
-        if (saveModel != null) model.write().save(saveModel);
+        if (saveModel != null) {
+            try {
+                model.write().save(saveModel);
+            } catch (IOException | RuntimeException e) {
+                removeQuietly(spark, saveModel);   // refused above when it existed: what is there is this run's
+                throw e;
+            }
+        }
         return model.transform(df);
     }
 
@@ -330,6 +337,17 @@ public final class SylvaSparkApp {
             "clusterSelectionMethod", new String[] {"--cluster-selection-method", "eom or leaf"},
             "numSlices", new String[] {"--slices", "an integer >= 1 (0: the input's partitions)"},
             "partitionLevel", new String[] {"--partition-level", "an integer >= 0 (-1: the tree)"});
+
+    /** A refusal's "(param NAME" (SylvaHdbscan.inParamTerms) in the words of the options that set the params. */
+    static String asOptions(String message) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(param (\\w+)(: (\\w+), unset,)?")
+                .matcher(String.valueOf(message));
+        if (!m.find() || !PARAMETER_OPTIONS.containsKey(m.group(1))) return message;
+        String option = PARAMETER_OPTIONS.get(m.group(1))[0];
+        String replacement = m.group(3) == null ? "(option " + option
+                : "(option " + option + ": " + PARAMETER_OPTIONS.get(m.group(3))[0] + ", not given,";
+        return message.substring(0, m.start()) + replacement + message.substring(m.end());
+    }
 
     /** Spark ML's "uid parameter NAME given invalid value V." as the option and its rule; null for another message. */
     static String optionRefusal(String message) {

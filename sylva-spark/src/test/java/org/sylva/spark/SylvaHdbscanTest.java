@@ -259,6 +259,25 @@ class SylvaHdbscanTest {
             assertTrue(a.getMessage().contains("parameter alpha given invalid value " + bad), a.getMessage());
         }
         assertEquals(1e300, new SylvaHdbscan().setAlpha(1e300).getAlpha());
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+                () -> new SylvaHdbscan().setClusterSelectionMethod(null));
+        assertEquals("parameter clusterSelectionMethod given null; it needs a value", none.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new SylvaHdbscan().setFeaturesCol(null));
+    }
+
+    /** The library names a parameter as scikit-learn does; a Spark fit adds the param that set it. */
+    @Test
+    void aParameterTheDataCannotTakeIsNamedByItsParam() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        InvalidInputException unset = assertThrows(InvalidInputException.class,
+                () -> new SylvaHdbscan().setMinClusterSize(600).fit(df));
+        assertEquals("min_samples (600) must be at most the number of samples in X (500) (param minClusterSize: "
+                + "minSamples, unset, defaults to it)", unset.getMessage());
+        assertEquals("min_samples", unset.parameter().orElseThrow());
+        InvalidInputException set = assertThrows(InvalidInputException.class,
+                () -> new SylvaHdbscan().setMinSamples(501).fit(df));
+        assertTrue(set.getMessage().endsWith("(param minSamples)"), set.getMessage());
     }
 
     @Test

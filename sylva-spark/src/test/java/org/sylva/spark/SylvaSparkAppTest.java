@@ -124,6 +124,17 @@ class SylvaSparkAppTest {
                 "--cluster-selection-method", "dbscan"));
         assertEquals("sylva-spark: --cluster-selection-method dbscan: must be eom or leaf", err.toString().strip());
         err.reset();
+        // the library's refusal of a parameter, in the words of the option that set it
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(),
+                "--min-cluster-size", "600"));
+        assertEquals("sylva-spark: min_samples (600) must be at most the number of samples in X (500) (option "
+                + "--min-cluster-size: --min-samples, not given, defaults to it)", err.toString().strip());
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(),
+                "--alpha", "Infinity"));
+        assertEquals("sylva-spark: --alpha Infinity: must be a finite number > 0", err.toString().strip());
+        assertFalse(Files.exists(dir.resolve("o")), "no output for a refused run");
+        err.reset();
         assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(),
                 "--alpha", "1", "--alpha", "2"));
         assertTrue(err.toString().startsWith("sylva-spark: --alpha is given twice\nusage:"), err.toString());
