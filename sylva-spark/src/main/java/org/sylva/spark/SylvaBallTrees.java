@@ -83,10 +83,16 @@ public final class SylvaBallTrees extends Transformer implements DefaultParamsWr
     public Param<String> partitionCol() { return partitionCol; }
     public IntParam partitionLevel() { return partitionLevel; }
 
-    public SylvaBallTrees setPointsCol(String v) { set(pointsCol, v); return this; }
-    public SylvaBallTrees setTreeIdxCol(String v) { set(treeIdxCol, v); return this; }
-    public SylvaBallTrees setMaskCol(String v) { set(maskCol, v); return this; }
-    public SylvaBallTrees setPartitionCol(String v) { set(partitionCol, v); return this; }
+    public String getPointsCol() { return getOrDefault(pointsCol); }
+    public String getTreeIdxCol() { return getOrDefault(treeIdxCol); }
+    public String getMaskCol() { return getOrDefault(maskCol); }
+    public String getPartitionCol() { return getOrDefault(partitionCol); }
+    public int getPartitionLevel() { return (Integer) getOrDefault(partitionLevel); }
+
+    public SylvaBallTrees setPointsCol(String v) { set(pointsCol, HdbscanParams.notNull(pointsCol, v)); return this; }
+    public SylvaBallTrees setTreeIdxCol(String v) { set(treeIdxCol, HdbscanParams.notNull(treeIdxCol, v)); return this; }
+    public SylvaBallTrees setMaskCol(String v) { set(maskCol, HdbscanParams.notNull(maskCol, v)); return this; }
+    public SylvaBallTrees setPartitionCol(String v) { set(partitionCol, HdbscanParams.notNull(partitionCol, v)); return this; }
     public SylvaBallTrees setPartitionLevel(int v) { set(partitionLevel, v); return this; }
 
     @Override

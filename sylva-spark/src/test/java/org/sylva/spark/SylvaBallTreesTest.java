@@ -105,7 +105,11 @@ class SylvaBallTreesTest {
         trees.write().save(dir.resolve("alone").toString());
         SylvaBallTrees back = SylvaBallTrees.load(dir.resolve("alone").toString());
         assertEquals(trees.uid(), back.uid());
-        assertEquals("real", back.getOrDefault(back.maskCol()));
+        assertEquals("real", back.getMaskCol());
+        assertEquals(2, back.getPartitionLevel());
+        assertEquals("points", back.getPointsCol());
+        assertEquals("tree_idx", back.getTreeIdxCol());
+        assertEquals("partition", back.getPartitionCol());
         assertEquals(before, back.transform(df).collectAsList());
         org.apache.spark.ml.PipelineModel fitted = new org.apache.spark.ml.Pipeline()
                 .setStages(new org.apache.spark.ml.PipelineStage[] {trees}).fit(df);

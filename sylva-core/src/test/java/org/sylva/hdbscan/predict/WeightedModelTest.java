@@ -263,7 +263,8 @@ class WeightedModelTest {
         byte[] points = good.clone();   // the points' count and the weights agree, the trees do not
         ByteBuffer.wrap(points).order(ByteOrder.LITTLE_ENDIAN).putInt(weightsAt, 2)
                 .putInt(pointsAt, fit.fittedPoints() + 1);
-        assertRefused(points, "do not fill");
+        assertRefused(points, "fitted rows of 2 coordinates standing for " + (fit.fittedPoints() + 1) + " points");
+        assertRefused(points, "payload bytes, but the payload has " + (good.length - ModelFile.HEADER - 4));
         byte[] label = good.clone();
         HdbscanModel ok = HdbscanModel.fromBytes(good, "good.model");
         assertEquals(fit.fittedPoints(), ok.condensedTree().points());
