@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 import weakref
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 import numpy as np
 
@@ -201,9 +201,14 @@ class Engine:
 
     # -- requests ---------------------------------------------------------------------------------
 
-    def call(self, kind: str, params: dict, arrays: Dict[str, np.ndarray]) -> _protocol.Frame:
+    def call(self, kind: str, params: dict, arrays: Dict[str, np.ndarray],
+             progress: Optional[Callable[[str, int, int], None]] = None) -> _protocol.Frame:
         """Sends one request and returns the ``ok`` response; an ``error`` response is raised as the
-        exception it names (ValueError, MemoryError, else :class:`EngineError`)."""
+        exception it names (ValueError, MemoryError, else :class:`EngineError`). With ``progress``, the
+        request asks for the engine's progress frames, and each one is passed to it as ``(stage, done,
+        total)`` while the request runs."""
+        if progress is not None:
+            params = dict(params, progress=True)
         with self._lock:
             self._ensure_started()
             self._check_limits(kind, arrays)
@@ -220,7 +225,7 @@ class Engine:
                 if isinstance(e, OSError):
                     raise EngineError(f"the engine stopped ({e}){self._tail()}") from None
                 raise
-            response = self._await_response(proc)
+            response = self._await_response(proc, progress)
             # the answers come in order; only a refusal of unreadable parameters can lack the id
             if response.params.get("id") != rid and not (response.kind == "error" and "id" not in response.params):
                 self._discard()
@@ -253,14 +258,25 @@ class Engine:
             self._kept = (kind, digest)
             return response
 
-    def _await_response(self, proc: subprocess.Popen) -> _protocol.Frame:
-        try:
-            # Wait for the first byte outside the read, so that Ctrl-C here leaves the stream in step.
-            self._wait_readable(proc, None)
-        except KeyboardInterrupt:
-            self._cancel(proc)
-            raise
-        return self._read(proc)
+    def _await_response(self, proc: subprocess.Popen,
+                        progress: Optional[Callable[[str, int, int], None]] = None) -> _protocol.Frame:
+        """The request's answer; the progress frames before it (sent only when asked for) go to ``progress``."""
+        while True:   # one pass per frame: the engine writes its answer after the request's last progress frame
+            try:
+                # Wait for the first byte outside the read, so that Ctrl-C here leaves the stream in step.
+                self._wait_readable(proc, None)
+            except KeyboardInterrupt:
+                self._cancel(proc)
+                raise
+            frame = self._read(proc)
+            if frame.kind != "progress":
+                return frame
+            if progress is not None:
+                try:
+                    progress(frame.params.get("stage"), frame.params.get("done"), frame.params.get("total"))
+                except KeyboardInterrupt:
+                    self._cancel(proc)
+                    raise
 
     def _read(self, proc: subprocess.Popen) -> _protocol.Frame:
         try:
@@ -285,10 +301,13 @@ class Engine:
         engine when it cannot be kept in step (no answer in time, a second Ctrl-C, a broken pipe)."""
         try:
             _protocol.write(proc.stdin, "cancel", {}, {})
-            if self._wait_readable(proc, CANCEL_WAIT_SECONDS):
-                self._read(proc)
-            else:
-                self._discard()
+            deadline = time.monotonic() + CANCEL_WAIT_SECONDS
+            while True:   # the answer, after any progress frames written before the cancel arrived
+                if not self._wait_readable(proc, max(0.0, deadline - time.monotonic())):
+                    self._discard()
+                    return
+                if self._read(proc).kind != "progress":
+                    return
         except BaseException:
             self._discard()
             raise

@@ -10,6 +10,7 @@ import numpy as np
 from ._engine import get_engine
 from ._estimator_base import HAVE_SKLEARN, BaseEstimator, ClusterMixin, NotFittedError
 from ._inputs import fit_dtype
+from ._progress import StageProgress
 
 try:   # scikit-learn's: a ValueError and a TypeError, which its callers catch as either
     from sklearn.utils._param_validation import InvalidParameterError
@@ -158,6 +159,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         device with float64, a GPU before a CPU device). Every backend gives the same bytes; a GPU without a
         usable device is refused when ``fit`` is called, saying why (``sylva devices`` lists what the
         engine finds). A GPU pays on large inputs only (BENCHMARKS.md); "auto" never picks one.
+    verbose : bool, default False
+        Sylva's own: print the fit's progress on stderr, a line per stage as it starts and ends and at most one a
+        second in between (``sylva: core distances 41.7 % (12.3 s)``), as ``sylva hdbscan`` shows it.
 
     Attributes
     ----------
@@ -220,7 +224,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def __init__(self, min_cluster_size=5, min_samples=None, cluster_selection_epsilon=0.0,
                  max_cluster_size=None, metric="euclidean", metric_params=None, alpha=1.0, algorithm="auto",
                  leaf_size=40, n_jobs=None, cluster_selection_method="eom", allow_single_cluster=False,
-                 store_centers=None, copy="warn", prediction_data=False, backend="auto"):
+                 store_centers=None, copy="warn", prediction_data=False, backend="auto", verbose=False):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.cluster_selection_epsilon = cluster_selection_epsilon
@@ -237,6 +241,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.copy = copy
         self.prediction_data = prediction_data
         self.backend = backend
+        self.verbose = verbose
 
     def _check_params(self):
         """Refuses what scikit-learn refuses, with a message naming the parameter."""
@@ -283,6 +288,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             bad("prediction_data", "an instance of 'bool'")
         if not isinstance(self.backend, str) or self.backend not in _BACKENDS:
             bad("backend", f"a str among {set(_BACKENDS)}")
+        if not isinstance(self.verbose, (bool, np.bool_)):
+            bad("verbose", "an instance of 'bool'")
         # parameters that are each valid but not together: checked after each alone, as scikit-learn orders them
         if self.metric == "precomputed" and self.store_centers is not None:
             raise ValueError("Cannot store centers when using a precomputed distance matrix.")
@@ -411,7 +418,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         arrays = {"points": points} if graph is None else graph
         if weights is not None:
             arrays["sample_weight"] = weights
-        r = get_engine().call("hdbscan", params, arrays)
+        r = get_engine().call("hdbscan", params, arrays, progress=StageProgress() if self.verbose else None)
         a = r.arrays
         self.labels_ = a["labels"].astype(np.intp)   # the engine sends int32; scikit-learn's labels are intp
         self.probabilities_ = a["probabilities"]

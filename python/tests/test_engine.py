@@ -79,7 +79,26 @@ def test_an_engine_dying_during_a_call_is_an_engine_error_and_the_next_call_rest
     assert e.pid != old
 
 
-def test_ctrl_c_cancels_the_engines_work_and_keeps_the_engine(slow_points):
+def test_a_call_with_progress_passes_each_frame_to_it_and_answers_as_without():
+    seen = []
+    points = np.random.default_rng(2).normal(size=(3000, 8))
+    with_progress = sylva.engine().call("hdbscan", {"min_cluster_size": 10}, {"points": points},
+                                        progress=lambda *frame: seen.append(frame))
+    plain = sylva.engine().call("hdbscan", {"min_cluster_size": 10}, {"points": points})
+    assert with_progress.kind == "ok"
+    np.testing.assert_array_equal(with_progress.arrays["labels"], plain.arrays["labels"])
+    stages = [stage for stage, _, _ in seen]
+    assert "core distances" in stages, seen
+    assert all(0 <= done <= total for _, done, total in seen), seen
+    # each stage's frames come together and end with its last report
+    last = {}
+    for stage, done, total in seen:
+        last[stage] = (done, total)
+    assert last["core distances"][0] == last["core distances"][1], seen
+
+
+@pytest.mark.parametrize("verbose", [False, True], ids=["quiet", "verbose"])
+def test_ctrl_c_cancels_the_engines_work_and_keeps_the_engine(slow_points, verbose):
     e = sylva.engine()
     sylva.HDBSCAN().fit(small())
     pid = e.pid
@@ -90,8 +109,8 @@ def test_ctrl_c_cancels_the_engines_work_and_keeps_the_engine(slow_points):
         timer = threading.Timer(0.7, os.kill, (os.getpid(), signal.SIGINT))
         t0 = time.monotonic()
         timer.start()
-        with pytest.raises(KeyboardInterrupt):
-            sylva.HDBSCAN(min_cluster_size=20).fit(slow_points)
+        with pytest.raises(KeyboardInterrupt):   # verbose: with progress frames in flight
+            sylva.HDBSCAN(min_cluster_size=20, verbose=verbose).fit(slow_points)
         elapsed = time.monotonic() - t0
         timer.join()
     finally:

@@ -228,6 +228,20 @@ def test_works_without_scikit_learn(tmp_path):
     assert out.stdout.strip() == "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)"
 
 
+def test_verbose_prints_each_stage_on_stderr_and_changes_nothing_else(capsys):
+    X = clips(3000, 4)
+    quiet = sylva.HDBSCAN(min_cluster_size=20).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = sylva.HDBSCAN(min_cluster_size=20, verbose=True).fit(X)
+    err = capsys.readouterr().err.splitlines()
+    assert err and all(re.fullmatch(r"sylva: [a-z0-9 ]+ \d+\.\d % \(\d+\.\d s\)", line) for line in err), err
+    assert any(line.startswith("sylva: core distances 100.0 % (") for line in err), err
+    np.testing.assert_array_equal(quiet.labels_, loud.labels_)
+    np.testing.assert_array_equal(quiet.probabilities_, loud.probabilities_)
+    with pytest.raises(ValueError, match="'verbose' parameter of HDBSCAN must be an instance of 'bool'"):
+        sylva.HDBSCAN(verbose=1).fit(X)
+
+
 def test_every_default_scikit_learn_has_is_its_default():
     skc = pytest.importorskip("sklearn.cluster")
     theirs, ours = skc.HDBSCAN().get_params(), sylva.HDBSCAN().get_params()

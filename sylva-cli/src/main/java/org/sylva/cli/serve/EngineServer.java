@@ -14,12 +14,14 @@ import java.util.concurrent.TimeUnit;
 import org.sylva.data.InvalidInputException;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.CancelledException;
+import org.sylva.progress.ProgressListener;
 
 /**
  * The engine behind the Python package: answers requests read from one stream on another, one at a
  * time, in order, until the requests end. It first writes a {@code hello} (protocol version, Sylva's
  * version, the commands and the {@link FrameLimits}); then each request gets exactly one response,
- * {@code ok}, {@code error} or {@code cancelled}, carrying back the request's {@code id} parameter.
+ * {@code ok}, {@code error} or {@code cancelled}, carrying back the request's {@code id} parameter; a request
+ * with {@code "progress": true} also gets {@code progress} frames before its answer ({@link ProgressFrames}).
  *
  * <p>Requests run on one worker thread while this thread goes on reading, so that a {@code cancel}
  * frame reaches the running work: it cancels the request sent last (the client waits for each answer,
@@ -146,6 +148,7 @@ public final class EngineServer {
         Object id = request.params().get("id");
         Map<String, Object> params = new LinkedHashMap<>(request.params());
         params.remove("id");
+        ProgressFrames progress = Boolean.TRUE.equals(params.remove("progress")) ? new ProgressFrames(writer, id) : null;
         Frame response;
         try {
             Handler h = handlers.get(request.kind());
@@ -157,7 +160,8 @@ public final class EngineServer {
                 if (other != h) other.release();   // what one kind of request keeps never holds another's memory
             }
             token.throwIfCancelled();
-            response = h.handle(new Frame(request.kind(), params, request.arrays()), token);
+            response = h.handle(new Frame(request.kind(), params, request.arrays()), token,
+                    progress == null ? ProgressListener.NONE : progress);
         } catch (CancelledException e) {
             response = new Frame("cancelled", Map.of("message", "cancelled"));
         } catch (Throwable t) {   // every failure becomes an answer; the engine goes on
@@ -168,6 +172,7 @@ public final class EngineServer {
             }
             response = ErrorFrames.of(t);
         }
+        if (progress != null) progress.close();   // the answer is the request's last frame
         send(withId(response, id));
     }
 

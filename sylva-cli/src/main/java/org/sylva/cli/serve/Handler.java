@@ -1,6 +1,7 @@
 package org.sylva.cli.serve;
 
 import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
 
 /**
  * What the engine does for one kind of request: reads the request's parameters and arrays, computes,
@@ -10,6 +11,14 @@ import org.sylva.progress.CancellationToken;
  */
 interface Handler {
     Frame handle(Frame request, CancellationToken cancel);
+
+    /**
+     * As {@link #handle(Frame, CancellationToken)}, reporting to {@code progress} (the request asked for progress
+     * frames: {@link ProgressFrames}); a handler whose work is short ignores it.
+     */
+    default Frame handle(Frame request, CancellationToken cancel, ProgressListener progress) {
+        return handle(request, cancel);
+    }
 
     /**
      * Lets go of what the handler keeps between its requests ({@link PredictHandler}'s last model): the

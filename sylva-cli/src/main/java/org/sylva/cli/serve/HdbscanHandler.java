@@ -51,6 +51,11 @@ final class HdbscanHandler implements Handler {
 
     @Override
     public Frame handle(Frame request, CancellationToken cancel) {
+        return handle(request, cancel, ProgressListener.NONE);
+    }
+
+    @Override
+    public Frame handle(Frame request, CancellationToken cancel, ProgressListener progress) {
         Params p = new Params(request.params(), PARAMETERS);
         Hdbscan.Builder b = Hdbscan.builder();
         if (p.has("min_samples")) b.minSamples(p.integer("min_samples", 0));   // absent: min_cluster_size, as None
@@ -74,15 +79,17 @@ final class HdbscanHandler implements Handler {
                     + "got " + h.metric().name());
         }
         DistanceGraph graph = RequestArrays.distanceGraph(request, cancel);
-        if (graph != null) return answer(fitGraph(h, graph, p, request, cancel), null, start, GRAPH_ENGINE, cancel);
+        if (graph != null) {
+            return answer(fitGraph(h, graph, p, request, progress, cancel), null, start, GRAPH_ENGINE, cancel);
+        }
         WireArray points = RequestArrays.points(request);
         int n = (int) points.dim(0);
         int d = (int) points.dim(1);
         SampleWeights weights = RequestArrays.sampleWeights(request, n);
         long t0 = System.nanoTime();
         HdbscanResult r = points.data() instanceof double[] x
-                ? h.fit(x, n, d, weights, ProgressListener.NONE, cancel)
-                : h.fit(PointSet.unchecked(n, d, (float[]) points.data()), weights, ProgressListener.NONE, cancel);
+                ? h.fit(x, n, d, weights, progress, cancel)
+                : h.fit(PointSet.unchecked(n, d, (float[]) points.data()), weights, progress, cancel);
         cancel.throwIfCancelled();
         HdbscanModel model = null;
         if (p.bool("prediction_data", false)) {
@@ -97,7 +104,7 @@ final class HdbscanHandler implements Handler {
 
     /** The fit of a sparse distance matrix (metric precomputed, checked before the graph was made): no weights, no prediction data. */
     private static HdbscanResult fitGraph(Hdbscan h, DistanceGraph graph, Params p, Frame request,
-            CancellationToken cancel) {
+            ProgressListener progress, CancellationToken cancel) {
         if (request.array("sample_weight") != null) {
             throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
                     + "metric only; this fit uses precomputed");
@@ -106,7 +113,7 @@ final class HdbscanHandler implements Handler {
             throw InvalidInputException.forParameter("prediction_data", "prediction data needs the points' "
                     + "coordinates; a precomputed distance matrix has none");
         }
-        HdbscanResult r = h.fit(graph, ProgressListener.NONE, cancel);
+        HdbscanResult r = h.fit(graph, progress, cancel);
         cancel.throwIfCancelled();
         return r;
     }

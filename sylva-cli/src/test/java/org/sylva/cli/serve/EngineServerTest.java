@@ -170,6 +170,35 @@ class EngineServerTest {
         assertArrayEquals(e64.labels(), (int[]) r64.array("labels").data());
     }
 
+    /** Asked for, progress frames carrying the request's id come before its answer, which is the same. */
+    @Test
+    void aRequestThatAsksForProgressGetsItsFramesBeforeTheAnswer() throws Exception {
+        Session s = open();
+        PointSet pts = clips(600).points();
+        HdbscanResult expected = Hdbscan.builder().minClusterSize(20).build().fit(pts);
+        s.requests.write(new Frame("hdbscan", Map.of("min_cluster_size", 20L, "id", 8L, "progress", true),
+                List.of(WireArray.of("points", pts.coordinates(), pts.size(), pts.dimensions()))));
+        List<String> stages = new java.util.ArrayList<>();
+        Frame r = s.read();
+        for (int frames = 0; r.kind().equals("progress") && frames < 10_000; frames++) {
+            assertEquals(8L, r.params().get("id"), r.toString());
+            long done = (Long) r.params().get("done"), total = (Long) r.params().get("total");
+            assertTrue(done >= 0 && done <= total, r.toString());
+            String stage = (String) r.params().get("stage");
+            if (stages.isEmpty() || !stages.getLast().equals(stage)) stages.add(stage);
+            r = s.read();
+        }
+        assertEquals("ok", r.kind(), r.toString());
+        assertEquals(8L, r.params().get("id"));
+        assertArrayEquals(expected.labels(), (int[]) r.array("labels").data());
+        assertTrue(stages.contains(org.sylva.hdbscan.core.CoreDistances.STAGE), stages.toString());
+        // without asking, the answer comes alone, as before
+        Frame plain = s.call("hdbscan", Map.of("min_cluster_size", 20L, "id", 9L),
+                WireArray.of("points", pts.coordinates(), pts.size(), pts.dimensions()));
+        assertEquals("ok", plain.kind(), plain.toString());
+        assertEquals(9L, plain.params().get("id"));
+    }
+
     @Test
     void aSparseDistanceMatrixIsFittedAsTheLibraryFitsItsGraph() throws Exception {
         Session s = open();
