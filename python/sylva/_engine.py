@@ -27,7 +27,7 @@ from ._errors import EngineError
 from ._locate import engine_command
 
 #: Protocol version this package speaks (the engine's ``hello`` says its own).
-PROTOCOL = 2
+PROTOCOL = 3
 #: How long a cancelled request may take to answer before the engine is killed instead.
 CANCEL_WAIT_SECONDS = 10.0
 #: How long closing waits for the engine to exit by itself.
@@ -44,6 +44,19 @@ PIPE_BYTES = 1 << 20
 #: The JVM prints this on every start with the Vector API module; it says nothing to a Python user.
 _JVM_NOISE = "WARNING: Using incubator modules: jdk.incubator.vector"
 
+
+
+def _buffered(stream) -> bool:
+    """Whether ``stream`` (a buffered pipe) has a byte to read now, in Python's buffer or the pipe's, without
+    waiting: a peek with the descriptor non-blocking, which fills an empty buffer from the pipe if it can."""
+    fd = stream.fileno()
+    os.set_blocking(fd, False)
+    try:
+        return len(stream.peek(1)) > 0
+    except BlockingIOError:
+        return False
+    finally:
+        os.set_blocking(fd, True)
 
 
 class _NotKept(Exception):
@@ -65,6 +78,7 @@ class Engine:
         self._lock = threading.RLock()
         _ENGINES.add(self)
         self._proc: Optional[subprocess.Popen] = None
+        self._calling_back: Optional[int] = None   # the thread in a request's progress callback (no engine call)
         self._pid = None            # the Python process that started _proc (a fork must start its own)
         self._hello: dict = {}
         self._stderr = collections.deque(maxlen=STDERR_LINES)
@@ -207,6 +221,8 @@ class Engine:
         exception it names (ValueError, MemoryError, else :class:`EngineError`). With ``progress``, the
         request asks for the engine's progress frames, and each one is passed to it as ``(stage, done,
         total)`` while the request runs."""
+        if self._calling_back == threading.get_ident():
+            raise EngineError("a progress callback cannot call the engine: its request is still running")
         if progress is not None:
             params = dict(params, progress=True)
         with self._lock:
@@ -272,11 +288,16 @@ class Engine:
             if frame.kind != "progress":
                 return frame
             if progress is not None:
+                self._calling_back = threading.get_ident()
                 try:
                     progress(frame.params.get("stage"), frame.params.get("done"), frame.params.get("total"))
-                except KeyboardInterrupt:
+                except BaseException:
+                    # Ctrl-C, or the callback's own failure: the request is cancelled and read to its answer, so
+                    # that the stream stays in step for the next call
                     self._cancel(proc)
                     raise
+                finally:
+                    self._calling_back = None
 
     def _read(self, proc: subprocess.Popen) -> _protocol.Frame:
         try:
@@ -291,7 +312,11 @@ class Engine:
 
     @staticmethod
     def _wait_readable(proc: subprocess.Popen, timeout: Optional[float]) -> bool:
-        """True once the engine's stdout has a byte (or its end) to read; False after ``timeout`` seconds."""
+        """True once the engine's stdout has a byte (or its end) to read; False after ``timeout`` seconds. A
+        byte already in Python's buffer counts: reading one frame can buffer the next (a request's progress
+        frames and its answer), and the pipe then stays quiet however long one waits on it."""
+        if _buffered(proc.stdout):
+            return True
         fd = proc.stdout.fileno()
         readable, _, _ = select.select([fd], [], [], timeout)
         return bool(readable)

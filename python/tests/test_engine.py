@@ -37,7 +37,7 @@ def test_one_engine_serves_every_call():
     sylva.HDBSCAN().fit(small())
     assert e.pid == pid and pid is not None
     h = e.hello
-    assert h["protocol"] == 2 and set(h["commands"]) == {"hdbscan", "predict", "cut", "validity", "balltree", "partition"}
+    assert h["protocol"] == 3 and set(h["commands"]) == {"hdbscan", "predict", "cut", "validity", "balltree", "partition"}
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pipe sizes are a Linux feature")
@@ -95,6 +95,45 @@ def test_a_call_with_progress_passes_each_frame_to_it_and_answers_as_without():
     for stage, done, total in seen:
         last[stage] = (done, total)
     assert last["core distances"][0] == last["core distances"][1], seen
+
+
+def test_progress_frames_buffered_with_their_answer_do_not_stall_the_call():
+    # a tiny fit's progress frames and answer arrive together: reading the first frame buffers the rest in Python,
+    # and the pipe then stays quiet
+    points = np.random.default_rng(3).normal(size=(30, 2))
+    kinds = []
+
+    def calls():
+        for _ in range(20):
+            kinds.append(sylva.engine().call("hdbscan", {"min_cluster_size": 5}, {"points": points},
+                                             progress=lambda *frame: None).kind)
+
+    t = threading.Thread(target=calls, daemon=True)
+    t.start()
+    t.join(60)
+    assert not t.is_alive(), f"a call stalled after {len(kinds)} calls"
+    assert kinds == ["ok"] * 20
+
+
+def test_a_failing_progress_callback_cancels_its_request_and_the_engine_serves_the_next():
+    e = sylva.engine()
+    points = np.random.default_rng(2).normal(size=(3000, 8))
+
+    def fail(*frame):
+        raise RuntimeError("callback failed")
+
+    with pytest.raises(RuntimeError, match="callback failed"):
+        e.call("hdbscan", {"min_cluster_size": 10}, {"points": points}, progress=fail)
+    pid = e.pid
+    assert e.call("hdbscan", {"min_cluster_size": 10}, {"points": points}).kind == "ok"
+
+    def calls_back(*frame):
+        e.call("hdbscan", {"min_cluster_size": 10}, {"points": points})
+
+    with pytest.raises(sylva.EngineError, match="a progress callback cannot call the engine"):
+        e.call("hdbscan", {"min_cluster_size": 10}, {"points": points}, progress=calls_back)
+    assert e.call("hdbscan", {"min_cluster_size": 10}, {"points": points}).kind == "ok"
+    assert e.pid == pid, "the engine stayed in step and up"
 
 
 @pytest.mark.parametrize("verbose", [False, True], ids=["quiet", "verbose"])

@@ -266,7 +266,7 @@ public final class SylvaSparkApp {
         if (saveModel != null) {
             try {
                 model.write().save(saveModel);
-            } catch (IOException | RuntimeException e) {
+            } catch (Exception e) {   // Spark's job failures too, checked exceptions Scala throws undeclared
                 removeQuietly(spark, saveModel);   // refused above when it existed: what is there is this run's
                 throw e;
             }

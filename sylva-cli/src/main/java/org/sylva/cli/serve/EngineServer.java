@@ -37,7 +37,7 @@ import org.sylva.progress.ProgressListener;
  */
 public final class EngineServer {
     /** The protocol's version, in the {@code hello}; a client refuses an engine of another version. */
-    public static final int PROTOCOL = 2;
+    public static final int PROTOCOL = 3;
     /** How long the end of the requests waits for cancelled work to stop. */
     static final long DRAIN_SECONDS = 10;
 
