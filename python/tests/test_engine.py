@@ -100,19 +100,19 @@ def test_a_call_with_progress_passes_each_frame_to_it_and_answers_as_without():
 def test_progress_frames_buffered_with_their_answer_do_not_stall_the_call():
     # a tiny fit's progress frames and answer arrive together: reading the first frame buffers the rest in Python,
     # and the pipe then stays quiet
-    points = np.random.default_rng(3).normal(size=(30, 2))
+    rng = np.random.default_rng(3)
     kinds = []
 
     def calls():
-        for _ in range(20):
-            kinds.append(sylva.engine().call("hdbscan", {"min_cluster_size": 5}, {"points": points},
-                                             progress=lambda *frame: None).kind)
+        for _ in range(50):
+            kinds.append(sylva.engine().call("hdbscan", {"min_cluster_size": 5, "non_finite": "sklearn"},
+                                             {"points": rng.normal(size=(30, 2))}, progress=lambda *frame: None).kind)
 
     t = threading.Thread(target=calls, daemon=True)
     t.start()
     t.join(60)
     assert not t.is_alive(), f"a call stalled after {len(kinds)} calls"
-    assert kinds == ["ok"] * 20
+    assert kinds == ["ok"] * 50
 
 
 def test_a_failing_progress_callback_cancels_its_request_and_the_engine_serves_the_next():
