@@ -25,7 +25,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
-import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.mst.SpanningTree;
@@ -281,14 +280,10 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
      */
     @Override
     public SylvaHdbscanModel copy(ParamMap extra) {
-        List<Param<?>> params = p.fitDefining();
-        List<Object> fitted = HdbscanParams.valuesOf(result.parameters());
-        for (int i = 0; i < params.size(); i++) {
-            Param<?> param = params.get(i);
-            if (extra.contains(param) && !sameFitValue(param, fitted.get(i), extra.apply(param))) {
-                throw new IllegalArgumentException(param.name() + ": the model was fitted with " + described(param)
-                        + "; a copy cannot give it " + extra.apply(param) + " (fit again with that value)");
-            }
+        Param<?> changed = firstUnlikeTheFit(q -> extra.contains(q) ? extra.apply(q) : null);
+        if (changed != null) {
+            throw new IllegalArgumentException(changed.name() + ": the model was fitted with " + described(changed)
+                    + "; a copy cannot give it " + extra.apply(changed) + " (fit again with that value)");
         }
         SylvaHdbscanModel m = new SylvaHdbscanModel(uid, result, coords, d, stats, prediction);
         m.setParent(parent());
@@ -300,6 +295,20 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         Object v = getOrDefault(param);
         return param.equals(p.minSamples) && (Integer) v == 0 ? "0 (that is, minClusterSize: " + getMinClusterSize() + ")"
                 : String.valueOf(v);
+    }
+
+    /**
+     * The first fit-defining param to which {@code value} gives another value than the fit had ({@code null}: it
+     * gives none), or null; minClusterSize comes first, so that minSamples' 0 is read against the fit's.
+     */
+    private Param<?> firstUnlikeTheFit(java.util.function.Function<Param<?>, Object> value) {
+        List<Param<?>> params = p.fitDefining();
+        List<Object> fitted = HdbscanParams.valuesOf(result.parameters());
+        for (int i = 0; i < params.size(); i++) {
+            Object v = value.apply(params.get(i));
+            if (v != null && !sameFitValue(params.get(i), v, fitted.get(i))) return params.get(i);
+        }
+        return null;
     }
 
     /** Whether {@code a} and {@code b} are the same value of a fit-defining {@code param}. */
@@ -316,16 +325,17 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
      * public, so one can be changed on the model, and the directory written would then be refused on loading.
      */
     private void requireParamsOfTheFit() {
-        List<Param<?>> params = p.fitDefining();
-        List<Object> fitted = HdbscanParams.valuesOf(result.parameters());
-        for (int i = 0; i < params.size(); i++) {
-            Param<?> param = params.get(i);
-            if (isDefined(param) && !sameFitValue(param, getOrDefault(param), fitted.get(i))) {
-                throw new IllegalStateException(param.name() + " is " + described(param) + " on this model, but its fit had "
-                        + fitted.get(i) + ": the fit's params describe the fit (set them on the estimator and fit again); "
-                        + "the model was not saved");
-            }
+        Param<?> changed = firstUnlikeTheFit(q -> isDefined(q) ? getOrDefault(q) : null);
+        if (changed != null) {
+            throw new IllegalStateException(changed.name() + " is " + described(changed) + " on this model, but its fit "
+                    + "had " + fitValue(changed) + ": the fit's params describe the fit (set them on the estimator and fit "
+                    + "again); the model was not saved");
         }
+    }
+
+    /** The value the fit had for a fit-defining {@code param}. */
+    private Object fitValue(Param<?> param) {
+        return HdbscanParams.valuesOf(result.parameters()).get(p.fitDefining().indexOf(param));
     }
 
     /**
@@ -344,20 +354,17 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
      * (a directory written before the model had them) is set to the file's value; one it has must agree with the
      * file's, or the directory is refused as inconsistent, naming the param and both values.
      */
-    private void adoptFitParams(HdbscanParameters fitted, Path file) {
-        List<Param<?>> params = p.fitDefining();
-        List<Object> values = HdbscanParams.valuesOf(fitted);
-        for (int i = 0; i < params.size(); i++) {   // minClusterSize first: minSamples' 0 is read against it
+    private void adoptFitParams(Path file) {
+        for (Param<?> q : p.fitDefining()) {
             @SuppressWarnings("unchecked")
-            Param<Object> param = (Param<Object>) params.get(i);
-            Object value = values.get(i);
-            if (!isDefined(param)) {
-                set(param, value);
-            } else if (!sameFitValue(param, getOrDefault(param), value)) {
-                throw new InvalidInputException("model directory " + file.getParent().getParent() + ": its metadata gives "
-                        + param.name() + " " + described(param) + ", but its model file " + file
-                        + " was fitted with " + value);
-            }
+            Param<Object> param = (Param<Object>) q;
+            if (!isDefined(param)) set(param, fitValue(param));
+        }
+        Param<?> unlike = firstUnlikeTheFit(this::getOrDefault);
+        if (unlike != null) {
+            throw new InvalidInputException("model directory " + file.getParent().getParent() + ": its metadata gives "
+                    + unlike.name() + " " + described(unlike) + ", but its model file " + file + " was fitted with "
+                    + fitValue(unlike));
         }
     }
 
@@ -441,7 +448,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
             SylvaHdbscanModel m = new SylvaHdbscanModel(metadata.uid(), result, model.fittedCoordinates(),
                     model.dimensions(), null, model);
             metadata.getAndSetParams(m, metadata.getAndSetParams$default$2());
-            m.adoptFitParams(model.parameters(), file);
+            m.adoptFitParams(file);   // the result's parameters are the file's
             return m;
         }
     }
