@@ -16,7 +16,7 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
 /**
  * The params {@link SylvaHdbscan} and its {@link SylvaHdbscanModel} share, declared once for an owner (what a
  * shared params trait is in Spark's own Scala estimators): the four columns, the seven params the fit's result
- * depends on ({@link #fitDefining()}) and {@code numSlices}. Spark ML finds an owner's params through its public
+ * depends on ({@link #fitDefining()}), {@code numSlices} and {@code transformMode}. Spark ML finds an owner's params through its public
  * accessors, so each owner still returns these objects from its own methods; the names, docs and validators are
  * written here only, so a param saved by the estimator reads back into the model and the other way round.
  */
@@ -35,6 +35,7 @@ final class HdbscanParams implements Serializable {
     final Param<String> clusterSelectionMethod;
     final BooleanParam allowSingleCluster;
     final IntParam numSlices;
+    final Param<String> transformMode;
 
     HdbscanParams(Identifiable owner) {
         featuresCol = new Param<>(owner, "featuresCol", "points column: a vector or an array of numbers");
@@ -55,6 +56,9 @@ final class HdbscanParams implements Serializable {
         allowSingleCluster = new BooleanParam(owner, "allowSingleCluster", "whether one cluster may be the result");
         numSlices = new IntParam(owner, "numSlices", "tasks per distributed stage; 0 = the dataset's partitions",
                 ParamValidators.gtEq(0));
+        transformMode = new Param<>(owner, "transformMode", "what the model's transform gives: 'fitted' (the fit's "
+                + "own labels, for the fitted dataset only) or 'predict' (approximate_predict of any dataset's rows)",
+                ParamValidators.inArray(new String[] {"fitted", "predict"}));
     }
 
     /** Spark ML's validator of a finite number above 0 ({@code ParamValidators.gt(0)} takes +Infinity). */

@@ -74,6 +74,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
         setDefault(p.clusterSelectionMethod, "eom");
         setDefault(p.allowSingleCluster, false);
         setDefault(p.numSlices, 0);
+        setDefault(p.transformMode, "fitted");
     }
 
     @Override
@@ -93,6 +94,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
     public Param<String> clusterSelectionMethod() { return p.clusterSelectionMethod; }
     public BooleanParam allowSingleCluster() { return p.allowSingleCluster; }
     public IntParam numSlices() { return p.numSlices; }
+    public Param<String> transformMode() { return p.transformMode; }
 
     public String getFeaturesCol() { return getOrDefault(p.featuresCol); }
     public String getLabelCol() { return getOrDefault(p.labelCol); }
@@ -106,6 +108,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
     public String getClusterSelectionMethod() { return getOrDefault(p.clusterSelectionMethod); }
     public boolean getAllowSingleCluster() { return (Boolean) getOrDefault(p.allowSingleCluster); }
     public int getNumSlices() { return (Integer) getOrDefault(p.numSlices); }
+    public String getTransformMode() { return getOrDefault(p.transformMode); }
 
     public SylvaHdbscan setFeaturesCol(String v) {
         set(p.featuresCol, HdbscanParams.notNull(p.featuresCol, v));
@@ -139,6 +142,12 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
 
     public SylvaHdbscan setAllowSingleCluster(boolean v) { set(p.allowSingleCluster, v); return this; }
     public SylvaHdbscan setNumSlices(int v) { set(p.numSlices, v); return this; }
+
+    /** What the fitted model's {@code transform} gives: see {@link SylvaHdbscanModel#setTransformMode}. */
+    public SylvaHdbscan setTransformMode(String v) {
+        set(p.transformMode, HdbscanParams.notNull(p.transformMode, v));
+        return this;
+    }
 
     /** The parameters as they travel to executors. */
     FitSettings settings() {

@@ -38,7 +38,8 @@ import org.sylva.parallel.Execution;
  * {@link #setLabelCol}, {@link #setProbabilityCol} and {@link #setOutlierScoreCol} (the points column by
  * {@link #setFeaturesCol}). It has the estimator's params with the fit's values, as Spark's own models do
  * ({@link #getMinClusterSize()}, {@code explainParams()}); only the columns have setters, and a {@link #copy} may not
- * give a fit-defining param another value. {@code transform} takes the fitted dataset only: it checks, row by row on the
+ * give a fit-defining param another value. {@code transform} takes the fitted dataset only (unless
+ * {@link #setTransformMode} says {@code "predict"}): it checks, row by row on the
  * executors, that the points are the fitted ones in the same order, and refuses another dataset. New points go
  * through {@link #predict}, which assigns the rows of any dataset to the fitted clusters on the executors, in the
  * same three columns (the {@code hdbscan} package's {@code approximate_predict}, bitwise the library's
@@ -91,6 +92,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         setDefault(p.probabilityCol, "probability");
         setDefault(p.outlierScoreCol, "outlier_score");
         setDefault(p.numSlices, 0);
+        setDefault(p.transformMode, "fitted");
         // no defaults for the fit-defining params: the fit copies the estimator's values, a loaded model reads
         // them from its metadata or, where that lacks them, from its model file (adoptFitParams)
     }
@@ -113,6 +115,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
     public Param<String> clusterSelectionMethod() { return p.clusterSelectionMethod; }
     public BooleanParam allowSingleCluster() { return p.allowSingleCluster; }
     public IntParam numSlices() { return p.numSlices; }
+    public Param<String> transformMode() { return p.transformMode; }
 
     public String getFeaturesCol() { return getOrDefault(p.featuresCol); }
     public String getLabelCol() { return getOrDefault(p.labelCol); }
@@ -127,6 +130,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
     public String getClusterSelectionMethod() { return getOrDefault(p.clusterSelectionMethod); }
     public boolean getAllowSingleCluster() { return (Boolean) getOrDefault(p.allowSingleCluster); }
     public int getNumSlices() { return (Integer) getOrDefault(p.numSlices); }
+    public String getTransformMode() { return getOrDefault(p.transformMode); }
 
     public SylvaHdbscanModel setFeaturesCol(String v) {
         set(p.featuresCol, HdbscanParams.notNull(p.featuresCol, v));
@@ -145,6 +149,17 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
 
     public SylvaHdbscanModel setOutlierScoreCol(String v) {
         set(p.outlierScoreCol, HdbscanParams.notNull(p.outlierScoreCol, v));
+        return this;
+    }
+
+    /**
+     * What {@link #transform} gives: {@code "fitted"} (the default) joins the fit's own labels, probabilities and
+     * outlier scores to the fitted dataset and refuses any other; {@code "predict"} is {@link #predict} of any
+     * dataset, so that a {@code PipelineModel} (or a tuning tool) can assign new rows. On the fitted rows the two
+     * can differ: a prediction is {@code approximate_predict}, not the fit.
+     */
+    public SylvaHdbscanModel setTransformMode(String v) {
+        set(p.transformMode, HdbscanParams.notNull(p.transformMode, v));
         return this;
     }
 
@@ -186,6 +201,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
 
     @Override
     public Dataset<Row> transform(Dataset<?> dataset) {
+        if (getOrDefault(p.transformMode).equals("predict")) return predict(dataset);
         StructType out = transformSchema(dataset.schema());
         String col = getOrDefault(p.featuresCol);
         FeatureColumn fc = FeatureColumn.of(dataset.schema(), col);
@@ -272,8 +288,8 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
     }
 
     /**
-     * A copy with {@code extra}'s values. The columns and {@code numSlices} may change; a fit-defining param only to
-     * the value the fit had ({@code minSamples} 0 and the fit's {@code minClusterSize} are the same value), as a
+     * A copy with {@code extra}'s values. The columns, {@code numSlices} and {@code transformMode} may change; a
+     * fit-defining param only to the value the fit had ({@code minSamples} 0 and the fit's {@code minClusterSize} are the same value), as a
      * tuning tool passes the map it fitted with: another value would describe a fit this model is not.
      *
      * @throws IllegalArgumentException naming the param, when {@code extra} gives a fit-defining param another value

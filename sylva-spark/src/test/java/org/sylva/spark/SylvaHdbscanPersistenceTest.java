@@ -153,8 +153,8 @@ class SylvaHdbscanPersistenceTest {
         SylvaHdbscan full = new SylvaHdbscan().setFeaturesCol("f").setLabelCol("l").setProbabilityCol("p")
                 .setOutlierScoreCol("s").setMinClusterSize(7).setMinSamples(3).setClusterSelectionEpsilon(0.25)
                 .setMaxClusterSize(90).setAlpha(1.5).setClusterSelectionMethod("leaf").setAllowSingleCluster(true)
-                .setNumSlices(5);
-        assertEquals(12, full.params().length);
+                .setNumSlices(5).setTransformMode("predict");
+        assertEquals(13, full.params().length);
         for (Param<?> p : full.params()) assertTrue(full.isSet(p), p.name() + " is set in this test");
         full.write().save(dir.resolve("full").toString());
         SylvaHdbscan back = SylvaHdbscan.load(dir.resolve("full").toString());
@@ -208,7 +208,7 @@ class SylvaHdbscanPersistenceTest {
         SylvaHdbscan estimator = new SylvaHdbscan().setMinClusterSize(12).setAlpha(0.9).setClusterSelectionEpsilon(0.1)
                 .setMaxClusterSize(400).setClusterSelectionMethod("leaf").setAllowSingleCluster(true).setNumSlices(3);
         SylvaHdbscanModel model = estimator.fit(df);
-        assertEquals(12, model.params().length);
+        assertEquals(13, model.params().length);
         assertSameParams(estimator, model);
         HdbscanParameters fitted = model.result().parameters();
         assertEquals(fitted.minClusterSize(), model.getMinClusterSize());

@@ -127,6 +127,29 @@ class SylvaHdbscanPredictTest {
         assertEquals(model.predict(df).collectAsList(), back.predict(df).collectAsList());
     }
 
+    /** With transformMode "predict" a pipeline's model assigns new rows: transform is predict, saved and loaded. */
+    @Test
+    void aPipelineWithThePredictModeTransformsNewRowsAsPredictDoes() throws java.io.IOException {
+        int m = 700;
+        double[] q = newPoints(m, 15);
+        Dataset<Row> fitRows = LocalSpark.points(BLOBS.values(), BLOBS.rows(), BLOBS.cols(), 2);
+        Dataset<Row> newRows = LocalSpark.points(q, m, BLOBS.cols(), 3);
+        org.apache.spark.ml.PipelineModel pipeline = new org.apache.spark.ml.Pipeline().setStages(
+                new org.apache.spark.ml.PipelineStage[] {new SylvaHdbscan().setMinClusterSize(5).setTransformMode("predict")})
+                .fit(fitRows);
+        assertPredicted(local(q, m), pipeline.transform(newRows).collectAsList());
+        String path = dir.resolve("pipeline").toString();
+        pipeline.write().save(path);
+        assertPredicted(local(q, m), org.apache.spark.ml.PipelineModel.load(path).transform(newRows).collectAsList());
+        // the default mode refuses them, and a model's mode can be set after the fit
+        SylvaHdbscanModel model = fitted();
+        assertEquals("fitted", model.getTransformMode());
+        InvalidInputException other = assertThrows(InvalidInputException.class, () -> model.transform(newRows));
+        assertTrue(other.getMessage().contains("transform takes the fitted dataset"), other.getMessage());
+        assertPredicted(local(q, m), model.setTransformMode("predict").transform(newRows).collectAsList());
+        assertThrows(IllegalArgumentException.class, () -> model.setTransformMode("new"));
+    }
+
     @Test
     void theOutputColumnsAreTheModelsAndATakenNameIsRefused() {
         int m = 200;
