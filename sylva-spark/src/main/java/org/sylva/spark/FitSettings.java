@@ -27,4 +27,12 @@ record FitSettings(int minClusterSize, int minSamples, double clusterSelectionEp
         if (minSamples > 0) b.minSamples(minSamples);
         return b;
     }
+
+    /**
+     * Whether {@code n} points are too few for these settings' fit, which the library refuses: fewer than two, or
+     * fewer than {@code minSamples} (unset: {@code minClusterSize}).
+     */
+    boolean tooFew(int n) {
+        return n < 2 || n < (minSamples > 0 ? minSamples : minClusterSize);
+    }
 }

@@ -37,7 +37,7 @@ final class GroupedFits {
     private GroupedFits() {
     }
 
-    static Dataset<Row> run(Dataset<?> dataset, String keyColumn, SylvaHdbscan estimator) {
+    static Dataset<Row> run(Dataset<?> dataset, String keyColumn, SylvaHdbscan estimator, boolean smallAsNoise) {
         StructType schema = dataset.schema();
         StructType out = estimator.transformSchema(schema);
         int keyIndex = FeatureColumn.fieldIndex(schema, keyColumn);
@@ -56,7 +56,7 @@ final class GroupedFits {
         JavaPairRDD<Object, Tuple2<Long, Row>> byKey = rows.mapPartitionsWithIndex((p, it) -> tagged(p, it, keyIndex),
                 false).mapToPair(t -> t);
         JavaRDD<Tuple2<Long, Row>> fitted = byKey.groupByKey(partitions)
-                .flatMap(g -> fitGroup(g._1(), g._2(), fc, settings).iterator());
+                .flatMap(g -> fitGroup(g._1(), g._2(), fc, settings, smallAsNoise).iterator());
         fitted.setName("sylva hdbscan: one fit per '" + keyColumn + "'");
         JavaRDD<Row> ordered = fitted.mapToPair(t -> t)
                 .repartitionAndSortWithinPartitions(new HomePartition(partitions))
@@ -141,8 +141,14 @@ final class GroupedFits {
         }
     }
 
+    /**
+     * The group's rows with its fit's outputs appended, in dataset order. A group too small for the fit (fewer than
+     * two rows, or fewer than the effective {@code minSamples}) is refused, or, with {@code smallAsNoise}, returned as
+     * noise: label -1, probability 0 and outlier score NaN (no fit, so no score). Its rows are read all the same,
+     * so a bad row is refused whatever its group's size.
+     */
     static List<Tuple2<Long, Row>> fitGroup(Object key, Iterable<Tuple2<Long, Row>> members, FeatureColumn fc,
-                                                    FitSettings settings) {
+                                                    FitSettings settings, boolean smallAsNoise) {
         List<Tuple2<Long, Row>> rows = new ArrayList<>();
         for (Iterator<Tuple2<Long, Row>> it = members.iterator(); it.hasNext(); ) rows.add(it.next());
         // the shuffle delivers a group's rows in any order: the fit takes them in dataset order
@@ -154,6 +160,7 @@ final class GroupedFits {
             for (Tuple2<Long, Row> r : rows) points.add(fc.read(r._2(), describePlace(r._1())));
             coords = FeatureColumn.pack(points, fc.name());
             int n = rows.size();
+            if (smallAsNoise && settings.tooFew(n)) return asNoise(rows);
             org.apache.spark.TaskContext tc = org.apache.spark.TaskContext.get();
             int threads = tc == null ? 1 : Math.max(1, tc.cpus());
             CancellationToken token = tc == null ? CancellationToken.NEVER : CancellationToken.polling(tc::isInterrupted);
@@ -163,10 +170,24 @@ final class GroupedFits {
                     + (rows.size() == 1 ? " row): " : " rows): ")
                     + e.getMessage());
         }
+        return withOutputs(rows, result.labels(), result.probabilities(), result.outlierScores());
+    }
+
+    private static List<Tuple2<Long, Row>> asNoise(List<Tuple2<Long, Row>> rows) {
+        int n = rows.size();
+        int[] labels = new int[n];
+        java.util.Arrays.fill(labels, -1);
+        double[] scores = new double[n];
+        java.util.Arrays.fill(scores, Double.NaN);
+        return withOutputs(rows, labels, new double[n], scores);
+    }
+
+    private static List<Tuple2<Long, Row>> withOutputs(List<Tuple2<Long, Row>> rows, int[] labels,
+                                                       double[] probabilities, double[] outlierScores) {
         List<Tuple2<Long, Row>> out = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
-            out.add(new Tuple2<>(rows.get(i)._1(), FeatureColumn.withFitOutputs(rows.get(i)._2(), result.labels(),
-                    result.probabilities(), result.outlierScores(), i)));
+            out.add(new Tuple2<>(rows.get(i)._1(), FeatureColumn.withFitOutputs(rows.get(i)._2(), labels,
+                    probabilities, outlierScores, i)));
         }
         return out;
     }

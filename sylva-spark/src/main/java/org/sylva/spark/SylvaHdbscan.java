@@ -160,11 +160,31 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
      * group's labels, probabilities and outlier scores equal a separate {@code Hdbscan.fit} of those rows.
      * Returns every row with the three output columns appended, in the dataset's order. Labels are
      * numbered within each group. A group too small for the parameters (fewer than two rows, or fewer
-     * than {@code minSamples}) fails the job with the group's key named. The result is lazy: the fits run
+     * than {@code minSamples}) fails the job with the group's key named; {@link #fitGroups(Dataset, String, String)}
+     * can make such groups noise instead. The result is lazy: the fits run
      * in the job that consumes it (its RDD is named {@code sylva hdbscan: one fit per 'KEY'} in the UI).
      */
     public Dataset<Row> fitGroups(Dataset<?> dataset, String keyColumn) {
-        return GroupedFits.run(dataset, keyColumn, this);
+        return fitGroups(dataset, keyColumn, "error");
+    }
+
+    /**
+     * {@link #fitGroups(Dataset, String)}, with {@code smallGroups} saying what becomes of a group too small for the
+     * parameters: {@code "error"} fails the job with the group's key named; {@code "noise"} gives each of its rows
+     * label -1, probability 0 and outlier score NaN (not fitted, so not scored), as a recording's few spikes on a
+     * quiet channel would otherwise end a job of many channels. Its rows are still read: a bad row is refused in a
+     * group of any size.
+     *
+     * <pre>{@code
+     * Dataset<Row> out = new SylvaHdbscan().setMinClusterSize(20).fitGroups(clips, "channel", "noise");
+     * }</pre>
+     */
+    public Dataset<Row> fitGroups(Dataset<?> dataset, String keyColumn, String smallGroups) {
+        if (!"error".equals(smallGroups) && !"noise".equals(smallGroups)) {
+            throw new InvalidInputException("fitGroups: smallGroups must be \"error\" or \"noise\", got "
+                    + (smallGroups == null ? "null" : "\"" + smallGroups + "\""));
+        }
+        return GroupedFits.run(dataset, keyColumn, this, smallGroups.equals("noise"));
     }
 
     @Override

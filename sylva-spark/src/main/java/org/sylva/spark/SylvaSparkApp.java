@@ -26,7 +26,8 @@ import org.sylva.progress.CancelledException;
 /**
  * The {@code spark-submit} entry point: {@code hdbscan} fits a Parquet table's points column (or a 2-D
  * {@code .npy} read on the driver) and writes the table with {@code label}, {@code probability} and
- * {@code outlier_score} appended as Parquet; {@code --group-by COL} fits each group separately, and
+ * {@code outlier_score} appended as Parquet; {@code --group-by COL} fits each group separately
+ * ({@code --small-groups noise}: a group too small to fit is noise, not an error), and
  * {@code --save-model DIR} saves the fit's model (Spark ML's persistence). {@code predict} assigns the points of
  * another table (or {@code .npy}) to a saved model's clusters ({@link SylvaHdbscanModel#predict}) and writes them
  * with the same three columns. {@code balltree} appends {@code tree_idx}, {@code mask} (and {@code partition}) to a table of point
@@ -48,8 +49,8 @@ public final class SylvaSparkApp {
     private static final String USAGE = """
             usage: SylvaSparkApp hdbscan --input PATH(.parquet|.npy) --output PATH [--features COL] \
             [--min-cluster-size N] [--min-samples N] [--cluster-selection-epsilon E] [--max-cluster-size N] \
-            [--alpha A] [--cluster-selection-method eom|leaf] [--allow-single-cluster] [--group-by COL] [--slices N] \
-            [--save-model DIR]
+            [--alpha A] [--cluster-selection-method eom|leaf] [--allow-single-cluster] [--group-by COL \
+            [--small-groups error|noise]] [--slices N] [--save-model DIR]
                    SylvaSparkApp predict --model DIR --input PATH(.parquet|.npy) --output PATH [--features COL]
                    SylvaSparkApp balltree --input PATH.parquet --output PATH [--points COL] [--partition-level T]""";
 
@@ -106,13 +107,21 @@ public final class SylvaSparkApp {
             Map<String, String> o = options(args, 1, switch (args[0]) {
                 case "hdbscan" -> Set.of("--input", "--output", "--features", "--min-cluster-size", "--min-samples",
                         "--cluster-selection-epsilon", "--max-cluster-size", "--alpha", "--cluster-selection-method",
-                        "--group-by", "--slices", "--save-model");
+                        "--group-by", "--small-groups", "--slices", "--save-model");
                 case "predict" -> Set.of("--model", "--input", "--output", "--features");
                 default -> Set.of("--input", "--output", "--points", "--partition-level");
             }, args[0].equals("hdbscan") ? Set.of("--allow-single-cluster") : Set.of());
             String input = required(o, "--input");
             String output = required(o, "--output");
             String saveModel = o.get("--save-model");
+            if (o.containsKey("--small-groups") && !o.containsKey("--group-by")) {
+                throw new InvalidInputException("--small-groups says what becomes of a group too small to fit; it "
+                        + "takes --group-by");
+            }
+            String small = o.getOrDefault("--small-groups", "error");
+            if (!small.equals("error") && !small.equals("noise")) {
+                throw new InvalidInputException("--small-groups " + small + ": must be error or noise");
+            }
             if (saveModel != null && o.containsKey("--group-by")) {
                 throw new InvalidInputException("--save-model saves the model of one fit; --group-by makes one fit per "
                         + "group");
@@ -261,7 +270,9 @@ public final class SylvaSparkApp {
                 .setNumSlices(intOption(o, "--slices", 0));
         Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, Path.of(input), features, intOption(o, "--slices", 0))
                 : spark.read().parquet(input);
-        if (o.containsKey("--group-by")) return h.fitGroups(df, o.get("--group-by"));
+        if (o.containsKey("--group-by")) {
+            return h.fitGroups(df, o.get("--group-by"), o.getOrDefault("--small-groups", "error"));
+        }
         SylvaHdbscanModel model = h.fit(df);
         if (saveModel != null) {
             try {

@@ -70,6 +70,51 @@ class GroupedFitsTest {
         assertTrue(all.contains("group 'tiny' (3 rows)"), all);
     }
 
+    /** With "noise", a group too small to fit is noise (unscored); the others are their own fits; bad rows still fail. */
+    @Test
+    void aGroupTooSmallIsNoiseWhenAsked() {
+        double[] x = twoBlobs(40);
+        List<Object> keys = new ArrayList<>();
+        for (int i = 0; i < 40; i++) keys.add(i == 7 ? "one" : i % 9 == 4 ? "tiny" : "big");
+        Dataset<Row> df = keyed(x, keys, DataTypes.StringType, 3);
+        List<Row> out = new SylvaHdbscan().setMinClusterSize(6).fitGroups(df, "key", "noise").collectAsList();
+        assertEquals(40, out.size());
+        List<Object> big = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            Row r = out.get(i);
+            assertEquals(i, r.getInt(0), "rows come back in dataset order");
+            if (keys.get(i).equals("big")) {
+                big.add(i);
+                continue;
+            }
+            assertEquals(-1, r.getInt(3), "row " + i + " of a group too small to fit");
+            assertEquals(0.0, r.getDouble(4));
+            assertTrue(Double.isNaN(r.getDouble(5)), "no outlier score for a group not fitted");
+        }
+        double[] bigX = new double[big.size() * 2];
+        List<Row> bigOut = new ArrayList<>();
+        for (int j = 0; j < big.size(); j++) {
+            int i = (Integer) big.get(j);
+            System.arraycopy(x, 2 * i, bigX, 2 * j, 2);
+            bigOut.add(RowFactory.create(j, "big", null, out.get(i).getInt(3), out.get(i).getDouble(4)));
+        }
+        List<Object> oneGroup = new ArrayList<>(java.util.Collections.nCopies(big.size(), "big"));
+        assertEachGroupEqualsItsOwnFit(bigOut, oneGroup, bigX, 6);
+        assertTrue(bigOut.stream().anyMatch(r -> r.getInt(3) >= 0), "the big group has clusters");
+
+        // a bad row is refused in a small group too, and an unknown answer for small groups at once
+        List<Row> bad = new ArrayList<>(df.collectAsList());
+        bad.set(7, RowFactory.create(7, "one", LocalSpark.seq(List.of(Double.NaN, 1.0))));
+        Dataset<Row> badDf = LocalSpark.get().createDataFrame(bad, df.schema());
+        Exception e = assertThrows(Exception.class,
+                () -> new SylvaHdbscan().setMinClusterSize(6).fitGroups(badDf, "key", "noise").collectAsList());
+        String all = SylvaHdbscanTest.rootMessage(e);
+        assertTrue(all.contains("group 'one' (1 row)") && all.contains("NaN"), all);
+        InvalidInputException wrong = assertThrows(InvalidInputException.class,
+                () -> new SylvaHdbscan().fitGroups(df, "key", "skip"));
+        assertEquals("fitGroups: smallGroups must be \"error\" or \"noise\", got \"skip\"", wrong.getMessage());
+    }
+
     /** Fits of each group of {@code keys} (any key type) made separately, in dataset order, 2-D points. */
     private static void assertEachGroupEqualsItsOwnFit(List<Row> out, List<Object> groupOf, double[] x, int mcs) {
         java.util.Map<Object, List<Integer>> members = new java.util.LinkedHashMap<>();
@@ -191,8 +236,8 @@ class GroupedFitsTest {
         List<scala.Tuple2<Long, Row>> shuffled = new ArrayList<>(inOrder);
         java.util.Collections.shuffle(shuffled, new java.util.Random(3));
         FitSettings settings = new SylvaHdbscan().setMinClusterSize(5).settings();
-        List<scala.Tuple2<Long, Row>> a = GroupedFits.fitGroup("k", inOrder, fc, settings);
-        List<scala.Tuple2<Long, Row>> b = GroupedFits.fitGroup("k", shuffled, fc, settings);
+        List<scala.Tuple2<Long, Row>> a = GroupedFits.fitGroup("k", inOrder, fc, settings, false);
+        List<scala.Tuple2<Long, Row>> b = GroupedFits.fitGroup("k", shuffled, fc, settings, false);
         inOrder.sort((p, q) -> Long.compare(p._1(), q._1()));
         double[] sorted = new double[2 * n];
         for (int i = 0; i < n; i++) {

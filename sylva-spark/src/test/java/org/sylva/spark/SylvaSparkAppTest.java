@@ -153,6 +153,31 @@ class SylvaSparkAppTest {
         assertTrue(err.toString().contains("unknown option") || err.toString().contains("unknown command"), err.toString());
     }
 
+    /** --small-groups noise: groups too small to fit are noise; the option is checked before any work. */
+    @Test
+    void smallGroupsAsNoise() {
+        Path x = OracleData.dir().resolve("blobs500_X.npy");
+        Path o = dir.resolve("grouped");
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", o.toString(), "--small-groups", "noise"));
+        assertEquals("sylva-spark: --small-groups says what becomes of a group too small to fit; it takes --group-by",
+                err.toString().strip());
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", o.toString(), "--group-by", "id",
+                "--small-groups", "drop"));
+        assertEquals("sylva-spark: --small-groups drop: must be error or noise", err.toString().strip());
+        assertFalse(Files.exists(o), "no output for a refused run");
+        err.reset();
+        // one group per row: every group too small, every row noise
+        assertEquals(0, run("hdbscan", "--input", x.toString(), "--output", o.toString(), "--group-by", "id",
+                "--small-groups", "noise"), err.toString());
+        List<Row> rows = LocalSpark.get().read().parquet(o.toString()).collectAsList();
+        assertEquals(500, rows.size());
+        for (Row r : rows) {
+            assertEquals(-1, r.getInt(r.fieldIndex("label")));
+            assertTrue(Double.isNaN(r.getDouble(r.fieldIndex("outlier_score"))));
+        }
+    }
+
     /** A run that fails leaves neither its output nor its model, so the same command runs again once fixed. */
     @Test
     void aFailedRunLeavesNothingBehind() throws Exception {
