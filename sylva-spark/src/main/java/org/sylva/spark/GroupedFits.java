@@ -108,7 +108,7 @@ final class GroupedFits {
 
     /** "row i of partition p", as refusals name a row of a grouped fit. */
     static String describePlace(long place) {
-        return "row " + (place & ((1L << PARTITION_SHIFT) - 1)) + " of partition " + (place >>> PARTITION_SHIFT);
+        return RowPlaces.describe((int) (place >>> PARTITION_SHIFT), place & ((1L << PARTITION_SHIFT) - 1));
     }
 
     /** Sends each row back to the partition it came from (its place's high bits). */

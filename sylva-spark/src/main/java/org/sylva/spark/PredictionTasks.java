@@ -24,9 +24,9 @@ import scala.Tuple2;
 
 /**
  * What runs in the tasks of {@link SylvaHdbscanModel#predict}: a task reads its partition's rows in chunks of
- * {@link #CHUNK} rows, refuses a bad row by its position in the dataset, and assigns each chunk with the
- * library's {@link HdbscanModel#approximatePredict} on its slots' cores ({@code spark.task.cpus}), checking Spark's
- * kill flag between chunks of the library's work. Every point's answer is its own (the fitted points only are its
+ * {@link #CHUNK} rows, refuses a bad row by its partition and position there ({@link RowPlaces}), and assigns
+ * each chunk with the library's {@link HdbscanModel#approximatePredict} on its slots' cores
+ * ({@code spark.task.cpus}), checking Spark's kill flag between chunks of the library's work. Every point's answer is its own (the fitted points only are its
  * neighbours), so the answers do not depend on the partitioning, the chunks or the thread count. The model travels
  * as the bytes of its model file in a broadcast, read once per executor JVM and kept for the prediction's other
  * tasks (one model at a time, softly: a later prediction's model replaces it, and an executor short of memory
@@ -34,7 +34,7 @@ import scala.Tuple2;
  *
  * <pre>{@code
  * Broadcast<byte[]> b = sc.broadcast(model.toBytes());
- * JavaRDD<Row> out = rdd.zipWithIndex().mapPartitions(it -> PredictionTasks.predict(it, column, b));
+ * JavaRDD<Row> out = rdd.mapPartitionsWithIndex((p, it) -> PredictionTasks.predict(p, it, column, b), true);
  * }</pre>
  */
 final class PredictionTasks {
@@ -50,11 +50,13 @@ final class PredictionTasks {
     }
 
     /**
-     * The partition's rows (with their positions in the dataset), each with the label, probability and outlier
-     * score of its prediction appended.
+     * The rows of partition {@code partition}, each with the label, probability and outlier score of its prediction
+     * appended.
      */
-    static Iterator<Row> predict(Iterator<Tuple2<Row, Long>> rows, FeatureColumn column, Broadcast<byte[]> model) {
-        if (!rows.hasNext()) return Collections.emptyIterator();
+    static Iterator<Row> predict(int partition, Iterator<Row> partitionRows, FeatureColumn column,
+                                 Broadcast<byte[]> model) {
+        if (!partitionRows.hasNext()) return Collections.emptyIterator();
+        Iterator<Tuple2<Row, String>> rows = RowPlaces.map(partition, partitionRows, Tuple2::new);
         HdbscanModel m = model(model);
         TaskContext tc = TaskContext.get();
         Execution execution = new Execution(tc == null ? 1 : Math.max(1, tc.cpus()), ProgressListener.NONE,
@@ -78,13 +80,13 @@ final class PredictionTasks {
     }
 
     /** The next chunk of at most {@link #CHUNK} rows of {@code rows}, predicted; {@code rows} has a next row. */
-    private static Iterator<Row> nextChunk(Iterator<Tuple2<Row, Long>> rows, FeatureColumn column, HdbscanModel m,
+    private static Iterator<Row> nextChunk(Iterator<Tuple2<Row, String>> rows, FeatureColumn column, HdbscanModel m,
                                           Execution execution) {
         int d = m.inputDimensions();
         List<Row> in = new ArrayList<>();
         List<double[]> points = new ArrayList<>();
         for (int i = 0; i < CHUNK && rows.hasNext(); i++) {
-            Tuple2<Row, Long> t = rows.next();
+            Tuple2<Row, String> t = rows.next();
             points.add(read(column, t._1(), t._2(), d));
             in.add(t._1());
         }
@@ -102,18 +104,19 @@ final class PredictionTasks {
     }
 
     /**
-     * The coordinates of the row at dataset position {@code position}, refused with its position when it is not
-     * a point the model can assign: a null, a non-finite or too large coordinate, another number of coordinates.
+     * The coordinates of the row named {@code where} ({@code "row 17 of partition 3"}), refused with that name when
+     * it is not a point the model can assign: a null, a non-finite or too large coordinate, another number of
+     * coordinates.
      */
-    static double[] read(FeatureColumn column, Row row, long position, int d) {
-        double[] x = column.read(row, position);
+    static double[] read(FeatureColumn column, Row row, String where, int d) {
+        double[] x = column.read(row, where);
         if (x.length != d) {
-            throw new InvalidInputException("row " + position + ": column '" + column.name() + "' has " + x.length
+            throw new InvalidInputException(where + ": column '" + column.name() + "' has " + x.length
                     + (x.length == 1 ? " value" : " values") + "; the model was fitted on points of " + d);
         }
         for (int j = 0; j < d; j++) {
             if (Math.abs(x[j]) > Hdbscan.MAX_ABS_COORDINATE) {
-                throw new InvalidInputException("row " + position + ": column '" + column.name() + "' holds " + x[j]
+                throw new InvalidInputException(where + ": column '" + column.name() + "' holds " + x[j]
                         + " at index " + j + ", beyond +-1e150: its squared distances would overflow");
             }
         }

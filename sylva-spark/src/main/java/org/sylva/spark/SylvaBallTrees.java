@@ -101,11 +101,13 @@ public final class SylvaBallTrees extends Transformer implements DefaultParamsWr
         int col = FeatureColumn.fieldIndex(dataset.schema(), getOrDefault(pointsCol));
         String name = getOrDefault(pointsCol);
         int level = (Integer) getOrDefault(partitionLevel);
-        JavaRDD<Row> rows = dataset.toDF().javaRDD().zipWithIndex().map(t -> build(t._1(), t._2(), col, name, level));
+        // rows named by partition and position (RowPlaces): no zipWithIndex job before the transform returns
+        JavaRDD<Row> rows = dataset.toDF().javaRDD().mapPartitionsWithIndex(
+                (p, it) -> RowPlaces.map(p, it, (row, where) -> build(row, where, col, name, level)), true);
         return dataset.sparkSession().createDataFrame(rows, out);
     }
 
-    private static Row build(Row row, long position, int col, String name, int level) {
+    private static Row build(Row row, String where, int col, String name, int level) {
         TaskContext tc = TaskContext.get();
         BallTreeBuilder builder = new BallTreeBuilder()
                 .threads(tc == null ? 1 : Math.max(1, tc.cpus()))
@@ -114,41 +116,41 @@ public final class SylvaBallTrees extends Transformer implements DefaultParamsWr
         Object[] values = new Object[row.length() + extra];
         for (int j = 0; j < row.length(); j++) values[j] = row.get(j);
         try {
-            PointSet points = cloud(row, position, col, name);
+            PointSet points = cloud(row, where, col, name);
             BallTree tree = builder.build(points);
             values[row.length()] = tree.indices();
             values[row.length() + 1] = tree.mask();
             if (level >= 0) values[row.length() + 2] = builder.partition(points, level);
         } catch (InvalidInputException e) {
-            if (e.getMessage().startsWith("row " + position + ":")) throw e;
-            throw new InvalidInputException("row " + position + ": column '" + name + "': " + e.getMessage());
+            if (e.getMessage().startsWith(where + ":")) throw e;
+            throw new InvalidInputException(where + ": column '" + name + "': " + e.getMessage());
         }
         return RowFactory.create(values);
     }
 
     /** The cloud of {@code row} as float32 points. */
-    static PointSet cloud(Row row, long position, int col, String name) {
-        if (row.isNullAt(col)) throw new InvalidInputException("row " + position + ": column '" + name + "' is null");
+    static PointSet cloud(Row row, String where, int col, String name) {
+        if (row.isNullAt(col)) throw new InvalidInputException(where + ": column '" + name + "' is null");
         List<Object> pts = row.getList(col);
         if (pts.isEmpty()) return PointSet.of(0, 1, new float[0]);
         int d = -1;
         float[] coords = null;
         for (int i = 0; i < pts.size(); i++) {
             Object p = pts.get(i);
-            if (p == null) throw new InvalidInputException("row " + position + ": point " + i + " of '" + name + "' is null");
-            double[] x = p instanceof Vector v ? v.toArray() : numbers(p, position, i, name);
+            if (p == null) throw new InvalidInputException(where + ": point " + i + " of '" + name + "' is null");
+            double[] x = p instanceof Vector v ? v.toArray() : numbers(p, where, i, name);
             if (d < 0) {
                 d = x.length;
-                if (d == 0) throw new InvalidInputException("row " + position + ": point 0 of '" + name + "' is empty");
+                if (d == 0) throw new InvalidInputException(where + ": point 0 of '" + name + "' is empty");
                 coords = new float[Math.multiplyExact(pts.size(), d)];
             } else if (x.length != d) {
-                throw new InvalidInputException("row " + position + ": point " + i + " of '" + name + "' has " + x.length
+                throw new InvalidInputException(where + ": point " + i + " of '" + name + "' has " + x.length
                         + " coordinates, point 0 has " + d);
             }
             for (int j = 0; j < d; j++) {
                 float f = (float) x[j];
                 if (Float.isInfinite(f) && Double.isFinite(x[j])) {
-                    throw new InvalidInputException("row " + position + ": point " + i + ", coordinate " + j + " of '" + name
+                    throw new InvalidInputException(where + ": point " + i + ", coordinate " + j + " of '" + name
                             + "' is " + x[j] + ", beyond float32's range (+-" + Float.MAX_VALUE + "), in which the ball "
                             + "tree works");
                 }
@@ -158,14 +160,14 @@ public final class SylvaBallTrees extends Transformer implements DefaultParamsWr
         return PointSet.of(pts.size(), d, coords);
     }
 
-    private static double[] numbers(Object p, long position, int i, String name) {
+    private static double[] numbers(Object p, String where, int i, String name) {
         List<?> values = p instanceof scala.collection.Seq<?> s ? scala.jdk.javaapi.CollectionConverters.asJava(s)
                 : (List<?>) p;
         double[] x = new double[values.size()];
         for (int j = 0; j < x.length; j++) {
             Object v = values.get(j);
             if (v == null) {
-                throw new InvalidInputException("row " + position + ": point " + i + " of '" + name + "' has a null");
+                throw new InvalidInputException(where + ": point " + i + " of '" + name + "' has a null");
             }
             x[j] = ((Number) v).doubleValue();
         }

@@ -206,7 +206,11 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         String col = getOrDefault(p.featuresCol);
         FeatureColumn fc = FeatureColumn.of(dataset.schema(), col);
         int n = result.size();
-        long rows = dataset.count();
+        // one job counts each partition's rows (count() and zipWithIndex would run two): the total is checked
+        // here, and each task numbers its rows from its partition's start
+        JavaRDD<Row> in = dataset.toDF().javaRDD();
+        long[] starts = RowPlaces.starts(in);
+        long rows = starts[starts.length - 1];
         if (rows != n) {
             throw new InvalidInputException("transform takes the fitted dataset: it has " + rows
                     + " rows, the model was fitted on " + n + " (predict assigns new points)");
@@ -217,22 +221,44 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         Broadcast<double[]> probB = sc.broadcast(result.probabilities());
         Broadcast<double[]> scoreB = sc.broadcast(result.outlierScores());
         int dims = d;
-        JavaRDD<Row> joined = dataset.toDF().javaRDD().zipWithIndex().map(t -> {
-            Row row = t._1();
-            int i = Math.toIntExact(t._2());
-            double[] x = fc.read(row, i);
-            double[] fitted = pointsB.value();
-            boolean same = x.length == dims;
-            for (int j = 0; same && j < dims; j++) same = Double.compare(x[j], fitted[i * dims + j]) == 0;
-            if (!same) {
-                throw new InvalidInputException("row " + i + ": column '" + fc.name()
-                        + "' differs from the fitted point; transform takes the fitted dataset in its order "
-                        + "(predict assigns new points)");
-            }
-            return FeatureColumn.withFitOutputs(row, labelsB.value(), probB.value(), scoreB.value(), i);
-        });
+        JavaRDD<Row> joined = in.mapPartitionsWithIndex((p, it) -> withFitOutputs(it, starts[p], fc, dims, pointsB,
+                labelsB, probB, scoreB), true);
         // the broadcasts stay until the caller's plan no longer needs them; Spark's cleaner frees them
         return dataset.sparkSession().createDataFrame(joined, out);
+    }
+
+    /**
+     * A partition's rows, whose first is the fitted dataset's row {@code first}, each checked against its fitted
+     * point and joined to its outputs (static: a task must not capture the model, which does not serialize).
+     */
+    private static java.util.Iterator<Row> withFitOutputs(java.util.Iterator<Row> rows, long first, FeatureColumn fc,
+                                                          int dims, Broadcast<double[]> pointsB,
+                                                          Broadcast<int[]> labelsB, Broadcast<double[]> probB,
+                                                          Broadcast<double[]> scoreB) {
+        return new java.util.Iterator<>() {
+            private long next = first;   // the dataset position of the partition's next row
+
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public Row next() {
+                Row row = rows.next();
+                int i = Math.toIntExact(next++);
+                double[] x = fc.read(row, i);
+                double[] fitted = pointsB.value();
+                boolean same = x.length == dims;
+                for (int j = 0; same && j < dims; j++) same = Double.compare(x[j], fitted[i * dims + j]) == 0;
+                if (!same) {
+                    throw new InvalidInputException("row " + i + ": column '" + fc.name()
+                            + "' differs from the fitted point; transform takes the fitted dataset in its order "
+                            + "(predict assigns new points)");
+                }
+                return FeatureColumn.withFitOutputs(row, labelsB.value(), probB.value(), scoreB.value(), i);
+            }
+        };
     }
 
     /**
@@ -242,8 +268,10 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
      * {@code approximate_predict_scores}, bitwise {@link HdbscanModel#approximatePredict} of the same points on
      * one machine, whatever the partitioning (each point's answer depends on the fitted points only). The
      * model's file bytes are broadcast once and read once per executor; each task assigns its rows in chunks on
-     * its slots' cores. Lazy, as {@code transform}: a bad row (null, non-finite, another number of coordinates)
-     * fails the action that runs it, with an {@code InvalidInputException} naming the row's position.
+     * its slots' cores. Lazy: no job runs until the result is consumed, and a bad row (null, non-finite, another
+     * number of coordinates) fails the action that runs it, with an {@code InvalidInputException} naming the row by
+     * its partition and its position there ({@code row 17 of partition 3}: the 18th row of partition 3 of
+     * {@code dataset.rdd()}), which needs no job to count the partitions.
      *
      * <pre>{@code
      * Dataset<Row> later = model.predict(spark.read().parquet("clips-day2.parquet"));
@@ -255,8 +283,8 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         FeatureColumn fc = FeatureColumn.of(dataset.schema(), getOrDefault(p.featuresCol));
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
         Broadcast<byte[]> modelB = sc.broadcast(predictionModel().toBytes());
-        JavaRDD<Row> predicted = dataset.toDF().javaRDD().zipWithIndex()
-                .mapPartitions(rows -> PredictionTasks.predict(rows, fc, modelB));
+        JavaRDD<Row> predicted = dataset.toDF().javaRDD()
+                .mapPartitionsWithIndex((p, rows) -> PredictionTasks.predict(p, rows, fc, modelB), true);
         // the broadcast stays until the caller's plan no longer needs it; Spark's cleaner frees it
         return dataset.sparkSession().createDataFrame(predicted, out);
     }

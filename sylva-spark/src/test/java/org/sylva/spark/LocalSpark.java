@@ -39,4 +39,46 @@ final class LocalSpark {
     static Dataset<Row> points(double[] coords, int n, int d, int partitions) {
         return DatasetOf.points(get(), coords, n, d, partitions);
     }
+
+    /**
+     * How a refusal names the row of {@code df} whose column {@code idCol} equals {@code id} ("row 1 of
+     * partition 3"): its partition of {@code df}'s rows and its position there, found here by walking them.
+     */
+    static String placeOf(Dataset<Row> df, String idCol, Object id) {
+        int col = df.schema().fieldIndex(idCol);
+        List<String> found = df.javaRDD().mapPartitionsWithIndex((p, it) -> {
+            List<String> hits = new java.util.ArrayList<>();
+            for (long i = 0; it.hasNext(); i++) {
+                if (java.util.Objects.equals(it.next().get(col), id)) hits.add("row " + i + " of partition " + p);
+            }
+            return hits.iterator();
+        }, true).collect();
+        if (found.size() != 1) throw new IllegalArgumentException(found.size() + " rows with " + idCol + " = " + id);
+        return found.get(0);
+    }
+
+    /** The number of Spark jobs that start while {@code action} runs. */
+    static int jobsDuring(Runnable action) {
+        org.apache.spark.SparkContext sc = get().sparkContext();
+        java.util.concurrent.atomic.AtomicInteger jobs = new java.util.concurrent.atomic.AtomicInteger();
+        org.apache.spark.scheduler.SparkListener l = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart s) {
+                jobs.incrementAndGet();
+            }
+        };
+        try {
+            sc.listenerBus().waitUntilEmpty();
+            sc.addSparkListener(l);
+            try {
+                action.run();
+                sc.listenerBus().waitUntilEmpty();
+            } finally {
+                sc.removeSparkListener(l);
+            }
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("Spark's listener bus did not drain", e);
+        }
+        return jobs.get();
+    }
 }

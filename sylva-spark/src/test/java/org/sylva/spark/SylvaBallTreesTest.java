@@ -130,14 +130,17 @@ class SylvaBallTreesTest {
         rows.add(RowFactory.create(0, LocalSpark.seq(List.of(LocalSpark.seq(List.of(1f, 2f)), LocalSpark.seq(List.of(3f, 4f))))));
         rows.add(RowFactory.create(1, LocalSpark.seq(List.of(LocalSpark.seq(List.of(1f, 2f)), LocalSpark.seq(List.of(3f))))));
         Dataset<Row> df = LocalSpark.get().createDataFrame(rows, SCHEMA);
+        assertEquals(0, LocalSpark.jobsDuring(() -> new SylvaBallTrees().transform(df)), "nothing runs until consumed");
         Exception e = assertThrows(Exception.class, () -> new SylvaBallTrees().transform(df).collectAsList());
         String all = SylvaHdbscanTest.rootMessage(e);
-        assertTrue(all.contains("row 1: point 1 of 'points' has 1 coordinates, point 0 has 2"), all);
+        assertTrue(all.contains(LocalSpark.placeOf(df, "cloud", 1) + ": point 1 of 'points' has 1 coordinates, "
+                + "point 0 has 2"), all);
         List<Row> nan = List.of(RowFactory.create(0, LocalSpark.seq(List.of(LocalSpark.seq(List.of(1f, Float.NaN)),
                 LocalSpark.seq(List.of(3f, 4f))))));
         Exception e2 = assertThrows(Exception.class,
                 () -> new SylvaBallTrees().transform(LocalSpark.get().createDataFrame(nan, SCHEMA)).collectAsList());
-        assertTrue(SylvaHdbscanTest.rootMessage(e2).contains("row 0: column 'points'"), SylvaHdbscanTest.rootMessage(e2));
+        assertTrue(SylvaHdbscanTest.rootMessage(e2).contains("row 0 of partition 0: column 'points'"),
+                SylvaHdbscanTest.rootMessage(e2));
     }
 
     @Test
@@ -149,6 +152,7 @@ class SylvaBallTreesTest {
         Exception e = assertThrows(Exception.class,
                 () -> new SylvaBallTrees().transform(LocalSpark.get().createDataFrame(rows, doubles)).collectAsList());
         String all = SylvaHdbscanTest.rootMessage(e);
-        assertTrue(all.contains("row 0: point 0, coordinate 0 of 'points' is 1.0E300, beyond float32's range"), all);
+        assertTrue(all.contains("row 0 of partition 0: point 0, coordinate 0 of 'points' is 1.0E300, beyond float32's "
+                + "range"), all);
     }
 }

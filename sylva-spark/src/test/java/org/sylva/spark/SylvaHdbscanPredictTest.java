@@ -172,10 +172,34 @@ class SylvaHdbscanPredictTest {
             double[] x = i == 5 ? new double[] {1.0, 2.0, 3.0} : new double[] {BLOBS.values()[2 * i], BLOBS.values()[2 * i + 1]};
             rows.add(RowFactory.create(i, x));
         }
-        Dataset<Row> df = LocalSpark.get().createDataFrame(rows, SCHEMA);
+        Dataset<Row> df = LocalSpark.get().createDataFrame(LocalSpark.context().parallelize(rows, 2), SCHEMA);
         Exception e = assertThrows(Exception.class, () -> fitted().predict(df).collectAsList());
         String all = SylvaHdbscanTest.rootMessage(e);
-        assertTrue(all.contains("row 5: column 'features' has 3 values; the model was fitted on points of 2"), all);
+        String place = LocalSpark.placeOf(df, "id", 5);
+        assertTrue(place.endsWith("of partition 1"), place + ": the bad row is not in the first partition");
+        assertTrue(all.contains(place + ": column 'features' has 3 values; the model was fitted on points of 2"), all);
+    }
+
+    /**
+     * predict, and transform in either mode, run no job to number the rows (zipWithIndex would, before returning):
+     * predict none until consumed, the fitted transform one, which counts the rows to check them.
+     */
+    @Test
+    void predictRunsNoJobUntilConsumedAndTheFittedTransformOne() {
+        SylvaHdbscanModel model = fitted();
+        Dataset<Row> fittedRows = LocalSpark.points(BLOBS.values(), BLOBS.rows(), BLOBS.cols(), 3);
+        Dataset<Row> newRows = LocalSpark.points(newPoints(300, 21), 300, BLOBS.cols(), 3);
+        model.predictionModel();   // made on first use, with a job of its own
+        assertEquals(0, LocalSpark.jobsDuring(() -> model.predict(newRows)));
+        assertEquals(0, LocalSpark.jobsDuring(() -> model.copy(new org.apache.spark.ml.param.ParamMap())
+                .setTransformMode("predict").transform(newRows)));
+        assertEquals(1, LocalSpark.jobsDuring(() -> model.transform(fittedRows)));
+        List<Row> joined = model.transform(fittedRows).collectAsList();
+        HdbscanResult r = model.result();
+        for (int i = 0; i < joined.size(); i++) {
+            assertEquals(r.labels()[i], joined.get(i).getInt(2), "row " + i);
+            assertEquals(r.outlierScores()[i], joined.get(i).getDouble(4), "row " + i);
+        }
     }
 
     @Test
@@ -191,10 +215,10 @@ class SylvaHdbscanPredictTest {
         };
         for (Object[] c : cases) {
             InvalidInputException e = assertThrows(InvalidInputException.class,
-                    () -> PredictionTasks.read(column, RowFactory.create(17, c[0]), 17, 2));
+                    () -> PredictionTasks.read(column, RowFactory.create(17, c[0]), "row 17", 2));
             assertTrue(e.getMessage().startsWith((String) c[1]), e.getMessage());
         }
-        assertEquals(2, PredictionTasks.read(column, RowFactory.create(17, LocalSpark.seq(List.of(1e150, -3.0))), 17, 2).length);
+        assertEquals(2, PredictionTasks.read(column, RowFactory.create(17, LocalSpark.seq(List.of(1e150, -3.0))), "row 17", 2).length);
     }
 
     @Test

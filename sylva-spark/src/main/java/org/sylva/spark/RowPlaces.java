@@ -1,0 +1,63 @@
+package org.sylva.spark;
+
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.BiFunction;
+
+import org.apache.spark.api.java.JavaRDD;
+
+/**
+ * How the tasks name a row without a job of their own: by its partition and its position there ("row 17 of
+ * partition 3"), which a task knows as it reads, rather than by its place in the whole dataset, which
+ * {@code zipWithIndex} learns by computing every partition once more before the transform returns. The row so
+ * named is the 18th of partition 3 of the dataset's rows ({@code df.rdd()}, as {@code mapPartitionsWithIndex}
+ * numbers the partitions).
+ *
+ * <pre>{@code
+ * JavaRDD<Row> out = rdd.mapPartitionsWithIndex((p, it) -> RowPlaces.map(p, it, (row, where) -> f(row, where)), true);
+ * }</pre>
+ */
+final class RowPlaces {
+    private RowPlaces() {
+    }
+
+    /** "row {@code position} of partition {@code partition}", as a refusal names a row. */
+    static String describe(int partition, long position) {
+        return "row " + position + " of partition " + partition;
+    }
+
+    /** {@code rows} of partition {@code partition}, each mapped by {@code f} with its name, one at a time. */
+    static <T, R> Iterator<R> map(int partition, Iterator<T> rows, BiFunction<T, String, R> f) {
+        return new Iterator<>() {
+            private long position;
+
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public R next() {
+                return f.apply(rows.next(), describe(partition, position++));
+            }
+        };
+    }
+
+    /**
+     * The dataset position of each partition's first row, and the row count last (length: partitions + 1), from
+     * one job that counts each partition's rows.
+     */
+    static long[] starts(JavaRDD<?> rdd) {
+        List<Long> sizes = rdd.mapPartitions(it -> {
+            long c = 0;
+            while (it.hasNext()) {
+                it.next();
+                c++;
+            }
+            return List.of(c).iterator();
+        }).collect();
+        long[] starts = new long[sizes.size() + 1];
+        for (int p = 0; p < sizes.size(); p++) starts[p + 1] = starts[p] + sizes.get(p);
+        return starts;
+    }
+}
