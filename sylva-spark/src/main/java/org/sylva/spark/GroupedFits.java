@@ -66,20 +66,8 @@ final class GroupedFits {
 
     /** Partition {@code p}'s rows with their key and place, one at a time as the shuffle pulls them (streamed). */
     private static Iterator<Tuple2<Object, Tuple2<Long, Row>>> tagged(int p, Iterator<Row> rows, int keyIndex) {
-        return new Iterator<>() {
-            private long position;
-
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
-            }
-
-            @Override
-            public Tuple2<Object, Tuple2<Long, Row>> next() {
-                Row r = rows.next();
-                return new Tuple2<>(GroupKey.of(r.get(keyIndex)), new Tuple2<>(place(p, position++), r));
-            }
-        };
+        return RowPlaces.numbered(rows, 0, (r, position) -> new Tuple2<>(GroupKey.of(r.get(keyIndex)),
+                new Tuple2<>(place(p, position), r)));
     }
 
     /**

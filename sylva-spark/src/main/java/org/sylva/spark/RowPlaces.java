@@ -28,8 +28,19 @@ final class RowPlaces {
 
     /** {@code rows} of partition {@code partition}, each mapped by {@code f} with its name, one at a time. */
     static <T, R> Iterator<R> map(int partition, Iterator<T> rows, BiFunction<T, String, R> f) {
+        return numbered(rows, 0, (row, position) -> f.apply(row, describe(partition, position)));
+    }
+
+    /** A function of a row and its position. */
+    @FunctionalInterface
+    interface Positioned<T, R> {
+        R apply(T row, long position);
+    }
+
+    /** {@code rows}, each mapped by {@code f} with its position, counted from {@code first}, one at a time. */
+    static <T, R> Iterator<R> numbered(Iterator<T> rows, long first, Positioned<T, R> f) {
         return new Iterator<>() {
-            private long position;
+            private long position = first;
 
             @Override
             public boolean hasNext() {
@@ -38,7 +49,7 @@ final class RowPlaces {
 
             @Override
             public R next() {
-                return f.apply(rows.next(), describe(partition, position++));
+                return f.apply(rows.next(), position++);
             }
         };
     }

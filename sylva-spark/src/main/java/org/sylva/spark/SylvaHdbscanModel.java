@@ -235,30 +235,19 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
                                                           int dims, Broadcast<double[]> pointsB,
                                                           Broadcast<int[]> labelsB, Broadcast<double[]> probB,
                                                           Broadcast<double[]> scoreB) {
-        return new java.util.Iterator<>() {
-            private long next = first;   // the dataset position of the partition's next row
-
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
+        return RowPlaces.numbered(rows, first, (row, position) -> {
+            int i = Math.toIntExact(position);
+            double[] x = fc.read(row, i);
+            double[] fitted = pointsB.value();
+            boolean same = x.length == dims;
+            for (int j = 0; same && j < dims; j++) same = Double.compare(x[j], fitted[i * dims + j]) == 0;
+            if (!same) {
+                throw new InvalidInputException("row " + i + ": column '" + fc.name()
+                        + "' differs from the fitted point; transform takes the fitted dataset in its order "
+                        + "(predict assigns new points)");
             }
-
-            @Override
-            public Row next() {
-                Row row = rows.next();
-                int i = Math.toIntExact(next++);
-                double[] x = fc.read(row, i);
-                double[] fitted = pointsB.value();
-                boolean same = x.length == dims;
-                for (int j = 0; same && j < dims; j++) same = Double.compare(x[j], fitted[i * dims + j]) == 0;
-                if (!same) {
-                    throw new InvalidInputException("row " + i + ": column '" + fc.name()
-                            + "' differs from the fitted point; transform takes the fitted dataset in its order "
-                            + "(predict assigns new points)");
-                }
-                return FeatureColumn.withFitOutputs(row, labelsB.value(), probB.value(), scoreB.value(), i);
-            }
-        };
+            return FeatureColumn.withFitOutputs(row, labelsB.value(), probB.value(), scoreB.value(), i);
+        });
     }
 
     /**
