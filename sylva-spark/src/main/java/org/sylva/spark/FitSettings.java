@@ -35,4 +35,9 @@ record FitSettings(int minClusterSize, int minSamples, double clusterSelectionEp
     boolean tooFew(int n) {
         return n < 2 || n < (minSamples > 0 ? minSamples : minClusterSize);
     }
+
+    /** The param that sets the fit's {@code min_samples}, as {@link SylvaHdbscan#inParamTerms} names it. */
+    String minSamplesParam() {
+        return minSamples > 0 ? "param minSamples" : "param minClusterSize: minSamples, unset, defaults to it";
+    }
 }

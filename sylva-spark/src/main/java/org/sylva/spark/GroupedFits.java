@@ -154,9 +154,14 @@ final class GroupedFits {
             CancellationToken token = tc == null ? CancellationToken.NEVER : CancellationToken.polling(tc::isInterrupted);
             result = settings.builder(threads).build().fit(coords, n, coords.length / n, ProgressListener.NONE, token);
         } catch (InvalidInputException e) {
+            String why = e.getMessage();
+            if (settings.tooFew(rows.size())) {
+                // in the params' terms, as the estimator's own fit says it, and with the way out
+                if (e.parameter().filter("min_samples"::equals).isPresent()) why += " (" + settings.minSamplesParam() + ")";
+                why += "; smallGroups \"noise\" makes such a group noise";
+            }
             throw new InvalidInputException("group " + GroupKey.describe(key) + " (" + rows.size()
-                    + (rows.size() == 1 ? " row): " : " rows): ")
-                    + e.getMessage());
+                    + (rows.size() == 1 ? " row): " : " rows): ") + why);
         }
         return withOutputs(rows, result.labels(), result.probabilities(), result.outlierScores());
     }

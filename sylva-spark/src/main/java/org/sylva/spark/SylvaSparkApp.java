@@ -349,8 +349,12 @@ public final class SylvaSparkApp {
             "numSlices", new String[] {"--slices", "an integer >= 1 (0: the input's partitions)"},
             "partitionLevel", new String[] {"--partition-level", "an integer >= 0 (-1: the tree)"});
 
-    /** A refusal's "(param NAME" (SylvaHdbscan.inParamTerms) in the words of the options that set the params. */
+    /**
+     * A refusal's "(param NAME" (SylvaHdbscan.inParamTerms) and a grouped fit's {@code smallGroups "noise"} in the
+     * words of the options that set them.
+     */
     static String asOptions(String message) {
+        message = String.valueOf(message).replace("smallGroups \"noise\"", "--small-groups noise");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(param (\\w+)(: (\\w+), unset,)?")
                 .matcher(String.valueOf(message));
         if (!m.find() || !PARAMETER_OPTIONS.containsKey(m.group(1))) return message;

@@ -67,7 +67,9 @@ class GroupedFitsTest {
         Exception e = assertThrows(Exception.class,
                 () -> new SylvaHdbscan().setMinClusterSize(5).fitGroups(df, "channel").collectAsList());
         String all = SylvaHdbscanTest.rootMessage(e);
-        assertTrue(all.contains("group 'tiny' (3 rows)"), all);
+        assertTrue(all.contains("group 'tiny' (3 rows): min_samples (5) must be at most the number of samples in X (3) "
+                + "(param minClusterSize: minSamples, unset, defaults to it); smallGroups \"noise\" makes such a group "
+                + "noise"), all);
     }
 
     /** With "noise", a group too small to fit is noise (unscored); the others are their own fits; bad rows still fail. */

@@ -185,7 +185,8 @@ class SylvaSparkAppTest {
         Path o = dir.resolve("grouped"), m = dir.resolve("m.model");
         // one group per row: the write's job fails in the fits, after Spark made the output directory
         assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", o.toString(), "--group-by", "id"));
-        assertTrue(err.toString().contains("at least two points"), err.toString());
+        assertTrue(err.toString().contains("at least two points; --small-groups noise makes such a group noise"),
+                err.toString());
         assertFalse(Files.exists(o), "the failed output is removed");
         err.reset();
         // an output the file system refuses (its parent is a file): exit 2, and the model saved before it is removed
