@@ -2,9 +2,12 @@ package org.sylva.spark;
 
 import java.util.Iterator;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.BiFunction;
 
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.sylva.progress.CancellationToken;
 
 /**
  * How the tasks name a row without a job of their own: by its partition and its position there ("row 17 of
@@ -56,17 +59,20 @@ final class RowPlaces {
 
     /**
      * The dataset position of each partition's first row, and the row count last (length: partitions + 1), from
-     * one job that counts each partition's rows.
+     * one job that counts each partition's rows, described as {@code description} and tagged as Sylva's jobs are
+     * ({@link SparkJobs}).
      */
-    static long[] starts(JavaRDD<?> rdd) {
-        List<Long> sizes = rdd.mapPartitions(it -> {
+    static long[] starts(JavaRDD<?> rdd, String description) {
+        SparkJobs jobs = new SparkJobs(JavaSparkContext.fromSparkContext(rdd.context()),
+                SparkHdbscanEngine.JOB_TAG + "-" + UUID.randomUUID(), CancellationToken.NEVER);
+        List<Long> sizes = jobs.collect(rdd.mapPartitions(it -> {
             long c = 0;
             while (it.hasNext()) {
                 it.next();
                 c++;
             }
             return List.of(c).iterator();
-        }).collect();
+        }), description);
         long[] starts = new long[sizes.size() + 1];
         for (int p = 0; p < sizes.size(); p++) starts[p + 1] = starts[p] + sizes.get(p);
         return starts;

@@ -209,7 +209,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         // one job counts each partition's rows (count() and zipWithIndex would run two): the total is checked
         // here, and each task numbers its rows from its partition's start
         JavaRDD<Row> in = dataset.toDF().javaRDD();
-        long[] starts = RowPlaces.starts(in);
+        long[] starts = RowPlaces.starts(in, "sylva hdbscan: transform counts the rows of the fitted dataset");
         long rows = starts[starts.length - 1];
         if (rows != n) {
             throw new InvalidInputException("transform takes the fitted dataset: it has " + rows

@@ -57,14 +57,15 @@ final class LocalSpark {
         return found.get(0);
     }
 
-    /** The number of Spark jobs that start while {@code action} runs. */
-    static int jobsDuring(Runnable action) {
+    /** The jobs that start while {@code action} runs, each as its description and its tags: "DESCRIPTION [TAGS]". */
+    static List<String> jobsDuring(Runnable action) {
         org.apache.spark.SparkContext sc = get().sparkContext();
-        java.util.concurrent.atomic.AtomicInteger jobs = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> jobs = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         org.apache.spark.scheduler.SparkListener l = new org.apache.spark.scheduler.SparkListener() {
             @Override
             public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart s) {
-                jobs.incrementAndGet();
+                jobs.add(s.properties().getProperty("spark.job.description", "") + " ["
+                        + s.properties().getProperty("spark.job.tags", "") + "]");
             }
         };
         try {
@@ -79,6 +80,6 @@ final class LocalSpark {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("Spark's listener bus did not drain", e);
         }
-        return jobs.get();
+        return List.copyOf(jobs);
     }
 }

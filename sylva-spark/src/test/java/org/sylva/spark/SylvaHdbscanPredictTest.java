@@ -190,10 +190,13 @@ class SylvaHdbscanPredictTest {
         Dataset<Row> fittedRows = LocalSpark.points(BLOBS.values(), BLOBS.rows(), BLOBS.cols(), 3);
         Dataset<Row> newRows = LocalSpark.points(newPoints(300, 21), 300, BLOBS.cols(), 3);
         model.predictionModel();   // made on first use, with a job of its own
-        assertEquals(0, LocalSpark.jobsDuring(() -> model.predict(newRows)));
-        assertEquals(0, LocalSpark.jobsDuring(() -> model.copy(new org.apache.spark.ml.param.ParamMap())
+        assertEquals(List.of(), LocalSpark.jobsDuring(() -> model.predict(newRows)));
+        assertEquals(List.of(), LocalSpark.jobsDuring(() -> model.copy(new org.apache.spark.ml.param.ParamMap())
                 .setTransformMode("predict").transform(newRows)));
-        assertEquals(1, LocalSpark.jobsDuring(() -> model.transform(fittedRows)));
+        List<String> counting = LocalSpark.jobsDuring(() -> model.transform(fittedRows));
+        assertEquals(1, counting.size(), counting.toString());
+        assertTrue(counting.get(0).startsWith("sylva hdbscan: transform counts the rows of the fitted dataset [")
+                && counting.get(0).contains(SparkHdbscanEngine.JOB_TAG), counting.get(0));
         List<Row> joined = model.transform(fittedRows).collectAsList();
         HdbscanResult r = model.result();
         for (int i = 0; i < joined.size(); i++) {
