@@ -131,7 +131,7 @@ final class GroupedFits {
 
     /**
      * The group's rows with its fit's outputs appended, in dataset order. A group too small for the fit (fewer than
-     * two rows, or fewer than the effective {@code minSamples}) is refused, or, with {@code smallAsNoise}, returned as
+     * two rows, or fewer than {@code minSamples}, {@code minClusterSize} when unset) is refused, or, with {@code smallAsNoise}, returned as
      * noise: label -1, probability 0 and outlier score NaN (no fit, so no score). Its rows are read all the same,
      * so a bad row is refused whatever its group's size.
      */
@@ -141,29 +141,46 @@ final class GroupedFits {
         for (Iterator<Tuple2<Long, Row>> it = members.iterator(); it.hasNext(); ) rows.add(it.next());
         // the shuffle delivers a group's rows in any order: the fit takes them in dataset order
         rows.sort((a, b) -> Long.compare(a._1(), b._1()));
-        List<double[]> points = new ArrayList<>(rows.size());
+        String group = "group " + GroupKey.describe(key) + " (" + rows.size() + (rows.size() == 1 ? " row): " : " rows): ");
+        int n = rows.size();
         double[] coords;
+        try {
+            coords = packed(rows, fc);
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(group + e.getMessage());
+        }
+        if (smallAsNoise && settings.tooFew(n)) return asNoise(rows);
         HdbscanResult result;
         try {
-            for (Tuple2<Long, Row> r : rows) points.add(fc.read(r._2(), describePlace(r._1())));
-            coords = FeatureColumn.pack(points, fc.name());
-            int n = rows.size();
-            if (smallAsNoise && settings.tooFew(n)) return asNoise(rows);
             org.apache.spark.TaskContext tc = org.apache.spark.TaskContext.get();
             int threads = tc == null ? 1 : Math.max(1, tc.cpus());
             CancellationToken token = tc == null ? CancellationToken.NEVER : CancellationToken.polling(tc::isInterrupted);
             result = settings.builder(threads).build().fit(coords, n, coords.length / n, ProgressListener.NONE, token);
         } catch (InvalidInputException e) {
             String why = e.getMessage();
-            if (settings.tooFew(rows.size())) {
+            if (settings.tooFew(n)) {
                 // in the params' terms, as the estimator's own fit says it, and with the way out
                 if (e.parameter().filter("min_samples"::equals).isPresent()) why += " (" + settings.minSamplesParam() + ")";
                 why += "; smallGroups \"noise\" makes such a group noise";
             }
-            throw new InvalidInputException("group " + GroupKey.describe(key) + " (" + rows.size()
-                    + (rows.size() == 1 ? " row): " : " rows): ") + why);
+            throw new InvalidInputException(group + why);
         }
         return withOutputs(rows, result.labels(), result.probabilities(), result.outlierScores());
+    }
+
+    /** The group's points, row-major, each row named by its place in a refusal (null, non-finite, ragged, empty). */
+    private static double[] packed(List<Tuple2<Long, Row>> rows, FeatureColumn fc) {
+        List<double[]> points = new ArrayList<>(rows.size());
+        for (Tuple2<Long, Row> r : rows) {
+            double[] x = fc.read(r._2(), describePlace(r._1()));
+            if (x.length == 0) throw new InvalidInputException(describePlace(r._1()) + ": column '" + fc.name() + "' is empty");
+            if (!points.isEmpty() && x.length != points.get(0).length) {
+                throw new InvalidInputException(describePlace(r._1()) + ": column '" + fc.name() + "' has " + x.length
+                        + " values, " + describePlace(rows.get(0)._1()) + " has " + points.get(0).length);
+            }
+            points.add(x);
+        }
+        return FeatureColumn.pack(points, fc.name());
     }
 
     private static List<Tuple2<Long, Row>> asNoise(List<Tuple2<Long, Row>> rows) {

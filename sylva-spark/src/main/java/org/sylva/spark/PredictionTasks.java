@@ -20,7 +20,6 @@ import org.sylva.hdbscan.predict.Prediction;
 import org.sylva.parallel.Execution;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
-import scala.Tuple2;
 
 /**
  * What runs in the tasks of {@link SylvaHdbscanModel#predict}: a task reads its partition's rows in chunks of
@@ -53,21 +52,24 @@ final class PredictionTasks {
      * The rows of partition {@code partition}, each with the label, probability and outlier score of its prediction
      * appended.
      */
-    static Iterator<Row> predict(int partition, Iterator<Row> partitionRows, FeatureColumn column,
-                                 Broadcast<byte[]> model) {
-        if (!partitionRows.hasNext()) return Collections.emptyIterator();
-        Iterator<Tuple2<Row, String>> rows = RowPlaces.map(partition, partitionRows, Tuple2::new);
+    static Iterator<Row> predict(int partition, Iterator<Row> rows, FeatureColumn column, Broadcast<byte[]> model) {
+        if (!rows.hasNext()) return Collections.emptyIterator();
         HdbscanModel m = model(model);
         TaskContext tc = TaskContext.get();
         Execution execution = new Execution(tc == null ? 1 : Math.max(1, tc.cpus()), ProgressListener.NONE,
                 tc == null ? CancellationToken.NEVER : CancellationToken.polling(tc::isInterrupted));
         return new Iterator<>() {
             private Iterator<Row> chunk = Collections.emptyIterator();
+            private long position;   // of the partition's next row to read
 
             @Override
             public boolean hasNext() {
                 // a chunk is never empty, so one refill is enough
-                if (!chunk.hasNext() && rows.hasNext()) chunk = nextChunk(rows, column, m, execution);
+                if (!chunk.hasNext() && rows.hasNext()) {
+                    List<Row> in = new ArrayList<>();
+                    chunk = nextChunk(rows, in, partition, position, column, m, execution);
+                    position += in.size();
+                }
                 return chunk.hasNext();
             }
 
@@ -79,16 +81,18 @@ final class PredictionTasks {
         };
     }
 
-    /** The next chunk of at most {@link #CHUNK} rows of {@code rows}, predicted; {@code rows} has a next row. */
-    private static Iterator<Row> nextChunk(Iterator<Tuple2<Row, String>> rows, FeatureColumn column, HdbscanModel m,
-                                          Execution execution) {
+    /**
+     * The next chunk of at most {@link #CHUNK} rows of {@code rows} (read into {@code in}; the first at position
+     * {@code first} of partition {@code partition}), predicted; {@code rows} has a next row.
+     */
+    private static Iterator<Row> nextChunk(Iterator<Row> rows, List<Row> in, int partition, long first,
+                                          FeatureColumn column, HdbscanModel m, Execution execution) {
         int d = m.inputDimensions();
-        List<Row> in = new ArrayList<>();
         List<double[]> points = new ArrayList<>();
         for (int i = 0; i < CHUNK && rows.hasNext(); i++) {
-            Tuple2<Row, String> t = rows.next();
-            points.add(read(column, t._1(), t._2(), d));
-            in.add(t._1());
+            Row row = rows.next();
+            points.add(read(column, row, partition, first + i, d));
+            in.add(row);
         }
         int n = in.size();
         double[] packed = new double[Math.multiplyExact(n, d)];
@@ -104,20 +108,26 @@ final class PredictionTasks {
     }
 
     /**
-     * The coordinates of the row named {@code where} ({@code "row 17 of partition 3"}), refused with that name when
-     * it is not a point the model can assign: a null, a non-finite or too large coordinate, another number of
-     * coordinates.
+     * The coordinates of row {@code position} of partition {@code partition}, refused with the row's name
+     * ({@link RowPlaces#describe}, made only then) when it is not a point the model can assign: a null, a
+     * non-finite or too large coordinate, another number of coordinates.
      */
-    static double[] read(FeatureColumn column, Row row, String where, int d) {
-        double[] x = column.read(row, where);
+    static double[] read(FeatureColumn column, Row row, int partition, long position, int d) {
+        double[] x;
+        try {
+            x = column.read(row, "");
+        } catch (InvalidInputException e) {   // its message names no row: ": column 'features' is null"
+            throw new InvalidInputException(RowPlaces.describe(partition, position) + e.getMessage());
+        }
         if (x.length != d) {
-            throw new InvalidInputException(where + ": column '" + column.name() + "' has " + x.length
-                    + (x.length == 1 ? " value" : " values") + "; the model was fitted on points of " + d);
+            throw new InvalidInputException(RowPlaces.describe(partition, position) + ": column '" + column.name()
+                    + "' has " + x.length + (x.length == 1 ? " value" : " values") + "; the model was fitted on points of "
+                    + d);
         }
         for (int j = 0; j < d; j++) {
             if (Math.abs(x[j]) > Hdbscan.MAX_ABS_COORDINATE) {
-                throw new InvalidInputException(where + ": column '" + column.name() + "' holds " + x[j]
-                        + " at index " + j + ", beyond +-1e150: its squared distances would overflow");
+                throw new InvalidInputException(RowPlaces.describe(partition, position) + ": column '" + column.name()
+                        + "' holds " + x[j] + " at index " + j + ", beyond +-1e150: its squared distances would overflow");
             }
         }
         return x;

@@ -3,7 +3,7 @@ package org.sylva.spark;
 import java.util.List;
 
 import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.ml.Transformer;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.VectorUDT;
@@ -15,6 +15,7 @@ import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.ArrayType;
@@ -101,10 +102,10 @@ public final class SylvaBallTrees extends Transformer implements DefaultParamsWr
         int col = FeatureColumn.fieldIndex(dataset.schema(), getOrDefault(pointsCol));
         String name = getOrDefault(pointsCol);
         int level = (Integer) getOrDefault(partitionLevel);
-        // rows named by partition and position (RowPlaces): no zipWithIndex job before the transform returns
-        JavaRDD<Row> rows = dataset.toDF().javaRDD().mapPartitionsWithIndex(
-                (p, it) -> RowPlaces.map(p, it, (row, where) -> build(row, where, col, name, level)), true);
-        return dataset.sparkSession().createDataFrame(rows, out);
+        // a step of the dataset's plan (its RDD taken here would run the input's shuffle stages under adaptive
+        // execution), rows named by partition and position (RowPlaces): nothing runs before the result is consumed
+        return dataset.toDF().mapPartitions((MapPartitionsFunction<Row, Row>) it -> RowPlaces.map(
+                TaskContext.getPartitionId(), it, (row, where) -> build(row, where, col, name, level)), Encoders.row(out));
     }
 
     private static Row build(Row row, String where, int col, String name, int level) {

@@ -160,7 +160,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
      * group's labels, probabilities and outlier scores equal a separate {@code Hdbscan.fit} of those rows.
      * Returns every row with the three output columns appended, in the dataset's order. Labels are
      * numbered within each group. A group too small for the parameters (fewer than two rows, or fewer
-     * than {@code minSamples}) fails the job with the group's key named; {@link #fitGroups(Dataset, String, String)}
+     * than {@code minSamples}, {@code minClusterSize} when unset) fails the job with the group's key named; {@link #fitGroups(Dataset, String, String)}
      * can make such groups noise instead. The result is lazy: the fits run
      * in the job that consumes it (its RDD is named {@code sylva hdbscan: one fit per 'KEY'} in the UI).
      */
@@ -251,8 +251,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
             if (!words[i].isEmpty()) name.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
         }
         if (!hasParam(name.toString())) return e;
-        String note = name.toString().equals("minSamples") && getMinSamples() == 0
-                ? "param minClusterSize: minSamples, unset, defaults to it" : "param " + name;
+        String note = name.toString().equals("minSamples") ? settings().minSamplesParam() : "param " + name;
         return InvalidInputException.forParameter(e.parameter().get(), e.getMessage() + " (" + note + ")");
     }
 

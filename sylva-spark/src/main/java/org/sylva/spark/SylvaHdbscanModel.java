@@ -5,22 +5,25 @@ import java.io.UncheckedIOException;
 import java.util.List;
 
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
-import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsReader$;
+import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsWriter$;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
 import org.sylva.data.InvalidInputException;
@@ -236,7 +239,11 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
                                                           Broadcast<int[]> labelsB, Broadcast<double[]> probB,
                                                           Broadcast<double[]> scoreB) {
         return RowPlaces.numbered(rows, first, (row, position) -> {
-            int i = Math.toIntExact(position);
+            if (position >= labelsB.value().length) {   // an input that gave more rows now than when counted
+                throw new InvalidInputException("row " + position + ": transform takes the fitted dataset, of "
+                        + labelsB.value().length + " rows; this one gives more rows than when it was counted");
+            }
+            int i = (int) position;
             double[] x = fc.read(row, i);
             double[] fitted = pointsB.value();
             boolean same = x.length == dims;
@@ -272,10 +279,10 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         FeatureColumn fc = FeatureColumn.of(dataset.schema(), getOrDefault(p.featuresCol));
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
         Broadcast<byte[]> modelB = sc.broadcast(predictionModel().toBytes());
-        JavaRDD<Row> predicted = dataset.toDF().javaRDD()
-                .mapPartitionsWithIndex((p, rows) -> PredictionTasks.predict(p, rows, fc, modelB), true);
-        // the broadcast stays until the caller's plan no longer needs it; Spark's cleaner frees it
-        return dataset.sparkSession().createDataFrame(predicted, out);
+        // a step of the dataset's own plan, not of its RDD: taking Dataset.rdd here would have adaptive execution run
+        // the input's shuffle stages now; the broadcast stays until the plan no longer needs it (Spark's cleaner)
+        return dataset.toDF().mapPartitions((MapPartitionsFunction<Row, Row>) rows ->
+                PredictionTasks.predict(TaskContext.getPartitionId(), rows, fc, modelB), Encoders.row(out));
     }
 
     /**

@@ -191,6 +191,10 @@ class SylvaHdbscanPredictTest {
         Dataset<Row> newRows = LocalSpark.points(newPoints(300, 21), 300, BLOBS.cols(), 3);
         model.predictionModel();   // made on first use, with a job of its own
         assertEquals(List.of(), LocalSpark.jobsDuring(() -> model.predict(newRows)));
+        // an input with a shuffle: its stages run with the result too (Dataset.rdd taken at call time would run them)
+        Dataset<Row> shuffled = newRows.repartition(4);
+        assertEquals(List.of(), LocalSpark.jobsDuring(() -> model.predict(shuffled)));
+        assertPredicted(local(newPoints(300, 21), 300), model.predict(shuffled).orderBy("id").collectAsList());
         assertEquals(List.of(), LocalSpark.jobsDuring(() -> model.copy(new org.apache.spark.ml.param.ParamMap())
                 .setTransformMode("predict").transform(newRows)));
         List<String> counting = LocalSpark.jobsDuring(() -> model.transform(fittedRows));
@@ -209,19 +213,19 @@ class SylvaHdbscanPredictTest {
     void eachKindOfBadRowIsNamed() {
         FeatureColumn column = FeatureColumn.of(SCHEMA, "features");
         Object[][] cases = {
-            {LocalSpark.seq(List.of(1.0)), "row 17: column 'features' has 1 value; the model was fitted on points of 2"},
-            {LocalSpark.seq(List.of(Double.NaN, 2.0)), "row 17: column 'features' holds NaN at index 0"},
-            {LocalSpark.seq(List.of(1.0, Double.NEGATIVE_INFINITY)), "row 17: column 'features' holds -Infinity at index 1"},
-            {LocalSpark.seq(List.of(1.0, -1e200)), "row 17: column 'features' holds -1.0E200 at index 1, beyond +-1e150"},
-            {LocalSpark.seq(java.util.Arrays.asList(1.0, null)), "row 17: column 'features' has a null at index 1"},
-            {null, "row 17: column 'features' is null"},
+            {LocalSpark.seq(List.of(1.0)), "row 17 of partition 3: column 'features' has 1 value; the model was fitted on points of 2"},
+            {LocalSpark.seq(List.of(Double.NaN, 2.0)), "row 17 of partition 3: column 'features' holds NaN at index 0"},
+            {LocalSpark.seq(List.of(1.0, Double.NEGATIVE_INFINITY)), "row 17 of partition 3: column 'features' holds -Infinity at index 1"},
+            {LocalSpark.seq(List.of(1.0, -1e200)), "row 17 of partition 3: column 'features' holds -1.0E200 at index 1, beyond +-1e150"},
+            {LocalSpark.seq(java.util.Arrays.asList(1.0, null)), "row 17 of partition 3: column 'features' has a null at index 1"},
+            {null, "row 17 of partition 3: column 'features' is null"},
         };
         for (Object[] c : cases) {
             InvalidInputException e = assertThrows(InvalidInputException.class,
-                    () -> PredictionTasks.read(column, RowFactory.create(17, c[0]), "row 17", 2));
+                    () -> PredictionTasks.read(column, RowFactory.create(17, c[0]), 3, 17, 2));
             assertTrue(e.getMessage().startsWith((String) c[1]), e.getMessage());
         }
-        assertEquals(2, PredictionTasks.read(column, RowFactory.create(17, LocalSpark.seq(List.of(1e150, -3.0))), "row 17", 2).length);
+        assertEquals(2, PredictionTasks.read(column, RowFactory.create(17, LocalSpark.seq(List.of(1e150, -3.0))), 3, 17, 2).length);
     }
 
     @Test

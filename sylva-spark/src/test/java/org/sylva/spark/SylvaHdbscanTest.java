@@ -413,6 +413,23 @@ class SylvaHdbscanTest {
         assertFalse(ExecutorTasks.holdsIndex(), "a cancelled fit leaves no index behind");
     }
 
+    /** The fitted transform numbers rows from each partition's counted start, empty partitions among them. */
+    @Test
+    void transformNumbersTheRowsAcrossEmptyPartitions() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
+        int n = 60;
+        Dataset<Row> df = LocalSpark.points(java.util.Arrays.copyOf(x.values(), n * x.cols()), n, x.cols(), 80);
+        assertTrue(df.javaRDD().glom().collect().stream().filter(List::isEmpty).count() >= 20, "empty partitions");
+        SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(5).fit(df);
+        List<Row> out = model.transform(df).collectAsList();
+        assertEquals(n, out.size());
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, out.get(i).getInt(0), "dataset order");
+            assertEquals(model.result().labels()[i], out.get(i).getInt(2), "row " + i);
+            assertEquals(model.result().outlierScores()[i], out.get(i).getDouble(4), "row " + i);
+        }
+    }
+
     static String rootMessage(Throwable t) {
         StringBuilder all = new StringBuilder();
         for (Throwable c = t; c != null; c = c.getCause()) all.append(c.getMessage()).append(" | ");
