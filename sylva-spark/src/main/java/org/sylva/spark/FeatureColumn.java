@@ -16,8 +16,8 @@ import org.sylva.data.InvalidInputException;
 
 /**
  * Reads a points column: a Spark ML vector ({@code VectorUDT}) or an array of numbers per row, as float64.
- * Every refusal names the row (its position in the dataset, from 0) and the column: a null, a
- * non-finite coordinate, a row whose length differs from the first row's.
+ * Every refusal names the row, as the caller names it ({@code "row 17"}, {@code "row 3 of partition 2"}), and the
+ * column: a null, a non-finite coordinate, a row whose length differs from the first row's.
  *
  * <pre>{@code
  * FeatureColumn col = FeatureColumn.of(df.schema(), "features");

@@ -27,8 +27,9 @@ import scala.Tuple2;
  * position there), grouped by key as Spark SQL groups ({@link GroupKey}; one shuffle), each group fitted on
  * one executor by the CPU engine with the task's cores on its rows in dataset order, and the rows, extended
  * with their group's outputs, sent back to their own partition and sorted there (a second shuffle, by a
- * partitioner that needs no sampling). Nothing runs until the result is consumed, and each group is fitted
- * once per job that consumes it.
+ * partitioner that needs no sampling). Sylva runs no job until the result is consumed (an input that ends in a
+ * shuffle may have Spark's adaptive execution run that shuffle's stages when its rows are taken here), and each
+ * group is fitted once per job that consumes it.
  */
 final class GroupedFits {
     /** A row's place: partition {@code p}, position {@code i} within it, as {@code p * 2^PARTITION_SHIFT + i}. */
@@ -131,9 +132,9 @@ final class GroupedFits {
 
     /**
      * The group's rows with its fit's outputs appended, in dataset order. A group too small for the fit (fewer than
-     * two rows, or fewer than {@code minSamples}, {@code minClusterSize} when unset) is refused, or, with {@code smallAsNoise}, returned as
-     * noise: label -1, probability 0 and outlier score NaN (no fit, so no score). Its rows are read all the same,
-     * so a bad row is refused whatever its group's size.
+     * two rows, or fewer than {@code minSamples}, {@code minClusterSize} when unset) is refused, or, with {@code
+     * smallAsNoise}, returned as noise: label -1, probability 0 and outlier score NaN (no fit, so no score). Its rows
+     * are read all the same, so a bad row is refused whatever its group's size.
      */
     static List<Tuple2<Long, Row>> fitGroup(Object key, Iterable<Tuple2<Long, Row>> members, FeatureColumn fc,
                                                     FitSettings settings, boolean smallAsNoise) {
@@ -141,7 +142,8 @@ final class GroupedFits {
         for (Iterator<Tuple2<Long, Row>> it = members.iterator(); it.hasNext(); ) rows.add(it.next());
         // the shuffle delivers a group's rows in any order: the fit takes them in dataset order
         rows.sort((a, b) -> Long.compare(a._1(), b._1()));
-        String group = "group " + GroupKey.describe(key) + " (" + rows.size() + (rows.size() == 1 ? " row): " : " rows): ");
+        String group = "group " + GroupKey.describe(key) + " (" + rows.size()
+                + (rows.size() == 1 ? " row): " : " rows): ");
         int n = rows.size();
         double[] coords;
         try {
@@ -160,7 +162,9 @@ final class GroupedFits {
             String why = e.getMessage();
             if (settings.tooFew(n)) {
                 // in the params' terms, as the estimator's own fit says it, and with the way out
-                if (e.parameter().filter("min_samples"::equals).isPresent()) why += " (" + settings.minSamplesParam() + ")";
+                if (e.parameter().filter("min_samples"::equals).isPresent()) {
+                    why += " (" + settings.minSamplesParam() + ")";
+                }
                 why += "; smallGroups \"noise\" makes such a group noise";
             }
             throw new InvalidInputException(group + why);
@@ -173,7 +177,9 @@ final class GroupedFits {
         List<double[]> points = new ArrayList<>(rows.size());
         for (Tuple2<Long, Row> r : rows) {
             double[] x = fc.read(r._2(), describePlace(r._1()));
-            if (x.length == 0) throw new InvalidInputException(describePlace(r._1()) + ": column '" + fc.name() + "' is empty");
+            if (x.length == 0) {
+                throw new InvalidInputException(describePlace(r._1()) + ": column '" + fc.name() + "' is empty");
+            }
             if (!points.isEmpty() && x.length != points.get(0).length) {
                 throw new InvalidInputException(describePlace(r._1()) + ": column '" + fc.name() + "' has " + x.length
                         + " values, " + describePlace(rows.get(0)._1()) + " has " + points.get(0).length);

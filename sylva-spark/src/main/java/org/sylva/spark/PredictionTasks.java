@@ -22,14 +22,13 @@ import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
 /**
- * What runs in the tasks of {@link SylvaHdbscanModel#predict}: a task reads its partition's rows in chunks of
- * {@link #CHUNK} rows, refuses a bad row by its partition and position there ({@link RowPlaces}), and assigns
- * each chunk with the library's {@link HdbscanModel#approximatePredict} on its slots' cores
- * ({@code spark.task.cpus}), checking Spark's kill flag between chunks of the library's work. Every point's answer is its own (the fitted points only are its
- * neighbours), so the answers do not depend on the partitioning, the chunks or the thread count. The model travels
- * as the bytes of its model file in a broadcast, read once per executor JVM and kept for the prediction's other
- * tasks (one model at a time, softly: a later prediction's model replaces it, and an executor short of memory
- * drops it).
+ * What runs in the tasks of {@link SylvaHdbscanModel#predict}: a task reads its partition's rows in chunks of {@link
+ * #CHUNK} rows, refuses a bad row by its partition and position there ({@link RowPlaces}), and assigns each chunk with
+ * the library's {@link HdbscanModel#approximatePredict} on its slots' cores ({@code spark.task.cpus}), checking
+ * Spark's kill flag between chunks of the library's work. Every point's answer is its own (the fitted points only are
+ * its neighbours), so the answers do not depend on the partitioning, the chunks or the thread count. The model travels
+ * as the bytes of its model file in a broadcast, read once per executor JVM and kept for the prediction's other tasks
+ * (one model at a time, softly: a later prediction's model replaces it, and an executor short of memory drops it).
  *
  * <pre>{@code
  * Broadcast<byte[]> b = sc.broadcast(model.toBytes());

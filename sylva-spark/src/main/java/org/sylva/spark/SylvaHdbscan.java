@@ -155,14 +155,14 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
     }
 
     /**
-     * One independent fit per value of {@code keyColumn} (a recording, a channel group): the groups are
-     * spread over the executors, each fitted there by the CPU engine on its rows in dataset order, so each
-     * group's labels, probabilities and outlier scores equal a separate {@code Hdbscan.fit} of those rows.
-     * Returns every row with the three output columns appended, in the dataset's order. Labels are
-     * numbered within each group. A group too small for the parameters (fewer than two rows, or fewer
-     * than {@code minSamples}, {@code minClusterSize} when unset) fails the job with the group's key named; {@link #fitGroups(Dataset, String, String)}
-     * can make such groups noise instead. The result is lazy: the fits run
-     * in the job that consumes it (its RDD is named {@code sylva hdbscan: one fit per 'KEY'} in the UI).
+     * One independent fit per value of {@code keyColumn} (a recording, a channel group): the groups are spread over
+     * the executors, each fitted there by the CPU engine on its rows in dataset order, so each group's labels,
+     * probabilities and outlier scores equal a separate {@code Hdbscan.fit} of those rows. Returns every row with the
+     * three output columns appended, in the dataset's order. Labels are numbered within each group. A group too small
+     * for the parameters (fewer than two rows, or fewer than {@code minSamples}, {@code minClusterSize} when unset)
+     * fails the job with the group's key named; {@link #fitGroups(Dataset, String, String)} can make such groups noise
+     * instead. The result is lazy: the fits run in the job that consumes it (its RDD is named {@code sylva hdbscan:
+     * one fit per 'KEY'} in the UI).
      */
     public Dataset<Row> fitGroups(Dataset<?> dataset, String keyColumn) {
         return fitGroups(dataset, keyColumn, "error");
