@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.bench.balltree.BallTreeBench;
+import org.sylva.bench.hdbscan.BenchControl;
 import org.sylva.bench.hdbscan.HdbscanBench;
 import org.sylva.bench.hdbscan.PredictBench;
 import org.sylva.data.InvalidInputException;
@@ -44,6 +45,18 @@ final class BenchCommand implements Runnable {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * Each run's line on stderr ({@code sylva: bench run 1 of 3: 2.977 s}; the table stays alone on stdout) and the
+     * command's token, which Ctrl-C cancels, given to every run.
+     */
+    static BenchControl control(CommandSpec spec, CliContext context) {
+        java.io.PrintWriter err = spec.commandLine().getErr();
+        return new BenchControl(line -> {
+            err.println("sylva: bench " + line);
+            err.flush();
+        }, context.cancel());
     }
 
     /** Refuses a warm-up time that is negative, not a number or longer than a day. */
@@ -185,7 +198,8 @@ final class BenchCommand implements Runnable {
             if (minSamples != null) b.minSamples(minSamples);
             Hdbscan h = EngineChoice.apply(backend, b.minClusterSize(minClusterSize).clusterSelectionMethod(method))
                     .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
-            spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds).table());
+            spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds,
+                    control(spec, context)).table());
             return 0;
         }
 
@@ -212,7 +226,7 @@ final class BenchCommand implements Runnable {
                     .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
             try {
                 spec.commandLine().getOut().print(HdbscanBench.runGraph(m.rows(), m.indptr(), m.indices(), m.data(), h,
-                        repeat, warmup, warmupSeconds).table());
+                        repeat, warmup, warmupSeconds, control(spec, context)).table());
             } catch (InvalidInputException e) {
                 throw e.withContext(input);   // the graph's checks name an entry; the file names where
             }
@@ -374,7 +388,8 @@ final class BenchCommand implements Runnable {
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
             HdbscanModel m = HdbscanModel.load(model);
             PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), context);
-            spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, warmupSeconds, t).line());
+            spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, warmupSeconds, t,
+                    control(spec, context)).line());
             return 0;
         }
     }

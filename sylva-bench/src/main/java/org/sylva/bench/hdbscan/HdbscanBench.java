@@ -13,6 +13,7 @@ import org.sylva.hdbscan.HdbscanResult;
 import org.sylva.hdbscan.engine.CpuHdbscanEngine;
 import org.sylva.hdbscan.metric.DistanceGraph;
 import org.sylva.hdbscan.metric.GraphSpanningTree;
+import org.sylva.progress.ProgressListener;
 
 /**
  * The in-process HDBSCAN benchmark behind {@code sylva bench hdbscan}: warms up (at least the fits and the
@@ -79,13 +80,24 @@ public final class HdbscanBench {
      * CPU engine, until the process counts as long-lived: {@link WarmUp}), then {@code repeat} timed ones.
      */
     public static Result run(PointSet points, Hdbscan params, int repeat, int warmup, double warmupSeconds) {
+        return run(points, params, repeat, warmup, warmupSeconds, BenchControl.QUIET);
+    }
+
+    /**
+     * As {@link #run(PointSet, Hdbscan, int, int, double)}, telling each fit to {@code control} and giving each its
+     * token (a cancelled benchmark ends with the library's {@link org.sylva.progress.CancelledException}).
+     */
+    public static Result run(PointSet points, Hdbscan params, int repeat, int warmup, double warmupSeconds,
+                             BenchControl control) {
         if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1");
+        Runnable fit = () -> params.fit(points, ProgressListener.NONE, control.cancel());
         // the process's age decides only the CPU engine's choices (StageKernels)
         int warmupFits = params.engine() instanceof CpuHdbscanEngine
-                ? WarmUp.run(warmup, warmupSeconds, () -> params.fit(points))
-                : WarmUp.runAgeless(warmup, warmupSeconds, () -> params.fit(points));
+                ? WarmUp.run(warmup, warmupSeconds, control.warmUps(fit))
+                : WarmUp.runAgeless(warmup, warmupSeconds, control.warmUps(fit));
         String backend = params.engine() instanceof CpuHdbscanEngine ? params.backend().id() : params.engine().name();
-        return timed(points.size(), points.dimensions(), params, backend, repeat, warmupFits, times -> params.fit(points));
+        return timed(points.size(), points.dimensions(), params, backend, repeat, warmupFits, control,
+                times -> params.fit(points, ProgressListener.NONE, control.cancel()));
     }
 
     /**
@@ -95,14 +107,20 @@ public final class HdbscanBench {
      */
     public static Result runGraph(int n, int[] indptr, int[] indices, double[] data, Hdbscan params, int repeat,
             int warmup, double warmupSeconds) {
+        return runGraph(n, indptr, indices, data, params, repeat, warmup, warmupSeconds, BenchControl.QUIET);
+    }
+
+    /** As {@link #runGraph(int, int[], int[], double[], Hdbscan, int, int, double)}, told to {@code control}. */
+    public static Result runGraph(int n, int[] indptr, int[] indices, double[] data, Hdbscan params, int repeat,
+            int warmup, double warmupSeconds, BenchControl control) {
         if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1");
-        int warmupFits = WarmUp.runAgeless(warmup, warmupSeconds,
-                () -> params.fit(DistanceGraph.ofCsr(n, indptr, indices, data)));
-        return timed(n, n, params, GraphSpanningTree.ENGINE, repeat, warmupFits, times -> {
+        int warmupFits = WarmUp.runAgeless(warmup, warmupSeconds, control.warmUps(
+                () -> params.fit(DistanceGraph.ofCsr(n, indptr, indices, data), ProgressListener.NONE, control.cancel())));
+        return timed(n, n, params, GraphSpanningTree.ENGINE, repeat, warmupFits, control, times -> {
             long t0 = System.nanoTime();
             DistanceGraph g = DistanceGraph.ofCsr(n, indptr, indices, data);
             times.computeIfAbsent("graph checks", k -> new ArrayList<>()).add((System.nanoTime() - t0) / 1e9);
-            return params.fit(g);
+            return params.fit(g, ProgressListener.NONE, control.cancel());
         });
     }
 
@@ -111,7 +129,8 @@ public final class HdbscanBench {
         HdbscanResult fit(Map<String, List<Double>> times);
     }
 
-    private static Result timed(int n, int d, Hdbscan params, String backend, int repeat, int warmupFits, TimedFit fit) {
+    private static Result timed(int n, int d, Hdbscan params, String backend, int repeat, int warmupFits,
+                                BenchControl control, TimedFit fit) {
         Map<String, List<Double>> times = new LinkedHashMap<>();
         HeapSampler sampler = new HeapSampler();
         Thread t = Thread.ofPlatform().daemon().start(sampler);
@@ -122,6 +141,7 @@ public final class HdbscanBench {
                 long t0 = System.nanoTime();
                 HdbscanResult r = fit.fit(times);
                 double total = (System.nanoTime() - t0) / 1e9;
+                control.timed(i, repeat, total);
                 for (Map.Entry<String, Double> e : r.timings().seconds().entrySet()) {
                     times.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
                 }

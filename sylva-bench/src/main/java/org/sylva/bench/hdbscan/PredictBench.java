@@ -5,7 +5,6 @@ import java.util.Locale;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.parallel.Execution;
-import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
 
 /**
@@ -46,14 +45,24 @@ public final class PredictBench {
      */
     public static Result run(HdbscanModel model, PointSet points, int repeat, int warmup, double warmupSeconds,
                              int threads) {
+        return run(model, points, repeat, warmup, warmupSeconds, threads, BenchControl.QUIET);
+    }
+
+    /**
+     * As {@link #run(HdbscanModel, PointSet, int, int, double, int)}, telling each prediction to {@code control} and
+     * giving each its token.
+     */
+    public static Result run(HdbscanModel model, PointSet points, int repeat, int warmup, double warmupSeconds,
+                             int threads, BenchControl control) {
         if (repeat < 1 || warmup < 0) throw new IllegalArgumentException("repeat " + repeat + ", warmup " + warmup);
-        Execution ex = new Execution(threads, ProgressListener.NONE, CancellationToken.NEVER);
-        int warmupRuns = WarmUp.run(warmup, warmupSeconds, () -> model.predictWithMembership(points, ex));
+        Execution ex = new Execution(threads, ProgressListener.NONE, control.cancel());
+        int warmupRuns = WarmUp.run(warmup, warmupSeconds, control.warmUps(() -> model.predictWithMembership(points, ex)));
         double[] s = new double[repeat];
         for (int i = 0; i < repeat; i++) {
             long t0 = System.nanoTime();
             model.predictWithMembership(points, ex);
             s[i] = (System.nanoTime() - t0) / 1e9;
+            control.timed(i, repeat, s[i]);
         }
         Arrays.sort(s);
         double median = repeat % 2 == 1 ? s[repeat / 2] : (s[repeat / 2 - 1] + s[repeat / 2]) / 2;

@@ -27,4 +27,23 @@ class HdbscanBenchTest {
         assertTrue(table.contains("core distances   median     1.235 s"), table);
         assertTrue(table.contains("total            median     2.500 s"), table);
     }
+
+    /** Each run is told as it ends, and the token reaches the fits: a cancel stops the benchmark within its run. */
+    @Test
+    void eachRunIsToldAndACancelStopsTheRunningFit() {
+        org.sylva.data.PointSet pts = org.sylva.demo.ClipLikeData.generate(3000, 5).points();
+        org.sylva.hdbscan.Hdbscan h = org.sylva.hdbscan.Hdbscan.builder().minClusterSize(20).threads(1).build();
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        HdbscanBench.run(pts, h, 2, 1, 0.0, new BenchControl(lines::add, org.sylva.progress.CancellationToken.NEVER));
+        assertTrue(lines.size() >= 3 && lines.get(0).matches("warm-up run 1: \\d+\\.\\d{3} s")
+                && lines.get(lines.size() - 1).matches("run 2 of 2: \\d+\\.\\d{3} s"), lines.toString());
+        // a token that turns cancelled while the first warm-up fit runs: that fit stops, and no run is told
+        java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+        org.sylva.progress.CancellationToken token = org.sylva.progress.CancellationToken.polling(
+                () -> polls.incrementAndGet() > 20);
+        java.util.List<String> told = new java.util.ArrayList<>();
+        org.junit.jupiter.api.Assertions.assertThrows(org.sylva.progress.CancelledException.class,
+                () -> HdbscanBench.run(pts, h, 2, 1, 0.0, new BenchControl(told::add, token)));
+        assertTrue(told.isEmpty(), told.toString());
+    }
 }

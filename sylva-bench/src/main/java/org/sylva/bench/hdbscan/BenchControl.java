@@ -1,0 +1,45 @@
+package org.sylva.bench.hdbscan;
+
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.sylva.progress.CancellationToken;
+
+/**
+ * What an in-process benchmark ({@link HdbscanBench}, {@link PredictBench}) says as it goes and what stops it: one
+ * line per run made, warm-up or timed, with its time ({@code "warm-up run 2: 3.104 s"}, {@code "run 1 of 3: 2.977
+ * s"}), so a benchmark of large inputs is not silent for minutes, and the token each run is given, so that it stops
+ * within the library's own cancellation latency rather than at the end of a run.
+ *
+ * <pre>{@code
+ * BenchControl control = new BenchControl(line -> System.err.println("sylva: bench " + line), token);
+ * HdbscanBench.Result r = HdbscanBench.run(points, hdbscan, 3, 1, 10.0, control);
+ * }</pre>
+ *
+ * @param lines receives each line, without a line end
+ * @param cancel given to every run
+ */
+public record BenchControl(Consumer<String> lines, CancellationToken cancel) {
+    /** No lines, never cancelled. */
+    public static final BenchControl QUIET = new BenchControl(line -> { }, CancellationToken.NEVER);
+
+    public BenchControl {
+        Objects.requireNonNull(lines, "lines");
+        Objects.requireNonNull(cancel, "cancel");
+    }
+
+    /** {@code once}, telling each of its runs as a warm-up run with its number and time. */
+    Runnable warmUps(Runnable once) {
+        int[] runs = {0};
+        return () -> {
+            long t0 = System.nanoTime();
+            once.run();
+            lines.accept(String.format(Locale.ROOT, "warm-up run %d: %.3f s", ++runs[0], (System.nanoTime() - t0) / 1e9));
+        };
+    }
+
+    /** Tells timed run {@code i} (from 0) of {@code repeat}, which took {@code seconds}. */
+    void timed(int i, int repeat, double seconds) {
+        lines.accept(String.format(Locale.ROOT, "run %d of %d: %.3f s", i + 1, repeat, seconds));
+    }
+}
