@@ -19,8 +19,14 @@ import org.sylva.parallel.ParallelWork;
  * }</pre>
  */
 final class ModelAnswers {
-    /** Points per unit of parallel work. */
+    /** Points per unit of parallel work, at most. */
     private static final int BLOCK = 256;
+    /**
+     * Fitted coordinates times new points that one unit of a search may cover: a new point's search reads a share
+     * of the fitted points that does not shrink with their number in many dimensions, so against a large model a
+     * unit is fewer points, and a cancel (checked between units) is noticed within tens of milliseconds.
+     */
+    static final long UNIT_COORDINATES = 1L << 28;
 
     private final FittedSearch search;
     private final double[] rows;
@@ -69,7 +75,7 @@ final class ModelAnswers {
         int[] order = s0 instanceof NeighbourSearch tree ? NewPoints.searchOrder(tree, q, m, d, execution)
                 : java.util.stream.IntStream.range(0, m).toArray();   // a scan reads every fitted point anyway
         double[] queries = q;
-        run(m, stage, execution, (worker, from, to) -> {
+        run(m, searchBlock(n, d), stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.scratch();
                 if (soft) softScratch[worker] = membership.scratch();
@@ -142,8 +148,18 @@ final class ModelAnswers {
 
     /** Runs {@code block} over {@code [0, m)} in blocks of {@value #BLOCK} points on the execution's threads. */
     static void run(int m, String stage, Execution ex, Block block) {
-        int units = (m + BLOCK - 1) / BLOCK;
+        run(m, BLOCK, stage, ex, block);
+    }
+
+    /** New points per unit of a search against {@code n} fitted points of {@code d} coordinates: 8 to {@value #BLOCK}. */
+    static int searchBlock(int n, int d) {
+        return (int) Math.max(8, Math.min(BLOCK, UNIT_COORDINATES / Math.max(1L, (long) n * d)));
+    }
+
+    /** Runs {@code block} over {@code [0, m)} in blocks of {@code size} points on the execution's threads. */
+    static void run(int m, int size, String stage, Execution ex, Block block) {
+        int units = (int) (((long) m + size - 1) / size);
         new ParallelWork(ex.threads()).run(units, stage, ex.progress(), ex.cancel(),
-                (worker, unit) -> block.run(worker, unit * BLOCK, Math.min(m, (unit + 1) * BLOCK)));
+                (worker, unit) -> block.run(worker, unit * size, (int) Math.min(m, (long) (unit + 1) * size)));
     }
 }

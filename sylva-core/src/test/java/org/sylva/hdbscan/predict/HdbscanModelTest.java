@@ -259,4 +259,14 @@ class HdbscanModelTest {
         assertEquals(leaf.clusterCount(), b.clusterCount());
         assertNotEquals(a.clusterCount(), b.clusterCount());
     }
+
+    /** A search unit shrinks with the model, so a cancel is noticed soon against a large one; 8 to 256 points. */
+    @Test
+    void aSearchUnitIsFewerNewPointsAgainstALargerModel() {
+        assertEquals(256, ModelAnswers.searchBlock(500, 61));
+        assertEquals(220, ModelAnswers.searchBlock(20_000, 61));
+        assertEquals(22, ModelAnswers.searchBlock(200_000, 61));
+        assertEquals(8, ModelAnswers.searchBlock(10_000_000, 784));
+        assertEquals(8, ModelAnswers.searchBlock(Integer.MAX_VALUE, Integer.MAX_VALUE));
+    }
 }
