@@ -387,7 +387,8 @@ final class BenchCommand implements Runnable {
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
             HdbscanModel m = HdbscanModel.load(model);
-            PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), context);
+            PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), context,
+                    false);
             spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, warmupSeconds, t,
                     control(spec, context)).line());
             return 0;

@@ -287,7 +287,7 @@ final class HdbscanCommand implements Callable<Integer> {
             fitGraph(h, in, out, err, t0);
             return;
         }
-        InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel());
+        InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel(), context, run.quiet);
         PointSet points = loaded.points();
         SampleWeights weights = sampleWeight == null ? null
                 : SampleWeightFile.read(sampleWeight, points.size(), context.cancel());

@@ -25,6 +25,7 @@ import org.sylva.io.PointReaders;
 import org.sylva.io.SparseMatrix;
 import org.sylva.io.SparseNpz;
 import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
 
 /** The input file of a command and how to read it. */
 final class InputOptions {
@@ -124,6 +125,10 @@ final class InputOptions {
     private record Opened(NpyArray npy, NumericTable text) { }
 
     private Opened open(InputStream stdin, CancellationToken cancel) throws IOException {
+        return open(stdin, cancel, ProgressListener.NONE);
+    }
+
+    private Opened open(InputStream stdin, CancellationToken cancel, ProgressListener reading) throws IOException {
         if (shape != null) return new Opened(null, null);
         if (input.equals("-")) {
             BufferedInputStream b = new BufferedInputStream(CancellableInputStream.of(stdin, cancel), 1 << 16);
@@ -145,7 +150,7 @@ final class InputOptions {
         }
         if (isNpy(Path.of(input))) return new Opened(Npy.read(Path.of(input), cancel), null);
         if (PointReaders.formatOf(input, false) == PointReaders.Format.DELIMITED && !Files.isDirectory(Path.of(input))) {
-            return new Opened(null, DelimitedReader.forFile(input).read(Path.of(input), cancel));
+            return new Opened(null, DelimitedReader.forFile(input).read(Path.of(input), cancel, reading));
         }
         return new Opened(null, null);
     }
@@ -162,7 +167,36 @@ final class InputOptions {
 
     /** As {@link #read}, keeping a float64 {@code .npy}'s exact values (see {@link Loaded}). */
     Loaded readForFit(PrintWriter err, InputStream stdin, CancellationToken cancel) throws IOException {
-        Opened o = open(stdin, cancel);
+        return readForFit(err, stdin, cancel, null);
+    }
+
+    /** Text files of this size or more show their reading's progress: parsing them takes a second or more. */
+    static final long TEXT_PROGRESS_BYTES = 32L << 20;
+
+    /**
+     * As {@link #readForFit(PrintWriter, InputStream, CancellationToken)}, a text file of {@link #TEXT_PROGRESS_BYTES}
+     * or more telling its bytes read to a progress line that {@code context} makes on {@code err} (none with
+     * {@code quiet}; a null {@code context}: none at all).
+     */
+    Loaded readForFit(PrintWriter err, InputStream stdin, CancellationToken cancel, CliContext context, boolean quiet)
+            throws IOException {
+        if (context == null || !largeTextFile()) return readForFit(err, stdin, cancel, null);
+        try (ProgressPrinter reading = context.progress(err, quiet, 0)) {
+            return readForFit(err, stdin, cancel, reading);
+        }
+    }
+
+    /** The input is a text file (by its name) of {@link #TEXT_PROGRESS_BYTES} or more. */
+    private boolean largeTextFile() throws IOException {
+        if (input == null || input.equals("-") || shape != null || isSparseNpz()) return false;
+        Path p = Path.of(input);
+        return PointReaders.formatOf(input, false) == PointReaders.Format.DELIMITED && Files.isRegularFile(p)
+                && !isNpy(p) && Files.size(p) >= TEXT_PROGRESS_BYTES;
+    }
+
+    private Loaded readForFit(PrintWriter err, InputStream stdin, CancellationToken cancel, ProgressListener reading)
+            throws IOException {
+        Opened o = open(stdin, cancel, reading == null ? ProgressListener.NONE : reading);
         if (o.text() != null) return text(o.text(), warnings(err));
         if (o.npy() == null) return new Loaded(read(err, stdin, cancel), null, FLOAT32);
         NpyArray a = o.npy();

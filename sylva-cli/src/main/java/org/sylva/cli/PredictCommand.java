@@ -116,7 +116,7 @@ final class PredictCommand implements Callable<Integer> {
     private void predict(HdbscanModel m, InputBatch.Target t, int threads, java.io.PrintWriter err, boolean first)
             throws Exception {
         String input = t.input();
-        PointSet points = newPoints(m, model, input, shape, err, context);
+        PointSet points = newPoints(m, model, input, shape, err, context, run.quiet);
         if (first && !m.predictsClusters()) {
             err.println("sylva: warning: the model's condensed tree never splits (its fit found " + m.clusterCount()
                     + (m.clusterCount() == 1 ? " cluster, the root" : " clusters") + "), so every new point is "
@@ -160,11 +160,11 @@ final class PredictCommand implements Callable<Integer> {
      * coordinates: refused otherwise, naming the file and the model.
      */
     static PointSet newPoints(HdbscanModel m, Path model, String input, String shape, java.io.PrintWriter err,
-                              CliContext context) throws java.io.IOException {
+                              CliContext context, boolean quiet) throws java.io.IOException {
         InputOptions in = new InputOptions();
         in.input = input;
         in.shape = shape;
-        InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel());
+        InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel(), context, quiet);
         in.requireFinite(loaded, "");
         PointSet points = loaded.exact();
         if (points.size() == 0) throw new InvalidInputException(input + ": no points to assign");

@@ -188,6 +188,11 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
         // A finished stage keeps its final figures while the next one (or an unreported step) runs.
         long until = ended ? stageEnd : now;
         double secs = Math.max(1e-9, (until - stageStart) / 1e9);
+        if (done == 0 && total <= 1) {
+            // a stage's start marker, (0, 1): its work is not counted yet (the core distances' index is built
+            // first, seconds at 500 000 points), so no percentage, rate or ETA that would only mislead
+            return String.format(Locale.ROOT, "%-24s preparing  %.1fs elapsed", stage, secs);
+        }
         double frac = total > 0 ? Math.min(1.0, (double) done / total) : 0;
         // Rates and ETAs over the first 0.2 s are noise (a chunk may finish in microseconds).
         boolean settled = secs >= 0.2;

@@ -135,7 +135,19 @@ class ProgressPrinterTest {
         assertFalse(c.text().toString().contains("\r"), "no repaint codes when stderr is not a terminal");
     }
 
-    /** A stage that projects an hour or more, once measured for ten seconds, gets one warning with its figures. */
+    /** A stage's start marker, (0, 1), before its work is counted: "preparing", no percentage, rate or ETA. */
+    @Test
+    void aStagesStartMarkerReadsPreparing() {
+        Captured c = plain(2000);
+        ProgressPrinter p = c.printer();
+        p.progressAt("core distances", 0, 1, T0);
+        assertEquals("core distances           preparing  8.5s elapsed", p.line(T0 + 17 * S / 2));
+        p.progressAt("core distances", 0, 4_000_000, T0 + 9 * S);
+        assertTrue(p.line(T0 + 9 * S).startsWith("core distances             0.0%"), p.line(T0 + 9 * S));
+        p.close();
+    }
+
+
     @Test
     void aRunOfHoursIsWarnedAboutOnceWithItsFigures() {
         Captured c = plain(2000, 2_000_000);

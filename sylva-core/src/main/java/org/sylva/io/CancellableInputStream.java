@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
 import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
 
 /**
  * An input stream that checks a {@link CancellationToken} before every read and hands out at most
@@ -27,10 +28,26 @@ public final class CancellableInputStream extends InputStream {
     private final CancellationToken cancel;
     /** Closes {@link #in} when the token is cancelled, until this stream is closed. */
     private final AutoCloseable closer;
+    /** Told the bytes read, as {@code (stage, bytes, total)}, once per {@value #CHUNK} bytes and at the end. */
+    private final ProgressListener progress;
+    private final String stage;
+    private final long total;
+    private long bytes;
+    private long nextReport = CHUNK;
+    /** The last {@code done} told. */
+    private long told;
 
     private CancellableInputStream(InputStream in, CancellationToken cancel) {
+        this(in, cancel, ProgressListener.NONE, "", 0);
+    }
+
+    private CancellableInputStream(InputStream in, CancellationToken cancel, ProgressListener progress, String stage,
+                                   long total) {
         this.in = Objects.requireNonNull(in, "in");
         this.cancel = Objects.requireNonNull(cancel, "cancel");
+        this.progress = Objects.requireNonNull(progress, "progress");
+        this.stage = stage;
+        this.total = total;
         this.closer = cancel.whenCancelled(() -> {
             try {
                 in.close();
@@ -45,6 +62,36 @@ public final class CancellableInputStream extends InputStream {
         return cancel == CancellationToken.NEVER ? in : new CancellableInputStream(in, cancel);
     }
 
+    /**
+     * {@code in} checking {@code cancel} and telling {@code progress} the bytes read of {@code total} as stage
+     * {@code stage}: {@code (stage, 0, total)} at once, then about once per {@value #CHUNK} bytes, and
+     * {@code (stage, total, total)} at the end of the stream ({@code total} is the stream's length, known).
+     */
+    public static InputStream of(InputStream in, CancellationToken cancel, ProgressListener progress, String stage,
+                                 long total) {
+        if (progress == ProgressListener.NONE) return of(in, cancel);
+        if (total < 1) throw new IllegalArgumentException("total " + total + ": the length of the stream, >= 1");
+        progress.progress(stage, 0, total);
+        return new CancellableInputStream(in, cancel, progress, stage, total);
+    }
+
+    /** Counts {@code r} bytes read (or the end, {@code r < 0}) towards the progress. */
+    private int counted(int r) {
+        if (progress == ProgressListener.NONE) return r;
+        if (r < 0) {
+            if (told < total) progress.progress(stage, total, total);
+            told = total;
+        } else {
+            bytes += r;
+            if (bytes >= nextReport) {
+                told = Math.min(bytes, total);
+                progress.progress(stage, told, total);
+                nextReport = bytes + CHUNK;
+            }
+        }
+        return r;
+    }
+
     @Override
     public int read() throws IOException {
         cancel.throwIfCancelled();
@@ -55,6 +102,7 @@ public final class CancellableInputStream extends InputStream {
             throw cancelledOr(e);
         }
         if (r < 0) cancel.throwIfCancelled();   // a stream the token closed may just look ended
+        counted(r < 0 ? -1 : 1);
         return r;
     }
 
@@ -68,7 +116,7 @@ public final class CancellableInputStream extends InputStream {
             throw cancelledOr(e);
         }
         if (r < 0) cancel.throwIfCancelled();   // a stream the token closed may just look ended
-        return r;
+        return counted(r);
     }
 
     @Override

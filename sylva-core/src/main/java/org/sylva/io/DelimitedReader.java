@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Objects;
 import org.sylva.data.InvalidInputException;
 import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
 
 /**
  * Reads numeric delimited text (CSV, TSV, whitespace-separated) into a {@link NumericTable} of
@@ -130,12 +131,28 @@ public final class DelimitedReader {
 
     /** As {@link #read(Path)}, checking {@code cancel} before every read of at most 1 MiB. */
     public NumericTable read(Path path, CancellationToken cancel) throws IOException {
+        return read(path, cancel, ProgressListener.NONE);
+    }
+
+    /**
+     * As {@link #read(Path, CancellationToken)}, telling {@code progress} the bytes read of a regular file's size as
+     * the stage {@code "reading NAME"} (a pipe or FIFO, whose length is not known beforehand, tells nothing).
+     */
+    public NumericTable read(Path path, CancellationToken cancel, ProgressListener progress) throws IOException {
         String source = path.toString();
         if (Files.isDirectory(path)) throw new InvalidInputException(source + ": is a directory, not a text file");
+        long size = Files.isRegularFile(path) ? Files.size(path) : 0;
         InputStream in = InputFiles.open(path, (reason, e) -> new InvalidInputException(source + ": " + reason, e));
-        try (InputStream open = CancellableInputStream.of(in, cancel)) {
+        try (InputStream open = size > 0 ? CancellableInputStream.of(in, cancel, progress, readingStage(path), size)
+                : CancellableInputStream.of(in, cancel)) {
             return read(open, source);
         }
+    }
+
+    /** The stage in which {@link #read(Path, CancellationToken, ProgressListener)} tells its progress. */
+    public static String readingStage(Path path) {
+        Path name = path.getFileName();
+        return "reading " + (name == null ? path : name);
     }
 
     /** Reads UTF-8 text from a stream (not closed); {@code sourceName} names it in messages. */

@@ -178,4 +178,25 @@ class CancellableReadTest {
         other.cancel();
         assertEquals(1, closes.get());
     }
+
+    /** A file read with progress tells (0, size) first, about once per MiB, and (size, size) at its end. */
+    @Test
+    void aTextFileTellsItsBytesRead() throws IOException {
+        Path csv = largeCsv(tmp.resolve("p.csv"), 30_000, 20);
+        long size = Files.size(csv);
+        java.util.List<long[]> told = new java.util.ArrayList<>();
+        java.util.Set<String> stages = new java.util.HashSet<>();
+        NumericTable t = DelimitedReader.forFile("p.csv").read(csv, new CancellationToken(), (stage, done, total) -> {
+            stages.add(stage);
+            told.add(new long[] {done, total});
+        });
+        assertEquals(30_000, t.rows());
+        assertEquals(java.util.Set.of("reading p.csv"), stages);
+        assertTrue(size > 3 << 20, "a file of several MiB: " + size);
+        assertEquals(0, told.get(0)[0]);
+        assertEquals(size, told.get(told.size() - 1)[0], "the end is told");
+        assertTrue(told.stream().allMatch(r -> r[1] == size), "of the file's size");
+        assertTrue(told.size() >= size / (1 << 20) && told.size() <= size / (1 << 20) + 3, told.size() + " reports");
+        for (int i = 1; i < told.size(); i++) assertTrue(told.get(i)[0] > told.get(i - 1)[0], "rising");
+    }
 }
