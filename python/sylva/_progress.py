@@ -29,6 +29,10 @@ class StageProgress:
         elif done < total and now - self._last < self._interval:
             return
         self._last = now
-        share = 100.0 * done / total if total else 100.0
-        print(f"sylva: {stage} {share:.1f} % ({now - self._started:.1f} s)", file=self._stream or sys.stderr,
-              flush=True)
+        if done == 0 and total <= 1:
+            # the stage's start marker, (0, 1): its work is not counted yet (the core distances' index is built
+            # first), so no share that would only mislead
+            text = "preparing"
+        else:
+            text = f"{100.0 * done / total if total else 100.0:.1f} %"
+        print(f"sylva: {stage} {text} ({now - self._started:.1f} s)", file=self._stream or sys.stderr, flush=True)

@@ -234,7 +234,9 @@ def test_verbose_prints_each_stage_on_stderr_and_changes_nothing_else(capsys):
     assert capsys.readouterr().err == ""
     loud = sylva.HDBSCAN(min_cluster_size=20, verbose=True).fit(X)
     err = capsys.readouterr().err.splitlines()
-    assert err and all(re.fullmatch(r"sylva: [a-z0-9 ]+ \d+\.\d % \(\d+\.\d s\)", line) for line in err), err
+    assert err and all(re.fullmatch(r"sylva: [a-z0-9 ]+ (\d+\.\d %|preparing) \(\d+\.\d s\)", line)
+                       for line in err), err
+    assert err[0].startswith("sylva: core distances preparing ("), err
     assert any(line.startswith("sylva: core distances 100.0 % (") for line in err), err
     np.testing.assert_array_equal(quiet.labels_, loud.labels_)
     np.testing.assert_array_equal(quiet.probabilities_, loud.probabilities_)

@@ -316,7 +316,8 @@ final class BenchCommand implements Runnable {
                         r.points(), r.dimensions(), r.batches(), gpu.name().replace(' ', '_'), repeat, devMedian, dev[0]);
                 return 0;
             }
-            spec.commandLine().getOut().println(BallTreeBench.run(pts, layout, repeat, t, kernels == BallTreeCommand.Kernels.VECTOR).line());
+            spec.commandLine().getOut().println(BallTreeBench.run(pts, layout, repeat, t,
+                    kernels == BallTreeCommand.Kernels.VECTOR, context.cancel()).line());
             return 0;
         }
     }

@@ -8,6 +8,7 @@ import org.sylva.balltree.BallTreeBuilder;
 import org.sylva.balltree.engine.TreeEngine;
 import org.sylva.balltree.layout.BatchLayout;
 import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
 
 /**
  * In-process timing of ball-tree builds, behind {@code sylva bench balltree}: warms up, then builds the
@@ -70,7 +71,19 @@ public final class BallTreeBench {
 
     /** As {@link #run(PointSet, BatchLayout, int, int)}, with or without the vector kernels. */
     public static Result run(PointSet points, BatchLayout layout, int repeat, int threads, boolean vectorKernels) {
-        return runInterleaved(points, layout, repeat, vectorKernels, threads)[0];
+        return run(points, layout, repeat, threads, vectorKernels, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #run(PointSet, BatchLayout, int, int, boolean)}, every build given {@code cancel}: a cancelled
+     * benchmark ends with the library's {@link org.sylva.progress.CancelledException} within a build's own
+     * cancellation latency, not at the end of a build of millions of points.
+     */
+    public static Result run(PointSet points, BatchLayout layout, int repeat, int threads, boolean vectorKernels,
+                             CancellationToken cancel) {
+        boolean vector = vectorKernels && BallTreeBuilder.vectorKernelsAvailable();
+        BallTreeBuilder b = new BallTreeBuilder().threads(threads).vectorKernels(vector).cancellation(cancel);
+        return time(new BallTreeBuilder[] {b}, points, layout, repeat, vector)[0];
     }
 
     /**

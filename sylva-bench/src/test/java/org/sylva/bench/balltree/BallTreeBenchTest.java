@@ -52,4 +52,16 @@ class BallTreeBenchTest {
         int[] ids = BallTreeBench.evenBatches(3, 2);
         assertEquals("[0, 0, 1, 1, 2, 2]", java.util.Arrays.toString(ids));
     }
+
+    /** The token reaches the builds: one cancelled while the warm-up builds stops the benchmark. */
+    @Test
+    void aCancelStopsTheBuildInFlight() {
+        PointSet pts = BallTreeBench.uniform(200_000, 3, 3);
+        java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+        org.sylva.progress.CancellationToken token = org.sylva.progress.CancellationToken.polling(
+                () -> polls.incrementAndGet() > 5);
+        assertThrows(org.sylva.progress.CancelledException.class,
+                () -> BallTreeBench.run(pts, BatchLayout.single(200_000), 3, 1, true, token));
+        assertTrue(polls.get() > 5, "the builds looked at the token");
+    }
 }
