@@ -59,6 +59,9 @@ final class ModelAnswers {
      * point; the answer not asked for is null.
      */
     HdbscanModel.Answers answer(PointSet newPoints, Execution execution, boolean hard, boolean soft, String stage) {
+        // the stage starts now: the index of the fitted points (built on first use, seconds against 200 000
+        // clips) and the search order come before the first unit's report
+        execution.progress().progress(stage, 0, 1);
         double[] q = NewPoints.rows(newPoints, d, projection, execution);
         int m = newPoints.size();
         if (search.pairs() != null) q = search.pairs().queries(q, m);   // cosine: normalised as the fitted rows

@@ -269,4 +269,19 @@ class HdbscanModelTest {
         assertEquals(8, ModelAnswers.searchBlock(10_000_000, 784));
         assertEquals(8, ModelAnswers.searchBlock(Integer.MAX_VALUE, Integer.MAX_VALUE));
     }
+
+    /** A prediction's stage starts with (0, 1), before its index is built, and ends with all its units done. */
+    @Test
+    void aPredictionStartsItsStageBeforeTheIndexIsBuilt() {
+        PointSet train = ClipLikeData.generate(1500, 3).points();
+        HdbscanResult r = Hdbscan.builder().minClusterSize(20).threads(2).build().fit(train);
+        HdbscanModel model = HdbscanModel.of(r, train, threads(2));
+        java.util.List<String> told = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        model.approximatePredict(ClipLikeData.generate(700, 4).points(), new Execution(2,
+                (stage, done, total) -> told.add(stage + " " + done + "/" + total), CancellationToken.NEVER));
+        assertEquals(HdbscanModel.PREDICT_STAGE + " 0/1", told.get(0), told.toString());
+        assertTrue(told.size() >= 2 && told.stream().skip(1).allMatch(t -> t.startsWith(HdbscanModel.PREDICT_STAGE + " ")),
+                told.toString());
+        assertTrue(told.stream().anyMatch(t -> t.matches(HdbscanModel.PREDICT_STAGE + " (\\d+)/\\1")), "ends done: " + told);
+    }
 }
