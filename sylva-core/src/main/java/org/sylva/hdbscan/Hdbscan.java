@@ -407,8 +407,12 @@ public final class Hdbscan {
         }
         guard.check(null);
         stopIfAsked(cancel);
+        // a model of this fit takes the prediction core distances from here, for these very coordinates (checked
+        // by their hash), where each row is one fitted point: with rows left out or weights it searches itself
+        boolean keep = m.predictionCoreDistances() != null && rows.takingCount(total) == total && !rows.isWeighted();
         HdbscanResult r = HdbscanResult.fromSpanningTree(parameters, total, d, rows, m.coreDistances(), m.tree(),
-                m.stageSeconds(), cancel);
+                m.stageSeconds(), keep ? m.predictionCoreDistances() : null, keep ? guard.hashOf(fittedRows) : 0,
+                cancel);
         stopIfAsked(cancel);
         return r;
     }

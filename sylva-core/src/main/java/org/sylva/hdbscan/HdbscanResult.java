@@ -57,10 +57,14 @@ public final class HdbscanResult {
     private final Clustering clustering;
     private final double[] glosh;
     private final StageTimings timings;
+    /** The engine's prediction core distances of the fitted points, or null ({@link #predictionCoreDistances}). */
+    private final double[] predictionCore;
+    /** {@link InputGuard#hash} of the coordinates fitted, where {@link #predictionCore} is kept. */
+    private final long coordinatesHash;
 
     private HdbscanResult(HdbscanParameters parameters, int total, int dimensions, FiniteRows rows, double[] core,
             SpanningTree mst, SingleLinkageTree slt, CondensedTree condensed, Clustering clustering, double[] glosh,
-            StageTimings timings) {
+            StageTimings timings, double[] predictionCore, long coordinatesHash) {
         this.parameters = parameters;
         this.total = total;
         this.dimensions = dimensions;
@@ -72,6 +76,8 @@ public final class HdbscanResult {
         this.clustering = clustering;
         this.glosh = glosh;
         this.timings = timings;
+        this.predictionCore = predictionCore;
+        this.coordinatesHash = coordinatesHash;
     }
 
     /**
@@ -81,6 +87,17 @@ public final class HdbscanResult {
      */
     static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, int d, FiniteRows rows, double[] core,
             SpanningTree mst, Map<String, Double> times, CancellationToken cancel) {
+        return fromSpanningTree(p, total, d, rows, core, mst, times, null, 0, cancel);
+    }
+
+    /**
+     * As {@link #fromSpanningTree(HdbscanParameters, int, int, FiniteRows, double[], SpanningTree, Map,
+     * CancellationToken)}, keeping the engine's prediction core distances of the fitted coordinates whose
+     * {@link InputGuard#hash} is {@code coordinatesHash} ({@code predictionCore} null: none kept).
+     */
+    static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, int d, FiniteRows rows, double[] core,
+            SpanningTree mst, Map<String, Double> times, double[] predictionCore, long coordinatesHash,
+            CancellationToken cancel) {
         long t0 = System.nanoTime();
         // Merges oriented as Prim's tree from point 0 lists them: scikit-learn's left/right, hence its numbering
         SpanningTree oriented = mst.orientedFrom(0);
@@ -97,7 +114,8 @@ public final class HdbscanResult {
         Map<String, Double> t = new LinkedHashMap<>(times);
         t.put("hierarchy", (t1 - t0) / 1e9);
         t.put("selection", (t2 - t1) / 1e9);
-        return new HdbscanResult(p, total, d, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
+        return new HdbscanResult(p, total, d, rows, core, mst, slt, ct, c, scores, new StageTimings(t), predictionCore,
+                coordinatesHash);
     }
 
     /** As {@link #of(HdbscanModel, Execution)} on all processors. */
@@ -178,7 +196,29 @@ public final class HdbscanResult {
         long t2 = System.nanoTime();
         t.put("hierarchy", (t1 - t0) / 1e9);
         t.put("selection", (t2 - t1) / 1e9);
-        return new HdbscanResult(other, total, dimensions, rows, core, mst, slt, ct, c, scores, new StageTimings(t));
+        return new HdbscanResult(other, total, dimensions, rows, core, mst, slt, ct, c, scores, new StageTimings(t),
+                predictionCore, coordinatesHash);
+    }
+
+    /**
+     * The distance of each fitted point to its {@code (minSamples - 1)}-th nearest point counting itself (0 each for
+     * {@code minSamples} 1), the prediction core distances a model of this fit holds
+     * ({@link HdbscanModel#of(HdbscanResult, PointSet, Execution)}), where the fit's engine kept them from its exact
+     * neighbour lists and {@code fittedCoordinates} (row-major float64) are the coordinates it fitted, compared by a
+     * 64-bit hash of their bits; empty otherwise (an engine that keeps none, a weighted fit, rows left out, other
+     * coordinates), and then a model searches again. A fresh array.
+     *
+     * <pre>{@code
+     * Optional<double[]> c = result.predictionCoreDistances(coords);   // the coordinates given to fit
+     * }</pre>
+     */
+    public java.util.Optional<double[]> predictionCoreDistances(double[] fittedCoordinates) {
+        Objects.requireNonNull(fittedCoordinates, "fittedCoordinates");
+        if (predictionCore == null || fittedCoordinates.length != (long) predictionCore.length * dimensions
+                || InputGuard.hash(fittedCoordinates) != coordinatesHash) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(predictionCore.clone());
     }
 
     /**

@@ -43,6 +43,11 @@ final class InputGuard {
                 + "while the fit read it in place); leave it unchanged until fit returns, or fit a copy", cause);
     }
 
+    /** {@link #hash} of {@code c}: the one taken before the fit when {@code c} is the array guarded. */
+    long hashOf(double[] c) {
+        return c == coords ? before : hash(c);
+    }
+
     /** Bits of every value, mixed in order (position matters: a swap of two values changes it too). */
     static long hash(double[] c) {
         long h = 0x9E3779B97F4A7C15L ^ c.length;

@@ -161,13 +161,32 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
                 .axisBounds(axes).build()
                 .compute(index, core, execution.progress(), execution.cancel());
         double[] coreDistances = core.coreDistances();
+        // a weighted fit's model holds its rows with their weights, not the points: it searches for itself
+        double[] predictionCore = points.weighted() ? null : predictionCore(core, minSamples, dup);
         if (dup != null) {
             mst = dup.expandTree(mst, coreDistances);
             coreDistances = dup.expandCore(coreDistances);
+            if (predictionCore != null) predictionCore = dup.expandCore(predictionCore);
         }
         StageKernels.ran(kernels.spanningTree(), points.n(), points.d());
         long t2 = System.nanoTime();
         times.put("spanning tree", (t2 - t1) / 1e9);
-        return new MutualReachabilityMst(coreDistances, mst, times);
+        return new MutualReachabilityMst(coreDistances, mst, times, predictionCore);
+    }
+
+    /**
+     * Each searched point's distance to its {@code (minSamples - 1)}-th nearest point counting itself, every copy
+     * of a duplicate counted (its multiplicity), from the exact lists: what a model's search of the same points
+     * gives them (lists of all points, duplicates as separate points); 0 each for {@code minSamples} 1.
+     */
+    static double[] predictionCore(CoreDistances core, int minSamples, DuplicatePoints dup) {
+        double[] out = new double[core.size()];
+        if (minSamples < 2) return out;
+        if (dup != null) {
+            return CoreDistances.coresWithMultiplicities(minSamples - 1, core.k(), core.neighbours(),
+                    core.neighbourDistances(), dup.multiplicities());
+        }
+        for (int i = 0; i < out.length; i++) out[i] = core.neighbourDistance(i, minSamples - 2);
+        return out;
     }
 }

@@ -18,9 +18,19 @@ import org.sylva.hdbscan.mst.SpanningTree;
  * @param coreDistances one per fitted point
  * @param tree the spanning tree, edges in the order of {@link org.sylva.hdbscan.mst.EdgeOrder}
  * @param stageSeconds stage name to wall-clock seconds, in pipeline order
+ * @param predictionCoreDistances one per fitted point, the distance to its {@code (minSamples - 1)}-th nearest
+ *     point counting itself (0 for {@code minSamples} 1): what a model of the fit holds for new points
+ *     ({@code HdbscanModel.of}), taken from the core distances' exact lists by an engine that has them and left
+ *     null by one that does not (the model then searches again)
  */
-public record MutualReachabilityMst(double[] coreDistances, SpanningTree tree, Map<String, Double> stageSeconds) {
+public record MutualReachabilityMst(double[] coreDistances, SpanningTree tree, Map<String, Double> stageSeconds,
+                                    double[] predictionCoreDistances) {
     public MutualReachabilityMst {
         stageSeconds = Collections.unmodifiableMap(new LinkedHashMap<>(stageSeconds));
+    }
+
+    /** Without prediction core distances (an engine whose lists are gone by the end of the fit). */
+    public MutualReachabilityMst(double[] coreDistances, SpanningTree tree, Map<String, Double> stageSeconds) {
+        this(coreDistances, tree, stageSeconds, null);
     }
 }

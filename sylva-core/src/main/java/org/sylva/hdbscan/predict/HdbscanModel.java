@@ -240,9 +240,11 @@ public final class HdbscanModel {
 
     /**
      * The model of {@code result}, fitted on {@code points} (the same point set, float32 or float64, as
-     * given to {@link Hdbscan#fit}). Computes the prediction core distances (one exact neighbour search,
-     * as long as the fit's core-distance stage) and, as a by-product, checks that these are the points
-     * the result was fitted on: their core distances must be bitwise the result's.
+     * given to {@link Hdbscan#fit}). Takes the prediction core distances from the result where the fit's engine
+     * kept them for these coordinates ({@link HdbscanResult#predictionCoreDistances}: the CPU engine's Euclidean
+     * fits of unweighted rows, all taking part); otherwise computes them (one exact neighbour search, as long as
+     * the fit's core-distance stage) and, as a by-product, checks that these are the points the result was fitted
+     * on: their core distances must be bitwise the result's. Either way the model is the same.
      *
      * <p>After a weighted fit ({@link Hdbscan#fit(PointSet, org.sylva.hdbscan.SampleWeights)}) the model holds
      * each row that took part once, with its weight, and answers as the model of the repeated rows would
@@ -285,14 +287,24 @@ public final class HdbscanModel {
         for (int i = 0; i < fn; i++) {
             for (int j = 0; j < fd; j++) fittedCoords[i * fd + j] = points.getDouble(fitted[i], j);
         }
-        FittedSearch.Prepared prepared = FittedSearch.prepare(fittedCoords, fn, fd, weights,
-                result.parameters().minSamples(), result.parameters().metric(), execution);
-        CoreDistances cd = prepared.distances();
-        double[] fitCore = result.coreDistances();
-        for (int i = 0; i < fn; i++) {
-            if (Double.doubleToLongBits(cd.core(i)) != Double.doubleToLongBits(fitCore[fitted[i]])) {
-                throw new InvalidInputException("these are not the points the result was fitted on: row "
-                        + fitted[i] + " has core distance " + cd.core(i) + ", the result " + fitCore[fitted[i]]);
+        // The fit's engine may have kept them from its own exact lists, for exactly these coordinates (their hash
+        // decides): then no second search, and the index is built when a prediction first needs it.
+        java.util.Optional<double[]> kept = result.parameters().metric().isEuclidean()
+                ? result.predictionCoreDistances(fittedCoords) : java.util.Optional.empty();
+        FittedSearch.Prepared prepared;
+        if (kept.isPresent()) {
+            execution.cancel().throwIfCancelled();
+            prepared = new FittedSearch.Prepared(null, null, kept.get(), null);
+        } else {
+            prepared = FittedSearch.prepare(fittedCoords, fn, fd, weights, result.parameters().minSamples(),
+                    result.parameters().metric(), execution);
+            CoreDistances cd = prepared.distances();
+            double[] fitCore = result.coreDistances();
+            for (int i = 0; i < fn; i++) {
+                if (Double.doubleToLongBits(cd.core(i)) != Double.doubleToLongBits(fitCore[fitted[i]])) {
+                    throw new InvalidInputException("these are not the points the result was fitted on: row "
+                            + fitted[i] + " has core distance " + cd.core(i) + ", the result " + fitCore[fitted[i]]);
+                }
             }
         }
         boolean identity = fn == result.size();
