@@ -7,19 +7,19 @@ package org.sylva.progress;
  * worker's): implementations must be cheap and thread-safe. A listener that throws stops the
  * computation, which throws that exception.
  *
- * <p>The stages, in order: a fit reports {@code "core distances"} (first as {@code (0, 1)} when it starts,
- * before its index is built), then {@code "spanning tree round 1"},
- * {@code "spanning tree round 2"}, ... (Borůvka rounds, at most {@code ceil(log2 n) + 1}, usually 4 to 7;
- * their number is known only at the end) or, for a metric other than Euclidean, the k-d tree engine's
- * {@code "k-d tree probe"}, {@code "k-d tree"} and {@code "spanning tree (Borůvka)"} or the brute-force
- * engine's {@code "spanning tree (Prim)"} (a sparse distance matrix: {@code "spanning tree (Kruskal)"}); the hierarchy and selection that follow take linear or n log n
- * time and report nothing. Cluster centres ({@code HdbscanResult}'s centroids and medoids) report
- * {@code "centres"}, a prediction {@code "prediction"} or {@code "soft clustering"} (a model made from a fit
- * first runs {@code "core distances"} for its prediction data), principal components
- * {@code "principal components"} then {@code "projection"}, a ball tree {@code "ball tree"} or
- * {@code "partition"}. A stage's first report may be {@code (0, 1)}: started, its work not yet counted. {@code total} is an estimate where a stage learns its work as it goes (the core
- * distances' later passes revise it), and calls from two threads may arrive out of order: a progress bar
- * should show the current stage's largest fraction so far.
+ * <p>The stages, in order: a fit reports {@code "core distances"} (first as {@code (0, 1)} when it starts, before its
+ * index is built), then {@code "spanning tree round 1"}, {@code "spanning tree round 2"}, ... (Borůvka rounds, at most
+ * {@code ceil(log2 n) + 1}, usually 4 to 7; their number is known only at the end) or, for a metric other than
+ * Euclidean, the k-d tree engine's {@code "k-d tree probe"}, {@code "k-d tree"} and {@code "spanning tree (Borůvka)"}
+ * or the brute-force engine's {@code "spanning tree (Prim)"} (a sparse distance matrix: {@code "spanning tree
+ * (Kruskal)"}); the hierarchy and selection that follow take linear or n log n time and report nothing. Cluster
+ * centres ({@code HdbscanResult}'s centroids and medoids) report {@code "centres"}, a prediction {@code "prediction"}
+ * or {@code "soft clustering"} (a model made from a fit whose engine kept no prediction core distances first runs
+ * {@code "core distances"} for them), principal components {@code "principal components"} then {@code "projection"}, a
+ * ball tree {@code "ball tree"} or {@code "partition"}. A stage's first report may be {@code (0, 1)}: started, its
+ * work not yet counted. {@code total} is an estimate where a stage learns its work as it goes (the core distances'
+ * later passes revise it), and calls from two threads may arrive out of order: a progress bar should show the current
+ * stage's largest fraction so far.
  *
  * <pre>{@code
  * ProgressListener p = (stage, done, total) -> System.err.printf("%s %d/%d%n", stage, done, total);
