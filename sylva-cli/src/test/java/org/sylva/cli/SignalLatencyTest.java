@@ -49,8 +49,8 @@ import org.sylva.io.Npy;
  *       {@link Main#HOOK_WAIT_MILLIS}, which the trace reports as "did not stop");</li>
  *   <li>indexing (900 000 x 61 points: duplicate search and partition tree, before the first progress
  *       line; the signal 0.6 to 2.2 s into it, a different moment each run), the neighbour search (core
- *       distances), Borůvka (spanning tree rounds) and the model's neighbour pass ({@code --save-model}:
- *       "prediction data") on 60 000 clips;</li>
+ *       distances), Borůvka (spanning tree rounds) and the model's neighbour pass ({@code --save-model} of a
+ *       weighted fit: "prediction data") on 60 000 clips;</li>
  *   <li>rendering the HTML report. The renderer is bounded (well under a second even for wide data, see
  *       {@code WideReportTest}), so the signal is sent as soon as the phase starts.</li>
  * </ul>
@@ -190,13 +190,24 @@ class SignalLatencyTest {
         }
     }
 
+    /**
+     * The model's own neighbour pass: a weighted fit's model searches its rows (an unweighted fit's model takes the
+     * prediction core distances from the fit's lists and has no such pass).
+     */
     @Test
     void modelPredictionData() throws Exception {
         Path npy = clips();
+        Path weights = dir.resolve("weights.npy");
+        if (!java.nio.file.Files.exists(weights)) {
+            int[] w = new int[60_000];
+            java.util.Arrays.fill(w, 1);
+            for (int i = 0; i < w.length; i += 97) w[i] = 2;
+            Npy.writeInt32(weights, w, w.length);
+        }
         for (int i = 0; i < RUNS; i++) {
             measure("--save-model (prediction data)", List.of("hdbscan", npy.toString(), "--min-cluster-size", "20",
-                    "--save-model", "MODEL"), "-Xmx2g", l -> l.startsWith(HdbscanCommand.MODEL_STAGE), 200,
-                    l -> l.equals("sylva: phase write"), null, 0);
+                    "--sample-weight", weights.toString(), "--save-model", "MODEL"), "-Xmx2g",
+                    l -> l.startsWith(HdbscanCommand.MODEL_STAGE), 200, l -> l.equals("sylva: phase write"), null, 0);
         }
     }
 
