@@ -416,9 +416,10 @@ final class HdbscanCommand implements Callable<Integer> {
     }
 
     /**
-     * The model of the fit: its prediction core distances need one more neighbour pass over the fitted
-     * points, shown as its own stage, which Ctrl-C cancels like the fit's. The points are the fit's: exact
-     * float64 where the fit used them.
+     * The model of the fit: its prediction core distances come from the fit's own lists where the CPU engine kept
+     * them (an unweighted Euclidean fit of every row); otherwise they need one more neighbour pass over the fitted
+     * points, shown as its own stage, which Ctrl-C cancels like the fit's. The points are the fit's: exact float64
+     * where the fit used them.
      */
     private static HdbscanModel model(Hdbscan h, HdbscanResult r, InputOptions.Loaded loaded, ProgressListener progress,
             CancellationToken cancel) {

@@ -408,8 +408,11 @@ public final class Hdbscan {
         guard.check(null);
         stopIfAsked(cancel);
         // a model of this fit takes the prediction core distances from here, for these very coordinates (checked
-        // by their hash), where each row is one fitted point: with rows left out or weights it searches itself
-        boolean keep = m.predictionCoreDistances() != null && rows.takingCount(total) == total && !rows.isWeighted();
+        // by their hash), where each row is one fitted point: with rows left out or weights it searches itself;
+        // only Sylva's CPU engine's, from its exact lists (an engine given to the builder is not trusted with them)
+        boolean keep = engine() instanceof CpuHdbscanEngine && metric().isEuclidean()
+                && m.predictionCoreDistances() != null && m.predictionCoreDistances().length == total
+                && rows.takingCount(total) == total && !rows.isWeighted();
         HdbscanResult r = HdbscanResult.fromSpanningTree(parameters, total, d, rows, m.coreDistances(), m.tree(),
                 m.stageSeconds(), keep ? m.predictionCoreDistances() : null, keep ? guard.hashOf(fittedRows) : 0,
                 cancel);

@@ -205,7 +205,8 @@ public final class HdbscanResult {
      * {@code minSamples} 1), the prediction core distances a model of this fit holds
      * ({@link HdbscanModel#of(HdbscanResult, PointSet, Execution)}), where the fit's engine kept them from its exact
      * neighbour lists and {@code fittedCoordinates} (row-major float64) are the coordinates it fitted, compared by a
-     * 64-bit hash of their bits; empty otherwise (an engine that keeps none, a weighted fit, rows left out, other
+     * 64-bit hash of their bits; empty otherwise (another engine than Sylva's CPU engine, one given to the builder
+     * included; another metric than Euclidean; a weighted fit; rows left out; a result rebuilt from a model; other
      * coordinates), and then a model searches again. A fresh array.
      *
      * <pre>{@code

@@ -288,6 +288,16 @@ public final class CoreDistances {
     }
 
     /**
+     * Each point's distance at which the multiplicities of its list's entries so far, its own included, reach
+     * {@code count} ({@code 1 <= count <= minSamples}): its {@code count}-th smallest distance with every copy
+     * counted, read from these lists in place.
+     */
+    public double[] distancesCounting(int count, int[] multiplicity) {
+        if (count < 1 || count > minSamples) throw new IllegalArgumentException("count " + count + " of " + minSamples);
+        return coresWithMultiplicities(count, k, neighbours, distances, multiplicity);
+    }
+
+    /**
      * The core distances of {@link #withMultiplicities} from raw lists: {@code k} entries per point, nearest
      * first, {@code neighbours[i * k + r]} a point index into {@code multiplicity}.
      */

@@ -183,8 +183,7 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         double[] out = new double[core.size()];
         if (minSamples < 2) return out;
         if (dup != null) {
-            return CoreDistances.coresWithMultiplicities(minSamples - 1, core.k(), core.neighbours(),
-                    core.neighbourDistances(), dup.multiplicities());
+            return core.distancesCounting(minSamples - 1, dup.multiplicities());
         }
         for (int i = 0; i < out.length; i++) out[i] = core.neighbourDistance(i, minSamples - 2);
         return out;

@@ -257,8 +257,9 @@ public final class HdbscanModel {
      * points, otherwise by a scan of every fitted point; the same lists either way), the exemplars'
      * distances too.
      *
-     * @throws InvalidInputException when the points are not the ones the result was fitted on, or the fit was on
-     *     a precomputed distance matrix (no coordinates to measure new points against)
+     * @throws InvalidInputException when the points are not the ones the result was fitted on (other coordinates
+     *     than the fit's, told by their hash, are searched and refused when their core distances differ from the
+     *     result's), or the fit was on a precomputed distance matrix (no coordinates to measure new points against)
      */
     public static HdbscanModel of(HdbscanResult result, PointSet points, Execution execution) {
         Objects.requireNonNull(result, "result");

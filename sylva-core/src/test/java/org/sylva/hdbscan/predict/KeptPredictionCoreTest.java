@@ -70,13 +70,44 @@ class KeptPredictionCoreTest {
                     assertEquals(Double.doubleToRawLongBits(searched[i]), Double.doubleToRawLongBits(kept[i]),
                             what + ", point " + i + ": " + searched[i] + " searched, " + kept[i] + " kept");
                 }
-                // the model made with them, against one made by searching (a result rebuilt from the model keeps none)
-                HdbscanModel fast = HdbscanModel.of(fit, PointSet.uncheckedFloat64(n, d, x), TWO);
+                // the model made with them (no search: nothing to report), against one made by searching (a result
+                // rebuilt from the model keeps none)
+                List<String> told = new ArrayList<>();
+                HdbscanModel fast = HdbscanModel.of(fit, PointSet.uncheckedFloat64(n, d, x),
+                        new Execution(2, (stage, done, total) -> told.add(stage), CancellationToken.NEVER));
+                assertEquals(List.of(), told, what + ": the kept distances were taken, no search ran");
                 HdbscanResult rebuilt = HdbscanResult.of(fast, TWO);
                 assertTrue(rebuilt.predictionCoreDistances(x).isEmpty(), what);
                 HdbscanModel searchedModel = HdbscanModel.of(rebuilt, PointSet.uncheckedFloat64(n, d, x), TWO);
                 assertArrayEquals(searchedModel.toBytes(), fast.toBytes(), what + ": the model file's bytes");
             }
+        }
+    }
+
+    /** Few distinct points with many copies, every minSamples up to n, alpha 0.5, and a reselected result. */
+    @Test
+    void copiesAcrossEveryMinSamplesAndAReselection() throws Exception {
+        int n = 30;
+        double[] x = new double[2 * n];
+        for (int i = 0; i < n; i++) {
+            x[2 * i] = (i % 4) * 1.5;    // 4 distinct points, 7 or 8 copies each
+            x[2 * i + 1] = (i % 4 == 3) ? -0.0 : 0.0;
+        }
+        x[2 * 29] = 9;                   // and one point alone
+        for (int minSamples = 1; minSamples <= n; minSamples++) {
+            String what = "minSamples " + minSamples;
+            HdbscanResult fit = Hdbscan.builder().minClusterSize(2).minSamples(minSamples).alpha(0.5).threads(2)
+                    .build().fit(x, n, 2, ProgressListener.NONE, CancellationToken.NEVER);
+            double[] kept = fit.predictionCoreDistances(x).orElseThrow(() -> new AssertionError(what));
+            double[] searched = FittedSearch.prepare(x.clone(), n, 2, null, minSamples, TWO).predictionCore();
+            for (int i = 0; i < n; i++) {
+                assertEquals(Double.doubleToRawLongBits(searched[i]), Double.doubleToRawLongBits(kept[i]), what + " " + i);
+            }
+            HdbscanResult leaf = fit.reselect(fit.parameters().toBuilder()
+                    .clusterSelectionMethod(org.sylva.hdbscan.hierarchy.SelectionMethod.LEAF).build());
+            HdbscanModel fast = HdbscanModel.of(leaf, PointSet.uncheckedFloat64(n, 2, x), TWO);
+            HdbscanModel slow = HdbscanModel.of(HdbscanResult.of(fast, TWO), PointSet.uncheckedFloat64(n, 2, x), TWO);
+            assertArrayEquals(slow.toBytes(), fast.toBytes(), what + ": a reselected result's model");
         }
     }
 
