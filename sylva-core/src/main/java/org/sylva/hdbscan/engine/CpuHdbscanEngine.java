@@ -180,11 +180,9 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
      * gives them (lists of all points, duplicates as separate points); 0 each for {@code minSamples} 1.
      */
     static double[] predictionCore(CoreDistances core, int minSamples, DuplicatePoints dup) {
+        if (minSamples >= 2 && dup != null) return core.distancesCounting(minSamples - 1, dup.multiplicities());
         double[] out = new double[core.size()];
         if (minSamples < 2) return out;
-        if (dup != null) {
-            return core.distancesCounting(minSamples - 1, dup.multiplicities());
-        }
         for (int i = 0; i < out.length; i++) out[i] = core.neighbourDistance(i, minSamples - 2);
         return out;
     }
