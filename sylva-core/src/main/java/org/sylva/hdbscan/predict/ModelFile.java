@@ -18,6 +18,7 @@ import org.sylva.hdbscan.HdbscanParameters;
 import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
+import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.metric.BruteForceEngine;
 import org.sylva.hdbscan.metric.KdTreeEngine;
 import org.sylva.hdbscan.metric.Metric;
@@ -80,7 +81,8 @@ import org.sylva.hdbscan.metric.Metric;
  * longer than its header says (truncated, or bytes after the end), a payload whose checksum differs
  * (altered or corrupted), and a payload that does not describe a model (bad parameters, sizes, rows,
  * coordinates, condensed tree, spanning tree, left-out labels, projection, or in version 5 a weight below 1 or
- * weights that do not sum to the trees' points) even though its checksum holds.
+ * weights that do not sum to the trees' points, or a condensed tree that is not the one the stored spanning tree
+ * gives at the stored {@code min_cluster_size}) even though its checksum holds.
  *
  * <pre>{@code
  * AtomicOutput.write(Path.of("clips.model"), out -> ModelFile.write(out, model));
@@ -491,6 +493,7 @@ final class ModelFile {
                 throw new InvalidInputException(e + " spanning-tree edges for " + points + (v5 ? " points" : " fitted rows"));
             }
             mst = spanningTree(points, in.i32s(e), in.i32s(e), in.f64s(e));
+            requireTreeOf(mst, tree, mcs);
             if (total > n) {
                 leftOut = new int[total - n];
                 for (int i = 0; i < leftOut.length; i++) {
@@ -583,6 +586,34 @@ final class ModelFile {
             parent[a] = b;
         }
         return org.sylva.hdbscan.mst.SpanningTree.of(n, from, to, w);
+    }
+
+    /**
+     * Refuses a condensed tree that is not the one the fit's own code condenses from the stored spanning tree at
+     * the stored {@code min_cluster_size}: a file whose tree, spanning tree or {@code min_cluster_size} was edited
+     * (its checksum made to hold again), or written by another program, would otherwise predict with one tree and
+     * rebuild the fit's result ({@code HdbscanResult.of(model)}, {@code reselect}) from another. The rebuild costs
+     * what the fit's hierarchy stage costs (n log n), a small share of reading the file.
+     */
+    private static void requireTreeOf(org.sylva.hdbscan.mst.SpanningTree mst, CondensedTree stored, int minClusterSize) {
+        CondensedTree rebuilt = CondensedTree.condense(SingleLinkageTree.of(mst.orientedFrom(0)), minClusterSize);
+        if (rebuilt.equals(stored)) return;
+        int rows = Math.min(rebuilt.rows(), stored.rows());
+        int r = 0;
+        while (r < rows && rebuilt.parent(r) == stored.parent(r) && rebuilt.child(r) == stored.child(r)
+                && Double.compare(rebuilt.lambda(r), stored.lambda(r)) == 0 && rebuilt.childSize(r) == stored.childSize(r)) {
+            r++;   // ends: r < rows
+        }
+        String where = r < rows
+                ? "row " + r + " is " + row(stored, r) + ", the spanning tree gives " + row(rebuilt, r)
+                : "it has " + stored.rows() + " rows, the spanning tree gives " + rebuilt.rows();
+        throw new InvalidInputException("the condensed tree is not the one its spanning tree gives at min_cluster_size "
+                + minClusterSize + " (" + where + "); the file was altered after it was written");
+    }
+
+    private static String row(CondensedTree t, int r) {
+        return "(parent " + t.parent(r) + ", child " + t.child(r) + ", lambda " + t.lambda(r) + ", size "
+                + t.childSize(r) + ")";
     }
 
     private static int root(int[] parent, int p) {

@@ -435,6 +435,40 @@ class ModelFileTest {
         assertMentions(refusal(Arrays.copyOf(good, weightAt + 3)), "truncated");
     }
 
+    @Test
+    void aCondensedTreeThatItsSpanningTreeDoesNotGiveIsRefused() throws IOException {
+        HdbscanModel m = model(true);
+        byte[] good = m.toBytes();
+        int n = m.fittedSize(), d = m.dimensions(), rows = m.condensedTree().rows(), e = n - 1;
+        int parentAt = ModelFile.HEADER + 46 + 12 * n + 8 * n * d, lambdaAt = parentAt + 8 * rows;
+        int treeAt = (int) (ModelFile.HEADER + ModelFile.payloadLength(n, d, rows));
+        int weightAt = treeAt + 4 + 8 * e;
+        String lie = "the condensed tree is not the one its spanning tree gives at min_cluster_size ";
+
+        // a point's lambda halved: still a well-formed condensed tree, but not this spanning tree's
+        int pointRow = 0;
+        while (m.condensedTree().child(pointRow) >= n) pointRow++;   // ends: every point is the child of a row
+        double lambda = m.condensedTree().lambda(pointRow);
+        byte[] bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putDouble(lambdaAt + 8 * pointRow, lambda / 2);
+        assertMentions(refusal(resealed(bad)), lie + "12", "row " + pointRow + " is (parent", "lambda " + lambda / 2,
+                "the spanning tree gives (parent", "lambda " + lambda + ",", "altered after it was written");
+
+        // the heaviest edge made heavier (still in edge order): the root splits at another lambda
+        bad = good.clone();
+        ByteBuffer bb = ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN);
+        bb.putDouble(weightAt + 8 * (e - 1), bb.getDouble(weightAt + 8 * (e - 1)) * 2);
+        assertMentions(refusal(resealed(bad)), lie + "12");
+
+        // min_cluster_size edited: the stored tree was condensed at 12, not 13
+        bad = good.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putInt(ModelFile.HEADER, 13);
+        assertMentions(refusal(resealed(bad)), lie + "13");
+
+        // the untouched bytes still load, to the same model
+        assertArrayEquals(good, HdbscanModel.fromBytes(good, "good").toBytes());
+    }
+
     /** {@code file} with its version field set; {@code seal}: with the header checksum recomputed. */
     private static byte[] withVersion(byte[] file, int version, boolean seal) {
         byte[] b = file.clone();
