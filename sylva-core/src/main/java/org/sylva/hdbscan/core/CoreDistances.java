@@ -40,10 +40,39 @@ import org.sylva.progress.ProgressListener;
 public final class CoreDistances {
     /** Stage name reported to progress listeners. */
     public static final String STAGE = "core distances";
-    /** The exact pass's cost per leaf in the progress' unit (one approximate leaf-by-leaf tile), about. */
-    static final int FINAL_PASS_TILES = 2;
-    /** Pass 2's tiles per leaf assumed while pass 1 runs (before they are counted). */
-    static final int PASS_TWO_GUESS = 16;
+    /*
+     * The filtered search's progress is counted in pass 2's tiles (one approximate leaf-by-leaf tile), whose number
+     * is known only once pass 1 has run; the other passes are weighed in that unit by their cost. The weights are
+     * calibrated so that the fraction follows the stage's time on clip-like data of 20 000 to 200 000 points, in a
+     * cold process and a warm one (BENCHMARKS.md, "Progress of the core distances"): pass 2's first leaves cost
+     * more per tile than its later ones (their limits are still pass 1's, and in a cold process the kernel is still
+     * being compiled), which the passes before it absorb.
+     */
+    /** Pass 1's cost per leaf, in pass 2's tiles, at least (it offers each leaf a few dearer tiles). */
+    static final int FIRST_PASS_UNITS = 60;
+    /** The cost per leaf of what comes between passes 1 and 2 (the principal axes, the count of pass 2's tiles), at least. */
+    static final int COUNT_UNITS = 30;
+    /** The exact pass's cost per leaf, in pass 2's tiles. */
+    static final int FINAL_PASS_UNITS = 30;
+
+    /**
+     * Pass 2's tiles per leaf assumed while pass 1 runs, before they are counted: a quarter of the leaves, at least
+     * 16. A guess too high makes the fraction jump forward when the count comes; one too low would hold the
+     * fraction reached in pass 1 too high for the rest of the stage (it never goes back), with an ETA too short.
+     */
+    static long passTwoGuess(int leaves) {
+        return Math.max(16, leaves / 4);
+    }
+
+    /** Pass 1's weight per leaf: {@link #FIRST_PASS_UNITS}, or a seventh of pass 2's guess when that is more. */
+    static long firstPassUnits(int leaves) {
+        return Math.max(FIRST_PASS_UNITS, passTwoGuess(leaves) / 7);
+    }
+
+    /** The weight per leaf of the axes and the count: {@link #COUNT_UNITS}, or half of pass 1's when that is more. */
+    static long countUnits(int leaves) {
+        return Math.max(COUNT_UNITS, firstPassUnits(leaves) / 2);
+    }
 
     private final int n;
     private final int minSamples;
@@ -107,16 +136,16 @@ public final class CoreDistances {
         if (prune && filtered(index, backend)) {
             FilteredKnnSearch search = new FilteredKnnSearch(index, backend, k, threads, nb, nd);
             search.cancelledBy(cancel);
-            // Progress in tiles, so that the ETA holds while the passes run: pass 1 offers each leaf at most
-            // firstPassTiles() tiles, pass 3 costs about FINAL_PASS_TILES per leaf, and pass 2's leaves, which
-            // cost anything from nothing to hundreds of tiles, are counted before it starts (bounds only).
-            // Until they are, pass 2 is guessed at PASS_TWO_GUESS per leaf; afterwards pass 1's share is
-            // rescaled so that the fraction reported never goes back.
+            // Progress in pass 2's tiles, so that the ETA holds while the passes run (passTwoGuess): pass 2's
+            // leaves, which cost anything from nothing to thousands of tiles, are counted before it starts (bounds
+            // only). Until they are, pass 2 is guessed; afterwards pass 1's share is rescaled so that the fraction
+            // reported never goes back.
             long[] firstWeight = new long[leaves];
-            java.util.Arrays.fill(firstWeight, FilteredKnnSearch.firstPassTiles());
-            long first = (long) FilteredKnnSearch.firstPassTiles() * leaves;
-            long guess = first + (long) (PASS_TWO_GUESS + FINAL_PASS_TILES) * leaves;
-            work.run(leaves, STAGE, 0, guess, firstWeight, progress, cancel, search::firstPass);
+            long firstUnits = firstPassUnits(leaves), countUnits = countUnits(leaves);
+            java.util.Arrays.fill(firstWeight, firstUnits);
+            long first = (firstUnits + countUnits) * leaves;   // pass 1, then the axes and the count
+            long guess = first + (passTwoGuess(leaves) + FINAL_PASS_UNITS) * leaves;
+            work.run(leaves, STAGE, first - countUnits * leaves, guess, firstWeight, progress, cancel, search::firstPass);
             search.boundsUp();
             if (axisBounds) {
                 search.useAxes(ProjectedIndex.of(index, work, cancel));
@@ -126,13 +155,16 @@ public final class CoreDistances {
                 search.earlyStop = true;
             }
             long[] tiles = new long[leaves];
-            work.run(leaves, STAGE, ProgressListener.NONE, cancel, (worker, q) -> tiles[q] = search.secondPassTiles(worker, q));
-            long rest = (long) FINAL_PASS_TILES * leaves;
+            long[] countWeight = new long[leaves];
+            java.util.Arrays.fill(countWeight, countUnits);
+            work.run(leaves, STAGE, first - countUnits * leaves, guess, countWeight, progress, cancel,
+                    (worker, q) -> tiles[q] = search.secondPassTiles(worker, q));
+            long rest = (long) FINAL_PASS_UNITS * leaves;
             for (long t : tiles) rest += t;
-            long done = Math.max(1, Math.round((double) rest * first / (guess - first)));   // first / guess, kept
+            long done = Math.max(1, (long) Math.ceil((double) rest * first / (guess - first)));   // first / guess, kept (never less)
             long total = done + rest;
             long[] finalWeight = new long[leaves];
-            java.util.Arrays.fill(finalWeight, FINAL_PASS_TILES);
+            java.util.Arrays.fill(finalWeight, FINAL_PASS_UNITS);
             // Pass 2 from the last leaf down. A leaf's tiles with the leaves after it come nearest first (its
             // traversal's order) either way; from the last leaf down, the tiles offered to its lists by the
             // leaves before it, which run later, come from the closest in the index's order first, not the
@@ -142,7 +174,7 @@ public final class CoreDistances {
             for (int u = 0; u < leaves; u++) tilesDown[u] = tiles[leaves - 1 - u];
             work.run(leaves, STAGE, done, total, tilesDown, progress, cancel,
                     (worker, u) -> search.secondPass(worker, leaves - 1 - u));
-            work.run(leaves, STAGE, total - (long) FINAL_PASS_TILES * leaves, total, finalWeight, progress, cancel,
+            work.run(leaves, STAGE, total - (long) FINAL_PASS_UNITS * leaves, total, finalWeight, progress, cancel,
                     search::finalPass);
         } else {
             DirectKnnSearch search = new DirectKnnSearch(index, backend, k, prune, threads, nb, nd);

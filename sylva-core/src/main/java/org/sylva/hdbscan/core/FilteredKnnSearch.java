@@ -341,11 +341,6 @@ final class FilteredKnnSearch {
         return tiles;
     }
 
-    /** Most leaves pass 1 offers to one leaf, its own included (the tiles it computes at most). */
-    static int firstPassTiles() {
-        return FIRST_PASS_LEAVES + 1;
-    }
-
     /**
      * Pass 2 of a slice, for its leaf {@code q} (after {@link #boundsUp}, which sees the static bounds of
      * the slice's leaves only): a pair with another leaf of the slice is visited from its lower leaf as in

@@ -244,6 +244,37 @@ class CoreDistancesTest {
                 (stage, done, total) -> calls.incrementAndGet(), cancelled(token)));
     }
 
+    @Test
+    void theFilteredSearchsFractionNeverGoesBackAndEndsWhole() {
+        int n = 6000;
+        PointSet p = PointSet.of(n, 61, ClipLikeData.generate(n, 5));
+        PointIndex idx = PointIndex.build(p, KernelProvider.get().bestDistance());
+        assertTrue(CoreDistances.filtered(idx, KernelProvider.get().bestDistance()), "the test needs the filtered search");
+        List<double[]> reports = new ArrayList<>();
+        // one thread: the reports arrive in order, so each fraction must be at least the one before it (pass 2's
+        // count rescales pass 1's share, which must not make the fraction fall)
+        CoreDistances.compute(idx, 5, KernelProvider.get().bestDistance(), 1, (stage, done, total) -> {
+            assertEquals(CoreDistances.STAGE, stage);
+            reports.add(new double[] {done, total});
+        }, CancellationToken.NEVER);
+        assertTrue(reports.size() > 3, reports.size() + " reports");
+        double last = 0;
+        for (double[] r : reports) {
+            assertTrue(r[0] <= r[1], r[0] + " of " + r[1]);
+            double f = r[0] / r[1];
+            assertTrue(f >= last, "fraction " + f + " after " + last);
+            last = f;
+        }
+        double[] end = reports.get(reports.size() - 1);
+        assertEquals(end[1], end[0]);
+        // the guess for pass 2 grows with the leaves, and the passes before it take a share of it on large inputs
+        assertEquals(16, CoreDistances.passTwoGuess(40));
+        assertEquals(1024, CoreDistances.passTwoGuess(4096));
+        assertEquals(CoreDistances.FIRST_PASS_UNITS, CoreDistances.firstPassUnits(512));
+        assertTrue(CoreDistances.firstPassUnits(4096) > CoreDistances.FIRST_PASS_UNITS);
+        assertEquals(CoreDistances.firstPassUnits(4096) / 2, CoreDistances.countUnits(4096));
+    }
+
     /** A token already cancelled: the computation must stop before producing a result. */
     private static CancellationToken cancelled(CancellationToken t) {
         t.cancel();
