@@ -145,7 +145,7 @@ public final class CoreDistances {
             java.util.Arrays.fill(firstWeight, firstUnits);
             long first = (firstUnits + countUnits) * leaves;   // pass 1, then the axes and the count
             long guess = first + (passTwoGuess(leaves) + FINAL_PASS_UNITS) * leaves;
-            work.run(leaves, STAGE, first - countUnits * leaves, guess, firstWeight, progress, cancel, search::firstPass);
+            work.run(leaves, STAGE, 0, guess, firstWeight, progress, cancel, search::firstPass);
             search.boundsUp();
             if (axisBounds) {
                 search.useAxes(ProjectedIndex.of(index, work, cancel));
