@@ -78,9 +78,48 @@ final class Connector {
                 : new Scratch(search.scratch(copies.weights(), k), k, true);
     }
 
+    /**
+     * One thread's scratch for up to {@link NeighbourSearch#GROUP} points connected together: the answer for the
+     * {@code i}-th point of the last group is in {@code member[i]}.
+     */
+    static final class Group {
+        final Scratch[] member;
+        final NeighbourSearch.Scratch[] lists;
+        final int[] offs;
+
+        Group(Scratch[] member) {
+            this.member = member;
+            lists = new NeighbourSearch.Scratch[member.length];
+            offs = new int[member.length];
+            for (int i = 0; i < member.length; i++) lists[i] = member[i].list;
+        }
+    }
+
+    /** Scratch for groups of up to {@code size} points ({@code 1 <= size <= NeighbourSearch.GROUP}). */
+    Group group(int size) {
+        Scratch[] m = new Scratch[size];
+        for (int i = 0; i < m.length; i++) m[i] = scratch();
+        return new Group(m);
+    }
+
+    /**
+     * Connects the {@code g} points {@code q[offs[i] .. offs[i] + d)} (at most the group's size; offsets in {@code w.offs}) in one
+     * search ({@link FittedNeighbours#nearest(double[], int[], int, NeighbourSearch.Scratch[])}); each answer is
+     * what {@link #connect} gives.
+     */
+    void connect(double[] q, int g, Group w) {
+        search.nearest(q, w.offs, g, w.lists);
+        for (int i = 0; i < g; i++) choose(w.member[i]);
+    }
+
     /** Connects the point {@code q[off .. off + d)}; the answer is in {@code s}. */
     void connect(double[] q, int off, Scratch s) {
         search.nearest(q, off, s.list);
+        choose(s);
+    }
+
+    /** The connection from the list in {@code s}: its first neighbour of smallest mutual reachability. */
+    private void choose(Scratch s) {
         if (copies != null) expand(s);
         double[] dist = s.dist;
         int[] row = s.row;

@@ -23,4 +23,13 @@ interface FittedNeighbours {
 
     /** The nearest fitted points of the point {@code q[off .. off + d)}, into {@code s}. */
     void nearest(double[] q, int off, NeighbourSearch.Scratch s);
+
+    /**
+     * The nearest fitted points of each of {@code g} points, {@code q[offs[i] .. offs[i] + d)} into {@code s[i]}:
+     * the same lists as {@code g} calls of {@link #nearest}, which is what this does unless a search can share
+     * work between points that lie near one another ({@link NeighbourSearch}).
+     */
+    default void nearest(double[] q, int[] offs, int g, NeighbourSearch.Scratch[] s) {
+        for (int i = 0; i < g; i++) nearest(q, offs[i], s[i]);
+    }
 }

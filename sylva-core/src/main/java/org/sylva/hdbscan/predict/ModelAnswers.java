@@ -73,27 +73,34 @@ final class ModelAnswers {
         FittedNeighbours s0 = search.search(execution, kernel);
         Connector conn = new Connector(s0, core, minSamples - 1, inputRows.copies());
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars, kernel) : null;
-        Connector.Scratch[] scratch = new Connector.Scratch[execution.threads()];
+        Connector.Group[] scratch = new Connector.Group[execution.threads()];
         SoftAssignment.Scratch[] softScratch = new SoftAssignment.Scratch[execution.threads()];
         int[] order = s0 instanceof NeighbourSearch tree ? NewPoints.searchOrder(tree, q, m, d, execution)
                 : java.util.stream.IntStream.range(0, m).toArray();   // a scan reads every fitted point anyway
         double[] queries = q;
+        // consecutive points of the search order lie near one another: searched together in many dimensions
+        int group = s0 instanceof NeighbourSearch ? NeighbourSearch.groupSize(d) : 1;
         run(m, searchBlock(n, d), stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
-                scratch[worker] = conn.scratch();
+                scratch[worker] = conn.group(group);
                 if (soft) softScratch[worker] = membership.scratch();
             }
-            Connector.Scratch s = scratch[worker];
-            for (int at = from; at < to; at++) {
-                int i = order[at];
-                conn.connect(queries, i * d, s);
-                if (hard) {
-                    labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
-                    prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
-                    scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
-                    connecting[i] = inputRows.inputRowOfPoint(s.neighbour);
+            Connector.Group w = scratch[worker];
+            for (int at = from; at < to; at += group) {
+                int g = Math.min(group, to - at);
+                for (int j = 0; j < g; j++) w.offs[j] = order[at + j] * d;
+                conn.connect(queries, g, w);
+                for (int j = 0; j < g; j++) {
+                    int i = order[at + j];
+                    Connector.Scratch s = w.member[j];
+                    if (hard) {
+                        labels[i] = HardAssignment.label(clusters, s.neighbour, s.lambda);
+                        prob[i] = HardAssignment.probability(clusters, labels[i], s.lambda);
+                        scores[i] = HardAssignment.score(clusters, s.neighbour, s.lambda, s.coincides);
+                        connecting[i] = inputRows.inputRowOfPoint(s.neighbour);
+                    }
+                    if (soft) membership.newPoint(queries, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
                 }
-                if (soft) membership.newPoint(queries, i * d, s.neighbour, s.lambda, out, i * k, softScratch[worker]);
             }
         });
         return new HdbscanModel.Answers(hard ? new Prediction(labels, prob, scores, connecting) : null,

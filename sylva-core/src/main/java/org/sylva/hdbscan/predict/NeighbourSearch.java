@@ -55,6 +55,9 @@ final class NeighbourSearch implements FittedNeighbours {
         final NearestLists list;
         final int[] stackNode;
         final double[] stackBound;
+        /** A group search's bounds, {@link #GROUP} per stack entry, and one node's children's, one per point. */
+        final double[] groupBounds;
+        final double[] childLeft = new double[GROUP], childRight = new double[GROUP];
         /** A leaf's squared distances, or a metric scan's distances of one tile. */
         final double[] tile;
         /** Where a metric scan's kernel reads its query rows. */
@@ -76,6 +79,7 @@ final class NeighbourSearch implements FittedNeighbours {
             list = weights == null ? new NearestLists(1, k) : null;
             stackNode = new int[2 * depth + 4];
             stackBound = new double[2 * depth + 4];
+            groupBounds = new double[(2 * depth + 4) * GROUP];
             tile = new double[tileLength];
         }
 
@@ -200,6 +204,95 @@ final class NeighbourSearch implements FittedNeighbours {
         }
         if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
         s.end();
+    }
+
+    /** Most points {@link #nearest(double[], int[], int, Scratch[])} searches together. */
+    static final int GROUP = 8;
+
+    /**
+     * Dimensions above which new points are searched in groups ({@link #groupSize}). In few dimensions a point
+     * reads few leaves, which stay in the cache anyway, and the group's bookkeeping costs more than it saves
+     * (BENCHMARKS.md, "Searching new points in groups").
+     */
+    static final int GROUP_MIN_DIMENSIONS = 16;
+
+    /** How many new points of {@code d} coordinates to search together: {@link #GROUP} above 16 dimensions, else 1. */
+    static int groupSize(int d) {
+        return d > GROUP_MIN_DIMENSIONS ? GROUP : 1;
+    }
+
+    /**
+     * The nearest fitted points of {@code g <= GROUP} points at once, in one traversal: a node is entered while
+     * its bound admits at least one of them, and a leaf is scanned for each point its bound admits, one point
+     * after the other, while the leaf's coordinates are still in the cache. Points that lie near one another
+     * (consecutive in {@link NewPoints#searchOrder}) read much the same leaves, so the fitted coordinates come
+     * from memory about once per group instead of once per point. Each point's list is exactly what
+     * {@link #nearest(double[], int, Scratch)} finds: a node is skipped for a point only when its lower bound
+     * exceeds that point's k-th distance, and a list in (distance, index) order does not depend on the order
+     * in which its candidates come. The group's stack lives in the first point's scratch.
+     */
+    @Override
+    public void nearest(double[] q, int[] offs, int g, Scratch[] s) {
+        if (g == 1) {
+            nearest(q, offs[0], s[0]);
+            return;
+        }
+        if (g > GROUP) throw new IllegalArgumentException(g + " points in a group of at most " + GROUP);
+        Scratch first = s[0];
+        int[] stackNode = first.stackNode;
+        double[] bounds = first.groupBounds;
+        double[] childL = first.childLeft, childR = first.childRight;
+        for (int i = 0; i < g; i++) s[i].begin();
+        int sp = 0;
+        stackNode[sp] = 0;
+        java.util.Arrays.fill(bounds, 0, g, Double.NEGATIVE_INFINITY);
+        sp++;
+        int limit = 2 * index.nodes() + 2;
+        for (int it = 0; it < limit && sp > 0; it++) {     // every node is pushed at most once
+            sp--;
+            int node = stackNode[sp];
+            int at = sp * GROUP;
+            int leaf = index.leafOf(node);
+            if (leaf >= 0) {
+                for (int i = 0; i < g; i++) {
+                    if (bounds[at + i] <= s[i].kth()) scanLeaf(q, offs[i], leaf, s[i]);
+                }
+                continue;
+            }
+            int l = index.left(node), r = index.right(node);
+            boolean anyL = false, anyR = false;
+            double sumL = 0, sumR = 0;
+            for (int i = 0; i < g; i++) {
+                double kth = s[i].kth();
+                if (bounds[at + i] > kth) {          // the node is beyond this point's k-th distance
+                    childL[i] = Double.POSITIVE_INFINITY;
+                    childR[i] = Double.POSITIVE_INFINITY;
+                    continue;
+                }
+                double bl = bound(q, offs[i], l), br = bound(q, offs[i], r);
+                childL[i] = bl;
+                childR[i] = br;
+                anyL |= bl <= kth;
+                anyR |= br <= kth;
+                sumL += bl;
+                sumR += br;
+            }
+            // The child nearer the group goes on top, so it is searched first and shrinks the k-th distances sooner.
+            boolean leftNear = sumL <= sumR;
+            int far = leftNear ? r : l, near = leftNear ? l : r;
+            if (leftNear ? anyR : anyL) {
+                stackNode[sp] = far;
+                System.arraycopy(leftNear ? childR : childL, 0, bounds, sp * GROUP, g);
+                sp++;
+            }
+            if (leftNear ? anyL : anyR) {
+                stackNode[sp] = near;
+                System.arraycopy(leftNear ? childL : childR, 0, bounds, sp * GROUP, g);
+                sp++;
+            }
+        }
+        if (sp != 0) throw new IllegalStateException("neighbour search did not finish its traversal");
+        for (int i = 0; i < g; i++) s[i].end();
     }
 
     /**

@@ -63,4 +63,55 @@ class NeighbourSearchTest {
             }
         }
     }
+
+    /**
+     * Points searched together ({@link NeighbourSearch#nearest(double[], int[], int, NeighbourSearch.Scratch[])})
+     * get the lists each gets alone, bitwise, in groups of every size up to {@link NeighbourSearch#GROUP}, of
+     * points near one another (the search order's) and far apart, for plain and weighted lists, on ties too.
+     */
+    @Test
+    void groupsFindTheListsEachPointFindsAlone() {
+        SplittableRandom rng = new SplittableRandom(57);
+        for (int trial = 0; trial < 8; trial++) {
+            int n = 200 + rng.nextInt(1500), d = new int[] {3, 24, 61}[trial % 3];
+            boolean grid = trial % 4 == 1;
+            double[] x = new double[n * d];
+            for (int i = 0; i < x.length; i++) x[i] = grid ? rng.nextInt(4) : rng.nextDouble(-3, 3) + (i / d % 5) * 4;
+            int m = 90;
+            double[] q = new double[m * d];
+            for (int i = 0; i < m; i++) {
+                if (i % 5 == 0) System.arraycopy(x, rng.nextInt(n) * d, q, i * d, d);
+                else for (int j = 0; j < d; j++) q[i * d + j] = grid ? rng.nextInt(5) - 0.5 : rng.nextDouble(-4, 22);
+            }
+            DistanceKernel kernel = trial % 2 == 1 ? KernelProvider.get().scalarDistance() : KernelProvider.get().bestDistance();
+            NeighbourSearch search = new NeighbourSearch(PointIndex.build(x, n, d, kernel));
+            int[] order = NewPoints.searchOrder(search, q, m, d, org.sylva.parallel.Execution.sequential());
+            int[] weights = new int[n];
+            for (int i = 0; i < n; i++) weights[i] = 1 + rng.nextInt(3);
+            for (int k : new int[] {1, 7, Math.min(n, 40), Math.min(n, 150)}) {
+                for (boolean weighted : new boolean[] {false, true}) {
+                    NeighbourSearch.Scratch alone = weighted ? search.scratch(weights, k) : search.scratch(k);
+                    NeighbourSearch.Scratch[] group = new NeighbourSearch.Scratch[NeighbourSearch.GROUP];
+                    for (int i = 0; i < group.length; i++) group[i] = weighted ? search.scratch(weights, k) : search.scratch(k);
+                    int[] offs = new int[NeighbourSearch.GROUP];
+                    for (boolean near : new boolean[] {true, false}) {
+                        for (int at = 0, g = 1; at < m; at += g, g = g % NeighbourSearch.GROUP + 1) {
+                            int size = Math.min(g, m - at);
+                            for (int j = 0; j < size; j++) offs[j] = (near ? order[at + j] : at + j) * d;
+                            search.nearest(q, offs, size, group);
+                            for (int j = 0; j < size; j++) {
+                                search.nearest(q, offs[j], alone);
+                                String what = kernel.name() + " trial " + trial + " (n " + n + ", d " + d + "), k " + k
+                                        + (weighted ? " weighted" : "") + ", group of " + size + ", point " + (offs[j] / d);
+                                int found = weighted ? alone.found : k;
+                                org.junit.jupiter.api.Assertions.assertEquals(found, weighted ? group[j].found : k, what);
+                                assertArrayEquals(Arrays.copyOf(alone.index, found), Arrays.copyOf(group[j].index, found), what);
+                                assertArrayEquals(Arrays.copyOf(alone.dist, found), Arrays.copyOf(group[j].dist, found), what);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
