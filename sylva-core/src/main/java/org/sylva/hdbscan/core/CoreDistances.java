@@ -43,10 +43,11 @@ public final class CoreDistances {
     /*
      * The filtered search's progress is counted in pass 2's tiles (one approximate leaf-by-leaf tile), whose number
      * is known only once pass 1 has run; the other passes are weighed in that unit by their cost. The weights are
-     * calibrated so that the fraction follows the stage's time on clip-like data of 20 000 to 200 000 points, in a
-     * cold process and a warm one (BENCHMARKS.md, "Progress of the core distances"): pass 2's first leaves cost
-     * more per tile than its later ones (their limits are still pass 1's, and in a cold process the kernel is still
-     * being compiled), which the passes before it absorb.
+     * calibrated so that the fraction follows the stage's time on 200 000 clips, in a cold process and a warm one
+     * (BENCHMARKS.md, "Progress of the core distances"), where an ETA is read: pass 2's first leaves cost more per
+     * tile than its later ones (their limits are still pass 1's, and in a cold process the kernel is still being
+     * compiled), which the passes before it absorb. A stage of a few seconds (50 000 clips) follows its time less
+     * well than before the calibration; it shows a line or two.
      */
     /** Pass 1's cost per leaf, in pass 2's tiles, at least (it offers each leaf a few dearer tiles). */
     static final int FIRST_PASS_UNITS = 60;
@@ -62,6 +63,19 @@ public final class CoreDistances {
      */
     static long passTwoGuess(int leaves) {
         return Math.max(16, leaves / 4);
+    }
+
+    /**
+     * Where pass 2's progress starts once its {@code rest} (pass 2's counted tiles and the exact pass's weight) is
+     * known, the passes before it having reported up to {@code first} of {@code guess}: the least {@code done} with
+     * {@code done / (done + rest) >= first / guess}, so that the fraction reported never goes back (at least 1).
+     * Exact in integers: the products reach past a long on the largest inputs.
+     */
+    static long rescaledStart(long rest, long first, long guess) {
+        java.math.BigInteger[] qr = java.math.BigInteger.valueOf(rest).multiply(java.math.BigInteger.valueOf(first))
+                .divideAndRemainder(java.math.BigInteger.valueOf(guess - first));
+        long done = qr[0].longValueExact() + (qr[1].signum() > 0 ? 1 : 0);
+        return Math.max(1, done);
     }
 
     /** Pass 1's weight per leaf: {@link #FIRST_PASS_UNITS}, or a seventh of pass 2's guess when that is more. */
@@ -161,7 +175,7 @@ public final class CoreDistances {
                     (worker, q) -> tiles[q] = search.secondPassTiles(worker, q));
             long rest = (long) FINAL_PASS_UNITS * leaves;
             for (long t : tiles) rest += t;
-            long done = Math.max(1, (long) Math.ceil((double) rest * first / (guess - first)));   // first / guess, kept (never less)
+            long done = rescaledStart(rest, first, guess);
             long total = done + rest;
             long[] finalWeight = new long[leaves];
             java.util.Arrays.fill(finalWeight, FINAL_PASS_UNITS);

@@ -593,7 +593,7 @@ final class ModelFile {
      * the stored {@code min_cluster_size}: a file whose tree, spanning tree or {@code min_cluster_size} was edited
      * (its checksum made to hold again), or written by another program, would otherwise predict with one tree and
      * rebuild the fit's result ({@code HdbscanResult.of(model)}, {@code reselect}) from another. The rebuild costs
-     * what the fit's hierarchy stage costs (n log n), a small share of reading the file.
+     * what the fit's hierarchy stage costs (n log n), a few per cent of a cold {@code sylva predict}.
      */
     private static void requireTreeOf(org.sylva.hdbscan.mst.SpanningTree mst, CondensedTree stored, int minClusterSize) {
         CondensedTree rebuilt = CondensedTree.condense(SingleLinkageTree.of(mst.orientedFrom(0)), minClusterSize);

@@ -275,6 +275,32 @@ class CoreDistancesTest {
         assertEquals(CoreDistances.firstPassUnits(4096) / 2, CoreDistances.countUnits(4096));
     }
 
+    /**
+     * Pass 2's progress starts where the passes before it left the fraction, never below it, exactly, up to the
+     * largest inputs (2^26 leaves of 2^26 tiles each, whose products pass a long).
+     */
+    @Test
+    void pass2StartsWherePass1LeftTheFraction() {
+        java.math.BigInteger b;
+        for (int leaves : new int[] {1, 7, 512, 4096, 1 << 20, 1 << 26}) {
+            long perLeaf = CoreDistances.firstPassUnits(leaves) + CoreDistances.countUnits(leaves);
+            long first = perLeaf * leaves;
+            long guess = first + (CoreDistances.passTwoGuess(leaves) + CoreDistances.FINAL_PASS_UNITS) * leaves;
+            for (long tilesPerLeaf : new long[] {0, 1, 3, 16, 747, leaves}) {
+                long rest = (tilesPerLeaf + CoreDistances.FINAL_PASS_UNITS) * leaves;
+                long done = CoreDistances.rescaledStart(rest, first, guess);
+                // done / (done + rest) >= first / guess, and done - 1 would fall below it (unless done is 1)
+                java.math.BigInteger lhs = java.math.BigInteger.valueOf(done).multiply(java.math.BigInteger.valueOf(guess - first));
+                java.math.BigInteger rhs = java.math.BigInteger.valueOf(rest).multiply(java.math.BigInteger.valueOf(first));
+                String what = leaves + " leaves, " + tilesPerLeaf + " tiles per leaf: " + done;
+                assertTrue(lhs.compareTo(rhs) >= 0, what);
+                b = java.math.BigInteger.valueOf(done - 1).multiply(java.math.BigInteger.valueOf(guess - first));
+                assertTrue(done == 1 || b.compareTo(rhs) < 0, what);
+                assertTrue(done + rest > 0, what);   // no overflow in the stage's total
+            }
+        }
+    }
+
     /** A token already cancelled: the computation must stop before producing a result. */
     private static CancellationToken cancelled(CancellationToken t) {
         t.cancel();
