@@ -50,6 +50,11 @@ final class Connector {
         this.coreAt = Math.min(s, k - 1);
     }
 
+    /** Points in each new point's list: the package's {@code 2 s}, at least {@code s + 1}, at most the fitted points. */
+    int listLength() {
+        return k;
+    }
+
     /** One thread's neighbour list and the answer for the last point connected. */
     static final class Scratch {
         final NeighbourSearch.Scratch list;

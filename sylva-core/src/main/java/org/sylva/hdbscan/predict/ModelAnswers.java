@@ -79,7 +79,7 @@ final class ModelAnswers {
                 : java.util.stream.IntStream.range(0, m).toArray();   // a scan reads every fitted point anyway
         double[] queries = q;
         // consecutive points of the search order lie near one another: searched together in many dimensions
-        int group = s0 instanceof NeighbourSearch ? NeighbourSearch.groupSize(d) : 1;
+        int group = s0 instanceof NeighbourSearch ? NeighbourSearch.groupSize(d, conn.listLength()) : 1;
         run(m, searchBlock(n, d), stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.group(group);

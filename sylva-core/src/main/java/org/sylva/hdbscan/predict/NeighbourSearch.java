@@ -216,9 +216,19 @@ final class NeighbourSearch implements FittedNeighbours {
      */
     static final int GROUP_MIN_DIMENSIONS = 16;
 
-    /** How many new points of {@code d} coordinates to search together: {@link #GROUP} above 16 dimensions, else 1. */
-    static int groupSize(int d) {
-        return d > GROUP_MIN_DIMENSIONS ? GROUP : 1;
+    /**
+     * Longest lists searched in groups: a group holds {@link #GROUP} lists per thread, and with lists of thousands
+     * of entries (a large {@code min_samples}) the list, not the reading of leaves, is what a point costs
+     * (BENCHMARKS.md, "Searching new points in groups": the same time with lists of 2 000).
+     */
+    static final int GROUP_MAX_LIST = 2048;
+
+    /**
+     * How many new points of {@code d} coordinates to search together for lists of {@code k} entries:
+     * {@link #GROUP} above 16 dimensions for lists of at most {@link #GROUP_MAX_LIST}, else 1.
+     */
+    static int groupSize(int d, int k) {
+        return d > GROUP_MIN_DIMENSIONS && k <= GROUP_MAX_LIST ? GROUP : 1;
     }
 
     /**
