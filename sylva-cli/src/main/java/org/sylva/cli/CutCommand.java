@@ -78,7 +78,7 @@ final class CutCommand implements Callable<Integer> {
         }
         folder.claim(context, err, run.quiet, OUTPUTS);
         folder.refuseOverlaps(OUTPUTS, List.of(), List.of(new OutputTargets.OptionFile("model", model)));
-        HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva cut");
+        HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva cut", context.cancel());
         int mcs = minClusterSize != null ? minClusterSize : m.parameters().minClusterSize();
         int[] labels = m.dbscanClustering(distance, mcs);
         context.cancel().throwIfCancelled();

@@ -1,5 +1,7 @@
 package org.sylva.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,6 +18,7 @@ import org.sylva.hdbscan.predict.RowShape;
 import org.sylva.io.AtomicOutput;
 import org.sylva.io.NpyArray;
 import org.sylva.parallel.Execution;
+import org.sylva.progress.ProgressListener;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva predict}: assign new points to the clusters of a saved model. */
@@ -98,7 +101,7 @@ final class PredictCommand implements Callable<Integer> {
             folder.claim(context, err, run.quiet, OUTPUTS, t.out());
             folder.refuseOverlaps(OUTPUTS, t.out(), List.of(), read);
         }
-        HdbscanModel m = HdbscanModel.load(model);   // once, for every file of new points
+        HdbscanModel m = loadModel(err);   // once, for every file of new points
         context.completed().plan(targets.size(), folder.out);
         for (int i = 0; i < targets.size(); i++) {
             InputBatch.Target t = targets.get(i);
@@ -107,6 +110,19 @@ final class PredictCommand implements Callable<Integer> {
             context.completed().done();
         }
         return 0;
+    }
+
+    /** Model files of this size or more show their reading's progress: reading and checking them takes a second or more. */
+    static final long MODEL_PROGRESS_BYTES = 128L << 20;
+
+    /** The model, read so that Ctrl-C stops the read; a large file shows its progress (none with {@code --quiet}). */
+    private HdbscanModel loadModel(java.io.PrintWriter err) throws IOException {
+        if (!Files.isRegularFile(model) || Files.size(model) < MODEL_PROGRESS_BYTES) {
+            return HdbscanModel.load(model, ProgressListener.NONE, context.cancel());
+        }
+        try (ProgressPrinter reading = context.progress(err, run.quiet, 0)) {
+            return HdbscanModel.load(model, reading, context.cancel());
+        }
     }
 
     /**

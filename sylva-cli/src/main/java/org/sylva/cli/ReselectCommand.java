@@ -101,7 +101,7 @@ final class ReselectCommand implements Callable<Integer> {
                 ResultFolderOptions.reserved(CLAIMED), saveModel);
         folder.refuseOverlaps(CLAIMED, List.of(new OutputTargets.OptionFile("--save-model", saveModel)),
                 List.of(new OutputTargets.OptionFile("model", model)));
-        HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva reselect");
+        HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva reselect", context.cancel());
         HdbscanParameters p = m.parameters();
         HdbscanParameters other = new HdbscanParameters(
                 minClusterSize != null ? minClusterSize : p.minClusterSize(), p.minSamples(),

@@ -67,9 +67,13 @@ final class ResultFolderOptions {
         OutputTargets.refuseOverlaps(dir, reserved(outputs), written, read);
     }
 
-    /** The model in {@code file}, refused naming {@code command} when it holds no spanning tree (format version 1). */
-    static HdbscanModel modelWithTree(Path file, String command) throws IOException {
-        HdbscanModel m = HdbscanModel.load(file);
+    /**
+     * The model in {@code file}, its read stopped by {@code cancel}; refused naming {@code command} when it holds no
+     * spanning tree (format version 1).
+     */
+    static HdbscanModel modelWithTree(Path file, String command, org.sylva.progress.CancellationToken cancel)
+            throws IOException {
+        HdbscanModel m = HdbscanModel.load(file, org.sylva.progress.ProgressListener.NONE, cancel);
         if (m.spanningTree().isEmpty()) {
             throw new InvalidInputException("model file " + file + " holds no spanning tree (format version 1, written "
                     + "by an earlier Sylva), which " + command + " needs; fit again with sylva hdbscan --save-model to "

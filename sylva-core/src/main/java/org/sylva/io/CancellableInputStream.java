@@ -137,7 +137,13 @@ public final class CancellableInputStream extends InputStream {
 
     @Override
     public int available() throws IOException {
-        return in.available();
+        // BufferedInputStream asks between reads: a stream the token closed fails here first
+        cancel.throwIfCancelled();
+        try {
+            return in.available();
+        } catch (IOException e) {
+            throw cancelledOr(e);
+        }
     }
 
     @Override

@@ -15,7 +15,7 @@ package org.sylva.progress;
  * (Kruskal)"}); the hierarchy and selection that follow take linear or n log n time and report nothing. Cluster
  * centres ({@code HdbscanResult}'s centroids and medoids) report {@code "centres"}, a prediction {@code "prediction"}
  * or {@code "soft clustering"} (a model made from a fit whose engine kept no prediction core distances first runs
- * {@code "core distances"} for them), principal components {@code "principal components"} then {@code "projection"}, a
+ * {@code "core distances"} for them), a model file's read {@code "reading model"}, principal components {@code "principal components"} then {@code "projection"}, a
  * ball tree {@code "ball tree"} or {@code "partition"}. A stage's first report may be {@code (0, 1)}: started, its
  * work not yet counted. {@code total} is an estimate where a stage learns its work as it goes (the core distances'
  * later passes revise it), and calls from two threads may arrive out of order: a progress bar should show the current

@@ -179,6 +179,26 @@ class CancellableReadTest {
         assertEquals(1, closes.get());
     }
 
+    /**
+     * Cancelling closes a file's channel under the stream; every call after that, {@code available} included (which
+     * {@code BufferedInputStream} makes between reads), reports the cancellation, not the closed channel.
+     */
+    @Test
+    void aStreamTheTokenClosedAnswersEveryCallWithTheCancellation() throws IOException {
+        Path f = tmp.resolve("bytes");
+        Files.write(f, new byte[3 << 20]);
+        CancellationToken token = new CancellationToken();
+        InputStream raw = CancellableInputStream.of(Files.newInputStream(f), token);
+        try (InputStream in = new java.io.BufferedInputStream(raw, 1 << 16)) {
+            assertEquals(1000, in.readNBytes(1000).length);
+            token.cancel();   // closes the file's channel
+            assertThrows(CancelledException.class, raw::available);
+            assertThrows(CancelledException.class, in::available);
+            assertThrows(CancelledException.class, () -> in.readNBytes(1 << 17));
+            assertThrows(CancelledException.class, () -> in.skip(1 << 17));
+        }
+    }
+
     /** A file read with progress tells (0, size) first, about once per MiB, and (size, size) at its end. */
     @Test
     void aTextFileTellsItsBytesRead() throws IOException {

@@ -71,6 +71,8 @@ import org.sylva.progress.ProgressListener;
 public final class HdbscanModel {
     /** Stage name {@link #approximatePredict} reports to progress listeners. */
     public static final String PREDICT_STAGE = "prediction";
+    /** Stage name of {@link #load(Path, ProgressListener, CancellationToken)}: the model file's bytes read. */
+    public static final String READ_STAGE = "reading model";
     /** Stage name {@link #membershipVector} and {@link #allPointsMembershipVectors} report. */
     public static final String MEMBERSHIP_STAGE = "soft clustering";
 
@@ -362,7 +364,22 @@ public final class HdbscanModel {
 
     /** Reads a model {@link #save} wrote; see {@link ModelFile} for the format and what is refused. */
     public static HdbscanModel load(Path file) throws IOException {
-        return ModelFile.read(file);
+        return ModelFile.read(file, ProgressListener.NONE, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #load(Path)}, telling {@code progress} the bytes read as stage {@value #READ_STAGE} (a regular file is
+     * read twice, checksum then contents: {@code total} is twice its size) and stopping between reads of at most
+     * a megabyte once {@code cancel} is cancelled.
+     *
+     * <pre>{@code
+     * HdbscanModel m = HdbscanModel.load(Path.of("clips.model"), (stage, done, total) -> { }, token);
+     * }</pre>
+     *
+     * @throws org.sylva.progress.CancelledException when {@code cancel} is cancelled before the model is read
+     */
+    public static HdbscanModel load(Path file, ProgressListener progress, CancellationToken cancel) throws IOException {
+        return ModelFile.read(file, Objects.requireNonNull(progress, "progress"), Objects.requireNonNull(cancel, "cancel"));
     }
 
     /**

@@ -22,6 +22,9 @@ import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
 import org.sylva.hdbscan.metric.BruteForceEngine;
 import org.sylva.hdbscan.metric.KdTreeEngine;
 import org.sylva.hdbscan.metric.Metric;
+import org.sylva.io.CancellableInputStream;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
 
 /**
  * The file of a saved {@link HdbscanModel}: a versioned, checksummed binary format, little-endian, with
@@ -86,7 +89,7 @@ import org.sylva.hdbscan.metric.Metric;
  *
  * <pre>{@code
  * AtomicOutput.write(Path.of("clips.model"), out -> ModelFile.write(out, model));
- * HdbscanModel same = ModelFile.read(Path.of("clips.model"));
+ * HdbscanModel same = ModelFile.read(Path.of("clips.model"), ProgressListener.NONE, CancellationToken.NEVER);
  * }</pre>
  */
 final class ModelFile {
@@ -281,7 +284,7 @@ final class ModelFile {
      * pipe, FIFO or process substitution ({@code <(...)}), which can be read once and reports no size, is read into
      * memory first.
      */
-    static HdbscanModel read(Path file) throws IOException {
+    static HdbscanModel read(Path file, ProgressListener progress, CancellationToken cancel) throws IOException {
         String name = file.toString();
         if (Files.isDirectory(file)) throw refuse(name, "is a directory, not a model file");
         if (name.equals("-") && !Files.exists(file)) {
@@ -289,7 +292,7 @@ final class ModelFile {
         }
         if (Files.exists(file) && !Files.isRegularFile(file)) {
             byte[] bytes;
-            try (InputStream in = Files.newInputStream(file)) {
+            try (InputStream in = CancellableInputStream.of(Files.newInputStream(file), cancel)) {
                 bytes = in.readAllBytes();
             } catch (OutOfMemoryError e) {
                 throw refuse(name, "the stream holds more bytes than the Java heap or an array can take (maximum heap "
@@ -297,24 +300,38 @@ final class ModelFile {
             }
             return read(name, bytes);
         }
-        return read(name, Files.size(file), () -> Files.newInputStream(file));
+        long size = Files.size(file);
+        if (progress == ProgressListener.NONE && cancel == CancellationToken.NEVER) {
+            return read(name, size, () -> Files.newInputStream(file), () -> Files.newInputStream(file));
+        }
+        // two passes over the file: their bytes told as one count of twice its size, so the fraction only grows
+        long length = Math.max(1, size);
+        ProgressListener first = (stage, done, total) -> progress.progress(stage, done, 2 * length);
+        ProgressListener second = (stage, done, total) -> progress.progress(stage, length + done, 2 * length);
+        HdbscanModel m = read(name, size,
+                () -> CancellableInputStream.of(Files.newInputStream(file), cancel, first, HdbscanModel.READ_STAGE, length),
+                () -> CancellableInputStream.of(Files.newInputStream(file), cancel, second, HdbscanModel.READ_STAGE, length));
+        progress.progress(HdbscanModel.READ_STAGE, 2 * length, 2 * length);   // the parse stops short of the trailer
+        return m;
     }
 
     /** A model from the bytes {@link #write} wrote, e.g. kept in memory by a client; {@code name} for errors. */
     static HdbscanModel read(String name, byte[] bytes) throws IOException {
-        return read(name, bytes.length, () -> new java.io.ByteArrayInputStream(bytes));
+        Source source = () -> new java.io.ByteArrayInputStream(bytes);
+        return read(name, bytes.length, source, source);
     }
 
-    private static HdbscanModel read(String name, long size, Source source) throws IOException {
+    /** {@code checksummed} opens the bytes for the header and checksum pass, {@code parsed} for the parse pass. */
+    private static HdbscanModel read(String name, long size, Source checksummed, Source parsed) throws IOException {
         byte[] head;
-        try (InputStream in = source.open()) {
+        try (InputStream in = checksummed.open()) {
             head = in.readNBytes(HEADER);
         }
         checkHeader(name, head, size);
         long payload = ByteBuffer.wrap(head, 16, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
         // The checksum first, over the whole payload: an altered file is reported as such, not as
         // whatever its altered fields happen to look like.
-        try (InputStream in = new BufferedInputStream(source.open(), BUFFER)) {
+        try (InputStream in = new BufferedInputStream(checksummed.open(), BUFFER)) {
             in.skipNBytes(HEADER);
             CRC32 crc = new CRC32();
             byte[] chunk = new byte[BUFFER];
@@ -331,7 +348,7 @@ final class ModelFile {
                         + ", the file says " + hex(stored) + " (the file was altered or corrupted)");
             }
         }
-        try (InputStream in = new BufferedInputStream(source.open(), BUFFER)) {
+        try (InputStream in = new BufferedInputStream(parsed.open(), BUFFER)) {
             in.skipNBytes(HEADER);
             int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
             return parse(name, new In(in), payload, version);

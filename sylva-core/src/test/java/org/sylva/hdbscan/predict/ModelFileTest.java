@@ -469,6 +469,44 @@ class ModelFileTest {
         assertArrayEquals(good, HdbscanModel.fromBytes(good, "good").toBytes());
     }
 
+    /**
+     * A load with a listener tells the bytes of both passes (checksum, then contents) as one count of twice the
+     * file's size that never goes back and ends whole, and reads the same model; a cancelled token stops it.
+     */
+    @Test
+    void aLoadTellsItsBytesAndStopsWhenCancelled() throws IOException {
+        int n = 9000, d = 16;   // about 1.6 MB: each pass tells a megabyte on its way
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(8);
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = rng.nextGaussian() + (i / d % 3) * 5;
+        HdbscanResult r = Hdbscan.builder().minClusterSize(20).threads(2).build()
+                .fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanModel m = HdbscanModel.of(r, PointSet.uncheckedFloat64(n, d, x));
+        Path f = saved(m);
+        long size = Files.size(f);
+        assertTrue(size > (1 << 20) + ModelFile.HEADER, size + " bytes");
+        List<long[]> seen = new java.util.ArrayList<>();
+        HdbscanModel back = HdbscanModel.load(f, (stage, done, total) -> {
+            assertEquals(HdbscanModel.READ_STAGE, stage);
+            seen.add(new long[] {done, total});
+        }, new CancellationToken());
+        assertArrayEquals(m.toBytes(), back.toBytes());
+        long last = 0;
+        boolean between = false;
+        for (long[] p : seen) {
+            assertEquals(2 * size, p[1]);
+            assertTrue(p[0] >= last && p[0] <= p[1], p[0] + " after " + last);
+            between |= p[0] > 0 && p[0] < p[1];
+            last = p[0];
+        }
+        assertTrue(between, "no report between the start and the end: " + seen.size() + " reports");
+        assertEquals(2 * size, last);
+
+        CancellationToken cancelled = new CancellationToken();
+        cancelled.cancel();
+        assertThrows(org.sylva.progress.CancelledException.class, () -> HdbscanModel.load(f, ProgressListener.NONE, cancelled));
+    }
+
     /** {@code file} with its version field set; {@code seal}: with the header checksum recomputed. */
     private static byte[] withVersion(byte[] file, int version, boolean seal) {
         byte[] b = file.clone();
