@@ -387,7 +387,7 @@ final class BenchCommand implements Runnable {
             checkWarmupSeconds(warmupSeconds);
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
-            HdbscanModel m = HdbscanModel.load(model);
+            HdbscanModel m = HdbscanModel.load(model, org.sylva.progress.ProgressListener.NONE, context.cancel());
             PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), context,
                     false);
             spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, warmupSeconds, t,
