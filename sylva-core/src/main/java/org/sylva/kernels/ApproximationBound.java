@@ -31,14 +31,28 @@ public record ApproximationBound(double factor, double absolute) {
 
     /** The bound of approximations in {@code d} dimensions from a float32 copy within {@code rounding} of the points. */
     public static ApproximationBound of(int d, double rounding) {
+        return new ApproximationBound(factor(d, rounding), absolute(d, rounding));
+    }
+
+    /** {@link #factor()} of {@link #of}{@code (d, rounding)}, for callers that keep it per point without a record. */
+    public static double factor(int d, double rounding) {
+        check(rounding);
+        double eps = DistanceKernel.approximationError(d);
+        return rounding == 0 ? 1 + eps : (1 + eps) * (1 + eps) * (1 + MARGIN);
+    }
+
+    /** {@link #absolute()} of {@link #of}{@code (d, rounding)}. */
+    public static double absolute(int d, double rounding) {
+        check(rounding);
+        if (rounding == 0) return DistanceKernel.APPROXIMATION_ABSOLUTE;
+        double eps = DistanceKernel.approximationError(d);
+        double delta = 2 * rounding;
+        return (2 * DistanceKernel.APPROXIMATION_ABSOLUTE + (1 + eps) * (1 + 1 / eps) * delta * delta) * (1 + MARGIN);
+    }
+
+    private static void check(double rounding) {
         if (!(rounding >= 0) || Double.isInfinite(rounding)) {
             throw new IllegalArgumentException("rounding " + rounding);
         }
-        double eps = DistanceKernel.approximationError(d);
-        if (rounding == 0) return new ApproximationBound(1 + eps, DistanceKernel.APPROXIMATION_ABSOLUTE);
-        double delta = 2 * rounding;
-        double absolute = (2 * DistanceKernel.APPROXIMATION_ABSOLUTE + (1 + eps) * (1 + 1 / eps) * delta * delta)
-                * (1 + MARGIN);
-        return new ApproximationBound((1 + eps) * (1 + eps) * (1 + MARGIN), absolute);
     }
 }

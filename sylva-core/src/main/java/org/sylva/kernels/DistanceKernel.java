@@ -217,6 +217,31 @@ public interface DistanceKernel {
     }
 
     /**
+     * As {@link #approximateSquaredDistances}, with rows that are not the index's points (new points against
+     * fitted ones): their float32 copies lie in {@code rows}, blocks laid out as the index's own copy
+     * ({@link BlockedPoints#blocks32()}: the same coordinate order, shift and block width), and row
+     * {@code r < nq} of the tile is the point at position {@code positions[r]} of those blocks. The error
+     * bound widens by both copies' rounding ({@link ApproximationBound}). Unsupported unless
+     * {@link #approximates()}.
+     */
+    default void approximateRowSquaredDistances(float[] rows, int[] positions, int nq, BlockedPoints idx,
+                                                int blockFrom, int blockTo, float[] out) {
+        throw new UnsupportedOperationException(name() + " has no approximate distances");
+    }
+
+    /**
+     * {@link #approximateRowSquaredDistances} for a caller that compares each value with its row's limit
+     * ({@code rowLimits[r] >= 0}; columns have none), under the contract of
+     * {@link #approximateSquaredDistancesWithin}: a value within its limit is exact, one above may be a
+     * partial sum, and {@code rowBlocks} marks the blocks summed in full.
+     */
+    default void approximateRowSquaredDistancesWithin(float[] rows, int[] positions, int nq, BlockedPoints idx,
+                                                      int blockFrom, int blockTo, float[] rowLimits, float[] out,
+                                                      long[] rowBlocks) {
+        throw new UnsupportedOperationException(name() + " has no approximate distances");
+    }
+
+    /**
      * The column side of a tile of {@code rows} rows, row {@code r} at {@code values[from + r stride]}: writes
      * to {@code out} the offsets {@code c} in {@code [0, count)}, ascending, of the columns where some row holds
      * {@code values[from + r stride + c] <= limits[c]}, and returns how many. Bit {@code i} of

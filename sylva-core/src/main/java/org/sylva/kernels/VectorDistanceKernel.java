@@ -182,6 +182,16 @@ final class VectorDistanceKernel implements DistanceKernel {
         checkWidth(idx);
         float[] data = idx.blocks32();
         if (data == null) throw new IllegalArgumentException("index has no float32 copy");
+        approximateTile(data, queries, nq, idx, blockFrom, blockTo, out);
+    }
+
+    /**
+     * The plain tile, its rows read from {@code rows} ({@code queries[r]}: a position in that block layout,
+     * the index's own copy or one block of outside rows) and its columns from the index's copy.
+     */
+    private void approximateTile(float[] rows, int[] queries, int nq, BlockedPoints idx, int blockFrom,
+                                 int blockTo, float[] out) {
+        float[] data = idx.blocks32();
         if (nq <= 0 || blockTo <= blockFrom) return;
         int d = idx.dimensions();
         int dw = d * W;
@@ -205,22 +215,22 @@ final class VectorDistanceKernel implements DistanceKernel {
                     int jw = j * W;
                     FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
                     FloatVector v1 = FloatVector.fromArray(FS, data, c1 + jw);
-                    FloatVector x = FloatVector.broadcast(FS, data[q0 + jw]);
+                    FloatVector x = FloatVector.broadcast(FS, rows[q0 + jw]);
                     FloatVector t = x.sub(v0);
                     a00 = t.fma(t, a00);
                     t = x.sub(v1);
                     a01 = t.fma(t, a01);
-                    x = FloatVector.broadcast(FS, data[q1 + jw]);
+                    x = FloatVector.broadcast(FS, rows[q1 + jw]);
                     t = x.sub(v0);
                     a10 = t.fma(t, a10);
                     t = x.sub(v1);
                     a11 = t.fma(t, a11);
-                    x = FloatVector.broadcast(FS, data[q2 + jw]);
+                    x = FloatVector.broadcast(FS, rows[q2 + jw]);
                     t = x.sub(v0);
                     a20 = t.fma(t, a20);
                     t = x.sub(v1);
                     a21 = t.fma(t, a21);
-                    x = FloatVector.broadcast(FS, data[q3 + jw]);
+                    x = FloatVector.broadcast(FS, rows[q3 + jw]);
                     t = x.sub(v0);
                     a30 = t.fma(t, a30);
                     t = x.sub(v1);
@@ -243,13 +253,13 @@ final class VectorDistanceKernel implements DistanceKernel {
                 for (int j = 0; j < d; j++) {
                     int jw = j * W;
                     FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
-                    FloatVector t = FloatVector.broadcast(FS, data[q0 + jw]).sub(v0);
+                    FloatVector t = FloatVector.broadcast(FS, rows[q0 + jw]).sub(v0);
                     a0 = t.fma(t, a0);
-                    t = FloatVector.broadcast(FS, data[q1 + jw]).sub(v0);
+                    t = FloatVector.broadcast(FS, rows[q1 + jw]).sub(v0);
                     a1 = t.fma(t, a1);
-                    t = FloatVector.broadcast(FS, data[q2 + jw]).sub(v0);
+                    t = FloatVector.broadcast(FS, rows[q2 + jw]).sub(v0);
                     a2 = t.fma(t, a2);
-                    t = FloatVector.broadcast(FS, data[q3 + jw]).sub(v0);
+                    t = FloatVector.broadcast(FS, rows[q3 + jw]).sub(v0);
                     a3 = t.fma(t, a3);
                 }
                 int o = (b - blockFrom) * W;
@@ -304,15 +314,56 @@ final class VectorDistanceKernel implements DistanceKernel {
                                                   int blockTo, float[] rowLimits, float[] colLimits, float[] out,
                                                   long[] rowBlocks) {
         checkWidth(idx);
+        float[] data = idx.blocks32();
+        if (data == null) throw new IllegalArgumentException("index has no float32 copy");
+        approximateTileWithin(data, queries, nq, idx, blockFrom, blockTo, rowLimits, colLimits, out, rowBlocks);
+    }
+
+    /** Column limits of a tile whose rows alone have limits: every limit is at least 0. */
+    private static final float[] NO_COLUMN_LIMITS = new float[Long.SIZE * W];
+
+    @Override
+    public void approximateRowSquaredDistances(float[] rows, int[] positions, int nq, BlockedPoints idx, int blockFrom,
+                                               int blockTo, float[] out) {
+        checkRows(rows, positions, nq, idx);
+        approximateTile(rows, positions, nq, idx, blockFrom, blockTo, out);
+    }
+
+    @Override
+    public void approximateRowSquaredDistancesWithin(float[] rows, int[] positions, int nq, BlockedPoints idx,
+                                                     int blockFrom, int blockTo, float[] rowLimits, float[] out,
+                                                     long[] rowBlocks) {
+        checkRows(rows, positions, nq, idx);
+        approximateTileWithin(rows, positions, nq, idx, blockFrom, blockTo, rowLimits, NO_COLUMN_LIMITS, out, rowBlocks);
+    }
+
+    /** Refuses outside rows at positions beyond their blocks, and an index without its float32 copy. */
+    private static void checkRows(float[] rows, int[] positions, int nq, BlockedPoints idx) {
+        checkWidth(idx);
+        if (idx.blocks32() == null) throw new IllegalArgumentException("index has no float32 copy");
+        int blocks = rows.length / Math.max(1, idx.dimensions() * W);
+        for (int r = 0; r < nq; r++) {
+            if (positions[r] < 0 || positions[r] >= blocks * W) {
+                throw new IllegalArgumentException("position " + positions[r] + " of " + blocks + " blocks of " + W);
+            }
+        }
+    }
+
+    /**
+     * The stopping tile, its rows read from {@code rows} ({@code queries[r]}: a position in that block layout,
+     * the index's own copy or one block of outside rows) and its columns from the index's copy.
+     */
+    private void approximateTileWithin(float[] rows, int[] queries, int nq, BlockedPoints idx, int blockFrom,
+                                       int blockTo, float[] rowLimits, float[] colLimits, float[] out,
+                                       long[] rowBlocks) {
         if (blockTo - blockFrom > Long.SIZE) throw new IllegalArgumentException("more than 64 blocks in a tile");
         int d = idx.dimensions();
         if (d < MIN_CHECKED_DIMENSIONS) {
-            approximateSquaredDistances(idx, queries, nq, blockFrom, blockTo, out);
+            approximateTile(rows, queries, nq, idx, blockFrom, blockTo, out);
             java.util.Arrays.fill(rowBlocks, 0, nq, -1L);
             return;
         }
         float[] data = idx.blocks32();
-        if (data == null) throw new IllegalArgumentException("index has no float32 copy");
         if (nq <= 0 || blockTo <= blockFrom) return;
         int dw = d * W;
         int stride = (blockTo - blockFrom) * W;
@@ -347,22 +398,22 @@ final class VectorDistanceKernel implements DistanceKernel {
                         int jw = j * W;
                         FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
                         FloatVector v1 = FloatVector.fromArray(FS, data, c1 + jw);
-                        FloatVector x = FloatVector.broadcast(FS, data[q0 + jw]);
+                        FloatVector x = FloatVector.broadcast(FS, rows[q0 + jw]);
                         FloatVector t = x.sub(v0);
                         a00 = t.fma(t, a00);
                         t = x.sub(v1);
                         a01 = t.fma(t, a01);
-                        x = FloatVector.broadcast(FS, data[q1 + jw]);
+                        x = FloatVector.broadcast(FS, rows[q1 + jw]);
                         t = x.sub(v0);
                         a10 = t.fma(t, a10);
                         t = x.sub(v1);
                         a11 = t.fma(t, a11);
-                        x = FloatVector.broadcast(FS, data[q2 + jw]);
+                        x = FloatVector.broadcast(FS, rows[q2 + jw]);
                         t = x.sub(v0);
                         a20 = t.fma(t, a20);
                         t = x.sub(v1);
                         a21 = t.fma(t, a21);
-                        x = FloatVector.broadcast(FS, data[q3 + jw]);
+                        x = FloatVector.broadcast(FS, rows[q3 + jw]);
                         t = x.sub(v0);
                         a30 = t.fma(t, a30);
                         t = x.sub(v1);
@@ -400,13 +451,13 @@ final class VectorDistanceKernel implements DistanceKernel {
                     for (int j = j0; j < end; j++) {
                         int jw = j * W;
                         FloatVector v0 = FloatVector.fromArray(FS, data, c0 + jw);
-                        FloatVector t = FloatVector.broadcast(FS, data[q0 + jw]).sub(v0);
+                        FloatVector t = FloatVector.broadcast(FS, rows[q0 + jw]).sub(v0);
                         a0 = t.fma(t, a0);
-                        t = FloatVector.broadcast(FS, data[q1 + jw]).sub(v0);
+                        t = FloatVector.broadcast(FS, rows[q1 + jw]).sub(v0);
                         a1 = t.fma(t, a1);
-                        t = FloatVector.broadcast(FS, data[q2 + jw]).sub(v0);
+                        t = FloatVector.broadcast(FS, rows[q2 + jw]).sub(v0);
                         a2 = t.fma(t, a2);
-                        t = FloatVector.broadcast(FS, data[q3 + jw]).sub(v0);
+                        t = FloatVector.broadcast(FS, rows[q3 + jw]).sub(v0);
                         a3 = t.fma(t, a3);
                     }
                     int stopHere = before(end, stop) & allSet(m0.lt(a0).and(m1.lt(a1)).and(m2.lt(a2)).and(m3.lt(a3)));

@@ -405,6 +405,68 @@ class DistanceKernelsTest {
     }
 
     /**
+     * approximateRowSquaredDistances and its stopping form, rows given as blocks of outside copies (here the
+     * copies of indexed points, made by {@link PointIndex#float32Row}), compute the tile of those points as
+     * queries: the plain one bitwise; the stopping one bitwise within each row's limit, above it elsewhere,
+     * with blocks above every row's limit stopped early (from 40 dimensions; at 20 it runs in full).
+     */
+    @Test
+    void outsideRowsGetTheTileOfTheSamePointsAsQueries() {
+        DistanceKernel simd = KernelProvider.get().distance("simd");
+        long partial = 0, checked = 0;
+        for (int d : new int[] {20, 41, 61, 100}) {
+            Random r = new Random(11L * d);
+            int n = 400;
+            double[] rows = new double[n * d];
+            for (int i = 0; i < n; i++) {
+                double shift = 6.0 * (i % 4);
+                for (int j = 0; j < d; j++) rows[i * d + j] = (float) (r.nextGaussian() * (1 + j % 3) + shift);
+            }
+            PointIndex idx = PointIndex.build(rows, n, d, simd);
+            int w = idx.blockWidth();
+            float[] block = new float[2 * d * w];   // two blocks of outside rows
+            for (int trial = 0; trial < 150; trial++) {
+                Tile t = Tile.random(r, simd, idx, n, Math.min(8, w), 5);
+                int nq = t.nq(), from = t.from(), to = t.to(), cols = t.cols();
+                int[] lanes = new int[nq];
+                for (int q = 0; q < nq; q++) {
+                    lanes[q] = (q + trial) % (2 * w);   // any position of the blocks
+                    int p = idx.original(t.qs()[q]);
+                    assertEquals(0.0, idx.float32Row(rows, p * d, block, lanes[q]), "an exact copy");
+                }
+                float[] full = t.full();
+                float[] plain = new float[full.length];
+                simd.approximateRowSquaredDistances(block, lanes, nq, idx, from, to, plain);
+                for (int c = 0; c < nq * cols; c++) {
+                    assertEquals(Float.floatToRawIntBits(full[c]), Float.floatToRawIntBits(plain[c]), "d " + d + ": the plain tile");
+                }
+                float[] rowLimit = new float[nq];
+                for (int q = 0; q < nq; q++) rowLimit[q] = trial % 3 == 0 ? 0f : Math.max(0f, limit(r, full, q * cols, cols));
+                float[] within = new float[full.length];
+                long[] rowBlocks = new long[nq];
+                simd.approximateRowSquaredDistancesWithin(block, lanes, nq, idx, from, to, rowLimit, within, rowBlocks);
+                for (int q = 0; q < nq; q++) {
+                    for (int c = 0; c < cols; c++) {
+                        float a = full[q * cols + c], b = within[q * cols + c];
+                        if ((rowBlocks[q] & (1L << (c / w))) == 0) {
+                            assertTrue(a > rowLimit[q], "d " + d + ": a block a row may skip holds nothing within its limit");
+                        }
+                        if (a <= rowLimit[q]) {
+                            assertEquals(Float.floatToRawIntBits(a), Float.floatToRawIntBits(b),
+                                    "d " + d + ": a value within its limit is the full one");
+                        } else {
+                            assertTrue(b > rowLimit[q] && b <= a, "d " + d + ": a value above its limit stays above it");
+                            if (b != a) partial++;
+                        }
+                        checked++;
+                    }
+                }
+            }
+        }
+        assertTrue(partial > checked / 20, partial + " of " + checked + " values were partial sums");
+    }
+
+    /**
      * The stopping kernel's checks come after 16 and 32 coordinates, then every 32 (one loop over these runs), and
      * it checks from 40 dimensions on.
      */

@@ -101,8 +101,36 @@ record Float32Copy(float[] blocks, double rounding) {
             }
             for (int l = 0; l < w; l++) worst = Math.max(worst, err[l]);
         }
+        return widened(worst, d);
+    }
+
+    /**
+     * The copy of one point {@code q[off .. off + d)} that is not in the blocks, converted as {@link #of} converts
+     * the blocks' points ({@code order}, {@code shift}: theirs), into position {@code pos} of blocks laid out
+     * as theirs (coordinate {@code j} at {@code out[(pos / w) d w + pos % w + j w]}). Returns the bound {@link #rounded} gives for the point: {@code 0} when there is no
+     * shift and every value is a float32 value (the copy is then exact), {@code +inf} when a value exceeds
+     * the float32 limit.
+     */
+    static double row(double[] q, int off, int d, int w, int[] order, double[] shift, float[] out, int pos) {
+        int at = (pos / w) * d * w + pos % w;
+        double err = 0.0;
+        boolean exact = shift == null;
+        for (int j = 0; j < d; j++) {
+            double r = shift == null ? q[off + order[j]] : q[off + order[j]] - shift[j];
+            float v = (float) r;
+            out[at + j * w] = v;
+            if (!(Math.abs(r) <= PointIndex.FLOAT32_LIMIT)) return Double.POSITIVE_INFINITY;
+            exact &= v == r;
+            double e = Math.abs(v - r) + Math.abs(r) * 0x1p-52;
+            err += e * e;
+        }
+        return exact ? 0.0 : widened(err, d);
+    }
+
+    /** A rounding bound from a sum of squared per-coordinate errors. */
+    private static double widened(double squares, int d) {
         // relative: the sum's own roundings; absolute: what subnormal squares and products can lose
-        return Math.sqrt(worst * (1 + (d + 2) * 0x1p-52)) * (1 + 0x1p-51)
+        return Math.sqrt(squares * (1 + (d + 2) * 0x1p-52)) * (1 + 0x1p-51)
                 + Math.sqrt((2.0 * d + 2) * Double.MIN_VALUE);
     }
 

@@ -71,6 +71,9 @@ public final class PointIndex implements BlockedPoints {
     private final double[] data;
     private final float[] data32;
     private final double rounding32;
+    /** The float32 copy's coordinate order and shift (null: exact), or null without a copy. */
+    private final int[] order32;
+    private final double[] shift32;
     private final int[] posToOrig;
     private final int[] origToPos;
 
@@ -101,6 +104,8 @@ public final class PointIndex implements BlockedPoints {
         this.data = b.data;
         this.data32 = b.data32;
         this.rounding32 = b.rounding32;
+        this.order32 = b.order32;
+        this.shift32 = b.shift32;
         this.posToOrig = b.posToOrig;
         this.origToPos = b.origToPos;
         this.nodes = b.nodeCount;
@@ -129,6 +134,8 @@ public final class PointIndex implements BlockedPoints {
         this.data = data;
         this.data32 = data32;
         this.rounding32 = base.rounding32;
+        this.order32 = base.order32;
+        this.shift32 = base.shift32;
         this.posToOrig = posToOrig;
         this.origToPos = origToPos;
         this.nodes = base.nodes;
@@ -355,6 +362,20 @@ public final class PointIndex implements BlockedPoints {
         return rounding32;
     }
 
+    /**
+     * Writes the float32 copy of a point that is not indexed, {@code q[off .. off + d)}, as {@link #blocks32()}
+     * holds the indexed ones (the same coordinate order and shift, the same block layout), to position
+     * {@code pos} of {@code out}: coordinate {@code j} of the copy at
+     * {@code out[(pos / w) d w + pos % w + j w]}, {@code w} the block width. Returns how far the copy lies
+     * from the shifted point, a bound of the kind {@link #float32Rounding()} is ({@code 0} when every
+     * coordinate is a float32 value and the copy is exact), or {@code +inf} when a value exceeds the float32
+     * limit (then the point cannot be pre-filtered). Requires {@link #hasFloat32()}.
+     */
+    public double float32Row(double[] q, int off, float[] out, int pos) {
+        if (data32 == null) throw new IllegalStateException("the index has no float32 copy");
+        return Float32Copy.row(q, off, d, w, order32, shift32, out, pos);
+    }
+
     /** True when the float32 copy exists (see {@link #blocks32()}). */
     public boolean hasFloat32() {
         return data32 != null;
@@ -391,6 +412,56 @@ public final class PointIndex implements BlockedPoints {
             s += t * t;
         }
         return s;
+    }
+
+    /**
+     * Squared distance from the point {@code q[off .. off + d)}, which need not be indexed, to position
+     * {@code pos}, summed over the dimensions in order (the reference arithmetic, bitwise the value
+     * {@link DistanceKernel#pointSquaredDistancesWithin} computes in full).
+     */
+    public double squaredDistance(double[] q, int off, int pos) {
+        int b = (pos / w) * d * w + pos % w;
+        double s = 0.0;
+        for (int j = 0; j < d; j++) {
+            double t = q[off + j] - data[b + j * w];
+            s += t * t;
+        }
+        return s;
+    }
+
+    /**
+     * {@link #squaredDistance(double[], int, int)} of {@code count} pairs at once: the point at
+     * {@code q[offs[i] ..]} and position {@code pos[i]}, into {@code out[i]}. Four pairs are summed side by
+     * side, each in its own sequential order: the same bits, with the additions of four pairs overlapping
+     * instead of waiting on one another.
+     */
+    public void squaredDistances(double[] q, int[] offs, int[] pos, int count, double[] out) {
+        int dw = d * w;
+        int i = 0;
+        for (; i + 3 < count; i += 4) {
+            int q0 = offs[i], q1 = offs[i + 1], q2 = offs[i + 2], q3 = offs[i + 3];
+            int p0 = pos[i], p1 = pos[i + 1], p2 = pos[i + 2], p3 = pos[i + 3];
+            int b0 = (p0 / w) * dw + p0 % w;
+            int b1 = (p1 / w) * dw + p1 % w;
+            int b2 = (p2 / w) * dw + p2 % w;
+            int b3 = (p3 / w) * dw + p3 % w;
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            for (int j = 0, jw = 0; j < d; j++, jw += w) {
+                double t0 = q[q0 + j] - data[b0 + jw];
+                double t1 = q[q1 + j] - data[b1 + jw];
+                double t2 = q[q2 + j] - data[b2 + jw];
+                double t3 = q[q3 + j] - data[b3 + jw];
+                s0 += t0 * t0;
+                s1 += t1 * t1;
+                s2 += t2 * t2;
+                s3 += t3 * t3;
+            }
+            out[i] = s0;
+            out[i + 1] = s1;
+            out[i + 2] = s2;
+            out[i + 3] = s3;
+        }
+        for (; i < count; i++) out[i] = squaredDistance(q, offs[i], pos[i]);
     }
 
     /**

@@ -67,6 +67,9 @@ final class PointIndexBuilder {
     float[] data32;
     /** How far the float32 copy is from the points (see {@link PointIndex#float32Rounding}). */
     double rounding32;
+    /** The copy's coordinate order and shift (null: an exact copy), for points converted later ({@link PointIndex#float32Row}). */
+    int[] order32;
+    double[] shift32;
     /** Fewest points given a rounded float32 copy ({@link PointIndex#ROUNDED_COPY_MIN_POINTS}; tests lower it). */
     int roundedCopyMinPoints = PointIndex.ROUNDED_COPY_MIN_POINTS;
     /** False for an index no pre-filter reads ({@link PointIndex#buildWithoutFloat32Copy}): no copy at all. */
@@ -192,6 +195,8 @@ final class PointIndexBuilder {
         if (copy == null) return;   // no copy: the search computes float64 distances directly
         data32 = copy.blocks();
         rounding32 = copy.rounding();
+        order32 = order;
+        shift32 = shift;
     }
 
     /**

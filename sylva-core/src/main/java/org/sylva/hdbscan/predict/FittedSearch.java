@@ -20,7 +20,7 @@ import org.sylva.parallel.Execution;
  * <pre>{@code
  * FittedSearch.Prepared p = FittedSearch.prepare(rows, n, d, null, minSamples, execution);
  * FittedSearch search = new FittedSearch(rows, n, d, p.index(), Metric.euclidean());
- * FittedNeighbours s = search.search(execution, search.kernelFor(m));
+ * FittedNeighbours s = search.search(execution, search.kernelFor(m), m);
  * }</pre>
  */
 final class FittedSearch {
@@ -28,7 +28,19 @@ final class FittedSearch {
     private final int n;
     private final int d;
     /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
-    private volatile NeighbourSearch search;
+    private volatile Built search;
+
+    /** A search and whether its index was asked for the float32 copy (an index may still have none). */
+    private record Built(NeighbourSearch search, boolean copyAsked) {
+    }
+
+    /**
+     * Fewest new points whose search is worth the fitted points' float32 copy, when a loaded model's index has
+     * none yet: the copy costs a pass over the fitted coordinates and half their memory again, and pays off
+     * in the pre-filtered group scans ({@link NeighbourSearch#filtered}) of a batch of new points
+     * (BENCHMARKS.md, "New points through the float32 pre-filter").
+     */
+    static final int FLOAT32_SEARCH_MIN_POINTS = 1000;
     /** The fit's distances for a metric other than Euclidean, which the searches scan; null for Euclidean. */
     private final PairDistances pairs;
     /** For a metric the fit ran on a k-d tree: that tree over the fitted points, the model's or built on first use. */
@@ -47,7 +59,8 @@ final class FittedSearch {
         this.rows = rows;
         this.n = n;
         this.d = d;
-        this.search = prepared == null || prepared.index() == null ? null : new NeighbourSearch(prepared.index());
+        this.search = prepared == null || prepared.index() == null ? null
+                : new Built(new NeighbourSearch(prepared.index()), true);
         this.metricTree = prepared == null ? null : prepared.tree();
         this.pairs = metric.isEuclidean() ? null : metric.pairs(rows, n, d);
         this.usesTree = KdTreeEngine.usesTree(metric, d);
@@ -151,11 +164,13 @@ final class FittedSearch {
     }
 
     /**
-     * The neighbour search on {@code kernel}, its index built on first use on the execution's threads (the
-     * same index for any count), and again when a later call takes the other kernel (a long-lived JVM moves
-     * from the scalar kernel to the vector one once).
+     * The neighbour search on {@code kernel} for {@code m} new points, its index built on first use on the
+     * execution's threads (the same index for any count), and again when a later call takes the other kernel
+     * (a long-lived JVM moves from the scalar kernel to the vector one once) or, from
+     * {@link #FLOAT32_SEARCH_MIN_POINTS} new points in more than {@link NeighbourSearch#GROUP_MIN_DIMENSIONS}
+     * dimensions, wants the float32 copy the index was built without. Every index answers the same.
      */
-    FittedNeighbours search(Execution execution, DistanceKernel kernel) {
+    FittedNeighbours search(Execution execution, DistanceKernel kernel, long m) {
         if (pairs != null) {
             MetricScan scan = metricScan;
             if (scan == null || scan.kernelOutdated()) {   // a long-lived JVM moves to the vector kernel once
@@ -164,13 +179,16 @@ final class FittedSearch {
             }
             return scan;
         }
-        NeighbourSearch s = search;
-        if (s == null || s.kernel() != kernel) {
-            // no float32 copy: the search computes every distance in float64
-            s = new NeighbourSearch(PointIndex.buildWithoutFloat32Copy(rows, n, d, kernel, execution.threads(),
-                    execution.cancel()));
-            search = s;   // benign race: every caller builds an index that answers the same
+        Built b = search;
+        boolean copy = kernel.approximates() && d > NeighbourSearch.GROUP_MIN_DIMENSIONS
+                && m >= FLOAT32_SEARCH_MIN_POINTS;
+        if (b == null || b.search().kernel() != kernel || copy && !b.copyAsked()) {
+            // without the copy the search computes every distance in float64
+            PointIndex index = copy ? PointIndex.build(rows, n, d, kernel, execution.threads(), execution.cancel())
+                    : PointIndex.buildWithoutFloat32Copy(rows, n, d, kernel, execution.threads(), execution.cancel());
+            b = new Built(new NeighbourSearch(index), copy);
+            search = b;   // benign race: every caller builds an index that answers the same
         }
-        return s;
+        return b.search();
     }
 }

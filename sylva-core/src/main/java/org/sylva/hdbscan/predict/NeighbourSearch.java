@@ -2,7 +2,9 @@ package org.sylva.hdbscan.predict;
 
 
 import org.sylva.hdbscan.core.NearestLists;
+import org.sylva.hdbscan.engine.StageKernels;
 import org.sylva.hdbscan.index.PointIndex;
+import org.sylva.kernels.ApproximationBound;
 import org.sylva.kernels.DistanceKernel;
 import org.sylva.kernels.MetricKernel;
 
@@ -32,14 +34,46 @@ final class NeighbourSearch implements FittedNeighbours {
     private final int w;
     /** Positions of the largest leaf's blocks: the length of a scratch's tile. */
     private final int tileLength;
+    /**
+     * True when a group's leaf scans are pre-filtered in float32 ({@link #scanLeafFiltered}): the kernel
+     * approximates and the index has its float32 copy.
+     */
+    private final boolean filtered;
+    /**
+     * True when the filtered scans take the kernel's stopping tile
+     * ({@link DistanceKernel#approximateRowSquaredDistancesWithin}) rather than the plain one: in a long-lived
+     * JVM from {@link #STOPPING_MIN_DIMENSIONS} dimensions (see there).
+     */
+    private final boolean stopping;
+
+    /**
+     * Dimensions from which a long-lived JVM's filtered scans stop blocks of pairs above their limits. Measured
+     * (BENCHMARKS.md, "New points through the float32 pre-filter"): on 784 image pixels the stopping tile was
+     * 1.1–1.3x faster warm; on 61-sample clips no faster than the plain one, whose pairs within a leaf the
+     * group admits are too near to stop after 16 or 32 coordinates; in a fresh JVM, where the stopping tile is
+     * a second large vector method for the JIT to compile, it cost a prediction about half a second.
+     */
+    static final int STOPPING_MIN_DIMENSIONS = 128;
 
     NeighbourSearch(PointIndex index) {
+        this(index, index.dimensions() >= STOPPING_MIN_DIMENSIONS && StageKernels.longLived());
+    }
+
+    /** A search whose filtered scans take the stopping tile or not, as {@code stopping} says (tests take both). */
+    NeighbourSearch(PointIndex index, boolean stopping) {
         this.index = index;
         this.kernel = index.kernel();
         this.w = index.blockWidth();
         int most = 0;
         for (int leaf = 0; leaf < index.leaves(); leaf++) most = Math.max(most, index.leafCount(leaf));
         this.tileLength = Math.max(w, (most + w - 1) / w * w);
+        this.filtered = kernel.approximates() && index.hasFloat32();
+        this.stopping = stopping;
+    }
+
+    /** True when groups of new points are searched with the float32 pre-filter (see {@link #scanLeafFiltered}). */
+    boolean filtered() {
+        return filtered;
     }
 
     /**
@@ -69,6 +103,21 @@ final class NeighbourSearch implements FittedNeighbours {
         int found;
         /** A weighted search's k-th distance: the distance of the row whose weight reaches {@link #points}. */
         double weightedKth;
+        /**
+         * A filtered group's working space (the group's first scratch holds it, made on first use): the group's
+         * float32 copies in blocks, the bound's factor and absolute slack per point ({@code NaN}: the point
+         * has no copy and is scanned in float64), the tile's rows (the points' positions), their limits, the
+         * tile and its blocks summed in full.
+         */
+        float[] rows32;
+        final double[] pointFactor = new double[GROUP], pointAbsolute = new double[GROUP];
+        final int[] rowPoints = new int[GROUP];
+        final float[] rowLimits = new float[GROUP];
+        final long[] rowBlocks = new long[GROUP];
+        float[] tile32;
+        /** The pairs a filtered tile could not rule out: the point's offset and scratch, the position, the distance. */
+        int[] pairOff, pairPoint, pairPos;
+        double[] pairSq;
 
         Scratch(int k, int depth, int tileLength, int[] weights, int points) {
             this.k = k;
@@ -253,6 +302,7 @@ final class NeighbourSearch implements FittedNeighbours {
         double[] bounds = first.groupBounds;
         double[] childL = first.childLeft, childR = first.childRight;
         for (int i = 0; i < g; i++) s[i].begin();
+        if (filtered) copyGroup(q, offs, g, first);
         int sp = 0;
         stackNode[sp] = 0;
         java.util.Arrays.fill(bounds, 0, g, Double.NEGATIVE_INFINITY);
@@ -264,8 +314,12 @@ final class NeighbourSearch implements FittedNeighbours {
             int at = sp * GROUP;
             int leaf = index.leafOf(node);
             if (leaf >= 0) {
-                for (int i = 0; i < g; i++) {
-                    if (bounds[at + i] <= s[i].kth()) scanLeaf(q, offs[i], leaf, s[i]);
+                if (filtered) {
+                    scanLeafFiltered(q, offs, g, leaf, bounds, at, s);
+                } else {
+                    for (int i = 0; i < g; i++) {
+                        if (bounds[at + i] <= s[i].kth()) scanLeaf(q, offs[i], leaf, s[i]);
+                    }
                 }
                 continue;
             }
@@ -340,6 +394,94 @@ final class NeighbourSearch implements FittedNeighbours {
         for (int i = 0; i < count; i++) {
             if (tile[i] <= thr) thr = offer(s, tile[i], start + i);
         }
+    }
+
+    /**
+     * The float32 copies of a group's points in {@code first}'s blocks of rows (position {@code i}: point
+     * {@code i}), and the pre-filter's bound per point, widened by the larger of the two copies' roundings.
+     */
+    private void copyGroup(double[] q, int[] offs, int g, Scratch first) {
+        int d = index.dimensions();
+        if (first.rows32 == null) {
+            first.rows32 = new float[(GROUP + w - 1) / w * d * w];
+            first.tile32 = new float[kernel.paddedQueries(GROUP) * tileLength];
+            first.pairOff = new int[GROUP * tileLength];
+            first.pairPoint = new int[GROUP * tileLength];
+            first.pairPos = new int[GROUP * tileLength];
+            first.pairSq = new double[GROUP * tileLength];
+        }
+        for (int i = 0; i < g; i++) {
+            double r = index.float32Row(q, offs[i], first.rows32, i);
+            if (Double.isInfinite(r)) {
+                first.pointFactor[i] = Double.NaN;
+                continue;
+            }
+            double rounding = Math.max(r, index.float32Rounding());
+            first.pointFactor[i] = ApproximationBound.factor(d, rounding);
+            first.pointAbsolute[i] = ApproximationBound.absolute(d, rounding);
+        }
+    }
+
+    /**
+     * A leaf scanned for the points of a group its bound admits, at once: the kernel's float32 tile of those
+     * points against the leaf's ({@link DistanceKernel#approximateRowSquaredDistances}, or in many dimensions
+     * the tile that stops blocks of pairs above every row's limit, {@link #stopping}), then the float64 distance, in the reference
+     * order, of each pair the approximation cannot rule out, four pairs side by side
+     * ({@link PointIndex#squaredDistances(double[], int[], int[], int, double[])}). A point's limit is its
+     * threshold at the tile's start widened by the proven bound ({@link ApproximationBound}), so every pair
+     * that {@link #scanLeaf} would offer passes, and is offered in the same order at the same distance: the
+     * lists are bitwise {@link #scanLeaf}'s. A point without a float32 copy (a value beyond its limit) is scanned
+     * by {@link #scanLeaf}.
+     */
+    private void scanLeafFiltered(double[] q, int[] offs, int g, int leaf, double[] bounds, int at, Scratch[] s) {
+        Scratch first = s[0];
+        int[] rowPoints = first.rowPoints;
+        float[] limits = first.rowLimits;
+        int rows = 0;
+        for (int i = 0; i < g; i++) {
+            if (bounds[at + i] > s[i].kth()) continue;
+            if (Double.isNaN(first.pointFactor[i])) {
+                scanLeaf(q, offs[i], leaf, s[i]);
+                continue;
+            }
+            rowPoints[rows] = i;
+            limits[rows++] = limitUp(threshold(s[i]) * first.pointFactor[i] + first.pointAbsolute[i]);
+        }
+        if (rows == 0) return;
+        int start = index.leafStart(leaf), count = index.leafCount(leaf);
+        int from = start / w, to = (start + count + w - 1) / w;     // a leaf starts at a block's first position
+        float[] tile = first.tile32;
+        if (stopping) {
+            kernel.approximateRowSquaredDistancesWithin(first.rows32, rowPoints, rows, index, from, to, limits, tile,
+                    first.rowBlocks);
+        } else {
+            kernel.approximateRowSquaredDistances(first.rows32, rowPoints, rows, index, from, to, tile);
+        }
+        int stride = (to - from) * w;
+        int[] pairOff = first.pairOff, pairPoint = first.pairPoint, pairPos = first.pairPos;
+        int pairs = 0;
+        for (int r = 0; r < rows; r++) {
+            int i = rowPoints[r];
+            float limit = limits[r];
+            for (int c = 0, o = r * stride; c < count; c++, o++) {
+                if (tile[o] > limit) continue;
+                pairOff[pairs] = offs[i];
+                pairPoint[pairs] = i;
+                pairPos[pairs++] = start + c;
+            }
+        }
+        double[] sq = first.pairSq;
+        index.squaredDistances(q, pairOff, pairPos, pairs, sq);
+        for (int p = 0; p < pairs; p++) {
+            Scratch si = s[pairPoint[p]];
+            if (sq[p] <= threshold(si)) offer(si, sq[p], pairPos[p]);
+        }
+    }
+
+    /** The smallest float32 value at least {@code x} ({@code +inf} stays). */
+    private static float limitUp(double x) {
+        float f = (float) x;
+        return f < x ? Math.nextUp(f) : f;
     }
 
     /** Relative widening of the squared-distance filter; a square root moves a value by far less. */

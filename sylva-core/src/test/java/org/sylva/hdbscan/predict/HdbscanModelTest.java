@@ -78,6 +78,48 @@ class HdbscanModelTest {
         }
     }
 
+    /**
+     * A loaded model searches a batch of {@link FittedSearch#FLOAT32_SEARCH_MIN_POINTS} new clips or more over an
+     * index with the float32 copy (groups pre-filtered), and fewer without it: the answers are the same, bitwise,
+     * and the copy, once made, is kept for later small batches.
+     */
+    @Test
+    void aLoadedModelAnswersTheSameWithTheFloat32PreFilter() throws Exception {
+        PointSet train = ClipLikeData.generate(1500, 8).points();
+        HdbscanResult r = Hdbscan.builder().minClusterSize(20).minSamples(10).threads(2).build().fit(train);
+        byte[] bytes = HdbscanModel.of(r, train, threads(2)).toBytes();
+        int m = FittedSearch.FLOAT32_SEARCH_MIN_POINTS + 200;
+        PointSet fresh = ClipLikeData.generate(m, 9).points();
+        HdbscanModel.Answers batch = HdbscanModel.fromBytes(bytes, "m").predictWithMembership(fresh, threads(2));
+        // the same points in small batches, against another load of the file: no copy, every distance in float64
+        HdbscanModel small = HdbscanModel.fromBytes(bytes, "m");
+        int d = fresh.dimensions(), chunk = 300;
+        for (int from = 0; from < m; from += chunk) {
+            int to = Math.min(m, from + chunk);
+            float[] rows = java.util.Arrays.copyOfRange(fresh.coordinates(), from * d, to * d);
+            HdbscanModel.Answers part = small.predictWithMembership(PointSet.of(to - from, d, rows), threads(2));
+            for (int i = from; i < to; i++) {
+                String what = "new clip " + i;
+                assertEquals(batch.prediction().labels()[i], part.prediction().labels()[i - from], what);
+                assertEquals(batch.prediction().probabilities()[i], part.prediction().probabilities()[i - from], what);
+                assertEquals(batch.prediction().outlierScores()[i], part.prediction().outlierScores()[i - from], what);
+                assertEquals(batch.prediction().connectingPoints()[i], part.prediction().connectingPoints()[i - from], what);
+                for (int l = 0; l < batch.membership().clusters(); l++) {
+                    assertEquals(batch.membership().get(i, l), part.membership().get(i - from, l), what);
+                }
+            }
+        }
+        // which index a search walks
+        org.sylva.kernels.DistanceKernel vector = org.sylva.kernels.KernelProvider.get().bestDistance();
+        double[] x = train.coordinates64();
+        FittedSearch fs = new FittedSearch(x, train.size(), d, null, org.sylva.hdbscan.metric.Metric.euclidean());
+        NeighbourSearch few = (NeighbourSearch) fs.search(threads(2), vector, chunk);
+        assertTrue(!few.filtered(), "a small batch: no float32 copy");
+        NeighbourSearch many = (NeighbourSearch) fs.search(threads(2), vector, m);
+        assertEquals(vector.approximates(), many.filtered(), "a large batch: the copy where the kernel pre-filters");
+        assertTrue(many == fs.search(threads(2), vector, chunk), "the copy is kept for a later small batch");
+    }
+
     @Test
     void newPointsNearAClusterTakeItsLabelAndFarOnesAreNoise() {
         int n = 600;

@@ -114,4 +114,95 @@ class NeighbourSearchTest {
             }
         }
     }
+
+    /**
+     * With the float32 pre-filter ({@link NeighbourSearch#filtered}: the vector kernel and an index with its
+     * float32 copy), groups still get the lists each point gets alone by the float64 scan, bitwise: on
+     * float32 values (an exact copy), on decimals (a rounded copy), on decimals far from the origin (the
+     * copy's shift), on an integer grid (exact ties), for plain and weighted lists, with new points that
+     * coincide with fitted ones and one whose value exceeds the float32 limit (scanned in float64); with the
+     * kernel's plain tile and its stopping one.
+     */
+    @Test
+    void filteredGroupsFindTheListsEachPointFindsAlone() {
+        DistanceKernel kernel = KernelProvider.get().bestDistance();
+        org.junit.jupiter.api.Assumptions.assumeTrue(kernel.approximates() && kernel.blockWidth() >= NeighbourSearch.GROUP,
+                "the vector kernel's pre-filter");
+        SplittableRandom rng = new SplittableRandom(91);
+        // "sphere": fitted points at distance 1 from a centre, up to float64 rounding, and new points at the
+        // centre: every list is decided by differences far below the float32 error, which only the bound's
+        // widening (by the kernel's error and both copies' rounding) keeps from dropping members
+        // "pixels": many dimensions, scanned with the stopping tile and the plain one
+        String[] kinds = {"float32", "decimals", "far decimals", "grid", "sphere", "pixels"};
+        for (int trial = 0; trial < 2 * kinds.length; trial++) {
+            String kind = kinds[trial % kinds.length];
+            boolean stopping = trial >= kinds.length;
+            int n = 1000 + rng.nextInt(600), d = new int[] {61, 24, 40, 30, 24, 150}[trial % kinds.length];
+            double[] x = new double[n * d];
+            double[] centre = new double[d];
+            for (int j = 0; j < d; j++) centre[j] = rng.nextDouble(-5, 5);
+            for (int i = 0; i < x.length; i++) {
+                double v = rng.nextDouble(-3, 3) + (i / d % 5) * 4;
+                x[i] = switch (kind) {
+                    case "float32" -> (float) v;
+                    case "decimals" -> v;
+                    case "far decimals" -> 1e5 + v * 1e-3;
+                    case "sphere" -> rng.nextGaussian();
+                    case "pixels" -> (i / d % 3) * 60 + rng.nextInt(40);
+                    default -> rng.nextInt(4);
+                };
+            }
+            if (kind.equals("sphere")) {
+                for (int i = 0; i < n; i++) {
+                    double norm = 0;
+                    for (int j = 0; j < d; j++) norm += x[i * d + j] * x[i * d + j];
+                    norm = Math.sqrt(norm);
+                    for (int j = 0; j < d; j++) x[i * d + j] = centre[j] + x[i * d + j] / norm;
+                }
+            }
+            int m = 120;
+            double[] q = new double[m * d];
+            for (int i = 0; i < m; i++) {
+                int from = rng.nextInt(n) * d;
+                for (int j = 0; j < d; j++) {
+                    double v = x[from + j];
+                    q[i * d + j] = i % 5 == 0 ? v                                   // a fitted point
+                            : kind.equals("grid") ? rng.nextInt(5) - 0.5 * (i % 2)
+                            : kind.equals("pixels") ? v + rng.nextInt(-8, 9)
+                            : kind.equals("far decimals") ? v + rng.nextDouble(-2e-3, 2e-3)
+                            : kind.equals("sphere") ? centre[j] + (i % 3) * 1e-12 * rng.nextGaussian()
+                            : v + rng.nextDouble(-1, 1);
+                }
+            }
+            q[7 * d + 3] = 1e16;   // beyond the float32 limit: no copy, the float64 scan
+            NeighbourSearch search = new NeighbourSearch(PointIndex.build(x, n, d, kernel), stopping);
+            org.junit.jupiter.api.Assertions.assertTrue(search.filtered(), kind + ": the pre-filter applies");
+            int[] order = NewPoints.searchOrder(search, q, m, d, org.sylva.parallel.Execution.sequential());
+            int[] weights = new int[n];
+            for (int i = 0; i < n; i++) weights[i] = 1 + rng.nextInt(3);
+            for (int k : new int[] {1, 6, 40, 150}) {
+                for (boolean weighted : new boolean[] {false, true}) {
+                    NeighbourSearch.Scratch alone = weighted ? search.scratch(weights, k) : search.scratch(k);
+                    NeighbourSearch.Scratch[] group = new NeighbourSearch.Scratch[NeighbourSearch.GROUP];
+                    for (int i = 0; i < group.length; i++) group[i] = weighted ? search.scratch(weights, k) : search.scratch(k);
+                    int[] offs = new int[NeighbourSearch.GROUP];
+                    for (int at = 0, g = 2; at < m; at += g, g = g % NeighbourSearch.GROUP + 2) {
+                        int size = Math.min(g, m - at);
+                        for (int j = 0; j < size; j++) offs[j] = order[at + j] * d;
+                        search.nearest(q, offs, size, group);
+                        for (int j = 0; j < size; j++) {
+                            search.nearest(q, offs[j], alone);
+                            String what = kind + (stopping ? ", stopping" : "") + " (n " + n + ", d " + d + "), k " + k
+                                    + (weighted ? " weighted" : "")
+                                    + ", group of " + size + ", point " + (offs[j] / d);
+                            int found = weighted ? alone.found : k;
+                            org.junit.jupiter.api.Assertions.assertEquals(found, weighted ? group[j].found : k, what);
+                            assertArrayEquals(Arrays.copyOf(alone.index, found), Arrays.copyOf(group[j].index, found), what);
+                            assertArrayEquals(Arrays.copyOf(alone.dist, found), Arrays.copyOf(group[j].dist, found), what);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
