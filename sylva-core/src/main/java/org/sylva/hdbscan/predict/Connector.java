@@ -45,14 +45,19 @@ final class Connector {
         this.search = search;
         this.core = core;
         this.copies = copies;
-        int points = copies == null ? core.length : copies.points();
-        this.k = Math.min(points, Math.max(2 * s, s + 1));
+        this.k = listLength(core, s, copies);
         this.coreAt = Math.min(s, k - 1);
     }
 
     /** Points in each new point's list: the package's {@code 2 s}, at least {@code s + 1}, at most the fitted points. */
     int listLength() {
         return k;
+    }
+
+    /** {@link #listLength()} of a connector made with these arguments. */
+    static int listLength(double[] core, int s, PointCopies copies) {
+        int points = copies == null ? core.length : copies.points();
+        return Math.min(points, Math.max(2 * s, s + 1));
     }
 
     /** One thread's neighbour list and the answer for the last point connected. */

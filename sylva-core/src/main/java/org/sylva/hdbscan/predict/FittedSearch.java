@@ -20,7 +20,7 @@ import org.sylva.parallel.Execution;
  * <pre>{@code
  * FittedSearch.Prepared p = FittedSearch.prepare(rows, n, d, null, minSamples, execution);
  * FittedSearch search = new FittedSearch(rows, n, d, p.index(), Metric.euclidean());
- * FittedNeighbours s = search.search(execution, search.kernelFor(m), m);
+ * FittedNeighbours s = search.search(execution, search.kernelFor(m), m, k);
  * }</pre>
  */
 final class FittedSearch {
@@ -65,6 +65,12 @@ final class FittedSearch {
         this.pairs = metric.isEuclidean() ? null : metric.pairs(rows, n, d);
         this.usesTree = KdTreeEngine.usesTree(metric, d);
         this.metric = metric;
+    }
+
+    /** The Euclidean neighbour search built so far, or null (tests). */
+    NeighbourSearch builtSearch() {
+        Built b = search;
+        return b == null ? null : b.search();
     }
 
     /** The fit's distances when its metric is not Euclidean, else null. */
@@ -164,13 +170,14 @@ final class FittedSearch {
     }
 
     /**
-     * The neighbour search on {@code kernel} for {@code m} new points, its index built on first use on the
-     * execution's threads (the same index for any count), and again when a later call takes the other kernel
-     * (a long-lived JVM moves from the scalar kernel to the vector one once) or, from
-     * {@link #FLOAT32_SEARCH_MIN_POINTS} new points in more than {@link NeighbourSearch#GROUP_MIN_DIMENSIONS}
-     * dimensions, wants the float32 copy the index was built without. Every index answers the same.
+     * The neighbour search on {@code kernel} for {@code m} new points with lists of {@code k} entries, its index
+     * built on first use on the execution's threads (the same index for any count), and again when a later
+     * call takes the other kernel (a long-lived JVM moves from the scalar kernel to the vector one once) or
+     * wants the float32 copy the index was built without: from {@link #FLOAT32_SEARCH_MIN_POINTS} new points,
+     * on a kernel that pre-filters, where the points are searched in groups ({@link NeighbourSearch#groupSize}).
+     * Every index answers the same.
      */
-    FittedNeighbours search(Execution execution, DistanceKernel kernel, long m) {
+    FittedNeighbours search(Execution execution, DistanceKernel kernel, long m, int k) {
         if (pairs != null) {
             MetricScan scan = metricScan;
             if (scan == null || scan.kernelOutdated()) {   // a long-lived JVM moves to the vector kernel once
@@ -180,8 +187,7 @@ final class FittedSearch {
             return scan;
         }
         Built b = search;
-        boolean copy = kernel.approximates() && d > NeighbourSearch.GROUP_MIN_DIMENSIONS
-                && m >= FLOAT32_SEARCH_MIN_POINTS;
+        boolean copy = kernel.approximates() && NeighbourSearch.groupSize(d, k) > 1 && m >= FLOAT32_SEARCH_MIN_POINTS;
         if (b == null || b.search().kernel() != kernel || copy && !b.copyAsked()) {
             // without the copy the search computes every distance in float64
             PointIndex index = copy ? PointIndex.build(rows, n, d, kernel, execution.threads(), execution.cancel())

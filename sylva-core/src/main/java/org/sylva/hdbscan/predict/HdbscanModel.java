@@ -90,6 +90,11 @@ public final class HdbscanModel {
     private final SpanningTree mst;
     /** The fitted points' neighbour search, shared with the models derived from this one. */
     private final FittedSearch search;
+
+    /** The fitted points' side of prediction (tests look at which index it built). */
+    FittedSearch fittedSearch() {
+        return search;
+    }
     /**
      * The principal components the fit clustered the scores of ({@code d} components of the input's
      * coordinates), applied to new points before anything else; null when the fit clustered its input as it was.

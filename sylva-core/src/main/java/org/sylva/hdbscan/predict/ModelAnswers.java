@@ -70,7 +70,7 @@ final class ModelAnswers {
         double[] prob = hard ? new double[m] : null, scores = hard ? new double[m] : null;
         double[] out = soft ? new double[m * k] : null;
         DistanceKernel kernel = search.kernelFor(m);
-        FittedNeighbours s0 = search.search(execution, kernel, m);
+        FittedNeighbours s0 = search.search(execution, kernel, m, Connector.listLength(core, minSamples - 1, inputRows.copies()));
         Connector conn = new Connector(s0, core, minSamples - 1, inputRows.copies());
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars, kernel) : null;
         Connector.Group[] scratch = new Connector.Group[execution.threads()];

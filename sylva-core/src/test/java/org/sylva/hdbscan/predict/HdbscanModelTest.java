@@ -79,45 +79,72 @@ class HdbscanModelTest {
     }
 
     /**
-     * A loaded model searches a batch of {@link FittedSearch#FLOAT32_SEARCH_MIN_POINTS} new clips or more over an
-     * index with the float32 copy (groups pre-filtered), and fewer without it: the answers are the same, bitwise,
-     * and the copy, once made, is kept for later small batches.
+     * A loaded model searches a large batch of new clips over an index with the float32 copy (groups
+     * pre-filtered: checked on the search the batch used) and a batch of fewer than
+     * {@link FittedSearch#FLOAT32_SEARCH_MIN_POINTS} without it: the answers are the same, bitwise, on float32
+     * clips (an exact copy) and on float64 clips with decimals (a rounded one); and the copy, once made, is kept
+     * for later small batches.
      */
     @Test
     void aLoadedModelAnswersTheSameWithTheFloat32PreFilter() throws Exception {
-        PointSet train = ClipLikeData.generate(1500, 8).points();
-        HdbscanResult r = Hdbscan.builder().minClusterSize(20).minSamples(10).threads(2).build().fit(train);
-        byte[] bytes = HdbscanModel.of(r, train, threads(2)).toBytes();
-        int m = FittedSearch.FLOAT32_SEARCH_MIN_POINTS + 200;
-        PointSet fresh = ClipLikeData.generate(m, 9).points();
-        HdbscanModel.Answers batch = HdbscanModel.fromBytes(bytes, "m").predictWithMembership(fresh, threads(2));
-        // the same points in small batches, against another load of the file: no copy, every distance in float64
-        HdbscanModel small = HdbscanModel.fromBytes(bytes, "m");
-        int d = fresh.dimensions(), chunk = 300;
-        for (int from = 0; from < m; from += chunk) {
-            int to = Math.min(m, from + chunk);
-            float[] rows = java.util.Arrays.copyOfRange(fresh.coordinates(), from * d, to * d);
-            HdbscanModel.Answers part = small.predictWithMembership(PointSet.of(to - from, d, rows), threads(2));
-            for (int i = from; i < to; i++) {
-                String what = "new clip " + i;
-                assertEquals(batch.prediction().labels()[i], part.prediction().labels()[i - from], what);
-                assertEquals(batch.prediction().probabilities()[i], part.prediction().probabilities()[i - from], what);
-                assertEquals(batch.prediction().outlierScores()[i], part.prediction().outlierScores()[i - from], what);
-                assertEquals(batch.prediction().connectingPoints()[i], part.prediction().connectingPoints()[i - from], what);
-                for (int l = 0; l < batch.membership().clusters(); l++) {
-                    assertEquals(batch.membership().get(i, l), part.membership().get(i - from, l), what);
+        org.sylva.kernels.DistanceKernel vector = org.sylva.kernels.KernelProvider.get().bestDistance();
+        org.junit.jupiter.api.Assumptions.assumeTrue(vector.approximates(), "the vector kernel's pre-filter");
+        int n = 3500, m = 14000, d = 100;
+        // large enough for the vector kernel even in a fresh JVM (FittedSearch.kernelFor)
+        assertTrue(!org.sylva.hdbscan.engine.StageKernels.coldScalarSearch(m, n, d), "sized for the vector kernel");
+        for (boolean decimals : new boolean[] {false, true}) {
+            PointSet train = blobs(n, d, 8, decimals);
+            PointSet fresh = blobs(m, d, 9, decimals);
+            HdbscanResult r = Hdbscan.builder().minClusterSize(20).minSamples(10).threads(2).build().fit(train);
+            byte[] bytes = HdbscanModel.of(r, train, threads(2)).toBytes();
+            HdbscanModel large = HdbscanModel.fromBytes(bytes, "m");
+            HdbscanModel.Answers batch = large.predictWithMembership(fresh, threads(2));
+            NeighbourSearch used = large.fittedSearch().builtSearch();
+            assertTrue(used.filtered(), "decimals " + decimals + ": the batch was pre-filtered");
+            // the same points in small batches, against another load of the file: no copy, every distance in float64
+            HdbscanModel small = HdbscanModel.fromBytes(bytes, "m");
+            int chunk = 700;
+            for (int from = 0; from < m; from += chunk) {
+                int to = Math.min(m, from + chunk);
+                double[] rows = java.util.Arrays.copyOfRange(fresh.coordinates64(), from * d, to * d);
+                HdbscanModel.Answers part = small.predictWithMembership(PointSet.ofFloat64(to - from, d, rows), threads(2));
+                for (int i = from; i < to; i++) {
+                    String what = "decimals " + decimals + ", new clip " + i;
+                    assertEquals(batch.prediction().labels()[i], part.prediction().labels()[i - from], what);
+                    assertEquals(batch.prediction().probabilities()[i], part.prediction().probabilities()[i - from], what);
+                    assertEquals(batch.prediction().outlierScores()[i], part.prediction().outlierScores()[i - from], what);
+                    assertEquals(batch.prediction().connectingPoints()[i], part.prediction().connectingPoints()[i - from], what);
+                    for (int l = 0; l < batch.membership().clusters(); l++) {
+                        assertEquals(batch.membership().get(i, l), part.membership().get(i - from, l), what);
+                    }
                 }
             }
+            NeighbourSearch smallSearch = small.fittedSearch().builtSearch();
+            assertTrue(smallSearch == null || !smallSearch.filtered(), "small batches: no float32 copy");
+            // which index a search walks, kernel given
+            FittedSearch fs = new FittedSearch(train.coordinates64(), n, d, null, org.sylva.hdbscan.metric.Metric.euclidean());
+            assertTrue(!((NeighbourSearch) fs.search(threads(2), vector, chunk, 20)).filtered(), "a small batch: no copy");
+            assertTrue(!((NeighbourSearch) fs.search(threads(2), vector, m, 4000)).filtered(), "lists too long for groups: no copy");
+            NeighbourSearch many = (NeighbourSearch) fs.search(threads(2), vector, m, 20);
+            assertTrue(many.filtered(), "a large batch: the copy");
+            assertTrue(many == fs.search(threads(2), vector, chunk, 20), "the copy is kept for a later small batch");
         }
-        // which index a search walks
-        org.sylva.kernels.DistanceKernel vector = org.sylva.kernels.KernelProvider.get().bestDistance();
-        double[] x = train.coordinates64();
-        FittedSearch fs = new FittedSearch(x, train.size(), d, null, org.sylva.hdbscan.metric.Metric.euclidean());
-        NeighbourSearch few = (NeighbourSearch) fs.search(threads(2), vector, chunk);
-        assertTrue(!few.filtered(), "a small batch: no float32 copy");
-        NeighbourSearch many = (NeighbourSearch) fs.search(threads(2), vector, m);
-        assertEquals(vector.approximates(), many.filtered(), "a large batch: the copy where the kernel pre-filters");
-        assertTrue(many == fs.search(threads(2), vector, chunk), "the copy is kept for a later small batch");
+    }
+
+    /** {@code n} points of five Gaussian blobs in {@code d} dimensions, as float32 values or float64 decimals. */
+    private static PointSet blobs(int n, int d, long seed, boolean decimals) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        SplittableRandom centres = new SplittableRandom(1);
+        double[] c = new double[5 * d];
+        for (int i = 0; i < c.length; i++) c[i] = centres.nextDouble(-4, 4);
+        double[] x = new double[n * d];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) {
+                double v = c[(i % 5) * d + j] + gaussian(rng);
+                x[i * d + j] = decimals ? v : (float) v;
+            }
+        }
+        return PointSet.ofFloat64(n, d, x);
     }
 
     @Test

@@ -130,14 +130,14 @@ class MetricScanTest {
         double[] x = grid(n, d, 6);
         Execution ex = new Execution(1, ProgressListener.NONE, CancellationToken.NEVER);
         FittedSearch search = new FittedSearch(x, n, d, null, Metric.cosine());
-        FittedNeighbours first = search.search(ex, null, 1);
-        assertTrue(first == search.search(ex, null, 1), "the same scan");
+        FittedNeighbours first = search.search(ex, null, 1, 1);
+        assertTrue(first == search.search(ex, null, 1, 1), "the same scan");
         assertTrue(!((MetricScan) first).kernelOutdated());
         // a model's k-d tree is the one its lists came from, not built again
         double[] low = grid(n, 3, 7);
         FittedSearch.Prepared prepared = FittedSearch.prepare(low, n, 3, null, 5, Metric.manhattan(), ex);
         assertTrue(prepared.tree() != null);
-        MetricScan scan = (MetricScan) new FittedSearch(low, n, 3, prepared, Metric.manhattan()).search(ex, null, 1);
+        MetricScan scan = (MetricScan) new FittedSearch(low, n, 3, prepared, Metric.manhattan()).search(ex, null, 1, 1);
         assertTrue(scan.tree() == prepared.tree(), "the prepared tree");
     }
 

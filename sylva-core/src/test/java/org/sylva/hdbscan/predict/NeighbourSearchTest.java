@@ -132,12 +132,14 @@ class NeighbourSearchTest {
         // "sphere": fitted points at distance 1 from a centre, up to float64 rounding, and new points at the
         // centre: every list is decided by differences far below the float32 error, which only the bound's
         // widening (by the kernel's error and both copies' rounding) keeps from dropping members
-        // "pixels": many dimensions, scanned with the stopping tile and the plain one
-        String[] kinds = {"float32", "decimals", "far decimals", "grid", "sphere", "pixels"};
+        // "pixels": many dimensions, scanned with the stopping tile and the plain one; "coarse": float32 values
+        // around 1e7, where float32 holds only integers, so the fitted copy is exact while the new points' copies
+        // round by up to a half per coordinate: only their own rounding in the bound keeps their lists
+        String[] kinds = {"float32", "decimals", "far decimals", "grid", "sphere", "pixels", "coarse"};
         for (int trial = 0; trial < 2 * kinds.length; trial++) {
             String kind = kinds[trial % kinds.length];
             boolean stopping = trial >= kinds.length;
-            int n = 1000 + rng.nextInt(600), d = new int[] {61, 24, 40, 30, 24, 150}[trial % kinds.length];
+            int n = 1000 + rng.nextInt(600), d = new int[] {61, 24, 40, 30, 24, 150, 24}[trial % kinds.length];
             double[] x = new double[n * d];
             double[] centre = new double[d];
             for (int j = 0; j < d; j++) centre[j] = rng.nextDouble(-5, 5);
@@ -149,6 +151,7 @@ class NeighbourSearchTest {
                     case "far decimals" -> 1e5 + v * 1e-3;
                     case "sphere" -> rng.nextGaussian();
                     case "pixels" -> (i / d % 3) * 60 + rng.nextInt(40);
+                    case "coarse" -> 1e7 + rng.nextInt(4);
                     default -> rng.nextInt(4);
                 };
             }
@@ -169,6 +172,7 @@ class NeighbourSearchTest {
                     q[i * d + j] = i % 5 == 0 ? v                                   // a fitted point
                             : kind.equals("grid") ? rng.nextInt(5) - 0.5 * (i % 2)
                             : kind.equals("pixels") ? v + rng.nextInt(-8, 9)
+                            : kind.equals("coarse") ? 1e7 + rng.nextInt(4) + 0.5 + (i % 3) * 0x1p-20
                             : kind.equals("far decimals") ? v + rng.nextDouble(-2e-3, 2e-3)
                             : kind.equals("sphere") ? centre[j] + (i % 3) * 1e-12 * rng.nextGaussian()
                             : v + rng.nextDouble(-1, 1);
@@ -186,7 +190,7 @@ class NeighbourSearchTest {
                     NeighbourSearch.Scratch[] group = new NeighbourSearch.Scratch[NeighbourSearch.GROUP];
                     for (int i = 0; i < group.length; i++) group[i] = weighted ? search.scratch(weights, k) : search.scratch(k);
                     int[] offs = new int[NeighbourSearch.GROUP];
-                    for (int at = 0, g = 2; at < m; at += g, g = g % NeighbourSearch.GROUP + 2) {
+                    for (int at = 0, g = 2; at < m; at += g, g = g % NeighbourSearch.GROUP + 1) {   // every size
                         int size = Math.min(g, m - at);
                         for (int j = 0; j < size; j++) offs[j] = order[at + j] * d;
                         search.nearest(q, offs, size, group);
