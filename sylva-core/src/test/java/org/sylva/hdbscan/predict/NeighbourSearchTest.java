@@ -126,7 +126,7 @@ class NeighbourSearchTest {
     @Test
     void filteredGroupsFindTheListsEachPointFindsAlone() {
         DistanceKernel kernel = KernelProvider.get().bestDistance();
-        org.junit.jupiter.api.Assumptions.assumeTrue(kernel.approximates() && kernel.blockWidth() >= NeighbourSearch.GROUP,
+        org.junit.jupiter.api.Assumptions.assumeTrue(kernel.approximates(),
                 "the vector kernel's pre-filter");
         SplittableRandom rng = new SplittableRandom(91);
         // "sphere": fitted points at distance 1 from a centre, up to float64 rounding, and new points at the
