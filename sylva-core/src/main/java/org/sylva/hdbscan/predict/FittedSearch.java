@@ -47,6 +47,21 @@ final class FittedSearch {
     private volatile KdTree metricTree;
     /** For a metric other than Euclidean: the scan of the fitted points, made on first use. */
     private volatile MetricScan metricScan;
+    /** For Euclidean: the scan of the fitted points that few new points take while no index is built. */
+    private volatile MetricScan euclideanScan;
+    /** New points the Euclidean scan has searched so far ({@link #SCAN_MAX_POINTS} at most). */
+    private final java.util.concurrent.atomic.AtomicLong scanned = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * New points a loaded model scans, every fitted point against each, before it builds its index. The
+     * index costs dozens of passes over the fitted coordinates (0.7 s of a cold one-clip prediction against
+     * 200 000 clips); a scan costs one pass per new point. Measured cold (BENCHMARKS.md, "Few new points
+     * without the index"), the scan was faster up to about 40 to 70 new points against 20 000 and 200 000
+     * clips and 100 000 3-d points; the points are counted over the model's life, so a long-lived JVM that
+     * predicts one point per call (the Python engine) scans this many, then builds the index once, paying
+     * at most about what the index costs.
+     */
+    static final int SCAN_MAX_POINTS = 32;
     private final boolean usesTree;
     private final Metric metric;
 
@@ -170,12 +185,14 @@ final class FittedSearch {
     }
 
     /**
-     * The neighbour search on {@code kernel} for {@code m} new points with lists of {@code k} entries, its index
-     * built on first use on the execution's threads (the same index for any count), and again when a later
-     * call takes the other kernel (a long-lived JVM moves from the scalar kernel to the vector one once) or
-     * wants the float32 copy the index was built without: from {@link #FLOAT32_SEARCH_MIN_POINTS} new points,
-     * on a kernel that pre-filters, where the points are searched in groups ({@link NeighbourSearch#groupSize}).
-     * Every index answers the same.
+     * The neighbour search on {@code kernel} for {@code m} new points with lists of {@code k} entries: for a
+     * model without an index, while the new points it has searched number at most {@link #SCAN_MAX_POINTS}, a
+     * scan of every fitted point (a {@link MetricScan} of the Euclidean distance, bitwise the same lists);
+     * else the index's search, the index built on first use on the execution's threads (the same index for
+     * any count), and again when a later call takes the other kernel (a long-lived JVM moves from the scalar
+     * kernel to the vector one once) or wants the float32 copy the index was built without: from
+     * {@link #FLOAT32_SEARCH_MIN_POINTS} new points, on a kernel that pre-filters, where the points are
+     * searched in groups ({@link NeighbourSearch#groupSize}). Every search answers the same.
      */
     FittedNeighbours search(Execution execution, DistanceKernel kernel, long m, int k) {
         if (pairs != null) {
@@ -187,6 +204,15 @@ final class FittedSearch {
             return scan;
         }
         Built b = search;
+        if (b == null && scanned.get() + m <= SCAN_MAX_POINTS) {
+            scanned.addAndGet(m);
+            MetricScan scan = euclideanScan;
+            if (scan == null || scan.kernelOutdated()) {
+                scan = new MetricScan(Metric.euclidean().pairs(rows, n, d), null);
+                euclideanScan = scan;   // benign race: every caller makes a scan that answers the same
+            }
+            return scan;
+        }
         boolean copy = kernel.approximates() && NeighbourSearch.groupSize(d, k) > 1 && m >= FLOAT32_SEARCH_MIN_POINTS;
         if (b == null || b.search().kernel() != kernel || copy && !b.copyAsked()) {
             // without the copy the search computes every distance in float64

@@ -131,6 +131,71 @@ class HdbscanModelTest {
         }
     }
 
+    /**
+     * A loaded model scans every fitted point for its first {@link FittedSearch#SCAN_MAX_POINTS} new points,
+     * then builds its index: the answers are the index's, bitwise, on clips, on an integer grid full of tied
+     * distances and after a weighted fit, new points that coincide with fitted ones included.
+     */
+    @Test
+    void fewNewPointsAreScannedWithTheIndexsAnswers() throws Exception {
+        for (String kind : new String[] {"clips", "grid", "weighted grid"}) {
+            int n = 900, d = kind.equals("clips") ? 61 : 5;
+            double[] x = new double[n * d];
+            SplittableRandom rng = new SplittableRandom(kind.length());
+            if (kind.equals("clips")) {
+                x = ClipLikeData.generate(n, 5).points().coordinates64();
+            } else {
+                for (int i = 0; i < x.length; i++) x[i] = (i / d % 3) * 6 + rng.nextInt(4);
+            }
+            PointSet train = PointSet.ofFloat64(n, d, x);
+            Hdbscan h = Hdbscan.builder().minClusterSize(15).minSamples(6).threads(2).build();
+            HdbscanResult r;
+            if (kind.startsWith("weighted")) {
+                int[] w = new int[n];
+                for (int i = 0; i < n; i++) w[i] = 1 + rng.nextInt(3);
+                r = h.fit(train, org.sylva.hdbscan.SampleWeights.of(w));
+            } else {
+                r = h.fit(train);
+            }
+            byte[] bytes = HdbscanModel.of(r, train, threads(2)).toBytes();
+            int m = 3 * FittedSearch.SCAN_MAX_POINTS;
+            double[] q = new double[m * d];
+            for (int i = 0; i < m; i++) {
+                int from = rng.nextInt(n) * d;
+                for (int j = 0; j < d; j++) {
+                    q[i * d + j] = i % 4 == 0 ? x[from + j]                       // a fitted point
+                            : kind.equals("clips") ? x[from + j] + rng.nextDouble(-0.3, 0.3)
+                            : rng.nextInt(20) - 0.5 * (i % 2);
+                }
+            }
+            PointSet fresh = PointSet.ofFloat64(m, d, q);
+            HdbscanModel indexed = HdbscanModel.fromBytes(bytes, "m");
+            HdbscanModel.Answers all = indexed.predictWithMembership(fresh, threads(2));
+            assertTrue(indexed.fittedSearch().builtSearch() != null, kind + ": a batch of " + m + " builds the index");
+            HdbscanModel scanning = HdbscanModel.fromBytes(bytes, "m");
+            int asked = 0;
+            for (int from = 0, size = 1; from < m; from += size, size = size % 7 + 1) {
+                int to = Math.min(m, from + size);
+                boolean scans = asked + (to - from) <= FittedSearch.SCAN_MAX_POINTS;
+                HdbscanModel.Answers part = scanning.predictWithMembership(
+                        PointSet.ofFloat64(to - from, d, java.util.Arrays.copyOfRange(q, from * d, to * d)), threads(2));
+                asked += to - from;
+                assertEquals(!scans, scanning.fittedSearch().builtSearch() != null,
+                        kind + ": after " + asked + " new points, scanned: " + scans);
+                for (int i = from; i < to; i++) {
+                    String what = kind + ", new point " + i + (scans ? " (scanned)" : "");
+                    assertEquals(all.prediction().labels()[i], part.prediction().labels()[i - from], what);
+                    assertEquals(all.prediction().probabilities()[i], part.prediction().probabilities()[i - from], what);
+                    assertEquals(all.prediction().outlierScores()[i], part.prediction().outlierScores()[i - from], what);
+                    assertEquals(all.prediction().connectingPoints()[i], part.prediction().connectingPoints()[i - from], what);
+                    for (int l = 0; l < all.membership().clusters(); l++) {
+                        assertEquals(all.membership().get(i, l), part.membership().get(i - from, l), what);
+                    }
+                }
+            }
+        }
+    }
+
     /** {@code n} points of five Gaussian blobs in {@code d} dimensions, as float32 values or float64 decimals. */
     private static PointSet blobs(int n, int d, long seed, boolean decimals) {
         SplittableRandom rng = new SplittableRandom(seed);
