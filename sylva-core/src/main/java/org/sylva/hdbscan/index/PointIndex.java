@@ -63,6 +63,12 @@ public final class PointIndex implements BlockedPoints {
 
     /** Relative safety margin of {@link #lowerBound}: far above the rounding error of any computed distance. */
     private static final double BOUND_MARGIN = 1e-9;
+    /**
+     * Absolute safety margin of the bounds ({@link #boundAbsolute(int)}): where squared distances fall below
+     * the normal range (coordinates of about 1e-155 and smaller) each product loses up to half a subnormal step,
+     * an absolute error no relative margin covers.
+     */
+    private final double boundAbsolute;
 
     private final int n;
     private final int d;
@@ -99,6 +105,7 @@ public final class PointIndex implements BlockedPoints {
     PointIndex(PointIndexBuilder b) {
         this.n = b.n;
         this.d = b.d;
+        this.boundAbsolute = boundAbsolute(b.d);
         this.w = b.w;
         this.positions = b.pos;
         this.data = b.data;
@@ -129,6 +136,7 @@ public final class PointIndex implements BlockedPoints {
     private PointIndex(PointIndex base, double[] data, float[] data32, int[] posToOrig, int[] origToPos) {
         this.n = base.n;
         this.d = base.d;
+        this.boundAbsolute = base.boundAbsolute;
         this.w = base.w;
         this.positions = base.positions;
         this.data = data;
@@ -394,7 +402,19 @@ public final class PointIndex implements BlockedPoints {
     public double lowerBoundFromCentre(double sq, int node) {
         double c = Math.sqrt(sq);
         double r = radius[node];
-        return (c - r) - BOUND_MARGIN * (c + r);
+        return (c - r) - BOUND_MARGIN * (c + r) - boundAbsolute;
+    }
+
+    /**
+     * The bounds' absolute margin in {@code d} dimensions: a squared distance computed from {@code d} products
+     * (each rounded by at most half the subnormal step {@link Double#MIN_VALUE} below the normal range) is within
+     * {@code (d + 2) MIN_VALUE} of its value without underflow, and since {@code |sqrt(a) - sqrt(b)| <=
+     * sqrt(|a - b|)}, its square root is within {@code sqrt((d + 2) MIN_VALUE)}. A bound involves three such
+     * distances (the centre's, the radius, the pair's): four times {@code sqrt((2 d + 4) MIN_VALUE)} covers them,
+     * about {@code 1e-160} for 61 dimensions, nothing against any distance above that range.
+     */
+    static double boundAbsolute(int d) {
+        return 4 * Math.sqrt((2.0 * d + 4) * Double.MIN_VALUE);
     }
 
     /** Coordinate {@code j} of the point at position {@code pos}. */
@@ -595,12 +615,13 @@ public final class PointIndex implements BlockedPoints {
      * A lower bound on the computed distance {@code sqrt(sum (a_j - b_j)^2)} of every pair with {@code a}
      * under node {@code na} and {@code b} under node {@code nb}: the triangle inequality on the bounding
      * balls, lowered by a relative margin ({@value #BOUND_MARGIN} of the magnitudes involved) that covers
-     * every rounding error in the centres, radii and distances by orders of magnitude. Never positive
-     * when the balls overlap.
+     * every rounding error in the centres, radii and distances by orders of magnitude, and by an absolute one
+     * for distances below the normal range ({@link #boundAbsolute(int)}). Never positive when the balls
+     * overlap.
      */
     public double lowerBound(int na, int nb) {
         double c = centreDistance(na, nb);
         double r = radius[na] + radius[nb];
-        return (c - r) - BOUND_MARGIN * (c + r);
+        return (c - r) - BOUND_MARGIN * (c + r) - boundAbsolute;
     }
 }

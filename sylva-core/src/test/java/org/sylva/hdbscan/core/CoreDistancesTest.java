@@ -85,6 +85,28 @@ class CoreDistancesTest {
         assertArrayEquals(PrimReference.coreDistances(rows, 300, 4, 20), cd.coreDistances());
     }
 
+    /**
+     * Coordinates so small that squared distances fall below the normal range (1e-161: their products round by
+     * half a subnormal step, an absolute error): the index's bounds keep an absolute margin, so no list loses a
+     * point, at distance 0 or above; both kernels, with and without pruning.
+     */
+    @Test
+    void matchesBruteForceBelowTheNormalRange() {
+        for (double scale : new double[] {1e-161, 1e-160}) {
+            for (int d : new int[] {2, 8}) {
+                java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+                int n = 1500;
+                double[] rows = new double[n * d];
+                for (int i = 0; i < rows.length; i++) rows[i] = r.nextDouble() * scale;
+                for (DistanceKernel b : List.of(KernelProvider.get().scalarDistance(), KernelProvider.get().bestDistance())) {
+                    for (boolean prune : new boolean[] {true, false}) {
+                        assertMatchesBruteForce(rows, n, d, 10, run(rows, n, d, 10, b, 2, prune));
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void matchesBruteForceOnRandomData() {
         double[] rows = gaussian(800, 3, 11);

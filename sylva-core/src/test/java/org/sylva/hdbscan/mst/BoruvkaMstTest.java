@@ -57,6 +57,24 @@ class BoruvkaMstTest {
         check(gaussian(60, 2, 4), 60, 2, 1, 1.0);                 // minSamples 1: core distances all 0
     }
 
+    /**
+     * Coordinates so small that squared distances fall below the normal range: the index's bounds keep an
+     * absolute margin there ({@link org.sylva.hdbscan.index.PointIndex#lowerBound}), so the core distances and
+     * the tree are still Prim's.
+     */
+    @Test
+    void equalsPrimBelowTheNormalRange() {
+        for (double scale : new double[] {1e-161, 1e-160}) {
+            for (int d : new int[] {2, 8}) {
+                java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+                int n = 1500;
+                double[] rows = new double[n * d];
+                for (int i = 0; i < rows.length; i++) rows[i] = r.nextDouble() * scale;
+                check(rows, n, d, 10, 1.0);
+            }
+        }
+    }
+
     private static void check(double[] rows, int n, int d, int ms, double alpha) {
         check(rows, n, d, ms, BoruvkaMst.builder().alpha(alpha), alpha);
     }

@@ -65,6 +65,59 @@ class NeighbourSearchTest {
     }
 
     /**
+     * Coordinates so small that squared distances fall below the normal range (1e-161): the lists are still the
+     * brute-force lists (the bounds' absolute margin), one point at a time and in groups, on both kernels.
+     */
+    @Test
+    void listsBelowTheNormalRangeAreTheBruteForceLists() {
+        for (double scale : new double[] {1e-161, 1e-160}) {
+            for (int d : new int[] {2, 24}) {
+                SplittableRandom rng = new SplittableRandom(7);
+                int n = 2000, m = 64, k = 10;
+                double[] x = new double[n * d], q = new double[m * d];
+                for (int i = 0; i < x.length; i++) x[i] = rng.nextDouble() * scale;
+                for (int i = 0; i < q.length; i++) q[i] = rng.nextDouble() * 1.2 * scale;
+                for (DistanceKernel kernel : new DistanceKernel[] {KernelProvider.get().scalarDistance(),
+                        KernelProvider.get().bestDistance()}) {
+                    NeighbourSearch search = new NeighbourSearch(PointIndex.build(x, n, d, kernel));
+                    NeighbourSearch.Scratch s = search.scratch(k);
+                    NeighbourSearch.Scratch[] group = new NeighbourSearch.Scratch[NeighbourSearch.GROUP];
+                    for (int i = 0; i < group.length; i++) group[i] = search.scratch(k);
+                    int[] offs = new int[NeighbourSearch.GROUP];
+                    for (int i = 0; i < m; i++) {
+                        Integer[] order = new Integer[n];
+                        double[] dist = new double[n];
+                        for (int p = 0; p < n; p++) {
+                            order[p] = p;
+                            double sq = 0;
+                            for (int j = 0; j < d; j++) {
+                                double t = q[i * d + j] - x[p * d + j];
+                                sq += t * t;
+                            }
+                            dist[p] = Math.sqrt(sq);
+                        }
+                        Arrays.sort(order, Comparator.<Integer>comparingDouble(p -> dist[p]).thenComparingInt(p -> p));
+                        int[] want = new int[k];
+                        for (int r = 0; r < k; r++) want[r] = order[r];
+                        String what = kernel.name() + ", scale " + scale + ", d " + d + ", query " + i;
+                        search.nearest(q, i * d, s);
+                        assertArrayEquals(want, s.index, what);
+                        int g = i % NeighbourSearch.GROUP;
+                        offs[g] = i * d;
+                        if (g == NeighbourSearch.GROUP - 1) {
+                            search.nearest(q, offs, NeighbourSearch.GROUP, group);
+                            for (int j = 0; j < NeighbourSearch.GROUP; j++) {
+                                search.nearest(q, offs[j], s);
+                                assertArrayEquals(s.index, group[j].index, what + ", point " + j + " of its group");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * Points searched together ({@link NeighbourSearch#nearest(double[], int[], int, NeighbourSearch.Scratch[])})
      * get the lists each gets alone, bitwise, in groups of every size up to {@link NeighbourSearch#GROUP}, of
      * points near one another (the search order's) and far apart, for plain and weighted lists, on ties too.
