@@ -3,10 +3,11 @@ package org.sylva.hdbscan.predict;
 /**
  * The exact nearest fitted points of a new point, in (distance, fitted index) order: over the fitted points'
  * partition for the Euclidean metric ({@link NeighbourSearch}), by a scan of every fitted point for the
- * others ({@link MetricScan}). {@link Connector} reads either the same way.
+ * others and for a Euclidean model's first few new points before it has an index ({@link MetricScan}).
+ * {@link Connector} reads either the same way.
  *
  * <pre>{@code
- * FittedNeighbours s = fittedSearch.search(execution, kernel);
+ * FittedNeighbours s = fittedSearch.search(execution, kernel, m, k);
  * NeighbourSearch.Scratch w = s.scratch(k);
  * s.nearest(queries, i * d, w);          // w.dist[0 .. w.found), w.index[0 .. w.found), nearest first
  * }</pre>

@@ -53,7 +53,8 @@ final class FittedSearch {
     private final java.util.concurrent.atomic.AtomicLong scanned = new java.util.concurrent.atomic.AtomicLong();
 
     /**
-     * New points a loaded model scans, every fitted point against each, before it builds its index. The
+     * New points a model without an index (one loaded from a file, or made from a fit that kept its prediction
+     * core distances) scans, every fitted point against each, before it builds its index. The
      * index costs dozens of passes over the fitted coordinates (0.7 s of a cold one-clip prediction against
      * 200 000 clips); a scan costs one pass per new point. Measured cold (BENCHMARKS.md, "Few new points
      * without the index"), the scan was faster up to about 40 to 70 new points against 20 000 and 200 000
@@ -210,11 +211,13 @@ final class FittedSearch {
             if (scan == null || scan.kernelOutdated()) {
                 scan = new MetricScan(Metric.euclidean().pairs(rows, n, d), null);
                 euclideanScan = scan;   // benign race: every caller makes a scan that answers the same
+                if (search != null) euclideanScan = null;   // an index came meanwhile: the copy is not kept
             }
             return scan;
         }
         boolean copy = kernel.approximates() && NeighbourSearch.groupSize(d, k) > 1 && m >= FLOAT32_SEARCH_MIN_POINTS;
         if (b == null || b.search().kernel() != kernel || copy && !b.copyAsked()) {
+            euclideanScan = null;   // its copy of the fitted rows is not read again (nor kept through the build)
             // without the copy the search computes every distance in float64
             PointIndex index = copy ? PointIndex.build(rows, n, d, kernel, execution.threads(), execution.cancel())
                     : PointIndex.buildWithoutFloat32Copy(rows, n, d, kernel, execution.threads(), execution.cancel());

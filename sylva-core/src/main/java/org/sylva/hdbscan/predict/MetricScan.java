@@ -14,7 +14,7 @@ import org.sylva.parallel.ParallelWork;
 /**
  * The nearest fitted points of a model whose fit used a metric other than Euclidean (manhattan, chebyshev,
  * minkowski, cosine), each distance computed with the fit's own arithmetic ({@link PairDistances#toRow}),
- * and of a Euclidean model asked about a few new points before it has built its index
+ * and of a Euclidean model asked about its first few new points before it has built its index
  * ({@link FittedSearch#SCAN_MAX_POINTS}: the kernel's Euclidean form sums in dimension order, so its lists
  * are bitwise {@link NeighbourSearch}'s).
  * For manhattan, chebyshev and minkowski in up to 16 dimensions (where the fit's
