@@ -63,6 +63,15 @@ final class FittedSearch {
      * at most about what the index costs.
      */
     static final int SCAN_MAX_POINTS = 32;
+
+    /**
+     * Whether a long-lived JVM ({@link StageKernels#longLived}) scans too; false: it builds the index at once.
+     * There the same model is usually asked again (the Python engine holds it between calls), and from the
+     * Python package the scan made the first 32 one-clip calls against 200 000 clips 9 ms each instead of
+     * 3.5 ms, with the index's build at the 33rd (BENCHMARKS.md, "Few new points without the index"). Tests
+     * set it.
+     */
+    boolean scanWhenLongLived;
     private final boolean usesTree;
     private final Metric metric;
 
@@ -187,7 +196,8 @@ final class FittedSearch {
 
     /**
      * The neighbour search on {@code kernel} for {@code m} new points with lists of {@code k} entries: for a
-     * model without an index, while the new points it has searched number at most {@link #SCAN_MAX_POINTS}, a
+     * model without an index in a JVM that is not long-lived ({@link #scanWhenLongLived}), while the new points
+     * it has searched number at most {@link #SCAN_MAX_POINTS}, a
      * scan of every fitted point (a {@link MetricScan} of the Euclidean distance, bitwise the same lists);
      * else the index's search, the index built on first use on the execution's threads (the same index for
      * any count), and again when a later call takes the other kernel (a long-lived JVM moves from the scalar
@@ -205,7 +215,7 @@ final class FittedSearch {
             return scan;
         }
         Built b = search;
-        if (b == null && scanned.get() + m <= SCAN_MAX_POINTS) {
+        if (b == null && (scanWhenLongLived || !StageKernels.longLived()) && scanned.get() + m <= SCAN_MAX_POINTS) {
             scanned.addAndGet(m);
             MetricScan scan = euclideanScan;
             if (scan == null || scan.kernelOutdated()) {
