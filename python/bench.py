@@ -5,6 +5,7 @@ scikit-learn's HDBSCAN (and fast_hdbscan when installed) in the same process.
                                          # and 20 000 clips (Sylva 5 fits, sklearn 3)
   python3 python/bench.py --quick        # fewer repetitions, no whole-fit comparison
   python3 python/bench.py --quick --model-n 200000   # predictions against a 200 000-clip model
+  python3 python/bench.py --first-calls 60 --model-n 200000   # each of a fresh model's first 60 one-clip calls
 
 Overhead of a call = its wall time in Python (argument checks, conversion, the pipe both ways, the
 results as numpy arrays) minus the engine's own time for it (``compute_seconds``: the library call),
@@ -72,13 +73,36 @@ def machine(engine):
             f"({' '.join(sylva.engine_command())} serve), {h['threads']} threads, heap {h['heap_bytes'] >> 20} MiB")
 
 
+def first_calls(calls, model_n):
+    """Wall time of each of the first ``calls`` one-clip predictions against a fresh fit of ``model_n`` clips."""
+    clips = _clip_generator()
+    engine = sylva.engine()
+    print(machine(engine))
+    rng = np.random.default_rng(20261201)
+    fit = sylva.HDBSCAN(min_cluster_size=20, prediction_data=True).fit(clips(model_n, 12, rng))
+    new = clips(calls, 12, rng)
+    ms = []
+    for i in range(calls):
+        t0 = time.perf_counter()
+        sylva.approximate_predict(fit, new[i:i + 1])
+        ms.append((time.perf_counter() - t0) * 1e3)
+    later = ms[1:]
+    print(f"{model_n} clips, {calls} calls of one clip: first {ms[0]:.1f} ms, all {sum(ms):.0f} ms, "
+          f"later calls median {statistics.median(later) if later else 0:.2f} ms, "
+          f"slowest {max(ms):.0f} ms (call {ms.index(max(ms)) + 1})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--repeat", type=int, default=200, help="calls per overhead figure")
     ap.add_argument("--n", type=int, default=20000, help="clips of the whole-fit comparison")
     ap.add_argument("--model-n", type=int, default=20000, help="clips of the model the predictions use")
+    ap.add_argument("--first-calls", type=int, default=0,
+                    help="only time a fresh model's first N one-clip predictions, each (how the engine comes to its index)")
     args = ap.parse_args()
+    if args.first_calls > 0:
+        return first_calls(args.first_calls, args.model_n)
     repeat = 30 if args.quick else args.repeat
     clips = _clip_generator()
     engine = sylva.engine()
