@@ -94,10 +94,8 @@ class CoreDistancesTest {
     void matchesBruteForceBelowTheNormalRange() {
         for (double scale : new double[] {1e-161, 1e-160}) {
             for (int d : new int[] {2, 8}) {
-                java.util.SplittableRandom r = new java.util.SplittableRandom(7);
                 int n = 1500;
-                double[] rows = new double[n * d];
-                for (int i = 0; i < rows.length; i++) rows[i] = r.nextDouble() * scale;
+                double[] rows = org.sylva.testsupport.TinyRows.uniform(n, d, scale, 7);
                 for (DistanceKernel b : List.of(KernelProvider.get().scalarDistance(), KernelProvider.get().bestDistance())) {
                     for (boolean prune : new boolean[] {true, false}) {
                         assertMatchesBruteForce(rows, n, d, 10, run(rows, n, d, 10, b, 2, prune));

@@ -66,11 +66,8 @@ class BoruvkaMstTest {
     void equalsPrimBelowTheNormalRange() {
         for (double scale : new double[] {1e-161, 1e-160}) {
             for (int d : new int[] {2, 8}) {
-                java.util.SplittableRandom r = new java.util.SplittableRandom(7);
                 int n = 1500;
-                double[] rows = new double[n * d];
-                for (int i = 0; i < rows.length; i++) rows[i] = r.nextDouble() * scale;
-                check(rows, n, d, 10, 1.0);
+                check(org.sylva.testsupport.TinyRows.uniform(n, d, scale, 7), n, d, 10, 1.0);
             }
         }
     }

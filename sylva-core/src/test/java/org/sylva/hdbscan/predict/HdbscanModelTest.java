@@ -108,16 +108,7 @@ class HdbscanModelTest {
                 int to = Math.min(m, from + chunk);
                 double[] rows = java.util.Arrays.copyOfRange(fresh.coordinates64(), from * d, to * d);
                 HdbscanModel.Answers part = small.predictWithMembership(PointSet.ofFloat64(to - from, d, rows), threads(2));
-                for (int i = from; i < to; i++) {
-                    String what = "decimals " + decimals + ", new clip " + i;
-                    assertEquals(batch.prediction().labels()[i], part.prediction().labels()[i - from], what);
-                    assertEquals(batch.prediction().probabilities()[i], part.prediction().probabilities()[i - from], what);
-                    assertEquals(batch.prediction().outlierScores()[i], part.prediction().outlierScores()[i - from], what);
-                    assertEquals(batch.prediction().connectingPoints()[i], part.prediction().connectingPoints()[i - from], what);
-                    for (int l = 0; l < batch.membership().clusters(); l++) {
-                        assertEquals(batch.membership().get(i, l), part.membership().get(i - from, l), what);
-                    }
-                }
+                for (int i = from; i < to; i++) assertSameAnswer(batch, i, part, i - from, "decimals " + decimals + ", new clip " + i);
             }
             NeighbourSearch smallSearch = small.fittedSearch().builtSearch();
             assertTrue(smallSearch == null || !smallSearch.filtered(), "small batches: no float32 copy");
@@ -173,6 +164,9 @@ class HdbscanModelTest {
             HdbscanModel indexed = HdbscanModel.fromBytes(bytes, "m");
             HdbscanModel.Answers all = indexed.predictWithMembership(fresh, threads(2));
             assertTrue(indexed.fittedSearch().builtSearch() != null, kind + ": a batch of " + m + " builds the index");
+            assertTrue(indexed.clusterCount() >= 2, kind + ": clusters " + indexed.clusterCount());
+            assertTrue(java.util.Arrays.stream(all.prediction().labels()).anyMatch(l -> l >= 0)
+                    && java.util.Arrays.stream(all.prediction().labels()).anyMatch(l -> l < 0), kind + ": labelled and noise points");
             HdbscanModel scanning = HdbscanModel.fromBytes(bytes, "m");
             scanning.fittedSearch().scanWhenLongLived = true;   // the test JVM may have become long-lived
             int asked = 0;
@@ -185,17 +179,19 @@ class HdbscanModelTest {
                 assertEquals(!scans, scanning.fittedSearch().builtSearch() != null,
                         kind + ": after " + asked + " new points, scanned: " + scans);
                 for (int i = from; i < to; i++) {
-                    String what = kind + ", new point " + i + (scans ? " (scanned)" : "");
-                    assertEquals(all.prediction().labels()[i], part.prediction().labels()[i - from], what);
-                    assertEquals(all.prediction().probabilities()[i], part.prediction().probabilities()[i - from], what);
-                    assertEquals(all.prediction().outlierScores()[i], part.prediction().outlierScores()[i - from], what);
-                    assertEquals(all.prediction().connectingPoints()[i], part.prediction().connectingPoints()[i - from], what);
-                    for (int l = 0; l < all.membership().clusters(); l++) {
-                        assertEquals(all.membership().get(i, l), part.membership().get(i - from, l), what);
-                    }
+                    assertSameAnswer(all, i, part, i - from, kind + ", new point " + i + (scans ? " (scanned)" : ""));
                 }
             }
         }
+    }
+
+    /** Row {@code i} of {@code a} and row {@code j} of {@code b}: the same label, probability, score, connecting point and membership. */
+    private static void assertSameAnswer(HdbscanModel.Answers a, int i, HdbscanModel.Answers b, int j, String what) {
+        assertEquals(a.prediction().labels()[i], b.prediction().labels()[j], what);
+        assertEquals(a.prediction().probabilities()[i], b.prediction().probabilities()[j], what);
+        assertEquals(a.prediction().outlierScores()[i], b.prediction().outlierScores()[j], what);
+        assertEquals(a.prediction().connectingPoints()[i], b.prediction().connectingPoints()[j], what);
+        for (int l = 0; l < a.membership().clusters(); l++) assertEquals(a.membership().get(i, l), b.membership().get(j, l), what);
     }
 
     /** {@code n} points of five Gaussian blobs in {@code d} dimensions, as float32 values or float64 decimals. */

@@ -38,18 +38,8 @@ class NeighbourSearchTest {
                 NeighbourSearch.Scratch s = search.scratch(k);
                 for (int i = 0; i < m; i++) {
                     search.nearest(q, i * d, s);
-                    Integer[] order = new Integer[n];
                     double[] dist = new double[n];
-                    for (int p = 0; p < n; p++) {
-                        order[p] = p;
-                        double sq = 0;
-                        for (int j = 0; j < d; j++) {
-                            double t = q[i * d + j] - x[p * d + j];
-                            sq += t * t;
-                        }
-                        dist[p] = Math.sqrt(sq);
-                    }
-                    Arrays.sort(order, Comparator.<Integer>comparingDouble(p -> dist[p]).thenComparingInt(p -> p));
+                    Integer[] order = bruteForce(x, n, d, q, i * d, dist);
                     int[] wantIdx = new int[k];
                     double[] wantDist = new double[k];
                     for (int r = 0; r < k; r++) {
@@ -62,6 +52,25 @@ class NeighbourSearchTest {
                 }
             }
         }
+    }
+
+    /**
+     * Every fitted point of {@code x} ordered by (distance from {@code q[off ..]}, index), the reference
+     * arithmetic; the distances into {@code dist}.
+     */
+    private static Integer[] bruteForce(double[] x, int n, int d, double[] q, int off, double[] dist) {
+        Integer[] order = new Integer[n];
+        for (int p = 0; p < n; p++) {
+            order[p] = p;
+            double sq = 0;
+            for (int j = 0; j < d; j++) {
+                double t = q[off + j] - x[p * d + j];
+                sq += t * t;
+            }
+            dist[p] = Math.sqrt(sq);
+        }
+        Arrays.sort(order, Comparator.<Integer>comparingDouble(p -> dist[p]).thenComparingInt(p -> p));
+        return order;
     }
 
     /**
@@ -85,18 +94,7 @@ class NeighbourSearchTest {
                     for (int i = 0; i < group.length; i++) group[i] = search.scratch(k);
                     int[] offs = new int[NeighbourSearch.GROUP];
                     for (int i = 0; i < m; i++) {
-                        Integer[] order = new Integer[n];
-                        double[] dist = new double[n];
-                        for (int p = 0; p < n; p++) {
-                            order[p] = p;
-                            double sq = 0;
-                            for (int j = 0; j < d; j++) {
-                                double t = q[i * d + j] - x[p * d + j];
-                                sq += t * t;
-                            }
-                            dist[p] = Math.sqrt(sq);
-                        }
-                        Arrays.sort(order, Comparator.<Integer>comparingDouble(p -> dist[p]).thenComparingInt(p -> p));
+                        Integer[] order = bruteForce(x, n, d, q, i * d, new double[n]);
                         int[] want = new int[k];
                         for (int r = 0; r < k; r++) want[r] = order[r];
                         String what = kernel.name() + ", scale " + scale + ", d " + d + ", query " + i;
