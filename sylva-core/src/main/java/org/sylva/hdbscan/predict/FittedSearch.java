@@ -58,9 +58,8 @@ final class FittedSearch {
      * index costs dozens of passes over the fitted coordinates (0.7 s of a cold one-clip prediction against
      * 200 000 clips); a scan costs one pass per new point. Measured cold (BENCHMARKS.md, "Few new points
      * without the index"), the scan was faster up to about 40 to 70 new points against 20 000 and 200 000
-     * clips and 100 000 3-d points; the points are counted over the model's life, so a long-lived JVM that
-     * predicts one point per call (the Python engine) scans this many, then builds the index once, paying
-     * at most about what the index costs.
+     * clips and 100 000 3-d points. The points are counted over the model's life, so however a fresh JVM
+     * splits its new points into calls, the scans cost at most about one index build more.
      */
     static final int SCAN_MAX_POINTS = 32;
 
@@ -197,13 +196,13 @@ final class FittedSearch {
     /**
      * The neighbour search on {@code kernel} for {@code m} new points with lists of {@code k} entries: for a
      * model without an index in a JVM that is not long-lived ({@link #scanWhenLongLived}), while the new points
-     * it has searched number at most {@link #SCAN_MAX_POINTS}, a
-     * scan of every fitted point (a {@link MetricScan} of the Euclidean distance, bitwise the same lists);
-     * else the index's search, the index built on first use on the execution's threads (the same index for
-     * any count), and again when a later call takes the other kernel (a long-lived JVM moves from the scalar
-     * kernel to the vector one once) or wants the float32 copy the index was built without: from
-     * {@link #FLOAT32_SEARCH_MIN_POINTS} new points, on a kernel that pre-filters, where the points are
-     * searched in groups ({@link NeighbourSearch#groupSize}). Every search answers the same.
+     * it has searched number at most {@link #SCAN_MAX_POINTS}, a scan of every fitted point (a
+     * {@link MetricScan} of the Euclidean distance, bitwise the same lists); else the index's search, the
+     * index built on first use on the execution's threads (the same index for any count), and again when a
+     * later call takes the other kernel (a long-lived JVM moves from the scalar kernel to the vector one once)
+     * or wants the float32 copy the index was built without: from {@link #FLOAT32_SEARCH_MIN_POINTS} new
+     * points, on a kernel that pre-filters, where the points are searched in groups
+     * ({@link NeighbourSearch#groupSize}). Every search answers the same.
      */
     FittedNeighbours search(Execution execution, DistanceKernel kernel, long m, int k) {
         if (pairs != null) {
