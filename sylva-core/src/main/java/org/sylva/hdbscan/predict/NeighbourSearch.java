@@ -118,6 +118,8 @@ final class NeighbourSearch implements FittedNeighbours {
         /** The pairs a filtered tile could not rule out: the point's offset and scratch, the position, the distance. */
         int[] pairOff, pairPoint, pairPos;
         double[] pairSq;
+        /** One row's columns within its limit ({@link DistanceKernel#select}). */
+        int[] selected;
 
         Scratch(int k, int depth, int tileLength, int[] weights, int points) {
             this.k = k;
@@ -409,6 +411,7 @@ final class NeighbourSearch implements FittedNeighbours {
             first.pairPoint = new int[GROUP * tileLength];
             first.pairPos = new int[GROUP * tileLength];
             first.pairSq = new double[GROUP * tileLength];
+            first.selected = new int[tileLength];
         }
         for (int i = 0; i < g; i++) {
             double r = index.float32Row(q, offs[i], first.rows32, i);
@@ -425,13 +428,14 @@ final class NeighbourSearch implements FittedNeighbours {
     /**
      * A leaf scanned for the points of a group its bound admits, at once: the kernel's float32 tile of those
      * points against the leaf's ({@link DistanceKernel#approximateRowSquaredDistances}, or in many dimensions
-     * the tile that stops blocks of pairs above every row's limit, {@link #stopping}), then the float64 distance, in the reference
-     * order, of each pair the approximation cannot rule out, four pairs side by side
+     * the tile that stops blocks of pairs above every row's limit, {@link #stopping}); each row's columns
+     * within its limit ({@link DistanceKernel#select}); then the float64 distance, in the reference order, of
+     * each pair so selected, four pairs side by side
      * ({@link PointIndex#squaredDistances(double[], int[], int[], int, double[])}). A point's limit is its
      * threshold at the tile's start widened by the proven bound ({@link ApproximationBound}), so every pair
      * that {@link #scanLeaf} would offer passes, and is offered in the same order at the same distance: the
-     * lists are bitwise {@link #scanLeaf}'s. A point without a float32 copy (a value beyond its limit) is scanned
-     * by {@link #scanLeaf}.
+     * lists are bitwise {@link #scanLeaf}'s. A point without a float32 copy (a value beyond its limit) is
+     * scanned by {@link #scanLeaf}.
      */
     private void scanLeafFiltered(double[] q, int[] offs, int g, int leaf, double[] bounds, int at, Scratch[] s) {
         Scratch first = s[0];
@@ -458,16 +462,15 @@ final class NeighbourSearch implements FittedNeighbours {
             kernel.approximateRowSquaredDistances(first.rows32, rowPoints, rows, index, from, to, tile);
         }
         int stride = (to - from) * w;
-        int[] pairOff = first.pairOff, pairPoint = first.pairPoint, pairPos = first.pairPos;
+        int[] pairOff = first.pairOff, pairPoint = first.pairPoint, pairPos = first.pairPos, selected = first.selected;
         int pairs = 0;
         for (int r = 0; r < rows; r++) {
             int i = rowPoints[r];
-            float limit = limits[r];
-            for (int c = 0, o = r * stride; c < count; c++, o++) {
-                if (tile[o] > limit) continue;
+            int found = kernel.select(tile, r * stride, count, limits[r], selected);
+            for (int t = 0; t < found; t++) {
                 pairOff[pairs] = offs[i];
                 pairPoint[pairs] = i;
-                pairPos[pairs++] = start + c;
+                pairPos[pairs++] = start + selected[t];
             }
         }
         double[] sq = first.pairSq;
