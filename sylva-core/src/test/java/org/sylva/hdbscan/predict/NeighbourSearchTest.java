@@ -186,11 +186,16 @@ class NeighbourSearchTest {
         // "pixels": many dimensions, scanned with the stopping tile and the plain one; "coarse": float32 values
         // around 1e7, where float32 holds only integers, so the fitted copy is exact while the new points' copies
         // round by up to a half per coordinate: only their own rounding in the bound keeps their lists
-        String[] kinds = {"float32", "decimals", "far decimals", "grid", "sphere", "pixels", "coarse"};
+        // "split": decimals in two tight clusters at +1e5 and -1e5, each point's mirror image after it, so the
+        // copy's shift (the mean) is exactly 0 and the fitted copy rounds by about the neighbours' distances,
+        // while new points that are float32 values near them round by nothing: only the fitted copy's rounding
+        // in the bound keeps their lists
+        String[] kinds = {"float32", "decimals", "far decimals", "grid", "sphere", "pixels", "coarse", "split"};
         for (int trial = 0; trial < 2 * kinds.length; trial++) {
             String kind = kinds[trial % kinds.length];
             boolean stopping = trial >= kinds.length;
-            int n = 1000 + rng.nextInt(600), d = new int[] {61, 24, 40, 30, 24, 150, 24}[trial % kinds.length];
+            int n = 1000 + rng.nextInt(600), d = new int[] {61, 24, 40, 30, 24, 150, 24, 24}[trial % kinds.length];
+            if (kind.equals("split")) n &= ~1;   // every point with its mirror image
             double[] x = new double[n * d];
             double[] centre = new double[d];
             for (int j = 0; j < d; j++) centre[j] = rng.nextDouble(-5, 5);
@@ -203,6 +208,7 @@ class NeighbourSearchTest {
                     case "sphere" -> rng.nextGaussian();
                     case "pixels" -> (i / d % 3) * 60 + rng.nextInt(40);
                     case "coarse" -> 1e7 + rng.nextInt(4);
+                    case "split" -> i / d % 2 == 0 ? 1e5 + rng.nextDouble(-1e-2, 1e-2) : -x[i - d];
                     default -> rng.nextInt(4);
                 };
             }
@@ -224,6 +230,7 @@ class NeighbourSearchTest {
                             : kind.equals("grid") ? rng.nextInt(5) - 0.5 * (i % 2)
                             : kind.equals("pixels") ? v + rng.nextInt(-8, 9)
                             : kind.equals("coarse") ? 1e7 + rng.nextInt(4) + 0.5 + (i % 3) * 0x1p-20
+                            : kind.equals("split") ? (float) (v + rng.nextDouble(-5e-3, 5e-3))
                             : kind.equals("far decimals") ? v + rng.nextDouble(-2e-3, 2e-3)
                             : kind.equals("sphere") ? centre[j] + (i % 3) * 1e-12 * rng.nextGaussian()
                             : v + rng.nextDouble(-1, 1);
