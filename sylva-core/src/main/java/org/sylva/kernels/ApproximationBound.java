@@ -50,6 +50,15 @@ public record ApproximationBound(double factor, double absolute) {
         return (2 * DistanceKernel.APPROXIMATION_ABSOLUTE + (1 + eps) * (1 + 1 / eps) * delta * delta) * (1 + MARGIN);
     }
 
+    /**
+     * The smallest float32 value not below {@code x} ({@code +inf} stays): a float32 limit that every
+     * approximation at most {@code x} passes, for the pre-filters that compare float32 values with it.
+     */
+    public static float roundUp(double x) {
+        float f = (float) x;
+        return f < x ? Math.nextUp(f) : f;
+    }
+
     private static void check(double rounding) {
         if (!(rounding >= 0) || Double.isInfinite(rounding)) {
             throw new IllegalArgumentException("rounding " + rounding);

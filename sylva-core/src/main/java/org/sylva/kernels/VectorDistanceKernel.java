@@ -569,7 +569,7 @@ final class VectorDistanceKernel implements DistanceKernel {
 
     @Override
     public int select(float[] values, int from, int count, double limit, int[] out) {
-        float lim = limitUp(limit);
+        float lim = ApproximationBound.roundUp(limit);
         int n = 0;
         for (int c = 0; c < count; c += W) {
             n = offsets(FloatVector.fromArray(FS, values, from + c).compare(VectorOperators.LE, lim).toLong(), c,
@@ -580,7 +580,7 @@ final class VectorDistanceKernel implements DistanceKernel {
 
     @Override
     public int select(float[] values, int from, int count, double limit, long blocks, int[] out) {
-        float lim = limitUp(limit);
+        float lim = ApproximationBound.roundUp(limit);
         int n = 0;
         for (int i = 0; i < Long.SIZE && blocks != 0; i++) {
             int c = Long.numberOfTrailingZeros(blocks) * W;
@@ -590,12 +590,6 @@ final class VectorDistanceKernel implements DistanceKernel {
                     count, out, n);
         }
         return n;
-    }
-
-    /** The float32 limit rounded up: every value at most {@code limit} passes (a few just above may pass too). */
-    private static float limitUp(double limit) {
-        float lim = (float) limit;
-        return lim < limit ? Math.nextUp(lim) : lim;
     }
 
     /** Appends to {@code out[n..]} the offsets {@code c + lane} (below {@code count}) of the set lanes of {@code bits}. */

@@ -269,14 +269,9 @@ final class ApproximateLists {
 
     private void setLimit(int p, double lim) {
         limit[p] = lim;
-        limitUp[p] = roundUp(lim);
+        limitUp[p] = ApproximationBound.roundUp(lim);
     }
 
-    /** The smallest float32 value not below {@code x}. */
-    private static float roundUp(double x) {
-        float f = (float) x;
-        return f < x ? Math.nextUp(f) : f;
-    }
 
     /** {@code (v1, c1)} strictly precedes {@code (v2, c2)} in (value, candidate) order. */
     private boolean before(float v1, int c1, float v2, int c2) {

@@ -2,6 +2,7 @@ package org.sylva.hdbscan.mst;
 
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.index.ProjectedIndex;
+import org.sylva.kernels.ApproximationBound;
 import org.sylva.kernels.DistanceKernel;
 
 /**
@@ -400,12 +401,6 @@ final class CheapestEdgeScan {
         return divide ? lb / alpha : lb;
     }
 
-    /** The smallest float32 value not below {@code x}. */
-    private static float roundUp(double x) {
-        float f = (float) x;
-        return f < x ? Math.nextUp(f) : f;
-    }
-
     /** Squared-distance threshold above which {@code sqrt(sq) / alpha} surely exceeds {@code bound}. */
     private double squaredThreshold(double bound) {
         double x = divide ? bound * alpha : bound;
@@ -467,7 +462,8 @@ final class CheapestEdgeScan {
                 // read with below is at most this one, and a value left as a partial sum above it is above
                 // that too (see approximateSquaredDistancesWithin).
                 for (int r = 0; r < nq; r++) {
-                    s.rowLimit32[r] = roundUp(squaredThreshold(s.refW[s.act[r]]) * approxFactor + approxAbs);
+                    double limit = squaredThreshold(s.refW[s.act[r]]) * approxFactor + approxAbs;
+                    s.rowLimit32[r] = ApproximationBound.roundUp(limit);
                 }
                 backend.approximateSquaredDistancesWithin(idx, s.actPos, nq, bf, bt, s.rowLimit32, s.colLimit32,
                         s.tile32, s.rowBlocks);

@@ -449,7 +449,8 @@ final class NeighbourSearch implements FittedNeighbours {
                 continue;
             }
             rowPoints[rows] = i;
-            limits[rows++] = limitUp(threshold(s[i]) * first.pointFactor[i] + first.pointAbsolute[i]);
+            limits[rows++] = ApproximationBound.roundUp(threshold(s[i]) * first.pointFactor[i]
+                    + first.pointAbsolute[i]);
         }
         if (rows == 0) return;
         int start = index.leafStart(leaf), count = index.leafCount(leaf);
@@ -479,12 +480,6 @@ final class NeighbourSearch implements FittedNeighbours {
             Scratch si = s[pairPoint[p]];
             if (sq[p] <= threshold(si)) offer(si, sq[p], pairPos[p]);
         }
-    }
-
-    /** The smallest float32 value at least {@code x} ({@code +inf} stays). */
-    private static float limitUp(double x) {
-        float f = (float) x;
-        return f < x ? Math.nextUp(f) : f;
     }
 
     /** Relative widening of the squared-distance filter; a square root moves a value by far less. */
