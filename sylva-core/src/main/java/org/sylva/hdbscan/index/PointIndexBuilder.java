@@ -97,9 +97,15 @@ final class PointIndexBuilder {
     final double[] proj;
     /** The projections' keys for the selection of the cut ({@link ProjectionCut}). */
     final long[] cutKeys;
-    /** The rows in current segment order (and a buffer for partitions), so every pass streams. */
-    final double[] work;
-    final double[] workTmp;
+    /**
+     * The rows in segment order, so every pass streams: a node at depth {@code k} reads its rows from
+     * {@link #rowsAt}{@code (k)} (the input for the root, then these two in turn) and writes its children's
+     * into the other one, so no pass copies a segment back.
+     */
+    final double[] evenRows;
+    final double[] oddRows;
+    /** Depth of each node (the root 0): which buffer holds its rows. */
+    int[] nodeDepth;
 
     /** A sequential builder that runs to the end (no cancellation checks: neither a token nor interrupts). */
     PointIndexBuilder(double[] rows, int n, int d, int w) {
@@ -133,6 +139,7 @@ final class PointIndexBuilder {
         nodeRealCount = new int[maxNodes];
         nodeLeaf = new int[maxNodes];
         nodeFrom = new int[maxNodes];
+        nodeDepth = new int[maxNodes];
         subtreeEnd = new int[maxNodes];
         centre = new double[maxNodes * d];
         radius = new double[maxNodes];
@@ -144,8 +151,8 @@ final class PointIndexBuilder {
         tmp = new int[n];
         proj = new double[n];
         cutKeys = new long[n];
-        work = rows.clone();
-        workTmp = new double[rows.length];
+        oddRows = new double[rows.length];
+        evenRows = new double[rows.length];
     }
 
     /**
@@ -248,6 +255,7 @@ final class PointIndexBuilder {
             nodeLeaf[node] = -1;
             nodeRealCount[node] = to - from;
             nodeFrom[node] = from;
+            nodeDepth[node] = dep;
             if (to - from <= PointIndex.LEAF_SIZE) {
                 int leaf = leafCount++;
                 nodeLeaf[node] = leaf;
@@ -315,9 +323,17 @@ final class PointIndexBuilder {
     /** One node: its centre and radius, then (internal nodes) the reordering of its segment. */
     private void partitionNode(int node, double[] scratch) {
         int from = nodeFrom[node], to = from + nodeRealCount[node];
-        int farthest = centreAndRadius(node, from, to);
+        double[] src = rowsAt(nodeDepth[node]);
+        int farthest = centreAndRadius(node, src, from, to);
         if (to - from > LARGE_NODE) checkCancelled();   // one pass over the root's rows can take a second
-        if (left[node] >= 0) split(from, to, nodeFrom[right[node]], farthest, scratch);
+        if (left[node] >= 0) {
+            split(node, src, rowsAt(nodeDepth[node] + 1), from, to, nodeFrom[right[node]], farthest, scratch);
+        }
+    }
+
+    /** The segment-ordered rows of the nodes at depth {@code depth}. */
+    private double[] rowsAt(int depth) {
+        return depth == 0 ? rows : (depth & 1) == 1 ? oddRows : evenRows;
     }
 
     /**
@@ -332,6 +348,7 @@ final class PointIndexBuilder {
         for (int leaf = group * FILL_LEAVES; leaf < end; leaf++) {
             int node = leafNode[leaf];
             int from = nodeFrom[node], size = leafSize[leaf], start = leafStart[leaf];
+            double[] work = rowsAt(nodeDepth[node]);
             for (int k = 0; k < size; k++) {
                 int p = start + k;
                 int o = idx[from + k];
@@ -352,14 +369,18 @@ final class PointIndexBuilder {
 
     /**
      * Centre = mean of the points; radius = largest distance from the centre to one of them. Reads the
-     * segment-ordered copy, so it streams. Returns the farthest point (the first of equals), for the split.
+     * segment-ordered rows {@code work}, so it streams. The root sums its rows here; every other node finds
+     * them summed, in its segment's order, by its parent's {@link #split}. Returns the farthest point (the
+     * first of equals), for the split.
      */
-    private int centreAndRadius(int node, int from, int to) {
+    private int centreAndRadius(int node, double[] work, int from, int to) {
         int oc = node * d;
-        for (int j = 0; j < d; j++) centre[oc + j] = 0.0;
-        for (int i = from; i < to; i++) {
-            int o = i * d;
-            for (int j = 0; j < d; j++) centre[oc + j] += work[o + j];
+        if (node == 0) {
+            for (int j = 0; j < d; j++) centre[oc + j] = 0.0;
+            for (int i = from; i < to; i++) {
+                int o = i * d;
+                for (int j = 0; j < d; j++) centre[oc + j] += work[o + j];
+            }
         }
         double inv = 1.0 / (to - from);
         for (int j = 0; j < d; j++) centre[oc + j] *= inv;
@@ -387,12 +408,14 @@ final class PointIndexBuilder {
     }
 
     /**
-     * Reorders segment {@code [from, to)} (indices and rows) so that its first {@code mid - from} points
-     * lie on one side of the projection on the line through two far-apart points: {@code a} (the point
-     * farthest from the centre) and the point farthest from it. {@code scratch} holds {@code a}'s row
-     * and the direction.
+     * Reorders segment {@code [from, to)} of internal node {@code node} (indices, and rows from {@code work}
+     * into {@code out}) so that its first {@code mid - from} points lie on one side of the projection on the
+     * line through two far-apart points: {@code a} (the point farthest from the centre) and the point
+     * farthest from it. Sums each child's rows into its centre as they land, in the child's segment order
+     * (the order the child's own pass would add them in). {@code scratch} holds {@code a}'s row and the
+     * direction.
      */
-    private void split(int from, int to, int mid, int a, double[] scratch) {
+    private void split(int node, double[] work, double[] out, int from, int to, int mid, int a, double[] scratch) {
         int m = to - from;
         System.arraycopy(work, a * d, scratch, 0, d);
         int b = a;
@@ -438,24 +461,31 @@ final class PointIndexBuilder {
         }
         int equalLeft = (mid - from) - below;
         int l = from, r = mid;
+        int leftSum = left[node] * d, rightSum = right[node] * d;
+        Arrays.fill(centre, leftSum, leftSum + d, 0.0);
+        Arrays.fill(centre, rightSum, rightSum + d, 0.0);
         for (int i = from; i < to; i++) {
             double p = proj[i];
-            int dst;
+            int dst, sum;
             if (nanCut ? p == p : p < cut) {
                 dst = l++;
+                sum = leftSum;
             } else if ((nanCut ? p != p : p == cut) && equalLeft > 0) {
                 dst = l++;
+                sum = leftSum;
                 equalLeft--;
             } else {
                 dst = r++;
+                sum = rightSum;
             }
             tmp[dst] = idx[i];
-            System.arraycopy(work, i * d, workTmp, dst * d, d);
+            int od = dst * d;
+            System.arraycopy(work, i * d, out, od, d);
+            for (int j = 0; j < d; j++) centre[sum + j] += out[od + j];
         }
         if (l != mid || r != to) {
             throw new IllegalStateException("split of " + m + " points at " + (mid - from) + " failed");
         }
         System.arraycopy(tmp, from, idx, from, m);
-        System.arraycopy(workTmp, from * d, work, from * d, m * d);
     }
 }
