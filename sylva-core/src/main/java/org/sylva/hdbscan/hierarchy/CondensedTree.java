@@ -185,21 +185,24 @@ public final class CondensedTree {
         double[] split = new double[clusters];
         for (int r = 0; r < rows; r++) {
             int p = parent[r], c = child[r];
-            String row = "condensed tree row " + r + " (" + p + ", " + c + ", " + lambda[r] + ", " + childSize[r] + ")";
             if (p < n || p >= end || c < 0 || c >= end || c == n) {
-                throw new InvalidInputException(row + ": ids outside the tree (points 0.." + (n - 1) + ", root " + n
-                        + ", clusters up to " + (end - 1) + ")");
+                throw badRow(r, parent, child, lambda, childSize, ": ids outside the tree (points 0.." + (n - 1)
+                        + ", root " + n + ", clusters up to " + (end - 1) + ")");
             }
-            if (seen[c]) throw new InvalidInputException(row + ": " + c + " is the child of a second row");
+            if (seen[c]) throw badRow(r, parent, child, lambda, childSize, ": " + c + " is the child of a second row");
             seen[c] = true;
-            if (Double.isNaN(lambda[r]) || lambda[r] < 0) throw new InvalidInputException(row + ": bad lambda");
-            if (childSize[r] < 1 || (c < n && childSize[r] != 1)) throw new InvalidInputException(row + ": bad size");
+            if (Double.isNaN(lambda[r]) || lambda[r] < 0) throw badRow(r, parent, child, lambda, childSize, ": bad lambda");
+            if (childSize[r] < 1 || (c < n && childSize[r] != 1)) {
+                throw badRow(r, parent, child, lambda, childSize, ": bad size");
+            }
             if (c >= n) {
                 int k = p - n;
-                if (c <= p) throw new InvalidInputException(row + ": a cluster's id must exceed its parent's");
+                if (c <= p) {
+                    throw badRow(r, parent, child, lambda, childSize, ": a cluster's id must exceed its parent's");
+                }
                 if (clusterChildren[k] == 1 && Double.compare(split[k], lambda[r]) != 0) {
-                    throw new InvalidInputException(row + ": the two children of cluster " + p + " are born at "
-                            + split[k] + " and " + lambda[r]);
+                    throw badRow(r, parent, child, lambda, childSize, ": the two children of cluster " + p
+                            + " are born at " + split[k] + " and " + lambda[r]);
                 }
                 split[k] = lambda[r];
                 clusterChildren[k]++;
@@ -219,6 +222,13 @@ public final class CondensedTree {
         }
         requireSizesAndOrder(n, minClusterSize, parent, child, lambda, childSize, clusters, clusterChildren, split);
         return new CondensedTree(n, minClusterSize, parent.clone(), child.clone(), lambda.clone(), childSize.clone());
+    }
+
+    /** The refusal of row {@code r}, named by its values (built only when a row is refused: a tree has n rows). */
+    private static InvalidInputException badRow(int r, int[] parent, int[] child, double[] lambda, int[] childSize,
+                                                String problem) {
+        return new InvalidInputException("condensed tree row " + r + " (" + parent[r] + ", " + child[r] + ", "
+                + lambda[r] + ", " + childSize[r] + ")" + problem);
     }
 
     /**

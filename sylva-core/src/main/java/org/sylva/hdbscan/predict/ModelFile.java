@@ -262,12 +262,25 @@ final class ModelFile {
             buf.putDouble(v);
         }
 
+        /** Bulk writes, a buffer at a time. */
         void i32s(int[] a) throws IOException {
-            for (int v : a) i32(v);
+            for (int i = 0; i < a.length; ) {   // ends: every turn writes at least one value
+                room(Integer.BYTES);
+                int k = Math.min(a.length - i, buf.remaining() / Integer.BYTES);
+                buf.asIntBuffer().put(a, i, k);
+                buf.position(buf.position() + k * Integer.BYTES);
+                i += k;
+            }
         }
 
         void f64s(double[] a) throws IOException {
-            for (double v : a) f64(v);
+            for (int i = 0; i < a.length; ) {   // ends: every turn writes at least one value
+                room(Double.BYTES);
+                int k = Math.min(a.length - i, buf.remaining() / Double.BYTES);
+                buf.asDoubleBuffer().put(a, i, k);
+                buf.position(buf.position() + k * Double.BYTES);
+                i += k;
+            }
         }
     }
 
@@ -677,15 +690,28 @@ final class ModelFile {
             return buf.getDouble();
         }
 
+        /** Bulk reads, a buffer at a time: a model's arrays hold millions of values. */
         int[] i32s(int count) throws IOException {
             int[] a = new int[count];
-            for (int i = 0; i < count; i++) a[i] = i32();
+            for (int i = 0; i < count; ) {   // ends: every turn reads at least one value or throws
+                need(Integer.BYTES);
+                int k = Math.min(count - i, buf.remaining() / Integer.BYTES);
+                buf.asIntBuffer().get(a, i, k);
+                buf.position(buf.position() + k * Integer.BYTES);
+                i += k;
+            }
             return a;
         }
 
         double[] f64s(int count) throws IOException {
             double[] a = new double[count];
-            for (int i = 0; i < count; i++) a[i] = f64();
+            for (int i = 0; i < count; ) {   // ends: every turn reads at least one value or throws
+                need(Double.BYTES);
+                int k = Math.min(count - i, buf.remaining() / Double.BYTES);
+                buf.asDoubleBuffer().get(a, i, k);
+                buf.position(buf.position() + k * Double.BYTES);
+                i += k;
+            }
             return a;
         }
     }

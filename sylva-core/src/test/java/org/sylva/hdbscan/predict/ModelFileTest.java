@@ -13,6 +13,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,6 +87,38 @@ class ModelFileTest {
             assertEquals(Files.size(f), ModelFile.HEADER + 4
                     + ModelFile.payloadLength(m.fittedSize(), m.dimensions(), m.condensedTree().rows())
                     + ModelFile.treeLength(m.size(), m.fittedSize(), m.fittedSize()));
+        }
+    }
+
+    /**
+     * Arrays far larger than the reader's and writer's 64 KiB buffer, at offsets that straddle its ends: the
+     * points in the file are the model's, value for value at the documented offset, and come back bitwise.
+     */
+    @Test
+    void arraysLargerThanTheBufferRoundTrip() throws IOException {
+        int n = 7001, d = 3;
+        SplittableRandom rng = new SplittableRandom(5);
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = (i / d % 7) * 10 + rng.nextDouble();
+        HdbscanResult r = Hdbscan.builder().minClusterSize(15).threads(2).build()
+                .fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        HdbscanModel m = HdbscanModel.of(r, PointSet.uncheckedFloat64(n, d, x));
+        Path f = saved(m);
+        byte[] bytes = Files.readAllBytes(f);
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        int points = ModelFile.HEADER + 42 + 4 * n;   // after the parameters and the fitted rows (version 2)
+        for (int i = 0; i < n * d; i++) assertEquals(x[i], b.getDouble(points + 8 * i), "coordinate " + i);
+        for (int i = 0; i < n; i++) assertEquals(i, b.getInt(ModelFile.HEADER + 42 + 4 * i), "fitted row " + i);
+        for (HdbscanModel back : List.of(HdbscanModel.load(f), ModelFile.read("bytes", bytes))) {
+            assertArrayEquals(x, back.rowsShared());
+            assertArrayEquals(m.predictionCoreDistances(), back.predictionCoreDistances());
+            assertArrayEquals(m.fittedRows(), back.fittedRows());
+            assertEquals(m.condensedTree(), back.condensedTree());
+            assertEquals(m.spanningTree().orElseThrow(), back.spanningTree().orElseThrow());
+            Path again = dir.resolve("again.model");
+            back.save(again);
+            assertArrayEquals(bytes, Files.readAllBytes(again));
+            Files.delete(again);
         }
     }
 
