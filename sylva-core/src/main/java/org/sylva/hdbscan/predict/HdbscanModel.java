@@ -373,9 +373,8 @@ public final class HdbscanModel {
     }
 
     /**
-     * As {@link #load(Path)}, telling {@code progress} the bytes read as stage {@value #READ_STAGE} (a regular file is
-     * read twice, checksum then contents: {@code total} is twice its size) and stopping between reads of at most
-     * a megabyte once {@code cancel} is cancelled.
+     * As {@link #load(Path)}, telling {@code progress} the bytes read as stage {@value #READ_STAGE} ({@code total}
+     * is the file's size) and stopping between reads of at most a megabyte once {@code cancel} is cancelled.
      *
      * <pre>{@code
      * HdbscanModel m = HdbscanModel.load(Path.of("clips.model"), (stage, done, total) -> { }, token);

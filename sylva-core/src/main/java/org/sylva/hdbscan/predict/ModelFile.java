@@ -286,16 +286,9 @@ final class ModelFile {
 
     // ---------------------------------------------------------------- reading
 
-    /** Where the bytes of a model come from: opened twice (checksum pass, then parse pass). */
-    @FunctionalInterface
-    interface Source {
-        InputStream open() throws IOException;
-    }
-
     /**
-     * A model from a file. A regular file is read twice (checksum pass, then parse pass) without holding its bytes; a
-     * pipe, FIFO or process substitution ({@code <(...)}), which can be read once and reports no size, is read into
-     * memory first.
+     * A model from a file, read once without holding its bytes: the payload's checksum is summed as the parse reads
+     * it. A pipe, FIFO or process substitution ({@code <(...)}), which reports no size, is read into memory first.
      */
     static HdbscanModel read(Path file, ProgressListener progress, CancellationToken cancel) throws IOException {
         String name = file.toString();
@@ -315,58 +308,96 @@ final class ModelFile {
         }
         long size = Files.size(file);
         if (progress == ProgressListener.NONE && cancel == CancellationToken.NEVER) {
-            return read(name, size, () -> Files.newInputStream(file), () -> Files.newInputStream(file));
+            try (InputStream in = Files.newInputStream(file)) {
+                return read(name, size, in);
+            }
         }
-        // two passes over the file: their bytes told as one count of twice its size, so the fraction only grows
         long length = Math.max(1, size);
-        ProgressListener first = (stage, done, total) -> progress.progress(stage, done, 2 * length);
-        ProgressListener second = (stage, done, total) -> progress.progress(stage, length + done, 2 * length);
-        HdbscanModel m = read(name, size,
-                () -> CancellableInputStream.of(Files.newInputStream(file), cancel, first, HdbscanModel.READ_STAGE, length),
-                () -> CancellableInputStream.of(Files.newInputStream(file), cancel, second, HdbscanModel.READ_STAGE, length));
-        progress.progress(HdbscanModel.READ_STAGE, 2 * length, 2 * length);   // the parse stops short of the trailer
+        HdbscanModel m;
+        try (InputStream in = CancellableInputStream.of(Files.newInputStream(file), cancel, progress,
+                HdbscanModel.READ_STAGE, length)) {
+            m = read(name, size, in);
+        }
+        progress.progress(HdbscanModel.READ_STAGE, length, length);
         return m;
     }
 
     /** A model from the bytes {@link #write} wrote, e.g. kept in memory by a client; {@code name} for errors. */
     static HdbscanModel read(String name, byte[] bytes) throws IOException {
-        Source source = () -> new java.io.ByteArrayInputStream(bytes);
-        return read(name, bytes.length, source, source);
+        return read(name, bytes.length, new java.io.ByteArrayInputStream(bytes));
     }
 
-    /** {@code checksummed} opens the bytes for the header and checksum pass, {@code parsed} for the parse pass. */
-    private static HdbscanModel read(String name, long size, Source checksummed, Source parsed) throws IOException {
-        byte[] head;
-        try (InputStream in = checksummed.open()) {
-            head = in.readNBytes(HEADER);
-        }
+    /**
+     * The model in {@code file} of {@code size} bytes. The checksum guards the parse's message: when the payload's
+     * CRC-32 differs from the trailer's, the file is refused as altered or corrupted, whatever the parse found on
+     * the way (it checks every field before using it, so it never acts on a value it did not check); the model is
+     * returned only once the checksum holds.
+     */
+    private static HdbscanModel read(String name, long size, InputStream file) throws IOException {
+        InputStream in = new BufferedInputStream(file, BUFFER);
+        byte[] head = in.readNBytes(HEADER);
         checkHeader(name, head, size);
         long payload = ByteBuffer.wrap(head, 16, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
-        // The checksum first, over the whole payload: an altered file is reported as such, not as
-        // whatever its altered fields happen to look like.
-        try (InputStream in = new BufferedInputStream(checksummed.open(), BUFFER)) {
-            in.skipNBytes(HEADER);
-            CRC32 crc = new CRC32();
-            byte[] chunk = new byte[BUFFER];
-            for (long left = payload; left > 0; ) {    // ends: every turn reads at least one byte or throws
-                int got = in.read(chunk, 0, (int) Math.min(chunk.length, left));
-                if (got < 0) throw new EOFException();
-                crc.update(chunk, 0, got);
-                left -= got;
-            }
-            byte[] trailer = in.readNBytes(TRAILER);
-            int stored = ByteBuffer.wrap(trailer).order(ByteOrder.LITTLE_ENDIAN).getInt();
-            if (stored != (int) crc.getValue()) {
-                throw refuse(name, "checksum mismatch: the payload's CRC-32 is " + hex((int) crc.getValue())
-                        + ", the file says " + hex(stored) + " (the file was altered or corrupted)");
-            }
+        int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        Payload body = new Payload(in, payload);
+        HdbscanModel model = null;
+        RuntimeException refused = null;
+        try {
+            model = parse(name, new In(body), payload, version);
+        } catch (org.sylva.progress.CancelledException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            refused = e;
+        } catch (EOFException e) {
+            refused = new InvalidInputException(e.getMessage());
         }
-        try (InputStream in = new BufferedInputStream(parsed.open(), BUFFER)) {
-            in.skipNBytes(HEADER);
-            int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-            return parse(name, new In(in), payload, version);
-        } catch (InvalidInputException e) {
-            throw e.withContext("model file " + name);
+        body.skipRest();
+        byte[] trailer = in.readNBytes(TRAILER);
+        if (trailer.length < TRAILER) throw new EOFException("model file " + name + " ends inside its trailer");
+        int stored = ByteBuffer.wrap(trailer).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        int sum = (int) body.crc.getValue();
+        if (stored != sum) {
+            throw refuse(name, "checksum mismatch: the payload's CRC-32 is " + hex(sum) + ", the file says "
+                    + hex(stored) + " (the file was altered or corrupted)");
+        }
+        if (refused instanceof InvalidInputException e) throw e.withContext("model file " + name);
+        if (refused != null) throw refused;
+        return model;
+    }
+
+    /** The payload's bytes of a model stream, no further, summed into {@link #crc} as they are read. */
+    private static final class Payload extends InputStream {
+        final InputStream in;
+        final CRC32 crc = new CRC32();
+        long left;
+
+        Payload(InputStream in, long length) {
+            this.in = in;
+            this.left = length;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (left == 0) return -1;
+            int got = in.read(b, off, (int) Math.min(len, left));
+            if (got < 0) throw new EOFException("model file ends inside its payload");
+            crc.update(b, off, got);
+            left -= got;
+            return got;
+        }
+
+        /** Reads what the parse left of the payload, into the checksum. */
+        void skipRest() throws IOException {
+            byte[] chunk = new byte[BUFFER];
+            while (left > 0) {    // ends: every turn reads at least one byte or throws
+                read(chunk, 0, chunk.length);
+            }
         }
     }
 
