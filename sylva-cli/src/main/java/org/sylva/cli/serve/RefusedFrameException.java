@@ -4,6 +4,14 @@ package org.sylva.cli.serve;
  * A well-formed frame broke a {@link FrameLimits} bound (or did not fit in memory). The reader has
  * skipped the rest of it, so the stream is still in step and the engine answers with an error and
  * goes on.
+ *
+ * <pre>{@code
+ * try {
+ *     Frame f = reader.read();
+ * } catch (RefusedFrameException e) {
+ *     send(withId(ErrorFrames.frame(e.outOfMemory() ? "MemoryError" : "ValueError", e.getMessage(), null), e.id()));
+ * }
+ * }</pre>
  */
 public final class RefusedFrameException extends Exception {
     private final String kind;
