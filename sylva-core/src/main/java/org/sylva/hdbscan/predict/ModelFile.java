@@ -349,7 +349,8 @@ final class ModelFile {
         } catch (RuntimeException e) {
             refused = e;
         } catch (EOFException e) {
-            refused = new InvalidInputException(e.getMessage());
+            // only a payload shorter than its fixed fields gets here (the sizes are checked against its length)
+            refused = new InvalidInputException("its payload of " + payload + " bytes ends inside a field");
         }
         body.skipRest();
         byte[] trailer = in.readNBytes(TRAILER);

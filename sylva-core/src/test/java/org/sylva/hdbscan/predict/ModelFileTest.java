@@ -400,6 +400,17 @@ class ModelFileTest {
         assertMentions(refusal(resealed(bad)), "its sizes (" + (total + 1) + " input rows, " + n + " fitted rows of " + d
                 + " coordinates, " + rows + " condensed-tree rows) take " + (payload + 1) + " payload bytes, but the "
                 + "payload has " + payload);
+
+        // a payload shorter than the fixed fields, length and both checksums made to agree: the read stops at its end
+        // (never taking the trailer for a field) and names the file once
+        for (int p : new int[] {0, 20, 41}) {
+            byte[] shortFile = new byte[ModelFile.HEADER + p + 4];
+            System.arraycopy(good, 0, shortFile, 0, ModelFile.HEADER + p);
+            ByteBuffer.wrap(shortFile).order(ByteOrder.LITTLE_ENDIAN).putLong(16, p);
+            String message = refusal(resealed(withVersion(shortFile, 2, true)));
+            assertMentions(message, "its payload of " + p + " bytes ends inside a field");
+            assertEquals(message.indexOf("model file"), message.lastIndexOf("model file"), message);
+        }
     }
 
     /**
