@@ -262,26 +262,30 @@ final class ModelFile {
             buf.putDouble(v);
         }
 
-        /** Bulk writes, a buffer at a time. */
         void i32s(int[] a) throws IOException {
-            for (int i = 0; i < a.length; ) {   // ends: every turn writes at least one value
-                room(Integer.BYTES);
-                int k = Math.min(a.length - i, buf.remaining() / Integer.BYTES);
-                buf.asIntBuffer().put(a, i, k);
-                buf.position(buf.position() + k * Integer.BYTES);
-                i += k;
-            }
+            bulk(a.length, Integer.BYTES, (i, k) -> buf.asIntBuffer().put(a, i, k));
         }
 
         void f64s(double[] a) throws IOException {
-            for (int i = 0; i < a.length; ) {   // ends: every turn writes at least one value
-                room(Double.BYTES);
-                int k = Math.min(a.length - i, buf.remaining() / Double.BYTES);
-                buf.asDoubleBuffer().put(a, i, k);
-                buf.position(buf.position() + k * Double.BYTES);
+            bulk(a.length, Double.BYTES, (i, k) -> buf.asDoubleBuffer().put(a, i, k));
+        }
+
+        /** Writes {@code count} values of {@code bytes} bytes a buffer at a time: {@code put} stores k from value i. */
+        private void bulk(int count, int bytes, Slice put) throws IOException {
+            for (int i = 0; i < count; ) {   // ends: every turn writes at least one value
+                room(bytes);
+                int k = Math.min(count - i, buf.remaining() / bytes);
+                put.at(i, k);
+                buf.position(buf.position() + k * bytes);
                 i += k;
             }
         }
+    }
+
+    /** {@code k} array values from index {@code i} moved between an array and a buffer's view. */
+    @FunctionalInterface
+    private interface Slice {
+        void at(int i, int k);
     }
 
     // ---------------------------------------------------------------- reading
@@ -722,29 +726,30 @@ final class ModelFile {
             return buf.getDouble();
         }
 
-        /** Bulk reads, a buffer at a time: a model's arrays hold millions of values. */
         int[] i32s(int count) throws IOException {
             int[] a = new int[count];
-            for (int i = 0; i < count; ) {   // ends: every turn reads at least one value or throws
-                need(Integer.BYTES);
-                int k = Math.min(count - i, buf.remaining() / Integer.BYTES);
-                buf.asIntBuffer().get(a, i, k);
-                buf.position(buf.position() + k * Integer.BYTES);
-                i += k;
-            }
+            bulk(count, Integer.BYTES, (i, k) -> buf.asIntBuffer().get(a, i, k));
             return a;
         }
 
         double[] f64s(int count) throws IOException {
             double[] a = new double[count];
+            bulk(count, Double.BYTES, (i, k) -> buf.asDoubleBuffer().get(a, i, k));
+            return a;
+        }
+
+        /**
+         * Reads {@code count} values of {@code bytes} bytes a buffer at a time (a model's arrays hold millions of
+         * values): {@code get} takes k from the buffer into value i on.
+         */
+        private void bulk(int count, int bytes, Slice get) throws IOException {
             for (int i = 0; i < count; ) {   // ends: every turn reads at least one value or throws
-                need(Double.BYTES);
-                int k = Math.min(count - i, buf.remaining() / Double.BYTES);
-                buf.asDoubleBuffer().get(a, i, k);
-                buf.position(buf.position() + k * Double.BYTES);
+                need(bytes);
+                int k = Math.min(count - i, buf.remaining() / bytes);
+                get.at(i, k);
+                buf.position(buf.position() + k * bytes);
                 i += k;
             }
-            return a;
         }
     }
 
