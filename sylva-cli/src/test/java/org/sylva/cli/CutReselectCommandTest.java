@@ -169,12 +169,25 @@ class CutReselectCommandTest {
         Cli.run("predict", v1.toString(), clipsNpy.toString(), "--out", tmp.resolve("p").toString(), "-q").assertOk();
     }
 
-    /** The version 1 file Sylva wrote before it stored the spanning tree, made from a version 2 file. */
-    static byte[] asVersion1(byte[] v2, HdbscanModel m) {
-        long n = m.fittedSize(), d = m.dimensions(), r = m.condensedTree().rows();
-        int payload = (int) (46 + 12 * n + 8 * n * d + 20 * r);
+    /**
+     * The version 1 file Sylva wrote before it stored the spanning tree, made from a version 2 file, or from a
+     * version 6 file (float32 points: version 5's fields dropped, the points widened to float64).
+     */
+    static byte[] asVersion1(byte[] file, HdbscanModel m) {
+        int n = m.fittedSize(), d = m.dimensions(), r = m.condensedTree().rows();
+        int payload = 46 + 12 * n + 8 * n * d + 20 * r;
         byte[] b = new byte[28 + payload + 4];
-        System.arraycopy(v2, 0, b, 0, 28 + payload);
+        ByteBuffer src = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+        if (src.getInt(12) == 6) {
+            int rows = 28 + 42 + 14, points = rows + 4 * n, after = points + 4 * n * d;
+            System.arraycopy(file, 0, b, 0, 28 + 42);
+            System.arraycopy(file, rows, b, 28 + 42, 4 * n);
+            ByteBuffer dst = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < n * d; i++) dst.putDouble(28 + 42 + 4 * n + 8 * i, src.getFloat(points + 4 * i));
+            System.arraycopy(file, after, b, 28 + 42 + 4 * n + 8 * n * d, 8 * n + 4 + 20 * r);
+        } else {
+            System.arraycopy(file, 0, b, 0, 28 + payload);
+        }
         ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
         bb.putInt(12, 1).putLong(16, payload);
         CRC32 h = new CRC32();

@@ -154,13 +154,21 @@ class LauncherJitTest {
         assertEquals(c1, jit("predict", "--out=x", model.toString(), few.toString(), "--format", "csv"));
         assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v1.model"), 1, 20_000, 61).toString(), few.toString()));
         assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v3.model"), 3, 20_000, 61).toString(), few.toString()));
+        assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v4.model"), 4, 20_000, 61).toString(), few.toString()));
+        // versions 5 and 6 (float32 points): Euclidean and unweighted only, by the metric and weighted bytes
+        assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v5.model"), 5, 20_000, 61, 0, 0).toString(), few.toString()));
+        assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v6.model"), 6, 20_000, 61, 0, 0).toString(), few.toString()));
+        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v6m.model"), 6, 20_000, 61, 1, 0).toString(),
+                few.toString()), "manhattan");
+        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v5w.model"), 5, 20_000, 61, 0, 1).toString(),
+                few.toString()), "weighted");
         // several files of new points: their points together (1 000 are small against 20 000 x 61, 30 000 are not)
         Path more = npyHeader(tmp.resolve("more.npy"), 29_000, 61);
         assertEquals(c1, jit("predict", model.toString(), few.toString(), few.toString()));
         assertEquals(c2, jit("predict", model.toString(), few.toString(), more.toString()));
         assertEquals(c2, jit("predict", model.toString(), few.toString(), few.toString().replace(".npy", ".csv")));
         // every other case: the JVM decides (and says what is wrong with a file)
-        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v4.model"), 4, 20_000, 61).toString(), few.toString()));
+        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v7.model"), 7, 20_000, 61, 0, 0).toString(), few.toString()));
         assertEquals(c2, jit("predict", few.toString(), few.toString()), "not a model");
         assertEquals(c2, jit("predict", tmp.resolve("missing.model").toString(), few.toString()));
         assertEquals(c2, jit("predict", model.toString(), tmp.resolve("missing.npy").toString()));
@@ -187,6 +195,11 @@ class LauncherJitTest {
 
     /** The first 70 bytes of a model file (docs/model-file.md) with n fitted points of d coordinates; then junk. */
     private static Path modelHeader(Path file, int version, long n, long d) throws IOException {
+        return modelHeader(file, version, n, d, 0x7f, 0x7f);
+    }
+
+    /** As above, with version 5's metric byte (70) and weighted byte (79) as given. */
+    private static Path modelHeader(Path file, int version, long n, long d, int metric, int weighted) throws IOException {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(90).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         b.put(new byte[] {(byte) 0x89, 'S', 'Y', 'L', 'V', 'A', '\r', '\n', 'H', 'D', 'B', 'M'});
         b.putInt(version);
@@ -194,6 +207,7 @@ class LauncherJitTest {
         b.putInt(20).putInt(10).putDouble(0).putInt(0).putDouble(1).put((byte) 0).put((byte) 0);
         b.putInt((int) n).putInt((int) n).putInt((int) d);
         while (b.hasRemaining()) b.put((byte) 0x7f);
+        b.put(70, (byte) metric).put(79, (byte) weighted);
         return Files.write(file, b.array());
     }
 

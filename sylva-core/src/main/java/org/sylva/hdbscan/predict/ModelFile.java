@@ -32,14 +32,15 @@ import org.sylva.progress.ProgressListener;
  * 4 (also in {@code docs/model-file.md}); version 3 is the same without the row shape, with the projection always;
  * version 2 without either; version 1 without the fields after the condensed tree; version 5 (a weighted fit, or a
  * metric other than Euclidean) adds the metric, the points and the weights below to version 4, whose row shape it
- * always holds ((0, 0) when none was recorded):
+ * always holds ((0, 0) when none was recorded); version 6 is version 5 with the fitted points as {@code f32[n * d]},
+ * written for every model (with a spanning tree) whose fitted coordinates are all float32 values:
  *
  * <pre>
  * offset size      field
  * 0      8         magic 89 53 59 4C 56 41 0D 0A ("\x89SYLVA\r\n": a high-bit byte and CR LF catch text-mode copies)
  * 8      4         kind "HDBM" (an HDBSCAN model)
- * 12     4         u32 format version: 5 for a weighted fit or another metric than Euclidean, else 4 with a row
- *                  shape, else 3 with a projection, else 2 (1: without a spanning tree)
+ * 12     4         u32 format version: 6 for float32 points, else 5 for a weighted fit or another metric than
+ *                  Euclidean, else 4 with a row shape, else 3 with a projection, else 2 (1: without a spanning tree)
  * 16     8         u64 P = payload length in bytes
  * 24     4         u32 CRC-32 (zlib's) of bytes 0 .. 23
  * 28     P         payload:
@@ -51,7 +52,7 @@ import org.sylva.progress.ProgressListener;
  *                    i32 T points (the weights summed; n unweighted)
  *                    i32[n] input row of each fitted row (strictly increasing),
  *                  version 5, weighted: i32[n] weight of each fitted row (at least 1; the tree's points are its copies)
- *                    f64[n * d] fitted points, row-major,
+ *                    f64[n * d] fitted points, row-major (version 6: f32[n * d]),
  *                    f64[n] prediction core distances,
  *                    i32 R condensed-tree rows, i32[R] parent, i32[R] child, f64[R] lambda, i32[R] child size
  *                    (over the points: the fitted rows, or in version 5 their T copies)
@@ -71,7 +72,7 @@ import org.sylva.progress.ProgressListener;
  *
  * {@code P = 46 + 12 n + 8 n d + 20 R} in version 1, plus {@code 4 + 16 E + (total - n)} in version 2, plus
  * {@code 12 + 8 D (d + 1) + 8 d} in version 3; version 4 adds 8 to version 2 or 3, and version 5 another
- * {@code 14}, plus {@code 4 n} when weighted. A model of a weighted fit or of another metric than Euclidean is written
+ * {@code 14}, plus {@code 4 n} when weighted; version 6 is version 5 less {@code 4 n d}. A model of a weighted fit or of another metric than Euclidean is written
  * as version 5, one with a row shape
  * as version 4, one with a projection (and no row shape) as version 3 (all need the spanning tree); one with a
  * spanning tree as version 2; one without (read from a version 1 file, or built from a
@@ -107,6 +108,11 @@ final class ModelFile {
      * each fitted row's weight, and the row shape always.
      */
     static final int VERSION_5 = 5;
+    /**
+     * Version 5's layout with the fitted points as float32: written for every model whose fitted coordinates are all
+     * float32 values (a fit of a float32, int16 or uint8 file, say), which halves its largest array.
+     */
+    static final int VERSION_6 = 6;
     /** The metrics version 5 names, by their byte. */
     private static final Metric.Kind[] METRICS = {Metric.Kind.EUCLIDEAN, Metric.Kind.MANHATTAN, Metric.Kind.CHEBYSHEV,
         Metric.Kind.MINKOWSKI, Metric.Kind.COSINE};
@@ -123,6 +129,14 @@ final class ModelFile {
     /** Payload length of a model of {@code n} fitted points of {@code d} coordinates and {@code r} tree rows. */
     static long payloadLength(long n, long d, long r) {
         return 46 + 12 * n + 8 * n * d + 20 * r;
+    }
+
+    /** True when every value is a float32 value: such points are stored as float32 (version 6) and read back exactly. */
+    static boolean float32Values(double[] a) {
+        for (double v : a) {
+            if ((double) (float) v != v) return false;
+        }
+        return true;
     }
 
     /** Bytes version 2 adds: the spanning tree's {@code points - 1} edges and one byte per left-out row. */
@@ -160,12 +174,16 @@ final class ModelFile {
             throw new InvalidInputException("a model of the " + metric.name() + " metric is saved with its spanning tree, "
                     + "and this one has none");
         }
-        boolean v5 = weights != null || !metric.isEuclidean();
+        // float32 points where every coordinate is a float32 value (and the file holds the spanning tree that
+        // versions 5 and 6 always hold); otherwise the oldest version that holds the model
+        boolean narrow = mst != null && float32Values(m.rowsShared());
+        boolean v5 = weights != null || !metric.isEuclidean() || narrow;
         long payload = payloadLength(n, d, r) + (v5 ? version5Length(n, weights != null) : 0)
+                - (narrow ? 4L * n * d : 0)
                 + (mst == null ? 0 : treeLength(m.size(), n, t.points()))
                 + (shape == null && !v5 ? 0 : ROW_SHAPE_LENGTH) + (pc == null ? 0 : projectionLength(pc.dimensions(), d));
-        // the oldest version that holds the model, so that an older Sylva still reads what it can
-        int version = v5 ? VERSION_5 : shape != null ? VERSION_4 : pc != null ? VERSION_3 : mst == null ? VERSION_1 : VERSION;
+        int version = narrow ? VERSION_6 : v5 ? VERSION_5 : shape != null ? VERSION_4 : pc != null ? VERSION_3
+                : mst == null ? VERSION_1 : VERSION;
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
         h.put(MAGIC).put(KIND).putInt(version).putLong(payload);
         CRC32 hc = new CRC32();
@@ -192,7 +210,7 @@ final class ModelFile {
         }
         o.i32s(m.fittedRows());
         if (weights != null) o.i32s(weights);
-        o.f64s(m.rowsShared());
+        if (narrow) o.f32s(m.rowsShared()); else o.f64s(m.rowsShared());
         o.f64s(m.coreShared());
         o.i32(r);
         o.i32s(t.parentArray());
@@ -268,6 +286,15 @@ final class ModelFile {
 
         void f64s(double[] a) throws IOException {
             bulk(a.length, Double.BYTES, (i, k) -> buf.asDoubleBuffer().put(a, i, k));
+        }
+
+        /** Values that are all float32 values ({@link #float32Values}), as float32 (narrowed a buffer at a time). */
+        void f32s(double[] a) throws IOException {
+            float[] chunk = new float[BUFFER / Float.BYTES];
+            bulk(a.length, Float.BYTES, (i, k) -> {
+                for (int j = 0; j < k; j++) chunk[j] = (float) a[i + j];
+                buf.asFloatBuffer().put(chunk, 0, k);
+            });
         }
 
         /** Writes {@code count} values of {@code bytes} bytes a buffer at a time: {@code put} stores k from value i. */
@@ -422,11 +449,11 @@ final class ModelFile {
         }
         int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         if (version != VERSION && version != VERSION_1 && version != VERSION_3 && version != VERSION_4
-                && version != VERSION_5) {
-            throw refuse(name, Integer.compareUnsigned(version, VERSION_5) > 0
+                && version != VERSION_5 && version != VERSION_6) {
+            throw refuse(name, Integer.compareUnsigned(version, VERSION_6) > 0
                     ? "format version " + Integer.toUnsignedString(version) + " was written by a newer Sylva; this one "
-                            + "reads versions 1 to " + VERSION_5
-                    : "unknown format version " + version + " (this Sylva reads versions 1 to " + VERSION_5 + ")");
+                            + "reads versions 1 to " + VERSION_6
+                    : "unknown format version " + version + " (this Sylva reads versions 1 to " + VERSION_6 + ")");
         }
         if (have < HEADER) throw refuse(name, "truncated: " + size + " bytes, shorter than a model file's header");
         CRC32 hc = new CRC32();
@@ -456,7 +483,8 @@ final class ModelFile {
             throw new InvalidInputException("bad method (" + method + ") or allow_single_cluster (" + single + ") byte");
         }
         int total = in.i32(), n = in.i32(), d = in.i32();
-        boolean v5 = version == VERSION_5;
+        boolean narrow = version == VERSION_6;
+        boolean v5 = version == VERSION_5 || narrow;
         Metric metric = Metric.euclidean();
         boolean weighted = false;
         int points = n;
@@ -473,7 +501,7 @@ final class ModelFile {
                 throw new InvalidInputException("a weighted model of the " + metric.name() + " metric (sample weights "
                         + "are fitted with the euclidean metric only)");
             }
-            if (!weighted && metric.isEuclidean()) {
+            if (!weighted && metric.isEuclidean() && !narrow) {
                 throw new InvalidInputException("a version 5 file of an unweighted euclidean model (Sylva writes those "
                         + "as versions 2 to 4)");
             }
@@ -484,7 +512,8 @@ final class ModelFile {
         }
         HdbscanParameters p = new HdbscanParameters(mcs, ms, eps, maxSize, alpha,
                 method == 0 ? SelectionMethod.EOM : SelectionMethod.LEAF, single == 1, metric);
-        long weightBytes = v5 ? version5Length(n, weighted) : 0;
+        // the fields version 5 adds, less what float32 points save (version 6)
+        long weightBytes = (v5 ? version5Length(n, weighted) : 0) - (narrow ? 4L * n * d : 0);
         if (n < 1 || d < 1 || total < n || points < Math.max(n, 2) || points > org.sylva.hdbscan.SampleWeights.MAX_TOTAL
                 || (long) n * d > Integer.MAX_VALUE - 8 || payloadLength(n, d, 0) + weightBytes + extra > payload) {
             throw new InvalidInputException("bad sizes: " + total + " input rows, " + n + " fitted rows of " + d
@@ -513,7 +542,7 @@ final class ModelFile {
                         + " points");
             }
         }
-        double[] rows = in.f64s((int) ((long) n * d));
+        double[] rows = narrow ? in.f32sWidened((int) ((long) n * d)) : in.f64s((int) ((long) n * d));
         for (int i = 0; i < rows.length; i++) {
             if (!Double.isFinite(rows[i]) || Math.abs(rows[i]) > Hdbscan.MAX_ABS_COORDINATE) {
                 throw new InvalidInputException("fitted point " + (i / d) + ", coordinate " + (i % d) + " is " + rows[i]);
@@ -735,6 +764,17 @@ final class ModelFile {
         double[] f64s(int count) throws IOException {
             double[] a = new double[count];
             bulk(count, Double.BYTES, (i, k) -> buf.asDoubleBuffer().get(a, i, k));
+            return a;
+        }
+
+        /** {@code count} float32 values, each widened (exactly) to float64 (a buffer at a time). */
+        double[] f32sWidened(int count) throws IOException {
+            double[] a = new double[count];
+            float[] chunk = new float[BUFFER / Float.BYTES];
+            bulk(count, Float.BYTES, (i, k) -> {
+                buf.asFloatBuffer().get(chunk, 0, k);
+                for (int j = 0; j < k; j++) a[i + j] = chunk[j];
+            });
             return a;
         }
 

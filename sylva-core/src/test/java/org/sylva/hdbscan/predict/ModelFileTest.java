@@ -122,6 +122,42 @@ class ModelFileTest {
         }
     }
 
+    /**
+     * A model whose fitted coordinates are all float32 values (a float32 fit) is saved as version 6, its points as
+     * float32 at their documented offset, half their float64 bytes, with its row shape; it loads bitwise and answers
+     * alike, and saves to the same bytes again. A float32 NaN among its points is refused as a float64 one is.
+     */
+    @Test
+    void float32PointsAreStoredAsFloat32() throws IOException {
+        PointSet clips = org.sylva.demo.ClipLikeData.generate(1500, 31).points();
+        int n = clips.size(), d = clips.dimensions();
+        HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(2).build().fit(clips);
+        HdbscanModel m = HdbscanModel.of(r, clips).withRowShape(new RowShape(1, d));
+        byte[] bytes = m.toBytes();
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(ModelFile.VERSION_6, b.getInt(12));
+        assertEquals(ModelFile.HEADER + 4 + ModelFile.payloadLength(n, d, m.condensedTree().rows()) - 4L * n * d
+                + ModelFile.version5Length(n, false) + ModelFile.treeLength(n, n, n) + ModelFile.ROW_SHAPE_LENGTH,
+                bytes.length);
+        int points = ModelFile.HEADER + 42 + 14 + 4 * n;   // after the parameters, version 5's fields, the fitted rows
+        float[] c = clips.coordinates();
+        for (int i = 0; i < n * d; i++) assertEquals(c[i], b.getFloat(points + 4 * i), "coordinate " + i);
+
+        HdbscanModel back = HdbscanModel.fromBytes(bytes, "clips");
+        assertArrayEquals(m.rowsShared(), back.rowsShared());
+        assertArrayEquals(m.predictionCoreDistances(), back.predictionCoreDistances());
+        assertEquals(m.condensedTree(), back.condensedTree());
+        assertEquals(new RowShape(1, d), back.rowShape().orElseThrow());
+        PointSet later = org.sylva.demo.ClipLikeData.generate(300, 32).points();
+        assertEquals(m.approximatePredict(later), back.approximatePredict(later));
+        assertEquals(m.membershipVector(later), back.membershipVector(later));
+        assertArrayEquals(bytes, back.toBytes());
+
+        byte[] bad = bytes.clone();
+        ByteBuffer.wrap(bad).order(ByteOrder.LITTLE_ENDIAN).putFloat(points + 4 * (3 * d + 2), Float.NaN);
+        assertMentions(refusal(resealed(bad)), "fitted point 3, coordinate 2 is NaN");
+    }
+
     /** A fit on the scores of {@code n} clips' first {@code input} samples on {@code k} components. */
     private record Projected(float[] x, PrincipalComponents pc, HdbscanModel plain) {
         static Projected fit(int n, int input, int k, long seed) {
@@ -354,8 +390,10 @@ class ModelFileTest {
         kind[8] = 'B';
         assertMentions(refusal(kind), "kind 'BDBM'", "not an HDBSCAN model");
 
-        byte[] newer = withVersion(good, 6, true);
-        assertMentions(refusal(newer), "format version 6", "newer Sylva", "reads versions 1 to 5");
+        byte[] newer = withVersion(good, 7, true);
+        assertMentions(refusal(newer), "format version 7", "newer Sylva", "reads versions 1 to 6");
+        // a version 2 file called version 6 lacks the metric too
+        assertMentions(refusal(withVersion(good, 6, true)), "bad p", "for the metric euclidean");
         // a version 2 file called version 5 lacks the metric: its first fitted rows read as one
         assertMentions(refusal(withVersion(good, 5, true)), "bad p", "for the metric euclidean");
         // a version 2 file called version 4 lacks the row shape
@@ -363,7 +401,7 @@ class ModelFileTest {
         // a version 2 file called version 3 lacks the projection
         assertMentions(refusal(withVersion(good, 3, true)), "projection", "payload bytes");
         // a newer version is named as such even when the rest of its header is laid out differently
-        assertMentions(refusal(withVersion(good, 7, false)), "format version 7", "newer Sylva");
+        assertMentions(refusal(withVersion(good, 8, false)), "format version 8", "newer Sylva");
         assertMentions(refusal(withVersion(good, 0, true)), "unknown format version 0");
 
         Path sub = Files.createDirectory(dir.resolve("sub.model"));

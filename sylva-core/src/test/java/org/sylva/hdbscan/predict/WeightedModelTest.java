@@ -193,7 +193,7 @@ class WeightedModelTest {
     }
 
     @Test
-    void isSavedAsVersion5AndRebuildsTheFit() throws IOException {
+    void isSavedAsVersion6AndRebuildsTheFit() throws IOException {
         int n = 300, d = 2;
         double[] x = WeightedRows.blobs(n, d, 5, true);
         x[7 * d] = Double.NaN;                      // rows left out for a non-finite value, whatever their weight
@@ -204,12 +204,13 @@ class WeightedModelTest {
         HdbscanResult fit = h.fit(x, n, d, SampleWeights.of(w), ProgressListener.NONE, CancellationToken.NEVER);
         HdbscanModel model = HdbscanModel.of(fit, PointSet.uncheckedFloat64(n, d, x), threads(2));
         byte[] bytes = model.toBytes();
-        assertEquals(ModelFile.VERSION_5, ByteBuffer.wrap(bytes, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
+        // integer coordinates are float32 values: version 6, version 5's layout with the points as float32
+        assertEquals(ModelFile.VERSION_6, ByteBuffer.wrap(bytes, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
         int kept = model.fittedSize(), points = fit.fittedPoints();
         assertTrue(points > kept, points + " points for " + kept + " rows");
         assertEquals(ModelFile.HEADER + 4 + ModelFile.payloadLength(kept, d, model.condensedTree().rows())
-                + ModelFile.version5Length(kept, true) + ModelFile.treeLength(n, kept, points) + ModelFile.ROW_SHAPE_LENGTH,
-                bytes.length);
+                - 4L * kept * d + ModelFile.version5Length(kept, true) + ModelFile.treeLength(n, kept, points)
+                + ModelFile.ROW_SHAPE_LENGTH, bytes.length);
         // the model stores each row once: far smaller than the repeated rows' model
         PointSet rep = PointSet.ofFloat64(points, d, WeightedRows.repeat(finiteRows(x, d, w), d, finiteWeights(x, d, w)));
         assertTrue(bytes.length < HdbscanModel.of(h.fit(rep), rep, threads(2)).toBytes().length);
