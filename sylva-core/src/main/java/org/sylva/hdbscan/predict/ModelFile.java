@@ -72,8 +72,9 @@ import org.sylva.progress.ProgressListener;
  *
  * {@code P = 46 + 12 n + 8 n d + 20 R} in version 1, plus {@code 4 + 16 E + (total - n)} in version 2, plus
  * {@code 12 + 8 D (d + 1) + 8 d} in version 3; version 4 adds 8 to version 2 or 3, and version 5 another
- * {@code 14}, plus {@code 4 n} when weighted; version 6 is version 5 less {@code 4 n d}. A model of a weighted fit or of another metric than Euclidean is written
- * as version 5, one with a row shape
+ * {@code 14}, plus {@code 4 n} when weighted; version 6 is version 5 less {@code 4 n d}. A model of float32 points
+ * (with a spanning tree) is written as version 6; otherwise one of a weighted fit or of another metric than
+ * Euclidean as version 5, one with a row shape
  * as version 4, one with a projection (and no row shape) as version 3 (all need the spanning tree); one with a
  * spanning tree as version 2; one without (read from a version 1 file, or built from a
  * condensed tree alone) as version 1, which is all it holds. Version 1 files are read as before; the
