@@ -70,7 +70,8 @@ final class ModelAnswers {
         double[] prob = hard ? new double[m] : null, scores = hard ? new double[m] : null;
         double[] out = soft ? new double[m * k] : null;
         DistanceKernel kernel = search.kernelFor(m);
-        FittedNeighbours s0 = search.search(execution, kernel, m, Connector.listLength(core, minSamples - 1, inputRows.copies()));
+        FittedNeighbours s0 = search.search(execution, kernel, m, Connector.searchedLength(core, minSamples - 1,
+                inputRows.copies()));
         Connector conn = new Connector(s0, core, minSamples - 1, inputRows.copies());
         SoftAssignment membership = soft ? new SoftAssignment(clusters, exemplars, kernel) : null;
         Connector.Group[] scratch = new Connector.Group[execution.threads()];
@@ -79,7 +80,7 @@ final class ModelAnswers {
                 : java.util.stream.IntStream.range(0, m).toArray();   // a scan reads every fitted point anyway
         double[] queries = q;
         // consecutive points of the search order lie near one another: searched together in many dimensions
-        int group = s0 instanceof NeighbourSearch ? NeighbourSearch.groupSize(d, conn.listLength()) : 1;
+        int group = s0 instanceof NeighbourSearch ? NeighbourSearch.groupSize(d, conn.searchedLength()) : 1;
         run(m, searchBlock(n, d), stage, execution, (worker, from, to) -> {
             if (scratch[worker] == null) {
                 scratch[worker] = conn.group(group);
