@@ -158,7 +158,7 @@ sylva_small_hdbscan_run() {
 # fit's rule, as the library's
 # choice of kernel for new points does (HdbscanModel.searchKernel; LauncherJitTest keeps them equal). The
 # model's n and d are read from its header (docs/model-file.md: i32 at bytes 62 and 66, little-endian), in
-# every format version (1 to 6); a model of versions 5 and 6 is taken only when it is Euclidean and unweighted
+# every format version (1 to 7); a model of versions 5 to 7 is taken only when it is Euclidean and unweighted
 # (its metric byte at 70 and weighted byte at 79 are 0): another metric's scan chooses its kernel by another rule.
 sylva_small_predict_run() {
   local a prev="" model="" npys=() k=0 npy m=0
@@ -187,7 +187,7 @@ sylva_small_predict_run() {
   local -a b=("${SYLVA_BYTES[@]}")
   [ "${#b[@]}" -eq 80 ] && [ "${b[*]:0:12}" = "137 83 89 76 86 65 13 10 72 68 66 77" ] || return 1
   # (a header of another layout is not read on: the JVM says what is wrong with the file)
-  [ "${b[13]}${b[14]}${b[15]}" = 000 ] && [ "${b[12]}" -ge 1 ] && [ "${b[12]}" -le 6 ] || return 1
+  [ "${b[13]}${b[14]}${b[15]}" = 000 ] && [ "${b[12]}" -ge 1 ] && [ "${b[12]}" -le 7 ] || return 1
   if [ "${b[12]}" -ge 5 ]; then [ "${b[70]}" -eq 0 ] && [ "${b[79]}" -eq 0 ] || return 1; fi
   [ "${b[65]}" -lt 128 ] && [ "${b[69]}" -lt 128 ] || return 1
   local n=$(( b[62] | b[63] << 8 | b[64] << 16 | b[65] << 24 ))

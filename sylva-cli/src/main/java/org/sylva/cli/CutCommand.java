@@ -37,7 +37,7 @@ final class CutCommand implements Callable<Integer> {
                         + "than --min-cluster-size noise, -1), its clusters numbered by their smallest row, where the "
                         + "package numbers them otherwise; rows left "
                         + "out of the fit keep -2 / -3. Exact: the fit's spanning tree is stored in the model "
-                        + "(format version 2 to 6; a version 1 model is refused). For a --pca model the distance is "
+                        + "(format version 2 to 7; a version 1 model is refused). For a --pca model the distance is "
                         + "between principal-component scores, as the fit's.")
                 .footer("",
                         "Examples:",

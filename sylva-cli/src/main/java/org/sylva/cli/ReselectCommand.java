@@ -49,7 +49,7 @@ final class ReselectCommand implements Callable<Integer> {
                         + "those). Writes into --out labels, probabilities, outlier_scores, condensed_tree and "
                         + "persistence (and, for the model of a weighted fit or of one that left non-finite rows out, "
                         + "fitted_rows: the row of each point the condensed tree numbers), the same as sylva hdbscan writes for a fit with these parameters; "
-                        + "--save-model also saves the reselected model. Needs a model of format version 2 to 6 (a "
+                        + "--save-model also saves the reselected model. Needs a model of format version 2 to 7 (a "
                         + "version 1 model, without the spanning tree, is refused); a --pca model stays one.")
                 .footer("",
                         "Examples:",

@@ -171,20 +171,28 @@ class CutReselectCommandTest {
 
     /**
      * The version 1 file Sylva wrote before it stored the spanning tree, made from a version 2 file, or from a
-     * version 6 file (float32 points: version 5's fields dropped, the points widened to float64).
+     * version 6 file (float32 points: version 5's fields dropped, the points widened to float64), or from a version 7
+     * file (version 5's and 7's fields and the index's partition dropped, float32 points widened).
      */
     static byte[] asVersion1(byte[] file, HdbscanModel m) {
         int n = m.fittedSize(), d = m.dimensions(), r = m.condensedTree().rows();
         int payload = 46 + 12 * n + 8 * n * d + 20 * r;
         byte[] b = new byte[28 + payload + 4];
         ByteBuffer src = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
-        if (src.getInt(12) == 6) {
-            int rows = 28 + 42 + 14, points = rows + 4 * n, after = points + 4 * n * d;
+        int version = src.getInt(12);
+        if (version == 6 || version == 7) {
+            int width = version == 7 ? file[28 + 42 + 14] : 4;
+            int rows = 28 + 42 + 14 + (version == 7 ? 5 : 0), points = rows + 4 * n, after = points + width * n * d;
             System.arraycopy(file, 0, b, 0, 28 + 42);
             System.arraycopy(file, rows, b, 28 + 42, 4 * n);
             ByteBuffer dst = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-            for (int i = 0; i < n * d; i++) dst.putDouble(28 + 42 + 4 * n + 8 * i, src.getFloat(points + 4 * i));
-            System.arraycopy(file, after, b, 28 + 42 + 4 * n + 8 * n * d, 8 * n + 4 + 20 * r);
+            for (int i = 0; i < n * d; i++) {
+                dst.putDouble(28 + 42 + 4 * n + 8 * i, width == 4 ? src.getFloat(points + 4 * i) : src.getDouble(points + 8 * i));
+            }
+            int at = 28 + 42 + 4 * n + 8 * n * d;
+            System.arraycopy(file, after, b, at, 8 * n);   // the prediction core distances
+            int tree = after + 8 * n + (version == 7 ? 4 * n : 0);   // past the index's partition
+            System.arraycopy(file, tree, b, at + 8 * n, 4 + 20 * r);
         } else {
             System.arraycopy(file, 0, b, 0, 28 + payload);
         }

@@ -155,9 +155,13 @@ class LauncherJitTest {
         assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v1.model"), 1, 20_000, 61).toString(), few.toString()));
         assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v3.model"), 3, 20_000, 61).toString(), few.toString()));
         assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v4.model"), 4, 20_000, 61).toString(), few.toString()));
-        // versions 5 and 6 (float32 points): Euclidean and unweighted only, by the metric and weighted bytes
+        // versions 5 to 7 (6: float32 points; 7: the index's partition): Euclidean and unweighted only, by the metric
+        // and weighted bytes
         assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v5.model"), 5, 20_000, 61, 0, 0).toString(), few.toString()));
         assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v6.model"), 6, 20_000, 61, 0, 0).toString(), few.toString()));
+        assertEquals(c1, jit("predict", modelHeader(tmp.resolve("v7.model"), 7, 20_000, 61, 0, 0).toString(), few.toString()));
+        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v7w.model"), 7, 20_000, 61, 0, 1).toString(),
+                few.toString()), "weighted, version 7");
         assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v6m.model"), 6, 20_000, 61, 1, 0).toString(),
                 few.toString()), "manhattan");
         assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v5w.model"), 5, 20_000, 61, 0, 1).toString(),
@@ -168,7 +172,7 @@ class LauncherJitTest {
         assertEquals(c2, jit("predict", model.toString(), few.toString(), more.toString()));
         assertEquals(c2, jit("predict", model.toString(), few.toString(), few.toString().replace(".npy", ".csv")));
         // every other case: the JVM decides (and says what is wrong with a file)
-        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v7.model"), 7, 20_000, 61, 0, 0).toString(), few.toString()));
+        assertEquals(c2, jit("predict", modelHeader(tmp.resolve("v8.model"), 8, 20_000, 61, 0, 0).toString(), few.toString()));
         assertEquals(c2, jit("predict", few.toString(), few.toString()), "not a model");
         assertEquals(c2, jit("predict", tmp.resolve("missing.model").toString(), few.toString()));
         assertEquals(c2, jit("predict", model.toString(), tmp.resolve("missing.npy").toString()));

@@ -226,12 +226,17 @@ class PredictCommandTest {
                 .assertError("scores.npy", "4 coordinates", "projects points of 61 coordinates", "4 principal components");
     }
 
-    /** The fitted points of a model file ({@code n x d} float64 after the header, the parameters and the row map). */
+    /**
+     * The fitted points of a model file ({@code n x d} after the header, the parameters and the row map; in version 7
+     * after version 5's and 7's fields too, float32 or float64 as its width byte says).
+     */
     private static double[] fittedPoints(Path model, int n, int d) throws IOException {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(Files.readAllBytes(model)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        int at = 28 + 42 + 4 * n;
+        boolean v7 = b.getInt(12) == 7;
+        int width = v7 ? b.get(28 + 42 + 14) : 8;
+        int at = 28 + 42 + (v7 ? 14 + 5 : 0) + 4 * n;
         double[] x = new double[n * d];
-        for (int i = 0; i < x.length; i++) x[i] = b.getDouble(at + 8 * i);
+        for (int i = 0; i < x.length; i++) x[i] = width == 4 ? b.getFloat(at + 4 * i) : b.getDouble(at + 8 * i);
         return x;
     }
 

@@ -415,7 +415,7 @@ public final class Hdbscan {
                 && rows.takingCount(total) == total && !rows.isWeighted();
         HdbscanResult r = HdbscanResult.fromSpanningTree(parameters, total, d, rows, m.coreDistances(), m.tree(),
                 m.stageSeconds(), keep ? m.predictionCoreDistances() : null, keep ? guard.hashOf(fittedRows) : 0,
-                cancel);
+                keep ? m.leafOrder() : null, cancel);
         stopIfAsked(cancel);
         return r;
     }

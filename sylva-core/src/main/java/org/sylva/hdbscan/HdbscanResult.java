@@ -12,6 +12,7 @@ import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.DbscanCut;
 import org.sylva.hdbscan.hierarchy.OutlierScores;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
+import org.sylva.hdbscan.index.LeafOrder;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.quality.CenterKind;
@@ -61,10 +62,12 @@ public final class HdbscanResult {
     private final double[] predictionCore;
     /** {@link InputGuard#hash} of the coordinates fitted, where {@link #predictionCore} is kept. */
     private final long coordinatesHash;
+    /** The partition of the fit's index, kept with {@link #predictionCore} ({@link #fittedLeafOrder}), or null. */
+    private final LeafOrder leafOrder;
 
     private HdbscanResult(HdbscanParameters parameters, int total, int dimensions, FiniteRows rows, double[] core,
             SpanningTree mst, SingleLinkageTree slt, CondensedTree condensed, Clustering clustering, double[] glosh,
-            StageTimings timings, double[] predictionCore, long coordinatesHash) {
+            StageTimings timings, double[] predictionCore, long coordinatesHash, LeafOrder leafOrder) {
         this.parameters = parameters;
         this.total = total;
         this.dimensions = dimensions;
@@ -78,6 +81,7 @@ public final class HdbscanResult {
         this.timings = timings;
         this.predictionCore = predictionCore;
         this.coordinatesHash = coordinatesHash;
+        this.leafOrder = predictionCore == null ? null : leafOrder;
     }
 
     /**
@@ -87,17 +91,18 @@ public final class HdbscanResult {
      */
     static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, int d, FiniteRows rows, double[] core,
             SpanningTree mst, Map<String, Double> times, CancellationToken cancel) {
-        return fromSpanningTree(p, total, d, rows, core, mst, times, null, 0, cancel);
+        return fromSpanningTree(p, total, d, rows, core, mst, times, null, 0, null, cancel);
     }
 
     /**
      * As {@link #fromSpanningTree(HdbscanParameters, int, int, FiniteRows, double[], SpanningTree, Map,
      * CancellationToken)}, keeping the engine's prediction core distances of the fitted coordinates whose
-     * {@link InputGuard#hash} is {@code coordinatesHash} ({@code predictionCore} null: none kept).
+     * {@link InputGuard#hash} is {@code coordinatesHash} ({@code predictionCore} null: none kept), and with them the
+     * partition of the fit's index ({@code leafOrder}, or null).
      */
     static HdbscanResult fromSpanningTree(HdbscanParameters p, int total, int d, FiniteRows rows, double[] core,
             SpanningTree mst, Map<String, Double> times, double[] predictionCore, long coordinatesHash,
-            CancellationToken cancel) {
+            LeafOrder leafOrder, CancellationToken cancel) {
         long t0 = System.nanoTime();
         // Merges oriented as Prim's tree from point 0 lists them: scikit-learn's left/right, hence its numbering
         SpanningTree oriented = mst.orientedFrom(0);
@@ -115,7 +120,7 @@ public final class HdbscanResult {
         t.put("hierarchy", (t1 - t0) / 1e9);
         t.put("selection", (t2 - t1) / 1e9);
         return new HdbscanResult(p, total, d, rows, core, mst, slt, ct, c, scores, new StageTimings(t), predictionCore,
-                coordinatesHash);
+                coordinatesHash, leafOrder);
     }
 
     /** As {@link #of(HdbscanModel, Execution)} on all processors. */
@@ -197,7 +202,7 @@ public final class HdbscanResult {
         t.put("hierarchy", (t1 - t0) / 1e9);
         t.put("selection", (t2 - t1) / 1e9);
         return new HdbscanResult(other, total, dimensions, rows, core, mst, slt, ct, c, scores, new StageTimings(t),
-                predictionCore, coordinatesHash);
+                predictionCore, coordinatesHash, leafOrder);
     }
 
     /**
@@ -214,12 +219,32 @@ public final class HdbscanResult {
      * }</pre>
      */
     public java.util.Optional<double[]> predictionCoreDistances(double[] fittedCoordinates) {
+        return predictionCore(fittedCoordinates).map(double[]::clone);
+    }
+
+    /** {@link #predictionCoreDistances}, not copied. */
+    private java.util.Optional<double[]> predictionCore(double[] fittedCoordinates) {
         Objects.requireNonNull(fittedCoordinates, "fittedCoordinates");
         if (predictionCore == null || fittedCoordinates.length != (long) predictionCore.length * dimensions
                 || InputGuard.hash(fittedCoordinates) != coordinatesHash) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(predictionCore.clone());
+        return java.util.Optional.of(predictionCore);
+    }
+
+    /**
+     * The partition of the index the fit searched (its points in leaf order), kept with the prediction core
+     * distances and for the same coordinates (compared as {@link #predictionCoreDistances} compares them): a model
+     * of this fit builds its index from it without splitting the points again, and stores it. Empty wherever
+     * {@link #predictionCoreDistances} is.
+     *
+     * <pre>{@code
+     * Optional<LeafOrder> o = result.fittedLeafOrder(coords);   // the coordinates given to fit
+     * }</pre>
+     */
+    public java.util.Optional<LeafOrder> fittedLeafOrder(double[] fittedCoordinates) {
+        return leafOrder == null ? java.util.Optional.empty()
+                : predictionCore(fittedCoordinates).map(c -> new LeafOrder(leafOrder.cutWidth(), leafOrder.points().clone()));
     }
 
     /**

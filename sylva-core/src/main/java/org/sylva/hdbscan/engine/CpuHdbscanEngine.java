@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.core.CoreDistances;
+import org.sylva.hdbscan.index.LeafOrder;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.mst.BoruvkaMst;
 import org.sylva.hdbscan.mst.SpanningTree;
@@ -163,6 +164,9 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         double[] coreDistances = core.coreDistances();
         // a weighted fit's model holds its rows with their weights, not the points: it searches for itself
         double[] predictionCore = points.weighted() ? null : predictionCore(core, minSamples, dup);
+        // the partition a model of the fit stores: that of an index over every fitted point, which the fit's is
+        // unless identical points were collapsed into one (then the model builds its own)
+        LeafOrder order = predictionCore == null || dup != null ? null : index.leafOrder();
         if (dup != null) {
             mst = dup.expandTree(mst, coreDistances);
             coreDistances = dup.expandCore(coreDistances);
@@ -171,8 +175,9 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         StageKernels.ran(kernels.spanningTree(), points.n(), points.d());
         long t2 = System.nanoTime();
         times.put("spanning tree", (t2 - t1) / 1e9);
-        return new MutualReachabilityMst(coreDistances, mst, times, predictionCore);
+        return new MutualReachabilityMst(coreDistances, mst, times, predictionCore, order);
     }
+
 
     /**
      * Each searched point's distance to its {@code (minSamples - 1)}-th nearest point counting itself, every copy

@@ -3,6 +3,7 @@ package org.sylva.hdbscan.engine;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.sylva.hdbscan.index.LeafOrder;
 import org.sylva.hdbscan.mst.SpanningTree;
 
 /**
@@ -22,15 +23,18 @@ import org.sylva.hdbscan.mst.SpanningTree;
  *     point counting itself (0 for {@code minSamples} 1): what a model of the fit holds for new points
  *     ({@code HdbscanModel.of}), taken from the core distances' exact lists by an engine that has them and left
  *     null by one that does not (the model then searches again)
+ * @param leafOrder with the prediction core distances, the partition of the fit's index over every fitted point
+ *     (copies of a duplicate together), from which a model of the fit builds its index without splitting the
+ *     points again; else null
  */
 public record MutualReachabilityMst(double[] coreDistances, SpanningTree tree, Map<String, Double> stageSeconds,
-                                    double[] predictionCoreDistances) {
+                                    double[] predictionCoreDistances, LeafOrder leafOrder) {
     public MutualReachabilityMst {
         stageSeconds = Collections.unmodifiableMap(new LinkedHashMap<>(stageSeconds));
     }
 
     /** Without prediction core distances (an engine whose lists are gone by the end of the fit). */
     public MutualReachabilityMst(double[] coreDistances, SpanningTree tree, Map<String, Double> stageSeconds) {
-        this(coreDistances, tree, stageSeconds, null);
+        this(coreDistances, tree, stageSeconds, null, null);
     }
 }

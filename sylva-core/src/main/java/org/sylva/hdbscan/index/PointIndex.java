@@ -25,13 +25,13 @@ import org.sylva.progress.CancellationToken;
  * original index {@code -1}; callers never read their distances.
  *
  * <p><b>Partition.</b> A node's points are ordered by their projection on the line through two far-apart
- * points (the usual ball-tree split) and cut near the middle, at a multiple of {@code W} so that leaves
- * fill whole blocks, until a node holds at most {@link #LEAF_SIZE} points. Every node has a centre (the
+ * points (the usual ball-tree split) and cut near the middle, at a multiple of 16 (a multiple of every
+ * kernel's {@code W}) so that leaves fill whole blocks, until a node holds at most {@link #LEAF_SIZE} points. Every node has a centre (the
  * mean of its points) and a radius (the largest distance from the centre to one of its points);
  * {@link #lowerBound} and {@link #lowerBoundFromCentre} turn them into provable lower bounds on computed
  * distances. Nodes are numbered in pre-order (children after their parent, node 0 the root) and the
  * leaves of a subtree are consecutive, so each node covers one position range. The partition depends
- * only on the data and {@code W}, never on the number of threads that builds it; {@link PointIndexBuilder}
+ * only on the data, never on {@code W} or on the number of threads that builds it; {@link PointIndexBuilder}
  * computes it.
  *
  * <p>The index also keeps a float32 copy for the backends' pre-filter (see
@@ -73,6 +73,8 @@ public final class PointIndex implements BlockedPoints {
     private final int n;
     private final int d;
     private final int w;
+    /** The block width the partition's cuts were placed by ({@link LeafOrder#cutWidth}). */
+    private final int cutWidth;
     private final int positions;
     private final double[] data;
     private final float[] data32;
@@ -107,6 +109,7 @@ public final class PointIndex implements BlockedPoints {
         this.d = b.d;
         this.boundAbsolute = boundAbsolute(b.d);
         this.w = b.w;
+        this.cutWidth = b.cutWidth;
         this.positions = b.pos;
         this.data = b.data;
         this.data32 = b.data32;
@@ -138,6 +141,7 @@ public final class PointIndex implements BlockedPoints {
         this.d = base.d;
         this.boundAbsolute = base.boundAbsolute;
         this.w = base.w;
+        this.cutWidth = base.cutWidth;
         this.positions = base.positions;
         this.data = data;
         this.data32 = data32;
@@ -278,6 +282,44 @@ public final class PointIndex implements BlockedPoints {
         checkRows(rows, n, d);
         PointIndexBuilder b = new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel).boundsBy(backend);
         b.float32Copy = false;
+        return b.build();
+    }
+
+    /**
+     * This index's partition as a saved model keeps it: its leaves in order, each leaf's points ascending, and the
+     * width its cuts were placed by. {@link #fromOrder} builds the same partition from it. The order within a leaf
+     * is not the index's own ({@link #withLeavesOrderedBy} changes it): ascending, it is the same for every index of
+     * the same partition.
+     */
+    public LeafOrder leafOrder() {
+        int[] points = new int[n];
+        int k = 0;
+        for (int leaf = 0; leaf < leaves; leaf++) {
+            int from = k;
+            for (int i = 0; i < leafCount[leaf]; i++) points[k++] = posToOrig[leafStart[leaf] + i];
+            Arrays.sort(points, from, k);
+        }
+        return new LeafOrder(cutWidth, points);
+    }
+
+    /**
+     * Indexes {@code rows} as {@link #build(double[], int, int, DistanceKernel, int, CancellationToken)} does, with
+     * the partition of {@code order} (from {@link #leafOrder()} of an index of the same points) instead of new
+     * splits: the same nodes holding the same points, the leaves in the same order (blocks laid out in
+     * {@code backend}'s width, whatever width the order was cut by); each node's centre and radius computed from
+     * its points (a node's centre summed in leaf order, so its last bits may differ from the index the order came
+     * from). {@code float32Copy}: whether to make the float32 copy, as {@link #build} does, or none, as
+     * {@link #buildWithoutFloat32Copy} does. Any permutation gives a valid index: searches over it find the
+     * same neighbours, at a speed that depends on how compact its nodes are.
+     */
+    public static PointIndex fromOrder(double[] rows, int n, int d, DistanceKernel backend, LeafOrder order,
+                                       boolean float32Copy, int threads, CancellationToken cancel) {
+        Pools.checkThreads(threads);
+        Objects.requireNonNull(cancel, "cancel");
+        checkRows(rows, n, d);
+        PointIndexBuilder b = new PointIndexBuilder(rows, n, d, backend.blockWidth(), threads, cancel, order)
+                .boundsBy(backend);
+        b.float32Copy = float32Copy;
         return b.build();
     }
 

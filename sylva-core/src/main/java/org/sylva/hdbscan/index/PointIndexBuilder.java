@@ -13,17 +13,19 @@ import org.sylva.progress.CancelledException;
 /**
  * Builds a {@link PointIndex}: the partition of the points into leaves of at most
  * {@link PointIndex#LEAF_SIZE} (projection on the line through two far-apart points, cut near the middle
- * at a multiple of the block width), each node's centre and radius, the positions of the points with
+ * at a multiple of {@link #CUT_WIDTH}), each node's centre and radius, the positions of the points with
  * each leaf padded to whole blocks, and the interleaved float64 and float32 coordinate blocks (the
  * float32 ones exact, or for other values the points minus their mean, rounded). It lives apart from the
  * index because its working arrays (a segment-ordered copy of the rows,
  * projections, the cut's keys) are needed only while building; the index keeps the finished arrays,
  * trimmed. One builder builds one index.
  *
- * <p><b>Three phases.</b> Where a node is cut depends only on how many points it holds and on the block
- * width, never on the coordinates, so the <em>shape</em> of the partition (the node numbering in
+ * <p><b>Three phases.</b> Where a node is cut depends only on how many points it holds (and the cut width),
+ * never on the coordinates, so the <em>shape</em> of the partition (the node numbering in
  * pre-order with the left child first, each node's segment of the working arrays, the leaves'
- * positions) is laid out first, sequentially, from {@code n} and {@code W} alone. The
+ * positions, padded to the block width {@code W}) is laid out first, sequentially, from {@code n} alone. A
+ * partition given as a {@link LeafOrder} has that shape too: its points are gathered into their segments once, and
+ * each node's centre and radius computed from them, with no split. The
  * <em>partition</em> then computes every node's centre and radius and reorders its segment (projection,
  * cut, stable partition) into its children's segments. A node depends only on its parent and the two
  * children own disjoint segments, so after a node is split its children are processed independently,
@@ -53,8 +55,21 @@ final class PointIndexBuilder {
     static final int HANDOVER_MIN = 1 << 17;
     /** Leaves per task of the fill. */
     static final int FILL_LEAVES = 16;
+    /**
+     * The width a new partition's cuts are placed by, whatever width its blocks are laid out in: a multiple of every
+     * kernel's block width (8 or 16), so that leaves fill whole blocks, and one width for all, so that the partition
+     * of a set of points is the same whichever kernel builds it (a saved model stores it, {@link LeafOrder}).
+     */
+    static final int CUT_WIDTH = 16;
 
     final int n, d, w;
+    /**
+     * The block width the cuts are placed by ({@link #leftSize}): {@link #CUT_WIDTH} for a new partition, an order's
+     * own for one rebuilt from it ({@link LeafOrder}); either may differ from the width the blocks are laid out in.
+     */
+    final int cutWidth;
+    /** The points in leaf order for a partition rebuilt from it (no splits), else null. */
+    final int[] givenOrder;
     final double[] rows;
     /** The build's token, or null for a build that is never cancelled. */
     final CancellationToken cancel;
@@ -122,12 +137,30 @@ final class PointIndexBuilder {
 
     /** As above; builds of fewer than {@code parallelMin} values run on one thread (tests pass 0). */
     PointIndexBuilder(double[] rows, int n, int d, int w, int threads, CancellationToken cancel, long parallelMin) {
+        this(rows, n, d, w, threads, cancel, parallelMin, null);
+    }
+
+    /**
+     * A builder of the partition {@code order} describes (its shape placed by the order's cut width), blocks laid
+     * out in width {@code w}: the same nodes and points as the index the order came from, without the splits.
+     */
+    PointIndexBuilder(double[] rows, int n, int d, int w, int threads, CancellationToken cancel, LeafOrder order) {
+        this(rows, n, d, w, threads, cancel, PARALLEL_MIN_VALUES, order);
+    }
+
+    private PointIndexBuilder(double[] rows, int n, int d, int w, int threads, CancellationToken cancel,
+            long parallelMin, LeafOrder order) {
         if (threads < 1) throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        if (order != null && order.size() != n) {
+            throw new IllegalArgumentException("an order of " + order.size() + " points for " + n);
+        }
         if ((long) n * d < parallelMin) threads = 1;
         this.rows = rows;
         this.n = n;
         this.d = d;
         this.w = w;
+        this.cutWidth = order == null ? CUT_WIDTH : order.cutWidth();
+        this.givenOrder = order == null ? null : order.points();
         this.cancel = cancel;
         this.scheduler = new SplitScheduler(threads, n < HANDOVER_MIN);
         this.subtreeLimit = Math.max(PointIndex.LEAF_SIZE, Math.min(MAX_SUBTREE, n / (SUBTREES_PER_THREAD * threads)));
@@ -146,13 +179,23 @@ final class PointIndexBuilder {
         leafNode = new int[maxNodes];
         leafStart = new int[maxNodes];
         leafSize = new int[maxNodes];
+        evenRows = new double[rows.length];
+        if (givenOrder != null) {
+            // the rows gathered once into leaf order, where every node's segment already is: nothing is split
+            idx = givenOrder.clone();
+            for (int i = 0; i < n; i++) System.arraycopy(rows, idx[i] * d, evenRows, i * d, d);
+            tmp = null;
+            proj = null;
+            cutKeys = null;
+            oddRows = null;
+            return;
+        }
         idx = new int[n];
         for (int i = 0; i < n; i++) idx[i] = i;
         tmp = new int[n];
         proj = new double[n];
         cutKeys = new long[n];
         oddRows = new double[rows.length];
-        evenRows = new double[rows.length];
     }
 
     /**
@@ -220,10 +263,10 @@ final class PointIndexBuilder {
         }
     }
 
-    /** Points in the left child of a node of {@code m > LEAF_SIZE} points. */
+    /** Points in the left child of a node of {@code m > LEAF_SIZE} points, cut by width {@code w}. */
     static int leftSize(int m, int w) {
-        // Near the middle at a multiple of W so that leaves fill whole blocks (only the nodes on the right
-        // edge can be ragged); the depth stays logarithmic even with duplicate points.
+        // Near the middle at a multiple of the cut width so that leaves fill whole blocks (only the nodes on the
+        // right edge can be ragged); the depth stays logarithmic even with duplicate points.
         int l = (m / 2 + w / 2) / w * w;
         if (l < 1 || l >= m) l = m / 2;
         return l;
@@ -266,7 +309,7 @@ final class PointIndexBuilder {
                 nodePosStart[node] = leafStart[leaf];
                 nodePosEnd[node] = pos;
             } else {
-                int mid = from + leftSize(to - from, w);
+                int mid = from + leftSize(to - from, cutWidth);
                 if (sp + 2 > stackCap) throw new IllegalStateException("partition deeper than expected");
                 sFrom[sp] = mid; sTo[sp] = to; sParent[sp] = node; sSide[sp] = 1; sDepth[sp] = dep + 1; sp++;
                 sFrom[sp] = from; sTo[sp] = mid; sParent[sp] = node; sSide[sp] = 0; sDepth[sp] = dep + 1; sp++;
@@ -323,6 +366,13 @@ final class PointIndexBuilder {
     /** One node: its centre and radius, then (internal nodes) the reordering of its segment. */
     private void partitionNode(int node, double[] scratch) {
         int from = nodeFrom[node], to = from + nodeRealCount[node];
+        if (givenOrder != null) {
+            // the segment is in place: the root sums the input rows as a new build does, any other node its segment
+            if (node != 0) sumSegment(node, evenRows, from, to);
+            centreAndRadius(node, node == 0 ? rows : evenRows, from, to);
+            if (to - from > LARGE_NODE) checkCancelled();
+            return;
+        }
         double[] src = rowsAt(nodeDepth[node]);
         int farthest = centreAndRadius(node, src, from, to);
         if (to - from > LARGE_NODE) checkCancelled();   // one pass over the root's rows can take a second
@@ -331,9 +381,20 @@ final class PointIndexBuilder {
         }
     }
 
-    /** The segment-ordered rows of the nodes at depth {@code depth}. */
+    /** The segment-ordered rows of the nodes at depth {@code depth} (all of them for a partition given in order). */
     private double[] rowsAt(int depth) {
+        if (givenOrder != null) return evenRows;
         return depth == 0 ? rows : (depth & 1) == 1 ? oddRows : evenRows;
+    }
+
+    /** Sums the rows of segment {@code [from, to)} of {@code work} into node {@code node}'s centre, in segment order. */
+    private void sumSegment(int node, double[] work, int from, int to) {
+        int oc = node * d;
+        Arrays.fill(centre, oc, oc + d, 0.0);
+        for (int i = from; i < to; i++) {
+            int o = i * d;
+            for (int j = 0; j < d; j++) centre[oc + j] += work[o + j];
+        }
     }
 
     /**

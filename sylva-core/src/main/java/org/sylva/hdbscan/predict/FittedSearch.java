@@ -2,6 +2,7 @@ package org.sylva.hdbscan.predict;
 
 import org.sylva.hdbscan.core.CoreDistances;
 import org.sylva.hdbscan.engine.StageKernels;
+import org.sylva.hdbscan.index.LeafOrder;
 import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.metric.KdTree;
 import org.sylva.hdbscan.metric.KdTreeEngine;
@@ -29,6 +30,14 @@ final class FittedSearch {
     private final int d;
     /** The partition the neighbour searches walk; built on first use (a loaded model has none yet). */
     private volatile Built search;
+    /**
+     * The partition an index is built from, without splitting the points again (the fit's, the model file's, or
+     * that of the index the model was made with; else that of the first index built), or null; the model file
+     * stores it ({@link #leafOrder}).
+     */
+    private volatile LeafOrder order;
+    /** False for a model loaded from a file without the partition (format versions 1 to 6), which stores none. */
+    private final boolean storesOrder;
 
     /** A search and whether its index was asked for the float32 copy (an index may still have none). */
     private record Built(NeighbourSearch search, boolean copyAsked) {
@@ -85,6 +94,9 @@ final class FittedSearch {
         this.d = d;
         this.search = prepared == null || prepared.index() == null ? null
                 : new Built(new NeighbourSearch(prepared.index()), true);
+        this.order = prepared == null || !metric.isEuclidean() ? null
+                : prepared.index() != null ? prepared.index().leafOrder() : prepared.order();
+        this.storesOrder = metric.isEuclidean() && (prepared == null || prepared.storesOrder());
         this.metricTree = prepared == null ? null : prepared.tree();
         this.pairs = metric.isEuclidean() ? null : metric.pairs(rows, n, d);
         this.usesTree = KdTreeEngine.usesTree(metric, d);
@@ -95,6 +107,28 @@ final class FittedSearch {
     NeighbourSearch builtSearch() {
         Built b = search;
         return b == null ? null : b.search();
+    }
+
+    /**
+     * The partition the model file stores: that of an index of the fitted rows ({@link PointIndex#build}: one
+     * partition whichever kernel builds it, each leaf's rows ascending), so that a model's file is the same however
+     * the model was made. A model made from a fit whose index was over these very rows has its partition; another
+     * one (identical rows collapsed in the fit, or a model made by a search of its points) has that of the index it
+     * built, or builds one now (once, as its first prediction would). Null for a model that stores none: one loaded
+     * from a file of versions 1 to 6 (it writes that version again), or of another metric than Euclidean.
+     */
+    LeafOrder leafOrder() {
+        if (!storesOrder) return null;
+        LeafOrder o = order;
+        if (o != null) return o;
+        Built b = search;
+        PointIndex index = b != null ? b.search().index() : PointIndex.buildWithoutFloat32Copy(rows, n, d,
+                KernelProvider.get().scalarDistance(), Math.min(Runtime.getRuntime().availableProcessors(),
+                        org.sylva.parallel.Pools.MAX_WORKERS), org.sylva.progress.CancellationToken.NEVER);
+        if (b == null) search = new Built(new NeighbourSearch(index), false);   // the first prediction's index
+        o = index.leafOrder();
+        order = o;   // benign race: every caller computes the same partition
+        return o;
     }
 
     /** The fit's distances when its metric is not Euclidean, else null. */
@@ -111,8 +145,12 @@ final class FittedSearch {
      * @param distances the fit's core distances and nearest lists of the fitted points
      * @param predictionCore the prediction core distance of each fitted point
      * @param tree the k-d tree the lists came from, for a metric whose fit may run on one; else null
+     * @param order without an index, the partition to build one from ({@link PointIndex#fromOrder}), or null to
+     *     split the points anew; with one, ignored (the index's own is taken)
+     * @param storesOrder false for a model loaded from a file without the partition, which writes none
      */
-    record Prepared(PointIndex index, CoreDistances distances, double[] predictionCore, KdTree tree) {
+    record Prepared(PointIndex index, CoreDistances distances, double[] predictionCore, KdTree tree, LeafOrder order,
+                    boolean storesOrder) {
     }
 
     /**
@@ -135,14 +173,14 @@ final class FittedSearch {
             if (weights != null) throw new IllegalArgumentException("sample weights with the " + metric.name() + " metric");
             KdTree tree = KdTreeEngine.usesTree(metric, d) ? KdTree.build(metric, rows, n, d, ex.cancel()) : null;
             CoreDistances cd = MetricScan.fittedLists(metric.pairs(rows, n, d), tree, minSamples, ex);
-            return new Prepared(null, cd, predictionCore(cd, minSamples, null), tree);
+            return new Prepared(null, cd, predictionCore(cd, minSamples, null), tree, null, false);
         }
         long points = weights == null ? n : java.util.Arrays.stream(weights).asLongStream().sum();
         PointIndex index = PointIndex.build(rows, n, d, fitKernel(points, d), ex.threads(), ex.cancel());
         CoreDistances cd = weights == null
                 ? CoreDistances.compute(index, minSamples, index.kernel(), ex.threads(), ex.progress(), ex.cancel())
                 : CoreDistances.compute(index, minSamples, weights, index.kernel(), ex.threads(), ex.progress(), ex.cancel());
-        return new Prepared(index, cd, predictionCore(cd, minSamples, weights), null);
+        return new Prepared(index, cd, predictionCore(cd, minSamples, weights), null, null, true);
     }
 
     /**
@@ -227,8 +265,11 @@ final class FittedSearch {
         boolean copy = kernel.approximates() && NeighbourSearch.groupSize(d, k) > 1 && m >= FLOAT32_SEARCH_MIN_POINTS;
         if (b == null || b.search().kernel() != kernel || copy && !b.copyAsked()) {
             euclideanScan = null;   // its copy of the fitted rows is not read again (nor kept through the build)
-            // without the copy the search computes every distance in float64
-            PointIndex index = copy ? PointIndex.build(rows, n, d, kernel, execution.threads(), execution.cancel())
+            // without the copy the search computes every distance in float64; with an order, the points are not
+            // split again (most of a build)
+            PointIndex index = order != null
+                    ? PointIndex.fromOrder(rows, n, d, kernel, order, copy, execution.threads(), execution.cancel())
+                    : copy ? PointIndex.build(rows, n, d, kernel, execution.threads(), execution.cancel())
                     : PointIndex.buildWithoutFloat32Copy(rows, n, d, kernel, execution.threads(), execution.cancel());
             b = new Built(new NeighbourSearch(index), copy);
             search = b;   // benign race: every caller builds an index that answers the same

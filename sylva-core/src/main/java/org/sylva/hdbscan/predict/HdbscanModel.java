@@ -302,7 +302,8 @@ public final class HdbscanModel {
         FittedSearch.Prepared prepared;
         if (kept.isPresent()) {
             execution.cancel().throwIfCancelled();
-            prepared = new FittedSearch.Prepared(null, null, kept.get(), null);
+            prepared = new FittedSearch.Prepared(null, null, kept.get(), null,
+                    result.fittedLeafOrder(fittedCoords).orElse(null), true);
         } else {
             prepared = FittedSearch.prepare(fittedCoords, fn, fd, weights, result.parameters().minSamples(),
                     result.parameters().metric(), execution);
@@ -401,6 +402,20 @@ public final class HdbscanModel {
             writeTo(out);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);   // a byte array stream does not fail
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * The bytes of this model as a Sylva before format version 7 wrote it, without its index's partition (tests of
+     * the older layouts, which a model loaded from such a file writes again).
+     */
+    byte[] toBytesWithoutLeafOrder() {
+        var out = new java.io.ByteArrayOutputStream();
+        try {
+            ModelFile.write(out, this, false);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
         return out.toByteArray();
     }

@@ -19,6 +19,7 @@ import org.sylva.hdbscan.hierarchy.ClusterSelector;
 import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
+import org.sylva.hdbscan.index.LeafOrder;
 import org.sylva.hdbscan.metric.BruteForceEngine;
 import org.sylva.hdbscan.metric.KdTreeEngine;
 import org.sylva.hdbscan.metric.Metric;
@@ -33,13 +34,16 @@ import org.sylva.progress.ProgressListener;
  * version 2 without either; version 1 without the fields after the condensed tree; version 5 (a weighted fit, or a
  * metric other than Euclidean) adds the metric, the points and the weights below to version 4, whose row shape it
  * always holds ((0, 0) when none was recorded); version 6 is version 5 with the fitted points as {@code f32[n * d]},
- * written for every model (with a spanning tree) whose fitted coordinates are all float32 values:
+ * written for every model (with a spanning tree) whose fitted coordinates are all float32 values; version 7 is version
+ * 5 with the points' width (as version 6's or 5's), and the partition of the index a prediction searches
+ * ({@link LeafOrder}), written for every Euclidean model with a spanning tree that has one:
  *
  * <pre>
  * offset size      field
  * 0      8         magic 89 53 59 4C 56 41 0D 0A ("\x89SYLVA\r\n": a high-bit byte and CR LF catch text-mode copies)
  * 8      4         kind "HDBM" (an HDBSCAN model)
- * 12     4         u32 format version: 6 for float32 points, else 5 for a weighted fit or another metric than
+ * 12     4         u32 format version: 7 with the index's partition, else 6 for float32 points, else 5 for a
+ *                  weighted fit or another metric than
  *                  Euclidean, else 4 with a row shape, else 3 with a projection, else 2 (1: without a spanning tree)
  * 16     8         u64 P = payload length in bytes
  * 24     4         u32 CRC-32 (zlib's) of bytes 0 .. 23
@@ -50,10 +54,12 @@ import org.sylva.progress.ProgressListener;
  *                  version 5 only: u8 metric (0 euclidean, 1 manhattan, 2 chebyshev, 3 minkowski, 4 cosine), f64 p
  *                    (minkowski's exponent; NaN for the others), u8 weighted (0 or 1),
  *                    i32 T points (the weights summed; n unweighted)
+ *                  version 7 only: u8 point width (4: f32 points, 8: f64), i32 the index's cut width (1 to 64)
  *                    i32[n] input row of each fitted row (strictly increasing),
  *                  version 5, weighted: i32[n] weight of each fitted row (at least 1; the tree's points are its copies)
  *                    f64[n * d] fitted points, row-major (version 6: f32[n * d]),
  *                    f64[n] prediction core distances,
+ *                  version 7 only: i32[n] the index's order (every fitted row once, in leaf order)
  *                    i32 R condensed-tree rows, i32[R] parent, i32[R] child, f64[R] lambda, i32[R] child size
  *                    (over the points: the fitted rows, or in version 5 their T copies)
  *                  versions 2 to 5:
@@ -72,8 +78,10 @@ import org.sylva.progress.ProgressListener;
  *
  * {@code P = 46 + 12 n + 8 n d + 20 R} in version 1, plus {@code 4 + 16 E + (total - n)} in version 2, plus
  * {@code 12 + 8 D (d + 1) + 8 d} in version 3; version 4 adds 8 to version 2 or 3, and version 5 another
- * {@code 14}, plus {@code 4 n} when weighted; version 6 is version 5 less {@code 4 n d}. A model of float32 points
- * (with a spanning tree) is written as version 6; otherwise one of a weighted fit or of another metric than
+ * {@code 14}, plus {@code 4 n} when weighted; version 6 is version 5 less {@code 4 n d}; version 7 is version 5 plus
+ * {@code 5 + 4 n}, less {@code 4 n d} for f32 points. A Euclidean model with a spanning tree and its index's partition
+ * (made from a fit or its points, or loaded from a version 7 file) is written as version 7; otherwise a model of
+ * float32 points (with a spanning tree) as version 6; one of a weighted fit or of another metric than
  * Euclidean as version 5, one with a row shape
  * as version 4, one with a projection (and no row shape) as version 3 (all need the spanning tree); one with a
  * spanning tree as version 2; one without (read from a version 1 file, or built from a
@@ -86,7 +94,8 @@ import org.sylva.progress.ProgressListener;
  * longer than its header says (truncated, or bytes after the end), a payload whose checksum differs
  * (altered or corrupted), and a payload that does not describe a model (bad parameters, sizes, rows,
  * coordinates, condensed tree, spanning tree, left-out labels, projection, or in version 5 a weight below 1 or
- * weights that do not sum to the trees' points, or a condensed tree that is not the one the stored spanning tree
+ * weights that do not sum to the trees' points, or in version 7 a bad point width or cut width or an order that
+ * is not every fitted row once, or a condensed tree that is not the one the stored spanning tree
  * gives at the stored {@code min_cluster_size}) even though its checksum holds.
  *
  * <pre>{@code
@@ -114,6 +123,18 @@ final class ModelFile {
      * float32 values (a fit of a float32, int16 or uint8 file, say), which halves its largest array.
      */
     static final int VERSION_6 = 6;
+    /**
+     * Version 5's layout with the partition of the fitted points' index ({@link LeafOrder}), from which a loaded
+     * model builds its index without splitting the points again, and the points as float32 or float64 (a byte says
+     * which): written for every Euclidean model with a spanning tree that has one (every model Sylva's engines make).
+     */
+    static final int VERSION_7 = 7;
+    /** The newest version, which this Sylva reads and writes. */
+    static final int NEWEST = VERSION_7;
+    /** Bytes version 7 adds to version 5: the points' width byte, the order's cut width, and {@code n} positions. */
+    static long version7Length(long n) {
+        return 5 + 4 * n;
+    }
     /** The metrics version 5 names, by their byte. */
     private static final Metric.Kind[] METRICS = {Metric.Kind.EUCLIDEAN, Metric.Kind.MANHATTAN, Metric.Kind.CHEBYSHEV,
         Metric.Kind.MINKOWSKI, Metric.Kind.COSINE};
@@ -159,6 +180,11 @@ final class ModelFile {
 
     /** Writes {@code m}'s file to {@code out} (not closed). */
     static void write(OutputStream out, HdbscanModel m) throws IOException {
+        write(out, m, true);
+    }
+
+    /** As {@link #write(OutputStream, HdbscanModel)}; without {@code leafOrder}, as the versions before 7 (tests). */
+    static void write(OutputStream out, HdbscanModel m, boolean leafOrder) throws IOException {
         CondensedTree t = m.condensedTree();
         int n = m.fittedSize(), d = m.dimensions(), r = t.rows();
         org.sylva.hdbscan.mst.SpanningTree mst = m.treeShared();
@@ -178,12 +204,14 @@ final class ModelFile {
         // float32 points where every coordinate is a float32 value (and the file holds the spanning tree that
         // versions 5 and 6 always hold); otherwise the oldest version that holds the model
         boolean narrow = mst != null && float32Values(m.rowsShared());
-        boolean v5 = weights != null || !metric.isEuclidean() || narrow;
+        LeafOrder order = leafOrder && mst != null && metric.isEuclidean() ? m.fittedSearch().leafOrder() : null;
+        boolean v7 = order != null;
+        boolean v5 = weights != null || !metric.isEuclidean() || narrow || v7;
         long payload = payloadLength(n, d, r) + (v5 ? version5Length(n, weights != null) : 0)
-                - (narrow ? 4L * n * d : 0)
+                - (narrow ? 4L * n * d : 0) + (v7 ? version7Length(n) : 0)
                 + (mst == null ? 0 : treeLength(m.size(), n, t.points()))
                 + (shape == null && !v5 ? 0 : ROW_SHAPE_LENGTH) + (pc == null ? 0 : projectionLength(pc.dimensions(), d));
-        int version = narrow ? VERSION_6 : v5 ? VERSION_5 : shape != null ? VERSION_4 : pc != null ? VERSION_3
+        int version = v7 ? VERSION_7 : narrow ? VERSION_6 : v5 ? VERSION_5 : shape != null ? VERSION_4 : pc != null ? VERSION_3
                 : mst == null ? VERSION_1 : VERSION;
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
         h.put(MAGIC).put(KIND).putInt(version).putLong(payload);
@@ -209,10 +237,15 @@ final class ModelFile {
             o.u8(weights != null ? 1 : 0);
             o.i32(t.points());
         }
+        if (v7) {
+            o.u8(narrow ? 4 : 8);
+            o.i32(order.cutWidth());
+        }
         o.i32s(m.fittedRows());
         if (weights != null) o.i32s(weights);
         if (narrow) o.f32s(m.rowsShared()); else o.f64s(m.rowsShared());
         o.f64s(m.coreShared());
+        if (v7) o.i32s(order.points());
         o.i32(r);
         o.i32s(t.parentArray());
         o.i32s(t.childArray());
@@ -450,11 +483,11 @@ final class ModelFile {
         }
         int version = ByteBuffer.wrap(head, 12, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         if (version != VERSION && version != VERSION_1 && version != VERSION_3 && version != VERSION_4
-                && version != VERSION_5 && version != VERSION_6) {
-            throw refuse(name, Integer.compareUnsigned(version, VERSION_6) > 0
+                && version != VERSION_5 && version != VERSION_6 && version != VERSION_7) {
+            throw refuse(name, Integer.compareUnsigned(version, NEWEST) > 0
                     ? "format version " + Integer.toUnsignedString(version) + " was written by a newer Sylva; this one "
-                            + "reads versions 1 to " + VERSION_6
-                    : "unknown format version " + version + " (this Sylva reads versions 1 to " + VERSION_6 + ")");
+                            + "reads versions 1 to " + NEWEST
+                    : "unknown format version " + version + " (this Sylva reads versions 1 to " + NEWEST + ")");
         }
         if (have < HEADER) throw refuse(name, "truncated: " + size + " bytes, shorter than a model file's header");
         CRC32 hc = new CRC32();
@@ -484,8 +517,10 @@ final class ModelFile {
             throw new InvalidInputException("bad method (" + method + ") or allow_single_cluster (" + single + ") byte");
         }
         int total = in.i32(), n = in.i32(), d = in.i32();
+        boolean v7 = version == VERSION_7;
         boolean narrow = version == VERSION_6;
-        boolean v5 = version == VERSION_5 || narrow;
+        boolean v5 = version == VERSION_5 || narrow || v7;
+        int cutWidth = 0;
         Metric metric = Metric.euclidean();
         boolean weighted = false;
         int points = n;
@@ -495,6 +530,16 @@ final class ModelFile {
             if (w > 1) throw new InvalidInputException("bad weighted byte (" + w + ")");
             weighted = w == 1;
             points = in.i32();
+            if (v7) {
+                int width = in.u8();
+                if (width != 4 && width != 8) throw new InvalidInputException("bad point width byte (" + width + ")");
+                narrow = width == 4;
+                cutWidth = in.i32();
+                if (!metric.isEuclidean()) {
+                    throw new InvalidInputException("a version 7 file of the " + metric.name() + " metric (Sylva writes "
+                            + "those as versions 5 and 6)");
+                }
+            }
             if (!weighted && points != n) {
                 throw new InvalidInputException("an unweighted model of " + n + " fitted rows says it has " + points + " points");
             }
@@ -502,7 +547,7 @@ final class ModelFile {
                 throw new InvalidInputException("a weighted model of the " + metric.name() + " metric (sample weights "
                         + "are fitted with the euclidean metric only)");
             }
-            if (!weighted && metric.isEuclidean() && !narrow) {
+            if (!weighted && metric.isEuclidean() && version == VERSION_5) {
                 throw new InvalidInputException("a version 5 file of an unweighted euclidean model (Sylva writes those "
                         + "as versions 2 to 4)");
             }
@@ -514,7 +559,8 @@ final class ModelFile {
         HdbscanParameters p = new HdbscanParameters(mcs, ms, eps, maxSize, alpha,
                 method == 0 ? SelectionMethod.EOM : SelectionMethod.LEAF, single == 1, metric);
         // the fields version 5 adds, less what float32 points save (version 6)
-        long weightBytes = (v5 ? version5Length(n, weighted) : 0) - (narrow ? 4L * n * d : 0);
+        long weightBytes = (v5 ? version5Length(n, weighted) : 0) - (narrow ? 4L * n * d : 0)
+                + (v7 ? version7Length(n) : 0);
         if (n < 1 || d < 1 || total < n || points < Math.max(n, 2) || points > org.sylva.hdbscan.SampleWeights.MAX_TOTAL
                 || (long) n * d > Integer.MAX_VALUE - 8 || payloadLength(n, d, 0) + weightBytes + extra > payload) {
             throw new InvalidInputException("bad sizes: " + total + " input rows, " + n + " fitted rows of " + d
@@ -555,6 +601,7 @@ final class ModelFile {
                 throw new InvalidInputException("prediction core distance " + i + " is " + core[i]);
             }
         }
+        LeafOrder order = v7 ? new LeafOrder(cutWidth, in.i32s(n)) : null;
         int r = in.i32();
         boolean shaped = version == VERSION_4 || v5;
         long rest = weightBytes + (version == VERSION_1 ? 0 : treeLength(total, n, points)) + (shaped ? ROW_SHAPE_LENGTH : 0);
@@ -609,8 +656,10 @@ final class ModelFile {
         }
         PrincipalComponents pc = projected ? projection(in, d, (int) input) : null;
         int[] selected = ClusterSelector.select(tree, p.selection()).selectedNodes();
-        HdbscanModel m = new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, null, mst,
-                leftOut, weights);
+        // a file without the partition (versions 1 to 6) is written again as it is
+        FittedSearch.Prepared prepared = new FittedSearch.Prepared(null, null, core, null, order, order != null);
+        HdbscanModel m = new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, prepared,
+                mst, leftOut, weights);
         if (pc != null) m = m.withProjection(pc);
         if (version == VERSION_4 || v5 && (outer != 0 || inner != 0)) {
             int values = m.inputDimensions();

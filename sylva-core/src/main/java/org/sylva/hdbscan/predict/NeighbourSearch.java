@@ -194,6 +194,11 @@ final class NeighbourSearch implements FittedNeighbours {
     }
 
     /** The kernel of the leaf scans: the one the index was built for. */
+    /** The partition it walks. */
+    PointIndex index() {
+        return index;
+    }
+
     DistanceKernel kernel() {
         return kernel;
     }

@@ -132,6 +132,90 @@ class PointIndexTest {
                 CancellationToken.NEVER));
     }
 
+    /**
+     * An index rebuilt from another's leaf order ({@link PointIndex#fromOrder}) has its partition: every node holds
+     * the same points, every leaf the same points in the same order, with their coordinates, whatever block width
+     * the blocks are laid out in; in the order's own width the positions, blocks and float32 copy are the same too.
+     * Any permutation gives an index whose balls hold their points and whose bounds are lower bounds.
+     */
+    @Test
+    void anIndexRebuiltFromItsLeafOrderHasItsPartition() {
+        var scalar = KernelProvider.get().scalarDistance();
+        var best = KernelProvider.get().bestDistance();
+        for (int n : new int[] {1, 50, 1000, 5000}) {
+            for (boolean grid : new boolean[] {false, true}) {
+                int d = 5;
+                double[] rows = randomRows(n, d, n);
+                if (grid) for (int i = 0; i < rows.length; i++) rows[i] = Math.floor(rows[i] / 20);   // ties, copies
+                for (var source : java.util.List.of(scalar, best)) {
+                    PointIndex idx = PointIndex.build(rows, n, d, source, 2, CancellationToken.NEVER);
+                    LeafOrder order = idx.leafOrder();
+                    assertEquals(PointIndexBuilder.CUT_WIDTH, order.cutWidth(), "one cut width for every kernel");
+                    for (int w : new int[] {scalar.blockWidth(), best.blockWidth(), 4}) {
+                        String what = "n " + n + ", grid " + grid + ", from width " + source.blockWidth() + " to " + w;
+                        PointIndex again = new PointIndexBuilder(rows, n, d, w, 2, CancellationToken.NEVER, order).build();
+                        assertArrayEquals(order.points(), again.leafOrder().points(), what);
+                        assertEquals(order.cutWidth(), again.leafOrder().cutWidth(), what);
+                        assertEquals(idx.nodes(), again.nodes(), what);
+                        for (int node = 0; node < idx.nodes(); node++) {
+                            assertArrayEquals(pointsOf(idx, node), pointsOf(again, node), what + ", node " + node);
+                            assertEquals(idx.radius(node), again.radius(node), 1e-9 * (1 + idx.radius(node)), what);
+                        }
+                        for (int p = 0; p < again.positions(); p++) {
+                            int o = again.original(p);
+                            if (o < 0) continue;
+                            for (int j = 0; j < d; j++) assertEquals(rows[o * d + j], again.coordinate(p, j), what);
+                        }
+                        if (w == source.blockWidth()) {
+                            assertArrayEquals(idx.blocks(), again.blocks(), what);
+                            assertArrayEquals(idx.blocks32(), again.blocks32(), what);
+                            assertEquals(idx.radius(0), again.radius(0), 0.0, what);
+                        }
+                    }
+                }
+                int[] shuffled = new int[n];
+                for (int i = 0; i < n; i++) shuffled[i] = i;
+                Random r = new Random(n);
+                for (int i = n - 1; i > 0; i--) {
+                    int j = r.nextInt(i + 1), t = shuffled[i];
+                    shuffled[i] = shuffled[j];
+                    shuffled[j] = t;
+                }
+                PointIndex any = PointIndex.fromOrder(rows, n, d, scalar, new LeafOrder(8, shuffled), false, 1,
+                        CancellationToken.NEVER);
+                int[] runs = shuffled.clone();   // each leaf holds its run of the order, listed ascending
+                for (int leaf = 0, at = 0; leaf < any.leaves(); at += any.leafCount(leaf), leaf++) {
+                    java.util.Arrays.sort(runs, at, at + any.leafCount(leaf));
+                }
+                assertArrayEquals(runs, any.leafOrder().points());
+                for (int t = 0; t < 100; t++) {
+                    int a = r.nextInt(any.nodes()), b = r.nextInt(any.nodes());
+                    double min = Double.POSITIVE_INFINITY;
+                    for (int p = any.nodeStart(a); p < any.nodeEnd(a); p++) {
+                        if (any.original(p) < 0) continue;
+                        for (int q = any.nodeStart(b); q < any.nodeEnd(b); q++) {
+                            if (any.original(q) >= 0) min = Math.min(min, Math.sqrt(any.squaredDistance(p, q)));
+                        }
+                    }
+                    double lb = any.lowerBound(a, b);
+                    assertTrue(lb < min || (lb <= 0 && min == 0), "bound " + lb + " > min distance " + min);
+                }
+            }
+        }
+        assertThrows(InvalidInputException.class, () -> new LeafOrder(8, new int[] {0, 2, 1, 2}));
+        assertThrows(InvalidInputException.class, () -> new LeafOrder(8, new int[] {0, 4, 1, 2}));
+        assertThrows(InvalidInputException.class, () -> new LeafOrder(0, new int[] {0}));
+        assertThrows(InvalidInputException.class, () -> new LeafOrder(LeafOrder.MAX_CUT_WIDTH + 1, new int[] {0}));
+        assertThrows(IllegalArgumentException.class, () -> PointIndex.fromOrder(new double[6], 3, 2, scalar,
+                new LeafOrder(8, new int[] {0, 1}), true, 1, CancellationToken.NEVER));
+    }
+
+    /** The points node {@code node} holds, ascending. */
+    private static int[] pointsOf(PointIndex idx, int node) {
+        return java.util.stream.IntStream.range(idx.nodeStart(node), idx.nodeEnd(node)).map(idx::original)
+                .filter(o -> o >= 0).sorted().toArray();
+    }
+
     @Test
     void ballsContainTheirPointsAndBoundsAreLowerBounds() {
         int n = 700, d = 5;

@@ -214,7 +214,8 @@ final class ReferenceIndexBuild {
         int m = to - from;
         // Split near the middle at a multiple of W so that leaves fill whole blocks (only the nodes on
         // the right edge can be ragged); the depth stays logarithmic even with duplicate points.
-        int left = (m / 2 + w / 2) / w * w;
+        int c = PointIndexBuilder.CUT_WIDTH;
+        int left = (m / 2 + c / 2) / c * c;
         if (left < 1 || left >= m) left = m / 2;
         int mid = from + left;
         // a = the point farthest from the centre (found with the radius), b = the point farthest from a.

@@ -44,7 +44,19 @@ class ModelFileTest {
         HdbscanResult r = Hdbscan.builder().minClusterSize(12).minSamples(7).clusterSelectionMethod(SelectionMethod.LEAF)
                 .clusterSelectionEpsilon(0.05).alpha(1.5).nonFinite(NonFinitePolicy.SKLEARN).threads(2).build()
                 .fit(x, n, 2, ProgressListener.NONE, CancellationToken.NEVER);
-        return HdbscanModel.of(r, PointSet.uncheckedFloat64(n, 2, x));
+        return legacy(HdbscanModel.of(r, PointSet.uncheckedFloat64(n, 2, x)));
+    }
+
+    /**
+     * {@code m} as loaded from the file a Sylva before format version 7 wrote (without its index's partition), which
+     * it writes again as such: the older layouts these tests take apart.
+     */
+    static HdbscanModel legacy(HdbscanModel m) {
+        try {
+            return HdbscanModel.fromBytes(m.toBytesWithoutLeafOrder(), "legacy");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private Path saved(HdbscanModel m) throws IOException {
@@ -102,7 +114,7 @@ class ModelFileTest {
         for (int i = 0; i < x.length; i++) x[i] = (i / d % 7) * 10 + rng.nextDouble();
         HdbscanResult r = Hdbscan.builder().minClusterSize(15).threads(2).build()
                 .fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
-        HdbscanModel m = HdbscanModel.of(r, PointSet.uncheckedFloat64(n, d, x));
+        HdbscanModel m = legacy(HdbscanModel.of(r, PointSet.uncheckedFloat64(n, d, x)));
         Path f = saved(m);
         byte[] bytes = Files.readAllBytes(f);
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -132,7 +144,7 @@ class ModelFileTest {
         PointSet clips = org.sylva.demo.ClipLikeData.generate(1500, 31).points();
         int n = clips.size(), d = clips.dimensions();
         HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(2).build().fit(clips);
-        HdbscanModel m = HdbscanModel.of(r, clips).withRowShape(new RowShape(1, d));
+        HdbscanModel m = legacy(HdbscanModel.of(r, clips)).withRowShape(new RowShape(1, d));
         byte[] bytes = m.toBytes();
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         assertEquals(ModelFile.VERSION_6, b.getInt(12));
@@ -158,6 +170,59 @@ class ModelFileTest {
         assertMentions(refusal(resealed(bad)), "fitted point 3, coordinate 2 is NaN");
     }
 
+    /**
+     * Version 7: a model made from a fit stores the partition of the fit's index (its points in leaf order and its
+     * cut width) after the prediction core distances, its points as float32 or float64 as its width byte says; the
+     * loaded model builds its index from that order (the fit's partition, not split again) and answers as the model
+     * saved and as one whose index is split anew (an older file's); it saves to the same bytes again. An order that is
+     * not a permutation, a bad width byte and a bad cut width are refused, naming them.
+     */
+    @Test
+    void version7StoresTheFitsPartition() throws IOException {
+        PointSet clips = org.sylva.demo.ClipLikeData.generate(2500, 41).points();
+        double[] blobs = HdbscanModelTest.blobs(1200, 43);
+        for (PointSet points : List.of(clips, PointSet.ofFloat64(1200, 2, blobs))) {
+            int n = points.size(), d = points.dimensions();
+            boolean narrow = points == clips;
+            HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(2).build().fit(points);
+            HdbscanModel m = HdbscanModel.of(r, points);
+            byte[] bytes = m.toBytes();
+            ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            assertEquals(ModelFile.VERSION_7, b.getInt(12));
+            assertEquals(ModelFile.HEADER + 4 + ModelFile.payloadLength(n, d, m.condensedTree().rows())
+                    - (narrow ? 4L * n * d : 0) + ModelFile.version5Length(n, false) + ModelFile.version7Length(n)
+                    + ModelFile.treeLength(n, n, n) + ModelFile.ROW_SHAPE_LENGTH, bytes.length);
+            int width = ModelFile.HEADER + 42 + 14;   // after the parameters and version 5's fields
+            assertEquals(narrow ? 4 : 8, bytes[width]);
+            int[] fitOrder = r.fittedLeafOrder(points.coordinates64()).orElseThrow().points();
+            assertEquals(r.fittedLeafOrder(points.coordinates64()).orElseThrow().cutWidth(), b.getInt(width + 1));
+            int order = width + 5 + 4 * n + (narrow ? 4 : 8) * n * d + 8 * n;   // after the rows, points and cores
+            for (int i = 0; i < n; i++) assertEquals(fitOrder[i], b.getInt(order + 4 * i), "order entry " + i);
+
+            HdbscanModel back = HdbscanModel.fromBytes(bytes, "v7");
+            HdbscanModel split = legacy(m);
+            PointSet later = narrow ? org.sylva.demo.ClipLikeData.generate(400, 42).points()
+                    : PointSet.ofFloat64(400, 2, HdbscanModelTest.blobs(400, 44));
+            Prediction want = m.approximatePredict(later);
+            assertEquals(want, back.approximatePredict(later));
+            assertEquals(want, split.approximatePredict(later));
+            assertEquals(m.membershipVector(later), back.membershipVector(later));
+            assertArrayEquals(fitOrder, back.fittedSearch().builtSearch().index().leafOrder().points(),
+                    "the loaded model's index is the fit's partition");
+            assertArrayEquals(bytes, back.toBytes());
+
+            byte[] twice = bytes.clone();
+            ByteBuffer.wrap(twice).order(ByteOrder.LITTLE_ENDIAN).putInt(order + 4 * 5, fitOrder[9]);
+            assertMentions(refusal(resealed(twice)), "the index order's entry", "named twice");
+            byte[] badWidth = bytes.clone();
+            badWidth[width] = 5;
+            assertMentions(refusal(resealed(badWidth)), "bad point width byte (5)");
+            byte[] badCut = bytes.clone();
+            ByteBuffer.wrap(badCut).order(ByteOrder.LITTLE_ENDIAN).putInt(width + 1, 0);
+            assertMentions(refusal(resealed(badCut)), "cut width is 0");
+        }
+    }
+
     /** A fit on the scores of {@code n} clips' first {@code input} samples on {@code k} components. */
     private record Projected(float[] x, PrincipalComponents pc, HdbscanModel plain) {
         static Projected fit(int n, int input, int k, long seed) {
@@ -168,7 +233,7 @@ class ModelFileTest {
             double[] scores = pc.project(x, n);
             HdbscanResult r = Hdbscan.builder().minClusterSize(10).threads(2).build()
                     .fit(scores, n, k, ProgressListener.NONE, CancellationToken.NEVER);
-            return new Projected(x, pc, HdbscanModel.of(r, PointSet.ofFloat64(n, k, scores)));
+            return new Projected(x, pc, legacy(HdbscanModel.of(r, PointSet.ofFloat64(n, k, scores))));
         }
     }
 
@@ -390,9 +455,10 @@ class ModelFileTest {
         kind[8] = 'B';
         assertMentions(refusal(kind), "kind 'BDBM'", "not an HDBSCAN model");
 
-        byte[] newer = withVersion(good, 7, true);
-        assertMentions(refusal(newer), "format version 7", "newer Sylva", "reads versions 1 to 6");
-        // a version 2 file called version 6 lacks the metric too
+        byte[] newer = withVersion(good, 8, true);
+        assertMentions(refusal(newer), "format version 8", "newer Sylva", "reads versions 1 to 7");
+        // a version 2 file called version 7 or 6 lacks the metric too
+        assertMentions(refusal(withVersion(good, 7, true)), "bad p", "for the metric euclidean");
         assertMentions(refusal(withVersion(good, 6, true)), "bad p", "for the metric euclidean");
         // a version 2 file called version 5 lacks the metric: its first fitted rows read as one
         assertMentions(refusal(withVersion(good, 5, true)), "bad p", "for the metric euclidean");
@@ -401,7 +467,7 @@ class ModelFileTest {
         // a version 2 file called version 3 lacks the projection
         assertMentions(refusal(withVersion(good, 3, true)), "projection", "payload bytes");
         // a newer version is named as such even when the rest of its header is laid out differently
-        assertMentions(refusal(withVersion(good, 8, false)), "format version 8", "newer Sylva");
+        assertMentions(refusal(withVersion(good, 9, false)), "format version 9", "newer Sylva");
         assertMentions(refusal(withVersion(good, 0, true)), "unknown format version 0");
 
         Path sub = Files.createDirectory(dir.resolve("sub.model"));
@@ -571,7 +637,7 @@ class ModelFileTest {
         for (int i = 0; i < x.length; i++) x[i] = rng.nextGaussian() + (i / d % 3) * 5;
         HdbscanResult r = Hdbscan.builder().minClusterSize(20).threads(2).build()
                 .fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
-        HdbscanModel m = HdbscanModel.of(r, PointSet.uncheckedFloat64(n, d, x));
+        HdbscanModel m = legacy(HdbscanModel.of(r, PointSet.uncheckedFloat64(n, d, x)));
         Path f = saved(m);
         long size = Files.size(f);
         assertTrue(size > (1 << 20) + ModelFile.HEADER, size + " bytes");
