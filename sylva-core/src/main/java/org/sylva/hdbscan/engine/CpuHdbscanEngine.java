@@ -178,7 +178,6 @@ public final class CpuHdbscanEngine implements HdbscanEngine {
         return new MutualReachabilityMst(coreDistances, mst, times, predictionCore, order);
     }
 
-
     /**
      * Each searched point's distance to its {@code (minSamples - 1)}-th nearest point counting itself, every copy
      * of a duplicate counted (its multiplicity), from the exact lists: what a model's search of the same points

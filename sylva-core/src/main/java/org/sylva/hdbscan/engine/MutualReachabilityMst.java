@@ -23,9 +23,9 @@ import org.sylva.hdbscan.mst.SpanningTree;
  *     point counting itself (0 for {@code minSamples} 1): what a model of the fit holds for new points
  *     ({@code HdbscanModel.of}), taken from the core distances' exact lists by an engine that has them and left
  *     null by one that does not (the model then searches again)
- * @param leafOrder with the prediction core distances, the partition of the fit's index over every fitted point
- *     (copies of a duplicate together), from which a model of the fit builds its index without splitting the
- *     points again; else null
+ * @param leafOrder with the prediction core distances, the partition of the fit's index where that index was over
+ *     every fitted point (no identical points collapsed into one), from which a model of the fit builds its index
+ *     without splitting the points again, and which it stores; else null
  */
 public record MutualReachabilityMst(double[] coreDistances, SpanningTree tree, Map<String, Double> stageSeconds,
                                     double[] predictionCoreDistances, LeafOrder leafOrder) {

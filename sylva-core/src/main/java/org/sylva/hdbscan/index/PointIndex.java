@@ -25,8 +25,8 @@ import org.sylva.progress.CancellationToken;
  * original index {@code -1}; callers never read their distances.
  *
  * <p><b>Partition.</b> A node's points are ordered by their projection on the line through two far-apart
- * points (the usual ball-tree split) and cut near the middle, at a multiple of 16 (a multiple of every
- * kernel's {@code W}) so that leaves fill whole blocks, until a node holds at most {@link #LEAF_SIZE} points. Every node has a centre (the
+ * points (the usual ball-tree split) and cut near the middle, at a multiple of 16 (a multiple of the
+ * kernels' {@code W} on x86) so that leaves fill whole blocks, until a node holds at most {@link #LEAF_SIZE} points. Every node has a centre (the
  * mean of its points) and a radius (the largest distance from the centre to one of its points);
  * {@link #lowerBound} and {@link #lowerBoundFromCentre} turn them into provable lower bounds on computed
  * distances. Nodes are numbered in pre-order (children after their parent, node 0 the root) and the

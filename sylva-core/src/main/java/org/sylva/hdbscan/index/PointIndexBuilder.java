@@ -56,9 +56,10 @@ final class PointIndexBuilder {
     /** Leaves per task of the fill. */
     static final int FILL_LEAVES = 16;
     /**
-     * The width a new partition's cuts are placed by, whatever width its blocks are laid out in: a multiple of every
-     * kernel's block width (8 or 16), so that leaves fill whole blocks, and one width for all, so that the partition
-     * of a set of points is the same whichever kernel builds it (a saved model stores it, {@link LeafOrder}).
+     * The width a new partition's cuts are placed by, whatever width its blocks are laid out in: a multiple of the
+     * kernels' block widths on x86 (8 or 16), so that leaves fill whole blocks there (a wider vector kernel pads them),
+     * and one width for all, so that the partition of a set of points is the same whichever kernel builds it (a saved
+     * model stores it, {@link LeafOrder}).
      */
     static final int CUT_WIDTH = 16;
 
@@ -160,7 +161,8 @@ final class PointIndexBuilder {
         this.d = d;
         this.w = w;
         this.cutWidth = order == null ? CUT_WIDTH : order.cutWidth();
-        this.givenOrder = order == null ? null : order.points();
+        // checked again, and copied: the record's array is the caller's, which may have changed it since
+        this.givenOrder = order == null ? null : new LeafOrder(order.cutWidth(), order.points().clone()).points();
         this.cancel = cancel;
         this.scheduler = new SplitScheduler(threads, n < HANDOVER_MIN);
         this.subtreeLimit = Math.max(PointIndex.LEAF_SIZE, Math.min(MAX_SUBTREE, n / (SUBTREES_PER_THREAD * threads)));
@@ -182,7 +184,7 @@ final class PointIndexBuilder {
         evenRows = new double[rows.length];
         if (givenOrder != null) {
             // the rows gathered once into leaf order, where every node's segment already is: nothing is split
-            idx = givenOrder.clone();
+            idx = givenOrder;
             for (int i = 0; i < n; i++) System.arraycopy(rows, idx[i] * d, evenRows, i * d, d);
             tmp = null;
             proj = null;

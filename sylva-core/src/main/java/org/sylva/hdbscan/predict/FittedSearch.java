@@ -32,10 +32,9 @@ final class FittedSearch {
     private volatile Built search;
     /**
      * The partition an index is built from, without splitting the points again (the fit's, the model file's, or
-     * that of the index the model was made with; else that of the first index built), or null; the model file
-     * stores it ({@link #leafOrder}).
+     * that of the index the model was made with), or null; the model file stores it ({@link #leafOrder}).
      */
-    private volatile LeafOrder order;
+    private final LeafOrder order;
     /** False for a model loaded from a file without the partition (format versions 1 to 6), which stores none. */
     private final boolean storesOrder;
 
@@ -96,7 +95,8 @@ final class FittedSearch {
                 : new Built(new NeighbourSearch(prepared.index()), true);
         this.order = prepared == null || !metric.isEuclidean() ? null
                 : prepared.index() != null ? prepared.index().leafOrder() : prepared.order();
-        this.storesOrder = metric.isEuclidean() && (prepared == null || prepared.storesOrder());
+        this.storesOrder = metric.isEuclidean() && prepared != null && prepared.storesOrder();
+        if (storesOrder && order == null) throw new IllegalArgumentException("a model that stores no partition");
         this.metricTree = prepared == null ? null : prepared.tree();
         this.pairs = metric.isEuclidean() ? null : metric.pairs(rows, n, d);
         this.usesTree = KdTreeEngine.usesTree(metric, d);
@@ -112,23 +112,12 @@ final class FittedSearch {
     /**
      * The partition the model file stores: that of an index of the fitted rows ({@link PointIndex#build}: one
      * partition whichever kernel builds it, each leaf's rows ascending), so that a model's file is the same however
-     * the model was made. A model made from a fit whose index was over these very rows has its partition; another
-     * one (identical rows collapsed in the fit, or a model made by a search of its points) has that of the index it
-     * built, or builds one now (once, as its first prediction would). Null for a model that stores none: one loaded
-     * from a file of versions 1 to 6 (it writes that version again), or of another metric than Euclidean.
+     * the model was made ({@link HdbscanModel#of(org.sylva.hdbscan.HdbscanResult, org.sylva.data.PointSet,
+     * Execution)} sees to it). Null for a model that stores none: one loaded from a file of versions 1 to 6 (it
+     * writes that version again), or of another metric than Euclidean.
      */
     LeafOrder leafOrder() {
-        if (!storesOrder) return null;
-        LeafOrder o = order;
-        if (o != null) return o;
-        Built b = search;
-        PointIndex index = b != null ? b.search().index() : PointIndex.buildWithoutFloat32Copy(rows, n, d,
-                KernelProvider.get().scalarDistance(), Math.min(Runtime.getRuntime().availableProcessors(),
-                        org.sylva.parallel.Pools.MAX_WORKERS), org.sylva.progress.CancellationToken.NEVER);
-        if (b == null) search = new Built(new NeighbourSearch(index), false);   // the first prediction's index
-        o = index.leafOrder();
-        order = o;   // benign race: every caller computes the same partition
-        return o;
+        return storesOrder ? order : null;
     }
 
     /** The fit's distances when its metric is not Euclidean, else null. */

@@ -18,6 +18,8 @@ import org.sylva.hdbscan.hierarchy.CondensedTree;
 import org.sylva.hdbscan.hierarchy.DbscanCut;
 import org.sylva.hdbscan.hierarchy.OutlierScores;
 import org.sylva.hdbscan.hierarchy.SingleLinkageTree;
+import org.sylva.hdbscan.index.LeafOrder;
+import org.sylva.hdbscan.index.PointIndex;
 import org.sylva.hdbscan.mst.SpanningTree;
 import org.sylva.io.AtomicOutput;
 import org.sylva.kernels.KernelProvider;
@@ -302,8 +304,14 @@ public final class HdbscanModel {
         FittedSearch.Prepared prepared;
         if (kept.isPresent()) {
             execution.cancel().throwIfCancelled();
-            prepared = new FittedSearch.Prepared(null, null, kept.get(), null,
-                    result.fittedLeafOrder(fittedCoords).orElse(null), true);
+            // the partition of an index of these rows, which the model file stores: the fit's where its index was
+            // over them, else (identical rows collapsed in the fit) an index's built now, as a prediction would
+            LeafOrder order = result.fittedLeafOrder(fittedCoords).orElse(null);
+            if (order == null) {
+                order = PointIndex.buildWithoutFloat32Copy(fittedCoords, fn, fd, KernelProvider.get().scalarDistance(),
+                        execution.threads(), execution.cancel()).leafOrder();
+            }
+            prepared = new FittedSearch.Prepared(null, null, kept.get(), null, order, true);
         } else {
             prepared = FittedSearch.prepare(fittedCoords, fn, fd, weights, result.parameters().minSamples(),
                     result.parameters().metric(), execution);

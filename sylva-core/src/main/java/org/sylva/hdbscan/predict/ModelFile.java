@@ -34,7 +34,7 @@ import org.sylva.progress.ProgressListener;
  * version 2 without either; version 1 without the fields after the condensed tree; version 5 (a weighted fit, or a
  * metric other than Euclidean) adds the metric, the points and the weights below to version 4, whose row shape it
  * always holds ((0, 0) when none was recorded); version 6 is version 5 with the fitted points as {@code f32[n * d]},
- * written for every model (with a spanning tree) whose fitted coordinates are all float32 values; version 7 is version
+ * for a model (with a spanning tree) whose fitted coordinates are all float32 values; version 7 is version
  * 5 with the points' width (as version 6's or 5's), and the partition of the index a prediction searches
  * ({@link LeafOrder}), written for every Euclidean model with a spanning tree that has one:
  *
@@ -80,8 +80,9 @@ import org.sylva.progress.ProgressListener;
  * {@code 12 + 8 D (d + 1) + 8 d} in version 3; version 4 adds 8 to version 2 or 3, and version 5 another
  * {@code 14}, plus {@code 4 n} when weighted; version 6 is version 5 less {@code 4 n d}; version 7 is version 5 plus
  * {@code 5 + 4 n}, less {@code 4 n d} for f32 points. A Euclidean model with a spanning tree and its index's partition
- * (made from a fit or its points, or loaded from a version 7 file) is written as version 7; otherwise a model of
- * float32 points (with a spanning tree) as version 6; one of a weighted fit or of another metric than
+ * (made from a fit or its points, or loaded from a version 7 file) is written as version 7 (which a Sylva reading
+ * versions 1 to 6 refuses); otherwise (a model loaded from an older file, which is written as that version again, or
+ * one of another metric) a model of float32 points (with a spanning tree) as version 6; one of a weighted fit or of another metric than
  * Euclidean as version 5, one with a row shape
  * as version 4, one with a projection (and no row shape) as version 3 (all need the spanning tree); one with a
  * spanning tree as version 2; one without (read from a version 1 file, or built from a
@@ -119,8 +120,9 @@ final class ModelFile {
      */
     static final int VERSION_5 = 5;
     /**
-     * Version 5's layout with the fitted points as float32: written for every model whose fitted coordinates are all
-     * float32 values (a fit of a float32, int16 or uint8 file, say), which halves its largest array.
+     * Version 5's layout with the fitted points as float32: written for a model whose fitted coordinates are all
+     * float32 values (a fit of a float32, int16 or uint8 file, say), which halves its largest array, where version 7
+     * does not apply (a model of another metric, or one loaded from a version 6 file).
      */
     static final int VERSION_6 = 6;
     /**
@@ -594,6 +596,11 @@ final class ModelFile {
             if (!Double.isFinite(rows[i]) || Math.abs(rows[i]) > Hdbscan.MAX_ABS_COORDINATE) {
                 throw new InvalidInputException("fitted point " + (i / d) + ", coordinate " + (i % d) + " is " + rows[i]);
             }
+        }
+        if (v7 && !narrow && float32Values(rows)) {
+            // Sylva writes such points as float32: saving the model again would not give these bytes
+            throw new InvalidInputException("a version 7 file with float64 points that are all float32 values (Sylva "
+                    + "writes those as float32)");
         }
         double[] core = in.f64s(n);
         for (int i = 0; i < n; i++) {

@@ -193,12 +193,12 @@ final class NeighbourSearch implements FittedNeighbours {
         }
     }
 
-    /** The kernel of the leaf scans: the one the index was built for. */
     /** The partition it walks. */
     PointIndex index() {
         return index;
     }
 
+    /** The kernel of the leaf scans: the one the index was built for. */
     DistanceKernel kernel() {
         return kernel;
     }

@@ -188,6 +188,7 @@ class PointIndexTest {
                     java.util.Arrays.sort(runs, at, at + any.leafCount(leaf));
                 }
                 assertArrayEquals(runs, any.leafOrder().points());
+                assertEquals(8, any.leafOrder().cutWidth(), "the order's own cut width");
                 for (int t = 0; t < 100; t++) {
                     int a = r.nextInt(any.nodes()), b = r.nextInt(any.nodes());
                     double min = Double.POSITIVE_INFINITY;

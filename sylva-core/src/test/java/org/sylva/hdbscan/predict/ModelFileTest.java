@@ -211,6 +211,25 @@ class ModelFileTest {
                     "the loaded model's index is the fit's partition");
             assertArrayEquals(bytes, back.toBytes());
 
+            // another valid partition (the order reversed, cut by 7): the same answers, the same bytes saved again
+            byte[] other = bytes.clone();
+            ByteBuffer o = ByteBuffer.wrap(other).order(ByteOrder.LITTLE_ENDIAN);
+            o.putInt(width + 1, 7);
+            for (int i = 0; i < n; i++) o.putInt(order + 4 * i, fitOrder[n - 1 - i]);
+            other = resealed(other);
+            HdbscanModel reordered = HdbscanModel.fromBytes(other, "reordered");
+            assertEquals(want, reordered.approximatePredict(later));
+            assertEquals(m.membershipVector(later), reordered.membershipVector(later));
+            assertArrayEquals(other, reordered.toBytes());
+            if (!narrow) {
+                // float64 points that are all float32 values: Sylva writes those as float32, so such a file is refused
+                byte[] wide = bytes.clone();
+                ByteBuffer w = ByteBuffer.wrap(wide).order(ByteOrder.LITTLE_ENDIAN);
+                int at = width + 5 + 4 * n;
+                for (int i = 0; i < n * d; i++) w.putDouble(at + 8 * i, (float) w.getDouble(at + 8 * i));
+                assertMentions(refusal(resealed(wide)), "float64 points that are all float32 values");
+            }
+
             byte[] twice = bytes.clone();
             ByteBuffer.wrap(twice).order(ByteOrder.LITTLE_ENDIAN).putInt(order + 4 * 5, fitOrder[9]);
             assertMentions(refusal(resealed(twice)), "the index order's entry", "named twice");
