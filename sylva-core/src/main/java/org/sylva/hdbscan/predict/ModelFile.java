@@ -690,7 +690,11 @@ final class ModelFile {
             default -> Metric.cosine();
         };
         if (m == null || Double.doubleToRawLongBits(m.p()) != Double.doubleToRawLongBits(p)) {
-            throw new InvalidInputException("bad p (" + p + ") for the metric " + METRICS[kind].id());
+            // a NaN of other bits than the one Sylva writes is named by its bits: "bad p (NaN)" would read as if NaN were
+            String value = p != p ? "NaN of bits 0x" + Long.toHexString(Double.doubleToRawLongBits(p)) : Double.toString(p);
+            throw new InvalidInputException("bad p (" + value + ") for the metric " + METRICS[kind].id()
+                    + (m != null && m.p() != m.p() ? " (which stores the NaN of bits 0x"
+                            + Long.toHexString(Double.doubleToRawLongBits(m.p())) + ")" : ""));
         }
         return m;
     }

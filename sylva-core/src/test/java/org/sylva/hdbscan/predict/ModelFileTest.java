@@ -236,6 +236,10 @@ class ModelFileTest {
             byte[] badWidth = bytes.clone();
             badWidth[width] = 5;
             assertMentions(refusal(resealed(badWidth)), "bad point width byte (5)");
+            byte[] otherNan = bytes.clone();   // p, a NaN of other bits: named by its bits, not as if NaN were wrong
+            otherNan[ModelFile.HEADER + 43] = (byte) 0xFF;
+            assertMentions(refusal(resealed(otherNan)), "bad p (NaN of bits 0x7ff80000000000ff) for the metric euclidean "
+                    + "(which stores the NaN of bits 0x7ff8000000000000)");
             byte[] badCut = bytes.clone();
             ByteBuffer.wrap(badCut).order(ByteOrder.LITTLE_ENDIAN).putInt(width + 1, 0);
             assertMentions(refusal(resealed(badCut)), "cut width is 0");
