@@ -71,10 +71,34 @@ public final class ClusterSelector {
             return new Clustering(labels, new double[n], new double[0], new int[0]);
         }
         double[] stability = tree.stabilities();
-        boolean[] selected = params.method() == SelectionMethod.EOM
-                ? excessOfMass(tree, params, stability)
-                : leaves(tree, params);
-        return label(tree, params, selected, stability);
+        return label(tree, params, selected(tree, params, stability), stability);
+    }
+
+    /**
+     * The clusters {@link #select} selects, as its {@link Clustering#selectedNodes()} lists them, without labelling
+     * the points: for a caller that needs the clusters alone (a saved model selects them again on every load).
+     *
+     * <pre>{@code
+     * int[] nodes = ClusterSelector.selectedNodes(condensed, SelectionParameters.defaults());
+     * }</pre>
+     */
+    public static int[] selectedNodes(CondensedTree tree, SelectionParameters params) {
+        Objects.requireNonNull(tree, "tree");
+        Objects.requireNonNull(params, "params");
+        int n = tree.points();
+        int nc = tree.clusterCount();
+        if (nc == 0) return new int[0];
+        boolean[] selected = selected(tree, params, tree.stabilities());
+        int count = 0;
+        for (boolean s : selected) if (s) count++;
+        int[] nodes = new int[count];
+        for (int k = 0, j = 0; k < nc; k++) if (selected[k]) nodes[j++] = k + n;
+        return nodes;
+    }
+
+    /** Which clusters {@code params} select ({@code stability} is overwritten by excess of mass). */
+    private static boolean[] selected(CondensedTree tree, SelectionParameters params, double[] stability) {
+        return params.method() == SelectionMethod.EOM ? excessOfMass(tree, params, stability) : leaves(tree, params);
     }
 
     private static boolean[] excessOfMass(CondensedTree t, SelectionParameters p, double[] stability) {

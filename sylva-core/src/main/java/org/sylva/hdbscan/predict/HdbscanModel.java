@@ -371,7 +371,7 @@ public final class HdbscanModel {
         }
         FittedSearch.Prepared prepared = FittedSearch.prepare(copy, n, d, null, parameters.minSamples(),
                 parameters.metric(), execution);
-        int[] selected = ClusterSelector.select(tree, parameters.selection()).selectedNodes();
+        int[] selected = ClusterSelector.selectedNodes(tree, parameters.selection());
         return new HdbscanModel(parameters, n, null, copy, n, d, prepared.predictionCore(), tree, selected,
                 prepared, null, null, null);
     }
@@ -565,7 +565,7 @@ public final class HdbscanModel {
         parameters.requireSameSpanningTree(other, "reselect");
         CondensedTree ct = other.minClusterSize() == parameters.minClusterSize() ? tree
                 : CondensedTree.condense(SingleLinkageTree.of(t.orientedFrom(0)), other.minClusterSize());
-        int[] selected = ClusterSelector.select(ct, other.selection()).selectedNodes();
+        int[] selected = ClusterSelector.selectedNodes(ct, other.selection());
         HdbscanModel m = new HdbscanModel(other, inputRows.total(), inputRows.fittedRowsShared(), rows, n, d, core, ct,
                 selected, search, t, inputRows.leftOutShared(), inputRows.copies());
         return projection == null && rowShape == null ? m : new HdbscanModel(m, projection, rowShape);

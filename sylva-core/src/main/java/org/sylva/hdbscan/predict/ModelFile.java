@@ -662,7 +662,7 @@ final class ModelFile {
             inner = in.i32();
         }
         PrincipalComponents pc = projected ? projection(in, d, (int) input) : null;
-        int[] selected = ClusterSelector.select(tree, p.selection()).selectedNodes();
+        int[] selected = ClusterSelector.selectedNodes(tree, p.selection());
         // a file without the partition (versions 1 to 6) is written again as it is
         FittedSearch.Prepared prepared = new FittedSearch.Prepared(null, null, core, null, order, order != null);
         HdbscanModel m = new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, prepared,

@@ -38,7 +38,9 @@ class HandMadeTreesTest {
     }
 
     static Clustering select(CondensedTree t, SelectionParameters.Builder b) {
-        return ClusterSelector.select(t, b.build());
+        Clustering c = ClusterSelector.select(t, b.build());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(c.selectedNodes(), ClusterSelector.selectedNodes(t, b.build()));
+        return c;
     }
 
     // ---- condensing ----

@@ -68,6 +68,7 @@ class LiteralPortPropertyTest {
                         SelectionParameters p = new SelectionParameters(method, eps, maxSize, allow);
                         LiteralPort.Result ref = LiteralPort.run(h, mcs, p, new Random(rnd.nextLong()));
                         Clustering c = ClusterSelector.select(ct, p);
+                        assertArrayEquals(c.selectedNodes(), ClusterSelector.selectedNodes(ct, p), "selectedNodes alone");
                         String what = "seed " + seed + " n " + n + " mcs " + mcs + " " + p;
                         assertArrayEquals(ref.selected(), c.selectedNodes(), what + " selected");
                         assertArrayEquals(ref.labels(), c.labels(), what + " labels");
