@@ -219,32 +219,29 @@ public final class HdbscanResult {
      * }</pre>
      */
     public java.util.Optional<double[]> predictionCoreDistances(double[] fittedCoordinates) {
-        return predictionCore(fittedCoordinates).map(double[]::clone);
-    }
-
-    /** {@link #predictionCoreDistances}, not copied. */
-    private java.util.Optional<double[]> predictionCore(double[] fittedCoordinates) {
         Objects.requireNonNull(fittedCoordinates, "fittedCoordinates");
         if (predictionCore == null || fittedCoordinates.length != (long) predictionCore.length * dimensions
                 || InputGuard.hash(fittedCoordinates) != coordinatesHash) {
             return java.util.Optional.empty();
         }
-        return java.util.Optional.of(predictionCore);
+        return java.util.Optional.of(predictionCore.clone());
     }
 
     /**
      * The partition of the index the fit searched (its points in leaf order), kept with the prediction core
-     * distances and for the same coordinates (compared as {@link #predictionCoreDistances} compares them): a model
-     * of this fit builds its index from it without splitting the points again, and stores it. Empty wherever
-     * {@link #predictionCoreDistances} is.
+     * distances: the partition of the coordinates {@link #predictionCoreDistances} accepts, which a model of this
+     * fit, having checked them there, builds its index from without splitting the points again, and stores. Empty
+     * where no prediction core distances were kept, or where the fit's index was not over every fitted point (it
+     * collapsed identical ones). Any permutation is a valid partition, so an order applied to other points of the
+     * same count changes how fast a search runs, never what it finds. A fresh copy.
      *
      * <pre>{@code
-     * Optional<LeafOrder> o = result.fittedLeafOrder(coords);   // the coordinates given to fit
+     * if (result.predictionCoreDistances(coords).isPresent()) order = result.fittedLeafOrder();
      * }</pre>
      */
-    public java.util.Optional<LeafOrder> fittedLeafOrder(double[] fittedCoordinates) {
+    public java.util.Optional<LeafOrder> fittedLeafOrder() {
         return leafOrder == null ? java.util.Optional.empty()
-                : predictionCore(fittedCoordinates).map(c -> new LeafOrder(leafOrder.cutWidth(), leafOrder.points().clone()));
+                : java.util.Optional.of(new LeafOrder(leafOrder.cutWidth(), leafOrder.points().clone()));
     }
 
     /**

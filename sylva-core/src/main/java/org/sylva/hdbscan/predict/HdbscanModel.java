@@ -306,7 +306,7 @@ public final class HdbscanModel {
             execution.cancel().throwIfCancelled();
             // the partition of an index of these rows, which the model file stores: the fit's where its index was
             // over them, else (identical rows collapsed in the fit) an index's built now, as a prediction would
-            LeafOrder order = result.fittedLeafOrder(fittedCoords).orElse(null);
+            LeafOrder order = result.fittedLeafOrder().orElse(null);   // of the coordinates just checked
             if (order == null) {
                 order = PointIndex.buildWithoutFloat32Copy(fittedCoords, fn, fd, KernelProvider.get().scalarDistance(),
                         execution.threads(), execution.cancel()).leafOrder();

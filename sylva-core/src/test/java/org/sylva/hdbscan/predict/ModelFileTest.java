@@ -194,8 +194,8 @@ class ModelFileTest {
                     + ModelFile.treeLength(n, n, n) + ModelFile.ROW_SHAPE_LENGTH, bytes.length);
             int width = ModelFile.HEADER + 42 + 14;   // after the parameters and version 5's fields
             assertEquals(narrow ? 4 : 8, bytes[width]);
-            int[] fitOrder = r.fittedLeafOrder(points.coordinates64()).orElseThrow().points();
-            assertEquals(r.fittedLeafOrder(points.coordinates64()).orElseThrow().cutWidth(), b.getInt(width + 1));
+            int[] fitOrder = r.fittedLeafOrder().orElseThrow().points();
+            assertEquals(r.fittedLeafOrder().orElseThrow().cutWidth(), b.getInt(width + 1));
             int order = width + 5 + 4 * n + (narrow ? 4 : 8) * n * d + 8 * n;   // after the rows, points and cores
             for (int i = 0; i < n; i++) assertEquals(fitOrder[i], b.getInt(order + 4 * i), "order entry " + i);
 
