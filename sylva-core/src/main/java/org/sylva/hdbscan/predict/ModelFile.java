@@ -155,7 +155,7 @@ final class ModelFile {
         return 46 + 12 * n + 8 * n * d + 20 * r;
     }
 
-    /** True when every value is a float32 value: such points are stored as float32 (version 6) and read back exactly. */
+    /** True when every value is a float32 value: such points are stored as float32 (versions 6 and 7) and read back exactly. */
     static boolean float32Values(double[] a) {
         for (double v : a) {
             if ((double) (float) v != v) return false;
