@@ -35,8 +35,6 @@ final class FittedSearch {
      * that of the index the model was made with), or null; the model file stores it ({@link #leafOrder}).
      */
     private final LeafOrder order;
-    /** False for a model loaded from a file without the partition (format versions 1 to 6), which stores none. */
-    private final boolean storesOrder;
 
     /** A search and whether its index was asked for the float32 copy (an index may still have none). */
     private record Built(NeighbourSearch search, boolean copyAsked) {
@@ -95,8 +93,6 @@ final class FittedSearch {
                 : new Built(new NeighbourSearch(prepared.index()), true);
         this.order = prepared == null || !metric.isEuclidean() ? null
                 : prepared.index() != null ? prepared.index().leafOrder() : prepared.order();
-        this.storesOrder = metric.isEuclidean() && prepared != null && prepared.storesOrder();
-        if (storesOrder && order == null) throw new IllegalArgumentException("a model that stores no partition");
         this.metricTree = prepared == null ? null : prepared.tree();
         this.pairs = metric.isEuclidean() ? null : metric.pairs(rows, n, d);
         this.usesTree = KdTreeEngine.usesTree(metric, d);
@@ -117,7 +113,7 @@ final class FittedSearch {
      * writes that version again), or of another metric than Euclidean.
      */
     LeafOrder leafOrder() {
-        return storesOrder ? order : null;
+        return order;
     }
 
     /** The fit's distances when its metric is not Euclidean, else null. */
@@ -134,12 +130,11 @@ final class FittedSearch {
      * @param distances the fit's core distances and nearest lists of the fitted points
      * @param predictionCore the prediction core distance of each fitted point
      * @param tree the k-d tree the lists came from, for a metric whose fit may run on one; else null
-     * @param order without an index, the partition to build one from ({@link PointIndex#fromOrder}), or null to
-     *     split the points anew; with one, ignored (the index's own is taken)
-     * @param storesOrder false for a model loaded from a file without the partition, which writes none
+     * @param order without an index, the partition to build one from ({@link PointIndex#fromOrder}) and to store, or
+     *     null to split the points anew and store none (a model loaded from a file without one); with an index,
+     *     ignored (the index's own is taken)
      */
-    record Prepared(PointIndex index, CoreDistances distances, double[] predictionCore, KdTree tree, LeafOrder order,
-                    boolean storesOrder) {
+    record Prepared(PointIndex index, CoreDistances distances, double[] predictionCore, KdTree tree, LeafOrder order) {
     }
 
     /**
@@ -162,14 +157,14 @@ final class FittedSearch {
             if (weights != null) throw new IllegalArgumentException("sample weights with the " + metric.name() + " metric");
             KdTree tree = KdTreeEngine.usesTree(metric, d) ? KdTree.build(metric, rows, n, d, ex.cancel()) : null;
             CoreDistances cd = MetricScan.fittedLists(metric.pairs(rows, n, d), tree, minSamples, ex);
-            return new Prepared(null, cd, predictionCore(cd, minSamples, null), tree, null, false);
+            return new Prepared(null, cd, predictionCore(cd, minSamples, null), tree, null);
         }
         long points = weights == null ? n : java.util.Arrays.stream(weights).asLongStream().sum();
         PointIndex index = PointIndex.build(rows, n, d, fitKernel(points, d), ex.threads(), ex.cancel());
         CoreDistances cd = weights == null
                 ? CoreDistances.compute(index, minSamples, index.kernel(), ex.threads(), ex.progress(), ex.cancel())
                 : CoreDistances.compute(index, minSamples, weights, index.kernel(), ex.threads(), ex.progress(), ex.cancel());
-        return new Prepared(index, cd, predictionCore(cd, minSamples, weights), null, null, true);
+        return new Prepared(index, cd, predictionCore(cd, minSamples, weights), null, null);
     }
 
     /**

@@ -311,7 +311,7 @@ public final class HdbscanModel {
                 order = PointIndex.buildWithoutFloat32Copy(fittedCoords, fn, fd, KernelProvider.get().scalarDistance(),
                         execution.threads(), execution.cancel()).leafOrder();
             }
-            prepared = new FittedSearch.Prepared(null, null, kept.get(), null, order, true);
+            prepared = new FittedSearch.Prepared(null, null, kept.get(), null, order);
         } else {
             prepared = FittedSearch.prepare(fittedCoords, fn, fd, weights, result.parameters().minSamples(),
                     result.parameters().metric(), execution);

@@ -663,8 +663,8 @@ final class ModelFile {
         }
         PrincipalComponents pc = projected ? projection(in, d, (int) input) : null;
         int[] selected = ClusterSelector.selectedNodes(tree, p.selection());
-        // a file without the partition (versions 1 to 6) is written again as it is
-        FittedSearch.Prepared prepared = new FittedSearch.Prepared(null, null, core, null, order, order != null);
+        // a file without the partition (versions 1 to 6) gives a model without one: it is written again as it was
+        FittedSearch.Prepared prepared = new FittedSearch.Prepared(null, null, core, null, order);
         HdbscanModel m = new HdbscanModel(p, total, n == total ? null : fitted, rows, n, d, core, tree, selected, prepared,
                 mst, leftOut, weights);
         if (pc != null) m = m.withProjection(pc);
