@@ -23,8 +23,10 @@ import org.sylva.io.AtomicOutput;
  * does not block later runs (the file's existence means nothing; only a held lock does). A run that ends
  * marks its lock file released, deletes it and only then lets go of the lock; a run that locked such a
  * retired file in the meantime (it had opened it just before) sees the mark and tries again on the file
- * the path names now. The holder never opens its lock file a second time: on Linux, closing any other
- * descriptor of the file would drop the process's lock. One run per process holds a given folder
+ * the path names now, unless the path still names the marked file: a run killed between marking and deleting
+ * it left it there, and it is as free as any other lock file nobody holds. The holder never closes a second
+ * descriptor of its lock file while it holds it: on Linux, closing any descriptor of the file drops the process's
+ * lock (the check for a marked file left behind opens one, and keeps it open as long as the lock). One run per process holds a given folder
  * ({@code sylva} runs one command per JVM). Thread-safe: the shutdown hook may release while the
  * command still runs.
  *
@@ -41,7 +43,8 @@ final class OutputLocks {
     /** Retired lock files met in a row: give up rather than loop. */
     private static final int ATTEMPTS = 8;
 
-    private record Held(Path file, FileChannel channel) {
+    /** A held lock: its file, the channel that locked it, and a second channel on it to close with it (or null). */
+    private record Held(Path file, FileChannel channel, FileChannel second) {
     }
 
     private final Deque<Held> held = new ConcurrentLinkedDeque<>();
@@ -85,14 +88,16 @@ final class OutputLocks {
                 }
                 throw inUse(dir, holder);
             }
-            if (!RELEASED.equals(contents(ch))) {
+            FileChannel second = null;
+            // a retired file that the path still names was left by a run killed between marking and deleting it
+            if (!RELEASED.equals(contents(ch)) || (second = secondChannelIfStillNamed(file)) != null) {
                 try {
                     ch.truncate(0);
                     ch.write(ByteBuffer.wrap(token.getBytes(StandardCharsets.US_ASCII)), 0);   // who holds it
                 } catch (IOException e) {
                     // the id is a courtesy for a refused run's message; the lock is what counts
                 }
-                held.push(new Held(file, ch));
+                held.push(new Held(file, ch, second));
                 return;
             }
             // a run that just ended retired this file (deleted, then unlocked): the path names another now
@@ -100,6 +105,31 @@ final class OutputLocks {
         }
         throw new InvalidInputException("cannot lock output directory " + dir + ": its lock file " + file
                 + " was retired by " + ATTEMPTS + " runs in a row; is another program creating it?");
+    }
+
+    /**
+     * A second channel on {@code file} when the path still names the file this process has just locked (which Java
+     * tells by a lock through it overlapping this JVM's own: it keys its locks by the file's identity), else null.
+     * The channel returned must stay open while the lock is held, and is closed with it (see the class comment);
+     * one on another file is closed here, which drops nothing of the locked file's lock.
+     */
+    private static FileChannel secondChannelIfStillNamed(Path file) {
+        FileChannel probe;
+        try {
+            probe = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            return null;   // the path names nothing now (its run deleted the retired file), or nothing we may open
+        }
+        try {
+            FileLock other = probe.tryLock();
+            if (other != null) other.release();   // another file, free: the next attempt takes it
+        } catch (OverlappingFileLockException e) {
+            return probe;   // the locked file itself
+        } catch (IOException e) {
+            // another file that cannot be locked: the next attempt says so
+        }
+        closeQuietly(probe);
+        return null;
     }
 
     /** The first bytes of the file, read through {@code ch} (never a second descriptor), or "". */
@@ -148,6 +178,7 @@ final class OutputLocks {
                 // the folder or the disk is gone: nothing to clean
             }
             closeQuietly(ch);   // closing releases the lock
+            if (h.second() != null) closeQuietly(h.second());
         }
     }
 

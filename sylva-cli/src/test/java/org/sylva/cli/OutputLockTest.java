@@ -107,6 +107,31 @@ class OutputLockTest {
         assertFalse(Files.exists(out.resolve(OutputLocks.FILE_NAME)));
     }
 
+    /**
+     * A run killed after marking its lock file released and before deleting it leaves the mark at the path: the next
+     * run takes that file (before, it retired it again and again and refused the folder), and a third run while it
+     * holds it is refused.
+     */
+    @Test
+    void aLockFileMarkedReleasedByAKilledRunDoesNotBlock(@TempDir Path tmp) throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Files.writeString(out.resolve(OutputLocks.FILE_NAME), "released\n");
+        Cli.run("hdbscan", clips, "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
+        assertFalse(Files.exists(out.resolve(OutputLocks.FILE_NAME)));
+
+        Files.writeString(out.resolve(OutputLocks.FILE_NAME), "released\n");
+        OutputLocks held = new OutputLocks();
+        held.acquire(out);
+        try {
+            assertTrue(Files.readString(out.resolve(OutputLocks.FILE_NAME)).startsWith("pid "), "the file is this run's");
+            Cli.run("hdbscan", clips, "--min-cluster-size", "10", "--out", out.toString(), "-q")
+                    .assertError(out.toString(), "in use");
+        } finally {
+            held.releaseAll();
+        }
+        assertFalse(Files.exists(out.resolve(OutputLocks.FILE_NAME)));
+    }
+
     @Test
     void temporariesAKilledRunLeftAreRemovedAndNothingElse(@TempDir Path tmp) throws IOException {
         Path out = Files.createDirectories(tmp.resolve("out"));
