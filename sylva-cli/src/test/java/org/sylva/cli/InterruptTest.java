@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -238,14 +239,20 @@ class InterruptTest {
                 afterCr = b == '\r';
             }
             assertTrue(repaints.size() >= 3, () -> "no repainted progress line on the terminal; saw:\n" + seen);
-            long maxGap = 0;
-            for (int i = 1; i < repaints.size(); i++) maxGap = Math.max(maxGap, repaints.get(i) - repaints.get(i - 1));
-            long gapMs = maxGap / 1_000_000;
-            // the ticker repaints every 400 ms; a busy 2-core machine may delay it somewhat
-            assertTrue(gapMs <= 1_000, () -> "the progress line stood still for " + gapMs + " ms");
+            long[] gaps = new long[repaints.size() - 1];
+            for (int i = 1; i < repaints.size(); i++) gaps[i - 1] = (repaints.get(i) - repaints.get(i - 1)) / 1_000_000;
+            Arrays.sort(gaps);
+            long medianMs = gaps[gaps.length / 2];
+            long gapMs = gaps[gaps.length - 1];
+            // The ticker repaints every 400 ms: the median gap shows that cadence. A 2-core machine busy with
+            // other processes as well as the fit's two threads can hold one repaint back (1.15 s seen once in
+            // CI), so the longest gap is only checked for a line that stood still.
+            assertTrue(medianMs <= 600, () -> "the progress line was repainted every " + medianMs + " ms (median)");
+            assertTrue(gapMs <= 2_000, () -> "the progress line stood still for " + gapMs + " ms");
             String text = seen.toString();
             assertTrue(text.contains("core distances") && text.contains("%") && text.contains("ETA"), text);
-            System.out.printf("InterruptTest: %d repaints in 3 s on a terminal, longest gap %d ms%n", repaints.size(), gapMs);
+            System.out.printf("InterruptTest: %d repaints in 3 s on a terminal, median gap %d ms, longest %d ms%n",
+                    repaints.size(), medianMs, gapMs);
             ProcessHandle java = p.descendants().filter(h -> h.info().command().orElse("").endsWith("java"))
                     .findFirst().orElseThrow(() -> new AssertionError("no java process under script"));
             Process kill = new ProcessBuilder("/bin/sh", "-c", "kill -INT " + java.pid()).start();
