@@ -22,7 +22,8 @@ import org.sylva.io.Npy;
 
 /**
  * {@code sylva hdbscan --sample-weight}: the outputs are the library's weighted fit (labels per row, the
- * trees over the copies, {@code fitted_rows} mapping them back), from a {@code .npy} or a text file alike;
+ * trees over the copies, {@code fitted_rows} mapping them back), from a NumPy file (whatever its name) or a text
+ * file alike;
  * a later unweighted run removes {@code fitted_rows} as stale; the model it saves predicts, cuts and
  * reselects as the library's; bad weight files and combinations are refused before anything is written,
  * naming the option.
@@ -48,9 +49,13 @@ class SampleWeightOptionTest {
         Files.writeString(wTxt, sb.append("\n"));
         Path wBom = tmp.resolve("w-bom.txt");   // as an editor on Windows saves it: a byte order mark, CRLF
         Files.writeString(wBom, "\uFEFF" + sb.toString().replace("\n", "\r\n"));
+        Path wUpper = Files.copy(wNpy, tmp.resolve("W.NPY"));   // a NumPy file is told by its magic, not its name
+        Path wBare = Files.copy(wNpy, tmp.resolve("counts"));
+        Path wHeader = tmp.resolve("w.csv");   // pandas' to_csv(index=False): a header row, then the column
+        Files.writeString(wHeader, "count\n" + sb);
         HdbscanResult want = Hdbscan.builder().minClusterSize(10).threads(2).build().fit(p, SampleWeights.of(w));
 
-        for (Path wf : new Path[] {wNpy, wTxt, wBom}) {
+        for (Path wf : new Path[] {wNpy, wTxt, wBom, wUpper, wBare, wHeader}) {
             Path out = tmp.resolve("out-" + wf.getFileName());
             Cli.Result r = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", out.toString(),
                     "--sample-weight", wf.toString(), "--threads", "2", "--json").assertOk();
@@ -131,11 +136,35 @@ class SampleWeightOptionTest {
         Path word = tmp.resolve("word.csv");
         Files.writeString(word, "1\n1\nheavy\n");
         Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", word.toString())
-                .assertError("word.csv", "line 3 is \"heavy\"");
-        Path gap = tmp.resolve("gap.txt");
-        Files.writeString(gap, "1\n\n1\n");
-        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", gap.toString())
-                .assertError("gap.txt", "line 2 is blank");
+                .assertError("word.csv", "line 3, column 1: 'heavy' is not a number");
+        // the number syntax of a text input: Java's own suffixes and hexadecimal floats are not numbers
+        Path suffix = tmp.resolve("java.txt");
+        Files.writeString(suffix, "1\n".repeat(59) + "1d\n");
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", suffix.toString())
+                .assertError("java.txt", "line 60, column 1: '1d' is not a number");
+        Path hex = tmp.resolve("hex.txt");
+        Files.writeString(hex, "1\n".repeat(59) + "0x1p0\n");
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", hex.toString())
+                .assertError("hex.txt", "'0x1p0' is not a number");
+        Path twoColumns = tmp.resolve("two.csv");
+        Files.writeString(twoColumns, "0,1\n".repeat(60));
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", twoColumns.toString())
+                .assertError("two.csv", "one per line; the file has 2 values on each line");
+        // binary that is not a NumPy file: refused as text, naming the file and the option
+        Path binary = tmp.resolve("w.f32");
+        Files.write(binary, new byte[] {0, 0, (byte) 0x80, 0x3f, 0, 0, (byte) 0x80, 0x3f, (byte) 0xe9, 0x0a});
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", binary.toString())
+                .assertError("--sample-weight", "w.f32");
+        Path latin1 = tmp.resolve("latin1.txt");
+        Files.write(latin1, "1\n1 \u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", latin1.toString())
+                .assertError("--sample-weight", "latin1.txt", "line 2");
+        Path dir = Files.createDirectory(tmp.resolve("weights"));
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", dir.toString())
+                .assertError("--sample-weight", "weights", "is a directory");
+        // a line that never ends is refused when it passes the longest cell, not when the heap is full
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", "/dev/zero")
+                .assertError("--sample-weight", "/dev/zero");
         Path twoD = tmp.resolve("twod.npy");
         Npy.writeInt32(twoD, new int[120], 60, 2);
         Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", twoD.toString())
