@@ -3,6 +3,7 @@ package org.sylva.cli;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -14,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.sylva.data.InvalidInputException;
 import org.sylva.io.AtomicOutput;
 import org.sylva.progress.CancellationToken;
 import picocli.CommandLine;
@@ -145,7 +147,42 @@ public final class Main {
      * token closes the stream being read), which closing {@code System.in} would not.
      */
     static InputStream standardInput() {
+        if (startedWithoutStandardInput()) return new ClosedInput();
         return java.nio.channels.Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
+    }
+
+    /**
+     * Whether this process started with descriptor 0 closed ({@code sylva hdbscan - <&-}). The JVM's first
+     * open file then takes descriptor 0, its own {@code lib/modules} (seen on Linux through
+     * {@code /proc/self/fd/0}), which reading {@code -} would otherwise parse as the input. False where that
+     * cannot be told (no {@code /proc}).
+     */
+    static boolean startedWithoutStandardInput() {
+        try {
+            Path target = java.nio.file.Files.readSymbolicLink(Path.of("/proc/self/fd/0"));
+            Path home = Path.of(System.getProperty("java.home")).toRealPath();
+            return target.isAbsolute() && target.normalize().startsWith(home);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Standard input of a process started without one: reading it is an error that says so. */
+    private static final class ClosedInput extends InputStream {
+        @Override
+        public int read() {
+            throw closed();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            throw closed();
+        }
+
+        private static InvalidInputException closed() {
+            return new InvalidInputException("standard input is closed (the command was started without one, as "
+                    + "with <&-); give a file, or pipe the data in");
+        }
     }
 
     /** Runs the command line in-process with the real standard input and returns its exit status (tests). */

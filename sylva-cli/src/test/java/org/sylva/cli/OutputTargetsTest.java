@@ -1,6 +1,7 @@
 package org.sylva.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -154,6 +155,27 @@ class OutputTargetsTest {
         assertTrue(err.contains("the files it wrote, if any, are in place and complete"), err);
         assertEquals("complete", Cli.run("verify", tmp.resolve("out").toString()).out().split(":")[0].strip(),
                 "the outputs stay, as --json's help says");
+    }
+
+    /**
+     * The real process started with descriptor 0 closed: the JVM's own first file takes that descriptor, and
+     * {@code -} must not read it as the input.
+     */
+    @Test
+    void standardInputClosedAtStartIsAnErrorNotTheJvmsOwnFile(@TempDir Path tmp) throws Exception {
+        Path sh = Path.of("/bin/sh");
+        Assumptions.assumeTrue(Files.isExecutable(sh) && Files.isDirectory(Path.of("/proc/self/fd")),
+                "no /bin/sh or /proc here");
+        StringBuilder line = new StringBuilder("exec");
+        List<String> cmd = InterruptTest.sylvaCommand();
+        cmd.addAll(List.of("hdbscan", "-", "--shape", "2,3", "--out", tmp.resolve("out").toString(), "-q"));
+        for (String a : cmd) line.append(' ').append(InterruptTest.shellQuote(a));
+        Process p = new ProcessBuilder(sh.toString(), "-c", line + " <&-").redirectErrorStream(true).start();
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the child finished");
+        String err = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(ExitStatus.ERROR, p.exitValue(), err);
+        assertTrue(err.contains("sylva: error: standard input is closed"), err);
+        assertFalse(Files.exists(tmp.resolve("out")), "nothing made");
     }
 
     @Test
