@@ -297,8 +297,9 @@ final class BenchCommand implements Runnable {
             InputOptions in = new InputOptions();
             in.input = input;
             in.shape = shape;
-            PointSet pts = in.read(spec.commandLine().getErr(), context.stdin(), context.cancel());
-            in.requireFinite(pts, "; a ball tree needs finite coordinates");
+            // read as sylva balltree reads it: the same shapes refused, the same float32 range checked
+            PointSet pts = in.readForTree(spec.commandLine().getErr(), context.stdin(), context.cancel(),
+                    "; a ball tree needs finite coordinates");
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size())
                     : BallTreeCommand.readLayout(batch, pts.size(), context.cancel());
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1; got " + repeat);

@@ -122,6 +122,12 @@ class CommandsAndHelpTest {
         Npy.writeInt64(ids, id, id.length);
         Cli.run("bench", "balltree", f.toString(), "--batch", ids.toString(), "--repeat", "1")
                 .assertError("ids.npy", "position 300");
+        Path oneD = tmp.resolve("line.npy");   // refused by sylva balltree as ambiguous: refused here alike
+        Npy.writeFloat64(oneD, new double[100], 100);
+        Cli.run("balltree", oneD.toString(), "--out", tmp.resolve("tree").toString())
+                .assertError("line.npy", "save it as shape (n, 1)");
+        Cli.run("bench", "balltree", oneD.toString(), "--repeat", "1")
+                .assertError("line.npy", "save it as shape (n, 1)");
     }
 
     @Test
