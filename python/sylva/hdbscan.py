@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -130,7 +131,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     metric : str, default "euclidean"
         "euclidean" (the fast engine), "manhattan", "chebyshev", "minkowski", "cosine" (scikit-learn's
         aliases "l2", "l1", "cityblock", "infinity" too) or "precomputed" (``X`` is the n x n distance
-        matrix: finite, >= 0, zero diagonal, symmetric). "manhattan", "chebyshev" and "minkowski" in up to 16
+        matrix: >= 0 with ``np.inf`` for a missing distance, as scikit-learn takes it, zero diagonal,
+        symmetric). "manhattan", "chebyshev" and "minkowski" in up to 16
         features run an exact k-d tree engine where a probe finds that its boxes prune; "cosine",
         "precomputed" and the rest an exact brute-force engine (O(n^2), at most 100 000 points). ``prediction_data`` needs coordinates (not "precomputed"): new points are
         then measured by the fit's metric. ``store_centers`` is
@@ -428,6 +430,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.single_linkage_tree_ = a["single_linkage"]
         self.condensed_tree_ = a["condensed_tree"]
         self.cluster_persistence_ = a["persistence"]
+        infinite = int(np.count_nonzero(np.isinf(self.minimum_spanning_tree_[:, 2])))
+        if infinite:   # a dense precomputed matrix's missing distances (+inf), as scikit-learn warns
+            warnings.warn(f"the minimum spanning tree has {infinite} edge(s) of infinite weight: too many distances "
+                          f"are missing (np.inf) for min_samples, so some points join the rest only at an infinite "
+                          f"distance", UserWarning, stacklevel=2)
         self.engine_seconds_ = float(r.params.get("compute_seconds", float("nan")))
         self.engine_backend_ = r.params.get("backend")
         self._sample_weight = weights
@@ -520,7 +527,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
-        tags.input_tags.allow_nan = self.metric != "precomputed"   # a distance matrix must be finite
+        tags.input_tags.allow_nan = self.metric != "precomputed"   # a distance matrix holds no NaN (+inf: missing)
         tags.input_tags.positive_only = self.metric == "precomputed"   # and its distances >= 0
         tags.non_deterministic = False
         return tags

@@ -147,6 +147,34 @@ def test_alpha_divides_the_graphs_whole_mutual_reachability_as_scikit_learn(alph
     assert same_partition(ours.labels_, theirs.labels_)
 
 
+def test_a_dense_matrix_with_infinity_for_missing_distances_is_clustered_as_scikit_learn_does():
+    # scikit-learn's dense precomputed path takes np.inf as a missing distance and warns when the spanning tree
+    # needs one; groups that no distance joins are joined at infinity (lambda 0)
+    skc = pytest.importorskip("sklearn.cluster")
+    X = np.vstack([blobs(60, 2, 1, seed=150), blobs(60, 2, 1, seed=151) + 40.0])
+    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    D[:60, 60:] = np.inf
+    D[60:, :60] = np.inf
+    D[3, 9] = D[9, 3] = np.inf
+    for ms in (1, 3):
+        params = dict(metric="precomputed", min_cluster_size=8, min_samples=ms)
+        with pytest.warns(UserWarning, match="1 edge\\(s\\) of infinite weight"):
+            ours = sylva.HDBSCAN(**params).fit(D)
+        with pytest.warns(UserWarning):
+            theirs = skc.HDBSCAN(copy=True, **params).fit(D)
+        weights = np.sort(ours.minimum_spanning_tree_[:, 2])
+        assert np.isinf(weights[-1]) and np.isfinite(weights[-2])
+        np.testing.assert_array_equal(weights, np.sort(theirs._single_linkage_tree_["value"]))
+        assert same_partition(ours.labels_, theirs.labels_), ms
+        first, second = ours.labels_[:60], ours.labels_[60:]
+        assert not set(first[first >= 0]) & set(second[second >= 0]), "no cluster across the missing distances"
+        np.testing.assert_array_equal(ours.probabilities_, theirs.probabilities_)
+    with pytest.raises(ValueError, match="entry \\(0, 1\\) is -Infinity"):
+        E = D.copy()
+        E[0, 1] = E[1, 0] = -np.inf
+        sylva.HDBSCAN(metric="precomputed").fit(E)
+
+
 def test_what_a_graph_cannot_be_fitted_with_is_named():
     X = blobs(100, 2, 2, seed=4)
     G = knn_graph(X, 6)

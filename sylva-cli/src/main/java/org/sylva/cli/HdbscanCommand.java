@@ -151,7 +151,8 @@ final class HdbscanCommand implements Callable<Integer> {
                 .defaultValue("euclidean")
                 .description("Distance: euclidean (default; the fast partition-tree engine), manhattan, chebyshev, "
                         + "minkowski (with --p), cosine, or precomputed (the input is an n x n distance matrix: "
-                        + "square, finite, >= 0, zero diagonal, symmetric: |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|; its "
+                        + "square, >= 0 (inf for a missing distance, as scikit-learn takes it; the tree then joins what no distance "
+                        + "joins at infinity, with a warning), zero diagonal, symmetric: |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|; its "
                         + "upper triangle is used). Manhattan, chebyshev and minkowski in up to 16 dimensions run "
                         + "an exact k-d tree engine where a probe finds that its boxes prune (the summary says "
                         + "which ran); cosine, precomputed and the rest an exact brute-force engine (O(n^2) "
@@ -292,7 +293,7 @@ final class HdbscanCommand implements Callable<Integer> {
         SampleWeights weights = sampleWeight == null ? null
                 : SampleWeightFile.read(sampleWeight, points.size(), context.cancel());
         double readSeconds = (System.nanoTime() - t0) / 1e9;
-        // a precomputed matrix is checked by the library (finite, >= 0, square, symmetric), naming the entry
+        // a precomputed matrix is checked by the library (>= 0 or +inf, square, symmetric), naming the entry
         boolean coordinates = !h.metric().isPrecomputed();
         if (coordinates && nonFinite == NonFinitePolicy.REJECT) {
             in.requireFinite(loaded, "; use --non-finite sklearn to leave such rows out (labels -3 for NaN, -2 for inf)");
@@ -359,6 +360,8 @@ final class HdbscanCommand implements Callable<Integer> {
         String noCluster = HdbscanOutputs.noClusterWarning(r.fittedPoints(), h.minClusterSize(), h.allowSingleCluster(),
                 r.weighted(), r.clusterCount());
         if (noCluster != null) err.println(noCluster);
+        String infinite = HdbscanOutputs.infiniteEdgesWarning(r.spanningTree());
+        if (infinite != null) err.println(infinite);
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features, written));
         if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
         if (!w.left().isEmpty()) err.println(w.leftLine());

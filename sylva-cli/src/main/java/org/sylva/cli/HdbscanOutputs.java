@@ -235,6 +235,20 @@ final class HdbscanOutputs {
                 + "noise (--allow-single-cluster makes them one cluster)";
     }
 
+    /**
+     * The warning for a spanning tree with edges of infinite weight, or null: a precomputed matrix's missing
+     * distances ({@code +inf}) left some points (or whole groups) joined to the rest only through them, as
+     * scikit-learn warns for the same matrix.
+     */
+    static String infiniteEdgesWarning(SpanningTree tree) {
+        int infinite = 0;
+        for (int e = 0; e < tree.edges(); e++) if (tree.weight(e) == Double.POSITIVE_INFINITY) infinite++;
+        if (infinite == 0) return null;
+        return "sylva: warning: the spanning tree has " + infinite + (infinite == 1 ? " edge" : " edges")
+                + " of infinite weight: too many distances are missing (+inf) for --min-samples, so some points"
+                + " join the rest only at an infinite distance (lambda 0)";
+    }
+
     /** The summary of a fit on the input read from a file, or on {@code pca}'s scores when not null. */
     static String summary(HdbscanResult r, PointSet points, String dtype, double readSeconds, PcaFeatures pca,
             List<Path> written) {

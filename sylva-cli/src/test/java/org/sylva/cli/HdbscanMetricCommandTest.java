@@ -2,6 +2,7 @@ package org.sylva.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.sylva.cli.HdbscanCommandTest.s;
 
@@ -20,6 +21,8 @@ import org.sylva.hdbscan.metric.KdTreeEngine;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.hdbscan.metric.PairDistances;
 import org.sylva.io.Npy;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.ProgressListener;
 import org.sylva.testsupport.MiniJson;
 
 /**
@@ -118,6 +121,34 @@ class HdbscanMetricCommandTest {
         for (String f : HdbscanCommandTest.OUTPUTS) {
             assertArrayEquals(Files.readAllBytes(a.resolve(f + ".npy")), Files.readAllBytes(b.resolve(f + ".npy")), f);
         }
+    }
+
+    /**
+     * Missing distances ({@code inf}) in a dense matrix: the library's fit, with a warning where the tree needs an
+     * infinite edge, and none where it does not.
+     */
+    @Test
+    void infinityInAMatrixIsAMissingDistanceAndAnInfiniteEdgeIsWarnedOf(@TempDir Path tmp) throws IOException {
+        double[] m = Npy.read(matrix).toFloat64();
+        for (int i = 0; i < N; i++) {
+            for (int j = 0; j < N; j++) if ((i < 150) != (j < 150)) m[i * N + j] = Double.POSITIVE_INFINITY;
+        }
+        Path split = tmp.resolve("split.npy");
+        Npy.writeFloat64(split, m, N, N);
+        Path out = tmp.resolve("o");
+        Cli.Result r = Cli.run("hdbscan", s(split), "--metric", "precomputed", "--min-cluster-size", "10", "--out",
+                s(out), "-q").assertOk();
+        assertTrue(r.err().contains("sylva: warning: the spanning tree has 1 edge of infinite weight"), r.err());
+        HdbscanResult want = Hdbscan.builder().metric(Metric.precomputed()).minClusterSize(10).build()
+                .fit(m, N, N, ProgressListener.NONE, CancellationToken.NEVER);
+        assertArrayEquals(want.labels(), Npy.read(out.resolve("labels.npy")).toInt32());
+        assertArrayEquals(want.spanningTree().toMatrix(), Npy.read(out.resolve("mst.npy")).toFloat64());
+        double[] one = Npy.read(matrix).toFloat64();
+        one[3 * N + 5] = one[5 * N + 3] = Double.POSITIVE_INFINITY;   // a pair the tree does not need
+        Npy.writeFloat64(split, one, N, N);
+        r = Cli.run("hdbscan", s(split), "--metric", "precomputed", "--min-cluster-size", "10", "--out", s(out), "-q")
+                .assertOk();
+        assertFalse(r.err().contains("infinite weight"), r.err());
     }
 
     @Test

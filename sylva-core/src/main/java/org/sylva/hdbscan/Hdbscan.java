@@ -235,7 +235,8 @@ public final class Hdbscan {
             BruteForceEngine.checkSize(metric(), n);
             metric().pairs(coords, n, d);   // refuses what is not a distance matrix, naming the entry
         }
-        FiniteRows rows = FiniteRows.of(coords, n, d, nonFinite);
+        // a matrix's +inf entries are missing distances, not rows to leave out
+        FiniteRows rows = metric().isPrecomputed() ? FiniteRows.all(n) : FiniteRows.of(coords, n, d, nonFinite);
         if (weights != null) rows = rows.weighted(weights, n);
         if (!metric().isPrecomputed()) requireRepresentableDistances(coords, d);
         double[] fittedRows = rows.fittedRows(coords, d);

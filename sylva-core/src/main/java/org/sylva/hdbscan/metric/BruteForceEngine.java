@@ -498,7 +498,8 @@ public final class BruteForceEngine implements HdbscanEngine {
                 double w = Math.max(Math.max(cj, pCore[i]), dqi);
                 double wq = pWeight[i];
                 int fq = pFrom[i];
-                if (EdgeOrder.less(w, joined, q, wq, fq, q)) {
+                // fq < 0: no offer yet, which an infinite one (a missing precomputed distance) still beats
+                if (fq < 0 || EdgeOrder.less(w, joined, q, wq, fq, q)) {
                     wq = pWeight[i] = w;
                     fq = pFrom[i] = joined;
                 }

@@ -12,9 +12,10 @@ import org.sylva.kernels.MetricKernel;
  * reads the rows in place (a cosine instance holds its own normalised copy).
  *
  * <p>A precomputed matrix is checked once when the instance is made, and refused, naming the first entry
- * at fault, unless it is square, every entry finite and {@code >= 0}, the diagonal 0 and the matrix
- * symmetric within scikit-learn's tolerance ({@code |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|}); the upper
- * triangle is then the one read, so a matrix that is symmetric only to rounding gives one answer.
+ * at fault, unless it is square, every entry {@code >= 0} (finite, or {@code +inf} for a missing distance, as
+ * scikit-learn's dense precomputed path takes it), the diagonal 0 and the matrix symmetric within
+ * scikit-learn's tolerance ({@code |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|}, a missing distance missing both ways);
+ * the upper triangle is then the one read, so a matrix that is symmetric only to rounding gives one answer.
  *
  * <pre>{@code
  * PairDistances d = Metric.manhattan().pairs(rows, n, dims);
@@ -236,9 +237,9 @@ public final class PairDistances {
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
                 double v = m[i * n + j];
-                if (!Double.isFinite(v) || v < 0) {
+                if (!(v >= 0)) {   // NaN, a negative and -inf; +inf stands for a missing distance
                     throw new InvalidInputException(String.format(Locale.ROOT, "precomputed distance matrix: entry "
-                            + "(%d, %d) is %s; distances must be finite and >= 0", i, j, v));
+                            + "(%d, %d) is %s; distances must be >= 0 (+inf for a missing distance)", i, j, v));
                 }
                 if (i == j && v != 0) {
                     throw new InvalidInputException(String.format(Locale.ROOT, "precomputed distance matrix: "
@@ -249,7 +250,8 @@ public final class PairDistances {
         for (int i = 0; i < n; i++) {
             for (int j = i + 1; j < n; j++) {
                 double a = m[i * n + j], b = m[j * n + i];
-                if (Math.abs(a - b) > SYMMETRY_ATOL + SYMMETRY_RTOL * Math.abs(b)) {
+                boolean missing = a == Double.POSITIVE_INFINITY, missingToo = b == Double.POSITIVE_INFINITY;
+                if (missing != missingToo || !missing && Math.abs(a - b) > SYMMETRY_ATOL + SYMMETRY_RTOL * Math.abs(b)) {
                     throw new InvalidInputException(String.format(Locale.ROOT, "precomputed distance matrix is not "
                             + "symmetric: entry (%d, %d) is %s but (%d, %d) is %s (symmetrise it, e.g. (D + D.T) / 2)",
                             i, j, a, j, i, b));

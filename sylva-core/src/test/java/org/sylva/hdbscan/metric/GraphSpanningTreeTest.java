@@ -31,16 +31,16 @@ import org.sylva.testsupport.SameResult;
  * and any order of a row's entries, and every malformed graph refused naming the entry at fault.
  */
 class GraphSpanningTreeTest {
-    private static double[] grid(int n, int d, long seed) {
+    static double[] grid(int n, int d, long seed) {
         return BruteForceEngineTest.grid(n, d, seed);
     }
 
-    private static double[] gaussian(int n, int d, long seed) {
+    static double[] gaussian(int n, int d, long seed) {
         return BruteForceEngineTest.gaussian(n, d, seed);
     }
 
     /** The dense Euclidean matrix of the rows. */
-    private static double[] matrix(double[] x, int n, int d) {
+    static double[] matrix(double[] x, int n, int d) {
         PairDistances p = Metric.euclidean().pairs(x, n, d);
         double[] m = new double[n * n];
         for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) m[i * n + j] = i == j ? 0 : p.between(i, j);
@@ -48,7 +48,7 @@ class GraphSpanningTreeTest {
     }
 
     /** CSR of the entries of {@code m} that {@code keep} marks, each row's entries in the given column order. */
-    private static DistanceGraph csr(double[] m, int n, boolean[] keep, int[][] columnOrder) {
+    static DistanceGraph csr(double[] m, int n, boolean[] keep, int[][] columnOrder) {
         int[] indptr = new int[n + 1];
         List<Integer> cols = new ArrayList<>();
         List<Double> vals = new ArrayList<>();
@@ -66,7 +66,7 @@ class GraphSpanningTreeTest {
                 vals.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
-    private static boolean[] all(int n) {
+    static boolean[] all(int n) {
         boolean[] k = new boolean[n * n];
         Arrays.fill(k, true);
         return k;
@@ -76,7 +76,7 @@ class GraphSpanningTreeTest {
      * Each point's k nearest (itself included, ties by index), symmetrised: (i, j) kept when either lists the
      * other; plus each pair (i, i + 1), which joins the clusters' graphs into one.
      */
-    private static boolean[] knn(double[] m, int n, int k) {
+    static boolean[] knn(double[] m, int n, int k) {
         boolean[] keep = new boolean[n * n];
         for (int i = 0; i + 1 < n; i++) {
             keep[i * n + i + 1] = true;
@@ -189,7 +189,7 @@ class GraphSpanningTreeTest {
     }
 
     /** Prim's algorithm from point 0 over the stored pairs, choosing by {@link EdgeOrder}: the reference tree. */
-    private static SpanningTree prim(double[] m, int n, boolean[] keep, double[] core) {
+    static SpanningTree prim(double[] m, int n, boolean[] keep, double[] core) {
         boolean[] in = new boolean[n];
         in[0] = true;
         int[] from = new int[n - 1], to = new int[n - 1];
