@@ -3,7 +3,11 @@ Sylva engine, a long-lived JVM process started on first use (see :mod:`sylva._lo
 looked for).
 
 >>> import numpy as np, sylva
->>> labels = sylva.HDBSCAN(min_cluster_size=20).fit_predict(np.random.default_rng(0).normal(size=(500, 3)))
+>>> rng = np.random.default_rng(0)
+>>> X = np.vstack([rng.normal(c, 0.5, size=(200, 3)) for c in (0.0, 4.0, 8.0)])   # three blobs
+>>> labels = sylva.HDBSCAN(min_cluster_size=20).fit_predict(X)
+>>> np.bincount(labels + 1)   # no noise, three clusters of 200
+array([  0, 200, 200, 200])
 >>> tree_idx, tree_mask = sylva.build_balltree(np.random.default_rng(0).random((1000, 3), dtype=np.float32), None)
 """
 from ._engine import Engine, get_engine as engine

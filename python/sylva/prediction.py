@@ -6,9 +6,13 @@ functions and semantics (``approximate_predict``, ``approximate_predict_scores``
 Example
 -------
 >>> import numpy as np, sylva
->>> X = np.random.default_rng(0).normal(size=(1000, 5))
+>>> rng = np.random.default_rng(0)
+>>> X = np.vstack([rng.normal(c, 0.5, size=(300, 5)) for c in (0.0, 4.0)])   # two blobs
 >>> c = sylva.HDBSCAN(min_cluster_size=20, prediction_data=True).fit(X)
->>> labels, strengths = sylva.approximate_predict(c, X[:10])
+>>> new = np.vstack([rng.normal(0.0, 0.5, size=(3, 5)), rng.normal(4.0, 0.5, size=(3, 5))])
+>>> labels, strengths = sylva.approximate_predict(c, new)
+>>> labels   # each new point in its blob's cluster
+array([0, 0, 0, 1, 1, 1], dtype=int32)
 """
 from __future__ import annotations
 
