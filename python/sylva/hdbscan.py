@@ -432,9 +432,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.cluster_persistence_ = a["persistence"]
         infinite = int(np.count_nonzero(np.isinf(self.minimum_spanning_tree_[:, 2])))
         if infinite:   # a dense precomputed matrix's missing distances (+inf), as scikit-learn warns
-            warnings.warn(f"the minimum spanning tree has {infinite} edge(s) of infinite weight: too many distances "
-                          f"are missing (np.inf) for min_samples, so some points join the rest only at an infinite "
-                          f"distance", UserWarning, stacklevel=2)
+            warnings.warn(f"the minimum spanning tree has {infinite} edge(s) of infinite weight: some points join the "
+                          f"rest only through missing distances (np.inf), at lambda 0 (a point with fewer known "
+                          f"distances than min_samples, or groups that no known distance joins)", UserWarning,
+                          stacklevel=2)
         self.engine_seconds_ = float(r.params.get("compute_seconds", float("nan")))
         self.engine_backend_ = r.params.get("backend")
         self._sample_weight = weights

@@ -245,8 +245,8 @@ final class HdbscanOutputs {
         for (int e = 0; e < tree.edges(); e++) if (tree.weight(e) == Double.POSITIVE_INFINITY) infinite++;
         if (infinite == 0) return null;
         return "sylva: warning: the spanning tree has " + infinite + (infinite == 1 ? " edge" : " edges")
-                + " of infinite weight: too many distances are missing (+inf) for --min-samples, so some points"
-                + " join the rest only at an infinite distance (lambda 0)";
+                + " of infinite weight: some points join the rest only through missing distances (inf), at lambda 0"
+                + " (a point with fewer known distances than --min-samples, or groups that no known distance joins)";
     }
 
     /** The summary of a fit on the input read from a file, or on {@code pca}'s scores when not null. */

@@ -160,8 +160,8 @@ public final class Main {
     static boolean startedWithoutStandardInput() {
         try {
             Path target = java.nio.file.Files.readSymbolicLink(Path.of("/proc/self/fd/0"));
-            Path home = Path.of(System.getProperty("java.home")).toRealPath();
-            return target.isAbsolute() && target.normalize().startsWith(home);
+            Path modules = Path.of(System.getProperty("java.home"), "lib", "modules").toRealPath();
+            return target.isAbsolute() && target.normalize().equals(modules);
         } catch (IOException | RuntimeException e) {
             return false;
         }

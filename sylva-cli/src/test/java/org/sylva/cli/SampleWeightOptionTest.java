@@ -51,11 +51,12 @@ class SampleWeightOptionTest {
         Files.writeString(wBom, "\uFEFF" + sb.toString().replace("\n", "\r\n"));
         Path wUpper = Files.copy(wNpy, tmp.resolve("W.NPY"));   // a NumPy file is told by its magic, not its name
         Path wBare = Files.copy(wNpy, tmp.resolve("counts"));
+        Path wNamedText = Files.copy(wNpy, tmp.resolve("npy-named.txt"));
         Path wHeader = tmp.resolve("w.csv");   // pandas' to_csv(index=False): a header row, then the column
         Files.writeString(wHeader, "count\n" + sb);
         HdbscanResult want = Hdbscan.builder().minClusterSize(10).threads(2).build().fit(p, SampleWeights.of(w));
 
-        for (Path wf : new Path[] {wNpy, wTxt, wBom, wUpper, wBare, wHeader}) {
+        for (Path wf : new Path[] {wNpy, wTxt, wBom, wUpper, wBare, wNamedText, wHeader}) {
             Path out = tmp.resolve("out-" + wf.getFileName());
             Cli.Result r = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", out.toString(),
                     "--sample-weight", wf.toString(), "--threads", "2", "--json").assertOk();
@@ -146,6 +147,10 @@ class SampleWeightOptionTest {
         Files.writeString(hex, "1\n".repeat(59) + "0x1p0\n");
         Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", hex.toString())
                 .assertError("hex.txt", "'0x1p0' is not a number");
+        Path unnamed = tmp.resolve("series.csv");   // pandas' header of an unnamed Series, read as a weight
+        Files.writeString(unnamed, "0\n" + "1\n".repeat(60));
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", unnamed.toString())
+                .assertError("61 sample weights for 60 rows", "first line, 0, is the header pandas writes");
         Path twoColumns = tmp.resolve("two.csv");
         Files.writeString(twoColumns, "0,1\n".repeat(60));
         Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--sample-weight", twoColumns.toString())

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.Hdbscan;
@@ -96,6 +97,24 @@ class MissingDistancesTest {
                 clustered[i / 40] = true;
             }
             assertArrayEquals(new boolean[] {true, true, true}, clustered, Arrays.toString(labels));
+        }
+    }
+
+    @Test
+    void infiniteEdgesAreTheSameOnOneThreadOrManyInPrimsChunkedRounds() {
+        // 1 200 points in three groups no distance joins: the rounds that choose the infinite edges run in chunks
+        int n = 1200;
+        double[] m = GraphSpanningTreeTest.matrix(GraphSpanningTreeTest.gaussian(n, 3, 25), n, 3);
+        for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) if (i % 3 != j % 3) m[i * n + j] = Double.POSITIVE_INFINITY;
+        HdbscanResult one = fit(precomputed(4, 1), m, n);
+        SpanningTree t = one.spanningTree();
+        assertEquals(Double.POSITIVE_INFINITY, t.weight(t.edges() - 2));
+        assertTrue(t.weight(t.edges() - 3) < Double.POSITIVE_INFINITY);
+        // the lightest pairs joining the groups under the tie order: (0, 1), then (0, 2)
+        assertEquals(List.of(0, 1, 0, 2), List.of(t.from(t.edges() - 2), t.to(t.edges() - 2), t.from(t.edges() - 1),
+                t.to(t.edges() - 1)));
+        for (int threads : new int[] {2, 3, 8}) {
+            SameResult.assertSameResult(one, fit(precomputed(4, threads), m, n), threads + " threads");
         }
     }
 
