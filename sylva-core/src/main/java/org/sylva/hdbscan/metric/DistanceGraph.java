@@ -108,7 +108,8 @@ public final class DistanceGraph {
                 }
                 if (!Double.isFinite(v) || v < 0) {
                     throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix: entry (%d, %d) "
-                            + "is %s; distances must be finite and >= 0", i, j, v));
+                            + "is %s; distances must be finite and >= 0%s", i, j, v, v == Double.POSITIVE_INFINITY
+                            ? " (a sparse matrix leaves a missing distance out; a dense one may hold inf for it)" : ""));
                 }
                 if (i == j && v != 0) {
                     throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix: diagonal entry "

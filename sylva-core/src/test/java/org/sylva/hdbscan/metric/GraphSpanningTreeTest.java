@@ -359,6 +359,8 @@ class GraphSpanningTreeTest {
         assertTrue(refusal(() -> DistanceGraph.ofCsr(3, p, c, new double[] {1, 1, Double.NaN, 2}))
                 .contains("entry (1, 2) is NaN"));
         assertTrue(refusal(() -> DistanceGraph.ofCsr(3, p, c, new double[] {-1, -1, 2, 2})).contains("entry (0, 1) is -1.0"));
+        assertTrue(refusal(() -> DistanceGraph.ofCsr(3, p, c, new double[] {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, 2, 2}))
+                .contains("entry (0, 1) is Infinity; distances must be finite and >= 0 (a sparse matrix leaves a missing"));
         assertTrue(refusal(() -> DistanceGraph.ofCsr(3, new int[] {0, 2, 4, 5}, new int[] {0, 1, 0, 2, 1},
                 new double[] {0.5, 1, 1, 2, 2})).contains("diagonal entry (0, 0) is 0.5"));
         assertTrue(refusal(() -> DistanceGraph.ofCsr(3, new int[] {0, 1, 2, 3}, new int[] {1, 0, 1},
