@@ -99,9 +99,18 @@ final class InputOptions {
      *     e.g. channels x samples), whose rows are clustered flattened as NumPy's {@code reshape(n, -1)}
      *     does; null for any other input
      */
-    record Loaded(PointSet points, double[] float64, String dtype, int[] clipShape) {
+    record Loaded(PointSet points, double[] float64, String dtype, int[] clipShape, int[] lines) {
         Loaded(PointSet points, double[] float64, String dtype) {
-            this(points, float64, dtype, null);
+            this(points, float64, dtype, null, null);
+        }
+
+        Loaded(PointSet points, double[] float64, String dtype, int[] clipShape) {
+            this(points, float64, dtype, clipShape, null);
+        }
+
+        /** Where row {@code row} stands in a text input, for a message ("; line 7 of the file"), else "". */
+        String lineOf(int row) {
+            return lines == null || lines[row] < 0 ? "" : "; line " + lines[row] + " of the file";
         }
 
         /** The points as a fit takes them: the exact float64 values where the input held them, else {@link #points}. */
@@ -241,11 +250,12 @@ final class InputOptions {
             NumericTable t = o.text();
             double[] x = t.values();
             for (int i = 0; i < x.length; i++) {
-                if (Double.isFinite(x[i]) && Float.isInfinite((float) x[i])) {
-                    throw new InvalidInputException(input + ": row " + i / t.columns() + ", column " + i % t.columns()
-                            + " (counting from 0) is " + x[i] + ", beyond float32's range (+-" + Float.MAX_VALUE
-                            + "), in which the ball tree works");
-                }
+                if (Double.isFinite(x[i]) && !Float.isInfinite((float) x[i])) continue;
+                String line = "; line " + t.line(i / t.columns()) + " of the file";
+                if (!Double.isFinite(x[i])) throw nonFinite(i / t.columns(), i % t.columns(), line, x[i], workaround);
+                throw new InvalidInputException(input + ": row " + i / t.columns() + ", column " + i % t.columns()
+                        + " (counting from 0" + line + ") is " + x[i] + ", beyond float32's range (+-"
+                        + Float.MAX_VALUE + "), in which the ball tree works");
             }
             points = t.toFloat32PointSet(warnings(err), true);
         } else {
@@ -262,7 +272,9 @@ final class InputOptions {
     private static Loaded text(NumericTable t, Consumer<String> warnings) {
         t.note().ifPresent(warnings);
         double[] exact = t.values();
-        return new Loaded(t.toFloat32PointSet(w -> { }), exact, FLOAT64);
+        int[] lines = new int[t.rows()];
+        for (int r = 0; r < lines.length; r++) lines[r] = t.line(r);
+        return new Loaded(t.toFloat32PointSet(w -> { }), exact, FLOAT64, null, lines);
     }
 
     /** The trailing axes of a 3-D array of clips, or null for any other rank; refuses an empty clip. */
@@ -345,7 +357,7 @@ final class InputOptions {
         }
         int d = loaded.points().dimensions();
         for (int i = 0; i < x.length; i++) {
-            if (!Double.isFinite(x[i])) throw nonFinite(i / d, i % d, x[i], workaround);
+            if (!Double.isFinite(x[i])) throw nonFinite(i / d, i % d, loaded.lineOf(i / d), x[i], workaround);
         }
     }
 
@@ -360,18 +372,18 @@ final class InputOptions {
         if (x == null) return;
         int d = loaded.points().dimensions();
         Hdbscan.requireRepresentable(x, d, metric, i -> input + ": row " + i / d + ", column " + i % d
-                + " (counting from 0)", input + ": ");
+                + " (counting from 0" + loaded.lineOf(i / d) + ")", input + ": ");
     }
 
     void requireFinite(PointSet points, String workaround) {
         int bad = points.firstNonFinite();
         if (bad < 0) return;
         int d = points.dimensions();
-        throw nonFinite(bad / d, bad % d, points.get(bad / d, bad % d), workaround);
+        throw nonFinite(bad / d, bad % d, "", points.get(bad / d, bad % d), workaround);
     }
 
-    private InvalidInputException nonFinite(int row, int col, double v, String workaround) {
-        return new InvalidInputException(input + ": row " + row + ", column " + col + " (counting from 0) is "
+    private InvalidInputException nonFinite(int row, int col, String line, double v, String workaround) {
+        return new InvalidInputException(input + ": row " + row + ", column " + col + " (counting from 0" + line + ") is "
                 + (Double.isNaN(v) ? "NaN" : v > 0 ? "+inf" : "-inf") + workaround);
     }
 }

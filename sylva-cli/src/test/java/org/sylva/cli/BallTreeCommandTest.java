@@ -338,7 +338,7 @@ class BallTreeCommandTest {
         Path csv = tmp.resolve("wide.csv");
         Files.writeString(csv, "1,2\n3,4\n5,1e39\n7,8\n");
         Cli.run("balltree", csv.toString(), "--out", out.toString())
-                .assertError("wide.csv: row 2, column 1 (counting from 0) is 1.0E39, beyond float32's range");
+                .assertError("wide.csv: row 2, column 1 (counting from 0; line 3 of the file) is 1.0E39, beyond float32's range");
         Cli.assertNothingWritten(out);
         v[5] = Double.POSITIVE_INFINITY;
         Npy.write(npy, NpyArray.ofFloat64(v, 4, 2));

@@ -166,7 +166,9 @@ class CliErrorsTest {
                 c("predict: no points", List.of("predict", f("fit.model"), f("none.npy")), "none.npy: no points to assign"),
                 c("cut: negative distance", List.of("cut", f("fit.model"), "--distance", "-1"),
                         "--distance -1.0 is negative"),
-                c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "NaN"),
+                c("NaN in a CSV", List.of("hdbscan", f("nan.csv")), "nan.csv", "row 1", "column 1", "line 3 of the file", "NaN"),
+                c("NaN in a CSV for a ball tree", List.of("balltree", f("nan.csv")), "nan.csv", "row 1, column 1 (counting "
+                        + "from 0; line 3 of the file) is NaN"),
                 c("a 4-D .npy", List.of("hdbscan", f("rank4.npy")), "rank4.npy",
                         "a 2-D array (n, d) or 3-D clips (n, channels, samples)", "(2, 3, 4, 5)"),
                 c("clips without values", List.of("hdbscan", f("emptyclips.npy")), "emptyclips.npy",

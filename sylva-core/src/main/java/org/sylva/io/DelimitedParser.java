@@ -38,6 +38,8 @@ final class DelimitedParser {
     private int columns = -1;    // known after the first row (header or data)
     private int rows;
     private int firstDataLine = -1;
+    /** The line each data row stands on (1-based), for messages about a row's values once the table is read. */
+    private int[] rowLines = new int[1024];
     private List<String> headerNames;
     private int headerLine = -1;
     private boolean firstRecordPending = true;
@@ -90,7 +92,7 @@ final class DelimitedParser {
                     ? "no data (only blank lines and comments)" : "empty file (no data)"));
         }
         double[] v = count == values.length ? values : Arrays.copyOf(values, (int) count);
-        return new NumericTable(source, rows, columns, v, headerNames, firstRowNote);
+        return new NumericTable(source, rows, columns, v, headerNames, firstRowNote, Arrays.copyOf(rowLines, rows));
     }
 
     /** Parses one record starting at its first non-space character; returns the char after its end. */
@@ -194,7 +196,14 @@ final class DelimitedParser {
             throw error(recordLine, col + " value" + (col == 1 ? "" : "s") + ", expected " + columns + " (" + ref + ")");
         }
         if (firstDataLine < 0) firstDataLine = recordLine;
+        rowOnLine(recordLine);
         rows++;
+    }
+
+    /** Notes that data row {@code rows} stands on {@code line}. */
+    private void rowOnLine(int line) {
+        if (rows == rowLines.length) rowLines = Arrays.copyOf(rowLines, (int) Math.min(2L * rows, Integer.MAX_VALUE - 8));
+        rowLines[rows] = line;
     }
 
     private void decideFirstRow() {
@@ -229,6 +238,7 @@ final class DelimitedParser {
             }
             for (int i = 0; i < n; i++) store(parseCell(firstCells.get(i), firstCellLines.get(i), i + 1));
             firstDataLine = recordLine;
+            rowOnLine(recordLine);
             rows = 1;
             if (headerMode == Header.AUTO && n >= 2) {
                 if (countsFrom(0)) {

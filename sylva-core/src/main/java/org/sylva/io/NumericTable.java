@@ -24,13 +24,15 @@ public final class NumericTable {
     private final double[] values;
     private final List<String> header;
     private final String note;
+    private final int[] lines;
 
     NumericTable(String source, int rows, int columns, double[] values, List<String> header) {
-        this(source, rows, columns, values, header, null);
+        this(source, rows, columns, values, header, null, null);
     }
 
-    NumericTable(String source, int rows, int columns, double[] values, List<String> header, String note) {
+    NumericTable(String source, int rows, int columns, double[] values, List<String> header, String note, int[] lines) {
         this.note = note;
+        this.lines = lines;
         this.source = source;
         this.rows = rows;
         this.columns = columns;
@@ -68,6 +70,15 @@ public final class NumericTable {
      */
     public Optional<String> note() {
         return Optional.ofNullable(note).map(n -> source + ": " + n);
+    }
+
+    /**
+     * The line of the source (counting from 1) on which data row {@code row} stands, past any header, comment
+     * and blank lines; -1 where the table was not read from text line by line.
+     */
+    public int line(int row) {
+        Objects.checkIndex(row, rows);
+        return lines == null ? -1 : lines[row];
     }
 
     /** The header row's cell texts, when the file had a header row. */

@@ -181,6 +181,10 @@ class DelimitedReaderTest {
         assertEquals(Optional.of(List.of("a", "b")), t.header());
         assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6}, t.values());
         assertEquals(" line 4, column 2: 'x' is not a number", error("l.csv", "1,2\r\n\r\n3,4\r\n5,x\r\n"));
+        // each row's line, past the header, comment and blank lines (a lone CR ends a line too)
+        assertEquals(List.of(3, 5, 6), List.of(t.line(0), t.line(1), t.line(2)));
+        NumericTable noHeader = read("n.csv", "\n1,2\n# c\n3,4\n");
+        assertEquals(List.of(2, 4), List.of(noHeader.line(0), noHeader.line(1)));
     }
 
     @Test
@@ -191,6 +195,7 @@ class DelimitedReaderTest {
         assertEquals(20000, t.rows());
         assertEquals(1, t.columns());
         assertEquals(19999.0, t.values()[19999]);
+        assertEquals(20001, t.line(19999), "past the header and the array's first growth");
     }
 
     @Test
