@@ -331,6 +331,12 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             from sklearn.utils.validation import validate_data
             # a sparse matrix of any format arrives as CSR (as scikit-learn's HDBSCAN takes it)
             return validate_data(self, X, accept_sparse="csr", ensure_all_finite=False, dtype="numeric")
+        # a table's column names, as scikit-learn keeps them: only when every name is a string
+        columns = getattr(X, "columns", None)
+        if columns is not None and len(columns) > 0 and all(isinstance(c, str) for c in columns):
+            self.feature_names_in_ = np.asarray(list(columns), dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
         if _issparse(X):
             X = X.tocsr()
             if X.dtype.kind == "c":

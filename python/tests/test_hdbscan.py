@@ -222,10 +222,24 @@ def test_works_without_scikit_learn(tmp_path):
         "X = np.vstack([rng.normal(0, 1, (100, 2)), rng.normal(20, 1, (100, 2))])\n"
         "h = sylva.HDBSCAN(min_cluster_size=10).set_params(min_samples=5)\n"
         "print(sorted(set(h.fit_predict(X).tolist())), h.get_params()['min_samples'], repr(h))\n"
+        # a table (pandas' interface: columns, __array__) names its features as with scikit-learn
+        "class Table:\n"
+        "    def __init__(self, a, columns): self.a, self.columns = a, columns\n"
+        "    def __array__(self, dtype=None, copy=None): return self.a\n"
+        "p = sylva.HDBSCAN(min_cluster_size=10, prediction_data=True).fit(Table(X, ['u', 'v']))\n"
+        "print(list(p.feature_names_in_))\n"
+        "try:\n"
+        "    sylva.approximate_predict(p, Table(X[:3], ['v', 'u']))\n"
+        "except ValueError as e:\n"
+        "    print('refused:', str(e)[:40])\n"
+        "p.fit(X)\n"
+        "print(hasattr(p, 'feature_names_in_'))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)"
+    assert out.stdout.strip().splitlines() == [
+        "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)", "['u', 'v']",
+        "refused: The feature names should match those tha", "False"]
 
 
 def test_verbose_prints_each_stage_on_stderr_and_changes_nothing_else(capsys):
