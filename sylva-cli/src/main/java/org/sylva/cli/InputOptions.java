@@ -124,7 +124,7 @@ final class InputOptions {
     /** The element type of text, parsed to float64. */
     private static final String FLOAT64 = NpyDtype.FLOAT64.numpyName();
 
-    private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
+    static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
 
     /**
      * What the input holds, opened once: a {@code .npy} array (a file, or stdin starting with NumPy's magic),

@@ -28,8 +28,6 @@ import org.sylva.progress.CancellationToken;
  * }</pre>
  */
 final class SampleWeightFile {
-    private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
-
     private SampleWeightFile() {
     }
 
@@ -40,61 +38,62 @@ final class SampleWeightFile {
                 throw InvalidInputException.forParameter("sample_weight", "is a directory; give a file of weights");
             }
             if (!Files.exists(file)) throw InvalidInputException.forParameter("sample_weight", "no such file");
-            String[] note = new String[1];
-            double[] w = read(file, note, cancel);
-            if (w.length != rows) {
-                throw InvalidInputException.forParameter("sample_weight", w.length + " sample weights for " + rows
-                        + " rows: give one weight per row" + (note[0] == null ? "" : " (" + note[0] + ")"));
+            Read w = read(file, cancel);
+            if (w.values().length != rows) {
+                throw InvalidInputException.forParameter("sample_weight", w.values().length + " sample weights for "
+                        + rows + " rows: give one weight per row" + (w.note() == null ? "" : " (" + w.note() + ")"));
             }
-            return SampleWeights.of(w);
+            return SampleWeights.of(w.values());
         } catch (InvalidInputException e) {
             throw e.withContext("--sample-weight " + name);
         }
     }
 
+    /** The weights as read, and for text a note on a first line that may be a header (for the count's message). */
+    private record Read(double[] values, String note) {
+    }
+
     /**
      * The weights in {@code file}: NumPy when it starts with NumPy's magic, whatever its name (a regular file is
-     * read by path, a pipe such as {@code <(...)} as a stream), else text; {@code note[0]} gets the text reader's
-     * note (a first line that may be a header) for the count's message.
+     * read by path, a pipe such as {@code <(...)} as a stream), else text.
      */
-    private static double[] read(Path file, String[] note, CancellationToken cancel) throws IOException {
+    private static Read read(Path file, CancellationToken cancel) throws IOException {
         String name = file.toString();
         if (Files.isRegularFile(file)) {
             boolean npy;
             try (InputStream in = Files.newInputStream(file)) {
-                npy = Arrays.equals(in.readNBytes(NPY_MAGIC.length), NPY_MAGIC);
+                npy = Arrays.equals(in.readNBytes(InputOptions.NPY_MAGIC.length), InputOptions.NPY_MAGIC);
             } catch (java.nio.file.AccessDeniedException e) {
                 throw InvalidInputException.forParameter("sample_weight", "cannot be read (permission denied)");
             }
-            return npy ? npy(Npy.read(file, cancel)) : text(DelimitedReader.forFile(name).read(file, cancel), note);
+            return npy ? npy(Npy.read(file, cancel)) : text(DelimitedReader.forFile(name).read(file, cancel));
         }
         try (InputStream raw = CancellableInputStream.of(Files.newInputStream(file), cancel)) {
             BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
-            in.mark(NPY_MAGIC.length);
-            boolean npy = Arrays.equals(in.readNBytes(NPY_MAGIC.length), NPY_MAGIC);
+            in.mark(InputOptions.NPY_MAGIC.length);
+            boolean npy = Arrays.equals(in.readNBytes(InputOptions.NPY_MAGIC.length), InputOptions.NPY_MAGIC);
             in.reset();
-            return npy ? npy(Npy.read(in, name)) : text(DelimitedReader.forFile(name).read(in, name), note);
+            return npy ? npy(Npy.read(in, name)) : text(DelimitedReader.forFile(name).read(in, name));
         }
     }
 
-    private static double[] npy(NpyArray a) {
+    private static Read npy(NpyArray a) {
         int[] shape = a.shape();
         if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
             throw InvalidInputException.forParameter("sample_weight", "sample weights must be one per row, shape (n,) "
                     + "or (n, 1); the file has shape " + Arrays.toString(shape));
         }
-        return a.toFloat64();
+        return new Read(a.toFloat64(), null);
     }
 
-    private static double[] text(NumericTable t, String[] note) {
+    private static Read text(NumericTable t) {
         if (t.columns() != 1) {
             throw InvalidInputException.forParameter("sample_weight", "sample weights must be one per line; the file "
                     + "has " + t.columns() + " values on each line");
         }
         double[] w = t.values();
-        note[0] = t.note().orElse(w.length > 0 && w[0] == 0 && t.header().isEmpty()
+        return new Read(w, t.note().orElse(w.length > 0 && w[0] == 0 && t.header().isEmpty()
                 ? "if its first line, 0, is the header pandas writes for an unnamed Series, save it with"
-                        + " header=False or name the Series" : null);
-        return w;
+                        + " header=False or name the Series" : null));
     }
 }
