@@ -139,6 +139,8 @@ def build_balltree_with_rotations(points, batch_idx, strides, ball_sizes, angle=
     is_tensor = torch is not None and isinstance(points, torch.Tensor)
     if is_tensor:
         points = points.detach().float()   # the tree and the rotation are float32, as the reference's inputs
+    else:
+        points = balltree_points(points)   # once: the tree and the rotation read the same float32 (one warning)
     tree_idx, tree_mask = build_balltree(points, batch_idx, threads=threads, kernels=kernels)
     if not float(angle) > 0:
         return tree_idx, tree_mask, [None] * len(ball_sizes)
@@ -149,16 +151,15 @@ def build_balltree_with_rotations(points, batch_idx, strides, ball_sizes, angle=
         dim = leaves.shape[1]
         layer = torch.matmul(leaves, generate_rotation_matrix(angle, dim, leaves.device))
     else:
-        x = balltree_points(points)
-        leaves = x[tree_idx]
-        batch = None if batch_idx is None else batch_ids(batch_idx, x.shape[0])[tree_idx]
+        leaves = points[tree_idx]
+        batch = None if batch_idx is None else batch_ids(batch_idx, points.shape[0])[tree_idx]
         dim = leaves.shape[1]
         layer = np.matmul(leaves, generate_rotation_matrix(angle, dim))
     total = len(tree_idx)
     rot = []
     for i, size in enumerate(ball_sizes):
-        rot.append(partition_balltree(layer, batch, max(0, int(math.log2(total / size))), threads=threads,
-                                      kernels=kernels))
+        level = max(0, int(math.log2(total / size))) if total else 0   # no points: empty layers, not an error
+        rot.append(partition_balltree(layer, batch, level, threads=threads, kernels=kernels))
         if i < len(strides):
             if layer.shape[0] % strides[i]:
                 raise ValueError(f"layer {i} has {layer.shape[0]} rows, which stride {strides[i]} does not divide")

@@ -102,6 +102,20 @@ def test_one_batch_without_ids_and_the_layers_sizes():
     assert all(np.array_equal(a, b) for a, b in zip(rot, with_ids[2]))
 
 
+def test_no_points_give_empty_layers_as_build_balltree_gives_an_empty_tree():
+    for batch in (None, np.zeros(0, np.int64)):
+        tree_idx, mask, rot = sylva.build_balltree_with_rotations(np.zeros((0, 3), np.float32), batch, [2], [4, 4])
+        assert len(tree_idx) == 0 and len(mask) == 0
+        assert [len(r) for r in rot] == [0, 0]
+
+
+def test_float64_points_rounded_to_float32_warn_once():
+    x = np.random.default_rng(7).random((64, 3)) + 1e-9   # float64 values float32 cannot hold
+    with pytest.warns(UserWarning, match="rounded to float32") as seen:
+        sylva.build_balltree_with_rotations(x, None, [2], [4, 4])
+    assert len([w for w in seen if "rounded to float32" in str(w.message)]) == 1
+
+
 def test_a_zero_angle_gives_no_rotated_trees():
     x = np.random.default_rng(6).random((100, 5), dtype=np.float32)   # any dimension without a rotation
     tree_idx, mask, rot = sylva.build_balltree_with_rotations(x, None, [2], [8, 8], angle=0)
