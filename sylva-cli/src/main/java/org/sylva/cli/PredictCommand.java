@@ -183,7 +183,6 @@ final class PredictCommand implements Callable<Integer> {
         InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel(), context, quiet);
         in.requireFinite(loaded, "");
         PointSet points = loaded.exact();
-        if (points.size() == 0) throw new InvalidInputException(input + ": no points to assign");
         if (points.dimensions() != m.inputDimensions()) {
             throw new InvalidInputException(input + ": points of " + points.dimensions()
                     + (points.dimensions() == 1 ? " coordinate" : " coordinates") + ", but the model "

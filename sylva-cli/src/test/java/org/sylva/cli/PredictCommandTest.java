@@ -97,6 +97,27 @@ class PredictCommandTest {
     }
 
     /**
+     * A file of no new points (a recording with no new spikes in a batch of files) gives empty outputs, as the
+     * Python functions and an empty ball tree do; its width is still checked.
+     */
+    @Test
+    void noNewPointsGiveEmptyOutputs(@TempDir Path tmp) throws IOException {
+        Path none = tmp.resolve("none.npy");
+        Npy.writeFloat32(none, new float[0], 0, 61);
+        Path out = tmp.resolve("o");
+        Cli.Result r = Cli.run("predict", model.toString(), none.toString(), "--out", out.toString()).assertOk();
+        assertArrayEquals(new int[] {0}, Npy.read(out.resolve("labels.npy")).shape());
+        assertArrayEquals(new int[] {0, HdbscanModel.load(model).clusterCount()},
+                Npy.read(out.resolve("membership.npy")).shape());
+        assertTrue(r.err().contains("0 new points x 61 dims"), r.err());
+        assertEquals("complete", Cli.run("verify", out.toString()).out().split(":")[0].strip());
+        Path narrow = tmp.resolve("narrow.npy");
+        Npy.writeFloat32(narrow, new float[0], 0, 3);
+        Cli.run("predict", model.toString(), narrow.toString(), "--out", tmp.resolve("n").toString())
+                .assertError("narrow.npy", "points of 3 coordinates");
+    }
+
+    /**
      * Several files of new points: the model read once, each file into --out/NAME byte for byte as a separate
      * run writes it, a JSON line per file; a bad later file leaves the folders before it complete and says so.
      */

@@ -6,10 +6,11 @@ import java.util.function.Consumer;
 import org.sylva.progress.CancellationToken;
 
 /**
- * What an in-process benchmark ({@link HdbscanBench}, {@link PredictBench}) says as it goes and what stops it: one
- * line per run made, warm-up or timed, with its time ({@code "warm-up run 2: 3.104 s"}, {@code "run 1 of 3: 2.977
+ * What an in-process benchmark ({@link HdbscanBench}, {@link PredictBench}) says as it goes and what stops it: a
+ * line per timed run and per warm-up run, with its time ({@code "warm-up run 2: 3.104 s"}, {@code "run 1 of 3: 2.977
  * s"}), so a benchmark of large inputs is not silent for minutes, and the token each run is given, so that it stops
- * within the library's own cancellation latency rather than at the end of a run.
+ * within the library's own cancellation latency rather than at the end of a run. Warm-up runs are told at most once
+ * a second (the first always): a small input makes thousands of them in its warm-up seconds.
  *
  * <pre>{@code
  * BenchControl control = new BenchControl(line -> System.err.println("sylva: bench " + line), token);
@@ -20,6 +21,9 @@ import org.sylva.progress.CancellationToken;
  * @param cancel given to every run
  */
 public record BenchControl(Consumer<String> lines, CancellationToken cancel) {
+    /** Least time between two warm-up lines. */
+    static final long WARM_UP_LINE_NANOS = 1_000_000_000L;
+
     /** No lines, never cancelled. */
     public static final BenchControl QUIET = new BenchControl(line -> { }, CancellationToken.NEVER);
 
@@ -28,13 +32,18 @@ public record BenchControl(Consumer<String> lines, CancellationToken cancel) {
         Objects.requireNonNull(cancel, "cancel");
     }
 
-    /** {@code once}, telling each of its runs as a warm-up run with its number and time. */
+    /** {@code once}, telling its runs as warm-up runs with their number and time, the first and then one a second. */
     Runnable warmUps(Runnable once) {
         int[] runs = {0};
+        long[] told = {0};
         return () -> {
             long t0 = System.nanoTime();
             once.run();
-            lines.accept(String.format(Locale.ROOT, "warm-up run %d: %.3f s", ++runs[0], (System.nanoTime() - t0) / 1e9));
+            long t1 = System.nanoTime();
+            if (++runs[0] == 1 || t1 - told[0] >= WARM_UP_LINE_NANOS) {
+                told[0] = t1;
+                lines.accept(String.format(Locale.ROOT, "warm-up run %d: %.3f s", runs[0], (t1 - t0) / 1e9));
+            }
         };
     }
 

@@ -28,6 +28,18 @@ class HdbscanBenchTest {
         assertTrue(table.contains("total            median     2.500 s"), table);
     }
 
+    /** Thousands of quick warm-up runs (a small input's warm-up seconds) are told once a second, not each. */
+    @Test
+    void quickWarmUpRunsAreToldOnceASecond() {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        Runnable warm = new BenchControl(lines::add, org.sylva.progress.CancellationToken.NEVER).warmUps(() -> { });
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 10_000; i++) warm.run();
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertTrue(lines.get(0).matches("warm-up run 1: \\d+\\.\\d{3} s"), lines.toString());
+        assertTrue(lines.size() <= 1 + (int) seconds, lines.size() + " lines in " + seconds + " s");
+    }
+
     /** Each run is told as it ends, and the token reaches the fits: a cancel stops the benchmark within its run. */
     @Test
     void eachRunIsToldAndACancelStopsTheRunningFit() {
