@@ -152,6 +152,12 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             var cl = ex.getCommandLine();
             String m = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage().strip();
             if (ex instanceof CommandLine.UnmatchedArgumentException u) m = unmatched(u, cl, m);
+            if (ex instanceof CommandLine.OverwrittenOptionException o
+                    && o.getOverwritten() instanceof CommandLine.Model.OptionSpec opt && opt.negatable()) {
+                // picocli says "should be specified only once" for --waveforms --no-waveforms too: name both
+                String name = opt.longestName();
+                m = name + " and " + name.replaceFirst("^--", "--no-") + " are one switch: give one of them, once";
+            }
             cl.getErr().println("sylva: error: " + oneLine(m) + " (see '"
                     + cl.getCommandSpec().qualifiedName() + " --help' for usage and examples)");
             cl.getErr().flush();

@@ -201,6 +201,8 @@ class CliErrorsTest {
                         "did you mean '--min-cluster-size'"),
                 c("unknown command", List.of("cluster", good), "unknown command 'cluster'", "hdbscan"),
                 c("extra argument", List.of("balltree", good, good), "unexpected argument", "good.npy"),
+                c("a switch and its negation", List.of("hdbscan", good, "--waveforms", "--no-waveforms"),
+                        "--waveforms and --no-waveforms are one switch: give one of them, once"),
                 c("one input twice", List.of("hdbscan", good, good), "would both write into", "good.npy"),
                 c("balltree: unsorted batch ids", List.of("balltree", good, "--batch", f("unsorted.npy")), "unsorted.npy",
                         "position 40", "decrease"),
