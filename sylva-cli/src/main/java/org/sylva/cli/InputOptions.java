@@ -110,13 +110,18 @@ final class InputOptions {
 
         /** Where row {@code row} stands in a text input, for a message ("; line 7 of the file"), else "". */
         String lineOf(int row) {
-            return lines == null || lines[row] < 0 ? "" : "; line " + lines[row] + " of the file";
+            return lines == null ? "" : lineNote(lines[row]);
         }
 
         /** The points as a fit takes them: the exact float64 values where the input held them, else {@link #points}. */
         PointSet exact() {
             return float64 == null ? points : PointSet.uncheckedFloat64(points.size(), points.dimensions(), float64);
         }
+    }
+
+    /** "; line 7 of the file" for a text row's line (counting from 1), "" where it is not known (-1). */
+    static String lineNote(int line) {
+        return line < 0 ? "" : "; line " + line + " of the file";
     }
 
     /** The element type of raw float32 input. */
@@ -251,7 +256,7 @@ final class InputOptions {
             double[] x = t.values();
             for (int i = 0; i < x.length; i++) {
                 if (Double.isFinite(x[i]) && !Float.isInfinite((float) x[i])) continue;
-                String line = "; line " + t.line(i / t.columns()) + " of the file";
+                String line = lineNote(t.line(i / t.columns()));
                 if (!Double.isFinite(x[i])) throw nonFinite(i / t.columns(), i % t.columns(), line, x[i], workaround);
                 throw new InvalidInputException(input + ": row " + i / t.columns() + ", column " + i % t.columns()
                         + " (counting from 0" + line + ") is " + x[i] + ", beyond float32's range (+-"
