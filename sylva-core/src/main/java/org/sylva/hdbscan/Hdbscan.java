@@ -203,9 +203,11 @@ public final class Hdbscan {
         FiniteRows rows = FiniteRows.of(points, nonFinite);
         if (weights != null) rows = rows.weighted(weights, points.size());
         checkSizes(rows, points.size(), points.dimensions(), true);
+        double[] fitted = rows.fittedRows(points);
+        // float32 squares are normal float64s, but |difference|^p of tiny float32 values is subnormal for large p
+        if (metric().kind() == Metric.Kind.MINKOWSKI) requireRepresentableDistances(fitted, points.dimensions());
         // fittedRows is a private float64 copy: nothing to guard
-        return fitRows(rows.fittedRows(points), points.size(), points.dimensions(), rows, InputGuard.NONE,
-                progress, cancel);
+        return fitRows(fitted, points.size(), points.dimensions(), rows, InputGuard.NONE, progress, cancel);
     }
 
     /**
@@ -320,7 +322,8 @@ public final class Hdbscan {
      * to a power) coordinate differences: {@code 2^-512}, about 7.5e-155. Below it every difference is under
      * {@code 2^-511}, so every squared difference is subnormal (under {@link Double#MIN_NORMAL}) and has lost digits,
      * down to 0 for the smallest: distinct points would tie. (float32 input never comes close: its smallest value
-     * squared is a normal float64.) Minkowski's {@code p} moves the limit to {@code 2^(-1022/p - 1)}.
+     * squared is a normal float64.) Minkowski's {@code p} moves the limit to {@code 2^(-1022/p - 1)}, which float32 input
+     * can fall below: it is checked too under that metric.
      */
     public static final double MIN_LARGEST_COORDINATE = 0x1p-512;
 
@@ -531,10 +534,13 @@ public final class Hdbscan {
         }
 
         /**
-         * The distance ({@link Metric#euclidean()} by default). Any other metric runs on the exact
-         * {@link BruteForceEngine} (at most {@link BruteForceEngine#MAX_POINTS} points); with
-         * {@link Metric#precomputed()} the input is the n x n distance matrix, or a sparse one
-         * ({@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}, no such limit).
+         * The distance ({@link Metric#euclidean()} by default). Manhattan, chebyshev and minkowski run on the
+         * exact {@link KdTreeEngine} (which hands more than {@link KdTreeEngine#MAX_DIMENSIONS} dimensions, and
+         * data its boxes would not prune, to the brute-force engine), cosine on the exact {@link BruteForceEngine} (at most
+         * {@link BruteForceEngine#MAX_POINTS} points; see {@link Hdbscan#engine()}); with
+         * {@link Metric#precomputed()} the input is the n x n distance matrix (the brute-force engine, the same
+         * limit), or a sparse one ({@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}, no
+         * such limit).
          */
         public Builder metric(Metric v) {
             metric = Objects.requireNonNull(v, "metric");

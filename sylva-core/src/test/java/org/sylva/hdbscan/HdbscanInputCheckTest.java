@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.sylva.data.InvalidInputException;
+import org.sylva.data.PointSet;
 import org.sylva.hdbscan.metric.Metric;
 import org.sylva.progress.CancellationToken;
 import org.sylva.progress.ProgressListener;
@@ -113,5 +114,20 @@ class HdbscanInputCheckTest {
         for (int i = 0; i < x.length; i++) scaled[i] = x[i] * 0x1p-512;   // largest 5 * 2^-512: just above the limit
         assertArrayEquals(labels, Hdbscan.builder().minClusterSize(2).minSamples(2).build()
                 .fit(scaled, 6, 2, ProgressListener.NONE, CancellationToken.NEVER).labels());
+    }
+
+    @Test
+    void float32DataWhosePowersUnderflowIsRefusedUnderMinkowski() {
+        // float32 squares stay normal float64s, but |difference|^20 of values near 1e-20 is subnormal for every pair
+        float[] x = {0f, 1e-20f, 2e-20f, 5e-20f, 6e-20f};
+        Hdbscan h = Hdbscan.builder().minClusterSize(2).minSamples(1).metric(Metric.minkowski(20)).build();
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> h.fit(PointSet.of(5, 1, x)));
+        assertTrue(e.getMessage().startsWith("every coordinate is within +-"), e.getMessage());
+        assertTrue(e.getMessage().contains("every |difference|^20.0 would be subnormal"), e.getMessage());
+        // the same float32 values under euclidean are well within range and fit as the rescaled data does
+        float[] scaled = new float[x.length];
+        for (int i = 0; i < x.length; i++) scaled[i] = x[i] * 1e20f;
+        Hdbscan e2 = Hdbscan.builder().minClusterSize(2).minSamples(1).build();
+        assertArrayEquals(e2.fit(PointSet.of(5, 1, scaled)).labels(), e2.fit(PointSet.of(5, 1, x)).labels());
     }
 }
