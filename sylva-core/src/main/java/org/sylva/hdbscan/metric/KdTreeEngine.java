@@ -287,7 +287,12 @@ public final class KdTreeEngine implements HdbscanEngine {
                 for (int c = 0; c < n; c++) componentW.setPlain(c, infinity);
                 for (int[] slots : slotComponent) Arrays.fill(slots, -1);
                 int units = (n + CHUNK - 1) / CHUNK;
-                work.run(units, TREE_STAGE, ProgressListener.NONE, cancel, (worker, unit) -> {
+                // during a round, report the least it will join: each of the n - found components picks an
+                // edge, and no edge is picked by more than two, so at least half as many edges as components
+                long before = found, least = (n - found) / 2;
+                ProgressListener inRound = (stage, done, total) ->
+                        progress.progress(TREE_STAGE, before + least * done / units, edges);
+                work.run(units, TREE_STAGE, inRound, cancel, (worker, unit) -> {
                     int end = Math.min(n, (unit + 1) * CHUNK);
                     for (int q = unit * CHUNK; q < end; q++) search(worker, q);
                 });

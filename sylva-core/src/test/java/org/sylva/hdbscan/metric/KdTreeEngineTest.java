@@ -205,4 +205,25 @@ class KdTreeEngineTest {
         assertThrows(CancelledException.class, () -> new KdTreeEngine(Metric.manhattan())
                 .spanningTree(new FittedPoints(x, 5000, 2), 5, 1.0, new Execution(2, stopAtTree, token)));
     }
+
+    @Test
+    void theSpanningTreeReportsWithinEachRoundNeverBeyondWhatItFinds() {
+        int n = 5000;
+        double[] x = BruteForceEngineTest.gaussian(n, 2, 25);
+        java.util.List<Long> done = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        ProgressListener tree = (stage, d, total) -> {
+            if (stage.equals(KdTreeEngine.TREE_STAGE)) {
+                assertEquals(n - 1, total);
+                done.add(d);
+            }
+        };
+        new KdTreeEngine(Metric.manhattan()).spanningTree(new FittedPoints(x, n, 2), 5, 1.0,
+                new Execution(1, tree, CancellationToken.NEVER));
+        // the first round's own reports reach at most n / 2 (the least a round of n components joins); it then
+        // joins more on random points, whose mutual nearest pairs are a minority
+        assertTrue(done.get(0) <= n / 2, done.toString());
+        assertTrue(done.stream().anyMatch(d -> d > n / 2 && d < n - 1), done.toString());
+        for (int i = 1; i < done.size(); i++) assertTrue(done.get(i) >= done.get(i - 1), done.toString());
+        assertEquals(n - 1, done.get(done.size() - 1));
+    }
 }
