@@ -14,9 +14,10 @@ import org.sylva.progress.ProgressListener;
 /**
  * Builds Erwin's perfect binary ball trees, and Erwin's rotated-tree partitions, exactly and in parallel.
  *
- * <p>Per batch of {@code m} points: a node holding more than two points splits along the first
- * dimension with the strictly largest spread {@code max - min} (float64 from the float32
- * coordinates; all zero: dimension 0); the left child receives the {@code floor(m/2)} points that
+ * <p>Per batch of {@code m} points in {@code 2^(L+1)} slots ({@link BatchLayout}): every node above the leaves (a
+ * leaf is two slots) splits its {@code k} points, two as well as more (two points in four slots become two leaves
+ * of one point), along the first dimension with the strictly largest spread {@code max - min} (float64 from the
+ * float32 coordinates; all zero: dimension 0); the left child receives the {@code floor(k/2)} points that
  * come first by {@code (coordinate, input index)} (so on equal coordinates the smaller index goes
  * left; {@code -0.0} equals {@code 0.0}), the right child the rest. See {@link BallTree} for the
  * output layout and {@link BatchLayout} for batches. Each split finds the median in {@code O(m)}
@@ -209,9 +210,12 @@ public final class BallTreeBuilder {
         return e;
     }
 
+    /** This call's execution; a token cancelled already stops the call here, before any workspace is made. */
     private Execution execution(ProgressListener progress, CancellationToken cancel) {
-        return new Execution(threads, progress == null ? ProgressListener.NONE : progress,
+        Execution ex = new Execution(threads, progress == null ? ProgressListener.NONE : progress,
                 cancel == null ? CancellationToken.NEVER : cancel);
+        ex.cancel().throwIfCancelled();
+        return ex;
     }
 
     private static PointSet checked(PointSet points) {

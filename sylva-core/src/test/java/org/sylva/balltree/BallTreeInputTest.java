@@ -136,6 +136,25 @@ class BallTreeInputTest {
         PointSet p = BallTreeDeterminismTest.points(50_000, 3, false, 1);
         assertThrows(CancelledException.class, () -> new BallTreeBuilder().threads(1).cancellation(token).build(p));
         assertThrows(CancelledException.class, () -> new BallTreeBuilder().threads(2).cancellation(token).build(p));
+        // a token cancelled before the call stops it before any engine work (workspace, copy)
+        org.sylva.balltree.engine.TreeEngine untouched = new org.sylva.balltree.engine.TreeEngine() {
+            public String name() {
+                return "untouched";
+            }
+
+            public TreeArrays buildTree(PointSet points, org.sylva.balltree.layout.BatchLayout layout,
+                                        org.sylva.parallel.Execution execution) {
+                throw new AssertionError("a cancelled build reached the engine");
+            }
+
+            public int[] partition(PointSet points, org.sylva.balltree.layout.BatchLayout layout, int targetLevel,
+                                   org.sylva.parallel.Execution execution) {
+                throw new AssertionError("a cancelled partition reached the engine");
+            }
+        };
+        BallTreeBuilder b = new BallTreeBuilder().engine(untouched).cancellation(token);
+        assertThrows(CancelledException.class, () -> b.build(p));
+        assertThrows(CancelledException.class, () -> b.partition(p, 3));
     }
 
     @Test
