@@ -26,49 +26,58 @@ public final class TreeSlots {
     /** The ball of {@code 2^k} slots holding {@code slot}. */
     public static int ballOf(int slot, int k) {
         checkK(k);
+        checkIndex("slot", slot, Integer.MAX_VALUE);
         return slot >>> k;
     }
 
     /** First slot of ball {@code ball} of size {@code 2^k}. */
     public static int ballStart(int ball, int k) {
         checkK(k);
+        checkIndex("ball", ball, (Integer.MAX_VALUE >> k) + 1L);
         return ball << k;
     }
 
     /** One past the last slot of ball {@code ball} of size {@code 2^k}. */
     public static int ballEnd(int ball, int k) {
         checkK(k);
+        checkIndex("ball", ball, Integer.MAX_VALUE >> k);   // its end, (ball + 1) << k, is an int too
         return (ball + 1) << k;
     }
 
     /** Number of balls of {@code 2^k} slots in {@code slots} slots (rounded up). */
     public static int ballCount(int slots, int k) {
         checkK(k);
+        checkIndex("slot count", slots, Integer.MAX_VALUE + 1L);
         return (int) (((long) slots + (1L << k) - 1) >>> k);
     }
 
     /** The leaf (slot pair {@code 2i, 2i+1}) holding {@code slot}. */
     public static int leafOf(int slot) {
+        checkIndex("slot", slot, Integer.MAX_VALUE);
         return slot >>> 1;
     }
 
     /** The other slot of {@code slot}'s leaf. */
     public static int sibling(int slot) {
+        checkIndex("slot", slot, Integer.MAX_VALUE);
         return slot ^ 1;
     }
 
     /** Position of the parent of the node at position {@code t} (one level up). */
     public static int parent(int t) {
+        checkIndex("position", t, Integer.MAX_VALUE);
         return t >>> 1;
     }
 
     /** Position of the left child of the node at position {@code t} (one level down). */
     public static int leftChild(int t) {
+        checkIndex("position", t, 1 << 30);
         return t << 1;
     }
 
     /** Position of the right child of the node at position {@code t} (one level down). */
     public static int rightChild(int t) {
+        checkIndex("position", t, 1 << 30);
         return (t << 1) | 1;
     }
 
@@ -81,13 +90,22 @@ public final class TreeSlots {
     /** First slot of the node at level {@code l}, position {@code t}, of a tree with {@code L} levels. */
     public static int nodeFirstSlot(int l, int t, int levels) {
         checkLevel(l, levels);
+        checkIndex("position at level " + l, t, 1L << l);
         return t << (levels + 1 - l);
     }
 
     /** Position of the node at level {@code l} that covers {@code slot}, in a tree with {@code L} levels. */
     public static int nodeOfSlot(int slot, int l, int levels) {
         checkLevel(l, levels);
+        checkIndex("slot of a tree of " + levels + " levels", slot, 1L << (levels + 1));
         return slot >>> (levels + 1 - l);
+    }
+
+    /** Refuses {@code value} outside {@code [0, bound)}: a result beyond int's range would wrap silently. */
+    private static void checkIndex(String what, int value, long bound) {
+        if (value < 0 || value >= bound) {
+            throw new InvalidInputException(what + " must be in [0, " + bound + "), got " + value);
+        }
     }
 
     private static void checkK(int k) {

@@ -56,6 +56,29 @@ class TreeHelpersTest {
     }
 
     @Test
+    void slotArithmeticRefusesWhatWouldWrapAroundInt() {
+        // the largest arguments whose results are ints, then one beyond: refused rather than wrapped
+        assertEquals(Integer.MAX_VALUE >> 4 << 4, TreeSlots.ballStart(Integer.MAX_VALUE >> 4, 4));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.ballStart(1 << 30, 4));   // wrapped to 0
+        assertEquals((Integer.MAX_VALUE >> 4) << 4, TreeSlots.ballEnd((Integer.MAX_VALUE >> 4) - 1, 4));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.ballEnd(Integer.MAX_VALUE >> 4, 4));
+        assertEquals(Integer.MAX_VALUE - 1, TreeSlots.leftChild((1 << 30) - 1));
+        assertEquals(Integer.MAX_VALUE, TreeSlots.rightChild((1 << 30) - 1));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.leftChild(1 << 30));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.rightChild(1 << 30));
+        // negative slots and positions, and positions beyond their level or tree
+        assertThrows(InvalidInputException.class, () -> TreeSlots.ballOf(-1, 4));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.leafOf(-2));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.sibling(-1));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.parent(-5));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.ballCount(-1, 2));
+        assertEquals(14, TreeSlots.nodeFirstSlot(3, 7, 3));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.nodeFirstSlot(3, 8, 3));
+        assertEquals(7, TreeSlots.nodeOfSlot(15, 3, 3));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.nodeOfSlot(16, 3, 3));
+    }
+
+    @Test
     void treeInverseAndBalls() {
         PointSet p = BallTreeDeterminismTest.points(1000, 3, false, 3);
         int[] ids = new int[1000];
