@@ -22,14 +22,19 @@ import org.sylva.data.InvalidInputException;
 public record SelectionParameters(SelectionMethod method, double clusterSelectionEpsilon, int maxClusterSize,
         boolean allowSingleCluster) {
 
-    /** Validates; the messages name the parameter. */
+    /**
+     * Validates; the refusals name the parameter as scikit-learn spells it, in the message and in
+     * {@link InvalidInputException#parameter()}, as {@code HdbscanParameters}' do.
+     */
     public SelectionParameters {
-        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(method, "cluster_selection_method");
         if (!(clusterSelectionEpsilon >= 0)) {
-            throw new InvalidInputException("clusterSelectionEpsilon must be >= 0; got " + clusterSelectionEpsilon);
+            throw InvalidInputException.forParameter("cluster_selection_epsilon",
+                    "cluster_selection_epsilon must be >= 0; got " + clusterSelectionEpsilon);
         }
         if (maxClusterSize < 0) {
-            throw new InvalidInputException("maxClusterSize must be >= 0 (0 = no limit); got " + maxClusterSize);
+            throw InvalidInputException.forParameter("max_cluster_size",
+                    "max_cluster_size must be >= 0 (0 = no limit); got " + maxClusterSize);
         }
     }
 

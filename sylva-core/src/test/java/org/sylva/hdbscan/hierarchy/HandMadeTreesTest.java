@@ -372,12 +372,16 @@ class HandMadeTreesTest {
 
     @Test
     void badParametersAreRefusedByName() {
-        assertEquals("clusterSelectionEpsilon must be >= 0; got -0.1", assertThrows(InvalidInputException.class,
-                () -> SelectionParameters.builder().clusterSelectionEpsilon(-0.1).build()).getMessage());
+        InvalidInputException eps = assertThrows(InvalidInputException.class,
+                () -> SelectionParameters.builder().clusterSelectionEpsilon(-0.1).build());
+        assertEquals("cluster_selection_epsilon must be >= 0; got -0.1", eps.getMessage());
+        assertEquals(java.util.Optional.of("cluster_selection_epsilon"), eps.parameter());
         assertThrows(InvalidInputException.class,
                 () -> SelectionParameters.builder().clusterSelectionEpsilon(Double.NaN).build());
-        assertEquals("maxClusterSize must be >= 0 (0 = no limit); got -1", assertThrows(InvalidInputException.class,
-                () -> SelectionParameters.builder().maxClusterSize(-1).build()).getMessage());
+        InvalidInputException max = assertThrows(InvalidInputException.class,
+                () -> SelectionParameters.builder().maxClusterSize(-1).build());
+        assertEquals("max_cluster_size must be >= 0 (0 = no limit); got -1", max.getMessage());
+        assertEquals(java.util.Optional.of("max_cluster_size"), max.parameter());
     }
 
     @Test
