@@ -8,9 +8,9 @@ package org.sylva.hdbscan;
  * {@code Npy.toPointSet} keeps them too).
  *
  * <pre>{@code
- * Hdbscan h = Hdbscan.builder().nonFinite(NonFinitePolicy.SKLEARN).build();
+ * Hdbscan h = Hdbscan.builder().minClusterSize(2).nonFinite(NonFinitePolicy.SKLEARN).build();
  * HdbscanResult r = h.fit(new double[] {0, 0.1, Double.NaN, 5, Double.POSITIVE_INFINITY}, 5, 1,
- *         ProgressListener.NONE, CancellationToken.NEVER);   // rows 2 and 4: labels -3 and -2
+ *         ProgressListener.NONE, CancellationToken.NEVER);   // labels [-1, -1, -3, -1, -2]
  * }</pre>
  */
 public enum NonFinitePolicy {

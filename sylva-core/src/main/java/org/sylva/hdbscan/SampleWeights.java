@@ -14,7 +14,8 @@ import org.sylva.hdbscan.engine.DuplicatePoints;
  *
  * <pre>{@code
  * SampleWeights w = SampleWeights.of(1, 3, 1, 0, 2);        // or SampleWeights.of(new double[] {1.0, 3.0, ...})
- * HdbscanResult r = Hdbscan.builder().minClusterSize(20).build().fit(points, w);
+ * HdbscanResult r = Hdbscan.builder().minClusterSize(3).build().fit(points, w);   // 5 rows
+ * // = the fit of the 7 rows 0, 1, 1, 1, 2, 4, 4 (min_samples = min_cluster_size = 3)
  * }</pre>
  */
 public final class SampleWeights {

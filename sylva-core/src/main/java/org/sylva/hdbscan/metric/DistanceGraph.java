@@ -211,8 +211,8 @@ public final class DistanceGraph {
                 int t = Arrays.binarySearch(cols, start[j], start[j + 1], i);
                 if (t < 0) {
                     throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix is not symmetric: "
-                            + "entry (%d, %d) is stored but (%d, %d) is not (symmetrise it, e.g. G.maximum(G.T) for a "
-                            + "k-nearest-neighbour graph)", i, j, j, i));
+                            + "entry (%d, %d) is stored but (%d, %d) is not (symmetrise it: from Python, "
+                            + "sylva.symmetric_graph(G), which keeps the stored zeros that G.maximum(G.T) drops)", i, j, j, i));
                 }
             }
         }

@@ -35,7 +35,7 @@ import org.sylva.progress.ProgressListener;
  * (soft clustering). It holds what those need (the package's {@code prediction_data_}): the parameters,
  * the fitted points in float64, their prediction core distances, the condensed tree and its selected
  * clusters, and the fit's spanning tree, from which {@link #dbscanClustering} cuts and {@link #reselect}
- * selects again exactly as the fit's result would; {@link #save} writes it to a versioned, checksummed file ({@link ModelFile}) that
+ * selects again exactly as the fit's result would; {@link #save} writes it to a versioned, checksummed file ({@code docs/model-file.md}) that
  * {@link #load} reads back, so a spike sorter fits once and assigns later spikes in another process, and
  * {@link HdbscanResult#of(HdbscanModel, Execution)} rebuilds the fit's whole result from it.
  * Immutable and thread-safe; every answer is deterministic, the same for any thread count, and the same
@@ -376,7 +376,19 @@ public final class HdbscanModel {
                 prepared, null, null, null);
     }
 
-    /** Reads a model {@link #save} wrote; see {@link ModelFile} for the format and what is refused. */
+    /**
+     * Reads a model {@link #save} wrote (the format: {@code docs/model-file.md}). Every field is checked before it is
+     * used, and the payload's CRC-32 against the file's.
+     *
+     * <pre>{@code
+     * HdbscanModel m = HdbscanModel.load(Path.of("clips.model"));
+     * }</pre>
+     *
+     * @throws IOException when the file cannot be read (or shrinks while it is read)
+     * @throws InvalidInputException when its bytes are not a model this version reads: an empty, truncated or other
+     *     file, a version it does not know, a checksum that does not match, or fields that contradict each other (the
+     *     message names the file and the problem)
+     */
     public static HdbscanModel load(Path file) throws IOException {
         return ModelFile.read(file, ProgressListener.NONE, CancellationToken.NEVER);
     }
@@ -390,6 +402,8 @@ public final class HdbscanModel {
      * }</pre>
      *
      * @throws org.sylva.progress.CancelledException when {@code cancel} is cancelled before the model is read
+     * @throws IOException as {@link #load(Path)}
+     * @throws InvalidInputException as {@link #load(Path)}
      */
     public static HdbscanModel load(Path file, ProgressListener progress, CancellationToken cancel) throws IOException {
         return ModelFile.read(file, Objects.requireNonNull(progress, "progress"), Objects.requireNonNull(cancel, "cancel"));
@@ -398,6 +412,9 @@ public final class HdbscanModel {
     /**
      * Reads a model from the bytes of a model file ({@link #toBytes}, or a file's contents), with the same
      * checks as {@link #load}; {@code name} names the bytes in errors.
+     *
+     * @throws IOException when the bytes cannot be read
+     * @throws InvalidInputException as {@link #load(Path)}
      */
     public static HdbscanModel fromBytes(byte[] bytes, String name) throws IOException {
         return ModelFile.read(Objects.requireNonNull(name, "name"), Objects.requireNonNull(bytes, "bytes"));
@@ -428,7 +445,7 @@ public final class HdbscanModel {
         return out.toByteArray();
     }
 
-    /** Writes this model to {@code file} atomically (all of it or, on failure, nothing); see {@link ModelFile}. */
+    /** Writes this model to {@code file} atomically (all of it or, on failure, nothing); the format: {@code docs/model-file.md}. */
     public void save(Path file) throws IOException {
         AtomicOutput.write(file, this::writeTo);
     }
