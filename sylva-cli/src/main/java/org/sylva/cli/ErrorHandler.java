@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.Map;
 import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
 import org.sylva.progress.CancelledException;
 import picocli.CommandLine;
 
@@ -19,22 +20,31 @@ import picocli.CommandLine;
  */
 final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
     private final CompletedInputs completed;
+    /** The run's token: once a signal cancelled it, any failure is the interruption's. */
+    private final CancellationToken cancel;
 
     /** For a command of one input. */
     ErrorHandler() {
-        this(new CompletedInputs());
+        this(new CompletedInputs(), CancellationToken.NEVER);
     }
 
-    /** Errors of a command that may have several inputs: the line then says which inputs' folders are kept. */
-    ErrorHandler(CompletedInputs completed) {
+    /**
+     * Errors of a command that may have several inputs (the line then says which inputs' folders are kept), run
+     * under {@code cancel}.
+     */
+    ErrorHandler(CompletedInputs completed, CancellationToken cancel) {
         this.completed = completed;
+        this.cancel = cancel;
     }
 
     @Override
     public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
         var err = cl.getErr();
-        if (ex instanceof CancelledException) {
+        // A failure after the run was cancelled is reported as the interruption: a signal can break what was under
+        // way (an OpenCL driver compiling a kernel loses its temporary files to it), and that is not a fault to report.
+        if (ex instanceof CancelledException || cancel.isCancelled()) {
             err.println(interruptedLine(completed.interruptedNote()));
+            if (!(ex instanceof CancelledException) && verboseAnywhere(parseResult)) ex.printStackTrace(err);
             return ExitStatus.INTERRUPTED;
         }
         // which of several inputs failed, kept whole however long the message: it says which folders to use

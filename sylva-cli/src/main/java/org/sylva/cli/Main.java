@@ -390,7 +390,7 @@ public final class Main {
         cl.registerConverter(Path.class, Main::parsePath);
         cl.setUsageHelpAutoWidth(true);
         wrapSynopsesAtSpaces(cl);
-        cl.setExecutionExceptionHandler(new ErrorHandler(context.completed()));
+        cl.setExecutionExceptionHandler(new ErrorHandler(context.completed(), context.cancel()));
         cl.setParameterExceptionHandler(new ErrorHandler.Parameters());
         CommandLine help = cl.getSubcommands().get("help");
         if (help != null) {

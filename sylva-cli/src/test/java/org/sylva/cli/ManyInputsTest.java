@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sylva.data.PointSet;
+import org.sylva.progress.CancellationToken;
 import org.sylva.progress.CancelledException;
 import org.sylva.testsupport.MiniJson;
 import picocli.CommandLine;
@@ -176,7 +177,8 @@ class ManyInputsTest {
         StringWriter err = new StringWriter();
         CommandLine cl = new CommandLine(CommandLine.Model.CommandSpec.create());
         cl.setErr(new PrintWriter(err, true));
-        int code = new ErrorHandler(completed).handleExecutionException(new CancelledException(), cl, null);
+        int code = new ErrorHandler(completed, CancellationToken.NEVER)
+                .handleExecutionException(new CancelledException(), cl, null);
         assertEquals(ExitStatus.INTERRUPTED, code);
         assertEquals("sylva: interrupted in input 3 of 4; the 2 inputs before it are done, their folders in res "
                 + "complete; nothing was written for it and the others", err.toString().strip());
@@ -189,5 +191,26 @@ class ManyInputsTest {
         assertEquals("", one.errorNote());
         one.done();
         assertEquals("", one.interruptedNote());
+    }
+
+    @Test
+    void aFailureAfterASignalIsReportedAsTheInterruption() {
+        // a signal can break work under way (an OpenCL driver's compile loses its temporary files): once the run's
+        // token is cancelled, the failure it caused is the interruption, not an error to report
+        Exception broken = new IllegalStateException("clBuildProgram: CL_BUILD_PROGRAM_FAILURE (-11)");
+        CompletedInputs completed = new CompletedInputs();
+        completed.plan(1, Path.of("res"));
+        CancellationToken token = new CancellationToken();
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(CommandLine.Model.CommandSpec.create());
+        cl.setErr(new PrintWriter(err, true));
+        CommandLine.ParseResult parsed = cl.parseArgs();
+        assertEquals(ExitStatus.ERROR, new ErrorHandler(completed, token).handleExecutionException(broken, cl, parsed));
+        assertTrue(err.toString().startsWith("sylva: error:") && err.toString().contains("clBuildProgram"), err.toString());
+        err.getBuffer().setLength(0);
+        token.cancel();
+        assertEquals(ExitStatus.INTERRUPTED,
+                new ErrorHandler(completed, token).handleExecutionException(broken, cl, parsed));
+        assertEquals("sylva: interrupted; no output was written", err.toString().strip());
     }
 }
