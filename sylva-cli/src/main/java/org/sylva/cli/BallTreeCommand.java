@@ -164,6 +164,10 @@ final class BallTreeCommand implements Callable<Integer> {
                 RESERVED, report);
         OutputTargets.refuseOverlaps(out, RESERVED, List.of(new OutputTargets.OptionFile("--report", report)),
                 List.of(new OutputTargets.OptionFile("input", in.inputPath()), new OutputTargets.OptionFile("--batch", batch)));
+        String processor = EngineChoice.processorNote(builder.engine());
+        if (processor != null && !run.quiet) err.println(processor);
+        String gpu = EngineChoice.gpuEngine(builder.engine());
+        String onEngine = gpu == null ? "" : " on " + gpu;
         // The reading's warnings (float64 values rounded to float32) wait until the inputs have passed their
         // checks: a refused input gets its one error line alone.
         java.io.StringWriter readWarnings = new java.io.StringWriter();
@@ -212,9 +216,9 @@ final class BallTreeCommand implements Callable<Integer> {
                                 + "points from level %d on%n", partitionLevel, batches == 1 ? "the batch's cells are"
                                 : "every batch's cells are", singles);
                     }
-                    err.printf(Locale.ROOT, "partition of %d %s (%d %s) at level %d in %.2f ms; wrote %s%n",
+                    err.printf(Locale.ROOT, "partition of %d %s (%d %s) at level %d in %.2f ms%s; wrote %s%n",
                             points.size(), plural(points.size(), "point"), batches, plural(batches, "batch"), partitionLevel, ms,
-                            out.resolve("perm" + format.extension()));
+                            onEngine, out.resolve("perm" + format.extension()));
                 }
                 return 0;
             }
@@ -257,8 +261,9 @@ final class BallTreeCommand implements Callable<Integer> {
             OutputTargets.tellRemoved(err, run.quiet, g);
             if (!run.quiet) {
                 int batches = layout.batchCount();
-                err.printf(Locale.ROOT, "ball tree of %d %s (%d %s, %d slots) in %.2f ms; wrote %s%n",
-                        points.size(), plural(points.size(), "point"), batches, plural(batches, "batch"), tree.size(), ms, out);
+                err.printf(Locale.ROOT, "ball tree of %d %s (%d %s, %d slots) in %.2f ms%s; wrote %s%n",
+                        points.size(), plural(points.size(), "point"), batches, plural(batches, "batch"), tree.size(), ms,
+                        onEngine, out);
             }
             if (reportFailure != null) throw new ReportNotWritten(report, out, reportFailure);
         }

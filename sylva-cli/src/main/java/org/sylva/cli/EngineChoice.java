@@ -2,8 +2,10 @@ package org.sylva.cli;
 
 import org.sylva.balltree.engine.TreeEngine;
 import org.sylva.data.InvalidInputException;
+import org.sylva.gpu.GpuBackend;
 import org.sylva.gpu.GpuEngines;
 import org.sylva.gpu.GpuException;
+import org.sylva.gpu.GpuHdbscanEngine;
 import org.sylva.gpu.GpuTreeEngine;
 import org.sylva.hdbscan.Backend;
 import org.sylva.hdbscan.Hdbscan;
@@ -62,6 +64,33 @@ public final class EngineChoice {
         } catch (GpuException e) {
             throw InvalidInputException.forParameter("backend", e.getMessage());
         }
+    }
+
+    /**
+     * The GPU engine and device {@code engine} (a fit's or a ball tree's) runs on, as the summary names it
+     * ({@code gpu/opencl: NVIDIA H200}, with {@code , a CPU device} for an OpenCL device that is the processor), or
+     * null for a CPU engine.
+     */
+    static String gpuEngine(Object engine) {
+        GpuBackend b = gpuBackend(engine);
+        return b == null ? null : "gpu/" + b.name() + (b.runsOnProcessor() ? ", a CPU device" : "");
+    }
+
+    /**
+     * The note for a run asked onto a GPU API whose device is the processor (PoCL's), or null: the kernels then run
+     * on the same cores without the CPU engine's pruning and vector kernels, so {@code --backend auto} is faster.
+     */
+    static String processorNote(Object engine) {
+        GpuBackend b = gpuBackend(engine);
+        if (b == null || !b.runsOnProcessor()) return null;
+        return "sylva: note: the OpenCL device is the processor (" + b.device().platform() + ": " + b.device().name()
+                + "); the CPU engine, --backend auto, is usually faster on it";
+    }
+
+    private static GpuBackend gpuBackend(Object engine) {
+        if (engine instanceof GpuHdbscanEngine g) return g.backend();
+        if (engine instanceof GpuTreeEngine t) return t.backend();
+        return null;
     }
 
     /**

@@ -191,15 +191,16 @@ final class HdbscanCommand implements Callable<Integer> {
         OutputFormat.declare(m, v -> format = v);
         m.option(Path.class, v -> reportOption = v, "--report")
                 .paramLabel("FILE.html")
-                .description("Also write a self-contained HTML report. FILE must be a regular file or not exist: a "
+                .description("Also write a self-contained HTML report (its folder is made when missing, as --out is). "
+                        + "FILE must be a regular file or not exist: a "
                         + "directory, symbolic link, FIFO or device there is refused (never written through or "
                         + "replaced), and so is an output's name in --out. If the report fails, the outputs are "
                         + "still written and sylva exits with status 3.");
         m.option(Path.class, v -> saveModelOption = v, "--save-model")
                 .paramLabel("FILE")
                 .description("Also save the fitted model (parameters, fitted points, condensed tree: what prediction "
-                        + "needs, and the spanning tree; a versioned, checksummed file) to FILE, together with the "
-                        + "other outputs; 'sylva predict FILE NEW' then assigns new points to its clusters, 'sylva "
+                        + "needs, and the spanning tree; a versioned, checksummed file) to FILE (its folder is made when "
+                        + "missing), together with the other outputs; 'sylva predict FILE NEW' then assigns new points to its clusters, 'sylva "
                         + "cut' and 'sylva reselect' cluster it again. With --pca the model holds the components: "
                         + "new points are given as the input was, and projected on them.");
         m.option(String.class, v -> centers = v, "--centers")
@@ -248,6 +249,8 @@ final class HdbscanCommand implements Callable<Integer> {
         // Before reading and fitting: an unwritable, busy or wrong destination is reported before the long work,
         // for every input of the run.
         for (InputBatch.Target t : targets) claim(t, names, targets, err);
+        String processor = EngineChoice.processorNote(h.engine());
+        if (processor != null && !run.quiet) err.println(processor);
         context.completed().plan(targets.size(), outOption);
         for (int i = 0; i < targets.size(); i++) {
             InputBatch.Target t = targets.get(i);
@@ -362,7 +365,8 @@ final class HdbscanCommand implements Callable<Integer> {
         if (noCluster != null) err.println(noCluster);
         String infinite = HdbscanOutputs.infiniteEdgesWarning(r.spanningTree());
         if (infinite != null) err.println(infinite);
-        if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features, written));
+        if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features,
+                EngineChoice.gpuEngine(h.engine()), written));
         if (!run.quiet && !w.removed().isEmpty()) err.println(w.removedLine());
         if (!w.left().isEmpty()) err.println(w.leftLine());
         if (w.reportFailure() != null) throw new ReportNotWritten(report, out, w.reportFailure());

@@ -249,31 +249,31 @@ final class HdbscanOutputs {
                 + " (a point with fewer known distances than --min-samples, or groups that no known distance joins)";
     }
 
-    /** The summary of a fit on the input read from a file, or on {@code pca}'s scores when not null. */
+    /**
+     * The summary of a fit on the input read from a file, or on {@code pca}'s scores when not null; {@code engine}
+     * names a GPU engine the fit ran on ({@link EngineChoice#gpuEngine}), null for the CPU's.
+     */
     static String summary(HdbscanResult r, PointSet points, String dtype, double readSeconds, PcaFeatures pca,
-            List<Path> written) {
-        return summary(r, points, dtype, "read", readSeconds, pca, written);
+            String engine, List<Path> written) {
+        return summary(r, points.size(), points.dimensions(), -1, dtype, "read", readSeconds, pca, engine, written);
     }
 
     /** As above, naming the input stage ({@code "read"}, or {@code "generate"} for the demo). */
     static String summary(HdbscanResult r, PointSet points, String dtype, String inputStage, double inputSeconds,
             List<Path> written) {
-        return summary(r, points, dtype, inputStage, inputSeconds, null, written);
-    }
-
-    private static String summary(HdbscanResult r, PointSet points, String dtype, String inputStage,
-            double inputSeconds, PcaFeatures pca, List<Path> written) {
-        return summary(r, points.size(), points.dimensions(), -1, dtype, inputStage, inputSeconds, pca, written);
+        return summary(r, points.size(), points.dimensions(), -1, dtype, inputStage, inputSeconds, null, null,
+                written);
     }
 
     /** The summary of a fit on a sparse distance matrix of {@code storedEntries} entries read from a file. */
     static String graphSummary(HdbscanResult r, long storedEntries, double readSeconds, List<Path> written) {
-        return summary(r, r.size(), r.dimensions(), storedEntries, "float64", "read", readSeconds, null, written);
+        return summary(r, r.size(), r.dimensions(), storedEntries, "float64", "read", readSeconds, null, null,
+                written);
     }
 
     /** {@code storedEntries}: those of a sparse distance matrix, or -1 for any other input. */
     private static String summary(HdbscanResult r, int n, int d, long storedEntries, String dtype, String inputStage,
-            double inputSeconds, PcaFeatures pca, List<Path> written) {
+            double inputSeconds, PcaFeatures pca, String engine, List<Path> written) {
         StringBuilder s = new StringBuilder();
         int[] labels = r.labels();
         int k = r.clusterCount();
@@ -314,7 +314,7 @@ final class HdbscanOutputs {
         for (Map.Entry<String, Double> e : r.timings().seconds().entrySet()) {
             s.append(String.format(Locale.ROOT, ", %s %.3f s", e.getKey(), e.getValue()));
         }
-        s.append(String.format(Locale.ROOT, " (fit %.3f s)", r.timings().total()));
+        s.append(String.format(Locale.ROOT, " (fit %.3f s%s)", r.timings().total(), engine == null ? "" : " on " + engine));
         if (!written.isEmpty()) s.append(String.format(Locale.ROOT, "%n")).append(wrote(written));
         return s.toString();
     }

@@ -32,9 +32,15 @@ class GpuBackendOptionTest {
         Path in = TestData.writeNpy(TestData.clips(600), tmp.resolve("x.npy"));
         Cli.Result cpu = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", tmp.resolve("cpu").toString(), "-q");
         Cli.Result gpu = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--backend", "opencl",
-                "--out", tmp.resolve("gpu").toString(), "-q");
+                "--out", tmp.resolve("gpu").toString());
         assertEquals(0, cpu.code(), cpu.err());
         assertEquals(0, gpu.code(), gpu.err());
+        // the summary names the engine and device; PoCL's device is the processor, which a note says first
+        String device = OpenClDevices.scan().preferred().orElseThrow().info().name();
+        assertTrue(gpu.err().contains(" s on gpu/opencl: " + device), gpu.err());
+        boolean processor = OpenClDevices.scan().preferred().orElseThrow().cpu();
+        assertEquals(processor, gpu.err().contains("sylva: note: the OpenCL device is the processor"), gpu.err());
+        assertEquals(processor, gpu.err().contains(device + ", a CPU device)"), gpu.err());
         for (String f : new String[] {"labels.npy", "mst.npy", "probabilities.npy", "outlier_scores.npy"}) {
             Path a = tmp.resolve("cpu").resolve(f), b = tmp.resolve("gpu").resolve(f);
             if (Files.exists(a)) assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b), f);
@@ -94,9 +100,11 @@ class GpuBackendOptionTest {
             String tag = extra.length == 0 ? "tree" : "part";
             String[] common = {"balltree", in.toString(), "-q"};
             Cli.Result cpu = Cli.run(concat(common, extra, "--out", tmp.resolve(tag + "-cpu").toString()));
-            Cli.Result gpu = Cli.run(concat(common, extra, "--backend", "opencl", "--out", tmp.resolve(tag + "-gpu").toString()));
+            Cli.Result gpu = Cli.run(concat(new String[] {"balltree", in.toString()}, extra, "--backend", "opencl",
+                    "--out", tmp.resolve(tag + "-gpu").toString()));
             assertEquals(0, cpu.code(), cpu.err());
             assertEquals(0, gpu.code(), gpu.err());
+            assertTrue(gpu.err().contains(" ms on gpu/opencl: "), gpu.err());
             for (String f : extra.length == 0 ? new String[] {"tree_idx.npy", "mask.npy", "offsets.npy", "levels.npy"}
                     : new String[] {"perm.npy"}) {
                 assertArrayEquals(Files.readAllBytes(tmp.resolve(tag + "-cpu").resolve(f)),

@@ -24,6 +24,14 @@ public interface GpuBackend {
     GpuDevice device();
 
     /**
+     * True when the device is the processor itself (an OpenCL CPU device, as PoCL's): the kernels then run on the
+     * cores the CPU engine would use, without its pruning and vector kernels, so the CPU engine is faster there.
+     */
+    default boolean runsOnProcessor() {
+        return false;
+    }
+
+    /**
      * Uploads {@code points} and allocates the buffers of a fit with lists of {@code k} entries; a
      * {@link GpuException} naming the figure when the device memory cannot hold them.
      */

@@ -95,6 +95,11 @@ public final class OpenClBackend implements GpuBackend {
         return device.info();
     }
 
+    @Override
+    public boolean runsOnProcessor() {
+        return device.cpu();
+    }
+
     /** The kernels for lists of {@code k} entries, compiled on first use. */
     Kernels kernels(int k) {
         synchronized (programs) {

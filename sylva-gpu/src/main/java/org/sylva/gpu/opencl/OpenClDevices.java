@@ -60,17 +60,26 @@ public record OpenClDevices(List<ClDevice> devices, List<String> problems) {
             problems.add("OpenCL platforms could not be listed: " + e.getMessage());
             return new OpenClDevices(found, problems);
         }
-        if (platforms.isEmpty()) problems.add("the OpenCL loader found no platform (no driver installed)");
+        if (platforms.isEmpty()) problems.add("the OpenCL loader found no platform (no driver installed, or none registered "
+                + "where it looks: " + vendorsDirectory() + ")");
         for (MemorySegment p : platforms) {
             String pname = "?";
             try {
                 pname = cl.platformInfo(p, OpenCl.PLATFORM_NAME);
-                for (MemorySegment d : cl.devices(p)) found.add(describe(cl, p, pname, d));
+                List<MemorySegment> devices = cl.devices(p);
+                if (devices.isEmpty()) problems.add("OpenCL platform " + pname + " lists no device");
+                for (MemorySegment d : devices) found.add(describe(cl, p, pname, d));
             } catch (RuntimeException e) {
                 problems.add("OpenCL platform " + pname + ": " + e.getMessage());
             }
         }
         return new OpenClDevices(found, problems);
+    }
+
+    /** Where the ICD loader reads the drivers' registrations: {@code OCL_ICD_VENDORS}, else its default. */
+    private static String vendorsDirectory() {
+        String v = System.getenv("OCL_ICD_VENDORS");
+        return v == null || v.isEmpty() ? "/etc/OpenCL/vendors" : "OCL_ICD_VENDORS=" + v;
     }
 
     private static ClDevice describe(OpenCl cl, MemorySegment platform, String pname, MemorySegment d) {

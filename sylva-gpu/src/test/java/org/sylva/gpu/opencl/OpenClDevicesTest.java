@@ -1,10 +1,15 @@
 package org.sylva.gpu.opencl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.sylva.gpu.GpuDevice;
 
@@ -33,5 +38,28 @@ class OpenClDevicesTest {
         assertEquals(Optional.empty(), OpenClDevices.preferred(List.of(noFp64)));
         ClDevice second = device("second GPU", false, null);
         assertEquals(Optional.of(second), OpenClDevices.preferred(List.of(pocl, noFp64, second, device("third GPU", false, null))));
+    }
+
+    @Test
+    void aPlatformListingNoDeviceIsNamed() throws Exception {
+        // PoCL lists no device when told to offer only a device type it does not have: the scan must say so, or
+        // `sylva devices` says nothing about OpenCL and a fit's refusal names no platform
+        assumeTrue(OpenClDevices.scan().devices().stream().anyMatch(d -> d.info().platform().contains("Portable")),
+                "no PoCL platform here");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), WhyNone.class.getName()).redirectErrorStream(true);
+        pb.environment().put("POCL_DEVICES", "no-such-device-type");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out");
+        assertTrue(out.contains("OpenCL platform Portable Computing Language lists no device"), out);
+    }
+
+    /** Prints why no OpenCL device is usable, for the test above. */
+    static final class WhyNone {
+        public static void main(String[] args) {
+            System.out.println(OpenClDevices.scan().whyNone());
+        }
     }
 }
