@@ -502,7 +502,8 @@ final class ModelFile {
             throw refuse(name, "truncated: " + size + " bytes, the header says " + Long.toUnsignedString(expected));
         }
         if (size > expected) {
-            throw refuse(name, (size - expected) + " bytes after the end of the model (the header says " + expected
+            throw refuse(name, (size - expected) + (size - expected == 1 ? " byte" : " bytes")
+                    + " after the end of the model (the header says " + expected
                     + " bytes)");
         }
     }

@@ -443,6 +443,7 @@ class ModelFileTest {
             assertMentions(m, len == 0 ? "empty" : "truncated");
         }
         assertMentions(refusal(Arrays.copyOf(good, good.length + 3)), "3 bytes after the end");
+        assertMentions(refusal(Arrays.copyOf(good, good.length + 1)), "1 byte after the end");
     }
 
     @Test
