@@ -141,7 +141,7 @@ public final class SparkHdbscanEngine implements HdbscanEngine {
                             "sylva hdbscan: " + BoruvkaMst.STAGE_PREFIX + round + " (" + before + " components, "
                                     + tasks + " tasks)");
                 } finally {
-                    roundB.destroy();
+                    destroy(roundB);
                 }
                 long rj1 = System.nanoTime();
                 long edgeBytes = 0;
@@ -165,8 +165,11 @@ public final class SparkHdbscanEngine implements HdbscanEngine {
             }
             return new MutualReachabilityMst(core, tree, times);
         } finally {
-            for (Broadcast<?> b : broadcasts) b.destroy();
-            releaseIndexes(fitId, jobs.tag(), tasks);
+            try {
+                for (Broadcast<?> b : broadcasts) destroy(b);
+            } finally {
+                releaseIndexes(fitId, jobs.tag(), tasks);
+            }
         }
     }
 
@@ -188,6 +191,24 @@ public final class SparkHdbscanEngine implements HdbscanEngine {
                     "sylva hdbscan: releasing the executors' point index");
         } catch (RuntimeException ignored) {
             // best effort: the fit's result (or its failure) stands
+        }
+    }
+
+    /**
+     * Destroys {@code b}, also for a fit stopped by an interrupt: Spark's {@code destroy} waits for the executors
+     * and throws an (undeclared) {@code InterruptedException} on an interrupted thread, which would replace the
+     * fit's {@code CancelledException} and leave the other broadcasts and the index held. The interrupt flag is
+     * cleared while it waits and set again after. A failure to destroy is ignored: it frees memory, the fit's
+     * result or failure stands.
+     */
+    static void destroy(Broadcast<?> b) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            b.destroy();
+        } catch (Exception ignored) {
+            // best effort, as the release of the indexes
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.apache.spark.SparkThrowable;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -83,14 +84,30 @@ final class SparkJobs {
         return job;
     }
 
-    private static RuntimeException translate(Throwable t, String description) {
-        String m = String.valueOf(t.getMessage());
-        if (m.contains("cancelled") || m.contains("canceled")) {
+    /** Spark's error condition of a cancelled job (its {@code SparkException}'s {@code getCondition()}). */
+    static final String JOB_CANCELLED = "SPARK_JOB_CANCELLED";
+
+    /**
+     * The fit's exception for a job that ended with {@code t}: a {@link CancelledException} when Spark says the job
+     * was cancelled (its error condition, not the message's wording: a task failing with "read canceled: connection
+     * reset" is a failure), else {@code t} itself or, checked, wrapped.
+     */
+    static RuntimeException translate(Throwable t, String description) {
+        if (cancelledJob(t)) {
             CancelledException c = new CancelledException();
             c.initCause(t);
             return c;
         }
         if (t instanceof RuntimeException r) return r;
-        return new IllegalStateException("sylva: Spark job '" + description + "' failed: " + m, t);
+        return new IllegalStateException("sylva: Spark job '" + description + "' failed: " + t.getMessage(), t);
+    }
+
+    /** True when {@code t} or one of its causes is Spark's exception for a cancelled job. */
+    static boolean cancelledJob(Throwable t) {
+        Throwable c = t;
+        for (int depth = 0; depth < 16 && c != null; depth++, c = c.getCause()) {
+            if (c instanceof SparkThrowable s && JOB_CANCELLED.equals(s.getCondition())) return true;
+        }
+        return false;
     }
 }

@@ -149,6 +149,49 @@ class SylvaHdbscanTest {
         assertTrue(seen.contains("components"), seen);
     }
 
+    @Test
+    void anInterruptedFitEndsCancelledKeepsTheFlagAndReleasesTheIndex() {
+        // Spark's Broadcast.destroy throws InterruptedException on an interrupted thread: the fit's clean-up must
+        // not let it replace the CancelledException, nor stop before the index is released
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        Thread fitter = Thread.currentThread();
+        try {
+            cancelledAtRoundOne(df, fitter::interrupt);
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
+        } finally {
+            Thread.interrupted();
+        }
+        assertFalse(ExecutorTasks.holdsIndex(), "an interrupted fit leaves no index behind");
+    }
+
+    @Test
+    void aJobFailureWordedCancelledIsAFailureNotACancellation() {
+        RuntimeException failure = new java.io.UncheckedIOException(
+                new java.io.IOException("S3 read of part-00001 canceled: connection reset"));
+        assertTrue(SparkJobs.translate(failure, "sylva hdbscan: core distances") == failure);
+        // what Spark throws for a cancelled job carries the condition, whatever its wording
+        RuntimeException cancelled = new RuntimeException("wrapped", new SparkCondition(SparkJobs.JOB_CANCELLED));
+        assertTrue(SparkJobs.translate(cancelled, "x") instanceof CancelledException);
+        RuntimeException other = new SparkCondition("TASK_WRITE_FAILED");
+        assertTrue(SparkJobs.translate(other, "x") == other);
+    }
+
+    /** A Spark exception of the given error condition. */
+    private static final class SparkCondition extends RuntimeException implements org.apache.spark.SparkThrowable {
+        private final String condition;
+
+        SparkCondition(String condition) {
+            super("a Spark exception");
+            this.condition = condition;
+        }
+
+        @Override
+        public String getCondition() {
+            return condition;
+        }
+    }
+
     /**
      * Fits {@code df} with the round tasks held until killed; when round 1's job starts, runs {@code cancel} on a
      * thread of its own, and the fit must end in {@link CancelledException}. Returns round 1's job description.
