@@ -21,6 +21,12 @@ public final class KryoFitMain {
     private KryoFitMain() {
     }
 
+    /**
+     * With {@code -Dsylva.kryo.registrationRequired=true}: Kryo refuses every class not registered, and the session
+     * gives it {@link SylvaKryoRegistrator}.
+     */
+    static final boolean REGISTRATION_REQUIRED = Boolean.getBoolean("sylva.kryo.registrationRequired");
+
     static final int N = 600;
     static final int D = 3;
 
@@ -37,6 +43,8 @@ public final class KryoFitMain {
                 .config("spark.ui.enabled", "false")
                 .config("spark.driver.host", "127.0.0.1")
                 .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+                .config("spark.kryo.registrationRequired", REGISTRATION_REQUIRED)
+                .config("spark.kryo.registrator", REGISTRATION_REQUIRED ? SylvaKryoRegistrator.class.getName() : "")
                 .getOrCreate();
         spark.sparkContext().setLogLevel("ERROR");
         int status = 1;
@@ -50,7 +58,12 @@ public final class KryoFitMain {
             boolean fit = Arrays.equals(local.labels(), model.result().labels())
                     && Arrays.equals(local.probabilities(), model.result().probabilities());
             long transformed = model.transform(df).count();
-            Dataset<Row> keyed = df.withColumn("key", org.apache.spark.sql.functions.expr("cast(cast(id % 2 as string) as binary)"));
+            // the grouped fit shuffles whole rows with their schema: columns of several types ride along
+            Dataset<Row> keyed = df.withColumn("key", org.apache.spark.sql.functions.expr("cast(cast(id % 2 as string) as binary)"))
+                    .withColumn("name", org.apache.spark.sql.functions.expr("concat('clip ', cast(id as string))"))
+                    .withColumn("big", org.apache.spark.sql.functions.expr("cast(id as bigint) * 3"))
+                    .withColumn("when", org.apache.spark.sql.functions.expr("timestamp_seconds(id)"))
+                    .withColumn("vec", org.apache.spark.ml.functions.array_to_vector(org.apache.spark.sql.functions.col("features")));
             long grouped = new SylvaHdbscan().setMinClusterSize(10).fitGroups(keyed, "key").count();
             boolean saved = true;
             if (args.length > 0) {

@@ -82,7 +82,9 @@ class KryoRoundTripTest {
 
     /**
      * A whole fit under Kryo in a JVM of its own, whose model is saved there and loaded here (another JVM, another
-     * serializer) with the same result as the local fit.
+     * serializer) with the same result as the local fit. Kryo there refuses every class not registered
+     * ({@code spark.kryo.registrationRequired}, as many clusters set it), with {@link SylvaKryoRegistrator}: the
+     * stricter of Kryo's two settings, and the one that needs the registrator.
      */
     @Test
     void aWholeFitRunsUnderKryo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
@@ -91,6 +93,7 @@ class KryoRoundTripTest {
         java.util.List<String> cmd = new java.util.ArrayList<>();
         cmd.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.add("-Dsylva.kryo.registrationRequired=true");
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(KryoFitMain.class.getName());
@@ -111,5 +114,15 @@ class KryoRoundTripTest {
                         org.sylva.progress.CancellationToken.NEVER);
         org.sylva.testsupport.SameResult.assertSameResult(local, loaded.result());
         assertEquals("cluster", loaded.getOrDefault(loaded.labelCol()));
+    }
+
+    @Test
+    void theRegistratorNamesEveryClassOnceAndLoadsThemAll() {
+        List<Class<?>> classes = SylvaKryoRegistrator.classes();
+        assertEquals(classes.size(), new java.util.HashSet<>(classes).size(), "no class twice: " + classes);
+        com.esotericsoftware.kryo.Kryo kryo = new com.esotericsoftware.kryo.Kryo();
+        kryo.setRegistrationRequired(true);
+        new SylvaKryoRegistrator().registerClasses(kryo);
+        for (Class<?> c : classes) org.junit.jupiter.api.Assertions.assertNotNull(kryo.getRegistration(c), c.getName());
     }
 }
