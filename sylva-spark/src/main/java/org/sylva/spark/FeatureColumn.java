@@ -59,9 +59,16 @@ final class FeatureColumn implements Serializable {
         throw new InvalidInputException("no column '" + name + "' in " + schema.simpleString());
     }
 
-    /** Whether {@code schema} has a column {@code name}. */
+    /**
+     * Whether {@code schema} has a column {@code name}, as Spark resolves names: regardless of case unless the
+     * session sets {@code spark.sql.caseSensitive} (else an output {@code LABEL} beside an input {@code label} passes
+     * here and Spark then finds the reference ambiguous).
+     */
     static boolean has(StructType schema, String name) {
-        for (StructField f : schema.fields()) if (f.name().equals(name)) return true;
+        boolean caseSensitive = org.apache.spark.sql.internal.SQLConf.get().caseSensitiveAnalysis();
+        for (StructField f : schema.fields()) {
+            if (caseSensitive ? f.name().equals(name) : f.name().equalsIgnoreCase(name)) return true;
+        }
         return false;
     }
 
@@ -126,6 +133,10 @@ final class FeatureColumn implements Serializable {
             if (!Double.isFinite(x[j])) {
                 throw new InvalidInputException(where + ": column '" + name + "' holds " + x[j]
                         + " at index " + j + "; every coordinate must be finite");
+            }
+            if (Math.abs(x[j]) > org.sylva.hdbscan.Hdbscan.MAX_ABS_COORDINATE) {
+                throw new InvalidInputException(where + ": column '" + name + "' holds " + x[j] + " at index " + j
+                        + "; coordinates are taken within +-1e150 (beyond, squared distances would overflow): rescale");
             }
         }
         return x;

@@ -129,8 +129,8 @@ public final class SylvaSparkApp {
             if (saveModel != null && samePath(spark, saveModel, output)) {
                 throw new PathRefused("--save-model and --output are the same path (" + output + "); give two");
             }
-            refuseExisting(spark, output, "--output");
-            if (saveModel != null) refuseExisting(spark, saveModel, "--save-model");
+            refuseExistingOrUnwritable(spark, output, "--output");
+            if (saveModel != null) refuseExistingOrUnwritable(spark, saveModel, "--save-model");
             Dataset<Row> result = switch (args[0]) {
                 case "hdbscan" -> hdbscan(spark, o, input, saveModel);
                 case "predict" -> predict(spark, o, input);
@@ -206,9 +206,29 @@ public final class SylvaSparkApp {
         return state != null && state.length() >= 2 && Set.of("22", "42", "0A", "KD").contains(state.substring(0, 2));
     }
 
-    /** Refuses {@code path} (given as {@code option}) when it exists: nothing is overwritten. */
-    private static void refuseExisting(SparkSession spark, String path, String option) throws IOException {
+    /**
+     * Refuses {@code path} (given as {@code option}) when it exists, nothing being overwritten, or when the file system
+     * will not make it, before the work whose output it is.
+     */
+    private static void refuseExistingOrUnwritable(SparkSession spark, String path, String option) throws IOException {
         if (exists(spark, path)) throw new PathRefused(option + " " + path + " already exists; give a new path");
+        // before the fit, not after it: a folder the file system will not make (a read-only place, a file on the
+        // way) is found by making it, then removing it again with the parents it made
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
+        org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
+        org.apache.hadoop.fs.Path top = fs.makeQualified(p);
+        for (int up = 0; up < 4096 && top.getParent() != null && !fs.exists(top.getParent()); up++) {
+            top = top.getParent();
+        }
+        boolean made;
+        try {
+            made = fs.mkdirs(p);
+        } catch (IOException e) {
+            throw new PathRefused(option + " " + path + " cannot be written: "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse("the file system refused it"));
+        }
+        if (!made) throw new PathRefused(option + " " + path + " cannot be written: the file system did not make it");
+        fs.delete(top, true);
     }
 
     /** Whether two paths name one place on their file system (qualified, as Spark writes them). */
@@ -248,6 +268,10 @@ public final class SylvaSparkApp {
         if (!exists(spark, modelDir)) {
             throw new PathRefused("--model " + modelDir + ": no such model directory (sylva-spark hdbscan "
                     + "--save-model writes one)");
+        }
+        if (!exists(spark, modelDir + "/metadata")) {
+            throw new PathRefused("--model " + modelDir + ": not a saved model (it has no metadata folder; "
+                    + "sylva-spark hdbscan --save-model writes one)");
         }
         String features = o.getOrDefault("--features", "features");
         SylvaHdbscanModel model = SylvaHdbscanModel.load(modelDir).setFeaturesCol(features);

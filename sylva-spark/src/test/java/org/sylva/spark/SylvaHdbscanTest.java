@@ -233,6 +233,10 @@ class SylvaHdbscanTest {
         List<Row> nan = new ArrayList<>(rows);
         nan.set(13, RowFactory.create(LocalSpark.seq(List.of(1.0, Double.NaN))));
         assertMessage(nan, schema, "row 13: column 'features' holds NaN at index 1");
+        List<Row> huge = new ArrayList<>(rows);
+        huge.set(11, RowFactory.create(LocalSpark.seq(List.of(1.0, 1e200))));
+        assertMessage(huge, schema, "row 11: column 'features' holds 1.0E200 at index 1; coordinates are taken within "
+                + "+-1e150");
 
         Dataset<Row> ok = LocalSpark.get().createDataFrame(rows, schema);
         InvalidInputException missing = assertThrows(InvalidInputException.class,
@@ -241,6 +245,10 @@ class SylvaHdbscanTest {
         InvalidInputException taken = assertThrows(InvalidInputException.class,
                 () -> new SylvaHdbscan().setLabelCol("features").fit(ok));
         assertTrue(taken.getMessage().contains("output column 'features' already exists"), taken.getMessage());
+        // Spark resolves names regardless of case (by default): FEATURES is the same column
+        InvalidInputException upper = assertThrows(InvalidInputException.class,
+                () -> new SylvaHdbscan().setLabelCol("FEATURES").fit(ok));
+        assertTrue(upper.getMessage().contains("output column 'FEATURES' already exists"), upper.getMessage());
         // the old mllib vectors: named as such, with the converter
         StructType old = new StructType().add("features", new org.apache.spark.mllib.linalg.VectorUDT());
         InvalidInputException mllib = assertThrows(InvalidInputException.class,

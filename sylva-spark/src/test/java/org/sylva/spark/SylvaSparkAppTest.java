@@ -96,6 +96,24 @@ class SylvaSparkAppTest {
                 "--output", dir.resolve("p2.parquet").toString()));
         assertTrue(err.toString().strip().startsWith("sylva-spark: --model " + dir.resolve("none.model")
                 + ": no such model directory"), err.toString());
+        // a folder that is no model (a Parquet output, say), and an output the file system will not make
+        err.reset();
+        assertEquals(2, run("predict", "--model", predicted.toString(), "--input", newPoints.toString(),
+                "--output", dir.resolve("p4.parquet").toString()));
+        assertEquals("sylva-spark: --model " + predicted + ": not a saved model (it has no metadata folder; sylva-spark "
+                + "hdbscan --save-model writes one)", err.toString().strip());
+        Path aFile = Files.writeString(dir.resolve("a-file"), "not a folder");
+        err.reset();
+        assertEquals(2, run("predict", "--model", model.toString(), "--input", newPoints.toString(),
+                "--output", aFile.resolve("deeper").resolve("p5.parquet").toString()));
+        assertTrue(err.toString().strip().startsWith("sylva-spark: --output " + aFile.resolve("deeper").resolve("p5.parquet")
+                + " cannot be written"), err.toString());
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+        err.reset();
+        Path fresh = dir.resolve("new-parent").resolve("p6.parquet");
+        assertEquals(0, run("predict", "--model", model.toString(), "--input", newPoints.toString(),
+                "--output", fresh.toString()), err.toString());
+        assertTrue(Files.isDirectory(fresh));
         // a model directory without its data file: one line naming the file, nothing written
         Path data = model.resolve("data").resolve("hdbscan.model");
         Files.delete(data);
