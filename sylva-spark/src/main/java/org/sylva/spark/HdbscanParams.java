@@ -54,7 +54,8 @@ final class HdbscanParams implements Serializable {
         clusterSelectionMethod = new Param<>(owner, "clusterSelectionMethod", "eom or leaf",
                 ParamValidators.inArray(new String[] {"eom", "leaf"}));
         allowSingleCluster = new BooleanParam(owner, "allowSingleCluster", "whether one cluster may be the result");
-        numSlices = new IntParam(owner, "numSlices", "tasks per distributed stage; 0 = the dataset's partitions",
+        numSlices = new IntParam(owner, "numSlices", "tasks per distributed stage (at most one per 16 distinct "
+                + "points); 0 = the dataset's partitions",
                 ParamValidators.gtEq(0));
         transformMode = new Param<>(owner, "transformMode", "what the model's transform gives: 'fitted' (the fit's "
                 + "own labels, for the fitted dataset only) or 'predict' (approximate_predict of any dataset's rows)",

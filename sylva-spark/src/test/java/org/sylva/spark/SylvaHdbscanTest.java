@@ -116,6 +116,19 @@ class SylvaHdbscanTest {
     }
 
     @Test
+    void farMoreSlicesThanPointsRunAtMostOneTaskPerSixteenPoints() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("iris_X.npy"));
+        int n = x.rows(), d = x.cols();
+        HdbscanResult local = Hdbscan.builder().minClusterSize(5).build()
+                .fit(x.values(), n, d, ProgressListener.NONE, CancellationToken.NEVER);
+        SylvaHdbscanModel model = new SylvaHdbscan().setMinClusterSize(5).setNumSlices(2000)
+                .fit(LocalSpark.points(x.values(), n, d, 2));
+        assertSame(local, model.result());
+        assertEquals((n + SparkHdbscanEngine.MIN_TASK_POINTS - 1) / SparkHdbscanEngine.MIN_TASK_POINTS,
+                model.fitStats().slices(), "iris has " + n + " distinct points");
+    }
+
+    @Test
     void aFailedTaskIsRetriedAndTheResultIsUnchanged() {
         OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
         int n = x.rows(), d = x.cols();
