@@ -194,6 +194,21 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
 
     /** Fits, stopping with {@link org.sylva.progress.CancelledException} when {@code cancel} is cancelled. */
     public SylvaHdbscanModel fit(Dataset<?> dataset, CancellationToken cancel) {
+        return fit(dataset, ProgressListener.NONE, cancel);
+    }
+
+    /**
+     * As {@link #fit(Dataset, CancellationToken)}, telling {@code progress} the stages on the driver as the library's
+     * fits do ({@link ProgressListener}): {@code "core distances"} as its job starts and ends, then {@code "spanning
+     * tree round k"} after each round's job, counting the edges found, on the calling thread.
+     *
+     * <pre>{@code
+     * SylvaHdbscanModel m = new SylvaHdbscan().fit(df, (stage, done, total) -> log.info(stage + " " + done + "/" + total),
+     *         CancellationToken.NEVER);
+     * }</pre>
+     */
+    public SylvaHdbscanModel fit(Dataset<?> dataset, ProgressListener progress, CancellationToken cancel) {
+        java.util.Objects.requireNonNull(progress, "progress");
         transformSchema(dataset.schema());
         String col = getOrDefault(p.featuresCol);
         // Whole rows, as transform reads them, not the column alone: Spark would push that selection below a
@@ -230,7 +245,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
         SparkHdbscanEngine engine = new SparkHdbscanEngine(spark, slices);
         HdbscanResult result;
         try {
-            result = settings().builder(1).engine(engine).build().fit(coords, n, d, ProgressListener.NONE, cancel);
+            result = settings().builder(1).engine(engine).build().fit(coords, n, d, progress, cancel);
         } catch (InvalidInputException e) {
             throw inParamTerms(e);
         }

@@ -116,6 +116,19 @@ class SylvaHdbscanTest {
     }
 
     @Test
+    void aFitReportsItsStagesToAProgressListener() {
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs500_X.npy"));
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        new SylvaHdbscan().setMinClusterSize(5).fit(LocalSpark.points(x.values(), x.rows(), x.cols(), 2),
+                (stage, done, total) -> seen.add(stage + " " + done + "/" + total), CancellationToken.NEVER);
+        assertEquals("core distances 0/1", seen.get(0), seen.toString());
+        assertTrue(seen.contains("core distances 1/1"), seen.toString());
+        assertTrue(seen.stream().anyMatch(l -> l.startsWith("spanning tree round 1 ")), seen.toString());
+        String last = seen.get(seen.size() - 1);
+        assertTrue(last.startsWith("spanning tree round ") && last.endsWith(" 499/499"), seen.toString());
+    }
+
+    @Test
     void farMoreSlicesThanPointsRunAtMostOneTaskPerSixteenPoints() {
         OracleData.Array x = OracleData.read(OracleData.dir().resolve("iris_X.npy"));
         int n = x.rows(), d = x.cols();
