@@ -191,18 +191,17 @@ final class HdbscanCommand implements Callable<Integer> {
         OutputFormat.declare(m, v -> format = v);
         m.option(Path.class, v -> reportOption = v, "--report")
                 .paramLabel("FILE.html")
-                .description("Also write a self-contained HTML report (its folder is made when missing, as --out is). "
-                        + "FILE must be a regular file or not exist: a "
-                        + "directory, symbolic link, FIFO or device there is refused (never written through or "
-                        + "replaced), and so is an output's name in --out. If the report fails, the outputs are "
-                        + "still written and sylva exits with status 3.");
+                .description("Also write a self-contained HTML report (its folder is made when missing, as --out "
+                        + "is). FILE must be a regular file or not exist: a directory, symbolic link, FIFO or device "
+                        + "there is refused (never written through or replaced), and so is an output's name in --out. "
+                        + "If the report fails, the outputs are still written and sylva exits with status 3.");
         m.option(Path.class, v -> saveModelOption = v, "--save-model")
                 .paramLabel("FILE")
                 .description("Also save the fitted model (parameters, fitted points, condensed tree: what prediction "
-                        + "needs, and the spanning tree; a versioned, checksummed file) to FILE (its folder is made when "
-                        + "missing), together with the other outputs; 'sylva predict FILE NEW' then assigns new points to its clusters, 'sylva "
-                        + "cut' and 'sylva reselect' cluster it again. With --pca the model holds the components: "
-                        + "new points are given as the input was, and projected on them.");
+                        + "needs, and the spanning tree; a versioned, checksummed file) to FILE (its folder is made "
+                        + "when missing), together with the other outputs; 'sylva predict FILE NEW' then assigns new "
+                        + "points to its clusters, 'sylva cut' and 'sylva reselect' cluster it again. With --pca the "
+                        + "model holds the components: new points are given as the input was, and projected on them.");
         m.option(String.class, v -> centers = v, "--centers")
                 .paramLabel("centroid|medoid|both")
                 .description("Also write the clusters' centres, as scikit-learn's store_centers: centroids (the "
