@@ -107,12 +107,15 @@ final class FeatureColumn implements Serializable {
         return index;
     }
 
-    /** The coordinates of {@code row} (dataset position {@code position}), all finite. */
+    /** The coordinates of {@code row} (dataset position {@code position}), as {@link #read(Row, String)}. */
     double[] read(Row row, long position) {
         return read(row, "row " + position);
     }
 
-    /** The coordinates of {@code row}, all finite; {@code where} names the row in a refusal ({@code "row 17"}). */
+    /**
+     * The coordinates of {@code row}, all finite and within {@code +-1e150}
+     * ({@link org.sylva.hdbscan.Hdbscan#MAX_ABS_COORDINATE}); {@code where} names the row in a refusal ({@code "row 17"}).
+     */
     double[] read(Row row, String where) {
         if (row.isNullAt(index)) throw new InvalidInputException(where + ": column '" + name + "' is null");
         double[] x;
@@ -136,7 +139,7 @@ final class FeatureColumn implements Serializable {
             }
             if (Math.abs(x[j]) > org.sylva.hdbscan.Hdbscan.MAX_ABS_COORDINATE) {
                 throw new InvalidInputException(where + ": column '" + name + "' holds " + x[j] + " at index " + j
-                        + "; coordinates are taken within +-1e150 (beyond, squared distances would overflow): rescale");
+                        + ", beyond +-1e150: its squared distances would overflow");
             }
         }
         return x;

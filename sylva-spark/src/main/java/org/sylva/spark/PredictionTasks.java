@@ -14,7 +14,6 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Row;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
-import org.sylva.hdbscan.Hdbscan;
 import org.sylva.hdbscan.predict.HdbscanModel;
 import org.sylva.hdbscan.predict.Prediction;
 import org.sylva.parallel.Execution;
@@ -123,13 +122,7 @@ final class PredictionTasks {
                     + "' has " + x.length + (x.length == 1 ? " value" : " values") + "; the model was fitted on points of "
                     + d);
         }
-        for (int j = 0; j < d; j++) {
-            if (Math.abs(x[j]) > Hdbscan.MAX_ABS_COORDINATE) {
-                throw new InvalidInputException(RowPlaces.describe(partition, position) + ": column '" + column.name()
-                        + "' holds " + x[j] + " at index " + j + ", beyond +-1e150: its squared distances would overflow");
-            }
-        }
-        return x;
+        return x;   // finite and within +-1e150 (FeatureColumn.read)
     }
 
     /** The broadcast's model, read from its bytes once per JVM. */

@@ -261,8 +261,8 @@ class SylvaHdbscanTest {
         assertMessage(nan, schema, "row 13: column 'features' holds NaN at index 1");
         List<Row> huge = new ArrayList<>(rows);
         huge.set(11, RowFactory.create(LocalSpark.seq(List.of(1.0, 1e200))));
-        assertMessage(huge, schema, "row 11: column 'features' holds 1.0E200 at index 1; coordinates are taken within "
-                + "+-1e150");
+        assertMessage(huge, schema, "row 11: column 'features' holds 1.0E200 at index 1, beyond +-1e150: its squared "
+                + "distances would overflow");
 
         Dataset<Row> ok = LocalSpark.get().createDataFrame(rows, schema);
         InvalidInputException missing = assertThrows(InvalidInputException.class,
