@@ -155,6 +155,10 @@ final class BallTreeCommand implements Callable<Integer> {
         if (reportBatch != null && reportBatch < 0) {
             throw new InvalidInputException("--report-batch must be >= 0; got " + reportBatch);
         }
+        if (org.sylva.gpu.GpuEngines.isGpu(backend) && spec.commandLine().getParseResult().hasMatchedOption("--kernels")) {
+            throw new InvalidInputException("--kernels chooses the CPU engine's kernels; --backend " + backend
+                    + " builds on the device: give one of them");
+        }
         // Before anything is read or created: the builder refuses a bad thread count (ErrorHandler names --threads).
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
                 .vectorKernels(kernels == Kernels.VECTOR);

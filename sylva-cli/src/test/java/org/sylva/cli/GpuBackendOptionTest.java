@@ -124,6 +124,15 @@ class GpuBackendOptionTest {
         Cli.Result bad = Cli.run("balltree", in.toString(), "--backend", "simd", "--out", tmp.resolve("o").toString());
         assertEquals(2, bad.code(), bad.err());
         assertTrue(bad.err().contains("auto, cpu, opencl or cuda"), bad.err());
+        // the CPU engine's kernel choice with a GPU engine would be ignored: refused, before any device is opened
+        for (String api : new String[] {"opencl", "cuda"}) {
+            Cli.Result both = Cli.run("balltree", in.toString(), "--backend", api, "--kernels", "vector", "--out",
+                    tmp.resolve("o").toString());
+            assertEquals(2, both.code(), both.err());
+            assertEquals("sylva: error: --kernels chooses the CPU engine's kernels; --backend " + api + " builds on the "
+                    + "device: give one of them", both.err().strip());
+            assertTrue(Files.notExists(tmp.resolve("o")));
+        }
     }
 
     @Test
