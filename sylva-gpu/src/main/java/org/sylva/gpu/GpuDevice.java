@@ -25,7 +25,12 @@ public record GpuDevice(String api, String platform, String name, String version
 
     /** One line: {@code opencl: NAME (PLATFORM, VERSION, 8.0 GiB): usable}. */
     public String describe() {
-        return api + ": " + name + " (" + platform + ", " + version + ", "
+        return api + ": " + describeDevice();
+    }
+
+    /** {@link #describe()} without the API's name, for a line that names it already. */
+    public String describeDevice() {
+        return name + " (" + platform + ", " + version + ", "
                 + String.format(java.util.Locale.ROOT, "%.1f GiB", globalMemoryBytes / (double) (1L << 30)) + "): "
                 + (usable() ? "usable" : "not usable: " + unusable);
     }

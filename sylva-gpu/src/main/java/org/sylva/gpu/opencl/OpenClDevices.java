@@ -125,7 +125,7 @@ public record OpenClDevices(List<ClDevice> devices, List<String> problems) {
     /** Why no device is usable: the problems, else each device's reason. */
     public String whyNone() {
         List<String> r = new ArrayList<>(problems);
-        for (ClDevice d : devices) if (!d.info().usable()) r.add(d.info().describe());
+        for (ClDevice d : devices) if (!d.info().usable()) r.add(d.info().describeDevice());
         return r.isEmpty() ? "no OpenCL device found" : String.join("; ", r);
     }
 }

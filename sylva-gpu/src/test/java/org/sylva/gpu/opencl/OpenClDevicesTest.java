@@ -41,6 +41,15 @@ class OpenClDevicesTest {
     }
 
     @Test
+    void whyNoneNamesEachUnusableDeviceWithoutRepeatingTheApi() {
+        ClDevice noFp64 = device("a GPU without float64", false, "no float64 support (cl_khr_fp64)");
+        // the refusal reads "no usable OpenCL device: " + this: the API is named once
+        assertEquals("a GPU without float64 (NVIDIA CUDA, OpenCL 3.0, 1.0 GiB): not usable: no float64 support "
+                + "(cl_khr_fp64)", new OpenClDevices(List.of(noFp64), List.of()).whyNone());
+        assertEquals("no OpenCL device found", new OpenClDevices(List.of(), List.of()).whyNone());
+    }
+
+    @Test
     void aPlatformListingNoDeviceIsNamed() throws Exception {
         // PoCL lists no device when told to offer only a device type it does not have: the scan must say so, or
         // `sylva devices` says nothing about OpenCL and a fit's refusal names no platform
