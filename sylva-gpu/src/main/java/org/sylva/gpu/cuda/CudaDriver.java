@@ -99,8 +99,10 @@ public final class CudaDriver {
                 try {
                     instance = new CudaDriver(SymbolLookup.libraryLookup(name, Arena.global()));
                 } catch (IllegalArgumentException | IllegalCallerException | GpuException e) {
-                    failure = "CUDA driver library " + name + " could not be loaded (no NVIDIA driver: "
-                            + e.getMessage() + ")";
+                    String why = org.sylva.gpu.LoaderError.reason(name, e.getMessage());
+                    boolean missing = why.contains("No such file") || why.startsWith("Cannot open library");
+                    failure = "CUDA driver library " + name + " could not be loaded (" + (missing ? "no NVIDIA driver: "
+                            : "") + why + ")";
                 }
             }
             return Optional.ofNullable(instance);

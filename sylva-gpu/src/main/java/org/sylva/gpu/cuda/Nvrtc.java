@@ -57,7 +57,8 @@ public final class Nvrtc {
         try {
             return new Nvrtc(library, SymbolLookup.libraryLookup(library, Arena.global()));
         } catch (IllegalArgumentException | IllegalCallerException e) {
-            throw new GpuException("NVRTC library " + library + " could not be loaded: " + e.getMessage(), e);
+            throw new GpuException("NVRTC library " + library + " could not be loaded: "
+                    + org.sylva.gpu.LoaderError.reason(library.toString(), e.getMessage()), e);
         }
     }
 

@@ -106,9 +106,12 @@ public final class OpenCl {
                 try {
                     instance = new OpenCl(SymbolLookup.libraryLookup(name, Arena.global()));
                 } catch (IllegalArgumentException | GpuException | IllegalCallerException e) {
-                    failure = "OpenCL library " + name + " could not be loaded (" + e.getMessage()
-                            + "); on Debian/Ubuntu: apt-get install ocl-icd-libopencl1 and a driver"
-                            + " (pocl-opencl-icd for CPUs, the NVIDIA driver for GPUs)";
+                    String why = org.sylva.gpu.LoaderError.reason(name, e.getMessage());
+                    // the package hint where the library is missing, not where it is there but broken
+                    boolean missing = why.contains("No such file") || why.startsWith("Cannot open library");
+                    failure = "OpenCL library " + name + " could not be loaded (" + why + ")"
+                            + (missing ? "; on Debian/Ubuntu: apt-get install ocl-icd-libopencl1 and a driver"
+                            + " (pocl-opencl-icd for CPUs, the NVIDIA driver for GPUs)" : "");
                 }
             }
             if (instance == null) throw new GpuException(failure);

@@ -65,7 +65,20 @@ class OpenClDevicesTest {
         assertTrue(out.contains("OpenCL platform Portable Computing Language lists no device"), out);
     }
 
-    /** Prints why no OpenCL device is usable, for the test above. */
+    @Test
+    void aBrokenOpenClLibraryIsReportedWithTheLoadersReasonAndNoPackageHint(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        Path empty = java.nio.file.Files.createFile(tmp.resolve("libOpenCL.so.1"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Dsylva.opencl.library=" + empty,
+                "-cp", System.getProperty("java.class.path"), WhyNone.class.getName()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "timed out");
+        assertTrue(out.contains("could not be loaded (" + empty + ": file too short)"), out);
+        assertTrue(!out.contains("apt-get"), "the library is there: installing it is not the remedy: " + out);
+    }
+
+    /** Prints why no OpenCL device is usable, for the tests above. */
     static final class WhyNone {
         public static void main(String[] args) {
             System.out.println(OpenClDevices.scan().whyNone());

@@ -1,0 +1,68 @@
+package org.sylva.gpu;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Why the system's dynamic loader will not open a library, in its own words ({@code dlerror}): Java's
+ * {@code SymbolLookup.libraryLookup} reports only "Cannot open library: NAME", the same for a library that is
+ * missing and for one that is there but broken (an empty file, the wrong architecture, a missing dependency), and
+ * the two call for different remedies.
+ *
+ * <pre>{@code
+ * String why = LoaderError.of("libOpenCL.so.1");   // e.g. "libOpenCL.so.1: file too short", or null
+ * }</pre>
+ */
+@SuppressWarnings("restricted")   // FFM bindings: restricted calls by design; the launchers allow native access
+public final class LoaderError {
+    private static final int RTLD_LAZY = 1;
+
+    private LoaderError() {
+    }
+
+    /**
+     * The loader's message for {@code library} (a name the loader searches for, or a path), or {@code null} when it
+     * opens it after all, or when this system's C library offers no {@code dlopen} to ask.
+     */
+    public static String of(String library) {
+        try {
+            Linker linker = Linker.nativeLinker();
+            SymbolLookup libc = linker.defaultLookup();
+            MemorySegment dlopen = libc.find("dlopen").orElse(null);
+            MemorySegment dlerror = libc.find("dlerror").orElse(null);
+            MemorySegment dlclose = libc.find("dlclose").orElse(null);
+            if (dlopen == null || dlerror == null || dlclose == null) return null;
+            MethodHandle open = linker.downcallHandle(dlopen, FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
+            MethodHandle error = linker.downcallHandle(dlerror, FunctionDescriptor.of(ADDRESS));
+            MethodHandle close = linker.downcallHandle(dlclose, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            try (Arena a = Arena.ofConfined()) {
+                // dlerror's message is the calling thread's: asked right after the failed dlopen, on this thread
+                MemorySegment handle = (MemorySegment) open.invokeExact(a.allocateFrom(library), RTLD_LAZY);
+                if (!handle.equals(MemorySegment.NULL)) {
+                    int ignored = (int) close.invokeExact(handle);
+                    return null;
+                }
+                MemorySegment message = (MemorySegment) error.invokeExact();
+                return message.equals(MemorySegment.NULL) ? null : message.reinterpret(4096).getString(0);
+            }
+        } catch (Throwable t) {
+            return null;   // a diagnosis, never a failure of its own
+        }
+    }
+
+    /**
+     * The reason to print for a library that would not load: the loader's message where it has one, else Java's
+     * ({@code fallback}).
+     */
+    public static String reason(String library, String fallback) {
+        String why = of(library);
+        return why != null ? why : fallback;
+    }
+}
