@@ -58,6 +58,14 @@ public final class LoaderError {
     }
 
     /**
+     * Whether {@code reason} ({@link #reason}) says the library is not there at all, rather than there but broken:
+     * where installing it is the remedy.
+     */
+    public static boolean saysMissing(String reason) {
+        return reason.contains("No such file") || reason.startsWith("Cannot open library");
+    }
+
+    /**
      * The reason to print for a library that would not load: the loader's message where it has one, else Java's
      * ({@code fallback}).
      */

@@ -19,5 +19,7 @@ class LoaderErrorTest {
         assertTrue(missing != null && missing.contains("No such file"), missing);
         assertNull(LoaderError.of("libc.so.6"), "a library that opens has no error");
         assertTrue(LoaderError.reason(empty.toString(), "Cannot open library").contains("file too short"));
+        assertTrue(LoaderError.saysMissing(missing) && !LoaderError.saysMissing(broken));
+        assertTrue(LoaderError.saysMissing("Cannot open library: libnone.so"), "Java's own words when dlopen is not found");
     }
 }

@@ -100,7 +100,7 @@ public final class CudaDriver {
                     instance = new CudaDriver(SymbolLookup.libraryLookup(name, Arena.global()));
                 } catch (IllegalArgumentException | IllegalCallerException | GpuException e) {
                     String why = org.sylva.gpu.LoaderError.reason(name, e.getMessage());
-                    boolean missing = why.contains("No such file") || why.startsWith("Cannot open library");
+                    boolean missing = org.sylva.gpu.LoaderError.saysMissing(why);
                     failure = "CUDA driver library " + name + " could not be loaded (" + (missing ? "no NVIDIA driver: "
                             : "") + why + ")";
                 }

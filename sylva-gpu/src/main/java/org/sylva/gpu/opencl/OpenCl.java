@@ -108,7 +108,7 @@ public final class OpenCl {
                 } catch (IllegalArgumentException | GpuException | IllegalCallerException e) {
                     String why = org.sylva.gpu.LoaderError.reason(name, e.getMessage());
                     // the package hint where the library is missing, not where it is there but broken
-                    boolean missing = why.contains("No such file") || why.startsWith("Cannot open library");
+                    boolean missing = org.sylva.gpu.LoaderError.saysMissing(why);
                     failure = "OpenCL library " + name + " could not be loaded (" + why + ")"
                             + (missing ? "; on Debian/Ubuntu: apt-get install ocl-icd-libopencl1 and a driver"
                             + " (pocl-opencl-icd for CPUs, the NVIDIA driver for GPUs)" : "");
