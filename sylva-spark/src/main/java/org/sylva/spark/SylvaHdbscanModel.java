@@ -306,6 +306,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
 
     @Override
     public StructType transformSchema(StructType schema) {
+        requireParamsOfTheFit("the model does not transform or predict");
         FeatureColumn.of(schema, getOrDefault(p.featuresCol));
         return FeatureColumn.appendFitOutputs(schema, getOrDefault(p.labelCol), getOrDefault(p.probabilityCol),
                 getOrDefault(p.outlierScoreCol));
@@ -361,15 +362,16 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
     }
 
     /**
-     * Refuses to save a model whose fit-defining params no longer describe its fit: Spark ML's {@code Params.set} is
-     * public, so one can be changed on the model, and the directory written would then be refused on loading.
+     * Refuses to use a model whose fit-defining params no longer describe its fit ({@code refused}: what is not done):
+     * Spark ML's {@code Params.set} is public, so one can be changed on the model; its getters would then describe a
+     * fit this model is not, and a directory written would be refused on loading.
      */
-    private void requireParamsOfTheFit() {
+    private void requireParamsOfTheFit(String refused) {
         Param<?> changed = firstUnlikeTheFit(q -> isDefined(q) ? getOrDefault(q) : null);
         if (changed != null) {
             throw new IllegalStateException(changed.name() + " is " + described(changed) + " on this model, but its fit "
                     + "had " + fitValue(changed) + ": the fit's params describe the fit (set them on the estimator and fit "
-                    + "again); the model was not saved");
+                    + "again); " + refused);
         }
     }
 
@@ -438,7 +440,7 @@ public final class SylvaHdbscanModel extends Model<SylvaHdbscanModel> implements
         @Override
         public void save(String path) throws IOException {
             // before Spark's save, which removes an existing directory first under overwrite()
-            instance.requireParamsOfTheFit();
+            instance.requireParamsOfTheFit("the model was not saved");
             super.save(path);
         }
 

@@ -253,6 +253,13 @@ class SylvaHdbscanPersistenceTest {
         assertEquals("minClusterSize is 50 on this model, but its fit had 12: the fit's params describe the fit (set them "
                 + "on the estimator and fit again); the model was not saved", notSaved.getMessage());
         assertSameParams(model, SylvaHdbscanModel.load(saved.toString()));
+        // nor does it transform or predict, which would pair the fit's labels with params it did not have
+        for (java.util.function.Supplier<?> use : List.<java.util.function.Supplier<?>>of(() -> changed.transform(df),
+                () -> changed.predict(df), () -> changed.transformSchema(df.schema()))) {
+            IllegalStateException notUsed = assertThrows(IllegalStateException.class, use::get);
+            assertEquals("minClusterSize is 50 on this model, but its fit had 12: the fit's params describe the fit (set "
+                    + "them on the estimator and fit again); the model does not transform or predict", notUsed.getMessage());
+        }
         // nor is a fitted model Java-serialized without its fit: refused, naming what to send instead
         java.io.NotSerializableException javaSerialized = assertThrows(java.io.NotSerializableException.class,
                 () -> new java.io.ObjectOutputStream(java.io.OutputStream.nullOutputStream()).writeObject(model));
