@@ -22,7 +22,7 @@ public final class SylvaKryoRegistrator implements KryoRegistrator {
      * The classes registered, in a fixed order (Kryo numbers them in the order given; the driver and the executors
      * must agree): what a fit and its model send (broadcasts, task results), then what the per-group fits shuffle,
      * the key and each row with its schema: the row classes and the column types a row's schema can hold (Spark
-     * registers the struct and the double type itself, not these). A column of a type not listed here (a
+     * registers some of them itself, the struct type among them; registering one again is harmless). A column of a type not listed here (a
      * user-defined type other than ml's vectors, say) in a per-group fit's dataset still needs the application's
      * own registration, or selecting the columns needed before the fit.
      */
