@@ -111,6 +111,7 @@ public final class BruteForceEngine implements HdbscanEngine {
     public MutualReachabilityMst spanningTree(FittedPoints points, int minSamples, double alpha, Execution execution) {
         int n = points.n();
         checkSize(metric, n);
+        execution.progress().progress(CoreDistances.STAGE, 0, 1);   // started: a fresh JVM's first unit runs for a while
         Map<String, Double> times = new LinkedHashMap<>();
         long t0 = System.nanoTime();
         PairDistances dist = metric.pairs(points.rows(), n, points.d());

@@ -105,6 +105,7 @@ public final class KdTreeEngine implements HdbscanEngine {
     public MutualReachabilityMst spanningTree(FittedPoints points, int minSamples, double alpha, Execution execution) {
         if (points.d() > MAX_DIMENSIONS) return new BruteForceEngine(metric).spanningTree(points, minSamples, alpha, execution);
         int n = points.n();
+        execution.progress().progress(CoreDistances.STAGE, 0, 1);   // started, before the tree is built
         Map<String, Double> times = new LinkedHashMap<>();
         long t0 = System.nanoTime();
         KdTree tree = KdTree.build(metric, points.rows(), n, points.d(), execution.cancel());

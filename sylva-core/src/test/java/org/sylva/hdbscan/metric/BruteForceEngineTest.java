@@ -301,6 +301,19 @@ class BruteForceEngineTest {
         assertEquals(7, coreTotal[0], "units of the core distances");
     }
 
+    /** A fit's first report says the core distances have started (a fresh JVM's first unit runs for a while). */
+    @Test
+    void theFirstReportSaysTheCoreDistancesStarted() {
+        double[] x = gaussian(300, 5, 9);
+        for (Metric m : new Metric[] {Metric.cosine(), Metric.minkowski(3)}) {   // the kernel's path, pair at a time
+            java.util.List<String> reports = new java.util.ArrayList<>();
+            ProgressListener record = (stage, done, total) -> reports.add(stage + " " + done + "/" + total);
+            new BruteForceEngine(m).spanningTree(new FittedPoints(x, 300, 5), 4, 1.0,
+                    new Execution(1, record, CancellationToken.NEVER));
+            assertEquals(org.sylva.hdbscan.core.CoreDistances.STAGE + " 0/1", reports.get(0), m + ": " + reports);
+        }
+    }
+
     @Test
     void refusesMoreThanItsLimitBeforeAnyWork() {
         InvalidInputException e = assertThrows(InvalidInputException.class,

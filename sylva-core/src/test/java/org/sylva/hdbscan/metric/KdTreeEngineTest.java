@@ -206,6 +206,17 @@ class KdTreeEngineTest {
                 .spanningTree(new FittedPoints(x, 5000, 2), 5, 1.0, new Execution(2, stopAtTree, token)));
     }
 
+    /** The first report comes before the tree is built, which takes a while on many points. */
+    @Test
+    void theFirstReportSaysTheCoreDistancesStarted() {
+        double[] x = BruteForceEngineTest.gaussian(2000, 2, 26);
+        java.util.List<String> reports = new java.util.ArrayList<>();
+        ProgressListener record = (stage, done, total) -> reports.add(stage + " " + done + "/" + total);
+        new KdTreeEngine(Metric.manhattan()).spanningTree(new FittedPoints(x, 2000, 2), 5, 1.0,
+                new Execution(1, record, CancellationToken.NEVER));
+        assertEquals(org.sylva.hdbscan.core.CoreDistances.STAGE + " 0/1", reports.get(0), reports.toString());
+    }
+
     @Test
     void theSpanningTreeReportsWithinEachRoundNeverBeyondWhatItFinds() {
         int n = 5000;
