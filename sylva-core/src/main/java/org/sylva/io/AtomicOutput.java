@@ -177,6 +177,18 @@ public final class AtomicOutput {
          */
         public synchronized ResultManifest commitFolder(Path dir, String command, BeforePublish beforePublish)
                 throws IOException {
+            return commitFolder(dir, command, Map.of(), beforePublish);
+        }
+
+        /**
+         * As {@link #commitFolder(Path, String, BeforePublish)}, with the manifest's description of what the run
+         * was made from ({@link ResultManifest#run}: JSON values, which an {@link IllegalArgumentException} refuses
+         * before anything is touched).
+         */
+        public synchronized ResultManifest commitFolder(Path dir, String command, Map<String, Object> run,
+                BeforePublish beforePublish) throws IOException {
+            ResultManifest described = new ResultManifest(ResultManifest.VERSION, command, ResultManifest.newRunId(),
+                    run, List.of());
             if (committed) throw new IllegalStateException("group already committed");
             committed = true;
             Path root = dir.toAbsolutePath().normalize();
@@ -189,7 +201,8 @@ public final class AtomicOutput {
                 files.add(new ResultManifest.Entry(name, e.getValue().bytes(), e.getValue().sha256(),
                         chosen.contains(e.getKey())));
             }
-            ResultManifest m = new ResultManifest(ResultManifest.VERSION, command, ResultManifest.newRunId(), files);
+            ResultManifest m = new ResultManifest(ResultManifest.VERSION, command, described.runId(), described.run(),
+                    files);
             Map<Path, ResultManifest.Entry> earlier = earlierFiles(root, manifest);
             // The manifest is written first, to a temporary: the last write that needs space (a full disk) then
             // fails before anything of the previous run is touched, and what follows are renames and removals.

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The small JSON subset a result manifest uses, both ways: objects, arrays, strings, integers,
- * {@code true}/{@code false}/{@code null}. Writing escapes every string the JSON way; reading is strict
+ * The small JSON subset a result manifest uses, both ways: objects, arrays, strings, integers, decimals,
+ * {@code true}/{@code false}/{@code null} (an infinite or NaN decimal is written as the string {@code "inf"},
+ * {@code "-inf"} or {@code "nan"}, as the engine protocol writes them). Writing escapes every string the JSON way; reading is strict
  * and bounded (nesting at most {@link #MAX_DEPTH}, each step consumes input), so a damaged or hostile
  * manifest is refused with {@link IllegalArgumentException} rather than misread. Kept inside the library
  * so that {@link ResultFolder} needs no JSON dependency.
@@ -28,7 +29,10 @@ final class ManifestJson {
         this.s = s;
     }
 
-    /** Parses one JSON value spanning the whole text; numbers come back as {@link Long}. */
+    /**
+     * Parses one JSON value spanning the whole text; integers come back as {@link Long}, numbers with a fraction or
+     * an exponent as {@link Double}.
+     */
     static Object parse(String text) {
         ManifestJson p = new ManifestJson(text);
         Object v = p.value(0);
@@ -55,6 +59,61 @@ final class ManifestJson {
             }
         }
         return b.append('"').toString();
+    }
+
+    /**
+     * An unmodifiable copy of {@code value}, a JSON value as {@link #write} takes it (maps with string keys, in their
+     * order; lists; strings; numbers; booleans; null), an infinite or NaN number as the string it is written as; an
+     * {@link IllegalArgumentException} for anything else or for
+     * nesting deeper than {@link #MAX_DEPTH} as a member of the manifest, which could then not be read back.
+     */
+    @SuppressWarnings("unchecked")
+    static <T> T frozen(T value) {
+        return (T) frozen(value, 1);
+    }
+
+    private static Object frozen(Object v, int depth) {
+        if (depth > MAX_DEPTH) throw new IllegalArgumentException("a JSON value nested too deeply");
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (!(e.getKey() instanceof String k)) throw new IllegalArgumentException("a JSON key that is not a string");
+                copy.put(k, frozen(e.getValue(), depth + 1));
+            }
+            return java.util.Collections.unmodifiableMap(copy);
+        }
+        if (v instanceof List<?> l) {
+            List<Object> copy = new ArrayList<>(l.size());
+            for (Object o : l) copy.add(frozen(o, depth + 1));
+            return java.util.Collections.unmodifiableList(copy);
+        }
+        if (v instanceof Integer || v instanceof Short || v instanceof Byte) return ((Number) v).longValue();
+        if (v instanceof Float f) return frozen(f.doubleValue(), depth);
+        if (v instanceof Double d && !Double.isFinite(d)) return d.isNaN() ? "nan" : d > 0 ? "inf" : "-inf";
+        if (v == null || v instanceof String || v instanceof Long || v instanceof Double || v instanceof Boolean) return v;
+        throw new IllegalArgumentException("not a JSON value: " + v.getClass().getSimpleName());
+    }
+
+    /** Appends {@code value} ({@link #frozen}'s kinds) to {@code b} as JSON, on one line. */
+    static StringBuilder write(StringBuilder b, Object value) {
+        if (value instanceof Map<?, ?> m) {
+            b.append('{');
+            String sep = "";
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                b.append(sep).append(quote((String) e.getKey())).append(": ");
+                write(b, e.getValue());
+                sep = ", ";
+            }
+            return b.append('}');
+        }
+        if (value instanceof List<?> l) {
+            b.append('[');
+            for (int i = 0; i < l.size(); i++) write(i == 0 ? b : b.append(", "), l.get(i));
+            return b.append(']');
+        }
+        if (value instanceof String str) return b.append(quote(str));
+        if (value instanceof Double d && !Double.isFinite(d)) return write(b, frozen(d, 0));
+        return b.append(value);   // Long, Double, Boolean, null
     }
 
     private Object value(int depth) {
@@ -141,15 +200,41 @@ final class ManifestJson {
         throw error("a string that does not end");
     }
 
-    private Long number() {
+    private Object number() {
         int start = pos;
         if (s.charAt(pos) == '-') pos++;
-        while (pos < s.length() && s.charAt(pos) >= '0' && s.charAt(pos) <= '9') pos++;
+        int digits = digits();
+        boolean decimal = false;
+        if (pos < s.length() && s.charAt(pos) == '.') {
+            pos++;
+            decimal = true;
+            if (digits() == 0) throw error("a number without digits after its point");
+        }
+        if (pos < s.length() && (s.charAt(pos) == 'e' || s.charAt(pos) == 'E')) {
+            pos++;
+            decimal = true;
+            if (pos < s.length() && (s.charAt(pos) == '+' || s.charAt(pos) == '-')) pos++;
+            if (digits() == 0) throw error("a number without digits in its exponent");
+        }
+        if (digits == 0) throw error("a number without digits");
+        String text = s.substring(start, pos);
+        if (decimal) {
+            double d = Double.parseDouble(text);
+            if (Double.isInfinite(d)) throw error("a number out of range");
+            return d;
+        }
         try {
-            return Long.parseLong(s.substring(start, pos));
+            return Long.parseLong(text);
         } catch (NumberFormatException e) {
             throw error("a number that is not an integer in range");
         }
+    }
+
+    /** Skips a run of decimal digits; returns how many. */
+    private int digits() {
+        int start = pos;
+        while (pos < s.length() && s.charAt(pos) >= '0' && s.charAt(pos) <= '9') pos++;
+        return pos - start;
     }
 
     private void space() {

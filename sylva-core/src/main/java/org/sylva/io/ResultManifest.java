@@ -9,34 +9,46 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What a result folder's manifest ({@value ResultFolder#MANIFEST}) says: the format version, the
- * command that wrote the folder, a random run id, and each file of the run (its name relative to the
- * folder, its size in bytes and its SHA-256). The manifest is the last file a run writes and the first it
- * removes, so it stands for a complete run (see {@link ResultFolder}). Text form: one JSON object,
- * readable without Sylva ({@code json.load} and {@code hashlib.sha256} in Python).
+ * command that wrote the folder, a random run id, what the run was made from ({@link #run}), and each file of the
+ * run (its name relative to the folder, its size in bytes and its SHA-256). The manifest is the last file a run
+ * writes and the first it removes, so it stands for a complete run (see {@link ResultFolder}). Text form: one JSON
+ * object, readable without Sylva ({@code json.load} and {@code hashlib.sha256} in Python).
  *
  * <pre>{@code
- * {"format": "sylva-run", "version": 1, "command": "hdbscan", "run_id": "3f2a...",
+ * {"format": "sylva-run", "version": 2, "command": "hdbscan", "run_id": "3f2a...",
+ *  "run": {"sylva_version": "0.1.0", "arguments": ["hdbscan", "clips.npy", "--out", "result"], ...},
  *  "files": [{"name": "labels.npy", "bytes": 4128, "sha256": "9b1c..."}, ...,
  *            {"name": "clips.model", "bytes": 90210, "sha256": "07e4...", "chosen": true}]}
  * }</pre>
  * A file whose name the user chose ({@code --save-model}, {@code --report}) has {@code "chosen": true}: a later
  * run into the same folder keeps it, where it removes the earlier run's other files that it does not write.
  *
- * @param version the manifest format's version ({@link #VERSION})
+ * @param version the manifest format's version ({@link #VERSION}, or 1 for a manifest read from a folder written
+ *                before {@code run} existed)
  * @param command the command that wrote the folder ({@code "hdbscan"}, {@code "balltree"}, ...)
  * @param runId   a random identifier of the run (32 hex digits)
+ * @param run     what the run was made from, as its writer describes it (the command line tool: its version, its
+ *                arguments, the working directory, each input file with its size and SHA-256, the parameters in
+ *                effect); JSON values: maps, lists, strings, {@code Long} or {@code Double} numbers, booleans, null. An
+ *                empty map: not described (a version 1 manifest, or a writer that gave none)
  * @param files   the run's files, in the order written
  */
-public record ResultManifest(int version, String command, String runId, List<Entry> files) {
-    /** The format version this library writes and reads. */
-    public static final int VERSION = 1;
+public record ResultManifest(int version, String command, String runId, Map<String, Object> run, List<Entry> files) {
+    /** The format version this library writes; it reads this one and version 1 (no {@code run}). */
+    public static final int VERSION = 2;
     /** The value of the {@code "format"} key, which tells a manifest from any other JSON file. */
     static final String FORMAT = "sylva-run";
 
     public ResultManifest {
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(runId, "runId");
+        run = ManifestJson.frozen(run == null ? Map.of() : run);
         files = List.copyOf(files);
+    }
+
+    /** A manifest of this version that describes no run. */
+    public ResultManifest(String command, String runId, List<Entry> files) {
+        this(VERSION, command, runId, Map.of(), files);
     }
 
     /**
@@ -78,8 +90,9 @@ public record ResultManifest(int version, String command, String runId, List<Ent
         b.append("{\"format\": ").append(ManifestJson.quote(FORMAT))
                 .append(", \"version\": ").append(version)
                 .append(", \"command\": ").append(ManifestJson.quote(command))
-                .append(", \"run_id\": ").append(ManifestJson.quote(runId))
-                .append(",\n \"files\": [");
+                .append(", \"run_id\": ").append(ManifestJson.quote(runId));
+        if (!run.isEmpty()) ManifestJson.write(b.append(",\n \"run\": "), run);
+        b.append(",\n \"files\": [");
         for (int i = 0; i < files.size(); i++) {
             Entry e = files.get(i);
             b.append(i == 0 ? "\n  " : ",\n  ")
@@ -98,11 +111,13 @@ public record ResultManifest(int version, String command, String runId, List<Ent
     public static ResultManifest parse(String text) {
         if (!(ManifestJson.parse(text) instanceof Map<?, ?> m)) throw bad("not a JSON object");
         if (!FORMAT.equals(m.get("format"))) throw bad("no \"format\": \"" + FORMAT + "\"");
-        if (!(m.get("version") instanceof Long v) || v != VERSION) {
-            throw bad("version " + m.get("version") + ", but this Sylva reads version " + VERSION);
+        if (!(m.get("version") instanceof Long v) || v < 1 || v > VERSION) {
+            throw bad("version " + m.get("version") + ", but this Sylva reads versions 1 to " + VERSION);
         }
         if (!(m.get("command") instanceof String command)) throw bad("no command");
         if (!(m.get("run_id") instanceof String runId)) throw bad("no run_id");
+        Object run = m.get("run");
+        if (run != null && !(run instanceof Map<?, ?>)) throw bad("\"run\" is not an object");
         if (!(m.get("files") instanceof List<?> list)) throw bad("no list of files");
         List<Entry> files = new ArrayList<>();
         for (Object o : list) {
@@ -113,7 +128,9 @@ public record ResultManifest(int version, String command, String runId, List<Ent
             if (f.containsKey("chosen") && !(f.get("chosen") instanceof Boolean)) throw bad("\"chosen\" is not true or false");
             files.add(new Entry(name, bytes, sha, Boolean.TRUE.equals(f.get("chosen"))));
         }
-        return new ResultManifest(VERSION, command, runId, files);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> described = run == null ? Map.of() : (Map<String, Object>) run;
+        return new ResultManifest(v.intValue(), command, runId, described, files);
     }
 
     private static IllegalArgumentException bad(String what) {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,7 +101,8 @@ class ResultFolderTest {
         Path dir = Files.createDirectories(tmp.resolve("out"));
         Path mf = dir.resolve(ResultFolder.MANIFEST);
         for (String text : List.of("", "{", "[]", "{\"format\": \"other\"}",
-                "{\"format\": \"sylva-run\", \"version\": 2, \"command\": \"x\", \"run_id\": \"r\", \"files\": []}",
+                "{\"format\": \"sylva-run\", \"version\": 3, \"command\": \"x\", \"run_id\": \"r\", \"files\": []}",
+                "{\"format\": \"sylva-run\", \"version\": 2, \"command\": \"x\", \"run_id\": \"r\", \"run\": [], \"files\": []}",
                 "{\"format\": \"sylva-run\", \"version\": 1, \"command\": \"x\", \"run_id\": \"r\", \"files\": [1]}",
                 "{\"format\": \"sylva-run\", \"version\": 1, \"command\": \"hdbscan\", \"run_id\": \"r\", \"files\": []}",
                 "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]")) {
@@ -109,7 +111,7 @@ class ResultFolderTest {
             assertEquals(ResultFolder.Status.MISMATCH, v.status(), text);
             assertEquals(mf, v.file());
         }
-        Files.writeString(mf, new ResultManifest(1, "x", "r", List.of(new ResultManifest.Entry("../escape", 0,
+        Files.writeString(mf, new ResultManifest(1, "x", "r", Map.of(), List.of(new ResultManifest.Entry("../escape", 0,
                 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))).toJson());
         Files.writeString(tmp.resolve("escape"), "");
         ResultFolder.Verdict v = ResultFolder.verify(dir);
@@ -128,7 +130,7 @@ class ResultFolderTest {
         List<ResultManifest.Entry> twice = List.of(first, m.files().get(1),
                 new ResultManifest.Entry("./" + first.name(), first.bytes(), first.sha256()));
         Files.writeString(dir.resolve(ResultFolder.MANIFEST), new ResultManifest(m.version(), m.command(), m.runId(),
-                twice).toJson());
+                m.run(), twice).toJson());
         ResultFolder.Verdict v = ResultFolder.verify(dir);
         assertEquals(ResultFolder.Status.MISMATCH, v.status());
         assertEquals("names ./labels.npy twice", v.detail());
@@ -136,7 +138,7 @@ class ResultFolderTest {
 
     @Test
     void theManifestTextRoundTripsAnyName() {
-        ResultManifest m = new ResultManifest(1, "hdbscan", "00ff", List.of(
+        ResultManifest m = new ResultManifest(1, "hdbscan", "00ff", Map.of(), List.of(
                 new ResultManifest.Entry("a \"quoted\" \\ name\n\t\u0001é.npy", 12, "ab"),
                 new ResultManifest.Entry("sub/report.html", 0, "cd"),
                 new ResultManifest.Entry("mine.model", 7, "ef", true)));
@@ -146,6 +148,54 @@ class ResultFolderTest {
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> ResultManifest.parse(m.toJson().replace("\"chosen\": true", "\"chosen\": \"yes\"")));
         assertTrue(e.getMessage().contains("chosen"), e.getMessage());
+    }
+
+    /** What a run was made from is written with its files, read back as written, and verified with them. */
+    @Test
+    void theRunsDescriptionRoundTrips() throws IOException {
+        Map<String, Object> parameters = new java.util.LinkedHashMap<>();
+        parameters.put("min_cluster_size", 20);
+        parameters.put("alpha", 1.0);
+        parameters.put("cluster_selection_epsilon", 1.5e-7);
+        parameters.put("max_cluster_size", null);
+        parameters.put("allow_single_cluster", false);
+        parameters.put("far", Double.POSITIVE_INFINITY);
+        Map<String, Object> run = new java.util.LinkedHashMap<>();
+        run.put("sylva_version", "0.1.0");
+        run.put("arguments", List.of("hdbscan", "a \"b\".npy"));
+        run.put("inputs", List.of(Map.of("path", "a.npy", "bytes", 128L, "sha256", "ab")));
+        run.put("parameters", parameters);
+        Path dir = Files.createDirectories(tmp.resolve("described"));
+        ResultManifest written;
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(dir.resolve("a.npy"), out -> out.write(1));
+            written = g.commitFolder(dir, "hdbscan", run, () -> { });
+        }
+        String text = Files.readString(dir.resolve(ResultFolder.MANIFEST));
+        assertTrue(text.contains("\"version\": 2,"), text);
+        assertTrue(text.contains("\"alpha\": 1.0, \"cluster_selection_epsilon\": 1.5E-7, \"max_cluster_size\": null"), text);
+        assertTrue(text.contains("\"far\": \"inf\""), text);
+        ResultManifest read = ResultManifest.parse(text);
+        assertEquals(written, read);
+        assertEquals(20L, ((Map<?, ?>) read.run().get("parameters")).get("min_cluster_size"));
+        assertEquals(1.5e-7, ((Map<?, ?>) read.run().get("parameters")).get("cluster_selection_epsilon"));
+        assertEquals(ResultFolder.Status.COMPLETE, ResultFolder.verify(dir).status());
+        // a version 1 manifest (no run) is still read; a value that is not JSON is refused before any file moves
+        ResultManifest old = ResultManifest.parse(text.replace("\"version\": 2", "\"version\": 1")
+                .replaceAll("\"run\": \\{.*\\},\n", ""));
+        assertEquals(1, old.version());
+        assertEquals(Map.of(), old.run());
+        Path other = Files.createDirectories(tmp.resolve("refused"));
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(other.resolve("a.npy"), out -> out.write(1));
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> g.commitFolder(other, "x", Map.of("when", java.time.Instant.EPOCH), () -> { }));
+        }
+        assertTrue(!Files.exists(other.resolve("a.npy")) && !Files.exists(other.resolve(ResultFolder.MANIFEST)));
+        for (String number : List.of("1.", "-", "1e", "2.5e+", "1e999")) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> ResultManifest.parse(text.replace("1.5E-7", number)), number);
+        }
     }
 
     /** A later run removes what the earlier manifest lists under Sylva's names, and keeps what the user named. */
