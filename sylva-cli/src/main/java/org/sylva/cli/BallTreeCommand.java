@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.sylva.balltree.BallTree;
@@ -210,7 +211,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 for (int i = 0; i < perm.length; i++) p[i] = perm[i];
                 format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
                 context.cancel().throwIfCancelled();
-                g.commitFolder(out, "balltree", () -> { });
+                g.commitFolder(out, "balltree", runRecord(in.input), () -> { });
                 OutputTargets.tellRemoved(err, run.quiet, g);
                 if (!run.quiet) {
                     int batches = layout.batchCount();
@@ -258,7 +259,7 @@ final class BallTreeCommand implements Callable<Integer> {
             }
             context.cancel().throwIfCancelled();
             Throwable failed = reportFailure;
-            g.commitFolder(out, "balltree", () -> {
+            g.commitFolder(out, "balltree", runRecord(in.input), () -> {
                 // an earlier report there would describe another tree
                 if (failed != null) ReportStage.removeEarlier(report);
             });
@@ -287,6 +288,12 @@ final class BallTreeCommand implements Callable<Integer> {
         int largest = 0;
         for (int b = 0; b < layout.batchCount(); b++) largest = Math.max(largest, layout.batchSize(b));
         return largest <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(largest - 1);
+    }
+
+    /** What the manifest says the run was made from ({@link RunRecord}): the points and the batch file. */
+    private Map<String, Object> runRecord(String input) throws java.io.IOException {
+        return RunRecord.of(spec, List.of(new RunRecord.Input("points", input), RunRecord.input("batch", batch)), null)
+                .describe(context.cancel());
     }
 
     /** A shape as NumPy prints it: {@code (10, 2)}, {@code (5,)}. */

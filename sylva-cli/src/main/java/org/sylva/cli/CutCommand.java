@@ -86,7 +86,8 @@ final class CutCommand implements Callable<Integer> {
         try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
             written.add(format.stage(g, out, "labels", NpyArray.ofInt32(labels, labels.length)));
             context.cancel().throwIfCancelled();
-            g.commitFolder(out, "cut", () -> { });
+            g.commitFolder(out, "cut", RunRecord.of(spec, List.of(RunRecord.input("model", model)), null)
+                    .describe(context.cancel()), () -> { });
             OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
         }
         int clusters = 0, noise = 0;

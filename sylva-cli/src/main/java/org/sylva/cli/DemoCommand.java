@@ -99,7 +99,8 @@ final class DemoCommand implements Callable<Integer> {
         // the demo's rows are single-channel clips, so the report draws them as waveforms
         Waveforms clips = Waveforms.channelMajor(points, 1, demo.points().coordinates());
         HdbscanOutputs.Written w = HdbscanOutputs.writeDemo(h, r, out, report, demo.points(), clips,
-                "built-in clip-like demo", context.cancel());
+                "built-in clip-like demo",
+                RunRecord.of(spec, List.of(), r.parameters().describeTyped()).describe(context.cancel()), context.cancel());
         // the summary goes where sylva hdbscan's does (stderr), and -q keeps it back as there; the report's path
         // is the demo's result, on stdout
         if (!w.left().isEmpty()) err.println(w.leftLine());

@@ -3,6 +3,7 @@ package org.sylva.cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.sylva.cli.report.HtmlReport;
@@ -260,6 +261,13 @@ final class HdbscanCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** What the manifest of {@code input}'s folder says the run was made from ({@link RunRecord}). */
+    private Map<String, Object> runRecord(Hdbscan h, String input, HdbscanResult r) throws java.io.IOException {
+        return RunRecord.of(spec, List.of(new RunRecord.Input(h.metric().isPrecomputed() ? "distances" : "points", input),
+                RunRecord.input("sample_weight", sampleWeight), RunRecord.input("waveforms", waveformOptions.from)),
+                r.parameters().describeTyped()).describe(context.cancel());
+    }
+
     /** Claims the output locations of {@code t}, whose outputs are {@code names}, and refuses overlaps. */
     private void claim(InputBatch.Target t, List<String> names, List<InputBatch.Target> all, java.io.PrintWriter err)
             throws java.io.IOException {
@@ -350,7 +358,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
         PhaseTrace.enter(err, "write");
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
-                in.input, model, saveModel, centerSet, context.cancel(), data -> {
+                in.input, model, saveModel, centerSet, runRecord(h, in.input, r), context.cancel(), data -> {
                     PhaseTrace.enter(err, "report");
                     return HtmlReport.render(data, context.cancel());
                 });
@@ -411,7 +419,7 @@ final class HdbscanCommand implements Callable<Integer> {
         PhaseTrace.enter(err, "write");
         // no report (refused above for precomputed): the points and the renderer are never asked for
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, null, null, null, null, in.input, null, null,
-                null, context.cancel(), null);
+                null, runRecord(h, in.input, r), context.cancel(), null);
         if (json) spec.commandLine().getOut().println(HdbscanOutputs.graphJson(h, r, in.input, readSeconds, w.files()));
         String noCluster = HdbscanOutputs.noClusterWarning(r.fittedPoints(), h.minClusterSize(), h.allowSingleCluster(),
                 false, r.clusterCount());

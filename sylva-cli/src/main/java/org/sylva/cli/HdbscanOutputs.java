@@ -88,9 +88,9 @@ final class HdbscanOutputs {
 
     /** As below for {@code sylva demo}: no model, the report rendered with {@link HtmlReport#render}. */
     static Written writeDemo(Hdbscan h, HdbscanResult r, Path dir, Path report, PointSet points, Waveforms waveforms,
-            String inputName, CancellationToken cancel) throws IOException {
+            String inputName, Map<String, Object> run, CancellationToken cancel) throws IOException {
         return write("demo", h, r, dir, OutputFormat.NPY, report, points, null, waveforms, inputName, null, null, null,
-                cancel, data -> HtmlReport.render(data, cancel));
+                run, cancel, data -> HtmlReport.render(data, cancel));
     }
 
     /**
@@ -104,18 +104,21 @@ final class HdbscanOutputs {
      * {@code waveforms} (may be null) are drawn per cluster; {@code model} (may be null) is saved to
      * {@code modelFile}; {@code centers} (may be null) are written as {@code centroids} and / or
      * {@code medoids} (clusters x coordinates). The folder is published with a manifest written last
-     * ({@link AtomicOutput.Group#commitFolder}); the earlier run's files go before it is written.
+     * ({@link AtomicOutput.Group#commitFolder}), which says what the run was made from ({@code run}, {@link
+     * RunRecord}); the earlier run's files go before it is written.
      */
     static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
             PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model, Path modelFile,
-            ClusterCenters centers, CancellationToken cancel, Renderer renderer) throws IOException {
+            ClusterCenters centers, Map<String, Object> run, CancellationToken cancel, Renderer renderer)
+            throws IOException {
         return write("hdbscan", h, r, dir, format, report, points, pca, waveforms, inputName, model, modelFile, centers,
-                cancel, renderer);
+                run, cancel, renderer);
     }
 
     private static Written write(String command, Hdbscan h, HdbscanResult r, Path dir, OutputFormat format,
             Path report, PointSet points, PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model,
-            Path modelFile, ClusterCenters centers, CancellationToken cancel, Renderer renderer) throws IOException {
+            Path modelFile, ClusterCenters centers, Map<String, Object> run, CancellationToken cancel,
+            Renderer renderer) throws IOException {
         List<Path> written = new ArrayList<>();
         List<Path> removed = new ArrayList<>();
         List<Path> left = new ArrayList<>();
@@ -160,7 +163,7 @@ final class HdbscanOutputs {
             }
             cancel.throwIfCancelled();
             Throwable failed = reportFailure;
-            g.commitFolder(dir, command, () -> {
+            g.commitFolder(dir, command, run, () -> {
                 if (failed != null && ReportStage.removeEarlier(report)) removed.add(report);
             });
             for (Path p : g.removedEarlier()) if (!removed.contains(p)) removed.add(p);
@@ -338,9 +341,8 @@ final class HdbscanOutputs {
     /** The {@code --json} line; {@code pca} is null without {@code --pca} (then {@code "pca": null}). */
     static String json(Hdbscan h, HdbscanResult r, String input, String dtype, PointSet points, double readSeconds,
             PcaFeatures pca, List<Path> written) {
-        return json(h, r, input, dtype, points.size(), points.dimensions(),
-                h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id() : h.engine().name(),
-                readSeconds, pca, written);
+        return json(h, r, input, dtype, points.size(), points.dimensions(), EngineChoice.ran(h, r), readSeconds, pca,
+                written);
     }
 
     /** The {@code --json} line of a fit on a sparse distance matrix (backend {@code cpu/sparse-graph}). */

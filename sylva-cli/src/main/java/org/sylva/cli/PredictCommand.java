@@ -149,13 +149,15 @@ final class PredictCommand implements Callable<Integer> {
             throw e.withContext(input);
         }
         context.cancel().throwIfCancelled();
-        List<Path> written = write(p, soft, t.out());
+        List<Path> written = write(p, soft, t.out(), RunRecord.of(spec, List.of(RunRecord.input("model", model),
+                new RunRecord.Input("points", input)), null).describe(context.cancel()));
         if (folder.json) spec.commandLine().getOut().println(json(m, p, points, written, input));
         if (!run.quiet) err.println(summary(m, p, points, written));
     }
 
     /** Every output together: all of them or, on failure or cancellation, none. */
-    private List<Path> write(Prediction p, Membership soft, Path out) throws java.io.IOException {
+    private List<Path> write(Prediction p, Membership soft, Path out, Map<String, Object> runRecord)
+            throws java.io.IOException {
         List<Path> written = new ArrayList<>();
         int n = p.size();
         OutputFormat format = folder.format;
@@ -165,7 +167,7 @@ final class PredictCommand implements Callable<Integer> {
             written.add(format.stage(g, out, "outlier_scores", NpyArray.ofFloat64(p.outlierScores(), n)));
             written.add(format.stage(g, out, "membership", NpyArray.ofFloat64(soft.values(), n, soft.clusters())));
             context.cancel().throwIfCancelled();
-            g.commitFolder(out, "predict", () -> { });
+            g.commitFolder(out, "predict", runRecord, () -> { });
             OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
         }
         return written;

@@ -133,7 +133,8 @@ final class ReselectCommand implements Callable<Integer> {
                 written.add(saveModel);
             }
             context.cancel().throwIfCancelled();
-            g.commitFolder(out, "reselect", () -> { });
+            g.commitFolder(out, "reselect", RunRecord.of(spec, List.of(RunRecord.input("model", model)),
+                    other.describeTyped()).describe(context.cancel()), () -> { });
             OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
         }
         int noise = 0;

@@ -32,13 +32,13 @@ class ReportCancelTest {
         HdbscanResult r = h.fit(points);
         Path out = Files.createDirectories(tmp.resolve("out"));
         HdbscanOutputs.write(h, r, out, OutputFormat.NPY, out.resolve("report.html"), points, null, null, "clips.npy",
-                null, null, null, CancellationToken.NEVER, HtmlReport::render);
+                null, null, null, java.util.Map.of(), CancellationToken.NEVER, HtmlReport::render);
         String earlierRun = ResultFolder.verify(out).manifest().runId();
         List<String> before = Cli.list(out);
 
         CancellationToken token = new CancellationToken();
         assertThrows(CancelledException.class, () -> HdbscanOutputs.write(h, r, out, OutputFormat.NPY,
-                out.resolve("report.html"), points, null, null, "clips.npy", null, null, null, token, data -> {
+                out.resolve("report.html"), points, null, null, "clips.npy", null, null, null, java.util.Map.of(), token, data -> {
                     token.cancel();   // as Ctrl-C would, once rendering has begun
                     return HtmlReport.render(data, token);
                 }));

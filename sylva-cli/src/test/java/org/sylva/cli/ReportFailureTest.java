@@ -55,7 +55,7 @@ class ReportFailureTest {
         for (Path report : List.of(out.resolve("report.html"), elsewhere)) {
             for (Throwable failure : List.of(new IllegalStateException("drawing failed"), new OutOfMemoryError("heap"))) {
                 HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, OutputFormat.NPY, report, points, null, null,
-                        "clips.npy", null, null, null, CancellationToken.NEVER, data -> {
+                        "clips.npy", null, null, null, java.util.Map.of(), CancellationToken.NEVER, data -> {
                             if (failure instanceof Error e) throw e;
                             throw (RuntimeException) failure;
                         });

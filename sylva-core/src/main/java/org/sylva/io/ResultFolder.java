@@ -14,6 +14,7 @@ import java.util.HexFormat;
 import java.util.ArrayList;
 import java.util.List;
 import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Tells whether a result folder holds one complete run. A run publishes its files and then, last, a
@@ -179,11 +180,26 @@ public final class ResultFolder {
 
     /** The SHA-256 of a file, in hex. */
     static String sha256(Path f) throws IOException {
+        return sha256(f, CancellationToken.NEVER);
+    }
+
+    /**
+     * The SHA-256 of the file {@code f}, in lower-case hex, as a manifest gives it; {@code cancel} is looked at
+     * every 64 KiB (a {@link org.sylva.progress.CancelledException} when it is cancelled).
+     *
+     * <pre>{@code
+     * String sha = ResultFolder.sha256(Path.of("clips.npy"), CancellationToken.NEVER);
+     * }</pre>
+     */
+    public static String sha256(Path f, CancellationToken cancel) throws IOException {
         MessageDigest md = newDigest();
         byte[] buf = new byte[1 << 16];
         try (InputStream in = Files.newInputStream(f)) {
             // ends at the file's end: each pass reads at least one byte or stops
-            for (int n = in.read(buf); n >= 0; n = in.read(buf)) md.update(buf, 0, n);
+            for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
+                cancel.throwIfCancelled();
+                md.update(buf, 0, n);
+            }
         }
         return HexFormat.of().formatHex(md.digest());
     }

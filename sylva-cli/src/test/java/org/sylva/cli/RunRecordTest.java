@@ -1,0 +1,117 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sylva.data.PointSet;
+import org.sylva.io.Npy;
+import org.sylva.io.ResultFolder;
+import org.sylva.io.ResultManifest;
+
+/**
+ * Every command that writes a result folder says in its manifest what the run was made from ({@link RunRecord}): the
+ * command line as given, each file it read with its size and SHA-256 (computed here independently), and where the
+ * command has them, the parameters in effect with their defaults.
+ */
+class RunRecordTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void eachCommandRecordsItsArgumentsInputsAndParameters() throws Exception {
+        PointSet clips = TestData.clips(300);
+        Path points = TestData.writeNpy(clips, tmp.resolve("clips.npy"));
+        Path weights = tmp.resolve("w.npy");
+        int[] w = new int[300];
+        java.util.Arrays.fill(w, 1);
+        w[7] = 3;
+        Npy.writeInt32(weights, w, w.length);
+        Path model = tmp.resolve("clips.model");
+        String[] fit = {"hdbscan", points.toString(), "--min-cluster-size", "15", "--sample-weight", weights.toString(),
+            "--out", tmp.resolve("fit").toString(), "--save-model", model.toString(), "-q"};
+        Cli.run(fit).assertOk();
+        Map<String, Object> run = run(tmp.resolve("fit"), "hdbscan");
+        assertEquals(List.of(fit), run.get("arguments"));
+        assertEquals(SylvaCommand.version(), run.get("sylva_version"));
+        assertEquals(Path.of("").toAbsolutePath().toString(), run.get("working_directory"));
+        assertEquals(List.of(file("points", points), file("sample_weight", weights)), run.get("inputs"));
+        Map<?, ?> parameters = (Map<?, ?>) run.get("parameters");
+        assertEquals(15L, parameters.get("min_cluster_size"));
+        assertEquals(15L, parameters.get("min_samples"));   // the default filled in
+        assertEquals(1.0, parameters.get("alpha"));
+        assertEquals("eom", parameters.get("cluster_selection_method"));
+
+        String[] predict = {"predict", model.toString(), points.toString(), "--out", tmp.resolve("predicted").toString(),
+            "-q"};
+        Cli.run(predict).assertOk();
+        run = run(tmp.resolve("predicted"), "predict");
+        assertEquals(List.of(predict), run.get("arguments"));
+        assertEquals(List.of(file("model", model), file("points", points)), run.get("inputs"));
+        assertFalse(run.containsKey("parameters"), "the model holds them");
+
+        Cli.run("reselect", model.toString(), "--method", "leaf", "--out",
+                tmp.resolve("leaf").toString(), "-q").assertOk();
+        run = run(tmp.resolve("leaf"), "reselect");
+        assertEquals(List.of(file("model", model)), run.get("inputs"));
+        assertEquals("leaf", ((Map<?, ?>) run.get("parameters")).get("cluster_selection_method"));
+
+        Cli.run("cut", model.toString(), "--distance", "0.5", "--out", tmp.resolve("cut").toString(), "-q").assertOk();
+        assertEquals(List.of(file("model", model)), run(tmp.resolve("cut"), "cut").get("inputs"));
+
+        Path batch = tmp.resolve("batch.npy");
+        long[] ids = new long[300];
+        for (int i = 150; i < 300; i++) ids[i] = 1;
+        Npy.writeInt64(batch, ids, ids.length);
+        Cli.run("balltree", points.toString(), "--batch", batch.toString(), "--out", tmp.resolve("tree").toString(), "-q")
+                .assertOk();
+        assertEquals(List.of(file("points", points), file("batch", batch)), run(tmp.resolve("tree"), "balltree").get("inputs"));
+    }
+
+    /** Standard input is named as such, without a size or digest; the demo reads no file. */
+    @Test
+    void standardInputAndTheDemoReadNoNamedFile() throws Exception {
+        byte[] npy = Files.readAllBytes(TestData.writeNpy(TestData.clips(200), tmp.resolve("c.npy")));
+        Cli.runWithStdin(npy, "hdbscan", "-", "--out", tmp.resolve("stdin").toString(), "-q").assertOk();
+        Map<?, ?> input = (Map<?, ?>) ((List<?>) run(tmp.resolve("stdin"), "hdbscan").get("inputs")).get(0);
+        assertEquals(Map.of("role", "points", "path", "-"), input);
+        assertNull(input.get("sha256"));
+
+        Cli.run("demo", "--points", "2000", "--out", tmp.resolve("demo").toString(), "-q").assertOk();
+        Map<String, Object> demo = run(tmp.resolve("demo"), "demo");
+        assertEquals(List.of(), demo.get("inputs"));
+        assertEquals(20L, ((Map<?, ?>) demo.get("parameters")).get("min_cluster_size"));
+    }
+
+    /** The folder's manifest, complete, written by {@code command}; returns its run object. */
+    private static Map<String, Object> run(Path dir, String command) throws IOException {
+        ResultFolder.Verdict v = ResultFolder.verify(dir);
+        assertEquals(ResultFolder.Status.COMPLETE, v.status(), v.detail());
+        ResultManifest m = v.manifest();
+        assertEquals(command, m.command());
+        assertEquals(ResultManifest.VERSION, m.version());
+        return m.run();
+    }
+
+    /** An input as the manifest records it, with a SHA-256 computed here. */
+    private static Map<String, Object> file(String role, Path p) throws IOException {
+        MessageDigest md;
+        try {
+            md = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
+        }
+        String sha = HexFormat.of().formatHex(md.digest(Files.readAllBytes(p)));
+        return Map.of("role", role, "path", p.toString(), "bytes", Files.size(p), "sha256", sha);
+    }
+}
