@@ -87,6 +87,20 @@ public final class EngineChoice {
                 + "); the CPU engine, --backend auto, is usually faster on it";
     }
 
+    /**
+     * The engine that ran {@code r}, as {@code --json}'s and the engine protocol's {@code backend} name it: the CPU
+     * kernels' choice ({@code auto}, {@code scalar}, {@code simd}), or the engine's name; for a fit the k-d tree engine
+     * handed to the brute-force engine (above its dimensions, or where its boxes prune too little), the latter's.
+     */
+    public static String ran(Hdbscan h, org.sylva.hdbscan.HdbscanResult r) {
+        if (h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine) return h.backend().id();
+        if (h.engine() instanceof org.sylva.hdbscan.metric.KdTreeEngine
+                && !org.sylva.hdbscan.metric.KdTreeEngine.ranOnTree(r.timings().seconds())) {
+            return new org.sylva.hdbscan.metric.BruteForceEngine(h.metric()).name();
+        }
+        return h.engine().name();
+    }
+
     private static GpuBackend gpuBackend(Object engine) {
         if (engine instanceof GpuHdbscanEngine g) return g.backend();
         if (engine instanceof GpuTreeEngine t) return t.backend();

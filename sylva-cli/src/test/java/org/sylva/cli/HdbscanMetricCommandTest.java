@@ -98,6 +98,19 @@ class HdbscanMetricCommandTest {
         assertTrue(r.err().contains("metric: chebyshev (exact k-d tree engine)"), r.err());
     }
 
+    /** {@code --json}'s backend names the engine that ran: above 16 dimensions the k-d tree hands to a scan. */
+    @Test
+    void jsonNamesTheEngineThatRan(@TempDir Path tmp) throws IOException {
+        Path wide = TestData.writeNpy(TestData.blob(200, 20, 13), tmp.resolve("wide.npy"));
+        Path narrow = TestData.writeNpy(TestData.blob(6000, 2, 12), tmp.resolve("narrow.npy"));
+        for (Path in : List.of(wide, narrow)) {
+            Cli.Result r = Cli.run("hdbscan", s(in), "--metric", "manhattan", "--out", s(tmp.resolve("o")), "--json",
+                    "-q").assertOk();
+            Object backend = ((Map<?, ?>) MiniJson.parse(r.out().trim())).get("backend");
+            assertEquals(in == wide ? "cpu/brute-force/manhattan" : "cpu/kd-tree/manhattan", backend);
+        }
+    }
+
     @Test
     void jsonNamesTheMetricAndItsParams(@TempDir Path tmp) {
         Cli.Result r = Cli.run("hdbscan", s(npy), "--min-cluster-size", "10", "--metric", "minkowski", "--p", "3",

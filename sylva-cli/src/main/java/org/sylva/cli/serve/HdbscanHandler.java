@@ -98,8 +98,7 @@ final class HdbscanHandler implements Handler {
             model = HdbscanModel.of(r, fitted, new Execution(h.threads(), ProgressListener.NONE, cancel));
         }
         // which engine ran: the CPU kernels' choice, or the GPU engine and its device
-        return answer(r, model, t0, h.engine() instanceof org.sylva.hdbscan.engine.CpuHdbscanEngine ? h.backend().id()
-                : h.engine().name(), cancel);
+        return answer(r, model, t0, EngineChoice.ran(h, r), cancel);
     }
 
     /** The fit of a sparse distance matrix (metric precomputed, checked before the graph was made): no weights, no prediction data. */
