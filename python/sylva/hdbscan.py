@@ -194,8 +194,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     engine_seconds_ : float
         The engine's own time for the fit (the library call, without the transfer), in seconds.
     engine_backend_ : str
-        The engine that ran the fit: "auto", "scalar" or "simd" (the CPU engine), or "gpu/cuda: DEVICE",
-        "gpu/opencl: DEVICE".
+        The engine that ran the fit: "auto", "scalar" or "simd" (the CPU engine, Euclidean),
+        "gpu/cuda: DEVICE" or "gpu/opencl: DEVICE", "cpu/kd-tree/METRIC" or "cpu/brute-force/METRIC"
+        (another metric), or "cpu/sparse-graph" (a sparse precomputed matrix).
     prediction_data_ : ndarray of uint8
         With ``prediction_data=True``: the fitted model as the bytes of a Sylva model file
         (``clusterer.prediction_data_.tofile("model.sylva")`` writes a file ``sylva predict`` reads), read-only.

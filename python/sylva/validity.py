@@ -1,5 +1,6 @@
 """Density-based clustering validation (DBCV) as the ``hdbscan`` package's
-``hdbscan.validity.validity_index`` computes it (Euclidean), exactly, by the engine.
+``hdbscan.validity.validity_index`` computes it (Euclidean, manhattan, chebyshev, minkowski or cosine), exactly, by the
+engine.
 
 >>> import numpy as np, sylva
 >>> X = np.random.default_rng(0).normal(size=(300, 2))

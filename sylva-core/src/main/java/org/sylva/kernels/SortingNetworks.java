@@ -5,7 +5,7 @@ package org.sylva.kernels;
  * straight-line code on locals so that every compare-exchange is a compare and two conditional moves:
  * no branch depends on the data. Used by {@link SmallSubtree} on packed keys; sizes in between are
  * padded with {@code Long.MAX_VALUE}. The code is generated (0-1 principle checked exhaustively by the
- * generator and again by {@code SortingNetworksTest}).
+ * generator and again by {@code TreeKernelHelpersTest.sortingNetworksSortEveryZeroOneInput}).
  *
  * <pre>{@code
  * long[] k = {5, 3, 9, 1};

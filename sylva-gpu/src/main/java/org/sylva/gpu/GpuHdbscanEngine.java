@@ -25,7 +25,7 @@ import org.sylva.parallel.Execution;
  *
  * <pre>{@code
  * Hdbscan h = Hdbscan.builder().minClusterSize(20).engine(GpuHdbscanEngine.openCl()).build();
- * HdbscanResult r = h.fit(rows, n, d);
+ * HdbscanResult r = h.fit(rows, n, d, ProgressListener.NONE, CancellationToken.NEVER);
  * }</pre>
  */
 public final class GpuHdbscanEngine implements HdbscanEngine {
