@@ -37,7 +37,7 @@ final class ValidityHandler implements Handler {
                 : PointSet.of(n, d, (float[]) a.data());
         org.sylva.hdbscan.metric.Metric metric = org.sylva.hdbscan.metric.Metric.parse(
                 p.choice("metric", "euclidean", HdbscanHandler.METRICS), p.has("p") ? p.number("p", 2) : null);
-        Validity v = DensityValidity.of(points, labels(request, n), metric);
+        Validity v = DensityValidity.of(points, labels(request, n), metric, cancel);
         out.put("validity_index", v.index());
         double[] per = v.perCluster();
         return new Frame("ok", out, List.of(WireArray.of("per_cluster", per, per.length)));

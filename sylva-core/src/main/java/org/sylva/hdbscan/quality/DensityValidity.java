@@ -3,6 +3,7 @@ package org.sylva.hdbscan.quality;
 import org.sylva.data.InvalidInputException;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.metric.Metric;
+import org.sylva.progress.CancellationToken;
 
 /**
  * Density-Based Clustering Validation (DBCV, Moulavi et al. 2014) as the {@code hdbscan} package's
@@ -47,6 +48,19 @@ public final class DensityValidity {
      *     metric is precomputed
      */
     public static Validity of(PointSet points, int[] labels, Metric metric) {
+        return of(points, labels, metric, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #of(PointSet, int[], Metric)}, stopped by {@code cancel} (looked at once per member of each O(m^2)
+     * pass over a cluster, and once per internal node of each pair of clusters) with a {@link
+     * org.sylva.progress.CancelledException}.
+     *
+     * <pre>{@code
+     * Validity v = DensityValidity.of(points, labels, Metric.euclidean(), token);   // token.cancel() stops it
+     * }</pre>
+     */
+    public static Validity of(PointSet points, int[] labels, Metric metric, CancellationToken cancel) {
         int d = points.dimensions();
         RowDistance dist = RowDistance.of(points, metric);
         int n = points.size();
@@ -57,13 +71,13 @@ public final class DensityValidity {
             if (members[c].length < 2) {
                 throw new InvalidInputException("cluster " + c + " has one member: DBCV needs at least two");
             }
-            trees[c] = InternalTree.of(dist, d, members[c]);
+            trees[c] = InternalTree.of(dist, d, members[c], cancel);
         }
         double[] minSep = new double[k];
         java.util.Arrays.fill(minSep, Double.POSITIVE_INFINITY);
         for (int a = 0; a < k; a++) {
             for (int b = a + 1; b < k; b++) {
-                double sep = separation(dist, trees[a], trees[b]);
+                double sep = separation(dist, trees[a], trees[b], cancel);
                 minSep[a] = Math.min(minSep[a], sep);
                 minSep[b] = Math.min(minSep[b], sep);
             }
@@ -79,9 +93,10 @@ public final class DensityValidity {
     }
 
     /** The smallest all-points mutual reachability between internal nodes of the two clusters. */
-    private static double separation(RowDistance distance, InternalTree a, InternalTree b) {
+    private static double separation(RowDistance distance, InternalTree a, InternalTree b, CancellationToken cancel) {
         double best = Double.POSITIVE_INFINITY;
         for (int i : a.internal()) {
+            cancel.throwIfCancelled();
             for (int j : b.internal()) {
                 double dist = distance.between(a.rows()[i], b.rows()[j]);
                 best = Math.min(best, Math.max(dist, Math.max(a.core(i), b.core(j))));

@@ -2,6 +2,7 @@ package org.sylva.hdbscan.quality;
 
 import java.util.Arrays;
 import org.sylva.numeric.NumpySum;
+import org.sylva.progress.CancellationToken;
 
 /**
  * One cluster's part of DBCV as the {@code hdbscan} package's {@code validity} module computes it
@@ -25,7 +26,8 @@ import org.sylva.numeric.NumpySum;
  * time, O(m) memory.
  *
  * <pre>{@code
- * InternalTree t = InternalTree.of(RowDistance.of(points, Metric.euclidean()), points.dimensions(), membersOfCluster);
+ * InternalTree t = InternalTree.of(RowDistance.of(points, Metric.euclidean()), points.dimensions(), membersOfCluster,
+ *         CancellationToken.NEVER);
  * double dsc = t.sparseness();
  * }</pre>
  */
@@ -45,11 +47,11 @@ final class InternalTree {
     /**
      * The tree of the cluster whose members (rows measured by {@code distance}, ascending, at least two) are
      * {@code rows}; {@code d} is the exponent of the all-points core distances (the package's {@code d}, by
-     * default the number of features).
+     * default the number of features). {@code cancel} is looked at once per member in each O(m^2) pass.
      */
-    static InternalTree of(RowDistance distance, int d, int[] rows) {
+    static InternalTree of(RowDistance distance, int d, int[] rows, CancellationToken cancel) {
         int m = rows.length;
-        double[] core = coreDistances(distance, d, rows);
+        double[] core = coreDistances(distance, d, rows, cancel);
         // Prim as mst_linkage_core: remaining members ascending, distances to the tree, first argmin.
         int[] remaining = new int[m - 1];
         double[] dist = new double[m - 1];
@@ -59,6 +61,7 @@ final class InternalTree {
         double[] weight = new double[m - 1];
         int left = m - 1, current = 0;
         for (int step = 0; step < m - 1; step++) {
+            cancel.throwIfCancelled();
             int best = 0;
             for (int i = 0; i < left; i++) {
                 double r = mr(distance, rows, core, current, remaining[i]);
@@ -81,6 +84,7 @@ final class InternalTree {
         inTree[0] = true;
         inTree[added[1]] = true;
         for (int s = 1; s < m - 1; s++) {
+            cancel.throwIfCancelled();
             int to = added[s + 1];
             from[s] = -1;
             for (int c = 0; c < m && from[s] < 0; c++) {
@@ -111,10 +115,11 @@ final class InternalTree {
     }
 
     /** All-points core distances of the members, in member order. */
-    private static double[] coreDistances(RowDistance dist, int d, int[] rows) {
+    private static double[] coreDistances(RowDistance dist, int d, int[] rows, CancellationToken cancel) {
         int m = rows.length;
         double[] sums = new double[m], row = new double[m];
         for (int i = 0; i < m; i++) {
+            cancel.throwIfCancelled();
             for (int j = 0; j < m; j++) {
                 double dij = dist.between(rows[i], rows[j]);
                 if (dij != 0) {

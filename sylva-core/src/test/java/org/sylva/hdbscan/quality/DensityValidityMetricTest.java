@@ -80,4 +80,28 @@ class DensityValidityMetricTest {
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> pre.validityIndex(mp));
         assertEquals("metric", e.parameter().orElseThrow());
     }
+
+    /** A token stops the computation within a member's pass (a single cluster of 22 000 took 13 s unstoppable). */
+    @Test
+    void aTokenStopsIt(@TempDir Path tmp) throws IOException {
+        double[] x = f64(tmp, "X.npy");
+        PointSet points = PointSet.ofFloat64(x.length / 3, 3, x);
+        int[] labels = Hdbscan.builder().minClusterSize(10).build().fit(points).labels();
+        Validity whole = DensityValidity.of(points, labels, Metric.euclidean());
+        java.util.concurrent.atomic.AtomicInteger looks = new java.util.concurrent.atomic.AtomicInteger();
+        org.sylva.progress.CancellationToken counting = org.sylva.progress.CancellationToken.polling(() -> {
+            looks.incrementAndGet();
+            return false;
+        });
+        assertEquals(whole.index(), DensityValidity.of(points, labels, Metric.euclidean(), counting).index());
+        int total = looks.get();
+        assertTrue(total > points.size(), "looked at about once per member per pass: " + total);
+        for (int at : new int[] {1, total / 2, total}) {
+            java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+            org.sylva.progress.CancellationToken later = org.sylva.progress.CancellationToken.polling(
+                    () -> seen.incrementAndGet() >= at);
+            assertThrows(org.sylva.progress.CancelledException.class,
+                    () -> DensityValidity.of(points, labels, Metric.euclidean(), later), "cancelled at look " + at);
+        }
+    }
 }
