@@ -52,6 +52,9 @@ sylva_add_java_args() {   # JAR AOT_CACHE [no-vector-module]: appends the JVM op
   case "$thp" in *"[madvise]"*) SYLVA_OPTS+=("-XX:+UseTransparentHugePages") ;; esac
   # the GPU engine calls libOpenCL/libcuda through the FFM API: allowed, so the JVM prints no warning
   SYLVA_OPTS+=("--enable-native-access=ALL-UNNAMED")
+  # the JVM's own output (a thread dump on SIGQUIT, a VM warning) on stderr: stdout carries the command's
+  # output only (`sylva serve`'s frames, `--json` lines), which one stray line would corrupt
+  SYLVA_OPTS+=("-XX:+DisplayVMOutputToStderr")
   if [ -f "$2" ] && [ "$2" -nt "$1" ]; then
     SYLVA_OPTS+=("-XX:AOTCache=$2" "-Xlog:aot*=off" "-Xlog:cds*=off")
   fi

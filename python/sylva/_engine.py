@@ -83,6 +83,10 @@ class Engine:
         self._hello: dict = {}
         self._stderr = collections.deque(maxlen=STDERR_LINES)
         self._next_id = 0
+        #: The id of a request sent whose answer has not been read: set before it is written, cleared when its
+        #: answer is read. Still set at the next call only when a Ctrl-C escaped between the writing and the
+        #: waiting, so that call first cancels it and drops its answer (the stream stays in step).
+        self._unanswered: Optional[int] = None
         self._drainer: Optional[threading.Thread] = None
         #: The engine's own time for the last request (the library call), in seconds; None before one.
         self.last_compute_seconds: Optional[float] = None
@@ -167,6 +171,7 @@ class Engine:
     def _discard(self) -> None:
         """Kills the engine (its whole process group) and forgets it."""
         proc, self._proc = self._proc, None
+        self._unanswered = None
         if proc is None:
             return
         if self._pid == os.getpid() and proc.poll() is None:
@@ -230,9 +235,12 @@ class Engine:
             self._check_limits(kind, arrays)
             if self._kept is not None and self._kept[0] != kind:
                 self._kept = None   # the engine releases what one kind of request keeps before another kind
+            if self._unanswered is not None:
+                self._cancel(self._proc)   # a Ctrl-C came after the last request went out, before its wait
             self._next_id += 1
             rid = self._next_id
             proc = self._proc
+            self._unanswered = rid
             try:
                 _protocol.write(proc.stdin, kind, dict(params, id=rid), arrays)
             except BaseException as e:
@@ -242,6 +250,7 @@ class Engine:
                     raise EngineError(f"the engine stopped ({e}){self._tail()}") from None
                 raise
             response = self._await_response(proc, progress)
+            self._unanswered = None
             # the answers come in order; only a refusal of unreadable parameters can lack the id
             if response.params.get("id") != rid and not (response.kind == "error" and "id" not in response.params):
                 self._discard()
@@ -332,6 +341,7 @@ class Engine:
                     self._discard()
                     return
                 if self._read(proc).kind != "progress":
+                    self._unanswered = None
                     return
         except BaseException:
             self._discard()

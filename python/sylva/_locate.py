@@ -99,7 +99,8 @@ def engine_command(env: Optional[Mapping[str, str]] = None, cwd: Optional[Path] 
     if Path(jar).is_file():
         if java and _java_major(java) >= 25:
             # the launchers' JVM options, and the user's (SYLVA_JAVA_OPTS, e.g. -Xmx16g), as the launchers add them
-            return [java, "--add-modules", "jdk.incubator.vector", "-Xss8m"] + VECTOR_JIT + huge_pages_options() \
+            return [java, "--add-modules", "jdk.incubator.vector", "-Xss8m", "-XX:+DisplayVMOutputToStderr"] \
+                + VECTOR_JIT + huge_pages_options() \
                 + env.get("SYLVA_JAVA_OPTS", "").split() + ["-jar", jar]
         raise EngineNotFoundError(f"found the jar {jar} but no java 25 or newer (looked at $JAVA_HOME and PATH"
                                   + (f": {java} is older" if java else "") + ")")

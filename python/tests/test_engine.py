@@ -68,6 +68,38 @@ def test_an_engine_killed_between_calls_is_restarted():
     assert e.pid not in (None, old) and labels.shape == (200,)
 
 
+def test_a_ctrl_c_between_sending_and_waiting_leaves_the_engine_in_step(monkeypatch, slow_points):
+    # as if SIGINT arrived after the request went out but before the wait for its answer began
+    from sylva._engine import Engine
+    e = sylva.engine()
+    want = sylva.HDBSCAN().fit_predict(small())
+    pid = e.pid
+    real = Engine._await_response
+
+    def interrupted(self, proc, progress=None):
+        monkeypatch.setattr(Engine, "_await_response", real)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Engine, "_await_response", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sylva.HDBSCAN(min_cluster_size=20).fit(slow_points)   # left running: the next call cancels it
+    start = time.monotonic()
+    assert np.array_equal(sylva.HDBSCAN().fit_predict(small()), want)
+    assert e.pid == pid and time.monotonic() - start < 5
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGQUIT"), reason="SIGQUIT is a POSIX signal")
+def test_the_jvms_own_output_stays_off_the_frames():
+    # SIGQUIT makes the JVM print a thread dump: on stderr, or it would land among the answers on stdout
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    pid = e.pid
+    os.kill(pid, signal.SIGQUIT)
+    time.sleep(0.5)
+    assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
+    assert e.pid == pid
+
+
 def test_an_engine_dying_during_a_call_is_an_engine_error_and_the_next_call_restarts_it(slow_points):
     e = sylva.engine()
     sylva.HDBSCAN().fit(small())
@@ -245,7 +277,8 @@ def test_java_25_on_path_with_a_jar_runs_the_engine(tmp_path):
     env = {"PATH": str(Path(java).parent), "SYLVA_JAR": str(jar), "SYLVA_JAVA_OPTS": "-Xmx256m"}
     command = _locate.engine_command(env, tmp_path, nowhere)
     assert command[0] == java and command[-1] == str(jar) and "-Xmx256m" in command
-    assert command[4:4 + len(_locate.VECTOR_JIT)] == _locate.VECTOR_JIT, "the launchers' JIT options, in order"
+    assert "-XX:+DisplayVMOutputToStderr" in command, "the JVM's own output on stderr, as the launchers put it"
+    assert command[5:5 + len(_locate.VECTOR_JIT)] == _locate.VECTOR_JIT, "the launchers' JIT options, in order"
     e = sylva.Engine(command=command, echo_stderr=False)
     try:
         r = e.call("partition", {"level": 1}, {"points": np.arange(8, dtype=np.float32).reshape(8, 1)})
