@@ -56,7 +56,8 @@ final class RequestArrays {
 
     /**
      * The request's spanning tree {@code mst}: {@code (n - 1, 3)} float64 rows {@code [from, to, weight]}
-     * over {@code n} points (as an {@code hdbscan} answer gave it); bad ids or shapes name the problem.
+     * over {@code n} points (as an {@code hdbscan} answer gave it); bad ids or shapes, negative weights and edges
+     * that are no spanning tree (a loop, a repeated edge, a cycle) name the problem.
      */
     static org.sylva.hdbscan.mst.SpanningTree spanningTree(Frame request) {
         WireArray t = request.array("mst");
@@ -77,11 +78,15 @@ final class RequestArrays {
             to[e] = (int) b;
             w[e] = rows[3 * e + 2];
         }
+        org.sylva.hdbscan.mst.SpanningTree tree;
         try {
-            return org.sylva.hdbscan.mst.SpanningTree.of(n, from, to, w);
+            tree = org.sylva.hdbscan.mst.SpanningTree.of(n, from, to, w);
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException("mst: " + e.getMessage());
         }
+        // the dendrogram's build refuses negative weights and edges that are no tree, each named
+        org.sylva.hdbscan.hierarchy.SingleLinkageTree.of(tree);
+        return tree;
     }
 
     /**

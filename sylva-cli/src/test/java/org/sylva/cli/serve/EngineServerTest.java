@@ -308,6 +308,14 @@ class EngineServerTest {
         assertArrayEquals(v.perCluster(), (double[]) d.array("per_cluster").data());
         assertError(s.call("cut", Map.of("cut_distance", 1.0), WireArray.of("mst", new double[] {0, 5, 1}, 1, 3)),
                 "ValueError", "ids must be whole numbers in [0, 2)");
+        // edges that are no spanning tree, and negative weights, are refused by both requests that take a tree
+        double[][] notTrees = {{0, 0, 0.1, 1, 1, 0.1}, {0, 1, 0.1, 1, 0, 0.2}, {0, 1, 0.1, 1, 2, -0.5}};
+        for (double[] t : notTrees) {
+            WireArray bad = WireArray.of("mst", t, 2, 3);
+            assertError(s.call("cut", Map.of("cut_distance", 1.0), bad), "ValueError", "spanning tree edge");
+            assertError(s.call("validity", Map.of("what", "relative"), bad, WireArray.of("labels", new int[3], 3)),
+                    "ValueError", "spanning tree edge");
+        }
     }
 
     @Test
