@@ -355,9 +355,8 @@ class Engine:
                 raise ValueError(f"{kind}: array {name!r} has {a.size} elements; the engine takes at most "
                                  f"{h['max_array_elements']} in one array")
         if total > h.get("max_frame_bytes", total):
-            raise ValueError(f"{kind}: the input has {total / 2**20:.1f} MiB; the engine takes at most "
-                             f"{h['max_frame_bytes'] / 2**20:.1f} MiB in one request (sylva serve "
-                             f"--max-request-mib)")
+            raise ValueError(f"{kind}: the input has {total} bytes ({total / 2**20:.1f} MiB); the engine takes at "
+                             f"most {h['max_frame_bytes']} bytes in one request (sylva serve --max-request-mib)")
 
 
 def _widen_pipes(proc: subprocess.Popen) -> None:

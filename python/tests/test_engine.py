@@ -196,7 +196,7 @@ def test_a_request_over_the_engines_bound_is_refused_and_the_engine_goes_on():
     e = sylva.Engine(serve_args=["--max-request-mib", "1"], echo_stderr=False)
     try:
         big = np.zeros((300_000, 1), dtype=np.float32)   # 1.14 MiB
-        with pytest.raises(ValueError, match="at most 1.0 MiB"):
+        with pytest.raises(ValueError, match=r"has 1200000 bytes \(1.1 MiB\); the engine takes at most 1048576 bytes"):
             e.call("balltree", {}, {"points": big})
         e._check_limits = lambda kind, arrays: None       # let it through: the engine refuses it itself
         pid = e.pid

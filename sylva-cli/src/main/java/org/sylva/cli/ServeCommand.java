@@ -56,7 +56,8 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (maxRequestMib < 1 || maxRequestMib > (Long.MAX_VALUE >> 20)) {
-            throw new InvalidInputException("--max-request-mib must be at least 1; got " + maxRequestMib);
+            throw new InvalidInputException("--max-request-mib must be from 1 to " + (Long.MAX_VALUE >> 20) + "; got "
+                    + maxRequestMib);
         }
         OutputStream frames = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
         // Nothing but frames may reach stdout: a stray print would break the client's reading.

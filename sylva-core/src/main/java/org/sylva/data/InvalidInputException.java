@@ -62,6 +62,11 @@ public class InvalidInputException extends IllegalArgumentException {
         // a reader's message often names its file already: the context replaces that name, never repeats it
         int at = m.indexOf(": ");
         if (at > 0 && context.endsWith(m.substring(0, at))) m = m.substring(at + 2);
-        return new InvalidInputException(context + ": " + m, this, parameter);
+        return withMessage(context + ": " + m);
+    }
+
+    /** The same kind of problem with {@code message}, this exception its cause (a subclass keeps its kind). */
+    protected InvalidInputException withMessage(String message) {
+        return new InvalidInputException(message, this, parameter);
     }
 }

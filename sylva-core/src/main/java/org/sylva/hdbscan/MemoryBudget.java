@@ -1,7 +1,7 @@
 package org.sylva.hdbscan;
 
 import java.util.Locale;
-import org.sylva.data.InvalidInputException;
+import org.sylva.data.InsufficientMemoryException;
 import org.sylva.hdbscan.core.CoreDistances;
 
 /**
@@ -144,7 +144,7 @@ final class MemoryBudget {
         }
         if (need > available) {
             long gib = (long) Math.ceil((need + (rt.totalMemory() - rt.freeMemory())) / 1073741824.0) + 1;
-            throw new InvalidInputException(String.format(Locale.ROOT,
+            throw new InsufficientMemoryException(String.format(Locale.ROOT,
                     "%s needs about %s of heap beyond the "
                             + "input, but only %s is available (give the JVM -Xmx%dg or more; through the sylva "
                             + "launcher: SYLVA_JAVA_OPTS=-Xmx%dg)",

@@ -60,8 +60,11 @@ class MemoryBudgetTest {
         float[] c = new float[n];
         for (int i = 0; i < n; i++) c[i] = i;
         // 200 000 lists of 100 001 entries: about 370 GiB, refused before any of it is allocated
-        InvalidInputException e = assertThrows(InvalidInputException.class, () ->
+        InvalidInputException e = assertThrows(org.sylva.data.InsufficientMemoryException.class, () ->
                 Hdbscan.builder().minClusterSize(5).minSamples(100_000).build().fit(PointSet.of(n, 1, c)));
+        // a front end that names the input keeps the kind: the engine protocol answers it as MemoryError
+        assertTrue(e.withContext("clips.npy") instanceof org.sylva.data.InsufficientMemoryException);
+        assertEquals("clips.npy: " + e.getMessage(), e.withContext("clips.npy").getMessage());
         assertTrue(e.getMessage().startsWith("a fit of 200000 points x 1 dimensions at min_samples 100000 needs about "),
                 e.getMessage());
         assertTrue(e.getMessage().contains("GiB of heap beyond the input, but only "), e.getMessage());

@@ -42,6 +42,7 @@ final class BallTreeHandler implements Handler {
     public Frame handle(Frame request, CancellationToken cancel) {
         Params p = new Params(request.params(), partition ? List.of("level", "threads", "kernels")
                 : List.of("threads", "kernels"));
+        RequestArrays.only(request, List.of("points", "batch_idx"));
         builder.threads(p.integer("threads", Runtime.getRuntime().availableProcessors()))
                 .vectorKernels(p.choice("kernels", "scalar", "scalar", "vector").equals("vector"))
                 .cancellation(cancel);

@@ -18,6 +18,7 @@ final class CutHandler implements Handler {
     @Override
     public Frame handle(Frame request, CancellationToken cancel) {
         Params p = new Params(request.params(), PARAMETERS);
+        RequestArrays.only(request, List.of("mst"));
         var tree = RequestArrays.spanningTree(request);
         int[] labels = DbscanCut.labels(tree, p.number("cut_distance", Double.NaN), p.integer("min_cluster_size", 5));
         return new Frame("ok", Map.of(), List.of(WireArray.of("labels", labels, labels.length)));

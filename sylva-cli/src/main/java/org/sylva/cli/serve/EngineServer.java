@@ -148,9 +148,13 @@ public final class EngineServer {
         Object id = request.params().get("id");
         Map<String, Object> params = new LinkedHashMap<>(request.params());
         params.remove("id");
-        ProgressFrames progress = Boolean.TRUE.equals(params.remove("progress")) ? new ProgressFrames(writer, id) : null;
+        Object asked = params.remove("progress");
+        ProgressFrames progress = Boolean.TRUE.equals(asked) ? new ProgressFrames(writer, id) : null;
         Frame response;
         try {
+            if (asked != null && !(asked instanceof Boolean)) {
+                throw InvalidInputException.forParameter("progress", "progress must be true or false; got " + asked);
+            }
             Handler h = handlers.get(request.kind());
             if (h == null) {
                 throw new InvalidInputException("unknown command '" + request.kind() + "'; the engine knows "

@@ -23,6 +23,7 @@ final class ErrorFrames {
     /** The {@code error} response for {@code t}. */
     static Frame of(Throwable t) {
         if (t instanceof PredictHandler.ModelNotHeldException e) return frame(PredictHandler.MODEL_NOT_HELD, e.getMessage(), null);
+        if (t instanceof org.sylva.data.InsufficientMemoryException e) return frame("MemoryError", e.getMessage(), null);
         if (t instanceof InvalidInputException e) return frame("ValueError", e.getMessage(), e.parameter().orElse(null));
         if (t instanceof IllegalArgumentException e && e.getMessage() != null) return frame("ValueError", e.getMessage(), null);
         if (t instanceof OutOfMemoryError) {

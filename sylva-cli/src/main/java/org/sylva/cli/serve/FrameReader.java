@@ -69,7 +69,12 @@ public final class FrameReader {
             byte[] json = new byte[(int) jsonLength];
             readFully(json, 0, json.length, "the parameters");
             try {
-                params = JsonText.parseObject(new String(json, StandardCharsets.UTF_8));
+                params = JsonText.parseObject(StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                        .decode(java.nio.ByteBuffer.wrap(json)).toString());
+            } catch (java.nio.charset.CharacterCodingException e) {
+                refusal = first(refusal, "the parameters of '" + kind + "' are not UTF-8 text");
             } catch (IllegalArgumentException e) {
                 refusal = first(refusal, e.getMessage());
             }
@@ -89,7 +94,7 @@ public final class FrameReader {
             if (dtype == null) {
                 // without the element size the payload's length is unknown: the stream is lost
                 throw new ProtocolException("array '" + name + "' has dtype '" + dtypeName
-                        + "'; the protocol knows <f4, <f8, <i4, <i8 and |b1");
+                        + "'; the protocol knows <f4, <f8, <i4, <i8, |b1 and |u1");
             }
             int ndim = readU8("an array's number of dimensions");
             long[] shape = new long[ndim];

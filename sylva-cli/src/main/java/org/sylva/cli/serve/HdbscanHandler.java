@@ -57,6 +57,7 @@ final class HdbscanHandler implements Handler {
     @Override
     public Frame handle(Frame request, CancellationToken cancel, ProgressListener progress) {
         Params p = new Params(request.params(), PARAMETERS);
+        RequestArrays.only(request, List.of("points", "sample_weight", "graph_indptr", "graph_indices", "graph_data"));
         Hdbscan.Builder b = Hdbscan.builder();
         if (p.has("min_samples")) b.minSamples(p.integer("min_samples", 0));   // absent: min_cluster_size, as None
         if (p.has("threads")) b.threads(p.integer("threads", 1));

@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * A strict JSON parser for the protocol's parameters: objects become {@link LinkedHashMap}s, arrays
- * {@link List}s, integers {@link Long}s, other numbers {@link Double}s; nesting is bounded (a frame's
+ * {@link List}s, integers {@link Long}s ({@link java.math.BigInteger}s beyond its range, so that an {@code id}
+ * comes back as it was sent), other numbers {@link Double}s; nesting is bounded (a frame's
  * text is bounded too, by {@link FrameLimits#maxJsonBytes()}), so no input can exhaust the stack.
  * Anything that is not JSON throws {@link IllegalArgumentException} saying where.
  *
@@ -92,7 +93,7 @@ public final class JsonText {
         StringBuilder sb = new StringBuilder();
         while (i < s.length()) {
             char c = s.charAt(i++);
-            if (c == '"') return sb.toString();
+            if (c == '"') return wellFormed(sb);
             if (c < 0x20) throw fail("control character in a string");
             if (c != '\\') {
                 sb.append(c);
@@ -109,17 +110,32 @@ public final class JsonText {
                 case 't' -> sb.append('\t');
                 case 'u' -> {
                     if (i + 4 > s.length()) throw fail("short \\u escape");
-                    try {
-                        sb.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-                    } catch (NumberFormatException ex) {
-                        throw fail("bad \\u escape");
+                    int code = 0;
+                    for (int h = 0; h < 4; h++) {   // four hex digits, nothing else (no sign)
+                        int digit = Character.digit(s.charAt(i + h), 16);
+                        if (digit < 0 || s.charAt(i + h) > 'f') throw fail("bad \\u escape");
+                        code = code * 16 + digit;
                     }
+                    sb.append((char) code);
                     i += 4;
                 }
                 default -> throw fail("bad escape \\" + e);
             }
         }
         throw fail("unterminated string");
+    }
+
+    /** The string {@code sb} holds, refused where an escape left half of a surrogate pair (no UTF-8 text). */
+    private String wellFormed(StringBuilder sb) {
+        for (int k = 0; k < sb.length(); k++) {
+            char c = sb.charAt(k);
+            if (Character.isHighSurrogate(c) && k + 1 < sb.length() && Character.isLowSurrogate(sb.charAt(k + 1))) {
+                k++;
+            } else if (Character.isSurrogate(c)) {
+                throw fail("a string with half of a surrogate pair (\\u" + Integer.toHexString(c) + ")");
+            }
+        }
+        return sb.toString();
     }
 
     private Object number() {
@@ -144,7 +160,7 @@ public final class JsonText {
             try {
                 return Long.parseLong(t);
             } catch (NumberFormatException e) {
-                return Double.parseDouble(t);   // beyond the range of long: kept as a number
+                return new java.math.BigInteger(t);   // beyond the range of long: kept exactly
             }
         }
         return Double.parseDouble(t);

@@ -41,7 +41,7 @@ final class Params {
         if (v == null) return fallback;
         if (v instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) return (int) (long) l;
         if (v instanceof Double d && d == Math.rint(d) && Math.abs(d) <= Integer.MAX_VALUE) return (int) (double) d;
-        boolean whole = v instanceof Long || (v instanceof Double d && d == Math.rint(d));
+        boolean whole = v instanceof Long || v instanceof java.math.BigInteger || (v instanceof Double d && d == Math.rint(d));
         throw wrong(name, whole ? "an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE : "an integer", v);
     }
 

@@ -63,6 +63,7 @@ final class PredictHandler implements Handler {
     public Frame handle(Frame request, CancellationToken cancel) {
         Params p = new Params(request.params(), PARAMETERS);
         String what = p.choice("what", "predict", "predict", "membership", "all_membership");
+        RequestArrays.only(request, what.equals("all_membership") ? List.of("model") : List.of("model", "points"));
         int threads = p.has("threads") ? p.integer("threads", 1) : Runtime.getRuntime().availableProcessors();
         Execution x = new Execution(threads, ProgressListener.NONE, cancel);
         HdbscanModel model = model(request, p.text("model_sha256", 64, "0123456789abcdef"));

@@ -17,13 +17,16 @@ final class RequestArrays {
     private RequestArrays() {
     }
 
-    /** The request's {@code points}: an {@code (n, d)} float32 or float64 array. */
+    /**
+     * The request's {@code points}: an {@code (n, d)} float32 or float64 array, both dimensions in the range of
+     * {@code int} (an empty array may claim any width: its dimensions are read as numbers, never cast blind).
+     */
     static WireArray points(Frame request) {
         WireArray p = request.array("points");
         if (p == null) throw new InvalidInputException("the request has no array 'points'");
-        if (p.ndim() != 2 || p.dim(1) < 1) {
-            throw new InvalidInputException("points must be a 2-D array of shape (n, d) with d >= 1; got shape "
-                    + Arrays.toString(p.shape()));
+        if (p.ndim() != 2 || p.dim(1) < 1 || p.dim(0) > Integer.MAX_VALUE || p.dim(1) > Integer.MAX_VALUE) {
+            throw new InvalidInputException("points must be a 2-D array of shape (n, d) with d >= 1, n and d at most "
+                    + Integer.MAX_VALUE + "; got shape " + Arrays.toString(p.shape()));
         }
         if (p.dtype() != WireDtype.FLOAT32 && p.dtype() != WireDtype.FLOAT64) {
             throw new InvalidInputException("points must be float32 or float64; got " + p.dtype().wireName());
@@ -52,6 +55,19 @@ final class RequestArrays {
                     + "float32, int32 or int64; got " + w.dtype().wireName());
         }
         return org.sylva.hdbscan.SampleWeights.of(v);
+    }
+
+    /**
+     * Refuses an array of the request whose name is not in {@code known}: a misspelt name ({@code sample_weights})
+     * must not pass silently, as a misspelt parameter does not ({@link Params}).
+     */
+    static void only(Frame request, List<String> known) {
+        for (WireArray a : request.arrays()) {
+            if (!known.contains(a.name())) {
+                throw new InvalidInputException("unknown array '" + a.name() + "'; this request takes "
+                        + String.join(", ", known));
+            }
+        }
     }
 
     /**

@@ -25,6 +25,7 @@ final class ValidityHandler implements Handler {
     public Frame handle(Frame request, CancellationToken cancel) {
         Params p = new Params(request.params(), PARAMETERS);
         String what = p.choice("what", "relative", "relative", "dbcv");
+        RequestArrays.only(request, what.equals("relative") ? List.of("mst", "labels") : List.of("points", "labels"));
         Map<String, Object> out = new LinkedHashMap<>();
         if (what.equals("relative")) {
             var tree = RequestArrays.spanningTree(request);

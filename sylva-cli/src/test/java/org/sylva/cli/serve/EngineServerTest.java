@@ -361,6 +361,19 @@ class EngineServerTest {
         assertError(s.call("hdbscan", Map.of("alpha", "big"), WireArray.of("points", line, 20, 1)), "ValueError",
                 "alpha must be a number");
         assertError(s.call("kmeans", Map.of()), "ValueError", "unknown command 'kmeans'");
+        // a fit the heap cannot hold is refused before it starts, as a memory error (about 370 GiB of lists)
+        assertError(s.call("hdbscan", Map.of("min_cluster_size", 5L, "min_samples", 100_000L),
+                WireArray.of("points", new float[200_000], 200_000, 1)), "MemoryError", "GiB of heap beyond the input");
+        assertError(s.call("hdbscan", Map.of("min_cluster_size", 2L, "progress", "yes"), WireArray.of("points", line, 20, 1)),
+                "ValueError", "progress must be true or false; got yes");
+        // an empty array may claim any width: one beyond int is refused, never read as a negative number
+        assertError(s.call("hdbscan", Map.of(), WireArray.of("points", new float[0], 0, 1L << 31)), "ValueError",
+                "at most 2147483647; got shape [0, 2147483648]");
+        // a misspelt array is refused, not left out (the fit would run unweighted)
+        assertError(s.call("hdbscan", Map.of("min_cluster_size", 2L), WireArray.of("points", line, 20, 1),
+                WireArray.of("sample_weights", new int[20], 20)), "ValueError", "unknown array 'sample_weights'");
+        assertError(s.call("cut", Map.of("cut_distance", 1.0), WireArray.of("mst", new double[] {0, 1, 1}, 1, 3),
+                WireArray.of("pad", new int[1], 1)), "ValueError", "unknown array 'pad'; this request takes mst");
         assertError(s.call("balltree", Map.of(), WireArray.of("points", new double[] {1, 2}, 2, 1)), "ValueError",
                 "float32");
         line[5] = Float.NaN;

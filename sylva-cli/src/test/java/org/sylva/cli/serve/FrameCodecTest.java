@@ -91,6 +91,14 @@ class FrameCodecTest {
         RefusedFrameException e = assertThrows(RefusedFrameException.class, r::read);
         assertTrue(e.getMessage().contains("not JSON"), e.getMessage());
         assertEquals("y", r.read().kind());
+        // parameters that are not UTF-8 are refused, not read with replacement characters
+        b.reset();
+        b.write(new byte[] {'S', 'Y', 'L', 'V', 1, 'x', 9, 0, 0, 0, '{', '"', 'a', '"', ':', '"', (byte) 0xff, '"', '}', 0});
+        b.write(bytes(new Frame("y", Map.of())));
+        FrameReader utf = new FrameReader(new ByteArrayInputStream(b.toByteArray()), FrameLimits.defaults());
+        e = assertThrows(RefusedFrameException.class, utf::read);
+        assertTrue(e.getMessage().contains("not UTF-8"), e.getMessage());
+        assertEquals("y", utf.read().kind());
     }
 
     @Test
@@ -116,10 +124,15 @@ class FrameCodecTest {
         assertNull(a.get(3));
         assertEquals("é", ((Map<?, ?>) m.get("b")).get("c"));
         for (String bad : List.of("[1]", "{\"a\": 1,}", "{\"a\": NaN}", "{\"a\": 01}", "{\"a\": 1} x", "{\"a\" 1}",
-                "{\"a\": 1, \"a\": 2}", "{")) {
+                "{\"a\": 1, \"a\": 2}", "{", "{\"a\": \"\\u+041\"}", "{\"a\": \"\\u00g1\"}", "{\"a\": \"\\ud800\"}",
+                "{\"a\": \"\\udc00\\ud800\"}")) {
             assertInstanceOf(IllegalArgumentException.class,
                     assertThrows(IllegalArgumentException.class, () -> JsonText.parseObject(bad), bad));
         }
+        // a surrogate pair is one character; an integer beyond 64 bits is kept exactly (an id comes back as sent)
+        assertEquals("\ud83d\ude00", JsonText.parseObject("{\"a\": \"\\ud83d\\ude00\"}").get("a"));
+        assertEquals(new java.math.BigInteger("100000000000000000000000"),
+                JsonText.parseObject("{\"id\": 100000000000000000000000}").get("id"));
         String deep = "{\"a\": " + "[".repeat(100) + "]".repeat(100) + "}";
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JsonText.parseObject(deep));
         assertTrue(e.getMessage().contains("deeper"), e.getMessage());

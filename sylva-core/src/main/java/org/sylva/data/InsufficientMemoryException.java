@@ -1,0 +1,32 @@
+package org.sylva.data;
+
+/**
+ * Thrown before a computation starts when the JVM's heap cannot hold what it needs: the message says how much it
+ * needs, how much is available and how to give the JVM more ({@code -Xmx}). An {@link InvalidInputException}, so
+ * that callers that handle bad input handle it too; a front end may tell it apart to report a memory error (the
+ * engine protocol answers it as Python's {@code MemoryError}, as scikit-learn's users expect).
+ *
+ * <pre>{@code
+ * try {
+ *     hdbscan.fit(points);
+ * } catch (InsufficientMemoryException e) {
+ *     System.err.println("not enough heap: " + e.getMessage());
+ * }
+ * }</pre>
+ */
+public class InsufficientMemoryException extends InvalidInputException {
+    private static final long serialVersionUID = 1L;
+
+    public InsufficientMemoryException(String message) {
+        super(message);
+    }
+
+    private InsufficientMemoryException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    @Override
+    protected InvalidInputException withMessage(String message) {
+        return new InsufficientMemoryException(message, this);
+    }
+}
