@@ -81,4 +81,44 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
         if (!parameters.isEmpty()) m.put("parameters", parameters);
         return m;
     }
+
+    /**
+     * What differs between the inputs the manifest's {@code run} object records and the files now at their paths
+     * (relative paths resolved against the run's working directory): one clause per input that is missing or whose
+     * size or SHA-256 differs, in the manifest's order; empty when every recorded input is as the run read it. An
+     * input read from standard input, or a manifest that records none (format version 1), has nothing to check:
+     * {@link #inputsRecorded} tells.
+     */
+    static List<String> changedInputs(Map<String, Object> run, CancellationToken cancel) throws IOException {
+        List<String> changed = new ArrayList<>();
+        Object dir = run.get("working_directory");
+        Path base = dir instanceof String d ? Path.of(d) : Path.of("");
+        if (!(run.get("inputs") instanceof List<?> inputs)) return changed;
+        for (Object o : inputs) {
+            if (!(o instanceof Map<?, ?> f) || !(f.get("path") instanceof String given) || !(f.get("sha256") instanceof String sha)
+                    || !(f.get("bytes") instanceof Long bytes)) {
+                continue;   // standard input: no digest to compare
+            }
+            Path p = base.resolve(given);
+            String name = f.get("role") + " " + given;
+            if (!Files.isRegularFile(p)) {
+                changed.add(name + ": " + (Files.exists(p) ? "not a regular file" : "no longer there") + " (" + p + ")");
+            } else if (Files.size(p) != bytes) {
+                changed.add(name + ": " + Files.size(p) + " bytes, but the run read " + bytes);
+            } else {
+                String now = ResultFolder.sha256(p, cancel);
+                if (!now.equals(sha)) changed.add(name + ": its SHA-256 is " + now + ", but the run read " + sha);
+            }
+        }
+        return changed;
+    }
+
+    /** How many inputs of the manifest's {@code run} object have a digest to check ({@link #changedInputs}). */
+    static int inputsRecorded(Map<String, Object> run) {
+        int n = 0;
+        if (run.get("inputs") instanceof List<?> inputs) {
+            for (Object o : inputs) if (o instanceof Map<?, ?> f && f.get("sha256") instanceof String) n++;
+        }
+        return n;
+    }
 }

@@ -30,7 +30,7 @@ final class SylvaCommand implements java.util.concurrent.Callable<Integer> {
             new Subcommand("bench", c -> new BenchCommand(c).model()),
             new Subcommand("serve", c -> new ServeCommand(c).model()),
             new Subcommand("devices", c -> new DevicesCommand().model()),
-            new Subcommand("verify", c -> new VerifyCommand().model()),
+            new Subcommand("verify", c -> new VerifyCommand(c).model()),
             new Subcommand("help", c -> new CommandLine(new CommandLine.HelpCommand()).getCommandSpec()));
 
     /**

@@ -11,7 +11,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * every file it names), {@value ExitStatus#INCOMPLETE} incomplete (no manifest: a run was interrupted), {@value
  * ExitStatus#MISMATCH} mismatch (a file named by the manifest is missing or differs: changed after the run);
  * for several folders the worst of theirs (mismatch before incomplete), so that {@code sylva verify result/}{@code *}
- * checks the folders of a command of several inputs at once.
+ * checks the folders of a command of several inputs at once. With {@code --inputs} a complete folder is also checked
+ * against the input files its manifest's run record names ({@link RunRecord#changedInputs}): one that is missing or
+ * changed makes it a mismatch.
  *
  * <pre>{@code
  * $ sylva verify result/
@@ -22,6 +24,12 @@ final class VerifyCommand implements Callable<Integer> {
     CommandSpec spec;
     java.util.List<Path> dirs;
     boolean quiet;
+    boolean inputs;
+    private final CliContext context;
+
+    VerifyCommand(CliContext context) {
+        this.context = context;
+    }
 
     /** This command's picocli model, bound to this object ({@link CommandModel}). */
     CommandSpec model() {
@@ -36,7 +44,8 @@ final class VerifyCommand implements Callable<Integer> {
                         "Examples:",
                         "  sylva verify result/",
                         "  sylva verify result/ && python analyse.py result/",
-                        "  sylva verify result/*/   # every folder of a run of several inputs");
+                        "  sylva verify result/*/   # every folder of a run of several inputs",
+                        "  sylva verify --inputs result/   # and the inputs are as the run read them");
         @SuppressWarnings("unchecked")
         Class<java.util.List<Path>> list = (Class<java.util.List<Path>>) (Class<?>) java.util.List.class;
         m.parameter(list, v -> dirs = v)
@@ -47,6 +56,10 @@ final class VerifyCommand implements Callable<Integer> {
                 .description("A folder written by sylva hdbscan, balltree, predict, cut, reselect or demo (--out); "
                         + "several: one line each, and the worst status (" + ExitStatus.MISMATCH + " before "
                         + ExitStatus.INCOMPLETE + ").");
+        m.option(boolean.class, v -> inputs = v, "--inputs")
+                .description("Also check that each input file the run read (the manifest's run record: the points, "
+                        + "a model, --sample-weight ...) is still at its path with the same size and SHA-256; one "
+                        + "that is missing or changed is a mismatch (" + ExitStatus.MISMATCH + ").");
         m.option(boolean.class, v -> quiet = v, "-q", "--quiet")
                 .description("Print nothing; the exit status says it all.");
         spec = m.spec();
@@ -59,7 +72,21 @@ final class VerifyCommand implements Callable<Integer> {
         for (Path dir : dirs) {
             ResultFolder.Verdict v = ResultFolder.verify(dir);
             String hint = v.status() == ResultFolder.Status.INCOMPLETE ? resultFolders(dir) : "";
-            if (!quiet) spec.commandLine().getOut().println(ErrorHandler.oneLine(v.message(), hint));
+            String line = v.message();
+            if (inputs && v.status() == ResultFolder.Status.COMPLETE) {
+                java.util.List<String> changed = RunRecord.changedInputs(v.manifest().run(), context.cancel());
+                int recorded = RunRecord.inputsRecorded(v.manifest().run());
+                if (!changed.isEmpty()) {
+                    v = new ResultFolder.Verdict(ResultFolder.Status.MISMATCH, dir, "", v.manifest());
+                    line = "mismatch: " + dir + ": the inputs changed since the run: " + String.join("; ", changed);
+                } else {
+                    line += recorded == 0 ? "; no input file recorded to check"
+                            + (v.manifest().version() < 2 ? " (a manifest of format version 1)" : "")
+                            : "; " + (recorded == 1 ? "its input is" : "its " + recorded + " inputs are")
+                                    + " as the run read " + (recorded == 1 ? "it" : "them");
+                }
+            }
+            if (!quiet) spec.commandLine().getOut().println(ErrorHandler.oneLine(line, hint));
             switch (v.status()) {
                 case COMPLETE -> { }
                 case INCOMPLETE -> status = status == ExitStatus.MISMATCH ? status : ExitStatus.INCOMPLETE;

@@ -93,6 +93,39 @@ class RunRecordTest {
         assertEquals(20L, ((Map<?, ?>) demo.get("parameters")).get("min_cluster_size"));
     }
 
+    /** {@code sylva verify --inputs} checks the recorded inputs too: changed or gone is a mismatch naming it. */
+    @Test
+    void verifyWithInputsTellsWhetherTheInputsAreStillThoseTheRunRead() throws Exception {
+        Path points = TestData.writeNpy(TestData.clips(200), tmp.resolve("clips.npy"));
+        Path out = tmp.resolve("fit");
+        Cli.run("hdbscan", points.toString(), "--out", out.toString(), "-q").assertOk();
+        Cli.Result same = Cli.run("verify", "--inputs", out.toString());
+        assertEquals(ExitStatus.OK, same.code());
+        assertEquals("complete: " + out + " (8 files of a hdbscan run, id "
+                + ResultFolder.verify(out).manifest().runId() + "); its input is as the run read it", same.out().trim());
+        assertEquals(ExitStatus.OK, Cli.run("verify", out.toString()).code());
+
+        byte[] bytes = Files.readAllBytes(points);
+        bytes[bytes.length - 1] ^= 1;   // the same size, another last coordinate
+        Files.write(points, bytes);
+        Cli.Result changed = Cli.run("verify", "--inputs", out.toString());
+        assertEquals(ExitStatus.MISMATCH, changed.code());
+        org.junit.jupiter.api.Assertions.assertTrue(changed.out().startsWith("mismatch: " + out
+                + ": the inputs changed since the run: points " + points + ": its SHA-256 is "), changed.out());
+        assertEquals(ExitStatus.OK, Cli.run("verify", out.toString()).code(), "without --inputs the folder alone");
+        Files.delete(points);
+        org.junit.jupiter.api.Assertions.assertTrue(Cli.run("verify", "--inputs", out.toString()).out()
+                .contains("points " + points + ": no longer there"));
+
+        // standard input has nothing to check; the folder is still complete
+        byte[] npy = Files.readAllBytes(TestData.writeNpy(TestData.clips(200), tmp.resolve("c.npy")));
+        Cli.runWithStdin(npy, "hdbscan", "-", "--out", tmp.resolve("stdin").toString(), "-q").assertOk();
+        Cli.Result none = Cli.run("verify", "--inputs", tmp.resolve("stdin").toString());
+        assertEquals(ExitStatus.OK, none.code());
+        org.junit.jupiter.api.Assertions.assertTrue(none.out().trim().endsWith("; no input file recorded to check"),
+                none.out());
+    }
+
     /** The folder's manifest, complete, written by {@code command}; returns its run object. */
     private static Map<String, Object> run(Path dir, String command) throws IOException {
         ResultFolder.Verdict v = ResultFolder.verify(dir);
