@@ -5,7 +5,6 @@ import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.sylva.balltree.BallTree;
@@ -176,6 +175,8 @@ final class BallTreeCommand implements Callable<Integer> {
         // The reading's warnings (float64 values rounded to float32) wait until the inputs have passed their
         // checks: a refused input gets its one error line alone.
         java.io.StringWriter readWarnings = new java.io.StringWriter();
+        List<RunRecord.Input> read = java.util.Arrays.asList(RunRecord.Input.of("points", in.input, context.cancel()),
+                RunRecord.Input.of("batch", batch, context.cancel()));
         PointSet points = in.readForTree(new java.io.PrintWriter(readWarnings, true), context.stdin(), context.cancel(),
                 "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size())
@@ -211,7 +212,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 for (int i = 0; i < perm.length; i++) p[i] = perm[i];
                 format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
                 context.cancel().throwIfCancelled();
-                g.commitFolder(out, "balltree", runRecord(in.input), () -> { });
+                g.commitFolder(out, "balltree", RunRecord.of(spec, read, null).describe(), () -> { });
                 OutputTargets.tellRemoved(err, run.quiet, g);
                 if (!run.quiet) {
                     int batches = layout.batchCount();
@@ -259,7 +260,7 @@ final class BallTreeCommand implements Callable<Integer> {
             }
             context.cancel().throwIfCancelled();
             Throwable failed = reportFailure;
-            g.commitFolder(out, "balltree", runRecord(in.input), () -> {
+            g.commitFolder(out, "balltree", RunRecord.of(spec, read, null).describe(), () -> {
                 // an earlier report there would describe another tree
                 if (failed != null) ReportStage.removeEarlier(report);
             });
@@ -288,12 +289,6 @@ final class BallTreeCommand implements Callable<Integer> {
         int largest = 0;
         for (int b = 0; b < layout.batchCount(); b++) largest = Math.max(largest, layout.batchSize(b));
         return largest <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(largest - 1);
-    }
-
-    /** What the manifest says the run was made from ({@link RunRecord}): the points and the batch file. */
-    private Map<String, Object> runRecord(String input) throws java.io.IOException {
-        return RunRecord.of(spec, List.of(new RunRecord.Input("points", input), RunRecord.input("batch", batch)), null)
-                .describe(context.cancel());
     }
 
     /** A shape as NumPy prints it: {@code (10, 2)}, {@code (5,)}. */

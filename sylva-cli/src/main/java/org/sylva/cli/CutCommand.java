@@ -78,6 +78,7 @@ final class CutCommand implements Callable<Integer> {
         }
         folder.claim(context, err, run.quiet, OUTPUTS);
         folder.refuseOverlaps(OUTPUTS, List.of(), List.of(new OutputTargets.OptionFile("model", model)));
+        RunRecord.Input modelRead = RunRecord.Input.of("model", model, context.cancel());
         HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva cut", context.cancel());
         int mcs = minClusterSize != null ? minClusterSize : m.parameters().minClusterSize();
         int[] labels = m.dbscanClustering(distance, mcs);
@@ -86,8 +87,7 @@ final class CutCommand implements Callable<Integer> {
         try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
             written.add(format.stage(g, out, "labels", NpyArray.ofInt32(labels, labels.length)));
             context.cancel().throwIfCancelled();
-            g.commitFolder(out, "cut", RunRecord.of(spec, List.of(RunRecord.input("model", model)), null)
-                    .describe(context.cancel()), () -> { });
+            g.commitFolder(out, "cut", RunRecord.of(spec, List.of(modelRead), null).describe(), () -> { });
             OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
         }
         int clusters = 0, noise = 0;

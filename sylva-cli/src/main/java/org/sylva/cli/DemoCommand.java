@@ -100,7 +100,7 @@ final class DemoCommand implements Callable<Integer> {
         Waveforms clips = Waveforms.channelMajor(points, 1, demo.points().coordinates());
         HdbscanOutputs.Written w = HdbscanOutputs.writeDemo(h, r, out, report, demo.points(), clips,
                 "built-in clip-like demo",
-                RunRecord.of(spec, List.of(), r.parameters().describeTyped()).describe(context.cancel()), context.cancel());
+                RunRecord.of(spec, List.of(), r.parameters().describeTyped()).describe(), context.cancel());
         // the summary goes where sylva hdbscan's does (stderr), and -q keeps it back as there; the report's path
         // is the demo's result, on stdout
         if (!w.left().isEmpty()) err.println(w.leftLine());

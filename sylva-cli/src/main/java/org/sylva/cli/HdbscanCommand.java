@@ -261,11 +261,17 @@ final class HdbscanCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The files a fit of {@code input} reads, their hashing started ({@link RunRecord.Input#of}; nulls: none). */
+    private List<RunRecord.Input> inputsOf(Hdbscan h, String input) {
+        return java.util.Arrays.asList(
+                RunRecord.Input.of(h.metric().isPrecomputed() ? "distances" : "points", input, context.cancel()),
+                RunRecord.Input.of("sample_weight", sampleWeight, context.cancel()),
+                RunRecord.Input.of("waveforms", waveformOptions.from, context.cancel()));
+    }
+
     /** What the manifest of {@code input}'s folder says the run was made from ({@link RunRecord}). */
-    private Map<String, Object> runRecord(Hdbscan h, String input, HdbscanResult r) throws java.io.IOException {
-        return RunRecord.of(spec, List.of(new RunRecord.Input(h.metric().isPrecomputed() ? "distances" : "points", input),
-                RunRecord.input("sample_weight", sampleWeight), RunRecord.input("waveforms", waveformOptions.from)),
-                r.parameters().describeTyped()).describe(context.cancel());
+    private Map<String, Object> runRecord(List<RunRecord.Input> read, String input, HdbscanResult r) {
+        return RunRecord.of(spec, read, r.parameters().describeTyped(), inputs, List.of(input)).describe();
     }
 
     /** Claims the output locations of {@code t}, whose outputs are {@code names}, and refuses overlaps. */
@@ -294,8 +300,9 @@ final class HdbscanCommand implements Callable<Integer> {
         Path saveModel = t.saveModel();
         long t0 = System.nanoTime();
         PhaseTrace.enter(err, "read");
+        List<RunRecord.Input> read = inputsOf(h, in.input);
         if (h.metric().isPrecomputed() && in.isSparseNpz()) {
-            fitGraph(h, in, out, err, t0);
+            fitGraph(h, in, out, err, t0, read);
             return;
         }
         InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel(), context, run.quiet);
@@ -358,7 +365,7 @@ final class HdbscanCommand implements Callable<Integer> {
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
         PhaseTrace.enter(err, "write");
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
-                in.input, model, saveModel, centerSet, runRecord(h, in.input, r), context.cancel(), data -> {
+                in.input, model, saveModel, centerSet, runRecord(read, in.input, r), context.cancel(), data -> {
                     PhaseTrace.enter(err, "report");
                     return HtmlReport.render(data, context.cancel());
                 });
@@ -384,7 +391,8 @@ final class HdbscanCommand implements Callable<Integer> {
      * fitted as a graph ({@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}), its outputs
      * written as any fit's. What needs points or weights is refused before the reading.
      */
-    private void fitGraph(Hdbscan h, InputOptions in, Path out, java.io.PrintWriter err, long t0)
+    private void fitGraph(Hdbscan h, InputOptions in, Path out, java.io.PrintWriter err, long t0,
+            List<RunRecord.Input> read)
             throws java.io.IOException {
         if (sampleWeight != null) {
             throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
@@ -419,7 +427,7 @@ final class HdbscanCommand implements Callable<Integer> {
         PhaseTrace.enter(err, "write");
         // no report (refused above for precomputed): the points and the renderer are never asked for
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, null, null, null, null, in.input, null, null,
-                null, runRecord(h, in.input, r), context.cancel(), null);
+                null, runRecord(read, in.input, r), context.cancel(), null);
         if (json) spec.commandLine().getOut().println(HdbscanOutputs.graphJson(h, r, in.input, readSeconds, w.files()));
         String noCluster = HdbscanOutputs.noClusterWarning(r.fittedPoints(), h.minClusterSize(), h.allowSingleCluster(),
                 false, r.clusterCount());

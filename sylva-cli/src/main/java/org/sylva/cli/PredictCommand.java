@@ -101,12 +101,13 @@ final class PredictCommand implements Callable<Integer> {
             folder.claim(context, err, run.quiet, OUTPUTS, t.out());
             folder.refuseOverlaps(OUTPUTS, t.out(), List.of(), read);
         }
+        RunRecord.Input modelRead = RunRecord.Input.of("model", model, context.cancel());   // hashed once, beside
         HdbscanModel m = loadModel(err);   // once, for every file of new points
         context.completed().plan(targets.size(), folder.out);
         for (int i = 0; i < targets.size(); i++) {
             InputBatch.Target t = targets.get(i);
             if (targets.size() > 1 && !run.quiet) err.println(InputBatch.startLine(i, targets));
-            predict(m, t, threads, err, i == 0);
+            predict(m, modelRead, t, threads, err, i == 0);
             context.completed().done();
         }
         return 0;
@@ -129,9 +130,10 @@ final class PredictCommand implements Callable<Integer> {
      * Reads the new points of {@code t}, assigns them and writes the answers into its folder; {@code first}: the
      * run's first file, after whose points (once they are found good) a model that labels nothing is warned of.
      */
-    private void predict(HdbscanModel m, InputBatch.Target t, int threads, java.io.PrintWriter err, boolean first)
-            throws Exception {
+    private void predict(HdbscanModel m, RunRecord.Input modelRead, InputBatch.Target t, int threads,
+            java.io.PrintWriter err, boolean first) throws Exception {
         String input = t.input();
+        RunRecord.Input pointsRead = RunRecord.Input.of("points", input, context.cancel());
         PointSet points = newPoints(m, model, input, shape, err, context, run.quiet);
         if (first && !m.predictsClusters()) {
             err.println("sylva: warning: the model's condensed tree never splits (its fit found " + m.clusterCount()
@@ -149,8 +151,11 @@ final class PredictCommand implements Callable<Integer> {
             throw e.withContext(input);
         }
         context.cancel().throwIfCancelled();
-        List<Path> written = write(p, soft, t.out(), RunRecord.of(spec, List.of(RunRecord.input("model", model),
-                new RunRecord.Input("points", input)), null).describe(context.cancel()));
+        List<String> positional = new ArrayList<>();
+        positional.add(model.toString());
+        positional.addAll(inputs);
+        List<Path> written = write(p, soft, t.out(), RunRecord.of(spec, java.util.Arrays.asList(modelRead, pointsRead),
+                null, positional, List.of(model.toString(), input)).describe());
         if (folder.json) spec.commandLine().getOut().println(json(m, p, points, written, input));
         if (!run.quiet) err.println(summary(m, p, points, written));
     }

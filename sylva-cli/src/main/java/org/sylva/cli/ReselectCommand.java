@@ -101,6 +101,7 @@ final class ReselectCommand implements Callable<Integer> {
                 ResultFolderOptions.reserved(CLAIMED), saveModel);
         folder.refuseOverlaps(CLAIMED, List.of(new OutputTargets.OptionFile("--save-model", saveModel)),
                 List.of(new OutputTargets.OptionFile("model", model)));
+        RunRecord.Input modelRead = RunRecord.Input.of("model", model, context.cancel());
         HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva reselect", context.cancel());
         HdbscanParameters p = m.parameters();
         HdbscanParameters other = new HdbscanParameters(
@@ -133,8 +134,8 @@ final class ReselectCommand implements Callable<Integer> {
                 written.add(saveModel);
             }
             context.cancel().throwIfCancelled();
-            g.commitFolder(out, "reselect", RunRecord.of(spec, List.of(RunRecord.input("model", model)),
-                    other.describeTyped()).describe(context.cancel()), () -> { });
+            g.commitFolder(out, "reselect", RunRecord.of(spec, List.of(modelRead), other.describeTyped()).describe(),
+                    () -> { });
             OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
         }
         int noise = 0;

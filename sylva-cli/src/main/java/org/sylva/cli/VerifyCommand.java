@@ -12,7 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * ExitStatus#MISMATCH} mismatch (a file named by the manifest is missing or differs: changed after the run);
  * for several folders the worst of theirs (mismatch before incomplete), so that {@code sylva verify result/}{@code *}
  * checks the folders of a command of several inputs at once. With {@code --inputs} a complete folder is also checked
- * against the input files its manifest's run record names ({@link RunRecord#changedInputs}): one that is missing or
+ * against the input files its manifest's run record names ({@link RecordedInputs}): one that is missing or
  * changed makes it a mismatch.
  *
  * <pre>{@code
@@ -74,16 +74,12 @@ final class VerifyCommand implements Callable<Integer> {
             String hint = v.status() == ResultFolder.Status.INCOMPLETE ? resultFolders(dir) : "";
             String line = v.message();
             if (inputs && v.status() == ResultFolder.Status.COMPLETE) {
-                java.util.List<String> changed = RunRecord.changedInputs(v.manifest().run(), context.cancel());
-                int recorded = RunRecord.inputsRecorded(v.manifest().run());
-                if (!changed.isEmpty()) {
+                RecordedInputs c = RecordedInputs.check(v.manifest().run(), context.cancel());
+                if (!c.changed().isEmpty()) {
                     v = new ResultFolder.Verdict(ResultFolder.Status.MISMATCH, dir, "", v.manifest());
-                    line = "mismatch: " + dir + ": the inputs changed since the run: " + String.join("; ", changed);
+                    line = "mismatch: " + dir + ": the inputs changed since the run: " + String.join("; ", c.changed());
                 } else {
-                    line += recorded == 0 ? "; no input file recorded to check"
-                            + (v.manifest().version() < 2 ? " (a manifest of format version 1)" : "")
-                            : "; " + (recorded == 1 ? "its input is" : "its " + recorded + " inputs are")
-                                    + " as the run read " + (recorded == 1 ? "it" : "them");
+                    line += c.sameClause(v.manifest().version());
                 }
             }
             if (!quiet) spec.commandLine().getOut().println(ErrorHandler.oneLine(line, hint));

@@ -18,6 +18,7 @@ import org.sylva.data.PointSet;
 import org.sylva.io.Npy;
 import org.sylva.io.ResultFolder;
 import org.sylva.io.ResultManifest;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Every command that writes a result folder says in its manifest what the run was made from ({@link RunRecord}): the
@@ -122,8 +123,85 @@ class RunRecordTest {
         Cli.runWithStdin(npy, "hdbscan", "-", "--out", tmp.resolve("stdin").toString(), "-q").assertOk();
         Cli.Result none = Cli.run("verify", "--inputs", tmp.resolve("stdin").toString());
         assertEquals(ExitStatus.OK, none.code());
-        org.junit.jupiter.api.Assertions.assertTrue(none.out().trim().endsWith("; no input file recorded to check"),
-                none.out());
+        org.junit.jupiter.api.Assertions.assertTrue(none.out().trim().endsWith("; no input file recorded to check; 1 "
+                + "input read from standard input or a pipe, not checked"), none.out());
+    }
+
+    /** Another size, a directory in the input's place and damaged entries are mismatches; a digest's case is not. */
+    @Test
+    void verifyWithInputsNamesEveryKindOfDifference() throws Exception {
+        Path points = TestData.writeNpy(TestData.clips(200), tmp.resolve("clips.npy"));
+        Path out = tmp.resolve("fit");
+        Cli.run("hdbscan", points.toString(), "--out", out.toString(), "-q").assertOk();
+        Path mf = out.resolve(ResultFolder.MANIFEST);
+        String manifest = Files.readString(mf);
+        String sha = (String) ((Map<?, ?>) ((List<?>) run(out, "hdbscan").get("inputs")).get(0)).get("sha256");
+        Files.writeString(mf, manifest.replace(sha, sha.toUpperCase(java.util.Locale.ROOT)));
+        assertEquals(ExitStatus.OK, Cli.run("verify", "--inputs", out.toString()).code(), "a digest in upper case");
+        for (String[] edit : new String[][] {{"\"bytes\": ", "\"bytes\": \"x\", \"was\": "},
+            {"\"path\": ", "\"where\": "}}) {
+            Files.writeString(mf, manifest.replaceFirst(java.util.regex.Pattern.quote(edit[0]), edit[1]));
+            Cli.Result r = Cli.run("verify", "--inputs", out.toString());
+            assertEquals(ExitStatus.MISMATCH, r.code(), r.out());
+            org.junit.jupiter.api.Assertions.assertTrue(r.out().contains("damaged"), r.out());
+        }
+        Files.writeString(mf, manifest);
+        Files.write(points, new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
+        org.junit.jupiter.api.Assertions.assertTrue(Cli.run("verify", "--inputs", out.toString()).out()
+                .contains("points " + points + ": " + Files.size(points) + " bytes, but the run read "), "another size");
+        Files.delete(points);
+        Files.createDirectory(points);
+        org.junit.jupiter.api.Assertions.assertTrue(Cli.run("verify", "--inputs", out.toString()).out()
+                .contains("points " + points + ": not a regular file"));
+    }
+
+    /** Each folder of a command of several inputs records its own input alone, in the arguments too. */
+    @Test
+    void aFolderOfSeveralInputsRecordsItsOwnInput() throws Exception {
+        Path a = TestData.writeNpy(TestData.clips(150), tmp.resolve("a.npy"));
+        Path b = TestData.writeNpy(TestData.blob(150, 3, 4), tmp.resolve("b.npy"));
+        Path out = tmp.resolve("many");
+        Cli.run("hdbscan", a.toString(), "--min-cluster-size", "10", b.toString(), "--out", out.toString(), "-q")
+                .assertOk();
+        assertEquals(List.of("hdbscan", a.toString(), "--min-cluster-size", "10", "--out", out.toString(), "-q"),
+                run(out.resolve("a"), "hdbscan").get("arguments"));
+        assertEquals(List.of("hdbscan", "--min-cluster-size", "10", b.toString(), "--out", out.toString(), "-q"),
+                run(out.resolve("b"), "hdbscan").get("arguments"));
+        assertEquals(List.of(file("points", b)), run(out.resolve("b"), "hdbscan").get("inputs"));
+        // an option's value that names an input is kept: it is no positional argument
+        CommandSpec spec = new HdbscanCommand(CliContext.inProcess(java.io.InputStream.nullInputStream())).model();
+        assertEquals(List.of("hdbscan", "--min-cluster-size", "5", "--json", "c.npy", "--out=x", "--report", "a.npy", "--"),
+                RunRecord.keepOnly(spec, List.of("hdbscan", "a.npy", "--min-cluster-size", "5", "b.npy", "--json", "c.npy",
+                        "--out=x", "--report", "a.npy", "--", "d.npy"), List.of("a.npy", "b.npy", "c.npy", "d.npy"),
+                        List.of("c.npy")));
+    }
+
+    /** A FIFO is read once, by the run: recorded by its path alone, never opened again to be hashed. */
+    @Test
+    void aFifoInputIsRecordedWithoutADigest() throws Exception {
+        Path fifo = tmp.resolve("clips.npy");
+        Process mk;
+        try {
+            mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        } catch (IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("no mkfifo here");
+            return;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo failed");
+        byte[] npy = Files.readAllBytes(TestData.writeNpy(TestData.clips(200), tmp.resolve("c.npy")));
+        Thread writer = new Thread(() -> {
+            try {
+                Files.write(fifo, npy);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.setDaemon(true);
+        writer.start();
+        Cli.run("hdbscan", fifo.toString(), "--out", tmp.resolve("fifo").toString(), "-q").assertOk();
+        writer.join(10_000);
+        assertEquals(List.of(Map.of("role", "points", "path", fifo.toString())), run(tmp.resolve("fifo"), "hdbscan")
+                .get("inputs"));
     }
 
     /** The folder's manifest, complete, written by {@code command}; returns its run object. */
