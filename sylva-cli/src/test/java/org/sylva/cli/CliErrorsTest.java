@@ -255,6 +255,13 @@ class CliErrorsTest {
     }
 
     @Test
+    void serveRefusesARequestBoundOutOfRangeNamingTheRange() {
+        for (String v : new String[] {"0", "99999999999999999"}) {
+            Cli.run("serve", "--max-request-mib", v).assertError("--max-request-mib must be from 1 to 8796093022207; got " + v);
+        }
+    }
+
+    @Test
     void missingOutIsNamed() {
         Cli.run("hdbscan", good).assertError("--out");
         Cli.run("balltree", good).assertError("--out");

@@ -79,6 +79,31 @@ class RunRecordTest {
         assertEquals(List.of(file("points", points), file("batch", batch)), run(tmp.resolve("tree"), "balltree").get("inputs"));
     }
 
+    /** A distance matrix and a second file of waveforms are recorded in their roles. */
+    @Test
+    void aDistanceMatrixAndWaveformsAreRecordedInTheirRoles() throws Exception {
+        PointSet p = TestData.blob(60, 2, 6);
+        double[] matrix = new double[60 * 60];
+        for (int a = 0; a < 60; a++) {
+            for (int b = 0; b < 60; b++) {
+                double dx = p.getDouble(a, 0) - p.getDouble(b, 0), dy = p.getDouble(a, 1) - p.getDouble(b, 1);
+                matrix[a * 60 + b] = Math.sqrt(dx * dx + dy * dy);
+            }
+        }
+        Path distances = tmp.resolve("d.npy");
+        Npy.writeFloat64(distances, matrix, 60, 60);
+        Cli.run("hdbscan", distances.toString(), "--metric", "precomputed", "--out", tmp.resolve("pre").toString(), "-q")
+                .assertOk();
+        assertEquals(List.of(file("distances", distances)), run(tmp.resolve("pre"), "hdbscan").get("inputs"));
+
+        Path points = TestData.writeNpy(p, tmp.resolve("p.npy"));
+        Path waves = TestData.writeNpy(TestData.clips(60), tmp.resolve("w.npy"));
+        Cli.run("hdbscan", points.toString(), "--waveforms-from", waves.toString(), "--report",
+                tmp.resolve("r.html").toString(), "--out", tmp.resolve("waves").toString(), "-q").assertOk();
+        assertEquals(List.of(file("points", points), file("waveforms", waves)),
+                run(tmp.resolve("waves"), "hdbscan").get("inputs"));
+    }
+
     /** Standard input is named as such, without a size or digest; the demo reads no file. */
     @Test
     void standardInputAndTheDemoReadNoNamedFile() throws Exception {

@@ -422,6 +422,41 @@ class EngineServerTest {
         assertEquals(2L, next.params().get("id"), "the ignored cancel gave no answer of its own");
     }
 
+    /** A DBCV of one large cluster (O(m^2 d), seconds) stops at a cancel too, and the engine goes on. */
+    @Test
+    void aValidityRequestStopsAtACancel() throws Exception {
+        Session s = open();
+        int n = 15_000, d = 61;
+        float[] x = new float[n * d];
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+        for (int i = 0; i < x.length; i++) x[i] = (float) rnd.nextGaussian();
+        s.requests.write(new Frame("validity", Map.of("what", "dbcv", "id", 1L),
+                List.of(WireArray.of("points", x, n, d), WireArray.of("labels", new int[n], n))));
+        Thread.sleep(500);   // the request is running: its one cluster's all-points core distances take seconds
+        long t0 = System.nanoTime();
+        s.requests.write(new Frame("cancel", Map.of()));
+        Frame r = s.read();
+        assertEquals("cancelled", r.kind(), () -> "answered " + r.kind() + " " + r.params());
+        assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "answered promptly");
+        assertEquals("ok", s.call("balltree", Map.of(), WireArray.of("points", new float[] {0, 1, 2, 3}, 4, 1)).kind());
+    }
+
+    /** The answer's backend names the engine that ran: above 16 dimensions the k-d tree engine hands to a scan. */
+    @Test
+    void theBackendNamesTheEngineThatRan() throws Exception {
+        Session s = open();
+        for (int d : new int[] {2, 20}) {
+            float[] x = new float[300 * d];
+            java.util.SplittableRandom rnd = new java.util.SplittableRandom(d);
+            for (int i = 0; i < x.length; i++) x[i] = (float) rnd.nextGaussian();
+            Frame r = s.call("hdbscan", Map.of("metric", "manhattan"), WireArray.of("points", x, 300, d));
+            HdbscanResult lib = Hdbscan.builder().metric(org.sylva.hdbscan.metric.Metric.manhattan()).build()
+                    .fit(PointSet.of(300, d, x));
+            String ran = org.sylva.hdbscan.metric.KdTreeEngine.ranOnTree(lib.timings().seconds()) ? "kd-tree" : "brute-force";
+            assertEquals(d == 20 ? "cpu/brute-force/manhattan" : "cpu/" + ran + "/manhattan", r.params().get("backend"));
+        }
+    }
+
     @Test
     void theEndOfTheRequestsCancelsTheRunningOneAndEndsTheEngine() throws Exception {
         WaitHandler wait = new WaitHandler();

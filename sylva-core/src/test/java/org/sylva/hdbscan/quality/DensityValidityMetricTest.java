@@ -95,7 +95,20 @@ class DensityValidityMetricTest {
         });
         assertEquals(whole.index(), DensityValidity.of(points, labels, Metric.euclidean(), counting).index());
         int total = looks.get();
-        assertTrue(total > points.size(), "looked at about once per member per pass: " + total);
+        // once per member in each of a cluster's three passes (core distances, Prim's steps, the re-attachment),
+        // and once per internal node of the first cluster of each pair: every O(m^2) loop looks
+        int[][] members = Members.of(labels, points.size());
+        RowDistance dist = RowDistance.of(points, Metric.euclidean());
+        int expected = 0;
+        int[] internal = new int[members.length];
+        for (int c = 0; c < members.length; c++) {
+            int m = members[c].length;
+            expected += m + (m - 1) + Math.max(0, m - 2);
+            internal[c] = InternalTree.of(dist, 3, members[c], org.sylva.progress.CancellationToken.NEVER).internal().length;
+        }
+        for (int a = 0; a < members.length; a++) expected += (members.length - 1 - a) * internal[a];
+        assertTrue(members.length >= 3, "clusters: " + members.length);
+        assertEquals(expected, total, "looks at the token");
         for (int at : new int[] {1, total / 2, total}) {
             java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
             org.sylva.progress.CancellationToken later = org.sylva.progress.CancellationToken.polling(
