@@ -94,15 +94,11 @@ final class RequestArrays {
             to[e] = (int) b;
             w[e] = rows[3 * e + 2];
         }
-        org.sylva.hdbscan.mst.SpanningTree tree;
         try {
-            tree = org.sylva.hdbscan.mst.SpanningTree.of(n, from, to, w);
-        } catch (IllegalArgumentException e) {
+            return org.sylva.hdbscan.mst.SpanningTree.of(n, from, to, w).requireTree();
+        } catch (IllegalArgumentException e) {   // InvalidInputException included
             throw new InvalidInputException("mst: " + e.getMessage());
         }
-        // the dendrogram's build refuses negative weights and edges that are no tree, each named
-        org.sylva.hdbscan.hierarchy.SingleLinkageTree.of(tree);
-        return tree;
     }
 
     /**

@@ -23,9 +23,11 @@ public final class DbscanCut {
     /**
      * The label of each point of {@code tree}: -1 noise, clusters {@code 0 ..} by smallest point.
      *
-     * @throws InvalidInputException when {@code cut} is NaN or {@code minClusterSize} is below 1
+     * @throws InvalidInputException when {@code cut} is NaN, {@code minClusterSize} is below 1 or {@code tree} is no
+     *     spanning tree ({@link SpanningTree#requireTree})
      */
     public static int[] labels(SpanningTree tree, double cut, int minClusterSize) {
+        tree.requireTree();
         if (Double.isNaN(cut)) throw InvalidInputException.forParameter("cut_distance", "cut_distance is NaN");
         if (minClusterSize < 1) {
             throw InvalidInputException.forParameter("min_cluster_size", "min_cluster_size must be at least 1; got "
@@ -36,7 +38,7 @@ public final class DbscanCut {
         for (int i = 0; i < n; i++) parent[i] = i;
         for (int e = 0; e < tree.edges(); e++) {
             if (tree.weight(e) < cut) {
-                int a = find(parent, tree.from(e)), b = find(parent, tree.to(e));
+                int a = SpanningTree.root(parent, tree.from(e)), b = SpanningTree.root(parent, tree.to(e));
                 // The smaller index becomes the root: a component's root is its smallest point.
                 if (a < b) parent[b] = a;
                 else if (b < a) parent[a] = b;
@@ -45,7 +47,7 @@ public final class DbscanCut {
         int[] size = new int[n];
         int[] root = new int[n];
         for (int i = 0; i < n; i++) {
-            root[i] = find(parent, i);
+            root[i] = SpanningTree.root(parent, i);
             size[root[i]]++;
         }
         int[] label = new int[n];
@@ -55,14 +57,5 @@ public final class DbscanCut {
             else label[i] = label[root[i]];
         }
         return label;
-    }
-
-    /** Root of {@code x}, halving the path (each step at least halves the distance to the root). */
-    private static int find(int[] parent, int x) {
-        while (parent[x] != x) {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        return x;
     }
 }

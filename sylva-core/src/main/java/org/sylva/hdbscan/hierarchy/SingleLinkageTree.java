@@ -70,8 +70,8 @@ public final class SingleLinkageTree {
         double[] d = new double[m];
         for (int k = 0; k < m; k++) {
             int e = order[k];
-            int ra = find(parent, tree.from(e));
-            int rb = find(parent, tree.to(e));
+            int ra = SpanningTree.root(parent, tree.from(e));
+            int rb = SpanningTree.root(parent, tree.to(e));
             if (ra == rb) {
                 throw new InvalidInputException("spanning tree edge " + e + " (" + tree.from(e) + ", " + tree.to(e)
                         + ") joins points that lighter edges already connect: the edges are not a spanning tree");
@@ -92,15 +92,6 @@ public final class SingleLinkageTree {
         return new SingleLinkageTree(n, l, r, d, s);
     }
 
-    /** Representative of {@code x}'s set, halving the path on the way. */
-    private static int find(int[] parent, int x) {
-        // Each step moves x at least one level up a tree of at most n nodes: the loop is bounded.
-        while (parent[x] != x) {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        return x;
-    }
 
     /** Number of points {@code n}. */
     public int points() {

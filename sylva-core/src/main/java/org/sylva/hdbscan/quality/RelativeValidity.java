@@ -24,8 +24,12 @@ public final class RelativeValidity {
     /**
      * The score of {@code labels} (one per point of {@code tree}: -1 noise, clusters {@code 0 ..}, no gaps)
      * on {@code tree}.
+     *
+     * @throws org.sylva.data.InvalidInputException when {@code tree} is no spanning tree ({@link
+     *     SpanningTree#requireTree}) or the labels do not fit it
      */
     public static double of(SpanningTree tree, int[] labels) {
+        tree.requireTree();
         int n = tree.points();
         int[][] members = Members.of(labels, n);
         int k = members.length;
