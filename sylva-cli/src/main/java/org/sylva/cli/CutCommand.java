@@ -107,7 +107,7 @@ final class CutCommand implements Callable<Integer> {
             List<Object> files = new ArrayList<>();
             for (Path f : written) files.add(f.toString());
             j.put("files", files);
-            spec.commandLine().getOut().println(Json.write(j));
+            spec.commandLine().getOut().println(org.sylva.io.JsonWriter.write(j));
         }
         if (!run.quiet) {
             err.println(String.format(Locale.ROOT, "%d rows cut at distance %s (min cluster size %d): %s, %d "

@@ -388,6 +388,6 @@ final class HdbscanOutputs {
         List<Object> files = new ArrayList<>();
         for (Path p : written) files.add(p.toString());
         m.put("files", files);
-        return Json.write(m);
+        return org.sylva.io.JsonWriter.write(m);
     }
 }

@@ -264,6 +264,6 @@ final class PredictCommand implements Callable<Integer> {
         List<Object> files = new ArrayList<>();
         for (Path f : written) files.add(f.toString());
         j.put("files", files);
-        return Json.write(j);
+        return org.sylva.io.JsonWriter.write(j);
     }
 }

@@ -151,7 +151,7 @@ final class ReselectCommand implements Callable<Integer> {
             List<Object> files = new ArrayList<>();
             for (Path f : written) files.add(f.toString());
             j.put("files", files);
-            spec.commandLine().getOut().println(Json.write(j));
+            spec.commandLine().getOut().println(org.sylva.io.JsonWriter.write(j));
         }
         String noCluster = HdbscanOutputs.noClusterWarning(m.condensedTree().points(), other.minClusterSize(),
                 other.allowSingleCluster(), m.weighted(), re.clusterCount());

@@ -6,16 +6,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The small JSON subset a result manifest uses, both ways: objects, arrays, strings, integers, decimals,
- * {@code true}/{@code false}/{@code null} (an infinite or NaN decimal is written as the string {@code "inf"},
- * {@code "-inf"} or {@code "nan"}, as the engine protocol writes them). Writing escapes every string the JSON way; reading is strict
- * and bounded (nesting at most {@link #MAX_DEPTH}, each step consumes input), so a damaged or hostile
- * manifest is refused with {@link IllegalArgumentException} rather than misread. Kept inside the library
- * so that {@link ResultFolder} needs no JSON dependency.
+ * Reading the small JSON subset a result manifest uses: objects, arrays, strings, integers, decimals,
+ * {@code true}/{@code false}/{@code null}; and {@link #frozen}, the immutable copy of a value a manifest may hold.
+ * Reading is strict and bounded (nesting at most {@link #MAX_DEPTH}, each step consumes input), so a damaged or
+ * hostile manifest is refused with {@link IllegalArgumentException} rather than misread. The manifest is written by
+ * {@link JsonWriter}. Kept inside the library so that {@link ResultFolder} needs no JSON dependency.
  *
  * <pre>{@code
  * Object v = ManifestJson.parse("{\"files\": [{\"name\": \"labels.npy\", \"bytes\": 80}]}");
- * String s = ManifestJson.quote("labels.npy");   // "\"labels.npy\""
  * }</pre>
  */
 final class ManifestJson {
@@ -41,31 +39,12 @@ final class ManifestJson {
         return v;
     }
 
-    /** {@code v} as a JSON string literal. */
-    static String quote(String v) {
-        StringBuilder b = new StringBuilder(v.length() + 2).append('"');
-        for (int i = 0; i < v.length(); i++) {
-            char c = v.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20 || Character.isSurrogate(c)) b.append(String.format("\\u%04x", (int) c));
-                    else b.append(c);
-                }
-            }
-        }
-        return b.append('"').toString();
-    }
-
     /**
-     * An unmodifiable copy of {@code value}, a JSON value as {@link #write} takes it (maps with string keys, in their
-     * order; lists; strings; numbers; booleans; null), an infinite or NaN number as the string it is written as; an
-     * {@link IllegalArgumentException} for anything else or for
-     * nesting deeper than {@link #MAX_DEPTH} as a member of the manifest, which could then not be read back.
+     * An unmodifiable copy of {@code value}, a JSON value a manifest may hold (maps with string keys, in their order;
+     * lists; strings; numbers; booleans; null), equal to what {@link #parse} reads back from {@link JsonWriter}'s text
+     * of it: an infinite or NaN number becomes the string written for it, a float the double its shortest text reads
+     * as. An {@link IllegalArgumentException} for anything else, or for nesting deeper than {@link #MAX_DEPTH} as a
+     * member of the manifest, which could then not be read back.
      */
     @SuppressWarnings("unchecked")
     static <T> T frozen(T value) {
@@ -88,32 +67,10 @@ final class ManifestJson {
             return java.util.Collections.unmodifiableList(copy);
         }
         if (v instanceof Integer || v instanceof Short || v instanceof Byte) return ((Number) v).longValue();
-        if (v instanceof Float f) return frozen(f.doubleValue(), depth);
-        if (v instanceof Double d && !Double.isFinite(d)) return d.isNaN() ? "nan" : d > 0 ? "inf" : "-inf";
+        if (v instanceof Float f) return frozen(Double.parseDouble(f.toString()), depth);   // 0.1f as 0.1, as written
+        if (v instanceof Double d && !Double.isFinite(d)) return JsonWriter.nonFinite(d);
         if (v == null || v instanceof String || v instanceof Long || v instanceof Double || v instanceof Boolean) return v;
         throw new IllegalArgumentException("not a JSON value: " + v.getClass().getSimpleName());
-    }
-
-    /** Appends {@code value} ({@link #frozen}'s kinds) to {@code b} as JSON, on one line. */
-    static StringBuilder write(StringBuilder b, Object value) {
-        if (value instanceof Map<?, ?> m) {
-            b.append('{');
-            String sep = "";
-            for (Map.Entry<?, ?> e : m.entrySet()) {
-                b.append(sep).append(quote((String) e.getKey())).append(": ");
-                write(b, e.getValue());
-                sep = ", ";
-            }
-            return b.append('}');
-        }
-        if (value instanceof List<?> l) {
-            b.append('[');
-            for (int i = 0; i < l.size(); i++) write(i == 0 ? b : b.append(", "), l.get(i));
-            return b.append(']');
-        }
-        if (value instanceof String str) return b.append(quote(str));
-        if (value instanceof Double d && !Double.isFinite(d)) return write(b, frozen(d, 0));
-        return b.append(value);   // Long, Double, Boolean, null
     }
 
     private Object value(int depth) {

@@ -87,18 +87,18 @@ public record ResultManifest(int version, String command, String runId, Map<Stri
     /** The manifest's text: one JSON object, one line per file. */
     public String toJson() {
         StringBuilder b = new StringBuilder();
-        b.append("{\"format\": ").append(ManifestJson.quote(FORMAT))
+        b.append("{\"format\": ").append(JsonWriter.quote(FORMAT))
                 .append(", \"version\": ").append(version)
-                .append(", \"command\": ").append(ManifestJson.quote(command))
-                .append(", \"run_id\": ").append(ManifestJson.quote(runId));
-        if (!run.isEmpty()) ManifestJson.write(b.append(",\n \"run\": "), run);
+                .append(", \"command\": ").append(JsonWriter.quote(command))
+                .append(", \"run_id\": ").append(JsonWriter.quote(runId));
+        if (!run.isEmpty()) JsonWriter.write(b.append(",\n \"run\": "), run);
         b.append(",\n \"files\": [");
         for (int i = 0; i < files.size(); i++) {
             Entry e = files.get(i);
             b.append(i == 0 ? "\n  " : ",\n  ")
-                    .append("{\"name\": ").append(ManifestJson.quote(e.name()))
+                    .append("{\"name\": ").append(JsonWriter.quote(e.name()))
                     .append(", \"bytes\": ").append(e.bytes())
-                    .append(", \"sha256\": ").append(ManifestJson.quote(e.sha256()))
+                    .append(", \"sha256\": ").append(JsonWriter.quote(e.sha256()))
                     .append(e.chosen() ? ", \"chosen\": true}" : "}");
         }
         return b.append("]}\n").toString();

@@ -6,11 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
-import org.sylva.cli.Json;
 
 /**
  * Writes {@link Frame}s to a byte stream, the layout {@link FrameReader} reads: parameters as one
- * JSON line ({@link Json}: a non-finite number becomes the string {@code "inf"}, {@code "-inf"} or
+ * JSON line ({@link org.sylva.io.JsonWriter}: a non-finite number becomes the string {@code "inf"}, {@code "-inf"} or
  * {@code "nan"}), payloads little-endian through a fixed buffer. Each frame is written whole and
  * flushed under this writer's lock, so frames from different threads never interleave.
  *
@@ -32,7 +31,7 @@ public final class FrameWriter {
     public synchronized void write(Frame f) throws IOException {
         byte[] kind = f.kind().getBytes(StandardCharsets.US_ASCII);
         if (kind.length == 0 || kind.length > FrameLimits.MAX_KIND_BYTES) throw new IllegalArgumentException("bad kind");
-        byte[] json = f.params().isEmpty() ? new byte[0] : Json.write(f.params()).getBytes(StandardCharsets.UTF_8);
+        byte[] json = f.params().isEmpty() ? new byte[0] : org.sylva.io.JsonWriter.write(f.params()).getBytes(StandardCharsets.UTF_8);
         out.write(FrameReader.MAGIC);
         out.write(kind.length);
         out.write(kind);
