@@ -46,6 +46,17 @@ public record ResultManifest(int version, String command, String runId, Map<Stri
         files = List.copyOf(files);
     }
 
+    /**
+     * A manifest without a run object, as format version 1 had them (the record's components before {@code run}).
+     *
+     * <pre>{@code
+     * new ResultManifest(1, "hdbscan", runId, List.of(new ResultManifest.Entry("labels.npy", 4128, sha)));
+     * }</pre>
+     */
+    public ResultManifest(int version, String command, String runId, List<Entry> files) {
+        this(version, command, runId, Map.of(), files);
+    }
+
     /** A manifest of this version that describes no run. */
     public ResultManifest(String command, String runId, List<Entry> files) {
         this(VERSION, command, runId, Map.of(), files);

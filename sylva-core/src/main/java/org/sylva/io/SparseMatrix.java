@@ -1,6 +1,7 @@
 package org.sylva.io;
 
 import java.util.Locale;
+import org.sylva.data.InsufficientMemoryException;
 import org.sylva.data.InvalidInputException;
 
 /**
@@ -65,7 +66,7 @@ public record SparseMatrix(int rows, int columns, int[] indptr, int[] indices, d
         Runtime rt = Runtime.getRuntime();
         long available = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
         if (bytes > available) {
-            throw new InvalidInputException(String.format(Locale.ROOT, "%s: %s needs %d MiB of heap; %d MiB are "
+            throw new InsufficientMemoryException(String.format(Locale.ROOT, "%s: %s needs %d MiB of heap; %d MiB are "
                     + "available (give the JVM more: SYLVA_JAVA_OPTS=-Xmx...)", source, what, (bytes + (1 << 20) - 1) >> 20,
                     Math.max(available, 0) >> 20));
         }

@@ -138,7 +138,7 @@ class ResultFolderTest {
 
     @Test
     void theManifestTextRoundTripsAnyName() {
-        ResultManifest m = new ResultManifest(1, "hdbscan", "00ff", Map.of(), List.of(
+        ResultManifest m = new ResultManifest(1, "hdbscan", "00ff", List.of(
                 new ResultManifest.Entry("a \"quoted\" \\ name\n\t\u0001é.npy", 12, "ab"),
                 new ResultManifest.Entry("sub/report.html", 0, "cd"),
                 new ResultManifest.Entry("mine.model", 7, "ef", true)));
