@@ -17,7 +17,7 @@ import org.sylva.io.PointReaders;
  * other in the same process with the same options (a JVM started and warmed once instead of once per file),
  * each into its own folder {@code --out/NAME}, NAME being the input's file name without its last extension
  * ({@code day1/clips.npy} into {@code result/clips}); each folder is exactly what a separate run of that input
- * into it would write, manifest included. {@code --report} and {@code --save-model} then name a file written
+ * into it would write, manifest included (its run id and the arguments of its run record aside). {@code --report} and {@code --save-model} then name a file written
  * into each folder.
  * Refused before anything is read: standard input among several inputs, two inputs with the same NAME,
  * an input that does not exist, is a directory or has no format a reader knows, an empty {@code --out},

@@ -139,7 +139,7 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
      * As {@link #of(CommandSpec, List, Map)}; {@code positional} are the command's positional arguments in the order
      * given, of which the arguments keep those in {@code keep}: each folder of {@code sylva hdbscan a.npy b.npy}
      * records {@code ["hdbscan", "a.npy", ...options]} or {@code ["hdbscan", "b.npy", ...options]}. Where one of
-     * {@code keep} is not among them (a pattern Sylva expanded itself), the arguments stay whole.
+     * {@code keep} is not among them, the arguments stay whole.
      */
     static RunRecord of(CommandSpec spec, List<Input> inputs, Map<String, Object> parameters, List<String> positional,
             List<String> keep) {
