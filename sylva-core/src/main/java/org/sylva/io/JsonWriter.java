@@ -11,7 +11,7 @@ import java.util.Map;
  * shortest round-trip form ({@code 0.5}, {@code 1.0E-5}, {@code 0.1} for a float 0.1f); JSON has no NaN or infinities,
  * so a non-finite number is written as the string {@code "nan"}, {@code "inf"} or {@code "-inf"} (NumPy's spelling,
  * which Python's {@code float()} reads back), never as {@code null}, which stands for scikit-learn's {@code None}.
- * Control characters and half surrogate pairs are written as {@code \\u} escapes, so the text is always valid UTF-8;
+ * Control characters and half surrogate pairs are written as <code>&#92;u</code> escapes, so the text is always valid UTF-8;
  * any other object is written as the string of its {@code toString()}.
  *
  * <pre>{@code

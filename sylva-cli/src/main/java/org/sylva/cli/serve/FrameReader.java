@@ -69,7 +69,7 @@ public final class FrameReader {
             byte[] json = new byte[(int) jsonLength];
             readFully(json, 0, json.length, "the parameters");
             try {
-                params = JsonText.parseObject(StandardCharsets.UTF_8.newDecoder()
+                params = parameters(StandardCharsets.UTF_8.newDecoder()
                         .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
                         .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
                         .decode(java.nio.ByteBuffer.wrap(json)).toString());
@@ -140,6 +140,21 @@ public final class FrameReader {
             throw new RefusedFrameException(kind, refusal, outOfMemory, params.get("id"));
         }
         return new Frame(kind, params, arrays);
+    }
+
+    /** Deepest nesting accepted in a request's parameters (which are one level deep). */
+    static final int MAX_JSON_DEPTH = 32;
+
+    /**
+     * A request's parameters: one JSON object, read strictly ({@link org.sylva.io.JsonReader}); anything else is an
+     * {@link IllegalArgumentException} saying what and where.
+     */
+    static Map<String, Object> parameters(String text) {
+        Object v = org.sylva.io.JsonReader.parse(text, MAX_JSON_DEPTH, "parameters are not JSON");
+        if (!(v instanceof Map<?, ?> m)) throw new IllegalArgumentException("parameters are not JSON: expected an object");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> params = (Map<String, Object>) m;
+        return params;
     }
 
     private static String first(String earlier, String later) {
