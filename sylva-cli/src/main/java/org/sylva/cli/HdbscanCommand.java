@@ -271,7 +271,11 @@ final class HdbscanCommand implements Callable<Integer> {
 
     /** What the manifest of {@code input}'s folder says the run was made from ({@link RunRecord}). */
     private Map<String, Object> runRecord(List<RunRecord.Input> read, String input, HdbscanResult r) {
-        return RunRecord.of(spec, read, r.parameters().describeTyped(), inputs, List.of(input)).describe();
+        Map<String, Object> options = new java.util.LinkedHashMap<>();
+        options.put("non_finite", nonFinite.name().toLowerCase(Locale.ROOT));
+        options.put("pca", pca);
+        return RunRecord.of(spec, read, r.parameters().describeTyped(), inputs, List.of(input)).withOptions(options)
+                .describe();
     }
 
     /** Claims the output locations of {@code t}, whose outputs are {@code names}, and refuses overlaps. */

@@ -41,12 +41,20 @@ import picocli.CommandLine.Model.OptionSpec;
  * @param arguments  the command line after {@code sylva}, as given (less the other inputs of a command of several)
  * @param inputs     the files the run read
  * @param parameters the parameters in effect, or an empty map where the arguments say it all
+ * @param options    Sylva's own choices that shape the outputs besides the parameters ({@code sylva hdbscan}'s
+ *                   {@code non_finite} and {@code pca}, as {@code --json} names them), or an empty map
  */
-record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object> parameters) {
+record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object> parameters, Map<String, Object> options) {
     RunRecord {
         arguments = List.copyOf(arguments);
         inputs = List.copyOf(inputs);
         parameters = parameters == null ? Map.of() : parameters;
+        options = options == null ? Map.of() : options;
+    }
+
+    /** This record with {@code options} ({@link #options}). */
+    RunRecord withOptions(Map<String, Object> options) {
+        return new RunRecord(arguments, inputs, parameters, options);
     }
 
     /**
@@ -150,7 +158,7 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
         }
         List<Input> given = new ArrayList<>();
         for (Input i : inputs) if (i != null) given.add(i);
-        return new RunRecord(args, given, parameters);
+        return new RunRecord(args, given, parameters, Map.of());
     }
 
     /**
@@ -201,6 +209,7 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
         for (Input i : inputs) files.add(i.describe());
         m.put("inputs", files);
         if (!parameters.isEmpty()) m.put("parameters", parameters);
+        if (!options.isEmpty()) m.put("options", options);
         return m;
     }
 }

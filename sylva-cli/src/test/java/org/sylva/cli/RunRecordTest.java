@@ -52,6 +52,10 @@ class RunRecordTest {
         assertEquals(15L, parameters.get("min_samples"));   // the default filled in
         assertEquals(1.0, parameters.get("alpha"));
         assertEquals("eom", parameters.get("cluster_selection_method"));
+        java.util.Map<String, Object> options = new java.util.LinkedHashMap<>();
+        options.put("non_finite", "reject");
+        options.put("pca", null);
+        assertEquals(options, run.get("options"), "Sylva's own choices that shape the outputs, as --json names them");
 
         String[] predict = {"predict", model.toString(), points.toString(), "--out", tmp.resolve("predicted").toString(),
             "-q"};
