@@ -26,6 +26,8 @@ import org.sylva.progress.CancellationToken;
  * is allocated), more than {@code Integer.MAX_VALUE - 8} elements (beyond a Java array's limit), a
  * truncated file, and <b>bytes after the data</b>: NumPy ignores those, Sylva refuses them, because a
  * header whose shape does not account for the whole file is a header that lies about the shape.
+ * A sound file whose array the heap cannot hold is refused with an
+ * {@link org.sylva.data.InsufficientMemoryException} naming the bytes needed and the heap's maximum.
  * Reading never throws anything else except {@link IOException} for real I/O failures, and never
  * allocates more than about twice the bytes the input actually holds.
  *

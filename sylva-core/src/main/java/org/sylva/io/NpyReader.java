@@ -8,6 +8,7 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.sylva.data.InsufficientMemoryException;
 
 /**
  * Reads one {@code .npy} array. Every claim the file makes is checked against what can be proven
@@ -178,7 +179,7 @@ final class NpyReader {
         try {
             out = allocate(t, count);
         } catch (OutOfMemoryError e) {
-            // One failed allocation leaves the heap intact: report it as this file's problem, with figures.
+            // One failed allocation leaves the heap intact: report it with the figures.
             throw outOfMemory(source, what, dataBytes);
         }
         if (count == 0) return out;
@@ -211,9 +212,11 @@ final class NpyReader {
         return out;
     }
 
-    static NpyFormatException outOfMemory(String source, String what, long bytes) {
-        return new NpyFormatException(source, what + " needs " + bytes + " bytes of memory, more than the Java heap can"
-                + " provide (maximum heap " + Runtime.getRuntime().maxMemory() + " bytes); run with a larger -Xmx");
+    /** The file is sound but the heap cannot hold it: the same exception a fit too large for the heap throws. */
+    static InsufficientMemoryException outOfMemory(String source, String what, long bytes) {
+        return new InsufficientMemoryException(source + ": " + what + " needs " + bytes + " bytes of memory, more than"
+                + " the Java heap can provide (maximum heap " + Runtime.getRuntime().maxMemory() + " bytes); give the"
+                + " JVM more: SYLVA_JAVA_OPTS=-Xmx...");
     }
 
     private static Object allocate(NpyDtype t, int n) {
