@@ -274,8 +274,14 @@ final class HdbscanCommand implements Callable<Integer> {
         Map<String, Object> options = new java.util.LinkedHashMap<>();
         options.put("non_finite", nonFinite.name().toLowerCase(Locale.ROOT));
         options.put("pca", pca);
+        options.put("centers", centerName());
         return RunRecord.of(spec, read, r.parameters().describeTyped(), inputs, List.of(input)).withOptions(options)
                 .describe();
+    }
+
+    /** {@code --centers} as scikit-learn's {@code store_centers} names it, lower case; null without it. */
+    private String centerName() {
+        return centers == null ? null : CenterKind.parse(centers).name().toLowerCase(Locale.ROOT);
     }
 
     /** Claims the output locations of {@code t}, whose outputs are {@code names}, and refuses overlaps. */
@@ -376,7 +382,7 @@ final class HdbscanCommand implements Callable<Integer> {
         List<Path> written = w.files();
         if (json) {
             spec.commandLine().getOut().println(HdbscanOutputs.json(h, r, in.input, loaded.dtype(), points,
-                    readSeconds, features, written));
+                    readSeconds, features, centerName(), written));
         }
         String noCluster = HdbscanOutputs.noClusterWarning(r.fittedPoints(), h.minClusterSize(), h.allowSingleCluster(),
                 r.weighted(), r.clusterCount());

@@ -338,22 +338,25 @@ final class HdbscanOutputs {
                 + (elsewhere.isEmpty() ? "" : ", and " + String.join(", ", elsewhere));
     }
 
-    /** The {@code --json} line; {@code pca} is null without {@code --pca} (then {@code "pca": null}). */
+    /**
+     * The {@code --json} line; {@code pca} is null without {@code --pca} (then {@code "pca": null}), {@code centers}
+     * ({@code centroid}, {@code medoid}, {@code both}) null without {@code --centers}.
+     */
     static String json(Hdbscan h, HdbscanResult r, String input, String dtype, PointSet points, double readSeconds,
-            PcaFeatures pca, List<Path> written) {
+            PcaFeatures pca, String centers, List<Path> written) {
         return json(h, r, input, dtype, points.size(), points.dimensions(), EngineChoice.ran(h, r), readSeconds, pca,
-                written);
+                centers, written);
     }
 
     /** The {@code --json} line of a fit on a sparse distance matrix (backend {@code cpu/sparse-graph}). */
     static String graphJson(Hdbscan h, HdbscanResult r, String input, double readSeconds, List<Path> written) {
         return json(h, r, input, "float64", r.size(), r.dimensions(),
-                org.sylva.hdbscan.metric.GraphSpanningTree.ENGINE, readSeconds, null, written);
+                org.sylva.hdbscan.metric.GraphSpanningTree.ENGINE, readSeconds, null, null, written);
     }
 
 
     private static String json(Hdbscan h, HdbscanResult r, String input, String dtype, int n, int d, String backend,
-            double readSeconds, PcaFeatures pca, List<Path> written) {
+            double readSeconds, PcaFeatures pca, String centers, List<Path> written) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sylva_version", SylvaCommand.version());
         m.put("input", input);
@@ -363,6 +366,7 @@ final class HdbscanOutputs {
         m.put("pca", pca == null ? null : pca.json());
         m.put("parameters", r.parameters().describeTyped());
         m.put("non_finite", h.nonFinitePolicy().name().toLowerCase(Locale.ROOT));
+        m.put("centers", centers);
         m.put("threads", h.threads());
         m.put("backend", backend);
         if (r.weighted()) m.put("n_weighted_points", r.fittedPoints());

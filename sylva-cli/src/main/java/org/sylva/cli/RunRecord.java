@@ -42,7 +42,7 @@ import picocli.CommandLine.Model.OptionSpec;
  * @param inputs     the files the run read
  * @param parameters the parameters in effect, or an empty map where the arguments say it all
  * @param options    Sylva's own choices that shape the outputs besides the parameters ({@code sylva hdbscan}'s
- *                   {@code non_finite} and {@code pca}, as {@code --json} names them), or an empty map
+ *                   {@code non_finite}, {@code pca} and {@code centers}, as {@code --json} names them), or an empty map
  */
 record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object> parameters, Map<String, Object> options) {
     RunRecord {

@@ -1,12 +1,14 @@
 package org.sylva.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sylva.data.PointSet;
@@ -14,11 +16,12 @@ import org.sylva.hdbscan.quality.CenterKind;
 import org.sylva.hdbscan.quality.ClusterCenters;
 import org.sylva.io.Npy;
 import org.sylva.io.NpyArray;
+import org.sylva.io.ResultFolder;
 
 /**
  * {@code sylva hdbscan --centers}: the files hold the library's centres of the written labels and
  * probabilities (clusters x coordinates), only the kinds asked for; a later run without the option
- * removes them as stale; a bad kind is refused before anything is written, naming the option.
+ * removes them as stale; {@code --json} and the run record name the kind; a bad kind is refused before anything is written, naming the option.
  */
 class CentersOptionTest {
     @Test
@@ -26,8 +29,12 @@ class CentersOptionTest {
         PointSet p = TestData.clips(300);
         Path in = TestData.writeNpy(p, tmp.resolve("clips.npy"));
         Path out = tmp.resolve("out");
-        Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--centers", "both",
-                "--threads", "2").assertOk();
+        Cli.Result said = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", out.toString(),
+                "--centers", "BOTH", "--threads", "2", "--json");
+        said.assertOk();
+        assertTrue(said.out().contains("\"centers\": \"both\""), said.out());
+        assertEquals("both", ResultFolder.verify(out).manifest().run().get("options") instanceof Map<?, ?> o
+                ? o.get("centers") : null, "the run record names the centres asked for");
         int[] labels = Npy.read(out.resolve("labels.npy")).toInt32();
         double[] prob = Npy.read(out.resolve("probabilities.npy")).toFloat64();
         ClusterCenters want = ClusterCenters.of(p, labels, prob, CenterKind.BOTH);
@@ -42,8 +49,10 @@ class CentersOptionTest {
                 "--threads", "2").assertOk();
         assertTrue(Files.exists(out.resolve("centroids.npy")));
         assertFalse(Files.exists(out.resolve("medoids.npy")), "medoids of the earlier run are stale");
-        Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--threads", "2")
-                .assertOk();
+        said = Cli.run("hdbscan", in.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--threads", "2",
+                "--json");
+        said.assertOk();
+        assertTrue(said.out().contains("\"centers\": null"), said.out());
         assertFalse(Files.exists(out.resolve("centroids.npy")), "centroids of the earlier run are stale");
     }
 

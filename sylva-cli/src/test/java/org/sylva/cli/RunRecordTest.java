@@ -55,6 +55,7 @@ class RunRecordTest {
         java.util.Map<String, Object> options = new java.util.LinkedHashMap<>();
         options.put("non_finite", "reject");
         options.put("pca", null);
+        options.put("centers", null);
         assertEquals(options, run.get("options"), "Sylva's own choices that shape the outputs, as --json names them");
 
         String[] predict = {"predict", model.toString(), points.toString(), "--out", tmp.resolve("predicted").toString(),
