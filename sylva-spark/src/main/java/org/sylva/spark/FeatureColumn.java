@@ -72,20 +72,27 @@ final class FeatureColumn implements Serializable {
         return false;
     }
 
-    /** The schema with a new column appended, refused when the name is taken. */
-    static StructType append(StructType schema, String name, DataType type) {
+    /**
+     * The schema with a new column appended, refused when the name is taken; the refusal names {@code param}, the
+     * param that names the column, so a table that already has, say, a {@code label} column can be given another.
+     */
+    static StructType append(StructType schema, String name, DataType type, String param) {
         if (name == null || name.isBlank()) {
-            throw new InvalidInputException("an output column needs a name; got " + (name == null ? "null" : "'" + name + "'"));
+            throw new InvalidInputException("an output column needs a name; got " + (name == null ? "null" : "'" + name
+                    + "'") + " (param " + param + ")");
         }
-        if (has(schema, name)) throw new InvalidInputException("output column '" + name + "' already exists");
+        if (has(schema, name)) {
+            throw new InvalidInputException("output column '" + name + "' already exists (param " + param
+                    + " names another)");
+        }
         return schema.add(DataTypes.createStructField(name, type, false));
     }
 
     /** The schema with the three outputs of a fit appended: label (int), probability and outlier score (double). */
     static StructType appendFitOutputs(StructType schema, String label, String probability, String outlierScore) {
-        StructType out = append(schema, label, DataTypes.IntegerType);
-        out = append(out, probability, DataTypes.DoubleType);
-        return append(out, outlierScore, DataTypes.DoubleType);
+        StructType out = append(schema, label, DataTypes.IntegerType, "labelCol");
+        out = append(out, probability, DataTypes.DoubleType, "probabilityCol");
+        return append(out, outlierScore, DataTypes.DoubleType, "outlierScoreCol");
     }
 
     /** {@code row} with point {@code i}'s label, probability and outlier score of {@code r} appended. */

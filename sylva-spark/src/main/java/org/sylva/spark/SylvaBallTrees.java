@@ -187,11 +187,12 @@ public final class SylvaBallTrees extends Transformer implements DefaultParamsWr
                     + "; expected an array of points (arrays of numbers or vectors)");
         }
         StructType out = FeatureColumn.append(schema, getOrDefault(treeIdxCol),
-                DataTypes.createArrayType(DataTypes.IntegerType, false));
-        out = FeatureColumn.append(out, getOrDefault(maskCol), DataTypes.createArrayType(DataTypes.BooleanType, false));
+                DataTypes.createArrayType(DataTypes.IntegerType, false), treeIdxCol.name());
+        out = FeatureColumn.append(out, getOrDefault(maskCol), DataTypes.createArrayType(DataTypes.BooleanType, false),
+                maskCol.name());
         if ((Integer) getOrDefault(partitionLevel) >= 0) {
             out = FeatureColumn.append(out, getOrDefault(partitionCol),
-                    DataTypes.createArrayType(DataTypes.IntegerType, false));
+                    DataTypes.createArrayType(DataTypes.IntegerType, false), partitionCol.name());
         }
         return out;
     }

@@ -26,7 +26,8 @@ import org.sylva.progress.CancelledException;
 /**
  * The {@code spark-submit} entry point: {@code hdbscan} fits a Parquet table's points column (or a 2-D
  * {@code .npy} read on the driver) and writes the table with {@code label}, {@code probability} and
- * {@code outlier_score} appended as Parquet; {@code --group-by COL} fits each group separately
+ * {@code outlier_score} appended as Parquet (other names: {@code --label-col}, {@code --probability-col},
+ * {@code --outlier-score-col}; a model predicts into its fit's unless they are given); {@code --group-by COL} fits each group separately
  * ({@code --small-groups noise}: a group too small to fit is noise, not an error), and
  * {@code --save-model DIR} saves the fit's model (Spark ML's persistence). {@code predict} assigns the points of
  * another table (or {@code .npy}) to a saved model's clusters ({@link SylvaHdbscanModel#predict}) and writes them
@@ -50,8 +51,10 @@ public final class SylvaSparkApp {
             usage: SylvaSparkApp hdbscan --input PATH(.parquet|.npy) --output PATH [--features COL] \
             [--min-cluster-size N] [--min-samples N] [--cluster-selection-epsilon E] [--max-cluster-size N] \
             [--alpha A] [--cluster-selection-method eom|leaf] [--allow-single-cluster] [--group-by COL \
-            [--small-groups error|noise]] [--slices N] [--save-model DIR]
-                   SylvaSparkApp predict --model DIR --input PATH(.parquet|.npy) --output PATH [--features COL]
+            [--small-groups error|noise]] [--slices N] [--save-model DIR] [--label-col COL] [--probability-col COL] \
+            [--outlier-score-col COL]
+                   SylvaSparkApp predict --model DIR --input PATH(.parquet|.npy) --output PATH [--features COL] \
+            [--label-col COL] [--probability-col COL] [--outlier-score-col COL]
                    SylvaSparkApp balltree --input PATH.parquet --output PATH [--points COL] [--partition-level T]""";
 
     private SylvaSparkApp() {
@@ -107,8 +110,10 @@ public final class SylvaSparkApp {
             Map<String, String> o = options(args, 1, switch (args[0]) {
                 case "hdbscan" -> Set.of("--input", "--output", "--features", "--min-cluster-size", "--min-samples",
                         "--cluster-selection-epsilon", "--max-cluster-size", "--alpha", "--cluster-selection-method",
-                        "--group-by", "--small-groups", "--slices", "--save-model");
-                case "predict" -> Set.of("--model", "--input", "--output", "--features");
+                        "--group-by", "--small-groups", "--slices", "--save-model", "--label-col", "--probability-col",
+                        "--outlier-score-col");
+                case "predict" -> Set.of("--model", "--input", "--output", "--features", "--label-col",
+                        "--probability-col", "--outlier-score-col");
                 default -> Set.of("--input", "--output", "--points", "--partition-level");
             }, args[0].equals("hdbscan") ? Set.of("--allow-single-cluster") : Set.of());
             String input = required(o, "--input");
@@ -275,6 +280,10 @@ public final class SylvaSparkApp {
         }
         String features = o.getOrDefault("--features", "features");
         SylvaHdbscanModel model = SylvaHdbscanModel.load(modelDir).setFeaturesCol(features);
+        // the model's own output columns (those of its fit) unless the options name others
+        if (o.containsKey("--label-col")) model.setLabelCol(o.get("--label-col"));
+        if (o.containsKey("--probability-col")) model.setProbabilityCol(o.get("--probability-col"));
+        if (o.containsKey("--outlier-score-col")) model.setOutlierScoreCol(o.get("--outlier-score-col"));
         Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, Path.of(input), features, 0)
                 : spark.read().parquet(input);
         return model.predict(df);
@@ -291,7 +300,10 @@ public final class SylvaSparkApp {
                 .setAlpha(doubleOption(o, "--alpha", 1.0))
                 .setClusterSelectionMethod(o.getOrDefault("--cluster-selection-method", "eom"))
                 .setAllowSingleCluster(o.containsKey("--allow-single-cluster"))
-                .setNumSlices(intOption(o, "--slices", 0));
+                .setNumSlices(intOption(o, "--slices", 0))
+                .setLabelCol(o.getOrDefault("--label-col", "label"))
+                .setProbabilityCol(o.getOrDefault("--probability-col", "probability"))
+                .setOutlierScoreCol(o.getOrDefault("--outlier-score-col", "outlier_score"));
         Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, Path.of(input), features, intOption(o, "--slices", 0))
                 : spark.read().parquet(input);
         if (o.containsKey("--group-by")) {
@@ -363,15 +375,18 @@ public final class SylvaSparkApp {
      * Each option that a Spark ML parameter's validator checks, by the parameter's name, with the rule in the app's
      * words: a refusal names the option and its rule, not the estimator's uid and parameter.
      */
-    private static final Map<String, String[]> PARAMETER_OPTIONS = Map.of(
-            "minClusterSize", new String[] {"--min-cluster-size", "an integer >= 2"},
-            "minSamples", new String[] {"--min-samples", "an integer >= 1 (0: --min-cluster-size)"},
-            "clusterSelectionEpsilon", new String[] {"--cluster-selection-epsilon", "a number >= 0"},
-            "maxClusterSize", new String[] {"--max-cluster-size", "an integer >= 1 (0: no limit)"},
-            "alpha", new String[] {"--alpha", "a finite number > 0"},
-            "clusterSelectionMethod", new String[] {"--cluster-selection-method", "eom or leaf"},
-            "numSlices", new String[] {"--slices", "an integer >= 1 (0: the input's partitions)"},
-            "partitionLevel", new String[] {"--partition-level", "an integer >= 0 (-1: the tree)"});
+    private static final Map<String, String[]> PARAMETER_OPTIONS = Map.ofEntries(
+            Map.entry("minClusterSize", new String[] {"--min-cluster-size", "an integer >= 2"}),
+            Map.entry("minSamples", new String[] {"--min-samples", "an integer >= 1 (0: --min-cluster-size)"}),
+            Map.entry("clusterSelectionEpsilon", new String[] {"--cluster-selection-epsilon", "a number >= 0"}),
+            Map.entry("maxClusterSize", new String[] {"--max-cluster-size", "an integer >= 1 (0: no limit)"}),
+            Map.entry("alpha", new String[] {"--alpha", "a finite number > 0"}),
+            Map.entry("clusterSelectionMethod", new String[] {"--cluster-selection-method", "eom or leaf"}),
+            Map.entry("numSlices", new String[] {"--slices", "an integer >= 1 (0: the input's partitions)"}),
+            Map.entry("partitionLevel", new String[] {"--partition-level", "an integer >= 0 (-1: the tree)"}),
+            Map.entry("labelCol", new String[] {"--label-col", "a column name"}),
+            Map.entry("probabilityCol", new String[] {"--probability-col", "a column name"}),
+            Map.entry("outlierScoreCol", new String[] {"--outlier-score-col", "a column name"}));
 
     /**
      * A refusal's "(param NAME" (SylvaHdbscan.inParamTerms) and a grouped fit's {@code smallGroups "noise"} in the

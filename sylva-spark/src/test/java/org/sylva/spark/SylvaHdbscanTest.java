@@ -329,7 +329,7 @@ class SylvaHdbscanTest {
         StructType schema = new StructType().add("features", DataTypes.createArrayType(DataTypes.DoubleType, false));
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> new SylvaHdbscan().setLabelCol("").transformSchema(schema));
-        assertEquals("an output column needs a name; got ''", e.getMessage());
+        assertEquals("an output column needs a name; got '' (param labelCol)", e.getMessage());
         // alpha is a finite number above 0, refused when set as the library would refuse it in the fit
         for (double bad : new double[] {0.0, -1.0, Double.NaN, Double.POSITIVE_INFINITY}) {
             IllegalArgumentException a = assertThrows(IllegalArgumentException.class, () -> new SylvaHdbscan().setAlpha(bad));

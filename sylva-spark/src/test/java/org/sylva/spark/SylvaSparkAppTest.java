@@ -129,6 +129,48 @@ class SylvaSparkAppTest {
         assertTrue(err.toString().contains("--save-model saves the model of one fit"), err.toString());
     }
 
+    /**
+     * A table that already has a {@code label} column (a fit's output, say) is refused naming the option that names
+     * the output columns; with the options, the columns take their names, and a saved model predicts into its fit's
+     * columns unless the options name others.
+     */
+    @Test
+    void theOutputColumnsTakeTheNamesTheOptionsGive() {
+        Path x = OracleData.dir().resolve("blobs500_X.npy");
+        Path labelled = dir.resolve("labelled.parquet");
+        assertEquals(0, run("hdbscan", "--input", x.toString(), "--output", labelled.toString(), "--min-cluster-size",
+                "5"), err.toString());
+        Path again = dir.resolve("again.parquet");
+        assertEquals(2, run("hdbscan", "--input", labelled.toString(), "--output", again.toString(),
+                "--min-cluster-size", "5"));
+        assertEquals("sylva-spark: output column 'label' already exists (option --label-col names another)",
+                err.toString().strip());
+        assertFalse(Files.exists(again));
+        err.reset();
+        Path model = dir.resolve("m.model");
+        assertEquals(0, run("hdbscan", "--input", labelled.toString(), "--output", again.toString(),
+                "--min-cluster-size", "5", "--label-col", "cluster", "--probability-col", "p", "--outlier-score-col",
+                "s", "--save-model", model.toString()), err.toString());
+        List<Row> rows = LocalSpark.get().read().parquet(again.toString()).orderBy("id").collectAsList();
+        assertEquals(500, rows.size());
+        for (Row r : rows) {   // the same points and parameters: the same fit, under the names given
+            assertEquals(r.getInt(r.fieldIndex("label")), r.getInt(r.fieldIndex("cluster")));
+            assertEquals(r.getDouble(r.fieldIndex("probability")), r.getDouble(r.fieldIndex("p")));
+            assertEquals(r.getDouble(r.fieldIndex("outlier_score")), r.getDouble(r.fieldIndex("s")));
+        }
+        Path predicted = dir.resolve("predicted.parquet");
+        assertEquals(0, run("predict", "--model", model.toString(), "--input", x.toString(), "--output",
+                predicted.toString()), err.toString());
+        assertEquals(List.of("id", "features", "cluster", "p", "s"),
+                List.of(LocalSpark.get().read().parquet(predicted.toString()).columns()), "the model's fit's names");
+        Path renamed = dir.resolve("renamed.parquet");
+        assertEquals(0, run("predict", "--model", model.toString(), "--input", x.toString(), "--output",
+                renamed.toString(), "--label-col", "c2", "--probability-col", "p2", "--outlier-score-col", "s2"),
+                err.toString());
+        assertEquals(List.of("id", "features", "c2", "p2", "s2"),
+                List.of(LocalSpark.get().read().parquet(renamed.toString()).columns()));
+    }
+
     @Test
     void badParametersExitTwoWithOneLine() {
         Path x = OracleData.dir().resolve("blobs500_X.npy");
