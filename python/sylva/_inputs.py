@@ -77,10 +77,24 @@ def balltree_points(x) -> np.ndarray:
             row, col = (int(i) for i in np.argwhere(overflowed)[0])
             raise ValueError(f"point {row}, coordinate {col} is {float(a[row, col])!r}, beyond float32's range "
                              f"(+-{float(np.finfo(np.float32).max)!r}), in which the ball tree works; rescale the points")
-    if a.dtype != np.float32 and not np.array_equal(out, a, equal_nan=a.dtype.kind == "f"):
+    if a.dtype != np.float32 and _changed_by_rounding(out, a):
         warnings.warn(f"points: {a.dtype} values were rounded to float32, the ball tree's type",
                       stacklevel=_caller_outside_package())
     return out
+
+
+def _changed_by_rounding(out: np.ndarray, a: np.ndarray) -> bool:
+    """Whether ``out``, ``a`` rounded to float32, differs from ``a``. Integers are compared as integers: compared as
+    float64, an int64 beyond 2^53 (2^60 + 1, say) would equal its float32 rounding (2^60)."""
+    if a.dtype.kind == "f":
+        return not np.array_equal(out, a, equal_nan=True)
+    if a.dtype.kind == "b" or a.dtype.itemsize < 8:
+        return not np.array_equal(out, a)   # float64 holds these exactly
+    f = out.astype(np.float64)   # exact: every float32 is a float64
+    limit = 2.0 ** (8 * a.dtype.itemsize - (1 if a.dtype.kind == "i" else 0))
+    below = f < limit   # a rounding up to 2^63 (2^64 unsigned) is beyond the type: changed
+    with np.errstate(invalid="ignore"):
+        return not (below & (np.where(below, f, 0).astype(a.dtype) == a)).all()
 
 
 def batch_ids(batch_idx, n: int):

@@ -92,8 +92,9 @@ def _count(name, values, at_least):
 
 
 def _require_one_batch_per_row(batch, stride, layer):
-    """Refuses pooling rows of two batches: the pooled row would take the first one's id, and the batch
-    whose first rows were pooled away would vanish from the next layer (the reference fails there too)."""
+    """Refuses pooling rows of two batches. The reference gives the pooled row the first one's id, silently mixing
+    the two batches in the next layer; where that leaves a batch with no row of its own, the next layer's ids have
+    a gap and the reference fails there."""
     groups = np.asarray(batch).reshape(-1, stride)
     mixed = np.flatnonzero((groups != groups[:, :1]).any(axis=1))
     if mixed.size:

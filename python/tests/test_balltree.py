@@ -94,6 +94,18 @@ def test_float64_points_are_rounded_to_float32_with_a_warning():
         sylva.build_balltree(exact + 1e-12, None)
 
 
+@pytest.mark.parametrize("dtype, big", [(np.int64, 2**60 + 1), (np.uint64, 2**62 + 1), (np.int64, -(2**60) - 1),
+                                        (np.uint64, 2**64 - 1)])
+def test_integers_beyond_float32_are_rounded_with_a_warning(dtype, big):
+    # compared as float64, 2^60 + 1 would equal its float32 rounding: the comparison is exact, in the integers
+    x = np.array([[big], [0], [1]], dtype=dtype)
+    with pytest.warns(UserWarning, match="rounded to float32"):
+        sylva.build_balltree(x, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sylva.build_balltree(np.array([[2**60], [0], [1]], dtype=dtype), None)   # a float32 exactly: no warning
+
+
 def test_the_rounding_warning_names_the_callers_line():
     x = cloud(100, 3, 2).astype(np.float64) + 1e-12
     for call in (lambda: sylva.build_balltree(x, None), lambda: sylva.partition_balltree(x, None, 2),

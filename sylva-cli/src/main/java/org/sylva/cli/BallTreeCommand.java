@@ -237,8 +237,9 @@ final class BallTreeCommand implements Callable<Integer> {
             int[] levels = layout.levels();
             format.stage(g, out, "levels", NpyArray.ofInt32(levels, levels.length));
             int deepest = levels.length == 0 ? 0 : levels[drawn];
-            if (report != null && level > deepest && !run.quiet && points.size() > 0) {
-                // the report says so too; here, before the user opens it
+            if (report != null && reportLevel != null && level > deepest && !run.quiet && points.size() > 0) {
+                // the report says so too; here, before the user opens it (not for the default level: the user
+                // asked for no level, and a small cloud's report colours its deepest)
                 err.printf(Locale.ROOT, "sylva: note: --report-level %d is deeper than batch %d's tree (levels 0 to %d); "
                         + "the report colours the balls of its deepest level%n", level, drawn, deepest);
             }

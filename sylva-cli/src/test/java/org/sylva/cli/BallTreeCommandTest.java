@@ -255,6 +255,16 @@ class BallTreeCommandTest {
                 "--report", report.toString(), "--report-level", "1");
         fits.assertOk();
         assertFalse(fits.err().contains("deeper than the tree"), fits.err());
+        // the default level (3) on a tree of one level: the user asked for no level, so no note names one
+        Path four = TestData.writeNpy(TestData.blob(4, 2, 3), tmp.resolve("four.npy"));
+        Cli.Result small = Cli.run("balltree", four.toString(), "--out", tmp.resolve("small").toString(), "--report",
+                tmp.resolve("small.html").toString());
+        small.assertOk();
+        assertFalse(small.err().contains("--report-level"), small.err());
+        Cli.Result named = Cli.run("balltree", four.toString(), "--out", tmp.resolve("small").toString(), "--report",
+                tmp.resolve("small.html").toString(), "--report-level", "3");
+        named.assertOk();
+        assertTrue(named.err().contains("--report-level 3 is deeper than batch 0's tree (levels 0 to 1)"), named.err());
     }
 
     @Test

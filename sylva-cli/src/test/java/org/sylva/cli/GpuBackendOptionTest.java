@@ -132,6 +132,10 @@ class GpuBackendOptionTest {
             assertEquals("sylva: error: --kernels chooses the CPU engine's kernels; --backend " + api + " builds on the "
                     + "device: give one of them", both.err().strip());
             assertTrue(Files.notExists(tmp.resolve("o")));
+            Cli.Result bench = Cli.run("bench", "balltree", in.toString(), "--backend", api, "--kernels", "scalar",
+                    "--repeat", "1");
+            assertEquals(2, bench.code(), bench.err());
+            assertEquals(both.err().strip(), bench.err().strip(), "the bench refuses it as the command does");
         }
     }
 

@@ -27,7 +27,8 @@ import org.sylva.progress.ProgressListener;
  * nodes of at most 32 points
  * finish their subtree with fixed sorting networks. No sort of a whole node, no allocation per node or
  * level, extra memory {@code (d + 2) / d} times the input. With several threads the calling thread
- * works as one of them.
+ * works as one of them on a small build; a large one (2^17 points and more) is handed to the pool's
+ * workers as a whole, the calling thread waiting for it.
  *
  * <p>The result is a pure function of the input: identical for every thread count and every run.
  * A builder keeps the working memory of its last build for the next one of a similar size (builds

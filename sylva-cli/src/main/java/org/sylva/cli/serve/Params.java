@@ -65,7 +65,7 @@ final class Params {
         Object v = values.get(name);
         if (v == null) return fallback;
         if (v instanceof Boolean b) return b;
-        throw wrong(name, "true or false", v);
+        throw wrong(name, "True or False", v);
     }
 
     /** A string parameter that must be one of {@code choices}. */
@@ -91,7 +91,9 @@ final class Params {
     }
 
     private static InvalidInputException wrong(String name, String expected, Object v) {
-        String shown = v instanceof String s ? "'" + s + "'" : String.valueOf(v);
+        // as the Python caller wrote the value: True, not JSON's true
+        String shown = v instanceof String s ? "'" + s + "'" : v instanceof Boolean b ? (b ? "True" : "False")
+                : String.valueOf(v);
         return InvalidInputException.forParameter(name, name + " must be " + expected + "; got " + shown);
     }
 }

@@ -361,6 +361,11 @@ class EngineServerTest {
         assertError(s.call("hdbscan", Map.of("alpha", "big"), WireArray.of("points", line, 20, 1)), "ValueError",
                 "alpha must be a number");
         assertError(s.call("kmeans", Map.of()), "ValueError", "unknown command 'kmeans'");
+        // a value shown as the Python caller wrote it
+        assertError(s.call("hdbscan", Map.of("threads", true), WireArray.of("points", line, 20, 1)), "ValueError",
+                "threads must be an integer; got True");
+        assertError(s.call("hdbscan", Map.of("allow_single_cluster", 1L), WireArray.of("points", line, 20, 1)),
+                "ValueError", "allow_single_cluster must be True or False; got 1");
         // a fit the heap cannot hold is refused before it starts, as a memory error (about 370 GiB of lists)
         assertError(s.call("hdbscan", Map.of("min_cluster_size", 5L, "min_samples", 100_000L),
                 WireArray.of("points", new float[200_000], 200_000, 1)), "MemoryError", "GiB of heap beyond the input");
