@@ -355,7 +355,8 @@ final class ModelFile {
 
     /**
      * A model from a file, read once without holding its bytes: the payload's checksum is summed as the parse reads
-     * it. A pipe, FIFO or process substitution ({@code <(...)}), which reports no size, is read into memory first.
+     * it. A pipe, FIFO or process substitution ({@code <(...)}), which reports no size, is read into memory first:
+     * its header is checked before anything else is read, and then no more than the length it states.
      */
     static HdbscanModel read(Path file, ProgressListener progress, CancellationToken cancel) throws IOException {
         String name = file.toString();
@@ -364,14 +365,9 @@ final class ModelFile {
             throw refuse(name, "a model is read from a file, not from standard input (new points may come from '-')");
         }
         if (Files.exists(file) && !Files.isRegularFile(file)) {
-            byte[] bytes;
             try (InputStream in = CancellableInputStream.of(Files.newInputStream(file), cancel)) {
-                bytes = in.readAllBytes();
-            } catch (OutOfMemoryError e) {
-                throw refuse(name, "the stream holds more bytes than the Java heap or an array can take (maximum heap "
-                        + Runtime.getRuntime().maxMemory() + " bytes); save the model to a file");
+                return read(name, stream(name, in));
             }
-            return read(name, bytes);
         }
         long size = Files.size(file);
         if (progress == ProgressListener.NONE && cancel == CancellationToken.NEVER) {
@@ -387,6 +383,35 @@ final class ModelFile {
         }
         progress.progress(HdbscanModel.READ_STAGE, length, length);
         return m;
+    }
+
+    /**
+     * The bytes of the model in a stream of unknown length: the header first (not a model, a damaged header: refused
+     * before another byte is read, so an endless device is not read into the heap), then the length it states,
+     * read in growing chunks (a header that claims more than the stream holds costs what the stream holds).
+     */
+    private static byte[] stream(String name, InputStream in) throws IOException {
+        byte[] head = in.readNBytes(HEADER);
+        checkHeader(name, head, head.length < HEADER ? head.length : UNKNOWN_SIZE);
+        long payload = ByteBuffer.wrap(head, 16, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        if (payload < 0 || payload > Integer.MAX_VALUE - 8 - HEADER - TRAILER) {
+            throw refuse(name, "the header says " + withFrame(payload) + " bytes, more than a model read from a stream "
+                    + "can take (one Java array); save the model to a file");
+        }
+        byte[] rest;
+        try {
+            rest = in.readNBytes((int) payload + TRAILER);
+        } catch (OutOfMemoryError e) {
+            throw refuse(name, "the header says " + withFrame(payload) + " bytes, more than the Java heap can take "
+                    + "(maximum heap " + Runtime.getRuntime().maxMemory() + " bytes); save the model to a file");
+        }
+        if (rest.length == payload + TRAILER && in.read() >= 0) {
+            throw refuse(name, "more bytes follow the end of the model (the header says " + withFrame(payload)
+                    + " bytes)");
+        }
+        byte[] bytes = Arrays.copyOf(head, HEADER + rest.length);
+        System.arraycopy(rest, 0, bytes, HEADER, rest.length);
+        return bytes;
     }
 
     /** A model from the bytes {@link #write} wrote, e.g. kept in memory by a client; {@code name} for errors. */
@@ -469,7 +494,19 @@ final class ModelFile {
         }
     }
 
-    /** Magic, kind, version, header checksum and length, in the order that gives the truest message. */
+    /** The size of a stream, not known until it ends: {@link #checkHeader} checks all but the length. */
+    private static final long UNKNOWN_SIZE = -1;
+
+    /** The length a header of {@code payload} bytes states for the whole file, exact for any unsigned payload. */
+    private static String withFrame(long payload) {
+        return new java.math.BigInteger(Long.toUnsignedString(payload)).add(java.math.BigInteger.valueOf(HEADER + TRAILER))
+                .toString();
+    }
+
+    /**
+     * Magic, kind, version, header checksum and length, in the order that gives the truest message; the length
+     * is not checked for a {@code size} of {@link #UNKNOWN_SIZE}.
+     */
     private static void checkHeader(String name, byte[] head, long size) {
         int have = head.length;
         if (have == 0) throw refuse(name, "the file is empty, not a model file");
@@ -496,10 +533,11 @@ final class ModelFile {
         hc.update(head, 0, 24);
         int stored = ByteBuffer.wrap(head, 24, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         if (stored != (int) hc.getValue()) throw refuse(name, "damaged header (its checksum does not match)");
+        if (size == UNKNOWN_SIZE) return;
         long payload = ByteBuffer.wrap(head, 16, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
         long expected = HEADER + payload + TRAILER;
         if (payload < 0 || payload > size || size < expected) {
-            throw refuse(name, "truncated: " + size + " bytes, the header says " + Long.toUnsignedString(expected));
+            throw refuse(name, "truncated: " + size + " bytes, the header says " + withFrame(payload));
         }
         if (size > expected) {
             throw refuse(name, (size - expected) + (size - expected == 1 ? " byte" : " bytes")
