@@ -117,3 +117,11 @@ def batch_ids(batch_idx, n: int):
         at = int(np.argmax(b > np.iinfo(np.int64).max))
         raise ValueError(f"batch id at position {at} is {int(b[at])}, beyond int64; ids count batches from 0")
     return np.ascontiguousarray(b, dtype="<i8")
+
+
+def locked(model) -> np.ndarray:
+    """The model's bytes as an array that can never be written: a view of an immutable ``bytes`` object, whose
+    ``writeable`` flag numpy refuses to set again (a read-only flag alone, its owner can set back)."""
+    if isinstance(model, np.ndarray) and isinstance(model.base, bytes) and not model.flags.writeable:
+        return model
+    return np.frombuffer(np.ascontiguousarray(model, dtype=np.uint8).tobytes(), dtype=np.uint8)

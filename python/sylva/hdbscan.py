@@ -10,7 +10,7 @@ import numpy as np
 
 from ._engine import get_engine
 from ._estimator_base import HAVE_SKLEARN, BaseEstimator, ClusterMixin, NotFittedError
-from ._inputs import fit_dtype
+from ._inputs import fit_dtype, locked
 from ._progress import StageProgress
 
 try:   # scikit-learn's: a ValueError and a TypeError, which its callers catch as either
@@ -452,8 +452,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             del self.fitted_rows_
         self._relative_validity = None
         if self.prediction_data:
-            self.prediction_data_ = a["model"]
-            self.prediction_data_.flags.writeable = False   # its SHA-256 names it to the engine (prediction.py)
+            self.prediction_data_ = locked(a["model"])   # never writeable: its SHA-256 names it to the engine
             rows = np.asarray(a["exemplar_rows"], dtype=np.intp)
             ends = np.cumsum(a["exemplar_counts"])
             data = np.asarray(X)

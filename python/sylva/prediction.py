@@ -23,7 +23,7 @@ import numpy as np
 
 from ._engine import get_engine
 from ._estimator_base import NotFittedError
-from ._inputs import fit_dtype
+from ._inputs import fit_dtype, locked
 
 
 def _model(clusterer):
@@ -39,12 +39,14 @@ def _model(clusterer):
 def _digest(clusterer, model):
     """SHA-256 of the model's bytes, computed once per model array and kept on the estimator: the engine,
     which keeps the last model it was sent, is then named the model by it instead of sent its bytes again.
-    The array is made read-only, so its bytes cannot change under their digest."""
+    The estimator keeps the bytes as an array that cannot be written (:func:`locked`), so they cannot change
+    under their digest; an array given in its place (an unpickled copy, one read from a file) is locked first."""
     kept = getattr(clusterer, "_sylva_model_digest", None)
-    if kept is not None and kept[0] is model and not model.flags.writeable:
+    if kept is not None and kept[0] is model and locked(model) is model:
         return kept[1]
-    model.flags.writeable = False   # (an unpickled copy is writeable again: its digest is computed anew)
-    digest = hashlib.sha256(memoryview(np.ascontiguousarray(model))).hexdigest()
+    model = locked(model)
+    clusterer.prediction_data_ = model
+    digest = hashlib.sha256(memoryview(model)).hexdigest()
     clusterer._sylva_model_digest = (model, digest)
     return digest
 
@@ -87,7 +89,9 @@ def _call(clusterer, what, points=None):
     if points is not None:
         arrays["points"] = _points(clusterer, points)
     params = {"what": what, "threads": clusterer._threads()}
-    return get_engine().call_keeping("predict", params, arrays, "model", model, _digest(clusterer, model)).arrays
+    digest = _digest(clusterer, model)
+    model = clusterer.prediction_data_   # the locked array the digest was computed from
+    return get_engine().call_keeping("predict", params, arrays, "model", model, digest).arrays
 
 
 def approximate_predict(clusterer, points_to_predict, return_connecting_points=False):

@@ -235,10 +235,22 @@ def test_the_model_cannot_change_under_its_digest(fitted):
     assert not c.prediction_data_.flags.writeable
     with pytest.raises(ValueError):
         c.prediction_data_[100] ^= 1
-    # an unpickled estimator's model (writeable again) gets its digest anew, and is made read-only
+    with pytest.raises(ValueError):   # nor can the flag be set back (the bytes are an immutable bytes object's)
+        c.prediction_data_.flags.writeable = True
+    # an unpickled estimator's model (writeable again) gets its digest anew, and is locked
     c2 = pickle.loads(pickle.dumps(c))
+    assert c2.prediction_data_.flags.writeable
     sylva.approximate_predict(c2, clips(5, seed=14))
     assert not c2.prediction_data_.flags.writeable
+    with pytest.raises(ValueError):
+        c2.prediction_data_.flags.writeable = True
+    # an array put in its place is locked before its digest names it: a change to it is a new model
+    altered = np.array(c.prediction_data_)
+    altered[100] ^= 1
+    c2.prediction_data_ = altered
+    with pytest.raises(ValueError, match="checksum"):
+        sylva.approximate_predict(c2, clips(5, seed=14))
+    assert not c2.prediction_data_.flags.writeable and c2.prediction_data_ is not altered
 
 
 def small_points():
