@@ -88,7 +88,7 @@ final class InputBatch {
         if (Files.isDirectory(p)) throw new InvalidInputException(input + ": is a directory; give a file of points");
         PointReaders.Format named = PointReaders.formatOf(input, false);
         boolean npz = input.toLowerCase(java.util.Locale.ROOT).endsWith(".npz");
-        if (shape == null && named == null && !npz && !InputOptions.isNpy(p)) {
+        if (shape == null && named == null && !npz && !InputOptions.isNpy(p) && !PointReaders.isUnnamedStream(p)) {
             throw new InvalidInputException(input + ": cannot tell the format from the name; use .npy, .csv, "
                     + ".tsv, .txt, .npz, or raw little-endian float32, which needs its shape N,D (--shape on the "
                     + "command line)");

@@ -37,7 +37,7 @@ final class InputOptions {
             + "order, C or Fortran order; for hdbscan and predict also 3-D clips (n, C, S), clustered as rows of C*S "
             + "values), .csv/.tsv (numbers, optional header row), .npz (a scipy sparse matrix, CSR or CSC: its rows "
             + "as dense float64 points; for hdbscan with --metric precomputed a sparse distance matrix), or raw "
-            + "little-endian float32 with --shape; '-' reads stdin.";
+            + "little-endian float32 with --shape; '-' reads stdin (a pipe such as <(...) is read as stdin is).";
 
     /** Adds the one input ({@code INPUT}) and {@code --shape} to {@code m}, bound to this object. */
     void declare(CommandModel m) {
@@ -144,19 +144,10 @@ final class InputOptions {
 
     private Opened open(InputStream stdin, CancellationToken cancel, ProgressListener reading) throws IOException {
         if (shape != null) return new Opened(null, null);
-        if (input.equals("-")) {
-            BufferedInputStream b = new BufferedInputStream(CancellableInputStream.of(stdin, cancel), 1 << 16);
-            b.mark(NPY_MAGIC.length);
-            byte[] head = b.readNBytes(NPY_MAGIC.length);
-            b.reset();
-            if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
-                throw new InvalidInputException("standard input holds a zip archive (a .npz?): give a .npz by its file "
-                        + "name, it is read with random access");
-            }
-            if (!Arrays.equals(head, NPY_MAGIC)) {
-                return new Opened(null, DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, "-"));
-            }
-            return new Opened(Npy.read(b, "-"), null);
+        if (input.equals("-")) return openStream(stdin, "-", "standard input", cancel);
+        if (PointReaders.isUnnamedStream(Path.of(input))) {
+            // a pipe, FIFO or <(...) named without an extension: told by its content, as standard input is
+            return openStream(Files.newInputStream(Path.of(input)), input, input, cancel);
         }
         if (isSparseNpz()) {   // a sparse matrix's rows, densified (scipy's toarray()), as a float64 array
             SparseMatrix m = readSparse(cancel);
@@ -167,6 +158,23 @@ final class InputOptions {
             return new Opened(null, DelimitedReader.forFile(input).read(Path.of(input), cancel, reading));
         }
         return new Opened(null, null);
+    }
+
+    /** A stream read once, its format told by its first bytes: NumPy's magic, else a text table. */
+    private static Opened openStream(InputStream raw, String name, String what, CancellationToken cancel)
+            throws IOException {
+        BufferedInputStream b = new BufferedInputStream(CancellableInputStream.of(raw, cancel), 1 << 16);
+        b.mark(NPY_MAGIC.length);
+        byte[] head = b.readNBytes(NPY_MAGIC.length);
+        b.reset();
+        if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
+            throw new InvalidInputException(what + " holds a zip archive (a .npz?): give a .npz by its file "
+                    + "name, it is read with random access");
+        }
+        if (!Arrays.equals(head, NPY_MAGIC)) {
+            return new Opened(null, DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, name));
+        }
+        return new Opened(Npy.read(b, name), null);
     }
 
     /** The input is a sparse matrix file of {@code scipy.sparse.save_npz} (named {@code .npz}). */

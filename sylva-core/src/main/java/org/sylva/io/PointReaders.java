@@ -21,7 +21,8 @@ import org.sylva.progress.CancellationToken;
  * float32 ({@link RawFloat32Reader}); a file with another name and no shape is read as {@code .npy}
  * if it starts with the NumPy magic, else refused with the list of formats. {@code "-"} reads
  * standard input: raw float32 when a shape is given, {@code .npy} when it starts with the magic,
- * delimited text otherwise. Finiteness is NOT checked (callers decide, e.g.
+ * delimited text otherwise; so does a pipe or FIFO named without a known extension (a shell's
+ * {@code <(...)}), read once. Finiteness is NOT checked (callers decide, e.g.
  * {@link PointSet#requireFinite()}); every other problem is an {@link InvalidInputException} naming
  * the file. The points are float32: float64 values are rounded to nearest, with one warning naming the
  * first value that changed for a float64, int32 or int64 {@code .npy}, and for text (parsed as float64,
@@ -83,6 +84,10 @@ public final class PointReaders {
         Objects.requireNonNull(warnings, "warnings");
         String name = path.toString();
         Format f = formatOf(name, shape.isPresent());
+        if (f == null && isUnnamedStream(path)) {
+            // read once, told by its content as standard input is (probing it first would consume its bytes)
+            return readStream(CancellableInputStream.of(Files.newInputStream(path), cancel), name, shape, warnings);
+        }
         if (f == null) {
             if (Files.isRegularFile(path) && startsWithMagic(path)) {
                 f = Format.NPY;
@@ -102,6 +107,17 @@ public final class PointReaders {
             case DELIMITED -> DelimitedReader.forFile(name).read(path, cancel).toFloat32PointSet(warnings);
             case RAW_FLOAT32 -> RawFloat32Reader.read(path, RawFloat32Reader.Shape.parse(shape.orElseThrow()), cancel);
         };
+    }
+
+    /**
+     * Whether {@code path} is a stream that its name does not type: a pipe, FIFO or process substitution
+     * ({@code <(...)}, {@code /dev/fd/63}) without a known extension, whose format only its content tells and
+     * whose bytes can be read once.
+     */
+    public static boolean isUnnamedStream(Path path) {
+        String name = path.toString();
+        return formatOf(name, false) == null && !name.toLowerCase(Locale.ROOT).endsWith(".npz") && Files.exists(path)
+                && !Files.isRegularFile(path) && !Files.isDirectory(path);
     }
 
     /**
