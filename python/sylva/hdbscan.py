@@ -132,7 +132,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         "euclidean" (the fast engine), "manhattan", "chebyshev", "minkowski", "cosine" (scikit-learn's
         aliases "l2", "l1", "cityblock", "infinity" too) or "precomputed" (``X`` is the n x n distance
         matrix: >= 0 with ``np.inf`` for a missing distance, as scikit-learn takes it, zero diagonal,
-        symmetric). "manhattan", "chebyshev" and "minkowski" in up to 16
+        symmetric; round-off of at most 1e-9 where a distance is 0, as ``1 - cosine_similarity(X)`` leaves it,
+        is read as 0). "manhattan", "chebyshev" and "minkowski" in up to 16
         features run an exact k-d tree engine where a probe finds that its boxes prune; "cosine",
         "precomputed" and the rest an exact brute-force engine (O(n^2), at most 100 000 points). ``prediction_data`` needs coordinates (not "precomputed"): new points are
         then measured by the fit's metric. ``store_centers`` is

@@ -64,6 +64,21 @@ def test_precomputed_matrix_is_the_metric_it_holds():
     assert np.array_equal(a.minimum_spanning_tree_, b.minimum_spanning_tree_)
 
 
+def test_a_matrix_with_round_off_at_zero_is_fitted_as_scikit_learn_fits_it():
+    # 1 - cosine similarity leaves +-2e-16 on the diagonal: read as 0, not refused
+    X = np.random.default_rng(0).normal(size=(300, 8))
+    D = 1 - pytest.importorskip("sklearn.metrics.pairwise").cosine_similarity(X)
+    assert np.any(np.diag(D) != 0), "the case needs round-off on the diagonal"
+    ours = sylva.HDBSCAN(min_cluster_size=10, min_samples=1, metric="precomputed").fit(D)
+    ref = sklearn_cluster.HDBSCAN(min_cluster_size=10, min_samples=1, metric="precomputed", copy=True).fit(D)
+    same_partition(ours.labels_, ref.labels_)
+    np.testing.assert_allclose(ours.probabilities_, ref.probabilities_, rtol=0, atol=1e-9)
+    D2 = D.copy()
+    D2[0, 0] = 1e-6   # beyond round-off: refused, naming the entry
+    with pytest.raises(ValueError, match=r"diagonal entry \(0, 0\) is 1.0E-6"):
+        sylva.HDBSCAN(metric="precomputed").fit(D2)
+
+
 def test_medoids_follow_the_metric():
     X = blobs(300, 2, 3, seed=7)
     ours = sylva.HDBSCAN(min_cluster_size=10, min_samples=1, metric="chebyshev", store_centers="medoid").fit(X)

@@ -106,16 +106,19 @@ public final class DistanceGraph {
                     throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix: row %d stores "
                             + "column %d twice; sum or drop duplicate entries first (scipy: sum_duplicates())", i, j));
                 }
-                if (!Double.isFinite(v) || v < 0) {
+                if (!Double.isFinite(v) || v < -PairDistances.ZERO_ATOL) {
                     throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix: entry (%d, %d) "
                             + "is %s; distances must be finite and >= 0%s", i, j, v, v == Double.POSITIVE_INFINITY
-                            ? " (a sparse matrix leaves a missing distance out; a dense one may hold inf for it)" : ""));
+                            ? " (a sparse matrix leaves a missing distance out; a dense one may hold inf for it)"
+                            : " (round-off down to -1e-9 is read as 0)"));
                 }
-                if (i == j && v != 0) {
+                if (i == j && v > PairDistances.ZERO_ATOL) {
                     throw new InvalidInputException(String.format(Locale.ROOT, "sparse distance matrix: diagonal entry "
-                            + "(%d, %d) is %s; a point's distance to itself must be 0", i, i, v));
+                            + "(%d, %d) is %s; a point's distance to itself must be 0 (round-off up to 1e-9 is read "
+                            + "as 0)", i, i, v));
                 }
-                if (v == 0) vals[e] = 0.0;   // -0.0 sorts before 0.0 in the edge order
+                // -0.0 sorts before 0.0 in the edge order; round-off below 0, and on the diagonal, is a 0
+                if (v <= 0 || i == j) vals[e] = 0.0;
             }
         }
         int[] start = indptr.clone();

@@ -13,7 +13,8 @@ import org.sylva.kernels.MetricKernel;
  *
  * <p>A precomputed matrix is checked once when the instance is made, and refused, naming the first entry
  * at fault, unless it is square, every entry {@code >= 0} (finite, or {@code +inf} for a missing distance, as
- * scikit-learn's dense precomputed path takes it), the diagonal 0 and the matrix symmetric within
+ * scikit-learn's dense precomputed path takes it), the diagonal 0 (round-off of at most 1e-9 either way, as a
+ * matrix computed in floating point holds, is read as 0) and the matrix symmetric within
  * scikit-learn's tolerance ({@code |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|}, a missing distance missing both ways);
  * the upper triangle is then the one read, so a matrix that is symmetric only to rounding gives one answer.
  *
@@ -25,6 +26,12 @@ import org.sylva.kernels.MetricKernel;
 public final class PairDistances {
     /** Relative and absolute tolerance of the symmetry check (scikit-learn's {@code _allclose_dense_sparse}). */
     static final double SYMMETRY_RTOL = 1e-7, SYMMETRY_ATOL = 1e-9;
+    /**
+     * Round-off a precomputed matrix may hold where a distance is 0: a diagonal entry or a negative entry of at
+     * most this magnitude (as {@code 1 - cosine_similarity(X)} leaves, about 1e-16) is read as 0. The symmetry
+     * check's absolute tolerance: what counts as equal there counts as 0 here.
+     */
+    static final double ZERO_ATOL = SYMMETRY_ATOL;
 
     private final Metric.Kind kind;
     private final double[] x;
@@ -92,7 +99,10 @@ public final class PairDistances {
     /** The distance between points {@code a} and {@code b}. */
     public double between(int a, int b) {
         if (a == b) return 0.0;
-        if (kind == Metric.Kind.PRECOMPUTED) return a < b ? x[a * n + b] : x[b * n + a];
+        if (kind == Metric.Kind.PRECOMPUTED) {
+            double v = a < b ? x[a * n + b] : x[b * n + a];
+            return v > 0 ? v : 0.0;   // round-off below 0 (checked: at most ZERO_ATOL) and -0.0 read as 0
+        }
         return distance(x, a * d, b);
     }
 
@@ -237,13 +247,15 @@ public final class PairDistances {
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
                 double v = m[i * n + j];
-                if (!(v >= 0)) {   // NaN, a negative and -inf; +inf stands for a missing distance
+                if (!(v >= -ZERO_ATOL)) {   // NaN, a negative beyond round-off and -inf; +inf: a missing distance
                     throw new InvalidInputException(String.format(Locale.ROOT, "precomputed distance matrix: entry "
-                            + "(%d, %d) is %s; distances must be >= 0 (+inf for a missing distance)", i, j, v));
+                            + "(%d, %d) is %s; distances must be >= 0 (+inf for a missing distance; round-off down "
+                            + "to -1e-9 is read as 0)", i, j, v));
                 }
-                if (i == j && v != 0) {
+                if (i == j && !(v <= ZERO_ATOL)) {
                     throw new InvalidInputException(String.format(Locale.ROOT, "precomputed distance matrix: "
-                            + "diagonal entry (%d, %d) is %s; a point's distance to itself must be 0", i, i, v));
+                            + "diagonal entry (%d, %d) is %s; a point's distance to itself must be 0 (round-off up to "
+                            + "1e-9 is read as 0)", i, i, v));
                 }
             }
         }

@@ -344,6 +344,32 @@ class GraphSpanningTreeTest {
         return assertThrows(InvalidInputException.class, r::run).getMessage();
     }
 
+    /** Round-off at 0 in a graph (a stored diagonal, a pair of identical rows) is read as 0, as the dense path reads it. */
+    @Test
+    void roundOffAtZeroIsReadAsZero() {
+        int n = 25;
+        double[] x = gaussian(n, 2, 41);
+        x[2] = x[0];
+        x[3] = x[1];
+        double[] exact = matrix(x, n, 2);
+        double[] rounded = exact.clone();
+        for (int i = 0; i < n; i++) rounded[i * n + i] = i % 2 == 0 ? 2.220446049250313e-16 : -1.1102230246251565e-16;
+        rounded[1] = rounded[n] = -4.440892098500626e-16;
+        Execution ex = new Execution(1, ProgressListener.NONE, CancellationToken.NEVER);
+        for (int ms : new int[] {1, 3}) {
+            MutualReachabilityMst want = GraphSpanningTree.compute(csr(exact, n, all(n), null), ms, 1.0, ex);
+            MutualReachabilityMst got = GraphSpanningTree.compute(csr(rounded, n, all(n), null), ms, 1.0, ex);
+            assertArrayEquals(want.coreDistances(), got.coreDistances(), "min_samples " + ms);
+            assertEquals(want.tree(), got.tree(), "min_samples " + ms);
+        }
+        double[] diagonal = exact.clone();
+        diagonal[n + 1] = 2e-9;
+        assertTrue(refusal(() -> csr(diagonal, n, all(n), null)).contains("diagonal entry (1, 1) is 2.0E-9"));
+        double[] negative = exact.clone();
+        negative[2] = negative[2 * n] = -2e-9;
+        assertTrue(refusal(() -> csr(negative, n, all(n), null)).contains("entry (0, 2) is -2.0E-9"));
+    }
+
     @Test
     void malformedGraphsAreRefusedNamingTheEntry() {
         int[] p = {0, 1, 3, 4};

@@ -88,7 +88,7 @@ class MetricTest {
             {0, 1, 1, 0, 2, 2},              // 2 x 3
             {0, Double.NaN, Double.NaN, 0},
             {0, -1, -1, 0},
-            {1e-300, 1, 1, 0},
+            {1.5e-9, 1, 1, 0},               // beyond round-off (1e-300 is read as 0)
             {0, 1, 1.001, 0},
         };
         for (int i = 0; i < bad.length; i++) {

@@ -137,7 +137,7 @@ class MissingDistancesTest {
         double[] base = GraphSpanningTreeTest.matrix(GraphSpanningTreeTest.gaussian(n, 2, 24), n, 2);
         double[] nan = base.clone();
         nan[1] = nan[n] = Double.NaN;
-        assertTrue(refusal(nan, n).contains("entry (0, 1) is NaN; distances must be >= 0 (+inf for a missing distance)"));
+        assertTrue(refusal(nan, n).contains("entry (0, 1) is NaN; distances must be >= 0 (+inf for a missing distance;"));
         double[] minus = base.clone();
         minus[2] = minus[2 * n] = Double.NEGATIVE_INFINITY;
         assertTrue(refusal(minus, n).contains("entry (0, 2) is -Infinity"));
@@ -155,6 +155,35 @@ class MissingDistancesTest {
         assertArrayEquals(new int[] {-1, -1, -1, -1},
                 fit(Hdbscan.builder().metric(Metric.precomputed()).minClusterSize(5).minSamples(2).build(), both, n)
                         .labels());
+    }
+
+    /**
+     * A matrix computed in floating point ({@code 1 - cosine_similarity(X)}) holds round-off where a distance is 0:
+     * on the diagonal and between identical rows, either sign. Up to 1e-9 it is read as 0, bitwise the fit of the
+     * exact matrix; beyond, refused naming the entry.
+     */
+    @Test
+    void roundOffAtZeroIsReadAsZero() {
+        int n = 30;
+        double[] x = GraphSpanningTreeTest.gaussian(n, 2, 31);
+        x[2] = x[0];   // rows 0 and 1 the same point
+        x[3] = x[1];
+        double[] exact = GraphSpanningTreeTest.matrix(x, n, 2);
+        double[] rounded = exact.clone();
+        for (int i = 0; i < n; i++) rounded[i * n + i] = i % 2 == 0 ? 2.220446049250313e-16 : -1.1102230246251565e-16;
+        rounded[1] = rounded[n] = -4.440892098500626e-16;   // the identical pair
+        rounded[n + 1] = 1e-9;   // at the tolerance
+        rounded[2 * n + 2] = -0.0;
+        for (int ms : new int[] {1, 2, 5}) {
+            SameResult.assertSameResult(fit(precomputed(ms, 1), exact, n), fit(precomputed(ms, 1), rounded, n));
+        }
+        double[] diagonal = exact.clone();
+        diagonal[n + 1] = 2e-9;
+        assertTrue(refusal(diagonal, n).contains("diagonal entry (1, 1) is 2.0E-9; a point's distance to itself must "
+                + "be 0 (round-off up to 1e-9 is read as 0)"), refusal(diagonal, n));
+        double[] negative = exact.clone();
+        negative[2] = negative[2 * n] = -2e-9;
+        assertTrue(refusal(negative, n).contains("entry (0, 2) is -2.0E-9; distances must be >= 0"), refusal(negative, n));
     }
 
     private static String refusal(double[] m, int n) {
