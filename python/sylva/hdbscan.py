@@ -64,6 +64,8 @@ def _pairwise(data, metric, p=2):
         np.fill_diagonal(dist, 0.0)
         return dist
     diff = np.abs(data[:, None, :] - data[None, :, :])
+    if metric == "minkowski" and p in (1, np.inf):   # scikit-learn's aliases: (sum |d|^p)^(1/p) breaks at p = inf
+        metric = "manhattan" if p == 1 else "chebyshev"
     if metric == "manhattan":
         return diff.sum(axis=2)
     if metric == "chebyshev":
@@ -350,6 +352,12 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                                  "feature")
             self.n_features_in_ = X.shape[1]
             return X
+        if hasattr(X, "to_numpy") and hasattr(X, "dtypes"):
+            # a pandas table: its missing values (pd.NA of the nullable dtypes too) as NaN, as scikit-learn reads it
+            try:
+                X = X.to_numpy(dtype=np.float64, na_value=np.nan)
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"X must hold numbers: {e}") from None
         X = np.asarray(X)
         if X.dtype.kind == "O":
             X = X.astype(np.float64)

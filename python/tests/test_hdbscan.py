@@ -234,12 +234,31 @@ def test_works_without_scikit_learn(tmp_path):
         "    print('refused:', str(e)[:40])\n"
         "p.fit(X)\n"
         "print(hasattr(p, 'feature_names_in_'))\n"
+        # medoids under minkowski p = inf are chebyshev's (numpy's fallback distances, not scikit-learn's)
+        "M = sylva.HDBSCAN(min_cluster_size=10, metric='minkowski', metric_params={'p': np.inf},\n"
+        "                  store_centers='medoid').fit(X).medoids_\n"
+        "C = sylva.HDBSCAN(min_cluster_size=10, metric='chebyshev', store_centers='medoid').fit(X).medoids_\n"
+        "print(np.array_equal(M, C))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines() == [
         "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)", "['u', 'v']",
-        "refused: The feature names should match those tha", "False"]
+        "refused: The feature names should match those tha", "False", "True"]
+
+
+def test_a_pandas_table_with_missing_values_is_read_as_scikit_learn_reads_it_without_scikit_learn():
+    pytest.importorskip("pandas")
+    code = (
+        "import sys; sys.modules['sklearn'] = None\n"
+        "import numpy as np, pandas as pd, sylva\n"
+        "t = pd.DataFrame({'u': pd.array([1, 2, None, 4] * 30, dtype='Int64'), 'v': np.arange(120.0)})\n"
+        "h = sylva.HDBSCAN(min_cluster_size=5).fit(t)\n"
+        "print(h.labels_[2], list(h.feature_names_in_))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "-3 ['u', 'v']"   # the missing value's row, as NaN: label -3
 
 
 def test_verbose_prints_each_stage_on_stderr_and_changes_nothing_else(capsys):
