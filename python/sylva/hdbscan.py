@@ -147,7 +147,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         ``alpha`` other than 1, the rule is that of scikit-learn's default algorithm for the metric, whatever
         ``algorithm`` says: for "cosine" and "precomputed" (its brute path) ``alpha`` divides the whole mutual
         reachability, core distances included; for the other metrics (its k-d tree path) the distance only.
-        scikit-learn's ``algorithm="brute"`` divides both for every metric.
+        scikit-learn's ``algorithm="brute"`` divides both for every metric: where that differs (``alpha`` other
+        than 1 with ``algorithm="brute"`` or a sparse ``X``, another metric than "cosine" and "precomputed"), a
+        ``UserWarning`` says so.
     n_jobs : int or None
         Threads of the engine (None or -1: every core; -2: all but one, as joblib counts). The result
         does not depend on it.
@@ -392,11 +394,18 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self._check_params()
         X = self._validate_X(X)
         graph = None
+        brute = self.algorithm == "brute"   # scikit-learn's brute path: alpha divides the core distances too
         if _issparse(X):
             if self.metric == "precomputed":
                 graph = _sparse_distances(X)
             else:
+                brute = True   # scikit-learn fits a sparse feature matrix on its brute path
                 X = _densified(X)
+        if brute and float(self.alpha) != 1.0 and _METRICS[self.metric] not in ("cosine", "precomputed"):
+            warnings.warn(f"alpha={self.alpha} with {_METRICS[self.metric]} distances: Sylva divides the distance only "
+                          "(scikit-learn's default, k-d tree, rule for this metric); scikit-learn's brute path, which "
+                          "algorithm='brute' or a sparse X takes, divides the core distances too, so its clustering "
+                          "differs", UserWarning, stacklevel=2)
         weights = None
         if sample_weight is not None:
             weights = np.asarray(sample_weight)

@@ -79,6 +79,22 @@ def test_a_matrix_with_round_off_at_zero_is_fitted_as_scikit_learn_fits_it():
         sylva.HDBSCAN(metric="precomputed").fit(D2)
 
 
+def test_alpha_on_scikit_learns_brute_path_is_warned_about():
+    # Sylva's rule is scikit-learn's default algorithm's: where scikit-learn's brute path would differ, a warning
+    X = blobs(60, 2, 2, seed=8)
+    with pytest.warns(UserWarning, match="divides the core distances too"):
+        sylva.HDBSCAN(min_cluster_size=5, alpha=2.0, algorithm="brute").fit(X)
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    with pytest.warns(UserWarning, match="divides the core distances too"):
+        sylva.HDBSCAN(min_cluster_size=5, alpha=2.0, metric="manhattan").fit(scipy_sparse.csr_matrix(X))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # the same rule as scikit-learn's there: no warning
+        sylva.HDBSCAN(min_cluster_size=5, alpha=2.0).fit(X)
+        sylva.HDBSCAN(min_cluster_size=5, alpha=2.0, metric="cosine", algorithm="brute").fit(X)
+        sylva.HDBSCAN(min_cluster_size=5, algorithm="brute").fit(X)
+
+
 def test_medoids_follow_the_metric():
     X = blobs(300, 2, 3, seed=7)
     ours = sylva.HDBSCAN(min_cluster_size=10, min_samples=1, metric="chebyshev", store_centers="medoid").fit(X)
