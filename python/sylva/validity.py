@@ -1,6 +1,6 @@
 """Density-based clustering validation (DBCV) as the ``hdbscan`` package's
-``hdbscan.validity.validity_index`` computes it (Euclidean, manhattan, chebyshev, minkowski or cosine), exactly, by the
-engine.
+``hdbscan.validity.validity_index`` computes it (Euclidean, manhattan, chebyshev, minkowski, cosine or a precomputed
+distance matrix), exactly, by the engine.
 
 >>> import numpy as np, sylva
 >>> X = np.random.default_rng(0).normal(size=(300, 2))
@@ -21,12 +21,15 @@ def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=Fal
     with ``per_cluster_scores`` also the score of each cluster, indexed by label as the package returns
     them (a label that no point carries scores NaN, where the package leaves the entry unset). Negative
     labels are noise and cluster labels need not be consecutive, as in the package. ``metric`` is one of
-    "euclidean" (the default), "manhattan", "chebyshev", "minkowski" (``p`` among ``kwd_args``, default 2) and
-    "cosine" (scikit-learn's aliases too); ``d`` the number of features or None (the package overwrites any other
-    value with it), ``mst_raw_dist`` False; ``verbose`` prints nothing."""
+    "euclidean" (the default), "manhattan", "chebyshev", "minkowski" (``p`` among ``kwd_args``, default 2),
+    "cosine" (scikit-learn's aliases too) or "precomputed" (``X`` the n × n distance matrix); ``d`` the number of
+    features or None (the package overwrites any other value with it), and with "precomputed" required: the
+    number of features the distances were measured in, the exponent of the all-points core distances (as the
+    package needs it); ``mst_raw_dist`` False; ``verbose`` prints nothing."""
     from .hdbscan import _METRICS
-    if metric not in _METRICS or metric == "precomputed":
-        raise ValueError(f"metric must be one of {sorted(m for m in _METRICS if m != 'precomputed')}; got {metric!r}")
+    if metric not in _METRICS:
+        raise ValueError(f"metric must be one of {sorted(_METRICS)}; got {metric!r}")
+    precomputed = metric == "precomputed"
     unknown = set(kwd_args) - {"p"}
     if unknown or ("p" in kwd_args and _METRICS[metric] != "minkowski"):
         raise ValueError(f"the only keyword argument is p, for minkowski; got {sorted(kwd_args)}")
@@ -35,7 +38,13 @@ def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=Fal
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"Expected 2D array, got shape {X.shape}")
-    if d is not None and d != X.shape[1]:
+    if precomputed:
+        if X.shape[0] != X.shape[1]:
+            raise ValueError(f"a precomputed distance matrix must be square (n x n); got shape {X.shape}")
+        if d is None or isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+            raise ValueError(f"with metric='precomputed', d must be given: the number of features the distances were "
+                             f"measured in (an integer >= 1); got {d!r}")
+    elif d is not None and d != X.shape[1]:
         raise ValueError(f"d must be the number of features ({X.shape[1]}) or None; got {d!r}")
     labels = np.asarray(labels)
     if labels.shape != (X.shape[0],):
@@ -49,6 +58,8 @@ def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=Fal
     ranked = np.full(labels.shape, -1, dtype="<i4")
     ranked[labels >= 0] = np.searchsorted(ids, labels[labels >= 0])
     params = {"what": "dbcv", "metric": _METRICS[metric]}
+    if precomputed:
+        params["d"] = int(d)
     if "p" in kwd_args:
         params["p"] = float(kwd_args["p"])
     r = get_engine().call("validity", params, {"points": fit_dtype(X), "labels": ranked})

@@ -53,6 +53,20 @@ def test_validity_index_equals_the_package():
         np.testing.assert_allclose(per, m["validity"]["per_cluster_scores"], rtol=0, atol=1e-13, err_msg=case)
 
 
+def test_validity_index_of_a_distance_matrix_equals_the_package():
+    # the package's validity_index(D, labels, metric="precomputed", d=...): Euclidean distances, d the features
+    for case, m in oracle().items():
+        x = np.load(ORACLE / "hdbscan" / f"{m['dataset']}_X.npy").astype(np.float64)
+        labels = np.load(ORACLE / "hdbscan-more" / f"{case}_labels.npy")
+        D = np.sqrt(((x[:, None, :] - x[None, :, :]) ** 2).sum(axis=2))
+        index, per = sylva.validity_index(D, labels, "precomputed", x.shape[1], per_cluster_scores=True)
+        assert index == pytest.approx(m["validity"]["validity_index"], abs=1e-12), case
+        np.testing.assert_allclose(per, m["validity"]["per_cluster_scores"], rtol=0, atol=1e-12, err_msg=case)
+    for d, part in [(None, "d must be given"), (0, "d must be given"), (True, "d must be given")]:
+        with pytest.raises(ValueError, match=part):
+            sylva.validity_index(D, labels, "precomputed", d)
+
+
 def test_dbscan_clustering_equals_scikit_learns_on_a_unique_tree():
     sklearn = pytest.importorskip("sklearn.cluster")
     x = blobs(600, 3, 4, seed=5)
@@ -97,7 +111,7 @@ def test_validity_index_takes_the_packages_signature_and_any_cluster_ids():
     assert len(per2) == 3 * labels.max() + 3
     np.testing.assert_array_equal(per2[2::3], per)
     assert np.isnan(np.delete(per2, np.arange(2, len(per2), 3))).all()
-    for kwargs, part in [({"metric": "hamming"}, "metric must be one of"), ({"metric": "precomputed"}, "metric"),
+    for kwargs, part in [({"metric": "hamming"}, "metric must be one of"), ({"metric": "precomputed"}, "square"),
                          ({"metric": "manhattan", "p": 3}, "only keyword argument is p"),
                          ({"d": 5}, "number of features"), ({"mst_raw_dist": True}, "mst_raw_dist")]:
         with pytest.raises(ValueError, match=part):

@@ -16,10 +16,11 @@ import org.sylva.progress.CancellationToken;
  * {@code mst} an {@code hdbscan} answer gave (answered as the parameter {@code relative_validity}); or
  * {@code "dbcv"} — its {@code validity.validity_index} of {@code labels} on {@code points} (answered as
  * {@code validity_index} and the array {@code per_cluster}), under {@code metric} (and {@code p}; default
- * euclidean, not precomputed).
+ * euclidean; with {@code precomputed}, {@code points} is the n x n distance matrix and {@code d}, the number of
+ * features it was measured in, is required).
  */
 final class ValidityHandler implements Handler {
-    static final List<String> PARAMETERS = List.of("what", "metric", "p");
+    static final List<String> PARAMETERS = List.of("what", "metric", "p", "d");
 
     @Override
     public Frame handle(Frame request, CancellationToken cancel) {
@@ -34,14 +35,35 @@ final class ValidityHandler implements Handler {
         }
         WireArray a = RequestArrays.points(request);
         int n = (int) a.dim(0), d = (int) a.dim(1);
-        PointSet points = a.data() instanceof double[] x ? PointSet.ofFloat64(n, d, x)
-                : PointSet.of(n, d, (float[]) a.data());
         org.sylva.hdbscan.metric.Metric metric = org.sylva.hdbscan.metric.Metric.parse(
                 p.choice("metric", "euclidean", HdbscanHandler.METRICS), p.has("p") ? p.number("p", 2) : null);
-        Validity v = DensityValidity.of(points, labels(request, n), metric, cancel);
+        Validity v;
+        if (metric.isPrecomputed()) {
+            // points is the n x n matrix; d, the features it was measured in, the package needs given
+            if (!p.has("d")) {
+                throw InvalidInputException.forParameter("d", "a precomputed distance matrix needs d, the number of "
+                        + "features the distances were measured in (the exponent of the all-points core distances)");
+            }
+            if (d != n) {
+                throw InvalidInputException.forParameter("metric", "a precomputed distance matrix must be square "
+                        + "(n x n); got " + n + " x " + d);
+            }
+            double[] matrix = a.data() instanceof double[] x ? x : widened((float[]) a.data());
+            v = DensityValidity.ofDistances(matrix, n, labels(request, n), p.integer("d", 0), cancel);
+        } else {
+            PointSet points = a.data() instanceof double[] x ? PointSet.ofFloat64(n, d, x)
+                    : PointSet.of(n, d, (float[]) a.data());
+            v = DensityValidity.of(points, labels(request, n), metric, cancel);
+        }
         out.put("validity_index", v.index());
         double[] per = v.perCluster();
         return new Frame("ok", out, List.of(WireArray.of("per_cluster", per, per.length)));
+    }
+
+    private static double[] widened(float[] f) {
+        double[] x = new double[f.length];
+        for (int i = 0; i < f.length; i++) x[i] = f[i];
+        return x;
     }
 
     private static int[] labels(Frame request, int n) {

@@ -306,6 +306,21 @@ class EngineServerTest {
         var v = fit.validityIndex(pts);
         assertEquals(v.index(), (double) d.params().get("validity_index"));
         assertArrayEquals(v.perCluster(), (double[]) d.array("per_cluster").data());
+        // on a distance matrix, with d: the library's ofDistances; without d, refused naming it
+        int m = 120;
+        double[] matrix = new double[m * m];
+        var pairs = org.sylva.hdbscan.metric.Metric.manhattan().pairs(pts.coordinates64(), 600, 61);
+        for (int a = 0; a < m; a++) for (int b = 0; b < m; b++) matrix[a * m + b] = pairs.between(a, b);
+        int[] some = java.util.Arrays.copyOf(fit.labels(), m);
+        for (int i = 0; i < m; i++) some[i] = i % 3;   // three clusters of 40
+        Frame dm = s.call("validity", Map.of("what", "dbcv", "metric", "precomputed", "d", 61L),
+                WireArray.of("points", matrix, m, m), WireArray.of("labels", some, m));
+        var vm = org.sylva.hdbscan.quality.DensityValidity.ofDistances(matrix, m, some, 61,
+                org.sylva.progress.CancellationToken.NEVER);
+        assertEquals(vm.index(), (double) dm.params().get("validity_index"));
+        assertError(s.call("validity", Map.of("what", "dbcv", "metric", "precomputed"),
+                WireArray.of("points", matrix, m, m), WireArray.of("labels", some, m)), "ValueError",
+                "a precomputed distance matrix needs d");
         assertError(s.call("cut", Map.of("cut_distance", 1.0), WireArray.of("mst", new double[] {0, 5, 1}, 1, 3)),
                 "ValueError", "ids must be whole numbers in [0, 2)");
         // edges that are no spanning tree, and negative weights, are refused by both requests that take a tree

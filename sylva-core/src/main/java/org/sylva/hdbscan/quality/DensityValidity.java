@@ -39,7 +39,7 @@ public final class DensityValidity {
     }
 
     /**
-     * DBCV of {@code labels} under {@code metric} (any but precomputed): the package's
+     * DBCV of {@code labels} under {@code metric} (any but precomputed: {@link #ofDistances}): the package's
      * {@code validity_index(X, labels, metric=...)} (scipy's name {@code cityblock} for manhattan there). The
      * exponent of the all-points core distances is the number of features, as in the package, which
      * overwrites its {@code d} argument with it for every metric but precomputed.
@@ -61,9 +61,35 @@ public final class DensityValidity {
      * }</pre>
      */
     public static Validity of(PointSet points, int[] labels, Metric metric, CancellationToken cancel) {
-        int d = points.dimensions();
-        RowDistance dist = RowDistance.of(points, metric);
-        int n = points.size();
+        return of(RowDistance.of(points, metric), points.size(), points.dimensions(), labels, cancel);
+    }
+
+    /**
+     * DBCV of {@code labels} on a precomputed distance matrix ({@code n x n}, row-major, checked as a fit checks
+     * one: square, {@code >= 0}, symmetric), as the package's {@code validity_index(D, labels, metric="precomputed",
+     * d=d)}: {@code d}, the number of features the distances were measured in, is the exponent of the all-points
+     * core distances, which the package needs given for a matrix.
+     *
+     * <pre>{@code
+     * Validity v = DensityValidity.ofDistances(matrix, n, labels, 61, CancellationToken.NEVER);
+     * }</pre>
+     *
+     * @throws InvalidInputException when the matrix is not a distance matrix, {@code d < 1}, the labels do not fit
+     *     the points or a cluster has one member
+     */
+    public static Validity ofDistances(double[] matrix, int n, int[] labels, int d, CancellationToken cancel) {
+        if (d < 1) {
+            throw InvalidInputException.forParameter("d", "d, the number of features of the data the distances were "
+                    + "measured in, must be >= 1; got " + d);
+        }
+        if (matrix.length != (long) n * n) {
+            throw new InvalidInputException("a distance matrix of " + n + " points has " + (long) n * n
+                    + " entries; got " + matrix.length);
+        }
+        return of(Metric.precomputed().pairs(matrix, n, n)::between, n, d, labels, cancel);
+    }
+
+    private static Validity of(RowDistance dist, int n, int d, int[] labels, CancellationToken cancel) {
         int[][] members = Members.of(labels, n);
         int k = members.length;
         InternalTree[] trees = new InternalTree[k];

@@ -81,6 +81,39 @@ class DensityValidityMetricTest {
         assertEquals("metric", e.parameter().orElseThrow());
     }
 
+    /**
+     * On a precomputed matrix, the package's {@code validity_index(D, labels, metric="precomputed", d=...)}: the
+     * matrix of a metric's distances with {@code d} its features gives bitwise that metric's index; no {@code d},
+     * a matrix that is not square or not a distance matrix is refused.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void onADistanceMatrixIsTheMetricsIndex(String name, Metric metric, @TempDir Path tmp) throws IOException {
+        double[] x = f64(tmp, "X.npy");
+        int[] labels = Npy.read(resource(tmp, "labels.npy")).toInt32();
+        int n = labels.length;
+        PointSet points = PointSet.ofFloat64(n, 3, x);
+        var pd = metric.pairs(points.coordinates64(), n, 3);
+        double[] matrix = new double[n * n];
+        for (int a = 0; a < n; a++) for (int b = 0; b < n; b++) matrix[a * n + b] = pd.between(a, b);
+        Validity want = DensityValidity.of(points, labels, metric);
+        Validity got = DensityValidity.ofDistances(matrix, n, labels, 3, org.sylva.progress.CancellationToken.NEVER);
+        assertEquals(want.index(), got.index(), 0.0, name);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(want.perCluster(), got.perCluster(), 0.0, name);
+        double other = DensityValidity.ofDistances(matrix, n, labels, 5, org.sylva.progress.CancellationToken.NEVER)
+                .index();
+        assertTrue(Math.abs(other - want.index()) > 1e-9, "d is the core distances' exponent: " + other);
+        InvalidInputException zero = assertThrows(InvalidInputException.class, () -> DensityValidity.ofDistances(matrix,
+                n, labels, 0, org.sylva.progress.CancellationToken.NEVER));
+        assertEquals("d", zero.parameter().orElseThrow());
+        double[] negative = matrix.clone();
+        negative[1] = negative[n] = -1;
+        assertThrows(InvalidInputException.class, () -> DensityValidity.ofDistances(negative, n, labels, 3,
+                org.sylva.progress.CancellationToken.NEVER));
+        assertThrows(InvalidInputException.class, () -> DensityValidity.ofDistances(x, n, labels, 3,
+                org.sylva.progress.CancellationToken.NEVER));
+    }
+
     /** A token stops the computation within a member's pass (a single cluster of 22 000 took 13 s unstoppable). */
     @Test
     void aTokenStopsIt(@TempDir Path tmp) throws IOException {
