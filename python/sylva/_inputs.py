@@ -125,3 +125,16 @@ def locked(model) -> np.ndarray:
     if isinstance(model, np.ndarray) and isinstance(model.base, bytes) and not model.flags.writeable:
         return model
     return np.frombuffer(np.ascontiguousarray(model, dtype=np.uint8).tobytes(), dtype=np.uint8)
+
+
+def table_as_array(X) -> np.ndarray:
+    """``np.asarray(X)``, but a pandas table whose nullable columns hold ``pd.NA`` (an object array) as float64 with
+    NaN for the missing values, as scikit-learn reads it; any other table keeps its dtype (an int64 column is then
+    checked for exactness as an array is)."""
+    a = np.asarray(X)
+    if a.dtype.kind == "O" and hasattr(X, "to_numpy") and hasattr(X, "dtypes"):
+        try:
+            return X.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"X must hold numbers: {e}") from None
+    return a

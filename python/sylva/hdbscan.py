@@ -10,7 +10,7 @@ import numpy as np
 
 from ._engine import get_engine
 from ._estimator_base import HAVE_SKLEARN, BaseEstimator, ClusterMixin, NotFittedError
-from ._inputs import fit_dtype, locked
+from ._inputs import _caller_outside_package, fit_dtype, locked, table_as_array
 from ._progress import StageProgress
 
 try:   # scikit-learn's: a ValueError and a TypeError, which its callers catch as either
@@ -354,13 +354,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                                  "feature")
             self.n_features_in_ = X.shape[1]
             return X
-        if hasattr(X, "to_numpy") and hasattr(X, "dtypes"):
-            # a pandas table: its missing values (pd.NA of the nullable dtypes too) as NaN, as scikit-learn reads it
-            try:
-                X = X.to_numpy(dtype=np.float64, na_value=np.nan)
-            except (TypeError, ValueError) as e:
-                raise ValueError(f"X must hold numbers: {e}") from None
-        X = np.asarray(X)
+        X = table_as_array(X)
         if X.dtype.kind == "O":
             X = X.astype(np.float64)
         if X.dtype.kind == "c":
@@ -401,11 +395,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             else:
                 brute = True   # scikit-learn fits a sparse feature matrix on its brute path
                 X = _densified(X)
-        if brute and float(self.alpha) != 1.0 and _METRICS[self.metric] not in ("cosine", "precomputed"):
-            warnings.warn(f"alpha={self.alpha} with {_METRICS[self.metric]} distances: Sylva divides the distance only "
-                          "(scikit-learn's default, k-d tree, rule for this metric); scikit-learn's brute path, which "
-                          "algorithm='brute' or a sparse X takes, divides the core distances too, so its clustering "
-                          "differs", UserWarning, stacklevel=2)
+        # said once the fit has run (a refused fit says only why): where scikit-learn's brute path would differ
+        alpha_differs = brute and float(self.alpha) != 1.0 and _METRICS[self.metric] not in ("cosine", "precomputed")
         weights = None
         if sample_weight is not None:
             weights = np.asarray(sample_weight)
@@ -446,6 +437,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         if weights is not None:
             arrays["sample_weight"] = weights
         r = get_engine().call("hdbscan", params, arrays, progress=StageProgress() if self.verbose else None)
+        if alpha_differs:
+            warnings.warn(f"alpha={self.alpha} with {_METRICS[self.metric]} distances: Sylva divides the distance only "
+                          "(scikit-learn's default, k-d tree, rule for this metric); scikit-learn's brute path, which "
+                          "algorithm='brute' or a sparse X takes, divides the core distances too, so its clustering "
+                          "differs", UserWarning, stacklevel=_caller_outside_package())
         a = r.arrays
         self.labels_ = a["labels"].astype(np.intp)   # the engine sends int32; scikit-learn's labels are intp
         self.probabilities_ = a["probabilities"]

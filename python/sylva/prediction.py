@@ -23,7 +23,7 @@ import numpy as np
 
 from ._engine import get_engine
 from ._estimator_base import NotFittedError
-from ._inputs import fit_dtype, locked
+from ._inputs import fit_dtype, locked, table_as_array
 
 
 def _model(clusterer):
@@ -72,7 +72,7 @@ def _points(clusterer, points):
         if len(points.shape) == 2 and n_features is not None and points.shape[1] != n_features:   # before densifying
             raise ValueError(f"the new points have {points.shape[1]} features, the clusterer was fitted on {n_features}")
         points = points.toarray()
-    X = np.asarray(points)
+    X = table_as_array(points)
     if X.dtype.kind == "c":   # as fit refuses it (numpy would drop the imaginary parts with a warning)
         raise ValueError("Complex data not supported")
     if X.ndim != 2:

@@ -253,12 +253,25 @@ def test_a_pandas_table_with_missing_values_is_read_as_scikit_learn_reads_it_wit
         "import sys; sys.modules['sklearn'] = None\n"
         "import numpy as np, pandas as pd, sylva\n"
         "t = pd.DataFrame({'u': pd.array([1, 2, None, 4] * 30, dtype='Int64'), 'v': np.arange(120.0)})\n"
-        "h = sylva.HDBSCAN(min_cluster_size=5).fit(t)\n"
+        "h = sylva.HDBSCAN(min_cluster_size=5, prediction_data=True).fit(t)\n"
         "print(h.labels_[2], list(h.feature_names_in_))\n"
+        "print(len(sylva.approximate_predict(h, t.iloc[[0, 1, 3]])[0]))\n"
+        "try:\n"
+        "    sylva.approximate_predict(h, t.iloc[:4])\n"
+        "except ValueError as e:\n"   # the missing value named, not a TypeError from float(pd.NA)
+        "    print('refused:', 'new point 2, coordinate 0 is NaN' in str(e))\n"
+        # a table without missing values keeps its dtype: an int64 beyond 2^53 is refused as in an array
+        "big = pd.DataFrame({'u': np.array([2**53 + 1, 0, 1, 2, 3], dtype=np.int64), 'v': np.arange(5)})\n"
+        "try:\n"
+        "    sylva.HDBSCAN(min_cluster_size=2).fit(big)\n"
+        "except ValueError as e:\n"
+        "    print('refused:', 'not exactly representable' in str(e))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "-3 ['u', 'v']"   # the missing value's row, as NaN: label -3
+    lines = out.stdout.strip().splitlines()
+    assert lines[0] == "-3 ['u', 'v']"   # the missing value's row, as NaN: label -3
+    assert lines[1:] == ["3", "refused: True", "refused: True"]
 
 
 def test_verbose_prints_each_stage_on_stderr_and_changes_nothing_else(capsys):

@@ -82,8 +82,14 @@ def test_a_matrix_with_round_off_at_zero_is_fitted_as_scikit_learn_fits_it():
 def test_alpha_on_scikit_learns_brute_path_is_warned_about():
     # Sylva's rule is scikit-learn's default algorithm's: where scikit-learn's brute path would differ, a warning
     X = blobs(60, 2, 2, seed=8)
-    with pytest.warns(UserWarning, match="divides the core distances too"):
-        sylva.HDBSCAN(min_cluster_size=5, alpha=2.0, algorithm="brute").fit(X)
+    with pytest.warns(UserWarning, match="divides the core distances too") as seen:
+        sylva.HDBSCAN(min_cluster_size=5, alpha=2.0, algorithm="brute").fit_predict(X)
+    assert {w.filename for w in seen} == {__file__}, "the warning names the caller's line"
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # a refused fit says only why
+        with pytest.raises(ValueError):
+            sylva.HDBSCAN(min_cluster_size=500, alpha=2.0, algorithm="brute").fit(X)
     scipy_sparse = pytest.importorskip("scipy.sparse")
     with pytest.warns(UserWarning, match="divides the core distances too"):
         sylva.HDBSCAN(min_cluster_size=5, alpha=2.0, metric="manhattan").fit(scipy_sparse.csr_matrix(X))

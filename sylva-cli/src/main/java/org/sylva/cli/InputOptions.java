@@ -147,7 +147,9 @@ final class InputOptions {
         if (input.equals("-")) return openStream(stdin, "-", "standard input", cancel);
         if (PointReaders.isUnnamedStream(Path.of(input))) {
             // a pipe, FIFO or <(...) named without an extension: told by its content, as standard input is
-            return openStream(Files.newInputStream(Path.of(input)), input, input, cancel);
+            try (InputStream in = Files.newInputStream(Path.of(input))) {
+                return openStream(in, input, input, cancel);
+            }
         }
         if (isSparseNpz()) {   // a sparse matrix's rows, densified (scipy's toarray()), as a float64 array
             SparseMatrix m = readSparse(cancel);

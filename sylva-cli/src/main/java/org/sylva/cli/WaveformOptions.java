@@ -129,7 +129,23 @@ final class WaveformOptions {
         if (!Files.exists(from)) throw InvalidInputException.forParameter("waveforms_from", name + ": no such file");
         PointSet rows;
         int[] clip = null;
-        if (InputOptions.isNpy(from)) {
+        if (PointReaders.isUnnamedStream(from)) {
+            // a pipe (<(...)): read once, told by its content, as the input is
+            try (java.io.BufferedInputStream in = new java.io.BufferedInputStream(
+                    org.sylva.io.CancellableInputStream.of(Files.newInputStream(from), cancel), 1 << 16)) {
+                in.mark(InputOptions.NPY_MAGIC.length);
+                byte[] head = in.readNBytes(InputOptions.NPY_MAGIC.length);
+                in.reset();
+                if (java.util.Arrays.equals(head, InputOptions.NPY_MAGIC)) {
+                    NpyArray a = Npy.read(in, name);
+                    clip = InputOptions.clipShape(a);
+                    rows = InputOptions.points(a, clip, w -> { });
+                } else {
+                    rows = org.sylva.io.DelimitedReader.of(org.sylva.io.DelimitedReader.Delimiter.AUTO).read(in, name)
+                            .toFloat32PointSet(w -> { });
+                }
+            }
+        } else if (InputOptions.isNpy(from)) {
             NpyArray a = Npy.read(from, cancel);
             clip = InputOptions.clipShape(a);
             rows = InputOptions.points(a, clip, w -> { });

@@ -81,6 +81,16 @@ class UnnamedPipeInputTest {
     }
 
     @Test
+    void waveformsThroughAPipeAreReadAsTheInputIs() throws Exception {
+        Path file = TestData.writeNpy(TestData.clips(200), tmp.resolve("clips.npy"));
+        Path pipe = fifo("60", Files.readAllBytes(file));
+        Path report = tmp.resolve("r.html");
+        Cli.run("hdbscan", file.toString(), "--min-cluster-size", "10", "--waveforms-from", pipe.toString(), "--report",
+                report.toString(), "--out", tmp.resolve("o").toString(), "-q").assertOk();
+        org.junit.jupiter.api.Assertions.assertTrue(Files.size(report) > 0);
+    }
+
+    @Test
     void aZipThroughAPipeIsNamedAndRefused() throws Exception {
         Path pipe = fifo("61", new byte[] {'P', 'K', 3, 4, 0, 0, 0, 0});
         Cli.Result r = Cli.run("hdbscan", pipe.toString(), "--out", tmp.resolve("o").toString());

@@ -3,8 +3,8 @@ package org.sylva.data;
 /**
  * Thrown before a fit starts when the JVM's heap cannot hold the fit's estimated peak, and before a sparse matrix
  * is expanded into a dense one the heap cannot hold: the message says how much it needs, how much is available and
- * how to give the JVM more ({@code -Xmx}). (A {@code .npy} file too large for the heap is refused by its reader as a
- * malformed input, {@link org.sylva.io.NpyFormatException}, which names the file.) An {@link InvalidInputException}, so
+ * how to give the JVM more ({@code -Xmx}), and when a sound {@code .npy} file's array is larger than the heap can hold
+ * (the message names the file). An {@link InvalidInputException}, so
  * that callers that handle bad input handle it too; a front end may tell it apart to report a memory error (the
  * engine protocol answers it as Python's {@code MemoryError}, as scikit-learn's users expect).
  *

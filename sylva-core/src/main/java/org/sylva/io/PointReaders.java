@@ -86,7 +86,9 @@ public final class PointReaders {
         Format f = formatOf(name, shape.isPresent());
         if (f == null && isUnnamedStream(path)) {
             // read once, told by its content as standard input is (probing it first would consume its bytes)
-            return readStream(CancellableInputStream.of(Files.newInputStream(path), cancel), name, shape, warnings);
+            try (InputStream in = Files.newInputStream(path)) {
+                return readStream(CancellableInputStream.of(in, cancel), name, shape, warnings);
+            }
         }
         if (f == null) {
             if (Files.isRegularFile(path) && startsWithMagic(path)) {
@@ -143,6 +145,10 @@ public final class PointReaders {
         in.mark(MAGIC.length);
         byte[] head = in.readNBytes(MAGIC.length);
         in.reset();
+        if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
+            throw new InvalidInputException((name.equals("-") ? "standard input" : name) + " holds a zip archive (a "
+                    + ".npz?): give a .npz by its file name, it is read with random access");
+        }
         if (Arrays.equals(head, MAGIC)) return Npy.read(in, name).toFloat32PointSetTransferring(warnings);
         return DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(in, name).toFloat32PointSet(warnings);
     }

@@ -55,7 +55,8 @@ public final class SylvaSparkApp {
             [--outlier-score-col COL]
                    SylvaSparkApp predict --model DIR --input PATH(.parquet|.npy) --output PATH [--features COL] \
             [--label-col COL] [--probability-col COL] [--outlier-score-col COL]
-                   SylvaSparkApp balltree --input PATH.parquet --output PATH [--points COL] [--partition-level T]""";
+                   SylvaSparkApp balltree --input PATH.parquet --output PATH [--points COL] [--partition-level T] \
+            [--tree-idx-col COL] [--mask-col COL] [--partition-col COL]""";
 
     private SylvaSparkApp() {
     }
@@ -114,7 +115,8 @@ public final class SylvaSparkApp {
                         "--outlier-score-col");
                 case "predict" -> Set.of("--model", "--input", "--output", "--features", "--label-col",
                         "--probability-col", "--outlier-score-col");
-                default -> Set.of("--input", "--output", "--points", "--partition-level");
+                default -> Set.of("--input", "--output", "--points", "--partition-level", "--tree-idx-col",
+                        "--mask-col", "--partition-col");
             }, args[0].equals("hdbscan") ? Set.of("--allow-single-cluster") : Set.of());
             String input = required(o, "--input");
             String output = required(o, "--output");
@@ -140,7 +142,11 @@ public final class SylvaSparkApp {
                 case "hdbscan" -> hdbscan(spark, o, input, saveModel);
                 case "predict" -> predict(spark, o, input);
                 case "balltree" -> new SylvaBallTrees().setPointsCol(o.getOrDefault("--points", "points"))
-                        .setPartitionLevel(intOption(o, "--partition-level", -1)).transform(spark.read().parquet(input));
+                        .setPartitionLevel(intOption(o, "--partition-level", -1))
+                        .setTreeIdxCol(o.getOrDefault("--tree-idx-col", "tree_idx"))
+                        .setMaskCol(o.getOrDefault("--mask-col", "mask"))
+                        .setPartitionCol(o.getOrDefault("--partition-col", "partition"))
+                        .transform(spark.read().parquet(input));
                 default -> throw new InvalidInputException("unknown command '" + args[0] + "'");
             };
             try {
@@ -386,7 +392,10 @@ public final class SylvaSparkApp {
             Map.entry("partitionLevel", new String[] {"--partition-level", "an integer >= 0 (-1: the tree)"}),
             Map.entry("labelCol", new String[] {"--label-col", "a column name"}),
             Map.entry("probabilityCol", new String[] {"--probability-col", "a column name"}),
-            Map.entry("outlierScoreCol", new String[] {"--outlier-score-col", "a column name"}));
+            Map.entry("outlierScoreCol", new String[] {"--outlier-score-col", "a column name"}),
+            Map.entry("treeIdxCol", new String[] {"--tree-idx-col", "a column name"}),
+            Map.entry("maskCol", new String[] {"--mask-col", "a column name"}),
+            Map.entry("partitionCol", new String[] {"--partition-col", "a column name"}));
 
     /**
      * A refusal's "(param NAME" (SylvaHdbscan.inParamTerms) and a grouped fit's {@code smallGroups "noise"} in the

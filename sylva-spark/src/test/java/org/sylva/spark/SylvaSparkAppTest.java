@@ -171,6 +171,35 @@ class SylvaSparkAppTest {
                 List.of(LocalSpark.get().read().parquet(renamed.toString()).columns()));
     }
 
+    /** A table of clouds that already has a {@code mask} column: refused naming the option, built with another name. */
+    @Test
+    void theBallTreesColumnsTakeTheNamesTheOptionsGive() {
+        org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+                .add("mask", org.apache.spark.sql.types.DataTypes.IntegerType, false)
+                .add("points", org.apache.spark.sql.types.DataTypes.createArrayType(
+                        org.apache.spark.sql.types.DataTypes.createArrayType(
+                                org.apache.spark.sql.types.DataTypes.FloatType, false), false), true);
+        List<Row> rows = new java.util.ArrayList<>();
+        java.util.Random rnd = new java.util.Random(4);
+        for (int c = 0; c < 3; c++) {
+            List<Object> pts = new java.util.ArrayList<>();
+            for (int i = 0; i < 20; i++) pts.add(LocalSpark.seq(List.of((float) rnd.nextGaussian(), (float) rnd.nextGaussian())));
+            rows.add(org.apache.spark.sql.RowFactory.create(c, LocalSpark.seq(pts)));
+        }
+        Path clouds = dir.resolve("clouds.parquet");
+        LocalSpark.get().createDataFrame(rows, schema).write().parquet(clouds.toString());
+        Path trees = dir.resolve("trees.parquet");
+        assertEquals(2, run("balltree", "--input", clouds.toString(), "--output", trees.toString()));
+        assertEquals("sylva-spark: output column 'mask' already exists (option --mask-col names another)",
+                err.toString().strip());
+        assertFalse(Files.exists(trees));
+        err.reset();
+        assertEquals(0, run("balltree", "--input", clouds.toString(), "--output", trees.toString(), "--mask-col",
+                "real", "--tree-idx-col", "slots", "--partition-level", "1", "--partition-col", "cells"), err.toString());
+        assertEquals(List.of("mask", "points", "slots", "real", "cells"),
+                List.of(LocalSpark.get().read().parquet(trees.toString()).columns()));
+    }
+
     @Test
     void badParametersExitTwoWithOneLine() {
         Path x = OracleData.dir().resolve("blobs500_X.npy");

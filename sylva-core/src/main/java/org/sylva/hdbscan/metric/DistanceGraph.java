@@ -17,7 +17,8 @@ import org.sylva.progress.CancellationToken;
  *
  * <p>Checked once when made, each refusal naming the first entry at fault: the shape of the three arrays,
  * columns within {@code [0, n)} and none twice in a row, distances finite and {@code >= 0}, a stored diagonal
- * entry 0, and symmetry: every stored {@code (i, j)} has a stored {@code (j, i)} within scikit-learn's tolerance
+ * entry 0 (round-off of at most 1e-9 either way where a distance is 0, a diagonal entry or a negative one, is
+ * stored as 0, as the dense path reads it), and symmetry: every stored {@code (i, j)} has a stored {@code (j, i)} within scikit-learn's tolerance
  * ({@code |D_ij - D_ji| <= 1e-9 + 1e-7 |D_ji|}, as the dense matrix's check). Both entries then hold the upper
  * triangle's value {@code D[min(i, j), max(i, j)]}, as the dense path reads, so a matrix symmetric only to
  * rounding gives one answer. Immutable: rows are kept sorted by column in private copies; {@code -0.0} is

@@ -366,7 +366,7 @@ final class ModelFile {
         }
         if (Files.exists(file) && !Files.isRegularFile(file)) {
             try (InputStream in = CancellableInputStream.of(Files.newInputStream(file), cancel)) {
-                return read(name, stream(name, in));
+                return stream(name, in);
             }
         }
         long size = Files.size(file);
@@ -386,11 +386,12 @@ final class ModelFile {
     }
 
     /**
-     * The bytes of the model in a stream of unknown length: the header first (not a model, a damaged header: refused
-     * before another byte is read, so an endless device is not read into the heap), then the length it states,
-     * read in growing chunks (a header that claims more than the stream holds costs what the stream holds).
+     * The model in a stream of unknown length: the header first (not a model, a damaged header: refused before
+     * another byte is read, so an endless device is not read into the heap), then the length it states, read in
+     * growing chunks (a header that claims more than the stream holds costs what the stream holds), then one byte
+     * to tell whether more follow.
      */
-    private static byte[] stream(String name, InputStream in) throws IOException {
+    private static HdbscanModel stream(String name, InputStream in) throws IOException {
         byte[] head = in.readNBytes(HEADER);
         checkHeader(name, head, head.length < HEADER ? head.length : UNKNOWN_SIZE);
         long payload = ByteBuffer.wrap(head, 16, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
@@ -409,9 +410,8 @@ final class ModelFile {
             throw refuse(name, "more bytes follow the end of the model (the header says " + withFrame(payload)
                     + " bytes)");
         }
-        byte[] bytes = Arrays.copyOf(head, HEADER + rest.length);
-        System.arraycopy(rest, 0, bytes, HEADER, rest.length);
-        return bytes;
+        return read(name, HEADER + rest.length, new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(head),
+                new java.io.ByteArrayInputStream(rest)));
     }
 
     /** A model from the bytes {@link #write} wrote, e.g. kept in memory by a client; {@code name} for errors. */

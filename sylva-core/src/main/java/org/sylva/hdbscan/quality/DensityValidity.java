@@ -68,7 +68,8 @@ public final class DensityValidity {
      * DBCV of {@code labels} on a precomputed distance matrix ({@code n x n}, row-major, checked as a fit checks
      * one: square, {@code >= 0}, symmetric), as the package's {@code validity_index(D, labels, metric="precomputed",
      * d=d)}: {@code d}, the number of features the distances were measured in, is the exponent of the all-points
-     * core distances, which the package needs given for a matrix.
+     * core distances, which the package needs given for a matrix. Round-off at 0 is read as 0, as a fit reads it
+     * (the package counts a non-zero diagonal entry as a neighbour at that distance, so there the two differ).
      *
      * <pre>{@code
      * Validity v = DensityValidity.ofDistances(matrix, n, labels, 61, CancellationToken.NEVER);
