@@ -135,8 +135,13 @@ def read(stream: BinaryIO, max_frame_bytes: int = 1 << 62) -> Frame:
         total += nbytes
         if total > max_frame_bytes:
             raise ProtocolError(f"a frame of the engine declares {total} bytes")
-        a = np.empty(shape, dtype=dtype)
-        if nbytes:
-            _fill(stream, memoryview(a).cast("B"), f"the payload of {name!r}")
+        if dtype == "|u1" and ndim == 1:
+            # bytes (a model's): read as an immutable bytes object, viewed without a copy; never writeable, as the
+            # estimator keeps model bytes (_inputs.locked)
+            a = np.frombuffer(_exact(stream, nbytes, f"the payload of {name!r}") if nbytes else b"", dtype=np.uint8)
+        else:
+            a = np.empty(shape, dtype=dtype)
+            if nbytes:
+                _fill(stream, memoryview(a).cast("B"), f"the payload of {name!r}")
         arrays[name] = a
     return Frame(kind, params, arrays)
