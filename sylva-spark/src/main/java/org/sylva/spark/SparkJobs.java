@@ -44,7 +44,15 @@ final class SparkJobs {
 
     /** Collects {@code rdd} as one job described as {@code description}. */
     <T> List<T> collect(JavaRDD<T> rdd, String description) {
-        JavaFutureAction<List<T>> job = submit(rdd, description);
+        return collect(() -> rdd, description);
+    }
+
+    /**
+     * As {@link #collect(JavaRDD, String)}, the RDD made by {@code make} under the fit's tags: taking a Dataset's RDD
+     * has adaptive execution run the Dataset's shuffle stages there and then, and those jobs carry the tags too.
+     */
+    <T> List<T> collect(java.util.function.Supplier<JavaRDD<T>> make, String description) {
+        JavaFutureAction<List<T>> job = submit(make, description);
         // bounded by the job itself: each wait is POLL_MS, and the loop ends when the job does
         for (;;) {
             try {
@@ -66,6 +74,10 @@ final class SparkJobs {
 
     /** Submits the collection of {@code rdd} as one job described as {@code description}, not waiting for it. */
     <T> JavaFutureAction<List<T>> submit(JavaRDD<T> rdd, String description) {
+        return submit(() -> rdd, description);
+    }
+
+    private <T> JavaFutureAction<List<T>> submit(java.util.function.Supplier<JavaRDD<T>> make, String description) {
         cancel.throwIfCancelled();
         String callersDescription = sc.getLocalProperty(DESCRIPTION);
         boolean hadCommonTag = sc.getJobTags().contains(SparkHdbscanEngine.JOB_TAG);
@@ -74,7 +86,7 @@ final class SparkJobs {
         sc.setJobDescription(description);
         JavaFutureAction<List<T>> job;
         try {
-            job = rdd.collectAsync();
+            job = make.get().collectAsync();
         } finally {
             // the job keeps what it was submitted with; the caller's thread gets its own settings back
             sc.removeJobTag(tag);

@@ -226,8 +226,14 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
         // (no zipWithIndex, whose own job would compute the dataset once more to count its partitions).
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         SparkJobs reading = new SparkJobs(sc, SparkHdbscanEngine.JOB_TAG + "-" + UUID.randomUUID(), cancel);
-        List<Object> read = reading.collect(points.javaRDD().map(r -> FeatureColumn.readOrRefusal(fc, r)),
-                "sylva hdbscan: reading column '" + col + "'");
+        // The RDD is taken under the fit's tags (adaptive execution runs a shuffled input's stages as it is taken),
+        // once: its partitions are the default slices, where taking dataset.rdd() again would compute the input again.
+        int[] partitions = new int[1];
+        List<Object> read = reading.collect(() -> {
+            org.apache.spark.api.java.JavaRDD<Row> rdd = points.javaRDD();
+            partitions[0] = rdd.getNumPartitions();
+            return rdd.map(r -> FeatureColumn.readOrRefusal(fc, r));
+        }, "sylva hdbscan: reading column '" + col + "'");
         List<double[]> rows = new java.util.ArrayList<>(read.size());
         long position = 0;
         for (Object r : read) {   // walked, not indexed: the list need not be random-access
@@ -241,7 +247,7 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
         rows = null;   // the rows' own arrays: from here on only the packed copy is held
         int d = coords.length / n;
         int slices = (Integer) getOrDefault(p.numSlices);
-        if (slices == 0) slices = dataset.rdd().getNumPartitions();
+        if (slices == 0) slices = partitions[0];
         SparkHdbscanEngine engine = new SparkHdbscanEngine(spark, slices);
         HdbscanResult result;
         try {

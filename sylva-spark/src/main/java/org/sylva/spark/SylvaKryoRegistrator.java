@@ -37,7 +37,15 @@ public final class SylvaKryoRegistrator implements KryoRegistrator {
                 sqlType("BinaryType$"), sqlType("BooleanType$"), sqlType("ByteType$"), sqlType("ShortType$"),
                 sqlType("IntegerType$"), sqlType("LongType$"), sqlType("FloatType$"), sqlType("DoubleType$"),
                 sqlType("StringType$"), sqlType("DateType$"), sqlType("TimestampType$"), sqlType("TimestampNTZType$"),
-                sqlType("NullType$"));
+                sqlType("NullType$"),
+                // arrays Spark keeps boxed in a row, nested arrays, the newer time types, the key of a list key
+                Float[].class, Integer[].class, Long[].class, Short[].class, Byte[].class, Boolean[].class,
+                String[].class, java.math.BigDecimal[].class, java.sql.Date[].class, java.sql.Timestamp[].class,
+                java.time.LocalDateTime.class, java.time.LocalDate.class, java.time.Instant.class,
+                java.time.Duration.class, java.time.Period.class, java.util.ArrayList.class,
+                sqlType("DayTimeIntervalType"), sqlType("YearMonthIntervalType"),
+                classNamed("scala.collection.mutable.ArraySeq"), classNamed("scala.collection.mutable.ArraySeq$ofRef"),
+                classNamed("[Lscala.collection.mutable.ArraySeq;"));
     }
 
     /** A class of Spark's SQL types by its name in {@code org.apache.spark.sql.types} (Scala objects end in $). */

@@ -136,6 +136,11 @@ public final class SylvaSparkApp {
             if (saveModel != null && samePath(spark, saveModel, output)) {
                 throw new PathRefused("--save-model and --output are the same path (" + output + "); give two");
             }
+            if (saveModel != null && (within(spark, saveModel, output) || within(spark, output, saveModel))) {
+                // one would be written into the other: Spark refuses an output that exists, or mixes the two
+                throw new PathRefused("--save-model " + saveModel + " and --output " + output + " are one inside the "
+                        + "other; give two separate paths");
+            }
             refuseExistingOrUnwritable(spark, output, "--output");
             if (saveModel != null) refuseExistingOrUnwritable(spark, saveModel, "--save-model");
             Dataset<Row> result = switch (args[0]) {
@@ -249,6 +254,22 @@ public final class SylvaSparkApp {
         return pa.getFileSystem(conf).makeQualified(pa).equals(pb.getFileSystem(conf).makeQualified(pb));
     }
 
+    /** Whether {@code inner} lies under {@code outer} (both qualified on their file systems). */
+    private static boolean within(SparkSession spark, String inner, String outer) throws IOException {
+        var conf = spark.sparkContext().hadoopConfiguration();
+        org.apache.hadoop.fs.Path pi = new org.apache.hadoop.fs.Path(inner), po = new org.apache.hadoop.fs.Path(outer);
+        org.apache.hadoop.fs.Path i = pi.getFileSystem(conf).makeQualified(pi), top = po.getFileSystem(conf).makeQualified(po);
+        for (org.apache.hadoop.fs.Path p = i.getParent(); p != null; p = p.getParent()) {   // ends at the root
+            if (p.equals(top)) return true;
+        }
+        return false;
+    }
+
+    /** A {@code .npy} read on the driver: a local path, or a {@code file:} URI as Spark's own paths take it. */
+    private static Path localPath(String input) {
+        return input.startsWith("file:") ? Path.of(java.net.URI.create(input)) : Path.of(input);
+    }
+
     /** Whether {@code path} exists on its file system (local, HDFS, S3, as Spark's configuration reaches it). */
     private static boolean exists(SparkSession spark, String path) throws IOException {
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
@@ -284,13 +305,14 @@ public final class SylvaSparkApp {
             throw new PathRefused("--model " + modelDir + ": not a saved model (it has no metadata folder; "
                     + "sylva-spark hdbscan --save-model writes one)");
         }
-        String features = o.getOrDefault("--features", "features");
-        SylvaHdbscanModel model = SylvaHdbscanModel.load(modelDir).setFeaturesCol(features);
-        // the model's own output columns (those of its fit) unless the options name others
+        SylvaHdbscanModel model = SylvaHdbscanModel.load(modelDir);
+        // the model's own columns (those of its fit: its points column, its outputs) unless the options name others
+        if (o.containsKey("--features")) model.setFeaturesCol(o.get("--features"));
+        String features = model.getFeaturesCol();
         if (o.containsKey("--label-col")) model.setLabelCol(o.get("--label-col"));
         if (o.containsKey("--probability-col")) model.setProbabilityCol(o.get("--probability-col"));
         if (o.containsKey("--outlier-score-col")) model.setOutlierScoreCol(o.get("--outlier-score-col"));
-        Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, Path.of(input), features, 0)
+        Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, localPath(input), features, 0)
                 : spark.read().parquet(input);
         return model.predict(df);
     }
@@ -310,7 +332,8 @@ public final class SylvaSparkApp {
                 .setLabelCol(o.getOrDefault("--label-col", "label"))
                 .setProbabilityCol(o.getOrDefault("--probability-col", "probability"))
                 .setOutlierScoreCol(o.getOrDefault("--outlier-score-col", "outlier_score"));
-        Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, Path.of(input), features, intOption(o, "--slices", 0))
+        Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, localPath(input), features,
+                intOption(o, "--slices", 0))
                 : spark.read().parquet(input);
         if (o.containsKey("--group-by")) {
             return h.fitGroups(df, o.get("--group-by"), o.getOrDefault("--small-groups", "error"));

@@ -63,8 +63,24 @@ public final class KryoFitMain {
                     .withColumn("name", org.apache.spark.sql.functions.expr("concat('clip ', cast(id as string))"))
                     .withColumn("big", org.apache.spark.sql.functions.expr("cast(id as bigint) * 3"))
                     .withColumn("when", org.apache.spark.sql.functions.expr("timestamp_seconds(id)"))
-                    .withColumn("vec", org.apache.spark.ml.functions.array_to_vector(org.apache.spark.sql.functions.col("features")));
+                    .withColumn("vec", org.apache.spark.ml.functions.array_to_vector(org.apache.spark.sql.functions.col("features")))
+                    // arrays of every element type Spark keeps boxed, nested arrays, the newer time types
+                    .withColumn("f32", org.apache.spark.sql.functions.expr("cast(features as array<float>)"))
+                    .withColumn("ints", org.apache.spark.sql.functions.expr("array(id, id + 1)"))
+                    .withColumn("longs", org.apache.spark.sql.functions.expr("array(cast(id as bigint))"))
+                    .withColumn("flags", org.apache.spark.sql.functions.expr("array(id % 2 = 0)"))
+                    .withColumn("decs", org.apache.spark.sql.functions.expr("array(cast(id as decimal(10, 2)))"))
+                    .withColumn("dates", org.apache.spark.sql.functions.expr("array(date_from_unix_date(id))"))
+                    .withColumn("nested", org.apache.spark.sql.functions.expr("array(features, features)"))
+                    .withColumn("local", org.apache.spark.sql.functions.expr("cast(timestamp_seconds(id) as timestamp_ntz)"))
+                    .withColumn("span", org.apache.spark.sql.functions.expr("make_dt_interval(id % 3)"));
             long grouped = new SylvaHdbscan().setMinClusterSize(10).fitGroups(keyed, "key").count();
+            // keys that are arrays and structs (the group key class holds them as lists), features as float arrays
+            Dataset<Row> arrayKeyed = keyed.withColumn("akey", org.apache.spark.sql.functions.expr("array(id % 2, 1)"))
+                    .withColumn("skey", org.apache.spark.sql.functions.expr("named_struct('a', id % 2, 'b', array(1))"));
+            grouped = Math.min(grouped, new SylvaHdbscan().setMinClusterSize(10).setFeaturesCol("f32")
+                    .fitGroups(arrayKeyed, "akey").count());
+            grouped = Math.min(grouped, new SylvaHdbscan().setMinClusterSize(10).fitGroups(arrayKeyed, "skey").count());
             boolean saved = true;
             if (args.length > 0) {
                 model.setLabelCol("cluster").write().save(args[0]);

@@ -69,6 +69,35 @@ class SylvaHdbscanTest {
         }
     }
 
+    /** Rows a UDF of the input saw (a static: the tests' Spark runs in this JVM). */
+    static final java.util.concurrent.atomic.AtomicInteger SEEN = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * A shuffled input (adaptive execution runs its shuffle stages as its RDD is taken) is computed once, with the
+     * default slices too, and every job the fit runs carries the fit's tags (sc.cancelJobsWithTag reaches them all).
+     */
+    @Test
+    void aShuffledInputIsComputedOnceUnderTheFitsTags() {
+        int n = 300;
+        double[] x = new double[n * 2];
+        java.util.Random rnd = new java.util.Random(9);
+        for (int i = 0; i < x.length; i++) x[i] = rnd.nextGaussian() + (i / 2 % 3) * 5;
+        LocalSpark.get().udf().register("sylvaSeen", (org.apache.spark.sql.api.java.UDF1<Integer, Integer>) v -> {
+            SEEN.incrementAndGet();
+            return v;
+        }, DataTypes.IntegerType);
+        Dataset<Row> shuffled = LocalSpark.points(x, n, 2, 2)
+                .withColumn("id", org.apache.spark.sql.functions.callUDF("sylvaSeen", org.apache.spark.sql.functions.col("id")))
+                .groupBy("id").agg(org.apache.spark.sql.functions.first("features").as("features"));
+        for (int slices : new int[] {0, 2}) {
+            SEEN.set(0);
+            List<String> jobs = LocalSpark.jobsDuring(() -> new SylvaHdbscan().setMinClusterSize(10).setNumSlices(slices)
+                    .fit(shuffled));
+            assertEquals(n, SEEN.get(), "each row computed once, slices " + slices);
+            for (String job : jobs) assertTrue(job.contains(SparkHdbscanEngine.JOB_TAG), "untagged: " + job + " in " + jobs);
+        }
+    }
+
     /**
      * Identical points are searched once on the executors, with a multiplicity (the core-distance stage
      * sees the distinct rows only), and the result is bitwise the local fit's.

@@ -200,6 +200,38 @@ class SylvaSparkAppTest {
                 List.of(LocalSpark.get().read().parquet(trees.toString()).columns()));
     }
 
+    /**
+     * predict reads the points from its model's fit's column unless --features names another; an output and a model
+     * one inside the other are refused before any work; a .npy may be given as a file: URI, as Spark's paths are.
+     */
+    @Test
+    void predictReadsItsModelsColumnAndNestedPathsAreRefused() {
+        Path x = OracleData.dir().resolve("blobs500_X.npy");
+        Path table = dir.resolve("emb.parquet");
+        assertEquals(0, run("hdbscan", "--input", x.toUri().toString(), "--output", table.toString(), "--features", "emb",
+                "--min-cluster-size", "5"), err.toString());
+        Path again = dir.resolve("again.parquet");
+        Path model = dir.resolve("emb.model");
+        assertEquals(0, run("hdbscan", "--input", table.toString(), "--output", again.toString(), "--features", "emb",
+                "--min-cluster-size", "5", "--label-col", "c", "--probability-col", "p", "--outlier-score-col", "s",
+                "--save-model", model.toString()), err.toString());
+        Path predicted = dir.resolve("predicted.parquet");
+        assertEquals(0, run("predict", "--model", model.toString(), "--input", table.toString(), "--output",
+                predicted.toString()), err.toString());
+        assertEquals(500L, LocalSpark.get().read().parquet(predicted.toString()).count());
+        err.reset();
+        Path nested = dir.resolve("out.parquet");
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", nested.toString(), "--save-model",
+                nested.resolve("model").toString()));
+        assertTrue(err.toString().contains("are one inside the other"), err.toString());
+        assertFalse(Files.exists(nested));
+        err.reset();
+        assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("m3").resolve("out").toString(),
+                "--save-model", dir.resolve("m3").toString()));
+        assertTrue(err.toString().contains("are one inside the other"), err.toString());
+        assertFalse(Files.exists(dir.resolve("m3")));
+    }
+
     @Test
     void badParametersExitTwoWithOneLine() {
         Path x = OracleData.dir().resolve("blobs500_X.npy");
