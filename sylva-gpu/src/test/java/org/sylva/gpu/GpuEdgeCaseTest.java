@@ -95,6 +95,20 @@ class GpuEdgeCaseTest {
         same(x, 12, 3, 2, 3, 1.0, LaunchPolicy.DEFAULT, true);
     }
 
+    /**
+     * An alpha so small that distances divided by it overflow: the spanning tree needs edges of weight +inf, which
+     * the device reports as edges (it once reported them as none, and the fit failed as a device error).
+     */
+    @Test
+    void edgesOfInfiniteWeightAreEdges() {
+        double[] four = {0, 0, 0.5, 0, 10, 0, 10.5, 0};
+        same(four, 4, 2, 2, 1, 1e-308, LaunchPolicy.DEFAULT, true);
+        same(clipLike(400, 3, 11), 400, 3, 5, 4, 1e-310, LaunchPolicy.DEFAULT, true);
+        double[] blobs = clipLike(200, 2, 12);
+        for (int i = 100; i < 200; i++) blobs[2 * i] += 10;
+        same(blobs, 200, 2, 5, 3, 1e-308, LaunchPolicy.DEFAULT, false);
+    }
+
     @Test
     void alphaDividesTheDistances() {
         same(clipLike(300, 8, 3), 300, 8, 5, 5, 0.7, LaunchPolicy.DEFAULT, true);
