@@ -248,7 +248,7 @@ public final class BoruvkaComponents {
                 double d = lists.distance(p, r);
                 if (divide) d /= alpha;
                 double w = Math.max(Math.max(cpCore, core[q]), d);
-                if (EdgeOrder.less(w, p, q, bw, p, bq)) {
+                if (bq == NONE || EdgeOrder.less(w, p, q, bw, p, bq)) {   // the first, even of weight +inf
                     bw = w;
                     bq = q;
                 }
