@@ -29,6 +29,16 @@ def to_torch(a: np.ndarray, device):
     return sys.modules["torch"].from_numpy(a).to(device)
 
 
+def _exact_integers(X: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """Where the float64 values ``f``, ``X``'s integers converted (to float64, or rounded to float32), are those
+    integers exactly; compared in ``X``'s type, as float64 cannot tell 2^60 + 1 from 2^60. A value rounded up to
+    2^63 (2^64 unsigned) is beyond the type: not exact."""
+    limit = 2.0 ** (8 * X.dtype.itemsize - (1 if X.dtype.kind == "i" else 0))
+    below = f < limit
+    with np.errstate(invalid="ignore"):
+        return below & (np.where(below, f, 0).astype(X.dtype) == X)
+
+
 def fit_dtype(X: np.ndarray) -> np.ndarray:
     """The points of a fit in the engine's dtype, C-contiguous little-endian: float32 for the types
     float32 holds exactly, float64 for float64 and the wider integers, as ``sylva hdbscan`` converts a
@@ -38,11 +48,7 @@ def fit_dtype(X: np.ndarray) -> np.ndarray:
     if X.dtype.kind in "iu" and X.size:
         # An integer float64 cannot hold (beyond 2^53 in magnitude, not every one) is refused, naming it, as
         # ``sylva hdbscan`` refuses it in a .npy; one it holds exactly (2^60, say) is taken.
-        f = X.astype(np.float64)
-        limit = 2.0 ** (8 * X.dtype.itemsize - (1 if X.dtype.kind == "i" else 0))
-        below = f < limit
-        with np.errstate(invalid="ignore"):
-            exact = below & (np.where(below, f, 0).astype(X.dtype) == X)
+        exact = _exact_integers(X, X.astype(np.float64))
         if not exact.all():
             at = tuple(int(i) for i in np.unravel_index(int(np.flatnonzero(~exact)[0]), X.shape))
             raise ValueError(f"{X.dtype} value {int(X[at])} at {at} is not exactly representable as float64 "
@@ -90,11 +96,7 @@ def _changed_by_rounding(out: np.ndarray, a: np.ndarray) -> bool:
         return not np.array_equal(out, a, equal_nan=True)
     if a.dtype.kind == "b" or a.dtype.itemsize < 8:
         return not np.array_equal(out, a)   # float64 holds these exactly
-    f = out.astype(np.float64)   # exact: every float32 is a float64
-    limit = 2.0 ** (8 * a.dtype.itemsize - (1 if a.dtype.kind == "i" else 0))
-    below = f < limit   # a rounding up to 2^63 (2^64 unsigned) is beyond the type: changed
-    with np.errstate(invalid="ignore"):
-        return not (below & (np.where(below, f, 0).astype(a.dtype) == a)).all()
+    return not _exact_integers(a, out.astype(np.float64)).all()   # every float32 is a float64 exactly
 
 
 def batch_ids(batch_idx, n: int):

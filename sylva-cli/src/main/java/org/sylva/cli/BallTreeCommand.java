@@ -155,10 +155,7 @@ final class BallTreeCommand implements Callable<Integer> {
         if (reportBatch != null && reportBatch < 0) {
             throw new InvalidInputException("--report-batch must be >= 0; got " + reportBatch);
         }
-        if (org.sylva.gpu.GpuEngines.isGpu(backend) && spec.commandLine().getParseResult().hasMatchedOption("--kernels")) {
-            throw new InvalidInputException("--kernels chooses the CPU engine's kernels; --backend " + backend
-                    + " builds on the device: give one of them");
-        }
+        refuseKernelsOnGpu(backend, spec);
         // Before anything is read or created: the builder refuses a bad thread count (ErrorHandler names --threads).
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
                 .vectorKernels(kernels == Kernels.VECTOR);
@@ -359,6 +356,17 @@ final class BallTreeCommand implements Callable<Integer> {
             return BatchLayout.of(n, ids);
         } catch (InvalidInputException e) {
             throw e.withContext(file.toString());
+        }
+    }
+
+    /**
+     * Refuses {@code --kernels} (the CPU engine's kernels) given with a GPU {@code backend}, which builds on the
+     * device: a timing or a tree labelled with kernels that never ran. {@code sylva balltree} and its bench.
+     */
+    static void refuseKernelsOnGpu(String backend, CommandSpec spec) {
+        if (org.sylva.gpu.GpuEngines.isGpu(backend) && spec.commandLine().getParseResult().hasMatchedOption("--kernels")) {
+            throw new InvalidInputException("--kernels chooses the CPU engine's kernels; --backend " + backend
+                    + " builds on the device: give one of them");
         }
     }
 }

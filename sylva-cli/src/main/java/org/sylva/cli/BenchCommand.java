@@ -294,11 +294,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (org.sylva.gpu.GpuEngines.isGpu(backend) && spec.commandLine().getParseResult().hasMatchedOption("--kernels")) {
-                // as sylva balltree refuses it: a timing of kernels that never ran would be a false label
-                throw new InvalidInputException("--kernels chooses the CPU engine's kernels; --backend " + backend
-                        + " builds on the device: give one of them");
-            }
+            BallTreeCommand.refuseKernelsOnGpu(backend, spec);
             InputOptions in = new InputOptions();
             in.input = input;
             in.shape = shape;

@@ -136,7 +136,7 @@ final class InputOptions {
      * or a text table (a text file, or stdin without the magic); both null for raw float32 and names no
      * reader knows, which {@link #read} reads.
      */
-    private record Opened(NpyArray npy, NumericTable text) { }
+    record Opened(NpyArray npy, NumericTable text) { }
 
     private Opened open(InputStream stdin, CancellationToken cancel) throws IOException {
         return open(stdin, cancel, ProgressListener.NONE);
@@ -163,7 +163,7 @@ final class InputOptions {
     }
 
     /** A stream read once, its format told by its first bytes: NumPy's magic, else a text table. */
-    private static Opened openStream(InputStream raw, String name, String what, CancellationToken cancel)
+    static Opened openStream(InputStream raw, String name, String what, CancellationToken cancel)
             throws IOException {
         BufferedInputStream b = new BufferedInputStream(CancellableInputStream.of(raw, cancel), 1 << 16);
         b.mark(NPY_MAGIC.length);

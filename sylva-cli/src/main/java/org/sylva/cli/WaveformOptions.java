@@ -131,19 +131,15 @@ final class WaveformOptions {
         int[] clip = null;
         if (PointReaders.isUnnamedStream(from)) {
             // a pipe (<(...)): read once, told by its content, as the input is
-            try (java.io.BufferedInputStream in = new java.io.BufferedInputStream(
-                    org.sylva.io.CancellableInputStream.of(Files.newInputStream(from), cancel), 1 << 16)) {
-                in.mark(InputOptions.NPY_MAGIC.length);
-                byte[] head = in.readNBytes(InputOptions.NPY_MAGIC.length);
-                in.reset();
-                if (java.util.Arrays.equals(head, InputOptions.NPY_MAGIC)) {
-                    NpyArray a = Npy.read(in, name);
-                    clip = InputOptions.clipShape(a);
-                    rows = InputOptions.points(a, clip, w -> { });
-                } else {
-                    rows = org.sylva.io.DelimitedReader.of(org.sylva.io.DelimitedReader.Delimiter.AUTO).read(in, name)
-                            .toFloat32PointSet(w -> { });
-                }
+            InputOptions.Opened o;
+            try (java.io.InputStream in = Files.newInputStream(from)) {
+                o = InputOptions.openStream(in, name, name, cancel);
+            }
+            if (o.npy() != null) {
+                clip = InputOptions.clipShape(o.npy());
+                rows = InputOptions.points(o.npy(), clip, w -> { });
+            } else {
+                rows = o.text().toFloat32PointSet(w -> { });
             }
         } else if (InputOptions.isNpy(from)) {
             NpyArray a = Npy.read(from, cancel);
