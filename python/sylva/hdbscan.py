@@ -162,7 +162,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     backend : str, default "auto"
         Sylva's own (scikit-learn has no such parameter): where the core distances and the spanning tree are
         computed, as ``sylva hdbscan --backend``. "auto" (the CPU engine, choosing its kernels), "scalar",
-        "simd", or a GPU: "cuda" (an NVIDIA GPU through the CUDA driver and NVRTC) or "opencl" (an OpenCL
+        "simd" (the Euclidean metric's kernels; another metric runs its own engine, named by
+        ``engine_backend_``, with either), or a GPU: "cuda" (an NVIDIA GPU through the CUDA driver and NVRTC) or "opencl" (an OpenCL
         device with float64, a GPU before a CPU device). Every backend gives the same bytes; a GPU without a
         usable device is refused when ``fit`` is called, saying why (``sylva devices`` lists what the
         engine finds). A GPU pays on large inputs only (BENCHMARKS.md); "auto" never picks one.
@@ -452,11 +453,16 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         self.condensed_tree_ = a["condensed_tree"]
         self.cluster_persistence_ = a["persistence"]
         infinite = int(np.count_nonzero(np.isinf(self.minimum_spanning_tree_[:, 2])))
-        if infinite:   # a dense precomputed matrix's missing distances (+inf), as scikit-learn warns
-            warnings.warn(f"the minimum spanning tree has {infinite} edge(s) of infinite weight: some points join the "
-                          f"rest only through missing distances (np.inf), at lambda 0 (a point with fewer known "
-                          f"distances than min_samples, or groups that no known distance joins)", UserWarning,
-                          stacklevel=2)
+        if infinite:   # a precomputed matrix's missing distances (+inf), as scikit-learn warns, or alpha overflow
+            head = f"the minimum spanning tree has {infinite} edge(s) of infinite weight: "
+            overflow = f"distances divided by alpha={self.alpha} overflow float64"
+            if self.metric != "precomputed":
+                message = head + overflow + ", so those points join the rest at lambda 0 (a larger alpha keeps them finite)"
+            else:
+                message = (head + "some points join the rest only through missing distances (np.inf)"
+                           + ("" if self.alpha == 1.0 else " or " + overflow) + ", at lambda 0 (a point with fewer "
+                           "known distances than min_samples, or groups that no known distance joins)")
+            warnings.warn(message, UserWarning, stacklevel=2)
         self.engine_seconds_ = float(r.params.get("compute_seconds", float("nan")))
         self.engine_backend_ = r.params.get("backend")
         self._sample_weight = weights

@@ -101,6 +101,17 @@ def test_alpha_on_scikit_learns_brute_path_is_warned_about():
         sylva.HDBSCAN(min_cluster_size=5, algorithm="brute").fit(X)
 
 
+def test_an_alpha_that_overflows_the_distances_is_warned_of_as_such():
+    # a tiny alpha makes distance / alpha overflow float64: the warning names that cause, not missing distances
+    X = blobs(60, 2, 2, seed=9)
+    with pytest.warns(UserWarning, match="distances divided by alpha=1e-310 overflow float64, so those points") as seen:
+        sylva.HDBSCAN(min_cluster_size=5, alpha=1e-310).fit(X)
+    assert not any("missing" in str(w.message) for w in seen)
+    D = pairwise(X)
+    with pytest.warns(UserWarning, match=r"missing distances \(np.inf\) or distances divided by alpha=1e-310"):
+        sylva.HDBSCAN(min_cluster_size=5, alpha=1e-310, metric="precomputed").fit(D)
+
+
 def test_medoids_follow_the_metric():
     X = blobs(300, 2, 3, seed=7)
     ours = sylva.HDBSCAN(min_cluster_size=10, min_samples=1, metric="chebyshev", store_centers="medoid").fit(X)

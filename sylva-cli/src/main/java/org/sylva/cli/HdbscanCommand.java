@@ -187,8 +187,9 @@ final class HdbscanCommand implements Callable<Integer> {
                 .description("Where the distances are computed (default auto: CPU kernels per stage, scalar for "
                         + "small inputs, SIMD for large ones); opencl or cuda: the GPU engine on the first usable "
                         + "device, for opencl a GPU before a CPU device (refused with the reason when there is none; "
-                        + "see sylva devices), for the euclidean metric without --sample-weight only. Results do not "
-                        + "depend on it.");
+                        + "see sylva devices), for the euclidean metric without --sample-weight only. scalar and simd "
+                        + "pick the euclidean metric's kernels; another metric runs its own engine (the summary names "
+                        + "it) with either. Results do not depend on it.");
         OutputFormat.declare(m, v -> format = v);
         m.option(Path.class, v -> reportOption = v, "--report")
                 .paramLabel("FILE.html")
@@ -387,7 +388,8 @@ final class HdbscanCommand implements Callable<Integer> {
         String noCluster = HdbscanOutputs.noClusterWarning(r.fittedPoints(), h.minClusterSize(), h.allowSingleCluster(),
                 r.weighted(), r.clusterCount());
         if (noCluster != null) err.println(noCluster);
-        String infinite = HdbscanOutputs.infiniteEdgesWarning(r.spanningTree());
+        String infinite = HdbscanOutputs.infiniteEdgesWarning(r.spanningTree(), h.metric().isPrecomputed(),
+                h.alpha());
         if (infinite != null) err.println(infinite);
         if (!run.quiet) err.println(HdbscanOutputs.summary(r, points, loaded.dtype(), readSeconds, features,
                 EngineChoice.gpuEngine(h.engine()), written));

@@ -239,16 +239,21 @@ final class HdbscanOutputs {
     }
 
     /**
-     * The warning for a spanning tree with edges of infinite weight, or null: a precomputed matrix's missing
-     * distances ({@code +inf}) left some points (or whole groups) joined to the rest only through them, as
-     * scikit-learn warns for the same matrix.
+     * The warning for a spanning tree with edges of infinite weight, or null. Two causes: a precomputed matrix's
+     * missing distances ({@code +inf}) left some points (or whole groups) joined to the rest only through them, as
+     * scikit-learn warns for the same matrix; or distances divided by a tiny {@code alpha} overflowed float64.
      */
-    static String infiniteEdgesWarning(SpanningTree tree) {
+    static String infiniteEdgesWarning(SpanningTree tree, boolean precomputed, double alpha) {
         int infinite = 0;
         for (int e = 0; e < tree.edges(); e++) if (tree.weight(e) == Double.POSITIVE_INFINITY) infinite++;
         if (infinite == 0) return null;
-        return "sylva: warning: the spanning tree has " + infinite + (infinite == 1 ? " edge" : " edges")
-                + " of infinite weight: some points join the rest only through missing distances (inf), at lambda 0"
+        String head = "sylva: warning: the spanning tree has " + infinite + (infinite == 1 ? " edge" : " edges")
+                + " of infinite weight: ";
+        String overflow = "distances divided by --alpha " + alpha + " overflow float64";
+        if (!precomputed) return head + overflow + ", so those points join the rest at lambda 0 (a larger --alpha "
+                + "keeps them finite)";
+        return head + "some points join the rest only through missing distances (inf)"
+                + (alpha == 1.0 ? "" : " or " + overflow) + ", at lambda 0"
                 + " (a point with fewer known distances than --min-samples, or groups that no known distance joins)";
     }
 

@@ -162,6 +162,23 @@ class HdbscanMetricCommandTest {
         r = Cli.run("hdbscan", s(split), "--metric", "precomputed", "--min-cluster-size", "10", "--out", s(out), "-q")
                 .assertOk();
         assertFalse(r.err().contains("infinite weight"), r.err());
+        r = Cli.run("hdbscan", s(split), "--metric", "precomputed", "--alpha", "0.5", "--min-cluster-size", "10",
+                "--out", s(out), "-q").assertOk();
+        assertFalse(r.err().contains("infinite weight"), r.err());
+    }
+
+    /** Distances divided by a tiny alpha overflow: the warning names that cause, not missing distances. */
+    @Test
+    void anAlphaThatOverflowsTheDistancesIsWarnedOfAsSuch(@TempDir Path tmp) {
+        Path out = tmp.resolve("o");
+        Cli.Result r = Cli.run("hdbscan", s(npy), "--alpha", "1e-310", "--out", s(out), "-q").assertOk();
+        assertTrue(r.err().contains("edges of infinite weight: distances divided by --alpha 1.0E-310 overflow "
+                + "float64, so those points join the rest at lambda 0"), r.err());
+        assertFalse(r.err().contains("missing"), r.err());
+        r = Cli.run("hdbscan", s(matrix), "--metric", "precomputed", "--alpha", "1e-310", "--out", s(out), "-q")
+                .assertOk();
+        assertTrue(r.err().contains("only through missing distances (inf) or distances divided by --alpha 1.0E-310 "
+                + "overflow float64, at lambda 0"), r.err());
     }
 
     @Test

@@ -51,12 +51,24 @@ final class FeatureColumn implements Serializable {
                 + "; expected a vector or an array of numbers");
     }
 
-    /** The position of {@code name} in {@code schema}, with a clear error when it is missing. */
+    /**
+     * The position of {@code name} in {@code schema}, with a clear error when it is missing. Names are matched
+     * exactly, as Spark ML's own estimators match an input column ({@code schema.apply(name)}), whatever
+     * {@code spark.sql.caseSensitive} says; a column that differs only in case is named in the refusal.
+     */
     static int fieldIndex(StructType schema, String name) {
         for (int i = 0; i < schema.fields().length; i++) {
             if (schema.fields()[i].name().equals(name)) return i;
         }
-        throw new InvalidInputException("no column '" + name + "' in " + schema.simpleString());
+        StringBuilder sameLetters = new StringBuilder();
+        for (StructField f : schema.fields()) {
+            if (name != null && f.name().equalsIgnoreCase(name)) {
+                sameLetters.append(sameLetters.isEmpty() ? "" : ", ").append('\'').append(f.name()).append('\'');
+            }
+        }
+        String hint = sameLetters.isEmpty() ? ""
+                : " (column names are matched exactly, case included; did you mean " + sameLetters + "?)";
+        throw new InvalidInputException("no column '" + name + "' in " + schema.simpleString() + hint);
     }
 
     /**

@@ -304,6 +304,13 @@ class SylvaHdbscanTest {
         InvalidInputException upper = assertThrows(InvalidInputException.class,
                 () -> new SylvaHdbscan().setLabelCol("FEATURES").fit(ok));
         assertTrue(upper.getMessage().contains("output column 'FEATURES' already exists"), upper.getMessage());
+        // an input column is matched exactly, as Spark ML's estimators match one; the refusal names the near miss
+        InvalidInputException caseOnly = assertThrows(InvalidInputException.class,
+                () -> new SylvaHdbscan().setFeaturesCol("Features").fit(ok));
+        assertTrue(caseOnly.getMessage().contains("no column 'Features'")
+                && caseOnly.getMessage().endsWith("(column names are matched exactly, case included; did you mean "
+                + "'features'?)"), caseOnly.getMessage());
+        assertFalse(missing.getMessage().contains("did you mean"), missing.getMessage());
         // the old mllib vectors: named as such, with the converter
         StructType old = new StructType().add("features", new org.apache.spark.mllib.linalg.VectorUDT());
         InvalidInputException mllib = assertThrows(InvalidInputException.class,
