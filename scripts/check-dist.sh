@@ -25,6 +25,11 @@ fail() { echo "check-dist: $*" >&2; cat "$work/err.txt" >&2; exit 1; }
 [ "$code" -eq 0 ] || fail "bin/sylva demo exited $code"
 [ -s "$work/demo/report.html" ] || fail "no report.html"
 ! grep -q "WARNING" "$work/err.txt" || fail "a warning reached stderr"
+# the shipped README's relative links (docs/, BENCHMARKS.md) resolve inside the distribution
+for link in $(grep -o '](\([^)#:]*\)[)#]' "$home/README.md" | sed 's/^](//; s/[)#]$//' | sort -u); do
+  [ -e "$home/$link" ] || fail "the distribution's README links to $link, which it does not hold"
+done
+head -n1 "$home/README.md" | grep -q "the distribution that needs no JDK" || fail "README.md lacks the distribution's header"
 for cache in sylva sylva-small sylva-small-predict sylva-version; do
   [ -f "$home/lib/$cache.aot" ] || fail "no start-up cache lib/$cache.aot"
 done

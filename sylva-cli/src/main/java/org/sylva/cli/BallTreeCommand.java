@@ -61,7 +61,7 @@ final class BallTreeCommand implements Callable<Integer> {
                         "      --report tree/balls.html --report-level 4",
                         "  sylva balltree rotated.npy --batch batch.npy --partition-level 6 --out part/",
                         "  sylva balltree cloud.npy --batch batch.npy --backend opencl --out tree/");
-        in.declare(m);
+        in.declare(m, InputOptions.TREE_INPUT_TEXT);
         m.option(Path.class, v -> batch = v, "--batch")
                 .paramLabel("IDS")
                 .description("Batch id per point (a .npy of shape (n,) or (n, 1) of any integer dtype, e.g. int64): "

@@ -101,7 +101,8 @@ final class BenchCommand implements Runnable {
                     .index("0")
                     .arity("0..1")
                     .paramLabel("FILE")
-                    .description("Points (.npy, .csv, raw with --shape).");
+                    .description("Points (.npy, .csv/.tsv, .npz, raw with --shape), as sylva hdbscan and sylva "
+                            + "balltree read them.");
             m.option(String.class, v -> shape = v, "--shape")
                     .paramLabel("N,D")
                     .description("Shape of a raw float32 input.");
@@ -125,7 +126,7 @@ final class BenchCommand implements Runnable {
                     .converters(new EngineChoice.Name())
                     .description("Distance kernels (default auto, which runs small inputs on the scalar kernels for "
                             + "its first 5 s; simd: the vector kernels warm), or the GPU engine on the first usable "
-                            + "OpenCL (a GPU before a CPU device) or CUDA device.");
+                            + "OpenCL (a GPU before a CPU device) or CUDA device (at most 2048 coordinates per point).");
             m.option(int.class, v -> repeat = v, "--repeat")
                     .paramLabel("N")
                     .defaultValue("3")
@@ -258,7 +259,8 @@ final class BenchCommand implements Runnable {
             m.parameter(String.class, v -> input = v)
                     .index("0")
                     .paramLabel("FILE")
-                    .description("Points (.npy, .csv, raw with --shape).");
+                    .description("Points (.npy, .csv/.tsv, .npz, raw with --shape), as sylva hdbscan and sylva "
+                            + "balltree read them.");
             m.option(String.class, v -> shape = v, "--shape")
                     .paramLabel("N,D")
                     .description("Shape of a raw float32 input.");

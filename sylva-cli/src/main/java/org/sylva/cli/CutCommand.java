@@ -36,7 +36,7 @@ final class CutCommand implements Callable<Integer> {
                         + "spanning-tree edges of mutual-reachability distance below the cut, components smaller "
                         + "than --min-cluster-size noise, -1), its clusters numbered by their smallest row, where the "
                         + "package numbers them otherwise; rows left "
-                        + "out of the fit keep -2 / -3. Exact: the fit's spanning tree is stored in the model "
+                        + "out of the fit keep -2 / -3 (non-finite), rows of sample weight 0 are -1. Exact: the fit's spanning tree is stored in the model "
                         + "(format version 2 to 7; a version 1 model is refused). For a --pca model the distance is "
                         + "between principal-component scores, as the fit's.")
                 .footer("",
@@ -56,7 +56,7 @@ final class CutCommand implements Callable<Integer> {
         m.option(Integer.class, v -> minClusterSize = v, "--min-cluster-size")
                 .paramLabel("M")
                 .description("Components smaller than M are noise (default: the model's min_cluster_size).");
-        folder.declare(m);
+        folder.declare(m, false);
         run.declare(m);
         spec = m.spec();
         return spec;

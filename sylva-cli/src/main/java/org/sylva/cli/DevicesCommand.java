@@ -20,8 +20,8 @@ final class DevicesCommand implements Callable<Integer> {
     /** This command's picocli model, bound to this object ({@link CommandModel}). */
     CommandSpec model() {
         CommandModel m = new CommandModel("devices", this)
-                .description("List the GPU devices (OpenCL, CUDA) that sylva hdbscan --backend opencl|cuda can use, "
-                        + "and why one cannot be used.")
+                .description("List the GPU devices (OpenCL, CUDA) that sylva hdbscan and sylva balltree --backend "
+                        + "opencl|cuda can use, and why one cannot be used.")
                 .footer("",
                         "Examples:",
                         "  sylva devices   # GPUs for --backend opencl or cuda",

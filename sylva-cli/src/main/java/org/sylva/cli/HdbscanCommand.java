@@ -187,7 +187,8 @@ final class HdbscanCommand implements Callable<Integer> {
                 .description("Where the distances are computed (default auto: CPU kernels per stage, scalar for "
                         + "small inputs, SIMD for large ones); opencl or cuda: the GPU engine on the first usable "
                         + "device, for opencl a GPU before a CPU device (refused with the reason when there is none; "
-                        + "see sylva devices), for the euclidean metric without --sample-weight only. scalar and simd "
+                        + "see sylva devices), for the euclidean metric without --sample-weight and at most 2048 "
+                        + "coordinates per point only. scalar and simd "
                         + "pick the euclidean metric's kernels; another metric runs its own engine (the summary names "
                         + "it) with either. Results do not depend on it.");
         OutputFormat.declare(m, v -> format = v);

@@ -32,19 +32,25 @@ final class InputOptions {
     String input;
     String shape;
 
-    /** What INPUT may be, in every command's help. */
+    /** What INPUT may be, in sylva hdbscan's help. */
     static final String INPUT_TEXT = "Points: .npy (float16/32/64, int8/16/32/64, uint8/16/32/64, bool; any byte "
-            + "order, C or Fortran order; for hdbscan and predict also 3-D clips (n, C, S), clustered as rows of C*S "
-            + "values), .csv/.tsv (numbers, optional header row), .npz (a scipy sparse matrix, CSR or CSC: its rows "
-            + "as dense float64 points; for hdbscan with --metric precomputed a sparse distance matrix), or raw "
-            + "little-endian float32 with --shape; '-' reads stdin (a pipe such as <(...) is read as stdin is).";
+            + "order, C or Fortran order; also 3-D clips (n, C, S), clustered as rows of C*S values), .csv/.tsv "
+            + "(numbers, optional header row), .npz (a scipy sparse matrix, CSR or CSC: its rows as dense float64 "
+            + "points; with --metric precomputed a sparse distance matrix), or raw little-endian float32 with "
+            + "--shape; '-' reads stdin (a pipe such as <(...) is read as stdin is).";
 
-    /** Adds the one input ({@code INPUT}) and {@code --shape} to {@code m}, bound to this object. */
-    void declare(CommandModel m) {
+    /** What INPUT may be, in sylva balltree's help: points of shape (n, d) only. */
+    static final String TREE_INPUT_TEXT = "Points of shape (n, d): .npy (float16/32/64, int8/16/32/64, "
+            + "uint8/16/32/64, bool; any byte order, C or Fortran order), .csv/.tsv (numbers, optional header row), "
+            + ".npz (a scipy sparse matrix, CSR or CSC: its rows as dense points), or raw little-endian float32 with "
+            + "--shape; '-' reads stdin (a pipe such as <(...) is read as stdin is).";
+
+    /** Adds the one input ({@code INPUT}, described by {@code text}) and {@code --shape} to {@code m}. */
+    void declare(CommandModel m, String text) {
         m.parameter(String.class, v -> input = v)
                 .index("0")
                 .paramLabel("INPUT")
-                .description(INPUT_TEXT);
+                .description(text);
         declareShape(m);
     }
 

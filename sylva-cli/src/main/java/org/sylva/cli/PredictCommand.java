@@ -77,7 +77,7 @@ final class PredictCommand implements Callable<Integer> {
         m.option(String.class, v -> shape = v, "--shape")
                 .paramLabel("N,D")
                 .description("Shape of a raw float32 input (required for raw files).");
-        folder.declare(m);
+        folder.declare(m, false);
         run.declare(m);
         spec = m.spec();
         return spec;

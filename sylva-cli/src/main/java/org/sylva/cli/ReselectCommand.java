@@ -77,7 +77,7 @@ final class ReselectCommand implements Callable<Integer> {
         m.option(Boolean.class, v -> allowSingleCluster = v, "--allow-single-cluster")
                 .negatable(true)
                 .description("Let EOM return one cluster holding everything (default: the model's).");
-        folder.declare(m);
+        folder.declare(m, true);
         m.option(Path.class, v -> saveModel = v, "--save-model")
                 .paramLabel("FILE")
                 .description("Also save the reselected model to FILE, together with the other outputs.");

@@ -23,16 +23,19 @@ final class ResultFolderOptions {
     OutputFormat format;
     boolean json;
 
-    /** Adds these options to {@code m}, bound to this object. */
-    void declare(CommandModel m) {
+    /**
+     * Adds these options to {@code m}, bound to this object; {@code savesModel} when the command has
+     * {@code --save-model}, whose file the clean-up of {@code --out} leaves alone.
+     */
+    void declare(CommandModel m, boolean savesModel) {
         m.option(Path.class, v -> out = v, "--out")
                 .required(true)
                 .paramLabel("DIR")
                 .description("Output directory (created if needed; a second run into it while this one runs is "
                         + "refused at once). The files an earlier run's manifest names that this run does not write "
                         + "are removed, and named, if they are still as that run wrote them (a warning names those "
-                        + "changed since), except a model whose name the user chose (reselect --save-model). The "
-                        + "manifest sylva-run.json, removed before the new files land "
+                        + "changed since)" + (savesModel ? ", except a model whose name the user chose (--save-model)"
+                        : "") + ". The manifest sylva-run.json, removed before the new files land "
                         + "and put in place last, marks the folder complete (sylva verify DIR).");
         OutputFormat.declare(m, v -> format = v);
         m.option(boolean.class, v -> json = v, "--json")

@@ -67,6 +67,7 @@ final class SylvaCommand implements java.util.concurrent.Callable<Integer> {
                         "  sylva devices                 # GPU devices for --backend opencl|cuda",
                         "  sylva verify result/          # complete, or interrupted half-way?",
                         "  sylva help hdbscan",
+                        "  sylva --version --verbose     # which kernels run (SIMD or scalar), and why",
                         "",
                         "Exit status: 0 success, 2 error (one line names the problem), 3 results written but the "
                         + "report not, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); verify: 1 incomplete, 4 "

@@ -109,6 +109,28 @@ class ReportFailureTest {
         assertTrue(json.toString().contains("\"files\": [") && !json.toString().contains("report.html"), json::toString);
     }
 
+    /**
+     * A report or model name longer than a file name may be is refused before the fit, and an earlier complete
+     * run in --out stays as it was (the name once passed the checks and failed only at the rename that publishes
+     * it, after the earlier run's manifest was gone).
+     */
+    @Test
+    void aReportOrModelNameTooLongIsRefusedBeforeTheFitAndTheEarlierRunStays(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Cli.run("hdbscan", clips, "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
+        List<String> earlier = Cli.list(out);
+        byte[] manifest = Files.readAllBytes(out.resolve("sylva-run.json"));
+        String longName = "r".repeat(251) + ".html";
+        for (String[] option : List.of(new String[] {"--report", out.resolve(longName).toString()},
+                new String[] {"--report", tmp.resolve(longName).toString()},
+                new String[] {"--save-model", tmp.resolve("m".repeat(256)).toString()})) {
+            Cli.run("hdbscan", clips, "--min-cluster-size", "10", "--out", out.toString(), option[0], option[1], "-q")
+                    .assertError("bytes long, more than the 255 a file name may have");
+            assertEquals(earlier, Cli.list(out));
+            assertTrue(java.util.Arrays.equals(manifest, Files.readAllBytes(out.resolve("sylva-run.json"))));
+        }
+    }
+
     @Test
     void reportNotWrittenIsOneLineWithStatus3() {
         StringWriter err = new StringWriter();

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -337,9 +338,16 @@ public final class AtomicOutput {
      * a directory, a symbolic link, a named pipe, a device or a socket; throws
      * {@link InvalidInputException} naming the path and what it is. Nothing there, or a regular file,
      * passes. Writing through a link or replacing it (or a device node, as {@code rename} would) could
-     * surprise, so neither is done.
+     * surprise, so neither is done. A name longer than {@value #MAX_NAME_BYTES} bytes is refused too, so that a
+     * command checking its targets before its work is told before the work.
      */
     public static void checkTarget(Path target) {
+        Path name = target.getFileName();
+        int bytes = name == null ? 0 : name.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_NAME_BYTES) {
+            throw new InvalidInputException("cannot write " + target + ": its name is " + bytes + " bytes long, more "
+                    + "than the " + MAX_NAME_BYTES + " a file name may have");
+        }
         BasicFileAttributes a;
         try {
             a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -482,7 +490,7 @@ public final class AtomicOutput {
             throws IOException {
         for (int attempt = 0; attempt < 16; attempt++) {
             long r = ThreadLocalRandom.current().nextLong() >>> 1;
-            Path candidate = dir.resolve(prefix + (hex ? Long.toHexString(r) : Long.toString(r)) + suffix);
+            Path candidate = dir.resolve(prefix + (hex ? String.format("%016x", r) : Long.toString(r)) + suffix);
             boolean claimed = inFlight && IN_FLIGHT.add(candidate.toAbsolutePath());
             boolean created = false;
             try {
@@ -499,19 +507,61 @@ public final class AtomicOutput {
         return null;
     }
 
+    /**
+     * The longest file name, in bytes, of Linux's file systems (ext4, XFS, Btrfs, tmpfs: {@code NAME_MAX}); a file
+     * system with a shorter limit refuses the name when the file is written ({@link #temporaryStem}).
+     */
+    static final int MAX_NAME_BYTES = 255;
+    /** The hex digits of a temporary's name, always this many: {@link #temporaryStem} counts on it. */
+    private static final int HEX_DIGITS = 16;
+    /** The bytes a temporary's name adds to its stem: {@code "."}, {@code ".sylva-"}, the digits, {@code ".part"}. */
+    private static final int TEMPORARY_OVERHEAD = 1 + 7 + HEX_DIGITS + 5;
+    /** Target names up to this many bytes keep their whole name in their temporary's. */
+    private static final int WHOLE_NAME_BYTES = 100;
+
+    /**
+     * The part of a temporary's name taken from its target's {@code name}. The temporary's name is never shorter,
+     * in UTF-8 bytes, than the target's, so that a name the file system cannot hold is refused when the file is
+     * written, not at the rename that publishes it (where a report's failure would no longer be the report's
+     * alone, and the folder would be half published); and a long name's temporary is exactly as long, so that a
+     * name that fits is never refused for its temporary's length.
+     */
+    static String temporaryStem(String name) {
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        if (utf8.length <= WHOLE_NAME_BYTES) return name;
+        int budget = utf8.length - TEMPORARY_OVERHEAD;
+        StringBuilder stem = new StringBuilder();
+        int used = 0;
+        for (int i = 0; i < name.length(); ) {
+            int cp = name.codePointAt(i);
+            int len = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+            if (used + len > budget) break;
+            stem.appendCodePoint(cp);
+            used += len;
+            i += Character.charCount(cp);
+        }
+        while (used < budget) {   // a multi-byte character cut off at the end: the same length in ASCII
+            stem.append('_');
+            used++;
+        }
+        return stem.toString();
+    }
+
     private static Staged writeTemporary(Path target, Content content, CancellationToken cancel) throws IOException {
         checkTarget(target);
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
-        String name = abs.getFileName().toString();
-        if (name.length() > 100) name = name.substring(0, 100); // keep the temporary's name within limits
         NewFile created;
         try {
-            created = createNew(dir, "." + name + ".sylva-", ".part", true, true);
+            created = createNew(dir, "." + temporaryStem(abs.getFileName().toString()) + ".sylva-", ".part", true,
+                    true);
         } catch (NoSuchFileException e) {
             throw new InvalidInputException("cannot write " + target + ": directory " + dir + " does not exist", e);
         } catch (AccessDeniedException e) {
             throw new InvalidInputException("cannot write " + target + ": permission denied in " + dir, e);
+        } catch (FileSystemException e) {
+            if (e.getReason() == null || !e.getReason().contains("name too long")) throw e;
+            throw new InvalidInputException("cannot write " + target + ": its name is too long for the file system", e);
         }
         if (created == null) throw new IOException("cannot create a temporary file for " + target + " in " + dir);
         Path tmp = created.path();

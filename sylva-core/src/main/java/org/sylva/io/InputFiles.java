@@ -14,9 +14,13 @@ import org.sylva.data.InvalidInputException;
  * permission denied, or a symbolic link whose target is missing or which loops (which the operating system
  * reports alike as "no such file"). One place for every reader, so each says it the same way.
  *
+ * The readers of this package open their files through it; outside it, {@link #missing} words the refusal of a
+ * file that is not there.
+ *
  * <pre>{@code
- * InputStream in = InputFiles.open(path, (reason, e) -> new InvalidInputException(source + ": " + reason, e));
- * throw new InvalidInputException(name + ": " + InputFiles.missing(path));   // "no such file", or the link's story
+ * if (Files.notExists(path)) {
+ *     throw new InvalidInputException(name + ": " + InputFiles.missing(path));   // "no such file", or the link's story
+ * }
  * }</pre>
  */
 public final class InputFiles {

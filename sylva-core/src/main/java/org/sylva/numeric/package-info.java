@@ -6,5 +6,8 @@
  * <pre>{@code
  * double s = NumpySum.of(v, 0, v.length);
  * }</pre>
+ *
+ * <p>Internal: public so that Sylva's other modules and its tests reach it; no compatibility promise across
+ * versions.
  */
 package org.sylva.numeric;

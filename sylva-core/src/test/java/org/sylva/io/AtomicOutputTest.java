@@ -191,6 +191,37 @@ class AtomicOutputTest {
         assertEquals(List.of(dangling, link, pipe, real), listing(), "no temporary left");
     }
 
+    /**
+     * A name longer than a file name may be is refused by the check a command makes before its work; a long
+     * name that fits is written, its temporary exactly as long, so a name the file system refuses fails when the
+     * file is written and never at the rename that publishes it.
+     */
+    @Test
+    void namesTooLongAreRefusedBeforeTheWorkAndLongNamesThatFitAreWritten() throws IOException {
+        Path tooLong = dir.resolve("r".repeat(251) + ".html");
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> AtomicOutput.checkTarget(tooLong));
+        assertEquals("cannot write " + tooLong + ": its name is 256 bytes long, more than the 255 a file name may "
+                + "have", e.getMessage());
+        Path earlier = Files.writeString(dir.resolve("keep.txt"), "earlier");
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            assertThrows(InvalidInputException.class, () -> g.write(tooLong, out -> out.write(1)));
+        }
+        assertEquals(List.of(earlier), listing(), "nothing written, no temporary left");
+        // 255 bytes, of which some are two-byte characters: written, through a temporary of 255 bytes too
+        String fits = "é".repeat(60) + "r".repeat(130) + ".html";
+        assertEquals(255, fits.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        Path target = dir.resolve(fits);
+        AtomicOutput.write(target, out -> out.write(new byte[] {7}));
+        assertArrayEquals(new byte[] {7}, Files.readAllBytes(target));
+        for (String name : List.of(fits, "é".repeat(100) + "rr", "x".repeat(101), "short.npy", "x".repeat(100))) {
+            String temporary = "." + AtomicOutput.temporaryStem(name) + ".sylva-" + "0".repeat(16) + ".part";
+            int want = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            int got = temporary.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (want > 100) assertEquals(want, got, name); else assertEquals(want + 29, got, name);
+            assertTrue(AtomicOutput.isTemporaryName(temporary), temporary);
+        }
+    }
+
     @Test
     void aTargetThatTurnsIntoAFifoBeforeTheCommitIsNotReplaced() throws Exception {
         Path a = dir.resolve("a.npy"), b = dir.resolve("b.npy");

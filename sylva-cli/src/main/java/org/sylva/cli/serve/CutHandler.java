@@ -2,6 +2,7 @@ package org.sylva.cli.serve;
 
 import java.util.List;
 import java.util.Map;
+import org.sylva.data.InvalidInputException;
 import org.sylva.hdbscan.hierarchy.DbscanCut;
 import org.sylva.progress.CancellationToken;
 
@@ -18,6 +19,7 @@ final class CutHandler implements Handler {
     @Override
     public Frame handle(Frame request, CancellationToken cancel) {
         Params p = new Params(request.params(), PARAMETERS);
+        if (!p.has("cut_distance")) throw InvalidInputException.forParameter("cut_distance", "cut needs 'cut_distance'");
         RequestArrays.only(request, List.of("mst"));
         var tree = RequestArrays.spanningTree(request);
         int[] labels = DbscanCut.labels(tree, p.number("cut_distance", Double.NaN), p.integer("min_cluster_size", 5));

@@ -323,6 +323,8 @@ class EngineServerTest {
                 "a precomputed distance matrix needs d");
         assertError(s.call("cut", Map.of("cut_distance", 1.0), WireArray.of("mst", new double[] {0, 5, 1}, 1, 3)),
                 "ValueError", "ids must be whole numbers in [0, 2)");
+        assertError(s.call("cut", Map.of("min_cluster_size", 2L), WireArray.of("mst", new double[] {0, 1, 1}, 1, 3)),
+                "ValueError", "cut needs 'cut_distance'");
         // edges that are no spanning tree, and negative weights, are refused by both requests that take a tree
         double[][] notTrees = {{0, 0, 0.1, 1, 1, 0.1}, {0, 1, 0.1, 1, 0, 0.2}, {0, 1, 0.1, 1, 2, -0.5}};
         for (double[] t : notTrees) {

@@ -69,7 +69,7 @@ public final class CudaBackend implements GpuBackend {
         }
         String why = s.devices().isEmpty() ? "no CUDA device (" + String.join("; ", s.problems()) + ")"
                 : "no usable CUDA device: " + s.devices().get(0).unusable();
-        throw new GpuException("CUDA backend unavailable: " + why + "; --backend opencl runs the same kernels"
+        throw new GpuException("CUDA backend unavailable: " + why + "; the opencl backend runs the same kernels"
                 + " where an OpenCL driver is installed");
     }
 
