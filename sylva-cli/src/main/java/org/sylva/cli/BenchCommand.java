@@ -17,7 +17,7 @@ import org.sylva.hdbscan.hierarchy.SelectionMethod;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code sylva bench}: time Sylva on your own data, in-process, after warm-up. */
-final class BenchCommand implements Runnable {
+final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
     private final CliContext context;
 
@@ -42,9 +42,16 @@ final class BenchCommand implements Runnable {
         return spec;
     }
 
+    /**
+     * {@code sylva bench} without a subcommand: the usage on stderr and a usage error's status, as for {@code sylva}
+     * alone, so that a script whose subcommand came out empty fails instead of passing having timed nothing.
+     */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        var err = spec.commandLine().getErr();
+        err.println("sylva: bench needs a subcommand: hdbscan, balltree or predict");
+        spec.commandLine().usage(err);
+        return ExitStatus.ERROR;
     }
 
     /**
@@ -112,7 +119,9 @@ final class BenchCommand implements Runnable {
             m.option(int.class, v -> minClusterSize = v, "--min-cluster-size")
                     .paramLabel("M")
                     .defaultValue("20")
-                    .description("HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}).");
+                    .description("HDBSCAN min_cluster_size (default ${DEFAULT-VALUE}, the spike clips' value, as "
+                            + "sylva demo fits them; sylva hdbscan's default is 5, so give it to time that fit). The "
+                            + "first line of the output names the values timed.");
             m.option(Integer.class, v -> minSamples = v, "--min-samples")
                     .paramLabel("K")
                     .description("HDBSCAN min_samples (default: the min_cluster_size).");
@@ -169,12 +178,22 @@ final class BenchCommand implements Runnable {
             if (generate != null && input != null) {
                 throw new InvalidInputException("give a FILE or --generate N, not both");
             }
+            if (generate != null && shape != null) {
+                throw new InvalidInputException("--shape gives the shape of a raw FILE; --generate N makes N clips of 61 "
+                        + "samples: give one of them");
+            }
             Metric m = Metric.parse(metric, p);
             if (m.isPrecomputed()) return graph();
             if (!m.isEuclidean() && !backend.equals("auto")) {
                 throw InvalidInputException.forParameter("backend", "--backend chooses the euclidean metric's kernels; "
                         + "metric " + m.name() + " runs on Sylva's own exact CPU engine (leave --backend out)");
             }
+            // the options first: a bad one is refused before the input is read or generated
+            checkRuns();
+            Hdbscan.Builder b = Hdbscan.builder().metric(m);
+            if (minSamples != null) b.minSamples(minSamples);
+            Hdbscan h = EngineChoice.apply(backend, b.minClusterSize(minClusterSize).clusterSelectionMethod(method))
+                    .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
             if (generate != null) {
                 DemoCommand.checkPoints("--generate", generate);
                 pts = ClipLikeData.generate(generate, 20240L + generate).points();
@@ -191,17 +210,17 @@ final class BenchCommand implements Runnable {
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
             }
+            spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds,
+                    control(spec, context)).table());
+            return 0;
+        }
+
+        /** Refuses a bad --repeat, --warmup or --warmup-seconds. */
+        private void checkRuns() {
             if (repeat < 1 || warmup < 0) {
                 throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0; got " + repeat + " and " + warmup);
             }
             checkWarmupSeconds(warmupSeconds);
-            Hdbscan.Builder b = Hdbscan.builder().metric(m);
-            if (minSamples != null) b.minSamples(minSamples);
-            Hdbscan h = EngineChoice.apply(backend, b.minClusterSize(minClusterSize).clusterSelectionMethod(method))
-                    .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
-            spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds,
-                    control(spec, context)).table());
-            return 0;
         }
 
         /** A sparse distance matrix's fits: {@code FILE.npz}, read once, made into a graph and fitted each time. */
@@ -212,19 +231,19 @@ final class BenchCommand implements Runnable {
                 throw InvalidInputException.forParameter("metric", "--metric precomputed times a FILE.npz holding a "
                         + "sparse distance matrix (scipy.sparse.save_npz), on the CPU");
             }
-            if (repeat < 1 || warmup < 0) {
-                throw new InvalidInputException("--repeat must be >= 1 and --warmup >= 0; got " + repeat + " and " + warmup);
+            if (shape != null) {
+                throw new InvalidInputException("--shape gives the shape of a raw FILE; a .npz holds its own");
             }
-            checkWarmupSeconds(warmupSeconds);
+            checkRuns();
+            Hdbscan.Builder b = Hdbscan.builder().metric(org.sylva.hdbscan.metric.Metric.precomputed());
+            if (minSamples != null) b.minSamples(minSamples);
+            Hdbscan h = b.minClusterSize(minClusterSize).clusterSelectionMethod(method)
+                    .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
             org.sylva.io.SparseMatrix m = in.readSparse(context.cancel());
             if (m.rows() != m.columns()) {
                 throw InvalidInputException.forParameter("metric", input + ": a precomputed distance matrix must be "
                         + "square (n x n); got " + m.rows() + " x " + m.columns());
             }
-            Hdbscan.Builder b = Hdbscan.builder().metric(org.sylva.hdbscan.metric.Metric.precomputed());
-            if (minSamples != null) b.minSamples(minSamples);
-            Hdbscan h = b.minClusterSize(minClusterSize).clusterSelectionMethod(method)
-                    .threads(threads == null ? Runtime.getRuntime().availableProcessors() : threads).build();
             try {
                 spec.commandLine().getOut().print(HdbscanBench.runGraph(m.rows(), m.indptr(), m.indices(), m.data(), h,
                         repeat, warmup, warmupSeconds, control(spec, context)).table());
@@ -296,7 +315,16 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            // the options first: a bad one is refused before the input is read
             BallTreeCommand.refuseKernelsOnGpu(backend, spec);
+            if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1; got " + repeat);
+            int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+            org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
+            org.sylva.balltree.engine.TreeEngine engine = EngineChoice.tree(backend);
+            if (engine instanceof org.sylva.gpu.GpuTreeEngine && threads != null) {
+                throw new InvalidInputException("--threads sets the CPU engine's threads; --backend " + backend
+                        + " builds on the device: give one of them");
+            }
             InputOptions in = new InputOptions();
             in.input = input;
             in.shape = shape;
@@ -305,10 +333,6 @@ final class BenchCommand implements Runnable {
                     "; a ball tree needs finite coordinates");
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size())
                     : BallTreeCommand.readLayout(batch, pts.size(), context.cancel());
-            if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1; got " + repeat);
-            int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-            org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
-            org.sylva.balltree.engine.TreeEngine engine = EngineChoice.tree(backend);
             if (engine instanceof org.sylva.gpu.GpuTreeEngine gpu) {
                 BallTreeBench.Result r = BallTreeBench.runOn(gpu, pts, layout, repeat);
                 double[] dev = gpu.timeOnDevice(pts, layout, Math.min(repeat, 5), repeat);

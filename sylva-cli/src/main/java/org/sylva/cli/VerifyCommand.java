@@ -2,6 +2,7 @@ package org.sylva.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.sylva.data.InvalidInputException;
 import org.sylva.io.ResultFolder;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -55,6 +56,7 @@ final class VerifyCommand implements Callable<Integer> {
                 .paramLabel("DIR")
                 .description("A folder written by sylva hdbscan, balltree, predict, cut, reselect or demo (--out); "
                         + "several: one line each, and the worst status (" + ExitStatus.MISMATCH + " before "
+                        + ExitStatus.ERROR + ", for one that is no folder, named on stderr, before "
                         + ExitStatus.INCOMPLETE + ").");
         m.option(boolean.class, v -> inputs = v, "--inputs")
                 .description("Also check that each input file the run read (the manifest's run record: the points, "
@@ -69,8 +71,18 @@ final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         int status = ExitStatus.OK;
+        boolean unchecked = false;
         for (Path dir : dirs) {
-            ResultFolder.Verdict v = ResultFolder.verify(dir);
+            ResultFolder.Verdict v;
+            try {
+                v = ResultFolder.verify(dir, context.cancel());
+            } catch (InvalidInputException e) {
+                if (dirs.size() == 1) throw e;
+                // one of several that is no folder: said, and the others are still checked
+                spec.commandLine().getErr().println("sylva: error: " + e.getMessage());
+                unchecked = true;
+                continue;
+            }
             String hint = v.status() == ResultFolder.Status.INCOMPLETE ? resultFolders(dir) : "";
             String line = v.message();
             if (inputs && v.status() == ResultFolder.Status.COMPLETE) {
@@ -89,7 +101,7 @@ final class VerifyCommand implements Callable<Integer> {
                 case MISMATCH -> status = ExitStatus.MISMATCH;
             }
         }
-        return status;
+        return unchecked && status != ExitStatus.MISMATCH ? ExitStatus.ERROR : status;
     }
 
     /**
@@ -110,7 +122,7 @@ final class VerifyCommand implements Callable<Integer> {
         String shown = String.join(", ", names.subList(0, Math.min(3, names.size())))
                 + (names.size() > 3 ? ", ..." : "");
         return "; it holds " + names.size() + (names.size() == 1 ? " result folder" : " result folders") + " (" + shown
-                + "), as sylva hdbscan of several inputs writes: check them with sylva verify " + dir.resolve("*")
+                + "), as a command given several inputs writes: check them with sylva verify " + dir.resolve("*")
                 + "/";
     }
 }

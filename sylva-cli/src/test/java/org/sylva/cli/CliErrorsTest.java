@@ -439,6 +439,18 @@ class CliErrorsTest {
         Cli.run("bench", "balltree", good, "--threads", "0").assertError("--threads");
         Cli.run("bench", "hdbscan", "--generate", "50", "--min-cluster-size", "1")
                 .assertError("got 1", "(option --min-cluster-size)");
+        // the options are checked before the input is read (a missing file would be named otherwise)
+        Cli.run("bench", "hdbscan", f("nope.npy"), "--repeat", "0").assertError("--repeat must be >= 1");
+        Cli.run("bench", "hdbscan", f("nope.npy"), "--threads", "0").assertError("(option --threads)");
+        Cli.run("bench", "hdbscan", f("nope.npy"), "--min-cluster-size", "1").assertError("(option --min-cluster-size)");
+        Cli.run("bench", "balltree", f("nope.npy"), "--repeat", "0").assertError("--repeat must be >= 1");
+        Cli.run("bench", "balltree", f("nope.npy"), "--threads", "0").assertError("--threads");
+        Cli.run("bench", "hdbscan", "--generate", "50", "--shape", "50,3").assertError("--shape", "--generate");
+        // no subcommand: a usage error, as sylva alone is
+        Cli.Result bare = Cli.run("bench");
+        assertEquals(ExitStatus.ERROR, bare.code());
+        assertTrue(bare.err().startsWith("sylva: bench needs a subcommand: hdbscan, balltree or predict"), bare.err());
+        assertEquals("", bare.out());
         Path demo = tmp.resolve("demo");
         Cli.run("demo", "--points", "100", "--threads", "0", "--out", demo.toString())
                 .assertError("got 0", "(option --threads)");

@@ -46,7 +46,8 @@ class CommandsAndHelpTest {
         Cli.Result r = Cli.run("bench", "hdbscan", "--generate", "2000", "--repeat", "1", "--warmup", "0", "--threads", "2")
                 .assertOk();
         assertTrue(r.out().startsWith("hdbscan n=2000 d=61 threads=2"), r.out());
-        assertTrue(r.out().lines().findFirst().orElseThrow().contains(" repeat=1 warmup=0 "), r.out());
+        assertTrue(r.out().lines().findFirst().orElseThrow().contains(" repeat=1 warmup=0 min_cluster_size=20 "
+                + "min_samples=20 "), r.out());
         assertTrue(r.err().matches("(?s)sylva: bench run 1 of 1: \\d+\\.\\d{3} s\\R"), "one line per run: " + r.err());
         Cli.Result warm = Cli.run("bench", "hdbscan", "--generate", "500", "--repeat", "2", "--warmup", "1",
                 "--warmup-seconds", "0", "--threads", "1").assertOk();

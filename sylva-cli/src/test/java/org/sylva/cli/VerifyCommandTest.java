@@ -100,8 +100,19 @@ class VerifyCommandTest {
         // the parent of result folders (the --out of hdbscan with several inputs) says what to check instead
         r = Cli.run("verify", tmp.toString());
         assertEquals(ExitStatus.INCOMPLETE, r.code());
-        assertTrue(r.out().strip().endsWith("; it holds 2 result folders (a, b), as sylva hdbscan of several inputs "
+        assertTrue(r.out().strip().endsWith("; it holds 2 result folders (a, b), as a command given several inputs "
                 + "writes: check them with sylva verify " + tmp.resolve("*") + "/"), r.out());
+        // one that is no folder is named on stderr, and the folders after it are still checked: their mismatch
+        // outranks it, an incomplete folder does not
+        Path absent = tmp.resolve("absent");
+        r = Cli.run("verify", trees.get(1).toString(), absent.toString(), trees.get(0).toString());
+        assertEquals(ExitStatus.MISMATCH, r.code(), r.err());
+        assertEquals("sylva: error: " + absent + ": no such folder", r.err().strip());
+        assertEquals(List.of("complete", "mismatch"), r.out().lines().map(l -> l.substring(0, l.indexOf(':'))).toList());
+        r = Cli.run("verify", absent.toString(), trees.get(2).toString());
+        assertEquals(ExitStatus.ERROR, r.code(), r.err());
+        assertTrue(r.out().startsWith("incomplete: " + trees.get(2)), r.out());
+        Cli.run("verify", "").assertError("a result folder's name is empty");
     }
 
     @Test

@@ -116,6 +116,15 @@ public final class ResultFolder {
 
     /** Checks {@code dir} against its manifest, reading every file it names once. */
     public static Verdict verify(Path dir) throws IOException {
+        return verify(dir, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #verify(Path)}; {@code cancel} stops the reading of the files (a large folder's hashes take seconds)
+     * with the library's {@link org.sylva.progress.CancelledException}.
+     */
+    public static Verdict verify(Path dir, CancellationToken cancel) throws IOException {
+        if (dir.toString().isEmpty()) throw new InvalidInputException("a result folder's name is empty");
         if (!Files.isDirectory(dir)) {
             throw new InvalidInputException(dir + (Files.exists(dir)
                     ? ": is a file, not a result folder (give the folder a run wrote with --out)" : ": no such folder"));
@@ -128,8 +137,10 @@ public final class ResultFolder {
             return new Verdict(Status.INCOMPLETE, dir, "no " + MANIFEST + ": the run that wrote it did not finish, "
                     + "or no Sylva run wrote it", null);
         }
-        if (!a.isRegularFile() || a.size() > MAX_MANIFEST_BYTES) {
-            return new Verdict(Status.MISMATCH, mf, "not a regular manifest file", null);
+        if (!a.isRegularFile()) return new Verdict(Status.MISMATCH, mf, "not a regular manifest file", null);
+        if (a.size() > MAX_MANIFEST_BYTES) {
+            return new Verdict(Status.MISMATCH, mf, a.size() + " bytes, more than a manifest Sylva writes ("
+                    + MAX_MANIFEST_BYTES + " at most)", null);
         }
         ResultManifest m;
         try {
@@ -153,14 +164,15 @@ public final class ResultFolder {
                 return new Verdict(Status.MISMATCH, mf, "names " + e.name() + " twice", m);
             }
             // (read and named as the folder was given: relative where it was)
-            Verdict v = check(dir.resolve(e.name()), e, m);
+            Verdict v = check(dir.resolve(e.name()), e, m, cancel);
             if (v != null) return v;
         }
         return new Verdict(Status.COMPLETE, dir, "", m);
     }
 
     /** Null when {@code f} has the entry's size and digest, else the mismatch. */
-    private static Verdict check(Path f, ResultManifest.Entry e, ResultManifest m) throws IOException {
+    private static Verdict check(Path f, ResultManifest.Entry e, ResultManifest m, CancellationToken cancel)
+            throws IOException {
         BasicFileAttributes a;
         try {
             a = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
@@ -171,7 +183,7 @@ public final class ResultFolder {
         if (a.size() != e.bytes()) {
             return new Verdict(Status.MISMATCH, f, a.size() + " bytes, but the manifest says " + e.bytes(), m);
         }
-        String sha = sha256(f);
+        String sha = sha256(f, cancel);
         if (!sha.equalsIgnoreCase(e.sha256())) {
             return new Verdict(Status.MISMATCH, f, "its SHA-256 is " + sha + ", but the manifest says " + e.sha256(), m);
         }

@@ -45,10 +45,12 @@ public final class HdbscanBench {
      * @param peakHeapBytes largest heap in use sampled during the timed fits
      * @param clusters clusters found
      * @param noise points labelled noise
+     * @param minClusterSize the fit's min_cluster_size
+     * @param minSamples the fit's min_samples
      */
     public record Result(int points, int dims, int threads, String backend, int repeat, int warmup,
             Map<String, Double> medianSeconds, Map<String, Double> minSeconds, long peakHeapBytes, int clusters,
-            int noise) {
+            int noise, int minClusterSize, int minSamples) {
         /**
          * One line per stage: median and minimum seconds, to the millisecond, or to the microsecond where the
          * whole fit's median is under a second (a small fit's stages would all print as 0.000 or 0.001).
@@ -57,8 +59,11 @@ public final class HdbscanBench {
             String row = medianSeconds.getOrDefault("total", 1.0) < 1.0
                     ? "  %-16s median %11.6f s   min %11.6f s%n" : "  %-16s median %9.3f s   min %9.3f s%n";
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format(Locale.ROOT, "hdbscan n=%d d=%d threads=%d backend=%s repeat=%d warmup=%d clusters=%d noise=%d peak-heap=%.0f MiB%n",
-                    points, dims, threads, backend, repeat, warmup, clusters, noise, peakHeapBytes / 1048576.0));
+            // one key=value per word: a device's name keeps its words joined
+            sb.append(String.format(Locale.ROOT, "hdbscan n=%d d=%d threads=%d backend=%s repeat=%d warmup=%d "
+                    + "min_cluster_size=%d min_samples=%d clusters=%d noise=%d peak-heap=%.0f MiB%n",
+                    points, dims, threads, backend.replace(' ', '_'), repeat, warmup, minClusterSize, minSamples,
+                    clusters, noise, peakHeapBytes / 1048576.0));
             for (String stage : medianSeconds.keySet()) {
                 sb.append(String.format(Locale.ROOT, row, stage,
                         medianSeconds.get(stage), minSeconds.get(stage)));
@@ -164,7 +169,7 @@ public final class HdbscanBench {
             min.put(e.getKey(), v[0]);
         }
         return new Result(n, d, params.threads(), backend, repeat, warmupFits, med, min, sampler.peak,
-                last.clusterCount(), last.noiseCount());
+                last.clusterCount(), last.noiseCount(), params.minClusterSize(), params.minSamples());
     }
 
     /** Samples the heap in use every 20 ms. */

@@ -25,11 +25,16 @@ public final class PredictBench {
     /** Timings of one model and one set of new points: median and minimum over {@code repeat} runs, in seconds. */
     public record Result(int fitted, int points, int dimensions, int threads, int repeat, int warmup,
                          double medianSeconds, double minSeconds) {
-        /** One line: {@code predict fitted=... n=... d=... threads=... repeat=... warmup=... median_s=... min_s=...}. */
+        /**
+         * One line: {@code predict fitted=... n=... d=... threads=... repeat=... warmup=... median_s=... min_s=...},
+         * the seconds to the millisecond, or to the microsecond where the median is under a second (a prediction of
+         * a few points would print as 0.000), as {@link HdbscanBench.Result#table} prints them.
+         */
         public String line() {
+            String seconds = medianSeconds < 1.0 ? "%.6f" : "%.3f";
             return String.format(Locale.ROOT,
-                    "predict fitted=%d n=%d d=%d threads=%d repeat=%d warmup=%d median_s=%.3f min_s=%.3f",
-                    fitted, points, dimensions, threads, repeat, warmup, medianSeconds, minSeconds);
+                    "predict fitted=%d n=%d d=%d threads=%d repeat=%d warmup=%d median_s=" + seconds + " min_s="
+                            + seconds, fitted, points, dimensions, threads, repeat, warmup, medianSeconds, minSeconds);
         }
     }
 

@@ -11,7 +11,7 @@ class HdbscanBenchTest {
         Map<String, Double> times = new LinkedHashMap<>();
         times.put("core distances", core);
         times.put("total", total);
-        return new HdbscanBench.Result(2000, 2, 2, "auto", 3, 1, times, times, 1L << 20, 9, 68);
+        return new HdbscanBench.Result(2000, 2, 2, "auto", 3, 1, times, times, 1L << 20, 9, 68, 20, 20);
     }
 
     @Test
@@ -19,6 +19,22 @@ class HdbscanBenchTest {
         String table = result(0.0017125, 0.0034).table();
         assertTrue(table.contains("core distances   median    0.001713 s"), table);
         assertTrue(table.contains("total            median    0.003400 s"), table);
+    }
+
+    @Test
+    void theHeaderIsOneKeyValuePerWordAndNamesTheParameters() {
+        Map<String, Double> times = Map.of("total", 0.5);
+        String head = new HdbscanBench.Result(500, 3, 1, "gpu/opencl: pthread-skylake AMD EPYC", 1, 0, times, times,
+                1L << 20, 2, 7, 5, 10).table().lines().findFirst().orElseThrow();
+        assertTrue(head.startsWith("hdbscan n=500 d=3 threads=1 backend=gpu/opencl:_pthread-skylake_AMD_EPYC repeat=1 "
+                + "warmup=0 min_cluster_size=5 min_samples=10 clusters=2 noise=7 "), head);
+    }
+
+    @Test
+    void aSmallPredictionPrintsToTheMicrosecond() {
+        assertTrue(new PredictBench.Result(150, 3, 4, 1, 5, 9, 0.0000426, 0.000031).line()
+                .endsWith("median_s=0.000043 min_s=0.000031"));
+        assertTrue(new PredictBench.Result(150, 3, 4, 1, 5, 9, 1.25, 1.2).line().endsWith("median_s=1.250 min_s=1.200"));
     }
 
     @Test
