@@ -244,7 +244,7 @@ final class BallTreeCommand implements Callable<Integer> {
             BallTree built = tree;   // for the report's renderer
             if (report != null) {
                 reportFailure = ReportStage.stage(g, out, report, () -> BallTreeReport.render(BallTreeReportData.builder()
-                        .title("Sylva ball tree — " + in.input)
+                        .title("Sylva ball tree — " + ("-".equals(in.input) ? "standard input" : in.input))
                         .points(points.size(), points.dimensions(), points.coordinates())
                         .tree(built.indices(), built.mask(), levels)
                         .batch(drawn)

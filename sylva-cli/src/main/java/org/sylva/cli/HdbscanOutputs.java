@@ -183,8 +183,9 @@ final class HdbscanOutputs {
         long[] selected = new long[sel.length];
         for (int i = 0; i < sel.length; i++) selected[i] = sel[i];
         var b = HdbscanReportData.builder()
-                .title("Sylva HDBSCAN — " + inputName)
+                .title("Sylva HDBSCAN — " + ("-".equals(inputName) ? "standard input" : inputName))
                 .points(points.size(), points.dimensions(), points.coordinates())
+                .exactPoints(points.isFloat64() ? points.coordinates64() : null)
                 .labels(r.labels())
                 .probabilities(r.probabilities())
                 .tree(new CondensedTreeData(ct.points(), ct.parentArray(), ct.childArray(), ct.lambdaArray(),
@@ -200,6 +201,16 @@ final class HdbscanOutputs {
                     + waveforms.samples() + " samples per clip");
         }
         r.parameters().describe().forEach(b::parameter);
+        if (r.weighted()) {
+            // the summary and the cluster table count rows, the trees count each row's copies
+            int[] weights = r.sampleWeights(), labels = r.labels();
+            int zero = 0;
+            for (int i = 0; i < weights.length; i++) if (weights[i] == 0 && labels[i] == -1) zero++;
+            b.parameter("sample_weight", String.format(Locale.ROOT, "%,d", r.fittedPoints()) + " points in all, each row counted as many times "
+                    + "as its weight (the tree counts them; the summary and the cluster table count rows)"
+                    + (zero == 0 ? "" : "; " + String.format(Locale.ROOT, "%,d", zero) + (zero == 1 ? " row" : " rows") + " of weight 0 took no "
+                    + "part in the fit and are labelled noise (-1)"));
+        }
         b.parameter("threads", Integer.toString(h.threads()));
         r.timings().seconds().forEach(b::stage);
         return b.build();

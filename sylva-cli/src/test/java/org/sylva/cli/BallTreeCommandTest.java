@@ -250,7 +250,7 @@ class BallTreeCommandTest {
                 "--report", report.toString(), "--report-level", "99");
         r.assertOk();
         assertTrue(r.err().contains("--report-level 99 is deeper than batch 1's tree (levels 0 to "), r.err());
-        assertTrue(Files.readString(report).contains("Level 99 was asked for"));
+        assertTrue(Files.readString(report).contains("The colours were to be those of level 99 (--report-level)"));
         Cli.Result fits = Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
                 "--report", report.toString(), "--report-level", "1");
         fits.assertOk();
@@ -274,10 +274,10 @@ class BallTreeCommandTest {
         // batches of 100, 120 and 80 points: batch 1 by default
         Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
                 "--report", report.toString(), "-q").assertOk();
-        assertTrue(Files.readString(report).contains("Batch 1 of 3 \u00b7 120 points"), "the largest batch");
+        assertTrue(Files.readString(report).contains("Batch 1 (of 3, numbered from 0) \u00b7 120 points"), "the largest batch");
         Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out", out.toString(),
                 "--report", report.toString(), "--report-batch", "2", "-q").assertOk();
-        assertTrue(Files.readString(report).contains("Batch 2 of 3 \u00b7 80 points"));
+        assertTrue(Files.readString(report).contains("Batch 2 (of 3, numbered from 0) \u00b7 80 points"));
         Cli.Result none = Cli.run("balltree", cloudNpy.toString(), "--batch", batchNpy.toString(), "--out",
                 tmp.resolve("other").toString(), "--report", tmp.resolve("r.html").toString(), "--report-batch", "3");
         none.assertError();

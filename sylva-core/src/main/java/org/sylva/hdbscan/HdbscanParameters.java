@@ -120,8 +120,9 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
     }
 
     /**
-     * The parameters in scikit-learn's names, in a stable order, as text (for reports): {@code "20"},
-     * {@code "0.0"}, {@code "None"}, {@code "eom"}, {@code "false"}. {@link #describeTyped()} has the same
+     * The parameters in scikit-learn's names, in a stable order, as text (for reports), in Python's spelling as
+     * scikit-learn's {@code repr} shows them: {@code "20"}, {@code "0.0"}, {@code "None"}, {@code "eom"},
+     * {@code "False"}. {@link #describeTyped()} has the same
      * keys with typed values.
      */
     public Map<String, String> describe() {
@@ -132,7 +133,7 @@ public record HdbscanParameters(int minClusterSize, int minSamples, double clust
         m.put("max_cluster_size", maxClusterSize == 0 ? "None" : Integer.toString(maxClusterSize));
         m.put("alpha", Double.toString(alpha));
         m.put("cluster_selection_method", method.name().toLowerCase(Locale.ROOT));
-        m.put("allow_single_cluster", Boolean.toString(allowSingleCluster));
+        m.put("allow_single_cluster", allowSingleCluster ? "True" : "False");
         m.put("metric", metric.name());
         m.put("metric_params", metric.params().isEmpty() ? "None" : "{'p': " + metric.p() + "}");
         return m;

@@ -69,7 +69,32 @@ final class Axes {
             for (int i = 0; i < count; i++) {
                 l[i] = title != null ? Fmt.tick(v[i] / unit, step / unit) : Fmt.compact(v[i], 2);
             }
+            if (title != null && count > 1 && repeats(l)) return withOffset(v, step, title);
             return new Ticks(v, l, title == null ? null : title + " (×10" + Fmt.superscript(e) + ")");
+        }
+
+        /** True when two neighbouring labels read the same. */
+        private static boolean repeats(String[] labels) {
+            for (int i = 1; i < labels.length; i++) if (labels[i].equals(labels[i - 1])) return true;
+            return false;
+        }
+
+        /**
+         * Ticks a small span far from zero (longitudes, northings, clips around 10 000) apart: the labels would
+         * need more digits than fit, and with a power of ten taken out they all read alike. So a round value
+         * below the first tick, a multiple of the power of ten above the span, is taken out and named in the
+         * title ({@code "x₀ (coordinate 0) − 4.1e6"}); the labels are the values less it.
+         */
+        private static Ticks withOffset(double[] v, double step, String title) {
+            double span = Math.max(v[v.length - 1] - v[0], step);
+            int k = (int) Math.ceil(Math.log10(span) - 1e-9);
+            double p = Math.pow(10, k);
+            double offset = Math.floor(v[0] / p) * p;
+            int digits = Math.max(1, Math.min(17, (int) Math.floor(Math.log10(Math.abs(offset)) + 1e-9) - k + 1));
+            String[] l = new String[v.length];
+            for (int i = 0; i < v.length; i++) l[i] = Fmt.compact(v[i] - offset, 3);
+            String named = offset < 0 ? " + " + Fmt.compact(-offset, digits) : " \u2212 " + Fmt.compact(offset, digits);
+            return new Ticks(v, l, title + named);
         }
     }
 

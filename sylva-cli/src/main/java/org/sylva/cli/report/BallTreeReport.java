@@ -15,7 +15,8 @@ import java.util.List;
  * principal components. At most {@link #MAX_PLOTTED_POINTS} points are drawn (a deterministic
  * subsample, every ball represented); each ball's extent is outlined when there are at most
  * {@link #MAX_OUTLINED_BALLS} balls. A table lists the balls (when few enough), then the parameters,
- * timings and the Sylva version. Output is byte-identical for identical input.
+ * timings and the Sylva version. Output is byte-identical for identical data (a run's timings differ from run to
+ * run).
  *
  * <pre>{@code
  * BallTreeReportData data = BallTreeReportData.builder()
@@ -46,6 +47,7 @@ public final class BallTreeReport {
     public static String render(BallTreeReportData data) {
         int n = data.n(), d = data.d();
         float[] coords = data.coords();
+        Coordinates plane = Coordinates.of(coords);
         int[] treeIdx = data.treeIdx();
         boolean[] mask = data.mask();
         int batches = data.batchLevels().length;
@@ -84,16 +86,16 @@ public final class BallTreeReport {
             rows[r] = row;
             ballOfRow[r] = s >> shift;
             ballCount[s >> shift]++;
-            if (Pca.finiteRow(coords, d, drawn, row)) group[row] = s >> shift;
+            if (Pca.finiteRow(plane, d, drawn, row)) group[row] = s >> shift;
             r++;
         }
         int[] finite = new int[m];
         int nFinite = 0;
         for (int i = 0; i < m; i++) if (group[rows[i]] >= 0) finite[nFinite++] = rows[i];
-        Projection2D proj = new Projection2D(coords, d, finite, nFinite);
+        Projection2D proj = new Projection2D(plane, d, finite, nFinite);
 
-        sb.append("<p class=\"summary\" id=\"summary\">Batch ").append(b).append(" of ").append(batches).append(" \u00b7 ")
-                .append(Fmt.count(m)).append(" points \u00d7 ").append(d).append(d == 1 ? " dimension" : " dimensions")
+        sb.append("<p class=\"summary\" id=\"summary\">Batch ").append(b).append(" (of ").append(batches)
+                .append(", numbered from 0) \u00b7 ").append(Fmt.count(m, "point", "points")).append(" \u00d7 ").append(d).append(d == 1 ? " dimension" : " dimensions")
                 .append(" \u00b7 ").append(levels).append(" levels below the root, ").append(Fmt.count(slots))
                 .append(" slots \u00b7 coloured at level ").append(k).append(": ").append(Fmt.count(balls))
                 .append(balls == 1 ? " ball" : " balls").append(" \u00b7 Sylva ").append(Html.esc(data.sylvaVersion()))
@@ -149,8 +151,9 @@ public final class BallTreeReport {
                 .append(Fmt.count(1L << shift)).append(" consecutive slots, and every point is coloured by the block")
                 .append(" its slot falls in.");
         if (data.level() > levels) {
-            sb.append(" Level ").append(data.level()).append(" was asked for; this batch has only ").append(levels)
-                    .append(" levels, so its deepest level is shown.");
+            sb.append(" The colours were to be those of level ").append(data.level()).append(" (--report-level);")
+                    .append(" this batch has only ").append(levels).append(levels == 1 ? " level" : " levels")
+                    .append(", so its deepest level is shown.");
         }
         if (!circles.isEmpty()) {
             sb.append(" Dashed circles outline each ball in the drawing plane: centred on the mean of its drawn")
@@ -164,7 +167,7 @@ public final class BallTreeReport {
             if (floor > 0) sb.append(" (at least ").append(floor).append(')');
             sb.append(", taken evenly spaced in row order.");
         } else {
-            sb.append(" All ").append(Fmt.count(shown)).append(" points are drawn.");
+            sb.append(shown == 1 ? " The one point is drawn." : " All " + Fmt.count(shown) + " points are drawn.");
         }
         sb.append("</figcaption>\n</figure>\n</section>\n");
         ballTable(sb, data, k, levels, slots, balls, ballCount, ballGeom, off, shift, m);
@@ -242,7 +245,7 @@ public final class BallTreeReport {
             max = Math.max(max, c);
         }
         sb.append("<section id=\"tree\"><h2>Tree</h2>\n<table id=\"tree-table\">\n<tbody>\n");
-        row(sb, "batch", data.batch() + " of " + data.batchLevels().length);
+        row(sb, "batch", data.batch() + " (of " + data.batchLevels().length + ", numbered from 0)");
         row(sb, "points in the batch", Fmt.count(m));
         row(sb, "levels below the root (L)", Integer.toString(levels));
         row(sb, "slots (2^(L+1))", Fmt.count(slots) + ", of which " + Fmt.count(slots - m) + " padding");

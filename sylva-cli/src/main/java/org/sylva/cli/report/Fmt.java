@@ -34,6 +34,11 @@ final class Fmt {
         return String.format(Locale.ROOT, "%,d", v);
     }
 
+    /** A count and its noun, singular for one: "1 cluster", "2,500 clusters". */
+    static String count(long v, String one, String many) {
+        return count(v) + " " + (v == 1 ? one : many);
+    }
+
     /** A percentage with one decimal: "12.3 %". */
     static String percent(long part, long whole) {
         if (whole <= 0) return "0.0 %";

@@ -38,7 +38,9 @@ import org.sylva.data.InvalidInputException;
  * @param title              shown as the page title and heading
  * @param n                  number of points
  * @param d                  number of dimensions
- * @param coords             row-major coordinates, length {@code n * d}
+ * @param coords             row-major coordinates, length {@code n * d} (a float64 input's rounded to float32)
+ * @param coords64           a float64 input's coordinates as the fit read them, drawn instead of {@code coords}
+ *                           ({@link Coordinates}); null for a float32 input
  * @param labels             cluster label per point, {@code 0 .. k-1}, negative = not clustered
  * @param probabilities      membership probability per point
  * @param tree               the condensed tree
@@ -50,7 +52,8 @@ import org.sylva.data.InvalidInputException;
  * @param stageSeconds       stage name -> seconds, printed in this order
  * @param sylvaVersion       the version string printed in the footer
  */
-public record HdbscanReportData(String title, int n, int d, float[] coords, int[] labels, double[] probabilities,
+public record HdbscanReportData(String title, int n, int d, float[] coords, double[] coords64, int[] labels,
+                                double[] probabilities,
                                 CondensedTreeData tree, long[] selectedClusterIds, double[] persistence,
                                 Waveforms waveforms, SequencedMap<String, String> parameters,
                                 SequencedMap<String, Double> stageSeconds, String sylvaVersion) {
@@ -64,6 +67,10 @@ public record HdbscanReportData(String title, int n, int d, float[] coords, int[
         if (coords == null || (long) n * d != coords.length) {
             throw new InvalidInputException("report: coords has " + (coords == null ? "no" : coords.length)
                     + " values, expected n * d = " + ((long) n * d));
+        }
+        if (coords64 != null && coords64.length != coords.length) {
+            throw new InvalidInputException("report: coords64 has " + coords64.length + " values, expected n * d = "
+                    + ((long) n * d));
         }
         requireLength("labels", labels, n);
         if (waveforms != null && waveforms.n() != n) {
@@ -150,6 +157,7 @@ public record HdbscanReportData(String title, int n, int d, float[] coords, int[
         private int n;
         private int d = 1;
         private float[] coords = new float[0];
+        private double[] coords64;
         private int[] labels;
         private double[] probabilities;
         private CondensedTreeData tree;
@@ -174,6 +182,15 @@ public record HdbscanReportData(String title, int n, int d, float[] coords, int[
             this.n = n;
             this.d = d;
             this.coords = coords;
+            return this;
+        }
+
+        /**
+         * A float64 input's coordinates as the fit read them ({@code coords64.length == n * d}): the drawings use
+         * them instead of {@link #points}' float32 values. Null (the default) for a float32 input.
+         */
+        public Builder exactPoints(double[] coords64) {
+            this.coords64 = coords64;
             return this;
         }
 
@@ -247,7 +264,7 @@ public record HdbscanReportData(String title, int n, int d, float[] coords, int[
             }
             double[] prob = probabilities == null ? new double[n] : probabilities;
             CondensedTreeData t = tree == null ? CondensedTreeData.empty(n) : tree;
-            return new HdbscanReportData(title, n, d, coords, lab, prob, t, selected, persistence, waveforms,
+            return new HdbscanReportData(title, n, d, coords, coords64, lab, prob, t, selected, persistence, waveforms,
                     parameters, stages, version);
         }
     }

@@ -88,7 +88,7 @@ final class Html {
     static void close(StringBuilder sb, String sylvaVersion) {
         sb.append("</main>\n<footer id=\"footer\">Sylva ").append(esc(sylvaVersion))
                 .append(" \u00b7 one self-contained file: no scripts, no network; no timestamp, so the same input")
-                .append(" always gives the same bytes.</footer>\n</body>\n</html>\n");
+                .append(" gives the same bytes but for the timings.</footer>\n</body>\n</html>\n");
     }
 
     /** A two-column table (name, value) with the given id; "none" when the map is empty. */
@@ -126,7 +126,8 @@ final class Html {
                     .append(Fmt.fixed(240 * share, 1)).append("px\"></span> ")
                     .append(Fmt.fixed(100 * share, 1)).append(" %</td></tr>\n");
         }
-        sb.append("</tbody>\n<tfoot><tr><td class=\"key\">total</td><td>").append(Fmt.seconds(total))
+        // the stages listed: reading the input and writing the outputs are not among them
+        sb.append("</tbody>\n<tfoot><tr><td class=\"key\">these stages</td><td>").append(Fmt.seconds(total))
                 .append("</td><td></td></tr></tfoot>\n</table>\n");
     }
 }

@@ -14,11 +14,13 @@ import org.sylva.progress.CancellationToken;
  * {@link Waveforms} are given each cluster's mean clip +- one standard deviation (per channel), a table of clusters (size,
  * persistence, mean probability), the parameters, the stage timings and the Sylva version.
  *
- * <p>Output is a pure function of the input: no timestamp, no randomness, locale-independent number
- * formatting, so identical data give a byte-identical file. Work and size are bounded for large
+ * <p>Output is a pure function of the data it is given: no timestamp, no randomness, locale-independent number
+ * formatting, so identical data give a byte-identical file (a run's data hold its stage timings, which differ
+ * from run to run). Work and size are bounded for large
  * inputs: at most {@link #MAX_PLOTTED_POINTS} points (plus small per-cluster floors) are drawn,
  * the icicle plot aggregates to at most {@link IciclePlot#MAX_SHAPES} shapes, at most
- * {@link #MAX_WAVEFORM_PANELS} waveform panels appear, and wide rows are sampled (the projection reads at
+ * {@link #MAX_WAVEFORM_PANELS} waveform panels appear, the cluster table lists at most
+ * {@link #MAX_TABLE_CLUSTERS} clusters, and wide rows are sampled (the projection reads at
  * most {@link Pca#MAX_COLUMNS} evenly spaced coordinates, a waveform panel at most
  * {@link WaveformSection#MAX_DRAWN_SAMPLES} samples of {@link WaveformSection#MAX_DRAWN_CHANNELS}
  * channels), so that the report of a large or wide data set stays quick to render, small, and quick to
@@ -38,6 +40,8 @@ public final class HtmlReport {
     public static final int MAX_PLOTTED_POINTS = 5_000;
     /** Most waveform panels (the noise panel included). */
     public static final int MAX_WAVEFORM_PANELS = 32;
+    /** Most rows of the cluster table: the clusters of smallest label; labels.npy holds every point's. */
+    public static final int MAX_TABLE_CLUSTERS = 1_000;
     private static final int MIN_POINTS_PER_CLUSTER = 25;
     private static final int MAX_TAGGED_CLUSTERS = 40;
     private static final int LEGEND_MAX = 27;
@@ -64,7 +68,6 @@ public final class HtmlReport {
     public static String render(HdbscanReportData data, CancellationToken cancel) {
         int n = data.n(), d = data.d(), k = data.clusterCount();
         int[] labels = data.labels();
-        float[] coords = data.coords();
         long[] count = new long[k];
         long noise = 0, refused = 0;
         for (int i = 0; i < n; i++) {
@@ -112,8 +115,8 @@ public final class HtmlReport {
                 .append(" clusters drawn beneath it. Selected clusters carry their label colour and number.");
         if (s.scale() != null) sb.append(' ').append(Html.esc(s.scale().describe()));
         if (s.clusters() > 0) {
-            sb.append(' ').append(Fmt.count(s.clusters())).append(" clusters in the tree, ")
-                    .append(Fmt.count(s.shapes())).append(" shapes drawn");
+            sb.append(' ').append(Fmt.count(s.clusters(), "cluster", "clusters")).append(" in the tree, ")
+                    .append(Fmt.count(s.shapes(), "shape", "shapes")).append(" drawn");
             if (s.aggregated() > 0) {
                 sb.append("; ").append(Fmt.count(s.aggregated())).append(" of them stand for a whole subtree that")
                         .append(" is too narrow to draw cluster by cluster (narrower than ")
@@ -128,7 +131,9 @@ public final class HtmlReport {
             if (s.infiniteRows() > 0) {
                 sb.append(" <b>").append(Fmt.count(s.infiniteRows())).append(" rows have \u03bb = \u221e</b> (exact")
                         .append(" duplicates: distance 0); they are clipped into the shaded band marked \u221e, just")
-                        .append(" below the largest finite \u03bb, ").append(Fmt.sig(s.lambdaMax())).append('.');
+                        .append(" below the largest finite \u03bb");
+                if (s.scale() != null && s.scale().finiteLevels() > 0) sb.append(", ").append(Fmt.sig(s.lambdaMax()));
+                sb.append('.');
             }
         }
         sb.append("</figcaption>\n</figure>\n</section>\n");
@@ -137,7 +142,7 @@ public final class HtmlReport {
     private static void projectionSection(StringBuilder sb, HdbscanReportData data, long[] count, long noise) {
         int n = data.n(), d = data.d(), k = data.clusterCount();
         int[] labels = data.labels();
-        float[] coords = data.coords();
+        Coordinates coords = data.coords64() != null ? Coordinates.of(data.coords64()) : Coordinates.of(data.coords());
         int[] group = new int[n];
         int[] finite = new int[n];
         int nFinite = 0;
@@ -183,7 +188,7 @@ public final class HtmlReport {
         long drawable = 0;
         for (int g : group) if (g >= 0) drawable++;
         if (shown == drawable) {
-            sb.append("All ").append(Fmt.count(shown)).append(" points are drawn.");
+            sb.append(shown == 1 ? "The one point is drawn." : "All " + Fmt.count(shown) + " points are drawn.");
         } else {
             sb.append("Drawn: ").append(Fmt.count(shown)).append(" of ").append(Fmt.count(drawable))
                     .append(" points, a deterministic subsample: each cluster and the noise keep a share proportional")
@@ -215,7 +220,8 @@ public final class HtmlReport {
         sb.append("<section id=\"clusters\"><h2>Clusters</h2>\n<table id=\"cluster-table\">\n<thead><tr>")
                 .append("<th class=\"key\">label</th><th>size</th><th>share</th><th>persistence</th>")
                 .append("<th>mean probability</th><th>tree node</th></tr></thead>\n<tbody>\n");
-        for (int g = 0; g < k; g++) {
+        int rows = Math.min(k, MAX_TABLE_CLUSTERS);
+        for (int g = 0; g < rows; g++) {
             sb.append("<tr class=\"cluster-row\"><td class=\"key\"><span class=\"swatch\" style=\"background:")
                     .append(Palette.colour(g)).append("\"></span>").append(g).append("</td><td>")
                     .append(Fmt.count(count[g])).append("</td><td>").append(Fmt.percent(count[g], n)).append("</td><td>")
@@ -225,12 +231,18 @@ public final class HtmlReport {
         }
         sb.append("</tbody>\n</table>\n<p class=\"note\" id=\"noise-summary\">");
         if (k == 0) sb.append("No cluster was found. ");
+        if (rows < k) {
+            sb.append("The table lists the first ").append(Fmt.count(rows)).append(" of the ").append(Fmt.count(k))
+                    .append(" clusters, by label (so that the report stays small); the labels file holds them all. ");
+        }
         sb.append("Noise: ").append(Fmt.count(noise)).append(" points (").append(Fmt.percent(noise, n)).append(").");
         if (refused > 0) {
             sb.append(" Not clustered because of NaN or infinite values: ").append(Fmt.count(refused)).append(" rows.");
         }
         sb.append(" Persistence as reported by the run (hdbscan's cluster_persistence_: 0 for a cluster that")
-                .append(" vanishes as soon as it appears, 1 for one that persists over all distance scales); the mean")
+                .append(" vanishes as soon as it appears, larger the longer it lasts, about 1 for one that persists")
+                .append(" over all distance scales, and more where points that left it early count too, as in the")
+                .append(" root cluster of allow_single_cluster); the mean")
                 .append(" probability averages the membership strength of the cluster's points; the tree node is the")
                 .append(" cluster's id in the condensed tree.</p>\n</section>\n");
     }

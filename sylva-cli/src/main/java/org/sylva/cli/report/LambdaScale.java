@@ -212,8 +212,27 @@ final class LambdaScale {
         return kind + " " + Fmt.sig(lo) + " .. " + Fmt.sig(hi) + ", selected share " + Fmt.fixed(selectedShare, 3);
     }
 
+    /** The number of distinct positive finite λ in the tree: the axis shows values of the tree only when above 1. */
+    int finiteLevels() {
+        int levels = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (sorted[i] > 0 && (i == 0 || sorted[i] != sorted[i - 1])) levels++;
+        }
+        return levels;
+    }
+
     /** The caption's sentence on the axis. */
     String describe() {
+        int levels = finiteLevels();
+        if (levels == 0) {
+            return "The tree has no finite \u03bb above 0 (its points part only at \u03bb = \u221e, distance 0, or "
+                    + "at \u03bb = 0, an infinite distance), so the \u03bb axis is a stand-in scale and its ticks are "
+                    + "no values of the tree.";
+        }
+        if (levels == 1) {
+            return "Every finite \u03bb above 0 in the tree is " + Fmt.sig(hi) + ", at the bottom of the axis; the "
+                    + "ticks above it are a stand-in scale, not values of the tree.";
+        }
         String range = " from the smallest \u03bb in the tree, " + Fmt.sig(lo) + ", at the top to the largest finite one, "
                 + Fmt.sig(hi) + ", at the bottom";
         if (kind == Kind.LOG) {

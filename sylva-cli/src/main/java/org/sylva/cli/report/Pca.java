@@ -4,7 +4,7 @@ import java.util.Arrays;
 import org.sylva.features.PrincipalComponents;
 
 /**
- * The top two principal components of a float32 point set for the report's scatter plot, from an evenly
+ * The top two principal components of a point set for the report's scatter plot, from an evenly
  * spaced subset of the rows and at most {@link #MAX_COLUMNS} coordinates, within a budget: the plot only
  * needs a plane, not exact scores, and the report must stay quick on millions of rows and on rows of
  * tens of thousands of values. Wider data is represented by {@link #MAX_COLUMNS} evenly spaced columns
@@ -24,7 +24,7 @@ final class Pca {
     static final long COVARIANCE_BUDGET = 400_000_000L;
     /** Rows always used when available, whatever the budget. */
     static final int MIN_ROWS = 2_000;
-    /** The subset is copied (float32) for the library; its size at most, beyond {@link #MIN_ROWS}. */
+    /** The subset is copied (float64) for the library; its size at most, beyond {@link #MIN_ROWS}. */
     static final long SUBSET_BYTES = 64L << 20;
     /** Most coordinates the fit reads: wider rows are represented by this many evenly spaced columns. */
     static final int MAX_COLUMNS = 256;
@@ -47,11 +47,11 @@ final class Pca {
     record Fit(int[] columns, double[] mean, double[] pc1, double[] pc2, double var1, double var2, double totalVar,
                int rowsUsed) {
         /** Coordinate of row {@code i} along component {@code which} (0 or 1). */
-        double project(float[] coords, int d, int i, int which) {
+        double project(Coordinates coords, int d, int i, int which) {
             double[] v = which == 0 ? pc1 : pc2;
             double s = 0;
             int base = i * d;
-            for (int t = 0; t < columns.length; t++) s += (coords[base + columns[t]] - mean[t]) * v[t];
+            for (int t = 0; t < columns.length; t++) s += (coords.at(base + columns[t]) - mean[t]) * v[t];
             return s;
         }
 
@@ -67,27 +67,27 @@ final class Pca {
     }
 
     /** True when the coordinates {@code columns} of row {@code i} are all finite. */
-    static boolean finiteRow(float[] coords, int d, int[] columns, int i) {
+    static boolean finiteRow(Coordinates coords, int d, int[] columns, int i) {
         int base = i * d;
         for (int c : columns) {
-            if (!Float.isFinite(coords[base + c])) return false;
+            if (!Double.isFinite(coords.at(base + c))) return false;
         }
         return true;
     }
 
     /** Fits the top two components on rows {@code rows[0 .. count-1]} (row indices into coords). */
-    static Fit fit(float[] coords, int d, int[] rows, int count) {
+    static Fit fit(Coordinates coords, int d, int[] rows, int count) {
         int[] cols = columns(d);
         int w = cols.length;
-        long budgetRows = Math.max(MIN_ROWS, Math.min(COVARIANCE_BUDGET / ((long) w * w), SUBSET_BYTES / (4L * w)));
+        long budgetRows = Math.max(MIN_ROWS, Math.min(COVARIANCE_BUDGET / ((long) w * w), SUBSET_BYTES / (8L * w)));
         int use = (int) Math.min(count, budgetRows);
-        float[] subset = new float[use * w];
+        double[] subset = new double[use * w];
         int used = 0;
         for (int t = 0; t < use; t++) {
             int i = rows[(int) ((long) t * count / use)];
             if (!finiteRow(coords, d, cols, i)) continue;
             int base = i * d, at = used * w;
-            for (int c = 0; c < w; c++) subset[at + c] = coords[base + cols[c]];
+            for (int c = 0; c < w; c++) subset[at + c] = coords.at(base + cols[c]);
             used++;
         }
         if (used == 0) { // nothing to fit: the coordinate axes
@@ -97,9 +97,18 @@ final class Pca {
             return new Fit(cols, new double[w], e0, e1, 0, 0, 0, 0);
         }
         if (used < use) subset = Arrays.copyOf(subset, used * w); // rows with NaN or inf were left out
+        // Fitted on the values scaled by a power of two (exact) to near 1: data near float64's limits (1e100,
+        // 1e-150, which a fit accepts) would otherwise overflow or underflow in the squares of the rotations.
+        double maxAbs = 0;
+        for (double v : subset) maxAbs = Math.max(maxAbs, Math.abs(v));
+        double scale = maxAbs > 0 ? Math.scalb(1.0, -Math.getExponent(maxAbs)) : 1;
+        for (int i = 0; i < subset.length; i++) subset[i] *= scale;
         PrincipalComponents p = PrincipalComponents.fit(subset, used, w, Math.min(2, w));
         double[] var = p.explainedVariance();
-        return new Fit(cols, p.mean(), p.component(0), w > 1 ? p.component(1) : new double[w], var[0],
-                w > 1 ? var[1] : 0, p.totalVariance(), used);
+        double[] mean = p.mean();
+        for (int t = 0; t < w; t++) mean[t] /= scale;
+        double square = scale * scale;
+        return new Fit(cols, mean, p.component(0), w > 1 ? p.component(1) : new double[w], var[0] / square,
+                w > 1 ? var[1] / square : 0, p.totalVariance() / square, used);
     }
 }

@@ -7,12 +7,12 @@ package org.sylva.cli.report;
  * whatever the dimension.
  */
 final class Projection2D {
-    private final float[] coords;
+    private final Coordinates coords;
     private final int d;
     private final Pca.Fit fit;
 
     /** Fits on rows {@code rows[0 .. count-1]} (only used when {@code d >= 3}). */
-    Projection2D(float[] coords, int d, int[] rows, int count) {
+    Projection2D(Coordinates coords, int d, int[] rows, int count) {
         this.coords = coords;
         this.d = d;
         this.fit = d >= 3 ? Pca.fit(coords, d, rows, count) : null;
@@ -24,11 +24,11 @@ final class Projection2D {
     }
 
     double x(int i) {
-        return fit == null ? coords[i * d] : fit.project(coords, d, i, 0);
+        return fit == null ? coords.at(i * d) : fit.project(coords, d, i, 0);
     }
 
     double y(int i) {
-        return fit == null ? (d == 1 ? 0 : coords[i * d + 1]) : fit.project(coords, d, i, 1);
+        return fit == null ? (d == 1 ? 0 : coords.at(i * d + 1)) : fit.project(coords, d, i, 1);
     }
 
     boolean isPca() {

@@ -25,6 +25,28 @@ class AxesTest {
         assertArrayEquals(new String[] {"0", "1e-5", "2e-5"}, untitled.labels());
     }
 
+    /** A small span far from zero: a round offset leaves the title, and the ticks read apart. */
+    @Test
+    void aSmallSpanFarFromZeroTakesAnOffsetOutOfTheLabels() {
+        double[][] cases = {{-122.424, -122.416}, {4_099_950, 4_100_050}, {9_999.5, 10_000.3}, {37.7695, 37.7712}};
+        for (double[] c : cases) {
+            double[] r = Axes.niceRange(c[0], c[1], 8);
+            Axes.Ticks t = Axes.Ticks.linear(new Axes.Scale(r[0], r[1], 0, 500), r[2], "x");
+            assertEquals(t.labels().length, java.util.Set.of(t.labels()).size(),
+                    "every label differs: " + String.join(" ", t.labels()) + " / " + t.title());
+            Matcher m = Pattern.compile("x ([+\u2212]) (\\S+)").matcher(t.title());
+            assertTrue(m.matches(), t.title());
+            double offset = (m.group(1).equals("+") ? -1 : 1) * Double.parseDouble(m.group(2));
+            for (int i = 0; i < t.values().length; i++) {
+                assertEquals(t.values()[i], offset + Double.parseDouble(t.labels()[i]), r[2] * 1e-6,
+                        "a label plus the offset is its tick: " + t.title() + " " + t.labels()[i]);
+            }
+        }
+        Axes.Ticks lon = Axes.Ticks.linear(new Axes.Scale(-122.424, -122.416, 0, 500), 0.002, "x");
+        assertEquals("x + 122.43", lon.title());
+        assertArrayEquals(new String[] {"0.006", "0.008", "0.01", "0.012", "0.014"}, lon.labels());
+    }
+
     @Test
     void everyLinearLabelFitsWhateverTheRange() {
         for (int e = -12; e <= 12; e++) {

@@ -76,7 +76,7 @@ class BallTreeReportTest {
         float[] x = SyntheticData.blobs(n, 2, 2, 3);
         BallTreeReportData data = SyntheticData.ballTree(x, 2, new int[] {n}).level(9).build();
         String html = BallTreeReport.render(data);
-        assertTrue(html.contains("Level 9 was asked for; this batch has only 3 levels"));
+        assertTrue(html.contains("The colours were to be those of level 9 (--report-level); this batch has only 3 levels"));
         assertEquals(8, count(html, "class=\"ball-row\""), "2^3 leaf balls of 2 slots");
     }
 
@@ -85,7 +85,7 @@ class BallTreeReportTest {
         float[] x = SyntheticData.blobs(300, 2, 3, 4);
         BallTreeReportData data = SyntheticData.ballTree(x, 2, new int[] {100, 150, 50}).batch(1).level(1).build();
         String html = BallTreeReport.render(data);
-        assertTrue(html.contains("Batch 1 of 3 \u00b7 150 points"));
+        assertTrue(html.contains("Batch 1 (of 3, numbered from 0) \u00b7 150 points"));
         // batch 0 has 128 slots, so batch 1 starts at slot 128 and its two balls have 128 slots each
         assertTrue(html.contains("128 \u2013 255"));
         assertTrue(html.contains("256 \u2013 383"));
@@ -98,7 +98,7 @@ class BallTreeReportTest {
                 .tree(new int[] {0, 0}, new boolean[] {true, false}, new int[] {0}).build();
         String html = BallTreeReport.render(one);
         HtmlReportTest.assertSelfContained(html);
-        assertTrue(html.contains("All 1 points are drawn."));
+        assertTrue(html.contains("The one point is drawn."));
         String empty = BallTreeReport.render(BallTreeReportData.builder().points(0, 3, new float[0]).build());
         HtmlReportTest.assertSelfContained(empty);
         assertTrue(empty.contains("The tree is empty"));

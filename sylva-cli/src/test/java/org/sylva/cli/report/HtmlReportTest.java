@@ -44,6 +44,36 @@ class HtmlReportTest {
         assertTrue(html.contains("Content-Security-Policy\" content=\"default-src 'none'"));
     }
 
+    /**
+     * A float64 input is drawn from its own values: points 1e9 apart from the origin but 0.25 from one another
+     * (one float32 value), and finite values beyond float32's range, are drawn where they are, not merged or left
+     * out as infinities.
+     */
+    @Test
+    void aFloat64InputIsDrawnFromItsExactValues() {
+        int n = 60, d = 3;
+        for (double[] shift : new double[][] {{1e9, 0.25}, {0, 1e100}, {0, 1e-150}}) {
+            double[] exact = new double[n * d];
+            float[] rounded = new float[n * d];
+            for (int i = 0; i < n; i++) {
+                for (int k = 0; k < d; k++) {
+                    exact[i * d + k] = shift[0] + shift[1] * (((i * 7 + k * 13) % 17) + (i % 2) * 40);
+                    rounded[i * d + k] = (float) exact[i * d + k];
+                }
+            }
+            HdbscanReportData.Builder b = HdbscanReportData.builder().points(n, d, rounded);
+            String asFloat32 = HtmlReport.render(b.build());
+            String html = HtmlReport.render(b.exactPoints(exact).build());
+            assertSelfContained(html);
+            assertFalse(html.contains("infinite values are left out"), "every row is finite");
+            Matcher explained = Pattern.compile("explain ([0-9.]+) % of the variance").matcher(html);
+            assertTrue(explained.find() && Double.parseDouble(explained.group(1)) > 90, "the plane holds the points");
+            assertTrue(asFloat32.contains("explain 0.0 % of the variance")
+                    || asFloat32.contains(n + " rows with NaN or infinite values are left out"), "the float32 copy "
+                    + "would have lost the points");
+        }
+    }
+
     @Test
     void waveformReportHasEveryPartOnce() {
         HdbscanReportData data = SyntheticData.clips(3_000, 5, 1, 0, true);

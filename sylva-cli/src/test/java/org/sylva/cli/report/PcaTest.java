@@ -31,7 +31,7 @@ class PcaTest {
             double a = 10 * rnd.nextGaussian(), b = 2 * rnd.nextGaussian(), c = 0.1 * rnd.nextGaussian();
             for (int j = 0; j < 3; j++) x[i * 3 + j] = (float) (5 + a * u[j] + b * v[j] + c * w[j]);
         }
-        Pca.Fit fit = Pca.fit(x, 3, all(n), n);
+        Pca.Fit fit = Pca.fit(Coordinates.of(x), 3, all(n), n);
         assertEquals(n, fit.rowsUsed());
         assertArrayEquals(u, fit.pc1(), 0.01);
         // v's largest entry (the first) is positive already, as the convention wants
@@ -54,7 +54,7 @@ class PcaTest {
             odd[t] = 2 * t + 1;
             System.arraycopy(x, odd[t] * d, oddRows, t * d, d);
         }
-        Pca.Fit fit = Pca.fit(x, d, odd, odd.length);
+        Pca.Fit fit = Pca.fit(Coordinates.of(x), d, odd, odd.length);
         PrincipalComponents lib = PrincipalComponents.fit(oddRows, odd.length, d, 2);
         assertArrayEquals(lib.mean(), fit.mean(), 0);
         assertArrayEquals(lib.component(0), fit.pc1(), 0);
@@ -72,7 +72,7 @@ class PcaTest {
             for (int j = 0; j < d; j++) x[i * d + j] = (float) (a * Math.sin(0.01 * j) + b * Math.cos(0.037 * j)
                     + rnd.nextGaussian());
         }
-        Pca.Fit fit = Pca.fit(x, d, all(n), n);
+        Pca.Fit fit = Pca.fit(Coordinates.of(x), d, all(n), n);
         int[] cols = fit.columns();
         assertEquals(Pca.MAX_COLUMNS, cols.length);
         assertEquals(0, cols[0]);
@@ -87,7 +87,7 @@ class PcaTest {
         assertArrayEquals(lib.component(1), fit.pc2(), 0);
         double expect = 0;
         for (int t = 0; t < cols.length; t++) expect += (x[7 * d + cols[t]] - lib.mean()[t]) * lib.component(0)[t];
-        assertEquals(expect, fit.project(x, d, 7, 0), 1e-9);
+        assertEquals(expect, fit.project(Coordinates.of(x), d, 7, 0), 1e-9);
     }
 
     /** d * d overflowed an int from d = 46 341 (NegativeArraySizeException); nothing d x d is made now. */
@@ -98,10 +98,10 @@ class PcaTest {
         float[] x = new float[n * d];
         for (int i = 0; i < x.length; i++) x[i] = (float) rnd.nextGaussian();
         long t0 = System.nanoTime();
-        Pca.Fit fit = Pca.fit(x, d, all(n), n);
+        Pca.Fit fit = Pca.fit(Coordinates.of(x), d, all(n), n);
         assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "well under five seconds");
         assertEquals(Pca.MAX_COLUMNS, fit.pc1().length);
-        assertTrue(Double.isFinite(fit.project(x, d, n - 1, 1)));
+        assertTrue(Double.isFinite(fit.project(Coordinates.of(x), d, n - 1, 1)));
     }
 
     @Test
@@ -111,7 +111,7 @@ class PcaTest {
         Random rnd = new Random(3);
         for (int i = 0; i < x.length; i++) x[i] = (float) rnd.nextGaussian();
         x[5 * d + 3] = Float.NaN;
-        Pca.Fit fit = Pca.fit(x, d, all(n), n);
+        Pca.Fit fit = Pca.fit(Coordinates.of(x), d, all(n), n);
         long budgetRows = Pca.COVARIANCE_BUDGET / ((long) d * d);
         assertTrue(fit.rowsUsed() <= budgetRows && fit.rowsUsed() >= budgetRows - 1, "rows " + fit.rowsUsed());
         for (double m : fit.mean()) assertTrue(Double.isFinite(m));
