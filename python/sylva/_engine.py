@@ -115,7 +115,8 @@ class Engine:
         if self._proc is not None and self._pid == os.getpid() and self._proc.poll() is None:
             return
         if self._proc is not None and self._pid != os.getpid():
-            self._proc = None       # a forked child: the parent's engine is the parent's
+            self._proc = None       # a forked child: the parent's engine is the parent's,
+            self._unanswered = None  # and so is a request of the parent's still unanswered at the fork
         elif self._proc is not None:
             self._discard()         # it died between calls: start anew
         command = (self._command or engine_command()) + ["serve"] + self._serve_args
@@ -237,6 +238,8 @@ class Engine:
                 self._kept = None   # the engine releases what one kind of request keeps before another kind
             if self._unanswered is not None:
                 self._cancel(self._proc)   # a Ctrl-C came after the last request went out, before its wait
+                if self._proc is None:     # it could not be kept in step and was killed: a fresh one
+                    self._ensure_started()
             self._next_id += 1
             rid = self._next_id
             proc = self._proc
@@ -394,6 +397,8 @@ def _after_fork_in_child() -> None:
     try:
         for e in list(_ENGINES):
             e._lock = threading.RLock()
+            if e._pid != os.getpid():
+                e._unanswered = None   # the parent's request, which the child's engine will never answer
             proc = e._proc
             if proc is None or e._pid == os.getpid():
                 continue

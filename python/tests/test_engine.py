@@ -331,10 +331,12 @@ def test_a_fork_while_another_thread_holds_the_engine_leaves_the_child_free_and_
     sylva.HDBSCAN().fit(small())
     held, release = threading.Event(), threading.Event()
 
-    def hold():   # another thread in the middle of a call, as a long fit is
+    def hold():   # another thread in the middle of a call, as a long fit is: its request unanswered
         with e._lock:
+            e._unanswered = e._next_id
             held.set()
             release.wait(30)
+            e._unanswered = None
 
     t = threading.Thread(target=hold)
     t.start()
@@ -344,6 +346,8 @@ def test_a_fork_while_another_thread_holds_the_engine_leaves_the_child_free_and_
     if pid == 0:   # the child: its first call must not wait for the parent's thread
         os.close(r)
         try:
+            # nor cancel the parent's request on its own engine, which would never answer
+            sylva._engine.Engine._cancel = lambda self, proc: os._exit(3)
             n = len(sylva.HDBSCAN().fit_predict(small()))
             os.write(w, str(n).encode())
         finally:
@@ -374,6 +378,18 @@ def test_a_fork_while_another_thread_holds_the_engine_leaves_the_child_free_and_
         os.kill(child, signal.SIGKILL)
         os.waitpid(child, 0)
     assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
+
+
+def test_a_cancel_left_unanswered_starts_a_fresh_engine(monkeypatch):
+    # a request marked unanswered whose engine runs nothing: the cancel gets no answer, the engine is killed, and
+    # the call goes on with a fresh one (it failed with AttributeError on the dead engine's stdin)
+    e = sylva.engine()
+    sylva.HDBSCAN().fit(small())
+    old = e.pid
+    monkeypatch.setattr(sylva._engine, "CANCEL_WAIT_SECONDS", 0.5)
+    e._unanswered = e._next_id
+    assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
+    assert e.pid not in (None, old)
 
 
 def _fit_in_child():
