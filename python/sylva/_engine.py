@@ -1,7 +1,7 @@
 """The engine process: started once per Python process on first use, one request at a time.
 
-Each call writes a request frame on the engine's stdin and reads its one response from its stdout
-(:mod:`._protocol`). Ctrl-C while the engine computes sends a ``cancel`` frame, waits (a bounded time)
+Each call writes a request frame on the engine's stdin and reads its one response from a pipe of its own (the
+engine's ``--answers-fd``; the engine's stdout joins its stderr) (:mod:`._protocol`). Ctrl-C while the engine computes sends a ``cancel`` frame, waits (a bounded time)
 for the engine's answer and raises :class:`KeyboardInterrupt`: the engine stays up for the next call.
 If the conversation cannot be kept in step (Ctrl-C while bytes are moving, the engine silent after a
 cancel, the engine gone), the engine is killed and the next call starts a fresh one.
@@ -119,14 +119,25 @@ class Engine:
             self._unanswered = None  # and so is a request of the parent's still unanswered at the fork
         elif self._proc is not None:
             self._discard()         # it died between calls: start anew
-        command = (self._command or engine_command()) + ["serve"] + self._serve_args
+        # The answers come on a pipe of their own (--answers-fd), and the engine's stdout joins its stderr: what the
+        # JVM prints on stdout (logs asked for in SYLVA_JAVA_OPTS: -Xlog, -verbose:gc) cannot break the frames.
+        answers_r, answers_w = os.pipe()
+        errors_r, errors_w = os.pipe()
+        command = (self._command or engine_command()) + ["serve"] + self._serve_args + ["--answers-fd", str(answers_w)]
         self._stderr.clear()
         try:
             # A session of its own: Ctrl-C at the terminal reaches Python only, which cancels the work itself.
-            proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True)
+            proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=errors_w, stderr=errors_w,
+                                    pass_fds=(answers_w,), start_new_session=True)
         except OSError as e:
+            os.close(answers_r)
+            os.close(errors_r)
             raise EngineError(f"cannot start the engine ({' '.join(command)}): {e}") from e
+        finally:
+            os.close(answers_w)   # the engine's copies are the only write ends: its exit ends them
+            os.close(errors_w)
+        proc.stdout = os.fdopen(answers_r, "rb")
+        proc.stderr = os.fdopen(errors_r, "rb")
         self._proc, self._pid = proc, os.getpid()
         self._kept = None           # a new engine holds nothing
         _widen_pipes(proc)

@@ -380,6 +380,20 @@ def test_a_fork_while_another_thread_holds_the_engine_leaves_the_child_free_and_
     assert sylva.HDBSCAN().fit_predict(small()).shape == (200,)
 
 
+def test_what_the_jvm_prints_on_stdout_cannot_break_the_answers(monkeypatch):
+    # unified logging's default output is stdout: -Xlog:gc and --show-version print there from the JVM's start; the
+    # answers come on a pipe of their own, and those lines arrive with the engine's stderr
+    monkeypatch.setenv("SYLVA_JAVA_OPTS", "-Xlog:gc --show-version")
+    e = sylva._engine.Engine(echo_stderr=False)
+    try:
+        for level in (1, 2, 3):
+            r = e.call("partition", {"level": level}, {"points": np.arange(64, dtype=np.float32).reshape(32, 2)})
+            assert sorted(r.arrays["perm"].tolist()) == list(range(32))
+        assert any("Using" in line and "gc" in line for line in e._stderr), list(e._stderr)
+    finally:
+        e.close()
+
+
 def test_a_cancel_left_unanswered_starts_a_fresh_engine(monkeypatch):
     # a request marked unanswered whose engine runs nothing: the cancel gets no answer, the engine is killed, and
     # the call goes on with a fresh one (it failed with AttributeError on the dead engine's stdin)

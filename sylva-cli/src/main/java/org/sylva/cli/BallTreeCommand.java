@@ -164,7 +164,7 @@ final class BallTreeCommand implements Callable<Integer> {
         OutputTargets.claim(context, err, run.quiet, out, names(partitionLevel != null ? PARTITION : TREE, format),
                 RESERVED, report);
         OutputTargets.refuseOverlaps(out, RESERVED, List.of(new OutputTargets.OptionFile("--report", report)),
-                List.of(new OutputTargets.OptionFile("input", in.inputPath()), new OutputTargets.OptionFile("--batch", batch)));
+                List.of(new OutputTargets.OptionFile("input", in.readPath()), new OutputTargets.OptionFile("--batch", batch)));
         String processor = EngineChoice.processorNote(builder.engine());
         if (processor != null && !run.quiet) err.println(processor);
         String gpu = EngineChoice.gpuEngine(builder.engine());

@@ -67,7 +67,8 @@ final class HdbscanCommand implements Callable<Integer> {
                 .unsorted()
                 .header("Cluster a file of points with exact HDBSCAN; write labels, trees and a report.")
                 .description("Exact HDBSCAN with scikit-learn's parameters (sklearn.cluster.HDBSCAN's names in kebab "
-                        + "case). Writes labels (-1 = noise), probabilities, outlier_scores, core_distances, mst, "
+                        + "case; --method and --centers are short for --cluster-selection-method and --store-centers, "
+                        + "and --p is metric_params' p). Writes labels (-1 = noise), probabilities, outlier_scores, core_distances, mst, "
                         + "single_linkage, condensed_tree and persistence (NumPy files, or CSV with --format csv) "
                         + "into --out (with several inputs, into a folder each); all of them or, on error or "
                         + "Ctrl-C, none.",
@@ -145,6 +146,10 @@ final class HdbscanCommand implements Callable<Integer> {
                 .paramLabel("eom|leaf")
                 .defaultValue("eom")
                 .description("Cluster selection method: eom (excess of mass, default) or leaf.");
+        // scikit-learn's names, as a user of it types them; hidden, so that the help shows each option once and an
+        // error names the option typed
+        m.option(SelectionMethod.class, v -> method = v, "--cluster-selection-method").hidden(true)
+                .paramLabel("eom|leaf").description("--method under scikit-learn's name.");
         m.option(boolean.class, v -> allowSingleCluster = v, "--allow-single-cluster")
                 .description("Let EOM return one cluster holding everything.");
         m.option(String.class, v -> metric = v, "--metric")
@@ -179,7 +184,8 @@ final class HdbscanCommand implements Callable<Integer> {
                 .paramLabel("K")
                 .description("Cluster on the first K principal components of the input (exact, float64, from every "
                         + "row) instead of its coordinates: a choice for spike waveforms, not a default. Outputs are "
-                        + "per input point as before and the report draws the input's waveforms. Needs finite input.");
+                        + "per input point as before and the report draws the input's waveforms. Needs finite input; "
+                        + "not with --sample-weight.");
         m.option(String.class, v -> backend = v, "--backend")
                 .paramLabel("auto|scalar|simd|opencl|cuda")
                 .defaultValue("auto")
@@ -205,6 +211,8 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "when missing), together with the other outputs; 'sylva predict FILE NEW' then assigns new "
                         + "points to its clusters, 'sylva cut' and 'sylva reselect' cluster it again. With --pca the "
                         + "model holds the components: new points are given as the input was, and projected on them.");
+        m.option(String.class, v -> centers = v, "--store-centers").hidden(true)
+                .paramLabel("centroid|medoid|both").description("--centers under scikit-learn's name.");
         m.option(String.class, v -> centers = v, "--centers")
                 .paramLabel("centroid|medoid|both")
                 .description("Also write the clusters' centres, as scikit-learn's store_centers: centroids (the "
@@ -241,6 +249,16 @@ final class HdbscanCommand implements Callable<Integer> {
         refuseWhatNeedsCoordinates(h.metric());
         CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
         InputBatch.refuseOneFileOption(inputs.size(), "--sample-weight", sampleWeight);
+        if (sampleWeight != null && sampleWeight.toString().equals("-")) {
+            throw new InvalidInputException("--sample-weight reads a file, and '-' names none (standard input is "
+                    + "for the points): give the weights' file, or /dev/stdin to read them from standard input");
+        }
+        if (pca != null && sampleWeight != null) {
+            // the components would be fitted on each row once, not on the repeated rows the weights stand for
+            throw new InvalidInputException("--pca fits its components on the rows as they are, without their "
+                    + "weights, so with --sample-weight the fit would not be that of the repeated rows: give one of "
+                    + "them (np.repeat(X, w, axis=0) repeats the rows for --pca)");
+        }
         InputBatch.refuseOneFileOption(inputs.size(), "--waveforms-from", waveformOptions.from);
         List<InputBatch.Target> targets = InputBatch.plan(inputs, inputOptions.shape, outOption, reportOption,
                 saveModelOption);
@@ -295,7 +313,7 @@ final class HdbscanCommand implements Callable<Integer> {
         }
         List<OutputTargets.OptionFile> read = new ArrayList<>();
         for (InputBatch.Target other : all) {
-            read.add(new OutputTargets.OptionFile("input", inputOptions.forInput(other.input()).inputPath()));
+            read.add(new OutputTargets.OptionFile("input", inputOptions.forInput(other.input()).readPath()));
         }
         read.add(new OutputTargets.OptionFile("--sample-weight", sampleWeight));
         read.add(new OutputTargets.OptionFile("--waveforms-from", waveformOptions.from));

@@ -330,6 +330,11 @@ final class InputOptions {
         return input == null || input.equals("-") ? null : Path.of(input);
     }
 
+    /** The input as {@link OutputTargets#refuseOverlaps} takes it: {@code -} for standard input, else its path. */
+    Path readPath() {
+        return input == null ? null : Path.of(input);
+    }
+
     /** Named .npy, or named nothing PointReaders knows and starting with the NumPy magic (as it reads those). */
     static boolean isNpy(Path p) throws IOException {
         if (Files.isDirectory(p)) return false;

@@ -108,8 +108,8 @@ final class OutputTargets {
      * (files outside {@code out}, such as {@code --report} and {@code --save-model}) naming one file, one of
      * them being a file of {@code read}, or {@code out} holding a file of {@code read} under one of
      * {@code outputs} (this run's outputs, and the names it removes as stale) or of the names its manifest
-     * lists. Null paths and {@code -} (standard
-     * input) are skipped. Call it after {@link #claim} and {@link #claimFile}, which create the folders.
+     * lists. Null paths are skipped; {@code -} (standard input) is the file standard input is redirected from,
+     * when it is one. Call it after {@link #claim} and {@link #claimFile}, which create the folders.
      */
     static void refuseOverlaps(Path out, Collection<String> outputs, List<OptionFile> written, List<OptionFile> read)
             throws IOException {
@@ -124,8 +124,11 @@ final class OutputTargets {
                 }
             }
         }
-        for (OptionFile r : read) {
-            if (r.path() == null || r.path().toString().equals("-") || !Files.isRegularFile(r.path())) continue;
+        for (OptionFile given : read) {
+            if (given.path() == null) continue;
+            // standard input redirected from a file (< points.npy) is that file, which an output must not replace
+            OptionFile r = given.path().toString().equals("-") ? new OptionFile(given.option(), STDIN) : given;
+            if (!Files.isRegularFile(r.path())) continue;
             for (OptionFile f : w) {
                 if (Files.exists(f.path()) && Files.isSameFile(r.path(), f.path())) {
                     throw new InvalidInputException(f.option() + " " + f.path() + " is " + read(r) + "; write it elsewhere");
@@ -141,8 +144,12 @@ final class OutputTargets {
         }
     }
 
+    /** Standard input as a path: on Linux the file it was redirected from, when it was. */
+    static final Path STDIN = Path.of("/dev/stdin");
+
     /** How a message names a file the run reads: {@code the input file (x.npy)}, {@code the file --batch reads (b.npy)}. */
     private static String read(OptionFile r) {
+        if (r.path() == STDIN) return "the " + r.option() + " file (standard input is redirected from it)";
         return (r.option().startsWith("--") ? "the file " + r.option() + " reads" : "the " + r.option() + " file")
                 + " (" + r.path() + ")";
     }

@@ -95,7 +95,7 @@ final class PredictCommand implements Callable<Integer> {
         List<OutputTargets.OptionFile> read = new ArrayList<>();
         read.add(new OutputTargets.OptionFile("model", model));
         for (InputBatch.Target t : targets) {
-            read.add(new OutputTargets.OptionFile("input", t.input().equals("-") ? null : Path.of(t.input())));
+            read.add(new OutputTargets.OptionFile("input", Path.of(t.input())));   // "-": standard input
         }
         for (InputBatch.Target t : targets) {
             folder.claim(context, err, run.quiet, OUTPUTS, t.out());

@@ -23,6 +23,7 @@ final class ServeCommand implements Callable<Integer> {
     private final CliContext context;
     long maxRequestMib;
     boolean verbose;
+    Integer answersFd;
 
     /** This command's picocli model, bound to this object ({@link CommandModel}). */
     CommandSpec model() {
@@ -45,6 +46,12 @@ final class ServeCommand implements Callable<Integer> {
                         + "${DEFAULT-VALUE}); a larger one is refused with an error and the engine goes on.");
         m.option(boolean.class, v -> verbose = v, "-v", "--verbose")
                 .description("Print the stack trace of every failed request on stderr.");
+        m.option(Integer.class, v -> answersFd = v, "--answers-fd")
+                .paramLabel("FD")
+                .description("Write the response frames to file descriptor FD (3 or more, open for writing; Linux's "
+                        + "/dev/fd) instead of standard output, which then carries only what the JVM itself prints "
+                        + "there (logs asked for with -Xlog or -verbose in SYLVA_JAVA_OPTS, say): it can no longer "
+                        + "break the frames. The Python package starts the engine so.");
         spec = m.spec();
         return spec;
     }
@@ -59,12 +66,27 @@ final class ServeCommand implements Callable<Integer> {
             throw new InvalidInputException("--max-request-mib must be from 1 to " + (Long.MAX_VALUE >> 20) + "; got "
                     + maxRequestMib);
         }
-        OutputStream frames = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+        OutputStream frames = new BufferedOutputStream(answers(), 1 << 16);
         // Nothing but frames may reach stdout: a stray print would break the client's reading.
         PrintStream stderr = System.err;
         System.setOut(stderr);
         PrintWriter log = new PrintWriter(stderr, true);
         FrameLimits limits = FrameLimits.defaults().withMaxFrameBytes(maxRequestMib << 20);
         return EngineServer.standard(context.stdin(), frames, limits, SylvaCommand.version(), log, verbose).run();
+    }
+
+    /** Where the response frames go: standard output, or the file descriptor {@code --answers-fd} names. */
+    private OutputStream answers() {
+        if (answersFd == null) return new FileOutputStream(FileDescriptor.out);
+        if (answersFd < 3) {
+            throw new InvalidInputException("--answers-fd must be 3 or more (0, 1 and 2 are the standard streams); got "
+                    + answersFd);
+        }
+        try {
+            return new FileOutputStream("/dev/fd/" + answersFd);
+        } catch (java.io.IOException e) {
+            throw new InvalidInputException("--answers-fd " + answersFd + ": cannot write to file descriptor "
+                    + answersFd + " (" + e.getMessage() + "): give one the engine's parent opened for writing", e);
+        }
     }
 }

@@ -431,6 +431,26 @@ class CliErrorsTest {
         }
     }
 
+    /** Weights with --pca, weights from '-': refused, saying why; scikit-learn's long option names are taken too. */
+    @Test
+    void weightsWithPcaOrFromADashAreRefusedAndScikitLearnsLongNamesWork(@TempDir Path tmp) throws IOException {
+        Path w = tmp.resolve("w.txt");
+        Files.writeString(w, "1\n".repeat(N));
+        Path out = tmp.resolve("o");
+        Cli.run("hdbscan", good, "--pca", "2", "--sample-weight", w.toString(), "--out", out.toString())
+                .assertError("--pca fits its components on the rows as they are, without their weights");
+        Cli.run("hdbscan", good, "--sample-weight", "-", "--out", out.toString())
+                .assertError("--sample-weight reads a file, and '-' names none");
+        Cli.assertNothingWritten(out);
+        Cli.run("hdbscan", good, "--cluster-selection-method", "leaf", "--store-centers", "centroid", "--out",
+                out.toString(), "-q").assertOk();
+        Path same = tmp.resolve("same");
+        Cli.run("hdbscan", good, "--method", "leaf", "--centers", "centroid", "--out", same.toString(), "-q").assertOk();
+        for (String name : List.of("labels.npy", "centroids.npy")) {
+            assertArrayEquals(Files.readAllBytes(same.resolve(name)), Files.readAllBytes(out.resolve(name)), name);
+        }
+    }
+
     @Test
     void benchAndDemoErrorsAreOneLineToo(@TempDir Path tmp) throws IOException {
         Cli.run("bench", "hdbscan").assertError("FILE", "--generate");

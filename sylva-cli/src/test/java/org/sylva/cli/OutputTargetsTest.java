@@ -45,6 +45,32 @@ class OutputTargetsTest {
         return Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther();
     }
 
+    /**
+     * Standard input redirected from a file is that file: an output that would replace it (the output folder
+     * holding it under an output's name, --save-model or --report naming it) is refused, as for the file named.
+     * A child process, since only a real process's standard input can come from a file.
+     */
+    @Test
+    void standardInputRedirectedFromAFileIsNotReplacedByAnOutput(@TempDir Path tmp) throws Exception {
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Path points = Files.copy(Path.of(clips), out.resolve("labels.npy"));
+        byte[] before = Files.readAllBytes(points);
+        Path other = Files.copy(Path.of(clips), tmp.resolve("model.bin"));
+        for (List<String> args : List.of(List.of("--out", out.toString()),
+                List.of("--out", tmp.resolve("o2").toString(), "--save-model", other.toString()),
+                List.of("--out", tmp.resolve("o3").toString(), "--report", other.toString()))) {
+            Path stdin = args.size() == 2 ? points : other;
+            List<String> cmd = InterruptTest.sylvaCommand();
+            cmd.addAll(List.of("hdbscan", "-", "--min-cluster-size", "10"));
+            cmd.addAll(args);
+            Process p = new ProcessBuilder(cmd).redirectInput(stdin.toFile()).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(ExitStatus.ERROR, p.waitFor(), output);
+            assertTrue(output.contains("(standard input is redirected from it)"), output);
+            assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(stdin)), "the input is as it was");
+        }
+    }
+
     @Test
     void aFifoAsReportIsRefusedBeforeTheFitAndLeftAlone(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("out");
