@@ -490,7 +490,7 @@ public final class AtomicOutput {
             throws IOException {
         for (int attempt = 0; attempt < 16; attempt++) {
             long r = ThreadLocalRandom.current().nextLong() >>> 1;
-            Path candidate = dir.resolve(prefix + (hex ? String.format("%016x", r) : Long.toString(r)) + suffix);
+            Path candidate = dir.resolve(prefix + (hex ? HexFormat.of().toHexDigits(r) : Long.toString(r)) + suffix);
             boolean claimed = inFlight && IN_FLIGHT.add(candidate.toAbsolutePath());
             boolean created = false;
             try {

@@ -23,7 +23,8 @@ public final class TileShape {
     public static int rowsPerTile(int d) {
         if (d > TILE_DOUBLES) {
             throw new GpuException("the GPU engine handles at most " + TILE_DOUBLES + " coordinates per point, got " + d
-                    + "; the CPU engine takes any number (no GPU backend), or reduce them first (--pca K)");
+                    + "; the CPU engine takes any number (no GPU backend), or reduce them first (principal components: "
+                    + "sylva hdbscan --pca K)");
         }
         return Math.min(TILE_ROWS_MAX, TILE_DOUBLES / d);
     }
