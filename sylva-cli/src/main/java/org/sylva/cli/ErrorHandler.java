@@ -130,6 +130,12 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         if (!(ex instanceof InvalidInputException e) || e.parameter().isEmpty()) return "";
         String parameter = e.parameter().get();
         String option = OPTION_NAMES.getOrDefault(parameter, "--" + parameter.replace('_', '-'));
+        String kebab = "--" + parameter.replace('_', '-');
+        if (!option.equals(kebab) && command.findOption(kebab) != null && command.commandLine() != null
+                && command.commandLine().getParseResult() != null
+                && command.commandLine().getParseResult().hasMatchedOption(kebab)) {
+            option = kebab;   // the user typed scikit-learn's name (--store-centers): the error names it
+        }
         if (command.findOption(option) == null) return "";
         // min_samples defaults to min_cluster_size: a user who never gave --min-samples must hear of the other
         if (parameter.equals("min_samples") && command.findOption("--min-cluster-size") != null

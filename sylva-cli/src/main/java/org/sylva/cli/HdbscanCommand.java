@@ -45,7 +45,8 @@ final class HdbscanCommand implements Callable<Integer> {
     double epsilon;
     int maxClusterSize;
     double alpha;
-    SelectionMethod method;
+    SelectionMethod method = SelectionMethod.EOM;   // set here, not as --method's default, which would be applied
+                                                    // after --cluster-selection-method and undo it
     boolean allowSingleCluster;
     String metric;
     Double p;
@@ -144,7 +145,6 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "them.");
         m.option(SelectionMethod.class, v -> method = v, "--method")
                 .paramLabel("eom|leaf")
-                .defaultValue("eom")
                 .description("Cluster selection method: eom (excess of mass, default) or leaf.");
         // scikit-learn's names, as a user of it types them; hidden, so that the help shows each option once and an
         // error names the option typed
@@ -394,7 +394,8 @@ final class HdbscanCommand implements Callable<Integer> {
         // All files or none; once committed they are complete, so a late Ctrl-C no longer undoes them.
         // The report draws the input points (scatter and waveforms), also when the fit was on --pca scores.
         PhaseTrace.enter(err, "write");
-        HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, features, waveforms,
+        HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, loaded.float64(), features,
+                waveforms,
                 in.input, model, saveModel, centerSet, runRecord(read, in.input, r), context.cancel(), data -> {
                     PhaseTrace.enter(err, "report");
                     return HtmlReport.render(data, context.cancel());

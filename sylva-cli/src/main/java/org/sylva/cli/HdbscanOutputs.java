@@ -89,8 +89,8 @@ final class HdbscanOutputs {
     /** As below for {@code sylva demo}: no model, the report rendered with {@link HtmlReport#render}. */
     static Written writeDemo(Hdbscan h, HdbscanResult r, Path dir, Path report, PointSet points, Waveforms waveforms,
             String inputName, Map<String, Object> run, CancellationToken cancel) throws IOException {
-        return write("demo", h, r, dir, OutputFormat.NPY, report, points, null, waveforms, inputName, null, null, null,
-                run, cancel, data -> HtmlReport.render(data, cancel));
+        return write("demo", h, r, dir, OutputFormat.NPY, report, points, null, null, waveforms, inputName, null, null,
+                null, run, cancel, data -> HtmlReport.render(data, cancel));
     }
 
     /**
@@ -111,12 +111,24 @@ final class HdbscanOutputs {
             PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model, Path modelFile,
             ClusterCenters centers, Map<String, Object> run, CancellationToken cancel, Renderer renderer)
             throws IOException {
-        return write("hdbscan", h, r, dir, format, report, points, pca, waveforms, inputName, model, modelFile, centers,
-                run, cancel, renderer);
+        return write(h, r, dir, format, report, points, null, pca, waveforms, inputName, model, modelFile, centers, run,
+                cancel, renderer);
+    }
+
+    /**
+     * As above; {@code exact} holds a float64 input's values as the fit read them (null for a float32 input), which
+     * the report draws instead of {@code points}' float32 copy.
+     */
+    static Written write(Hdbscan h, HdbscanResult r, Path dir, OutputFormat format, Path report, PointSet points,
+            double[] exact, PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model, Path modelFile,
+            ClusterCenters centers, Map<String, Object> run, CancellationToken cancel, Renderer renderer)
+            throws IOException {
+        return write("hdbscan", h, r, dir, format, report, points, exact, pca, waveforms, inputName, model, modelFile,
+                centers, run, cancel, renderer);
     }
 
     private static Written write(String command, Hdbscan h, HdbscanResult r, Path dir, OutputFormat format,
-            Path report, PointSet points, PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model,
+            Path report, PointSet points, double[] exact, PcaFeatures pca, Waveforms waveforms, String inputName, HdbscanModel model,
             Path modelFile, ClusterCenters centers, Map<String, Object> run, CancellationToken cancel,
             Renderer renderer) throws IOException {
         List<Path> written = new ArrayList<>();
@@ -158,7 +170,7 @@ final class HdbscanOutputs {
             }
             if (report != null) {
                 reportFailure = ReportStage.stage(g, dir, report,
-                        () -> renderer.render(reportData(h, r, points, pca, waveforms, inputName)));
+                        () -> renderer.render(reportData(h, r, points, exact, pca, waveforms, inputName)));
                 if (reportFailure == null) written.add(report);
             }
             cancel.throwIfCancelled();
@@ -178,6 +190,12 @@ final class HdbscanOutputs {
     /** The report's data; {@code waveforms} (may be null: no waveform section) are drawn per cluster. */
     static HdbscanReportData reportData(Hdbscan h, HdbscanResult r, PointSet points, PcaFeatures pca, Waveforms waveforms,
             String inputName) {
+        return reportData(h, r, points, null, pca, waveforms, inputName);
+    }
+
+    /** As above, drawing {@code exact} (a float64 input's values; null for none) instead of {@code points}' own. */
+    static HdbscanReportData reportData(Hdbscan h, HdbscanResult r, PointSet points, double[] exact, PcaFeatures pca,
+            Waveforms waveforms, String inputName) {
         CondensedTree ct = r.condensedTree();
         int[] sel = r.selectedClusters();
         long[] selected = new long[sel.length];
@@ -185,7 +203,7 @@ final class HdbscanOutputs {
         var b = HdbscanReportData.builder()
                 .title("Sylva HDBSCAN — " + ("-".equals(inputName) ? "standard input" : inputName))
                 .points(points.size(), points.dimensions(), points.coordinates())
-                .exactPoints(points.isFloat64() ? points.coordinates64() : null)
+                .exactPoints(exact != null ? exact : points.isFloat64() ? points.coordinates64() : null)
                 .labels(r.labels())
                 .probabilities(r.probabilities())
                 .tree(new CondensedTreeData(ct.points(), ct.parentArray(), ct.childArray(), ct.lambdaArray(),

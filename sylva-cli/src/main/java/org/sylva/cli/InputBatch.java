@@ -64,6 +64,10 @@ final class InputBatch {
                         + inputs.size() + " inputs, give each as a file");
             }
             Path p = Path.of(input);
+            if (org.sylva.io.PointReaders.isUnnamedStream(p)) {   // <(...): /dev/fd/63, a number, not a name
+                throw new InvalidInputException(input + " is a pipe, read as standard input is, and can only be the "
+                        + "one input of a run; with " + inputs.size() + " inputs, give each as a file");
+            }
             refuseUnreadable(input, p, shape);
             String name = folderName(p);
             String other = byName.putIfAbsent(name, input);

@@ -444,6 +444,10 @@ class CliErrorsTest {
         Cli.assertNothingWritten(out);
         Cli.run("hdbscan", good, "--cluster-selection-method", "leaf", "--store-centers", "centroid", "--out",
                 out.toString(), "-q").assertOk();
+        assertTrue(Files.readString(out.resolve("sylva-run.json")).contains("\"cluster_selection_method\": \"leaf\""),
+                "the alias's value is the fit's");
+        Cli.run("hdbscan", good, "--store-centers", "bogus", "--out", tmp.resolve("b").toString())
+                .assertError("(option --store-centers)");
         Path same = tmp.resolve("same");
         Cli.run("hdbscan", good, "--method", "leaf", "--centers", "centroid", "--out", same.toString(), "-q").assertOk();
         for (String name : List.of("labels.npy", "centroids.npy")) {

@@ -46,6 +46,22 @@ class ReportWordingTest {
         assertFalse(same.contains("largest finite \u03bb, 1"), same);
     }
 
+    /** A float64 file beyond float32's range (finite, and fitted) is drawn from its own values, not left out. */
+    @Test
+    void aFloat64FileBeyondFloat32sRangeIsDrawn() throws IOException {
+        PointSet blob = TestData.blob(200, 3, 6);
+        double[] x = new double[200 * 3];
+        for (int i = 0; i < x.length; i++) x[i] = blob.getDouble(i / 3, i % 3) * 1e40;
+        Path in = tmp.resolve("big.npy");
+        Npy.writeFloat64(in, x, 200, 3);
+        Path out = tmp.resolve("big");
+        Cli.run("hdbscan", in.toString(), "--out", out.toString(), "--report", out.resolve("r.html").toString(), "-q")
+                .assertOk();
+        String html = Files.readString(out.resolve("r.html"));
+        assertFalse(html.contains("infinite values are left out"), "every row is finite and drawn");
+        assertTrue(html.contains("All 200 points are drawn."), html);
+    }
+
     @Test
     void aWeightedFitNamesItsWeightsAndItsRowsOfWeightZero() throws IOException {
         PointSet points = TestData.blob(300, 2, 4);

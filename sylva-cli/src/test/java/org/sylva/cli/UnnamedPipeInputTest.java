@@ -90,6 +90,17 @@ class UnnamedPipeInputTest {
         org.junit.jupiter.api.Assertions.assertTrue(Files.size(report) > 0);
     }
 
+    /** Among several inputs a pipe has no name for its folder (its descriptor's number): refused, as '-' is. */
+    @Test
+    void aPipeAmongSeveralInputsIsRefused() throws Exception {
+        Path file = TestData.writeNpy(TestData.clips(100), tmp.resolve("clips.npy"));
+        Path pipe = fifo("59", Files.readAllBytes(file));
+        Path out = tmp.resolve("o");
+        Cli.run("hdbscan", file.toString(), pipe.toString(), "--out", out.toString())
+                .assertError(pipe + " is a pipe, read as standard input is, and can only be the one input of a run");
+        Cli.assertNothingWritten(out);
+    }
+
     @Test
     void aZipThroughAPipeIsNamedAndRefused() throws Exception {
         Path pipe = fifo("61", new byte[] {'P', 'K', 3, 4, 0, 0, 0, 0});
