@@ -134,7 +134,7 @@ class Engine:
             os.close(errors_r)
             raise EngineError(f"cannot start the engine ({' '.join(command)}): {e}") from e
         finally:
-            os.close(answers_w)   # the engine's copies are the only write ends: its exit ends them
+            os.close(answers_w)   # the engine's process group holds the other write ends: its exit ends them
             os.close(errors_w)
         proc.stdout = os.fdopen(answers_r, "rb")
         proc.stderr = os.fdopen(errors_r, "rb")

@@ -108,8 +108,8 @@ final class OutputTargets {
      * (files outside {@code out}, such as {@code --report} and {@code --save-model}) naming one file, one of
      * them being a file of {@code read}, or {@code out} holding a file of {@code read} under one of
      * {@code outputs} (this run's outputs, and the names it removes as stale) or of the names its manifest
-     * lists. Null paths are skipped; {@code -} (standard input) is the file standard input is redirected from,
-     * when it is one. Call it after {@link #claim} and {@link #claimFile}, which create the folders.
+     * lists. Null paths are skipped; the input {@code -} (standard input) is the file standard input is redirected
+     * from, when it is one. Call it after {@link #claim} and {@link #claimFile}, which create the folders.
      */
     static void refuseOverlaps(Path out, Collection<String> outputs, List<OptionFile> written, List<OptionFile> read)
             throws IOException {
@@ -127,7 +127,8 @@ final class OutputTargets {
         for (OptionFile given : read) {
             if (given.path() == null) continue;
             // standard input redirected from a file (< points.npy) is that file, which an output must not replace
-            OptionFile r = given.path().toString().equals("-") ? new OptionFile(given.option(), STDIN) : given;
+            OptionFile r = given.path().toString().equals("-") && given.option().equals("input")
+                    ? new OptionFile(given.option(), STDIN) : given;
             if (!Files.isRegularFile(r.path())) continue;
             for (OptionFile f : w) {
                 if (Files.exists(f.path()) && Files.isSameFile(r.path(), f.path())) {

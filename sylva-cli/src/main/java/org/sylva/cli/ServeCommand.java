@@ -83,7 +83,7 @@ final class ServeCommand implements Callable<Integer> {
                     + answersFd);
         }
         try {
-            return new FileOutputStream("/dev/fd/" + answersFd);
+            return new FileOutputStream("/dev/fd/" + answersFd, true);   // appending: 3>>log keeps what log holds
         } catch (java.io.IOException e) {
             throw new InvalidInputException("--answers-fd " + answersFd + ": cannot write to file descriptor "
                     + answersFd + " (" + e.getMessage() + "): give one the engine's parent opened for writing", e);

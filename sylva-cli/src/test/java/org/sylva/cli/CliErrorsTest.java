@@ -441,6 +441,12 @@ class CliErrorsTest {
                 .assertError("--pca fits its components on the rows as they are, without their weights");
         Cli.run("hdbscan", good, "--sample-weight", "-", "--out", out.toString())
                 .assertError("--sample-weight reads a file, and '-' names none");
+        Path npz = Files.write(tmp.resolve("p.npz"), new byte[] {'P', 'K', 3, 4, 0, 0, 0, 0});
+        for (String command : List.of("hdbscan", "balltree")) {
+            Cli.run(command, npz.toString(), "--shape", "2,1", "--out", out.toString())
+                    .assertError("a shape is only for raw float32 input; this .npz states its own");
+        }
+        Cli.run("bench", "hdbscan", npz.toString(), "--shape", "2,1").assertError("this .npz states its own");
         Cli.assertNothingWritten(out);
         Cli.run("hdbscan", good, "--cluster-selection-method", "leaf", "--store-centers", "centroid", "--out",
                 out.toString(), "-q").assertOk();

@@ -83,6 +83,11 @@ public final class PointReaders {
             CancellationToken cancel) throws IOException {
         Objects.requireNonNull(warnings, "warnings");
         String name = path.toString();
+        if (shape.isPresent() && name.toLowerCase(Locale.ROOT).endsWith(".npz")) {
+            // a raw float32 read would take the archive's bytes for coordinates
+            throw new InvalidInputException(name + ": a shape is only for raw float32 input; this .npz states its "
+                    + "own");
+        }
         Format f = formatOf(name, shape.isPresent());
         if (f == null && isUnnamedStream(path)) {
             // read once, told by its content as standard input is (probing it first would consume its bytes)

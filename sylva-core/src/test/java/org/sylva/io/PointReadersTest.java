@@ -61,6 +61,10 @@ class PointReadersTest {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> PointReaders.readPoints(npy, Optional.of("2,1"), warnings::add));
         assertTrue(e.getMessage().contains("a shape is only for raw float32 input"), e.getMessage());
+        Path npz = Files.write(dir.resolve("p.npz"), new byte[] {'P', 'K', 3, 4, 0, 0, 0, 0});   // 8 bytes: 2 x 1 floats
+        InvalidInputException z = assertThrows(InvalidInputException.class,
+                () -> PointReaders.readPoints(npz, Optional.of("2,1"), warnings::add));
+        assertEquals(npz + ": a shape is only for raw float32 input; this .npz states its own", z.getMessage());
         Path bin = dir.resolve("p.bin");
         Files.write(bin, new byte[8]);
         InvalidInputException u = assertThrows(InvalidInputException.class,

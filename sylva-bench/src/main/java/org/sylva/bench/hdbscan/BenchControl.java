@@ -42,13 +42,19 @@ public record BenchControl(Consumer<String> lines, CancellationToken cancel) {
             long t1 = System.nanoTime();
             if (++runs[0] == 1 || t1 - told[0] >= WARM_UP_LINE_NANOS) {
                 told[0] = t1;
-                lines.accept(String.format(Locale.ROOT, "warm-up run %d: %.3f s", runs[0], (t1 - t0) / 1e9));
+                lines.accept(String.format(Locale.ROOT, "warm-up run %d: " + format((t1 - t0) / 1e9), runs[0],
+                        (t1 - t0) / 1e9));
             }
         };
     }
 
     /** Tells timed run {@code i} (from 0) of {@code repeat}, which took {@code seconds}. */
     void timed(int i, int repeat, double seconds) {
-        lines.accept(String.format(Locale.ROOT, "run %d of %d: %.3f s", i + 1, repeat, seconds));
+        lines.accept(String.format(Locale.ROOT, "run %d of %d: " + format(seconds), i + 1, repeat, seconds));
+    }
+
+    /** Seconds to the millisecond, or to the microsecond under a second (a small run would read 0.000 s). */
+    private static String format(double seconds) {
+        return seconds < 1.0 ? "%.6f s" : "%.3f s";
     }
 }

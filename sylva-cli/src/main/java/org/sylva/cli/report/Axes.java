@@ -69,8 +69,17 @@ final class Axes {
             for (int i = 0; i < count; i++) {
                 l[i] = title != null ? Fmt.tick(v[i] / unit, step / unit) : Fmt.compact(v[i], 2);
             }
-            if (title != null && count > 1 && repeats(l)) return withOffset(v, step, title);
+            if (title != null && count > 1 && (repeats(l) || longest(l) > MAX_LABEL_CHARS)) {
+                return withOffset(v, step, title);
+            }
             return new Ticks(v, l, title == null ? null : title + " (×10" + Fmt.superscript(e) + ")");
+        }
+
+        /** The length of the longest label. */
+        private static int longest(String[] labels) {
+            int m = 0;
+            for (String s : labels) m = Math.max(m, s.length());
+            return m;
         }
 
         /** True when two neighbouring labels read the same. */
@@ -91,10 +100,27 @@ final class Axes {
             double p = Math.pow(10, k);
             double offset = Math.floor(v[0] / p) * p;
             int digits = Math.max(1, Math.min(17, (int) Math.floor(Math.log10(Math.abs(offset)) + 1e-9) - k + 1));
+            // each label a whole number of steps from the offset, so that no rounding residue shows
+            double first = Math.round((v[0] - offset) / step) * step;
+            double[] rel = new double[v.length];
+            double maxAbs = 0;
+            for (int i = 0; i < v.length; i++) {
+                rel[i] = first + i * step;
+                maxAbs = Math.max(maxAbs, Math.abs(rel[i]));
+            }
             String[] l = new String[v.length];
-            for (int i = 0; i < v.length; i++) l[i] = Fmt.compact(v[i] - offset, 3);
+            boolean tooLong = false;
+            for (int i = 0; i < v.length; i++) {
+                l[i] = Fmt.tick(rel[i], step);
+                tooLong |= l[i].length() > MAX_LABEL_CHARS;
+            }
             String named = offset < 0 ? " + " + Fmt.compact(-offset, digits) : " \u2212 " + Fmt.compact(offset, digits);
-            return new Ticks(v, l, title + named);
+            if (!tooLong || maxAbs == 0) return new Ticks(v, l, title + named);
+            // still long (0.00125): a power of ten out of the differences too, (x - offset) in its units
+            int e = (int) Math.floor(Math.log10(maxAbs) + 1e-9);
+            double unit = Math.pow(10, e);
+            for (int i = 0; i < v.length; i++) l[i] = Fmt.tick(rel[i] / unit, step / unit);
+            return new Ticks(v, l, title + named + " (\u00d710" + Fmt.superscript(e) + ")");
         }
     }
 

@@ -44,7 +44,17 @@ class AxesTest {
         }
         Axes.Ticks lon = Axes.Ticks.linear(new Axes.Scale(-122.424, -122.416, 0, 500), 0.002, "x");
         assertEquals("x + 122.43", lon.title());
-        assertArrayEquals(new String[] {"0.006", "0.008", "0.01", "0.012", "0.014"}, lon.labels());
+        assertArrayEquals(new String[] {"0.006", "0.008", "0.010", "0.012", "0.014"}, lon.labels());
+        // random small spans far from zero, either sign: labels distinct, short, a whole number of steps
+        java.util.Random rnd = new java.util.Random(21);
+        for (int t = 0; t < 20_000; t++) {
+            double centre = (rnd.nextBoolean() ? 1 : -1) * Math.pow(10, rnd.nextInt(12) - 3) * (1 + rnd.nextDouble());
+            double span = Math.abs(centre) * Math.pow(10, -3 - rnd.nextInt(9)) * (1 + 9 * rnd.nextDouble());
+            double[] r = Axes.niceRange(centre - span / 2, centre + span / 2, 8);
+            Axes.Ticks k = Axes.Ticks.linear(new Axes.Scale(r[0], r[1], 0, 500), r[2], "x");
+            assertEquals(k.labels().length, java.util.Set.of(k.labels()).size(), String.join(" ", k.labels()));
+            for (String l : k.labels()) assertTrue(l.length() <= Axes.MAX_LABEL_CHARS, l + " / " + k.title());
+        }
     }
 
     @Test
