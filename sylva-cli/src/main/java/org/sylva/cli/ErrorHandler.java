@@ -168,6 +168,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             var cl = ex.getCommandLine();
             String m = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage().strip();
             if (ex instanceof CommandLine.UnmatchedArgumentException u) m = unmatched(u, cl, m);
+            m = lowerCaseChoices(m);
             if (ex instanceof CommandLine.OverwrittenOptionException o
                     && o.getOverwritten() instanceof CommandLine.Model.OptionSpec opt && opt.negatable()) {
                 // picocli says "should be specified only once" for --waveforms --no-waveforms too: name both
@@ -178,6 +179,18 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
                     + cl.getCommandSpec().qualifiedName() + " --help' for usage and examples)");
             cl.getErr().flush();
             return ExitStatus.ERROR;
+        }
+
+        /**
+         * An enum option's choices as the help and the README spell them, in lower case: picocli lists the
+         * constants ("expected one of [EOM, LEAF] (case-insensitive)").
+         */
+        static String lowerCaseChoices(String m) {
+            java.util.regex.Matcher c = java.util.regex.Pattern.compile("expected one of \\[([A-Z0-9_, ]+)\\] "
+                    + "\\(case-insensitive\\)").matcher(m);
+            if (!c.find()) return m;
+            return m.substring(0, c.start()) + "expected one of [" + c.group(1).toLowerCase(java.util.Locale.ROOT) + "]"
+                    + m.substring(c.end());
         }
 
         /** "unknown command 'x'" and "did you mean" instead of picocli's list of unmatched arguments. */

@@ -286,7 +286,8 @@ final class HdbscanCommand implements Callable<Integer> {
         return java.util.Arrays.asList(
                 RunRecord.Input.of(h.metric().isPrecomputed() ? "distances" : "points", input, context.cancel()),
                 RunRecord.Input.of("sample_weight", sampleWeight, context.cancel()),
-                RunRecord.Input.of("waveforms", waveformOptions.from, context.cancel()));
+                // the waveforms only shape the report: without one no output depends on them
+                RunRecord.Input.of("waveforms", reportOption == null ? null : waveformOptions.from, context.cancel()));
     }
 
     /** What the manifest of {@code input}'s folder says the run was made from ({@link RunRecord}). */

@@ -134,6 +134,10 @@ final class InputBatch {
             throw new InvalidInputException("input " + p + " has no file name to name its result folder after; "
                     + "give each input as a file");
         }
+        if (org.sylva.io.ResultFolder.MANIFEST.equals(stem) || stem.equals(OutputLocks.FILE_NAME)) {
+            throw new InvalidInputException("input " + p + " would name its result folder " + stem + ", a name Sylva "
+                    + "keeps for its own files in --out; rename the input");
+        }
         return stem;
     }
 

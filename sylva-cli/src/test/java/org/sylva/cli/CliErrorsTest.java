@@ -447,6 +447,17 @@ class CliErrorsTest {
                     .assertError("a shape is only for raw float32 input; this .npz states its own");
         }
         Cli.run("bench", "hdbscan", npz.toString(), "--shape", "2,1").assertError("this .npz states its own");
+        // an enum's choices as the help spells them
+        Cli.run("hdbscan", good, "--method", "foo", "--out", out.toString()).assertError("expected one of [eom, leaf]");
+        // an input whose folder would take the manifest's or the lock's name
+        Path reserved = Files.copy(Path.of(good), tmp.resolve("sylva-run.json.npy"));
+        Cli.run("hdbscan", good, reserved.toString(), "--out", out.toString())
+                .assertError("would name its result folder sylva-run.json, a name Sylva keeps for its own files");
+        Cli.assertNothingWritten(out);
+        // --waveforms-from without --report: nothing depends on it, so the manifest does not record it
+        Path plain = tmp.resolve("plain");
+        Cli.run("hdbscan", good, "--waveforms-from", good, "--out", plain.toString(), "-q").assertOk();
+        assertFalse(Files.readString(plain.resolve("sylva-run.json")).contains("\"waveforms\""));
         Cli.assertNothingWritten(out);
         Cli.run("hdbscan", good, "--cluster-selection-method", "leaf", "--store-centers", "centroid", "--out",
                 out.toString(), "-q").assertOk();

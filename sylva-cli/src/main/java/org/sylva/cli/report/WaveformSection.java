@@ -78,8 +78,8 @@ final class WaveformSection {
         List<WaveformPlot.Panel> panels = new ArrayList<>(slots);
         for (int s = 0; s < slots; s++) {
             int l = labelOfSlot[s];
-            String title = (l >= 0 ? "cluster " + l : "noise") + " \u00b7 " + Fmt.count(used[s])
-                    + (used[s] == 1 ? " clip" : " clips");
+            String title = (l >= 0 ? "cluster " + l : "noise") + " \u00b7 " + Fmt.count(used[s], "clip", "clips")
+                    + (used[s] == 0 ? " (each has NaN or infinite values)" : "");
             panels.add(new WaveformPlot.Panel(title, l >= 0 ? Palette.colour(l) : NOISE_LINE, mean[s], sd[s]));
         }
         sb.append("<section id=\"waveforms\"><h2>Waveforms by cluster</h2>\n<figure>\n");
@@ -169,7 +169,8 @@ final class WaveformSection {
         }
         if (noise > 0) sb.append(" The last panel (grey) is the noise.");
         if (unusable > 0) {
-            sb.append(' ').append(Fmt.count(unusable)).append(" clips with NaN or infinite values are left out.");
+            sb.append(' ').append(Fmt.count(unusable, "clip", "clips")).append(" with NaN or infinite values ")
+                    .append(unusable == 1 ? "is" : "are").append(" left out.");
         }
         sb.append("</figcaption>\n</figure>\n</section>\n");
     }
