@@ -246,19 +246,9 @@ final class HdbscanCommand implements Callable<Integer> {
                 .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
                 .threads(run.threadCount()).metric(Metric.parse(metric, p));
         Hdbscan h = EngineChoice.apply(backend, b).build();
-        refuseWhatNeedsCoordinates(h.metric());
+        HdbscanOptionConflicts.refuse(this, h.metric());
         CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
         InputBatch.refuseOneFileOption(inputs.size(), "--sample-weight", sampleWeight);
-        if (sampleWeight != null && sampleWeight.toString().equals("-")) {
-            throw new InvalidInputException("--sample-weight reads a file, and '-' names none (standard input is "
-                    + "for the points): give the weights' file, or /dev/stdin to read them from standard input");
-        }
-        if (pca != null && sampleWeight != null) {
-            // the components would be fitted on each row once, not on the repeated rows the weights stand for
-            throw new InvalidInputException("--pca fits its components on the rows as they are, without their "
-                    + "weights, so with --sample-weight the fit would not be that of the repeated rows: give one of "
-                    + "them (np.repeat(X, w, axis=0) repeats the rows for --pca)");
-        }
         InputBatch.refuseOneFileOption(inputs.size(), "--waveforms-from", waveformOptions.from);
         List<InputBatch.Target> targets = InputBatch.plan(inputs, inputOptions.shape, outOption, reportOption,
                 saveModelOption);
@@ -492,22 +482,6 @@ final class HdbscanCommand implements Callable<Integer> {
         ProgressListener renamed = (stage, done, total) -> progress.progress(MODEL_STAGE, done, total);
         return HdbscanModel.of(r, PointSet.uncheckedFloat64(n, features.k(), features.scores()),
                 new Execution(h.threads(), renamed, cancel)).withProjection(features.components());
-    }
-
-    /**
-     * Refuses, before any reading, the options that need coordinates with a precomputed matrix, which has
-     * none: --save-model (prediction measures new points against the fitted points), --pca, --centers,
-     * --report and the waveform options.
-     */
-    private void refuseWhatNeedsCoordinates(Metric m) {
-        if (!m.isPrecomputed()) return;
-        String option = saveModelOption != null ? "--save-model" : pca != null ? "--pca" : centers != null
-                ? "--centers" : reportOption != null ? "--report" : waveformOptions.given() ? "the waveform options"
-                : null;
-        if (option != null) {
-            throw InvalidInputException.forParameter("metric", option + " needs coordinates; --metric precomputed "
-                    + "reads a distance matrix, which has none");
-        }
     }
 
     /** The progress stage of {@link #model}. */
