@@ -156,6 +156,7 @@ final class BallTreeCommand implements Callable<Integer> {
             throw new InvalidInputException("--report-batch must be >= 0; got " + reportBatch);
         }
         refuseKernelsOnGpu(backend, spec);
+        refuseThreadsOnGpu(backend, run.threads);
         // Before anything is read or created: the builder refuses a bad thread count (ErrorHandler names --threads).
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
                 .vectorKernels(kernels == Kernels.VECTOR);
@@ -356,6 +357,17 @@ final class BallTreeCommand implements Callable<Integer> {
             return BatchLayout.of(n, ids);
         } catch (InvalidInputException e) {
             throw e.withContext(file.toString());
+        }
+    }
+
+    /**
+     * Refuses {@code --threads} (the CPU engine's threads) given with a GPU {@code backend}, which builds on the
+     * device and would ignore them. {@code sylva balltree} and its bench.
+     */
+    static void refuseThreadsOnGpu(String backend, Integer threads) {
+        if (org.sylva.gpu.GpuEngines.isGpu(backend) && threads != null) {
+            throw new InvalidInputException("--threads sets the CPU engine's threads; --backend " + backend
+                    + " builds on the device: give one of them");
         }
     }
 

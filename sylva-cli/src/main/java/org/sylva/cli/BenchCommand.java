@@ -320,11 +320,8 @@ final class BenchCommand implements Callable<Integer> {
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1; got " + repeat);
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
+            BallTreeCommand.refuseThreadsOnGpu(backend, threads);
             org.sylva.balltree.engine.TreeEngine engine = EngineChoice.tree(backend);
-            if (engine instanceof org.sylva.gpu.GpuTreeEngine && threads != null) {
-                throw new InvalidInputException("--threads sets the CPU engine's threads; --backend " + backend
-                        + " builds on the device: give one of them");
-            }
             InputOptions in = new InputOptions();
             in.input = input;
             in.shape = shape;

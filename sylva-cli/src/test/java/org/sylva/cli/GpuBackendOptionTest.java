@@ -136,6 +136,15 @@ class GpuBackendOptionTest {
                     "--repeat", "1");
             assertEquals(2, bench.code(), bench.err());
             assertEquals(both.err().strip(), bench.err().strip(), "the bench refuses it as the command does");
+            // and the CPU engine's thread count, which a GPU build would ignore
+            Cli.Result threads = Cli.run("balltree", in.toString(), "--backend", api, "--threads", "2", "--out",
+                    tmp.resolve("o").toString());
+            assertEquals("sylva: error: --threads sets the CPU engine's threads; --backend " + api + " builds on the "
+                    + "device: give one of them", threads.err().strip());
+            assertTrue(Files.notExists(tmp.resolve("o")));
+            Cli.Result benchThreads = Cli.run("bench", "balltree", in.toString(), "--backend", api, "--threads", "2",
+                    "--repeat", "1");
+            assertEquals(threads.err().strip(), benchThreads.err().strip());
         }
     }
 
