@@ -318,9 +318,9 @@ final class BenchCommand implements Callable<Integer> {
             // the options first: a bad one is refused before the input is read
             BallTreeCommand.refuseKernelsOnGpu(backend, spec);
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1; got " + repeat);
+            BallTreeCommand.refuseThreadsOnGpu(backend, threads);   // as sylva balltree, before the count's range
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
-            BallTreeCommand.refuseThreadsOnGpu(backend, threads);
             org.sylva.balltree.engine.TreeEngine engine = EngineChoice.tree(backend);
             InputOptions in = new InputOptions();
             in.input = input;

@@ -246,9 +246,10 @@ final class HdbscanCommand implements Callable<Integer> {
                 .clusterSelectionMethod(method).allowSingleCluster(allowSingleCluster).nonFinite(nonFinite)
                 .threads(run.threadCount()).metric(Metric.parse(metric, p));
         Hdbscan h = EngineChoice.apply(backend, b).build();
-        HdbscanOptionConflicts.refuse(this, h.metric());
+        HdbscanOptionConflicts.refuseFirst(this, h.metric());
         CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
         InputBatch.refuseOneFileOption(inputs.size(), "--sample-weight", sampleWeight);
+        HdbscanOptionConflicts.refuseWeightConflicts(this);
         InputBatch.refuseOneFileOption(inputs.size(), "--waveforms-from", waveformOptions.from);
         List<InputBatch.Target> targets = InputBatch.plan(inputs, inputOptions.shape, outOption, reportOption,
                 saveModelOption);

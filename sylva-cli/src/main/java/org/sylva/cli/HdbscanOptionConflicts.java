@@ -10,25 +10,39 @@ import org.sylva.hdbscan.metric.Metric;
  * points' standard input.
  *
  * <pre>{@code
- * HdbscanOptionConflicts.refuse(command, hdbscan.metric());   // throws InvalidInputException naming the options
+ * HdbscanOptionConflicts.refuseFirst(command, hdbscan.metric());   // throws InvalidInputException naming the options
+ * HdbscanOptionConflicts.refuseWeightConflicts(command);
  * }</pre>
  */
 final class HdbscanOptionConflicts {
     private HdbscanOptionConflicts() {
     }
 
-    /** Refuses the options of {@code c} that conflict, for the fit's metric {@code m}. */
-    static void refuse(HdbscanCommand c, Metric m) {
+    /**
+     * Refuses, first of all, an option given with its scikit-learn alias (which of the two would win is not for
+     * the order of the command line to decide), and what needs coordinates with a precomputed matrix {@code m}.
+     */
+    static void refuseFirst(HdbscanCommand c, Metric m) {
+        String[][] aliases = {{"--method", "--cluster-selection-method"}, {"--centers", "--store-centers"}};
+        for (String[] pair : aliases) {
+            if (typed(c, pair[0]) && typed(c, pair[1])) {
+                throw new InvalidInputException(pair[0] + " and " + pair[1] + " are one option: give one of them");
+            }
+        }
         if (m.isPrecomputed()) {
             // --save-model: prediction measures new points against the fitted points
             String option = c.saveModelOption != null ? "--save-model" : c.pca != null ? "--pca" : c.centers != null
-                    ? "--centers" : c.reportOption != null ? "--report" : c.waveformOptions.given()
-                    ? "the waveform options" : null;
+                    ? (typed(c, "--store-centers") ? "--store-centers" : "--centers") : c.reportOption != null
+                    ? "--report" : c.waveformOptions.given() ? "the waveform options" : null;
             if (option != null) {
                 throw InvalidInputException.forParameter("metric", option + " needs coordinates; --metric precomputed "
                         + "reads a distance matrix, which has none");
             }
         }
+    }
+
+    /** Refuses weights from {@code -} and weights with {@code --pca}: after the one-input check of the weights. */
+    static void refuseWeightConflicts(HdbscanCommand c) {
         if (c.sampleWeight != null && c.sampleWeight.toString().equals("-")) {
             throw new InvalidInputException("--sample-weight reads a file, and '-' names none (standard input is "
                     + "for the points): give the weights' file, or /dev/stdin to read them from standard input");
@@ -39,5 +53,11 @@ final class HdbscanOptionConflicts {
                     + "weights, so with --sample-weight the fit would not be that of the repeated rows: give one of "
                     + "them (np.repeat(X, w, axis=0) repeats the rows for --pca)");
         }
+    }
+
+    /** Whether the command line gave {@code option}. */
+    private static boolean typed(HdbscanCommand c, String option) {
+        return c.spec != null && c.spec.commandLine() != null && c.spec.commandLine().getParseResult() != null
+                && c.spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 }

@@ -85,7 +85,8 @@ final class InputBatch {
 
     /**
      * Refuses what a reader would refuse only when it came to this input, after the fits of those before it: a
-     * missing file, a directory, a name of no known format, a {@code --shape} for a {@code .npy} or text file.
+     * missing file, a directory, a name of no known format, a {@code --shape} for a {@code .npy}, {@code .npz} or
+     * text file.
      */
     private static void refuseUnreadable(String input, Path p, String shape) throws IOException {
         if (!Files.exists(p)) throw new InvalidInputException(input + ": " + InputFiles.missing(p));
@@ -97,10 +98,10 @@ final class InputBatch {
                     + ".tsv, .txt, .npz, or raw little-endian float32, which needs its shape N,D (--shape on the "
                     + "command line)");
         }
-        if (shape != null && named != null) {
+        if (shape != null && (named != null || npz)) {
             throw new InvalidInputException(input + ": a shape is only for raw float32 input; this "
-                    + (named == PointReaders.Format.NPY ? ".npy file states its shape in its header"
-                    : "text file's rows give its shape"));
+                    + (npz ? ".npz states its own" : named == PointReaders.Format.NPY
+                    ? ".npy file states its shape in its header" : "text file's rows give its shape"));
         }
     }
 

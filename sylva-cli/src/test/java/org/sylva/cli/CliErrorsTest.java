@@ -447,6 +447,18 @@ class CliErrorsTest {
                     .assertError("a shape is only for raw float32 input; this .npz states its own");
         }
         Cli.run("bench", "hdbscan", npz.toString(), "--shape", "2,1").assertError("this .npz states its own");
+        // ... among several inputs too, before the first is fitted (a raw file first, which the shape fits)
+        Path raw = Files.write(tmp.resolve("raw.f32"), new byte[8]);
+        Cli.run("hdbscan", raw.toString(), npz.toString(), "--shape", "2,1", "--out", out.toString())
+                .assertError("this .npz states its own");
+        Cli.assertNothingWritten(out);
+        // a .npy on standard input with a shape: its header would be read as coordinates
+        Cli.runWithStdin(Files.readAllBytes(Path.of(good)), "hdbscan", "-", "--shape", N + "," + D, "--out",
+                out.toString()).assertError("standard input holds a .npy (NumPy's magic), which states its own shape");
+        // an option and its scikit-learn alias together: which would win is not for their order to decide
+        Cli.run("hdbscan", good, "--method", "eom", "--cluster-selection-method", "leaf", "--out", out.toString())
+                .assertError("--method and --cluster-selection-method are one option: give one of them");
+        Cli.assertNothingWritten(out);
         // an enum's choices as the help spells them
         Cli.run("hdbscan", good, "--method", "foo", "--out", out.toString()).assertError("expected one of [eom, leaf]");
         // an input whose folder would take the manifest's or the lock's name

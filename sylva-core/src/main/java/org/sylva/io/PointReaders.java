@@ -143,16 +143,22 @@ public final class PointReaders {
     private static PointSet readStream(InputStream stdin, String name, Optional<String> shape, Consumer<String> warnings)
             throws IOException {
         Objects.requireNonNull(warnings, "warnings");
-        if (shape.isPresent()) {
-            return RawFloat32Reader.read(stdin, name, RawFloat32Reader.Shape.parse(shape.get()));
-        }
         BufferedInputStream in = new BufferedInputStream(stdin, 1 << 16);
         in.mark(MAGIC.length);
         byte[] head = in.readNBytes(MAGIC.length);
         in.reset();
+        String what = name.equals("-") ? "standard input" : name;
         if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
-            throw new InvalidInputException((name.equals("-") ? "standard input" : name) + " holds a zip archive (a "
-                    + ".npz?): give a .npz by its file name, it is read with random access");
+            throw new InvalidInputException(what + " holds a zip archive (a .npz?): give a .npz by its file name, it is "
+                    + "read with random access");
+        }
+        if (shape.isPresent()) {
+            // a .npy's header taken for coordinates would be clustered without a word
+            if (Arrays.equals(head, MAGIC)) {
+                throw new InvalidInputException(what + " holds a .npy (NumPy's magic), which states its own shape: a "
+                        + "shape is only for raw float32 input; leave it out");
+            }
+            return RawFloat32Reader.read(in, name, RawFloat32Reader.Shape.parse(shape.get()));
         }
         if (Arrays.equals(head, MAGIC)) return Npy.read(in, name).toFloat32PointSetTransferring(warnings);
         return DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(in, name).toFloat32PointSet(warnings);

@@ -1,5 +1,6 @@
 package org.sylva.bench.hdbscan;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.LinkedHashMap;
@@ -52,8 +53,13 @@ class HdbscanBenchTest {
         long t0 = System.nanoTime();
         for (int i = 0; i < 10_000; i++) warm.run();
         double seconds = (System.nanoTime() - t0) / 1e9;
-        assertTrue(lines.get(0).matches("warm-up run 1: \\d+\\.\\d{3}(\\d{3})? s"), lines.toString());
+        assertTrue(lines.get(0).matches("warm-up run 1: 0\\.\\d{6} s"), "a quick run to the microsecond: " + lines);
         assertTrue(lines.size() <= 1 + (int) seconds, lines.size() + " lines in " + seconds + " s");
+        BenchControl told = new BenchControl(lines::add, org.sylva.progress.CancellationToken.NEVER);
+        told.timed(0, 2, 0.0000426);
+        told.timed(1, 2, 2.5);
+        assertEquals(java.util.List.of("run 1 of 2: 0.000043 s", "run 2 of 2: 2.500 s"),
+                lines.subList(lines.size() - 2, lines.size()));
     }
 
     /** Each run is told as it ends, and the token reaches the fits: a cancel stops the benchmark within its run. */
