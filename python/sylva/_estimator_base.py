@@ -2,7 +2,9 @@
 
 numpy is the package's only hard dependency: without scikit-learn, :class:`BaseEstimator` still
 gives ``get_params``/``set_params`` (from the constructor's signature, as scikit-learn does) and
-``repr``, and :class:`ClusterMixin` gives ``fit_predict``.
+``repr``, and :class:`ClusterMixin` gives ``fit_predict``. A scikit-learn older than 1.6 (no
+``validate_data``, which the estimator's input checks are written against) counts as absent, but for
+its ``NotFittedError``, which callers may catch.
 """
 from __future__ import annotations
 
@@ -11,12 +13,15 @@ import inspect
 try:
     from sklearn.base import BaseEstimator, ClusterMixin   # noqa: F401
     from sklearn.exceptions import NotFittedError   # noqa: F401
+    from sklearn.utils.validation import validate_data   # noqa: F401  (scikit-learn 1.6 and later)
     HAVE_SKLEARN = True
 except ImportError:   # pragma: no cover - exercised by a test that hides scikit-learn
     HAVE_SKLEARN = False
-
-    class NotFittedError(ValueError, AttributeError):
-        """An estimator used before ``fit``: scikit-learn's exception of that name, with its two bases."""
+    try:   # an older scikit-learn's exception, so that its users' except clauses still catch it
+        from sklearn.exceptions import NotFittedError   # noqa: F401
+    except ImportError:
+        class NotFittedError(ValueError, AttributeError):
+            """An estimator used before ``fit``: scikit-learn's exception of that name, with its two bases."""
 
     class BaseEstimator:
         """get_params/set_params over the constructor's keyword arguments, as scikit-learn's."""

@@ -214,6 +214,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         heart of it (in each leaf cluster below it, the points that stay to its largest lambda), in the
         package's order; soft clustering measures distances to a cluster through them. Sylva takes them from
         the fit's clusters (the package's prediction data selects clusters again, and can differ there).
+        float64, as the package's, whatever the input's dtype.
 
     fitted_rows_ : ndarray of int32, shape (n_fitted,)
         After a fit with ``sample_weight``: the row of each point the trees number (a row of weight w is
@@ -476,7 +477,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             rows = np.asarray(a["exemplar_rows"], dtype=np.intp)
             ends = np.cumsum(a["exemplar_counts"])
             data = np.asarray(X)
-            self.exemplars_ = [data[rows[e - c:e]] for c, e in zip(a["exemplar_counts"], ends)]
+            # float64, as the hdbscan package's exemplars are (uint8 rows would wrap around when subtracted)
+            self.exemplars_ = [np.asarray(data[rows[e - c:e]], dtype=np.float64)
+                               for c, e in zip(a["exemplar_counts"], ends)]
         else:
             for name in ("prediction_data_", "exemplars_"):
                 if hasattr(self, name):

@@ -27,6 +27,10 @@ from ._inputs import fit_dtype, locked, table_as_array
 
 
 def _model(clusterer):
+    from .hdbscan import HDBSCAN   # (a late import: the estimator's module is the larger one)
+    if not isinstance(clusterer, HDBSCAN):
+        raise TypeError(f"clusterer must be a sylva.HDBSCAN fitted with prediction_data=True; got "
+                        f"{type(clusterer).__name__}")
     if not hasattr(clusterer, "labels_"):
         raise NotFittedError(f"this {type(clusterer).__name__} is not fitted yet: call fit with prediction_data=True"
                              " first")
@@ -66,6 +70,8 @@ def _check_feature_names(clusterer, points):
 
 
 def _points(clusterer, points):
+    if points is None:
+        raise ValueError("points_to_predict is None: give the new points, an array of shape (m, n_features)")
     _check_feature_names(clusterer, points)
     if hasattr(points, "toarray") and hasattr(points, "tocsr"):   # scipy sparse: fitted densified, predicted so
         n_features = getattr(clusterer, "n_features_in_", None)
@@ -83,10 +89,13 @@ def _points(clusterer, points):
     return fit_dtype(X)
 
 
-def _call(clusterer, what, points=None):
+_FITTED = object()   # _call's points for a request about the fitted points, which sends none
+
+
+def _call(clusterer, what, points=_FITTED):
     model = _model(clusterer)
     arrays = {}
-    if points is not None:
+    if points is not _FITTED:
         arrays["points"] = _points(clusterer, points)
     params = {"what": what, "threads": clusterer._threads()}
     digest = _digest(clusterer, model)
@@ -122,5 +131,7 @@ def membership_vector(clusterer, points_to_predict):
 
 def all_points_membership_vectors(clusterer):
     """Soft cluster membership of the fitted points, shape (n, n_clusters), as
-    ``hdbscan.all_points_membership_vectors``."""
+    ``hdbscan.all_points_membership_vectors``. A row the fit left out (NaN, label -3; an infinity, -2; a
+    sample weight of 0, -1) belongs to no cluster and holds NaN in every column: ``np.argmax`` would put it in
+    cluster 0, so mask it first (``~np.isnan(v).any(axis=1)``, or ``fitted_rows_`` after a weighted fit)."""
     return _call(clusterer, "all_membership")["membership"]

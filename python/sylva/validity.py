@@ -35,6 +35,8 @@ def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=Fal
         raise ValueError(f"the only keyword argument is p, for minkowski; got {sorted(kwd_args)}")
     if mst_raw_dist:
         raise ValueError("mst_raw_dist=True is not supported: the index uses mutual-reachability distances")
+    if hasattr(X, "toarray") and hasattr(X, "tocsr"):   # a scipy sparse matrix: its rows as dense points
+        X = X.toarray()
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"Expected 2D array, got shape {X.shape}")
@@ -57,6 +59,12 @@ def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=Fal
     ids = np.unique(labels[labels >= 0])
     ranked = np.full(labels.shape, -1, dtype="<i4")
     ranked[labels >= 0] = np.searchsorted(ids, labels[labels >= 0])
+    if not precomputed and X.dtype.kind == "f":
+        # a noise row takes no part in the index (it counts in the total only), so its coordinates may be NaN or
+        # infinite, as a fit's rows of NaN (-3) or infinity (-2) are: the package computes the index for them too
+        unused = (ranked == -1) & ~np.isfinite(X).all(axis=1)
+        if unused.any():
+            X = np.where(unused[:, None], 0.0, X)
     params = {"what": "dbcv", "metric": _METRICS[metric]}
     if precomputed:
         params["d"] = int(d)

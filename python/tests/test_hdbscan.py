@@ -247,6 +247,26 @@ def test_works_without_scikit_learn(tmp_path):
         "refused: The feature names should match those tha", "False", "True"]
 
 
+def test_a_scikit_learn_older_than_1_6_counts_as_absent_but_for_its_not_fitted_error():
+    # scikit-learn before 1.6 has no validate_data (Debian 12's 1.2.1): fit failed with an ImportError
+    pytest.importorskip("sklearn")
+    code = (
+        "import sklearn.utils.validation as v; del v.validate_data\n"
+        "import numpy as np, sylva, sklearn.exceptions\n"
+        "from sylva import _estimator_base as b\n"
+        "rng = np.random.default_rng(0)\n"
+        "X = np.vstack([rng.normal(0, 1, (100, 2)), rng.normal(20, 1, (100, 2))])\n"
+        "print(b.HAVE_SKLEARN, sorted(set(sylva.HDBSCAN(min_cluster_size=10).fit_predict(X).tolist())))\n"
+        "try:\n"
+        "    sylva.approximate_predict(sylva.HDBSCAN(), X)\n"
+        "except sklearn.exceptions.NotFittedError:\n"
+        "    print('scikit-learn\\'s NotFittedError')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines() == ["False [0, 1]", "scikit-learn's NotFittedError"]
+
+
 def test_a_pandas_table_with_missing_values_is_read_as_scikit_learn_reads_it_without_scikit_learn():
     pytest.importorskip("pandas")
     code = (

@@ -195,6 +195,20 @@ def test_errors(fitted):
     broken.prediction_data_ = data
     with pytest.raises(ValueError, match="checksum"):
         sylva.approximate_predict(broken, new)
+    # not a clusterer at all, and no new points: said as such
+    with pytest.raises(TypeError, match="clusterer must be a sylva.HDBSCAN fitted with prediction_data=True; got str"):
+        sylva.approximate_predict("c", new)
+    with pytest.raises(ValueError, match="points_to_predict is None"):
+        sylva.approximate_predict(c, None)
+
+
+def test_exemplars_are_float64_whatever_the_input_dtype():
+    # as the hdbscan package's: uint8 exemplars would wrap around when subtracted from a point
+    x = np.clip(blobs(300, 2, 3, seed=9) * 10 + 100, 0, 255).astype(np.uint8)
+    c = sylva.HDBSCAN(min_cluster_size=10, prediction_data=True).fit(x)
+    assert c.exemplars_ and all(e.dtype == np.float64 for e in c.exemplars_)
+    rows = {tuple(r) for r in x.astype(np.float64).tolist()}
+    assert all(tuple(r) in rows for e in c.exemplars_ for r in e.tolist())
 
 
 def test_the_engine_keeps_the_model_and_is_named_it_by_its_digest(fitted):

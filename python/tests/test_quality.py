@@ -130,3 +130,27 @@ def test_validity_index_under_other_metrics_equals_the_package(name, metric, kwa
     index, per = sylva.validity_index(X, labels, metric, per_cluster_scores=True, **kwargs)
     assert index == pytest.approx(want[0], abs=1e-12)
     np.testing.assert_allclose(per, want[1:], rtol=0, atol=1e-12)
+
+
+def test_validity_index_takes_noise_rows_of_nan_or_infinity():
+    # noise takes no part in the index but its count: a fit's rows of NaN (-3) or infinity (-2) are scored, as the
+    # package scores them, and the coordinates of any noise row do not move the index
+    X = blobs(300, 3, 3, seed=31).astype(np.float64)
+    c = sylva.HDBSCAN(min_cluster_size=10).fit(X)
+    base = sylva.validity_index(X, c.labels_)
+    noisy = np.flatnonzero(c.labels_ == -1)[:3]
+    assert noisy.size == 3
+    moved = X.copy()
+    moved[noisy] = [[np.nan, 0, 0], [np.inf, 1, 1], [1e6, -1e6, 5]]
+    assert sylva.validity_index(moved, c.labels_) == base
+    nan = X.copy()
+    nan[5] = np.nan
+    fitted = sylva.HDBSCAN(min_cluster_size=10).fit(nan)
+    assert fitted.labels_[5] == -3
+    assert np.isfinite(sylva.validity_index(nan, fitted.labels_))
+    clustered = X.copy()
+    clustered[np.flatnonzero(c.labels_ >= 0)[0], 0] = np.nan   # a cluster's point: the index needs it
+    with pytest.raises(ValueError):
+        sylva.validity_index(clustered, c.labels_)
+    sparse = pytest.importorskip("scipy.sparse")
+    assert sylva.validity_index(sparse.csr_matrix(X), c.labels_) == base   # its rows as dense points
