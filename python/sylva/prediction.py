@@ -27,16 +27,19 @@ from ._inputs import fit_dtype, locked, table_as_array
 
 
 def _model(clusterer):
-    from .hdbscan import HDBSCAN   # (a late import: the estimator's module is the larger one)
-    if not isinstance(clusterer, HDBSCAN):
+    # an estimator by its interface, not its class: one fitted before a reload of the module is still one
+    if not hasattr(clusterer, "get_params"):
         raise TypeError(f"clusterer must be a sylva.HDBSCAN fitted with prediction_data=True; got "
-                        f"{type(clusterer).__name__}")
+                        f"{type(clusterer).__module__}.{type(clusterer).__qualname__}")
     if not hasattr(clusterer, "labels_"):
         raise NotFittedError(f"this {type(clusterer).__name__} is not fitted yet: call fit with prediction_data=True"
                              " first")
     model = getattr(clusterer, "prediction_data_", None)
     if model is None:
         raise ValueError("the clusterer has no prediction data: fit it with HDBSCAN(prediction_data=True)")
+    if not isinstance(model, np.ndarray) or model.dtype != np.uint8:   # the hdbscan package's PredictionData, say
+        raise TypeError(f"the clusterer's prediction_data_ is a {type(model).__module__}.{type(model).__qualname__}, "
+                        f"not a Sylva model's bytes: fit a sylva.HDBSCAN with prediction_data=True")
     return model
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._engine import get_engine
-from ._inputs import fit_dtype
+from ._inputs import fit_dtype, table_as_array
 
 
 def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=False, mst_raw_dist=False,
@@ -37,7 +37,12 @@ def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=Fal
         raise ValueError("mst_raw_dist=True is not supported: the index uses mutual-reachability distances")
     if hasattr(X, "toarray") and hasattr(X, "tocsr"):   # a scipy sparse matrix: its rows as dense points
         X = X.toarray()
-    X = np.asarray(X)
+    X = table_as_array(X)   # a pandas table's missing values (pd.NA) as NaN, as fit reads them
+    if X.dtype.kind == "O":   # a list with None: NaN, as fit reads it
+        try:
+            X = X.astype(np.float64)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"X must hold numbers: {e}") from None
     if X.ndim != 2:
         raise ValueError(f"Expected 2D array, got shape {X.shape}")
     if precomputed:
@@ -60,9 +65,9 @@ def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=Fal
     ranked = np.full(labels.shape, -1, dtype="<i4")
     ranked[labels >= 0] = np.searchsorted(ids, labels[labels >= 0])
     if not precomputed and X.dtype.kind == "f":
-        # a noise row takes no part in the index (it counts in the total only), so its coordinates may be NaN or
-        # infinite, as a fit's rows of NaN (-3) or infinity (-2) are: the package computes the index for them too
-        unused = (ranked == -1) & ~np.isfinite(X).all(axis=1)
+        # a noise row takes no part in the index (it counts in the total only), so its coordinates may be NaN,
+        # infinite (a fit's rows of -3 and -2) or too large to measure: the package computes the index for them too
+        unused = (ranked == -1) & ~(np.abs(X) <= 1e150).all(axis=1)
         if unused.any():
             X = np.where(unused[:, None], 0.0, X)
     params = {"what": "dbcv", "metric": _METRICS[metric]}

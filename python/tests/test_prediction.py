@@ -196,8 +196,13 @@ def test_errors(fitted):
     with pytest.raises(ValueError, match="checksum"):
         sylva.approximate_predict(broken, new)
     # not a clusterer at all, and no new points: said as such
-    with pytest.raises(TypeError, match="clusterer must be a sylva.HDBSCAN fitted with prediction_data=True; got str"):
+    with pytest.raises(TypeError, match="clusterer must be a sylva.HDBSCAN fitted with prediction_data=True; got "
+                                        "builtins.str"):
         sylva.approximate_predict("c", new)
+    other = sylva.HDBSCAN(min_cluster_size=20).fit(x)   # another package's estimator: its prediction data is no model
+    other.prediction_data_ = object()
+    with pytest.raises(TypeError, match="prediction_data_ is a builtins.object, not a Sylva model's bytes"):
+        sylva.approximate_predict(other, new)
     with pytest.raises(ValueError, match="points_to_predict is None"):
         sylva.approximate_predict(c, None)
 

@@ -154,3 +154,10 @@ def test_validity_index_takes_noise_rows_of_nan_or_infinity():
         sylva.validity_index(clustered, c.labels_)
     sparse = pytest.importorskip("scipy.sparse")
     assert sylva.validity_index(sparse.csr_matrix(X), c.labels_) == base   # its rows as dense points
+    as_list = X.tolist()
+    as_list[noisy[0]][1] = None   # None read as NaN, as fit reads it
+    assert sylva.validity_index(as_list, c.labels_) == base
+    far = X.copy()
+    far[noisy[0]] = 1e200   # beyond what a distance can square: unused, so not refused
+    assert sylva.validity_index(far, c.labels_, metric="minkowski", p=3) == \
+        sylva.validity_index(X, c.labels_, metric="minkowski", p=3)

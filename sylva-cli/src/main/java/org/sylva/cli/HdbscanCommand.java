@@ -249,7 +249,7 @@ final class HdbscanCommand implements Callable<Integer> {
         HdbscanOptionConflicts.refuseFirst(this, h.metric());
         CenterKind centerKind = centers == null ? null : CenterKind.parse(centers);
         InputBatch.refuseOneFileOption(inputs.size(), "--sample-weight", sampleWeight);
-        HdbscanOptionConflicts.refuseWeightConflicts(this);
+        HdbscanOptionConflicts.refuseWeightConflicts(this, h.metric());
         InputBatch.refuseOneFileOption(inputs.size(), "--waveforms-from", waveformOptions.from);
         List<InputBatch.Target> targets = InputBatch.plan(inputs, inputOptions.shape, outOption, reportOption,
                 saveModelOption);

@@ -11,7 +11,7 @@ import org.sylva.hdbscan.metric.Metric;
  *
  * <pre>{@code
  * HdbscanOptionConflicts.refuseFirst(command, hdbscan.metric());   // throws InvalidInputException naming the options
- * HdbscanOptionConflicts.refuseWeightConflicts(command);
+ * HdbscanOptionConflicts.refuseWeightConflicts(command, hdbscan.metric());
  * }</pre>
  */
 final class HdbscanOptionConflicts {
@@ -41,8 +41,15 @@ final class HdbscanOptionConflicts {
         }
     }
 
-    /** Refuses weights from {@code -} and weights with {@code --pca}: after the one-input check of the weights. */
-    static void refuseWeightConflicts(HdbscanCommand c) {
+    /**
+     * Refuses weights with another metric than Euclidean (as the fit would, after the reading), weights from
+     * {@code -} and weights with {@code --pca}: after the one-input check of the weights.
+     */
+    static void refuseWeightConflicts(HdbscanCommand c, Metric m) {
+        if (c.sampleWeight != null && !m.isEuclidean() && !m.isPrecomputed()) {
+            throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
+                    + "metric only (as in fast_hdbscan); this fit uses " + m.name());
+        }
         if (c.sampleWeight != null && c.sampleWeight.toString().equals("-")) {
             throw new InvalidInputException("--sample-weight reads a file, and '-' names none (standard input is "
                     + "for the points): give the weights' file, or /dev/stdin to read them from standard input");

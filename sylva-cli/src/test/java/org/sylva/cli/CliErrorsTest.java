@@ -458,6 +458,17 @@ class CliErrorsTest {
         // an option and its scikit-learn alias together: which would win is not for their order to decide
         Cli.run("hdbscan", good, "--method", "eom", "--cluster-selection-method", "leaf", "--out", out.toString())
                 .assertError("--method and --cluster-selection-method are one option: give one of them");
+        Cli.run("hdbscan", good, "--centers", "medoid", "--store-centers", "medoid", "--out", out.toString())
+                .assertError("--centers and --store-centers are one option: give one of them");
+        Cli.run("hdbscan", good, "--metric", "precomputed", "--store-centers", "medoid", "--out", out.toString())
+                .assertError("--store-centers needs coordinates");
+        // a .npy under another name, given a shape: its header would be read as coordinates
+        Path disguised = Files.copy(Path.of(good), tmp.resolve("points.bin"));
+        Cli.run("hdbscan", disguised.toString(), "--shape", N + "," + D, "--out", out.toString())
+                .assertError("points.bin holds a .npy (NumPy's magic), which states its own shape");
+        // weights with another metric: refused before the reading, as the fit would refuse them after it
+        Cli.run("hdbscan", good, "--metric", "manhattan", "--sample-weight", "-", "--out", out.toString())
+                .assertError("sample weights are supported with the euclidean metric only", "(option --sample-weight)");
         Cli.assertNothingWritten(out);
         // an enum's choices as the help spells them
         Cli.run("hdbscan", good, "--method", "foo", "--out", out.toString()).assertError("expected one of [eom, leaf]");

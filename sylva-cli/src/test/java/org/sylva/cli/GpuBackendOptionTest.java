@@ -145,6 +145,9 @@ class GpuBackendOptionTest {
             Cli.Result benchThreads = Cli.run("bench", "balltree", in.toString(), "--backend", api, "--threads", "2",
                     "--repeat", "1");
             assertEquals(threads.err().strip(), benchThreads.err().strip());
+            // a count out of range too: the GPU's refusal first in both
+            Cli.Result zero = Cli.run("bench", "balltree", in.toString(), "--backend", api, "--threads", "0");
+            assertEquals(threads.err().strip().replace("--threads 2", "--threads 0"), zero.err().strip());
         }
     }
 

@@ -89,6 +89,15 @@ public final class PointReaders {
                     + "own");
         }
         Format f = formatOf(name, shape.isPresent());
+        if (f == Format.RAW_FLOAT32 && isUnnamedStream(path)) {
+            // a pipe with a shape (/dev/stdin, <(...)): read once, checked for NumPy's magic as standard input is
+            try (InputStream in = Files.newInputStream(path)) {
+                return readStream(CancellableInputStream.of(in, cancel), name, shape, warnings);
+            }
+        }
+        if (f == Format.RAW_FLOAT32 && Files.isRegularFile(path) && startsWithMagic(path)) {
+            refuseNpyForRaw(name, MAGIC);   // a .npy under another name, with a shape
+        }
         if (f == null && isUnnamedStream(path)) {
             // read once, told by its content as standard input is (probing it first would consume its bytes)
             try (InputStream in = Files.newInputStream(path)) {
@@ -148,20 +157,28 @@ public final class PointReaders {
         byte[] head = in.readNBytes(MAGIC.length);
         in.reset();
         String what = name.equals("-") ? "standard input" : name;
+        if (shape.isPresent()) {
+            refuseNpyForRaw(what, head);
+            return RawFloat32Reader.read(in, name, RawFloat32Reader.Shape.parse(shape.get()));
+        }
         if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
             throw new InvalidInputException(what + " holds a zip archive (a .npz?): give a .npz by its file name, it is "
                     + "read with random access");
         }
-        if (shape.isPresent()) {
-            // a .npy's header taken for coordinates would be clustered without a word
-            if (Arrays.equals(head, MAGIC)) {
-                throw new InvalidInputException(what + " holds a .npy (NumPy's magic), which states its own shape: a "
-                        + "shape is only for raw float32 input; leave it out");
-            }
-            return RawFloat32Reader.read(in, name, RawFloat32Reader.Shape.parse(shape.get()));
-        }
         if (Arrays.equals(head, MAGIC)) return Npy.read(in, name).toFloat32PointSetTransferring(warnings);
         return DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(in, name).toFloat32PointSet(warnings);
+    }
+
+    /**
+     * Refuses raw float32 input (a shape given) that starts with NumPy's six magic bytes: a .npy's header would be
+     * read as coordinates without a word. (Raw data starting so would need its first float32 to be 223668528.0 and
+     * the next two bytes "PY".)
+     */
+    private static void refuseNpyForRaw(String what, byte[] head) {
+        if (Arrays.equals(head, MAGIC)) {
+            throw new InvalidInputException(what + " holds a .npy (NumPy's magic), which states its own shape: a "
+                    + "shape is only for raw float32 input; leave it out");
+        }
     }
 
     private static boolean startsWithMagic(Path path) throws IOException {

@@ -70,7 +70,8 @@ final class Axes {
                 l[i] = title != null ? Fmt.tick(v[i] / unit, step / unit) : Fmt.compact(v[i], 2);
             }
             if (title != null && count > 1 && (repeats(l) || longest(l) > MAX_LABEL_CHARS)) {
-                return withOffset(v, step, title);
+                Ticks shifted = withOffset(v, step, title);
+                if (shifted != null) return shifted;
             }
             return new Ticks(v, l, title == null ? null : title + " (×10" + Fmt.superscript(e) + ")");
         }
@@ -92,13 +93,15 @@ final class Axes {
          * Ticks a small span far from zero (longitudes, northings, clips around 10 000) apart: the labels would
          * need more digits than fit, and with a power of ten taken out they all read alike. So a round value
          * below the first tick, a multiple of the power of ten above the span, is taken out and named in the
-         * title ({@code "x₀ (coordinate 0) − 4.1e6"}); the labels are the values less it.
+         * title ({@code "x₀ (coordinate 0) − 4.1e6"}); the labels are the values less it. Null when that value
+         * would be 0 (a span at zero needs no offset).
          */
         private static Ticks withOffset(double[] v, double step, String title) {
             double span = Math.max(v[v.length - 1] - v[0], step);
             int k = (int) Math.ceil(Math.log10(span) - 1e-9);
             double p = Math.pow(10, k);
             double offset = Math.floor(v[0] / p) * p;
+            if (offset == 0) return null;
             int digits = Math.max(1, Math.min(17, (int) Math.floor(Math.log10(Math.abs(offset)) + 1e-9) - k + 1));
             // each label a whole number of steps from the offset, so that no rounding residue shows
             double first = Math.round((v[0] - offset) / step) * step;
