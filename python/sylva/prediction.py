@@ -27,8 +27,8 @@ from ._inputs import fit_dtype, locked, table_as_array
 
 
 def _model(clusterer):
-    # an estimator by its interface, not its class: one fitted before a reload of the module is still one
-    if not hasattr(clusterer, "get_params"):
+    # Sylva's HDBSCAN by its module and name, not its class object: one fitted before a reload of the module is one
+    if not any(k.__name__ == "HDBSCAN" and k.__module__.split(".")[0] == "sylva" for k in type(clusterer).__mro__):
         raise TypeError(f"clusterer must be a sylva.HDBSCAN fitted with prediction_data=True; got "
                         f"{type(clusterer).__module__}.{type(clusterer).__qualname__}")
     if not hasattr(clusterer, "labels_"):

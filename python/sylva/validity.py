@@ -67,7 +67,7 @@ def validity_index(X, labels, metric="euclidean", d=None, per_cluster_scores=Fal
     if not precomputed and X.dtype.kind == "f":
         # a noise row takes no part in the index (it counts in the total only), so its coordinates may be NaN,
         # infinite (a fit's rows of -3 and -2) or too large to measure: the package computes the index for them too
-        unused = (ranked == -1) & ~(np.abs(X) <= 1e150).all(axis=1)
+        unused = ranked == -1
         if unused.any():
             X = np.where(unused[:, None], 0.0, X)
     params = {"what": "dbcv", "metric": _METRICS[metric]}

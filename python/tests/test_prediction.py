@@ -199,7 +199,10 @@ def test_errors(fitted):
     with pytest.raises(TypeError, match="clusterer must be a sylva.HDBSCAN fitted with prediction_data=True; got "
                                         "builtins.str"):
         sylva.approximate_predict("c", new)
-    other = sylva.HDBSCAN(min_cluster_size=20).fit(x)   # another package's estimator: its prediction data is no model
+    sklearn_cluster = pytest.importorskip("sklearn.cluster")
+    with pytest.raises(TypeError, match="got sklearn.cluster._hdbscan.hdbscan.HDBSCAN"):
+        sylva.approximate_predict(sklearn_cluster.HDBSCAN(min_cluster_size=20).fit(x), new)
+    other = sylva.HDBSCAN(min_cluster_size=20).fit(x)   # a prediction_data_ set by hand: no model
     other.prediction_data_ = object()
     with pytest.raises(TypeError, match="prediction_data_ is a builtins.object, not a Sylva model's bytes"):
         sylva.approximate_predict(other, new)

@@ -46,7 +46,7 @@ final class HdbscanOptionConflicts {
      * {@code -} and weights with {@code --pca}: after the one-input check of the weights.
      */
     static void refuseWeightConflicts(HdbscanCommand c, Metric m) {
-        if (c.sampleWeight != null && !m.isEuclidean() && !m.isPrecomputed()) {
+        if (c.sampleWeight != null && !m.isEuclidean()) {
             throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
                     + "metric only (as in fast_hdbscan); this fit uses " + m.name());
         }

@@ -98,10 +98,11 @@ final class InputBatch {
                     + ".tsv, .txt, .npz, or raw little-endian float32, which needs its shape N,D (--shape on the "
                     + "command line)");
         }
-        if (shape != null && (named != null || npz)) {
+        boolean npy = named == PointReaders.Format.NPY || named == null && InputOptions.isNpy(p);
+        if (shape != null && (named != null || npz || npy)) {
             throw new InvalidInputException(input + ": a shape is only for raw float32 input; this "
-                    + (npz ? ".npz states its own" : named == PointReaders.Format.NPY
-                    ? ".npy file states its shape in its header" : "text file's rows give its shape"));
+                    + (npz ? ".npz states its own" : npy ? ".npy file states its shape in its header"
+                    : "text file's rows give its shape"));
         }
     }
 

@@ -466,9 +466,14 @@ class CliErrorsTest {
         Path disguised = Files.copy(Path.of(good), tmp.resolve("points.bin"));
         Cli.run("hdbscan", disguised.toString(), "--shape", N + "," + D, "--out", out.toString())
                 .assertError("points.bin holds a .npy (NumPy's magic), which states its own shape");
+        Cli.run("hdbscan", raw.toString(), disguised.toString(), "--shape", "2,1", "--out", out.toString())
+                .assertError("points.bin: a shape is only for raw float32 input; this .npy file states its shape");
+        Cli.assertNothingWritten(out);
         // weights with another metric: refused before the reading, as the fit would refuse them after it
-        Cli.run("hdbscan", good, "--metric", "manhattan", "--sample-weight", "-", "--out", out.toString())
-                .assertError("sample weights are supported with the euclidean metric only", "(option --sample-weight)");
+        for (String metric : List.of("manhattan", "precomputed")) {
+            Cli.run("hdbscan", good, "--metric", metric, "--sample-weight", "-", "--out", out.toString())
+                    .assertError("sample weights are supported with the euclidean metric only", "(option --sample-weight)");
+        }
         Cli.assertNothingWritten(out);
         // an enum's choices as the help spells them
         Cli.run("hdbscan", good, "--method", "foo", "--out", out.toString()).assertError("expected one of [eom, leaf]");
