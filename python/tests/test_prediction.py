@@ -201,7 +201,7 @@ def test_errors(fitted):
         sylva.approximate_predict("c", new)
     sklearn_cluster = pytest.importorskip("sklearn.cluster")
     with pytest.raises(TypeError, match="got sklearn.cluster._hdbscan.hdbscan.HDBSCAN"):
-        sylva.approximate_predict(sklearn_cluster.HDBSCAN(min_cluster_size=20).fit(x), new)
+        sylva.approximate_predict(sklearn_cluster.HDBSCAN(min_cluster_size=20, copy=True).fit(x), new)
     other = sylva.HDBSCAN(min_cluster_size=20).fit(x)   # a prediction_data_ set by hand: no model
     other.prediction_data_ = object()
     with pytest.raises(TypeError, match="prediction_data_ is a builtins.object, not a Sylva model's bytes"):
