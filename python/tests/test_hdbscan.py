@@ -212,6 +212,14 @@ def test_counts_beyond_a_java_int_act_as_scikit_learns_do():
     np.testing.assert_array_equal(plain.dbscan_clustering(np.float32(0.5)), plain.dbscan_clustering(0.5))
 
 
+def _run_python(code):
+    """Runs ``code`` in a fresh interpreter (what it imports or hides is its own) and returns the finished process,
+    which must have succeeded."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out
+
+
 def test_works_without_scikit_learn(tmp_path):
     # numpy is the only hard dependency: with scikit-learn hidden the estimator still fits and has params
     code = (
@@ -240,8 +248,7 @@ def test_works_without_scikit_learn(tmp_path):
         "C = sylva.HDBSCAN(min_cluster_size=10, metric='chebyshev', store_centers='medoid').fit(X).medoids_\n"
         "print(np.array_equal(M, C))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
+    out = _run_python(code)
     assert out.stdout.strip().splitlines() == [
         "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)", "['u', 'v']",
         "refused: The feature names should match those tha", "False", "True"]
@@ -262,8 +269,7 @@ def test_a_scikit_learn_older_than_1_6_counts_as_absent_but_for_its_not_fitted_e
         "except sklearn.exceptions.NotFittedError:\n"
         "    print('scikit-learn\\'s NotFittedError')\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
+    out = _run_python(code)
     assert out.stdout.strip().splitlines() == ["False [0, 1]", "scikit-learn's NotFittedError"]
 
 
@@ -287,8 +293,7 @@ def test_a_pandas_table_with_missing_values_is_read_as_scikit_learn_reads_it_wit
         "except ValueError as e:\n"
         "    print('refused:', 'not exactly representable' in str(e))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
+    out = _run_python(code)
     lines = out.stdout.strip().splitlines()
     assert lines[0] == "-3 ['u', 'v']"   # the missing value's row, as NaN: label -3
     assert lines[1:] == ["3", "refused: True", "refused: True"]
