@@ -271,7 +271,7 @@ final class BenchCommand implements Callable<Integer> {
             CommandModel m = new CommandModel("balltree", this)
                     .unsorted()
                     .description("Builds the ball tree of FILE N times after warm-up; prints the median and minimum "
-                            + "in ms.")
+                            + "in ms (each build's time, and a warm-up build's once a second, on stderr).")
                     .footer("",
                             "Examples:",
                             "  sylva bench balltree cloud.npy --batch batch.npy --repeat 21 --threads 2");
@@ -342,7 +342,7 @@ final class BenchCommand implements Callable<Integer> {
                 return 0;
             }
             spec.commandLine().getOut().println(BallTreeBench.run(pts, layout, repeat, t,
-                    kernels == BallTreeCommand.Kernels.VECTOR, context.cancel()).line());
+                    kernels == BallTreeCommand.Kernels.VECTOR, control(spec, context)).line());
             return 0;
         }
     }

@@ -209,7 +209,8 @@ public final class Main {
         }
         int code;
         try {
-            code = commandLine(out, err, context, args).execute(args);
+            CommandLine cl = commandLine(out, err, context, args);
+            code = cl.execute(SylvaCommand.nestedHelp(cl, args));
         } catch (OutOfMemoryError e) {
             // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
             String note = context.completed().errorNote();   // which of several inputs ran out, and what is kept

@@ -48,6 +48,22 @@ final class SylvaCommand implements java.util.concurrent.Callable<Integer> {
         return SUBCOMMANDS;
     }
 
+    /**
+     * {@code sylva help bench hdbscan} as {@code sylva bench hdbscan --help}: picocli's {@code help} reads
+     * only its first word, so a nested command's help would show its parent's. A word that names none of
+     * the parent's commands is run as {@code sylva bench nosuch}, whose error names it. Other arguments are
+     * returned as they are ({@code cl}: the command line with every command registered).
+     */
+    static String[] nestedHelp(CommandLine cl, String[] args) {
+        if (args.length < 3 || !args[0].equals("help")) return args;
+        CommandLine parent = cl.getSubcommands().get(args[1]);
+        if (parent == null || parent.getSubcommands().isEmpty()) return args;
+        if (!parent.getSubcommands().containsKey(args[2])) return new String[] {args[1], args[2]};
+        String[] asked = java.util.Arrays.copyOfRange(args, 1, args.length + 1);
+        asked[asked.length - 1] = "--help";
+        return asked;
+    }
+
     CommandSpec spec;
 
     /** This command's picocli model, bound to this object ({@link CommandModel}). */

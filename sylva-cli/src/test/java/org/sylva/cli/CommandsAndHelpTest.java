@@ -99,6 +99,13 @@ class CommandsAndHelpTest {
         // The tests run with --add-modules jdk.incubator.vector (as the sylva script does): vector by default.
         assertTrue(lines.get(0).matches("balltree n=500 d=3 batches=1 threads=1 repeat=3 median_ms=\\S+ min_ms=\\S+ kernels=vector"),
                 lines.get(0));
+        List<String> told = r.err().lines().toList();
+        assertTrue(told.get(0).matches("sylva: bench warm-up run 1: \\d+\\.\\d{6} s"), r.err());
+        assertEquals(List.of("sylva: bench run 1 of 3", "sylva: bench run 2 of 3", "sylva: bench run 3 of 3"),
+                told.stream().filter(l -> l.startsWith("sylva: bench run ")).map(l -> l.substring(0, l.indexOf(':', 7)))
+                        .toList(), "each timed build's line on stderr: " + r.err());
+        assertTrue(told.stream().allMatch(l -> l.matches("sylva: bench (warm-up run \\d+|run \\d of 3): \\d+\\.\\d{6} s")),
+                r.err());
         String scalar = Cli.run("bench", "balltree", f.toString(), "--repeat", "3", "--threads", "1", "--kernels", "scalar")
                 .assertOk().out().strip();
         assertTrue(scalar.endsWith(" kernels=scalar"), scalar);
@@ -284,6 +291,19 @@ class CommandsAndHelpTest {
         Cli.Result viaHelp = Cli.run("help", "balltree").assertOk();
         assertEquals(Cli.run("balltree", "--help").assertOk().out(), viaHelp.out());
         assertTrue(viaHelp.out().contains("--partition-level") && viaHelp.out().contains("--batch"));
+    }
+
+    @Test
+    void helpOfANestedCommandIsThatCommandsHelp() {
+        for (String sub : new String[] {"hdbscan", "predict", "balltree"}) {
+            Cli.Result viaHelp = Cli.run("help", "bench", sub).assertOk();
+            assertEquals(Cli.run("bench", sub, "--help").assertOk().out(), viaHelp.out());
+            assertTrue(viaHelp.out().startsWith("Usage: sylva bench " + sub), viaHelp.out());
+        }
+        Cli.Result unknown = Cli.run("help", "bench", "nosuch");
+        assertEquals(ExitStatus.ERROR, unknown.code());
+        assertTrue(unknown.err().startsWith("sylva: error: unexpected argument 'nosuch'"), unknown.err());
+        assertEquals(Cli.run("help", "hdbscan").assertOk().out(), Cli.run("help", "hdbscan", "clips.npy").assertOk().out());
     }
 
     @Test

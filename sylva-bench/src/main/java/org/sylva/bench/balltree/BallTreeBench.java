@@ -7,6 +7,7 @@ import org.sylva.balltree.BallTree;
 import org.sylva.balltree.BallTreeBuilder;
 import org.sylva.balltree.engine.TreeEngine;
 import org.sylva.balltree.layout.BatchLayout;
+import org.sylva.bench.hdbscan.BenchControl;
 import org.sylva.data.PointSet;
 import org.sylva.progress.CancellationToken;
 
@@ -81,9 +82,19 @@ public final class BallTreeBench {
      */
     public static Result run(PointSet points, BatchLayout layout, int repeat, int threads, boolean vectorKernels,
                              CancellationToken cancel) {
+        return run(points, layout, repeat, threads, vectorKernels, new BenchControl(line -> { }, cancel));
+    }
+
+    /**
+     * As {@link #run(PointSet, BatchLayout, int, int, boolean, CancellationToken)}, telling {@code control} of
+     * the warm-up builds (the first, then at most one a second) and of every timed build, and giving each
+     * build its token ({@code sylva bench balltree} prints them on stderr).
+     */
+    public static Result run(PointSet points, BatchLayout layout, int repeat, int threads, boolean vectorKernels,
+                             BenchControl control) {
         boolean vector = vectorKernels && BallTreeBuilder.vectorKernelsAvailable();
-        BallTreeBuilder b = new BallTreeBuilder().threads(threads).vectorKernels(vector).cancellation(cancel);
-        return time(new BallTreeBuilder[] {b}, points, layout, repeat, vector)[0];
+        BallTreeBuilder b = new BallTreeBuilder().threads(threads).vectorKernels(vector).cancellation(control.cancel());
+        return time(new BallTreeBuilder[] {b}, points, layout, repeat, vector, control)[0];
     }
 
     /**
@@ -105,7 +116,7 @@ public final class BallTreeBench {
         int k = threadCounts.length;
         BallTreeBuilder[] builders = new BallTreeBuilder[k];
         for (int i = 0; i < k; i++) builders[i] = new BallTreeBuilder().threads(threadCounts[i]).vectorKernels(vector);
-        return time(builders, points, layout, repeat, vector);
+        return time(builders, points, layout, repeat, vector, BenchControl.QUIET);
     }
 
     /**
@@ -113,13 +124,15 @@ public final class BallTreeBench {
      * memory to host memory; the result's thread count is 1 and its kernels scalar (the engine's own).
      */
     public static Result runOn(TreeEngine engine, PointSet points, BatchLayout layout, int repeat) {
-        return time(new BallTreeBuilder[] {new BallTreeBuilder().threads(1).engine(engine)}, points, layout, repeat, false)[0];
+        return time(new BallTreeBuilder[] {new BallTreeBuilder().threads(1).engine(engine)}, points, layout, repeat, false,
+                BenchControl.QUIET)[0];
     }
 
-    private static Result[] time(BallTreeBuilder[] builders, PointSet points, BatchLayout layout, int repeat, boolean vector) {
+    private static Result[] time(BallTreeBuilder[] builders, PointSet points, BatchLayout layout, int repeat, boolean vector,
+                                 BenchControl control) {
         if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
         int k = builders.length;
-        long sink = warmUp(builders, points, layout);
+        long sink = warmUp(builders, points, layout, control);
         double[][] ms = new double[k][repeat];
         for (int r = 0; r < repeat; r++) {
             for (int i = 0; i < k; i++) {
@@ -127,6 +140,7 @@ public final class BallTreeBench {
                 BallTree t = builders[i].build(points, layout);
                 ms[i][r] = (System.nanoTime() - t0) / 1e6;
                 if (t.size() > 0) sink += t.index(t.size() - 1);
+                if (k == 1) control.timed(r, repeat, ms[i][r] / 1e3);
             }
         }
         if (sink == 42) System.out.print("");
@@ -141,9 +155,15 @@ public final class BallTreeBench {
     }
 
     /** Builds until the build times have settled (see the constants); returns a value that uses the trees. */
-    private static long warmUp(BallTreeBuilder[] builders, PointSet points, BatchLayout layout) {
+    private static long warmUp(BallTreeBuilder[] builders, PointSet points, BatchLayout layout, BenchControl control) {
         int k = builders.length;
-        long sink = 0;
+        long[] sink = {0};
+        Runnable[] build = new Runnable[k];   // each builder's build, told to control as a warm-up run
+        for (int i = 0; i < k; i++) {
+            BallTreeBuilder b = builders[i];
+            Runnable once = () -> sink[0] += b.build(points, layout).size();
+            build[i] = k == 1 ? control.warmUps(once) : once;
+        }
         long start = System.nanoTime();
         double[][] times = new double[k][BLOCK_MAX_BUILDS];
         double[] previous = null;
@@ -153,7 +173,7 @@ public final class BallTreeBench {
             while (count < BLOCK_MAX_BUILDS && (count < BLOCK_MIN_BUILDS || System.nanoTime() - blockStart < BLOCK_NANOS)) {
                 for (int i = 0; i < k; i++) {
                     long t0 = System.nanoTime();
-                    sink += builders[i].build(points, layout).size();
+                    build[i].run();
                     times[i][count] = System.nanoTime() - t0;
                 }
                 count++;
@@ -170,7 +190,7 @@ public final class BallTreeBench {
             long elapsed = System.nanoTime() - start;
             if (elapsed >= WARMUP_MAX_NANOS || settled && elapsed >= WARMUP_MIN_NANOS * k) break;
         }
-        return sink;
+        return sink[0];
     }
 
     /** Uniform random float32 points in [0, 1)^d from a fixed seed. */

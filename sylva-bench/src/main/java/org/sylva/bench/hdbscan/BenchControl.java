@@ -6,7 +6,8 @@ import java.util.function.Consumer;
 import org.sylva.progress.CancellationToken;
 
 /**
- * What an in-process benchmark ({@link HdbscanBench}, {@link PredictBench}) says as it goes and what stops it: a
+ * What an in-process benchmark ({@link HdbscanBench}, {@link PredictBench},
+ * {@link org.sylva.bench.balltree.BallTreeBench}) says as it goes and what stops it: a
  * line per timed run and per warm-up run, with its time ({@code "warm-up run 2: 3.104 s"}, {@code "run 1 of 3: 2.977
  * s"}), so a benchmark of large inputs is not silent for minutes, and the token each run is given, so that it stops
  * within the library's own cancellation latency rather than at the end of a run. Warm-up runs are told at most once
@@ -33,7 +34,7 @@ public record BenchControl(Consumer<String> lines, CancellationToken cancel) {
     }
 
     /** {@code once}, telling its runs as warm-up runs with their number and time, the first and then one a second. */
-    Runnable warmUps(Runnable once) {
+    public Runnable warmUps(Runnable once) {
         int[] runs = {0};
         long[] told = {0};
         return () -> {
@@ -49,7 +50,7 @@ public record BenchControl(Consumer<String> lines, CancellationToken cancel) {
     }
 
     /** Tells timed run {@code i} (from 0) of {@code repeat}, which took {@code seconds}. */
-    void timed(int i, int repeat, double seconds) {
+    public void timed(int i, int repeat, double seconds) {
         lines.accept(String.format(Locale.ROOT, "run %d of %d: " + format(seconds), i + 1, repeat, seconds));
     }
 
