@@ -99,6 +99,7 @@ final class InputBatch {
                     + "command line)");
         }
         boolean npy = named == PointReaders.Format.NPY || named == null && InputOptions.isNpy(p);
+        npz |= shape != null && named == null && InputOptions.startsAsZip(p);   // a .npz under another name
         if (shape != null && (named != null || npz || npy)) {
             throw new InvalidInputException(input + ": a shape is only for raw float32 input; this "
                     + (npz ? ".npz states its own" : npy ? ".npy file states its shape in its header"

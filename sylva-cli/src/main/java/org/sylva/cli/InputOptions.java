@@ -175,7 +175,7 @@ final class InputOptions {
         b.mark(NPY_MAGIC.length);
         byte[] head = b.readNBytes(NPY_MAGIC.length);
         b.reset();
-        if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
+        if (isZip(head)) {
             throw new InvalidInputException(what + " holds a zip archive (a .npz?): give a .npz by its file "
                     + "name, it is read with random access");
         }
@@ -344,6 +344,19 @@ final class InputOptions {
         try (InputStream in = Files.newInputStream(p)) {
             return Arrays.equals(in.readNBytes(NPY_MAGIC.length), NPY_MAGIC);
         }
+    }
+
+    /** A regular file that starts as a zip archive does (a .npz under another name). */
+    static boolean startsAsZip(Path p) throws IOException {
+        if (!Files.isRegularFile(p) || !Files.isReadable(p)) return false;
+        try (InputStream in = Files.newInputStream(p)) {
+            return isZip(in.readNBytes(4));
+        }
+    }
+
+    /** Whether {@code head} starts with a zip archive's local file header signature. */
+    static boolean isZip(byte[] head) {
+        return head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4;
     }
 
     /**

@@ -469,6 +469,15 @@ class CliErrorsTest {
         Cli.run("hdbscan", raw.toString(), disguised.toString(), "--shape", "2,1", "--out", out.toString())
                 .assertError("points.bin: a shape is only for raw float32 input; this .npy file states its shape");
         Cli.assertNothingWritten(out);
+        // ... and a .npz so (the sizes would not match), named or on standard input
+        Path zipped = Files.copy(npz, tmp.resolve("points.zbin"));
+        Cli.run("hdbscan", zipped.toString(), "--shape", "2,1", "--out", out.toString())
+                .assertError("points.zbin holds a zip archive (a .npz?), whose arrays state their own shapes");
+        Cli.runWithStdin(Files.readAllBytes(npz), "hdbscan", "-", "--shape", "2,1", "--out", out.toString())
+                .assertError("standard input holds a zip archive (a .npz?), whose arrays state their own shapes");
+        Cli.run("hdbscan", raw.toString(), zipped.toString(), "--shape", "2,1", "--out", out.toString())
+                .assertError("points.zbin: a shape is only for raw float32 input; this .npz states its own");
+        Cli.assertNothingWritten(out);
         // weights with another metric: refused before the reading, as the fit would refuse them after it
         for (String metric : List.of("manhattan", "precomputed")) {
             Cli.run("hdbscan", good, "--metric", metric, "--sample-weight", "-", "--out", out.toString())

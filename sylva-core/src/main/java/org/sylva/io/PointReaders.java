@@ -95,8 +95,8 @@ public final class PointReaders {
                 return readStream(CancellableInputStream.of(in, cancel), name, shape, warnings);
             }
         }
-        if (f == Format.RAW_FLOAT32 && Files.isRegularFile(path) && startsWithMagic(path)) {
-            refuseNpyForRaw(name, MAGIC);   // a .npy under another name, with a shape
+        if (f == Format.RAW_FLOAT32 && Files.isRegularFile(path)) {
+            refuseNpyForRaw(name, head(path));   // a .npy or .npz under another name, with a shape
         }
         if (f == null && isUnnamedStream(path)) {
             // read once, told by its content as standard input is (probing it first would consume its bytes)
@@ -161,7 +161,7 @@ public final class PointReaders {
             refuseNpyForRaw(what, head);
             return RawFloat32Reader.read(in, name, RawFloat32Reader.Shape.parse(shape.get()));
         }
-        if (head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4) {
+        if (isZip(head)) {
             throw new InvalidInputException(what + " holds a zip archive (a .npz?): give a .npz by its file name, it is "
                     + "read with random access");
         }
@@ -170,22 +170,36 @@ public final class PointReaders {
     }
 
     /**
-     * Refuses raw float32 input (a shape given) that starts with NumPy's six magic bytes: a .npy's header would be
-     * read as coordinates without a word. (Raw data starting so would need its first float32 to be 223668528.0 and
-     * the next two bytes "PY".)
+     * Refuses raw float32 input (a shape given) that starts with NumPy's six magic bytes, or with a zip archive's
+     * four (a .npz): its header would be read as coordinates without a word, or the sizes would not match. (Raw data
+     * starting so would need its first float32 to be 223668528.0 and the next two bytes "PY", or 1.54e-36.)
      */
     private static void refuseNpyForRaw(String what, byte[] head) {
         if (Arrays.equals(head, MAGIC)) {
             throw new InvalidInputException(what + " holds a .npy (NumPy's magic), which states its own shape: a "
                     + "shape is only for raw float32 input; leave it out");
         }
+        if (isZip(head)) {
+            throw new InvalidInputException(what + " holds a zip archive (a .npz?), whose arrays state their own "
+                    + "shapes: a shape is only for raw float32 input; give the .npz by its file name without --shape");
+        }
+    }
+
+    /** Whether {@code head} starts with a zip archive's local file header signature ({@code PK\3\4}). */
+    private static boolean isZip(byte[] head) {
+        return head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4;
+    }
+
+    /** The first bytes of {@code path}, as many as NumPy's magic has (fewer for a shorter file; none if unreadable). */
+    private static byte[] head(Path path) throws IOException {
+        try (InputStream in = Files.newInputStream(path)) {
+            return in.readNBytes(MAGIC.length);
+        } catch (java.nio.file.AccessDeniedException e) {
+            return new byte[0];
+        }
     }
 
     private static boolean startsWithMagic(Path path) throws IOException {
-        try (InputStream in = Files.newInputStream(path)) {
-            return Arrays.equals(in.readNBytes(MAGIC.length), MAGIC);
-        } catch (java.nio.file.AccessDeniedException e) {
-            return false;
-        }
+        return Arrays.equals(head(path), MAGIC);
     }
 }
