@@ -45,6 +45,7 @@ def fit_dtype(X: np.ndarray) -> np.ndarray:
     .npy file, so both compute on the same values (scikit-learn's, which it casts to float64)."""
     if X.dtype in FLOAT32_EXACT:
         return np.ascontiguousarray(X, dtype="<f4")
+    refuse_beyond_int64(X)
     if X.dtype.kind in "iu" and X.size:
         # An integer float64 cannot hold (beyond 2^53 in magnitude, not every one) is refused, naming it, as
         # ``sylva hdbscan`` refuses it in a .npy; one it holds exactly (2^60, say) is taken.
@@ -55,6 +56,17 @@ def fit_dtype(X: np.ndarray) -> np.ndarray:
                              "(integers beyond 2^53 = 9007199254740992 in magnitude are not all); convert the data "
                              "yourself if rounding is acceptable")
     return np.ascontiguousarray(X, dtype="<f8")
+
+
+def refuse_beyond_int64(a: np.ndarray) -> None:
+    """Refuses a uint64 value beyond int64's range, naming it, as ``sylva hdbscan`` and ``sylva balltree`` refuse
+    it in a .npy (the largest integer Sylva reads): the same array is taken by the CLI and the package or by
+    neither."""
+    if a.dtype.kind == "u" and a.dtype.itemsize == 8 and a.size and int(a.max()) > np.iinfo(np.int64).max:
+        at = tuple(int(i) for i in np.unravel_index(int(np.argmax(a > np.iinfo(np.int64).max)), a.shape))
+        where = f"at row {at[0]}, column {at[1]}" if len(at) == 2 else f"at {at}"
+        raise ValueError(f"uint64 value {int(a[at])} {where} is beyond int64's range (up to "
+                         f"{np.iinfo(np.int64).max}), the largest integer Sylva reads")
 
 
 def _caller_outside_package() -> int:
@@ -75,6 +87,7 @@ def balltree_points(x) -> np.ndarray:
         raise ValueError(f"points must be a 2-D array of shape (n, d); got shape {a.shape}")
     if a.dtype.kind not in "fiub":
         raise ValueError(f"points must be numbers; got dtype {a.dtype}")
+    refuse_beyond_int64(a)
     with np.errstate(over="ignore"):   # an overflow is refused below, naming the value
         out = np.ascontiguousarray(a, dtype="<f4")
     if a.dtype.kind == "f" and a.dtype.itemsize > 4:

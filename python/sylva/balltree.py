@@ -101,7 +101,8 @@ def _require_one_batch_per_row(batch, stride, layer):
         k = int(mixed[0])
         raise ValueError(f"layer {layer}: stride {stride} pools rows {k * stride} to {k * stride + stride - 1}, "
                          f"which belong to batches {int(groups[k].min())} to {int(groups[k].max())}; each batch's "
-                         "row count must be a multiple of the stride (a batch of n points has 2^ceil(log2 n) slots)")
+                         "row count must be a multiple of the stride (a batch of n >= 2 points has 2^ceil(log2 n) slots, "
+                         "a batch of one point 2)")
 
 
 def build_balltree_with_rotations(points, batch_idx, strides, ball_sizes, angle=45.0, *, threads=None,

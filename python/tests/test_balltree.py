@@ -126,6 +126,7 @@ def test_the_rounding_warning_names_the_callers_line():
     (np.zeros((4, 2), np.float32), np.array([False, False, True, True]), "integers; got dtype bool$"),
     (np.zeros((4, 2), np.float32), np.zeros((2, 2), np.int64), "1-D"),
     (np.zeros((4, 2), np.float32), np.array([0, 0, 0, 2**63], np.uint64), "beyond int64"),
+    (np.array([[0, 1], [2**63, 2]], np.uint64), None, "uint64 value 9223372036854775808 at row 1, column 0 is beyond int64"),
     (np.array([[0, 1], [np.nan, 2]], np.float32), None, "NaN"),
 ])
 def test_bad_input_is_a_value_error_with_the_engines_message(points, batch, part):

@@ -190,6 +190,9 @@ def test_bad_input_is_a_value_error():
     for big, dtype in [(2 ** 53 + 1, np.int64), (2 ** 63 - 1, np.int64), (2 ** 53 + 1, np.uint64)]:
         with pytest.raises(ValueError, match=f"{dtype.__name__} value {big} at \\(1, 0\\) is not exactly representable"):
             sylva.HDBSCAN(min_cluster_size=2).fit(np.array([[0], [big], [5], [6]], dtype=dtype))
+    # a uint64 beyond int64 is refused even where float64 holds it (2^63), as sylva hdbscan refuses it in a .npy
+    with pytest.raises(ValueError, match="uint64 value 9223372036854775808 at row 1, column 0 is beyond int64's range"):
+        sylva.HDBSCAN(min_cluster_size=2).fit(np.array([[0], [2 ** 63], [5], [6]], dtype=np.uint64))
     exact = np.array([[0], [2 ** 60], [5], [6]], dtype=np.int64)
     np.testing.assert_array_equal(sylva.HDBSCAN(min_cluster_size=2).fit_predict(exact),
                                   sylva.HDBSCAN(min_cluster_size=2).fit_predict(exact.astype(np.float64)))
