@@ -151,14 +151,24 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
      */
     static RunRecord of(CommandSpec spec, List<Input> inputs, Map<String, Object> parameters, List<String> positional,
             List<String> keep) {
-        List<String> args = spec.commandLine() == null || spec.commandLine().getParseResult() == null ? List.of()
-                : spec.commandLine().getParseResult().originalArgs();
+        List<String> args = arguments(spec.commandLine());
         if (positional.size() > keep.size() && positional.containsAll(keep)) {
             args = keepOnly(spec, args, positional, keep);
         }
         List<Input> given = new ArrayList<>();
         for (Input i : inputs) if (i != null) given.add(i);
         return new RunRecord(args, given, parameters, Map.of());
+    }
+
+    /**
+     * The command line's arguments after picocli's expansion of {@code @FILE} into the file's words (the root's
+     * list: a subcommand's own starts after its name), so that the record stays whole when that file changes.
+     */
+    private static List<String> arguments(picocli.CommandLine command) {
+        if (command == null) return List.of();
+        picocli.CommandLine root = command;
+        while (root.getParent() != null) root = root.getParent();
+        return root.getParseResult() == null ? List.of() : root.getParseResult().expandedArgs();
     }
 
     /**
