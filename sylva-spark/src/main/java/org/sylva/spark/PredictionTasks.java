@@ -3,6 +3,7 @@ package org.sylva.spark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ref.SoftReference;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -39,7 +40,13 @@ final class PredictionTasks {
     static final int CHUNK = 1 << 16;
 
     private static final Object LOCK = new Object();
-    private static long cachedId = -1;
+    /**
+     * The bytes the cached model was read from, as the broadcast gave them. Not the broadcast's id: ids start again
+     * at 0 in each SparkContext, so a JVM that stops Spark and starts it again would take a new model's id for the
+     * old one's. The executor keeps one array per live broadcast, so the same array means the same model; weak, so
+     * that the cache never keeps a finished broadcast's bytes.
+     */
+    private static WeakReference<byte[]> cachedBytes = new WeakReference<>(null);
     /** Soft: an executor short of memory drops the model, and the next task reads it again. */
     private static SoftReference<HdbscanModel> cached = new SoftReference<>(null);
 
@@ -126,17 +133,18 @@ final class PredictionTasks {
     }
 
     /** The broadcast's model, read from its bytes once per JVM. */
-    private static HdbscanModel model(Broadcast<byte[]> b) {
+    static HdbscanModel model(Broadcast<byte[]> b) {
         synchronized (LOCK) {
             HdbscanModel m = cached.get();
-            if (m != null && cachedId == b.id()) return m;
+            byte[] bytes = b.value();
+            if (m != null && cachedBytes.get() == bytes) return m;
             try {
-                m = HdbscanModel.fromBytes(b.value(), "the broadcast model");
+                m = HdbscanModel.fromBytes(bytes, "the broadcast model");
             } catch (IOException e) {
                 throw new UncheckedIOException("reading the broadcast model: " + e.getMessage(), e);
             }
             cached = new SoftReference<>(m);
-            cachedId = b.id();
+            cachedBytes = new WeakReference<>(bytes);
             return m;
         }
     }
