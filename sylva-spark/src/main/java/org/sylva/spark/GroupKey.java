@@ -11,7 +11,9 @@ import org.apache.spark.sql.Row;
 /**
  * A grouping key as Spark SQL's {@code groupBy} compares it, for the pair RDD of {@link GroupedFits}: binary
  * values by their bytes (a {@code byte[]} compares by identity in Java), {@code -0.0} as {@code 0.0} and every
- * NaN as one value (for double and float), arrays and structs element by element with the same rules. Other
+ * NaN as one value (for double and float), arrays and structs element by element with the same rules, maps by
+ * their entries whatever their order (Spark sorts them before it compares), and ML vectors as the struct they are
+ * stored as (dense and sparse apart, coordinates by their bits: Spark does not normalise inside a vector). Other
  * values (strings, integers, decimals, dates, booleans, null) already compare by value.
  *
  * <pre>{@code
@@ -29,6 +31,10 @@ final class GroupKey {
             case byte[] b -> new Bytes(b.clone());
             case Double v -> v == 0.0 ? Double.valueOf(0.0) : v.isNaN() ? Double.valueOf(Double.NaN) : v;
             case Float v -> v == 0.0f ? Float.valueOf(0.0f) : v.isNaN() ? Float.valueOf(Float.NaN) : v;
+            case scala.collection.Map<?, ?> map -> entries(scala.jdk.javaapi.CollectionConverters.asJava(map));
+            case java.util.Map<?, ?> map -> entries(map);
+            case org.apache.spark.ml.linalg.Vector v -> vector(v);
+            case org.apache.spark.mllib.linalg.Vector v -> vector(v.asML());
             case scala.collection.Iterable<?> seq -> list(scala.jdk.javaapi.CollectionConverters.asJava(seq));
             case Iterable<?> it -> list(it);
             case Row r -> {
@@ -38,6 +44,29 @@ final class GroupKey {
             }
             default -> value;
         };
+    }
+
+    /** A map's entries, each key and value as {@link #of} makes them, compared as a set. */
+    private static Struct entries(java.util.Map<?, ?> map) {
+        java.util.Map<Object, Object> out = new java.util.HashMap<>();
+        for (java.util.Map.Entry<?, ?> e : map.entrySet()) out.put(of(e.getKey()), of(e.getValue()));
+        return new Struct(new ArrayList<>(List.of("map", out)));   // lists Kryo can make again
+    }
+
+    /**
+     * A vector as {@code VectorUDT} stores it, {@code (type, size, indices, values)}, with each value's bits: a
+     * dense and a sparse vector of the same coordinates, or {@code 0.0} and {@code -0.0}, are two groups in Spark.
+     */
+    private static Struct vector(org.apache.spark.ml.linalg.Vector v) {
+        double[] values = v instanceof org.apache.spark.ml.linalg.SparseVector sv ? sv.values() : v.toArray();
+        List<Long> bits = new ArrayList<>(values.length);
+        for (double x : values) bits.add(Double.doubleToRawLongBits(x));
+        if (v instanceof org.apache.spark.ml.linalg.SparseVector sv) {
+            List<Integer> indices = new ArrayList<>(sv.indices().length);
+            for (int i : sv.indices()) indices.add(i);
+            return new Struct(new ArrayList<>(List.of("sparse", sv.size(), indices, bits)));
+        }
+        return new Struct(new ArrayList<>(List.of("dense", bits)));
     }
 
     private static List<Object> list(Iterable<?> values) {

@@ -45,7 +45,9 @@ public final class SylvaKryoRegistrator implements KryoRegistrator {
                 java.time.Duration.class, java.time.Period.class, java.util.ArrayList.class,
                 sqlType("DayTimeIntervalType"), sqlType("YearMonthIntervalType"),
                 classNamed("scala.collection.mutable.ArraySeq"), classNamed("scala.collection.mutable.ArraySeq$ofRef"),
-                classNamed("[Lscala.collection.mutable.ArraySeq;"));
+                classNamed("[Lscala.collection.mutable.ArraySeq;"),
+                // a map key's entries
+                java.util.HashMap.class);
     }
 
     /** A class of Spark's SQL types by its name in {@code org.apache.spark.sql.types} (Scala objects end in $). */

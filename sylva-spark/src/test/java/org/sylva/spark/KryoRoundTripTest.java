@@ -27,7 +27,10 @@ import scala.reflect.ClassTag$;
  */
 class KryoRoundTripTest {
     private static final List<SerializerInstance> SERIALIZERS = List.of(
-            new JavaSerializer(new SparkConf()).newInstance(), new KryoSerializer(new SparkConf()).newInstance());
+            new JavaSerializer(new SparkConf()).newInstance(), new KryoSerializer(new SparkConf()).newInstance(),
+            // as many clusters set it: every class refused unless registered, here by SylvaKryoRegistrator
+            new KryoSerializer(new SparkConf().set("spark.kryo.registrationRequired", "true")
+                    .set("spark.kryo.registrator", SylvaKryoRegistrator.class.getName())).newInstance());
 
     @SuppressWarnings("unchecked")
     private static <T> T roundTrip(SerializerInstance s, T value) {
@@ -67,7 +70,10 @@ class KryoRoundTripTest {
     @Test
     void shuffledGroupKeysAndRows() {
         Object[] keys = {GroupKey.of(new byte[] {1, 2, 3}), GroupKey.of(RowFactory.create(new byte[] {3}, -0.0)),
-            GroupKey.of(LocalSpark.seq(List.of(new byte[] {4}))), GroupKey.of(0.0), GroupKey.of("ch1"), null};
+            GroupKey.of(LocalSpark.seq(List.of(new byte[] {4}))), GroupKey.of(0.0), GroupKey.of("ch1"), null,
+            GroupKey.of(java.util.Map.of("a", -0.0, "b", 2.0)),
+            GroupKey.of(org.apache.spark.ml.linalg.Vectors.sparse(3, new int[] {1}, new double[] {-0.0})),
+            GroupKey.of(org.apache.spark.ml.linalg.Vectors.dense(1, 2))};
         for (SerializerInstance s : SERIALIZERS) {
             for (Object k : keys) {
                 Tuple2<Object, Tuple2<Long, Row>> t = new Tuple2<>(k, new Tuple2<>(GroupedFits.place(2, 5), RowFactory.create(1, "a")));
