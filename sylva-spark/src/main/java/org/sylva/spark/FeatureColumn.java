@@ -185,16 +185,26 @@ final class FeatureColumn implements Serializable {
     static double[] pack(List<double[]> rows, String name) {
         if (rows.isEmpty()) throw new InvalidInputException("column '" + name + "': the dataset has no rows");
         int d = rows.get(0).length;
-        if (d == 0) throw new InvalidInputException("row 0: column '" + name + "' is empty");
+        checkWidth(rows.get(0), d, 0, name);   // an empty row 0, before the allocation
         double[] out = new double[Math.multiplyExact(rows.size(), d)];
         for (int i = 0; i < rows.size(); i++) {
             double[] r = rows.get(i);
-            if (r.length != d) {
-                throw new InvalidInputException("row " + i + ": column '" + name + "' has " + r.length
-                        + " values, row 0 has " + d);
-            }
+            checkWidth(r, d, i, name);
             System.arraycopy(r, 0, out, i * d, d);
         }
         return out;
+    }
+
+    /**
+     * Refuses row {@code position} when its {@code row} is empty or has another number of values than row 0's
+     * {@code d}: a caller that walks the rows calls it as it goes, so that the first bad row in dataset order is the
+     * one named, whatever makes it bad.
+     */
+    static void checkWidth(double[] row, int d, long position, String name) {
+        if (row.length == 0) throw new InvalidInputException("row " + position + ": column '" + name + "' is empty");
+        if (row.length != d) {
+            throw new InvalidInputException("row " + position + ": column '" + name + "' has " + row.length
+                    + " values, row 0 has " + d);
+        }
     }
 }

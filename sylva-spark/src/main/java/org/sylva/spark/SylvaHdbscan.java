@@ -236,9 +236,13 @@ public final class SylvaHdbscan extends Estimator<SylvaHdbscanModel> implements 
         }, "sylva hdbscan: reading column '" + col + "'");
         List<double[]> rows = new java.util.ArrayList<>(read.size());
         long position = 0;
+        int width = -1;   // row 0's number of values
         for (Object r : read) {   // walked, not indexed: the list need not be random-access
             if (r instanceof String refusal) throw FeatureColumn.refusal(refusal, position);
-            rows.add((double[]) r);
+            double[] x = (double[]) r;
+            if (width < 0) width = x.length;
+            FeatureColumn.checkWidth(x, width, position, col);   // here: the first bad row is named, whatever its fault
+            rows.add(x);
             position++;
         }
         read = null;

@@ -292,6 +292,12 @@ class SylvaHdbscanTest {
         huge.set(11, RowFactory.create(LocalSpark.seq(List.of(1.0, 1e200))));
         assertMessage(huge, schema, "row 11: column 'features' holds 1.0E200 at index 1, beyond +-1e150: its squared "
                 + "distances would overflow");
+        // the first bad row in dataset order is named, whatever makes each bad (a width before a NaN, and after it)
+        List<Row> both = new ArrayList<>(ragged);
+        both.set(17, RowFactory.create(LocalSpark.seq(List.of(1.0, Double.NaN))));
+        assertMessage(both, schema, "row 11: column 'features' has 3 values, row 0 has 2");
+        both.set(5, RowFactory.create(LocalSpark.seq(List.of(1.0, Double.NaN))));
+        assertMessage(both, schema, "row 5: column 'features' holds NaN at index 1");
 
         Dataset<Row> ok = LocalSpark.get().createDataFrame(rows, schema);
         InvalidInputException missing = assertThrows(InvalidInputException.class,
