@@ -5,9 +5,9 @@ import java.util.Locale;
 /**
  * The check a fit or a build makes before its first buffer: the buffers it will allocate, by name and
  * size, against the device's memory ({@link DeviceSession#memoryBytes()}) and against the largest single
- * buffer the device allows ({@link DeviceSession#largestAllocationBytes()}). Either too large is a
- * {@link GpuException} naming the figures, before anything is allocated, instead of an API's error code
- * half-way through.
+ * buffer the device allows ({@link DeviceSession#largestAllocationBytes()}). Either too large is an
+ * {@link org.sylva.data.InsufficientMemoryException} naming the figures, before anything is allocated, instead
+ * of an API's error code half-way through.
  *
  * <pre>{@code
  * DeviceMemory.check(session, "the fit", new String[] {"points", "nearest distances"}, new long[] {8L * n * d, 8L * n * k});
@@ -17,7 +17,11 @@ public final class DeviceMemory {
     private DeviceMemory() {
     }
 
-    /** Refuses {@code what}'s buffers ({@code names[i]} of {@code bytes[i]}) when the device cannot hold them. */
+    /**
+     * Refuses {@code what}'s buffers ({@code names[i]} of {@code bytes[i]}) when the device cannot hold them: an
+     * {@link org.sylva.data.InsufficientMemoryException}, as the CPU's refusal of a fit its heap cannot hold (the
+     * input's size, not a failing device; Python's {@code MemoryError}).
+     */
     public static void check(DeviceSession session, String what, String[] names, long[] bytes) {
         if (names.length != bytes.length) throw new IllegalArgumentException("one size per buffer name");
         long total = 0;
@@ -28,12 +32,12 @@ public final class DeviceMemory {
         }
         long have = session.memoryBytes();
         if (total > have) {
-            throw new GpuException(String.format(Locale.ROOT, "%s needs %.1f MiB of device memory, %s has %.1f MiB",
+            throw new org.sylva.data.InsufficientMemoryException(String.format(Locale.ROOT, "%s needs %.1f MiB of device memory, %s has %.1f MiB",
                     what, mib(total), session.deviceName(), mib(have)));
         }
         long most = session.largestAllocationBytes();
         if (largest >= 0 && bytes[largest] > most) {
-            throw new GpuException(String.format(Locale.ROOT,
+            throw new org.sylva.data.InsufficientMemoryException(String.format(Locale.ROOT,
                     "%s needs a buffer of %.1f MiB for its %s, more than the largest single buffer %s allows, %.1f MiB",
                     what, mib(bytes[largest]), names[largest], session.deviceName(), mib(most)));
         }

@@ -19,10 +19,13 @@ public final class TileShape {
     private TileShape() {
     }
 
-    /** Points per tile for {@code d} coordinates; {@code d} beyond {@link #TILE_DOUBLES} is refused. */
+    /**
+     * Points per tile for {@code d} coordinates; {@code d} beyond {@link #TILE_DOUBLES} is refused as the input's
+     * fault ({@link org.sylva.data.InvalidInputException}), not the device's.
+     */
     public static int rowsPerTile(int d) {
         if (d > TILE_DOUBLES) {
-            throw new GpuException("the GPU engine handles at most " + TILE_DOUBLES + " coordinates per point, got " + d
+            throw new org.sylva.data.InvalidInputException("the GPU engine handles at most " + TILE_DOUBLES + " coordinates per point, got " + d
                     + "; the CPU engine takes any number (no GPU backend), or reduce them first (principal components: "
                     + "sylva hdbscan --pca K)");
         }

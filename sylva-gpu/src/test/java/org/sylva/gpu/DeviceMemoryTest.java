@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.sylva.data.InsufficientMemoryException;
 import org.sylva.balltree.BallTreeBuilder;
 import org.sylva.data.PointSet;
 import org.sylva.hdbscan.engine.FittedPoints;
@@ -169,10 +170,20 @@ class DeviceMemoryTest {
     }
 
     @Test
+    void tooManyCoordinatesAreTheInputsFaultNotTheDevices() {
+        // an InvalidInputException: the CLI's one line, and Python's ValueError, not a failing engine's EngineError
+        org.sylva.data.InvalidInputException e = assertThrows(org.sylva.data.InvalidInputException.class,
+                () -> TileShape.rowsPerTile(TileShape.TILE_DOUBLES + 1));
+        assertTrue(e.getMessage().startsWith("the GPU engine handles at most 2048 coordinates per point, got 2049"),
+                e.getMessage());
+        assertEquals(1, TileShape.rowsPerTile(TileShape.TILE_DOUBLES));
+    }
+
+    @Test
     void aFitWhoseLargestBufferTheDeviceDoesNotAllowIsRefusedBeforeAnyBuffer() {
         int n = 1000, d = 4, k = 300;
         NoDevice dev = new NoDevice(1L << 30, 1L << 20);
-        GpuException e = assertThrows(GpuException.class,
+        InsufficientMemoryException e = assertThrows(InsufficientMemoryException.class,
                 () -> new KernelFit(dev, new FittedPoints(new double[n * d], n, d), k));
         assertEquals("the fit needs a buffer of 2.3 MiB for its nearest distances (n x k float64), more than the "
                 + "largest single buffer a small device allows, 1.0 MiB", e.getMessage());
@@ -180,7 +191,7 @@ class DeviceMemoryTest {
         assertTrue(dev.closed, "the session is closed, the device free for the next fit");
         // the total is checked first, with its own figure
         NoDevice small = new NoDevice(1L << 20, 1L << 20);
-        e = assertThrows(GpuException.class, () -> new KernelFit(small, new FittedPoints(new double[n * d], n, d), k));
+        e = assertThrows(InsufficientMemoryException.class, () -> new KernelFit(small, new FittedPoints(new double[n * d], n, d), k));
         assertTrue(e.getMessage().startsWith("the fit needs 3.5 MiB of device memory, a small device has 1.0 MiB"),
                 e.getMessage());
         assertEquals(0, small.allocations);
@@ -195,13 +206,13 @@ class DeviceMemoryTest {
         for (int i = 0; i < x40.length; i++) x40[i] = (float) r.nextDouble();
         // 16 histogram ints per point: 187.5 KiB, the largest buffer at d = 3
         GpuTreeEngine e = new GpuTreeEngine(limited(100_000));
-        GpuException h = assertThrows(GpuException.class,
+        InsufficientMemoryException h = assertThrows(InsufficientMemoryException.class,
                 () -> new BallTreeBuilder().engine(e).build(PointSet.of(n, 3, x3)));
         assertTrue(h.getMessage().startsWith("the ball tree needs a buffer of 0.2 MiB for its radix histograms (16 n int32), "
                 + "more than the largest single buffer "), h.getMessage());
         assertTrue(h.getMessage().endsWith(" allows, 0.1 MiB"), h.getMessage());
         // 40 float32 coordinates a point: the coordinates are refused before they are uploaded
-        GpuException c = assertThrows(GpuException.class,
+        InsufficientMemoryException c = assertThrows(InsufficientMemoryException.class,
                 () -> new BallTreeBuilder().engine(e).build(PointSet.of(n, 40, x40)));
         assertTrue(c.getMessage().startsWith("the ball tree needs a buffer of 0.5 MiB for its coordinates (n x d float32)"),
                 c.getMessage());
