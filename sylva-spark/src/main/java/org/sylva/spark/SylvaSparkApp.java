@@ -312,6 +312,10 @@ public final class SylvaSparkApp {
         if (o.containsKey("--label-col")) model.setLabelCol(o.get("--label-col"));
         if (o.containsKey("--probability-col")) model.setProbabilityCol(o.get("--probability-col"));
         if (o.containsKey("--outlier-score-col")) model.setOutlierScoreCol(o.get("--outlier-score-col"));
+        if (input.endsWith(".npy")) {
+            refuseNpyIdColumn(Map.of("--features", features, "--label-col", model.getLabelCol(), "--probability-col",
+                    model.getProbabilityCol(), "--outlier-score-col", model.getOutlierScoreCol()));
+        }
         Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, localPath(input), features, 0)
                 : spark.read().parquet(input);
         return model.predict(df);
@@ -332,6 +336,10 @@ public final class SylvaSparkApp {
                 .setLabelCol(o.getOrDefault("--label-col", "label"))
                 .setProbabilityCol(o.getOrDefault("--probability-col", "probability"))
                 .setOutlierScoreCol(o.getOrDefault("--outlier-score-col", "outlier_score"));
+        if (input.endsWith(".npy")) {
+            refuseNpyIdColumn(Map.of("--features", features, "--label-col", h.getLabelCol(), "--probability-col",
+                    h.getProbabilityCol(), "--outlier-score-col", h.getOutlierScoreCol()));
+        }
         Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, localPath(input), features,
                 intOption(o, "--slices", 0))
                 : spark.read().parquet(input);
@@ -350,7 +358,23 @@ public final class SylvaSparkApp {
         return model.transform(df);
     }
 
-    /** A 2-D {@code .npy} read on the driver as a table of {@code id} and an array column. */
+    /**
+     * Refuses a column name (by its option, of {@code names}) that is {@code id}: a {@code .npy} input is read as a
+     * table whose {@code id} column holds the row numbers ({@link #npyPoints}).
+     */
+    private static void refuseNpyIdColumn(Map<String, String> names) {
+        for (String option : new java.util.TreeSet<>(names.keySet())) {
+            if (NPY_ID.equals(names.get(option))) {
+                throw new InvalidInputException(option + " " + NPY_ID + ": a .npy input is read as a table whose '"
+                        + NPY_ID + "' column holds the row numbers; give the column another name");
+            }
+        }
+    }
+
+    /** The column of a {@code .npy} input's table that holds each row's number. */
+    static final String NPY_ID = "id";
+
+    /** A 2-D {@code .npy} read on the driver as a table of {@code id} (the row numbers) and an array column. */
     static Dataset<Row> npyPoints(SparkSession spark, Path path, String column, int partitions) {
         NpyArray a;
         try {
@@ -367,7 +391,7 @@ public final class SylvaSparkApp {
             System.arraycopy(x, i * d, p, 0, d);
             rows.add(RowFactory.create(i, p));
         }
-        StructType schema = new StructType().add("id", DataTypes.IntegerType, false)
+        StructType schema = new StructType().add(NPY_ID, DataTypes.IntegerType, false)
                 .add(column, DataTypes.createArrayType(DataTypes.DoubleType, false), false);
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         int p = partitions > 0 ? partitions : sc.defaultParallelism();
@@ -383,6 +407,7 @@ public final class SylvaSparkApp {
                 o.put(a, "true");
             } else if (valued.contains(a)) {
                 if (i + 1 >= args.length) throw new UsageError(a + " needs a value");
+                if (args[i + 1].isEmpty()) throw new UsageError(a + " needs a value; got an empty one");
                 o.put(a, args[++i]);
             } else {
                 throw new UsageError("unknown option '" + a + "'");

@@ -272,6 +272,25 @@ class SylvaSparkAppTest {
         err.reset();
         assertEquals(2, run("cluster", "--input", "a", "--output", "b"));
         assertTrue(err.toString().contains("unknown option") || err.toString().contains("unknown command"), err.toString());
+        err.reset();
+        // an empty value names its option (a path, a column), not Hadoop's "Can not create a Path from an empty string"
+        for (String option : List.of("--output", "--save-model", "--features")) {
+            List<String> args = new java.util.ArrayList<>(List.of("hdbscan", "--input", x.toString(), "--output",
+                    dir.resolve("o").toString()));
+            if (option.equals("--output")) args.set(4, ""); else args.addAll(List.of(option, ""));
+            assertEquals(2, run(args.toArray(String[]::new)), option);
+            assertTrue(err.toString().startsWith("sylva-spark: " + option + " needs a value; got an empty one"),
+                    err.toString());
+            err.reset();
+        }
+        // a .npy is read as a table whose 'id' column holds the row numbers: a column of that name is refused
+        for (String option : List.of("--features", "--label-col", "--outlier-score-col")) {
+            assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(), option, "id"));
+            assertEquals("sylva-spark: " + option + " id: a .npy input is read as a table whose 'id' column holds the row "
+                    + "numbers; give the column another name", err.toString().strip());
+            err.reset();
+        }
+        assertFalse(Files.exists(dir.resolve("o")), "no output for a refused run");
     }
 
     /** --small-groups noise: groups too small to fit are noise; the option is checked before any work. */
