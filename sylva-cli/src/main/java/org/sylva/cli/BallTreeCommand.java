@@ -211,7 +211,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
                 context.cancel().throwIfCancelled();
                 g.commitFolder(out, "balltree", RunRecord.of(spec, read, null).describe(), () -> { });
-                OutputTargets.tellRemoved(err, run.quiet, g);
+                OutputTargets.tellRemoved(err, run.quiet, g, out);
                 if (!run.quiet) {
                     int batches = layout.batchCount();
                     int singles = singlePointLevel(layout);
@@ -263,7 +263,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 // an earlier report there would describe another tree
                 if (failed != null) ReportStage.removeEarlier(report);
             });
-            OutputTargets.tellRemoved(err, run.quiet, g);
+            OutputTargets.tellRemoved(err, run.quiet, g, out);
             if (!run.quiet) {
                 int batches = layout.batchCount();
                 err.printf(Locale.ROOT, "ball tree of %d %s (%d %s, %d slots) in %.2f ms%s; wrote %s%n",

@@ -88,7 +88,7 @@ final class CutCommand implements Callable<Integer> {
             written.add(format.stage(g, out, "labels", NpyArray.ofInt32(labels, labels.length)));
             context.cancel().throwIfCancelled();
             g.commitFolder(out, "cut", RunRecord.of(spec, List.of(modelRead), null).describe(), () -> { });
-            OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
+            OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g, out);
         }
         int clusters = 0, noise = 0;
         for (int l : labels) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.sylva.data.InvalidInputException;
@@ -70,13 +71,19 @@ final class OutputTargets {
     }
 
     /**
-     * After a commit, names the files of an earlier run it removed ({@code Group#removedEarlier}), unless quiet,
-     * and, in a warning, those it left in place because they changed since that run wrote them
-     * ({@code Group#keptEarlier}).
+     * After a commit into {@code out}, names the files of an earlier run it removed ({@code Group#removedEarlier}),
+     * unless quiet, and, in a warning, those it left in place: changed since that run wrote them
+     * ({@code Group#keptEarlier}), or under one of Sylva's output names without any run's record
+     * ({@link StaleOutputs#leftovers}: a killed run's, the user's).
      */
-    static void tellRemoved(PrintWriter err, boolean quiet, AtomicOutput.Group g) {
+    static void tellRemoved(PrintWriter err, boolean quiet, AtomicOutput.Group g, Path out) {
         if (!quiet && !g.removedEarlier().isEmpty()) err.println(HdbscanOutputs.removedLine(g.removedEarlier()));
-        if (!g.keptEarlier().isEmpty()) err.println(StaleOutputs.leftLine(g.keptEarlier()));
+        List<Path> left = new ArrayList<>(g.keptEarlier());   // absolute paths
+        for (Path p : StaleOutputs.leftovers(out, g.published())) {
+            Path a = p.toAbsolutePath().normalize();
+            if (!left.contains(a)) left.add(a);
+        }
+        if (!left.isEmpty()) err.println(StaleOutputs.leftLine(left));
     }
 
     /**

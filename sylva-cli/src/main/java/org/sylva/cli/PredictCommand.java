@@ -173,7 +173,7 @@ final class PredictCommand implements Callable<Integer> {
             written.add(format.stage(g, out, "membership", NpyArray.ofFloat64(soft.values(), n, soft.clusters())));
             context.cancel().throwIfCancelled();
             g.commitFolder(out, "predict", runRecord, () -> { });
-            OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
+            OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g, out);
         }
         return written;
     }

@@ -136,7 +136,7 @@ final class ReselectCommand implements Callable<Integer> {
             context.cancel().throwIfCancelled();
             g.commitFolder(out, "reselect", RunRecord.of(spec, List.of(modelRead), other.describeTyped()).describe(),
                     () -> { });
-            OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g);
+            OutputTargets.tellRemoved(spec.commandLine().getErr(), run.quiet, g, out);
         }
         int noise = 0;
         for (int l : labels) if (l == -1) noise++;

@@ -30,6 +30,11 @@ final class StaleOutputs {
     static final List<String> NAMES = names();
     /** The arrays' file names in every format (what a report in the output directory must not be called). */
     static final List<String> ARRAY_FILES = NAMES.subList(0, NAMES.size() - 1);
+    /**
+     * {@link #NAMES} and the other commands' outputs ({@code sylva predict}'s membership, the ball tree's arrays):
+     * the names {@link #leftovers} looks for, whichever command wrote into the folder.
+     */
+    static final List<String> EVERY_COMMANDS = everyCommands();
 
     private StaleOutputs() {
     }
@@ -45,15 +50,26 @@ final class StaleOutputs {
         return List.copyOf(names);
     }
 
+    private static List<String> everyCommands() {
+        List<String> names = new ArrayList<>(NAMES);
+        for (OutputFormat f : OutputFormat.values()) {
+            names.add("membership" + f.extension());
+            names.addAll(BallTreeCommand.names(BallTreeCommand.TREE, f));
+            names.addAll(BallTreeCommand.names(BallTreeCommand.PARTITION, f));
+        }
+        return List.copyOf(names);
+    }
+
     /**
-     * The regular files and links of {@code dir} named in {@link #NAMES} that are not among {@code written}:
-     * after a commit, what an earlier run or the user left under Sylva's names. Removes nothing.
+     * The regular files and links of {@code dir} named in {@link #EVERY_COMMANDS} that are not among
+     * {@code written}: after a commit, what an earlier run or the user left under Sylva's names (a labels.npy
+     * beside a cut's labels.csv, a killed fit's mst.npy beside a cut's labels.npy). Removes nothing.
      */
     static List<Path> leftovers(Path dir, List<Path> written) {
         Set<Path> keep = new HashSet<>();
         for (Path p : written) keep.add(p.toAbsolutePath().normalize());
         List<Path> left = new ArrayList<>();
-        for (String name : NAMES) {
+        for (String name : EVERY_COMMANDS) {
             Path p = dir.resolve(name);
             if (keep.contains(p.toAbsolutePath().normalize())) continue;
             // a directory of that name is not an output

@@ -107,18 +107,18 @@ class StaleOutputsTest {
         assertTrue(r.err().contains("removed 3 files of an earlier run") && r.err().contains("tree_idx.npy"), r.err());
         assertTrue(r.err().contains("sylva: warning: left in place 1 file that this run did not write")
                 && r.err().contains(": mask.npy;"), r.err());
-        // the same for a file under HDBSCAN's own names
+        // the same for a file under HDBSCAN's own names (and mask.npy again: still under a name of Sylva's, unrecorded)
         Files.writeString(out.resolve("labels.npy"), "relabelled by hand");
         r = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--format", "csv")
                 .assertOk();
         assertEquals("relabelled by hand", Files.readString(out.resolve("labels.npy")));
         assertTrue(!Files.exists(out.resolve("mst.npy")), "the unchanged outputs of the earlier run are removed");
-        assertTrue(r.err().contains("left in place 1 file") && r.err().contains(": labels.npy;"), r.err());
+        assertTrue(r.err().contains("left in place 2 files") && r.err().contains(": labels.npy, mask.npy;"), r.err());
         // named once with a relative --out too (the earlier manifest's file and the output name are one file)
         Files.writeString(out.resolve("labels.csv"), "relabelled by hand too");
         Path relative = Path.of("").toAbsolutePath().relativize(out);
         r = Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", relative.toString()).assertOk();
-        assertTrue(r.err().contains("left in place 1 file ") && r.err().contains(": labels.csv;"), r.err());
+        assertTrue(r.err().contains("left in place 2 files ") && r.err().contains(": labels.csv, mask.npy;"), r.err());
     }
 
     /**
@@ -187,6 +187,42 @@ class StaleOutputsTest {
         Files.createDirectories(out.resolve("labels.csv"));
         Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
         assertTrue(Files.isDirectory(out.resolve("labels.csv")));
+    }
+
+    /**
+     * Files under Sylva's names that no run recorded (a fit killed before its manifest, the user's) are named by
+     * every command that writes beside them, not only by sylva hdbscan: a cut's labels beside a killed fit's mst
+     * would otherwise pass for one run.
+     */
+    @Test
+    void everyCommandNamesUnrecordedFilesUnderSylvasNames(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Path model = tmp.resolve("clips.model");
+        Cli.run("hdbscan", clips.toString(), "--min-cluster-size", "10", "--out", out.toString(), "--save-model",
+                model.toString(), "-q").assertOk();
+        Files.delete(out.resolve(org.sylva.io.ResultFolder.MANIFEST));   // as a fit killed before its manifest leaves it
+        Cli.Result cut = Cli.run("cut", model.toString(), "--distance", "0.5", "--out", out.toString(), "-q").assertOk();
+        List<String> others = new ArrayList<>(outputs(".npy"));
+        others.remove("labels.npy");
+        assertTrue(cut.err().contains("sylva: warning: left in place " + others.size() + " files that this run did not "
+                + "write") && cut.err().contains(": " + String.join(", ", others) + ";"), cut.err());
+        // the other commands' names too: a stray membership or tree array beside a reselect's outputs (and the killed
+        // fit's arrays that neither the cut nor the reselect writes)
+        Files.writeString(out.resolve("membership.npy"), "mine");
+        Files.writeString(out.resolve("tree_idx.csv"), "mine");
+        Cli.Result re = Cli.run("reselect", model.toString(), "--method", "leaf", "--out", out.toString(), "-q").assertOk();
+        assertTrue(re.err().contains("left in place 5 files") && re.err().contains(": core_distances.npy, mst.npy, "
+                + "single_linkage.npy, membership.npy, tree_idx.csv;"), re.err());
+        Cli.Result predicted = Cli.run("predict", model.toString(), clips.toString(), "--out", out.toString(), "-q")
+                .assertOk();
+        assertTrue(predicted.err().contains("left in place 4 files ") && predicted.err().contains(": core_distances.npy, "
+                + "mst.npy, single_linkage.npy, tree_idx.csv;"), predicted.err());
+        Cli.Result tree = Cli.run("balltree", clips.toString(), "--out", out.toString(), "-q").assertOk();
+        assertTrue(tree.err().contains("left in place 4 files ") && tree.err().contains(": core_distances.npy, "
+                + "mst.npy, single_linkage.npy, tree_idx.csv;"), "the predict run's files were recorded and removed: "
+                + tree.err());
+        assertTrue(!Files.exists(out.resolve("membership.npy")));
+        assertEquals("mine", Files.readString(out.resolve("tree_idx.csv")));
     }
 
     @Test

@@ -118,6 +118,7 @@ public final class AtomicOutput {
         private final java.util.Set<Path> chosen = new java.util.HashSet<>();
         private final List<Path> removedEarlier = new ArrayList<>();
         private final List<Path> keptEarlier = new ArrayList<>();
+        private final List<Path> published = new ArrayList<>();
         private boolean committed;
         /** Where tests inject faults into the commit's file operations; does nothing otherwise. */
         private FaultHook faults = (step, path) -> { };
@@ -160,6 +161,7 @@ public final class AtomicOutput {
             for (Map.Entry<Path, Staged> e : entries) {
                 moveIntoPlace(e.getValue().tmp(), e.getKey());
                 staged.remove(e.getKey());
+                published.add(e.getKey());
             }
         }
 
@@ -218,6 +220,7 @@ public final class AtomicOutput {
                     faults.before("rename", e.getKey());
                     moveIntoPlace(e.getValue().tmp(), e.getKey());
                     staged.remove(e.getKey());
+                    published.add(e.getKey());
                 }
                 faults.before("before-publish", root);
                 beforePublish.run();
@@ -242,6 +245,11 @@ public final class AtomicOutput {
             }
             syncDirectory(root);
             return m;
+        }
+
+        /** The files this group renamed into place (absolute, in the order written), a report elsewhere too. */
+        public synchronized List<Path> published() {
+            return List.copyOf(published);
         }
 
         /**
