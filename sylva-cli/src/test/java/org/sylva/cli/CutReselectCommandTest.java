@@ -156,6 +156,23 @@ class CutReselectCommandTest {
         Cli.run("reselect", model.toString(), "--min-cluster-size", "1", "--out", out.toString())
                 .assertError("--min-cluster-size");
         Cli.assertNothingWritten(out);
+        // a bad parameter stored in a model (a file altered, its checksum recomputed) is the file's fault: no option
+        // is blamed, though the commands have one of that name
+        byte[] altered = good.clone();
+        ByteBuffer.wrap(altered).order(ByteOrder.LITTLE_ENDIAN).putInt(28, 1);   // the payload's min_cluster_size
+        CRC32 sum = new CRC32();
+        sum.update(altered, 28, altered.length - 28 - 4);
+        ByteBuffer.wrap(altered).order(ByteOrder.LITTLE_ENDIAN).putInt(altered.length - 4, (int) sum.getValue());
+        Path mcs1 = Files.write(tmp.resolve("mcs1.model"), altered);
+        for (String[] args : List.of(new String[] {"cut", mcs1.toString(), "--distance", "1"},
+                new String[] {"reselect", mcs1.toString(), "--method", "leaf"})) {
+            List<String> all = new java.util.ArrayList<>(List.of(args));
+            all.addAll(List.of("--out", out.toString()));
+            String line = Cli.run(all.toArray(String[]::new)).assertError("model file", "mcs1.model",
+                    "min_cluster_size must be at least 2; got 1");
+            assertTrue(!line.contains("(option"), line);
+        }
+        Cli.assertNothingWritten(out);
 
         Path v1 = tmp.resolve("v1.model");
         Files.write(v1, asVersion1(good, HdbscanModel.load(model)));

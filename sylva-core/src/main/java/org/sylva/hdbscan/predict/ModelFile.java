@@ -453,7 +453,12 @@ final class ModelFile {
             throw refuse(name, "checksum mismatch: the payload's CRC-32 is " + hex(sum) + ", the file says "
                     + hex(stored) + " (the file was altered or corrupted)");
         }
-        if (refused instanceof InvalidInputException e) throw e.withContext("model file " + name);
+        if (refused instanceof InvalidInputException e) {
+            InvalidInputException inFile = e.withContext("model file " + name);
+            // a bad parameter stored in the file is the file's fault, not a parameter the caller gave: no name of one
+            // (a CLI would blame its option of that name)
+            throw e.parameter().isPresent() ? new InvalidInputException(inFile.getMessage(), e) : inFile;
+        }
         if (refused != null) throw refused;
         return model;
     }
