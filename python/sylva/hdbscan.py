@@ -511,7 +511,10 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             raise TypeError(f"cut_distance must be a real number, not {type(cut_distance).__name__}")
         # scikit-learn takes any int here: below 1 it acts as 1 (every component is large enough)
         mcs = max(1, _engine_int(min_cluster_size))
-        r = get_engine().call("cut", {"cut_distance": float(cut_distance), "min_cluster_size": mcs},
+        cut = float(cut_distance)
+        # scikit-learn joins the ends of an edge whose weight is below the cut: below NaN none is, as below -inf
+        cut = -math.inf if math.isnan(cut) else cut
+        r = get_engine().call("cut", {"cut_distance": cut, "min_cluster_size": mcs},
                               {"mst": np.ascontiguousarray(self.minimum_spanning_tree_, dtype="<f8")})
         labels = self.labels_.copy()
         rows, first = np.unique(self._fitted_rows(), return_index=True)   # a weighted row: its first copy's

@@ -213,6 +213,9 @@ def test_counts_beyond_a_java_int_act_as_scikit_learns_do():
     with pytest.raises(TypeError, match="cut_distance must be a real number, not str"):
         plain.dbscan_clustering("0.5")
     np.testing.assert_array_equal(plain.dbscan_clustering(np.float32(0.5)), plain.dbscan_clustering(0.5))
+    # a NaN cut joins nothing, as in scikit-learn (no weight is below it): every point noise, or its own cluster
+    assert (plain.dbscan_clustering(float("nan")) == -1).all()
+    np.testing.assert_array_equal(plain.dbscan_clustering(float("nan"), min_cluster_size=1), np.arange(len(x)))
 
 
 def _run_python(code):
