@@ -168,7 +168,17 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
         if (command == null) return List.of();
         picocli.CommandLine root = command;
         while (root.getParent() != null) root = root.getParent();
-        return root.getParseResult() == null ? List.of() : root.getParseResult().expandedArgs();
+        return root.getParseResult() == null ? List.of() : asTyped(root.getParseResult().expandedArgs());
+    }
+
+    /**
+     * {@code words} as they are typed to mean them: a word that starts with {@code @} (typed {@code @@NAME}, a
+     * file's name) with its {@code @} doubled, so that the recorded command, run again, reads the same words.
+     */
+    static List<String> asTyped(List<String> words) {
+        List<String> typed = new ArrayList<>(words.size());
+        for (String w : words) typed.add(w.startsWith("@") && w.length() > 1 ? "@" + w : w);
+        return typed;
     }
 
     /**

@@ -87,7 +87,7 @@ final class SylvaCommand implements java.util.concurrent.Callable<Integer> {
                         "",
                         "An argument @FILE stands for the words in FILE (quote a word with spaces; # starts a comment); "
                         + "the run's record (sylva-run.json) holds the words. Write a name that starts with @ as @@NAME "
-                        + "or ./@NAME.",
+                        + "(so recorded) or ./@NAME.",
                         "",
                         "Exit status: 0 success, 2 error (one line names the problem), 3 results written but the "
                         + "report not, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM); verify: 1 incomplete, 4 "

@@ -65,6 +65,9 @@ class RunRecordTest {
         Cli.run("predict", "@" + words, "--out", tmp.resolve("predicted").toString(), "-q").assertOk();
         run = run(tmp.resolve("predicted"), "predict");
         assertEquals(List.of(predict), run.get("arguments"));
+        // a name that starts with @, typed @@NAME, is recorded so: run again, the record reads the same file
+        assertEquals(List.of("predict", "@@clips.npy", "a.model", "@"), RunRecord.asTyped(List.of("predict", "@clips.npy",
+                "a.model", "@")));
         assertEquals(List.of(file("model", model), file("points", points)), run.get("inputs"));
         assertFalse(run.containsKey("parameters"), "the model holds them");
 
