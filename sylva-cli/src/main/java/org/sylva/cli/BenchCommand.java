@@ -331,7 +331,7 @@ final class BenchCommand implements Callable<Integer> {
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size())
                     : BallTreeCommand.readLayout(batch, pts.size(), context.cancel());
             if (engine instanceof org.sylva.gpu.GpuTreeEngine gpu) {
-                BallTreeBench.Result r = BallTreeBench.runOn(gpu, pts, layout, repeat);
+                BallTreeBench.Result r = BallTreeBench.runOn(gpu, pts, layout, repeat, control(spec, context));
                 double[] dev = gpu.timeOnDevice(pts, layout, Math.min(repeat, 5), repeat);
                 double devMedian = repeat % 2 == 1 ? dev[repeat / 2] : (dev[repeat / 2 - 1] + dev[repeat / 2]) / 2;
                 spec.commandLine().getOut().printf(java.util.Locale.ROOT,

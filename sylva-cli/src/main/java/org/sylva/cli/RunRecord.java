@@ -38,7 +38,8 @@ import picocli.CommandLine.Model.OptionSpec;
  * group.commitFolder(out, "hdbscan", run, () -> { });
  * }</pre>
  *
- * @param arguments  the command line after {@code sylva}, as given (less the other inputs of a command of several)
+ * @param arguments  the command line after {@code sylva}, as given, an {@code @FILE} argument replaced by its words
+ *                   (less the other inputs of a command of several)
  * @param inputs     the files the run read
  * @param parameters the parameters in effect, or an empty map where the arguments say it all
  * @param options    Sylva's own choices that shape the outputs besides the parameters ({@code sylva hdbscan}'s
@@ -157,7 +158,7 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
         }
         List<Input> given = new ArrayList<>();
         for (Input i : inputs) if (i != null) given.add(i);
-        return new RunRecord(args, given, parameters, Map.of());
+        return new RunRecord(asTyped(args), given, parameters, Map.of());   // after keepOnly, which reads the words
     }
 
     /**
@@ -168,7 +169,7 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
         if (command == null) return List.of();
         picocli.CommandLine root = command;
         while (root.getParent() != null) root = root.getParent();
-        return root.getParseResult() == null ? List.of() : asTyped(root.getParseResult().expandedArgs());
+        return root.getParseResult() == null ? List.of() : root.getParseResult().expandedArgs();
     }
 
     /**

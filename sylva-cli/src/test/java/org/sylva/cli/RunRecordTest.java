@@ -203,6 +203,20 @@ class RunRecordTest {
         assertEquals(List.of("hdbscan", "--min-cluster-size", "10", b.toString(), "--out", out.toString(), "-q"),
                 run(out.resolve("b"), "hdbscan").get("arguments"));
         assertEquals(List.of(file("points", b)), run(out.resolve("b"), "hdbscan").get("inputs"));
+        // an input whose name starts with @ (typed @@NAME; relative, so in the working folder, removed after)
+        Path odd = Path.of("@sylva-record-test-" + ProcessHandle.current().pid() + ".npy");
+        try {
+            Files.copy(a, odd);
+            String name = odd.toString().replace(".npy", "");
+            Path many = tmp.resolve("many-at");
+            Cli.run("hdbscan", "@" + odd, b.toString(), "--out", many.toString(), "-q").assertOk();
+            assertEquals(List.of("hdbscan", "@" + odd, "--out", many.toString(), "-q"),
+                    run(many.resolve(name), "hdbscan").get("arguments"));
+            assertEquals(List.of("hdbscan", b.toString(), "--out", many.toString(), "-q"),
+                    run(many.resolve("b"), "hdbscan").get("arguments"));
+        } finally {
+            Files.deleteIfExists(odd);
+        }
         // an option's value that names an input is kept: it is no positional argument
         CommandSpec spec = new HdbscanCommand(CliContext.inProcess(java.io.InputStream.nullInputStream())).model();
         assertEquals(List.of("hdbscan", "--min-cluster-size", "5", "--json", "c.npy", "--out=x", "--report", "a.npy", "--"),

@@ -4,7 +4,8 @@ package org.sylva.data;
  * Thrown before a fit starts when the JVM's heap cannot hold the fit's estimated peak, and before a sparse matrix
  * is expanded into a dense one the heap cannot hold: the message says how much it needs, how much is available and
  * how to give the JVM more ({@code -Xmx}), and when a sound {@code .npy} file's array is larger than the heap can hold
- * (the message names the file). An {@link InvalidInputException}, so
+ * (the message names the file); and, by a GPU engine, before a fit or a build whose buffers its device cannot
+ * hold. An {@link InvalidInputException}, so
  * that callers that handle bad input handle it too; a front end may tell it apart to report a memory error (the
  * engine protocol answers it as Python's {@code MemoryError}, as scikit-learn's users expect).
  *

@@ -227,7 +227,7 @@ class DeviceMemoryTest {
         try (DeviceSession s = TestDevice.openCl().treeSession()) {
             long most = s.largestAllocationBytes();
             assertTrue(most > 0 && most <= TestDevice.openCl().device().globalMemoryBytes(), "limit " + most);
-            GpuException e = assertThrows(GpuException.class, () -> s.allocate(most + 1));
+            InsufficientMemoryException e = assertThrows(InsufficientMemoryException.class, () -> s.allocate(most + 1));
             assertTrue(e.getMessage().contains("is more than the largest single buffer " + s.deviceName() + " allows"),
                     e.getMessage());
             assertEquals(4, s.allocate(4).bytes());   // and the session goes on

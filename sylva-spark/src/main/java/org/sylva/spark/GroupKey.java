@@ -31,8 +31,8 @@ final class GroupKey {
             case byte[] b -> new Bytes(b.clone());
             case Double v -> v == 0.0 ? Double.valueOf(0.0) : v.isNaN() ? Double.valueOf(Double.NaN) : v;
             case Float v -> v == 0.0f ? Float.valueOf(0.0f) : v.isNaN() ? Float.valueOf(Float.NaN) : v;
-            case scala.collection.Map<?, ?> map -> entries(scala.jdk.javaapi.CollectionConverters.asJava(map));
-            case java.util.Map<?, ?> map -> entries(map);
+            case scala.collection.Map<?, ?> map -> entries(scala.jdk.javaapi.CollectionConverters.asJava(map), map.toString());
+            case java.util.Map<?, ?> map -> entries(map, map.toString());
             case org.apache.spark.ml.linalg.Vector v -> vector(v);
             case org.apache.spark.mllib.linalg.Vector v -> vector(v.asML());
             case scala.collection.Iterable<?> seq -> list(scala.jdk.javaapi.CollectionConverters.asJava(seq));
@@ -47,10 +47,10 @@ final class GroupKey {
     }
 
     /** A map's entries, each key and value as {@link #of} makes them, compared as a set. */
-    private static Struct entries(java.util.Map<?, ?> map) {
+    private static Struct entries(java.util.Map<?, ?> map, String shown) {
         java.util.Map<Object, Object> out = new java.util.HashMap<>();
         for (java.util.Map.Entry<?, ?> e : map.entrySet()) out.put(of(e.getKey()), of(e.getValue()));
-        return new Struct(new ArrayList<>(List.of("map", out)));   // lists Kryo can make again
+        return new Struct(new ArrayList<>(List.of("map", out)), shown);   // lists Kryo can make again
     }
 
     /**
@@ -64,9 +64,9 @@ final class GroupKey {
         if (v instanceof org.apache.spark.ml.linalg.SparseVector sv) {
             List<Integer> indices = new ArrayList<>(sv.indices().length);
             for (int i : sv.indices()) indices.add(i);
-            return new Struct(new ArrayList<>(List.of("sparse", sv.size(), indices, bits)));
+            return new Struct(new ArrayList<>(List.of("sparse", sv.size(), indices, bits)), v.toString());
         }
-        return new Struct(new ArrayList<>(List.of("dense", bits)));
+        return new Struct(new ArrayList<>(List.of("dense", bits)), v.toString());
     }
 
     private static List<Object> list(Iterable<?> values) {
@@ -106,13 +106,22 @@ final class GroupKey {
         }
     }
 
-    /** A struct value, compared field by field. */
+    /**
+     * A struct value, compared field by field; also what a map or a vector is compared as, then shown as the value
+     * was ({@code shown}), not as its fields (a vector's coordinates as bits).
+     */
     static final class Struct implements Serializable {
         private static final long serialVersionUID = 1L;
         private final List<Object> fields;
+        private final String shown;
 
         Struct(List<Object> fields) {
+            this(fields, null);
+        }
+
+        Struct(List<Object> fields, String shown) {
             this.fields = fields;
+            this.shown = shown;
         }
 
         @Override
@@ -127,7 +136,7 @@ final class GroupKey {
 
         @Override
         public String toString() {
-            return fields.toString();
+            return shown != null ? shown : fields.toString();
         }
     }
 }

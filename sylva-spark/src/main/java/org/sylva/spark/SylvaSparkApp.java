@@ -314,7 +314,7 @@ public final class SylvaSparkApp {
         if (o.containsKey("--outlier-score-col")) model.setOutlierScoreCol(o.get("--outlier-score-col"));
         if (input.endsWith(".npy")) {
             refuseNpyIdColumn(Map.of("--features", features, "--label-col", model.getLabelCol(), "--probability-col",
-                    model.getProbabilityCol(), "--outlier-score-col", model.getOutlierScoreCol()));
+                    model.getProbabilityCol(), "--outlier-score-col", model.getOutlierScoreCol()), o.keySet());
         }
         Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, localPath(input), features, 0)
                 : spark.read().parquet(input);
@@ -338,7 +338,7 @@ public final class SylvaSparkApp {
                 .setOutlierScoreCol(o.getOrDefault("--outlier-score-col", "outlier_score"));
         if (input.endsWith(".npy")) {
             refuseNpyIdColumn(Map.of("--features", features, "--label-col", h.getLabelCol(), "--probability-col",
-                    h.getProbabilityCol(), "--outlier-score-col", h.getOutlierScoreCol()));
+                    h.getProbabilityCol(), "--outlier-score-col", h.getOutlierScoreCol()), o.keySet());
         }
         Dataset<Row> df = input.endsWith(".npy") ? npyPoints(spark, localPath(input), features,
                 intOption(o, "--slices", 0))
@@ -359,14 +359,18 @@ public final class SylvaSparkApp {
     }
 
     /**
-     * Refuses a column name (by its option, of {@code names}) that is {@code id}: a {@code .npy} input is read as a
-     * table whose {@code id} column holds the row numbers ({@link #npyPoints}).
+     * Refuses a column name (by its option, of {@code names}) that is {@code id} in any case (Spark's column names
+     * are not case-sensitive): a {@code .npy} input is read as a table whose {@code id} column holds the row numbers
+     * ({@link #npyPoints}). A name no option of {@code given} set is a saved model's own, and said to be.
      */
-    private static void refuseNpyIdColumn(Map<String, String> names) {
+    private static void refuseNpyIdColumn(Map<String, String> names, Set<String> given) {
         for (String option : new java.util.TreeSet<>(names.keySet())) {
-            if (NPY_ID.equals(names.get(option))) {
-                throw new InvalidInputException(option + " " + NPY_ID + ": a .npy input is read as a table whose '"
-                        + NPY_ID + "' column holds the row numbers; give the column another name");
+            String name = names.get(option);
+            if (NPY_ID.equalsIgnoreCase(name)) {
+                String which = given.contains(option) ? option + " " + name
+                        : "column '" + name + "' (the model's; " + option + " names another)";
+                throw new InvalidInputException(which + ": a .npy input is read as a table whose '" + NPY_ID
+                        + "' column holds the row numbers; give the column another name");
             }
         }
     }

@@ -42,6 +42,11 @@ class GroupKeyTest {
                 RowFactory.create(3, org.apache.spark.ml.linalg.Vectors.dense(1, 0)),
                 RowFactory.create(4, org.apache.spark.ml.linalg.Vectors.sparse(2, new int[] {0}, new double[] {1})));
         assertGroupsAsSpark(LocalSpark.get().createDataFrame(rows, schema), 3);
+        // a refusal names such a group as the value reads, not as the fields it is compared by
+        assertEquals("[1.0,0.5]", GroupKey.describe(GroupKey.of(org.apache.spark.ml.linalg.Vectors.dense(1, 0.5))));
+        assertEquals("(2,[0],[1.0])", GroupKey.describe(GroupKey.of(
+                org.apache.spark.ml.linalg.Vectors.sparse(2, new int[] {0}, new double[] {1}))));
+        assertEquals("{a=1}", GroupKey.describe(GroupKey.of(java.util.Map.of("a", 1))));
     }
 
     /** GroupKey puts two rows of {@code df} together exactly when Spark's groupBy("k") does ({@code groups} of them). */

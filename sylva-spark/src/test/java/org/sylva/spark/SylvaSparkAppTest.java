@@ -285,9 +285,10 @@ class SylvaSparkAppTest {
         }
         // a .npy is read as a table whose 'id' column holds the row numbers: a column of that name is refused
         for (String option : List.of("--features", "--label-col", "--outlier-score-col")) {
-            assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(), option, "id"));
-            assertEquals("sylva-spark: " + option + " id: a .npy input is read as a table whose 'id' column holds the row "
-                    + "numbers; give the column another name", err.toString().strip());
+            String name = option.equals("--label-col") ? "ID" : "id";   // Spark's column names ignore case
+            assertEquals(2, run("hdbscan", "--input", x.toString(), "--output", dir.resolve("o").toString(), option, name));
+            assertEquals("sylva-spark: " + option + " " + name + ": a .npy input is read as a table whose 'id' column "
+                    + "holds the row numbers; give the column another name", err.toString().strip());
             err.reset();
         }
         assertFalse(Files.exists(dir.resolve("o")), "no output for a refused run");

@@ -124,8 +124,16 @@ public final class BallTreeBench {
      * memory to host memory; the result's thread count is 1 and its kernels scalar (the engine's own).
      */
     public static Result runOn(TreeEngine engine, PointSet points, BatchLayout layout, int repeat) {
-        return time(new BallTreeBuilder[] {new BallTreeBuilder().threads(1).engine(engine)}, points, layout, repeat, false,
-                BenchControl.QUIET)[0];
+        return runOn(engine, points, layout, repeat, BenchControl.QUIET);
+    }
+
+    /**
+     * As {@link #runOn(TreeEngine, PointSet, BatchLayout, int)}, telling {@code control} of the builds as
+     * {@link #run(PointSet, BatchLayout, int, int, boolean, BenchControl)} does, each build given its token.
+     */
+    public static Result runOn(TreeEngine engine, PointSet points, BatchLayout layout, int repeat, BenchControl control) {
+        BallTreeBuilder b = new BallTreeBuilder().threads(1).engine(engine).cancellation(control.cancel());
+        return time(new BallTreeBuilder[] {b}, points, layout, repeat, false, control)[0];
     }
 
     private static Result[] time(BallTreeBuilder[] builders, PointSet points, BatchLayout layout, int repeat, boolean vector,

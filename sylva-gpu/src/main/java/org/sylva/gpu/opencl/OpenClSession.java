@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.sylva.gpu.DeviceBuffer;
 import org.sylva.gpu.DeviceSession;
-import org.sylva.gpu.GpuException;
 import org.sylva.gpu.KernelArg;
 
 /**
@@ -67,8 +66,9 @@ final class OpenClSession implements DeviceSession {
     @Override
     public DeviceBuffer allocate(long bytes) {
         if (bytes > b.device.maxAllocation()) {
-            // refused here, named, rather than by clCreateBuffer's bare CL_INVALID_BUFFER_SIZE
-            throw new GpuException(String.format(Locale.ROOT,
+            // refused here, named, rather than by clCreateBuffer's bare CL_INVALID_BUFFER_SIZE; the input's size, as
+            // DeviceMemory.check refuses it
+            throw new org.sylva.data.InsufficientMemoryException(String.format(Locale.ROOT,
                     "a buffer of %.1f MiB is more than the largest single buffer %s allows, %.1f MiB",
                     bytes / 1048576.0, deviceName(), b.device.maxAllocation() / 1048576.0));
         }
