@@ -137,7 +137,8 @@ final class InputBatch {
             throw new InvalidInputException("input " + p + " has no file name to name its result folder after; "
                     + "give each input as a file");
         }
-        if (org.sylva.io.ResultFolder.MANIFEST.equals(stem) || stem.equals(OutputLocks.FILE_NAME)) {
+        if (org.sylva.io.ResultFolder.MANIFEST.equals(stem) || stem.equals(OutputLocks.FILE_NAME)
+                || stem.equals(org.sylva.io.ResultFolder.PUBLISHING)) {
             throw new InvalidInputException("input " + p + " would name its result folder " + stem + ", a name Sylva "
                     + "keeps for its own files in --out; rename the input");
         }

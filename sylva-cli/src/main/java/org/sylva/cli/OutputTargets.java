@@ -183,6 +183,7 @@ final class OutputTargets {
         String what = reserved.contains(name) ? "one of the outputs"
                 : name.equals(OutputLocks.FILE_NAME) ? "the lock file"
                 : name.equals(ResultFolder.MANIFEST) ? "the run's manifest"
+                : name.equals(ResultFolder.PUBLISHING) ? "the list a run keeps while it publishes"
                 : AtomicOutput.isTemporaryName(name) ? "a name Sylva gives its temporary files" : null;
         if (what != null) {
             throw new InvalidInputException(option + " " + report + " names " + what + " in --out (" + name

@@ -206,19 +206,35 @@ public final class AtomicOutput {
             }
             ResultManifest m = new ResultManifest(ResultManifest.VERSION, command, described.runId(), described.run(),
                     files);
-            Map<Path, ResultManifest.Entry> earlier = earlierFiles(root, manifest);
-            // The manifest is written first, to a temporary: the last write that needs space (a full disk) then
-            // fails before anything of the previous run is touched, and what follows are renames and removals.
+            Map<Path, List<ResultManifest.Entry>> earlier = earlierFiles(root, manifest);
+            // The manifest is written first, to a temporary, and then the list of what the folder may hold until
+            // the new manifest is in place (the earlier files and this run's): the last writes that need space (a
+            // full disk) then fail before anything of the previous run is touched, and what follows are renames and
+            // removals. A run stopped after them leaves no manifest but that list, by which the next run clears both.
             byte[] text = m.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
             faults.before("write-manifest", manifest);
             Path tmp = writeTemporary(manifest, out -> out.write(text), CancellationToken.NEVER).tmp();
+            Path publishing = root.resolve(ResultFolder.PUBLISHING);
             try {
+                // every earlier entry, those of names this run writes too: it may stop before its file replaces one
+                java.util.Set<ResultManifest.Entry> mayHold = new java.util.LinkedHashSet<>(ResultFolder.earlierEntries(root));
+                mayHold.addAll(files);
+                byte[] list = new ResultManifest(ResultManifest.VERSION, "publishing", described.runId(), Map.of(),
+                        List.copyOf(mayHold)).toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                faults.before("write-publishing", publishing);
+                moveIntoPlace(writeTemporary(publishing, out -> out.write(list), CancellationToken.NEVER).tmp(),
+                        publishing);
                 faults.before("remove-manifest", manifest);
                 removeManifest(manifest);
                 syncDirectory(root);   // the manifest is gone on disk before any file of the new run lands
                 for (Map.Entry<Path, Staged> e : new ArrayList<>(staged.entrySet())) {
-                    faults.before("rename", e.getKey());
-                    moveIntoPlace(e.getValue().tmp(), e.getKey());
+                    try {
+                        faults.before("rename", e.getKey());
+                        moveIntoPlace(e.getValue().tmp(), e.getKey());
+                    } catch (IOException x) {
+                        throw new IOException("cannot put " + e.getKey() + " in place (" + reason(x) + "); the folder "
+                                + root + " is incomplete now (no manifest): a run into it again clears it", x);
+                    }
                     staged.remove(e.getKey());
                     published.add(e.getKey());
                 }
@@ -227,10 +243,10 @@ public final class AtomicOutput {
                 // whatever the earlier run's manifest named and this run did not write (another command's files,
                 // another format's), so that the new manifest describes the folder's Sylva files; a file changed
                 // since that run wrote it (another size or SHA-256, a link in its place) is the user's: it stays
-                for (Map.Entry<Path, ResultManifest.Entry> e : earlier.entrySet()) {
+                for (Map.Entry<Path, List<ResultManifest.Entry>> e : earlier.entrySet()) {
                     Path f = e.getKey();
                     if (!Files.exists(f, LinkOption.NOFOLLOW_LINKS)) continue;
-                    if (!ResultFolder.unchanged(f, e.getValue())) {
+                    if (e.getValue().stream().noneMatch(entry -> ResultFolder.unchanged(f, entry))) {
                         keptEarlier.add(f);
                         continue;
                     }
@@ -244,6 +260,7 @@ public final class AtomicOutput {
                 deleteQuietly(tmp);
             }
             syncDirectory(root);
+            deleteQuietly(publishing);   // the manifest says it all again; left over, a later run ignores it
             return m;
         }
 
@@ -272,11 +289,15 @@ public final class AtomicOutput {
          * The files the manifest at {@code manifest} names inside {@code root}, other than this run's staged
          * files, each with its entry; none when there is no readable manifest.
          */
-        private Map<Path, ResultManifest.Entry> earlierFiles(Path root, Path manifest) {
-            Map<Path, ResultManifest.Entry> earlier = new java.util.LinkedHashMap<>();
+        private Map<Path, List<ResultManifest.Entry>> earlierFiles(Path root, Path manifest) {
+            Map<Path, List<ResultManifest.Entry>> earlier = new java.util.LinkedHashMap<>();
+            Path publishing = root.resolve(ResultFolder.PUBLISHING);
             for (ResultManifest.Entry e : ResultFolder.earlierEntries(root)) {
                 Path f = root.resolve(e.name()).normalize();
-                if (f.startsWith(root) && !f.equals(root) && !f.equals(manifest) && !staged.containsKey(f)) earlier.put(f, e);
+                if (f.startsWith(root) && !f.equals(root) && !f.equals(manifest) && !f.equals(publishing)
+                        && !staged.containsKey(f)) {
+                    earlier.computeIfAbsent(f, k -> new ArrayList<>()).add(e);
+                }
             }
             return earlier;
         }
@@ -321,12 +342,33 @@ public final class AtomicOutput {
     }
 
     /** Flushes a directory's entries (renames, deletions) to disk; a no-op where that is not supported. */
-    private static void syncDirectory(Path dir) {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
+    private static void syncDirectory(Path dir) throws IOException {
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(dir, StandardOpenOption.READ);
         } catch (IOException | UnsupportedOperationException e) {
-            // not every file system or platform can (e.g. Windows); the renames themselves are still atomic
+            return;   // not every platform opens a directory (Windows); the renames themselves are still atomic
         }
+        try (ch) {
+            ch.force(true);
+        } catch (UnsupportedOperationException e) {
+            // a channel that cannot sync: the renames are still atomic
+        } catch (IOException e) {
+            if (!syncUnsupported(e)) {
+                throw new IOException("cannot flush the folder " + dir + " to disk (" + e.getMessage() + "): its "
+                        + "files may not survive a crash", e);
+            }
+        }
+    }
+
+    /**
+     * Whether a directory's {@code fsync} failed because the file system does not sync directories ({@code EINVAL},
+     * {@code ENOTSUP}: some network and FUSE file systems), which leaves the renames atomic; any other failure
+     * ({@code EIO}) means the disk did not take what was written, and the run must not say it succeeded.
+     */
+    static boolean syncUnsupported(IOException e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        return m.contains("Invalid argument") || m.contains("not supported") || m.contains("Not supported");
     }
 
     /**
@@ -568,7 +610,10 @@ public final class AtomicOutput {
         } catch (AccessDeniedException e) {
             throw new InvalidInputException("cannot write " + target + ": permission denied in " + dir, e);
         } catch (FileSystemException e) {
-            if (e.getReason() == null || !e.getReason().contains("name too long")) throw e;
+            if (e.getReason() == null || !e.getReason().contains("name too long")) {
+                // no inode left, a read-only file system: named by the output, not by its temporary's name
+                throw new IOException("cannot write " + target + ": " + reason(e), e);
+            }
             throw new InvalidInputException("cannot write " + target + ": its name is too long for the file system", e);
         }
         if (created == null) throw new IOException("cannot create a temporary file for " + target + " in " + dir);

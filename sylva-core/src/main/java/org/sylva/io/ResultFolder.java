@@ -34,6 +34,12 @@ import org.sylva.progress.CancellationToken;
 public final class ResultFolder {
     /** The manifest's file name inside a result folder. */
     public static final String MANIFEST = "sylva-run.json";
+    /**
+     * While a run publishes, the files the folder may hold of earlier runs and of this one (a manifest's JSON, each
+     * with its size and SHA-256): written before the folder's manifest is removed and removed once the new one is in
+     * place, so that the run after a crash half-way still knows which files to clear ({@link #earlierEntries}).
+     */
+    public static final String PUBLISHING = ".sylva-run.publishing.json";
     /** A manifest is a few hundred bytes per file; a far larger file is not one. */
     static final long MAX_MANIFEST_BYTES = 16L << 20;
 
@@ -86,9 +92,14 @@ public final class ResultFolder {
         return names;
     }
 
-    /** {@link #earlierOutputs}'s entries, with the size and SHA-256 the manifest gives each file. */
+    /**
+     * {@link #earlierOutputs}'s entries, with the size and SHA-256 the manifest gives each file; in a folder without a
+     * manifest (a run stopped while it published), those of {@link #PUBLISHING}: the last complete run's files and
+     * those of every run stopped since, a name more than once where they differ.
+     */
     static List<ResultManifest.Entry> earlierEntries(Path dir) {
         Path mf = dir.resolve(MANIFEST);
+        if (!Files.exists(mf, LinkOption.NOFOLLOW_LINKS)) mf = dir.resolve(PUBLISHING);
         try {
             if (!Files.isRegularFile(mf, LinkOption.NOFOLLOW_LINKS) || Files.size(mf) > MAX_MANIFEST_BYTES) return List.of();
             List<ResultManifest.Entry> entries = new ArrayList<>();

@@ -260,4 +260,14 @@ class AtomicOutputTest {
         });
         assertTrue(Files.exists(dir.resolve("live.bin")));
     }
+
+    /** A folder's fsync that fails because the file system cannot sync folders is no error; a failing disk is. */
+    @Test
+    void onlyAFileSystemThatCannotSyncFoldersIsExcused() {
+        assertTrue(AtomicOutput.syncUnsupported(new IOException("Invalid argument")));
+        assertTrue(AtomicOutput.syncUnsupported(new IOException("Operation not supported")));
+        assertTrue(!AtomicOutput.syncUnsupported(new IOException("Input/output error")));
+        assertTrue(!AtomicOutput.syncUnsupported(new IOException("No space left on device")));
+        assertTrue(!AtomicOutput.syncUnsupported(new IOException((String) null)));
+    }
 }

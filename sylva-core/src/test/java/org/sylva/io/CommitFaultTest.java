@@ -102,7 +102,8 @@ class CommitFaultTest {
     @Test
     void anIOExceptionAtAnyStepLeavesThePreviousRunOrAnIncompleteFolder() throws IOException {
         List<String> steps = steps();
-        assertEquals(List.of("write-manifest sylva-run.json", "remove-manifest sylva-run.json", "rename labels.npy",
+        assertEquals(List.of("write-manifest sylva-run.json", "write-publishing .sylva-run.publishing.json",
+                "remove-manifest sylva-run.json", "rename labels.npy",
                 "rename mst.npy", "rename persistence.npy", "rename report.html", "before-publish out",
                 "rename-manifest sylva-run.json"), steps);
         Map<String, String> seen = new TreeMap<>();
@@ -114,7 +115,15 @@ class CommitFaultTest {
             IOException e = assertThrows(IOException.class, () -> publishNew(dir, (step, path) -> {
                 if (at[0]++ == fault) throw new IOException("injected at " + step);
             }));
-            assertTrue(e.getMessage().startsWith("injected"), e.getMessage());
+            if (steps.get(k).startsWith("rename ")) {
+                // a file that cannot be put in place: named, and the folder said to be incomplete
+                String name = steps.get(k).substring("rename ".length());
+                assertTrue(e.getMessage().startsWith("cannot put ") && e.getMessage().contains(name + " in place (injected")
+                        && e.getMessage().contains("is incomplete now (no manifest): a run into it again clears it"),
+                        e.getMessage());
+            } else {
+                assertTrue(e.getMessage().startsWith("injected"), e.getMessage());
+            }
             String state = assertTransactional(dir, previous, "IOException at " + steps.get(k));
             seen.put(steps.get(k), state);
             try (Stream<Path> s = Files.list(dir)) {
@@ -124,8 +133,9 @@ class CommitFaultTest {
         }
         // the manifest's write (what a full disk fails) and the old manifest's removal touch none of the previous run
         assertEquals("previous", seen.get(steps.get(0)), "nothing was touched before the manifest was written");
-        assertEquals("previous", seen.get(steps.get(1)), "the old manifest could not be removed: nothing else was touched");
-        for (int k = 2; k < steps.size(); k++) assertEquals("incomplete", seen.get(steps.get(k)), steps.get(k));
+        assertEquals("previous", seen.get(steps.get(1)), "the list of files could not be written: nothing was touched");
+        assertEquals("previous", seen.get(steps.get(2)), "the old manifest could not be removed: nothing else was touched");
+        for (int k = 3; k < steps.size(); k++) assertEquals("incomplete", seen.get(steps.get(k)), steps.get(k));
     }
 
     @Test
@@ -168,6 +178,51 @@ class CommitFaultTest {
     private static void assertRepaired(Path dir, ResultManifest previous) throws IOException {
         assertEquals(ResultFolder.Status.COMPLETE, repairedStatus(dir));
         assertNotEquals(previous.runId(), ResultFolder.verify(dir).manifest().runId());
+    }
+
+    /**
+     * A run stopped at any step of its commit, and then another stopped at any step of its own: the run after them
+     * leaves only its own files, whatever the folder held of the complete run before them and of the stopped ones
+     * (none of which wrote its manifest).
+     */
+    @Test
+    void theRunAfterStoppedRunsClearsTheirFilesAndTheLastCompleteRuns() throws IOException {
+        String[] complete = {"a.npy", "complete a", "b.npy", "complete b"};
+        String[] stopped = {"a.npy", "stopped a", "c.npy", "stopped c"};
+        String[] again = {"b.npy", "again b", "e.npy", "again e"};
+        int stoppedSteps = 7;   // write-manifest, write-publishing, remove-manifest, 2 renames, before-publish, rename-manifest
+        for (int k = 0; k < stoppedSteps; k++) {
+            for (int j : new int[] {-1, 0, 3, 5}) {   // -1: no second stopped run
+                Path dir = Files.createDirectories(tmp.resolve("twice" + k + "_" + j).resolve("out"));
+                ResultFolderTest.publish(dir, complete);
+                stop(dir, stopped, k);
+                if (j >= 0) stop(dir, again, j);
+                ResultFolderTest.publish(dir, "d.npy", "last d");
+                List<String> left;
+                try (Stream<Path> s = Files.list(dir)) {
+                    left = s.map(p -> p.getFileName().toString()).filter(n -> !AtomicOutput.isTemporaryName(n)).sorted()
+                            .toList();
+                }
+                assertEquals(List.of("d.npy", ResultFolder.MANIFEST), left, "stopped before step " + k + ", then " + j);
+            }
+        }
+    }
+
+    /** Publishes {@code namesAndContents} into {@code dir}, the process killed before commit step {@code k}. */
+    private static void stop(Path dir, String[] namesAndContents, int k) throws IOException {
+        int[] at = {0};
+        try {
+            AtomicOutput.Group g = AtomicOutput.group().faults((step, path) -> {
+                if (at[0]++ == k) throw new SimulatedCrash();
+            });
+            for (int i = 0; i < namesAndContents.length; i += 2) {
+                byte[] b = namesAndContents[i + 1].getBytes(StandardCharsets.UTF_8);
+                g.write(dir.resolve(namesAndContents[i]), out -> out.write(b));
+            }
+            g.commitFolder(dir, "test", () -> { });
+        } catch (SimulatedCrash expected) {
+            // the process is gone: nothing of its cleanup happens
+        }
     }
 
     private static ResultFolder.Status repairedStatus(Path dir) throws IOException {

@@ -14,7 +14,10 @@ import org.sylva.progress.CancellationToken;
  * partition 3"), which a task knows as it reads, rather than by its place in the whole dataset, which
  * {@code zipWithIndex} learns by computing every partition once more before the transform returns. The row so
  * named is the 18th of partition 3 of the dataset's rows ({@code df.rdd()}, as {@code mapPartitionsWithIndex}
- * numbers the partitions).
+ * numbers the partitions). A step of a dataset's plan ({@code mapPartitions}: a transform, a prediction) knows only
+ * its task's partition: where a {@code coalesce} or {@code union} applied to its result has one task read several of
+ * the dataset's partitions, the name is that task's partition and the position within whichever of them the row
+ * came from; the problem it states is the row's all the same.
  *
  * <pre>{@code
  * JavaRDD<Row> out = rdd.mapPartitionsWithIndex((p, it) -> RowPlaces.map(p, it, (row, where) -> f(row, where)), true);

@@ -170,9 +170,23 @@ public final class SylvaBallTrees extends Transformer implements DefaultParamsWr
             if (v == null) {
                 throw new InvalidInputException(where + ": point " + i + " of '" + name + "' has a null");
             }
-            x[j] = ((Number) v).doubleValue();
+            x[j] = float32Of((Number) v);
         }
         return x;
+    }
+
+    /**
+     * {@code v} rounded to float32 once, as Erwin's tensors are (torch rounds an int64 once), held in a double (which
+     * holds every float32): through a double first, a long or a decimal beyond 2^24 could round twice, to another
+     * float32. A decimal beyond float32's range stays its double, for the caller's refusal to name it.
+     */
+    static double float32Of(Number v) {
+        if (v instanceof Long l) return (float) l.longValue();
+        if (v instanceof java.math.BigDecimal b) {
+            float f = b.floatValue();
+            return Float.isInfinite(f) ? b.doubleValue() : f;
+        }
+        return v.doubleValue();   // bytes, shorts, ints and floats: exact in a double, rounded once after
     }
 
     @Override

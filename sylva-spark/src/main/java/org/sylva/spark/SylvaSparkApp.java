@@ -121,6 +121,10 @@ public final class SylvaSparkApp {
             String input = required(o, "--input");
             String output = required(o, "--output");
             String saveModel = o.get("--save-model");
+            if (o.containsKey("--partition-col") && !o.containsKey("--partition-level")) {
+                throw new InvalidInputException("--partition-col names the column of the partition at "
+                        + "--partition-level; it takes --partition-level");
+            }
             if (o.containsKey("--small-groups") && !o.containsKey("--group-by")) {
                 throw new InvalidInputException("--small-groups says what becomes of a group too small to fit; it "
                         + "takes --group-by");

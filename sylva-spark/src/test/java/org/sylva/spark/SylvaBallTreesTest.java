@@ -155,4 +155,21 @@ class SylvaBallTreesTest {
         assertTrue(all.contains("row 0 of partition 0: point 0, coordinate 0 of 'points' is 1.0E300, beyond float32's "
                 + "range"), all);
     }
+
+    /** Integers and decimals beyond 2^24 are rounded to float32 once, as the CPU engine rounds an int64 .npy. */
+    @Test
+    void bigIntegersAndDecimalsAreRoundedOnce() {
+        long a = (1L << 60) + (1L << 36) + 1, b = (1L << 60) + (1L << 37), c = 1L << 60;
+        int[] expected = new BallTreeBuilder().build(org.sylva.data.PointSet.of(3, 1, new float[] {a, b, c})).indices();
+        StructType longs = new StructType().add("cloud", DataTypes.IntegerType, false)
+                .add("points", DataTypes.createArrayType(DataTypes.createArrayType(DataTypes.LongType, false), false), true);
+        List<Row> rows = List.of(RowFactory.create(0, LocalSpark.seq(List.of(LocalSpark.seq(List.of(a)),
+                LocalSpark.seq(List.of(b)), LocalSpark.seq(List.of(c))))));
+        Row tree = new SylvaBallTrees().transform(LocalSpark.get().createDataFrame(rows, longs)).first();
+        assertEquals(java.util.Arrays.toString(expected), java.util.Arrays.toString(tree.<Integer>getList(2).stream()
+                .mapToInt(Integer::intValue).toArray()));
+        assertEquals((double) (float) a, SylvaBallTrees.float32Of(new java.math.BigDecimal(a)));
+        assertEquals((double) (float) a, SylvaBallTrees.float32Of(a));
+        assertEquals(1e300, SylvaBallTrees.float32Of(new java.math.BigDecimal("1e300")), "beyond float32: named as given");
+    }
 }

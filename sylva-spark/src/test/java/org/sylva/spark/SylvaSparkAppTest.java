@@ -292,6 +292,12 @@ class SylvaSparkAppTest {
             err.reset();
         }
         assertFalse(Files.exists(dir.resolve("o")), "no output for a refused run");
+        // an option that does nothing without another is refused, not ignored
+        assertEquals(2, run("balltree", "--input", x.toString(), "--output", dir.resolve("o").toString(), "--partition-col",
+                "cells"));
+        assertEquals("sylva-spark: --partition-col names the column of the partition at --partition-level; it takes "
+                + "--partition-level", err.toString().strip());
+        err.reset();
     }
 
     /** --small-groups noise: groups too small to fit are noise; the option is checked before any work. */
