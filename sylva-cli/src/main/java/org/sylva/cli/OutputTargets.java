@@ -50,7 +50,15 @@ final class OutputTargets {
                     + " that an interrupted run left in " + out);
         }
         for (String name : outputs) AtomicOutput.checkTarget(out.resolve(name));
-        AtomicOutput.checkTarget(out.resolve(ResultFolder.MANIFEST));   // the commit replaces it
+        // the commit replaces the manifest, and writes the other while it publishes: Sylva's own names, not the user's
+        for (String own : List.of(ResultFolder.MANIFEST, ResultFolder.PUBLISHING)) {
+            try {
+                AtomicOutput.checkTarget(out.resolve(own));
+            } catch (InvalidInputException e) {
+                throw new InvalidInputException(e.getMessage().replace("give another path", "Sylva keeps the name "
+                        + own + " in --out for its own file: remove it, or give another --out"), e);
+            }
+        }
         if (report != null) {
             AtomicOutput.checkTarget(report);
             checkNotAnOutput("--report", out, reserved, report);

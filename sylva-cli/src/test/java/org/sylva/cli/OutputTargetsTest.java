@@ -100,6 +100,15 @@ class OutputTargetsTest {
         Cli.run("hdbscan", clips, "--out", out.toString(), "--format", "csv")
                 .assertError(out.resolve("probabilities.csv").toString(), "a directory");
         assertTrue(Files.isDirectory(dir) && Files.isDirectory(out.resolve("probabilities.csv")));
+        // where Sylva writes its own files (the manifest, the list it keeps while publishing): refused before the fit
+        for (String own : List.of(org.sylva.io.ResultFolder.MANIFEST, org.sylva.io.ResultFolder.PUBLISHING)) {
+            Path o = tmp.resolve("own-" + own);
+            Files.createDirectories(o.resolve(own));
+            String line = Cli.run("balltree", clips, "--out", o.toString()).assertError(o.resolve(own).toString(),
+                    "a directory", "Sylva keeps the name " + own + " in --out for its own file");
+            assertTrue(!line.contains("give another path"), line);
+            assertTrue(Files.isDirectory(o.resolve(own)));
+        }
     }
 
     /** Decision: a link is neither written through nor replaced; the run is refused and both stay as they were. */

@@ -199,6 +199,9 @@ public final class AtomicOutput {
             List<ResultManifest.Entry> files = new ArrayList<>();
             for (Map.Entry<Path, Staged> e : staged.entrySet()) {
                 if (e.getKey().equals(manifest)) throw new IllegalArgumentException("a staged file is the manifest");
+                if (e.getKey().equals(root.resolve(ResultFolder.PUBLISHING))) {
+                    throw new IllegalArgumentException("a staged file is the list a commit keeps while it publishes");
+                }
                 if (!e.getKey().startsWith(root)) continue;   // a report elsewhere is not part of the folder
                 String name = root.relativize(e.getKey()).toString().replace(java.io.File.separatorChar, '/');
                 files.add(new ResultManifest.Entry(name, e.getValue().bytes(), e.getValue().sha256(),
@@ -216,14 +219,32 @@ public final class AtomicOutput {
             Path tmp = writeTemporary(manifest, out -> out.write(text), CancellationToken.NEVER).tmp();
             Path publishing = root.resolve(ResultFolder.PUBLISHING);
             try {
-                // every earlier entry, those of names this run writes too: it may stop before its file replaces one
-                java.util.Set<ResultManifest.Entry> mayHold = new java.util.LinkedHashSet<>(ResultFolder.earlierEntries(root));
+                // every earlier entry, those of names this run writes too (it may stop before its file replaces one);
+                // after stopped runs (no manifest, a list), only the entry each file still matches: stopped runs in a
+                // row do not grow the list
+                java.util.Set<ResultManifest.Entry> mayHold = new java.util.LinkedHashSet<>();
+                List<ResultManifest.Entry> before = ResultFolder.earlierEntries(root);
+                if (Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)) {
+                    mayHold.addAll(before);
+                } else {
+                    Map<String, List<ResultManifest.Entry>> byName = new LinkedHashMap<>();
+                    for (ResultManifest.Entry e : before) byName.computeIfAbsent(e.name(), k -> new ArrayList<>()).add(e);
+                    for (Map.Entry<String, List<ResultManifest.Entry>> e : byName.entrySet()) {
+                        ResultManifest.Entry match = ResultFolder.matching(root.resolve(e.getKey()), e.getValue());
+                        if (match != null) mayHold.add(match);
+                    }
+                }
                 mayHold.addAll(files);
                 byte[] list = new ResultManifest(ResultManifest.VERSION, "publishing", described.runId(), Map.of(),
                         List.copyOf(mayHold)).toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 faults.before("write-publishing", publishing);
-                moveIntoPlace(writeTemporary(publishing, out -> out.write(list), CancellationToken.NEVER).tmp(),
-                        publishing);
+                Path listTmp = writeTemporary(publishing, out -> out.write(list), CancellationToken.NEVER).tmp();
+                try {
+                    moveIntoPlace(listTmp, publishing);
+                } finally {
+                    deleteQuietly(listTmp);   // gone already when the rename took it
+                }
+                syncDirectory(root);   // the list is on disk before the manifest it stands in for is removed
                 faults.before("remove-manifest", manifest);
                 removeManifest(manifest);
                 syncDirectory(root);   // the manifest is gone on disk before any file of the new run lands
@@ -246,7 +267,7 @@ public final class AtomicOutput {
                 for (Map.Entry<Path, List<ResultManifest.Entry>> e : earlier.entrySet()) {
                     Path f = e.getKey();
                     if (!Files.exists(f, LinkOption.NOFOLLOW_LINKS)) continue;
-                    if (e.getValue().stream().noneMatch(entry -> ResultFolder.unchanged(f, entry))) {
+                    if (!ResultFolder.unchangedAny(f, e.getValue())) {
                         keptEarlier.add(f);
                         continue;
                     }
@@ -354,7 +375,7 @@ public final class AtomicOutput {
         } catch (UnsupportedOperationException e) {
             // a channel that cannot sync: the renames are still atomic
         } catch (IOException e) {
-            if (!syncUnsupported(e)) {
+            if (!syncUnsupported(e) && !CANNOT_SYNC.contains(dir.toAbsolutePath().normalize())) {
                 throw new IOException("cannot flush the folder " + dir + " to disk (" + e.getMessage() + "): its "
                         + "files may not survive a crash", e);
             }
@@ -362,9 +383,27 @@ public final class AtomicOutput {
     }
 
     /**
+     * Output directories whose {@code fsync} failed when {@link #checkOutputDirectory} tried it, before any output:
+     * their file system does not sync directories, whatever words its error used (they follow the locale).
+     */
+    private static final java.util.Set<Path> CANNOT_SYNC = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Tries a directory's {@code fsync} once, before any output, and remembers a directory that cannot. */
+    private static void probeSync(Path dir) {
+        Path key = dir.toAbsolutePath().normalize();
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+            CANNOT_SYNC.remove(key);
+        } catch (IOException | UnsupportedOperationException e) {
+            CANNOT_SYNC.add(key);
+        }
+    }
+
+    /**
      * Whether a directory's {@code fsync} failed because the file system does not sync directories ({@code EINVAL},
      * {@code ENOTSUP}: some network and FUSE file systems), which leaves the renames atomic; any other failure
-     * ({@code EIO}) means the disk did not take what was written, and the run must not say it succeeded.
+     * ({@code EIO}) means the disk did not take what was written, and the run must not say it succeeded. Told by
+     * the C library's English words; under another locale, {@link #checkOutputDirectory}'s first try tells.
      */
     static boolean syncUnsupported(IOException e) {
         String m = e.getMessage() == null ? "" : e.getMessage();
@@ -490,6 +529,7 @@ public final class AtomicOutput {
             Path probe = writeProbe(dir);
             // if-exists: a run starting in the same folder may have taken the probe for an orphan already
             if (probe != null) Files.deleteIfExists(probe);
+            probeSync(dir);
         } catch (IOException e) {
             // the reason without the probe's own name, which means nothing to the user
             String why = e instanceof AccessDeniedException ? "permission denied"

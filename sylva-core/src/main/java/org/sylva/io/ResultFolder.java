@@ -113,6 +113,31 @@ public final class ResultFolder {
     }
 
     /**
+     * Whether {@code f} is still the file one of {@code entries} describes ({@link #unchanged}), read at most once
+     * (a folder repaired after stopped runs has several entries for one name).
+     */
+    static boolean unchangedAny(Path f, List<ResultManifest.Entry> entries) {
+        return matching(f, entries) != null;
+    }
+
+    /** The one of {@code entries} that {@code f} still is ({@link #unchangedAny}), or null. */
+    static ResultManifest.Entry matching(Path f, List<ResultManifest.Entry> entries) {
+        try {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) return null;
+            long size = Files.size(f);
+            String sha = null;   // read once, and only when an entry has the file's size
+            for (ResultManifest.Entry e : entries) {
+                if (e.bytes() != size) continue;
+                if (sha == null) sha = sha256(f);
+                if (sha.equalsIgnoreCase(e.sha256())) return e;
+            }
+            return null;
+        } catch (IOException x) {
+            return null;
+        }
+    }
+
+    /**
      * Whether {@code f} is still the file {@code e} describes: a regular file (not a link) of its size and
      * SHA-256. What a later run may remove as an earlier run's output; a file the user changed is theirs.
      */

@@ -208,6 +208,34 @@ class CommitFaultTest {
         }
     }
 
+    /** Runs stopped one after another keep the list to what the folder may still hold: it does not grow with them. */
+    @Test
+    void stoppedRunsInARowDoNotGrowTheList() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("many").resolve("out"));
+        ResultFolderTest.publish(dir, "a.npy", "complete a", "b.npy", "complete b");
+        int most = 0;
+        for (int i = 0; i < 20; i++) {
+            stop(dir, new String[] {"a.npy", "stopped a" + (char) ('A' + i), "c.npy", "stopped c" + (char) ('A' + i)}, 5);
+            most = Math.max(most, ResultFolder.earlierEntries(dir).size());
+        }
+        assertTrue(most <= 6, "entries at most: " + most);
+        ResultFolderTest.publish(dir, "d.npy", "last d");
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(List.of("d.npy", ResultFolder.MANIFEST), s.map(p -> p.getFileName().toString())
+                    .filter(n -> !AtomicOutput.isTemporaryName(n)).sorted().toList());
+        }
+    }
+
+    /** A staged file under the list's name is refused, as one under the manifest's. */
+    @Test
+    void aStagedFileCannotBeTheList() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("named").resolve("out"));
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(dir.resolve(ResultFolder.PUBLISHING), out -> out.write('x'));
+            assertThrows(IllegalArgumentException.class, () -> g.commitFolder(dir, "test", () -> { }));
+        }
+    }
+
     /** Publishes {@code namesAndContents} into {@code dir}, the process killed before commit step {@code k}. */
     private static void stop(Path dir, String[] namesAndContents, int k) throws IOException {
         int[] at = {0};
