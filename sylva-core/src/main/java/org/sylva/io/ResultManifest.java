@@ -84,6 +84,19 @@ public record ResultManifest(int version, String command, String runId, Map<Stri
         public Entry(String name, long bytes, String sha256) {
             this(name, bytes, sha256, false);
         }
+
+        // Written out, as the record's own would compute them: the record's are bootstrapped on first use, which
+        // makes classes at run time that the start-up cache does not hold (a commit puts entries in a set).
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Entry e && e.bytes == bytes && e.chosen == chosen && e.name.equals(name)
+                    && e.sha256.equals(sha256);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(name, bytes, sha256, chosen);
+        }
     }
 
     /**
