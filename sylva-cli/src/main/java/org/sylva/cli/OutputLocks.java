@@ -44,7 +44,7 @@ final class OutputLocks {
     private static final int ATTEMPTS = 8;
 
     /** A held lock: its file, the channel that locked it, and a second channel on it to close with it (or null). */
-    private record Held(Path file, FileChannel channel, FileChannel second) {
+    private record Held(Path dir, Path file, FileChannel channel, FileChannel second) {
     }
 
     private final Deque<Held> held = new ConcurrentLinkedDeque<>();
@@ -97,7 +97,11 @@ final class OutputLocks {
                 } catch (IOException e) {
                     // the id is a courtesy for a refused run's message; the lock is what counts
                 }
-                held.push(new Held(file, ch, second));
+                held.push(new Held(dir, file, ch, second));
+                Object key = fileKey(file);
+                // a folder removed and made again while this run writes is another folder, which another run may
+                // have locked: the commit refuses to publish into it
+                AtomicOutput.checkBeforePublishing(dir, () -> checkStillHeld(dir, file, key));
                 return;
             }
             // a run that just ended retired this file (deleted, then unlocked): the path names another now
@@ -155,6 +159,26 @@ final class OutputLocks {
         return false;
     }
 
+    /** The identity of {@code file} (its inode), or null where the file system has none or it cannot be read. */
+    private static Object fileKey(Path file) {
+        try {
+            return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                    .fileKey();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Refuses to publish into {@code dir} when its lock file is no longer the one this run locked ({@code key}). */
+    private static void checkStillHeld(Path dir, Path file, Object key) {
+        if (key == null) return;   // no identity to compare
+        if (!key.equals(fileKey(file))) {
+            throw new InvalidInputException("output directory " + dir + " was removed or replaced while this run wrote "
+                    + "into it (its lock file " + FILE_NAME + " is gone, or another): nothing was published there; "
+                    + "run again");
+        }
+    }
+
     private static InvalidInputException inUse(Path dir, String holder) {
         String who = "another sylva run";
         if (holder.startsWith("pid ") && holder.endsWith("\n")) who += " (process " + holder.substring(4).strip() + ")";
@@ -165,6 +189,7 @@ final class OutputLocks {
     /** Retires each lock file this run made (mark, delete) and then releases its lock, most recent first. */
     void releaseAll() {
         for (Held h = held.poll(); h != null; h = held.poll()) {
+            AtomicOutput.noCheckBeforePublishing(h.dir());
             FileChannel ch = h.channel();
             try {
                 ch.truncate(0);

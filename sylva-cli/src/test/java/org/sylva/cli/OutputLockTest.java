@@ -99,6 +99,39 @@ class OutputLockTest {
         assertEquals(Cli.withManifest(want), Cli.list(out), "the first run's outputs, and no lock file");
     }
 
+    /** A folder removed and made again while a run writes into it is not published into: another run may hold it. */
+    @Test
+    void aFolderReplacedWhileARunWritesIsNotPublishedInto(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("out");
+        GatedInput stdin = new GatedInput(TestData.rawFloat32(points));
+        StringWriter firstErr = new StringWriter();
+        int[] firstCode = new int[1];
+        Thread first = Thread.ofPlatform().start(() -> {
+            try (PrintWriter o = new PrintWriter(Writer.nullWriter()); PrintWriter e = new PrintWriter(firstErr)) {
+                firstCode[0] = Main.run(new String[] {"hdbscan", "-", "--shape", points.size() + "," + points.dimensions(),
+                    "--min-cluster-size", "10", "--out", out.toString(), "-q"}, o, e, stdin);
+            }
+        });
+        try {
+            assertTrue(stdin.reading.await(60, TimeUnit.SECONDS), "the first run reached its input");
+            try (java.util.stream.Stream<Path> files = Files.list(out)) {
+                for (Path f : files.toList()) Files.delete(f);
+            }
+            Files.delete(out);
+            Files.createDirectories(out);
+            // another run takes the new folder, and completes there
+            Cli.run("hdbscan", clips, "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
+        } finally {
+            stdin.open.countDown();
+            first.join(60_000);
+        }
+        assertEquals(ExitStatus.ERROR, firstCode[0], firstErr::toString);
+        assertTrue(firstErr.toString().contains("output directory " + out + " was removed or replaced while this run "
+                + "wrote into it"), firstErr.toString());
+        assertEquals(org.sylva.io.ResultFolder.Status.COMPLETE, org.sylva.io.ResultFolder.verify(out).status(),
+                "the second run's folder is whole");
+    }
+
     @Test
     void aLockFileLeftByAKilledRunDoesNotBlock(@TempDir Path tmp) throws IOException {
         Path out = Files.createDirectories(tmp.resolve("out"));

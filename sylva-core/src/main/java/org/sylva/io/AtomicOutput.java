@@ -22,6 +22,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -195,6 +196,8 @@ public final class AtomicOutput {
             if (committed) throw new IllegalStateException("group already committed");
             committed = true;
             Path root = dir.toAbsolutePath().normalize();
+            PublishCheck check = PUBLISH_CHECKS.get().get(root);
+            if (check != null) check.check();   // before anything of the folder is touched
             Path manifest = root.resolve(ResultFolder.MANIFEST);
             List<ResultManifest.Entry> files = new ArrayList<>();
             for (Map.Entry<Path, Staged> e : staged.entrySet()) {
@@ -330,6 +333,34 @@ public final class AtomicOutput {
             staged.clear();
             committed = true;
         }
+    }
+
+    /**
+     * A check that a folder may still be published into, which {@link Group#commitFolder} runs before it touches
+     * the folder: a command's lock on it still held, say ({@link #checkBeforePublishing}).
+     */
+    @FunctionalInterface
+    public interface PublishCheck {
+        void check() throws IOException;
+    }
+
+    /**
+     * The checks of the folders the calling thread's command holds, by their absolute paths: a command runs on one
+     * thread, and two commands in one JVM (tests, a host program) may write into two folders of one path in turn.
+     */
+    private static final ThreadLocal<Map<Path, PublishCheck>> PUBLISH_CHECKS = ThreadLocal.withInitial(HashMap::new);
+
+    /**
+     * Has every later {@link Group#commitFolder} into {@code dir} on this thread run {@code check} first (a command
+     * that locked the folder: that the folder is still the one it locked), until {@link #noCheckBeforePublishing}.
+     */
+    public static void checkBeforePublishing(Path dir, PublishCheck check) {
+        PUBLISH_CHECKS.get().put(dir.toAbsolutePath().normalize(), check);
+    }
+
+    /** Ends {@link #checkBeforePublishing} for {@code dir} on this thread. */
+    public static void noCheckBeforePublishing(Path dir) {
+        PUBLISH_CHECKS.get().remove(dir.toAbsolutePath().normalize());
     }
 
     /**
