@@ -78,12 +78,7 @@ class OutputLockTest {
         GatedInput stdin = new GatedInput(TestData.rawFloat32(points));
         StringWriter firstErr = new StringWriter();
         int[] firstCode = new int[1];
-        Thread first = Thread.ofPlatform().start(() -> {
-            try (PrintWriter o = new PrintWriter(Writer.nullWriter()); PrintWriter e = new PrintWriter(firstErr)) {
-                firstCode[0] = Main.run(new String[] {"hdbscan", "-", "--shape", points.size() + "," + points.dimensions(),
-                    "--min-cluster-size", "10", "--out", out.toString(), "-q"}, o, e, stdin);
-            }
-        });
+        Thread first = startGated(out, stdin, firstErr, firstCode);
         try {
             assertTrue(stdin.reading.await(60, TimeUnit.SECONDS), "the first run reached its input");
             // the first run holds --out now (it locks before reading)
@@ -106,12 +101,7 @@ class OutputLockTest {
         GatedInput stdin = new GatedInput(TestData.rawFloat32(points));
         StringWriter firstErr = new StringWriter();
         int[] firstCode = new int[1];
-        Thread first = Thread.ofPlatform().start(() -> {
-            try (PrintWriter o = new PrintWriter(Writer.nullWriter()); PrintWriter e = new PrintWriter(firstErr)) {
-                firstCode[0] = Main.run(new String[] {"hdbscan", "-", "--shape", points.size() + "," + points.dimensions(),
-                    "--min-cluster-size", "10", "--out", out.toString(), "-q"}, o, e, stdin);
-            }
-        });
+        Thread first = startGated(out, stdin, firstErr, firstCode);
         try {
             assertTrue(stdin.reading.await(60, TimeUnit.SECONDS), "the first run reached its input");
             try (java.util.stream.Stream<Path> files = Files.list(out)) {
@@ -130,6 +120,16 @@ class OutputLockTest {
                 + "wrote into it"), firstErr.toString());
         assertEquals(org.sylva.io.ResultFolder.Status.COMPLETE, org.sylva.io.ResultFolder.verify(out).status(),
                 "the second run's folder is whole");
+    }
+
+    /** A run of {@code points} from {@code stdin} into {@code out}, on a thread of its own: its status into {@code code}. */
+    private static Thread startGated(Path out, GatedInput stdin, StringWriter err, int[] code) {
+        return Thread.ofPlatform().start(() -> {
+            try (PrintWriter o = new PrintWriter(Writer.nullWriter()); PrintWriter e = new PrintWriter(err)) {
+                code[0] = Main.run(new String[] {"hdbscan", "-", "--shape", points.size() + "," + points.dimensions(),
+                    "--min-cluster-size", "10", "--out", out.toString(), "-q"}, o, e, stdin);
+            }
+        });
     }
 
     @Test
