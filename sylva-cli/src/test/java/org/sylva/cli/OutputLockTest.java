@@ -75,20 +75,13 @@ class OutputLockTest {
     @Test
     void twoRunsIntoOneFolderTheSecondIsRefusedWhileTheFirstRuns(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("out");   // created by the first run
-        GatedInput stdin = new GatedInput(TestData.rawFloat32(points));
         StringWriter firstErr = new StringWriter();
-        int[] firstCode = new int[1];
-        Thread first = startGated(out, stdin, firstErr, firstCode);
-        try {
-            assertTrue(stdin.reading.await(60, TimeUnit.SECONDS), "the first run reached its input");
+        int firstCode = whileARunReads(out, firstErr, () -> {
             // the first run holds --out now (it locks before reading)
             Cli.run("hdbscan", clips, "--out", out.toString()).assertError(out.toString(), "in use");
             assertTrue(Files.isDirectory(out), "the refused run did not remove the folder the first run made");
-        } finally {
-            stdin.open.countDown();
-            first.join(60_000);
-        }
-        assertEquals(0, firstCode[0], firstErr::toString);
+        });
+        assertEquals(0, firstCode, firstErr::toString);
         List<String> want = new ArrayList<>(HdbscanOutputs.names(OutputFormat.NPY));
         want.sort(null);
         assertEquals(Cli.withManifest(want), Cli.list(out), "the first run's outputs, and no lock file");
@@ -98,12 +91,8 @@ class OutputLockTest {
     @Test
     void aFolderReplacedWhileARunWritesIsNotPublishedInto(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("out");
-        GatedInput stdin = new GatedInput(TestData.rawFloat32(points));
         StringWriter firstErr = new StringWriter();
-        int[] firstCode = new int[1];
-        Thread first = startGated(out, stdin, firstErr, firstCode);
-        try {
-            assertTrue(stdin.reading.await(60, TimeUnit.SECONDS), "the first run reached its input");
+        int firstCode = whileARunReads(out, firstErr, () -> {
             try (java.util.stream.Stream<Path> files = Files.list(out)) {
                 for (Path f : files.toList()) Files.delete(f);
             }
@@ -111,25 +100,41 @@ class OutputLockTest {
             Files.createDirectories(out);
             // another run takes the new folder, and completes there
             Cli.run("hdbscan", clips, "--min-cluster-size", "10", "--out", out.toString(), "-q").assertOk();
-        } finally {
-            stdin.open.countDown();
-            first.join(60_000);
-        }
-        assertEquals(ExitStatus.ERROR, firstCode[0], firstErr::toString);
+        });
+        assertEquals(ExitStatus.ERROR, firstCode, firstErr::toString);
         assertTrue(firstErr.toString().contains("output directory " + out + " was removed or replaced while this run "
                 + "wrote into it"), firstErr.toString());
         assertEquals(org.sylva.io.ResultFolder.Status.COMPLETE, org.sylva.io.ResultFolder.verify(out).status(),
                 "the second run's folder is whole");
     }
 
-    /** A run of {@code points} from {@code stdin} into {@code out}, on a thread of its own: its status into {@code code}. */
-    private static Thread startGated(Path out, GatedInput stdin, StringWriter err, int[] code) {
-        return Thread.ofPlatform().start(() -> {
+    /** What a test does while another run holds its folder. */
+    @FunctionalInterface
+    private interface Meanwhile {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code meanwhile} while a run of {@code points} into {@code out} (on a thread of its own, its stderr into
+     * {@code err}) has locked the folder and waits at its input; returns that run's status once it ends.
+     */
+    private static int whileARunReads(Path out, StringWriter err, Meanwhile meanwhile) throws Exception {
+        GatedInput stdin = new GatedInput(TestData.rawFloat32(points));
+        int[] code = new int[1];
+        Thread first = Thread.ofPlatform().start(() -> {
             try (PrintWriter o = new PrintWriter(Writer.nullWriter()); PrintWriter e = new PrintWriter(err)) {
                 code[0] = Main.run(new String[] {"hdbscan", "-", "--shape", points.size() + "," + points.dimensions(),
                     "--min-cluster-size", "10", "--out", out.toString(), "-q"}, o, e, stdin);
             }
         });
+        try {
+            assertTrue(stdin.reading.await(60, TimeUnit.SECONDS), "the first run reached its input");
+            meanwhile.run();
+        } finally {
+            stdin.open.countDown();
+            first.join(60_000);
+        }
+        return code[0];
     }
 
     @Test
