@@ -97,11 +97,12 @@ final class OutputLocks {
                 } catch (IOException e) {
                     // the id is a courtesy for a refused run's message; the lock is what counts
                 }
-                held.push(new Held(dir, file, ch, second));
+                Held h = new Held(dir, file, ch, second);
+                held.push(h);
                 Object key = fileKey(file);
                 // a folder removed and made again while this run writes is another folder, which another run may
                 // have locked: the commit refuses to publish into it
-                AtomicOutput.checkBeforePublishing(dir, () -> checkStillHeld(dir, file, key));
+                AtomicOutput.checkBeforePublishing(dir, () -> checkStillHeld(h, key));
                 return;
             }
             // a run that just ended retired this file (deleted, then unlocked): the path names another now
@@ -169,10 +170,15 @@ final class OutputLocks {
         }
     }
 
-    /** Refuses to publish into {@code dir} when its lock file is no longer the one this run locked ({@code key}). */
-    private static void checkStillHeld(Path dir, Path file, Object key) {
-        if (key == null) return;   // no identity to compare
-        if (!key.equals(fileKey(file))) {
+    /**
+     * Refuses to publish into {@code h}'s folder when its lock file is no longer the one this run locked ({@code key}).
+     * A lock released already (the shutdown hook's, on its own thread, for a run interrupted) or a file system without
+     * file identities has nothing to compare: the commit goes on as it would without the check.
+     */
+    private void checkStillHeld(Held h, Object key) {
+        if (key == null || !held.contains(h)) return;
+        if (!key.equals(fileKey(h.file()))) {
+            Path dir = h.dir();
             throw new InvalidInputException("output directory " + dir + " was removed or replaced while this run wrote "
                     + "into it (its lock file " + FILE_NAME + " is gone, or another): nothing was published there; "
                     + "run again");

@@ -108,6 +108,23 @@ class OutputLockTest {
                 "the second run's folder is whole");
     }
 
+    /** A lock released on another thread (the shutdown hook's) leaves no check behind on the run's thread. */
+    @Test
+    void aLockReleasedOnAnotherThreadChecksNothingAfter(@TempDir Path tmp) throws Exception {
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        OutputLocks locks = new OutputLocks();
+        locks.acquire(out);
+        Thread hook = Thread.ofPlatform().start(locks::releaseAll);
+        hook.join(10_000);
+        try (org.sylva.io.AtomicOutput.Group g = org.sylva.io.AtomicOutput.group()) {
+            g.write(out.resolve("labels.npy"), o -> o.write(1));
+            g.commitFolder(out, "test", () -> { });   // the lock file is gone, and so is this run's claim on it
+        } finally {
+            org.sylva.io.AtomicOutput.noCheckBeforePublishing(out);
+        }
+        assertEquals(org.sylva.io.ResultFolder.Status.COMPLETE, org.sylva.io.ResultFolder.verify(out).status());
+    }
+
     /** What a test does while another run holds its folder. */
     @FunctionalInterface
     private interface Meanwhile {
@@ -120,7 +137,7 @@ class OutputLockTest {
      */
     private static int whileARunReads(Path out, StringWriter err, Meanwhile meanwhile) throws Exception {
         GatedInput stdin = new GatedInput(TestData.rawFloat32(points));
-        int[] code = new int[1];
+        int[] code = {-1};   // a run still going after the join fails the caller's check of its status
         Thread first = Thread.ofPlatform().start(() -> {
             try (PrintWriter o = new PrintWriter(Writer.nullWriter()); PrintWriter e = new PrintWriter(err)) {
                 code[0] = Main.run(new String[] {"hdbscan", "-", "--shape", points.size() + "," + points.dimensions(),

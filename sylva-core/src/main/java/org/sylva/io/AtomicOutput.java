@@ -248,6 +248,7 @@ public final class AtomicOutput {
                     deleteQuietly(listTmp);   // gone already when the rename took it
                 }
                 syncDirectory(root);   // the list is on disk before the manifest it stands in for is removed
+                if (check != null) check.check();   // again: reading the earlier files may have taken a while
                 faults.before("remove-manifest", manifest);
                 removeManifest(manifest);
                 syncDirectory(root);   // the manifest is gone on disk before any file of the new run lands
@@ -406,7 +407,7 @@ public final class AtomicOutput {
         } catch (UnsupportedOperationException e) {
             // a channel that cannot sync: the renames are still atomic
         } catch (IOException e) {
-            if (!syncUnsupported(e) && !CANNOT_SYNC.contains(dir.toAbsolutePath().normalize())) {
+            if (!syncUnsupported(e) && !String.valueOf(e.getMessage()).equals(CANNOT_SYNC.get(dir.toAbsolutePath().normalize()))) {
                 throw new IOException("cannot flush the folder " + dir + " to disk (" + e.getMessage() + "): its "
                         + "files may not survive a crash", e);
             }
@@ -414,19 +415,22 @@ public final class AtomicOutput {
     }
 
     /**
-     * Output directories whose {@code fsync} failed when {@link #checkOutputDirectory} tried it, before any output:
-     * their file system does not sync directories, whatever words its error used (they follow the locale).
+     * Output directories whose {@code fsync} failed when {@link #checkOutputDirectory} tried it, before any output,
+     * with the failure's words: their file system does not sync directories, whatever words its error used (they
+     * follow the locale). A later failure in the same words is excused; another (a disk failing since) is not.
      */
-    private static final java.util.Set<Path> CANNOT_SYNC = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Map<Path, String> CANNOT_SYNC = new ConcurrentHashMap<>();
 
-    /** Tries a directory's {@code fsync} once, before any output, and remembers a directory that cannot. */
+    /** Tries a directory's {@code fsync} once, before any output, and remembers a directory that cannot, and why. */
     private static void probeSync(Path dir) {
         Path key = dir.toAbsolutePath().normalize();
         try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
             ch.force(true);
             CANNOT_SYNC.remove(key);
-        } catch (IOException | UnsupportedOperationException e) {
-            CANNOT_SYNC.add(key);
+        } catch (IOException e) {
+            CANNOT_SYNC.put(key, String.valueOf(e.getMessage()));
+        } catch (UnsupportedOperationException e) {
+            // a channel that cannot sync: syncDirectory excuses it anyway
         }
     }
 
