@@ -102,7 +102,7 @@ final class OutputLocks {
                 Object key = fileKey(file);
                 // a folder removed and made again while this run writes is another folder, which another run may
                 // have locked: the commit refuses to publish into it
-                AtomicOutput.checkBeforePublishing(dir, () -> checkStillHeld(h, key));
+                AtomicOutput.checkBeforePublishing(dir, new StillHeld(h, key));
                 return;
             }
             // a run that just ended retired this file (deleted, then unlocked): the path names another now
@@ -170,13 +170,35 @@ final class OutputLocks {
         }
     }
 
+    /** Whether {@code h} is still held, by identity (a record's own equals is bootstrapped at run time). */
+    private boolean holds(Held h) {
+        for (Held x : held) if (x == h) return true;
+        return false;
+    }
+
+    /** {@link #checkStillHeld} as a class of its own: a lambda's class is made at run time in a cold JVM. */
+    private final class StillHeld implements AtomicOutput.PublishCheck {
+        private final Held h;
+        private final Object key;
+
+        StillHeld(Held h, Object key) {
+            this.h = h;
+            this.key = key;
+        }
+
+        @Override
+        public void check() {
+            checkStillHeld(h, key);
+        }
+    }
+
     /**
      * Refuses to publish into {@code h}'s folder when its lock file is no longer the one this run locked ({@code key}).
      * A lock released already (the shutdown hook's, on its own thread, for a run interrupted) or a file system without
      * file identities has nothing to compare: the commit goes on as it would without the check.
      */
     private void checkStillHeld(Held h, Object key) {
-        if (key == null || !held.contains(h)) return;
+        if (key == null || !holds(h)) return;
         if (!key.equals(fileKey(h.file()))) {
             Path dir = h.dir();
             throw new InvalidInputException("output directory " + dir + " was removed or replaced while this run wrote "

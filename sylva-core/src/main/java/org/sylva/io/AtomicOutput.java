@@ -74,6 +74,11 @@ public final class AtomicOutput {
         void writeTo(OutputStream out) throws IOException;
     }
 
+    /** {@code b} as a file's content: one lambda for every such file, whose class a cold JVM makes once. */
+    private static Content bytes(byte[] b) {
+        return out -> out.write(b);
+    }
+
     /** Writes {@code target} atomically: all of {@code content} or, on any failure, nothing. */
     public static void write(Path target, Content content) throws IOException {
         Path tmp = writeTemporary(target, content, CancellationToken.NEVER).tmp();
@@ -219,7 +224,7 @@ public final class AtomicOutput {
             // removals. A run stopped after them leaves no manifest but that list, by which the next run clears both.
             byte[] text = m.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
             faults.before("write-manifest", manifest);
-            Path tmp = writeTemporary(manifest, out -> out.write(text), CancellationToken.NEVER).tmp();
+            Path tmp = writeTemporary(manifest, bytes(text), CancellationToken.NEVER).tmp();
             Path publishing = root.resolve(ResultFolder.PUBLISHING);
             try {
                 // every earlier entry, those of names this run writes too (it may stop before its file replaces one);
@@ -241,7 +246,7 @@ public final class AtomicOutput {
                 byte[] list = new ResultManifest(ResultManifest.VERSION, "publishing", described.runId(), Map.of(),
                         List.copyOf(mayHold)).toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 faults.before("write-publishing", publishing);
-                Path listTmp = writeTemporary(publishing, out -> out.write(list), CancellationToken.NEVER).tmp();
+                Path listTmp = writeTemporary(publishing, bytes(list), CancellationToken.NEVER).tmp();
                 try {
                     moveIntoPlace(listTmp, publishing);
                 } finally {
@@ -349,7 +354,13 @@ public final class AtomicOutput {
      * The checks of the folders the calling thread's command holds, by their absolute paths: a command runs on one
      * thread, and two commands in one JVM (tests, a host program) may write into two folders of one path in turn.
      */
-    private static final ThreadLocal<Map<Path, PublishCheck>> PUBLISH_CHECKS = ThreadLocal.withInitial(HashMap::new);
+    private static final ThreadLocal<Map<Path, PublishCheck>> PUBLISH_CHECKS = new ThreadLocal<>() {
+        // a class of its own, not a method reference: a lambda's class is made at run time in a cold JVM
+        @Override
+        protected Map<Path, PublishCheck> initialValue() {
+            return new HashMap<>();
+        }
+    };
 
     /**
      * Has every later {@link Group#commitFolder} into {@code dir} on this thread run {@code check} first (a command
