@@ -113,8 +113,9 @@ public final class ResultFolder {
     }
 
     /**
-     * Whether {@code f} is still the file one of {@code entries} describes ({@link #unchanged}), read at most once
-     * (a folder repaired after stopped runs has several entries for one name).
+     * Whether {@code f} is still the file one of {@code entries} describes: a regular file (not a link) of its size
+     * and SHA-256, read at most once (a folder repaired after stopped runs has several entries for one name). What a
+     * later run may remove as an earlier run's output; a file the user changed is theirs.
      */
     static boolean unchangedAny(Path f, List<ResultManifest.Entry> entries) {
         return matching(f, entries) != null;
@@ -134,19 +135,6 @@ public final class ResultFolder {
             return null;
         } catch (IOException x) {
             return null;
-        }
-    }
-
-    /**
-     * Whether {@code f} is still the file {@code e} describes: a regular file (not a link) of its size and
-     * SHA-256. What a later run may remove as an earlier run's output; a file the user changed is theirs.
-     */
-    static boolean unchanged(Path f, ResultManifest.Entry e) {
-        try {
-            return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) && Files.size(f) == e.bytes()
-                    && sha256(f).equalsIgnoreCase(e.sha256());
-        } catch (IOException x) {
-            return false;
         }
     }
 
