@@ -42,7 +42,11 @@ final class OutputTargets {
         refuseUnnamed("--out", out);
         refuseUnnamed("--report", report);
         context.directories().prepare("--out", out);
-        if (report != null) context.directories().prepare("--report", report.toAbsolutePath().getParent());
+        refuseDotDotAfterLink("--out", out);
+        if (report != null) {
+            context.directories().prepare("--report", report.toAbsolutePath().getParent());
+            refuseDotDotAfterLink("--report", report.toAbsolutePath().getParent());
+        }
         context.locks().acquire(out);
         List<Path> orphans = AtomicOutput.deleteOrphans(out);
         if (!orphans.isEmpty() && !quiet) {
@@ -74,8 +78,28 @@ final class OutputTargets {
             throws IOException {
         refuseUnnamed(option, file);
         context.directories().prepare(option, file.toAbsolutePath().getParent());
+        refuseDotDotAfterLink(option, file.toAbsolutePath().getParent());
         AtomicOutput.checkTarget(file);
         checkNotAnOutput(option, out, reserved, file);
+    }
+
+    /**
+     * Refuses a folder ({@code dir}, which exists) whose path has a {@code ..} after a symbolic link: the system reads
+     * {@code link/..} as the link target's parent, the commit of a result folder as the folder the text names after
+     * {@code ..} takes a name off, so the run would lock and write its temporaries in one folder and publish into
+     * another.
+     */
+    static void refuseDotDotAfterLink(String option, Path dir) throws IOException {
+        Path abs = dir.toAbsolutePath();
+        boolean dotDot = false;
+        for (Path part : abs) dotDot |= part.toString().equals("..");
+        if (!dotDot) return;
+        Path asWritten = abs.normalize();
+        Path resolved = abs.toRealPath();
+        if (!Files.exists(asWritten) || !asWritten.toRealPath().equals(resolved)) {
+            throw new InvalidInputException(option + " " + dir + ": '..' after a symbolic link names " + resolved
+                    + ", while the path reads as " + asWritten + "; give the folder without '..'");
+        }
     }
 
     /**

@@ -111,6 +111,22 @@ class OutputTargetsTest {
         }
     }
 
+    /** A '..' after a symbolic link would lock one folder and publish into another: refused before the fit. */
+    @Test
+    void dotDotAfterALinkIsRefused(@TempDir Path tmp) throws IOException {
+        Path real = Files.createDirectories(tmp.resolve("real").resolve("sub"));
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), real);
+        Files.createDirectories(tmp.resolve("x"));
+        Path out = link.resolve("..").resolve("x");   // the system: real/x; the text: x beside link
+        Cli.run("balltree", clips, "--out", out.toString()).assertError("--out " + out, "'..' after a symbolic link",
+                "give the folder without '..'");
+        assertTrue(Cli.list(tmp.resolve("x")).isEmpty(), "nothing published where the text points");
+        // a '..' without a link reads as it resolves: taken
+        Path plain = tmp.resolve("real").resolve("..").resolve("y");
+        Cli.run("balltree", clips, "--out", plain.toString(), "-q").assertOk();
+        assertTrue(Files.exists(tmp.resolve("y").resolve(org.sylva.io.ResultFolder.MANIFEST)));
+    }
+
     /** Decision: a link is neither written through nor replaced; the run is refused and both stay as they were. */
     @Test
     void aSymbolicLinkAsReportOrOutputIsRefusedAndNeitherLinkNorTargetChanges(@TempDir Path tmp) throws IOException {
