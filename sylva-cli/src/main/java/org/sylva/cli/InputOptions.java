@@ -175,7 +175,7 @@ final class InputOptions {
         b.mark(NPY_MAGIC.length);
         byte[] head = b.readNBytes(NPY_MAGIC.length);
         b.reset();
-        if (isZip(head)) {
+        if (PointReaders.isZip(head)) {
             throw new InvalidInputException(what + " holds a zip archive (a .npz?): give a .npz by its file "
                     + "name, it is read with random access");
         }
@@ -350,13 +350,8 @@ final class InputOptions {
     static boolean startsAsZip(Path p) throws IOException {
         if (!Files.isRegularFile(p) || !Files.isReadable(p)) return false;
         try (InputStream in = Files.newInputStream(p)) {
-            return isZip(in.readNBytes(4));
+            return PointReaders.isZip(in.readNBytes(4));
         }
-    }
-
-    /** Whether {@code head} starts with a zip archive's local file header signature. */
-    static boolean isZip(byte[] head) {
-        return head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4;
     }
 
     /**

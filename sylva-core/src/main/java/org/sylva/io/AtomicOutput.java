@@ -227,24 +227,8 @@ public final class AtomicOutput {
             Path tmp = writeTemporary(manifest, bytes(text), CancellationToken.NEVER).tmp();
             Path publishing = root.resolve(ResultFolder.PUBLISHING);
             try {
-                // every earlier entry, those of names this run writes too (it may stop before its file replaces one);
-                // after stopped runs (no manifest, a list), only the entry each file still matches: stopped runs in a
-                // row do not grow the list
-                java.util.Set<ResultManifest.Entry> mayHold = new java.util.LinkedHashSet<>();
-                List<ResultManifest.Entry> before = ResultFolder.earlierEntries(root);
-                if (Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)) {
-                    mayHold.addAll(before);
-                } else {
-                    Map<String, List<ResultManifest.Entry>> byName = new LinkedHashMap<>();
-                    for (ResultManifest.Entry e : before) byName.computeIfAbsent(e.name(), k -> new ArrayList<>()).add(e);
-                    for (Map.Entry<String, List<ResultManifest.Entry>> e : byName.entrySet()) {
-                        ResultManifest.Entry match = ResultFolder.matching(root.resolve(e.getKey()), e.getValue());
-                        if (match != null) mayHold.add(match);
-                    }
-                }
-                mayHold.addAll(files);
-                byte[] list = new ResultManifest(ResultManifest.VERSION, "publishing", described.runId(), Map.of(),
-                        List.copyOf(mayHold)).toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                byte[] list = publishingList(root, manifest, files, described.runId()).toJson()
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 faults.before("write-publishing", publishing);
                 Path listTmp = writeTemporary(publishing, bytes(list), CancellationToken.NEVER).tmp();
                 try {
@@ -252,11 +236,11 @@ public final class AtomicOutput {
                 } finally {
                     deleteQuietly(listTmp);   // gone already when the rename took it
                 }
-                syncDirectory(root);   // the list is on disk before the manifest it stands in for is removed
+                DirectorySync.sync(root);   // the list is on disk before the manifest it stands in for is removed
                 if (check != null) check.check();   // again: reading the earlier files may have taken a while
                 faults.before("remove-manifest", manifest);
                 removeManifest(manifest);
-                syncDirectory(root);   // the manifest is gone on disk before any file of the new run lands
+                DirectorySync.sync(root);   // the manifest is gone on disk before any file of the new run lands
                 for (Map.Entry<Path, Staged> e : new ArrayList<>(staged.entrySet())) {
                     try {
                         faults.before("rename", e.getKey());
@@ -283,15 +267,39 @@ public final class AtomicOutput {
                     faults.before("remove-earlier", f);
                     if (Files.deleteIfExists(f)) removedEarlier.add(f);
                 }
-                syncDirectory(root);   // every file is in place on disk before the manifest says so
+                DirectorySync.sync(root);   // every file is in place on disk before the manifest says so
                 faults.before("rename-manifest", manifest);
                 moveIntoPlace(tmp, manifest);
             } finally {
                 deleteQuietly(tmp);
             }
-            syncDirectory(root);
+            DirectorySync.sync(root);
             deleteQuietly(publishing);   // the manifest says it all again; left over, a later run ignores it
             return m;
+        }
+
+        /**
+         * What the folder {@code root} may hold until the new manifest is in place ({@link ResultFolder#PUBLISHING}):
+         * every earlier entry, those of names this run writes too (it may stop before its file replaces one), and
+         * this run's {@code files}. After stopped runs (no manifest, a list) only the entry each file still matches is
+         * kept, so that stopped runs in a row do not grow the list.
+         */
+        private static ResultManifest publishingList(Path root, Path manifest, List<ResultManifest.Entry> files,
+                String runId) {
+            java.util.Set<ResultManifest.Entry> mayHold = new java.util.LinkedHashSet<>();
+            List<ResultManifest.Entry> before = ResultFolder.earlierEntries(root);
+            if (Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)) {
+                mayHold.addAll(before);
+            } else {
+                Map<String, List<ResultManifest.Entry>> byName = new LinkedHashMap<>();
+                for (ResultManifest.Entry e : before) byName.computeIfAbsent(e.name(), k -> new ArrayList<>()).add(e);
+                for (Map.Entry<String, List<ResultManifest.Entry>> e : byName.entrySet()) {
+                    ResultManifest.Entry match = ResultFolder.matching(root.resolve(e.getKey()), e.getValue());
+                    if (match != null) mayHold.add(match);
+                }
+            }
+            mayHold.addAll(files);
+            return new ResultManifest(ResultManifest.VERSION, "publishing", runId, Map.of(), List.copyOf(mayHold));
         }
 
         /** The files this group renamed into place (absolute, in the order written), a report elsewhere too. */
@@ -403,57 +411,6 @@ public final class AtomicOutput {
             throw new IOException("cannot publish the results: " + manifest + " is a directory");
         }
         Files.deleteIfExists(manifest);
-    }
-
-    /** Flushes a directory's entries (renames, deletions) to disk; a no-op where that is not supported. */
-    private static void syncDirectory(Path dir) throws IOException {
-        FileChannel ch;
-        try {
-            ch = FileChannel.open(dir, StandardOpenOption.READ);
-        } catch (IOException | UnsupportedOperationException e) {
-            return;   // not every platform opens a directory (Windows); the renames themselves are still atomic
-        }
-        try (ch) {
-            ch.force(true);
-        } catch (UnsupportedOperationException e) {
-            // a channel that cannot sync: the renames are still atomic
-        } catch (IOException e) {
-            if (!syncUnsupported(e) && !String.valueOf(e.getMessage()).equals(CANNOT_SYNC.get(dir.toAbsolutePath().normalize()))) {
-                throw new IOException("cannot flush the folder " + dir + " to disk (" + e.getMessage() + "): its "
-                        + "files may not survive a crash", e);
-            }
-        }
-    }
-
-    /**
-     * Output directories whose {@code fsync} failed when {@link #checkOutputDirectory} tried it, before any output,
-     * with the failure's words: their file system does not sync directories, whatever words its error used (they
-     * follow the locale). A later failure in the same words is excused; another (a disk failing since) is not.
-     */
-    private static final Map<Path, String> CANNOT_SYNC = new ConcurrentHashMap<>();
-
-    /** Tries a directory's {@code fsync} once, before any output, and remembers a directory that cannot, and why. */
-    private static void probeSync(Path dir) {
-        Path key = dir.toAbsolutePath().normalize();
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-            CANNOT_SYNC.remove(key);
-        } catch (IOException e) {
-            CANNOT_SYNC.put(key, String.valueOf(e.getMessage()));
-        } catch (UnsupportedOperationException e) {
-            // a channel that cannot sync: syncDirectory excuses it anyway
-        }
-    }
-
-    /**
-     * Whether a directory's {@code fsync} failed because the file system does not sync directories ({@code EINVAL},
-     * {@code ENOTSUP}: some network and FUSE file systems), which leaves the renames atomic; any other failure
-     * ({@code EIO}) means the disk did not take what was written, and the run must not say it succeeded. Told by
-     * the C library's English words; under another locale, {@link #checkOutputDirectory}'s first try tells.
-     */
-    static boolean syncUnsupported(IOException e) {
-        String m = e.getMessage() == null ? "" : e.getMessage();
-        return m.contains("Invalid argument") || m.contains("not supported") || m.contains("Not supported");
     }
 
     /**
@@ -575,7 +532,7 @@ public final class AtomicOutput {
             Path probe = writeProbe(dir);
             // if-exists: a run starting in the same folder may have taken the probe for an orphan already
             if (probe != null) Files.deleteIfExists(probe);
-            probeSync(dir);
+            DirectorySync.probe(dir);
         } catch (IOException e) {
             // the reason without the probe's own name, which means nothing to the user
             String why = e instanceof AccessDeniedException ? "permission denied"

@@ -186,7 +186,7 @@ public final class PointReaders {
     }
 
     /** Whether {@code head} starts with a zip archive's local file header signature ({@code PK\3\4}). */
-    private static boolean isZip(byte[] head) {
+    public static boolean isZip(byte[] head) {
         return head.length >= 4 && head[0] == 'P' && head[1] == 'K' && head[2] == 3 && head[3] == 4;
     }
 

@@ -264,10 +264,10 @@ class AtomicOutputTest {
     /** A folder's fsync that fails because the file system cannot sync folders is no error; a failing disk is. */
     @Test
     void onlyAFileSystemThatCannotSyncFoldersIsExcused() {
-        assertTrue(AtomicOutput.syncUnsupported(new IOException("Invalid argument")));
-        assertTrue(AtomicOutput.syncUnsupported(new IOException("Operation not supported")));
-        assertTrue(!AtomicOutput.syncUnsupported(new IOException("Input/output error")));
-        assertTrue(!AtomicOutput.syncUnsupported(new IOException("No space left on device")));
-        assertTrue(!AtomicOutput.syncUnsupported(new IOException((String) null)));
+        assertTrue(DirectorySync.unsupported(new IOException("Invalid argument")));
+        assertTrue(DirectorySync.unsupported(new IOException("Operation not supported")));
+        assertTrue(!DirectorySync.unsupported(new IOException("Input/output error")));
+        assertTrue(!DirectorySync.unsupported(new IOException("No space left on device")));
+        assertTrue(!DirectorySync.unsupported(new IOException((String) null)));
     }
 }
