@@ -82,7 +82,13 @@ CUresult cuModuleGetFunction(void** f, void*, const char* name) {
     }
     return OK;
 }
-CUresult cuMemAlloc_v2(uint64_t* p, size_t bytes) { *p = (uint64_t) std::calloc(1, bytes); return *p ? OK : 2; }
+/* SYLVA_FAKE_CUDA_ALLOC_LIMIT: allocations above that many bytes fail as a full device's do */
+CUresult cuMemAlloc_v2(uint64_t* p, size_t bytes) {
+    const char* limit = std::getenv("SYLVA_FAKE_CUDA_ALLOC_LIMIT");
+    if (limit != nullptr && bytes > (size_t) std::strtoull(limit, nullptr, 10)) return 2;   /* CUDA_ERROR_OUT_OF_MEMORY */
+    *p = (uint64_t) std::calloc(1, bytes);
+    return *p ? OK : 2;
+}
 CUresult cuMemFree_v2(uint64_t p) { std::free((void*) p); return OK; }
 CUresult cuMemcpyHtoD_v2(uint64_t dst, const void* src, size_t n) { std::memcpy((void*) dst, src, n); return OK; }
 CUresult cuMemcpyDtoH_v2(void* dst, uint64_t src, size_t n) { std::memcpy(dst, (const void*) src, n); return OK; }
@@ -100,8 +106,8 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void* f, int block,
 }
 CUresult cuStreamCreate(void** s, unsigned) { *s = (void*) 0x3; return OK; }
 CUresult cuStreamSynchronize(void*) { return OK; }
-CUresult cuGetErrorName(CUresult, const char** s) { *s = "CUDA_ERROR_FAKE"; return OK; }
-CUresult cuGetErrorString(CUresult, const char** s) { *s = "an error of the fake driver"; return OK; }
+CUresult cuGetErrorName(CUresult rc, const char** s) { *s = rc == 2 ? "CUDA_ERROR_OUT_OF_MEMORY" : "CUDA_ERROR_FAKE"; return OK; }
+CUresult cuGetErrorString(CUresult rc, const char** s) { *s = rc == 2 ? "out of memory" : "an error of the fake driver"; return OK; }
 /* how many launches ran (the test reads it to see the kernels were really launched here) */
 int sylvaFakeLaunches() { return launches; }
 

@@ -24,7 +24,8 @@ public class InsufficientMemoryException extends InvalidInputException {
         super(message);
     }
 
-    private InsufficientMemoryException(String message, Throwable cause) {
+    /** With the failure that showed memory ran out (a device driver's error code, say) as its cause. */
+    public InsufficientMemoryException(String message, Throwable cause) {
         super(message, cause);
     }
 

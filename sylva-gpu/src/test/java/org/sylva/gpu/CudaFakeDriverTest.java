@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +34,13 @@ class CudaFakeDriverTest {
     }
 
     private static String run(List<String> cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        return run(cmd, Map.of());
+    }
+
+    private static String run(List<String> cmd, Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        Process p = pb.start();
         byte[] out = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(240, TimeUnit.SECONDS), "timed out: " + cmd);
         String text = new String(out, StandardCharsets.UTF_8);
@@ -86,6 +93,12 @@ class CudaFakeDriverTest {
                 + "not usable: " + why + "\n"), out);
         assertTrue(out.contains("refused: CUDA backend unavailable: no usable CUDA device: " + why + "; the opencl backend runs the same kernels"), out);
         assertTrue(!out.contains("kernels compiled by") && launches(out) == 0, out);
+        // a device whose allocations fail (CUDA_ERROR_OUT_OF_MEMORY): a memory error naming the buffer and the code
+        out = run(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Dsylva.cuda.library=" + lib,
+                "-Dsylva.ptx.dir=" + ptx, "-Dsylva.nvrtc=" + noNvrtc, "-cp", cp, FakeCudaFit.class.getName(), "out-of-memory"),
+                Map.of("SYLVA_FAKE_CUDA_ALLOC_LIMIT", "4096"));
+        assertTrue(out.contains("refused: InsufficientMemoryException: a buffer of ")
+                && out.contains(" MiB did not fit in the CUDA device's free memory (cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY"), out);
     }
 
     private static int launches(String out) {

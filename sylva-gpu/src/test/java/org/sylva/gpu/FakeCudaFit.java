@@ -39,6 +39,17 @@ final class FakeCudaFit {
         }
         int n = 700, d = 61;
         double[] x = GpuEdgeCaseTest.clipLike(n, d, 11);
+        if (args.length > 0 && args[0].equals("out-of-memory")) {
+            // the fake driver refuses large allocations as a full device does: a memory error, not a driver error
+            Hdbscan gpu = Hdbscan.builder().minClusterSize(10).minSamples(20).engine(GpuEngines.open("cuda")).build();
+            try {
+                gpu.fit(x, n, d, ProgressListener.NONE, CancellationToken.NEVER);
+                System.out.println("fitted");
+            } catch (RuntimeException e) {
+                System.out.println("refused: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+            return;
+        }
         GpuHdbscanEngine cuda = GpuEngines.open("cuda");
         Object[][] runs = {{LaunchPolicy.fixed(97), true, 1.0}, {LaunchPolicy.DEFAULT, false, 0.7}};
         for (Object[] r : runs) {

@@ -33,6 +33,8 @@ import org.sylva.gpu.GpuException;
  */
 @SuppressWarnings("restricted")   // FFM bindings: restricted calls by design; the launchers allow native access
 public final class CudaDriver {
+    /** {@code CUDA_ERROR_OUT_OF_MEMORY}: an allocation the device could not satisfy. */
+    static final int OUT_OF_MEMORY = 2;
     /** {@code CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR} and {@code _MINOR}. */
     public static final int ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76;
     /** {@code CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK}. */
@@ -185,9 +187,29 @@ public final class CudaDriver {
         }
     }
 
-    /** Allocates {@code bytes} (at least 1) of device memory; the device pointer. */
+    /**
+     * Allocates {@code bytes} (at least 1) of device memory; the device pointer. A device out of memory is an
+     * {@link org.sylva.data.InsufficientMemoryException} (as a fit the heap cannot hold), any other failure a
+     * {@link GpuException}.
+     */
     public long alloc(long bytes) {
-        return longOut("cuMemAlloc_v2", out -> (int) memAlloc.invoke(out, Math.max(1L, bytes)));
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_LONG);
+            int rc;
+            try {
+                rc = (int) memAlloc.invoke(out, Math.max(1L, bytes));
+            } catch (Throwable t) {
+                throw new GpuException("cuMemAlloc_v2 failed: " + t, t);
+            }
+            if (rc == OUT_OF_MEMORY) {
+                GpuException cause = new GpuException("cuMemAlloc_v2 failed: " + describe(rc));
+                throw new org.sylva.data.InsufficientMemoryException(String.format(java.util.Locale.ROOT,
+                        "a buffer of %.1f MiB did not fit in the CUDA device's free memory (%s)", bytes / 1048576.0,
+                        cause.getMessage()), cause);
+            }
+            if (rc != 0) throw new GpuException("cuMemAlloc_v2 failed: " + describe(rc));
+            return out.get(JAVA_LONG, 0);
+        }
     }
 
     /** Frees a device pointer from {@link #alloc}. */

@@ -13,6 +13,7 @@ import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.sylva.data.InsufficientMemoryException;
 import org.sylva.gpu.GpuException;
 
 /**
@@ -31,6 +32,9 @@ import org.sylva.gpu.GpuException;
  */
 @SuppressWarnings("restricted")   // FFM bindings: restricted calls by design; the launchers allow native access
 public final class OpenCl {
+    /** Error codes that mean memory ran out (see {@link #check}). */
+    static final int MEM_OBJECT_ALLOCATION_FAILURE = -4;
+    static final int OUT_OF_HOST_MEMORY = -6;
     public static final int PLATFORM_VERSION = 0x0901;
     public static final int PLATFORM_NAME = 0x0902;
     public static final long DEVICE_TYPE_ALL = 0xFFFFFFFFL;
@@ -129,8 +133,20 @@ public final class OpenCl {
         }
     }
 
+    /**
+     * Nothing when {@code rc} is {@code CL_SUCCESS}; else an {@link OpenClException} naming the call and the code, or,
+     * for the two codes that mean memory ran out ({@code CL_MEM_OBJECT_ALLOCATION_FAILURE}, which drivers may report
+     * at a buffer's first use rather than at its creation, and {@code CL_OUT_OF_HOST_MEMORY}), an
+     * {@link InsufficientMemoryException} with that exception as its cause, so that a fit the device's memory cannot
+     * hold fails as one the heap cannot hold does (a memory error, Python's {@code MemoryError}).
+     */
     static void check(int rc, String call) {
-        if (rc != 0) throw new OpenClException(call, rc);
+        if (rc == 0) return;
+        OpenClException e = new OpenClException(call, rc);
+        if (rc == MEM_OBJECT_ALLOCATION_FAILURE || rc == OUT_OF_HOST_MEMORY) {
+            throw new InsufficientMemoryException(e.getMessage() + ": the OpenCL device ran out of memory", e);
+        }
+        throw e;
     }
 
     private static RuntimeException rethrow(Throwable t) {
