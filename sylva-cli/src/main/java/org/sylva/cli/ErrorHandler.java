@@ -204,11 +204,14 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             if (!first.startsWith("-") && cl.getCommandSpec().findOption("--" + first) != null) {
                 hint = "; did you mean '" + cl.getCommandSpec().qualifiedName() + " --" + first + "'?";
             }
-            if (!first.startsWith("-") && !cl.getSubcommands().isEmpty() && cl.getParseResult() != null
-                    && cl.getParseResult().originalArgs().indexOf(first) == 0) {
+            // a word where a command of this one's goes ('sylva cluster', 'sylva bench nosuch'): a command taking
+            // no words of its own reads none but its commands' names
+            if (!first.startsWith("-") && !cl.getSubcommands().isEmpty()
+                    && cl.getCommandSpec().positionalParameters().isEmpty()) {
                 List<String> shown = cl.getSubcommands().entrySet().stream()
                         .filter(e -> !e.getValue().getCommandSpec().usageMessage().hidden()).map(java.util.Map.Entry::getKey).toList();
-                return "unknown command '" + first + "'; commands: " + String.join(", ", shown) + hint;
+                String whose = cl.getParent() == null ? "commands" : cl.getCommandSpec().qualifiedName() + "'s commands";
+                return "unknown command '" + first + "'; " + whose + ": " + String.join(", ", shown) + hint;
             }
             if (first.startsWith("-")) return "unknown option '" + first + "'" + hint;
             return "unexpected argument '" + first + "'" + hint;

@@ -51,10 +51,15 @@ final class SylvaCommand implements java.util.concurrent.Callable<Integer> {
     /**
      * {@code sylva help bench hdbscan} as {@code sylva bench hdbscan --help}: picocli's {@code help} reads
      * only its first word, so a nested command's help would show its parent's. A word that names none of
-     * the parent's commands is run as {@code sylva bench nosuch}, whose error names it. Other arguments are
-     * returned as they are ({@code cl}: the command line with every command registered).
+     * the parent's commands is run as {@code sylva bench nosuch}, whose error names it, and {@code sylva help nosuch}
+     * as {@code sylva nosuch}, for the same error as a mistyped command (picocli's {@code help} has its own wording).
+     * Other arguments are returned as they are ({@code cl}: the command line with every command registered).
      */
     static String[] nestedHelp(CommandLine cl, String[] args) {
+        if (args.length == 2 && args[0].equals("help") && !args[1].startsWith("-")
+                && !cl.getSubcommands().containsKey(args[1])) {
+            return new String[] {args[1]};
+        }
         if (args.length < 3 || !args[0].equals("help")) return args;
         CommandLine parent = cl.getSubcommands().get(args[1]);
         if (parent == null || parent.getSubcommands().isEmpty()) return args;

@@ -302,7 +302,13 @@ class CommandsAndHelpTest {
         }
         Cli.Result unknown = Cli.run("help", "bench", "nosuch");
         assertEquals(ExitStatus.ERROR, unknown.code());
-        assertTrue(unknown.err().startsWith("sylva: error: unexpected argument 'nosuch'"), unknown.err());
+        assertEquals(unknown.err(), Cli.run("bench", "nosuch").err());
+        assertTrue(unknown.err().startsWith("sylva: error: unknown command 'nosuch'; sylva bench's commands: hdbscan, "), unknown.err());
+        Cli.Result top = Cli.run("help", "hdbscn");
+        assertEquals(ExitStatus.ERROR, top.code());
+        assertEquals(Cli.run("hdbscn").err(), top.err());
+        assertTrue(top.err().startsWith("sylva: error: unknown command 'hdbscn'; commands: ") && top.err().contains("did you mean 'hdbscan'?"),
+                top.err());
         assertEquals(Cli.run("help", "hdbscan").assertOk().out(), Cli.run("help", "hdbscan", "clips.npy").assertOk().out());
     }
 
