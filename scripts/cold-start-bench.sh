@@ -14,28 +14,40 @@ java="$JAVA_HOME/bin/java"
 "$root/sylva" --version >/dev/null   # builds the jar and the start-up cache if needed
 out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
 declare -A t
-secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
-add() { t["$1"]="${t[$1]:-} $2"; }
+# secs CMD...: CMD's wall seconds; a failed CMD stops the script with its stderr (a failed run is no figure)
+secs() {
+  local s e
+  s=$(date +%s.%N)
+  if ! "$@" >/dev/null 2>"$out/secs.err"; then echo "failed: $*" >&2; cat "$out/secs.err" >&2; return 1; fi
+  e=$(date +%s.%N)
+  echo "$e - $s" | bc
+}
+# timed KEY CMD...: adds CMD's seconds to KEY's (an assignment of its own, so that set -e sees a failure)
+timed() { local v; v=$(secs "${@:2}"); t["$1"]="${t[$1]:-} $v"; }
 inputs=(phy_like clips_1149 clips_20000)
 python3 -c "import sklearn" 2>/dev/null && sk=1 || sk=0
 for ((r = 0; r < rounds; r++)); do
-  add "java -version" "$(secs "$java" -version)"
-  add "sylva --version" "$(secs "$root/sylva" --version)"
+  timed "java -version" "$java" -version
+  timed "sylva --version" "$root/sylva" --version
   for f in "${inputs[@]}"; do
     for b in auto scalar simd; do
-      add "$f cold sylva hdbscan --backend $b" \
-        "$(secs "$root/sylva" hdbscan "$data/$f.npy" --min-cluster-size 20 --out "$out/o" -q --backend "$b")"
+      timed "$f cold sylva hdbscan --backend $b" \
+        "$root/sylva" hdbscan "$data/$f.npy" --min-cluster-size 20 --out "$out/o" -q --backend "$b"
     done
-    [ "$sk" = 1 ] && add "$f cold python sklearn script" \
-      "$(secs python3 "$root/scripts/sklearn-fit.py" "$data/$f.npy" 20 "$out/sk.npy")"
+    if [ "$sk" = 1 ]; then
+      timed "$f cold python sklearn script" python3 "$root/scripts/sklearn-fit.py" "$data/$f.npy" 20 "$out/sk.npy"
+    fi
   done
 done
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 for k in "java -version" "sylva --version"; do printf '%-48s %8.3f s\n' "$k" "$(echo "${t[$k]}" | median)"; done
 for f in "${inputs[@]}"; do
   # the best warm figure: the vector kernel, compiled, and a long-lived process's choices (the bench's warm-up)
-  warm=$("$root/sylva" bench hdbscan "$data/$f.npy" --min-cluster-size 20 --repeat 7 --backend simd 2>/dev/null \
-    | awk '/total/ {print $3}')
+  if ! "$root/sylva" bench hdbscan "$data/$f.npy" --min-cluster-size 20 --repeat 7 --backend simd \
+      >"$out/bench.out" 2>"$out/bench.err"; then
+    echo "failed: sylva bench hdbscan $data/$f.npy" >&2; cat "$out/bench.err" >&2; exit 1
+  fi
+  warm=$(awk '/total/ {print $3}' "$out/bench.out")
   printf '%-48s %8.3f s\n' "$f warm in-process fit (bench simd, median of 7)" "$warm"
   for b in auto scalar simd; do k="$f cold sylva hdbscan --backend $b"; printf '%-48s %8.3f s\n' "$k" "$(echo "${t[$k]}" | median)"; done
   k="$f cold python sklearn script"; [ "$sk" = 1 ] && printf '%-48s %8.3f s\n' "$k" "$(echo "${t[$k]}" | median)"

@@ -19,8 +19,9 @@ spec = importlib.util.spec_from_file_location("peersuite", root / "scripts" / "p
 suite = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(suite)
 
-# the suite's names, by a word each contains, to a short file name
-KEYS = (("clip-like", "clips20000"), ("principal components", "pca12"), ("digits", "digits"),
+# the suite's names, by a word each contains, to a short file name; the first word found decides, so "MNIST
+# digits" comes before "digits"
+KEYS = (("clip-like", "clips20000"), ("principal components", "pca12"), ("MNIST", "mnist"), ("digits", "digits"),
         ("china.jpg", "china"), ("breast cancer", "breast_cancer"), ("wine", "wine"), ("UCI letters", "letters"),
         ("grid3000", "grid3000"), ("blobs2000noise", "blobs2000noise"))
 
@@ -38,8 +39,12 @@ def main():
     # sizes [20000]: the suite's clip-like 20 000 set is drawn first from its generator whatever the other
     # sizes, and its 12 principal components are those of that set
     lines = []
+    seen = set()
     for name, _kind, x, mcs, _mst in suite.data_sets([20000]):
         k = key(name)
+        if k in seen:   # two sets on one file would time one of them twice under two names
+            raise SystemExit(f"cold-suite-data.py: two of the suite's sets map to the file name {k!r}")
+        seen.add(k)
         suite.np.save(out / f"{k}.npy", x)
         lines.append(f"{k}\t{x.shape[0]}\t{x.shape[1]}\t{mcs}\t{name}\n")
     (out / "sets.tsv").write_text("".join(lines))

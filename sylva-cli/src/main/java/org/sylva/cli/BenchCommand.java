@@ -150,8 +150,8 @@ final class BenchCommand implements Callable<Integer> {
             m.option(double.class, v -> warmupSeconds = v, "--warmup-seconds")
                     .paramLabel("S")
                     .defaultValue("10")
-                    .description("Least time the warm-up lasts (default ${DEFAULT-VALUE}), for the JIT to compile "
-                            + "the code of a long-lived process's choices.");
+                    .description("Least time the warm-up goes on once the process makes a long-lived process's "
+                            + "choices (default ${DEFAULT-VALUE}), for the JIT to compile their code.");
             m.option(Integer.class, v -> threads = v, "--threads")
                     .paramLabel("T")
                     .description("Worker threads (default: all processors).");
@@ -365,7 +365,9 @@ final class BenchCommand implements Callable<Integer> {
                     .unsorted()
                     .description("Predicts FILE's points against MODEL (labels, probabilities, outlier scores and "
                             + "membership vectors, as sylva predict) N times after warm-up; prints the median and "
-                            + "minimum in seconds.")
+                            + "minimum in seconds. The model's search index is built by the first prediction (a warm-up "
+                            + "one unless --warmup 0) and kept, as in a long-lived process: the figures leave out reading the "
+                            + "model and building its index, which a one-shot sylva predict pays.")
                     .footer("", "Examples:", "  sylva bench predict clips.model later.npy --repeat 5 --threads 2");
             m.parameter(Path.class, v -> model = v)
                     .index("0")

@@ -46,6 +46,19 @@ class WarmUpTest {
     }
 
     @Test
+    void theTimeCountsFromTheFirstRunOfALongLivedProcess() {
+        AtomicInteger asked = new AtomicInteger();
+        // long-lived from the fourth question on (three runs made, 3 s gone): 2.5 s more take three more runs
+        assertEquals(6, WarmUp.run(1, 2.5, () -> asked.incrementAndGet() >= 4, clock::get, this::once));
+        assertEquals(6, runs.get());
+        // no time asked for: still one run of a long-lived process, so its code is compiled before any timed run
+        asked.set(0);
+        clock.set(0);
+        runs.set(0);
+        assertEquals(4, WarmUp.run(3, 0.0, () -> asked.incrementAndGet() >= 4, clock::get, this::once));
+    }
+
+    @Test
     void noWarmUpTimesAFreshProcess() {
         AtomicInteger asked = new AtomicInteger();
         assertEquals(0, WarmUp.run(0, 60.0, () -> asked.incrementAndGet() > 100, clock::get, this::once));
