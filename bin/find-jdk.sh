@@ -40,9 +40,14 @@ sylva_find_jdk() {
 }
 sylva_find_jdk || exit 2
 export PATH="$JAVA_HOME/bin:$PATH"
-if ! command -v mvn >/dev/null 2>&1; then
-  echo "sylva: Apache Maven (mvn) is needed to build; install it (Debian: apt-get install maven)." >&2
-  exit 2
-fi
+sylva_need_mvn() {   # exits 2, saying so, when Maven is not on PATH
+  if ! command -v mvn >/dev/null 2>&1; then
+    echo "sylva: Apache Maven (mvn) is needed to build; install it (Debian: apt-get install maven)." >&2
+    exit 2
+  fi
+}
+# ./sylva sets SYLVA_MVN_WHEN_BUILDING=1 before sourcing this: it needs Maven only when it has something to build
+# (a built checkout runs where mvn is not on PATH: a service, an IDE, the Python package's engine)
+[ "${SYLVA_MVN_WHEN_BUILDING:-}" = 1 ] || sylva_need_mvn
 # Maven 3.8/3.9 itself (guava) touches sun.misc.Unsafe; keep its console quiet on JDK 25.
 export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"

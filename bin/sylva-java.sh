@@ -288,14 +288,20 @@ sylva_exec() {
 # sylva_train_cache JAVA JAR CACHE TEMP TRAINING_ARGS...: runs AotTraining TRAINING_ARGS with the options in
 # SYLVA_OPTS, writing the cache to TEMP; when the training succeeds and a JVM with those options takes the
 # cache (-XX:AOTMode=on fails otherwise), moves it to CACHE.
+# Returns the JVM's status where it was interrupted (128 or more: 130 for Ctrl-C, which the JVM handles and exits
+# with rather than dying of it, so the shell would carry on), 0 otherwise, made or not.
 sylva_train_cache() {
-  local java="$1" jar="$2" cache="$3" temp="$4"; shift 4
-  if "$java" "${SYLVA_OPTS[@]}" -XX:AOTCacheOutput="$temp" -Xlog:aot*=off -Xlog:cds*=off \
-       -cp "$jar" org.sylva.cli.AotTraining "$@" >/dev/null 2>&1 \
-     && "$java" "${SYLVA_OPTS[@]}" -XX:AOTCache="$temp" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
-       -jar "$jar" --version >/dev/null 2>&1; then
-    mv -f "$temp" "$cache.$$" && mv -f "$cache.$$" "$cache"
-  fi
+  local java="$1" jar="$2" cache="$3" temp="$4" rc=0; shift 4
+  "$java" "${SYLVA_OPTS[@]}" -XX:AOTCacheOutput="$temp" -Xlog:aot*=off -Xlog:cds*=off \
+    -cp "$jar" org.sylva.cli.AotTraining "$@" >/dev/null 2>&1 || rc=$?
+  [ "$rc" -lt 128 ] || return "$rc"
+  [ "$rc" -eq 0 ] || return 0
+  "$java" "${SYLVA_OPTS[@]}" -XX:AOTCache="$temp" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
+    -jar "$jar" --version >/dev/null 2>&1 || rc=$?
+  [ "$rc" -lt 128 ] || return "$rc"
+  [ "$rc" -eq 0 ] || return 0
+  mv -f "$temp" "$cache.$$" && mv -f "$cache.$$" "$cache"
+  return 0
 }
 
 # Writes AOT_CACHE by a short training run (JDK 25: -XX:AOTCacheOutput; once per build, with its siblings
@@ -307,30 +313,37 @@ sylva_train_cache() {
 # -small-predict one for `sylva predict` of few new points (both started without the Vector API module, see
 # sylva_exec; apart, since the JVM loads every class of its cache at start: a small fit measured 2-3 %
 # slower from a cache that also held the prediction's classes), and the -version one for `sylva --version`.
-# A failure leaves no cache (the launcher then runs without one) and is not an error.
+# A failure leaves no cache (the launcher then runs without one) and is not an error; an interrupted JVM
+# (Ctrl-C) ends the training with its status (128 or more), so the launcher stops.
 sylva_train_aot() {
-  local java="$1" jar="$2" aot="$3" work
+  local java="$1" jar="$2" aot="$3" work rc=0
   work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-aot.XXXXXX")" || return 0
   # Made and checked with the JVM options of the runs it serves (sylva_add_java_args, less the cache itself):
   # a run whose module options differ from the training's (--enable-native-access did) has the JVM log an
   # error on every start and drop the cache's module handling (scripts/check-dist.sh watches for it).
   local SYLVA_OPTS=()
   sylva_add_java_args "$jar" /nonexistent
-  sylva_train_cache "$java" "$jar" "$aot" "$work/sylva.aot" "$work/training"
-  # the small inputs' cache: trained on a small `sylva hdbscan` run with a report (waveforms drawn) and a saved
-  # model, with their options (no Vector API module)
-  SYLVA_OPTS=()
-  sylva_add_java_args "$jar" /nonexistent no-vector-module
-  sylva_add_jit_opts small
-  sylva_train_cache "$java" "$jar" "${aot%.aot}-small.aot" "$work/small.aot" --small "$work/training-small"
-  # few new points' cache: the same options, trained on a small fit saving its model and a prediction
-  sylva_train_cache "$java" "$jar" "${aot%.aot}-small-predict.aot" "$work/small-predict.aot" --small-predict \
-    "$work/training-small-predict"
-  local vaot="${aot%.aot}-version.aot"
-  if "$java" -XX:AOTCacheOutput="$work/version.aot" -Xlog:aot*=off -Xlog:cds*=off \
-       -Dsylva.launcher=adds-vector-module -jar "$jar" --version >/dev/null 2>&1; then
-    mv -f "$work/version.aot" "$vaot.$$" && mv -f "$vaot.$$" "$vaot"
+  sylva_train_cache "$java" "$jar" "$aot" "$work/sylva.aot" "$work/training" || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    # the small inputs' cache: trained on a small `sylva hdbscan` run with a report (waveforms drawn) and a
+    # saved model, with their options (no Vector API module)
+    SYLVA_OPTS=()
+    sylva_add_java_args "$jar" /nonexistent no-vector-module
+    sylva_add_jit_opts small
+    sylva_train_cache "$java" "$jar" "${aot%.aot}-small.aot" "$work/small.aot" --small "$work/training-small" || rc=$?
+  fi
+  if [ "$rc" -eq 0 ]; then
+    # few new points' cache: the same options, trained on a small fit saving its model and a prediction
+    sylva_train_cache "$java" "$jar" "${aot%.aot}-small-predict.aot" "$work/small-predict.aot" --small-predict \
+      "$work/training-small-predict" || rc=$?
+  fi
+  if [ "$rc" -eq 0 ]; then
+    local vaot="${aot%.aot}-version.aot"
+    "$java" -XX:AOTCacheOutput="$work/version.aot" -Xlog:aot*=off -Xlog:cds*=off \
+      -Dsylva.launcher=adds-vector-module -jar "$jar" --version >/dev/null 2>&1 || rc=$?
+    if [ "$rc" -eq 0 ]; then mv -f "$work/version.aot" "$vaot.$$" && mv -f "$vaot.$$" "$vaot"; fi
+    [ "$rc" -ge 128 ] || rc=0
   fi
   rm -rf "$work"
-  return 0
+  return "$rc"   # 0, made or not; 128 or more where a JVM was interrupted (see sylva_train_cache)
 }

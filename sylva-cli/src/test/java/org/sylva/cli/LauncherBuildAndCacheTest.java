@@ -1,0 +1,89 @@
+package org.sylva.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher's first-use steps (bin/find-jdk.sh, bin/sylva-java.sh's start-up cache training): Maven is needed
+ * only to build, and a training JVM that Ctrl-C ended (status 130, which the JVM exits with instead of dying of the
+ * signal, so a shell would carry on) stops the training with that status, where a failed one is no error.
+ */
+class LauncherBuildAndCacheTest {
+    private static final Path BIN = Path.of("..", "bin").toAbsolutePath().normalize();
+
+    private static String[] bash(String cmd) throws Exception {
+        Process p = new ProcessBuilder("bash", "-c", cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        return new String[] {Integer.toString(p.waitFor()), out};
+    }
+
+    /** A stand-in for java: writes the cache a -XX:AOTCacheOutput= option names, then exits with $FAKE_STATUS. */
+    private static Path fakeJava(Path dir) throws Exception {
+        Path java = dir.resolve("java");
+        Files.writeString(java, """
+                #!/usr/bin/env bash
+                for a in "$@"; do case "$a" in -XX:AOTCacheOutput=*) : > "${a#*=}" ;; esac; done
+                exit "${FAKE_STATUS:-0}"
+                """);
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return java;
+    }
+
+    private String[] train(Path tmp, int status) throws Exception {
+        Path java = fakeJava(tmp);
+        Path work = Files.createDirectories(tmp.resolve("tmp-" + status));
+        return bash("export TMPDIR='" + work + "' FAKE_STATUS=" + status + "; . '" + BIN.resolve("sylva-java.sh") + "'; "
+                + "sylva_train_aot '" + java + "' '" + tmp.resolve("x.jar") + "' '" + tmp.resolve("c" + status + ".aot")
+                + "'; echo \"status $?\"; ls -A '" + work + "' | wc -l");
+    }
+
+    @Test
+    void aTrainingMakesEveryCacheAndAFailedOneIsNoError(@TempDir Path tmp) throws Exception {
+        String[] ok = train(tmp, 0);
+        assertEquals("status 0\n0", ok[1]);   // and its temporary folder removed
+        for (String c : List.of("c0.aot", "c0-small.aot", "c0-small-predict.aot", "c0-version.aot")) {
+            assertTrue(Files.isRegularFile(tmp.resolve(c)), c);
+        }
+        String[] failed = train(tmp, 1);
+        assertEquals("status 0\n0", failed[1]);
+        assertFalse(Files.exists(tmp.resolve("c1.aot")));
+    }
+
+    @Test
+    void anInterruptedTrainingStopsWithTheJvmsStatusAndLeavesNothing(@TempDir Path tmp) throws Exception {
+        for (int status : new int[] {130, 143}) {
+            String[] r = train(tmp, status);
+            assertEquals("status " + status + "\n0", r[1]);
+            try (var files = Files.list(tmp)) {
+                assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("c" + status)), "no cache made");
+            }
+        }
+        // the launcher stops there, saying so, and does not mark the build's cache as failed
+        String launcher = Files.readString(BIN.resolveSibling("sylva"));
+        assertTrue(launcher.contains("if [ \"$trained\" -ge 128 ]; then")
+                && launcher.indexOf("exit \"$trained\"") < launcher.indexOf("touch \"$aot.failed\""), launcher);
+    }
+
+    @Test
+    void mavenIsNeededOnlyWhereTheLauncherBuilds() throws Exception {
+        // no mvn on PATH (the JDK is found under /usr/lib/jvm or JAVA_HOME, by bash alone)
+        String find = "'" + BIN.resolve("find-jdk.sh") + "'";
+        String[] building = bash("PATH=/nonexistent; . " + find + " && echo found");
+        assertEquals("2", building[0], building[1]);
+        assertEquals("sylva: Apache Maven (mvn) is needed to build; install it (Debian: apt-get install maven).", building[1]);
+        String[] running = bash("PATH=/nonexistent; SYLVA_MVN_WHEN_BUILDING=1; . " + find + " && echo found");
+        assertEquals("0", running[0], running[1]);
+        assertEquals("found", running[1]);
+        String[] later = bash("PATH=/nonexistent; SYLVA_MVN_WHEN_BUILDING=1; . " + find + " && sylva_need_mvn; echo not here");
+        assertEquals("2", later[0], later[1]);
+    }
+}
