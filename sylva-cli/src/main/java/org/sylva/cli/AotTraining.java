@@ -2,11 +2,9 @@ package org.sylva.cli;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -80,7 +78,7 @@ public final class AotTraining {
         }
         Writer sink = Writer.nullWriter();   // the commands' summaries: nobody reads them
         int code = train(Path.of(args[args.length - 1]), training, new PrintWriter(sink),
-                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+                Main.standardError());
         System.exit(code);
     }
 

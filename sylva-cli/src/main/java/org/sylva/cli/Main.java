@@ -53,7 +53,7 @@ public final class Main {
         // (a full disk, a closed pipe), and Main.run must see them to fail instead of exiting 0.
         PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
                 stdoutCharset()), true);
-        PrintWriter err = new PrintWriter(System.err, true);
+        PrintWriter err = standardError();
         CliContext context = processContext();
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean shuttingDown = new AtomicBoolean();
@@ -73,6 +73,14 @@ public final class Main {
             exiting.set(true);   // System.exit runs the hook too: no signal to speak of
             System.exit(code);
         }
+    }
+
+    /**
+     * The process's standard error as commands write to it: control characters that a terminal would obey (a file
+     * name holding escape sequences) are shown escaped ({@link ControlCharacterFilter}).
+     */
+    static PrintWriter standardError() {
+        return new PrintWriter(new ControlCharacterFilter(new OutputStreamWriter(System.err, System.err.charset())), true);
     }
 
     /**

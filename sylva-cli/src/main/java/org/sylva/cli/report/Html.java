@@ -13,8 +13,9 @@ final class Html {
 
     /**
      * Escapes text for element content and double- or single-quoted attribute values. Control
-     * characters other than tab, newline and carriage return (not allowed in HTML) and unpaired
-     * surrogates become U+FFFD.
+     * characters other than tab, newline and carriage return (not allowed in HTML), the C1 controls, unpaired
+     * surrogates and the bidirectional controls (an override in a file name would show {@code invoice.jpy} for
+     * {@code invoice.ypj} reversed, in the title and the parameters) become U+FFFD.
      */
     static String esc(String s) {
         StringBuilder sb = new StringBuilder(s.length() + 16);
@@ -27,7 +28,7 @@ final class Html {
                 case '"' -> sb.append("&quot;");
                 case '\'' -> sb.append("&#39;");
                 default -> {
-                    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+                    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || (c >= 0x7f && c <= 0x9f) || bidiControl(c)) {
                         sb.append('\uFFFD');
                     } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
                             && Character.isLowSurrogate(s.charAt(i + 1))) {
@@ -41,6 +42,11 @@ final class Html {
             }
         }
         return sb.toString();
+    }
+
+    /** The characters that change the direction of the text after them: marks, embeddings, overrides, isolates. */
+    static boolean bidiControl(char c) {
+        return c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
     }
 
     private static final String CSS = """

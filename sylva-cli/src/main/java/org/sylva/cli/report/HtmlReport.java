@@ -195,6 +195,12 @@ public final class HtmlReport {
                     .append(" to their size");
             if (floor > 0) sb.append(" but at least ").append(floor).append(" points (when they have them)");
             sb.append(", taken evenly spaced in row order.");
+            int undrawn = 0;
+            for (int g = 0; g < k; g++) if (sample[g].length == 0 && count[g] > 0) undrawn++;
+            if (undrawn > 0) {
+                sb.append(' ').append(Fmt.count(undrawn)).append(" of the ").append(Fmt.count(k))
+                        .append(" clusters are too small for a point of this sample and are not drawn.");
+            }
         }
         sb.append(" Noise is grey; larger clusters are drawn first so that small ones stay on top.");
         if (k > MAX_TAGGED_CLUSTERS) sb.append(" With more than ").append(MAX_TAGGED_CLUSTERS)
@@ -244,6 +250,22 @@ public final class HtmlReport {
                 .append(" over all distance scales, and more where points that left it early count too, as in the")
                 .append(" root cluster of allow_single_cluster); the mean")
                 .append(" probability averages the membership strength of the cluster's points; the tree node is the")
-                .append(" cluster's id in the condensed tree.</p>\n</section>\n");
+                .append(" cluster's id in the condensed tree.");
+        if (k > 0 && data.tree() != null && undefinedPersistence(data.tree())) {
+            sb.append(" Here every persistence is 1 by hdbscan's rule, not a measure: the condensed tree's largest")
+                    .append(" density is infinite (points at distance 0 from one another, such as exact duplicates),")
+                    .append(" or 0, and a cluster's persistence is then undefined.");
+        }
+        sb.append("</p>\n</section>\n");
+    }
+
+    /**
+     * True when the run's persistence is 1 for every cluster by rule (ClusterSelector, after hdbscan's
+     * {@code get_stability_scores}): the tree's largest lambda is infinite or 0.
+     */
+    static boolean undefinedPersistence(CondensedTreeData tree) {
+        double most = 0;
+        for (double l : tree.lambda()) most = Math.max(most, l);
+        return Double.isInfinite(most) || most == 0.0;
     }
 }

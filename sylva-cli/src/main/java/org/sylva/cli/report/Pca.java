@@ -11,8 +11,8 @@ import org.sylva.features.PrincipalComponents;
  * (the first and the last among them; {@link Fit#columns()}), so the work, the memory (a
  * {@code d x d} covariance of d = 46 341 would not even fit an array) and the projection of each drawn
  * point do not grow with d. On the columns used this is the library's exact {@link PrincipalComponents}
- * (cyclic Jacobi), deterministic, each component signed as scikit-learn's {@code svd_flip} does (largest
- * entry positive, the first such on ties).
+ * (cyclic Jacobi), deterministic, each component signed as scikit-learn's {@code svd_flip} does (its entry of
+ * largest magnitude positive, the first such on ties).
  *
  * <p>Rows containing a NaN or infinity in the columns used are left out. When {@code n * w^2} (w columns)
  * would exceed {@link #COVARIANCE_BUDGET} multiply-adds, or the rows' copy {@link #SUBSET_BYTES}, the

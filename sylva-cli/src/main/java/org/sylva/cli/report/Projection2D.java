@@ -10,11 +10,14 @@ final class Projection2D {
     private final Coordinates coords;
     private final int d;
     private final Pca.Fit fit;
+    /** The rows the plane was fitted for (those drawn from). */
+    private final int rowCount;
 
     /** Fits on rows {@code rows[0 .. count-1]} (only used when {@code d >= 3}). */
     Projection2D(Coordinates coords, int d, int[] rows, int count) {
         this.coords = coords;
         this.d = d;
+        this.rowCount = count;
         this.fit = d >= 3 ? Pca.fit(coords, d, rows, count) : null;
     }
 
@@ -56,12 +59,18 @@ final class Projection2D {
                     : "The data are two-dimensional: points are drawn at their own coordinates, one unit the same"
                     + " length on both axes.";
         }
+        if (rowCount <= 1) {
+            return rowCount == 1 ? "One point has no principal components: it is drawn at the origin."
+                    : "No point has finite coordinates to draw.";
+        }
         int w = fit.columns().length;
         String of = w == d ? "" : " of " + Fmt.count(w) + " of the " + Fmt.count(d)
                 + " coordinates, evenly spaced (wider rows are sampled so that the report stays quick)";
-        return "Points projected on their first two principal components" + of + " (covariance of "
-                + Fmt.count(fit.rowsUsed()) + " rows in float64; eigenvectors by Jacobi rotations, each signed so"
-                + " that its largest entry is positive); together they explain "
+        String rows = fit.rowsUsed() >= rowCount ? Fmt.count(fit.rowsUsed()) + " rows"
+                : Fmt.count(fit.rowsUsed()) + " of the " + Fmt.count(rowCount) + " rows, evenly spaced,";
+        return "Points projected on their first two principal components" + of + " (covariance of " + rows
+                + " in float64; eigenvectors by Jacobi rotations, each signed so that its entry of largest magnitude"
+                + " is positive); together they explain "
                 + Fmt.fixed(fit.explained(0) + fit.explained(1), 1) + " % of the variance"
                 + (w == d ? "." : " of those coordinates.");
     }

@@ -3,7 +3,8 @@ package org.sylva.cli.report;
 /**
  * Deterministic subsampling for the report: rows for the scatter plots, stratified (points are grouped
  * by cluster label or ball, each group gets a quota proportional to its size but never below
- * {@code min(size, floor)} so that small clusters stay visible, and inside a group the members are
+ * {@code min(size, floor)} so that small clusters stay visible, the rows rounding leaves over going to the
+ * largest remainders, and inside a group the members are
  * taken evenly spaced in index order), and evenly spaced indices for the columns of very wide data
  * (the coordinates the projection uses, the samples and channels a waveform panel draws), which keep
  * the report's work bounded whatever the dimension. No randomness: the same input always selects the
@@ -42,12 +43,32 @@ final class Sampling {
             }
         }
         int[] quota = new int[groups];
+        long sum = 0;
         for (int g = 0; g < groups; g++) {
             if (total <= cap) {
                 quota[g] = size[g];
             } else {
                 int prop = (int) ((long) size[g] * cap / total);
                 quota[g] = Math.min(size[g], Math.max(prop, Math.min(size[g], floor)));
+            }
+            sum += quota[g];
+        }
+        if (sum < cap && total > cap) {
+            // the rows the proportional shares rounded away (at most one per group): one more row each to the groups
+            // of the largest remainders of size * cap / total, the lower group first among equal ones, so that the
+            // plot holds cap rows (with thousands of small clusters, rounding down alone left half the budget unused)
+            long[] key = new long[groups];
+            for (int g = 0; g < groups; g++) {
+                long remainder = (long) size[g] * cap % total;   // < total <= 2^31: key fits in a long
+                key[g] = remainder * groups + (groups - 1 - g);
+            }
+            java.util.Arrays.sort(key);
+            for (int r = groups - 1; r >= 0 && sum < cap; r--) {
+                int g = groups - 1 - (int) (key[r] % groups);
+                if (quota[g] < size[g]) {
+                    quota[g]++;
+                    sum++;
+                }
             }
         }
         int[][] members = new int[groups][];

@@ -37,6 +37,9 @@ class FmtAndHtmlTest {
         assertEquals("a\uFFFDb\tc\nd", Html.esc("a\u0000b\tc\nd"));
         assertEquals("\uD83D\uDE00 \uFFFD", Html.esc("\uD83D\uDE00 \uD800"));
         assertEquals("\u00e9\u03bb", Html.esc("\u00e9\u03bb"));
+        // a right-to-left override would show "invoice\u202eypj.npy" as "invoicejpy.npy" reversed; C1 controls
+        assertEquals("invoice\uFFFDypj.npy \uFFFD\uFFFD\uFFFD \uFFFD\uFFFD", Html.esc("invoice\u202eypj.npy \u2066\u200f\u061c \u0085\u009f"));
+        assertEquals("\u05d0\u0627 \u00a0", Html.esc("\u05d0\u0627 \u00a0"));   // right-to-left letters themselves pass
     }
 
     @Test

@@ -153,6 +153,18 @@ class HtmlReportTest {
     }
 
     @Test
+    void withThousandsOfClustersThePlotUsesItsWholeSampleAndSaysWhichAreNotDrawn() {
+        HdbscanReportData data = SyntheticData.clips(30_000, 3_000, 5, 0, false);
+        String html = HtmlReport.render(data);
+        assertTrue(html.contains("Drawn: " + Fmt.count(HtmlReport.MAX_PLOTTED_POINTS) + " of "), "the whole sample");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(" ([0-9,]+) of the " + Fmt.count(data.clusterCount()) + " clusters are too small for a "
+                + "point of this sample and are not drawn\\.").matcher(html);
+        assertTrue(m.find(), () -> "the clusters left out are counted: " + html.substring(html.indexOf("Drawn:"), html.indexOf("Drawn:") + 600));
+        int undrawn = Integer.parseInt(m.group(1).replace(",", ""));
+        assertTrue(undrawn > 0 && undrawn < data.clusterCount(), m.group());
+    }
+
+    @Test
     void identicalInputGivesIdenticalBytes() {
         String a = HtmlReport.render(SyntheticData.clips(4_000, 6, 5, 10, true));
         String b = HtmlReport.render(SyntheticData.clips(4_000, 6, 5, 10, true));
@@ -167,6 +179,9 @@ class HtmlReportTest {
         HdbscanReportData data = SyntheticData.clips(2_000, 4, 8, 25, false);
         String html = HtmlReport.render(data);
         assertTrue(html.contains("25 rows have \u03bb = \u221e"));
+        // persistence is then 1 by rule, and the cluster table says so
+        assertTrue(html.contains("Here every persistence is 1 by hdbscan's rule, not a measure"), "persistence note");
+        assertFalse(HtmlReport.render(SyntheticData.clips(2_000, 4, 8, 0, false)).contains("Here every persistence is 1"));
         assertEquals(1, count(html, "class=\"infinite-lambda\""));
         assertEquals(1, count(html, "class=\"infinite-band\""));
         // the clipped rows end at the bottom of the plot, inside the band below the finite axis; nothing goes lower

@@ -30,6 +30,25 @@ class SamplingTest {
     }
 
     @Test
+    void theRowsRoundingLeavesOverGoToTheLargestRemaindersSoTheCapIsReached() {
+        // 9 000 clusters of 20 rows and one of 20 000: shares of 0.5 rows each would all round down to nothing
+        int groups = 9_001, n = 9_000 * 20 + 20_000;
+        int[] g = new int[n];
+        for (int i = 0; i < n; i++) g[i] = i < 20_000 ? 9_000 : (i - 20_000) / 20;
+        int[][] s = Sampling.stratified(g, groups, 5_000, 0);
+        int total = 0, drawn = 0;
+        for (int[] rows : s) {
+            total += rows.length;
+            if (rows.length > 0) drawn++;
+        }
+        assertEquals(5_000, total);
+        assertEquals(500, s[9_000].length);   // 20 000 * 5 000 / 200 000, a whole share
+        // the 4 500 rows left: equal remainders, so the lower clusters first, one row each
+        for (int c = 0; c < 9_000; c++) assertEquals(c < 4_500 ? 1 : 0, s[c].length, "cluster " + c);
+        assertEquals(4_501, drawn);
+    }
+
+    @Test
     void isDeterministic() {
         int[] g = new int[50_000];
         for (int i = 0; i < g.length; i++) g[i] = (i * 7919) % 13 - 1;
