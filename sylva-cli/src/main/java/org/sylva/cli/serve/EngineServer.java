@@ -26,7 +26,8 @@ import org.sylva.progress.ProgressListener;
  * <p>Requests run on one worker thread while this thread goes on reading, so that a {@code cancel}
  * frame reaches the running work: it cancels the request sent last (the client waits for each answer,
  * so that is the one running or about to run), which stops within one chunk of work and answers
- * {@code cancelled}; the engine then takes the next request as usual. A {@code cancel} with nothing
+ * {@code cancelled}; the engine then takes the next request as usual. It reads at most one request ahead of the
+ * one running ({@link #READ_AHEAD}). A {@code cancel} with nothing
  * running is ignored and answered by nothing. The end of the requests cancels what is still running
  * and ends the engine; bytes that are not a frame are answered with a {@code ProtocolError} and end it
  * too (exit status 2). The layout of the frames: {@code docs/engine-protocol.md}.
@@ -52,6 +53,15 @@ public final class EngineServer {
             Thread.ofPlatform().name("sylva-serve-worker").daemon(true).factory());
     /** The token of the request read last: the one a {@code cancel} frame refers to. */
     private volatile CancellationToken last = new CancellationToken();
+    /** The tokens of the requests read and not yet answered: the end of the requests cancels them all. */
+    private final java.util.Set<CancellationToken> outstanding = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * Requests read and not yet answered, at most: the one running and one read ahead. The reader waits for a slot
+     * before it reads the next frame, so that a client that sends requests without reading the answers cannot fill
+     * the heap with queued arrays; a client that waits for each answer, as the protocol asks, never waits here.
+     */
+    static final int READ_AHEAD = 2;
+    private final java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(READ_AHEAD);
 
     EngineServer(InputStream in, OutputStream out, Map<String, Handler> handlers, FrameLimits limits, String version,
             PrintWriter log, boolean verbose) {
@@ -84,26 +94,47 @@ public final class EngineServer {
     public int run() {
         try {
             writer.write(hello());
+        } catch (IOException e) {
+            log.println("sylva serve: cannot write the answers: " + e.getMessage());
+            log.flush();
+            worker.shutdown();
+            return 2;
+        }
+        try {
             // one pass per frame: the loop ends with the stream of requests (or on a broken one)
             for (;;) {
+                slots.acquireUninterruptibly();   // released at once unless the frame is a request to answer
                 Frame f;
                 try {
                     f = reader.read();
                 } catch (RefusedFrameException e) {
+                    slots.release();
                     last = new CancellationToken();
                     Frame error = withId(e.outOfMemory() ? ErrorFrames.frame("MemoryError", e.getMessage(), null)
                             : ErrorFrames.frame("ValueError", e.getMessage(), null), e.id());
                     worker.execute(() -> send(error));   // in order, after the answer to the request before
                     continue;
+                } catch (IOException | RuntimeException e) {
+                    slots.release();
+                    throw e;
                 }
-                if (f == null) return 0;
-                if (f.kind().equals("cancel")) {
+                if (f == null || f.kind().equals("cancel")) {
+                    slots.release();
+                    if (f == null) return 0;
                     last.cancel();
                     continue;
                 }
                 CancellationToken token = new CancellationToken();
                 last = token;
-                worker.execute(() -> respond(f, token));
+                outstanding.add(token);
+                worker.execute(() -> {
+                    try {
+                        respond(f, token);
+                    } finally {
+                        outstanding.remove(token);
+                        slots.release();
+                    }
+                });
             }
         } catch (ProtocolException e) {
             log.println("sylva serve: protocol error: " + e.getMessage());
@@ -115,7 +146,10 @@ public final class EngineServer {
             log.flush();
             return 2;
         } finally {
+            // every request read and not yet answered, not only the last: each answers cancelled, in order, before
+            // a ProtocolError queued behind them
             last.cancel();
+            for (CancellationToken t : outstanding) t.cancel();
             worker.shutdown();
             try {
                 if (!worker.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS)) {
@@ -148,11 +182,12 @@ public final class EngineServer {
         Object id = request.params().get("id");
         Map<String, Object> params = new LinkedHashMap<>(request.params());
         params.remove("id");
+        boolean progressGiven = params.containsKey("progress");
         Object asked = params.remove("progress");
         ProgressFrames progress = Boolean.TRUE.equals(asked) ? new ProgressFrames(writer, id) : null;
         Frame response;
         try {
-            if (asked != null && !(asked instanceof Boolean)) {
+            if (progressGiven && !(asked instanceof Boolean)) {
                 throw InvalidInputException.forParameter("progress", "progress must be true or false; got " + asked);
             }
             Handler h = handlers.get(request.kind());

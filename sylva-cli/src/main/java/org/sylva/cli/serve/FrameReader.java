@@ -98,10 +98,16 @@ public final class FrameReader {
             }
             int ndim = readU8("an array's number of dimensions");
             long[] shape = new long[ndim];
-            long elements = 1;
+            boolean empty = false, huge = false;
             for (int k = 0; k < ndim; k++) {
                 shape[k] = readU64("a dimension of '" + name + "'");
-                if (shape[k] < 0) throw new ProtocolException("array '" + name + "' has a dimension beyond 2^63");
+                empty |= shape[k] == 0;
+                huge |= shape[k] < 0;   // beyond 2^63 (unsigned on the wire)
+            }
+            // a zero dimension anywhere makes the payload empty, however large the others: the stream is intact
+            long elements = empty ? 0 : 1;
+            for (int k = 0; k < ndim && !empty; k++) {
+                if (huge) throw new ProtocolException("array '" + name + "' has a dimension beyond 2^63");
                 elements = multiply(elements, shape[k], name);
             }
             long bytes = multiply(elements, dtype.itemSize(), name);
@@ -109,6 +115,7 @@ public final class FrameReader {
             if (frameBytes < 0) throw new ProtocolException("the frame's arrays have more than 2^63 bytes");
             String bad = ndim > limits.maxDims()
                     ? "array '" + name + "' has " + ndim + " dimensions; at most " + limits.maxDims() + " are accepted"
+                    : huge ? "array '" + name + "' has a dimension beyond 2^63"
                     : elements > limits.maxArrayElements()
                     ? "array '" + name + "' has " + elements + " elements; at most " + limits.maxArrayElements()
                             + " are accepted in one array"

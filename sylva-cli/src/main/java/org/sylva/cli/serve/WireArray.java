@@ -41,6 +41,7 @@ public record WireArray(String name, WireDtype dtype, long[] shape, Object data)
     /** Number of elements a shape holds (1 for the empty shape of a scalar). */
     static long elements(long[] shape) {
         long n = 1;
+        for (long s : shape) if (s == 0) return 0;   // however large the other dimensions (no overflow)
         for (long s : shape) n = Math.multiplyExact(n, s);
         return n;
     }

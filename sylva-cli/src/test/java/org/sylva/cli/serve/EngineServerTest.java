@@ -388,6 +388,11 @@ class EngineServerTest {
                 WireArray.of("points", new float[200_000], 200_000, 1)), "MemoryError", "GiB of heap beyond the input");
         assertError(s.call("hdbscan", Map.of("min_cluster_size", 2L, "progress", "yes"), WireArray.of("points", line, 20, 1)),
                 "ValueError", "progress must be true or false; got yes");
+        Map<String, Object> nullProgress = new LinkedHashMap<>();
+        nullProgress.put("min_cluster_size", 2L);
+        nullProgress.put("progress", null);
+        assertError(s.call("hdbscan", nullProgress, WireArray.of("points", line, 20, 1)),
+                "ValueError", "progress must be true or false; got null");
         // an empty array may claim any width: one beyond int is refused, never read as a negative number
         assertError(s.call("hdbscan", Map.of(), WireArray.of("points", new float[0], 0, 1L << 31)), "ValueError",
                 "at most 2147483647; got shape [0, 2147483648]");
@@ -489,6 +494,96 @@ class EngineServerTest {
         assertEquals(0, s.status.get(10, TimeUnit.SECONDS));
         assertTrue(wait.sawCancel.get());
         session = null;
+    }
+
+    /**
+     * A request refused after the running one (a frame over a bound) used to take the place of the running one as
+     * the request to cancel: the end of the input, or bytes that are no frame, then left it running and its answer,
+     * and the refusal's, unwritten when the engine gave up waiting. Every request read is cancelled now, and every
+     * answer written in order.
+     */
+    @Test
+    void theEndOfTheInputAfterARefusedFrameCancelsTheRunningRequestAndWritesEveryAnswer() throws Exception {
+        for (boolean garbage : new boolean[] {false, true}) {
+            WaitHandler wait = new WaitHandler();
+            Session s = open(Map.of("wait", wait), FrameLimits.defaults().withMaxFrameBytes(400));
+            s.requests.write(new Frame("wait", Map.of("id", 1L)));
+            assertTrue(wait.started.await(10, TimeUnit.SECONDS));
+            s.requests.write(new Frame("balltree", Map.of("id", 2L), List.of(WireArray.of("points", new float[200], 200, 1))));
+            if (garbage) s.requestsOut.write("not a frame".getBytes());
+            s.requestsOut.close();
+            long t0 = System.nanoTime();
+            Frame first = s.read();
+            assertEquals("cancelled", first.kind(), first.toString());
+            assertEquals(1L, first.params().get("id"));
+            Frame refused = s.read();
+            assertError(refused, "ValueError", "more than 400 bytes");
+            assertEquals(2L, refused.params().get("id"));
+            if (garbage) assertError(s.read(), "ProtocolError", "SYLV");
+            assertNull(s.read());
+            assertEquals(garbage ? 2 : 0, s.status.get(10, TimeUnit.SECONDS));
+            assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "at once, not after the engine's 10 s of waiting");
+            session = null;
+        }
+    }
+
+    /** A request that holds the worker until {@code release} opens (bounded), then answers ok. */
+    static final class HoldHandler implements Handler {
+        final CountDownLatch started = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public Frame handle(Frame request, org.sylva.progress.CancellationToken cancel) {
+            started.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new Frame("ok", Map.of());
+        }
+    }
+
+    @Test
+    void theEngineReadsOneRequestAheadOfTheRunningOneAtMost() throws Exception {
+        byte[] one = FrameCodecTest.bytes(new Frame("hold", Map.of("id", 1L)));
+        byte[] all = FrameCodecTest.bytes(new Frame("hold", Map.of("id", 1L)), new Frame("hold", Map.of("id", 2L)),
+                new Frame("hold", Map.of("id", 3L)));
+        java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(all);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        HoldHandler hold = new HoldHandler();
+        EngineServer server = new EngineServer(in, out, Map.of("hold", hold), FrameLimits.defaults(), "test",
+                new PrintWriter(new StringWriter(), true), false);
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(server::run);
+        assertTrue(hold.started.await(10, TimeUnit.SECONDS));
+        Thread.sleep(300);   // time to read on, were it not waiting
+        assertEquals(one.length, in.available(), "the third request is not read while the first runs and the second waits");
+        hold.release.countDown();
+        assertEquals(0, status.get(10, TimeUnit.SECONDS));
+        FrameReader answers = new FrameReader(new java.io.ByteArrayInputStream(out.toByteArray()), FrameLimits.defaults());
+        assertEquals("hello", answers.read().kind());
+        for (long id = 1; id <= 3; id++) {
+            Frame a = answers.read();
+            assertEquals(id, a.params().get("id"));
+            // the third is read with the end of the input behind it: cancelled, or ok where it ran first
+            assertTrue(a.kind().equals("ok") || (id == 3 && a.kind().equals("cancelled")), a.toString());
+        }
+        assertNull(answers.read());
+    }
+
+    @Test
+    void anAnswersStreamThatCannotBeWrittenIsSaidSo() {
+        StringWriter log = new StringWriter();
+        OutputStream broken = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("No space left on device");
+            }
+        };
+        EngineServer server = new EngineServer(new java.io.ByteArrayInputStream(new byte[0]), broken,
+                EngineServer.standardHandlers(), FrameLimits.defaults(), "test", new PrintWriter(log, true), false);
+        assertEquals(2, server.run());
+        assertEquals("sylva serve: cannot write the answers: No space left on device", log.toString().strip());
     }
 
     @Test

@@ -82,6 +82,36 @@ class FrameCodecTest {
         assertEquals("balltree", r.read().kind(), "the stream is still in step");
     }
 
+    /** One array {@code a} of dtype {@code <f8} and {@code shape}, its payload empty, then a frame {@code y}. */
+    private static byte[] emptyArrayFrame(long... shape) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.write(new byte[] {'S', 'Y', 'L', 'V', 1, 'x', 0, 0, 0, 0, 1, 1, 'a', 3, '<', 'f', '8', (byte) shape.length});
+        for (long dim : shape) {
+            for (int k = 0; k < 8; k++) b.write((int) (dim >>> (8 * k)) & 0xff);
+        }
+        b.write(bytes(new Frame("y", Map.of())));
+        return b.toByteArray();
+    }
+
+    @Test
+    void aZeroDimensionMakesAnEmptyPayloadHoweverLargeTheOthers() throws Exception {
+        long big = 1L << 40;
+        for (long[] shape : new long[][] {{big, big, 0}, {0, big, big}, {big, 0, big}}) {
+            FrameReader r = new FrameReader(new ByteArrayInputStream(emptyArrayFrame(shape)), FrameLimits.defaults());
+            Frame f = r.read();
+            assertArrayEquals(shape, f.array("a").shape());
+            assertEquals(0, ((double[]) f.array("a").data()).length);
+            assertEquals("y", r.read().kind(), "the stream is still in step");
+        }
+        // beyond 2^63 (unsigned on the wire) with a zero elsewhere: refused, the stream in step; without one, lost
+        FrameReader r = new FrameReader(new ByteArrayInputStream(emptyArrayFrame(-1L, 0)), FrameLimits.defaults());
+        RefusedFrameException e = assertThrows(RefusedFrameException.class, r::read);
+        assertEquals("array 'a' has a dimension beyond 2^63", e.getMessage());
+        assertEquals("y", r.read().kind());
+        FrameReader lost = new FrameReader(new ByteArrayInputStream(emptyArrayFrame(-1L, 2)), FrameLimits.defaults());
+        assertThrows(ProtocolException.class, lost::read);
+    }
+
     @Test
     void badParametersAreRefusedNotFatal() throws Exception {
         ByteArrayOutputStream b = new ByteArrayOutputStream();

@@ -18,7 +18,15 @@ final class Members {
     static int[][] of(int[] labels, int n) {
         if (labels.length != n) throw new InvalidInputException(labels.length + " labels for " + n + " points");
         int k = 0;
-        for (int l : labels) k = Math.max(k, l + 1);
+        for (int l : labels) {
+            // K clusters of at least one member each number at most n: a larger label leaves a gap (refused here,
+            // before a count array of its size; and l + 1 cannot overflow)
+            if (l >= n) {
+                throw new InvalidInputException("label " + l + " is not a cluster of " + n + " points: labels must "
+                        + "number the clusters 0 .. K-1 without gaps");
+            }
+            k = Math.max(k, l + 1);
+        }
         int[] count = new int[k];
         for (int l : labels) if (l >= 0) count[l]++;
         int[][] out = new int[k][];
