@@ -173,7 +173,12 @@ class Engine:
                 continue
             self._stderr.append(line)
             if self._echo:
-                print(line, file=sys.stderr, flush=True)
+                # a stderr that cannot take the line (closed, a stream without flush, a strict encoding) must not
+                # end this thread: the engine would then block on a full pipe and every later call hang
+                try:
+                    print(line, file=sys.stderr, flush=True)
+                except Exception:   # noqa: BLE001
+                    pass
 
     def _tail(self) -> str:
         time.sleep(0.05)   # let the stderr thread catch the last lines of a dying engine

@@ -18,7 +18,11 @@ def from_torch(x):
     """
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(x, torch.Tensor):
-        return x.detach().cpu().numpy(), x.device
+        t = x.detach().cpu()
+        bf16 = getattr(torch, "bfloat16", None)
+        if bf16 is not None and getattr(t, "dtype", None) == bf16:   # NumPy has none; float32 holds each exactly
+            t = t.float()
+        return t.numpy(), x.device
     return x, None
 
 

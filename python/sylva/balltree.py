@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 import sys
 
 import numpy as np
@@ -51,12 +52,17 @@ def partition_balltree(points, batch_idx, target_level, *, threads=None, kernels
     rows inside a cell in increasing order. Inputs, device and keywords as :func:`build_balltree`; the same bytes as
     ``sylva balltree --partition-level T``'s ``perm.npy``.
     """
-    if not isinstance(target_level, numbers.Integral) or isinstance(target_level, bool):
+    # an integer: Python's, NumPy's, or a one-element integer tensor (what has __index__; not a bool, not a float)
+    try:
+        whole = None if isinstance(target_level, (bool, np.bool_)) else operator.index(target_level)
+    except TypeError:
+        whole = None
+    if whole is None:
         raise ValueError(f"target_level must be an integer; got {target_level!r}")
-    if target_level < 0:
-        raise ValueError(f"target_level must be >= 0; got {int(target_level)}")
+    if whole < 0:
+        raise ValueError(f"target_level must be >= 0; got {whole}")
     # any level past 2^31 - 1 is past every tree's depth: the same single cells
-    level = min(int(target_level), 2**31 - 1)
+    level = min(whole, 2**31 - 1)
     arrays, device = _request(points, batch_idx)
     r = get_engine().call("partition", {"level": level, "threads": threads, "kernels": kernels}, arrays)
     return to_torch(r.arrays["perm"], device)

@@ -97,6 +97,25 @@ def _sparse_distances(X) -> dict:
             "graph_data": np.ascontiguousarray(X.data, dtype="<f8")}
 
 
+def _refuse_negative_distances(dense=None, graph=None) -> None:
+    """A precomputed distance below -1e-9 (the engine reads round-off down to it as 0) refused in scikit-learn's
+    words for data its ``positive_only`` tag declares (its estimator checks look for them), naming the first such
+    entry, as the engine names it; the engine checks the rest (NaN, the diagonal, symmetry)."""
+    values = dense if dense is not None else graph["graph_data"]
+    negative = np.flatnonzero(np.asarray(values) < -1e-9)
+    if not negative.size:
+        return
+    k = int(negative[0])
+    if dense is not None:
+        i, j = divmod(k, dense.shape[1])
+    else:
+        i = int(np.searchsorted(graph["graph_indptr"], k, side="right")) - 1
+        j = int(graph["graph_indices"][k])
+    more = f", and {negative.size - 1} more below 0" if negative.size > 1 else ""
+    raise ValueError(f"Negative values in data passed to HDBSCAN (metric='precomputed'): entry ({i}, {j}) is "
+                     f"{float(values.flat[k])!r}{more}; distances must be >= 0 (+inf for a missing one)")
+
+
 def _densified(X) -> np.ndarray:
     """A sparse feature matrix as a dense one: the engine's index works on dense rows (scikit-learn's HDBSCAN computes
     the dense n x n distance matrix of a sparse input)."""
@@ -195,7 +214,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
     cluster_persistence_ : ndarray of float64, shape (n_clusters,)
         Persistence (stability) of each selected cluster.
     centroids_, medoids_ : ndarray of float64, shape (n_clusters, n_features)
-        With ``store_centers``, as scikit-learn's.
+        With ``store_centers``, as scikit-learn's; a later fit that does not ask for them removes them.
     n_features_in_ : int
     engine_seconds_ : float
         The engine's own time for the fit (the library call, without the transfer), in seconds.
@@ -402,6 +421,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         weights = None
         if sample_weight is not None:
             weights = np.asarray(sample_weight)
+            if weights.ndim == 0:   # one number for every sample, as scikit-learn's _check_sample_weight takes it
+                weights = np.full(X.shape[0], weights)
             if weights.ndim != 1 or weights.shape[0] != X.shape[0]:
                 raise ValueError(f"sample_weight must have shape ({X.shape[0]},), one weight per sample; got "
                                  f"shape {weights.shape}")
@@ -435,6 +456,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         if self.metric == "precomputed" and graph is None:
             X = np.ascontiguousarray(X, dtype="<f8")   # any memory order or byte order, as scikit-learn takes it
             points = X
+        if self.metric == "precomputed":
+            _refuse_negative_distances(dense=X) if graph is None else _refuse_negative_distances(graph=graph)
         arrays = {"points": points} if graph is None else graph
         if weights is not None:
             arrays["sample_weight"] = weights
@@ -463,7 +486,7 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                 message = (head + "some points join the rest only through missing distances (np.inf)"
                            + ("" if self.alpha == 1.0 else " or " + overflow) + ", at lambda 0 (a point with fewer "
                            "known distances than min_samples, or groups that no known distance joins)")
-            warnings.warn(message, UserWarning, stacklevel=2)
+            warnings.warn(message, UserWarning, stacklevel=_caller_outside_package())
         self.engine_seconds_ = float(r.params.get("compute_seconds", float("nan")))
         self.engine_backend_ = r.params.get("backend")
         self._sample_weight = weights
@@ -472,6 +495,9 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         elif hasattr(self, "fitted_rows_"):
             del self.fitted_rows_
         self._relative_validity = None
+        # the model the last prediction sent (sylva.prediction keeps it with its digest): an earlier fit's, which
+        # would otherwise stay in memory and in every pickle of this estimator
+        self.__dict__.pop("_sylva_model_digest", None)
         if self.prediction_data:
             self.prediction_data_ = locked(a["model"])   # never writeable: its SHA-256 names it to the engine
             rows = np.asarray(a["exemplar_rows"], dtype=np.intp)
@@ -484,6 +510,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
             for name in ("prediction_data_", "exemplars_"):
                 if hasattr(self, name):
                     delattr(self, name)
+        # an earlier fit's centres describe other clusters: gone unless this fit makes them again (scikit-learn
+        # leaves them in place)
+        for name in ("centroids_", "medoids_"):
+            if hasattr(self, name):
+                delattr(self, name)
         if self.store_centers:
             self._weighted_cluster_center(X)
         return self
@@ -557,8 +588,11 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
                 dist = _pairwise(data, _METRICS[self.metric], (self.metric_params or {}).get("p", 2))
                 self.medoids_[idx] = data[np.argmin((dist * strength).sum(axis=1))]
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
+    if HAVE_SKLEARN:   # scikit-learn's tags (1.6 and later); without it the estimator has none to extend
+        def __sklearn_tags__(self):
+            return self._tags_of(super().__sklearn_tags__())
+
+    def _tags_of(self, tags):
         tags.input_tags.sparse = True
         tags.input_tags.allow_nan = self.metric != "precomputed"   # a distance matrix holds no NaN (+inf: missing)
         tags.input_tags.positive_only = self.metric == "precomputed"   # and its distances >= 0

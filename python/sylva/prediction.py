@@ -23,7 +23,7 @@ import numpy as np
 
 from ._engine import get_engine
 from ._estimator_base import NotFittedError
-from ._inputs import fit_dtype, locked, table_as_array
+from ._inputs import _caller_outside_package, fit_dtype, locked, table_as_array
 
 
 def _model(clusterer):
@@ -64,12 +64,29 @@ def _check_feature_names(clusterer, points):
     assigned as other points, silently (the ``hdbscan`` package does not check; scikit-learn's estimators do)."""
     names = getattr(clusterer, "feature_names_in_", None)
     columns = getattr(points, "columns", None)
+    # named on one side only: scikit-learn's estimators warn, in these words, and go on
+    if names is not None and columns is None:
+        warnings.warn(f"X does not have valid feature names, but {type(clusterer).__name__} was fitted with feature "
+                      f"names", UserWarning, stacklevel=_caller_outside_package())
+        return
+    if names is None and columns is not None and _all_strings(columns):
+        warnings.warn(f"X has feature names, but {type(clusterer).__name__} was fitted without feature names",
+                      UserWarning, stacklevel=_caller_outside_package())
+        return
     if names is None or columns is None:
         return
     given = [str(c) for c in columns]
     if given != [str(n) for n in names]:
         raise ValueError(f"The feature names should match those that were passed during fit: fitted on "
                          f"{list(map(str, names))}, given {given}")
+
+
+def _all_strings(columns) -> bool:
+    """Whether a table's column names are all strings: scikit-learn counts only those as feature names."""
+    try:
+        return len(columns) > 0 and all(isinstance(c, str) for c in columns)
+    except TypeError:
+        return False
 
 
 def _points(clusterer, points):

@@ -162,6 +162,25 @@ def test_a_level_that_is_not_an_integer_is_a_value_error_naming_it(level):
         sylva.partition_balltree(cloud(10), None, level)
 
 
+def test_a_level_given_as_a_numpy_scalar_or_a_0d_array_is_an_integer():
+    x = cloud(100, 3, 2)
+    want = sylva.partition_balltree(x, None, 2)
+    for level in (np.int64(2), np.uint8(2), np.array(2)):
+        assert np.array_equal(sylva.partition_balltree(x, None, level), want)
+    for level in (np.float64(2.0), np.array(2.0), np.bool_(True)):
+        with pytest.raises(ValueError, match="target_level must be an integer"):
+            sylva.partition_balltree(x, None, level)
+
+
+def test_bfloat16_tensors_are_taken_as_their_float32_values():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor(np.asarray(cloud(200, 3, 4)), dtype=torch.bfloat16)
+    exact = x.float()
+    for a, b in zip(sylva.build_balltree(x, None), sylva.build_balltree(exact, None)):
+        assert torch.equal(a, b)
+    assert torch.equal(sylva.partition_balltree(x, None, torch.tensor(2)), sylva.partition_balltree(exact, None, 2))
+
+
 def test_a_level_past_every_depth_is_the_single_cells_and_a_negative_one_is_refused():
     x = cloud(300, 3, 5)
     deepest = sylva.partition_balltree(x, None, 31)

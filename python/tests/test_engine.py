@@ -394,6 +394,32 @@ def test_what_the_jvm_prints_on_stdout_cannot_break_the_answers(monkeypatch):
         e.close()
 
 
+def test_a_stderr_that_cannot_be_written_does_not_stop_the_engines_stderr_being_read(monkeypatch):
+    # the engine's stderr is echoed to Python's; were an echo's failure to end the thread reading it, the engine
+    # would block on a full pipe and every later call hang
+    class Broken:
+        def write(self, text):
+            raise OSError("closed")
+
+        def flush(self):
+            raise OSError("closed")
+
+    monkeypatch.setenv("SYLVA_JAVA_OPTS", "-Xlog:gc")
+    monkeypatch.setattr(sys, "stderr", Broken())
+    e = sylva._engine.Engine(echo_stderr=True)
+    try:
+        r = e.call("partition", {"level": 1}, {"points": np.arange(64, dtype=np.float32).reshape(32, 2)})
+        assert sorted(r.arrays["perm"].tolist()) == list(range(32))
+        for _ in range(50):   # the hello came after the JVM's first line: the thread has met it by now
+            if any("Using" in line for line in e._stderr):
+                break
+            time.sleep(0.05)
+        assert any("Using" in line for line in e._stderr), list(e._stderr)
+        assert e._drainer.is_alive()
+    finally:
+        e.close()
+
+
 def test_a_cancel_left_unanswered_starts_a_fresh_engine(monkeypatch):
     # a request marked unanswered whose engine runs nothing: the cancel gets no answer, the engine is killed, and
     # the call goes on with a fresh one (it failed with AttributeError on the dead engine's stdin)

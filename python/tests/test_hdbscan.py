@@ -124,6 +124,32 @@ def test_store_centers_as_scikit_learn():
     np.testing.assert_array_equal(ours.medoids_, theirs.medoids_)
 
 
+def test_a_refit_without_store_centers_removes_the_earlier_centres():
+    X = blobs(300, 3, 3, 4)
+    h = sylva.HDBSCAN(store_centers="both").fit(X)
+    assert h.centroids_.shape[0] == h.medoids_.shape[0] > 0
+    h.set_params(store_centers="centroid").fit(X[:200])
+    assert hasattr(h, "centroids_") and not hasattr(h, "medoids_")
+    h.set_params(store_centers=None).fit(X)
+    assert not hasattr(h, "centroids_") and not hasattr(h, "medoids_")
+
+
+def test_negative_precomputed_distances_are_refused_in_scikit_learns_words():
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    D[1, 2] = D[2, 1] = -0.5
+    with pytest.raises(ValueError, match=r"Negative values in data passed to HDBSCAN \(metric='precomputed'\): entry "
+                                         r"\(1, 2\) is -0.5, and 1 more below 0; distances must be >= 0"):
+        sylva.HDBSCAN(metric="precomputed", min_cluster_size=2).fit(D)
+    D[1, 2] = D[2, 1] = -1e-10   # round-off the engine reads as 0
+    sylva.HDBSCAN(metric="precomputed", min_cluster_size=2).fit(D)
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    S = scipy_sparse.csr_matrix(np.where(D == 0, 0, D))
+    S.data[S.indptr[3]] = -3.0   # row 3's first stored entry: column 0
+    with pytest.raises(ValueError, match=r"Negative values in data passed to HDBSCAN \(metric='precomputed'\): entry "
+                                         r"\(3, 0\) is -3.0; "):
+        sylva.HDBSCAN(metric="precomputed", min_cluster_size=2).fit(S)
+
+
 def test_outputs_are_consistent_with_each_other():
     X = clips(900, 4)
     h = sylva.HDBSCAN(min_cluster_size=20)
@@ -253,11 +279,13 @@ def test_works_without_scikit_learn(tmp_path):
         "                  store_centers='medoid').fit(X).medoids_\n"
         "C = sylva.HDBSCAN(min_cluster_size=10, metric='chebyshev', store_centers='medoid').fit(X).medoids_\n"
         "print(np.array_equal(M, C))\n"
+        # no scikit-learn tags to extend: the estimator has none, rather than one that raises
+        "print(hasattr(h, '__sklearn_tags__'))\n"
     )
     out = _run_python(code)
     assert out.stdout.strip().splitlines() == [
         "[0, 1] 5 HDBSCAN(min_cluster_size=10, min_samples=5)", "['u', 'v']",
-        "refused: The feature names should match those tha", "False", "True"]
+        "refused: The feature names should match those tha", "False", "True", "False"]
 
 
 def test_a_scikit_learn_older_than_1_6_counts_as_absent_but_for_its_not_fitted_error():

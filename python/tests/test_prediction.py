@@ -152,7 +152,12 @@ def test_new_points_in_a_table_must_name_the_fits_features_in_order(fitted):
     named.feature_names_in_ = np.asarray(names, dtype=object)
     expected = sylva.approximate_predict(c, new)[0]
     np.testing.assert_array_equal(sylva.approximate_predict(named, _Table(new, names))[0], expected)
-    np.testing.assert_array_equal(sylva.approximate_predict(named, new)[0], expected)   # plain arrays carry no names
+    # named on one side only: scikit-learn's warnings, and the answer all the same
+    with pytest.warns(UserWarning, match="X does not have valid feature names, but HDBSCAN was fitted with feature names"):
+        np.testing.assert_array_equal(sylva.approximate_predict(named, new)[0], expected)
+    with pytest.warns(UserWarning, match="X has feature names, but HDBSCAN was fitted without feature names") as w:
+        np.testing.assert_array_equal(sylva.membership_vector(c, _Table(new, names)), sylva.membership_vector(c, new))
+    assert w[0].filename == __file__, "the warning names the caller's line"
     swapped = names[1:] + names[:1]
     with pytest.raises(ValueError, match="feature names should match"):
         sylva.approximate_predict(named, _Table(new, swapped))
@@ -166,6 +171,18 @@ def test_a_bad_n_jobs_set_after_the_fit_is_named_at_prediction(fitted):
     later = copy.deepcopy(c).set_params(n_jobs="x")
     with pytest.raises(ValueError, match="'n_jobs' parameter of HDBSCAN must be a non-zero int or None"):
         sylva.approximate_predict(later, new)
+
+
+def test_a_refit_lets_the_model_an_earlier_prediction_sent_go(fitted):
+    x, c, new = fitted
+    import copy
+    est = copy.deepcopy(c)
+    sylva.approximate_predict(est, new)
+    assert getattr(est, "_sylva_model_digest", None) is not None   # kept while the fit stands, so later calls name it
+    est.set_params(prediction_data=False).fit(x)
+    assert not hasattr(est, "_sylva_model_digest")
+    fresh = sylva.HDBSCAN(**est.get_params()).fit(x)
+    assert len(pickle.dumps(est)) <= len(pickle.dumps(fresh)) + 1024, "no earlier model in the pickle"
 
 
 def test_the_model_pickles_with_the_estimator(fitted):

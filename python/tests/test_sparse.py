@@ -169,7 +169,7 @@ def test_a_dense_matrix_with_infinity_for_missing_distances_is_clustered_as_scik
         first, second = ours.labels_[:60], ours.labels_[60:]
         assert not set(first[first >= 0]) & set(second[second >= 0]), "no cluster across the missing distances"
         np.testing.assert_array_equal(ours.probabilities_, theirs.probabilities_)
-    with pytest.raises(ValueError, match="entry \\(0, 1\\) is -Infinity"):
+    with pytest.raises(ValueError, match="Negative values in data passed to HDBSCAN .metric=.precomputed..: entry \\(0, 1\\) is -inf"):
         E = D.copy()
         E[0, 1] = E[1, 0] = -np.inf
         sylva.HDBSCAN(metric="precomputed").fit(E)

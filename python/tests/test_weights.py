@@ -37,6 +37,13 @@ def test_weighted_fit_is_the_fit_of_the_repeated_rows():
     assert not hasattr(a, "fitted_rows_")
 
 
+def test_one_number_weighs_every_row():
+    X = blobs(200, 3, 3, seed=5)
+    a = sylva.HDBSCAN(min_cluster_size=10).fit(X, sample_weight=2)
+    b = sylva.HDBSCAN(min_cluster_size=10).fit(X, sample_weight=np.full(200, 2))
+    assert np.array_equal(a.labels_, b.labels_) and np.array_equal(a.fitted_rows_, b.fitted_rows_)
+
+
 def test_agrees_with_scikit_learn_on_the_repeated_rows():
     sklearn_cluster = pytest.importorskip("sklearn.cluster")
     X = blobs(400, 2, 3, seed=13)
