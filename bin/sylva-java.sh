@@ -288,17 +288,19 @@ sylva_exec() {
 # sylva_train_cache JAVA JAR CACHE TEMP TRAINING_ARGS...: runs AotTraining TRAINING_ARGS with the options in
 # SYLVA_OPTS, writing the cache to TEMP; when the training succeeds and a JVM with those options takes the
 # cache (-XX:AOTMode=on fails otherwise), moves it to CACHE.
-# Returns the JVM's status where it was interrupted (128 or more: 130 for Ctrl-C, which the JVM handles and exits
-# with rather than dying of it, so the shell would carry on), 0 otherwise, made or not.
+# Returns the JVM's status where it was interrupted (129, 130 or 143: SIGHUP, Ctrl-C or SIGTERM, which the JVM
+# handles and exits with rather than dying of it, so the shell would carry on), 0 otherwise, made or not (a JVM
+# that crashed, 134 or 137 say, is a failed training, not an interruption: the run goes on without the cache).
+sylva_interrupted() { [ "$1" -eq 129 ] || [ "$1" -eq 130 ] || [ "$1" -eq 143 ]; }
 sylva_train_cache() {
   local java="$1" jar="$2" cache="$3" temp="$4" rc=0; shift 4
   "$java" "${SYLVA_OPTS[@]}" -XX:AOTCacheOutput="$temp" -Xlog:aot*=off -Xlog:cds*=off \
     -cp "$jar" org.sylva.cli.AotTraining "$@" >/dev/null 2>&1 || rc=$?
-  [ "$rc" -lt 128 ] || return "$rc"
+  ! sylva_interrupted "$rc" || return "$rc"
   [ "$rc" -eq 0 ] || return 0
   "$java" "${SYLVA_OPTS[@]}" -XX:AOTCache="$temp" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
     -jar "$jar" --version >/dev/null 2>&1 || rc=$?
-  [ "$rc" -lt 128 ] || return "$rc"
+  ! sylva_interrupted "$rc" || return "$rc"
   [ "$rc" -eq 0 ] || return 0
   mv -f "$temp" "$cache.$$" && mv -f "$cache.$$" "$cache"
   return 0
@@ -314,7 +316,7 @@ sylva_train_cache() {
 # sylva_exec; apart, since the JVM loads every class of its cache at start: a small fit measured 2-3 %
 # slower from a cache that also held the prediction's classes), and the -version one for `sylva --version`.
 # A failure leaves no cache (the launcher then runs without one) and is not an error; an interrupted JVM
-# (Ctrl-C) ends the training with its status (128 or more), so the launcher stops.
+# (Ctrl-C, SIGTERM, SIGHUP) ends the training with its status, so the launcher stops.
 sylva_train_aot() {
   local java="$1" jar="$2" aot="$3" work rc=0
   work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-aot.XXXXXX")" || return 0
@@ -342,8 +344,8 @@ sylva_train_aot() {
     "$java" -XX:AOTCacheOutput="$work/version.aot" -Xlog:aot*=off -Xlog:cds*=off \
       -Dsylva.launcher=adds-vector-module -jar "$jar" --version >/dev/null 2>&1 || rc=$?
     if [ "$rc" -eq 0 ]; then mv -f "$work/version.aot" "$vaot.$$" && mv -f "$vaot.$$" "$vaot"; fi
-    [ "$rc" -ge 128 ] || rc=0
+    sylva_interrupted "$rc" || rc=0
   fi
   rm -rf "$work"
-  return "$rc"   # 0, made or not; 128 or more where a JVM was interrupted (see sylva_train_cache)
+  return "$rc"   # 0, made or not; 129, 130 or 143 where a JVM was interrupted (see sylva_train_cache)
 }

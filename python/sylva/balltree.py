@@ -54,7 +54,8 @@ def partition_balltree(points, batch_idx, target_level, *, threads=None, kernels
     """
     # an integer: Python's, NumPy's, or a one-element integer tensor (what has __index__; not a bool, not a float)
     try:
-        whole = None if isinstance(target_level, (bool, np.bool_)) else operator.index(target_level)
+        boolean = isinstance(target_level, (bool, np.bool_)) or "bool" in str(getattr(target_level, "dtype", ""))
+        whole = None if boolean else operator.index(target_level)
     except TypeError:
         whole = None
     if whole is None:

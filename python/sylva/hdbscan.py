@@ -102,9 +102,9 @@ def _refuse_negative_distances(dense=None, graph=None) -> None:
     words for data its ``positive_only`` tag declares (its estimator checks look for them), naming the first such
     entry, as the engine names it; the engine checks the rest (NaN, the diagonal, symmetry)."""
     values = dense if dense is not None else graph["graph_data"]
-    negative = np.flatnonzero(np.asarray(values) < -1e-9)
-    if not negative.size:
+    if values.size == 0 or not np.fmin.reduce(values, axis=None) < -1e-9:   # no n x n temporary; NaN passes here
         return
+    negative = np.flatnonzero(values < -1e-9)
     k = int(negative[0])
     if dense is not None:
         i, j = divmod(k, dense.shape[1])

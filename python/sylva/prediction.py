@@ -64,16 +64,18 @@ def _check_feature_names(clusterer, points):
     assigned as other points, silently (the ``hdbscan`` package does not check; scikit-learn's estimators do)."""
     names = getattr(clusterer, "feature_names_in_", None)
     columns = getattr(points, "columns", None)
+    if columns is not None and not _all_strings(columns):
+        columns = None   # as scikit-learn counts them: only string column names are feature names
     # named on one side only: scikit-learn's estimators warn, in these words, and go on
     if names is not None and columns is None:
         warnings.warn(f"X does not have valid feature names, but {type(clusterer).__name__} was fitted with feature "
                       f"names", UserWarning, stacklevel=_caller_outside_package())
         return
-    if names is None and columns is not None and _all_strings(columns):
+    if names is None and columns is not None:
         warnings.warn(f"X has feature names, but {type(clusterer).__name__} was fitted without feature names",
                       UserWarning, stacklevel=_caller_outside_package())
         return
-    if names is None or columns is None:
+    if names is None:
         return
     given = [str(c) for c in columns]
     if given != [str(n) for n in names]:
@@ -85,7 +87,7 @@ def _all_strings(columns) -> bool:
     """Whether a table's column names are all strings: scikit-learn counts only those as feature names."""
     try:
         return len(columns) > 0 and all(isinstance(c, str) for c in columns)
-    except TypeError:
+    except TypeError:   # not a sequence of names (a pyarrow Table's columns are its data)
         return False
 
 

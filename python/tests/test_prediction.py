@@ -158,6 +158,9 @@ def test_new_points_in_a_table_must_name_the_fits_features_in_order(fitted):
     with pytest.warns(UserWarning, match="X has feature names, but HDBSCAN was fitted without feature names") as w:
         np.testing.assert_array_equal(sylva.membership_vector(c, _Table(new, names)), sylva.membership_vector(c, new))
     assert w[0].filename == __file__, "the warning names the caller's line"
+    # column names that are not strings are no feature names, as scikit-learn counts them
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        np.testing.assert_array_equal(sylva.approximate_predict(named, _Table(new, range(len(names))))[0], expected)
     swapped = names[1:] + names[:1]
     with pytest.raises(ValueError, match="feature names should match"):
         sylva.approximate_predict(named, _Table(new, swapped))

@@ -50,7 +50,7 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() {
         var err = spec.commandLine().getErr();
         err.println("sylva: bench needs a subcommand: hdbscan, balltree or predict");
-        spec.commandLine().usage(err);
+        spec.commandLine().usage(err, picocli.CommandLine.Help.Ansi.OFF);   // no colour codes: stderr shows them escaped
         return ExitStatus.ERROR;
     }
 

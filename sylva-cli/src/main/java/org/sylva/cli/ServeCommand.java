@@ -70,7 +70,7 @@ final class ServeCommand implements Callable<Integer> {
         // Nothing but frames may reach stdout: a stray print would break the client's reading.
         PrintStream stderr = System.err;
         System.setOut(stderr);
-        PrintWriter log = new PrintWriter(stderr, true);
+        PrintWriter log = Main.standardError();   // a request's values quoted in the log are shown, not obeyed
         FrameLimits limits = FrameLimits.defaults().withMaxFrameBytes(maxRequestMib << 20);
         return EngineServer.standard(context.stdin(), frames, limits, SylvaCommand.version(), log, verbose).run();
     }

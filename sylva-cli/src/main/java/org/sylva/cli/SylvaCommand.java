@@ -110,7 +110,7 @@ final class SylvaCommand implements java.util.concurrent.Callable<Integer> {
     public Integer call() {
         var err = spec.commandLine().getErr();
         err.println("sylva: a command is required, e.g. sylva demo; the commands are:");
-        spec.commandLine().usage(err);
+        spec.commandLine().usage(err, CommandLine.Help.Ansi.OFF);   // no colour codes: stderr shows them escaped
         return ExitStatus.ERROR;
     }
 

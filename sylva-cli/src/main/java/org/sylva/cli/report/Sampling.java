@@ -43,6 +43,7 @@ final class Sampling {
             }
         }
         int[] quota = new int[groups];
+        boolean[] floored = new boolean[groups];   // raised above its share by the floor: no row of the rest
         long sum = 0;
         for (int g = 0; g < groups; g++) {
             if (total <= cap) {
@@ -50,6 +51,7 @@ final class Sampling {
             } else {
                 int prop = (int) ((long) size[g] * cap / total);
                 quota[g] = Math.min(size[g], Math.max(prop, Math.min(size[g], floor)));
+                floored[g] = quota[g] > prop;
             }
             sum += quota[g];
         }
@@ -65,7 +67,7 @@ final class Sampling {
             java.util.Arrays.sort(key);
             for (int r = groups - 1; r >= 0 && sum < cap; r--) {
                 int g = groups - 1 - (int) (key[r] % groups);
-                if (quota[g] < size[g]) {
+                if (!floored[g] && quota[g] < size[g]) {
                     quota[g]++;
                     sum++;
                 }

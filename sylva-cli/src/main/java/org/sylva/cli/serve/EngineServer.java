@@ -26,10 +26,10 @@ import org.sylva.progress.ProgressListener;
  * <p>Requests run on one worker thread while this thread goes on reading, so that a {@code cancel}
  * frame reaches the running work: it cancels the request sent last (the client waits for each answer,
  * so that is the one running or about to run), which stops within one chunk of work and answers
- * {@code cancelled}; the engine then takes the next request as usual. It reads at most one request ahead of the
- * one running ({@link #READ_AHEAD}). A {@code cancel} with nothing
- * running is ignored and answered by nothing. The end of the requests cancels what is still running
- * and ends the engine; bytes that are not a frame are answered with a {@code ProtocolError} and end it
+ * {@code cancelled}; the engine then takes the next request as usual. It holds at most one request read ahead
+ * of the one running, and refuses one beyond ({@link #READ_AHEAD}). A {@code cancel} with nothing
+ * running is ignored and answered by nothing. The end of the requests cancels every request read and not yet
+ * answered and ends the engine; bytes that are not a frame are answered with a {@code ProtocolError} and end it
  * too (exit status 2). The layout of the frames: {@code docs/engine-protocol.md}.
  *
  * <pre>{@code
@@ -56,12 +56,13 @@ public final class EngineServer {
     /** The tokens of the requests read and not yet answered: the end of the requests cancels them all. */
     private final java.util.Set<CancellationToken> outstanding = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /**
-     * Requests read and not yet answered, at most: the one running and one read ahead. The reader waits for a slot
-     * before it reads the next frame, so that a client that sends requests without reading the answers cannot fill
-     * the heap with queued arrays; a client that waits for each answer, as the protocol asks, never waits here.
+     * Requests read and not yet answered, at most: the one running and one read ahead. A request beyond them is read
+     * to its end without its arrays and refused, so that a client that sends requests without reading the answers
+     * cannot fill the heap with queued arrays; the reader itself never waits (it would stop reading a client that
+     * waits to write while its answers wait to be read), and a client that waits for each answer, as the protocol
+     * asks, is never refused.
      */
     static final int READ_AHEAD = 2;
-    private final java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(READ_AHEAD);
 
     EngineServer(InputStream in, OutputStream out, Map<String, Handler> handlers, FrameLimits limits, String version,
             PrintWriter log, boolean verbose) {
@@ -103,24 +104,18 @@ public final class EngineServer {
         try {
             // one pass per frame: the loop ends with the stream of requests (or on a broken one)
             for (;;) {
-                slots.acquireUninterruptibly();   // released at once unless the frame is a request to answer
                 Frame f;
                 try {
-                    f = reader.read();
+                    f = reader.read(this::busy);
                 } catch (RefusedFrameException e) {
-                    slots.release();
                     last = new CancellationToken();
                     Frame error = withId(e.outOfMemory() ? ErrorFrames.frame("MemoryError", e.getMessage(), null)
                             : ErrorFrames.frame("ValueError", e.getMessage(), null), e.id());
                     worker.execute(() -> send(error));   // in order, after the answer to the request before
                     continue;
-                } catch (IOException | RuntimeException e) {
-                    slots.release();
-                    throw e;
                 }
-                if (f == null || f.kind().equals("cancel")) {
-                    slots.release();
-                    if (f == null) return 0;
+                if (f == null) return 0;
+                if (f.kind().equals("cancel")) {
                     last.cancel();
                     continue;
                 }
@@ -132,7 +127,6 @@ public final class EngineServer {
                         respond(f, token);
                     } finally {
                         outstanding.remove(token);
-                        slots.release();
                     }
                 });
             }
@@ -160,6 +154,12 @@ public final class EngineServer {
             }
             log.flush();
         }
+    }
+
+    /** Why a request arriving now is refused (the engine holds {@link #READ_AHEAD} already), or null. */
+    private String busy() {
+        return outstanding.size() < READ_AHEAD ? null : "the engine holds " + READ_AHEAD + " requests not yet answered "
+                + "(the one running and one read ahead): wait for an answer before sending another request";
     }
 
     private Frame hello() {
@@ -212,6 +212,9 @@ public final class EngineServer {
             response = ErrorFrames.of(t);
         }
         if (progress != null) progress.close();   // the answer is the request's last frame
+        // no longer held before the client can read the answer: a client that sends its next request at once must
+        // find the engine holding only what it holds by then (else READ_AHEAD would refuse it)
+        outstanding.remove(token);
         send(withId(response, id));
     }
 

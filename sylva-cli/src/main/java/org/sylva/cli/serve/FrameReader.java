@@ -46,6 +46,15 @@ public final class FrameReader {
      * @throws ProtocolException     the bytes are not a frame; the stream cannot be read any further
      */
     public Frame read() throws IOException, RefusedFrameException {
+        return read(null);
+    }
+
+    /**
+     * As {@link #read()}, refusing every frame but a {@code cancel} with what {@code busy} says once the frame's kind
+     * is read (null: no refusal; asked then, not before the frame arrives, so that it speaks of that moment): its
+     * arrays are skipped unread into memory, the stream stays in step, and the refusal carries the frame's {@code id}.
+     */
+    public Frame read(java.util.function.Supplier<String> busy) throws IOException, RefusedFrameException {
         int first = in.read();
         if (first < 0) return null;
         byte[] magic = new byte[MAGIC.length];
@@ -58,7 +67,8 @@ public final class FrameReader {
         }
         String kind = ascii(readU8("the kind's length"), "the kind");
         String refusal = kind.isEmpty() || kind.length() > FrameLimits.MAX_KIND_BYTES
-                ? "a frame's kind must have 1 to " + FrameLimits.MAX_KIND_BYTES + " bytes; got " + kind.length() : null;
+                ? "a frame's kind must have 1 to " + FrameLimits.MAX_KIND_BYTES + " bytes; got " + kind.length()
+                : busy != null && !kind.equals("cancel") ? busy.get() : null;
         long jsonLength = readU32("the parameters' length");
         Map<String, Object> params = Map.of();
         if (jsonLength > limits.maxJsonBytes()) {

@@ -49,6 +49,18 @@ class SamplingTest {
     }
 
     @Test
+    void aGroupTheFloorRaisedGetsNoneOfTheRowsLeftOver() {
+        // sizes 46, 45 and 9 of 100, cap 10, floor 1: shares 4.6, 4.5 and 0.9; the floor already gave the third its
+        // row, so the one row left goes to the largest remainder of the others
+        int[] g = new int[100];
+        for (int i = 0; i < 100; i++) g[i] = i < 46 ? 0 : i < 91 ? 1 : 2;
+        int[][] s = Sampling.stratified(g, 3, 10, 1);
+        assertEquals(5, s[0].length);
+        assertEquals(4, s[1].length);
+        assertEquals(1, s[2].length);
+    }
+
+    @Test
     void isDeterministic() {
         int[] g = new int[50_000];
         for (int i = 0; i < g.length; i++) g[i] = (i * 7919) % 13 - 1;

@@ -545,30 +545,29 @@ class EngineServerTest {
     }
 
     @Test
-    void theEngineReadsOneRequestAheadOfTheRunningOneAtMost() throws Exception {
-        byte[] one = FrameCodecTest.bytes(new Frame("hold", Map.of("id", 1L)));
-        byte[] all = FrameCodecTest.bytes(new Frame("hold", Map.of("id", 1L)), new Frame("hold", Map.of("id", 2L)),
-                new Frame("hold", Map.of("id", 3L)));
-        java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(all);
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    void aRequestBeyondTheOneRunningAndOneReadAheadIsRefusedAndTheRestAnsweredInOrder() throws Exception {
         HoldHandler hold = new HoldHandler();
-        EngineServer server = new EngineServer(in, out, Map.of("hold", hold), FrameLimits.defaults(), "test",
-                new PrintWriter(new StringWriter(), true), false);
-        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(server::run);
+        Session s = open(Map.of("hold", hold), FrameLimits.defaults());
+        s.requests.write(new Frame("hold", Map.of("id", 1L)));
         assertTrue(hold.started.await(10, TimeUnit.SECONDS));
-        Thread.sleep(300);   // time to read on, were it not waiting
-        assertEquals(one.length, in.available(), "the third request is not read while the first runs and the second waits");
+        s.requests.write(new Frame("hold", Map.of("id", 2L)));
+        // a third request while the first runs and the second waits: read to its end, its array never held
+        s.requests.write(new Frame("balltree", Map.of("id", 3L), List.of(WireArray.of("points", new float[4_000], 1_000, 4))));
+        s.requests.write(new Frame("cancel", Map.of()));   // a cancel is still read, and cancels the request read last
+        Thread.sleep(300);
         hold.release.countDown();
-        assertEquals(0, status.get(10, TimeUnit.SECONDS));
-        FrameReader answers = new FrameReader(new java.io.ByteArrayInputStream(out.toByteArray()), FrameLimits.defaults());
-        assertEquals("hello", answers.read().kind());
-        for (long id = 1; id <= 3; id++) {
-            Frame a = answers.read();
-            assertEquals(id, a.params().get("id"));
-            // the third is read with the end of the input behind it: cancelled, or ok where it ran first
-            assertTrue(a.kind().equals("ok") || (id == 3 && a.kind().equals("cancelled")), a.toString());
-        }
-        assertNull(answers.read());
+        Frame first = s.read(), second = s.read(), third = s.read();
+        assertEquals("ok", first.kind(), first.toString());
+        assertEquals(1L, first.params().get("id"));
+        assertEquals(2L, second.params().get("id"));
+        assertTrue(second.kind().equals("cancelled") || second.kind().equals("ok"), second.toString());
+        assertError(third, "ValueError", "the engine holds 2 requests not yet answered (the one running and one read "
+                + "ahead): wait for an answer before sending another request");
+        assertEquals(3L, third.params().get("id"));
+        // answered, the engine takes requests again
+        Frame next = s.call("balltree", Map.of("id", 4L), WireArray.of("points", new float[] {0, 1, 2, 3}, 4, 1));
+        assertEquals("ok", next.kind());
+        assertEquals(4L, next.params().get("id"));
     }
 
     @Test
