@@ -99,9 +99,14 @@ final class PredictHandler implements Handler {
             if (p != null && p.sha256().equals(digest)) return p.model();
             throw new ModelNotHeldException(digest);
         }
-        if (a == null || !(a.data() instanceof byte[] bytes) || a.ndim() != 1) {
+        if (a == null) {
             throw new InvalidInputException("the request has no 'model' (the 1-D uint8 bytes an hdbscan request "
                     + "with prediction_data answered)");
+        }
+        if (!(a.data() instanceof byte[] bytes) || a.ndim() != 1) {
+            throw new InvalidInputException("'model' must be the 1-D uint8 bytes an hdbscan request with "
+                    + "prediction_data answered; got dtype " + a.dtype().wireName() + " and shape "
+                    + Arrays.toString(a.shape()));
         }
         if (p != null && Arrays.equals(p.bytes(), bytes)) {
             requireDigest(digest, p.sha256());

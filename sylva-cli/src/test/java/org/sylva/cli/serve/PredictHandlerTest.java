@@ -68,6 +68,24 @@ class PredictHandlerTest {
 
     /** The engine releases what a handler keeps before a request of another kind. */
     @Test
+    void aModelOfAnotherTypeOrShapeIsNamedAsSuch() {
+        PredictHandler h = new PredictHandler();
+        PointSet fresh = blobs(5, 3);
+        WireArray points = WireArray.of("points", fresh.coordinates(), fresh.size(), 3);
+        InvalidInputException missing = assertThrows(InvalidInputException.class, () -> h.handle(
+                new Frame("predict", Map.of(), List.of(points)), CancellationToken.NEVER));
+        assertTrue(missing.getMessage().startsWith("the request has no 'model'"), missing.getMessage());
+        InvalidInputException ints = assertThrows(InvalidInputException.class, () -> h.handle(new Frame("predict",
+                Map.of(), List.of(WireArray.of("model", new int[] {1, 2, 3}, 3), points)), CancellationToken.NEVER));
+        assertEquals("'model' must be the 1-D uint8 bytes an hdbscan request with prediction_data answered; got dtype "
+                + "<i4 and shape [3]", ints.getMessage());
+        InvalidInputException twoD = assertThrows(InvalidInputException.class, () -> h.handle(new Frame("predict",
+                Map.of(), List.of(WireArray.of("model", new byte[4], 2, 2), points)), CancellationToken.NEVER));
+        assertTrue(twoD.getMessage().endsWith("got dtype |u1 and shape [2, 2]"), twoD.getMessage());
+    }
+
+    @Test
+    @SuppressWarnings("try")   // the session's close() waits for the engine's end, so it may be interrupted
     void aRequestOfAnotherKindReleasesTheOthersHandlers() throws Exception {
         java.util.concurrent.atomic.AtomicInteger released = new java.util.concurrent.atomic.AtomicInteger();
         Handler keeping = new Handler() {
@@ -82,14 +100,11 @@ class PredictHandlerTest {
             }
         };
         Handler other = (request, cancel) -> new Frame("ok", Map.of());
-        java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
-        FrameWriter w = new FrameWriter(requests);
-        for (String kind : List.of("keep", "keep", "other", "keep")) w.write(new Frame(kind, Map.of()));
-        java.io.ByteArrayOutputStream answers = new java.io.ByteArrayOutputStream();
-        EngineServer server = new EngineServer(new java.io.ByteArrayInputStream(requests.toByteArray()), answers,
-                Map.of("keep", keeping, "other", other), FrameLimits.defaults(), "test",
-                new java.io.PrintWriter(java.io.Writer.nullWriter()), false);
-        assertEquals(0, server.run());
+        // a client as the protocol asks: each answer read before the next request
+        try (EngineServerTest.Session s = new EngineServerTest.Session(Map.of("keep", keeping, "other", other),
+                FrameLimits.defaults())) {
+            for (String kind : List.of("keep", "keep", "other", "keep")) assertEquals("ok", s.call(kind, Map.of()).kind());
+        }
         assertEquals(1, released.get(), "released once: before the request of the other kind");
     }
 
