@@ -68,6 +68,7 @@ public final class FrameReader {
         String kind = ascii(readU8("the kind's length"), "the kind");
         String refusal = kind.isEmpty() || kind.length() > FrameLimits.MAX_KIND_BYTES
                 ? "a frame's kind must have 1 to " + FrameLimits.MAX_KIND_BYTES + " bytes; got " + kind.length()
+                : !isAscii(kind) ? "a frame's kind must be ASCII; got " + shown(kind)
                 : busy != null && !kind.equals("cancel") ? busy.get() : null;
         long jsonLength = readU32("the parameters' length");
         Map<String, Object> params = Map.of();
@@ -132,6 +133,7 @@ public final class FrameReader {
                     : frameBytes > limits.maxFrameBytes()
                     ? "the arrays of '" + kind + "' have more than " + limits.maxFrameBytes() + " bytes ("
                             + mib(limits.maxFrameBytes()) + "), the engine's bound on one request"
+                    : !isAscii(name) ? "array names must be ASCII; got " + shown(name)
                     : arrays.stream().anyMatch(x -> x.name().equals(name)) ? "two arrays are named '" + name + "'"
                     : null;
             refusal = first(refusal, bad);
@@ -242,7 +244,17 @@ public final class FrameReader {
     private String ascii(int length, String what) throws IOException {
         byte[] b = new byte[length];
         readFully(b, 0, length, what);
-        return new String(b, StandardCharsets.US_ASCII);
+        return new String(b, StandardCharsets.US_ASCII);   // a byte above 127 becomes U+FFFD: see isAscii
+    }
+
+    /** Whether {@code s}, read by {@link #ascii}, had only ASCII bytes (distinct bytes above 127 read alike). */
+    private static boolean isAscii(String s) {
+        return s.indexOf('\uFFFD') < 0;
+    }
+
+    /** A name with bytes beyond ASCII, for a message: its ASCII characters, the others as {@code ?}. */
+    private static String shown(String s) {
+        return "'" + s.replace('\uFFFD', '?') + "'";
     }
 
     private void readFully(byte[] b, int off, int len, String what) throws IOException {

@@ -113,6 +113,21 @@ class FrameCodecTest {
     }
 
     @Test
+    void kindsAndArrayNamesBeyondAsciiAreRefusedNotReadAlike() throws Exception {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.write(new byte[] {'S', 'Y', 'L', 'V', 2, 'x', (byte) 0xf0, 0, 0, 0, 0, 0});
+        // two arrays named by one byte each, 0xf0 and 0xf1: distinct names, not "two arrays named the same"
+        b.write(new byte[] {'S', 'Y', 'L', 'V', 1, 'z', 0, 0, 0, 0, 2,
+            1, (byte) 0xf0, 3, '<', 'i', '4', 1, 0, 0, 0, 0, 0, 0, 0, 0,
+            1, (byte) 0xf1, 3, '<', 'i', '4', 1, 0, 0, 0, 0, 0, 0, 0, 0});
+        b.write(bytes(new Frame("y", Map.of())));
+        FrameReader r = new FrameReader(new ByteArrayInputStream(b.toByteArray()), FrameLimits.defaults());
+        assertEquals("a frame's kind must be ASCII; got 'x?'", assertThrows(RefusedFrameException.class, r::read).getMessage());
+        assertEquals("array names must be ASCII; got '?'", assertThrows(RefusedFrameException.class, r::read).getMessage());
+        assertEquals("y", r.read().kind(), "the stream is still in step");
+    }
+
+    @Test
     void badParametersAreRefusedNotFatal() throws Exception {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.write(new byte[] {'S', 'Y', 'L', 'V', 1, 'x', 3, 0, 0, 0, '{', '1', '}', 0});
