@@ -320,20 +320,17 @@ sylva_train_cache() {
 sylva_train_aot() {
   local java="$1" jar="$2" aot="$3" work rc=0
   work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-aot.XXXXXX")" || return 0
+  # The siblings first, AOT_CACHE last: the launcher takes a build's caches as made when AOT_CACHE is newer than the
+  # jar, so a training stopped half-way (a signal that ends the shell too) leaves it to be made again, the rest with it.
   # Made and checked with the JVM options of the runs it serves (sylva_add_java_args, less the cache itself):
   # a run whose module options differ from the training's (--enable-native-access did) has the JVM log an
   # error on every start and drop the cache's module handling (scripts/check-dist.sh watches for it).
   local SYLVA_OPTS=()
-  sylva_add_java_args "$jar" /nonexistent
-  sylva_train_cache "$java" "$jar" "$aot" "$work/sylva.aot" "$work/training" || rc=$?
-  if [ "$rc" -eq 0 ]; then
-    # the small inputs' cache: trained on a small `sylva hdbscan` run with a report (waveforms drawn) and a
-    # saved model, with their options (no Vector API module)
-    SYLVA_OPTS=()
-    sylva_add_java_args "$jar" /nonexistent no-vector-module
-    sylva_add_jit_opts small
-    sylva_train_cache "$java" "$jar" "${aot%.aot}-small.aot" "$work/small.aot" --small "$work/training-small" || rc=$?
-  fi
+  # the small inputs' cache: trained on a small `sylva hdbscan` run with a report (waveforms drawn) and a saved
+  # model, with their options (no Vector API module)
+  sylva_add_java_args "$jar" /nonexistent no-vector-module
+  sylva_add_jit_opts small
+  sylva_train_cache "$java" "$jar" "${aot%.aot}-small.aot" "$work/small.aot" --small "$work/training-small" || rc=$?
   if [ "$rc" -eq 0 ]; then
     # few new points' cache: the same options, trained on a small fit saving its model and a prediction
     sylva_train_cache "$java" "$jar" "${aot%.aot}-small-predict.aot" "$work/small-predict.aot" --small-predict \
@@ -345,6 +342,11 @@ sylva_train_aot() {
       -Dsylva.launcher=adds-vector-module -jar "$jar" --version >/dev/null 2>&1 || rc=$?
     if [ "$rc" -eq 0 ]; then mv -f "$work/version.aot" "$vaot.$$" && mv -f "$vaot.$$" "$vaot"; fi
     sylva_interrupted "$rc" || rc=0
+  fi
+  if [ "$rc" -eq 0 ]; then
+    SYLVA_OPTS=()
+    sylva_add_java_args "$jar" /nonexistent
+    sylva_train_cache "$java" "$jar" "$aot" "$work/sylva.aot" "$work/training" || rc=$?
   fi
   rm -rf "$work"
   return "$rc"   # 0, made or not; 129, 130 or 143 where a JVM was interrupted (see sylva_train_cache)

@@ -314,6 +314,9 @@ class Engine:
                 raise
             frame = self._read(proc)
             if frame.kind != "progress":
+                # answered: no longer a request to cancel, before a Ctrl-C between here and the caller could make the
+                # next call cancel it (a cancel with nothing running gets no answer: a restart after the wait)
+                self._unanswered = None
                 return frame
             if progress is not None:
                 self._calling_back = threading.get_ident()

@@ -70,12 +70,33 @@ class LauncherBuildAndCacheTest {
                 assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("c" + status)), "no cache made");
             }
         }
-        // the launcher stops there, saying so, removes a main cache made before (so that the next run trains the
-        // whole set again) and does not mark the build's cache as failed
+        // the launcher stops there, saying so, and does not mark the build's cache as failed
         String launcher = Files.readString(BIN.resolveSibling("sylva"));
-        int stop = launcher.indexOf("if [ \"$trained\" -ne 0 ]; then");
-        assertTrue(stop > 0 && launcher.indexOf("rm -f \"$aot\"", stop) < launcher.indexOf("exit \"$trained\"", stop)
-                && launcher.indexOf("exit \"$trained\"", stop) < launcher.indexOf("touch \"$aot.failed\""), launcher);
+        int stop = launcher.indexOf("if sylva_interrupted \"$trained\"; then");
+        assertTrue(stop > 0 && launcher.indexOf("exit \"$trained\"", stop) < launcher.indexOf("touch \"$aot.failed\""),
+                launcher);
+    }
+
+    @Test
+    void theMainCacheIsMadeLastSoAStoppedTrainingLeavesItToBeMadeAgainWithTheRest(@TempDir Path tmp) throws Exception {
+        // a stand-in java that is "interrupted" (130) on the main cache's training only: the siblings are made, the
+        // main one is not, and the launcher's gate (the main cache newer than the jar) sends the next run to train all
+        Path java = tmp.resolve("java");
+        Files.writeString(java, """
+                #!/usr/bin/env bash
+                for a in "$@"; do case "$a" in -XX:AOTCacheOutput=*) out="${a#*=}" ;; esac; done
+                case "$out" in */sylva.aot) exit 130 ;; esac
+                [ -z "${out:-}" ] || : > "$out"
+                exit 0
+                """);
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String[] r = bash("export TMPDIR='" + tmp + "'; . '" + BIN.resolve("sylva-java.sh") + "'; sylva_train_aot '" + java
+                + "' '" + tmp.resolve("x.jar") + "' '" + tmp.resolve("c.aot") + "'; echo \"status $?\"");
+        assertEquals("status 130", r[1]);
+        assertFalse(Files.exists(tmp.resolve("c.aot")));
+        for (String c : List.of("c-small.aot", "c-small-predict.aot", "c-version.aot")) {
+            assertTrue(Files.isRegularFile(tmp.resolve(c)), c);
+        }
     }
 
     @Test

@@ -56,13 +56,19 @@ public final class EngineServer {
     /** The tokens of the requests read and not yet answered: the end of the requests cancels them all. */
     private final java.util.Set<CancellationToken> outstanding = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /**
-     * Requests read and not yet answered, at most: the one running and one read ahead. A request beyond them is read
-     * to its end without its arrays and refused, so that a client that sends requests without reading the answers
-     * cannot fill the heap with queued arrays; the reader itself never waits (it would stop reading a client that
+     * Requests read and not yet answered, at most: the one running and one read ahead (besides one whose answer is
+     * being written). A request beyond them is read to its end without its arrays and refused, so that a client that
+     * sends requests without reading the answers cannot fill the heap with queued arrays; the reader itself never waits (it would stop reading a client that
      * waits to write while its answers wait to be read), and a client that waits for each answer, as the protocol
      * asks, is never refused.
      */
     static final int READ_AHEAD = 2;
+    /**
+     * Refusals waiting for the worker to write them, at most: each holds a few hundred bytes, so a client that sends
+     * requests without reading the answers ends the engine with a {@code ProtocolError} rather than filling its heap.
+     */
+    static final int MAX_QUEUED_REFUSALS = 64;
+    private final java.util.concurrent.atomic.AtomicInteger refusalsQueued = new java.util.concurrent.atomic.AtomicInteger();
 
     EngineServer(InputStream in, OutputStream out, Map<String, Handler> handlers, FrameLimits limits, String version,
             PrintWriter log, boolean verbose) {
@@ -108,10 +114,17 @@ public final class EngineServer {
                 try {
                     f = reader.read(this::busy);
                 } catch (RefusedFrameException e) {
-                    last = new CancellationToken();
+                    last = new CancellationToken();   // a cancel sent next refers to the refused frame: no effect
                     Frame error = withId(e.outOfMemory() ? ErrorFrames.frame("MemoryError", e.getMessage(), null)
                             : ErrorFrames.frame("ValueError", e.getMessage(), null), e.id());
-                    worker.execute(() -> send(error));   // in order, after the answer to the request before
+                    if (refusalsQueued.incrementAndGet() > MAX_QUEUED_REFUSALS) {
+                        throw new ProtocolException("more than " + MAX_QUEUED_REFUSALS + " refusals wait to be "
+                                + "written: the client sends requests without reading the answers");
+                    }
+                    worker.execute(() -> {   // in order, after the answer to the request before
+                        refusalsQueued.decrementAndGet();
+                        send(error);
+                    });
                     continue;
                 }
                 if (f == null) return 0;
@@ -154,6 +167,11 @@ public final class EngineServer {
             }
             log.flush();
         }
+    }
+
+    /** Refusals read and not yet written (tests wait on it to know a frame was read). */
+    int refusalsWaiting() {
+        return refusalsQueued.get();
     }
 
     /** Why a request arriving now is refused (the engine holds {@link #READ_AHEAD} already), or null. */

@@ -66,7 +66,6 @@ class PredictHandlerTest {
         assertEquals(4, h.parsed(), "released: parsed again");
     }
 
-    /** The engine releases what a handler keeps before a request of another kind. */
     @Test
     void aModelOfAnotherTypeOrShapeIsNamedAsSuch() {
         PredictHandler h = new PredictHandler();
@@ -84,6 +83,7 @@ class PredictHandlerTest {
         assertTrue(twoD.getMessage().endsWith("got dtype |u1 and shape [2, 2]"), twoD.getMessage());
     }
 
+    /** The engine releases what a handler keeps before a request of another kind. */
     @Test
     @SuppressWarnings("try")   // the session's close() waits for the engine's end, so it may be interrupted
     void aRequestOfAnotherKindReleasesTheOthersHandlers() throws Exception {
