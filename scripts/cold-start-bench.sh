@@ -14,14 +14,7 @@ java="$JAVA_HOME/bin/java"
 "$root/sylva" --version >/dev/null   # builds the jar and the start-up cache if needed
 out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
 declare -A t
-# secs CMD...: CMD's wall seconds; a failed CMD stops the script with its stderr (a failed run is no figure)
-secs() {
-  local s e
-  s=$(date +%s.%N)
-  if ! "$@" >/dev/null 2>"$out/secs.err"; then echo "failed: $*" >&2; cat "$out/secs.err" >&2; return 1; fi
-  e=$(date +%s.%N)
-  echo "$e - $s" | bc
-}
+. "$root/scripts/timing.sh"   # secs, median
 # timed KEY CMD...: adds CMD's seconds to KEY's (an assignment of its own, so that set -e sees a failure)
 timed() { local v; v=$(secs "${@:2}"); t["$1"]="${t[$1]:-} $v"; }
 inputs=(phy_like clips_1149 clips_20000)
@@ -39,7 +32,6 @@ for ((r = 0; r < rounds; r++)); do
     fi
   done
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 for k in "java -version" "sylva --version"; do printf '%-48s %8.3f s\n' "$k" "$(echo "${t[$k]}" | median)"; done
 for f in "${inputs[@]}"; do
   # the best warm figure: the vector kernel, compiled, and a long-lived process's choices (the bench's warm-up)

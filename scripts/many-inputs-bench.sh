@@ -33,14 +33,7 @@ opts=("$@")
 "$root/sylva" --version >/dev/null   # builds the jar and the start-up cache if needed
 out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
 files=("$data"/*.npy)
-# secs CMD...: CMD's wall seconds; a failed CMD stops the script with its stderr (a failed run is no figure)
-secs() {
-  local s e
-  s=$(date +%s.%N)
-  if ! "$@" >/dev/null 2>"$out/secs.err"; then echo "failed: $*" >&2; cat "$out/secs.err" >&2; return 1; fi
-  e=$(date +%s.%N)
-  echo "$e - $s" | bc
-}
+. "$root/scripts/timing.sh"   # secs, median
 each() { for f in "${files[@]}"; do local b; b=$(basename "$f" .npy); "$root/sylva" "${command[@]}" "$f" --out "$out/a/$b" -q "${opts[@]}" || return 1; done; }
 one() { "$root/sylva" "${command[@]}" "${files[@]}" --out "$out/b" -q "${opts[@]}"; }
 ta="" tb=""
@@ -53,7 +46,6 @@ for f in "${files[@]}"; do
   b=$(basename "$f" .npy)
   for o in "$out/a/$b"/*.npy; do cmp -s "$o" "$out/b/$b/$(basename "$o")" || { echo "differ: $b/$(basename "$o")"; exit 1; }; done
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 ma=$(echo "$ta" | median) mb=$(echo "$tb" | median)
 printf '%d inputs (%s), medians of %d:\n' "${#files[@]}" "$data" "$rounds"
 printf '  %-44s %8.3f s\n' "one cold sylva ${command[0]} per input" "$ma"

@@ -546,13 +546,19 @@ class EngineServerTest {
         }
     }
 
+    /** A session holding two requests of {@code hold}, ids {@code first} (running) and {@code first + 1} (read ahead). */
+    Session holdingTwo(HoldHandler hold, long first) throws Exception {
+        Session s = open(Map.of("hold", hold), FrameLimits.defaults());
+        s.requests.write(new Frame("hold", Map.of("id", first)));
+        assertTrue(hold.started.await(10, TimeUnit.SECONDS));
+        s.requests.write(new Frame("hold", Map.of("id", first + 1)));
+        return s;
+    }
+
     @Test
     void aRequestBeyondTheOneRunningAndOneReadAheadIsRefusedAndTheRestAnsweredInOrder() throws Exception {
         HoldHandler hold = new HoldHandler();
-        Session s = open(Map.of("hold", hold), FrameLimits.defaults());
-        s.requests.write(new Frame("hold", Map.of("id", 1L)));
-        assertTrue(hold.started.await(10, TimeUnit.SECONDS));
-        s.requests.write(new Frame("hold", Map.of("id", 2L)));
+        Session s = holdingTwo(hold, 1);
         // a third request while the first runs and the second waits: read to its end, its array never held
         s.requests.write(new Frame("balltree", Map.of("id", 3L), List.of(WireArray.of("points", new float[4_000], 1_000, 4))));
         // a cancel is still read; it refers to the refused request, sent last, so it reaches nothing
@@ -578,10 +584,7 @@ class EngineServerTest {
     @Test
     void aClientThatNeverReadsItsAnswersEndsTheEngineRatherThanItsHeap() throws Exception {
         HoldHandler hold = new HoldHandler();
-        Session s = open(Map.of("hold", hold), FrameLimits.defaults());
-        s.requests.write(new Frame("hold", Map.of("id", 0L)));
-        assertTrue(hold.started.await(10, TimeUnit.SECONDS));
-        s.requests.write(new Frame("hold", Map.of("id", 1L)));
+        Session s = holdingTwo(hold, 0);
         for (long id = 2; id <= 2 + EngineServer.MAX_QUEUED_REFUSALS; id++) s.requests.write(new Frame("hold", Map.of("id", id)));
         // the 65th refusal ends the reading while the first request still runs (bounded wait)
         for (int i = 0; i < 500 && !s.log.toString().contains("protocol error"); i++) Thread.sleep(20);
