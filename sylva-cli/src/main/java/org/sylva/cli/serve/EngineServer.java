@@ -153,8 +153,8 @@ public final class EngineServer {
             log.flush();
             return 2;
         } finally {
-            // every request read and not yet answered, not only the last: each answers cancelled, in order, before
-            // a ProtocolError queued behind them
+            // every request read and not yet answered, not only the last: each still answers, in order (cancelled
+            // where it had not finished), before a ProtocolError queued behind them
             last.cancel();
             for (CancellationToken t : outstanding) t.cancel();
             worker.shutdown();
