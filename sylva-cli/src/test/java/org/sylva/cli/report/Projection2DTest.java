@@ -9,9 +9,7 @@ import org.junit.jupiter.api.Test;
 /** What the caption says of the plane: the rows the covariance used, and no components for a single point. */
 class Projection2DTest {
     private static int[] all(int n) {
-        int[] rows = new int[n];
-        for (int i = 0; i < n; i++) rows[i] = i;
-        return rows;
+        return java.util.stream.IntStream.range(0, n).toArray();
     }
 
     @Test
