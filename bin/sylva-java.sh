@@ -288,18 +288,48 @@ sylva_exec() {
 # sylva_train_cache JAVA JAR CACHE TEMP TRAINING_ARGS...: runs AotTraining TRAINING_ARGS with the options in
 # SYLVA_OPTS, writing the cache to TEMP; when the training succeeds and a JVM with those options takes the
 # cache (-XX:AOTMode=on fails otherwise), moves it to CACHE.
-# Returns the JVM's status where it was interrupted (129, 130 or 143: SIGHUP, Ctrl-C or SIGTERM, which the JVM
-# handles and exits with rather than dying of it, so the shell would carry on), 0 otherwise, made or not (a JVM
-# that crashed, 134 or 137 say, is a failed training, not an interruption: the run goes on without the cache).
+# Returns 129, 130 or 143 where it was interrupted (SIGHUP, Ctrl-C or SIGTERM to this shell, see sylva_train_run,
+# or to the JVM, which handles such a signal and exits with that status rather than dying of it, so the shell would
+# carry on), 0 otherwise, made or not (a JVM that crashed, 134 or 137 say, is a failed training, not an
+# interruption: the run goes on without the cache).
 sylva_interrupted() { [ "$1" -eq 129 ] || [ "$1" -eq 130 ] || [ "$1" -eq 143 ]; }
+
+# sylva_train_run COMMAND...: runs one JVM of a training (output discarded) and returns its status, or 129, 130 or
+# 143 where this shell got SIGHUP, Ctrl-C or SIGTERM meanwhile, which kills that JVM and what it started at once.
+# Why not let the JVM see the signal: a JVM writing its cache (-XX:AOTCacheOutput) does it on its way out, with a
+# JVM of its own (several seconds) during which a Ctrl-C changes nothing; the training then exited 0, the next
+# one started and the command the user had stopped ran after all. So the JVM runs in a session of its own
+# (setsid, where there is one: the terminal's Ctrl-C reaches this shell only), in the background, so that a
+# trapped signal ends the wait at once; its whole process group is killed, the assembling JVM with it.
+sylva_train_run() {
+  local pid rc=0 sylva_signal=''
+  trap 'sylva_signal=130' INT
+  trap 'sylva_signal=143' TERM
+  trap 'sylva_signal=129' HUP
+  if command -v setsid >/dev/null 2>&1; then
+    setsid "$@" >/dev/null 2>&1 </dev/null &
+  else
+    "$@" >/dev/null 2>&1 </dev/null &
+  fi
+  pid=$!
+  wait "$pid" || rc=$?
+  if [ -n "$sylva_signal" ]; then
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || :
+    wait "$pid" 2>/dev/null || :
+    rc="$sylva_signal"
+  fi
+  trap - INT TERM HUP
+  return "$rc"
+}
+
 sylva_train_cache() {
   local java="$1" jar="$2" cache="$3" temp="$4" rc=0; shift 4
-  "$java" "${SYLVA_OPTS[@]}" -XX:AOTCacheOutput="$temp" -Xlog:aot*=off -Xlog:cds*=off \
-    -cp "$jar" org.sylva.cli.AotTraining "$@" >/dev/null 2>&1 || rc=$?
+  sylva_train_run "$java" "${SYLVA_OPTS[@]}" -XX:AOTCacheOutput="$temp" -Xlog:aot*=off -Xlog:cds*=off \
+    -cp "$jar" org.sylva.cli.AotTraining "$@" || rc=$?
   ! sylva_interrupted "$rc" || return "$rc"
   [ "$rc" -eq 0 ] || return 0
-  "$java" "${SYLVA_OPTS[@]}" -XX:AOTCache="$temp" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
-    -jar "$jar" --version >/dev/null 2>&1 || rc=$?
+  sylva_train_run "$java" "${SYLVA_OPTS[@]}" -XX:AOTCache="$temp" -XX:AOTMode=on -Xlog:aot*=off -Xlog:cds*=off \
+    -jar "$jar" --version || rc=$?
   ! sylva_interrupted "$rc" || return "$rc"
   [ "$rc" -eq 0 ] || return 0
   mv -f "$temp" "$cache.$$" && mv -f "$cache.$$" "$cache"
@@ -338,8 +368,8 @@ sylva_train_aot() {
   fi
   if [ "$rc" -eq 0 ]; then
     local vaot="${aot%.aot}-version.aot"
-    "$java" -XX:AOTCacheOutput="$work/version.aot" -Xlog:aot*=off -Xlog:cds*=off \
-      -Dsylva.launcher=adds-vector-module -jar "$jar" --version >/dev/null 2>&1 || rc=$?
+    sylva_train_run "$java" -XX:AOTCacheOutput="$work/version.aot" -Xlog:aot*=off -Xlog:cds*=off \
+      -Dsylva.launcher=adds-vector-module -jar "$jar" --version || rc=$?
     if [ "$rc" -eq 0 ]; then mv -f "$work/version.aot" "$vaot.$$" && mv -f "$vaot.$$" "$vaot"; fi
     sylva_interrupted "$rc" || rc=0
   fi

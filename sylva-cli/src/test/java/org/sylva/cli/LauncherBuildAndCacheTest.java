@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The launcher's first-use steps (bin/find-jdk.sh, bin/sylva-java.sh's start-up cache training): Maven is needed
  * only to build, and a training JVM that Ctrl-C ended (status 130, which the JVM exits with instead of dying of the
- * signal, so a shell would carry on) stops the training with that status, where a failed one is no error.
+ * signal, so a shell would carry on) stops the training with that status, where a failed one is no error; a signal
+ * to the launcher's shell kills the training JVM and its processes at once.
  */
 class LauncherBuildAndCacheTest {
     private static final Path BIN = Path.of("..", "bin").toAbsolutePath().normalize();
@@ -96,6 +97,43 @@ class LauncherBuildAndCacheTest {
         assertFalse(Files.exists(tmp.resolve("c.aot")));
         for (String c : List.of("c-small.aot", "c-small-predict.aot", "c-version.aot")) {
             assertTrue(Files.isRegularFile(tmp.resolve(c)), c);
+        }
+    }
+
+    @Test
+    void aSignalToTheLauncherKillsATrainingThatWouldCarryOnAndWhatItStarted(@TempDir Path tmp) throws Exception {
+        // a stand-in java as a JVM writing its cache on its way out: it ignores the signals (the JVM's exit is under
+        // way), has a process of its own (the JVM assembling the cache) and would end with 0 a minute later
+        Path java = tmp.resolve("java");
+        Path child = tmp.resolve("child.pid");
+        Files.writeString(java, """
+                #!/usr/bin/env bash
+                trap '' INT TERM HUP
+                sleep 60 &
+                echo $! > "$FAKE_CHILD"
+                wait
+                exit 0
+                """);
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        for (String signal : List.of("TERM", "HUP")) {
+            Files.deleteIfExists(child);
+            Path work = Files.createDirectories(tmp.resolve("tmp-" + signal));
+            // the signal goes to the launcher's shell alone (kill PID), once the stand-in has started its child
+            String[] r = bash("export TMPDIR='" + work + "' FAKE_CHILD='" + child + "'; . '" + BIN.resolve("sylva-java.sh")
+                    + "'; (for i in $(seq 400); do [ -s '" + child + "' ] && break; sleep 0.05; done; kill -" + signal
+                    + " $$) & start=$SECONDS; sylva_train_aot '" + java + "' '" + tmp.resolve("x.jar") + "' '"
+                    + tmp.resolve("c.aot") + "'; echo \"status $? after $((SECONDS - start)) s\"; ls -A '" + work
+                    + "' | wc -l; state=$(cut -d ' ' -f 3 \"/proc/$(cat '" + child + "')/stat\" 2>/dev/null); "
+                    // killed: gone, or a zombie until whoever inherited it reaps it
+                    + "case \"$state\" in ''|Z) echo child gone ;; *) echo child alive ;; esac");
+            String[] lines = r[1].split("\n");
+            int expected = signal.equals("TERM") ? 143 : 129;
+            assertTrue(lines[0].startsWith("status " + expected + " after "), r[1]);
+            // at once, not when the stand-in ends (60 s): a bound far above any start-up, far below its minute
+            assertTrue(Integer.parseInt(lines[0].replaceAll(".* after (\\d+) s", "$1")) < 30, r[1]);
+            assertEquals("0", lines[1], "its temporary folder removed: " + r[1]);
+            assertEquals("child gone", lines[2], r[1]);
+            assertFalse(Files.exists(tmp.resolve("c.aot")));
         }
     }
 
