@@ -14,7 +14,9 @@ import org.apache.spark.sql.Row;
  * NaN as one value (for double and float), arrays and structs element by element with the same rules, maps by
  * their entries whatever their order (Spark sorts them before it compares), and ML vectors as the struct they are
  * stored as (dense and sparse apart, coordinates by their bits: Spark does not normalise inside a vector). Other
- * values (strings, integers, decimals, dates, booleans, null) already compare by value.
+ * values (integers, decimals, dates, booleans, null) already compare by value; strings do too, but for invalid
+ * UTF-8, which decodes to the same text from different bytes: {@link GroupedFits} groups a key holding strings by
+ * their bytes, with {@link #shownAs}.
  *
  * <pre>{@code
  * Object k = GroupKey.of(row.get(keyIndex));   // equal keys for rows that df.groupBy(key) puts together
@@ -44,6 +46,17 @@ final class GroupKey {
             }
             default -> value;
         };
+    }
+
+    /**
+     * The key {@code key} (from {@link #of}) shown as {@code value} would be: how a key holding strings, compared by
+     * their UTF-8 bytes ({@link GroupedFits}), is still named by its text in a refusal.
+     */
+    static Object shownAs(Object key, Object value) {
+        List<Object> fields = new ArrayList<>(2);
+        fields.add("shown");
+        fields.add(key);
+        return new Struct(fields, describe(value));
     }
 
     /** A map's entries, each key and value as {@link #of} makes them, compared as a set. */

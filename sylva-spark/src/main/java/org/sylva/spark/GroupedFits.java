@@ -9,8 +9,10 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
@@ -52,10 +54,21 @@ final class GroupedFits {
         }
         FeatureColumn fc = FeatureColumn.of(schema, estimator.getOrDefault(estimator.featuresCol()));
         FitSettings settings = estimator.settings();
-        JavaRDD<Row> rows = dataset.toDF().javaRDD();
+        Dataset<Row> source = dataset.toDF();
+        // Spark SQL groups strings by their UTF-8 bytes, where a Row holds them decoded: invalid sequences all
+        // decode to U+FFFD, so two groups would become one. A key holding strings is grouped by a copy of it with
+        // each string cast to its bytes, appended to the row for the tagging only; the row keeps its own columns.
+        DataType bytesType = stringsAsBinary(schema.fields()[keyIndex].dataType());
+        int width = schema.fields().length;
+        if (bytesType != null) {
+            String quoted = "`" + schema.fields()[keyIndex].name().replace("`", "``") + "`";
+            source = source.withColumn(unusedName(schema), functions.col(quoted).cast(bytesType));
+        }
+        boolean byBytes = bytesType != null;
+        JavaRDD<Row> rows = source.javaRDD();
         int partitions = Math.max(1, rows.getNumPartitions());
-        JavaPairRDD<Object, Tuple2<Long, Row>> byKey = rows.mapPartitionsWithIndex((p, it) -> tagged(p, it, keyIndex),
-                false).mapToPair(t -> t);
+        JavaPairRDD<Object, Tuple2<Long, Row>> byKey = rows.mapPartitionsWithIndex(
+                (p, it) -> tagged(p, it, keyIndex, byBytes ? width : -1), false).mapToPair(t -> t);
         JavaRDD<Tuple2<Long, Row>> fitted = byKey.groupByKey(partitions)
                 .flatMap(g -> fitGroup(g._1(), g._2(), fc, settings, smallAsNoise).iterator());
         fitted.setName("sylva hdbscan: one fit per '" + keyColumn + "'");
@@ -65,10 +78,60 @@ final class GroupedFits {
         return dataset.sparkSession().createDataFrame(ordered, out);
     }
 
-    /** Partition {@code p}'s rows with their key and place, one at a time as the shuffle pulls them (streamed). */
-    private static Iterator<Tuple2<Object, Tuple2<Long, Row>>> tagged(int p, Iterator<Row> rows, int keyIndex) {
-        return RowPlaces.numbered(rows, 0, (r, position) -> new Tuple2<>(GroupKey.of(r.get(keyIndex)),
-                new Tuple2<>(place(p, position), r)));
+    /**
+     * Partition {@code p}'s rows with their key and place, one at a time as the shuffle pulls them (streamed). With
+     * {@code bytesIndex} at least 0, the row's last column (at that index) is its key's copy with strings as bytes:
+     * the key compares by it, is shown as the key column's value, and the row goes on without that column.
+     */
+    private static Iterator<Tuple2<Object, Tuple2<Long, Row>>> tagged(int p, Iterator<Row> rows, int keyIndex,
+                                                                       int bytesIndex) {
+        return RowPlaces.numbered(rows, 0, (r, position) -> {
+            if (bytesIndex < 0) return new Tuple2<>(GroupKey.of(r.get(keyIndex)), new Tuple2<>(place(p, position), r));
+            Object[] values = new Object[bytesIndex];
+            for (int i = 0; i < bytesIndex; i++) values[i] = r.get(i);
+            return new Tuple2<>(GroupKey.shownAs(GroupKey.of(r.get(bytesIndex)), r.get(keyIndex)),
+                    new Tuple2<>(place(p, position), org.apache.spark.sql.RowFactory.create(values)));
+        });
+    }
+
+    /**
+     * {@code t} with every string type in it (at its top, in arrays, maps and structs) made binary, which a cast
+     * turns into the string's UTF-8 bytes; null where {@code t} holds no string.
+     */
+    static DataType stringsAsBinary(DataType t) {
+        if (t instanceof StringType) return DataTypes.BinaryType;
+        if (t instanceof ArrayType a) {
+            DataType e = stringsAsBinary(a.elementType());
+            return e == null ? null : DataTypes.createArrayType(e, a.containsNull());
+        }
+        if (t instanceof MapType m) {
+            DataType k = stringsAsBinary(m.keyType()), v = stringsAsBinary(m.valueType());
+            if (k == null && v == null) return null;
+            return DataTypes.createMapType(k == null ? m.keyType() : k, v == null ? m.valueType() : v,
+                    m.valueContainsNull());
+        }
+        if (t instanceof StructType s) {
+            StructField[] fields = s.fields().clone();
+            boolean any = false;
+            for (int i = 0; i < fields.length; i++) {
+                DataType f = stringsAsBinary(fields[i].dataType());
+                if (f != null) {
+                    fields[i] = new StructField(fields[i].name(), f, fields[i].nullable(), fields[i].metadata());
+                    any = true;
+                }
+            }
+            return any ? new StructType(fields) : null;
+        }
+        return null;
+    }
+
+    /** A column name that {@code schema} does not have, for the key's bytes. */
+    private static String unusedName(StructType schema) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (StructField f : schema.fields()) names.add(f.name().toLowerCase(java.util.Locale.ROOT));
+        String name = "_sylva_key_bytes";
+        for (int i = 1; i <= names.size() && names.contains(name); i++) name = "_sylva_key_bytes_" + i;
+        return name;
     }
 
     /**

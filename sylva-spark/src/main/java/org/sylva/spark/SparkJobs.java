@@ -1,6 +1,7 @@
 package org.sylva.spark;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,8 +19,12 @@ import org.sylva.progress.CancelledException;
  * the caller's thread already carries: the caller's job group and tags stay in force during the fit (so
  * {@code sc.cancelJobGroup(theirGroup)} stops it too) and the caller's description comes back after each
  * job is submitted. Cancellable both ways: a cancelled {@link CancellationToken} (or an interrupted caller)
- * cancels the running job, and a job cancelled through Spark ({@code sc.cancelJobsWithTag}, the caller's
- * {@code cancelJobGroup}, the UI's kill link) ends the fit with {@link CancelledException}.
+ * cancels the running job, or the input's stages that taking its RDD runs, and a job cancelled through Spark
+ * ({@code sc.cancelJobsWithTag}, the caller's {@code cancelJobGroup}, the UI's kill link) ends the fit with
+ * {@link CancelledException}. Spark cancels the jobs running at that moment only: between two of a fit's jobs
+ * (the driver's own work) a {@code cancelJobGroup} or {@code cancelJobsWithTag} reaches nothing, where the
+ * caller's {@code sc.cancelJobGroupAndFutureJobs(theirGroup)} stops the fit at its next job, and the token, which
+ * the driver's own work looks at too, stops it there.
  */
 final class SparkJobs {
     private static final long POLL_MS = 100;
@@ -86,7 +91,7 @@ final class SparkJobs {
         sc.setJobDescription(description);
         JavaFutureAction<List<T>> job;
         try {
-            job = make.get().collectAsync();
+            job = taken(make, description).collectAsync();
         } finally {
             // the job keeps what it was submitted with; the caller's thread gets its own settings back
             sc.removeJobTag(tag);
@@ -94,6 +99,65 @@ final class SparkJobs {
             sc.setLocalProperty(DESCRIPTION, callersDescription);
         }
         return job;
+    }
+
+    /** How many times a cancelled taking is waited for (POLL_MS each) before the fit ends without it. */
+    private static final int STOP_WAITS = 20;
+
+    /**
+     * {@code make.get()}, taken on a thread of its own that inherits the caller's Spark properties (the fit's tags,
+     * just set), while this thread looks at the token and its own interrupt every {@link #POLL_MS}: taking a
+     * Dataset's RDD has adaptive execution run the Dataset's shuffle stages there and then, as long as the query
+     * behind the input takes. A cancellation cancels the fit's jobs (those stages) and ends the fit; a stage
+     * cancelled through Spark ends it as a cancelled job does.
+     */
+    private <T> JavaRDD<T> taken(java.util.function.Supplier<JavaRDD<T>> make, String description) {
+        CompletableFuture<JavaRDD<T>> taken = new CompletableFuture<>();
+        Thread taker = Thread.ofPlatform().daemon().name("sylva-taking-input").start(() -> {
+            try {
+                taken.complete(make.get());
+            } catch (Throwable t) {
+                taken.completeExceptionally(t);
+            }
+        });
+        // bounded by the taking itself: each wait is POLL_MS, and the loop ends when the taking does
+        for (;;) {
+            try {
+                return taken.get(POLL_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (cancel.isCancelled() || Thread.currentThread().isInterrupted()) throw stopped(taken, taker);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw stopped(taken, taker);
+            } catch (ExecutionException e) {
+                throw translate(e.getCause() == null ? e : e.getCause(), description);
+            }
+        }
+    }
+
+    /**
+     * Cancels the fit's running jobs until the taking ends (a stage that adaptive execution submits after the first
+     * cancel is cancelled by a later one), waiting at most {@link #STOP_WAITS} polls, and returns the fit's exception.
+     */
+    private CancelledException stopped(CompletableFuture<?> taken, Thread taker) {
+        boolean interrupted = Thread.interrupted();   // waited on below; given back to the caller
+        try {
+            for (int i = 0; i < STOP_WAITS && !taken.isDone(); i++) {
+                sc.sc().cancelJobsWithTag(tag, "the Sylva fit was cancelled while its input was taken");
+                try {
+                    taken.get(POLL_MS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // still running, or ended by the cancel: looked at again by the loop's condition
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    break;
+                }
+            }
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+        taker.interrupt();   // a daemon thread that ends with its taking
+        return new CancelledException();
     }
 
     /** Spark's error condition of a cancelled job (its {@code SparkException}'s {@code getCondition()}). */

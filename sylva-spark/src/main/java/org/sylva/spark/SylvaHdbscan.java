@@ -38,7 +38,8 @@ import org.sylva.progress.ProgressListener;
  * job a fit runs carries the job tag {@link SparkHdbscanEngine#JOB_TAG}, added to the caller's job group and
  * tags, which stay in force: {@code sc.cancelJobsWithTag(SparkHdbscanEngine.JOB_TAG)}, the caller's own
  * {@code sc.cancelJobGroup(...)} or the {@link CancellationToken} of {@link #fit(Dataset, CancellationToken)}
- * stops it with {@link org.sylva.progress.CancelledException}.
+ * stops it with {@link org.sylva.progress.CancelledException}. Spark's cancels reach the jobs running at that
+ * moment only; between two of the fit's jobs, {@code sc.cancelJobGroupAndFutureJobs(...)} stops it at its next.
  *
  * <p>The estimator is saved with Spark ML's params writer ({@code write().save(path)}) and read back with
  * {@link #load(String)}, every param kept, alone or inside a {@code Pipeline}; its model is saved too

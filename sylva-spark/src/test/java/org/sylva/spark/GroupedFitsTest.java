@@ -247,6 +247,39 @@ class GroupedFitsTest {
     }
 
     @Test
+    void stringKeysGroupByTheirBytesAsSparkSqlGroupsThem() {
+        // invalid UTF-8 (strings cast from bytes, as a Parquet column of bytes read as strings holds them) decodes to
+        // U+FFFD whatever the bytes: Spark SQL groups by the bytes, so three groups, also inside structs and arrays
+        int n = 120;
+        double[] x = twoBlobs(n);
+        List<Object> raw = new ArrayList<>(), group = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            raw.add(new byte[] {(byte) (0xfd + i % 3)});
+            group.add(i % 3);
+        }
+        Dataset<Row> bytes = keyed(x, raw, DataTypes.BinaryType, 3);
+        org.apache.spark.sql.Column text = bytes.col("key").cast("string");
+        List<Dataset<Row>> keyedByText = List.of(
+                bytes.withColumn("key", text),
+                bytes.withColumn("key", org.apache.spark.sql.functions.struct(text.as("a"),
+                        org.apache.spark.sql.functions.lit(1).as("b"))),
+                bytes.withColumn("key", org.apache.spark.sql.functions.array(text)),
+                bytes.withColumn("key", org.apache.spark.sql.functions.map(org.apache.spark.sql.functions.lit(1), text)));
+        for (Dataset<Row> df : keyedByText) {
+            assertEquals(3, df.groupBy("key").count().count(), "Spark SQL's own groups, " + df.schema().simpleString());
+            List<Row> out = new SylvaHdbscan().setMinClusterSize(5).fitGroups(df, "key").collectAsList();
+            assertEachGroupEqualsItsOwnFit(out, group, x, 5);
+            assertEquals(df.schema().length() + 3, out.get(0).length(), "the rows keep their own columns only");
+            assertEquals(df.collectAsList().get(7).get(1), out.get(7).get(1), "and their key as it was");
+        }
+        // a refusal names a string key by its text
+        Exception e = assertThrows(Exception.class, () -> new SylvaHdbscan().setMinClusterSize(41)
+                .fitGroups(keyedByText.get(0), "key").collectAsList());
+        String all = SylvaHdbscanTest.rootMessage(e);
+        assertTrue(all.contains("group '" + (char) 0xfffd + "' (40 rows)"), all);
+    }
+
+    @Test
     void aGroupsRowsAreFittedInDatasetOrderWhateverOrderTheShuffleDeliversThem() {
         // (a local session's shuffle delivers them in dataset order, a cluster's in any: so, the group's fit itself)
         int n = 60;

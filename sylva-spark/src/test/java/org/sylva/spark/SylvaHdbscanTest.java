@@ -204,6 +204,83 @@ class SylvaHdbscanTest {
         assertTrue(seen.contains("components"), seen);
     }
 
+    /** Until when (System.nanoTime) {@link #slowId} holds its calls, unless the test releases them first. */
+    private static final java.util.concurrent.atomic.AtomicLong SLOW_UNTIL = new java.util.concurrent.atomic.AtomicLong();
+
+    /** A row's id, returned at {@link #SLOW_UNTIL}: a stage that runs as long as the test wants, whatever its rows. */
+    private static int slowId(int id) throws InterruptedException {
+        for (int i = 0; i < 1200 && System.nanoTime() < SLOW_UNTIL.get(); i++) Thread.sleep(50);
+        return id;
+    }
+
+    @Test
+    void aCancelledTokenStopsTheFitWhileItsShuffledInputIsTaken() {
+        // taking a shuffled Dataset's RDD has adaptive execution run the shuffle's stages on the caller's thread:
+        // here a stage that runs 45 s; the token, cancelled once that stage runs, must end the fit at once
+        org.apache.spark.sql.SparkSession spark = LocalSpark.get();
+        spark.udf().register("sylvaSlowId", (org.apache.spark.sql.api.java.UDF1<Integer, Integer>) SylvaHdbscanTest::slowId,
+                DataTypes.IntegerType);
+        int n = 40;
+        double[] x = new double[2 * n];
+        for (int i = 0; i < x.length; i++) x[i] = i % 7;
+        Dataset<Row> shuffled = LocalSpark.points(x, n, 2, 2)
+                .withColumn("id", org.apache.spark.sql.functions.callUDF("sylvaSlowId", org.apache.spark.sql.functions.col("id")))
+                .groupBy("id").agg(org.apache.spark.sql.functions.first("features").as("features"));
+        CancellationToken token = new CancellationToken();
+        org.apache.spark.SparkContext sc = spark.sparkContext();
+        long[] cancelledAt = new long[1];
+        org.apache.spark.scheduler.SparkListener onStart = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+                if (start.properties().getProperty("spark.job.tags", "").contains(SparkHdbscanEngine.JOB_TAG)) {
+                    synchronized (cancelledAt) {
+                        if (cancelledAt[0] == 0) cancelledAt[0] = System.nanoTime();
+                    }
+                    token.cancel();
+                }
+            }
+        };
+        SLOW_UNTIL.set(System.nanoTime() + 45_000_000_000L);
+        sc.addSparkListener(onStart);
+        try {
+            assertThrows(CancelledException.class, () -> new SylvaHdbscan().setMinClusterSize(5).fit(shuffled, token));
+            double seconds;
+            synchronized (cancelledAt) {
+                seconds = (System.nanoTime() - cancelledAt[0]) / 1e9;
+            }
+            // not when the stage ends (45 s): a bound far above the 100 ms poll and any scheduling delay
+            assertTrue(cancelledAt[0] != 0 && seconds < 20, "ended " + seconds + " s after the token was cancelled");
+        } finally {
+            SLOW_UNTIL.set(0);   // the stage's tasks, which a cancel need not interrupt, end now
+            sc.removeSparkListener(onStart);
+        }
+    }
+
+    @Test
+    void aJobGroupCancelledWithItsFutureJobsStopsTheFitBetweenJobs() {
+        // Spark's cancelJobGroup reaches the jobs running at that moment only; cancelJobGroupAndFutureJobs, called
+        // here when the fit's first job ends (the driver's own work, no job running), stops it at its next job
+        OracleData.Array x = OracleData.read(OracleData.dir().resolve("blobs2000noise_X.npy"));
+        Dataset<Row> df = LocalSpark.points(x.values(), x.rows(), x.cols(), 2);
+        org.apache.spark.SparkContext sc = LocalSpark.get().sparkContext();
+        String group = "sylva-test-" + java.util.UUID.randomUUID();
+        java.util.concurrent.atomic.AtomicInteger ends = new java.util.concurrent.atomic.AtomicInteger();
+        org.apache.spark.scheduler.SparkListener onEnd = new org.apache.spark.scheduler.SparkListener() {
+            @Override
+            public void onJobEnd(org.apache.spark.scheduler.SparkListenerJobEnd end) {
+                if (ends.incrementAndGet() == 1) sc.cancelJobGroupAndFutureJobs(group);
+            }
+        };
+        sc.setJobGroup(group, "a caller's group", false);
+        sc.addSparkListener(onEnd);
+        try {
+            assertThrows(CancelledException.class, () -> new SylvaHdbscan().setMinClusterSize(5).fit(df));
+        } finally {
+            sc.removeSparkListener(onEnd);
+            sc.clearJobGroup();
+        }
+    }
+
     @Test
     void anInterruptedFitEndsCancelledKeepsTheFlagAndReleasesTheIndex() {
         // Spark's Broadcast.destroy throws InterruptedException on an interrupted thread: the fit's clean-up must
