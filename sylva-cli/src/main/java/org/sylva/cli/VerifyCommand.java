@@ -82,6 +82,13 @@ final class VerifyCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("sylva: error: " + e.getMessage());
                 unchecked = true;
                 continue;
+            } catch (java.io.IOException e) {
+                if (dirs.size() == 1) throw e;
+                // one of several that cannot be read (a file of it unreadable): said, and the others still checked
+                spec.commandLine().getErr().println(ErrorHandler.oneLine("sylva: error: " + dir + ": I/O error: "
+                        + e.getMessage()));
+                unchecked = true;
+                continue;
             }
             String hint = v.status() == ResultFolder.Status.INCOMPLETE ? resultFolders(dir) : "";
             String line = v.message();

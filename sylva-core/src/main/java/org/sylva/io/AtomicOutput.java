@@ -212,6 +212,8 @@ public final class AtomicOutput {
                 }
                 if (!e.getKey().startsWith(root)) continue;   // a report elsewhere is not part of the folder
                 String name = root.relativize(e.getKey()).toString().replace(java.io.File.separatorChar, '/');
+                // nor one reached through a symbolic link in the folder: it lies elsewhere, and verify says so
+                if (ResultFolder.notInside(root, name) != null) continue;
                 files.add(new ResultManifest.Entry(name, e.getValue().bytes(), e.getValue().sha256(),
                         chosen.contains(e.getKey())));
             }
@@ -294,7 +296,7 @@ public final class AtomicOutput {
                 Map<String, List<ResultManifest.Entry>> byName = new LinkedHashMap<>();
                 for (ResultManifest.Entry e : before) byName.computeIfAbsent(e.name(), k -> new ArrayList<>()).add(e);
                 for (Map.Entry<String, List<ResultManifest.Entry>> e : byName.entrySet()) {
-                    ResultManifest.Entry match = ResultFolder.matching(root.resolve(e.getKey()), e.getValue());
+                    ResultManifest.Entry match = ResultFolder.matching(root.resolve(e.getKey()).normalize(), e.getValue());
                     if (match != null) mayHold.add(match);
                 }
             }
@@ -331,9 +333,8 @@ public final class AtomicOutput {
             Map<Path, List<ResultManifest.Entry>> earlier = new java.util.LinkedHashMap<>();
             Path publishing = root.resolve(ResultFolder.PUBLISHING);
             for (ResultManifest.Entry e : ResultFolder.earlierEntries(root)) {
-                Path f = root.resolve(e.name()).normalize();
-                if (f.startsWith(root) && !f.equals(root) && !f.equals(manifest) && !f.equals(publishing)
-                        && !staged.containsKey(f)) {
+                Path f = root.resolve(e.name()).normalize();   // (earlierEntries keeps only names inside root)
+                if (!f.equals(manifest) && !f.equals(publishing) && !staged.containsKey(f)) {
                     earlier.computeIfAbsent(f, k -> new ArrayList<>()).add(e);
                 }
             }

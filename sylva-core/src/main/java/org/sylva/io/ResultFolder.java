@@ -102,14 +102,44 @@ public final class ResultFolder {
         if (!Files.exists(mf, LinkOption.NOFOLLOW_LINKS)) mf = dir.resolve(PUBLISHING);
         try {
             if (!Files.isRegularFile(mf, LinkOption.NOFOLLOW_LINKS) || Files.size(mf) > MAX_MANIFEST_BYTES) return List.of();
+            Path root = dir.toAbsolutePath().normalize();
             List<ResultManifest.Entry> entries = new ArrayList<>();
             for (ResultManifest.Entry e : ResultManifest.parse(Files.readString(mf, StandardCharsets.UTF_8)).files()) {
-                if (!e.chosen()) entries.add(e);
+                // a name that leads out of the folder is no file of a run here (an edited manifest): never removed
+                if (!e.chosen() && notInside(root, e.name()) == null) entries.add(e);
             }
             return entries;
         } catch (IOException | IllegalArgumentException e) {
             return List.of();   // an unreadable manifest names nothing; verify reports it
         }
+    }
+
+    /** The longest file name (one path element) in UTF-8 bytes that Linux file systems take (NAME_MAX). */
+    private static final int NAME_MAX = 255;
+
+    /**
+     * Null where the manifest entry {@code name} names a file inside the folder {@code root} (absolute and normalised),
+     * else why not: it is the folder itself or outside it after "..", reaches into it through a symbolic link in the
+     * folder (a link {@code up -> ..} makes {@code up/x} a file outside, which a later run would remove and verify
+     * would read), or is no file name here (a NUL character, an element longer than 255 bytes). A Sylva run never
+     * writes such a name: an edited manifest.
+     */
+    static String notInside(Path root, String name) {
+        Path f;
+        try {
+            f = root.resolve(name).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return "not a file name on this system";
+        }
+        if (!f.startsWith(root) || f.equals(root)) return "outside the folder";
+        // bounded by the name's depth below root
+        for (Path p = f; p != null && !p.equals(root); p = p.getParent()) {
+            if (p.getFileName().toString().getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
+                return "not a file name on this system (an element longer than " + NAME_MAX + " bytes)";
+            }
+            if (p != f && Files.isSymbolicLink(p)) return "through the symbolic link " + root.relativize(p) + ", outside the folder";
+        }
+        return null;
     }
 
     /**
@@ -180,15 +210,15 @@ public final class ResultFolder {
         Path root = dir.toAbsolutePath().normalize();
         java.util.Set<Path> named = new java.util.HashSet<>();
         for (ResultManifest.Entry e : m.files()) {
+            String outside = notInside(root, e.name());
+            if (outside != null) return new Verdict(Status.MISMATCH, mf, "names " + e.name() + ", " + outside, m);
             Path f = root.resolve(e.name()).normalize();
-            if (!f.startsWith(root) || f.equals(root)) {
-                return new Verdict(Status.MISMATCH, mf, "names " + e.name() + ", outside the folder", m);
-            }
             if (!named.add(f)) {   // a run lists each file it wrote once: a second entry is an edited manifest
                 return new Verdict(Status.MISMATCH, mf, "names " + e.name() + " twice", m);
             }
-            // (read and named as the folder was given: relative where it was)
-            Verdict v = check(dir.resolve(e.name()), e, m, cancel);
+            // (read and named as the folder was given: relative where it was; by the normalised name, so that a
+            // "link/.." is not followed through the link)
+            Verdict v = check(dir.resolve(root.relativize(f).toString()), e, m, cancel);
             if (v != null) return v;
         }
         return new Verdict(Status.COMPLETE, dir, "", m);

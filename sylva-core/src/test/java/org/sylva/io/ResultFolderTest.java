@@ -121,6 +121,62 @@ class ResultFolderTest {
         assertEquals("is not UTF-8 text, as every manifest Sylva writes is", ResultFolder.verify(dir).detail());
     }
 
+    /**
+     * A name that reaches out of the folder through a symbolic link in it ({@code up -> ..}, then {@code up/victim}), or
+     * that no file can have (a NUL character, an element over 255 bytes), is an edited manifest: a mismatch naming it,
+     * and the next run into the folder neither reads nor removes what it names.
+     */
+    @Test
+    void aNameThroughALinkOrNoFileNameIsAMismatchAndNeverRemoved() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        ResultManifest m = publish(dir, "labels.npy", "abc");
+        Files.writeString(tmp.resolve("victim"), "precious");
+        Files.createSymbolicLink(dir.resolve("up"), Path.of(".."));
+        String sha = "157fc55121ab2c59852c35d78aca98d840047e5d9668c423e4d3b146e1577901";   // victim's: the entry describes it exactly
+        java.util.Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("up/victim", "names up/victim, through the symbolic link up, outside the folder");
+        cases.put("up/../up/victim", "names up/../up/victim, through the symbolic link up, outside the folder");
+        cases.put("x" + (char) 0 + "y", "names x" + (char) 0 + "y, not a file name on this system");
+        cases.put("n".repeat(256), "names " + "n".repeat(256) + ", not a file name on this system (an element longer "
+                + "than 255 bytes)");
+        for (var c : cases.entrySet()) {
+            m = publish(dir, "labels.npy", "abc");
+            List<ResultManifest.Entry> files = new java.util.ArrayList<>(m.files());
+            files.add(new ResultManifest.Entry(c.getKey(), 8, sha));
+            Files.writeString(dir.resolve(ResultFolder.MANIFEST), new ResultManifest(m.version(), m.command(), m.runId(),
+                    m.run(), files).toJson());
+            ResultFolder.Verdict v = ResultFolder.verify(dir);
+            assertEquals(ResultFolder.Status.MISMATCH, v.status(), c.getKey());
+            assertEquals(c.getValue(), v.detail());
+            assertEquals(List.of("labels.npy"), ResultFolder.earlierOutputs(dir), "what the next run may remove");
+            publish(dir, "labels.npy", "def");   // the next run: repairs the folder, touches nothing outside
+            assertEquals("precious", Files.readString(tmp.resolve("victim")));
+            assertEquals(ResultFolder.Status.COMPLETE, ResultFolder.verify(dir).status());
+        }
+        // "link/.." names the file beside the link, inside the folder, and is read there, not through the link
+        Files.createDirectories(tmp.resolve("elsewhere"));
+        Files.writeString(tmp.resolve("labels.npy"), "def");   // what following the link would read instead
+        Files.createSymbolicLink(dir.resolve("away"), tmp.resolve("elsewhere"));
+        List<ResultManifest.Entry> files = List.of(new ResultManifest.Entry("away/../labels.npy", 3,
+                m.files().get(0).sha256()));
+        Files.writeString(dir.resolve(ResultFolder.MANIFEST), new ResultManifest(m.version(), m.command(), m.runId(),
+                m.run(), files).toJson());
+        Files.writeString(dir.resolve("labels.npy"), "abc");
+        assertEquals(ResultFolder.Status.COMPLETE, ResultFolder.verify(dir).status(), ResultFolder.verify(dir)::message);
+    }
+
+    /** A file a run writes through a symbolic link in the folder lies elsewhere: not listed in the folder's manifest. */
+    @Test
+    void aFileWrittenThroughALinkInTheFolderIsNotPartOfIt() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out"));
+        Files.createDirectories(tmp.resolve("reports"));
+        Files.createSymbolicLink(dir.resolve("r"), tmp.resolve("reports"));
+        ResultManifest m = publish(dir, "labels.npy", "abc", "r/report.html", "x");
+        assertEquals(List.of("labels.npy"), m.files().stream().map(ResultManifest.Entry::name).toList());
+        assertTrue(Files.exists(tmp.resolve("reports/report.html")));
+        assertEquals(ResultFolder.Status.COMPLETE, ResultFolder.verify(dir).status());
+    }
+
     /** A manifest that lists one file twice (edited: a run lists each once) is a mismatch, not a count of two. */
     @Test
     void aFileListedTwiceIsAMismatch() throws IOException {
