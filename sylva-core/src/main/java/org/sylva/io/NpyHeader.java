@@ -104,11 +104,37 @@ record NpyHeader(NpyDtype dtype, ByteOrder order, boolean fortranOrder, long[] s
 
     /**
      * NumPy's one-character type codes ({@code np.dtype('<d')} is float64), as {@code np.load} on Linux x64 reads
-     * them ({@code 'l'} is 8 bytes there); {@code np.save} itself always writes the {@code 'f8'} form.
+     * them ({@code 'l'} is 8 bytes there, and so are the pointer-sized {@code 'p'} and {@code 'n'}); {@code np.save}
+     * itself always writes the {@code 'f8'} form.
      */
-    private static final String CHAR_CODES = "e f2 f f4 d f8 b i1 B u1 h i2 H u2 i i4 I u4 l i8 L u8 q i8 Q u8 ? b1";
+    private static final String CHAR_CODES =
+            "e f2 f f4 d f8 b i1 B u1 h i2 H u2 i i4 I u4 l i8 L u8 q i8 Q u8 p i8 P u8 n i8 N u8 ? b1";
+
+    /**
+     * NumPy's type names, which {@code np.load} reads as a descr too ({@code np.dtype('float64')}, written by hand
+     * or by other writers), each with the code NumPy 2 maps it to on Linux x64 ({@code 'long'}, {@code 'int'} and
+     * {@code 'intp'} are int64 there). Only without a byte-order prefix: NumPy refuses {@code '<float64'}, and a
+     * name is in the machine's order.
+     */
+    private static final Map<String, String> NAMES = Map.ofEntries(
+            Map.entry("float16", "f2"), Map.entry("half", "f2"),
+            Map.entry("float32", "f4"), Map.entry("single", "f4"),
+            Map.entry("float64", "f8"), Map.entry("double", "f8"), Map.entry("float", "f8"),
+            Map.entry("int8", "i1"), Map.entry("byte", "i1"),
+            Map.entry("int16", "i2"), Map.entry("short", "i2"),
+            Map.entry("int32", "i4"), Map.entry("intc", "i4"),
+            Map.entry("int64", "i8"), Map.entry("int", "i8"), Map.entry("int_", "i8"), Map.entry("intp", "i8"),
+            Map.entry("long", "i8"), Map.entry("longlong", "i8"),
+            Map.entry("uint8", "u1"), Map.entry("ubyte", "u1"),
+            Map.entry("uint16", "u2"), Map.entry("ushort", "u2"),
+            Map.entry("uint32", "u4"), Map.entry("uintc", "u4"),
+            Map.entry("uint64", "u8"), Map.entry("uint", "u8"), Map.entry("uintp", "u8"), Map.entry("ulong", "u8"),
+            Map.entry("ulonglong", "u8"),
+            Map.entry("bool", "b1"), Map.entry("bool_", "b1"));
 
     private static NpyDtype dtypeOf(String descr, String source) {
+        NpyDtype named = NpyDtype.forCode(NAMES.getOrDefault(descr, ""));
+        if (named != null) return named;
         String code = descr;
         if (!code.isEmpty() && "<>=|".indexOf(code.charAt(0)) >= 0) code = code.substring(1);
         if (code.length() == 1) {
