@@ -163,10 +163,11 @@ public final class SparseNpz {
         if (!text.startsWith("\u0093NUMPY") || !m.find()) {
             throw new InvalidInputException(name + ": format.npy is not a 0-d string array as save_npz writes it");
         }
-        int width = Integer.parseInt(m.group(2));
+        // save_npz writes a width of 3 ('csr'); one of more than two digits, which may not fit an int, is no format
+        int width = m.group(2).length() > 2 ? Integer.MAX_VALUE : Integer.parseInt(m.group(2));
         boolean unicode = m.group(1).equals("<U");
-        int start = headerEnd + 1, length = unicode ? 4 * width : width;
-        if (width > 16 || start + length > b.length) {
+        int start = headerEnd + 1;
+        if (width > 16 || start + (unicode ? 4 * width : width) > b.length) {
             throw new InvalidInputException(name + ": format.npy is not a 0-d string array as save_npz writes it");
         }
         StringBuilder s = new StringBuilder();

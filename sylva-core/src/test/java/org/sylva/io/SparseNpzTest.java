@@ -173,6 +173,18 @@ class SparseNpzTest {
                 CancellationToken.NEVER)).getMessage().contains("none.npz: no such file"));
     }
 
+    /** A string width beyond any format (and beyond an int) is refused as the other malformed formats are. */
+    @Test
+    void aFormatOfHugeWidthIsNamed() throws IOException {
+        byte[] csr = "c\0\0\0s\0\0\0r\0\0\0".getBytes(StandardCharsets.ISO_8859_1);
+        for (String descr : new String[] {"<U99999999999", "|S99999999999999999999", "<U100", "<U17"}) {
+            Map<String, byte[]> wide = arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4);
+            wide.put("format.npy", NpyBytes.file(NpyBytes.dict(descr, false, "()"), csr));
+            assertEquals(dir.resolve("wide.npz") + ": format.npy is not a 0-d string array as save_npz writes it",
+                    refusal("wide.npz", wide), descr);
+        }
+    }
+
     @Test
     void theShapeIsReadAloneAndAHugeCscMatrixIsRefusedBeforeItsArraysAre() throws IOException {
         // its transposed offsets would take 8 GiB; the tests run with -Xmx6g (the parent pom's argLine)
