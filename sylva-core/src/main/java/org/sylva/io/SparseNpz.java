@@ -1,5 +1,6 @@
 package org.sylva.io;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -133,7 +134,19 @@ public final class SparseNpz {
             }
             requireCrc(in, e, name);
             return a;
+        } catch (ZipException | EOFException corrupt) {
+            throw unreadable(name, e, corrupt);
         }
+    }
+
+    /**
+     * The refusal of a member whose compressed bytes do not inflate: a ZipException, or an EOFException where they
+     * end before the member does (a truncated or lying archive), which is no ZipException and would otherwise pass
+     * for an I/O failure.
+     */
+    private static InvalidInputException unreadable(String name, ZipEntry e, IOException corrupt) {
+        return new InvalidInputException(name + ": " + e.getName() + ": not a readable .npz (zip) archive: "
+                + corrupt.getMessage(), corrupt);
     }
 
     /**
@@ -156,6 +169,8 @@ public final class SparseNpz {
         try (CheckedInputStream in = new CheckedInputStream(zip.getInputStream(e), new CRC32())) {
             b = in.readNBytes(4096);
             requireCrc(in, e, name);
+        } catch (ZipException | EOFException corrupt) {
+            throw unreadable(name, e, corrupt);
         }
         String text = new String(b, StandardCharsets.ISO_8859_1);
         int headerEnd = text.indexOf('\n');

@@ -242,6 +242,39 @@ class SparseNpzTest {
         assertTrue(m.contains("bad-header.npz: data.npy fails the archive's CRC-32 check"), m);
     }
 
+    /**
+     * A deflated member whose compressed size the central directory halves: its inflater runs out of input (an
+     * EOFException, not a ZipException) and the read names the archive and the member as unreadable, whichever
+     * member it is (format.npy is read apart from the others). The member gets 4000 random bytes after its array, so
+     * that the cut falls inside deflated data, as in scipy's file of random values; the few bytes of a tiny member
+     * cut in half inflate to a short stream instead, which fails the CRC-32 check.
+     */
+    @Test
+    void aTruncatedDeflatedMemberIsNamed() throws IOException {
+        java.util.Random random = new java.util.Random(7);
+        byte[] noise = new byte[4000];
+        random.nextBytes(noise);
+        for (String member : new String[] {"data.npy", "format.npy"}) {
+            Map<String, byte[]> entries = arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4);
+            entries.put(member, java.util.Arrays.copyOf(entries.get(member), entries.get(member).length + noise.length));
+            System.arraycopy(noise, 0, entries.get(member), entries.get(member).length - noise.length, noise.length);
+            Path p = npz("short.npz", entries, true);
+            byte[] zip = Files.readAllBytes(p);
+            byte[] entry = ("PK\1\2").getBytes(StandardCharsets.ISO_8859_1);
+            int at = indexOf(zip, entry);
+            while (!new String(zip, at + 46, member.length(), StandardCharsets.ISO_8859_1).equals(member)) {
+                at = at + 1 + indexOf(java.util.Arrays.copyOfRange(zip, at + 1, zip.length), entry);
+            }
+            java.nio.ByteBuffer cd = java.nio.ByteBuffer.wrap(zip).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            cd.putInt(at + 20, cd.getInt(at + 20) / 2);   // the compressed size
+            Files.write(p, zip);
+            String m = assertThrows(InvalidInputException.class, () -> SparseNpz.read(p, CancellationToken.NEVER))
+                    .getMessage();
+            assertEquals(p + ": " + member + ": not a readable .npz (zip) archive: Unexpected end of ZLIB input stream",
+                    m);
+        }
+    }
+
     private static int indexOf(byte[] hay, byte[] needle) {
         for (int i = 0; i + needle.length <= hay.length; i++) {
             if (java.util.Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length)) return i;
