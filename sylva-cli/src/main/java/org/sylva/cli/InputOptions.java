@@ -176,8 +176,7 @@ final class InputOptions {
         byte[] head = b.readNBytes(NPY_MAGIC.length);
         b.reset();
         if (PointReaders.isZip(head)) {
-            throw new InvalidInputException(what + " holds a zip archive (a .npz?): give a .npz by its file "
-                    + "name, it is read with random access");
+            throw new InvalidInputException(what + " holds a zip archive (a .npz?): " + SparseNpz.NEEDS_A_FILE);
         }
         if (!Arrays.equals(head, NPY_MAGIC)) {
             return new Opened(null, DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, name));

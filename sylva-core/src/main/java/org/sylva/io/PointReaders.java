@@ -162,8 +162,7 @@ public final class PointReaders {
             return RawFloat32Reader.read(in, name, RawFloat32Reader.Shape.parse(shape.get()));
         }
         if (isZip(head)) {
-            throw new InvalidInputException(what + " holds a zip archive (a .npz?): give a .npz by its file name, it is "
-                    + "read with random access");
+            throw new InvalidInputException(what + " holds a zip archive (a .npz?): " + SparseNpz.NEEDS_A_FILE);
         }
         if (Arrays.equals(head, MAGIC)) return Npy.read(in, name).toFloat32PointSetTransferring(warnings);
         return DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(in, name).toFloat32PointSet(warnings);

@@ -36,6 +36,12 @@ public final class SparseNpz {
     /** The header of the {@code format} array: a 0-d byte string ({@code |S3}) or unicode string. */
     private static final Pattern STRING_HEADER = Pattern.compile("'descr':\\s*'(\\|S|<U)(\\d+)'.*'shape':\\s*\\(\\)");
 
+    /**
+     * The end of the refusal of a .npz that comes as a stream (standard input, a pipe, a FIFO): a zip archive's
+     * directory is at its end, so it is read with random access, which a stream cannot give.
+     */
+    public static final String NEEDS_A_FILE = "give a .npz by its file name, it is read with random access";
+
     private SparseNpz() {
     }
 
@@ -50,6 +56,9 @@ public final class SparseNpz {
         if (java.nio.file.Files.isDirectory(path)) throw new InvalidInputException(name + ": is a directory, not a .npz file");
         if (!java.nio.file.Files.exists(path)) throw new InvalidInputException(name + ": " + InputFiles.missing(path));
         if (!java.nio.file.Files.isReadable(path)) throw new InvalidInputException(name + ": permission denied");
+        if (!java.nio.file.Files.isRegularFile(path)) {   // ZipFile would see a FIFO as an empty file
+            throw new InvalidInputException(name + " is a pipe or FIFO, not a regular file: " + NEEDS_A_FILE);
+        }
         try (ZipFile zip = new ZipFile(path.toFile())) {
             // the format first: save_npz of a COO, DIA or BSR matrix holds other arrays, which would read as missing
             String format = zip.getEntry("format.npy") == null ? null : format(zip, name);

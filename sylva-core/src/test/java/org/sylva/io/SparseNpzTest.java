@@ -275,6 +275,40 @@ class SparseNpzTest {
         }
     }
 
+    /**
+     * A FIFO named .npz (a shell's {@code mkfifo x.npz; cat good.npz > x.npz &}) gets the refusal standard input
+     * holding a zip gets, not ZipFile's "zip file is empty".
+     */
+    @Test
+    void aFifoIsRefusedAsStandardInputIs() throws Exception {
+        Path fifo = dir.resolve("fifo.npz");
+        Process mk;
+        try {
+            mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        } catch (IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("no mkfifo here");
+            return;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo failed");
+        byte[] good = Files.readAllBytes(npz("good.npz", arrays("csr", CSR_PTR, CSR_IND, CSR_DATA, 3, 4), true));
+        Thread writer = new Thread(() -> {
+            try {
+                Files.write(fifo, good);
+            } catch (IOException e) {
+                // what the test checks is the refusal, not the writer
+            }
+        });
+        writer.setDaemon(true);
+        writer.start();
+        String m = assertThrows(InvalidInputException.class, () -> SparseNpz.read(fifo, CancellationToken.NEVER))
+                .getMessage();
+        assertEquals(fifo + " is a pipe or FIFO, not a regular file: give a .npz by its file name, it is read with "
+                + "random access", m);
+        assertEquals(null, SparseNpz.shape(fifo));
+        // the refusal opened nothing: the writer, blocked until a reader opens the FIFO, still has every byte to give
+        assertArrayEquals(good, Files.readAllBytes(fifo));
+    }
+
     private static int indexOf(byte[] hay, byte[] needle) {
         for (int i = 0; i + needle.length <= hay.length; i++) {
             if (java.util.Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length)) return i;
