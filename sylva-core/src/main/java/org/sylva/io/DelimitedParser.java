@@ -15,7 +15,7 @@ import org.sylva.io.DelimitedReader.Header;
  * message naming a line and a column live here; the reader chooses the delimiter and the header mode.
  *
  * <pre>{@code
- * NumericTable t = new DelimitedParser(in, "", "points.csv", Delimiter.COMMA, Header.AUTO).parse();
+ * NumericTable t = new DelimitedParser(in, "", "points.csv", Delimiter.COMMA, Header.AUTO, false).parse();
  * }</pre>
  */
 final class DelimitedParser {
@@ -27,6 +27,13 @@ final class DelimitedParser {
     private final String source;
     private final Delimiter delim;
     private final Header headerMode;
+    /**
+     * The delimiter was found from the first line (a {@code .txt}, standard input), not given by the name: tabs
+     * that end a tab-separated line are whitespace, as {@code numpy.loadtxt}'s default delimiter takes them (a
+     * {@code .tsv} is read as {@code delimiter='\t'} is, where they are empty values), and a hint about another
+     * separator does not advise a {@code .txt} name.
+     */
+    private final boolean sniffed;
 
     private int line = 1;
     private final char[] buf = new char[1 << 13];
@@ -52,13 +59,16 @@ final class DelimitedParser {
     private int recordLine;
     private int col;             // cells seen in the current record
     private final StringBuilder cell = new StringBuilder();
+    private boolean quoted;      // the current cell was quoted ("" is an empty value given as such)
 
-    DelimitedParser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode) {
+    DelimitedParser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode,
+            boolean sniffed) {
         this.in = in;
         this.prefix = prefix;
         this.source = source;
         this.delim = delim;
         this.headerMode = headerMode;
+        this.sniffed = sniffed;
     }
 
     NumericTable parse() throws IOException {
@@ -100,6 +110,9 @@ final class DelimitedParser {
         recordLine = line;
         col = 0;
         int at = c;
+        // empty cells held back until a value follows them: in a sniffed tab file they may be tabs ending the line
+        boolean holdEmpty = sniffed && delim == Delimiter.TAB;
+        int held = 0, heldLine = 0;
         // One iteration per cell; each cell consumes at least its delimiter or line end.
         while (true) {
             col++;
@@ -109,9 +122,17 @@ final class DelimitedParser {
             }
             at = cellText(at);
             int cellLine = line;
-            finishCell(cell.toString(), cellLine);
+            if (holdEmpty && cell.isEmpty() && !quoted) {
+                if (held++ == 0) heldLine = cellLine;
+            } else {
+                int now = col;
+                for (col = now - held; col < now; col++) finishCell("", heldLine);   // empty values after all
+                held = 0;
+                finishCell(cell.toString(), cellLine);
+            }
             if (delim == Delimiter.WHITESPACE) at = skipInlineSpace(at, true);
             if (at == EOF || at == '\n' || at == '\r') {
+                col -= held;   // trailing tabs end the line
                 finishRecord();
                 return at == EOF ? EOF : endOfLine(at);
             }
@@ -125,7 +146,8 @@ final class DelimitedParser {
     private int cellText(int c) throws IOException {
         cell.setLength(0);
         c = skipInlineSpace(c, delim != Delimiter.TAB);
-        if (c == '"') {
+        quoted = c == '"';
+        if (quoted) {
             int openLine = line;
             // Quoted: up to the closing quote; "" is a quote; line breaks inside are kept.
             while (true) {
@@ -306,7 +328,10 @@ final class DelimitedParser {
             if (c == ',' && parts.length == 2 && !text.contains(".")) numbers = false;
             if (numbers) {
                 String sep = c == '\t' ? "tabs" : c == ' ' ? "spaces" : "'" + c + "'";
-                String advice = c == '\t' || c == ' ' ? "; name it .txt to have the separator found from its first line"
+                // a sniffed separator is the first line's: naming the file .txt or .csv would not read that line
+                String advice = sniffed && (c == '\t' || c == ' ' || c == ',')
+                        ? "; the separator is found from the first line: use the same one on every line"
+                        : c == '\t' || c == ' ' ? "; name it .txt to have the separator found from its first line"
                         : c == ',' ? "; name it .csv" : "; write it with " + expected + " between values";
                 return " (the values look separated by " + sep + ", but this file is read with " + expected
                         + " between values" + advice + ")";

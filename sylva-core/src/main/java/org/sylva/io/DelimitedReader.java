@@ -54,7 +54,11 @@ public final class DelimitedReader {
         TAB,
         /** any run of spaces and tabs, as {@code numpy.loadtxt} by default. */
         WHITESPACE,
-        /** decided from the first non-blank, non-comment line: tab if it has one, else comma, else whitespace. */
+        /**
+         * decided from the first non-blank, non-comment line: tab if it has one between values, else comma, else
+         * whitespace; a tab-separated line may end in tabs, which are ignored as {@code numpy.loadtxt} ignores
+         * trailing whitespace.
+         */
         AUTO;
 
         /** {@code .csv} -> COMMA, {@code .tsv}/{@code .tab} -> TAB, anything else (e.g. {@code .txt}) -> AUTO. */
@@ -168,7 +172,7 @@ public final class DelimitedReader {
         BufferedReader in = new BufferedReader(reader, 1 << 13);
         StringBuilder prefix = new StringBuilder();
         Delimiter d = delimiter == Delimiter.AUTO ? sniff(in, prefix) : delimiter;
-        return new DelimitedParser(in, prefix, sourceName, d, header).parse();
+        return new DelimitedParser(in, prefix, sourceName, d, header, delimiter == Delimiter.AUTO).parse();
     }
 
     /**
@@ -202,11 +206,12 @@ public final class DelimitedReader {
 
     /**
      * Reads up to the end of the first non-blank, non-comment line (at most 1 MiB of text) into
-     * {@code consumed}, which the parser then reads first, and decides the delimiter from that line.
-     * (Not mark/reset: BufferedReader allocates the whole mark limit up front.)
+     * {@code consumed}, which the parser then reads first, and decides the delimiter from that line: a tab counts
+     * only between values, so that whitespace-separated lines ending in a tab (which {@code numpy.loadtxt} reads)
+     * are not taken for tab-separated ones. (Not mark/reset: BufferedReader allocates the whole mark limit up front.)
      */
     private static Delimiter sniff(BufferedReader in, StringBuilder consumed) throws IOException {
-        boolean lineStart = true, comment = false, content = false, comma = false, tab = false;
+        boolean lineStart = true, comment = false, content = false, comma = false, tab = false, tabAfterContent = false;
         for (int i = 0; i < SNIFF_LIMIT; i++) {
             int c = in.read();
             if (c < 0) break;
@@ -219,7 +224,7 @@ public final class DelimitedReader {
             }
             if (comment) continue;
             if (c == '\t') {
-                if (content) tab = true;
+                tabAfterContent |= content;
                 continue;
             }
             if (c == ' ' || c == '\uFEFF') continue;
@@ -229,6 +234,7 @@ public final class DelimitedReader {
             }
             lineStart = false;
             content = true;
+            tab |= tabAfterContent;
             if (c == ',') comma = true;
         }
         return tab ? Delimiter.TAB : comma ? Delimiter.COMMA : Delimiter.WHITESPACE;

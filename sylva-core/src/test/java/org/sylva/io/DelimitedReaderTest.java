@@ -175,6 +175,35 @@ class DelimitedReaderTest {
         assertArrayEquals(new double[] {1, 2, 3, 4}, read("t.txt", "1\t2\n3\t4\n").values());
     }
 
+    /**
+     * Tabs ending a line of a .txt or of standard input are whitespace, as {@code numpy.loadtxt} (its default
+     * delimiter) reads them: a first line ending in a tab does not make a space-separated file tab-separated, and a
+     * tab-separated line may end in tabs. A .tsv is read as {@code delimiter='\t'} is: there a trailing tab is an
+     * empty value, as NumPy says too.
+     */
+    @Test
+    void txtLinesMayEndInTabsAsNumpyLoadtxtReadsThem() throws IOException {
+        assertArrayEquals(new double[] {1.5, 2, 3, 4}, read("tt.txt", "1.5\t2\t\n3\t4\t\n").values());
+        assertArrayEquals(new double[] {1, 2, 3, 4}, read("tt2.txt", "1\t2\t\t \n3\t4\n").values());
+        assertArrayEquals(new double[] {1, 2, 3, 4}, read("st.txt", "1 2\t\n3 4\n").values());
+        NumericTable h = read("ht.txt", "x\ty\t\n1\t2\t\n");
+        assertEquals(Optional.of(List.of("x", "y")), h.header());
+        assertArrayEquals(new double[] {1, 2}, h.values());
+        NumericTable stdin = DelimitedReader.of(Delimiter.AUTO)
+                .read(new ByteArrayInputStream("1\t2\t\n3\t4\t\n".getBytes(StandardCharsets.UTF_8)), "-");
+        assertArrayEquals(new double[] {1, 2, 3, 4}, stdin.values());
+        // an empty value between values, or one given as "", is still one; so is a trailing tab in a .tsv
+        assertEquals(" line 1, column 2: empty value", error("mid.txt", "1\t\t2\n"));
+        assertEquals(" line 2, column 2: empty value", error("mid2.txt", "1\t2\t3\n4\t\t5\t\n"));
+        assertEquals(" line 1, column 3: empty value", error("q.txt", "1\t2\t\"\"\n"));
+        assertEquals(" line 2: 1 value, expected 2 (as on line 1)", error("short.txt", "1\t2\n3\t\t\n"));
+        assertEquals(" line 1, column 3: empty value", error("t.tsv", "1\t2\t\n3\t4\t\n"));
+        // a separator found from the first line: the hint does not advise the .txt name the file has
+        assertEquals(" line 2, column 1: '3 4' is not a number (the values look separated by spaces, but this file is"
+                + " read with a tab between values; the separator is found from the first line: use the same one on"
+                + " every line)", error("mixed.txt", "1\t2\n3 4\n"));
+    }
+
     @Test
     void lineEndingsBomCommentsQuotes() throws IOException {
         NumericTable t = read("w.csv", "\uFEFFa,b\r\n# note\r\n1,\"2\"\r\n\r\n3 , 4\r5,6");
