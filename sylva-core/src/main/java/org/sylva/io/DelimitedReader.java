@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.PushbackInputStream;
 import java.io.Reader;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -159,9 +160,22 @@ public final class DelimitedReader {
         return "reading " + (name == null ? path : name);
     }
 
-    /** Reads UTF-8 text from a stream (not closed); {@code sourceName} names it in messages. */
+    /**
+     * Reads UTF-8 text from a stream (not closed); {@code sourceName} names it in messages. UTF-16 text (Excel's
+     * "Unicode text"), told by its byte-order mark, is refused as such: decoded as UTF-8 it would be a NUL between
+     * characters and be called binary.
+     */
     public NumericTable read(InputStream in, String sourceName) throws IOException {
-        Reader r = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+        PushbackInputStream p = new PushbackInputStream(in, 2);
+        byte[] head = p.readNBytes(2);
+        p.unread(head);
+        if (head.length == 2 && (head[0] == (byte) 0xFF && head[1] == (byte) 0xFE
+                || head[0] == (byte) 0xFE && head[1] == (byte) 0xFF)) {
+            throw new InvalidInputException((sourceName.equals("-") ? "standard input" : sourceName) + " is UTF-16 "
+                    + "text (it starts with UTF-16's byte-order mark, as Excel's \"Unicode text\" does): save it as "
+                    + "UTF-8 (Excel: CSV UTF-8)");
+        }
+        Reader r = new InputStreamReader(p, StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE));
         return read(r, sourceName);

@@ -332,6 +332,25 @@ class DelimitedReaderTest {
         assertTrue(nul.getMessage().contains("the control character 0x00"), nul.getMessage());
     }
 
+    /** UTF-16 text (Excel's "Unicode text", either byte order) is named as such, not called binary. */
+    @Test
+    void utf16TextIsNamedAsSuch() throws IOException {
+        String text = "\uFEFFx\ty\n1\t2\n";
+        for (java.nio.charset.Charset cs : new java.nio.charset.Charset[] {StandardCharsets.UTF_16LE,
+            StandardCharsets.UTF_16BE}) {
+            Path p = dir.resolve("unicode.txt");
+            Files.write(p, text.getBytes(cs));
+            assertEquals(p + " is UTF-16 text (it starts with UTF-16's byte-order mark, as Excel's \"Unicode text\""
+                    + " does): save it as UTF-8 (Excel: CSV UTF-8)", assertThrows(InvalidInputException.class,
+                    () -> DelimitedReader.forFile("unicode.txt").read(p)).getMessage(), cs.name());
+            InvalidInputException stdin = assertThrows(InvalidInputException.class, () -> DelimitedReader
+                    .of(Delimiter.AUTO).read(new ByteArrayInputStream(text.getBytes(cs)), "-"));
+            assertTrue(stdin.getMessage().startsWith("standard input is UTF-16 text"), stdin.getMessage());
+        }
+        // the same text in UTF-8, its byte-order mark included, reads
+        assertArrayEquals(new double[] {1, 2}, read("utf8.txt", text).values());
+    }
+
     /** A .npy file under a text name is named for what it is. */
     @Test
     void anNpyFileUnderATextNameIsNamedAsSuch() throws IOException {
