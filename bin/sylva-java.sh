@@ -301,8 +301,12 @@ sylva_interrupted() { [ "$1" -eq 129 ] || [ "$1" -eq 130 ] || [ "$1" -eq 143 ]; 
 # one started and the command the user had stopped ran after all. So the JVM runs in a session of its own
 # (setsid, where there is one: the terminal's Ctrl-C reaches this shell only), in the background, so that a
 # trapped signal ends the wait at once; its whole process group is killed, the assembling JVM with it.
+# The cost: the JVM is out of this shell's process group, so what reaches the group alone (Ctrl-Z, Ctrl-\, a kill -9
+# of this shell) does not stop it; a kill -9 leaves it to finish its training in the background. The caller's own
+# traps of these signals are put back after.
 sylva_train_run() {
-  local pid rc=0 sylva_signal=''
+  local pid rc=0 sylva_signal='' saved
+  saved="$(trap -p INT TERM HUP)"
   trap 'sylva_signal=130' INT
   trap 'sylva_signal=143' TERM
   trap 'sylva_signal=129' HUP
@@ -312,13 +316,15 @@ sylva_train_run() {
     "$@" >/dev/null 2>&1 </dev/null &
   fi
   pid=$!
-  wait "$pid" || rc=$?
+  # a signal between the traps and here ends the wait at once too
+  [ -n "$sylva_signal" ] || wait "$pid" || rc=$?
   if [ -n "$sylva_signal" ]; then
     kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || :
     wait "$pid" 2>/dev/null || :
     rc="$sylva_signal"
   fi
   trap - INT TERM HUP
+  eval "$saved"
   return "$rc"
 }
 

@@ -85,8 +85,8 @@ final class VerifyCommand implements Callable<Integer> {
             } catch (java.io.IOException e) {
                 if (dirs.size() == 1) throw e;
                 // one of several that cannot be read (a file of it unreadable): said, and the others still checked
-                spec.commandLine().getErr().println(ErrorHandler.oneLine("sylva: error: " + dir + ": I/O error: "
-                        + e.getMessage()));
+                spec.commandLine().getErr().println(ErrorHandler.oneLine("sylva: error: " + dir + ": "
+                        + ErrorHandler.message(e)));
                 unchecked = true;
                 continue;
             }

@@ -166,11 +166,13 @@ public final class DelimitedReader {
      * characters and be called binary.
      */
     public NumericTable read(InputStream in, String sourceName) throws IOException {
-        PushbackInputStream p = new PushbackInputStream(in, 2);
-        byte[] head = p.readNBytes(2);
+        PushbackInputStream p = new PushbackInputStream(in, 4);
+        byte[] head = p.readNBytes(4);
         p.unread(head);
-        if (head.length == 2 && (head[0] == (byte) 0xFF && head[1] == (byte) 0xFE
-                || head[0] == (byte) 0xFE && head[1] == (byte) 0xFF)) {
+        // the mark and a first character of text after it (its high byte 0, as for every digit, sign or letter of a
+        // table): two bytes alone are as likely the start of binary data, which gets the binary advice below
+        if (head.length == 4 && (head[0] == (byte) 0xFF && head[1] == (byte) 0xFE && head[3] == 0
+                || head[0] == (byte) 0xFE && head[1] == (byte) 0xFF && head[2] == 0)) {
             throw new InvalidInputException((sourceName.equals("-") ? "standard input" : sourceName) + " is UTF-16 "
                     + "text (it starts with UTF-16's byte-order mark, as Excel's \"Unicode text\" does): save it as "
                     + "UTF-8 (Excel: CSV UTF-8)");

@@ -57,7 +57,7 @@ public final class SparseNpz {
         if (!java.nio.file.Files.exists(path)) throw new InvalidInputException(name + ": " + InputFiles.missing(path));
         if (!java.nio.file.Files.isReadable(path)) throw new InvalidInputException(name + ": permission denied");
         if (!java.nio.file.Files.isRegularFile(path)) {   // ZipFile would see a FIFO as an empty file
-            throw new InvalidInputException(name + " is a pipe or FIFO, not a regular file: " + NEEDS_A_FILE);
+            throw new InvalidInputException(name + ": not a regular file (a pipe, FIFO or device): " + NEEDS_A_FILE);
         }
         try (ZipFile zip = new ZipFile(path.toFile())) {
             // the format first: save_npz of a COO, DIA or BSR matrix holds other arrays, which would read as missing

@@ -2,6 +2,7 @@ package org.sylva.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -349,6 +350,11 @@ class DelimitedReaderTest {
         }
         // the same text in UTF-8, its byte-order mark included, reads
         assertArrayEquals(new double[] {1, 2}, read("utf8.txt", text).values());
+        // binary that begins with those two bytes (raw float32 without --shape) is not called UTF-16
+        byte[] binary = {(byte) 0xFF, (byte) 0xFE, 0x12, 0x3F, 0, 0, (byte) 0x80, 0x3F};
+        InvalidInputException raw = assertThrows(InvalidInputException.class, () -> DelimitedReader
+                .of(Delimiter.AUTO).read(new ByteArrayInputStream(binary), "-"));
+        assertFalse(raw.getMessage().contains("UTF-16"), raw.getMessage());
     }
 
     /** A .npy file under a text name is named for what it is. */

@@ -302,7 +302,7 @@ class SparseNpzTest {
         writer.start();
         String m = assertThrows(InvalidInputException.class, () -> SparseNpz.read(fifo, CancellationToken.NEVER))
                 .getMessage();
-        assertEquals(fifo + " is a pipe or FIFO, not a regular file: give a .npz by its file name, it is read with "
+        assertEquals(fifo + ": not a regular file (a pipe, FIFO or device): give a .npz by its file name, it is read with "
                 + "random access", m);
         assertEquals(null, SparseNpz.shape(fifo));
         // the refusal opened nothing: the writer, blocked until a reader opens the FIFO, still has every byte to give

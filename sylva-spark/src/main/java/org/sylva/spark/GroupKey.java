@@ -56,7 +56,7 @@ final class GroupKey {
         List<Object> fields = new ArrayList<>(2);
         fields.add("shown");
         fields.add(key);
-        return new Struct(fields, describe(value));
+        return new Struct(fields, describe(of(value)));   // of: an array shown as a list, as other keys are
     }
 
     /** A map's entries, each key and value as {@link #of} makes them, compared as a set. */

@@ -61,8 +61,11 @@ final class GroupedFits {
         DataType bytesType = stringsAsBinary(schema.fields()[keyIndex].dataType());
         int width = schema.fields().length;
         if (bytesType != null) {
-            String quoted = "`" + schema.fields()[keyIndex].name().replace("`", "``") + "`";
-            source = source.withColumn(unusedName(schema), functions.col(quoted).cast(bytesType));
+            // the columns renamed by position first: the key is taken as the first column of its name (a join can
+            // leave two), which a look-up by name would call ambiguous; the rows are read by index all the same
+            String[] names = new String[width];
+            for (int i = 0; i < width; i++) names[i] = "c" + i;
+            source = source.toDF(names).withColumn("key_bytes", functions.col("c" + keyIndex).cast(bytesType));
         }
         boolean byBytes = bytesType != null;
         JavaRDD<Row> rows = source.javaRDD();
@@ -123,15 +126,6 @@ final class GroupedFits {
             return any ? new StructType(fields) : null;
         }
         return null;
-    }
-
-    /** A column name that {@code schema} does not have, for the key's bytes. */
-    private static String unusedName(StructType schema) {
-        java.util.Set<String> names = new java.util.HashSet<>();
-        for (StructField f : schema.fields()) names.add(f.name().toLowerCase(java.util.Locale.ROOT));
-        String name = "_sylva_key_bytes";
-        for (int i = 1; i <= names.size() && names.contains(name); i++) name = "_sylva_key_bytes_" + i;
-        return name;
     }
 
     /**

@@ -113,9 +113,10 @@ final class SparkJobs {
      */
     private <T> JavaRDD<T> taken(java.util.function.Supplier<JavaRDD<T>> make, String description) {
         CompletableFuture<JavaRDD<T>> taken = new CompletableFuture<>();
+        javax.security.auth.Subject subject = javax.security.auth.Subject.current();
         Thread taker = Thread.ofPlatform().daemon().name("sylva-taking-input").start(() -> {
             try {
-                taken.complete(make.get());
+                taken.complete(asSubject(subject, make));
             } catch (Throwable t) {
                 taken.completeExceptionally(t);
             }
@@ -130,8 +131,26 @@ final class SparkJobs {
                 Thread.currentThread().interrupt();
                 throw stopped(taken, taker);
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof Error error) throw error;   // as the caller's own thread would have
                 throw translate(e.getCause() == null ? e : e.getCause(), description);
             }
+        }
+    }
+
+    /**
+     * {@code make.get()} as the {@code Subject} of the calling thread ({@code subject}, null for none): Java 25 no
+     * longer hands a thread's {@code Subject.callAs} identity to the threads it starts, and a driver that fits inside
+     * Hadoop's {@code ugi.doAs} (a proxy user) must plan its input's query as that user.
+     */
+    private static <T> JavaRDD<T> asSubject(javax.security.auth.Subject subject,
+                                            java.util.function.Supplier<JavaRDD<T>> make) {
+        if (subject == null) return make.get();
+        try {
+            return javax.security.auth.Subject.callAs(subject, make::get);
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error error) throw error;
+            throw e;
         }
     }
 

@@ -272,6 +272,16 @@ class GroupedFitsTest {
             assertEquals(df.schema().length() + 3, out.get(0).length(), "the rows keep their own columns only");
             assertEquals(df.collectAsList().get(7).get(1), out.get(7).get(1), "and their key as it was");
         }
+        // a key name twice (as a join on an expression leaves it): the first is the key, as for keys of other types
+        Dataset<Row> first = keyedByText.get(0);
+        Dataset<Row> twice = first.select(first.col("id"), first.col("key"), first.col("features"),
+                org.apache.spark.sql.functions.lit("other").as("key"));
+        List<Row> once = new SylvaHdbscan().setMinClusterSize(5).fitGroups(first, "key").collectAsList();
+        List<Row> withTwice = new SylvaHdbscan().setMinClusterSize(5).fitGroups(twice, "key").collectAsList();
+        for (int i = 0; i < n; i++) {
+            assertEquals(once.get(i).getInt(3), withTwice.get(i).getInt(4), "row " + i);
+            assertEquals(once.get(i).getDouble(4), withTwice.get(i).getDouble(5), "row " + i);
+        }
         // a refusal names a string key by its text
         Exception e = assertThrows(Exception.class, () -> new SylvaHdbscan().setMinClusterSize(41)
                 .fitGroups(keyedByText.get(0), "key").collectAsList());
