@@ -125,7 +125,7 @@ def batch_ids(batch_idx, n: int):
     if b.ndim == 2 and b.shape[1] == 1:   # a column, as ``sylva balltree --batch`` takes it too
         b = b[:, 0]
     if b.ndim != 1:
-        raise ValueError(f"batch_idx must be 1-D (one id per point); got shape {b.shape}")
+        raise ValueError(f"batch_idx must be 1-D (one id per point) or a column (n, 1); got shape {b.shape}")
     if b.dtype.kind not in "iu":
         # as ``sylva balltree --batch``: a float or bool array is most likely another array given by mistake
         raise ValueError(f"batch_idx must hold integers; got dtype {b.dtype}"

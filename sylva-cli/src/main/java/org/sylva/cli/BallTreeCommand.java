@@ -179,9 +179,10 @@ final class BallTreeCommand implements Callable<Integer> {
                 "; a ball tree needs finite coordinates");
         BatchLayout layout = batch == null ? BatchLayout.single(points.size())
                 : readLayout(batch, points.size(), context.cancel());
-        if (reportBatch != null && reportBatch >= Math.max(1, layout.batchCount())) {
-            throw new InvalidInputException("--report-batch " + reportBatch + ": there " + (layout.batchCount() == 1
-                    ? "is 1 batch (0)" : "are " + layout.batchCount() + " batches (0 to " + (layout.batchCount() - 1) + ")"));
+        if (reportBatch != null && reportBatch >= layout.batchCount()) {
+            throw new InvalidInputException("--report-batch " + reportBatch + ": there " + (layout.batchCount() == 0
+                    ? "are no batches (the input has no points)" : layout.batchCount() == 1 ? "is 1 batch (0)"
+                    : "are " + layout.batchCount() + " batches (0 to " + (layout.batchCount() - 1) + ")"));
         }
         err.print(readWarnings);
         err.flush();
@@ -334,7 +335,15 @@ final class BallTreeCommand implements Callable<Integer> {
     }
 
     static BatchLayout readLayout(Path file, int n, org.sylva.progress.CancellationToken cancel) throws IOException {
-        NpyArray a = Npy.read(file, cancel);
+        NpyArray a;
+        try {
+            a = Npy.read(file, cancel);
+        } catch (org.sylva.io.NpyFormatException e) {
+            if (e.unsupportedDescr().isEmpty()) throw e;
+            // the reader's list of what it takes holds floats and bool, which batch ids are not
+            throw new InvalidInputException(file + ": batch ids must have an integer dtype (e.g. int64); got descr '"
+                    + e.unsupportedDescr().get() + "'");
+        }
         int[] shape = a.shape();
         if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {
             throw new InvalidInputException(file + ": batch ids must be a 1-D array (one id per point) or a column (n, 1); "

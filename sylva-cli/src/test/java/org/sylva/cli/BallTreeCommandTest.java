@@ -158,6 +158,26 @@ class BallTreeCommandTest {
         }
     }
 
+    /** Batch ids of a dtype no reader takes are named as batch ids: the points' list of dtypes holds floats and bool. */
+    @Test
+    void batchIdsOfAnUnreadableDtypeAreToldTheyMustBeIntegers(@TempDir Path tmp) throws IOException {
+        int[] ids = new int[N];
+        Npy.writeInt32(tmp.resolve("i4.npy"), ids, N);
+        Path strings = retyped(tmp, "i4.npy", "u4str.npy", "<i4", "<U1");   // 4 bytes a value, as '<i4'
+        Cli.Result r = Cli.run("balltree", cloudNpy.toString(), "--batch", strings.toString(), "--out",
+                tmp.resolve("out").toString());
+        r.assertError();
+        assertTrue(r.err().contains(strings + ": batch ids must have an integer dtype (e.g. int64); got descr '<U1'"),
+                r.err());
+        assertFalse(r.err().contains("float32"), r.err());
+        // an input of no points has no batch to draw
+        Path empty = TestData.writeNpy(PointSet.of(0, 3, new float[0]), tmp.resolve("empty.npy"));
+        Cli.Result none = Cli.run("balltree", empty.toString(), "--out", tmp.resolve("e").toString(), "--report",
+                tmp.resolve("e.html").toString(), "--report-batch", "0");
+        none.assertError();
+        assertTrue(none.err().contains("--report-batch 0: there are no batches (the input has no points)"), none.err());
+    }
+
     private static Path retyped(Path dir, String from, String to, String descr, String newDescr) throws IOException {
         byte[] b = Files.readAllBytes(dir.resolve(from));
         String header = new String(b, 0, 128, java.nio.charset.StandardCharsets.ISO_8859_1);

@@ -230,8 +230,14 @@ class InterruptTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             long watchUntil = Long.MAX_VALUE;
             boolean afterCr = false;
-            for (int b = in.read(); b >= 0 && System.nanoTime() < Math.min(deadline, watchUntil); b = in.read()) {
+            // watched 3 s from the first repaint, and on until a line with a percentage and an ETA shows: on a
+            // loaded machine the stage's preparation (the index build) alone can outlast the 3 s
+            boolean eta = false;
+            for (int b = in.read(); b >= 0 && System.nanoTime() < deadline && (System.nanoTime() < watchUntil || !eta);
+                 b = in.read()) {
                 seen.append((char) b);
+                eta |= b == 'A' && seen.length() >= 3 && seen.substring(seen.length() - 3).equals("ETA")
+                        && seen.indexOf("%") >= 0;
                 if (afterCr && b == 'c') {  // "\rcore distances ...": a repaint, not the "\r\n" of a newline
                     repaints.add(System.nanoTime());
                     if (repaints.size() == 1) watchUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3_000);
@@ -251,7 +257,7 @@ class InterruptTest {
             assertTrue(gapMs <= 2_000, () -> "the progress line stood still for " + gapMs + " ms");
             String text = seen.toString();
             assertTrue(text.contains("core distances") && text.contains("%") && text.contains("ETA"), text);
-            System.out.printf("InterruptTest: %d repaints in 3 s on a terminal, median gap %d ms, longest %d ms%n",
+            System.out.printf("InterruptTest: %d repaints in 3 s or more on a terminal, median gap %d ms, longest %d ms%n",
                     repaints.size(), medianMs, gapMs);
             ProcessHandle java = p.descendants().filter(h -> h.info().command().orElse("").endsWith("java"))
                     .findFirst().orElseThrow(() -> new AssertionError("no java process under script"));

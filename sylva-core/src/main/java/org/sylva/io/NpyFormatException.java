@@ -22,17 +22,34 @@ public class NpyFormatException extends InvalidInputException {
 
     private final String source;
     private final String problem;
+    /** The descr of a dtype this reader does not take, where that is the problem; else null. */
+    private final String unsupportedDescr;
 
     public NpyFormatException(String source, String problem) {
-        super(source + ": " + problem);
-        this.source = source;
-        this.problem = problem;
+        this(source, problem, (String) null);
     }
 
     public NpyFormatException(String source, String problem, Throwable cause) {
         super(source + ": " + problem, cause);
         this.source = source;
         this.problem = problem;
+        this.unsupportedDescr = null;
+    }
+
+    /** A file whose dtype ({@code unsupportedDescr}, as its header gives it) this reader does not take. */
+    NpyFormatException(String source, String problem, String unsupportedDescr) {
+        super(source + ": " + problem);
+        this.source = source;
+        this.problem = problem;
+        this.unsupportedDescr = unsupportedDescr;
+    }
+
+    /**
+     * The descr of the file's dtype where the problem is that no reader here takes it ({@code "<U1"}, {@code "<c16"}),
+     * so that a caller that wants fewer types (batch ids: integers) can name its own list instead of the reader's.
+     */
+    public java.util.Optional<String> unsupportedDescr() {
+        return java.util.Optional.ofNullable(unsupportedDescr);
     }
 
     /** The file (or stream) name the problem was found in, e.g. {@code "points.npy"} or {@code "-"}. */
