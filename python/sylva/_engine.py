@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import math
 import os
 import select
 import signal
@@ -348,9 +349,11 @@ class Engine:
         frames and its answer), and the pipe then stays quiet however long one waits on it."""
         if _buffered(proc.stdout):
             return True
-        fd = proc.stdout.fileno()
-        readable, _, _ = select.select([fd], [], [], timeout)
-        return bool(readable)
+        # poll, not select: select refuses a descriptor of 1024 or more, which a process holding many files
+        # (a server, a long notebook) gives the pipes of an engine it starts
+        poller = select.poll()
+        poller.register(proc.stdout.fileno(), select.POLLIN)
+        return bool(poller.poll(None if timeout is None else max(0, int(math.ceil(timeout * 1000)))))
 
     def _cancel(self, proc: subprocess.Popen) -> None:
         """Asks the engine to stop the running request and reads its answer, which is dropped; kills the

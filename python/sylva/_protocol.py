@@ -7,8 +7,11 @@ the payload (C order, little-endian). Every integer is little-endian.
 """
 from __future__ import annotations
 
+import io
 import json
 import math
+import os
+import select
 import struct
 from typing import BinaryIO, Dict, NamedTuple
 
@@ -99,6 +102,30 @@ def _fill(stream: BinaryIO, view: memoryview, what: str) -> None:
         done += got
 
 
+#: How long :func:`_quote` waits for the bytes that follow output which is not a frame.
+QUOTE_WAIT_SECONDS = 0.2
+
+
+def _quote(stream: BinaryIO, n: int) -> bytes:
+    """Up to ``n`` bytes of what the engine wrote after output that is not a frame, for the error: what Python's
+    buffer and the pipe hold after at most :data:`QUOTE_WAIT_SECONDS`, never more. An engine that writes something
+    else may stay up writing nothing more, and a read of ``n`` bytes would then wait for good."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return stream.read(n) or b""   # an in-memory stream, whose end is known
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    poller.poll(int(QUOTE_WAIT_SECONDS * 1000))
+    os.set_blocking(fd, False)
+    try:
+        return stream.read1(n) or b""   # the buffer's bytes, or one read of what the pipe has
+    except BlockingIOError:
+        return b""
+    finally:
+        os.set_blocking(fd, True)
+
+
 def read(stream: BinaryIO, max_frame_bytes: int = 1 << 62) -> Frame:
     """Reads one frame. Raises :class:`EOFError` at the end of the stream, :class:`ProtocolError` on bytes
     that are not a frame."""
@@ -106,7 +133,7 @@ def read(stream: BinaryIO, max_frame_bytes: int = 1 << 62) -> Frame:
     if not magic:
         raise EOFError("the engine's output ended")
     if magic != MAGIC:
-        rest = stream.read(200) or b""
+        rest = _quote(stream, 200)
         raise ProtocolError("the engine's output is not the protocol; it starts with "
                             + repr((magic + rest)[:200]))
     kind_len = _exact(stream, 1, "the kind")[0]

@@ -171,7 +171,8 @@ class HDBSCAN(ClusterMixin, BaseEstimator):
         ``UserWarning`` says so.
     n_jobs : int or None
         Threads of the engine (None or -1: every core; -2: all but one, as joblib counts). The result
-        does not depend on it.
+        does not depend on it. More threads than cores only cost: each is a thread of the engine's pool, started
+        for the fit and kept about a minute after it (thousands of them slow a fit many times).
     copy : bool or "warn"
         Ignored: the input is never modified. The default is scikit-learn 1.9's, "warn", without its warning.
     prediction_data : bool

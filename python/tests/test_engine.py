@@ -488,3 +488,50 @@ def test_an_engine_that_exits_at_once_is_an_error_naming_its_exit_status(tmp_pat
     e = sylva._engine.Engine(command=[str(broken)], echo_stderr=False)
     with pytest.raises(sylva.EngineError, match=r"(?s)exit status 7\): .*no java here"):
         e.hello
+
+
+def test_output_that_is_not_the_protocol_is_an_error_even_from_an_engine_that_stays_up():
+    # an engine that writes a line of its own and then waits for input: the error quotes what came, without
+    # waiting for 200 bytes that never come
+    from sylva import _protocol
+    r, w = os.pipe()
+    try:
+        os.write(w, b"sylva 0.0.1 ready\n")
+        outcome = {}
+
+        def reading():
+            with open(r, "rb", closefd=False) as stream:
+                try:
+                    _protocol.read(stream)
+                except _protocol.ProtocolError as e:
+                    outcome["error"] = str(e)
+
+        t = threading.Thread(target=reading, daemon=True)
+        t.start()
+        t.join(30)
+        assert not t.is_alive(), "the read waited for bytes that never come"
+        assert outcome["error"] == "the engine's output is not the protocol; it starts with b'sylva 0.0.1 ready\\n'"
+    finally:
+        os.close(w)
+        os.close(r)
+
+
+def test_the_engines_pipe_is_waited_on_above_descriptor_1023():
+    # select() refuses a descriptor of 1024 or more, which a process holding many files gives a new engine's pipes
+    import resource
+    from sylva._engine import Engine
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft <= 1100:
+        pytest.skip(f"this process may open {soft} files only")
+    r, w = os.pipe()
+    high = os.dup2(r, 1100)
+    os.close(r)
+    try:
+        with open(high, "rb", closefd=False) as stdout:
+            proc = type("Proc", (), {"stdout": stdout})()
+            assert Engine._wait_readable(proc, 0.05) is False
+            os.write(w, b"x")
+            assert Engine._wait_readable(proc, 5) is True
+    finally:
+        os.close(w)
+        os.close(high)
