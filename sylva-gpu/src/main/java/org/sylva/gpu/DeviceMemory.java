@@ -46,4 +46,11 @@ public final class DeviceMemory {
     private static double mib(long bytes) {
         return bytes / 1048576.0;
     }
+
+    /** A buffer's size as a message gives it: {@code "12.5 MiB"}, or in KiB or bytes below a MiB (never "0.0 MiB"). */
+    public static String size(long bytes) {
+        if (bytes >= 1L << 20) return String.format(Locale.ROOT, "%.1f MiB", mib(bytes));
+        if (bytes >= 1L << 10) return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+        return bytes + (bytes == 1 ? " byte" : " bytes");
+    }
 }

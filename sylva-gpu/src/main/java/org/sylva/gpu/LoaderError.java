@@ -58,6 +58,30 @@ public final class LoaderError {
     }
 
     /**
+     * Why {@code library}, named by a path (a {@code -Dsylva.*} property), is no library to try: an empty name, a
+     * directory, or a file that does not begin as a shared object does (ELF; the loader's words for it, asked with a
+     * {@code dlopen} of our own, where it has them); {@code null} for a path to try, a name
+     * the loader searches for, or a path that does not exist (the loader says so). Asked first because the JVM prints
+     * a warning of its own about "stack guard" on stderr when asked to load such a file, before any error of ours.
+     */
+    public static String notALibrary(String library) {
+        if (library.isEmpty()) return "the name is empty";
+        if (library.indexOf('/') < 0) return null;
+        java.nio.file.Path p = java.nio.file.Path.of(library);
+        if (java.nio.file.Files.isDirectory(p)) return library + " is a directory, not a library";
+        if (!java.nio.file.Files.isRegularFile(p)) return null;
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(p)) {
+            byte[] head = in.readNBytes(4);
+            boolean elf = head.length == 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F';
+            if (elf) return null;
+            String loader = of(library);   // its own words where it has them ("file too short"), asked directly
+            return loader != null ? loader : library + " is not a shared library (it does not begin with an ELF header)";
+        } catch (java.io.IOException e) {
+            return null;   // the loader says why
+        }
+    }
+
+    /**
      * Whether {@code reason} ({@link #reason}) says the library is not there at all, rather than there but broken:
      * where installing it is the remedy.
      */

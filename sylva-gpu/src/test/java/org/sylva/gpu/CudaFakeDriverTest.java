@@ -97,8 +97,9 @@ class CudaFakeDriverTest {
         out = run(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Dsylva.cuda.library=" + lib,
                 "-Dsylva.ptx.dir=" + ptx, "-Dsylva.nvrtc=" + noNvrtc, "-cp", cp, FakeCudaFit.class.getName(), "out-of-memory"),
                 Map.of("SYLVA_FAKE_CUDA_ALLOC_LIMIT", "4096"));
-        assertTrue(out.contains("refused: InsufficientMemoryException: a buffer of ")
-                && out.contains(" MiB did not fit in the CUDA device's free memory (cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY"), out);
+        // (its size in the unit that shows it: a buffer under a MiB is not "0.0 MiB")
+        assertTrue(out.matches("(?s).*refused: InsufficientMemoryException: a buffer of [1-9][0-9.]* (KiB|MiB|bytes?) did "
+                + "not fit in the CUDA device's free memory \\(cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY.*"), out);
     }
 
     private static int launches(String out) {

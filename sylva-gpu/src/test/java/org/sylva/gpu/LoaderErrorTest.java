@@ -1,5 +1,6 @@
 package org.sylva.gpu;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,5 +22,22 @@ class LoaderErrorTest {
         assertTrue(LoaderError.reason(empty.toString(), "Cannot open library").contains("file too short"));
         assertTrue(LoaderError.saysMissing(missing) && !LoaderError.saysMissing(broken));
         assertTrue(LoaderError.saysMissing("Cannot open library: libnone.so"), "Java's own words when dlopen is not found");
+    }
+
+    /** A -Dsylva.* path that is no library is told before the JVM is asked to load it (and warns on stderr). */
+    @Test
+    void aDirectoryOrAFileThatIsNoSharedObjectIsNamedBeforeLoading(@TempDir Path tmp) throws Exception {
+        assertEquals(tmp + " is a directory, not a library", LoaderError.notALibrary(tmp.toString()));
+        Path text = Files.writeString(tmp.resolve("notes.so"), "not a library");
+        String notElf = LoaderError.notALibrary(text.toString());   // the loader's words ("invalid ELF header")
+        assertTrue(notElf != null && notElf.contains(text.toString()), notElf);
+        assertEquals("the name is empty", LoaderError.notALibrary(""));
+        assertNull(LoaderError.notALibrary("libOpenCL.so.1"), "a name the loader searches for is tried");
+        assertNull(LoaderError.notALibrary(tmp.resolve("libnone.so").toString()), "the loader says it is missing");
+        Path libc = Path.of("/proc/self/exe");   // the JVM's launcher: an ELF file
+        if (Files.isRegularFile(libc)) assertNull(LoaderError.notALibrary(libc.toRealPath().toString()));
+        assertEquals("900 bytes", DeviceMemory.size(900));
+        assertEquals("4.0 KiB", DeviceMemory.size(4096));
+        assertEquals("12.5 MiB", DeviceMemory.size(12L * 1048576 + 524288));
     }
 }

@@ -98,13 +98,18 @@ public final class CudaDriver {
         synchronized (LOCK) {
             if (instance == null && failure == null) {
                 String name = System.getProperty("sylva.cuda.library", "libcuda.so.1");
-                try {
-                    instance = new CudaDriver(SymbolLookup.libraryLookup(name, Arena.global()));
-                } catch (IllegalArgumentException | IllegalCallerException | GpuException e) {
-                    String why = org.sylva.gpu.LoaderError.reason(name, e.getMessage());
-                    boolean missing = org.sylva.gpu.LoaderError.saysMissing(why);
-                    failure = "CUDA driver library " + name + " could not be loaded (" + (missing ? "no NVIDIA driver: "
-                            : "") + why + ")";
+                String notALibrary = org.sylva.gpu.LoaderError.notALibrary(name);
+                if (notALibrary != null) {
+                    failure = "CUDA driver library '" + name + "' could not be loaded (" + notALibrary + ")";
+                } else {
+                    try {
+                        instance = new CudaDriver(SymbolLookup.libraryLookup(name, Arena.global()));
+                    } catch (IllegalArgumentException | IllegalCallerException | GpuException e) {
+                        String why = org.sylva.gpu.LoaderError.reason(name, e.getMessage());
+                        boolean missing = org.sylva.gpu.LoaderError.saysMissing(why);
+                        failure = "CUDA driver library " + name + " could not be loaded (" + (missing
+                                ? "no NVIDIA driver: " : "") + why + ")";
+                    }
                 }
             }
             return Optional.ofNullable(instance);
@@ -204,8 +209,8 @@ public final class CudaDriver {
             if (rc == OUT_OF_MEMORY) {
                 GpuException cause = new GpuException("cuMemAlloc_v2 failed: " + describe(rc));
                 throw new org.sylva.data.InsufficientMemoryException(String.format(java.util.Locale.ROOT,
-                        "a buffer of %.1f MiB did not fit in the CUDA device's free memory (%s)", bytes / 1048576.0,
-                        cause.getMessage()), cause);
+                        "a buffer of %s did not fit in the CUDA device's free memory (%s)",
+                        org.sylva.gpu.DeviceMemory.size(bytes), cause.getMessage()), cause);
             }
             if (rc != 0) throw new GpuException("cuMemAlloc_v2 failed: " + describe(rc));
             return out.get(JAVA_LONG, 0);

@@ -46,7 +46,8 @@ public record CudaPtx(Optional<Nvrtc> nvrtc, Optional<Path> ptxDir) {
         return "no CUDA compiler: " + (named != null ? "-Dsylva.nvrtc=" + named + " does not exist"
                 : "NVRTC (libnvrtc.so*) not found in " + NvrtcLocator.searched().stream().map(Path::toString)
                         .collect(Collectors.joining(", ")) + " (name it with -Dsylva.nvrtc=PATH)")
-                + ", and " + ptxDir.map(d -> "the PTX directory " + d + " does not exist (-Dsylva.ptx.dir; make its files with "
+                + ", and " + ptxDir.map(d -> "the PTX directory " + d + (Files.exists(d) ? " is not a directory"
+                        : " does not exist") + " (-Dsylva.ptx.dir; make its files with "
                         + StampedPtx.SCRIPT + ")")
                         .orElse("no PTX directory (-Dsylva.ptx.dir=DIR, made by " + StampedPtx.SCRIPT + ")");
     }

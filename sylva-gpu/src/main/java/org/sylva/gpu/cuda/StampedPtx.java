@@ -72,7 +72,8 @@ public final class StampedPtx {
 
     /** The PTX of {@code dir} for lists of {@code k}, its stamp checked; a {@link GpuException} otherwise. */
     public static String load(Path dir, int k) {
-        return loadStamped(file(dir, k), sourceHash(k), "for lists of " + k + " entries (min_samples " + (k - 1) + ")");
+        return loadStamped(file(dir, k), sourceHash(k), "for lists of " + k + (k == 1 ? " entry" : " entries")
+                + " (min_samples + 1, or the input's points or distinct points where fewer)");
     }
 
     /** The ball-tree kernels' PTX of {@code dir} ({@code balltree.ptx}), its stamp checked. */

@@ -107,15 +107,20 @@ public final class OpenCl {
         synchronized (LOCK) {
             if (instance == null && failure == null) {
                 String name = System.getProperty("sylva.opencl.library", "libOpenCL.so.1");
-                try {
-                    instance = new OpenCl(SymbolLookup.libraryLookup(name, Arena.global()));
-                } catch (IllegalArgumentException | GpuException | IllegalCallerException e) {
-                    String why = org.sylva.gpu.LoaderError.reason(name, e.getMessage());
-                    // the package hint where the library is missing, not where it is there but broken
-                    boolean missing = org.sylva.gpu.LoaderError.saysMissing(why);
-                    failure = "OpenCL library " + name + " could not be loaded (" + why + ")"
-                            + (missing ? "; on Debian/Ubuntu: apt-get install ocl-icd-libopencl1 and a driver"
-                            + " (pocl-opencl-icd for CPUs, the NVIDIA driver for GPUs)" : "");
+                String notALibrary = org.sylva.gpu.LoaderError.notALibrary(name);
+                if (notALibrary != null) {
+                    failure = "OpenCL library '" + name + "' could not be loaded (" + notALibrary + ")";
+                } else {
+                    try {
+                        instance = new OpenCl(SymbolLookup.libraryLookup(name, Arena.global()));
+                    } catch (IllegalArgumentException | GpuException | IllegalCallerException e) {
+                        String why = org.sylva.gpu.LoaderError.reason(name, e.getMessage());
+                        // the package hint where the library is missing, not where it is there but broken
+                        boolean missing = org.sylva.gpu.LoaderError.saysMissing(why);
+                        failure = "OpenCL library " + name + " could not be loaded (" + why + ")"
+                                + (missing ? "; on Debian/Ubuntu: apt-get install ocl-icd-libopencl1 and a driver"
+                                + " (pocl-opencl-icd for CPUs, the NVIDIA driver for GPUs)" : "");
+                    }
                 }
             }
             if (instance == null) throw new GpuException(failure);
