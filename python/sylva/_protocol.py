@@ -119,7 +119,8 @@ def _quote(stream: BinaryIO, n: int) -> bytes:
     poller.poll(int(QUOTE_WAIT_SECONDS * 1000))
     os.set_blocking(fd, False)
     try:
-        return stream.read1(n) or b""   # the buffer's bytes, or one read of what the pipe has
+        # the buffer's bytes, or one read of what the pipe has (a stream without a buffer: its read is one read)
+        return getattr(stream, "read1", stream.read)(n) or b""
     except BlockingIOError:
         return b""
     finally:
@@ -129,9 +130,14 @@ def _quote(stream: BinaryIO, n: int) -> bytes:
 def read(stream: BinaryIO, max_frame_bytes: int = 1 << 62) -> Frame:
     """Reads one frame. Raises :class:`EOFError` at the end of the stream, :class:`ProtocolError` on bytes
     that are not a frame."""
-    magic = stream.read(4)
+    # the magic's first bytes as they come (read1): output of fewer bytes that is not a frame is told at once,
+    # where waiting for four would wait for good on an engine that stays up writing nothing more
+    read1 = getattr(stream, "read1", stream.read)
+    magic = read1(4) or b""
     if not magic:
         raise EOFError("the engine's output ended")
+    if MAGIC.startswith(magic) and len(magic) < len(MAGIC):
+        magic += stream.read(len(MAGIC) - len(magic)) or b""
     if magic != MAGIC:
         rest = _quote(stream, 200)
         raise ProtocolError("the engine's output is not the protocol; it starts with "

@@ -158,7 +158,13 @@ class AtomicOutputTest {
 
     /** Makes a named pipe at {@code p} with mkfifo (in the test's temporary folder, never under /dev). */
     static Path fifo(Path p) throws IOException, InterruptedException {
-        Process mk = new ProcessBuilder("mkfifo", p.toString()).redirectErrorStream(true).start();
+        Process mk;
+        try {
+            mk = new ProcessBuilder("mkfifo", p.toString()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            Assumptions.abort("mkfifo is not available here");
+            return p;
+        }
         Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo is not available here");
         return p;
     }

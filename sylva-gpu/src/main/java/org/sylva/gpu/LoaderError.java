@@ -59,8 +59,9 @@ public final class LoaderError {
 
     /**
      * Why {@code library}, named by a path (a {@code -Dsylva.*} property), is no library to try: an empty name, a
-     * directory, or a file that does not begin as a shared object does (ELF; the loader's words for it, asked with a
-     * {@code dlopen} of our own, where it has them); {@code null} for a path to try, a name
+     * directory, a device or FIFO, a file that does not begin as a shared object does (ELF; the loader's words for
+     * it, asked with a {@code dlopen} of our own, where it has them), or one for another architecture (which the
+     * loader reports as "No such file"); {@code null} for a path to try, a name
      * the loader searches for, or a path that does not exist (the loader says so). Asked first because the JVM prints
      * a warning of its own about "stack guard" on stderr when asked to load such a file, before any error of ours.
      */
@@ -69,11 +70,23 @@ public final class LoaderError {
         if (library.indexOf('/') < 0) return null;
         java.nio.file.Path p = java.nio.file.Path.of(library);
         if (java.nio.file.Files.isDirectory(p)) return library + " is a directory, not a library";
-        if (!java.nio.file.Files.isRegularFile(p)) return null;
+        if (!java.nio.file.Files.exists(p)) return null;
+        if (!java.nio.file.Files.isRegularFile(p)) return library + " is not a regular file (a device, FIFO or socket)";
         try (java.io.InputStream in = java.nio.file.Files.newInputStream(p)) {
-            byte[] head = in.readNBytes(4);
-            boolean elf = head.length == 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F';
-            if (elf) return null;
+            byte[] head = in.readNBytes(20);
+            boolean elf = head.length >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F';
+            if (elf) {
+                // another architecture's library: the loader calls it "No such file", as if it were missing
+                int machine = head.length == 20 ? (head[18] & 0xff) | (head[19] & 0xff) << 8 : -1;
+                int ours = switch (System.getProperty("os.arch", "")) {
+                    case "amd64", "x86_64" -> 62;
+                    case "aarch64" -> 183;
+                    default -> -1;   // not checked
+                };
+                boolean wrong = head.length < 20 || head[4] != 2 || ours >= 0 && machine != ours;
+                return wrong ? library + " is an ELF file for another architecture than this JVM's ("
+                        + System.getProperty("os.arch") + ", 64-bit)" : null;
+            }
             String loader = of(library);   // its own words where it has them ("file too short"), asked directly
             return loader != null ? loader : library + " is not a shared library (it does not begin with an ELF header)";
         } catch (java.io.IOException e) {

@@ -34,8 +34,27 @@ class LoaderErrorTest {
         assertEquals("the name is empty", LoaderError.notALibrary(""));
         assertNull(LoaderError.notALibrary("libOpenCL.so.1"), "a name the loader searches for is tried");
         assertNull(LoaderError.notALibrary(tmp.resolve("libnone.so").toString()), "the loader says it is missing");
-        Path libc = Path.of("/proc/self/exe");   // the JVM's launcher: an ELF file
+        Path libc = Path.of("/proc/self/exe");   // the JVM's launcher: an ELF file of this machine
         if (Files.isRegularFile(libc)) assertNull(LoaderError.notALibrary(libc.toRealPath().toString()));
+        // an ELF file of another machine (the loader would say "No such file", as if it were missing)
+        byte[] elf = new byte[64];
+        elf[0] = 0x7f;
+        elf[1] = 'E';
+        elf[2] = 'L';
+        elf[3] = 'F';
+        elf[4] = 2;   // 64-bit
+        String arch = System.getProperty("os.arch");
+        int other = arch.equals("aarch64") ? 62 : 183;   // x86-64 on ARM, else ARM64
+        elf[18] = (byte) other;
+        Path foreign = Files.write(tmp.resolve("libforeign.so"), elf);
+        assertEquals(foreign + " is an ELF file for another architecture than this JVM's (" + arch + ", 64-bit)",
+                LoaderError.notALibrary(foreign.toString()));
+        elf[4] = 1;   // 32-bit
+        elf[18] = (byte) (arch.equals("aarch64") ? 183 : 62);
+        Path thirtyTwo = Files.write(tmp.resolve("lib32.so"), elf);
+        assertTrue(LoaderError.notALibrary(thirtyTwo.toString()).endsWith("another architecture than this JVM's (" + arch
+                + ", 64-bit)"));
+        assertEquals("/dev/null is not a regular file (a device, FIFO or socket)", LoaderError.notALibrary("/dev/null"));
         assertEquals("900 bytes", DeviceMemory.size(900));
         assertEquals("4.0 KiB", DeviceMemory.size(4096));
         assertEquals("12.5 MiB", DeviceMemory.size(12L * 1048576 + 524288));

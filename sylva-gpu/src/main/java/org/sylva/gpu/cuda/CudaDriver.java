@@ -100,7 +100,7 @@ public final class CudaDriver {
                 String name = System.getProperty("sylva.cuda.library", "libcuda.so.1");
                 String notALibrary = org.sylva.gpu.LoaderError.notALibrary(name);
                 if (notALibrary != null) {
-                    failure = "CUDA driver library '" + name + "' could not be loaded (" + notALibrary + ")";
+                    failure = "CUDA driver library could not be loaded (" + notALibrary + ")";
                 } else {
                     try {
                         instance = new CudaDriver(SymbolLookup.libraryLookup(name, Arena.global()));

@@ -54,7 +54,8 @@ public final class Nvrtc {
 
     /** Loads the library at {@code library}; a {@link GpuException} when it is not a loadable NVRTC. */
     public static Nvrtc open(Path library) {
-        String notALibrary = org.sylva.gpu.LoaderError.notALibrary(library.toString());
+        // absolute, as the lookup below takes a relative path (from the working directory)
+        String notALibrary = org.sylva.gpu.LoaderError.notALibrary(library.toAbsolutePath().toString());
         if (notALibrary != null) throw new GpuException("NVRTC library " + library + " could not be loaded: " + notALibrary);
         try {
             return new Nvrtc(library, SymbolLookup.libraryLookup(library, Arena.global()));

@@ -109,7 +109,7 @@ public final class OpenCl {
                 String name = System.getProperty("sylva.opencl.library", "libOpenCL.so.1");
                 String notALibrary = org.sylva.gpu.LoaderError.notALibrary(name);
                 if (notALibrary != null) {
-                    failure = "OpenCL library '" + name + "' could not be loaded (" + notALibrary + ")";
+                    failure = "OpenCL library could not be loaded (" + notALibrary + ")";
                 } else {
                     try {
                         instance = new OpenCl(SymbolLookup.libraryLookup(name, Arena.global()));
