@@ -341,8 +341,8 @@ final class BallTreeCommand implements Callable<Integer> {
         } catch (org.sylva.io.NpyFormatException e) {
             if (e.unsupportedDescr().isEmpty()) throw e;
             // the reader's list of what it takes holds floats and bool, which batch ids are not
-            throw new InvalidInputException(file + ": batch ids must have an integer dtype (e.g. int64); got descr '"
-                    + e.unsupportedDescr().get() + "'");
+            throw new InvalidInputException(file + ": batch ids must have an integer dtype (e.g. int64); got descr "
+                    + e.unsupportedDescr().get());
         }
         int[] shape = a.shape();
         if (!(shape.length == 1 || (shape.length == 2 && shape[1] == 1))) {

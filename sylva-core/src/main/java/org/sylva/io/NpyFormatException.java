@@ -22,7 +22,7 @@ public class NpyFormatException extends InvalidInputException {
 
     private final String source;
     private final String problem;
-    /** The descr of a dtype this reader does not take, where that is the problem; else null. */
+    /** The descr of a dtype this reader does not take, quoted, where that is the problem; else null. */
     private final String unsupportedDescr;
 
     public NpyFormatException(String source, String problem) {
@@ -36,7 +36,7 @@ public class NpyFormatException extends InvalidInputException {
         this.unsupportedDescr = null;
     }
 
-    /** A file whose dtype ({@code unsupportedDescr}, as its header gives it) this reader does not take. */
+    /** A file whose dtype ({@code unsupportedDescr}, quoted as the message quotes it) this reader does not take. */
     NpyFormatException(String source, String problem, String unsupportedDescr) {
         super(source + ": " + problem);
         this.source = source;
@@ -45,8 +45,9 @@ public class NpyFormatException extends InvalidInputException {
     }
 
     /**
-     * The descr of the file's dtype where the problem is that no reader here takes it ({@code "<U1"}, {@code "<c16"}),
-     * so that a caller that wants fewer types (batch ids: integers) can name its own list instead of the reader's.
+     * The descr of the file's dtype where the problem is that no reader here takes it, quoted as the message gives it
+     * ({@code "'<U1'"}: in quotes, other characters than printable ASCII escaped, cut after 120), so that a caller that
+     * wants fewer types (batch ids: integers) can name its own list instead of the reader's.
      */
     public java.util.Optional<String> unsupportedDescr() {
         return java.util.Optional.ofNullable(unsupportedDescr);

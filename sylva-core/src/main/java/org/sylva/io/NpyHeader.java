@@ -156,7 +156,7 @@ record NpyHeader(NpyDtype dtype, ByteOrder order, boolean fortranOrder, long[] s
         };
         throw new NpyFormatException(source, what + " (descr " + quoted(descr) + "); supported: float16 '<f2', "
                 + "float32 '<f4', float64 '<f8', int16 '<i2', int32 '<i4', int64 '<i8', uint16 '<u2', uint32 '<u4', "
-                + "uint64 '<u8' (either byte order), int8 '|i1', uint8 '|u1', bool '|b1'", descr);
+                + "uint64 '<u8' (either byte order), int8 '|i1', uint8 '|u1', bool '|b1'", quoted(descr));
     }
 
     /**

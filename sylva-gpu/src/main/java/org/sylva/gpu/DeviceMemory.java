@@ -49,7 +49,8 @@ public final class DeviceMemory {
 
     /** A buffer's size as a message gives it: {@code "12.5 MiB"}, or in KiB or bytes below a MiB (never "0.0 MiB"). */
     public static String size(long bytes) {
-        if (bytes >= 1L << 20) return String.format(Locale.ROOT, "%.1f MiB", mib(bytes));
+        // from where KiB would print as "1024.0" (1 048 525 bytes, 1023.95 KiB): "1.0 MiB"
+        if (bytes >= (1L << 20) - 51) return String.format(Locale.ROOT, "%.1f MiB", mib(bytes));
         if (bytes >= 1L << 10) return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
         return bytes + (bytes == 1 ? " byte" : " bytes");
     }

@@ -57,6 +57,8 @@ class LoaderErrorTest {
         assertEquals("/dev/null is not a regular file (a device, FIFO or socket)", LoaderError.notALibrary("/dev/null"));
         assertEquals("900 bytes", DeviceMemory.size(900));
         assertEquals("4.0 KiB", DeviceMemory.size(4096));
+        assertEquals("1023.9 KiB", DeviceMemory.size(1048524));
+        assertEquals("1.0 MiB", DeviceMemory.size(1048525));
         assertEquals("12.5 MiB", DeviceMemory.size(12L * 1048576 + 524288));
     }
 }
