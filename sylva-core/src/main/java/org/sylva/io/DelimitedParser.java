@@ -91,8 +91,10 @@ final class DelimitedParser {
                 c = skipToEndOfLine(c);
                 continue;
             }
-            if (leadingTab && delim == Delimiter.TAB) {
-                // A tab before the first value delimits an empty first cell; skipping it would shift columns.
+            if (leadingTab && delim == Delimiter.TAB && !sniffed) {
+                // In a .tsv a tab before the first value delimits an empty first cell (skipping it would shift
+                // columns); a .txt's tab-separated lines may start with tabs as they may end in them, both
+                // whitespace to numpy.loadtxt, whose default delimiter a .txt is read as.
                 throw cellError(line, 1, "empty value");
             }
             c = record(c);

@@ -57,8 +57,8 @@ public final class DelimitedReader {
         WHITESPACE,
         /**
          * decided from the first non-blank, non-comment line: tab if it has one between values, else comma, else
-         * whitespace; a tab-separated line may end in tabs, which are ignored as {@code numpy.loadtxt} ignores
-         * trailing whitespace.
+         * whitespace; a tab-separated line may start or end in tabs, which are ignored as {@code numpy.loadtxt}
+         * ignores leading and trailing whitespace.
          */
         AUTO;
 

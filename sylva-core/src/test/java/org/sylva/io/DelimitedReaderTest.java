@@ -179,14 +179,18 @@ class DelimitedReaderTest {
     /**
      * Tabs ending a line of a .txt or of standard input are whitespace, as {@code numpy.loadtxt} (its default
      * delimiter) reads them: a first line ending in a tab does not make a space-separated file tab-separated, and a
-     * tab-separated line may end in tabs. A .tsv is read as {@code delimiter='\t'} is: there a trailing tab is an
-     * empty value, as NumPy says too.
+     * tab-separated line may start or end in tabs. A .tsv is read as {@code delimiter='\t'} is: there a leading or trailing
+     * tab is an empty value, as NumPy says too.
      */
     @Test
-    void txtLinesMayEndInTabsAsNumpyLoadtxtReadsThem() throws IOException {
+    void txtLinesMayStartAndEndInTabsAsNumpyLoadtxtReadsThem() throws IOException {
         assertArrayEquals(new double[] {1.5, 2, 3, 4}, read("tt.txt", "1.5\t2\t\n3\t4\t\n").values());
         assertArrayEquals(new double[] {1, 2, 3, 4}, read("tt2.txt", "1\t2\t\t \n3\t4\n").values());
         assertArrayEquals(new double[] {1, 2, 3, 4}, read("st.txt", "1 2\t\n3 4\n").values());
+        // indented lines too (numpy.loadtxt reads them), but not in a .tsv, where a leading tab is an empty value
+        assertArrayEquals(new double[] {1, 2, 3, 4}, read("lt.txt", "\t1\t2\n\t\t3\t4\t\n").values());
+        assertArrayEquals(new double[] {1, 2, 3, 4}, read("lt2.txt", "\t1 2\n 3\t4\n").values());
+        assertEquals(" line 1, column 1: empty value", error("lt.tsv", "\t1\t2\n\t3\t4\n"));
         NumericTable h = read("ht.txt", "x\ty\t\n1\t2\t\n");
         assertEquals(Optional.of(List.of("x", "y")), h.header());
         assertArrayEquals(new double[] {1, 2}, h.values());
