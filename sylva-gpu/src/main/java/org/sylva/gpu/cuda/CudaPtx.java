@@ -42,8 +42,8 @@ public record CudaPtx(Optional<Nvrtc> nvrtc, Optional<Path> ptxDir) {
      */
     public String whyNone() {
         if (nvrtc.isPresent() || ptxDir.isPresent() && Files.isDirectory(ptxDir.get())) return null;
-        String named = System.getProperty("sylva.nvrtc");
-        return "no CUDA compiler: " + (named != null ? "-Dsylva.nvrtc=" + named + " does not exist"
+        String named = System.getProperty("sylva.nvrtc");   // blank is unset, as NvrtcLocator takes it
+        return "no CUDA compiler: " + (named != null && !named.isBlank() ? "-Dsylva.nvrtc=" + named + " does not exist"
                 : "NVRTC (libnvrtc.so*) not found in " + NvrtcLocator.searched().stream().map(Path::toString)
                         .collect(Collectors.joining(", ")) + " (name it with -Dsylva.nvrtc=PATH)")
                 + ", and " + ptxDir.map(d -> "the PTX directory " + d + (Files.exists(d) ? " is not a directory"

@@ -60,6 +60,13 @@ class NvrtcLocatorTest {
         System.setProperty("sylva.nvrtc", "/some/libnvrtc.so.13");
         try {
             assertEquals(Optional.of(Path.of("/some/libnvrtc.so.13")), NvrtcLocator.find());
+            // neither NVRTC nor a PTX directory: the refusal names the property's path
+            assertTrue(new CudaPtx(Optional.empty(), Optional.empty()).whyNone()
+                    .startsWith("no CUDA compiler: -Dsylva.nvrtc=/some/libnvrtc.so.13 does not exist, and"));
+            // an empty property is unset: the search is named instead, not an empty path
+            System.setProperty("sylva.nvrtc", " ");
+            assertTrue(new CudaPtx(Optional.empty(), Optional.empty()).whyNone()
+                    .startsWith("no CUDA compiler: NVRTC (libnvrtc.so*) not found in "));
         } finally {
             if (old == null) System.clearProperty("sylva.nvrtc");
             else System.setProperty("sylva.nvrtc", old);
