@@ -281,14 +281,23 @@ final class HdbscanCommand implements Callable<Integer> {
                 RunRecord.Input.of("waveforms", reportOption == null ? null : waveformOptions.from, context.cancel()));
     }
 
-    /** What the manifest of {@code input}'s folder says the run was made from ({@link RunRecord}). */
-    private Map<String, Object> runRecord(List<RunRecord.Input> read, String input, HdbscanResult r) {
+    /**
+     * What the manifest of {@code input}'s folder says the run was made from ({@link RunRecord}): with several inputs,
+     * the command that makes that folder alone, its {@code --out}, {@code --report} and {@code --save-model} those of
+     * {@code t}.
+     */
+    private Map<String, Object> runRecord(List<RunRecord.Input> read, String input, InputBatch.Target t,
+            HdbscanResult r) {
         Map<String, Object> options = new java.util.LinkedHashMap<>();
         options.put("non_finite", nonFinite.name().toLowerCase(Locale.ROOT));
         options.put("pca", pca);
         options.put("centers", centerName());
-        return RunRecord.of(spec, read, r.parameters().describeTyped(), inputs, List.of(input)).withOptions(options)
-                .describe();
+        Map<String, String> values = new java.util.HashMap<>();
+        values.put("--out", t.out().toString());
+        if (t.report() != null) values.put("--report", t.report().toString());
+        if (t.saveModel() != null) values.put("--save-model", t.saveModel().toString());
+        return RunRecord.of(spec, read, r.parameters().describeTyped(), inputs, List.of(input), values)
+                .withOptions(options).describe();
     }
 
     /** {@code --centers} as scikit-learn's {@code store_centers} names it, lower case; null without it. */
@@ -324,7 +333,7 @@ final class HdbscanCommand implements Callable<Integer> {
         PhaseTrace.enter(err, "read");
         List<RunRecord.Input> read = inputsOf(h, in.input);
         if (h.metric().isPrecomputed() && in.isSparseNpz()) {
-            fitGraph(h, in, out, err, t0, read);
+            fitGraph(h, in, t, err, t0, read);
             return;
         }
         InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel(), context, run.quiet);
@@ -388,7 +397,7 @@ final class HdbscanCommand implements Callable<Integer> {
         PhaseTrace.enter(err, "write");
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, report, points, loaded.float64(), features,
                 waveforms,
-                in.input, model, saveModel, centerSet, runRecord(read, in.input, r), context.cancel(), data -> {
+                in.input, model, saveModel, centerSet, runRecord(read, in.input, t, r), context.cancel(), data -> {
                     PhaseTrace.enter(err, "report");
                     return HtmlReport.render(data, context.cancel());
                 });
@@ -415,9 +424,10 @@ final class HdbscanCommand implements Callable<Integer> {
      * fitted as a graph ({@link Hdbscan#fit(DistanceGraph, ProgressListener, CancellationToken)}), its outputs
      * written as any fit's. What needs points or weights is refused before the reading.
      */
-    private void fitGraph(Hdbscan h, InputOptions in, Path out, java.io.PrintWriter err, long t0,
+    private void fitGraph(Hdbscan h, InputOptions in, InputBatch.Target t, java.io.PrintWriter err, long t0,
             List<RunRecord.Input> read)
             throws java.io.IOException {
+        Path out = t.out();
         if (sampleWeight != null) {
             throw InvalidInputException.forParameter("sample_weight", "sample weights are supported with the euclidean "
                     + "metric only; this fit uses precomputed");
@@ -451,7 +461,7 @@ final class HdbscanCommand implements Callable<Integer> {
         PhaseTrace.enter(err, "write");
         // no report (refused above for precomputed): the points and the renderer are never asked for
         HdbscanOutputs.Written w = HdbscanOutputs.write(h, r, out, format, null, null, null, null, in.input, null, null,
-                null, runRecord(read, in.input, r), context.cancel(), null);
+                null, runRecord(read, in.input, t, r), context.cancel(), null);
         if (json) spec.commandLine().getOut().println(HdbscanOutputs.graphJson(h, r, in.input, readSeconds, w.files()));
         String noCluster = HdbscanOutputs.noClusterWarning(r.fittedPoints(), h.minClusterSize(), h.allowSingleCluster(),
                 false, r.clusterCount());

@@ -155,7 +155,8 @@ final class PredictCommand implements Callable<Integer> {
         positional.add(model.toString());
         positional.addAll(inputs);
         List<Path> written = write(p, soft, t.out(), RunRecord.of(spec, java.util.Arrays.asList(modelRead, pointsRead),
-                null, positional, List.of(model.toString(), input)).describe());
+                null, positional, List.of(model.toString(), input), java.util.Map.of("--out", t.out().toString()))
+                .describe());
         if (folder.json) spec.commandLine().getOut().println(json(m, p, points, written, input));
         if (!run.quiet) err.println(summary(m, p, points, written));
     }

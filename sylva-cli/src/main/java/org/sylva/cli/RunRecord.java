@@ -29,7 +29,9 @@ import picocli.CommandLine.Model.OptionSpec;
  * no longer matches), and the hashing costs the run's wall time only where it outlasts the computation. Only
  * regular files are hashed: standard input ({@code -}), a pipe or a FIFO is recorded by its path alone, and so is
  * a file that cannot be read again (the run's own reading says why, if it fails). For a command of several inputs
- * each folder's arguments leave the other inputs out, so that a manifest's size does not grow with their number.
+ * each folder's arguments are the command that makes that folder alone: the other inputs left out (a manifest's size
+ * does not grow with their number), its own folder as {@code --out}, its report and model file as {@code --report}
+ * and {@code --save-model}.
  *
  * <pre>{@code
  * RunRecord.Input points = RunRecord.Input.of("points", "clips.npy", cancel);   // hashing starts
@@ -141,20 +143,21 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
 
     /** The record of the command {@code spec} parses, with its {@code inputs} (nulls skipped). */
     static RunRecord of(CommandSpec spec, List<Input> inputs, Map<String, Object> parameters) {
-        return of(spec, inputs, parameters, List.of(), List.of());
+        return of(spec, inputs, parameters, List.of(), List.of(), Map.of());
     }
 
     /**
      * As {@link #of(CommandSpec, List, Map)}; {@code positional} are the command's positional arguments in the order
-     * given, of which the arguments keep those in {@code keep}: each folder of {@code sylva hdbscan a.npy b.npy}
-     * records {@code ["hdbscan", "a.npy", ...options]} or {@code ["hdbscan", "b.npy", ...options]}. Where one of
-     * {@code keep} is not among them, the arguments stay whole.
+     * given, of which the arguments keep those in {@code keep}, and the options named in {@code values} take the
+     * values given there: each folder of {@code sylva hdbscan a.npy b.npy --out res} records the command that makes
+     * it alone, {@code ["hdbscan", "a.npy", "--out", "res/a", ...options]} or {@code ["hdbscan", "b.npy", "--out",
+     * "res/b", ...options]}. Where one of {@code keep} is not among them, the arguments stay whole.
      */
     static RunRecord of(CommandSpec spec, List<Input> inputs, Map<String, Object> parameters, List<String> positional,
-            List<String> keep) {
+            List<String> keep, Map<String, String> values) {
         List<String> args = arguments(spec.commandLine());
         if (positional.size() > keep.size() && positional.containsAll(keep)) {
-            args = keepOnly(spec, args, positional, keep);
+            args = keepOnly(spec, args, positional, keep, values);
         }
         List<Input> given = new ArrayList<>();
         for (Input i : inputs) if (i != null) given.add(i);
@@ -183,11 +186,14 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
     }
 
     /**
-     * {@code args} without the values of {@code positional} not in {@code keep}: an argument is an option's value when
-     * it follows an option of {@code spec} that takes one (not written {@code --name=value}); every other argument
-     * after the command's name that is not an option, and every one after {@code --}, is the next positional value.
+     * {@code args} without the values of {@code positional} not in {@code keep}, and with the value of each option
+     * named in {@code values} replaced by the one given there (written as it was: {@code --name value} or
+     * {@code --name=value}): an argument is an option's value when it follows an option of {@code spec} that takes one
+     * (not written {@code --name=value}); every other argument after the command's name that is not an option, and
+     * every one after {@code --}, is the next positional value.
      */
-    static List<String> keepOnly(CommandSpec spec, List<String> args, List<String> positional, List<String> keep) {
+    static List<String> keepOnly(CommandSpec spec, List<String> args, List<String> positional, List<String> keep,
+            Map<String, String> values) {
         List<String> kept = new ArrayList<>();
         int next = 0;
         boolean optionsEnded = false;
@@ -203,10 +209,13 @@ record RunRecord(List<String> arguments, List<Input> inputs, Map<String, Object>
                 continue;
             }
             if (!optionsEnded && a.startsWith("-") && a.length() > 1) {
-                kept.add(a);
-                OptionSpec o = a.contains("=") ? null : spec.findOption(a);
+                int eq = a.indexOf('=');
+                String replaced = values.get(eq < 0 ? a : a.substring(0, eq));
+                kept.add(eq >= 0 && replaced != null ? a.substring(0, eq + 1) + replaced : a);
+                OptionSpec o = eq >= 0 ? null : spec.findOption(a);
                 if (o != null && o.arity().max() > 0 && !o.type().equals(boolean.class) && i + 1 < args.size()) {
-                    kept.add(args.get(++i));   // its value
+                    i++;
+                    kept.add(replaced != null ? replaced : args.get(i));   // its value
                 }
                 continue;
             }

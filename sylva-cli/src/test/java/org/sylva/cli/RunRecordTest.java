@@ -1,5 +1,6 @@
 package org.sylva.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -198,11 +199,32 @@ class RunRecordTest {
         Path out = tmp.resolve("many");
         Cli.run("hdbscan", a.toString(), "--min-cluster-size", "10", b.toString(), "--out", out.toString(), "-q")
                 .assertOk();
-        assertEquals(List.of("hdbscan", a.toString(), "--min-cluster-size", "10", "--out", out.toString(), "-q"),
-                run(out.resolve("a"), "hdbscan").get("arguments"));
-        assertEquals(List.of("hdbscan", "--min-cluster-size", "10", b.toString(), "--out", out.toString(), "-q"),
-                run(out.resolve("b"), "hdbscan").get("arguments"));
+        assertEquals(List.of("hdbscan", a.toString(), "--min-cluster-size", "10", "--out", out.resolve("a").toString(),
+                "-q"), run(out.resolve("a"), "hdbscan").get("arguments"));
+        assertEquals(List.of("hdbscan", "--min-cluster-size", "10", b.toString(), "--out", out.resolve("b").toString(),
+                "-q"), run(out.resolve("b"), "hdbscan").get("arguments"));
         assertEquals(List.of(file("points", b)), run(out.resolve("b"), "hdbscan").get("inputs"));
+        // the recorded command, run again, makes the same folder: byte for byte (the manifest's run id aside)
+        Path labels = out.resolve("b").resolve("labels.npy");
+        byte[] before = Files.readAllBytes(labels);
+        @SuppressWarnings("unchecked")
+        List<String> again = (List<String>) run(out.resolve("b"), "hdbscan").get("arguments");
+        Files.delete(labels);
+        Cli.run(again.toArray(String[]::new)).assertOk();
+        assertArrayEquals(before, Files.readAllBytes(labels));
+        assertEquals(again, run(out.resolve("b"), "hdbscan").get("arguments"));
+        // so does predict's, with several inputs, and a model named by --save-model in each folder
+        Cli.run("hdbscan", a.toString(), b.toString(), "--min-cluster-size", "10", "--out", out.toString(), "-q",
+                "--save-model", "m.model").assertOk();
+        assertEquals(List.of("hdbscan", b.toString(), "--min-cluster-size", "10", "--out", out.resolve("b").toString(),
+                "-q", "--save-model", out.resolve("b").resolve("m.model").toString()),
+                run(out.resolve("b"), "hdbscan").get("arguments"));
+        Path model = out.resolve("b").resolve("m.model");
+        Path c = Files.copy(b, tmp.resolve("c.npy"));
+        Path predicted = tmp.resolve("predicted-many");
+        Cli.run("predict", model.toString(), c.toString(), b.toString(), "--out", predicted.toString(), "-q").assertOk();
+        assertEquals(List.of("predict", model.toString(), b.toString(), "--out", predicted.resolve("b").toString(), "-q"),
+                run(predicted.resolve("b"), "predict").get("arguments"));
         // an input whose name starts with @ (typed @@NAME; relative, so in the working folder, removed after)
         Path odd = Path.of("@sylva-record-test-" + ProcessHandle.current().pid() + ".npy");
         try {
@@ -210,9 +232,9 @@ class RunRecordTest {
             String name = odd.toString().replace(".npy", "");
             Path many = tmp.resolve("many-at");
             Cli.run("hdbscan", "@" + odd, b.toString(), "--out", many.toString(), "-q").assertOk();
-            assertEquals(List.of("hdbscan", "@" + odd, "--out", many.toString(), "-q"),
+            assertEquals(List.of("hdbscan", "@" + odd, "--out", many.resolve(name).toString(), "-q"),
                     run(many.resolve(name), "hdbscan").get("arguments"));
-            assertEquals(List.of("hdbscan", b.toString(), "--out", many.toString(), "-q"),
+            assertEquals(List.of("hdbscan", b.toString(), "--out", many.resolve("b").toString(), "-q"),
                     run(many.resolve("b"), "hdbscan").get("arguments"));
         } finally {
             Files.deleteIfExists(odd);
@@ -222,7 +244,12 @@ class RunRecordTest {
         assertEquals(List.of("hdbscan", "--min-cluster-size", "5", "--json", "c.npy", "--out=x", "--report", "a.npy", "--"),
                 RunRecord.keepOnly(spec, List.of("hdbscan", "a.npy", "--min-cluster-size", "5", "b.npy", "--json", "c.npy",
                         "--out=x", "--report", "a.npy", "--", "d.npy"), List.of("a.npy", "b.npy", "c.npy", "d.npy"),
-                        List.of("c.npy")));
+                        List.of("c.npy"), Map.of()));
+        // the folder's own --out, --report and --save-model, written as given (--name=value or --name value)
+        assertEquals(List.of("hdbscan", "c.npy", "--out=x/c", "--report", "x/c/r.html", "--save-model", "x/c/m"),
+                RunRecord.keepOnly(spec, List.of("hdbscan", "b.npy", "c.npy", "--out=x", "--report", "r.html",
+                        "--save-model", "m"), List.of("b.npy", "c.npy"), List.of("c.npy"),
+                        Map.of("--out", "x/c", "--report", "x/c/r.html", "--save-model", "x/c/m")));
     }
 
     /** A FIFO is read once, by the run: recorded by its path alone, never opened again to be hashed. */
