@@ -151,7 +151,9 @@ public final class BallTreeBuilder {
      */
     public BallTree build(PointSet points, BatchLayout layout, ProgressListener progress, CancellationToken cancel) {
         checkLayout(checked(points), layout);
-        TreeEngine.TreeArrays r = engine().buildTree(points, layout, execution(progress, cancel));
+        TreeEngine e = engine();
+        TreeEngine.TreeArrays r = e.buildTree(points, layout, execution(progress, cancel));
+        if (engineGiven) checkTree(e, layout, r);
         return new BallTree(layout, r.treeIdx(), r.mask());
     }
 
@@ -188,7 +190,65 @@ public final class BallTreeBuilder {
                            CancellationToken cancel) {
         checkLayout(checked(points), layout);
         if (targetLevel < 0) throw new InvalidInputException("target level must be >= 0, got " + targetLevel);
-        return engine().partition(points, layout, targetLevel, execution(progress, cancel));
+        TreeEngine e = engine();
+        int[] perm = e.partition(points, layout, targetLevel, execution(progress, cancel));
+        if (engineGiven) checkPartition(e, layout, perm);
+        return perm;
+    }
+
+    /**
+     * Refuses a given engine's tree (a GPU's, a caller's) unless it has the layout's slots and each batch's real
+     * slots hold each of its rows once, padding marked 0 and holding one of its rows: a wrong engine would otherwise
+     * make a tree that fails, or answers wrongly, long after. O(n); the CPU engine's trees are not checked.
+     */
+    private static void checkTree(TreeEngine e, BatchLayout layout, TreeEngine.TreeArrays r) {
+        int slots = layout.totalSlots();
+        if (r == null || r.treeIdx() == null || r.mask() == null || r.treeIdx().length != slots
+                || r.mask().length != slots) {
+            throw wrongOutput(e, r == null || r.treeIdx() == null || r.mask() == null ? "no tree"
+                    : "a tree of " + r.treeIdx().length + " indices and " + r.mask().length + " mask entries", slots
+                    + " slots");
+        }
+        boolean[] seen = new boolean[layout.pointCount()];
+        for (int b = 0; b < layout.batchCount(); b++) {
+            int from = layout.pointStart(b), to = from + layout.batchSize(b);
+            for (int s = layout.slotStart(b), end = s + layout.slotCount(b); s < end; s++) {
+                int row = r.treeIdx()[s];
+                byte m = r.mask()[s];
+                if (row < from || row >= to || (m != 0 && m != 1) || m == 1 && seen[row]) {
+                    throw wrongOutput(e, "slot " + s + " holding row " + row + " with mask " + m, "each row of batch "
+                            + b + " (rows " + from + " to " + (to - 1) + ") once in its slots marked 1");
+                }
+                if (m == 1) seen[row] = true;
+            }
+        }
+        for (int row = 0; row < seen.length; row++) {
+            if (!seen[row]) throw wrongOutput(e, "a tree without row " + row, "every row in a slot marked 1");
+        }
+    }
+
+    /** As {@link #checkTree} for a partition: a permutation of the rows that keeps each batch in its positions. */
+    private static void checkPartition(TreeEngine e, BatchLayout layout, int[] perm) {
+        int n = layout.pointCount();
+        if (perm == null || perm.length != n) {
+            throw wrongOutput(e, perm == null ? "no partition" : "a partition of " + perm.length + " rows", n + " rows");
+        }
+        boolean[] seen = new boolean[n];
+        for (int b = 0; b < layout.batchCount(); b++) {
+            int from = layout.pointStart(b), to = from + layout.batchSize(b);
+            for (int j = from; j < to; j++) {
+                int row = perm[j];
+                if (row < from || row >= to || seen[row]) {
+                    throw wrongOutput(e, "row " + row + " at position " + j, "each row of batch " + b + " (rows " + from
+                            + " to " + (to - 1) + ") once in its positions");
+                }
+                seen[row] = true;
+            }
+        }
+    }
+
+    private static IllegalStateException wrongOutput(TreeEngine e, String got, String wanted) {
+        return new IllegalStateException("the engine " + e.name() + " returned " + got + "; wanted " + wanted);
     }
 
     /**

@@ -411,6 +411,7 @@ public final class Hdbscan {
         }
         guard.check(null);
         stopIfAsked(cancel);
+        checkEngineOutput(m, rows.takingCount(total));
         // a model of this fit takes the prediction core distances from here, for these very coordinates (checked
         // by their hash), where each row is one fitted point: with rows left out or weights it searches itself;
         // only Sylva's CPU engine's, from its exact lists (an engine given to the builder is not trusted with them)
@@ -422,6 +423,30 @@ public final class Hdbscan {
                 keep ? m.leafOrder() : null, cancel);
         stopIfAsked(cancel);
         return r;
+    }
+
+    /**
+     * Refuses what the engine returned unless it is a spanning tree of the {@code fitted} points with a core distance
+     * each: an engine given to the builder (a GPU's, a cluster's, a caller's) that got it wrong would otherwise make
+     * a result whose per-point arrays do not fit the input, or fail deep in the hierarchy. O(n).
+     */
+    private void checkEngineOutput(MutualReachabilityMst m, int fitted) {
+        String wrong = m == null ? "no result"
+                : m.tree() == null ? "no spanning tree"
+                : m.coreDistances() == null ? "no core distances"
+                : m.tree().points() != fitted ? "a spanning tree of " + m.tree().points() + " points"
+                : m.coreDistances().length != fitted ? m.coreDistances().length + " core distances"
+                : null;
+        if (wrong != null) {
+            throw new IllegalStateException("the engine " + engine().name() + " returned " + wrong + " for a fit of "
+                    + fitted + " points");
+        }
+        try {
+            m.tree().requireTree();
+        } catch (InvalidInputException e) {
+            throw new IllegalStateException("the engine " + engine().name() + " returned no spanning tree: "
+                    + e.getMessage(), e);
+        }
     }
 
     /**

@@ -35,6 +35,7 @@ public final class SpanningTree {
 
     /** Wraps the given edges (copies the arrays). Lengths must all be {@code max(n - 1, 0)}. */
     public static SpanningTree of(int n, int[] from, int[] to, double[] weight) {
+        if (n < 0) throw new IllegalArgumentException("a spanning tree has 0 or more points; got " + n);
         int m = Math.max(n - 1, 0);
         if (from.length != m || to.length != m || weight.length != m) {
             throw new IllegalArgumentException("a spanning tree of " + n + " points has " + m + " edges; got "
