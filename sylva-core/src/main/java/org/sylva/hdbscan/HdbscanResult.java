@@ -282,8 +282,22 @@ public final class HdbscanResult {
      *
      * @param points the points this result was fitted on (the same rows)
      * @throws InvalidInputException when the fit had sample weights or was on a precomputed distance matrix
+     * @throws org.sylva.progress.CancelledException when the calling thread is interrupted
      */
     public Validity validityIndex(PointSet points) {
+        return validityIndex(points, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #validityIndex(PointSet)}, stopped by {@code cancel} (or an interrupt of the calling thread, on which
+     * it runs) with a {@link org.sylva.progress.CancelledException}.
+     *
+     * <pre>{@code
+     * Validity v = result.validityIndex(points, token);   // token.cancel() from another thread stops it
+     * }</pre>
+     */
+    public Validity validityIndex(PointSet points, CancellationToken cancel) {
+        Objects.requireNonNull(cancel, "cancel");
         if (rows.isWeighted()) {
             throw InvalidInputException.forParameter("sample_weight", "DBCV (validity_index) is not defined for a "
                     + "weighted fit: the copies a weight stands for lie at distance 0 from each other");
@@ -293,7 +307,7 @@ public final class HdbscanResult {
                     + "points' coordinates; this fit used a precomputed distance matrix");
         }
         requireFittedShape(points, "validity_index");
-        return DensityValidity.of(points, labels(), parameters.metric());
+        return DensityValidity.of(points, labels(), parameters.metric(), cancel);
     }
 
     /** Coordinates per fitted point: the input's columns (for a precomputed fit, the matrix's). */

@@ -89,4 +89,26 @@ class FitInterruptAndMutationTest {
         InvalidInputException b = assertThrows(InvalidInputException.class, () -> new BallTreeBuilder().threads(32_768));
         assertEquals(Optional.of("threads"), b.parameter());
     }
+
+    /**
+     * DBCV (O(m^2) per cluster, on the calling thread) stops as a fit does: on an interrupt of that thread, its
+     * status kept, and on the token of its cancellable variant; untouched, both give the same figure.
+     */
+    @Test
+    void theValidityIndexStopsOnAnInterruptOrItsToken() {
+        org.sylva.data.PointSet pts = ClipLikeData.generate(600, 3).points();
+        HdbscanResult r = Hdbscan.builder().minClusterSize(20).build().fit(pts);
+        assertTrue(r.clusterCount() > 0);
+        assertEquals(r.validityIndex(pts), r.validityIndex(pts, new CancellationToken()));
+        Thread.currentThread().interrupt();
+        try {
+            assertThrows(CancelledException.class, () -> r.validityIndex(pts));
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status stays set for the caller");
+        } finally {
+            Thread.interrupted();
+        }
+        CancellationToken cancelled = new CancellationToken();
+        cancelled.cancel();
+        assertThrows(CancelledException.class, () -> r.validityIndex(pts, cancelled));
+    }
 }

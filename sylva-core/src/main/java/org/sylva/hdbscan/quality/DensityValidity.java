@@ -54,7 +54,8 @@ public final class DensityValidity {
     /**
      * As {@link #of(PointSet, int[], Metric)}, stopped by {@code cancel} (looked at once per member of each O(m^2)
      * pass over a cluster, and once per internal node of each pair of clusters) with a {@link
-     * org.sylva.progress.CancelledException}.
+     * org.sylva.progress.CancelledException}. An interrupt of the calling thread stops every variant in the same
+     * way, its interrupt status kept.
      *
      * <pre>{@code
      * Validity v = DensityValidity.of(points, labels, Metric.euclidean(), token);   // token.cancel() stops it
@@ -90,7 +91,10 @@ public final class DensityValidity {
         return of(Metric.precomputed().pairs(matrix, n, n)::between, n, d, labels, cancel);
     }
 
-    private static Validity of(RowDistance dist, int n, int d, int[] labels, CancellationToken cancel) {
+    private static Validity of(RowDistance dist, int n, int d, int[] labels, CancellationToken given) {
+        // it all runs on the calling thread: an interrupt of it stops the work as the token does (its status kept)
+        Thread caller = Thread.currentThread();
+        CancellationToken cancel = CancellationToken.polling(() -> given.isCancelled() || caller.isInterrupted());
         int[][] members = Members.of(labels, n);
         int k = members.length;
         InternalTree[] trees = new InternalTree[k];
