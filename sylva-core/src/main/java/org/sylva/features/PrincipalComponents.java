@@ -141,6 +141,9 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
     /**
      * The scores {@code (x_i - mean) . component_c} of {@code n x d} float32 points, row-major
      * {@code n x k}; each is summed over {@code j = 0 .. d-1} in order, so threads do not change it.
+     *
+     * @throws InvalidInputException when the shape does not match or a value is NaN or infinite (naming its row and
+     *     column), as {@link #fit(float[], int, int, int, Execution)} refuses them
      */
     public double[] project(float[] x, int n, Execution execution) {
         return project(RowMajor.of(x, n, mean.length), execution);
@@ -161,11 +164,18 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
         int block = Covariance.BLOCK_ROWS, units = (n + block - 1) / block;
         double[] scores = new double[n * k];
         double[][] scratch = new double[execution.threads()][];
+        RuntimeException[] bad = new RuntimeException[units];
         new ParallelWork(execution.threads()).run(units, PROJECTION_STAGE, execution.progress(), execution.cancel(),
                 (worker, unit) -> {
                     if (scratch[worker] == null) scratch[worker] = new double[block * d];
                     double[] rows = scratch[worker];
                     int from = unit * block, count = Math.min(block, n - from);
+                    try {
+                        x.requireUsable(from, from + count);   // as the fit refuses them: no NaN scores handed out
+                    } catch (RuntimeException e) {
+                        bad[unit] = e;   // kept, so that the first bad row of the input is the one reported
+                        return;
+                    }
                     x.centred(from, count, mean, rows);
                     for (int i = 0; i < count; i++) {
                         for (int c = 0; c < k; c++) {
@@ -175,6 +185,9 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
                         }
                     }
                 });
+        for (RuntimeException e : bad) {
+            if (e != null) throw e;
+        }
         return scores;
     }
 

@@ -401,9 +401,9 @@ public final class Hdbscan {
         Objects.requireNonNull(cancel, "cancel");
         stopIfAsked(cancel);
         MutualReachabilityMst m;
+        FittedPoints fitted = new FittedPoints(fittedRows, rows.takingCount(total), d, rows.copies());
         try {
-            m = engine().spanningTree(new FittedPoints(fittedRows, rows.takingCount(total), d, rows.copies()),
-                    minSamples(), alpha(), new Execution(threads, progress, cancel));
+            m = engine().spanningTree(fitted, minSamples(), alpha(), new Execution(threads, progress, cancel));
         } catch (RuntimeException e) {
             // an input changed mid-fit breaks the index's invariants: say so rather than show the symptom
             guard.check(e);
@@ -411,7 +411,7 @@ public final class Hdbscan {
         }
         guard.check(null);
         stopIfAsked(cancel);
-        checkEngineOutput(m, rows.takingCount(total));
+        checkEngineOutput(m, fitted.points());
         // a model of this fit takes the prediction core distances from here, for these very coordinates (checked
         // by their hash), where each row is one fitted point: with rows left out or weights it searches itself;
         // only Sylva's CPU engine's, from its exact lists (an engine given to the builder is not trusted with them)
@@ -426,11 +426,12 @@ public final class Hdbscan {
     }
 
     /**
-     * Refuses what the engine returned unless it is a spanning tree of the {@code fitted} points with a core distance
-     * each: an engine given to the builder (a GPU's, a cluster's, a caller's) that got it wrong would otherwise make
-     * a result whose per-point arrays do not fit the input, or fail deep in the hierarchy. O(n).
+     * Refuses what the engine returned unless it is a spanning tree of the {@code fitted} points (a weighted row's
+     * copies each one: {@link FittedPoints#points()}) with a core distance each: an engine given to the builder (a
+     * GPU's, a cluster's, a caller's) that got it wrong would otherwise make a result whose per-point arrays do not
+     * fit the input, or fail deep in the hierarchy. O(n).
      */
-    private void checkEngineOutput(MutualReachabilityMst m, int fitted) {
+    private void checkEngineOutput(MutualReachabilityMst m, long fitted) {
         String wrong = m == null ? "no result"
                 : m.tree() == null ? "no spanning tree"
                 : m.coreDistances() == null ? "no core distances"

@@ -174,6 +174,14 @@ class PrincipalComponentsTest {
                 new Execution(2, ProgressListener.NONE, CancellationToken.NEVER)));
         assertTrue(e2.getMessage().startsWith("row 20000, column 0 (counting from 0) is 1.0E200, beyond +-1e150"),
                 e2.getMessage());
+        // projecting refuses them as well, the first of the input named (no NaN scores)
+        PrincipalComponents pc = PrincipalComponents.fit(new double[n * d], n, d, 1);
+        var e3 = assertThrows(InvalidInputException.class, () -> pc.project(big, n,
+                new Execution(2, ProgressListener.NONE, CancellationToken.NEVER)));
+        assertEquals(e2.getMessage(), e3.getMessage());
+        var e4 = assertThrows(InvalidInputException.class, () -> pc.project(new float[] {0, Float.NaN}, 1));
+        assertEquals("row 0, column 1 (counting from 0) is NaN: principal components need finite coordinates",
+                e4.getMessage());
     }
 
     @Test
