@@ -55,6 +55,8 @@ sylva_add_java_args() {   # JAR AOT_CACHE [no-vector-module]: appends the JVM op
   # the JVM's own output (a thread dump on SIGQUIT, a VM warning) on stderr: stdout carries the command's
   # output only (`sylva serve`'s frames, `--json` lines), which one stray line would corrupt
   SYLVA_OPTS+=("-XX:+DisplayVMOutputToStderr")
+  # and its log's warnings (a thread that cannot start, under `ulimit -u`), which go to stdout by default
+  SYLVA_OPTS+=("-Xlog:disable" "-Xlog:all=warning,aot*=off,cds*=off:stderr")
   if [ -f "$2" ] && [ "$2" -nt "$1" ]; then
     SYLVA_OPTS+=("-XX:AOTCache=$2" "-Xlog:aot*=off" "-Xlog:cds*=off")
   fi

@@ -35,6 +35,11 @@ VECTOR_JIT = [
 ]
 
 
+#: The JVM's log warnings (a thread that cannot start) on stderr, as the launchers send them: by default they go
+#: to stdout, the engine's channel.
+VM_LOG = ["-Xlog:disable", "-Xlog:all=warning,aot*=off,cds*=off:stderr"]
+
+
 #: The kernel's transparent huge pages setting. Where it reads "[madvise]" the engine's JVM asks for them, as
 #: the launchers do (``SYLVA_THP_SETTING`` in ``bin/sylva-java.sh``): 2 MiB pages take the first-touch faults of a
 #: large array 512 times less often. Elsewhere the JVM would print a warning on stdout, the engine's channel.
@@ -100,7 +105,7 @@ def engine_command(env: Optional[Mapping[str, str]] = None, cwd: Optional[Path] 
         if java and _java_major(java) >= 25:
             # the launchers' JVM options, and the user's (SYLVA_JAVA_OPTS, e.g. -Xmx16g), as the launchers add them
             return [java, "--add-modules", "jdk.incubator.vector", "-Xss8m", "-XX:+DisplayVMOutputToStderr"] \
-                + VECTOR_JIT + huge_pages_options() \
+                + VECTOR_JIT + VM_LOG + huge_pages_options() \
                 + env.get("SYLVA_JAVA_OPTS", "").split() + ["-jar", jar]
         raise EngineNotFoundError(f"found the jar {jar} but no java 25 or newer (looked at $JAVA_HOME and PATH"
                                   + (f": {java} is older" if java else "") + ")")

@@ -278,6 +278,7 @@ def test_java_25_on_path_with_a_jar_runs_the_engine(tmp_path):
     command = _locate.engine_command(env, tmp_path, nowhere)
     assert command[0] == java and command[-1] == str(jar) and "-Xmx256m" in command
     assert "-XX:+DisplayVMOutputToStderr" in command, "the JVM's own output on stderr, as the launchers put it"
+    assert command[command.index(_locate.VM_LOG[0]):][:2] == _locate.VM_LOG, "its log's warnings too"
     assert command[5:5 + len(_locate.VECTOR_JIT)] == _locate.VECTOR_JIT, "the launchers' JIT options, in order"
     e = sylva.Engine(command=command, echo_stderr=False)
     try:
@@ -295,6 +296,9 @@ def test_the_jar_path_has_the_launchers_vector_jit_options():
     printed = subprocess.run(["bash", "-c", '. "$0"; printf "%s\\n" "${SYLVA_VECTOR_JIT[@]}"', str(script)],
                              capture_output=True, text=True, check=True).stdout.splitlines()
     assert printed == _locate.VECTOR_JIT
+    launcher = subprocess.run(["bash", "-c", '. "$0"; sylva_java_args /x/sylva.jar /nonexistent', str(script)],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+    assert launcher[launcher.index(_locate.VM_LOG[0]):][:2] == _locate.VM_LOG, "the launchers' log options"
 
 
 def test_huge_pages_are_asked_for_where_the_kernel_gives_them_on_request(tmp_path):

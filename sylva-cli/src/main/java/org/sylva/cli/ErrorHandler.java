@@ -150,8 +150,17 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         Throwable t = ex instanceof UncheckedIOException u ? u.getCause() : ex;
         if (t instanceof NoSuchFileException e) return "no such file: " + e.getFile();
         if (t instanceof AccessDeniedException e) return "permission denied: " + e.getFile();
+        if (t instanceof OutOfMemoryError && t.getMessage() != null && t.getMessage().contains("native thread")) {
+            // not the heap: the system refused a thread (the JVM's words name both causes, "possibly out of memory")
+            return "could not start a thread: the limit on processes and threads (ulimit -u) or on address space "
+                    + "(ulimit -v) is reached; give fewer --threads, or raise the limit";
+        }
         if (t instanceof OutOfMemoryError) {
             return "out of memory (raise the heap, e.g. SYLVA_JAVA_OPTS=-Xmx16g)";
+        }
+        if (t instanceof IOException && t.getMessage() != null && t.getMessage().endsWith("Too many open files")) {
+            return "I/O error: " + t.getMessage() + " (the limit on open files, ulimit -n, is reached: raise it, or "
+                    + "give fewer inputs to one command)";
         }
         if (t instanceof IOException && t.getMessage() != null) return "I/O error: " + t.getMessage();
         if (t instanceof IllegalArgumentException && t.getMessage() != null) return t.getMessage();

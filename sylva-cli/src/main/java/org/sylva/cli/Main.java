@@ -61,6 +61,7 @@ public final class Main {
         AtomicBoolean exiting = new AtomicBoolean();
         // A named class, not a lambda on a thread builder: this runs in every process, and neither is in the
         // start-up cache (its training does not go through main), where a lambda is linked at run time.
+        Thread.setDefaultUncaughtExceptionHandler(new QuietThreadLimit());
         Runtime.getRuntime().addShutdownHook(new Thread(new InterruptHook(context, finished, shuttingDown, status,
                 exiting, out, err), "sylva-interrupt"));
         int code = run(args, out, err, context);
@@ -81,6 +82,22 @@ public final class Main {
      */
     static PrintWriter standardError() {
         return new PrintWriter(new ControlCharacterFilter(new OutputStreamWriter(System.err, System.err.charset())), true);
+    }
+
+    /**
+     * What a thread that dies of an exception prints: as the JVM's own handler, except for a thread the system
+     * refused to start ({@code ulimit -u}), which a pool's worker meets while starting another and which the command
+     * reports in one line ({@link ErrorHandler#message}): without this, each of a hundred workers printed its stack.
+     */
+    static final class QuietThreadLimit implements Thread.UncaughtExceptionHandler {
+        @Override
+        public void uncaughtException(Thread t, Throwable e) {
+            if (e instanceof OutOfMemoryError && e.getMessage() != null && e.getMessage().contains("native thread")) {
+                return;
+            }
+            System.err.print("Exception in thread \"" + t.getName() + "\" ");
+            e.printStackTrace(System.err);
+        }
     }
 
     /**

@@ -261,6 +261,42 @@ class CliErrorsTest {
         }
     }
 
+    /**
+     * A thread the system refuses is an OutOfMemoryError to Java: its message names the limits, not the heap; an
+     * open-file limit is named as such.
+     */
+    @Test
+    void systemLimitsAreNamedNotTakenForTheHeap() {
+        assertEquals("could not start a thread: the limit on processes and threads (ulimit -u) or on address space "
+                + "(ulimit -v) is reached; give fewer --threads, or raise the limit", ErrorHandler.message(
+                new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource "
+                        + "limits reached")));
+        assertEquals("out of memory (raise the heap, e.g. SYLVA_JAVA_OPTS=-Xmx16g)",
+                ErrorHandler.message(new OutOfMemoryError("Java heap space")));
+        assertEquals("I/O error: out/f922: Too many open files (the limit on open files, ulimit -n, is reached: raise "
+                + "it, or give fewer inputs to one command)", ErrorHandler.message(
+                new java.nio.file.FileSystemException("out/f922: Too many open files")));
+    }
+
+    /** A pool worker that cannot start another prints nothing (the command says it once); any other death as Java. */
+    @Test
+    void aThreadTheSystemRefusedIsNotPrintedByEachWorker() {
+        java.io.PrintStream saved = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            Thread worker = new Thread(() -> { }, "ForkJoinPool-2-worker-72");
+            Main.QuietThreadLimit h = new Main.QuietThreadLimit();
+            h.uncaughtException(worker, new OutOfMemoryError("unable to create native thread: possibly out of memory"));
+            assertEquals("", captured.toString(StandardCharsets.UTF_8));
+            h.uncaughtException(worker, new IllegalStateException("boom"));
+        } finally {
+            System.setErr(saved);
+        }
+        assertTrue(captured.toString(StandardCharsets.UTF_8).startsWith("Exception in thread \"ForkJoinPool-2-worker-72\" "
+                + "java.lang.IllegalStateException: boom"), captured.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void missingOutIsNamed() {
         Cli.run("hdbscan", good).assertError("--out");

@@ -297,6 +297,22 @@ class LauncherJitTest {
         assertFalse(stderr.contains("warning"), stderr);
     }
 
+    /**
+     * The JVM's log warnings go to stdout by default, where `sylva serve`'s frames and `--json` lines go (under
+     * `ulimit -u` each thread that cannot start is one): with the launcher's options they are on stderr. Explicit
+     * large pages asked for where none are configured is a warning a JVM here gives.
+     */
+    @Test
+    void theJvmsLogWarningsGoToStderr() throws Exception {
+        List<String> opts = new ArrayList<>(bash(". '" + SCRIPT + "'; sylva_java_args /x/sylva.jar /nonexistent")
+                .lines().toList());
+        opts.addAll(List.of("-XX:-UseTransparentHugePages", "-XX:+UseLargePages"));   // explicit large pages
+        String stderr = javaVersionWith(opts);   // nothing on stdout
+        org.junit.jupiter.api.Assumptions.assumeTrue(stderr.contains("[warning]"),
+                "this machine has large pages: no warning to see");
+        assertTrue(stderr.contains("UseLargePages"), stderr);
+    }
+
     private static String vectorJit() throws Exception {
         return bash(". '" + SCRIPT + "'; printf '%s\\n' \"${SYLVA_VECTOR_JIT[@]}\"");
     }
