@@ -29,8 +29,11 @@ import org.sylva.io.AtomicOutput;
  * }</pre>
  */
 final class CreatedDirectories {
+    /** A directory this run made, with its file key (device and inode) as made. */
+    private record Made(Path path, Object key) { }
+
     /** Deepest first, so that parents are removed after their children. */
-    private final Deque<Path> created = new ConcurrentLinkedDeque<>();
+    private final Deque<Made> created = new ConcurrentLinkedDeque<>();
 
     /**
      * Creates {@code dir} (and missing parents) if needed and checks that it is a writable directory; a
@@ -44,7 +47,8 @@ final class CreatedDirectories {
         for (int i = missing.size() - 1; i >= 0; i--) {
             try {
                 Files.createDirectory(missing.get(i));
-                created.push(missing.get(i));   // ours alone; pushed parents first, so polled children first
+                // ours alone; pushed parents first, so polled children first
+                created.push(new Made(missing.get(i), key(missing.get(i))));
             } catch (FileAlreadyExistsException e) {
                 // made by someone else since we looked (or a file is there: the check below says so)
             } catch (IOException e) {
@@ -58,14 +62,29 @@ final class CreatedDirectories {
         }
     }
 
-    /** Removes the directories {@link #prepare} created that are still empty (deepest first). */
+    /**
+     * Removes the directories {@link #prepare} created that are still empty (deepest first) and still the ones it
+     * made: a folder moved away during the run and another made at its path (by the user, by another run) is kept.
+     */
     void removeEmpty() {
-        for (Path p = created.poll(); p != null; p = created.poll()) {
+        for (Made m = created.poll(); m != null; m = created.poll()) {
+            // gone or replaced (a file system without file keys: by its path, as it can only be told there)
+            if (m.key() != null && !m.key().equals(key(m.path()))) continue;
             try {
-                Files.deleteIfExists(p);
+                Files.deleteIfExists(m.path());
             } catch (IOException e) {
                 // not empty (something else put files there) or already gone: keep it
             }
+        }
+    }
+
+    /** The directory's file key (device and inode), null when it is gone or the file system has none. */
+    private static Object key(Path dir) {
+        try {
+            var a = Files.readAttributes(dir, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return a.isDirectory() ? a.fileKey() : null;
+        } catch (IOException e) {
+            return null;
         }
     }
 

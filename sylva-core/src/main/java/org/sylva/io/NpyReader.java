@@ -214,9 +214,12 @@ final class NpyReader {
 
     /** The file is sound but the heap cannot hold it: the same exception a fit too large for the heap throws. */
     static InsufficientMemoryException outOfMemory(String source, String what, long bytes) {
+        // the heap free for it: what is in use already (a model, another input) counts, not the maximum alone
+        Runtime rt = Runtime.getRuntime();
+        long used = rt.totalMemory() - rt.freeMemory();
         return new InsufficientMemoryException(source + ": " + what + " needs " + bytes + " bytes of memory, more than"
-                + " the Java heap can provide (maximum heap " + Runtime.getRuntime().maxMemory() + " bytes); give the"
-                + " JVM more: SYLVA_JAVA_OPTS=-Xmx...");
+                + " the Java heap can provide (maximum heap " + rt.maxMemory() + " bytes, of which " + used
+                + " in use); give the JVM more: SYLVA_JAVA_OPTS=-Xmx...");
     }
 
     private static Object allocate(NpyDtype t, int n) {
