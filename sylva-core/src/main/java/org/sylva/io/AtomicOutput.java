@@ -733,6 +733,20 @@ public final class AtomicOutput {
     static String reason(IOException e) {
         if (e instanceof AccessDeniedException a) return "permission denied (" + a.getFile() + ")";
         if (e instanceof NoSuchFileException n) return "no such file or directory (" + n.getFile() + ")";
+        if (e instanceof FileAlreadyExistsException x && x.getFile() != null && x.getReason() == null) {
+            // what a folder on the way is instead: a link to nowhere, a file
+            Path p = Path.of(x.getFile());
+            if (Files.isSymbolicLink(p) && !Files.exists(p)) {
+                String target;
+                try {
+                    target = String.valueOf(Files.readSymbolicLink(p));
+                } catch (IOException | UnsupportedOperationException r) {
+                    target = "?";
+                }
+                return x.getFile() + " is a link to " + target + ", which does not exist";
+            }
+            return x.getFile() + " exists and is not a directory";
+        }
         if (e instanceof FileSystemException f && f.getReason() != null) return f.getReason();
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }

@@ -142,6 +142,12 @@ class AtomicOutputTest {
         InvalidInputException under = assertThrows(InvalidInputException.class,
                 () -> AtomicOutput.checkOutputDirectory(file.resolve("sub"), 0));
         assertTrue(under.getMessage().startsWith("cannot create output directory " + file.resolve("sub") + ": "), under.getMessage());
+        // a folder on the way that is a link to nowhere is named as such
+        Path nowhere = Files.createSymbolicLink(dir.resolve("nowhere-link"), dir.resolve("missing").resolve("deep"));
+        InvalidInputException viaLink = assertThrows(InvalidInputException.class,
+                () -> AtomicOutput.checkOutputDirectory(nowhere.resolve("x"), 0));
+        assertEquals("cannot create output directory " + nowhere.resolve("x") + ": " + nowhere + " is a link to "
+                + dir.resolve("missing").resolve("deep") + ", which does not exist", viaLink.getMessage());
         InvalidInputException full = assertThrows(InvalidInputException.class,
                 () -> AtomicOutput.checkOutputDirectory(nested, Long.MAX_VALUE));
         assertTrue(full.getMessage().contains("free but the outputs need about"), full.getMessage());
