@@ -310,7 +310,8 @@ final class HdbscanCommand implements Callable<Integer> {
             throws java.io.IOException {
         OutputTargets.claim(context, err, run.quiet, t.out(), names, StaleOutputs.ARRAY_FILES, t.report());
         if (t.saveModel() != null) {
-            OutputTargets.claimFile(context, "--save-model", t.out(), StaleOutputs.ARRAY_FILES, t.saveModel());
+            OutputTargets.claimFile(context, err, run.quiet, "--save-model", t.out(), StaleOutputs.ARRAY_FILES,
+                    t.saveModel());
         }
         List<OutputTargets.OptionFile> read = new ArrayList<>();
         for (InputBatch.Target other : all) {

@@ -53,6 +53,7 @@ final class OutputTargets {
             err.println("sylva: removed " + orphans.size() + (orphans.size() == 1 ? " temporary file" : " temporary files")
                     + " that an interrupted run left in " + out);
         }
+        if (report != null) tellOrphansRemoved(err, quiet, report);
         for (String name : outputs) AtomicOutput.checkTarget(out.resolve(name));
         // the commit replaces the manifest, and writes the other while it publishes: Sylva's own names, not the user's
         for (String own : List.of(ResultFolder.MANIFEST, ResultFolder.PUBLISHING)) {
@@ -74,13 +75,23 @@ final class OutputTargets {
      * its folder is created if needed, and it must be a regular file or absent and not one of Sylva's own
      * names in {@code out}.
      */
-    static void claimFile(CliContext context, String option, Path out, Collection<String> reserved, Path file)
-            throws IOException {
+    static void claimFile(CliContext context, PrintWriter err, boolean quiet, String option, Path out,
+            Collection<String> reserved, Path file) throws IOException {
         refuseUnnamed(option, file);
         context.directories().prepare(option, file.toAbsolutePath().getParent());
         refuseDotDotAfterLink(option, file.toAbsolutePath().getParent());
         AtomicOutput.checkTarget(file);
         checkNotAnOutput(option, out, reserved, file);
+        tellOrphansRemoved(err, quiet, file);
+    }
+
+    /** Removes the temporaries a killed run left for {@code file} ({@link AtomicOutput#deleteOrphansOf}), saying so. */
+    private static void tellOrphansRemoved(PrintWriter err, boolean quiet, Path file) throws IOException {
+        List<Path> removed = AtomicOutput.deleteOrphansOf(file);
+        if (!removed.isEmpty() && !quiet) {
+            err.println("sylva: removed " + removed.size() + (removed.size() == 1 ? " temporary file" : " temporary files")
+                    + " of " + file + " that an interrupted run left");
+        }
     }
 
     /**

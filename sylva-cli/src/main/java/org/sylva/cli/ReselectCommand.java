@@ -97,7 +97,7 @@ final class ReselectCommand implements Callable<Integer> {
         OutputFormat format = folder.format;
         boolean json = folder.json;
         folder.claim(context, err, run.quiet, CLAIMED);
-        if (saveModel != null) OutputTargets.claimFile(context, "--save-model", out,
+        if (saveModel != null) OutputTargets.claimFile(context, err, run.quiet, "--save-model", out,
                 ResultFolderOptions.reserved(CLAIMED), saveModel);
         folder.refuseOverlaps(CLAIMED, List.of(new OutputTargets.OptionFile("--save-model", saveModel)),
                 List.of(new OutputTargets.OptionFile("model", model)));

@@ -481,6 +481,47 @@ public final class AtomicOutput {
         return TEMPORARY.matcher(name).matches() || PROBE.matcher(name).matches();
     }
 
+    /** This process's id, in the first 8 of a temporary's 16 hex digits (Linux's ids are below 2^22). */
+    private static final long PID = ProcessHandle.current().pid() & 0x7FFF_FFFFL;
+
+    /**
+     * Deletes the temporaries that a killed process left for {@code target} ({@code .NAME.sylva-HEX.part} beside it,
+     * NAME its name): those whose writer, named by the process id in their name, is no longer running on this
+     * machine. For files outside a locked folder ({@code --save-model}, a {@code --report} elsewhere), where another
+     * run may be writing the same target right now: its temporary, whose writer runs, is kept. Returns the files
+     * deleted; one that cannot be deleted is an error naming it.
+     */
+    public static List<Path> deleteOrphansOf(Path target) throws IOException {
+        Path abs = target.toAbsolutePath();
+        Path dir = abs.getParent();
+        String prefix = "." + temporaryStem(abs.getFileName().toString()) + ".sylva-";
+        List<Path> deleted = new ArrayList<>();
+        if (dir == null || !Files.isDirectory(dir)) return deleted;
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path p : s) {
+                String name = p.getFileName().toString();
+                if (!name.startsWith(prefix) || !name.endsWith(".part")
+                        || name.length() != prefix.length() + HEX_DIGITS + 5) continue;
+                long pid;
+                try {
+                    pid = Long.parseUnsignedLong(name.substring(prefix.length(), prefix.length() + 8), 16);
+                    Long.parseUnsignedLong(name.substring(prefix.length() + 8, prefix.length() + HEX_DIGITS), 16);
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || IN_FLIGHT.contains(p.toAbsolutePath())
+                        || ProcessHandle.of(pid).isPresent()) continue;
+                try {
+                    if (Files.deleteIfExists(p)) deleted.add(p);
+                } catch (IOException e) {
+                    throw new IOException("cannot remove " + p + ", a temporary file left by an interrupted run: "
+                            + reason(e), e);
+                }
+            }
+        }
+        return deleted;
+    }
+
     /**
      * Deletes from {@code dir} (not below it) the regular files whose names are this class's temporaries
      * ({@link #isTemporaryName}) and that no write of this JVM has in progress: what a killed process
@@ -583,7 +624,10 @@ public final class AtomicOutput {
     private static NewFile createNew(Path dir, String prefix, String suffix, boolean hex, boolean inFlight)
             throws IOException {
         for (int attempt = 0; attempt < 16; attempt++) {
-            long r = ThreadLocalRandom.current().nextLong() >>> 1;
+            // the writer's process id, then 32 random bits: a temporary whose writer is gone can be told
+            // ({@link #deleteOrphansOf}) where no lock keeps other writers out
+            long r = hex ? PID << 32 | (ThreadLocalRandom.current().nextLong() >>> 32)
+                    : ThreadLocalRandom.current().nextLong() >>> 1;
             Path candidate = dir.resolve(prefix + (hex ? HexFormat.of().toHexDigits(r) : Long.toString(r)) + suffix);
             boolean claimed = inFlight && IN_FLIGHT.add(candidate.toAbsolutePath());
             boolean created = false;

@@ -273,6 +273,32 @@ class AtomicOutputTest {
         assertTrue(Files.exists(dir.resolve("live.bin")));
     }
 
+    /**
+     * Beside a file outside a locked folder (a model, a report), a temporary is an orphan only when the process named
+     * in its name no longer runs: another run's temporary of the same file is kept, and so are other files' ones.
+     */
+    @Test
+    void aTargetsOrphansAreThoseWhoseWriterIsGone() throws IOException {
+        long self = ProcessHandle.current().pid();
+        long gone = 0x7FFF_FFF0L;   // above Linux's largest process id
+        Assumptions.assumeTrue(ProcessHandle.of(gone).isEmpty());
+        String live = String.format(".m.model.sylva-%08x0000abcd.part", self);
+        String dead = String.format(".m.model.sylva-%08x0000abcd.part", gone);
+        String other = String.format(".n.model.sylva-%08x0000abcd.part", gone);
+        for (String f : List.of(live, dead, other, ".m.model.sylva-zz.part")) Files.writeString(dir.resolve(f), "x");
+        assertEquals(List.of(dir.resolve(dead)), AtomicOutput.deleteOrphansOf(dir.resolve("m.model")));
+        assertTrue(Files.exists(dir.resolve(live)) && Files.exists(dir.resolve(other)));
+        // this JVM's own temporaries carry its id: one being written is never taken for an orphan
+        AtomicOutput.write(dir.resolve("m.model"), out -> {
+            List<String> names = listing().stream().map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith(".m.model.sylva-") && !n.equals(live) && !n.contains("zz")).toList();
+            assertEquals(1, names.size(), names::toString);
+            assertTrue(names.get(0).startsWith(String.format(".m.model.sylva-%08x", self)), names::toString);
+            assertEquals(List.of(), AtomicOutput.deleteOrphansOf(dir.resolve("m.model")));
+            out.write(1);
+        });
+    }
+
     /** A folder's fsync that fails because the file system cannot sync folders is no error; a failing disk is. */
     @Test
     void onlyAFileSystemThatCannotSyncFoldersIsExcused() {
