@@ -13,8 +13,8 @@ import org.sylva.parallel.ParallelWork;
  * The centres of the clusters of a clustering, as scikit-learn's {@code HDBSCAN(store_centers=...)}
  * computes them (1.9): the <em>centroid</em> of cluster k is the mean of its members weighted by their
  * membership probabilities ({@code np.average(X[labels == k], weights=probabilities_[labels == k])}:
- * per coordinate a sum in row order of {@code x * w}, divided by the NumPy sum of the weights, so the
- * doubles are scikit-learn's); the <em>medoid</em> is the member minimising {@code sum_j D(i, j) * w_j}
+ * per coordinate a sum in row order of {@code x * w} (for one coordinate NumPy's pairwise sum), divided by the
+ * NumPy sum of the weights, so the doubles are scikit-learn's); the <em>medoid</em> is the member minimising {@code sum_j D(i, j) * w_j}
  * over the cluster's members (under the fit's metric, Euclidean by default), the first such member in row order, with its row
  * kept in {@link #medoidRows}. Arrays are row-major {@code clusters x dimensions}; those not asked for
  * are null. Rows labelled below -1 (left out of a fit) and noise are in no cluster.
@@ -108,9 +108,19 @@ public record ClusterCenters(int clusters, int dimensions, double[] centroids, d
         return new ClusterCenters(k, d, centroids, medoids, rows);
     }
 
-    /** Sum in row order of x * w per coordinate, over the NumPy sum of w: {@code np.average}'s doubles. */
+    /**
+     * Sum in row order of x * w per coordinate, over the NumPy sum of w: {@code np.average}'s doubles. With one
+     * coordinate NumPy's sum over the rows runs along contiguous memory, which it sums pairwise ({@link NumpySum}):
+     * so does this.
+     */
     private static void centroid(PointSet points, int[] m, double[] w, double total, double[] out, int at) {
         int d = points.dimensions();
+        if (d == 1) {
+            double[] products = new double[m.length];
+            for (int i = 0; i < m.length; i++) products[i] = points.getDouble(m[i], 0) * w[i];
+            out[at] = NumpySum.of(products, 0, m.length) / total;
+            return;
+        }
         for (int i = 0; i < m.length; i++) {
             for (int j = 0; j < d; j++) out[at + j] += points.getDouble(m[i], j) * w[i];
         }

@@ -140,4 +140,27 @@ class CentersOracleTest {
         assertEquals(1, c.medoidRows()[0]);   // sums 1 + 2.5, 1 + 2, 5 + 4: row 1
         assertArrayEquals(new double[] {1}, c.medoid(0));
     }
+
+    /**
+     * {@code np.average(X, weights=w, axis=0)} sums the rows in order per column, except for one column, which NumPy
+     * sums pairwise along contiguous memory: the centroid is NumPy's double either way. The expected values are
+     * NumPy 2.4's for these exactly computed inputs; the row-order sum of the one column is 0x1.47768826ef304p+2.
+     */
+    @Test
+    void oneColumnsCentroidIsNumpysPairwiseSum() {
+        int m = 3000;
+        double[] x = new double[m], xx = new double[2 * m], w = new double[m];
+        for (int i = 0; i < m; i++) {
+            x[i] = ((i * 7919L) % 10007) / 997.0 + 0.1;
+            xx[2 * i] = x[i];
+            xx[2 * i + 1] = x[i];
+            w[i] = ((i % 13) + 1) / 16.0;
+        }
+        int[] labels = new int[m];
+        ClusterCenters one = ClusterCenters.of(PointSet.ofFloat64(m, 1, x), labels, w, CenterKind.CENTROID);
+        assertEquals(Double.parseDouble("0x1.47768826ef307p+2"), one.centroid(0)[0]);
+        ClusterCenters two = ClusterCenters.of(PointSet.ofFloat64(m, 2, xx), labels, w, CenterKind.CENTROID);
+        assertEquals(Double.parseDouble("0x1.47768826ef304p+2"), two.centroid(0)[0]);
+        assertEquals(Double.parseDouble("0x1.47768826ef304p+2"), two.centroid(0)[1]);
+    }
 }
