@@ -51,6 +51,7 @@ final class InputBatch {
     static List<Target> plan(List<String> inputs, String shape, Path out, Path report, Path saveModel)
             throws IOException {
         if (inputs.size() == 1) return List.of(new Target(inputs.get(0), out, report, saveModel));
+        refuseBeyondOpenFileLimit(inputs.size(), Path.of("/proc/self/limits"), Path.of("/proc/self/fd"));
         OutputTargets.refuseUnnamed("--out", out);
         OutputTargets.refuseUnnamed("--report", report);
         OutputTargets.refuseUnnamed("--save-model", saveModel);
@@ -81,6 +82,43 @@ final class InputBatch {
                     modelName == null ? null : folder.resolve(modelName)));
         }
         return List.copyOf(targets);
+    }
+
+    /** Open files a run needs besides its folders' locks: inputs being read and hashed, temporaries, the report's. */
+    static final int SPARE_FILES = 64;
+
+    /**
+     * Refuses, before any work, more inputs than the open-file limit lets the run lock: each folder's lock stays open
+     * until the command ends, and a run that reached the limit at input 900 failed there, after the fits before it.
+     * Reads the soft limit from {@code limits} (Linux's {@code /proc/self/limits}) and counts {@code fds}; where they
+     * cannot be read nothing is checked.
+     */
+    static void refuseBeyondOpenFileLimit(int inputs, Path limits, Path fds) {
+        long limit = -1;
+        try {
+            for (String line : Files.readAllLines(limits)) {
+                if (!line.startsWith("Max open files")) continue;
+                String[] f = line.substring("Max open files".length()).trim().split("\\s+");
+                if (f.length > 0 && f[0].chars().allMatch(Character::isDigit) && !f[0].isEmpty()) {
+                    limit = Long.parseLong(f[0]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return;
+        }
+        if (limit < 0) return;   // unlimited, or not said
+        long open;
+        try (var list = Files.list(fds)) {
+            open = list.count();
+        } catch (IOException | RuntimeException e) {
+            return;
+        }
+        if (open + inputs + SPARE_FILES > limit) {
+            throw new InvalidInputException(inputs + " inputs: the run keeps each one's folder locked, a file open, until "
+                    + "it ends, and the limit on open files (ulimit -n) is " + limit + ", " + open + " of them open; "
+                    + "raise it (ulimit -n " + (open + inputs + SPARE_FILES) + " or more) or give the inputs to several "
+                    + "commands");
+        }
     }
 
     /**

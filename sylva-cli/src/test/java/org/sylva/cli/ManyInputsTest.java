@@ -213,4 +213,23 @@ class ManyInputsTest {
                 new ErrorHandler(completed, token).handleExecutionException(broken, cl, parsed));
         assertEquals("sylva: interrupted; no output was written", err.toString().strip());
     }
+
+    /** More inputs than the open-file limit lets the run lock are refused before the first fit, naming the limit. */
+    @Test
+    void moreInputsThanTheOpenFileLimitAllowsAreRefusedUpFront(@TempDir Path tmp) throws IOException {
+        Path fds = Files.createDirectories(tmp.resolve("fd"));
+        for (int i = 0; i < 10; i++) Files.createFile(fds.resolve(String.valueOf(i)));
+        Path limits = Files.writeString(tmp.resolve("limits"), "Limit                     Soft Limit           Hard Limit"
+                + "           Units     \nMax open files            200                  4096                 files     \n");
+        InputBatch.refuseBeyondOpenFileLimit(126, limits, fds);   // 10 + 126 + 64 = 200: fits
+        var e = org.junit.jupiter.api.Assertions.assertThrows(org.sylva.data.InvalidInputException.class,
+                () -> InputBatch.refuseBeyondOpenFileLimit(127, limits, fds));
+        assertEquals("127 inputs: the run keeps each one's folder locked, a file open, until it ends, and the limit on "
+                + "open files (ulimit -n) is 200, 10 of them open; raise it (ulimit -n 201 or more) or give the inputs to "
+                + "several commands", e.getMessage());
+        Path unlimited = Files.writeString(tmp.resolve("unlimited"), "Max open files            unlimited            "
+                + "unlimited            files     \n");
+        InputBatch.refuseBeyondOpenFileLimit(1_000_000, unlimited, fds);
+        InputBatch.refuseBeyondOpenFileLimit(1_000_000, tmp.resolve("no-such-file"), fds);
+    }
 }
