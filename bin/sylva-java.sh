@@ -50,6 +50,7 @@ sylva_add_java_args() {   # JAR AOT_CACHE [no-vector-module]: appends the JVM op
   local thp=""
   { IFS= read -r thp < "$SYLVA_THP_SETTING"; } 2>/dev/null || :
   case "$thp" in *"[madvise]"*) SYLVA_OPTS+=("-XX:+UseTransparentHugePages") ;; esac
+  sylva_address_space_opts
   # the GPU engine calls libOpenCL/libcuda through the FFM API: allowed, so the JVM prints no warning
   SYLVA_OPTS+=("--enable-native-access=ALL-UNNAMED")
   # the JVM's own output (a thread dump on SIGQUIT, a VM warning) on stderr: stdout carries the command's
@@ -60,6 +61,22 @@ sylva_add_java_args() {   # JAR AOT_CACHE [no-vector-module]: appends the JVM op
   if [ -f "$2" ] && [ "$2" -nt "$1" ]; then
     SYLVA_OPTS+=("-XX:AOTCache=$2" "-Xlog:aot*=off" "-Xlog:cds*=off")
   fi
+}
+# Under a limit on address space (`ulimit -v`) the JVM's default reservations (1 GiB for class metadata, a quarter of
+# the machine's memory for the heap) do not fit, and below about 3 GB it cannot start at all ("Could not allocate
+# compressed class space", exit 1): there, 64 MiB for classes and half the limit less 512 MiB (at least 256 MiB) for
+# the heap. SYLVA_JAVA_OPTS comes after these options, so a -Xmx there wins. Read with builtins: no process.
+SYLVA_LIMITS=/proc/self/limits
+sylva_address_space_opts() {
+  local line limit=""
+  while IFS= read -r line; do
+    case "$line" in "Max address space"*) line=${line#Max address space}; line=${line#"${line%%[! ]*}"}
+      limit=${line%% *} ;; esac
+  done < "$SYLVA_LIMITS" 2>/dev/null || return 0
+  case "$limit" in ''|*[!0-9]*) return 0 ;; esac
+  local heap=$(( limit / 2 - 536870912 ))
+  [ "$heap" -ge 268435456 ] || heap=268435456
+  SYLVA_OPTS+=("-XX:CompressedClassSpaceSize=64m" "-Xmx$(( heap / 1048576 ))m")
 }
 sylva_java_args() {   # JAR AOT_CACHE [no-vector-module]: the JVM options, one per line
   local SYLVA_OPTS=()
@@ -259,8 +276,10 @@ sylva_exec() {
     # commands get.
     local vaot="${aot%.aot}-version.aot" vopts=()
     [ -f "$vaot" ] && [ "$vaot" -nt "$jar" ] && vopts=("-XX:AOTCache=$vaot" "-Xlog:aot*=off" "-Xlog:cds*=off")
+    SYLVA_OPTS=()
+    sylva_address_space_opts
     # shellcheck disable=SC2086
-    exec "$java" "${vopts[@]}" -Dsylva.launcher=adds-vector-module ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$1"
+    exec "$java" "${vopts[@]}" "${SYLVA_OPTS[@]}" -Dsylva.launcher=adds-vector-module ${SYLVA_JAVA_OPTS:-} -jar "$jar" "$1"
   fi
   SYLVA_OPTS=()
   local kind=other

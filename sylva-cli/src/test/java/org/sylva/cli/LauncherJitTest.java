@@ -313,6 +313,35 @@ class LauncherJitTest {
         assertTrue(stderr.contains("UseLargePages"), stderr);
     }
 
+    /**
+     * Under `ulimit -v` the JVM's default reservations do not fit (below about 3 GB it did not start): the launcher
+     * then asks for 64 MiB of class space and a heap of half the limit less 512 MiB, at least 256 MiB; unlimited,
+     * nothing. The JVM starts with them under a 2 GB limit.
+     */
+    @Test
+    void aLimitOnAddressSpaceShrinksTheJvmsReservations(@TempDir Path tmp) throws Exception {
+        Path limited = Files.writeString(tmp.resolve("limited"), "Limit                     Soft Limit           Hard "
+                + "Limit           Units     \nMax address space         2048000000           unlimited            bytes"
+                + "     \n");
+        Path small = Files.writeString(tmp.resolve("small"), "Max address space         700000000            unlimited"
+                + "            bytes     \n");
+        Path unlimited = Files.writeString(tmp.resolve("unlimited"), "Max address space         unlimited            "
+                + "unlimited            bytes     \n");
+        String opts = ". '" + SCRIPT + "'; SYLVA_LIMITS='%s'; sylva_java_args /x/sylva.jar /nonexistent";
+        List<String> two = bash(String.format(opts, limited)).lines().toList();
+        assertTrue(two.contains("-XX:CompressedClassSpaceSize=64m") && two.contains("-Xmx464m"), two::toString);
+        assertTrue(bash(String.format(opts, small)).lines().toList().contains("-Xmx256m"));
+        for (Path none : List.of(unlimited, tmp.resolve("missing"))) {
+            String got = bash(String.format(opts, none));
+            assertFalse(got.contains("CompressedClassSpaceSize") || got.contains("-Xmx"), got);
+        }
+        Process p = new ProcessBuilder("bash", "-c", "ulimit -v 2000000 && exec \"$0\" \"$@\"",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:CompressedClassSpaceSize=64m", "-Xmx464m", "-version").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+    }
+
     private static String vectorJit() throws Exception {
         return bash(". '" + SCRIPT + "'; printf '%s\\n' \"${SYLVA_VECTOR_JIT[@]}\"");
     }
