@@ -365,8 +365,8 @@ public final class Hdbscan {
             throw new InvalidInputException(source + "every coordinate is within +-"
                     + String.format(java.util.Locale.ROOT, "%.1e", least) + " (the largest magnitude is " + largest
                     + "): with the " + metric.name() + " metric every " + (minkowski ? "|difference|^" + metric.p()
-                    : "squared difference") + " would be subnormal and lose its digits, so distinct points would tie; "
-                    + "rescale the data");
+                    : metric.kind() == Metric.Kind.COSINE ? "squared coordinate of a row's norm" : "squared difference")
+                    + " would be subnormal and lose its digits, so distinct points would tie; rescale the data");
         }
     }
 

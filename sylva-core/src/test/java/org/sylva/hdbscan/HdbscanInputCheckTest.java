@@ -91,7 +91,8 @@ class HdbscanInputCheckTest {
         for (Metric metric : new Metric[] {Metric.euclidean(), Metric.cosine()}) {
             String m = refused(metric, tiny, 6, 2).getMessage();
             assertTrue(m.startsWith("every coordinate is within +-7.5e-155 (the largest magnitude is "
-                    + 5 * 0x1p-1030 + "): with the " + metric.name() + " metric every squared difference would be "
+                    + 5 * 0x1p-1030 + "): with the " + metric.name() + " metric every " + (metric.kind()
+                    == Metric.Kind.COSINE ? "squared coordinate of a row's norm" : "squared difference") + " would be "
                     + "subnormal"), m);
         }
         // minkowski's power moves the limit: p = 4 at 2^-256.5, about 6.1e-78
