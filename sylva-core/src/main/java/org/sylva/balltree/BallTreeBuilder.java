@@ -253,7 +253,9 @@ public final class BallTreeBuilder {
 
     /**
      * Builds run on {@code engine} ({@code null}: the CPU engine of {@link #vectorKernels(boolean)}'s
-     * choice, the default). Any engine must give byte-identical trees and partitions.
+     * choice, the default). Any engine must give byte-identical trees and partitions. A given engine's trees and
+     * partitions are checked to hold each row once, in its batch (an {@code IllegalStateException} naming the engine
+     * otherwise); that they are the CPU engine's is for its own tests to show.
      */
     public BallTreeBuilder engine(TreeEngine engine) {
         this.engineGiven = engine != null;

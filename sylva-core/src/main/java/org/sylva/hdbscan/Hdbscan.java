@@ -552,7 +552,9 @@ public final class Hdbscan {
         /**
          * The engine of the stages up to the spanning tree ({@code null}: the CPU engine with
          * {@link #backend(Backend)}'s kernels). Any engine must return bitwise the CPU engine's core
-         * distances and edges, so the result does not depend on it.
+         * distances and edges, so the result does not depend on it. What it returns is checked to be a spanning tree
+         * of the fitted points with a core distance each (an {@code IllegalStateException} naming the engine
+         * otherwise); that its values are the CPU engine's is for its own tests to show.
          */
         public Builder engine(HdbscanEngine v) {
             engine = v;
