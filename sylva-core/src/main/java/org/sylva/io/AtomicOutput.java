@@ -58,6 +58,12 @@ public final class AtomicOutput {
     private static final int CHUNK = 1 << 20;
     /** Temporaries being written or staged right now, so a shutdown hook can remove them. */
     private static final Set<Path> IN_FLIGHT = ConcurrentHashMap.newKeySet();
+    /**
+     * The open channel of each temporary written and not yet renamed or deleted, holding a lock on the whole file:
+     * another process tells a live run's temporary from a killed one's by it ({@link #deleteOrphansOf}). Closing the
+     * channel, after the rename or the deletion, releases the lock.
+     */
+    private static final Map<Path, FileChannel> HELD = new ConcurrentHashMap<>();
 
     private AtomicOutput() {
     }
@@ -481,45 +487,67 @@ public final class AtomicOutput {
         return TEMPORARY.matcher(name).matches() || PROBE.matcher(name).matches();
     }
 
-    /** This process's id, in the first 8 of a temporary's 16 hex digits (Linux's ids are below 2^22). */
-    private static final long PID = ProcessHandle.current().pid() & 0x7FFF_FFFFL;
-
     /**
      * Deletes the temporaries that a killed process left for {@code target} ({@code .NAME.sylva-HEX.part} beside it,
-     * NAME its name): those whose writer, named by the process id in their name, is no longer running on this
-     * machine. For files outside a locked folder ({@code --save-model}, a {@code --report} elsewhere), where another
-     * run may be writing the same target right now: its temporary, whose writer runs, is kept. Returns the files
-     * deleted; one that cannot be deleted is an error naming it.
+     * NAME its name): those no process holds a lock on (a writer keeps its temporary locked until it is renamed or
+     * deleted; the system drops the lock when the writer dies, {@code kill -9} too). For files outside a locked
+     * folder ({@code --save-model}, a {@code --report} elsewhere), where another run, on this machine or another
+     * sharing the folder, may be writing the same target right now. Best effort: a folder that cannot be listed, a
+     * file that cannot be opened, locked or deleted (another user's) is left alone. Returns the files deleted.
      */
-    public static List<Path> deleteOrphansOf(Path target) throws IOException {
+    public static List<Path> deleteOrphansOf(Path target) {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         String prefix = "." + temporaryStem(abs.getFileName().toString()) + ".sylva-";
         List<Path> deleted = new ArrayList<>();
-        if (dir == null || !Files.isDirectory(dir)) return deleted;
+        if (dir == null) return deleted;
+        List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
             for (Path p : s) {
                 String name = p.getFileName().toString();
-                if (!name.startsWith(prefix) || !name.endsWith(".part")
-                        || name.length() != prefix.length() + HEX_DIGITS + 5) continue;
-                long pid;
-                try {
-                    pid = Long.parseUnsignedLong(name.substring(prefix.length(), prefix.length() + 8), 16);
-                    Long.parseUnsignedLong(name.substring(prefix.length() + 8, prefix.length() + HEX_DIGITS), 16);
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || IN_FLIGHT.contains(p.toAbsolutePath())
-                        || ProcessHandle.of(pid).isPresent()) continue;
-                try {
-                    if (Files.deleteIfExists(p)) deleted.add(p);
-                } catch (IOException e) {
-                    throw new IOException("cannot remove " + p + ", a temporary file left by an interrupted run: "
-                            + reason(e), e);
+                if (name.startsWith(prefix) && isTemporaryName(name)
+                        && name.substring(prefix.length()).matches("[0-9a-f]{1,16}\\.part")) {
+                    found.add(p);
                 }
             }
+        } catch (IOException | java.nio.file.DirectoryIteratorException | SecurityException e) {
+            return deleted;   // a folder the user may write into but not list (a drop box): nothing to clean
+        }
+        for (Path p : found) {
+            if (deleteIfUnlocked(p)) deleted.add(p);
         }
         return deleted;
+    }
+
+    /** True when another process holds a lock on {@code p} (a live writer's temporary); false where it cannot be told. */
+    private static boolean isLocked(Path p) {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            java.nio.channels.FileLock lock = ch.tryLock();
+            if (lock == null) return true;
+            lock.release();
+            return false;
+        } catch (IOException | java.nio.channels.OverlappingFileLockException | SecurityException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Deletes {@code p}, a regular file of a temporary's name, if no write of this JVM has it in flight and no
+     * process holds a lock on it; false where it is kept, or cannot be opened, locked or deleted.
+     */
+    private static boolean deleteIfUnlocked(Path p) {
+        if (IN_FLIGHT.contains(p.toAbsolutePath()) || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) return false;
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            java.nio.channels.FileLock lock = ch.tryLock();
+            if (lock == null) return false;   // a live writer, in another process
+            try {
+                return Files.deleteIfExists(p);
+            } finally {
+                lock.release();
+            }
+        } catch (IOException | java.nio.channels.OverlappingFileLockException | SecurityException e) {
+            return false;   // another user's file, a file system without locks, this JVM's own lock
+        }
     }
 
     /**
@@ -541,6 +569,8 @@ public final class AtomicOutput {
         }
         List<Path> deleted = new ArrayList<>();
         for (Path p : found) {
+            // another run's temporary of a file it writes into this folder (its --save-model here) is locked: kept
+            if (TEMPORARY.matcher(p.getFileName().toString()).matches() && isLocked(p)) continue;
             try {
                 if (Files.deleteIfExists(p)) deleted.add(p);
             } catch (IOException e) {
@@ -624,10 +654,7 @@ public final class AtomicOutput {
     private static NewFile createNew(Path dir, String prefix, String suffix, boolean hex, boolean inFlight)
             throws IOException {
         for (int attempt = 0; attempt < 16; attempt++) {
-            // the writer's process id, then 32 random bits: a temporary whose writer is gone can be told
-            // ({@link #deleteOrphansOf}) where no lock keeps other writers out
-            long r = hex ? PID << 32 | (ThreadLocalRandom.current().nextLong() >>> 32)
-                    : ThreadLocalRandom.current().nextLong() >>> 1;
+            long r = ThreadLocalRandom.current().nextLong() >>> 1;
             Path candidate = dir.resolve(prefix + (hex ? HexFormat.of().toHexDigits(r) : Long.toString(r)) + suffix);
             boolean claimed = inFlight && IN_FLIGHT.add(candidate.toAbsolutePath());
             boolean created = false;
@@ -707,12 +734,18 @@ public final class AtomicOutput {
         if (created == null) throw new IOException("cannot create a temporary file for " + target + " in " + dir);
         Path tmp = created.path();
         FileChannel ch = created.channel();
+        HELD.put(tmp.toAbsolutePath(), ch);   // closed (the lock released) when the temporary is renamed or deleted
         boolean ok = false;
         MessageDigest digest = ResultFolder.newDigest();
         long[] bytes = {0};
         try {
-            try (FileChannel open = ch) {
-                OutputStream os = new BufferedOutputStream(Channels.newOutputStream(open), 1 << 16);
+            try {
+                ch.tryLock();   // another process's cleanup keeps a locked temporary (deleteOrphansOf)
+            } catch (IOException e) {
+                // a file system without locks: the temporary is written all the same, unmarked
+            }
+            {
+                OutputStream os = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
                 content.writeTo(new FilterOutputStream(os) {
                     @Override
                     public void write(int b) throws IOException {
@@ -740,8 +773,8 @@ public final class AtomicOutput {
                         // The temporary is closed by AtomicOutput, after flushing to disk.
                     }
                 });
-                os.flush();
-                open.force(true); // the data is on disk before the rename makes it visible
+                os.flush();   // not closed: that would close the channel, and with it the lock
+                ch.force(true); // the data is on disk before the rename makes it visible
             }
             ok = true;
             return new Staged(tmp, bytes[0], HexFormat.of().formatHex(digest.digest()));
@@ -760,12 +793,25 @@ public final class AtomicOutput {
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
         } finally {
+            release(tmp);
             IN_FLIGHT.remove(tmp.toAbsolutePath());
+        }
+    }
+
+    /** Closes the channel {@link #HELD} for temporary {@code tmp}, releasing its lock. */
+    private static void release(Path tmp) {
+        FileChannel ch = HELD.remove(tmp.toAbsolutePath());
+        if (ch == null) return;
+        try {
+            ch.close();
+        } catch (IOException e) {
+            // written, forced and renamed or deleted already: nothing is lost
         }
     }
 
     private static boolean deleteQuietly(Path p) {
         if (p == null) return false;
+        release(p);
         IN_FLIGHT.remove(p.toAbsolutePath());
         try {
             return Files.deleteIfExists(p);

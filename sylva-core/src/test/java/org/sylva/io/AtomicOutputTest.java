@@ -274,29 +274,47 @@ class AtomicOutputTest {
     }
 
     /**
-     * Beside a file outside a locked folder (a model, a report), a temporary is an orphan only when the process named
-     * in its name no longer runs: another run's temporary of the same file is kept, and so are other files' ones.
+     * Beside a file outside a locked folder (a model, a report), a temporary is an orphan only when no process holds a
+     * lock on it: another process's live temporary of the same file is kept, and so are other files' ones and this
+     * JVM's own. In a locked folder too, a locked temporary (another run's file written there) is kept.
      */
     @Test
-    void aTargetsOrphansAreThoseWhoseWriterIsGone() throws IOException {
-        long self = ProcessHandle.current().pid();
-        long gone = 0x7FFF_FFF0L;   // above Linux's largest process id
-        Assumptions.assumeTrue(ProcessHandle.of(gone).isEmpty());
-        String live = String.format(".m.model.sylva-%08x0000abcd.part", self);
-        String dead = String.format(".m.model.sylva-%08x0000abcd.part", gone);
-        String other = String.format(".n.model.sylva-%08x0000abcd.part", gone);
+    void aTargetsOrphansAreThoseNoProcessHoldsALockOn() throws Exception {
+        String live = ".m.model.sylva-1f3a9c.part", dead = ".m.model.sylva-2b.part", other = ".n.model.sylva-3c.part";
         for (String f : List.of(live, dead, other, ".m.model.sylva-zz.part")) Files.writeString(dir.resolve(f), "x");
-        assertEquals(List.of(dir.resolve(dead)), AtomicOutput.deleteOrphansOf(dir.resolve("m.model")));
-        assertTrue(Files.exists(dir.resolve(live)) && Files.exists(dir.resolve(other)));
-        // this JVM's own temporaries carry its id: one being written is never taken for an orphan
+        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), LockHolder.class.getName(), dir.resolve(live).toString())
+                .redirectErrorStream(true).start();
+        try {
+            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8)).readLine());
+            assertEquals(List.of(dir.resolve(dead)), AtomicOutput.deleteOrphansOf(dir.resolve("m.model")));
+            assertTrue(Files.exists(dir.resolve(live)) && Files.exists(dir.resolve(other)));
+            assertEquals(List.of(dir.resolve(other)), AtomicOutput.deleteOrphans(dir), "the locked one is kept");
+            assertTrue(Files.exists(dir.resolve(live)));
+        } finally {
+            holder.getOutputStream().close();
+            holder.waitFor();
+        }
+        assertEquals(List.of(dir.resolve(live)), AtomicOutput.deleteOrphansOf(dir.resolve("m.model")), "its writer gone");
+        // this JVM's own temporary, being written, is never taken for an orphan, here or by another process
         AtomicOutput.write(dir.resolve("m.model"), out -> {
-            List<String> names = listing().stream().map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith(".m.model.sylva-") && !n.equals(live) && !n.contains("zz")).toList();
-            assertEquals(1, names.size(), names::toString);
-            assertTrue(names.get(0).startsWith(String.format(".m.model.sylva-%08x", self)), names::toString);
             assertEquals(List.of(), AtomicOutput.deleteOrphansOf(dir.resolve("m.model")));
             out.write(1);
+            Process sweep = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                    System.getProperty("java.class.path"), OrphanSweep.class.getName(), dir.resolve("m.model").toString())
+                    .redirectErrorStream(true).start();
+            String said = new String(sweep.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            try {
+                assertEquals(0, sweep.waitFor(), said);
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
+            assertEquals("0", said.strip(), "the other process kept the locked temporary");
         });
+        assertTrue(Files.exists(dir.resolve("m.model")));
+        // a folder that cannot be read is no error: nothing is cleaned there
+        assertEquals(List.of(), AtomicOutput.deleteOrphansOf(dir.resolve("no-such-folder").resolve("m.model")));
     }
 
     /** A folder's fsync that fails because the file system cannot sync folders is no error; a failing disk is. */
