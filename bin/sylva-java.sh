@@ -62,21 +62,25 @@ sylva_add_java_args() {   # JAR AOT_CACHE [no-vector-module]: appends the JVM op
     SYLVA_OPTS+=("-XX:AOTCache=$2" "-Xlog:aot*=off" "-Xlog:cds*=off")
   fi
 }
-# Under a limit on address space (`ulimit -v`) the JVM's default reservations (1 GiB for class metadata, a quarter of
-# the machine's memory for the heap) do not fit, and below about 3 GB it cannot start at all ("Could not allocate
-# compressed class space", exit 1): there, 64 MiB for classes and half the limit less 512 MiB (at least 256 MiB) for
-# the heap. SYLVA_JAVA_OPTS comes after these options, so a -Xmx there wins. Read with builtins: no process.
+# Under a small limit on address space (`ulimit -v` below 8 GiB) the JVM's default reservations (1 GiB for class
+# metadata, up to half the limit for the heap) and glibc's (an arena per thread that allocates) do not fit, and below
+# about 3 GB it cannot start at all ("Could not allocate compressed class space", exit 1): there, 64 MiB for classes,
+# half the limit less 512 MiB (at least 256 MiB) for the heap, and two malloc arenas (unless MALLOC_ARENA_MAX is set).
+# Larger limits are left to the JVM (a heap of 32 GiB or more would turn compressed pointers off, and the start-up
+# caches with them). SYLVA_JAVA_OPTS comes after these options, so a -Xmx there wins. Read with builtins: no process.
 SYLVA_LIMITS=/proc/self/limits
 sylva_address_space_opts() {
   local line limit=""
   while IFS= read -r line; do
     case "$line" in "Max address space"*) line=${line#Max address space}; line=${line#"${line%%[! ]*}"}
       limit=${line%% *} ;; esac
-  done < "$SYLVA_LIMITS" 2>/dev/null || return 0
+  done 2>/dev/null < "$SYLVA_LIMITS" || return 0   # the error of a missing file too: 2> first
   case "$limit" in ''|*[!0-9]*) return 0 ;; esac
+  [ "$limit" -lt 8589934592 ] || return 0
   local heap=$(( limit / 2 - 536870912 ))
   [ "$heap" -ge 268435456 ] || heap=268435456
   SYLVA_OPTS+=("-XX:CompressedClassSpaceSize=64m" "-Xmx$(( heap / 1048576 ))m")
+  [ -n "${MALLOC_ARENA_MAX:-}" ] || export MALLOC_ARENA_MAX=2
 }
 sylva_java_args() {   # JAR AOT_CACHE [no-vector-module]: the JVM options, one per line
   local SYLVA_OPTS=()

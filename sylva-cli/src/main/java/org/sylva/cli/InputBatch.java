@@ -84,8 +84,11 @@ final class InputBatch {
         return List.copyOf(targets);
     }
 
-    /** Open files a run needs besides its folders' locks: inputs being read and hashed, temporaries, the report's. */
-    static final int SPARE_FILES = 64;
+    /**
+     * Open files a run needs besides its folders' locks: the input being read and hashed, the outputs' temporaries
+     * (each held open until it is renamed), a report's, a model's.
+     */
+    static final int SPARE_FILES = 24;
 
     /**
      * Refuses, before any work, more inputs than the open-file limit lets the run lock: each folder's lock stays open

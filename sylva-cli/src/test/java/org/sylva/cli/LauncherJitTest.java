@@ -314,9 +314,9 @@ class LauncherJitTest {
     }
 
     /**
-     * Under `ulimit -v` the JVM's default reservations do not fit (below about 3 GB it did not start): the launcher
-     * then asks for 64 MiB of class space and a heap of half the limit less 512 MiB, at least 256 MiB; unlimited,
-     * nothing. The JVM starts with them under a 2 GB limit.
+     * Under a `ulimit -v` below 8 GiB the JVM's default reservations do not fit (below about 3 GB it did not start):
+     * the launcher then asks for 64 MiB of class space, a heap of half the limit less 512 MiB (at least 256 MiB) and
+     * two malloc arenas; unlimited or larger, nothing. A fit runs with them under a 2.5 GB limit.
      */
     @Test
     void aLimitOnAddressSpaceShrinksTheJvmsReservations(@TempDir Path tmp) throws Exception {
@@ -325,21 +325,32 @@ class LauncherJitTest {
                 + "     \n");
         Path small = Files.writeString(tmp.resolve("small"), "Max address space         700000000            unlimited"
                 + "            bytes     \n");
+        Path large = Files.writeString(tmp.resolve("large"), "Max address space         9663676416           unlimited"
+                + "            bytes     \n");
         Path unlimited = Files.writeString(tmp.resolve("unlimited"), "Max address space         unlimited            "
                 + "unlimited            bytes     \n");
-        String opts = ". '" + SCRIPT + "'; SYLVA_LIMITS='%s'; sylva_java_args /x/sylva.jar /nonexistent";
+        String opts = ". '" + SCRIPT + "'; SYLVA_LIMITS='%s'; unset MALLOC_ARENA_MAX; SYLVA_OPTS=(); "
+                + "sylva_address_space_opts; printf '%%s\\n' \"${SYLVA_OPTS[@]}\" \"arenas=${MALLOC_ARENA_MAX:-}\"";
         List<String> two = bash(String.format(opts, limited)).lines().toList();
-        assertTrue(two.contains("-XX:CompressedClassSpaceSize=64m") && two.contains("-Xmx464m"), two::toString);
-        assertTrue(bash(String.format(opts, small)).lines().toList().contains("-Xmx256m"));
-        for (Path none : List.of(unlimited, tmp.resolve("missing"))) {
-            String got = bash(String.format(opts, none));
-            assertFalse(got.contains("CompressedClassSpaceSize") || got.contains("-Xmx"), got);
+        assertEquals(List.of("-XX:CompressedClassSpaceSize=64m", "-Xmx464m", "arenas=2"), two);
+        assertEquals(List.of("-XX:CompressedClassSpaceSize=64m", "-Xmx256m", "arenas=2"),
+                bash(String.format(opts, small)).lines().toList());
+        for (Path none : List.of(large, unlimited, tmp.resolve("missing"))) {
+            assertEquals(List.of("arenas="), bash(String.format(opts, none)).lines().toList(), none.toString());
         }
-        Process p = new ProcessBuilder("bash", "-c", "ulimit -v 2000000 && exec \"$0\" \"$@\"",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:CompressedClassSpaceSize=64m", "-Xmx464m", "-version").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
+        assertTrue(bash(". '" + SCRIPT + "'; SYLVA_LIMITS='" + limited + "'; sylva_java_args /x/sylva.jar /nonexistent")
+                .lines().toList().contains("-Xmx464m"), "in the options of every run");
+        // a fit, in a JVM with the launcher's options, under a limit where the JVM's defaults do not start
+        Path points = TestData.writeNpy(TestData.clips(300), tmp.resolve("clips.npy"));
+        Path out = tmp.resolve("out");
+        Process p = new ProcessBuilder("bash", "-c", "ulimit -v 2500000 && . '" + SCRIPT + "' && SYLVA_OPTS=() && "
+                + "sylva_add_java_args /x/sylva.jar /nonexistent && exec \"$0\" \"${SYLVA_OPTS[@]}\" -cp \"$1\" "
+                + Main.class.getName() + " hdbscan \"$2\" --out \"$3\" -q",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), System.getProperty("java.class.path"),
+                points.toString(), out.toString()).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), said);
+        assertTrue(Files.exists(out.resolve("labels.npy")), said);
     }
 
     private static String vectorJit() throws Exception {

@@ -221,10 +221,10 @@ class ManyInputsTest {
         for (int i = 0; i < 10; i++) Files.createFile(fds.resolve(String.valueOf(i)));
         Path limits = Files.writeString(tmp.resolve("limits"), "Limit                     Soft Limit           Hard Limit"
                 + "           Units     \nMax open files            200                  4096                 files     \n");
-        InputBatch.refuseBeyondOpenFileLimit(126, limits, fds);   // 10 + 126 + 64 = 200: fits
+        InputBatch.refuseBeyondOpenFileLimit(166, limits, fds);   // 10 + 166 + 24 = 200: fits
         var e = org.junit.jupiter.api.Assertions.assertThrows(org.sylva.data.InvalidInputException.class,
-                () -> InputBatch.refuseBeyondOpenFileLimit(127, limits, fds));
-        assertEquals("127 inputs: the run keeps each one's folder locked, a file open, until it ends, and the limit on "
+                () -> InputBatch.refuseBeyondOpenFileLimit(167, limits, fds));
+        assertEquals("167 inputs: the run keeps each one's folder locked, a file open, until it ends, and the limit on "
                 + "open files (ulimit -n) is 200, 10 of them open; raise it (ulimit -n 201 or more) or give the inputs to "
                 + "several commands", e.getMessage());
         Path unlimited = Files.writeString(tmp.resolve("unlimited"), "Max open files            unlimited            "
