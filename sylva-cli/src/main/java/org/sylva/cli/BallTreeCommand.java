@@ -111,7 +111,9 @@ final class BallTreeCommand implements Callable<Integer> {
                 .description("Engine of the build (default ${DEFAULT-VALUE}: the CPU engine; a GPU only when named). "
                         + "opencl and cuda build every batch level by level on the first usable device of that API "
                         + "(opencl: a GPU before a CPU device), byte-identical to the CPU engine; no usable device "
-                        + "is refused at once, exit 2 (sylva devices says what is found).");
+                        + "is refused at once, exit 2 (sylva devices says what is found). --threads and --kernels "
+                        + "choose the CPU engine's threads and kernels: given with opencl or cuda, which would "
+                        + "ignore them, they are refused.");
         run.declare(m);
         spec = m.spec();
         return spec;
