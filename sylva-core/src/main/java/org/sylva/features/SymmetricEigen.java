@@ -8,7 +8,8 @@ import org.sylva.data.InvalidInputException;
  * float64. Jacobi is chosen over tridiagonalisation + QL because it is short, needs no shifts or
  * deflation heuristics, and computes small eigenvalues to high relative accuracy; its cost, about
  * {@code 3 d^3} per sweep over some 6 to 12 sweeps, is nothing next to the covariance for the {@code d}
- * this is for (up to a few hundred).
+ * this is for (spike clips: up to a few hundred). Beyond that it outgrows the fit (a thousand coordinates and more:
+ * image pixels), where tridiagonalisation, several times fewer operations, would be the better choice.
  *
  * <p>Deterministic: pairs {@code (p, q)} are swept in row order, at most {@link #MAX_SWEEPS} sweeps,
  * stopping after the first sweep that rotates nothing. An off-diagonal entry is left alone (set to 0)
