@@ -185,8 +185,9 @@ final class HdbscanCommand implements Callable<Integer> {
                 .description("Cluster on the first K principal components of the input (exact, float64, from every "
                         + "row) instead of its coordinates: a choice for spike waveforms, not a default. Outputs are "
                         + "per input point as before and the report draws the input's waveforms. Needs finite input; "
-                        + "not with --sample-weight. The components come from Jacobi rotations of the d x d covariance, "
-                        + "O(d^3) on one thread: instant for clips, seconds at 784 coordinates, minutes at 2 000.");
+                        + "not with --sample-weight. The components come from the d x d covariance's eigenvectors "
+                        + "(Jacobi rotations up to 256 coordinates, Householder and QL beyond), O(d^3) on one thread: "
+                        + "instant for clips, under a second at 784 coordinates, half a minute at 2 000.");
         m.option(String.class, v -> backend = v, "--backend")
                 .paramLabel("auto|scalar|simd|opencl|cuda")
                 .defaultValue("auto")

@@ -8,8 +8,8 @@ import org.sylva.data.InvalidInputException;
  * float64. Jacobi is chosen over tridiagonalisation + QL because it is short, needs no shifts or
  * deflation heuristics, and computes small eigenvalues to high relative accuracy; its cost, about
  * {@code 3 d^3} per sweep over some 6 to 12 sweeps, is nothing next to the covariance for the {@code d}
- * this is for (spike clips: up to a few hundred). Beyond that it outgrows the fit (a thousand coordinates and more:
- * image pixels), where tridiagonalisation, several times fewer operations, would be the better choice.
+ * this is for (spike clips: up to a few hundred). Beyond {@link #JACOBI_MAX_D} coordinates (image pixels), where it
+ * outgrew the fit, the decomposition is {@link TridiagonalEigen}'s, several times fewer operations.
  *
  * <p>Deterministic: pairs {@code (p, q)} are swept in row order, at most {@link #MAX_SWEEPS} sweeps,
  * stopping after the first sweep that rotates nothing. An off-diagonal entry is left alone (set to 0)
@@ -30,6 +30,8 @@ import org.sylva.data.InvalidInputException;
 public final class SymmetricEigen {
     /** Upper bound on sweeps; convergence is quadratic, so real inputs stop far earlier. */
     public static final int MAX_SWEEPS = 100;
+    /** The most coordinates decomposed by Jacobi rotations; wider matrices by tridiagonalisation and QL. */
+    public static final int JACOBI_MAX_D = 256;
     private static final double EPS = 0x1p-53;
     private static final double TINY = 1e-30;
 
@@ -53,6 +55,17 @@ public final class SymmetricEigen {
      */
     public static SymmetricEigen of(double[] sym, int d) {
         requireSymmetric(sym, d);
+        return d > JACOBI_MAX_D ? tridiagonal(sym, d) : jacobi(sym, d);
+    }
+
+    /** By {@link TridiagonalEigen}, at any {@code d} (for tests); {@code sym} checked already. */
+    static SymmetricEigen tridiagonal(double[] sym, int d) {
+        double[][] r = TridiagonalEigen.decompose(sym, d);
+        return ordered(r[0], r[1], d, 0);
+    }
+
+    /** By Jacobi rotations, at any {@code d} (for tests); {@code sym} checked already. */
+    static SymmetricEigen jacobi(double[] sym, int d) {
         // The working copy has an odd row length: rotations write two columns, and a row length of a
         // power of two (d = 512, 1024) would put a whole column into one cache set, five times slower.
         int ld = d | 1;
@@ -91,6 +104,11 @@ public final class SymmetricEigen {
         }
         double[] diag = new double[d];
         for (int r = 0; r < d; r++) diag[r] = a[r * ld + r];
+        return ordered(diag, vt, d, sweeps);
+    }
+
+    /** Values {@code diag} with row {@code r} of {@code vt} the vector of each, ordered descending and signed. */
+    private static SymmetricEigen ordered(double[] diag, double[] vt, int d, int sweeps) {
         int[] order = descending(diag);
         double[] values = new double[d];
         double[] vectors = new double[d * d];
@@ -177,7 +195,7 @@ public final class SymmetricEigen {
         return Arrays.copyOfRange(vectors, r * d, (r + 1) * d);
     }
 
-    /** Sweeps run before no rotation was left to do (at most {@link #MAX_SWEEPS}). */
+    /** Sweeps run before no rotation was left to do (at most {@link #MAX_SWEEPS}; 0 beyond {@link #JACOBI_MAX_D}). */
     public int sweeps() {
         return sweeps;
     }

@@ -21,9 +21,10 @@ class SymmetricEigenTest {
         assertArrayEquals(new double[] {h, -h}, e.vector(1), 1e-15); // largest magnitude: the first of a tie
     }
 
-    @Test
-    void recoversAKnownBasisAtAFewHundredDimensions() {
-        int d = 264;
+    /** Jacobi below {@link SymmetricEigen#JACOBI_MAX_D}, tridiagonalisation and QL above. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {200, 264})
+    void recoversAKnownBasisAtAFewHundredDimensions(int d) {
         Random rnd = new Random(7);
         double[][] q = orthonormalRows(d, rnd);
         double[] lambda = new double[d];
@@ -86,5 +87,46 @@ class SymmetricEigenTest {
             for (int j = 0; j < d; j++) q[i][j] /= Math.sqrt(nrm);
         }
         return q;
+    }
+
+    /**
+     * The two decompositions agree on a covariance of a few hundred columns (random, with a few strong directions):
+     * every eigenvalue to 1e-12 of the largest, and the vectors of well-separated values to 1e-9, equally signed;
+     * each set of vectors is orthonormal and solves A v = lambda v to 1e-11.
+     */
+    @Test
+    void jacobiAndTridiagonalQlAgree() {
+        int d = 300, n = 400;
+        Random rnd = new Random(11);
+        double[] x = new double[n * d];
+        for (int i = 0; i < n; i++) {
+            double a = rnd.nextGaussian() * 5, b = rnd.nextGaussian() * 3;
+            for (int j = 0; j < d; j++) x[i * d + j] = a * Math.sin(j * 0.1) + b * Math.cos(j * 0.07) + rnd.nextGaussian();
+        }
+        double[] cov = new double[d * d];
+        for (int i = 0; i < n; i++) {
+            for (int p = 0; p < d; p++) for (int q = 0; q <= p; q++) cov[p * d + q] += x[i * d + p] * x[i * d + q] / n;
+        }
+        for (int p = 0; p < d; p++) for (int q = p + 1; q < d; q++) cov[p * d + q] = cov[q * d + p];
+        SymmetricEigen j = SymmetricEigen.jacobi(cov, d), t = SymmetricEigen.tridiagonal(cov, d);
+        assertEquals(t.value(0), SymmetricEigen.of(cov, d).value(0), 0, "of() takes QL above the bound");
+        for (int e = 0; e < d; e++) assertEquals(j.value(e), t.value(e), 1e-12 * j.value(0), "eigenvalue " + e);
+        for (int e = 0; e < 3; e++) assertArrayEquals(j.vector(e), t.vector(e), 1e-9, "eigenvector " + e);
+        for (SymmetricEigen s : new SymmetricEigen[] {j, t}) {
+            for (int e = 0; e < d; e += 37) {
+                double[] v = s.vector(e);
+                for (int f = 0; f < d; f += 41) {
+                    double dot = 0;
+                    double[] u = s.vector(f);
+                    for (int k = 0; k < d; k++) dot += v[k] * u[k];
+                    assertEquals(e == f ? 1 : 0, dot, 1e-12, "vectors " + e + ", " + f);
+                }
+                for (int r = 0; r < d; r++) {
+                    double av = 0;
+                    for (int k = 0; k < d; k++) av += cov[r * d + k] * v[k];
+                    assertEquals(s.value(e) * v[r], av, 1e-11 * j.value(0), "A v = lambda v, row " + r);
+                }
+            }
+        }
     }
 }
