@@ -70,10 +70,13 @@ public final class SymmetricEigen {
         // power of two (d = 512, 1024) would put a whole column into one cache set, five times slower.
         int ld = d | 1;
         double[] a = new double[d * ld];
+        // Far from 1 (beyond 2^+-256) the matrix is scaled by an even power of two, exactly, and its values back
+        // after: the squares summed into the norm, and the rotations' products, then neither overflow nor underflow.
+        int shift = scaleShift(sym);
         double norm = 0;
         for (int r = 0; r < d; r++) {
             for (int c = 0; c < d; c++) {
-                double e = sym[r * d + c];
+                double e = Math.scalb(sym[r * d + c], -shift);
                 a[r * ld + c] = e;
                 norm += e * e;
             }
@@ -103,8 +106,16 @@ public final class SymmetricEigen {
             if (!rotated) break;
         }
         double[] diag = new double[d];
-        for (int r = 0; r < d; r++) diag[r] = a[r * ld + r];
+        for (int r = 0; r < d; r++) diag[r] = Math.scalb(a[r * ld + r], shift);
         return ordered(diag, vt, d, sweeps);
+    }
+
+    /** 0 for a matrix whose largest magnitude is within 2^+-256, else that magnitude's exponent, made even. */
+    static int scaleShift(double[] sym) {
+        double largest = 0;
+        for (double e : sym) largest = Math.max(largest, Math.abs(e));
+        int shift = largest == 0 ? 0 : Math.getExponent(largest) & ~1;
+        return shift > 256 || shift < -256 ? shift : 0;
     }
 
     /** Values {@code diag} with row {@code r} of {@code vt} the vector of each, ordered descending and signed. */

@@ -30,31 +30,55 @@ final class TridiagonalEigen {
      * {@code j}.
      */
     static double[][] decompose(double[] sym, int d) {
-        double[] v = sym.clone();   // V[r][c] = v[r * d + c]
+        // rows of odd length: a power-of-two d would put a whole column into one cache set, several times slower
+        int ld = d | 1;
+        double[] v = new double[d * ld];   // V[r][c] = v[r * ld + c]
+        // Products of two entries (the QL step's, a Householder vector's squares) must neither overflow nor
+        // underflow: far from 1 the matrix is scaled by an even power of two, exactly, and its values back after.
+        int shift = SymmetricEigen.scaleShift(sym);
+        boolean scaled = shift != 0;
+        double largest = 0;
+        for (int r = 0; r < d; r++) {
+            for (int c = 0; c < d; c++) {
+                v[r * ld + c] = Math.scalb(sym[r * d + c], -shift);
+                largest = Math.max(largest, Math.abs(v[r * ld + c]));
+            }
+        }
         double[] diag = new double[d];
         double[] off = new double[d];
-        reduce(v, d, diag, off);
+        reduce(v, d, ld, diag, off, largest * NEGLIGIBLE);
         // the QL rotations act on pairs of V's columns: on its transpose they are pairs of contiguous rows
-        double[] w = new double[d * d];
+        double[] w = new double[d * ld];
         for (int r = 0; r < d; r++) {
-            for (int c = 0; c < d; c++) w[c * d + r] = v[r * d + c];
+            for (int c = 0; c < d; c++) w[c * ld + r] = v[r * ld + c];
         }
-        iterate(w, d, diag, off);
-        return new double[][] {diag, w};
+        iterate(w, d, ld, diag, off);
+        if (scaled) {
+            for (int i = 0; i < d; i++) diag[i] = Math.scalb(diag[i], shift);
+        }
+        double[] vectors = new double[d * d];
+        for (int r = 0; r < d; r++) System.arraycopy(w, r * ld, vectors, r * d, d);
+        return new double[][] {diag, vectors};
     }
 
+    /**
+     * A Householder step's column of sum below this share of the matrix's largest entry is taken as zero: such
+     * leftovers of a rank-deficient matrix shrink into subnormals, where dividing by their sum breaks the reflection.
+     */
+    private static final double NEGLIGIBLE = 0x1p-600;
+
     /** Householder reduction of {@code v} to tridiagonal form: {@code diag} and {@code off}, {@code v} the transform. */
-    private static void reduce(double[] v, int n, double[] d, double[] e) {
-        for (int j = 0; j < n; j++) d[j] = v[(n - 1) * n + j];
+    private static void reduce(double[] v, int n, int ld, double[] d, double[] e, double negligible) {
+        for (int j = 0; j < n; j++) d[j] = v[(n - 1) * ld + j];
         for (int i = n - 1; i > 0; i--) {
             double scale = 0, h = 0;
             for (int k = 0; k < i; k++) scale += Math.abs(d[k]);
-            if (scale == 0) {
+            if (scale <= negligible) {
                 e[i] = d[i - 1];
                 for (int j = 0; j < i; j++) {
-                    d[j] = v[(i - 1) * n + j];
-                    v[i * n + j] = 0;
-                    v[j * n + i] = 0;
+                    d[j] = v[(i - 1) * ld + j];
+                    v[i * ld + j] = 0;
+                    v[j * ld + i] = 0;
                 }
             } else {
                 for (int k = 0; k < i; k++) {
@@ -70,11 +94,11 @@ final class TridiagonalEigen {
                 for (int j = 0; j < i; j++) e[j] = 0;
                 for (int j = 0; j < i; j++) {
                     f = d[j];
-                    v[j * n + i] = f;
-                    g = e[j] + v[j * n + j] * f;
+                    v[j * ld + i] = f;
+                    g = e[j] + v[j * ld + j] * f;
                     for (int k = j + 1; k <= i - 1; k++) {
-                        g += v[k * n + j] * d[k];
-                        e[k] += v[k * n + j] * f;
+                        g += v[k * ld + j] * d[k];
+                        e[k] += v[k * ld + j] * f;
                     }
                     e[j] = g;
                 }
@@ -88,33 +112,33 @@ final class TridiagonalEigen {
                 for (int j = 0; j < i; j++) {
                     f = d[j];
                     g = e[j];
-                    for (int k = j; k <= i - 1; k++) v[k * n + j] -= f * e[k] + g * d[k];
-                    d[j] = v[(i - 1) * n + j];
-                    v[i * n + j] = 0;
+                    for (int k = j; k <= i - 1; k++) v[k * ld + j] -= f * e[k] + g * d[k];
+                    d[j] = v[(i - 1) * ld + j];
+                    v[i * ld + j] = 0;
                 }
             }
             d[i] = h;
         }
         // the transformations, accumulated
         for (int i = 0; i < n - 1; i++) {
-            v[(n - 1) * n + i] = v[i * n + i];
-            v[i * n + i] = 1;
+            v[(n - 1) * ld + i] = v[i * ld + i];
+            v[i * ld + i] = 1;
             double h = d[i + 1];
             if (h != 0) {
-                for (int k = 0; k <= i; k++) d[k] = v[k * n + i + 1] / h;
+                for (int k = 0; k <= i; k++) d[k] = v[k * ld + i + 1] / h;
                 for (int j = 0; j <= i; j++) {
                     double g = 0;
-                    for (int k = 0; k <= i; k++) g += v[k * n + i + 1] * v[k * n + j];
-                    for (int k = 0; k <= i; k++) v[k * n + j] -= g * d[k];
+                    for (int k = 0; k <= i; k++) g += v[k * ld + i + 1] * v[k * ld + j];
+                    for (int k = 0; k <= i; k++) v[k * ld + j] -= g * d[k];
                 }
             }
-            for (int k = 0; k <= i; k++) v[k * n + i + 1] = 0;
+            for (int k = 0; k <= i; k++) v[k * ld + i + 1] = 0;
         }
         for (int j = 0; j < n; j++) {
-            d[j] = v[(n - 1) * n + j];
-            v[(n - 1) * n + j] = 0;
+            d[j] = v[(n - 1) * ld + j];
+            v[(n - 1) * ld + j] = 0;
         }
-        v[(n - 1) * n + n - 1] = 1;
+        v[(n - 1) * ld + n - 1] = 1;
         e[0] = 0;
     }
 
@@ -122,7 +146,7 @@ final class TridiagonalEigen {
      * The implicit QL iteration on the tridiagonal {@code d}, {@code e}: the eigenvalues into {@code d}, the rotations
      * applied to {@code w}'s rows (the transposed transform, so that row {@code j} ends as eigenvector {@code j}).
      */
-    private static void iterate(double[] w, int n, double[] d, double[] e) {
+    private static void iterate(double[] w, int n, int ld, double[] d, double[] e) {
         for (int i = 1; i < n; i++) e[i - 1] = e[i];
         e[n - 1] = 0;
         double f = 0, tst1 = 0;
@@ -160,7 +184,7 @@ final class TridiagonalEigen {
                         c = p / r;
                         p = c * d[i] - s * g;
                         d[i + 1] = h + s * (c * g + s * d[i]);
-                        int a = i * n, b = (i + 1) * n;
+                        int a = i * ld, b = (i + 1) * ld;
                         for (int k = 0; k < n; k++) {
                             double x = w[b + k];
                             w[b + k] = s * w[a + k] + c * x;

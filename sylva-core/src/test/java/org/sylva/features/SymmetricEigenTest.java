@@ -35,7 +35,11 @@ class SymmetricEigenTest {
         }
         for (int i = 0; i < d; i++) for (int j = 0; j < i; j++) a[i * d + j] = a[j * d + i]; // exactly symmetric
         SymmetricEigen eig = SymmetricEigen.of(a, d);
-        assertTrue(eig.sweeps() < SymmetricEigen.MAX_SWEEPS, "converged, not stopped by the bound");
+        if (d <= SymmetricEigen.JACOBI_MAX_D) {
+            assertTrue(eig.sweeps() > 0 && eig.sweeps() < SymmetricEigen.MAX_SWEEPS, "converged, not stopped by the bound");
+        } else {
+            assertEquals(0, eig.sweeps(), "no Jacobi sweeps beyond the bound");
+        }
         for (int e = 0; e < d; e++) assertEquals(lambda[e], eig.value(e), 1e-12, "eigenvalue " + e);
         for (int e = 0; e < 10; e++) { // well separated: the vectors are determined
             double[] want = q[e].clone();
@@ -126,6 +130,64 @@ class SymmetricEigenTest {
                     for (int k = 0; k < d; k++) av += cov[r * d + k] * v[k];
                     assertEquals(s.value(e) * v[r], av, 1e-11 * j.value(0), "A v = lambda v, row " + r);
                 }
+            }
+        }
+    }
+
+    /**
+     * Both solvers on matrices far from 1 (entries of 1e-200 and 1e200, whose products would underflow or overflow:
+     * scaled by a power of two, exactly) and rank-deficient ones (the all-ones matrix, a covariance of copied columns,
+     * zero: a Householder column's leftovers shrink into subnormals) still give orthonormal vectors solving A v =
+     * lambda v; at the bound, 256 coordinates go to Jacobi and 257 to QL.
+     */
+    @Test
+    void extremeScalesAndRankDeficientMatricesDecompose() {
+        for (int d : new int[] {120, 300}) {
+            Random rnd = new Random(d);
+            double[] a = new double[d * d];
+            for (int i = 0; i < d; i++) for (int j = 0; j <= i; j++) a[i * d + j] = a[j * d + i] = rnd.nextGaussian();
+            for (double scale : new double[] {1e-200, 1e200}) {
+                double[] b = a.clone();
+                for (int i = 0; i < b.length; i++) b[i] *= scale;
+                assertDecomposes(b, d, SymmetricEigen.of(b, d), d + " x " + scale);
+            }
+            double[] ones = new double[d * d];
+            java.util.Arrays.fill(ones, 1);
+            SymmetricEigen e = SymmetricEigen.of(ones, d);
+            assertDecomposes(ones, d, e, d + " ones");
+            assertEquals(d, e.value(0), 1e-12 * d);
+            double[] copies = new double[d * d];   // the covariance of 3 variables, each copied into d / 3 columns
+            double[][] c3 = {{2, 0.5, 0.1}, {0.5, 1, 0.3}, {0.1, 0.3, 0.7}};
+            for (int i = 0; i < d; i++) for (int j = 0; j < d; j++) copies[i * d + j] = c3[i % 3][j % 3];
+            assertDecomposes(copies, d, SymmetricEigen.of(copies, d), d + " copied columns");
+        }
+        double[] zero = new double[257 * 257];
+        SymmetricEigen z = SymmetricEigen.of(zero, 257);
+        assertDecomposes(zero, 257, z, "zero");
+        assertEquals(0, z.sweeps());
+        double[] diag = new double[256 * 256];
+        for (int i = 0; i < 256; i++) diag[i * 256 + i] = 1 + (i % 7);
+        diag[1] = diag[256] = 0.5;
+        assertTrue(SymmetricEigen.of(diag, 256).sweeps() > 0, "256 coordinates: Jacobi");
+    }
+
+    /** Unit, orthogonal vectors with {@code |A v - lambda v|} within 1e-12 of the matrix's largest entry. */
+    private static void assertDecomposes(double[] a, int d, SymmetricEigen s, String what) {
+        double largest = 0;
+        for (double x : a) largest = Math.max(largest, Math.abs(x));
+        double[][] v = new double[d][];
+        for (int e = 0; e < d; e++) v[e] = s.vector(e);
+        for (int e = 0; e < d; e++) {
+            for (int f = e; f < d; f++) {
+                double dot = 0;
+                for (int k = 0; k < d; k++) dot += v[e][k] * v[f][k];
+                assertEquals(e == f ? 1 : 0, dot, 1e-12, what + ": vectors " + e + ", " + f);
+            }
+            for (int r = 0; r < d; r++) {
+                double av = 0;
+                for (int k = 0; k < d; k++) av += a[r * d + k] * v[e][k];
+                assertEquals(s.value(e) * v[e][r], av, 1e-12 * Math.max(largest, Double.MIN_NORMAL) * d,
+                        what + ": A v = lambda v, vector " + e + ", row " + r);
             }
         }
     }
