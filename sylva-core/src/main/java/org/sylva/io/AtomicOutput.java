@@ -519,34 +519,41 @@ public final class AtomicOutput {
         return deleted;
     }
 
-    /** True when another process holds a lock on {@code p} (a live writer's temporary); false where it cannot be told. */
-    private static boolean isLocked(Path p) {
+    /** Whether another process holds a lock on a temporary (a live writer's), none does, or it cannot be told. */
+    private enum LockState { HELD_ELSEWHERE, FREE, UNKNOWN }
+
+    /**
+     * Tries the lock of {@code p} and releases it at once: {@code UNKNOWN} where the file cannot be opened for writing
+     * (another user's) or the file system has no locks; never called on this JVM's own temporaries.
+     */
+    private static LockState lockState(Path p) {
         try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             java.nio.channels.FileLock lock = ch.tryLock();
-            if (lock == null) return true;
+            if (lock == null) return LockState.HELD_ELSEWHERE;
             lock.release();
-            return false;
+            return LockState.FREE;
         } catch (IOException | java.nio.channels.OverlappingFileLockException | SecurityException e) {
-            return false;
+            return LockState.UNKNOWN;
         }
     }
 
+    /** True when another process holds a lock on {@code p} (a live writer's temporary); false where it cannot be told. */
+    private static boolean isLocked(Path p) {
+        return lockState(p) == LockState.HELD_ELSEWHERE;
+    }
+
     /**
-     * Deletes {@code p}, a regular file of a temporary's name, if no write of this JVM has it in flight and no
-     * process holds a lock on it; false where it is kept, or cannot be opened, locked or deleted.
+     * Deletes {@code p}, a regular file of a temporary's name, if no write of this JVM has it in flight and its lock
+     * is free (no writer takes the lock of a file it did not create, so a free one stays free); false where it is
+     * kept, or cannot be opened, locked or deleted.
      */
     private static boolean deleteIfUnlocked(Path p) {
         if (IN_FLIGHT.contains(p.toAbsolutePath()) || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) return false;
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-            java.nio.channels.FileLock lock = ch.tryLock();
-            if (lock == null) return false;   // a live writer, in another process
-            try {
-                return Files.deleteIfExists(p);
-            } finally {
-                lock.release();
-            }
-        } catch (IOException | java.nio.channels.OverlappingFileLockException | SecurityException e) {
-            return false;   // another user's file, a file system without locks, this JVM's own lock
+        if (lockState(p) != LockState.FREE) return false;   // a live writer, another user's file, no locks here
+        try {
+            return Files.deleteIfExists(p);
+        } catch (IOException | SecurityException e) {
+            return false;
         }
     }
 
