@@ -52,25 +52,7 @@ final class Covariance {
     static Covariance of(RowMajor x, Execution ex) {
         int n = x.n, d = x.d, s = stripes(n, d);
         ParallelWork work = new ParallelWork(ex.threads());
-        double[][] sums = new double[s][d];
-        RuntimeException[] bad = new RuntimeException[s];
-        work.run(s, STAGE, 0, 2L * s, ex.progress(), ex.cancel(), (worker, stripe) -> {
-            try {
-                x.requireUsable(first(stripe, s, n), first(stripe + 1, s, n));
-            } catch (RuntimeException e) {
-                bad[stripe] = e; // kept, so that the first bad row of the input is the one reported
-                return;
-            }
-            x.addRows(first(stripe, s, n), first(stripe + 1, s, n), sums[stripe]);
-        });
-        for (RuntimeException e : bad) {
-            if (e != null) throw e;
-        }
-        double[] mean = new double[d];
-        for (double[] part : sums) {
-            for (int j = 0; j < d; j++) mean[j] += part[j];
-        }
-        for (int j = 0; j < d; j++) mean[j] /= n;
+        double[] mean = mean(x, work, 2L * s, ex);
 
         double[][] parts = new double[s][];
         double[][] scratch = new double[ex.threads()][];
@@ -99,6 +81,35 @@ final class Covariance {
             }
         }
         return new Covariance(mean, cov);
+    }
+
+    /**
+     * The first pass: the column means of {@code x}, each the sum of its stripes' sums (rows in order) in stripe order,
+     * divided by {@code n}; progress {@code 0 .. stripes} of {@code total}. Throws
+     * {@link org.sylva.data.InvalidInputException} naming the first unusable row and column.
+     */
+    static double[] mean(RowMajor x, ParallelWork work, long total, Execution ex) {
+        int n = x.n, d = x.d, s = stripes(n, d);
+        double[][] sums = new double[s][d];
+        RuntimeException[] bad = new RuntimeException[s];
+        work.run(s, STAGE, 0, total, ex.progress(), ex.cancel(), (worker, stripe) -> {
+            try {
+                x.requireUsable(first(stripe, s, n), first(stripe + 1, s, n));
+            } catch (RuntimeException e) {
+                bad[stripe] = e; // kept, so that the first bad row of the input is the one reported
+                return;
+            }
+            x.addRows(first(stripe, s, n), first(stripe + 1, s, n), sums[stripe]);
+        });
+        for (RuntimeException e : bad) {
+            if (e != null) throw e;
+        }
+        double[] mean = new double[d];
+        for (double[] part : sums) {
+            for (int j = 0; j < d; j++) mean[j] += part[j];
+        }
+        for (int j = 0; j < d; j++) mean[j] /= n;
+        return mean;
     }
 
     /** The first row of stripe {@code stripe} of {@code s} over {@code n} rows ({@code n} for {@code s}). */

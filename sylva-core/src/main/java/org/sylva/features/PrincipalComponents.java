@@ -8,9 +8,11 @@ import org.sylva.parallel.ParallelWork;
 /**
  * The first {@code k} principal components of {@code n x d} points, exact and deterministic, in float64:
  * column means, the {@code d x d} covariance of every row ({@code n - 1} denominator, summed in a fixed
- * order whatever the thread count), and its eigenvectors by cyclic Jacobi rotations with a bounded number
- * of sweeps. Components come by explained variance, largest first (equal variances keep the order Jacobi
- * left them in, which for uncorrelated columns is column order), each signed so that its entry of largest
+ * order whatever the thread count), and its eigenvectors ({@link SymmetricEigen}: Jacobi rotations, beyond
+ * {@link SymmetricEigen#JACOBI_MAX_D} coordinates Householder reduction and QL). With fewer rows than
+ * columns the components come from the rows' Gram matrix instead ({@link CentredRowGram}), the same to
+ * rounding. Components come by explained variance, largest first (equal variances keep the order the
+ * decomposition left them in, which for uncorrelated columns is column order), each signed so that its entry of largest
  * magnitude is positive, the first such entry on ties: the convention of scikit-learn's {@code PCA}
  * ({@code svd_flip(u_based_decision=False)}), whose {@code mean_}, {@code components_},
  * {@code explained_variance_} and {@code transform} these match to rounding. Meant for clustering on a
@@ -86,6 +88,15 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
     private static PrincipalComponents fit(RowMajor x, int k, Execution execution) {
         requireComponentCount(k, x.d);
         if (x.n < 1) throw new InvalidInputException("principal components need at least one point; got n = 0");
+        if (x.n < x.d) {
+            PrincipalComponents fromRows = CentredRowGram.components(x, k, execution);
+            if (fromRows != null) return fromRows;
+        }
+        return fromCovariance(x, k, execution);
+    }
+
+    /** The components from the {@code d x d} covariance, whatever the shape ({@code x} and {@code k} checked). */
+    static PrincipalComponents fromCovariance(RowMajor x, int k, Execution execution) {
         Covariance cov = Covariance.of(x, execution);
         SymmetricEigen eigen = SymmetricEigen.of(cov.matrix, x.d);
         double trace = 0;
