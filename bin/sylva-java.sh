@@ -18,11 +18,13 @@ sylva_drop_incubator_warning() {
   trap '' INT TERM HUP   # the JVM reports an interruption on stderr: keep passing it through
   # The warning is the JVM's first line, but a Ctrl-C during start-up can put the JDK's own complaint about
   # that exit before it: looked for among the first three lines.
-  local line i
-  for i in 1 2 3; do
+  # The JVM's "Picked up JAVA_TOOL_OPTIONS: ..." notes (one per such variable set) come before it and do not count.
+  local line i others=0
+  for ((i = 0; i < 8 && others < 3; i++)); do
     if IFS= read -r line; then
       # found (as the first line, every normal run): the rest passes at once, \r-painted progress included
       [ "$line" = "WARNING: Using incubator modules: jdk.incubator.vector" ] && break
+      case "$line" in "Picked up "*|"NOTE: Picked up "*) ;; *) others=$((others + 1)) ;; esac
       printf '%s\n' "$line"
     else
       [ -z "$line" ] || printf '%s' "$line"
@@ -53,6 +55,12 @@ sylva_add_java_args() {   # JAR AOT_CACHE [no-vector-module]: appends the JVM op
   sylva_address_space_opts
   # the GPU engine calls libOpenCL/libcuda through the FFM API: allowed, so the JVM prints no warning
   SYLVA_OPTS+=("--enable-native-access=ALL-UNNAMED")
+  # on a terminal, its width: progress repaints one line, which must not wrap (one process, on a terminal only)
+  if [ -t 2 ]; then
+    local size=""
+    size="$(stty size <&2 2>/dev/null)" || size=""
+    case "$size" in *" "[0-9]*) SYLVA_OPTS+=("-Dsylva.columns=${size#* }") ;; esac
+  fi
   # the JVM's own output (a thread dump on SIGQUIT, a VM warning) on stderr: stdout carries the command's
   # output only (`sylva serve`'s frames, `--json` lines), which one stray line would corrupt
   SYLVA_OPTS+=("-XX:+DisplayVMOutputToStderr")
@@ -160,6 +168,7 @@ sylva_small_hdbscan_run() {
     case "$a" in
       --backend=auto|--backend=scalar|--metric=euclidean|--metric=l2) ;;
       --backend=*|--metric=*) return 1 ;;
+      @*) return 1 ;;   # options in a file (picocli's @FILE): not read here
       -*) ;;
       *.npy) [ -f "$a" ] && npys+=("$a") ;;
       *) [ -f "$a" ] && return 1 ;;   # another input (text, .npz, raw): its size is not read here
@@ -191,7 +200,7 @@ sylva_small_predict_run() {
   for a in "$@"; do
     case "$prev" in --out|--shape|--format|--threads) prev="$a"; continue ;; esac
     case "$a" in
-      --shape|--shape=*) return 1 ;;   # a raw file: its size is not read here
+      --shape|--shape=*|@*) return 1 ;;   # a raw file, or options in a file: not read here
       -*) ;;
       *) case $k in
            0) ;;   # the command's name
@@ -272,8 +281,28 @@ sylva_read_bytes() {   # FILE COUNT
   return 0
 }
 
+# Under the C or POSIX locale (env -i, many containers) the JVM reads file names, arguments and the path of its own
+# runtime as ASCII: a distribution unpacked in a folder with a non-ASCII name did not start ("Unexpected exception
+# when loading aot-linked classes"), and from a working folder with such a name relative outputs went to a new folder
+# named with '?'. There the JVM gets LC_CTYPE C.UTF-8, which differs from C only in reading such bytes as UTF-8 (as
+# the rest of the system writes them). A locale with a charset of its own (ISO-8859-1, say) is left alone: its file
+# names are in that charset. Where C.UTF-8 is not installed, the JVM falls back to C, as before (and bash's warning
+# about it is not shown).
+sylva_utf8_names() {
+  case "${LC_ALL:-${LC_CTYPE:-${LANG:-}}}" in
+    ""|C|POSIX) ;;
+    *) return 0 ;;
+  esac
+  if [ -n "${LC_ALL:-}" ]; then
+    { export LC_ALL=C.UTF-8; } 2>/dev/null
+  else
+    { export LC_CTYPE=C.UTF-8; } 2>/dev/null
+  fi
+}
+
 sylva_exec() {
   local java="$1" jar="$2" aot="$3"; shift 3
+  sylva_utf8_names
   if [ "$#" -eq 1 ] && { [ "$1" = --version ] || [ "$1" = -V ]; }; then
     # `sylva --version` computes nothing: without the incubator module the JVM can use a full AOT cache
     # (archived module graph, linked classes), which halves its start; the text says what computing
@@ -380,7 +409,11 @@ sylva_train_cache() {
 # (Ctrl-C, SIGTERM, SIGHUP) ends the training with its status, so the launcher stops.
 sylva_train_aot() {
   local java="$1" jar="$2" aot="$3" work rc=0
-  work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-aot.XXXXXX")" || return 0
+  sylva_utf8_names
+  # in TMPDIR, else (unset to a folder that is missing or read-only) beside the caches: a passing problem with TMPDIR
+  # is no reason to go without them until the next build
+  work="$(mktemp -d "${TMPDIR:-/tmp}/sylva-aot.XXXXXX" 2>/dev/null)" \
+    || work="$(mktemp -d "${aot%/*}/sylva-aot.XXXXXX")" || return 0
   # The siblings first, AOT_CACHE last: the launcher takes a build's caches as made when AOT_CACHE is newer than the
   # jar, so a training stopped half-way (a signal that ends the shell too) leaves it to be made again, the rest with it.
   # Made and checked with the JVM options of the runs it serves (sylva_add_java_args, less the cache itself):

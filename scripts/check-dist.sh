@@ -85,6 +85,16 @@ for link in dist-link checkout-link; do
   [ "$(env -i PATH=/usr/bin:/bin HOME="$work" "$work/$link" --version 2>"$work/err.txt" | head -n1)" = "$version" ] \
     || fail "sylva --version through a symbolic link ($link) did not print $version"
 done
+# under the C locale (env -i), unpacked in a folder with a non-ASCII name and run from a working folder named so too,
+# with relative paths: it starts, reads and writes there (the launcher gives the JVM UTF-8 file names)
+accents="$(printf 'd\303\251p\303\264t')"; u="$(printf '\303\274')"
+moved="$work/$accents"
+mv "$home" "$moved"
+mkdir "$moved/$u" && cp "$work/small.npy" "$moved/$u/small.npy"
+(cd "$moved/$u" && env -i PATH=/usr/bin:/bin HOME="$work" "$moved/bin/sylva" hdbscan small.npy --out res -q \
+  >"$work/out.txt" 2>"$work/err.txt") || fail "bin/sylva unpacked under a non-ASCII name, in the C locale, failed"
+[ -f "$moved/$u/res/labels.npy" ] || fail "a non-ASCII working folder: the outputs are not where they were asked for"
+mv "$moved" "$home"
 for run in demo small predict version; do
   [ ! -s "$work/aot-$run.log" ] || { cat "$work/aot-$run.log" >&2; fail "$run: the JVM did not take its start-up cache as made"; }
 done

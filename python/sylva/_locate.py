@@ -99,16 +99,26 @@ def engine_command(env: Optional[Mapping[str, str]] = None, cwd: Optional[Path] 
             return [str(launcher)]
     jar = env.get("SYLVA_JAR") or str(package_dir / "sylva.jar")
     java_home = env.get("JAVA_HOME")
-    java = str(Path(java_home) / "bin" / "java") if java_home and (Path(java_home) / "bin" / "java").is_file() \
-        else shutil.which("java", path=env.get("PATH"))
+    # $JAVA_HOME's java, else the one on PATH: an older JAVA_HOME (17) does not hide a java 25 on PATH, as in
+    # bin/find-jdk.sh
+    candidates = []
+    if java_home and (Path(java_home) / "bin" / "java").is_file():
+        candidates.append(str(Path(java_home) / "bin" / "java"))
+    on_path = shutil.which("java", path=env.get("PATH"))
+    if on_path and on_path not in candidates:
+        candidates.append(on_path)
     if Path(jar).is_file():
-        if java and _java_major(java) >= 25:
-            # the launchers' JVM options, and the user's (SYLVA_JAVA_OPTS, e.g. -Xmx16g), as the launchers add them
-            return [java, "--add-modules", "jdk.incubator.vector", "-Xss8m", "-XX:+DisplayVMOutputToStderr"] \
-                + VECTOR_JIT + VM_LOG + huge_pages_options() \
-                + env.get("SYLVA_JAVA_OPTS", "").split() + ["-jar", jar]
+        older = []
+        for java in candidates:
+            if _java_major(java) >= 25:
+                # the launchers' JVM options, and the user's (SYLVA_JAVA_OPTS, e.g. -Xmx16g), as the launchers add
+                return [java, "--add-modules", "jdk.incubator.vector", "-Xss8m", "-XX:+DisplayVMOutputToStderr"] \
+                    + VECTOR_JIT + VM_LOG + huge_pages_options() \
+                    + env.get("SYLVA_JAVA_OPTS", "").split() + ["-jar", jar]
+            older.append(java)
         raise EngineNotFoundError(f"found the jar {jar} but no java 25 or newer (looked at $JAVA_HOME and PATH"
-                                  + (f": {java} is older" if java else "") + ")")
+                                  + (f": {' and '.join(older)} {'is' if len(older) == 1 else 'are'} older"
+                                     if older else "") + ")")
     raise EngineNotFoundError(
         "no Sylva engine found: set SYLVA_HOME to an unpacked distribution (sylva-VERSION/, made by "
         "`mvn -Pdist package`), run from a checkout of the repository (its ./sylva), or put java 25 on PATH "

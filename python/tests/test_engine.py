@@ -289,6 +289,25 @@ def test_java_25_on_path_with_a_jar_runs_the_engine(tmp_path):
         e.close()
 
 
+def test_an_older_java_home_does_not_hide_java_25_on_path(tmp_path):
+    java = _java25()
+    if java is None:
+        pytest.skip("no java 25 on this machine")
+    old_home = tmp_path / "jdk-17"
+    (old_home / "bin").mkdir(parents=True)
+    old_java = old_home / "bin" / "java"
+    old_java.write_text('#!/bin/sh\necho "    java.specification.version = 17" >&2\n')
+    old_java.chmod(0o755)
+    jar = tmp_path / "sylva.jar"
+    jar.write_bytes(b"")
+    nowhere = tmp_path / "site-packages" / "sylva"
+    nowhere.mkdir(parents=True)
+    env = {"PATH": str(Path(java).parent), "SYLVA_JAR": str(jar), "JAVA_HOME": str(old_home)}
+    assert _locate.engine_command(env, tmp_path, nowhere)[0] == java
+    with pytest.raises(sylva.EngineNotFoundError, match="jdk-17/bin/java is older"):
+        _locate.engine_command({**env, "PATH": str(old_home / "bin")}, tmp_path, nowhere)
+
+
 def test_the_jar_path_has_the_launchers_vector_jit_options():
     script = Path(__file__).resolve().parents[2] / "bin" / "sylva-java.sh"
     if not script.is_file():

@@ -48,7 +48,13 @@ public final class Main {
 
     public static void main(String[] args) {
         // `sylva --version` alone is answered before anything else is loaded (a cold start figure).
-        if (VersionText.answer(args, System.out)) return;
+        if (VersionText.answer(args, System.out)) {
+            if (System.out.checkError() && !StandardDescriptors.isPipe(StandardDescriptors.target(1))) {
+                System.err.println("sylva: error: " + LOST_TEXT);
+                System.exit(ExitStatus.ERROR);
+            }
+            return;   // into a pipe whose reader has gone (| head -1): nothing to say
+        }
         // Straight on file descriptor 1, not through System.out: a PrintStream swallows write errors
         // (a full disk, a closed pipe), and Main.run must see them to fail instead of exiting 0.
         PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
@@ -233,9 +239,11 @@ public final class Main {
             return ExitStatus.ERROR;
         }
         int code;
+        boolean textOnly = false;
         try {
             CommandLine cl = commandLine(out, err, context, args);
             code = cl.execute(SylvaCommand.nestedHelp(cl, args));
+            textOnly = helpOrVersion(cl);
         } catch (OutOfMemoryError e) {
             // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
             String note = context.completed().errorNote();   // which of several inputs ran out, and what is kept
@@ -245,7 +253,13 @@ public final class Main {
         } finally {
             context.locks().releaseAll();   // before removeEmpty: the lock file is inside --out
         }
-        if (out.checkError()) {   // flushes, then tells whether any write to stdout failed
+        if (out.checkError() && textOnly) {
+            // help or a version: quiet into a pipe whose reader has gone (| head -1), as other commands are
+            if (!StandardDescriptors.isPipe(StandardDescriptors.target(1))) {
+                err.println("sylva: error: " + LOST_TEXT);
+                if (code == ExitStatus.OK) code = ExitStatus.ERROR;
+            }
+        } else if (out.checkError()) {   // flushes, then tells whether any write to stdout failed
             err.println("sylva: error: standard output could not be written (a full device or a closed pipe?): "
                     + "what this command printed there is lost or incomplete; the files it wrote, if any, are in "
                     + "place and complete (sylva verify DIR)");
@@ -256,6 +270,22 @@ public final class Main {
         out.flush();
         err.flush();
         return code;
+    }
+
+    private static final String LOST_TEXT = "standard output could not be written (a full device?): the text is lost"
+            + " or incomplete";
+
+    /** Whether the command line that ran asked only for help or a version (at any level, or the help command). */
+    private static boolean helpOrVersion(CommandLine cl) {
+        CommandLine.ParseResult r = cl.getParseResult();
+        for (int depth = 0; r != null && depth < 8; depth++) {   // sylva COMMAND ...: two levels in practice
+            if (r.isUsageHelpRequested() || r.isVersionHelpRequested()
+                    || r.commandSpec().commandLine().getCommand() instanceof CommandLine.HelpCommand) {
+                return true;
+            }
+            r = r.subcommand();
+        }
+        return false;
     }
 
     /** The charset the JVM picked for standard output ({@code stdout.encoding}), as System.out uses. */
@@ -285,9 +315,12 @@ public final class Main {
     }
 
     private static boolean stderrIsTerminal() {
-        java.io.Console c = System.console();
         String term = System.getenv("TERM");
-        return c != null && c.isTerminal() && term != null && !"dumb".equals(term);
+        if (term == null || "dumb".equals(term)) return false;
+        String target = StandardDescriptors.target(2);
+        if (target != null) return StandardDescriptors.isTerminal(target);
+        java.io.Console c = System.console();   // no /proc: stdin's and stdout's answer is the best there is
+        return c != null && c.isTerminal();
     }
 
     /** The {@code sylva} command line with every subcommand, its commands made with {@code context}. */

@@ -57,6 +57,8 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     private long lastPlain;
     private int lastWidth;
     private boolean warnedLongRun;
+    /** The terminal's width (see {@link #terminalColumns}); repainted lines are cut to one less. */
+    private final int columns;
 
     ProgressPrinter(PrintWriter out, boolean terminal, boolean quiet, long plainIntervalMillis) {
         this(out, terminal, quiet, plainIntervalMillis, 0);
@@ -64,6 +66,14 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
 
     /** As above, for a computation on {@code points} input points (the rate is shown in points per second). */
     ProgressPrinter(PrintWriter out, boolean terminal, boolean quiet, long plainIntervalMillis, long points) {
+        this(out, terminal, quiet, plainIntervalMillis, points,
+                terminalColumns(System.getProperty("sylva.columns"), System.getenv("COLUMNS")));
+    }
+
+    /** As above, on a terminal {@code columns} wide (see {@link #terminalColumns}). */
+    ProgressPrinter(PrintWriter out, boolean terminal, boolean quiet, long plainIntervalMillis, long points,
+            int columns) {
+        this.columns = columns;
         this.out = out;
         this.points = points;
         this.terminal = terminal;
@@ -166,7 +176,12 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     }
 
     private void paint(long now) {
-        String s = line(now);
+        String s = line(now, stage);
+        int width = columns - 1;
+        if (s.length() > width) {   // the stage's name gives way first, then the figures' end
+            s = line(now, shorten(stage, stage.length() - (s.length() - width)));
+            if (s.length() > width) s = s.substring(0, width);
+        }
         int pad = Math.max(0, lastWidth - s.length());
         out.print("\r" + s + " ".repeat(pad));
         out.flush();
@@ -184,14 +199,48 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     /** The least fraction of a stage from which its line shows an ETA. */
     static final double ETA_MIN_FRACTION = 0.01;
 
+    /**
+     * {@code name} in at most {@code length} characters: its start and end around "..." (a long file name in a
+     * "reading NAME" stage keeps its folder's start and its extension), or its start alone below 8 characters.
+     */
+    static String shorten(String name, int length) {
+        if (name.length() <= length) return name;
+        if (length < 8) return name.substring(0, Math.max(0, length));
+        int head = (length - 3) / 2, tail = length - 3 - head;
+        return name.substring(0, head) + "..." + name.substring(name.length() - tail);
+    }
+
+    /**
+     * The terminal's width in columns: {@code -Dsylva.columns} (the launchers pass the terminal's, read with
+     * {@code stty}), else {@code COLUMNS}, else 80; at least 20. A repainted line longer than the terminal would wrap,
+     * and {@code \r} returns only to its last row, so the stale rows above would pile up.
+     */
+    static int terminalColumns(String property, String environment) {
+        for (String v : new String[] {property, environment}) {
+            if (v == null) continue;
+            try {
+                int c = Integer.parseInt(v.strip());
+                if (c > 0) return Math.max(20, c);
+            } catch (NumberFormatException e) {
+                // not a number: the next source
+            }
+        }
+        return 80;
+    }
+
     String line(long now) {
+        return line(now, stage);
+    }
+
+    /** The line of the current stage, shown under the name {@code label}. */
+    private String line(long now, String label) {
         // A finished stage keeps its final figures while the next one (or an unreported step) runs.
         long until = ended ? stageEnd : now;
         double secs = Math.max(1e-9, (until - stageStart) / 1e9);
         if (done == 0 && total <= 1) {
             // a stage's start marker, (0, 1): its work is not counted yet (the core distances' index is built
             // first, seconds at 500 000 points), so no percentage, rate or ETA that would only mislead
-            return String.format(Locale.ROOT, "%-24s preparing  %.1fs elapsed", stage, secs);
+            return String.format(Locale.ROOT, "%-24s preparing  %.1fs elapsed", label, secs);
         }
         double frac = total > 0 ? Math.min(1.0, (double) done / total) : 0;
         // Rates and ETAs over the first 0.2 s are noise (a chunk may finish in microseconds).
@@ -204,7 +253,7 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
         // a pass whose share is still a guess): 24 minutes shown for a stage of 10 s
         String eta = settled && frac >= ETA_MIN_FRACTION && frac < 1 ? formatSeconds(secs * (1 - frac) / frac) : "--";
         return String.format(Locale.ROOT, "%-24s %5.1f%%  %s%.1fs elapsed  ETA %s",
-                stage, 100 * frac, rate, secs, eta);
+                label, 100 * frac, rate, secs, eta);
     }
 
     private static String human(double v) {

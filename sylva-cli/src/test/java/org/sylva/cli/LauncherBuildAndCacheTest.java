@@ -127,8 +127,10 @@ class LauncherBuildAndCacheTest {
                     + "'; (for i in $(seq 400); do [ -s '" + child + "' ] && break; sleep 0.05; done; kill -" + signal
                     + " $$) & start=$SECONDS; sylva_train_aot '" + java + "' '" + tmp.resolve("x.jar") + "' '"
                     + tmp.resolve("c.aot") + "'; echo \"status $? after $((SECONDS - start)) s\"; ls -A '" + work
-                    + "' | wc -l; state=$(cut -d ' ' -f 3 \"/proc/$(cat '" + child + "')/stat\" 2>/dev/null); "
-                    // killed: gone, or a zombie until whoever inherited it reaps it
+                    + "' | wc -l; for i in $(seq 40); do state=$(cut -d ' ' -f 3 \"/proc/$(cat '" + child
+                    + "')/stat\" 2>/dev/null); case \"$state\" in ''|Z) break ;; esac; sleep 0.05; done; "
+                    // killed: gone, or a zombie until whoever inherited it reaps it (a SIGKILL takes effect when the
+                    // process next runs: on a loaded machine its state may still read S for a moment, hence the wait)
                     + "case \"$state\" in ''|Z) echo child gone ;; *) echo child alive ;; esac");
             String[] lines = r[1].split("\n");
             int expected = signal.equals("TERM") ? 143 : 129;

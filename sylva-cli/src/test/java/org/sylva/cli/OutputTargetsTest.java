@@ -209,6 +209,39 @@ class OutputTargetsTest {
     }
 
     /**
+     * Help and the version, which write nothing but text: on a full device an error (without the run's words on the
+     * files it wrote), into a pipe whose reader has gone ({@code | head -c 1}) a quiet exit 0, as other tools do.
+     */
+    @Test
+    void helpAndTheVersionOnAFullDeviceFailAndIntoAClosedPipeEndQuietly(@TempDir Path tmp) throws Exception {
+        Path full = Path.of("/dev/full"), sh = Path.of("/bin/sh");
+        Assumptions.assumeTrue(Files.isWritable(full) && Files.isExecutable(sh)
+                && Files.isDirectory(Path.of("/proc/self/fd")), "no /dev/full, /bin/sh or /proc here");
+        for (List<String> args : List.of(List.of("hdbscan", "--help"), List.of("help", "hdbscan"), List.of("--version"),
+                List.of("--help"))) {
+            List<String> cmd = InterruptTest.sylvaCommand();
+            cmd.addAll(args);
+            Process p = new ProcessBuilder(cmd).redirectOutput(full.toFile()).redirectError(tmp.resolve("err").toFile())
+                    .start();
+            assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the child finished");
+            String err = Files.readString(tmp.resolve("err"));
+            assertEquals(ExitStatus.ERROR, p.exitValue(), args + ": " + err);
+            assertTrue(err.contains("sylva: error: standard output could not be written (a full device?): the text"
+                    + " is lost or incomplete"), args + ": " + err);
+            assertFalse(err.contains("the files it wrote"), "help writes no files: " + err);
+            // the reader takes one byte and goes; the help is longer than a pipe's buffer holds at once or not, so
+            // the writer meets the closed pipe or finishes first: either way no message and status 0
+            StringBuilder line = new StringBuilder();
+            for (String a : cmd) line.append(' ').append(InterruptTest.shellQuote(a));
+            Process piped = new ProcessBuilder(sh.toString(), "-c", "(" + line + "; echo \"status $?\" >&2) | "
+                    + "(head -c 1 >/dev/null)").redirectError(tmp.resolve("err2").toFile()).start();
+            assertTrue(piped.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the pipeline finished");
+            String err2 = Files.readString(tmp.resolve("err2"));
+            assertTrue(err2.strip().endsWith("status 0") && !err2.contains("sylva: error"), args + ": " + err2);
+        }
+    }
+
+    /**
      * The real process started with descriptor 0 closed: the JVM's own first file takes that descriptor, and
      * {@code -} must not read it as the input.
      */

@@ -205,4 +205,52 @@ class ProgressPrinterTest {
         assertTrue(lines.get(1).contains("spanning tree"), lines.get(1));
         assertTrue(s.endsWith("\n"), "the last stage's line is finished at close");
     }
+
+    @Test
+    void aRepaintedLineFitsTheTerminalAndALongStageNameGivesWayFirst() {
+        StringWriter w = new StringWriter();
+        String stage = "reading /data/recordings/2026-12-07/session-04/probe-b/channels-000-383.npy";
+        ProgressPrinter p = new ProgressPrinter(new PrintWriter(w), true, false, 2000, 0, 60);
+        p.progressAt(stage, 10, 100, T0);
+        p.progressAt(stage, 50, 100, T0 + S);
+        p.close();
+        for (String paint : w.toString().split("[\r\n]")) {
+            assertTrue(paint.length() <= 59, paint.length() + ": " + paint);
+        }
+        String last = w.toString().strip();
+        last = last.substring(last.lastIndexOf('\r') + 1);
+        assertTrue(last.startsWith("reading /d") && last.contains("...") && last.contains("383.npy"), last);
+        assertTrue(last.contains("50.0%") && last.contains("ETA"), "the figures are kept whole: " + last);
+        StringWriter narrow = new StringWriter();
+        ProgressPrinter q = new ProgressPrinter(new PrintWriter(narrow), true, false, 2000, 0, 20);
+        q.progressAt("core distances", 10, 100, T0);
+        q.close();
+        for (String paint : narrow.toString().split("[\r\n]")) assertTrue(paint.length() <= 19, paint);
+    }
+
+    @Test
+    void theTerminalsWidthComesFromThePropertyThenColumnsThenIs80() {
+        assertEquals(132, ProgressPrinter.terminalColumns("132", "40"));
+        assertEquals(40, ProgressPrinter.terminalColumns(null, " 40 "));
+        assertEquals(40, ProgressPrinter.terminalColumns("wide", "40"));
+        assertEquals(80, ProgressPrinter.terminalColumns(null, null));
+        assertEquals(80, ProgressPrinter.terminalColumns("0", "-3"));
+        assertEquals(20, ProgressPrinter.terminalColumns("5", null), "at least 20");
+        assertEquals("abc...xyz", ProgressPrinter.shorten("abcdefghijklmnopqrstuvwxyz", 9));
+        assertEquals("abcde", ProgressPrinter.shorten("abcdefghij", 5));
+        assertEquals("short", ProgressPrinter.shorten("short", 9));
+    }
+
+    @Test
+    void stderrCountsAsATerminalOnlyWhereItsDescriptorIsOne() {
+        assertTrue(StandardDescriptors.isTerminal("/dev/pts/3"));
+        assertTrue(StandardDescriptors.isTerminal("/dev/tty1"));
+        assertFalse(StandardDescriptors.isTerminal("/tmp/log"));
+        assertFalse(StandardDescriptors.isTerminal("pipe:[4711]"));
+        assertFalse(StandardDescriptors.isTerminal("/dev/null"));
+        assertFalse(StandardDescriptors.isTerminal(null));
+        assertTrue(StandardDescriptors.isPipe("pipe:[4711]"));
+        assertFalse(StandardDescriptors.isPipe("/dev/full"));
+        assertFalse(StandardDescriptors.isPipe(null));
+    }
 }
