@@ -61,6 +61,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     @Override
+    @SuppressWarnings("try")   // the registration is held for the run, and unregistered by its close
     public Integer call() {
         if (maxRequestMib < 1 || maxRequestMib > (Long.MAX_VALUE >> 20)) {
             throw new InvalidInputException("--max-request-mib must be from 1 to " + (Long.MAX_VALUE >> 20) + "; got "
@@ -72,7 +73,16 @@ final class ServeCommand implements Callable<Integer> {
         System.setOut(stderr);
         PrintWriter log = Main.standardError();   // a request's values quoted in the log are shown, not obeyed
         FrameLimits limits = FrameLimits.defaults().withMaxFrameBytes(maxRequestMib << 20);
-        return EngineServer.standard(context.stdin(), frames, limits, SylvaCommand.version(), log, verbose).run();
+        EngineServer server = EngineServer.standard(context.stdin(), frames, limits, SylvaCommand.version(), log, verbose);
+        // SIGTERM or Ctrl-C: the requests end there, each one read answered (cancelled where it had not finished)
+        try (AutoCloseable stop = context.cancel().whenCancelled(server::stop)) {
+            int status = server.run();
+            // stopped by the signal: the signal's status (the JVM's anyway), and no word of a run's outputs from the hook
+            return context.cancel().isCancelled() ? ExitStatus.INTERRUPTED : status;
+        } catch (Exception e) {   // the registration's close throws nothing; run's unchecked exceptions pass on
+            if (e instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Where the response frames go: standard output, or the file descriptor {@code --answers-fd} names. */

@@ -1,6 +1,7 @@
 package org.sylva.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -196,6 +197,29 @@ class InterruptTest {
     @Test
     void sigtermDoesTheSameWithStatus143(@TempDir Path tmp) throws Exception {
         interruptDuringTheFit(SIGTERM, 143, tmp);
+    }
+
+    /**
+     * SIGTERM to {@code sylva serve} ends its requests as their end does (each one read is answered): the engine's
+     * own way out, not the command-line runs' "interrupted; no output was written" after the hook's whole wait.
+     */
+    @Test
+    void sigtermToTheEngineEndsItsRequestsWithoutTheRunsMessage(@TempDir Path tmp) throws Exception {
+        List<String> cmd = sylvaCommand();
+        cmd.add("serve");
+        Path stdout = tmp.resolve("frames.bin");
+        Child c = new Child(cmd, stdout);
+        try {
+            for (int i = 0; i < 600 && Files.size(stdout) == 0; i++) Thread.sleep(50);   // its hello: it serves
+            assertTrue(Files.size(stdout) > 0, () -> "no hello within 30 s; stderr:\n" + c.err);
+            c.signal(SIGTERM);
+            c.awaitExit(System.nanoTime());
+            assertEquals(143, c.process.exitValue(), () -> "exit status; stderr:\n" + c.err);
+            assertFalse(c.err.toString().contains("sylva: interrupted"), c.err::toString);
+            assertFalse(c.err.toString().contains("cannot read the requests"), c.err::toString);
+        } finally {
+            c.process.destroyForcibly();
+        }
     }
 
     /** Single-quotes {@code s} for /bin/sh. */

@@ -22,7 +22,8 @@ import org.sylva.progress.CancellationToken;
  */
 final class BallTreeHandler implements Handler {
     private final boolean partition;
-    private final BallTreeBuilder builder = new BallTreeBuilder();
+    /** Replaced by {@link #release()}: its engine keeps the last build's working memory for the next one. */
+    private BallTreeBuilder builder = new BallTreeBuilder();
 
     private BallTreeHandler(boolean partition) {
         this.partition = partition;
@@ -36,6 +37,20 @@ final class BallTreeHandler implements Handler {
     /** The handler of {@code partition} requests. */
     static BallTreeHandler partition() {
         return new BallTreeHandler(true);
+    }
+
+    /**
+     * Lets go of the last build's working memory (about {@code (d + 2) * 4} bytes a point), which the builder keeps for
+     * the next tree: a request of another kind must not find the heap taken by a tree already answered.
+     */
+    @Override
+    public void release() {
+        builder = new BallTreeBuilder();
+    }
+
+    /** The builder of the next request (tests). */
+    BallTreeBuilder builder() {
+        return builder;
     }
 
     @Override

@@ -70,8 +70,14 @@ public final class EngineServer {
     static final int MAX_QUEUED_REFUSALS = 64;
     private final java.util.concurrent.atomic.AtomicInteger refusalsQueued = new java.util.concurrent.atomic.AtomicInteger();
 
+    /** The requests' stream, closed by {@link #stop()}. */
+    private final InputStream in;
+    /** Set by {@link #stop()}: the requests' stream was closed on purpose, so its end is no error. */
+    private volatile boolean stopped;
+
     EngineServer(InputStream in, OutputStream out, Map<String, Handler> handlers, FrameLimits limits, String version,
             PrintWriter log, boolean verbose) {
+        this.in = in;
         this.reader = new FrameReader(in, limits);
         this.writer = new FrameWriter(out);
         this.handlers = Map.copyOf(handlers);
@@ -149,6 +155,7 @@ public final class EngineServer {
             worker.execute(() -> send(ErrorFrames.frame("ProtocolError", e.getMessage(), null)));
             return 2;
         } catch (IOException e) {
+            if (stopped) return 0;
             log.println("sylva serve: cannot read the requests: " + e.getMessage());
             log.flush();
             return 2;
@@ -166,6 +173,21 @@ public final class EngineServer {
                 Thread.currentThread().interrupt();
             }
             log.flush();
+        }
+    }
+
+    /**
+     * Ends the service as the end of the requests does (SIGTERM or Ctrl-C to the engine): closes the requests' stream,
+     * which wakes {@link #run()}'s blocked read where the stream is interruptible (a channel's, as the CLI's standard
+     * input is); every request read and not yet answered is then cancelled and answered, in order, and {@code run}
+     * returns 0.
+     */
+    public void stop() {
+        stopped = true;
+        try {
+            in.close();
+        } catch (IOException e) {
+            // closing is all that is asked; the read it wakes ends the loop either way
         }
     }
 

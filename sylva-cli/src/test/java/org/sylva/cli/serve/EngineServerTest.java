@@ -499,6 +499,52 @@ class EngineServerTest {
     }
 
     /**
+     * SIGTERM or Ctrl-C to the engine (the CLI's token calls {@link EngineServer#stop()}): the blocked read wakes, the
+     * running request is cancelled and answered, and the engine ends with 0 and nothing in its log, as at the end
+     * of the requests (it waited for the signal handler's whole second and ended unanswered before).
+     */
+    @Test
+    void stopCancelsAndAnswersTheRunningRequestAndEndsTheEngineQuietly() throws Exception {
+        WaitHandler wait = new WaitHandler();
+        Session s = open(Map.of("wait", wait), FrameLimits.defaults());
+        s.requests.write(new Frame("wait", Map.of("id", "w1")));
+        assertTrue(wait.started.await(10, TimeUnit.SECONDS));
+        s.server.stop();
+        assertEquals(0, s.status.get(10, TimeUnit.SECONDS));
+        assertTrue(wait.sawCancel.get());
+        Frame answer = s.read();
+        assertEquals("cancelled", answer.kind(), answer.toString());
+        assertEquals("w1", answer.params().get("id"));
+        assertEquals("", s.log.toString());
+        s.requestsOut.close();
+        session = null;
+    }
+
+    /**
+     * The ball tree's builder keeps its last build's working memory for the next build; before a request of another
+     * kind the engine releases it (it stayed for the engine's life: a later fit could run out of heap).
+     */
+    @Test
+    void aBallTreeHandlerLetsGoOfItsWorkingMemoryWhenReleased() throws Exception {
+        BallTreeHandler h = BallTreeHandler.partition();
+        int n = 5000;
+        float[] xyz = new float[n * 3];
+        java.util.Random rnd = new java.util.Random(4);
+        for (int i = 0; i < xyz.length; i++) xyz[i] = rnd.nextFloat();
+        Frame request = new Frame("partition", Map.of("level", 3L), List.of(WireArray.of("points", xyz, n, 3),
+                WireArray.of("batch_idx", new long[n], n)));
+        assertEquals("ok", h.handle(request, new org.sylva.progress.CancellationToken()).kind());
+        java.lang.ref.WeakReference<BallTreeBuilder> used = new java.lang.ref.WeakReference<>(h.builder());
+        h.release();
+        for (int i = 0; i < 50 && used.get() != null; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertNull(used.get(), "the builder that held the last build's memory is no longer reachable");
+        assertEquals("ok", h.handle(request, new org.sylva.progress.CancellationToken()).kind(), "and it builds again");
+    }
+
+    /**
      * A request refused after the running one (a frame over a bound) used to take the place of the running one as
      * the request to cancel: the end of the input, or bytes that are no frame, then left it running and its answer,
      * and the refusal's, unwritten when the engine gave up waiting. Every request read is cancelled now, and every
