@@ -215,7 +215,10 @@ public final class Hdbscan {
      * modified) — for data that is float64 to begin with, such as a float64 {@code .npy}: the distances
      * are then exactly scikit-learn's, with no rounding to float32 first. The same as fitting
      * {@link PointSet#ofFloat64}{@code (n, d, coords)}. The array is read in place, not copied: it must
-     * not change until the fit returns; one that does is an {@link InvalidInputException} saying so.
+     * not change until the fit returns. One that holds other values when the fit ends than when it began is an
+     * {@link InvalidInputException} saying so; a change undone before the end (a value written and put back)
+     * cannot be seen that way, and may leave a result that is not the array's: copy the array first where
+     * another thread may write it.
      */
     public HdbscanResult fit(double[] coords, int n, int d, ProgressListener progress, CancellationToken cancel) {
         return fit(coords, n, d, null, progress, cancel);

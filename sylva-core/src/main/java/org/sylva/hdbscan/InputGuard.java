@@ -8,7 +8,8 @@ import org.sylva.data.InvalidInputException;
  * spanning tree, which would surface as an internal {@code IllegalStateException}, or silently changes
  * the result; a 64-bit hash of the values' bits taken before the fit and compared after it (or after a
  * failure) turns either into an {@link InvalidInputException} that says what happened. Each hash is one
- * pass over the array, small beside the fit.
+ * pass over the array, small beside the fit. A change undone before the second hash (a value written and
+ * put back) is not seen: the guard catches a caller's mistake, it does not make one safe.
  *
  * <pre>{@code
  * InputGuard guard = InputGuard.of(coords);

@@ -20,14 +20,23 @@ public final class Failures {
         return original(e.getCause() == null ? e : e.getCause());
     }
 
-    /** {@code failure} without fork-join's re-created copies (same type, the original as cause). */
+    /**
+     * {@code failure} without fork-join's re-created copies: of the same type as their cause, with no message of their
+     * own (the cause's {@code toString()}, or none). An exception a caller made itself around another of its type,
+     * with its own message (a progress listener's {@code new IllegalStateException("request 42", cause)}), is kept.
+     */
     public static Throwable original(Throwable failure) {
         Throwable c = failure;
         // A task joined through several threads may have been re-created more than once.
-        for (int depth = 0; depth < 16 && c.getCause() != null && c.getClass() == c.getCause().getClass(); depth++) {
-            c = c.getCause();
-        }
+        for (int depth = 0; depth < 16 && isCopy(c); depth++) c = c.getCause();
         return c;
+    }
+
+    private static boolean isCopy(Throwable t) {
+        Throwable cause = t.getCause();
+        if (cause == null || t.getClass() != cause.getClass()) return false;
+        String message = t.getMessage();
+        return message == null || message.equals(cause.toString()) || message.equals(cause.getMessage());
     }
 
     /** Rethrows {@code failure} if it is unchecked; wraps a checked one in {@link IllegalStateException}. */

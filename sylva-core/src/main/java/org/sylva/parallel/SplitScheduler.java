@@ -3,6 +3,7 @@ package org.sylva.parallel;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
@@ -70,7 +71,12 @@ public final class SplitScheduler {
 
     /** Runs the job's root: on the calling thread (one thread, or a small job), else inside the pool. */
     public void run(Runnable job) {
-        if (pool == null || callerWorks) {
+        // A caller that is itself a worker of the pool (a progress listener calling back into the library from a
+        // worker) runs the job where it is: handing it over and blocking would take that worker from the pool, and
+        // with every worker so blocked the jobs queued behind them never ran (a hang no cancel could end, and the
+        // pool left without workers for good). On a worker, the job's forks and joins work inside the pool as they
+        // would after the hand-over.
+        if (pool == null || callerWorks || ForkJoinTask.getPool() == pool) {
             job.run();
             return;
         }

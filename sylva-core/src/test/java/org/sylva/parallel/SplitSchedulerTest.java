@@ -72,4 +72,46 @@ class SplitSchedulerTest {
         }
         assertEquals(0, lost, "interrupts lost");
     }
+
+    /**
+     * A large job started from a worker of its own pool (a progress listener calling back into the library) runs
+     * there: every worker handing its nested job over and blocking left nothing to run them, a hang for good.
+     * Five workers, each inside the outer job at once (a barrier), each starting a nested large job.
+     */
+    @org.junit.jupiter.api.Test
+    void aLargeJobStartedFromAWorkerOfItsPoolRunsThereInsteadOfWaitingForever() {
+        int threads = 5;
+        SplitScheduler outer = new SplitScheduler(threads, false);
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(threads);
+        AtomicIntegerArray runs = new AtomicIntegerArray(threads * 100);
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () ->
+                outer.run(() -> outer.forEach(0, threads, i -> {
+                    try {
+                        together.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("the workers did not meet", e);
+                    }
+                    SplitScheduler inner = new SplitScheduler(threads, false);
+                    inner.run(() -> inner.forEach(0, 100, j -> runs.incrementAndGet(i * 100 + j)));
+                })));
+        for (int k = 0; k < runs.length(); k++) assertEquals(1, runs.get(k), "index " + k);
+    }
+
+    /** A caller's own exception around another of its type, with its own message, reaches the caller as thrown. */
+    @ParameterizedTest
+    @CsvSource({"2, true", "2, false"})
+    void anExceptionWrappingOneOfItsTypeIsNotTakenForAForkJoinCopy(int threads, boolean callerWorks) {
+        SplitScheduler s = new SplitScheduler(threads, callerWorks);
+        IllegalStateException own = new IllegalStateException("request 42", new IllegalStateException("low level"));
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> s.run(() -> s.forEach(0, 64, i -> {
+            if (Thread.currentThread() instanceof java.util.concurrent.ForkJoinWorkerThread) throw own;
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        })));
+        assertSame(own, thrown);
+        assertSame(Failures.original(new IllegalStateException(own)), own, "fork-join's copy is still taken off");
+    }
 }
