@@ -131,4 +131,15 @@ class HdbscanInputCheckTest {
         Hdbscan e2 = Hdbscan.builder().minClusterSize(2).minSamples(1).build();
         assertArrayEquals(e2.fit(PointSet.of(5, 1, scaled)).labels(), e2.fit(PointSet.of(5, 1, x)).labels());
     }
+
+    /** A float64 array whose length is not n * d is refused naming both, too long as too short. */
+    @Test
+    void aFloat64ArrayOfTheWrongLengthIsRefusedNamingTheShape() {
+        Hdbscan h = Hdbscan.builder().build();
+        for (int length : new int[] {7, 5}) {
+            InvalidInputException e = assertThrows(InvalidInputException.class,
+                    () -> h.fit(new double[length], 3, 2, ProgressListener.NONE, CancellationToken.NEVER));
+            assertTrue(e.getMessage().contains("has " + length + " values, expected n * d = 3 * 2"), e.getMessage());
+        }
+    }
 }

@@ -342,4 +342,17 @@ class CoreDistancesTest {
         org.junit.jupiter.api.Assertions.assertThrows(org.sylva.data.InvalidInputException.class,
                 () -> CoreDistances.of(1, core, 2, new int[] {1, 0, 1, 0}, new double[] {0, 0, 0, 1}));
     }
+
+    /**
+     * With multiplicities, a point's own copies count towards min_samples: a point held twice, at min_samples 2, has
+     * core distance 0 (its copy), not its next neighbour's distance.
+     */
+    @Test
+    void aPointsOwnCopiesReachMinSamplesAtDistanceZero() {
+        int k = 3;
+        int[] neighbours = {0, 1, 2, 1, 0, 2, 2, 1, 0};
+        double[] distances = {0, 1, 2, 0, 1, 1.5, 0, 1.5, 2};
+        double[] cores = CoreDistances.coresWithMultiplicities(2, k, neighbours, distances, new int[] {2, 1, 1});
+        assertArrayEquals(new double[] {0, 1, 1.5}, cores, 0);
+    }
 }

@@ -398,4 +398,19 @@ class HandMadeTreesTest {
         assertEquals(CondensedTree.condense(slt, 4), CondensedTree.condense(tenPoints(4.0), 4));
         assertEquals(SelectionParameters.defaults(), SelectionParameters.defaults().toBuilder().build());
     }
+
+    /**
+     * A cluster's persistence divides by the largest lambda of all its rows, wherever that row stands: in a tree given
+     * to {@link CondensedTree#of}, unlike one made by {@code condense}, the largest may be the last row alone.
+     * Root 4 holds points 0-2 until lambda 1 and point 3 until lambda 2: stability 1 + 1 + 1 + 2 = 5; with the single
+     * cluster allowed its threshold is the largest lambda, 2, which only point 3 reaches; persistence 5 / (1 * 2).
+     */
+    @Test
+    void persistenceDividesByTheLargestLambdaOfEveryRowTheLastIncluded() {
+        CondensedTree ct = CondensedTree.of(4, 2, new int[] {4, 4, 4, 4}, new int[] {0, 1, 2, 3},
+                new double[] {1, 1, 1, 2}, new int[] {1, 1, 1, 1});
+        Clustering c = select(ct, SelectionParameters.builder().allowSingleCluster(true));
+        assertArrayEquals(new int[] {-1, -1, -1, 0}, c.labels());
+        assertArrayEquals(new double[] {2.5}, c.persistence(), TOL);
+    }
 }

@@ -130,4 +130,21 @@ class TieOrderContractTest {
         for (int e = 0; e < t.edges(); e++) rows[e] = new double[] {t.from(e), t.to(e), t.weight(e)};
         return rows;
     }
+
+    /**
+     * The scans' pruning rule skips every candidate after the reference edge, ties included, but never the reference
+     * edge itself: a scan that skipped it on an exact tie could leave a component its cheapest edge and merge a heavier
+     * one.
+     */
+    @Test
+    void thePruningRuleNeverSkipsTheReferenceEdgeItself() {
+        long ref = EdgeOrder.endpoints(3, 7);
+        assertFalse(EdgeOrder.allAfter(2.0, ref, 2.0, ref), "the reference edge itself");
+        assertFalse(EdgeOrder.allAfter(2.0, EdgeOrder.endpoints(7, 3), 2.0, ref), "the same edge, endpoints swapped");
+        assertTrue(EdgeOrder.allAfter(2.0, EdgeOrder.endpoints(3, 8), 2.0, ref), "same weight, higher end after");
+        assertFalse(EdgeOrder.allAfter(2.0, EdgeOrder.endpoints(3, 6), 2.0, ref), "same weight, higher end before");
+        assertFalse(EdgeOrder.allAfter(2.0, EdgeOrder.endpoints(2, 9), 2.0, ref), "same weight, lower end before");
+        assertTrue(EdgeOrder.allAfter(Math.nextUp(2.0), EdgeOrder.endpoints(0, 1), 2.0, ref), "heavier");
+        assertFalse(EdgeOrder.allAfter(Math.nextDown(2.0), EdgeOrder.NO_ENDPOINTS, 2.0, ref), "lighter");
+    }
 }
