@@ -55,8 +55,10 @@ sylva_add_java_args() {   # JAR AOT_CACHE [no-vector-module]: appends the JVM op
   sylva_address_space_opts
   # the GPU engine calls libOpenCL/libcuda through the FFM API: allowed, so the JVM prints no warning
   SYLVA_OPTS+=("--enable-native-access=ALL-UNNAMED")
-  # on a terminal, its width: progress repaints one line, which must not wrap (one process, on a terminal only)
+  # on a terminal: say so (the JVM's stderr is the pipe to the filter below, not the terminal itself) and give its
+  # width: progress repaints one line there, which must not wrap (one process, on a terminal only)
   if [ -t 2 ]; then
+    SYLVA_OPTS+=("-Dsylva.stderr=terminal")
     local size=""
     size="$(stty size <&2 2>/dev/null)" || size=""
     case "$size" in *" "[0-9]*) SYLVA_OPTS+=("-Dsylva.columns=${size#* }") ;; esac

@@ -95,6 +95,13 @@ mkdir "$moved/$u" && cp "$work/small.npy" "$moved/$u/small.npy"
   >"$work/out.txt" 2>"$work/err.txt") || fail "bin/sylva unpacked under a non-ASCII name, in the C locale, failed"
 [ -f "$moved/$u/res/labels.npy" ] || fail "a non-ASCII working folder: the outputs are not where they were asked for"
 mv "$moved" "$home"
+# with stderr on a terminal (a pseudo-terminal from script(1), where there is one) progress repaints its line: the
+# launcher says so to the JVM, whose own stderr is the pipe to the launcher's filter
+if command -v script >/dev/null 2>&1; then
+  TERM=xterm script -qec "'$home/bin/sylva' demo --points 2000 --out '$work/tty-demo' >/dev/null" "$work/tty.log" \
+    >/dev/null 2>&1 </dev/null || fail "bin/sylva demo on a pseudo-terminal failed"
+  grep -q $'\r[a-z]' "$work/tty.log" || fail "bin/sylva demo on a terminal: progress did not repaint its line"
+fi
 for run in demo small predict version; do
   [ ! -s "$work/aot-$run.log" ] || { cat "$work/aot-$run.log" >&2; fail "$run: the JVM did not take its start-up cache as made"; }
 done

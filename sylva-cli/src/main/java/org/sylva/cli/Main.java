@@ -317,6 +317,8 @@ public final class Main {
     private static boolean stderrIsTerminal() {
         String term = System.getenv("TERM");
         if (term == null || "dumb".equals(term)) return false;
+        // the launchers' word: they pipe the JVM's stderr through a filter, so descriptor 2 is a pipe here
+        if ("terminal".equals(System.getProperty("sylva.stderr"))) return true;
         String target = StandardDescriptors.target(2);
         if (target != null) return StandardDescriptors.isTerminal(target);
         java.io.Console c = System.console();   // no /proc: stdin's and stdout's answer is the best there is

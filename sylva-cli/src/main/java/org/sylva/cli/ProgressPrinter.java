@@ -176,10 +176,11 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
     }
 
     private void paint(long now) {
-        String s = line(now, stage);
+        String s = line(now, stage, LABEL_WIDTH);
         int width = columns - 1;
-        if (s.length() > width) {   // the stage's name gives way first, then the figures' end
-            s = line(now, shorten(stage, stage.length() - (s.length() - width)));
+        if (s.length() > width) {   // the name's padding gives way first, then the name, then the figures' end
+            s = line(now, stage, 1);
+            if (s.length() > width) s = line(now, shorten(stage, stage.length() - (s.length() - width)), 1);
             if (s.length() > width) s = s.substring(0, width);
         }
         int pad = Math.max(0, lastWidth - s.length());
@@ -228,19 +229,23 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
         return 80;
     }
 
+    /** The columns a stage's name is padded to, so that the figures of successive stages line up. */
+    private static final int LABEL_WIDTH = 24;
+
     String line(long now) {
-        return line(now, stage);
+        return line(now, stage, LABEL_WIDTH);
     }
 
-    /** The line of the current stage, shown under the name {@code label}. */
-    private String line(long now, String label) {
+    /** The line of the current stage, shown under the name {@code label} padded to {@code pad} columns. */
+    private String line(long now, String label, int pad) {
+        String name = label.length() >= pad ? label : label + " ".repeat(pad - label.length());
         // A finished stage keeps its final figures while the next one (or an unreported step) runs.
         long until = ended ? stageEnd : now;
         double secs = Math.max(1e-9, (until - stageStart) / 1e9);
         if (done == 0 && total <= 1) {
             // a stage's start marker, (0, 1): its work is not counted yet (the core distances' index is built
             // first, seconds at 500 000 points), so no percentage, rate or ETA that would only mislead
-            return String.format(Locale.ROOT, "%-24s preparing  %.1fs elapsed", label, secs);
+            return String.format(Locale.ROOT, "%s preparing  %.1fs elapsed", name, secs);
         }
         double frac = total > 0 ? Math.min(1.0, (double) done / total) : 0;
         // Rates and ETAs over the first 0.2 s are noise (a chunk may finish in microseconds).
@@ -252,8 +257,8 @@ final class ProgressPrinter implements ProgressListener, AutoCloseable {
         // and an ETA from under 1 % of a stage is mostly the stage's first units (a search's first leaves,
         // a pass whose share is still a guess): 24 minutes shown for a stage of 10 s
         String eta = settled && frac >= ETA_MIN_FRACTION && frac < 1 ? formatSeconds(secs * (1 - frac) / frac) : "--";
-        return String.format(Locale.ROOT, "%-24s %5.1f%%  %s%.1fs elapsed  ETA %s",
-                label, 100 * frac, rate, secs, eta);
+        return String.format(Locale.ROOT, "%s %5.1f%%  %s%.1fs elapsed  ETA %s",
+                name, 100 * frac, rate, secs, eta);
     }
 
     private static String human(double v) {

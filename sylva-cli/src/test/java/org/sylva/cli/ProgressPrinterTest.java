@@ -226,6 +226,14 @@ class ProgressPrinterTest {
         q.progressAt("core distances", 10, 100, T0);
         q.close();
         for (String paint : narrow.toString().split("[\r\n]")) assertTrue(paint.length() <= 19, paint);
+        StringWriter mid = new StringWriter();   // 50 columns: the name loses its padding, not its letters
+        ProgressPrinter r = new ProgressPrinter(new PrintWriter(mid), true, false, 2000, 0, 50);
+        r.progressAt("core distances", 10, 100, System.nanoTime());   // close() repaints on the real clock
+        r.close();
+        String paint = mid.toString().strip();
+        paint = paint.substring(paint.lastIndexOf('\r') + 1);
+        assertTrue(paint.startsWith("core distances  "), paint);
+        assertTrue(paint.length() <= 49, paint);
     }
 
     @Test
