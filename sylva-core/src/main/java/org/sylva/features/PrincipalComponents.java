@@ -15,7 +15,12 @@ import org.sylva.parallel.ParallelWork;
  * decomposition left them in, which for uncorrelated columns is column order), each signed so that its entry of largest
  * magnitude is positive, the first such entry on ties: the convention of scikit-learn's {@code PCA}
  * ({@code svd_flip(u_based_decision=False)}), whose {@code mean_}, {@code components_},
- * {@code explained_variance_} and {@code transform} these match to rounding. Meant for clustering on a
+ * {@code explained_variance_} and {@code transform} these match to rounding where the data are well
+ * conditioned. Both routes decompose a squared matrix, where scikit-learn takes an SVD of the data: a
+ * component whose variance is a factor {@code r} below the first's carries errors about {@code r} times the
+ * rounding, scikit-learn's about {@code sqrt(r)} times (one row far larger than the others makes such a
+ * component; and a sign decided by an exact tie of magnitudes, as with a column and its negation, may differ).
+ * Meant for clustering on a
  * few components (spike waveforms: {@code d} up to a few hundred; the covariance's {@code n d^2} dominates
  * the cost, the eigen-decomposition's {@code d^3} per sweep is small beside it); rows are never
  * subsampled. Variances that rounding makes slightly negative are reported as 0; components past the
@@ -88,11 +93,16 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
     private static PrincipalComponents fit(RowMajor x, int k, Execution execution) {
         requireComponentCount(k, x.d);
         if (x.n < 1) throw new InvalidInputException("principal components need at least one point; got n = 0");
-        if (x.n < x.d) {
-            PrincipalComponents fromRows = CentredRowGram.components(x, k, execution);
-            if (fromRows != null) return fromRows;
-        }
-        return fromCovariance(x, k, execution);
+        // far from 1 the input is scaled by a power of two (exactly) and the means and variances scaled back
+        int shift = x.scaleShift();
+        RowMajor rows = shift == 0 ? x : x.scaled(shift);
+        PrincipalComponents p = x.n < x.d ? CentredRowGram.components(rows, k, execution)
+                : fromCovariance(rows, k, execution);
+        if (shift == 0) return p;
+        double[] mean = p.mean, variance = p.explainedVariance;
+        for (int j = 0; j < mean.length; j++) mean[j] = Math.scalb(mean[j], -shift);
+        for (int c = 0; c < variance.length; c++) variance[c] = Math.scalb(variance[c], -2 * shift);
+        return new PrincipalComponents(mean, p.components, variance, Math.scalb(p.totalVariance, -2 * shift));
     }
 
     /** The components from the {@code d x d} covariance, whatever the shape ({@code x} and {@code k} checked). */

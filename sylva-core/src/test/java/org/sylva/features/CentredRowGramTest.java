@@ -3,7 +3,6 @@ package org.sylva.features;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +16,7 @@ import org.sylva.progress.ProgressListener;
 /**
  * {@link CentredRowGram}, the route of inputs with fewer rows than columns, against the covariance route on the same
  * inputs: means and total variance bitwise, variances to 1e-12 relative, components to 1e-10; the same bits for any
- * thread count; and the cases it leaves to the covariance (components at or past the rank). Its agreement with
+ * thread count; and components at or past the rank (unit axes made orthogonal, variance 0), for every k. Its agreement with
  * scikit-learn is {@link PrincipalComponentsTest}'s {@code wide} fixture (8 rows of 10 columns).
  */
 class CentredRowGramTest {
@@ -86,18 +85,58 @@ class CentredRowGramTest {
     }
 
     @Test
-    void componentsAtOrPastTheRankAreLeftToTheCovariance() {
+    void componentsPastTheRankAreAxesMadeOrthogonalWithVarianceZero() {
         int n = 20, d = 50;
         double[] x = lowRankPlusNoise(n, d, 2, 0, 7);   // every row a combination of two directions
         RowMajor rows = RowMajor.of(x, n, d);
-        assertNotNull(CentredRowGram.components(rows, 2, Execution.everyCore()));
-        assertNull(CentredRowGram.components(rows, 3, Execution.everyCore()), "the third has no variance");
-        assertNull(CentredRowGram.components(rows, n, Execution.everyCore()), "k = n: past any rank");
-        assertEquals(PrincipalComponents.fromCovariance(rows, 3, Execution.everyCore()),
-                PrincipalComponents.fit(x, n, d, 3));
-        double[] same = new double[5 * 8];   // no variance at all
-        assertNull(CentredRowGram.components(RowMajor.of(same, 5, 8), 1, Execution.everyCore()));
-        assertArrayEquals(new double[] {0}, PrincipalComponents.fit(same, 5, 8, 1).explainedVariance(), 0);
+        PrincipalComponents cov = PrincipalComponents.fromCovariance(rows, 2, Execution.everyCore());
+        for (int k : new int[] {3, n - 1, n, d}) {   // past the rank, at n - 1, at n (no such direction), every one
+            PrincipalComponents p = CentredRowGram.components(rows, k, Execution.everyCore());
+            assertEquals(p, PrincipalComponents.fit(x, n, d, k), "fit takes the Gram route for every k");
+            for (int c = 0; c < 2; c++) {
+                assertArrayEquals(cov.component(c), p.component(c), 1e-10, "k " + k + ": component " + c);
+            }
+            for (int c = 2; c < k; c++) {
+                assertTrue(p.explainedVariance()[c] <= 1e-12 * p.totalVariance(), "k " + k + ": variance " + c);
+            }
+            assertOrthonormal(p, 1e-12);
+        }
+        double[] same = new double[5 * 8];   // no variance at all: the axes in order, as the covariance gives them
+        java.util.Arrays.fill(same, 2.5);
+        RowMajor flat = RowMajor.of(same, 5, 8);
+        assertEquals(PrincipalComponents.fromCovariance(flat, 3, Execution.everyCore()),
+                CentredRowGram.components(flat, 3, Execution.everyCore()));
+        assertArrayEquals(new double[] {1, 0, 0, 0, 0, 0, 0, 0}, PrincipalComponents.fit(same, 5, 8, 3).component(0), 0);
+    }
+
+    /** A full-rank input with a component far below the first (one row 10^5 times the others) stays on this route. */
+    @Test
+    void aSmallComponentOfFullRankDataIsMadeOrthogonalToTheLargerOnes() {
+        int n = 40, d = 300;
+        double[] x = lowRankPlusNoise(n, d, 6, 1, 12);
+        for (int j = 0; j < d; j++) x[5 * d + j] *= 1e5;
+        PrincipalComponents p = CentredRowGram.components(RowMajor.of(x, n, d), 8, Execution.everyCore());
+        assertTrue(p.explainedVariance()[7] < p.explainedVariance()[0] * CentredRowGram.RANK_FLOOR,
+                "the eighth component is below the floor: " + p.explainedVariance()[7]);
+        assertOrthonormal(p, 1e-12);
+        PrincipalComponents cov = PrincipalComponents.fromCovariance(RowMajor.of(x, n, d), 8, Execution.everyCore());
+        // both routes square the data: a variance r times below the first carries about r times the rounding (here
+        // r is about 1e10), on either route
+        for (int c = 0; c < 8; c++) {
+            double want = cov.explainedVariance()[c];
+            assertEquals(want, p.explainedVariance()[c], 1e-4 * want, "variance " + c);
+        }
+    }
+
+    static void assertOrthonormal(PrincipalComponents p, double tolerance) {
+        for (int a = 0; a < p.componentCount(); a++) {
+            for (int b = a; b < p.componentCount(); b++) {
+                double dot = 0;
+                double[] u = p.component(a), v = p.component(b);
+                for (int j = 0; j < u.length; j++) dot += u[j] * v[j];
+                assertEquals(a == b ? 1 : 0, dot, tolerance, "components " + a + " and " + b);
+            }
+        }
     }
 
     @Test

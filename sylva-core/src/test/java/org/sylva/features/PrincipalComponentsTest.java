@@ -239,6 +239,30 @@ class PrincipalComponentsTest {
         assertEquals(3, r.clusterCount());
     }
 
+    /**
+     * Far from 1 the input is scaled by a power of two before its squares are summed (entries of 1e-160 gave wrong
+     * components, below 1e-170 none): the data times 2^-300 give the same components bit for bit, the mean times
+     * 2^-300 and the variances times 2^-600, on both routes (fewer rows than columns, and more).
+     */
+    @Test
+    void dataFarFromOneGiveTheComponentsOfTheDataNearOne() {
+        Random rnd = new Random(21);
+        for (int[] shape : new int[][] {{200, 6}, {12, 40}}) {
+            int n = shape[0], d = shape[1];
+            double[] x = new double[n * d];
+            for (int i = 0; i < x.length; i++) x[i] = rnd.nextGaussian() * (1 + i % d) + 3;
+            double[] tiny = new double[x.length];
+            for (int i = 0; i < x.length; i++) tiny[i] = Math.scalb(x[i], -300);
+            PrincipalComponents near = PrincipalComponents.fit(x, n, d, 3), far = PrincipalComponents.fit(tiny, n, d, 3);
+            assertArrayEquals(near.components(), far.components(), 0, n + " x " + d);
+            for (int j = 0; j < d; j++) assertEquals(Math.scalb(near.mean()[j], -300), far.mean()[j], 0);
+            for (int c = 0; c < 3; c++) {
+                assertEquals(Math.scalb(near.explainedVariance()[c], -600), far.explainedVariance()[c], 0);
+            }
+            assertEquals(Math.scalb(near.totalVariance(), -600), far.totalVariance(), 0);
+        }
+    }
+
     private static void assertOrthonormal(PrincipalComponents p) {
         int k = p.componentCount(), d = p.dimensions();
         for (int a = 0; a < k; a++) {
