@@ -2,6 +2,7 @@ package org.sylva.cli;
 
 import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,6 +165,7 @@ final class BallTreeCommand implements Callable<Integer> {
                 .vectorKernels(kernels == Kernels.VECTOR);
         // A GPU API with no usable device is refused here, before any input is read or output claimed.
         builder.engine(EngineChoice.tree(backend));
+        refuseUnreadableBatch(batch);
         OutputTargets.claim(context, err, run.quiet, out, names(partitionLevel != null ? PARTITION : TREE, format),
                 RESERVED, report);
         OutputTargets.refuseOverlaps(out, RESERVED, List.of(new OutputTargets.OptionFile("--report", report)),
@@ -179,8 +181,12 @@ final class BallTreeCommand implements Callable<Integer> {
                 RunRecord.Input.of("batch", batch, context.cancel()));
         PointSet points = in.readForTree(new java.io.PrintWriter(readWarnings, true), context.stdin(), context.cancel(),
                 "; a ball tree needs finite coordinates");
-        BatchLayout layout = batch == null ? BatchLayout.single(points.size())
-                : readLayout(batch, points.size(), context.cancel());
+        BatchLayout layout;
+        try {
+            layout = batch == null ? BatchLayout.single(points.size()) : readLayout(batch, points.size(), context.cancel());
+        } catch (InvalidInputException e) {   // about the batch file: the error names its option, as --sample-weight's do
+            throw e.parameter().isPresent() ? e : InvalidInputException.forParameter("batch", e.getMessage());
+        }
         if (reportBatch != null && reportBatch >= layout.batchCount()) {
             throw new InvalidInputException("--report-batch " + reportBatch + ": there " + (layout.batchCount() == 0
                     ? "are no batches (the input has no points)" : layout.batchCount() == 1 ? "is 1 batch (0)"
@@ -334,6 +340,28 @@ final class BallTreeCommand implements Callable<Integer> {
     static String plural(long count, String word) {
         if (count == 1) return word;
         return word.endsWith("ch") ? word + "es" : word + "s";
+    }
+
+    /**
+     * Refuses a {@code --batch} file that is missing, a folder, or not named {@code .npy}, before any output is claimed
+     * and naming the option (the points' reader would have said only the file's name).
+     */
+    static void refuseUnreadableBatch(Path batch) {
+        if (batch == null) return;
+        if (Files.isDirectory(batch)) {
+            throw InvalidInputException.forParameter("batch", batch + ": is a folder; give the .npy of batch ids");
+        }
+        if (!Files.exists(batch)) throw InvalidInputException.forParameter("batch", batch + ": no such file");
+        boolean npy;
+        try {
+            npy = InputOptions.isNpy(batch) || !Files.isRegularFile(batch);   // a pipe (/dev/stdin) is read as .npy
+        } catch (IOException e) {
+            return;   // unreadable: the reader says why, naming the file
+        }
+        if (!npy) {
+            throw InvalidInputException.forParameter("batch", batch + ": batch ids are read from a .npy file (one integer "
+                    + "id per point, e.g. numpy.save('batch.npy', ids.astype(numpy.int64)))");
+        }
     }
 
     static BatchLayout readLayout(Path file, int n, org.sylva.progress.CancellationToken cancel) throws IOException {

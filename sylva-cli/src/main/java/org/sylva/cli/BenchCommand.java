@@ -376,7 +376,7 @@ final class BenchCommand implements Callable<Integer> {
             m.parameter(String.class, v -> input = v)
                     .index("1")
                     .paramLabel("FILE")
-                    .description("New points (.npy, .csv, raw with --shape).");
+                    .description("New points (.npy, .csv/.tsv, .npz, raw with --shape), as sylva predict reads them.");
             m.option(String.class, v -> shape = v, "--shape")
                     .paramLabel("N,D")
                     .description("Shape of a raw float32 input.");

@@ -55,7 +55,8 @@ final class CutCommand implements Callable<Integer> {
                 .description("The cut distance (mutual reachability): edges shorter than D join points.");
         m.option(Integer.class, v -> minClusterSize = v, "--min-cluster-size")
                 .paramLabel("M")
-                .description("Components smaller than M are noise (default: the model's min_cluster_size).");
+                .description("Components smaller than M are noise, M >= 1 (default: the model's min_cluster_size; 1 makes "
+                        + "every point of the cut a member of its component).");
         folder.declare(m, false);
         run.declare(m);
         spec = m.spec();

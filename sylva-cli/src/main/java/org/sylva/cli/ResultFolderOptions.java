@@ -39,7 +39,7 @@ final class ResultFolderOptions {
                         + "and put in place last, marks the folder complete (sylva verify DIR).");
         OutputFormat.declare(m, v -> format = v);
         m.option(boolean.class, v -> json = v, "--json")
-                .description("Print a machine-readable summary on stdout (one JSON line per input file). Where stdout cannot be "
+                .description("Print a machine-readable summary on stdout (one JSON line per result folder written). Where stdout cannot be "
                         + "written the exit status is 2, but the outputs, in place by then, stay complete.");
     }
 

@@ -63,7 +63,8 @@ final class VerifyCommand implements Callable<Integer> {
                         + "a model, --sample-weight ...) is still at its path with the same size and SHA-256; one "
                         + "that is missing or changed is a mismatch (" + ExitStatus.MISMATCH + ").");
         m.option(boolean.class, v -> quiet = v, "-q", "--quiet")
-                .description("Print nothing; the exit status says it all.");
+                .description("Print no verdict; the exit status says it all (a command line that cannot run, such as a folder "
+                        + "that does not exist, is still an error on stderr).");
         spec = m.spec();
         return spec;
     }

@@ -375,4 +375,23 @@ class BallTreeCommandTest {
         Cli.run("balltree", npy.toString(), "--out", out.toString())
                 .assertError("row 2, column 1 (counting from 0) is +inf; a ball tree needs finite coordinates");
     }
+
+    /** A --batch file that is missing, a folder, not .npy, or of the wrong length: the error names the option. */
+    @Test
+    void aBadBatchFileIsRefusedNamingTheOption(@TempDir Path tmp) throws IOException {
+        Path out = tmp.resolve("out");
+        Path text = Files.writeString(tmp.resolve("batch.txt"), "0\n1\n");
+        Path folder = Files.createDirectories(tmp.resolve("ids.npy"));
+        Cli.run("balltree", cloudNpy.toString(), "--batch", tmp.resolve("missing.npy").toString(), "--out", out.toString())
+                .assertError("missing.npy: no such file", "(option --batch)");
+        Cli.run("balltree", cloudNpy.toString(), "--batch", text.toString(), "--out", out.toString())
+                .assertError("batch.txt: batch ids are read from a .npy file", "(option --batch)");
+        Cli.run("balltree", cloudNpy.toString(), "--batch", folder.toString(), "--out", out.toString())
+                .assertError("is a folder", "(option --batch)");
+        Path shortIds = tmp.resolve("short.npy");
+        Npy.writeInt64(shortIds, new long[] {0, 1, 1}, 3);
+        Cli.run("balltree", cloudNpy.toString(), "--batch", shortIds.toString(), "--out", out.toString())
+                .assertError("3 batch ids for", "(option --batch)");
+        assertFalse(Files.exists(out), "nothing made");
+    }
 }

@@ -362,7 +362,7 @@ final class ModelFile {
         String name = file.toString();
         if (Files.isDirectory(file)) throw refuse(name, "is a directory, not a model file");
         if (name.equals("-") && !Files.exists(file)) {
-            throw refuse(name, "a model is read from a file, not from standard input (new points may come from '-')");
+            throw refuse(name, "a model is read from a file, not from '-' (new points may come from '-'; a model piped in can be given as /dev/stdin)");
         }
         if (Files.exists(file) && !Files.isRegularFile(file)) {
             try (InputStream in = CancellableInputStream.of(Files.newInputStream(file), cancel)) {

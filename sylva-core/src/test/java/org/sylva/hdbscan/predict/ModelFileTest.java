@@ -440,8 +440,8 @@ class ModelFileTest {
             assertMentions(e.getMessage(), "not a Sylva model file");
         }
         InvalidInputException dash = assertThrows(InvalidInputException.class, () -> HdbscanModel.load(Path.of("-")));
-        assertEquals("model file -: a model is read from a file, not from standard input (new points may come from "
-                + "'-')", dash.getMessage());
+        assertEquals("model file -: a model is read from a file, not from '-' (new points may come from '-'; a model "
+                + "piped in can be given as /dev/stdin)", dash.getMessage());
     }
 
     @Test
