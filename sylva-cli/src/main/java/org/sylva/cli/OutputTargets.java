@@ -65,7 +65,7 @@ final class OutputTargets {
             }
         }
         if (report != null) {
-            AtomicOutput.checkTarget(report);
+            checkTarget("--report", report);
             checkNotAnOutput("--report", out, reserved, report);
         }
     }
@@ -80,9 +80,18 @@ final class OutputTargets {
         refuseUnnamed(option, file);
         context.directories().prepare(option, file.toAbsolutePath().getParent());
         refuseDotDotAfterLink(option, file.toAbsolutePath().getParent());
-        AtomicOutput.checkTarget(file);
+        checkTarget(option, file);
         checkNotAnOutput(option, out, reserved, file);
         tellOrphansRemoved(err, quiet, file);
+    }
+
+    /** {@link AtomicOutput#checkTarget} for the file {@code option} names, its refusal naming the option. */
+    private static void checkTarget(String option, Path file) {
+        try {
+            AtomicOutput.checkTarget(file);
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(option + ": " + e.getMessage(), e);
+        }
     }
 
     /** Removes the temporaries a killed run left for {@code file} ({@link AtomicOutput#deleteOrphansOf}), saying so. */

@@ -208,6 +208,16 @@ class OutputTargetsTest {
                 "the outputs stay, as --json's help says");
     }
 
+    /** A --save-model or --report that names a folder: the refusal names the option, as its neighbours' do. */
+    @Test
+    void aFolderGivenForAnOutputFileIsRefusedNamingTheOption(@TempDir Path tmp) throws IOException {
+        Path folder = Files.createDirectories(tmp.resolve("rdir"));
+        Cli.run("hdbscan", clips, "--out", tmp.resolve("out").toString(), "--save-model", folder.toString())
+                .assertError("--save-model: cannot write " + folder + ": it is a directory");
+        Cli.run("hdbscan", clips, "--out", tmp.resolve("out").toString(), "--report", folder.toString())
+                .assertError("--report: cannot write " + folder + ": it is a directory");
+    }
+
     /**
      * Help and the version, which write nothing but text: on a full device an error (without the run's words on the
      * files it wrote), into a pipe whose reader has gone ({@code | head -c 1}) a quiet exit 0, as other tools do.
