@@ -35,7 +35,8 @@ sylva_drop_incubator_warning() {
 }
 
 # The launcher's own time counts in every cold run, so the functions below run no other process (no
-# subshell, no head/sed; a run that keeps the module still starts the stderr filter below): each one
+# subshell, no head/sed; a run that keeps the module still starts the stderr filter below, and a run whose stderr is
+# a terminal asks stty for its width, about 3 ms, BENCHMARKS.md "Cold runs on a terminal"): each one
 # costs a few milliseconds on a small VM, and they added up to a fifth of a small run (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). They append to the array
 # SYLVA_OPTS; the *_args / *_opts forms print one option per line (tests, the cache's training).
 #

@@ -186,7 +186,8 @@ final class HdbscanCommand implements Callable<Integer> {
                         + "row) instead of its coordinates: a choice for spike waveforms, not a default. Outputs are "
                         + "per input point as before and the report draws the input's waveforms. Needs finite input; "
                         + "not with --sample-weight. The components come from the d x d covariance's eigenvectors "
-                        + "(Jacobi rotations up to 256 coordinates, Householder and QL beyond), O(d^3) on one thread: "
+                        + "(Jacobi rotations up to 256 coordinates, Householder and QL beyond), O(d^3), its "
+                        + "decomposition on one thread: "
                         + "instant for clips, under a second at 784 coordinates, half a minute at 2 000; with fewer "
                         + "rows n than coordinates, from the rows' n x n Gram matrix instead, O(n^2 d + n^3).");
         m.option(String.class, v -> backend = v, "--backend")

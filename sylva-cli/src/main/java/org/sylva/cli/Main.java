@@ -254,7 +254,8 @@ public final class Main {
             context.locks().releaseAll();   // before removeEmpty: the lock file is inside --out
         }
         if (out.checkError() && textOnly) {
-            // help or a version: quiet into a pipe whose reader has gone (| head -1), as other commands are
+            // help or a version: quiet into a pipe whose reader has gone (| head -1), as git's and ls's help is; a
+            // computing command's --json there is an error (its help says so), since a script may rely on that line
             if (!StandardDescriptors.isPipe(StandardDescriptors.target(1))) {
                 err.println("sylva: error: " + LOST_TEXT);
                 if (code == ExitStatus.OK) code = ExitStatus.ERROR;
@@ -272,8 +273,8 @@ public final class Main {
         return code;
     }
 
-    private static final String LOST_TEXT = "standard output could not be written (a full device?): the text is lost"
-            + " or incomplete";
+    private static final String LOST_TEXT = "standard output could not be written (a full device, or a reader that"
+            + " went away?): the text is lost or incomplete";
 
     /** Whether the command line that ran asked only for help or a version (at any level, or the help command). */
     private static boolean helpOrVersion(CommandLine cl) {

@@ -34,8 +34,15 @@ final class StandardDescriptors {
                 || target.equals("/dev/console"));
     }
 
-    /** Whether {@code target} (of {@link #target}) is a pipe. */
+    /** Whether {@code target} (of {@link #target}) is a pipe, a named pipe (FIFO) or a socket: a reader that can go. */
     static boolean isPipe(String target) {
-        return target != null && target.startsWith("pipe:");
+        if (target == null) return false;
+        if (target.startsWith("pipe:") || target.startsWith("socket:")) return true;
+        try {
+            Object mode = Files.getAttribute(Path.of(target), "unix:mode");
+            return mode instanceof Integer m && (m & 0170000) == 0010000;   // S_IFIFO
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 }

@@ -260,5 +260,13 @@ class ProgressPrinterTest {
         assertTrue(StandardDescriptors.isPipe("pipe:[4711]"));
         assertFalse(StandardDescriptors.isPipe("/dev/full"));
         assertFalse(StandardDescriptors.isPipe(null));
+        assertTrue(StandardDescriptors.isPipe("socket:[99]"));
+    }
+
+    @Test
+    void aNamedPipeCountsAsAPipe(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        java.nio.file.Path fifo = OutputTargetsTest.fifo(tmp.resolve("answers"));
+        assertTrue(StandardDescriptors.isPipe(fifo.toString()));
+        assertFalse(StandardDescriptors.isPipe(java.nio.file.Files.writeString(tmp.resolve("file"), "x").toString()));
     }
 }

@@ -43,12 +43,16 @@ final class CentredRowGram {
     static PrincipalComponents components(RowMajor x, int k, Execution ex) {
         int n = x.n, d = x.d;
         ParallelWork work = new ParallelWork(ex.threads());
-        long total = Covariance.stripes(n, d) + (long) n;
+        // progress: the mean's stripes, then the Gram rows, row i weighing the n - i entries it computes
+        long stripes = Covariance.stripes(n, d);
+        long[] weight = new long[n];
+        for (int i = 0; i < n; i++) weight[i] = n - i;
+        long total = stripes + (long) n * (n + 1) / 2;
         double[] mean = Covariance.mean(x, work, total, ex);
         double[] xc = new double[n * d];
         x.centred(0, n, mean, xc);
         double[] gram = new double[n * n];
-        work.run(n, Covariance.STAGE, Covariance.stripes(n, d), total, ex.progress(), ex.cancel(), (worker, i) -> {
+        work.run(n, Covariance.STAGE, stripes, total, weight, ex.progress(), ex.cancel(), (worker, i) -> {
             for (int j = i; j < n; j++) {
                 double s = 0;
                 for (int t = 0, a = i * d, b = j * d; t < d; t++) s += xc[a + t] * xc[b + t];
@@ -86,7 +90,7 @@ final class CentredRowGram {
             if (!found) nextAxis = completeWithAxis(v, components, c, d, nextAxis);
             SymmetricEigen.orient(v);
             System.arraycopy(v, 0, components, c * d, d);
-            variance[c] = Math.max(0, value);
+            variance[c] = found ? Math.max(0, value) : 0;   // an axis past the rank: no variance along it
         }
         double trace = 0;
         double[] squares = new double[d];

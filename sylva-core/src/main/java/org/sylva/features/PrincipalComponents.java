@@ -12,7 +12,8 @@ import org.sylva.parallel.ParallelWork;
  * {@link SymmetricEigen#JACOBI_MAX_D} coordinates Householder reduction and QL). With fewer rows than
  * columns the components come from the rows' Gram matrix instead ({@link CentredRowGram}), the same to
  * rounding. Components come by explained variance, largest first (equal variances keep the order the
- * decomposition left them in, which for uncorrelated columns is column order), each signed so that its entry of largest
+ * decomposition left them in, which for uncorrelated columns is column order on the covariance route and row
+ * order of the Gram matrix on the other), each signed so that its entry of largest
  * magnitude is positive, the first such entry on ties: the convention of scikit-learn's {@code PCA}
  * ({@code svd_flip(u_based_decision=False)}), whose {@code mean_}, {@code components_},
  * {@code explained_variance_} and {@code transform} these match to rounding where the data are well
@@ -24,7 +25,8 @@ import org.sylva.parallel.ParallelWork;
  * few components (spike waveforms: {@code d} up to a few hundred; the covariance's {@code n d^2} dominates
  * the cost, the eigen-decomposition's {@code d^3} per sweep is small beside it); rows are never
  * subsampled. Variances that rounding makes slightly negative are reported as 0; components past the
- * rank of the data are unit vectors orthogonal to the others, with variance 0.
+ * rank of the data are unit vectors orthogonal to the others, with variance 0 (to rounding; on the Gram route,
+ * coordinate axes in order made orthogonal to the others).
  *
  * <pre>{@code
  * PrincipalComponents pca = PrincipalComponents.fit(clips, n, 61, 3);   // float[] or double[], row-major

@@ -40,8 +40,9 @@ abstract sealed class RowMajor {
     /**
      * The power of two that brings the largest finite magnitude of this input near 1 where it lies beyond
      * {@code 2^+-100}, else 0: far from 1, squares and their sums underflow (entries of 1e-160 gave components off by
-     * 4e-5, below 1e-170 none at all) or, over many rows, overflow. Multiplying by a power of two is exact, so the
-     * scaled input's components are the input's.
+     * 4e-5, below 1e-170 none at all) or, over many rows, overflow. Multiplying by a power of two is exact (but for
+     * entries so far below the largest that they fall below float64's normal range, which count for nothing beside
+     * it), so the scaled input's components are the input's.
      */
     final int scaleShift() {
         double largest = 0;
