@@ -62,6 +62,23 @@ class LauncherBuildAndCacheTest {
         }
     }
 
+    /**
+     * A TMPDIR that is missing (or read-only) is no reason to go without the caches: the training works beside them,
+     * says nothing about TMPDIR, and leaves no folder there.
+     */
+    @Test
+    void aTmpdirThatCannotBeUsedTrainsBesideTheCaches(@TempDir Path tmp) throws Exception {
+        Path java = fakeJava(tmp);
+        Path caches = Files.createDirectories(tmp.resolve("target"));
+        String[] r = bash("export TMPDIR='" + tmp.resolve("missing") + "'; . '" + BIN.resolve("sylva-java.sh") + "'; "
+                + "sylva_train_aot '" + java + "' '" + tmp.resolve("x.jar") + "' '" + caches.resolve("c.aot")
+                + "'; echo \"status $?\"; ls -A '" + caches + "'");
+        assertEquals("status 0\nc-small-predict.aot\nc-small.aot\nc-version.aot\nc.aot",
+                r[1].lines().filter(l -> !l.isEmpty()).sorted((a, b) -> a.startsWith("status") ? -1
+                        : b.startsWith("status") ? 1 : a.compareTo(b)).reduce((a, b) -> a + "\n" + b).orElse(""),
+                "the caches made, the working folder beside them removed, no word of mktemp: " + r[1]);
+    }
+
     @Test
     void anInterruptedTrainingStopsWithTheJvmsStatusAndLeavesNothing(@TempDir Path tmp) throws Exception {
         for (int status : new int[] {129, 130, 143}) {

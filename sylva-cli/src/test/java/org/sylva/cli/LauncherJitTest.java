@@ -357,6 +357,49 @@ class LauncherJitTest {
         return bash(". '" + SCRIPT + "'; printf '%s\\n' \"${SYLVA_VECTOR_JIT[@]}\"");
     }
 
+    /** Options in a file (picocli's {@code @FILE}) are not read by the launcher: such a run takes the full start. */
+    @Test
+    void optionsInAFileTakeTheFullStart(@TempDir Path tmp) throws Exception {
+        Path small = TestData.writeNpy(PointSet.of(1000, 3, new float[3000]), tmp.resolve("small.npy"));
+        Path opts = Files.writeString(tmp.resolve("simd.args"), "--backend simd\n");
+        assertEquals("-XX:TieredStopAtLevel=1", jit("hdbscan", small.toString()));
+        assertEquals(vectorJit(), jit("hdbscan", small.toString(), "@" + opts), "--backend simd may be in the file");
+        assertEquals("other", bash(". '" + SCRIPT + "'; sylva_small_run predict m.model '" + small + "' '@" + opts
+                + "' 2>/dev/null && echo small || echo other"));
+    }
+
+    /**
+     * Under the C or POSIX locale (or none) the JVM gets C.UTF-8 file names: a non-ASCII install or working folder
+     * otherwise stopped it or misdirected its outputs. A locale with a charset of its own is left alone.
+     */
+    @Test
+    void theCLocaleGivesTheJvmUtf8FileNamesAndOtherLocalesAreLeftAlone() throws Exception {
+        String show = ". '" + SCRIPT + "'; sylva_utf8_names; echo \"${LC_ALL:-unset} ${LC_CTYPE:-unset}\"";
+        assertEquals("unset C.UTF-8", bash("unset LC_ALL LC_CTYPE LANG; " + show));
+        assertEquals("unset C.UTF-8", bash("unset LC_ALL LC_CTYPE; export LANG=C; " + show));
+        assertEquals("C.UTF-8 unset", bash("unset LC_CTYPE; export LC_ALL=POSIX; " + show));
+        assertEquals("unset en_US.UTF-8", bash("unset LC_ALL; { export LC_CTYPE=en_US.UTF-8 LANG=C; } 2>/dev/null; " + show));
+        assertEquals("unset de_DE.ISO-8859-1", bash("unset LC_ALL; { export LC_CTYPE=de_DE.ISO-8859-1; } 2>/dev/null; " + show + " 2>/dev/null"));
+    }
+
+    /**
+     * The filter removes the JVM's incubator warning only, finding it behind the "Picked up ..." notes the JVM prints
+     * first for each of JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS; every other line passes as it came.
+     */
+    @Test
+    void theIncubatorWarningIsFoundBehindTheJvmsPickedUpNotes() throws Exception {
+        String lines = "Picked up JAVA_TOOL_OPTIONS: -Da=1\\nPicked up _JAVA_OPTIONS: -Db=2\\n"
+                + "NOTE: Picked up JDK_JAVA_OPTIONS: -Dc=3\\nWARNING: Using incubator modules: jdk.incubator.vector\\n"
+                + "progress\\n";
+        assertEquals("Picked up JAVA_TOOL_OPTIONS: -Da=1\nPicked up _JAVA_OPTIONS: -Db=2\n"
+                + "NOTE: Picked up JDK_JAVA_OPTIONS: -Dc=3\nprogress",
+                bash(". '" + SCRIPT + "'; printf '" + lines + "' | sylva_drop_incubator_warning"));
+        assertEquals("one\ntwo\nthree\nWARNING: Using incubator modules: jdk.incubator.vector",
+                bash(". '" + SCRIPT + "'; printf 'one\\ntwo\\nthree\\nWARNING: Using incubator modules: "
+                        + "jdk.incubator.vector\\n' | sylva_drop_incubator_warning"),
+                "three other lines first: the warning is no longer looked for");
+    }
+
     private static String jit(String... args) throws Exception {
         StringBuilder cmd = new StringBuilder(". '" + SCRIPT + "'; sylva_jit_opts");
         for (String a : args) cmd.append(" '").append(a).append('\'');
