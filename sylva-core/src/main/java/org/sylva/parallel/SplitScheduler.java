@@ -4,6 +4,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
@@ -96,9 +97,17 @@ public final class SplitScheduler {
                 finished.countDown();
             }
         });
+        // A worker of another pool waits as a managed block: its pool may start a spare worker meanwhile, so that
+        // callbacks between two pools (a listener on a worker of one calling the library with the other's thread
+        // count, and back) cannot leave every worker of both waiting on work queued behind them.
+        LatchBlocker blocker = Thread.currentThread() instanceof ForkJoinWorkerThread ? new LatchBlocker(finished) : null;
         for (int attempt = 0; attempt < Integer.MAX_VALUE; attempt++) {
             try {
-                finished.await();
+                if (blocker != null) {
+                    ForkJoinPool.managedBlock(blocker);
+                } else {
+                    finished.await();
+                }
                 break;
             } catch (InterruptedException e) {
                 // The job cannot stop while its workers write into its data; it stops at its own checks.
@@ -108,6 +117,20 @@ public final class SplitScheduler {
         }
         if (interrupted) Thread.currentThread().interrupt();
         if (failure[0] != null) throw Failures.rethrow(Failures.original(failure[0]));
+    }
+
+    /** Waiting for a latch as a fork-join pool's managed block. */
+    private record LatchBlocker(CountDownLatch latch) implements ForkJoinPool.ManagedBlocker {
+        @Override
+        public boolean block() throws InterruptedException {
+            latch.await();
+            return true;
+        }
+
+        @Override
+        public boolean isReleasable() {
+            return latch.getCount() == 0;
+        }
     }
 
     /** Runs {@code body} for every index of {@code [from, to)}, halving the range and sharing the halves. */

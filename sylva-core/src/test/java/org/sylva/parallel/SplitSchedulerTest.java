@@ -97,6 +97,32 @@ class SplitSchedulerTest {
         for (int k = 0; k < runs.length(); k++) assertEquals(1, runs.get(k), "index " + k);
     }
 
+    /**
+     * Callbacks between two pools: every worker of one pool (6) waits on a large job of the other (7), whose parts each
+     * start a large job of the first. The waiting workers block as managed blocks, so the first pool starts spares for
+     * the jobs queued behind them (with plain waits every worker of both pools waited for good).
+     */
+    @org.junit.jupiter.api.Test
+    void largeJobsCallingEachOthersPoolsBackAndForthAllFinish() {
+        SplitScheduler outer = new SplitScheduler(6, false);
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(6);
+        AtomicInteger innermost = new AtomicInteger();
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () ->
+                outer.run(() -> outer.forEach(0, 6, i -> {
+                    try {
+                        together.await(20, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("the workers did not meet", e);
+                    }
+                    SplitScheduler middle = new SplitScheduler(7, false);
+                    middle.run(() -> middle.forEach(0, 7, j -> {
+                        SplitScheduler inner = new SplitScheduler(6, false);
+                        inner.run(() -> inner.forEach(0, 10, k -> innermost.incrementAndGet()));
+                    }));
+                })));
+        assertEquals(6 * 7 * 10, innermost.get());
+    }
+
     /** A caller's own exception around another of its type, with its own message, reaches the caller as thrown. */
     @ParameterizedTest
     @CsvSource({"2, true", "2, false"})
