@@ -101,12 +101,12 @@ final class CentredRowGram {
         return new PrincipalComponents(mean, components, variance, trace);
     }
 
-    /** Scales {@code v} to unit length; false (and {@code v} unchanged) when its length is at most {@code least}. */
-    private static boolean normalise(double[] v, double least) {
+    /** Scales {@code v} to unit length; false (and {@code v} unchanged) when it is zero. */
+    private static boolean normalise(double[] v) {
         double norm = 0;
         for (double e : v) norm += e * e;
         norm = Math.sqrt(norm);
-        if (!(norm > least)) return false;
+        if (!(norm > 0)) return false;
         double scale = 1 / norm;
         for (int t = 0; t < v.length; t++) v[t] *= scale;
         return true;
@@ -118,8 +118,8 @@ final class CentredRowGram {
      * rounding).
      */
     private static boolean orthogonalise(double[] v, double[] components, int c, int d, double least) {
-        if (!normalise(v, 0)) return false;
-        return leftAfterProjection(v, components, c, d) > least && normalise(v, 0);
+        if (!normalise(v)) return false;
+        return leftAfterProjection(v, components, c, d) > least && normalise(v);
     }
 
     /**
@@ -155,7 +155,7 @@ final class CentredRowGram {
             v[j] = 1;
             double left = leftAfterProjection(v, components, c, d);
             if (left >= 0.5) {
-                normalise(v, 0);
+                normalise(v);
                 return j + 1;
             }
             if (left > bestLeft) {
@@ -166,7 +166,7 @@ final class CentredRowGram {
         Arrays.fill(v, 0);
         v[best] = 1;
         leftAfterProjection(v, components, c, d);
-        normalise(v, 0);
+        normalise(v);
         return best + 1;
     }
 }
