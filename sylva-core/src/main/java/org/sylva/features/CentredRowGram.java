@@ -66,7 +66,7 @@ final class CentredRowGram {
                 gram[j * n + i] = gram[i * n + j];
             }
         }
-        SymmetricEigen eigen = SymmetricEigen.of(gram, n);
+        SymmetricEigen eigen = SymmetricEigen.of(gram, n, ex.cancel());
         double first = eigen.values[0];
 
         double[] components = new double[k * d];

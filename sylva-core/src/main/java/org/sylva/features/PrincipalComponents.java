@@ -110,7 +110,7 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
     /** The components from the {@code d x d} covariance, whatever the shape ({@code x} and {@code k} checked). */
     static PrincipalComponents fromCovariance(RowMajor x, int k, Execution execution) {
         Covariance cov = Covariance.of(x, execution);
-        SymmetricEigen eigen = SymmetricEigen.of(cov.matrix, x.d);
+        SymmetricEigen eigen = SymmetricEigen.of(cov.matrix, x.d, execution.cancel());
         double trace = 0;
         for (int j = 0; j < x.d; j++) trace += cov.matrix[j * x.d + j];
         double[] variance = new double[k];

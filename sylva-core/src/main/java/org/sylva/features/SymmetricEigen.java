@@ -2,6 +2,8 @@ package org.sylva.features;
 
 import java.util.Arrays;
 import org.sylva.data.InvalidInputException;
+import org.sylva.progress.CancellationToken;
+import org.sylva.progress.CancelledException;
 
 /**
  * Eigenvalues and eigenvectors of a real symmetric {@code d x d} matrix by cyclic Jacobi rotations, in
@@ -54,18 +56,41 @@ public final class SymmetricEigen {
      *     is not exactly symmetric
      */
     public static SymmetricEigen of(double[] sym, int d) {
+        return of(sym, d, CancellationToken.NEVER);
+    }
+
+    /**
+     * As {@link #of(double[], int)}, stopping with {@link CancelledException} once {@code cancel} is cancelled or the
+     * calling thread interrupted (its flag kept): checked between rows of a sweep, columns of the reduction and
+     * eigenvalues of QL, each at most {@code O(d^2)} work (a wide covariance takes tens of seconds in all).
+     */
+    public static SymmetricEigen of(double[] sym, int d, CancellationToken cancel) {
         requireSymmetric(sym, d);
-        return d > JACOBI_MAX_D ? tridiagonal(sym, d) : jacobi(sym, d);
+        return d > JACOBI_MAX_D ? tridiagonal(sym, d, cancel) : jacobi(sym, d, cancel);
+    }
+
+    /** Throws {@link CancelledException} once {@code cancel} is cancelled or this thread interrupted. */
+    static void poll(CancellationToken cancel) {
+        cancel.throwIfCancelled();
+        if (Thread.currentThread().isInterrupted()) throw new CancelledException();
     }
 
     /** By {@link TridiagonalEigen}, at any {@code d} (for tests); {@code sym} checked already. */
     static SymmetricEigen tridiagonal(double[] sym, int d) {
-        double[][] r = TridiagonalEigen.decompose(sym, d);
+        return tridiagonal(sym, d, CancellationToken.NEVER);
+    }
+
+    private static SymmetricEigen tridiagonal(double[] sym, int d, CancellationToken cancel) {
+        double[][] r = TridiagonalEigen.decompose(sym, d, cancel);
         return ordered(r[0], r[1], d, 0);
     }
 
     /** By Jacobi rotations, at any {@code d} (for tests); {@code sym} checked already. */
     static SymmetricEigen jacobi(double[] sym, int d) {
+        return jacobi(sym, d, CancellationToken.NEVER);
+    }
+
+    private static SymmetricEigen jacobi(double[] sym, int d, CancellationToken cancel) {
         // The working copy has an odd row length: rotations write two columns, and a row length of a
         // power of two (d = 512, 1024) would put a whole column into one cache set, five times slower.
         int ld = d | 1;
@@ -89,6 +114,7 @@ public final class SymmetricEigen {
             sweeps++;
             boolean rotated = false;
             for (int p = 0; p < d - 1; p++) {
+                poll(cancel);
                 for (int q = p + 1; q < d; q++) {
                     double apq = a[p * ld + q];
                     if (apq == 0) continue;

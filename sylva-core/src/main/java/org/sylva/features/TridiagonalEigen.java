@@ -13,7 +13,7 @@ package org.sylva.features;
  * three for any real input).
  *
  * <pre>{@code
- * double[][] r = TridiagonalEigen.decompose(new double[] {2, 1, 1, 2}, 2);   // r[0]: values, r[1]: vectors by column
+ * double[][] r = TridiagonalEigen.decompose(new double[] {2, 1, 1, 2}, 2, CancellationToken.NEVER);
  * }</pre>
  */
 final class TridiagonalEigen {
@@ -29,7 +29,7 @@ final class TridiagonalEigen {
      * and the eigenvectors as the rows of a row-major {@code d x d} array, row {@code j} the unit vector of value
      * {@code j}.
      */
-    static double[][] decompose(double[] sym, int d) {
+    static double[][] decompose(double[] sym, int d, org.sylva.progress.CancellationToken cancel) {
         // rows of odd length: a power-of-two d would put a whole column into one cache set, several times slower
         int ld = d | 1;
         double[] v = new double[d * ld];   // V[r][c] = v[r * ld + c]
@@ -46,13 +46,13 @@ final class TridiagonalEigen {
         }
         double[] diag = new double[d];
         double[] off = new double[d];
-        reduce(v, d, ld, diag, off, largest * NEGLIGIBLE);
+        reduce(v, d, ld, diag, off, largest * NEGLIGIBLE, cancel);
         // the QL rotations act on pairs of V's columns: on its transpose they are pairs of contiguous rows
         double[] w = new double[d * ld];
         for (int r = 0; r < d; r++) {
             for (int c = 0; c < d; c++) w[c * ld + r] = v[r * ld + c];
         }
-        iterate(w, d, ld, diag, off);
+        iterate(w, d, ld, diag, off, cancel);
         if (scaled) {
             for (int i = 0; i < d; i++) diag[i] = Math.scalb(diag[i], shift);
         }
@@ -68,9 +68,11 @@ final class TridiagonalEigen {
     private static final double NEGLIGIBLE = 0x1p-600;
 
     /** Householder reduction of {@code v} to tridiagonal form: {@code diag} and {@code off}, {@code v} the transform. */
-    private static void reduce(double[] v, int n, int ld, double[] d, double[] e, double negligible) {
+    private static void reduce(double[] v, int n, int ld, double[] d, double[] e, double negligible,
+            org.sylva.progress.CancellationToken cancel) {
         for (int j = 0; j < n; j++) d[j] = v[(n - 1) * ld + j];
         for (int i = n - 1; i > 0; i--) {
+            SymmetricEigen.poll(cancel);
             double scale = 0, h = 0;
             for (int k = 0; k < i; k++) scale += Math.abs(d[k]);
             if (scale <= negligible) {
@@ -121,6 +123,7 @@ final class TridiagonalEigen {
         }
         // the transformations, accumulated
         for (int i = 0; i < n - 1; i++) {
+            SymmetricEigen.poll(cancel);
             v[(n - 1) * ld + i] = v[i * ld + i];
             v[i * ld + i] = 1;
             double h = d[i + 1];
@@ -146,11 +149,13 @@ final class TridiagonalEigen {
      * The implicit QL iteration on the tridiagonal {@code d}, {@code e}: the eigenvalues into {@code d}, the rotations
      * applied to {@code w}'s rows (the transposed transform, so that row {@code j} ends as eigenvector {@code j}).
      */
-    private static void iterate(double[] w, int n, int ld, double[] d, double[] e) {
+    private static void iterate(double[] w, int n, int ld, double[] d, double[] e,
+            org.sylva.progress.CancellationToken cancel) {
         for (int i = 1; i < n; i++) e[i - 1] = e[i];
         e[n - 1] = 0;
         double f = 0, tst1 = 0;
         for (int l = 0; l < n; l++) {
+            SymmetricEigen.poll(cancel);
             tst1 = Math.max(tst1, Math.abs(d[l]) + Math.abs(e[l]));
             int m = l;
             while (m < n - 1 && Math.abs(e[m]) > EPS * tst1) m++;   // e[n - 1] is 0: m stops there at the latest

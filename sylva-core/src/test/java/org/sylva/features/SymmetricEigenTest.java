@@ -191,4 +191,32 @@ class SymmetricEigenTest {
             }
         }
     }
+
+    /**
+     * A decomposition stops at a cancel in its middle, on both solvers (a token that turns cancelled at its sixth
+     * check, so no clock decides), and at an interrupt of the calling thread, whose flag stays set.
+     */
+    @Test
+    void aDecompositionStopsAtACancelOrAnInterruptInItsMiddle() {
+        java.util.Random rnd = new java.util.Random(8);
+        for (int d : new int[] {40, 300}) {   // Jacobi, then Householder and QL
+            double[] a = new double[d * d];
+            for (int r = 0; r < d; r++) {
+                for (int c = r; c < d; c++) a[r * d + c] = a[c * d + r] = rnd.nextGaussian();
+            }
+            java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+            org.sylva.progress.CancellationToken sixth =
+                    org.sylva.progress.CancellationToken.polling(() -> checks.incrementAndGet() > 5);
+            assertThrows(org.sylva.progress.CancelledException.class, () -> SymmetricEigen.of(a, d, sixth), "d " + d);
+            assertEquals(6, checks.get(), "d " + d + ": it stopped at the check that saw the cancel");
+            Thread.currentThread().interrupt();
+            try {
+                assertThrows(org.sylva.progress.CancelledException.class,
+                        () -> SymmetricEigen.of(a, d, org.sylva.progress.CancellationToken.NEVER));
+                assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept");
+            } finally {
+                Thread.interrupted();
+            }
+        }
+    }
 }

@@ -181,8 +181,8 @@ public final class EngineServer {
      * which wakes {@link #run()}'s blocked read where the stream is interruptible (a channel's, as the CLI's standard
      * input is); every request read and not yet answered is then cancelled and answered, in order, and {@code run}
      * returns 0. Under a signal the process ends once the signal handler's wait is over (under a second,
-     * {@code Main.HOOK_WAIT_MILLIS}): a request in a step that checks no cancellation for longer (an
-     * eigen-decomposition of a wide {@code --pca}) is then left unanswered, as a client's kill would leave it.
+     * {@code Main.HOOK_WAIT_MILLIS}): a request in a step that checks no cancellation for longer is then left
+     * unanswered, as a client's kill would leave it.
      */
     public void stop() {
         stopped = true;
