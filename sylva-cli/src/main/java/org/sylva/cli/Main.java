@@ -189,10 +189,12 @@ public final class Main {
      * cannot be told (no {@code /proc}).
      */
     static boolean startedWithoutStandardInput() {
+        String target = StandardDescriptors.target(0);
+        if (target == null) return false;
         try {
-            Path target = java.nio.file.Files.readSymbolicLink(Path.of("/proc/self/fd/0"));
             Path modules = Path.of(System.getProperty("java.home"), "lib", "modules").toRealPath();
-            return target.isAbsolute() && target.normalize().equals(modules);
+            Path in = Path.of(target);
+            return in.isAbsolute() && in.normalize().equals(modules);
         } catch (IOException | RuntimeException e) {
             return false;
         }

@@ -101,10 +101,10 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
         PrincipalComponents p = x.n < x.d ? CentredRowGram.components(rows, k, execution)
                 : fromCovariance(rows, k, execution);
         if (shift == 0) return p;
-        double[] mean = p.mean, variance = p.explainedVariance;
+        double[] mean = p.mean(), variance = p.explainedVariance();
         for (int j = 0; j < mean.length; j++) mean[j] = Math.scalb(mean[j], -shift);
         for (int c = 0; c < variance.length; c++) variance[c] = Math.scalb(variance[c], -2 * shift);
-        return new PrincipalComponents(mean, p.components, variance, Math.scalb(p.totalVariance, -2 * shift));
+        return new PrincipalComponents(mean, p.components(), variance, Math.scalb(p.totalVariance(), -2 * shift));
     }
 
     /** The components from the {@code d x d} covariance, whatever the shape ({@code x} and {@code k} checked). */
