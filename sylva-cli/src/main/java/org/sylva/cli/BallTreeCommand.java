@@ -44,6 +44,15 @@ final class BallTreeCommand implements Callable<Integer> {
     enum Kernels { SCALAR, VECTOR }
 
     RunOptions run = new RunOptions();
+    boolean json;
+
+    /** The help of {@code --backend}, here and in {@code sylva bench balltree}. */
+    static final String BACKEND_TEXT = "Engine of the build (default ${DEFAULT-VALUE}: the CPU engine; a GPU only when "
+            + "named). scalar and simd: the CPU engine on the scalar or the vector kernels (as --kernels scalar or "
+            + "vector). opencl and cuda build every batch level by level on the first usable device of that API "
+            + "(opencl: a GPU before a CPU device), byte-identical to the CPU engine; no usable device is refused at "
+            + "once, exit 2 (sylva devices says what is found). --threads and --kernels choose the CPU engine's "
+            + "threads and kernels: given with opencl or cuda, which would ignore them, they are refused.";
 
     /** This command's picocli model, bound to this object ({@link CommandModel}). */
     CommandSpec model() {
@@ -104,17 +113,17 @@ final class BallTreeCommand implements Callable<Integer> {
                 .defaultValue("scalar")
                 .description("Scalar code or the Vector API kernels, for the tree and for --partition-level (default "
                         + "${DEFAULT-VALUE}: one build per process ends before the JIT has compiled the vector "
-                        + "kernels, which until then are several times slower; the output is identical).");
+                        + "kernels, which until then are several times slower; the output is identical). "
+                        + "--backend scalar and --backend simd say the same, in sylva hdbscan's words.");
         m.option(String.class, v -> backend = v, "--backend")
-                .paramLabel("auto|cpu|opencl|cuda")
+                .paramLabel("auto|cpu|scalar|simd|opencl|cuda")
                 .defaultValue("auto")
                 .converters(new EngineChoice.TreeName())
-                .description("Engine of the build (default ${DEFAULT-VALUE}: the CPU engine; a GPU only when named). "
-                        + "opencl and cuda build every batch level by level on the first usable device of that API "
-                        + "(opencl: a GPU before a CPU device), byte-identical to the CPU engine; no usable device "
-                        + "is refused at once, exit 2 (sylva devices says what is found). --threads and --kernels "
-                        + "choose the CPU engine's threads and kernels: given with opencl or cuda, which would "
-                        + "ignore them, they are refused.");
+                .description(BACKEND_TEXT);
+        m.option(boolean.class, v -> json = v, "--json")
+                .description("Print a machine-readable summary on stdout (one JSON line; keys in docs/cli-json.md). "
+                        + "Where stdout cannot be written the exit status is 2, but the outputs, in place by then, "
+                        + "stay complete.");
         run.declare(m);
         spec = m.spec();
         return spec;
@@ -160,9 +169,10 @@ final class BallTreeCommand implements Callable<Integer> {
         }
         refuseKernelsOnGpu(backend, spec);
         refuseThreadsOnGpu(backend, run.threads);
+        Kernels chosen = kernels(backend, kernels, spec);
         // Before anything is read or created: the builder refuses a bad thread count (ErrorHandler names --threads).
         BallTreeBuilder builder = new BallTreeBuilder().threads(run.threadCount()).cancellation(context.cancel())
-                .vectorKernels(kernels == Kernels.VECTOR);
+                .vectorKernels(chosen == Kernels.VECTOR);
         // A GPU API with no usable device is refused here, before any input is read or output claimed.
         builder.engine(EngineChoice.tree(backend));
         refuseUnreadableBatch(batch);
@@ -179,6 +189,7 @@ final class BallTreeCommand implements Callable<Integer> {
         java.io.StringWriter readWarnings = new java.io.StringWriter();
         List<RunRecord.Input> read = java.util.Arrays.asList(RunRecord.Input.of("points", in.input, context.cancel()),
                 RunRecord.Input.of("batch", batch, context.cancel()));
+        long readStart = System.nanoTime();
         PointSet points = in.readForTree(new java.io.PrintWriter(readWarnings, true), context.stdin(), context.cancel(),
                 "; a ball tree needs finite coordinates");
         BatchLayout layout;
@@ -192,11 +203,23 @@ final class BallTreeCommand implements Callable<Integer> {
                     ? "are no batches (the input has no points)" : layout.batchCount() == 1 ? "is 1 batch (0)"
                     : "are " + layout.batchCount() + " batches (0 to " + (layout.batchCount() - 1) + ")"));
         }
+        double readSeconds = JsonSummary.since(readStart);
         err.print(readWarnings);
         err.flush();
         int drawn = reportBatch != null ? reportBatch : largestBatch(layout);
-        if (kernels == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable()) {
-            err.println("sylva: warning: --kernels vector: this JVM has no Vector API kernels ("
+        boolean vector = chosen == Kernels.VECTOR && BallTreeBuilder.vectorKernelsAvailable();
+        JsonSummary summary = new JsonSummary("balltree")
+                .put("input", in.input)
+                .put("batch", batch == null ? null : batch.toString())
+                .put("n_points", points.size())
+                .put("n_dims", points.dimensions())
+                .put("n_batches", layout.batchCount())
+                .put("partition_level", partitionLevel)
+                .put("threads", gpu == null ? run.threadCount() : null)
+                .put("backend", gpu != null ? builder.engine().name() : vector ? "simd" : "scalar");
+        if (chosen == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable()) {
+            err.println("sylva: warning: " + ("simd".equals(backend) ? "--backend simd" : "--kernels vector")
+                    + ": this JVM has no Vector API kernels ("
                     + org.sylva.kernels.KernelProvider.get().vectorPartitionUnavailableReason()
                     + "); building with the scalar code");
         }
@@ -217,10 +240,11 @@ final class BallTreeCommand implements Callable<Integer> {
             if (perm != null) {
                 long[] p = new long[perm.length];
                 for (int i = 0; i < perm.length; i++) p[i] = perm[i];
-                format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
+                Path written = format.stage(g, out, "perm", NpyArray.ofInt64(p, p.length));
                 context.cancel().throwIfCancelled();
                 g.commitFolder(out, "balltree", RunRecord.of(spec, read, null).describe(), () -> { });
                 OutputTargets.tellRemoved(err, run.quiet, g, out);
+                printJson(summary.put("n_slots", null), readSeconds, ms, List.of(written));
                 if (!run.quiet) {
                     int batches = layout.batchCount();
                     int singles = singlePointLevel(layout);
@@ -235,14 +259,15 @@ final class BallTreeCommand implements Callable<Integer> {
                 }
                 return 0;
             }
-            format.stage(g, out, "tree_idx", NpyArray.ofInt64(tree.indicesAsLong(), tree.size()));
-            format.stage(g, out, "mask", NpyArray.ofBool(tree.mask(), tree.size()));
+            List<Path> written = new ArrayList<>();
+            written.add(format.stage(g, out, "tree_idx", NpyArray.ofInt64(tree.indicesAsLong(), tree.size())));
+            written.add(format.stage(g, out, "mask", NpyArray.ofBool(tree.mask(), tree.size())));
             int[] so = layout.slotOffsets();
             long[] offsets = new long[so.length];
             for (int i = 0; i < so.length; i++) offsets[i] = so[i];
-            format.stage(g, out, "offsets", NpyArray.ofInt64(offsets, offsets.length));
+            written.add(format.stage(g, out, "offsets", NpyArray.ofInt64(offsets, offsets.length)));
             int[] levels = layout.levels();
-            format.stage(g, out, "levels", NpyArray.ofInt32(levels, levels.length));
+            written.add(format.stage(g, out, "levels", NpyArray.ofInt32(levels, levels.length)));
             int deepest = levels.length == 0 ? 0 : levels[drawn];
             if (report != null && reportLevel != null && level > deepest && !run.quiet && points.size() > 0) {
                 // the report says so too; here, before the user opens it (not for the default level: the user
@@ -273,6 +298,8 @@ final class BallTreeCommand implements Callable<Integer> {
                 if (failed != null) ReportStage.removeEarlier(report);
             });
             OutputTargets.tellRemoved(err, run.quiet, g, out);
+            if (report != null && reportFailure == null) written.add(report);
+            printJson(summary.put("n_slots", tree.size()), readSeconds, ms, written);
             if (!run.quiet) {
                 int batches = layout.batchCount();
                 err.printf(Locale.ROOT, "ball tree of %d %s (%d %s, %d slots) in %.2f ms%s; wrote %s%n",
@@ -282,6 +309,29 @@ final class BallTreeCommand implements Callable<Integer> {
             if (reportFailure != null) throw new ReportNotWritten(report, out, reportFailure);
         }
         return 0;
+    }
+
+    /** With {@code --json}: {@code summary}'s line, with the read and the build's times and the files written. */
+    private void printJson(JsonSummary summary, double readSeconds, double buildMs, List<Path> written) {
+        if (!json) return;
+        java.util.Map<String, Object> seconds = new java.util.LinkedHashMap<>();
+        seconds.put("read", readSeconds);
+        seconds.put("build", buildMs / 1e3);
+        spec.commandLine().getOut().println(summary.put("seconds", seconds).files(written).line());
+    }
+
+    /**
+     * The CPU engine's kernels: {@code --backend scalar} or {@code simd} where given (with a {@code --kernels} that
+     * says otherwise refused: one of them), else {@code --kernels}. {@code sylva balltree} and its bench.
+     */
+    static Kernels kernels(String backend, Kernels kernels, CommandSpec spec) {
+        Kernels named = "scalar".equals(backend) ? Kernels.SCALAR : "simd".equals(backend) ? Kernels.VECTOR : null;
+        if (named == null) return kernels;
+        if (spec.commandLine().getParseResult().hasMatchedOption("--kernels") && kernels != named) {
+            throw new InvalidInputException("--backend " + backend + " and --kernels "
+                    + kernels.name().toLowerCase(Locale.ROOT) + " choose different kernels: give one of them");
+        }
+        return named;
     }
 
     /** The partition's level: --partition-level, or the largest int for a deeper one (the same cells). */

@@ -66,6 +66,18 @@ final class BenchCommand implements Callable<Integer> {
         }, context.cancel());
     }
 
+    /** Declares {@code --json} on a bench subcommand: its figures as one JSON line on stdout instead of text. */
+    static void declareJson(CommandModel m, java.util.function.Consumer<Boolean> setter) {
+        m.option(boolean.class, setter::accept, "--json")
+                .description("Print the figures as one JSON line on stdout instead of the text (keys in "
+                        + "docs/cli-json.md; times in seconds).");
+    }
+
+    /** {@code seconds} keyed by stage, as JSON wants them: the same map, its order kept. */
+    static java.util.Map<String, Object> stages(java.util.Map<String, Double> seconds) {
+        return new java.util.LinkedHashMap<>(seconds);
+    }
+
     /** Refuses a warm-up time that is negative, not a number or longer than a day. */
     static void checkWarmupSeconds(double seconds) {
         if (!(seconds >= 0 && seconds <= 86_400)) {
@@ -90,6 +102,7 @@ final class BenchCommand implements Callable<Integer> {
         Integer threads;
         String metric;
         Double p;
+        boolean json;
 
         /** This command's picocli model, bound to this object ({@link CommandModel}). */
         CommandSpec model() {
@@ -164,6 +177,7 @@ final class BenchCommand implements Callable<Integer> {
             m.option(Double.class, v -> p = v, "--p")
                     .paramLabel("P")
                     .description("The exponent of --metric minkowski (>= 1; default 2).");
+            declareJson(m, v -> json = v);
             spec = m.spec();
             return spec;
         }
@@ -210,9 +224,32 @@ final class BenchCommand implements Callable<Integer> {
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
             }
-            spec.commandLine().getOut().print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds,
-                    control(spec, context)).table());
+            print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds, control(spec, context)), h);
             return 0;
+        }
+
+        /** The result: its table, or with {@code --json} its JSON line. */
+        private void print(HdbscanBench.Result r, Hdbscan h) {
+            if (!json) {
+                spec.commandLine().getOut().print(r.table());
+                return;
+            }
+            spec.commandLine().getOut().println(new JsonSummary("bench hdbscan")
+                    .put("input", input)
+                    .put("generate", generate)
+                    .put("n_points", r.points())
+                    .put("n_dims", r.dims())
+                    .put("parameters", h.parameters().describeTyped())
+                    .put("threads", r.threads())
+                    .put("backend", r.backend())
+                    .put("repeat", r.repeat())
+                    .put("warmup", r.warmup())
+                    .put("n_clusters", r.clusters())
+                    .put("n_noise", r.noise())
+                    .put("peak_heap_bytes", r.peakHeapBytes())
+                    .put("median_seconds", stages(r.medianSeconds()))
+                    .put("min_seconds", stages(r.minSeconds()))
+                    .line());
         }
 
         /** Refuses a bad --repeat, --warmup or --warmup-seconds. */
@@ -245,8 +282,8 @@ final class BenchCommand implements Callable<Integer> {
                         + "square (n x n); got " + m.rows() + " x " + m.columns());
             }
             try {
-                spec.commandLine().getOut().print(HdbscanBench.runGraph(m.rows(), m.indptr(), m.indices(), m.data(), h,
-                        repeat, warmup, warmupSeconds, control(spec, context)).table());
+                print(HdbscanBench.runGraph(m.rows(), m.indptr(), m.indices(), m.data(), h, repeat, warmup,
+                        warmupSeconds, control(spec, context)), h);
             } catch (InvalidInputException e) {
                 throw e.withContext(input);   // the graph's checks name an entry; the file names where
             }
@@ -265,6 +302,7 @@ final class BenchCommand implements Callable<Integer> {
         Integer threads;
         BallTreeCommand.Kernels kernels;
         String backend;
+        boolean json;
 
         /** This command's picocli model, bound to this object ({@link CommandModel}). */
         CommandSpec model() {
@@ -299,12 +337,14 @@ final class BenchCommand implements Callable<Integer> {
                     .description("Vector API kernels where the JVM has them, or the scalar code (default "
                             + "${DEFAULT-VALUE}).");
             m.option(String.class, v -> backend = v, "--backend")
-                    .paramLabel("auto|cpu|opencl|cuda")
+                    .paramLabel("auto|cpu|scalar|simd|opencl|cuda")
                     .defaultValue("auto")
                     .converters(new EngineChoice.TreeName())
-                    .description("Engine (default ${DEFAULT-VALUE}: the CPU). On a GPU, a second line times builds "
+                    .description("Engine (default ${DEFAULT-VALUE}: the CPU; scalar and simd: the CPU on those "
+                            + "kernels, as --kernels scalar or vector). On a GPU, a second line times builds "
                             + "with the points already on the device and the tree left there (device_median_ms, "
                             + "device_min_ms).");
+            declareJson(m, v -> json = v);
             spec = m.spec();
             return spec;
         }
@@ -317,6 +357,7 @@ final class BenchCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             // the options first: a bad one is refused before the input is read
             BallTreeCommand.refuseKernelsOnGpu(backend, spec);
+            BallTreeCommand.Kernels chosen = BallTreeCommand.kernels(backend, kernels, spec);
             if (repeat < 1) throw new InvalidInputException("--repeat must be >= 1; got " + repeat);
             BallTreeCommand.refuseThreadsOnGpu(backend, threads);   // as sylva balltree, before the count's range
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
@@ -334,6 +375,16 @@ final class BenchCommand implements Callable<Integer> {
                 BallTreeBench.Result r = BallTreeBench.runOn(gpu, pts, layout, repeat, control(spec, context));
                 double[] dev = gpu.timeOnDevice(pts, layout, Math.min(repeat, 5), repeat);
                 double devMedian = repeat % 2 == 1 ? dev[repeat / 2] : (dev[repeat / 2 - 1] + dev[repeat / 2]) / 2;
+                if (json) {
+                    java.util.Map<String, Object> median = new java.util.LinkedHashMap<>();
+                    median.put("build", r.medianMs() / 1e3);
+                    median.put("build_on_device", devMedian / 1e3);
+                    java.util.Map<String, Object> min = new java.util.LinkedHashMap<>();
+                    min.put("build", r.minMs() / 1e3);
+                    min.put("build_on_device", dev[0] / 1e3);
+                    printJson(r, null, gpu.name(), median, min);
+                    return 0;
+                }
                 spec.commandLine().getOut().printf(java.util.Locale.ROOT,
                         "balltree n=%d d=%d batches=%d backend=%s repeat=%d median_ms=%.3f min_ms=%.3f%n"
                                 + "balltree-device n=%d d=%d batches=%d backend=%s repeat=%d device_median_ms=%.3f device_min_ms=%.3f%n",
@@ -341,9 +392,32 @@ final class BenchCommand implements Callable<Integer> {
                         r.points(), r.dimensions(), r.batches(), gpu.name().replace(' ', '_'), repeat, devMedian, dev[0]);
                 return 0;
             }
-            spec.commandLine().getOut().println(BallTreeBench.run(pts, layout, repeat, t,
-                    kernels == BallTreeCommand.Kernels.VECTOR, control(spec, context)).line());
+            BallTreeBench.Result r = BallTreeBench.run(pts, layout, repeat, t, chosen == BallTreeCommand.Kernels.VECTOR,
+                    control(spec, context));
+            if (json) {
+                printJson(r, r.threads(), r.vectorKernels() ? "simd" : "scalar", java.util.Map.of("build", r.medianMs() / 1e3),
+                        java.util.Map.of("build", r.minMs() / 1e3));
+            } else {
+                spec.commandLine().getOut().println(r.line());
+            }
             return 0;
+        }
+
+        /** The JSON line of {@code r}: {@code threads} null on a GPU, {@code backend} the engine that built. */
+        private void printJson(BallTreeBench.Result r, Integer threads, String backend, java.util.Map<String, Object> median,
+                java.util.Map<String, Object> min) {
+            spec.commandLine().getOut().println(new JsonSummary("bench balltree")
+                    .put("input", input)
+                    .put("batch", batch == null ? null : batch.toString())
+                    .put("n_points", r.points())
+                    .put("n_dims", r.dimensions())
+                    .put("n_batches", r.batches())
+                    .put("threads", threads)
+                    .put("backend", backend)
+                    .put("repeat", r.repeat())
+                    .put("median_seconds", median)
+                    .put("min_seconds", min)
+                    .line());
         }
     }
 
@@ -358,6 +432,7 @@ final class BenchCommand implements Callable<Integer> {
         int warmup;
         double warmupSeconds;
         Integer threads;
+        boolean json;
 
         /** This command's picocli model, bound to this object ({@link CommandModel}). */
         CommandSpec model() {
@@ -398,6 +473,7 @@ final class BenchCommand implements Callable<Integer> {
             m.option(Integer.class, v -> threads = v, "--threads")
                     .paramLabel("T")
                     .description("Worker threads (default: all processors).");
+            declareJson(m, v -> json = v);
             spec = m.spec();
             return spec;
         }
@@ -417,8 +493,23 @@ final class BenchCommand implements Callable<Integer> {
             HdbscanModel m = HdbscanModel.load(model, org.sylva.progress.ProgressListener.NONE, context.cancel());
             PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), context,
                     false);
-            spec.commandLine().getOut().println(PredictBench.run(m, points, repeat, warmup, warmupSeconds, t,
-                    control(spec, context)).line());
+            PredictBench.Result r = PredictBench.run(m, points, repeat, warmup, warmupSeconds, t, control(spec, context));
+            if (!json) {
+                spec.commandLine().getOut().println(r.line());
+                return 0;
+            }
+            spec.commandLine().getOut().println(new JsonSummary("bench predict")
+                    .put("model", model.toString())
+                    .put("input", input)
+                    .put("n_fitted", r.fitted())
+                    .put("n_points", r.points())
+                    .put("n_dims", r.dimensions())
+                    .put("threads", r.threads())
+                    .put("repeat", r.repeat())
+                    .put("warmup", r.warmup())
+                    .put("median_seconds", java.util.Map.of("prediction", r.medianSeconds()))
+                    .put("min_seconds", java.util.Map.of("prediction", r.minSeconds()))
+                    .line());
             return 0;
         }
     }

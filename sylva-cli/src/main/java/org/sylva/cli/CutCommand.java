@@ -80,9 +80,13 @@ final class CutCommand implements Callable<Integer> {
         folder.claim(context, err, run.quiet, OUTPUTS);
         folder.refuseOverlaps(OUTPUTS, List.of(), List.of(new OutputTargets.OptionFile("model", model)));
         RunRecord.Input modelRead = RunRecord.Input.of("model", model, context.cancel());
+        long t0 = System.nanoTime();
         HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva cut", context.cancel());
+        double modelSeconds = JsonSummary.since(t0);
         int mcs = minClusterSize != null ? minClusterSize : m.parameters().minClusterSize();
+        long t1 = System.nanoTime();
         int[] labels = m.dbscanClustering(distance, mcs);
+        double cutSeconds = JsonSummary.since(t1);
         context.cancel().throwIfCancelled();
         List<Path> written = new ArrayList<>();
         try (AtomicOutput.Group g = AtomicOutput.group(context.cancel())) {
@@ -97,18 +101,18 @@ final class CutCommand implements Callable<Integer> {
             if (l == -1) noise++;
         }
         if (json) {
-            Map<String, Object> j = new LinkedHashMap<>();
-            j.put("sylva_version", SylvaCommand.version());
-            j.put("model", model.toString());
-            j.put("cut_distance", distance);
-            j.put("min_cluster_size", mcs);
-            j.put("n_points", labels.length);
-            j.put("n_clusters", clusters);
-            j.put("n_noise", noise);
-            List<Object> files = new ArrayList<>();
-            for (Path f : written) files.add(f.toString());
-            j.put("files", files);
-            spec.commandLine().getOut().println(org.sylva.io.JsonWriter.write(j));
+            Map<String, Object> seconds = new LinkedHashMap<>();
+            seconds.put("model", modelSeconds);
+            seconds.put("cut", cutSeconds);
+            spec.commandLine().getOut().println(new JsonSummary("cut")
+                    .put("model", model.toString())
+                    .put("cut_distance", distance)
+                    .put("min_cluster_size", mcs)
+                    .put("n_points", labels.length)
+                    .clusters(labels, clusters)
+                    .put("seconds", seconds)
+                    .files(written)
+                    .line());
         }
         if (!run.quiet) {
             err.println(String.format(Locale.ROOT, "%d rows cut at distance %s (min cluster size %d): %s, %d "

@@ -42,13 +42,19 @@ public final class EngineChoice {
         }
     }
 
-    /** The ball tree's {@code --backend}: auto or cpu (the CPU engine), or a GPU API; a usage error otherwise. */
+    /**
+     * The ball tree's {@code --backend}: auto or cpu (the CPU engine), scalar or simd (the CPU engine on those
+     * kernels, the words {@code sylva hdbscan --backend} uses for them), or a GPU API; a usage error otherwise.
+     */
     static final class TreeName implements CommandLine.ITypeConverter<String> {
         @Override
         public String convert(String value) {
             String v = value == null ? "" : value.trim().toLowerCase(java.util.Locale.ROOT);
-            if (GpuEngines.isGpu(v) || v.equals("auto") || v.equals("cpu")) return v;
-            throw new CommandLine.TypeConversionException("backend must be auto, cpu, opencl or cuda; got " + value);
+            if (GpuEngines.isGpu(v) || v.equals("auto") || v.equals("cpu") || v.equals("scalar") || v.equals("simd")) {
+                return v;
+            }
+            throw new CommandLine.TypeConversionException("backend must be auto, cpu, scalar, simd, opencl or cuda; got "
+                    + value);
         }
     }
 

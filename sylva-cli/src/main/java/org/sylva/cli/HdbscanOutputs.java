@@ -393,8 +393,7 @@ final class HdbscanOutputs {
 
     private static String json(Hdbscan h, HdbscanResult r, String input, String dtype, int n, int d, String backend,
             double readSeconds, PcaFeatures pca, String centers, List<Path> written) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("sylva_version", SylvaCommand.version());
+        JsonSummary m = new JsonSummary("hdbscan");
         m.put("input", input);
         m.put("dtype", dtype);
         m.put("n_points", n);
@@ -411,23 +410,15 @@ final class HdbscanOutputs {
         int[] out = leftOut(r.labels());
         int nonFinite = out[0] + out[1];
         if (nonFinite > 0) m.put("n_non_finite", nonFinite);   // rows left out by --non-finite sklearn
-        int[] labels = r.labels();
         int[] sizes = new int[r.clusterCount()];
-        for (int l : labels) if (l >= 0) sizes[l]++;
-        List<Object> sz = new ArrayList<>();
-        for (int v : sizes) sz.add(v);
-        m.put("cluster_sizes", sz);
-        List<Object> pers = new ArrayList<>();
-        for (double v : r.clusterPersistence()) pers.add(v);
-        m.put("cluster_persistence", pers);
+        for (int l : r.labels()) if (l >= 0) sizes[l]++;
+        m.put("cluster_sizes", JsonSummary.list(sizes));
+        m.put("cluster_persistence", JsonSummary.list(r.clusterPersistence()));
         Map<String, Object> t = new LinkedHashMap<>();
         t.put("read", readSeconds);
         if (pca != null) t.put("pca", pca.seconds());
         t.putAll(r.timings().seconds());
         m.put("seconds", t);
-        List<Object> files = new ArrayList<>();
-        for (Path p : written) files.add(p.toString());
-        m.put("files", files);
-        return org.sylva.io.JsonWriter.write(m);
+        return m.files(written).line();
     }
 }

@@ -83,6 +83,9 @@ final class PredictCommand implements Callable<Integer> {
         return spec;
     }
 
+    /** Seconds the model's reading took, for --json. */
+    private double modelSeconds;
+
     PredictCommand(CliContext context) {
         this.context = context;
     }
@@ -102,7 +105,9 @@ final class PredictCommand implements Callable<Integer> {
             folder.refuseOverlaps(OUTPUTS, t.out(), List.of(), read);
         }
         RunRecord.Input modelRead = RunRecord.Input.of("model", model, context.cancel());   // hashed once, beside
+        long t0 = System.nanoTime();
         HdbscanModel m = loadModel(err);   // once, for every file of new points
+        modelSeconds = JsonSummary.since(t0);
         context.completed().plan(targets.size(), folder.out);
         for (int i = 0; i < targets.size(); i++) {
             InputBatch.Target t = targets.get(i);
@@ -134,7 +139,11 @@ final class PredictCommand implements Callable<Integer> {
             java.io.PrintWriter err, boolean first) throws Exception {
         String input = t.input();
         RunRecord.Input pointsRead = RunRecord.Input.of("points", input, context.cancel());
+        long t0 = System.nanoTime();
         PointSet points = newPoints(m, model, input, shape, err, context, run.quiet);
+        Map<String, Object> seconds = new LinkedHashMap<>();
+        seconds.put("model", modelSeconds);   // read once, for every file of new points
+        seconds.put("read", JsonSummary.since(t0));
         if (first && !m.predictsClusters()) {
             err.println("sylva: warning: the model's condensed tree never splits (its fit found " + m.clusterCount()
                     + (m.clusterCount() == 1 ? " cluster, the root" : " clusters") + "), so every new point is "
@@ -142,6 +151,7 @@ final class PredictCommand implements Callable<Integer> {
         }
         Prediction p;
         Membership soft;
+        long t1 = System.nanoTime();
         try (ProgressPrinter progress = context.progress(err, run.quiet, points.size())) {
             Execution ex = new Execution(threads, progress, context.cancel());
             HdbscanModel.Answers both = m.predictWithMembership(points, ex);   // one neighbour search per point
@@ -150,6 +160,7 @@ final class PredictCommand implements Callable<Integer> {
         } catch (InvalidInputException e) {
             throw e.withContext(input);
         }
+        seconds.put("prediction", JsonSummary.since(t1));
         context.cancel().throwIfCancelled();
         List<String> positional = new ArrayList<>();
         positional.add(model.toString());
@@ -157,7 +168,7 @@ final class PredictCommand implements Callable<Integer> {
         List<Path> written = write(p, soft, t.out(), RunRecord.of(spec, java.util.Arrays.asList(modelRead, pointsRead),
                 null, positional, List.of(model.toString(), input), java.util.Map.of("--out", t.out().toString()))
                 .describe());
-        if (folder.json) spec.commandLine().getOut().println(json(m, p, points, written, input));
+        if (folder.json) spec.commandLine().getOut().println(json(m, p, points, written, input, threads, seconds));
         if (!run.quiet) err.println(summary(m, p, points, written));
     }
 
@@ -244,27 +255,18 @@ final class PredictCommand implements Callable<Integer> {
         return s.toString();
     }
 
-    private String json(HdbscanModel m, Prediction p, PointSet points, List<Path> written, String input) {
-        Map<String, Object> j = new LinkedHashMap<>();
-        j.put("sylva_version", SylvaCommand.version());
-        j.put("model", model.toString());
-        j.put("input", input);
-        j.put("n_points", points.size());
-        j.put("n_dims", points.dimensions());
-        j.put("parameters", m.parameters().describeTyped());
-        j.put("n_clusters", m.clusterCount());
-        int[] sizes = sizes(m, p);
-        List<Object> sz = new ArrayList<>();
-        int assigned = 0;
-        for (int v : sizes) {
-            sz.add(v);
-            assigned += v;
-        }
-        j.put("n_noise", p.size() - assigned);
-        j.put("cluster_sizes", sz);
-        List<Object> files = new ArrayList<>();
-        for (Path f : written) files.add(f.toString());
-        j.put("files", files);
-        return org.sylva.io.JsonWriter.write(j);
+    private String json(HdbscanModel m, Prediction p, PointSet points, List<Path> written, String input, int threads,
+            Map<String, Object> seconds) {
+        return new JsonSummary("predict")
+                .put("model", model.toString())
+                .put("input", input)
+                .put("n_points", points.size())
+                .put("n_dims", points.dimensions())
+                .put("parameters", m.parameters().describeTyped())
+                .put("threads", threads)
+                .clusters(p.labels(), m.clusterCount())
+                .put("seconds", seconds)
+                .files(written)
+                .line();
     }
 }

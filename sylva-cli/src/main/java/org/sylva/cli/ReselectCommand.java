@@ -102,7 +102,9 @@ final class ReselectCommand implements Callable<Integer> {
         folder.refuseOverlaps(CLAIMED, List.of(new OutputTargets.OptionFile("--save-model", saveModel)),
                 List.of(new OutputTargets.OptionFile("model", model)));
         RunRecord.Input modelRead = RunRecord.Input.of("model", model, context.cancel());
+        long t0 = System.nanoTime();
         HdbscanModel m = ResultFolderOptions.modelWithTree(model, "sylva reselect", context.cancel());
+        double modelSeconds = JsonSummary.since(t0);
         HdbscanParameters p = m.parameters();
         HdbscanParameters other = new HdbscanParameters(
                 minClusterSize != null ? minClusterSize : p.minClusterSize(), p.minSamples(),
@@ -110,7 +112,9 @@ final class ReselectCommand implements Callable<Integer> {
                 maxClusterSize != null ? maxClusterSize : p.maxClusterSize(), p.alpha(),
                 method != null ? method : p.method(),
                 allowSingleCluster != null ? allowSingleCluster : p.allowSingleCluster(), p.metric());
+        long t1 = System.nanoTime();
         HdbscanModel re = m.reselect(other);
+        double selectionSeconds = JsonSummary.since(t1);
         context.cancel().throwIfCancelled();
         int[] labels = re.labels();
         List<Path> written = new ArrayList<>();
@@ -141,17 +145,18 @@ final class ReselectCommand implements Callable<Integer> {
         int noise = 0;
         for (int l : labels) if (l == -1) noise++;
         if (json) {
-            Map<String, Object> j = new LinkedHashMap<>();
-            j.put("sylva_version", SylvaCommand.version());
-            j.put("model", model.toString());
-            j.put("parameters", other.describeTyped());
-            j.put("n_points", labels.length);
-            j.put("n_clusters", re.clusterCount());
-            j.put("n_noise", noise);
-            List<Object> files = new ArrayList<>();
-            for (Path f : written) files.add(f.toString());
-            j.put("files", files);
-            spec.commandLine().getOut().println(org.sylva.io.JsonWriter.write(j));
+            Map<String, Object> seconds = new LinkedHashMap<>();
+            seconds.put("model", modelSeconds);
+            seconds.put("selection", selectionSeconds);
+            spec.commandLine().getOut().println(new JsonSummary("reselect")
+                    .put("model", model.toString())
+                    .put("parameters", other.describeTyped())
+                    .put("n_points", labels.length)
+                    .clusters(labels, re.clusterCount())
+                    .put("cluster_persistence", JsonSummary.list(re.clusterPersistence()))
+                    .put("seconds", seconds)
+                    .files(written)
+                    .line());
         }
         String noCluster = HdbscanOutputs.noClusterWarning(m.condensedTree().points(), other.minClusterSize(),
                 other.allowSingleCluster(), m.weighted(), re.clusterCount());

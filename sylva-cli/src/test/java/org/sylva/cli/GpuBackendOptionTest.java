@@ -121,9 +121,9 @@ class GpuBackendOptionTest {
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().contains("CUDA") && r.err().contains("--backend"), r.err());
         assertTrue(Files.notExists(tmp.resolve("o")), "nothing created before the refusal");
-        Cli.Result bad = Cli.run("balltree", in.toString(), "--backend", "simd", "--out", tmp.resolve("o").toString());
+        Cli.Result bad = Cli.run("balltree", in.toString(), "--backend", "vector", "--out", tmp.resolve("o").toString());
         assertEquals(2, bad.code(), bad.err());
-        assertTrue(bad.err().contains("auto, cpu, opencl or cuda"), bad.err());
+        assertTrue(bad.err().contains("auto, cpu, scalar, simd, opencl or cuda"), bad.err());
         // the CPU engine's kernel choice with a GPU engine would be ignored: refused, before any device is opened
         for (String api : new String[] {"opencl", "cuda"}) {
             Cli.Result both = Cli.run("balltree", in.toString(), "--backend", api, "--kernels", "vector", "--out",
