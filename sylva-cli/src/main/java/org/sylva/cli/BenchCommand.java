@@ -78,6 +78,17 @@ final class BenchCommand implements Callable<Integer> {
         return new java.util.LinkedHashMap<>(seconds);
     }
 
+    /**
+     * Refuses input with no points to time: a bench of nothing would print figures of an empty loop (a ball tree or a
+     * prediction of no points is done at once, and succeeds in {@code sylva balltree} and {@code sylva predict}).
+     */
+    static void refuseEmpty(String input, PointSet points, String what) {
+        if (points.size() == 0) {
+            throw new InvalidInputException(("-".equals(input) ? "standard input" : input) + ": no points; "
+                    + "sylva bench times " + what + " of one or more points");
+        }
+    }
+
     /** Refuses a warm-up time that is negative, not a number or longer than a day. */
     static void checkWarmupSeconds(double seconds) {
         if (!(seconds >= 0 && seconds <= 86_400)) {
@@ -224,7 +235,12 @@ final class BenchCommand implements Callable<Integer> {
             } else {
                 throw new InvalidInputException("give a FILE or --generate N");
             }
-            print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds, control(spec, context)), h);
+            try {
+                print(HdbscanBench.run(pts, h, repeat, warmup, warmupSeconds, control(spec, context)), h);
+            } catch (InvalidInputException e) {
+                // the fit's checks (too few points, a min_samples above them) say what; the file says where
+                throw input == null ? e : e.withContext("-".equals(input) ? "standard input" : input);
+            }
             return 0;
         }
 
@@ -371,6 +387,7 @@ final class BenchCommand implements Callable<Integer> {
                     "; a ball tree needs finite coordinates");
             BatchLayout layout = batch == null ? BatchLayout.single(pts.size())
                     : BallTreeCommand.readLayout(batch, pts.size(), context.cancel());
+            refuseEmpty(input, pts, "ball trees");
             if (engine instanceof org.sylva.gpu.GpuTreeEngine gpu) {
                 BallTreeBench.Result r = BallTreeBench.runOn(gpu, pts, layout, repeat, control(spec, context));
                 double[] dev = gpu.timeOnDevice(pts, layout, Math.min(repeat, 5), repeat);
@@ -493,6 +510,7 @@ final class BenchCommand implements Callable<Integer> {
             HdbscanModel m = HdbscanModel.load(model, org.sylva.progress.ProgressListener.NONE, context.cancel());
             PointSet points = PredictCommand.newPoints(m, model, input, shape, spec.commandLine().getErr(), context,
                     false);
+            refuseEmpty(input, points, "predictions");
             PredictBench.Result r = PredictBench.run(m, points, repeat, warmup, warmupSeconds, t, control(spec, context));
             if (!json) {
                 spec.commandLine().getOut().println(r.line());

@@ -138,12 +138,25 @@ class CommandsAndHelpTest {
                 .assertError("line.npy", "save it as shape (n, 1)");
     }
 
+    /**
+     * A bench of no points is refused naming the file: it would time an empty loop (for the warm-up's seconds) and
+     * print figures of nothing. The commands themselves take such a file ({@code sylva balltree} builds the empty
+     * tree; {@code sylva predict} answers no points); a fit of it is refused as {@code sylva hdbscan} refuses it.
+     */
     @Test
-    void benchBalltreeOfNoPointsTimesAnEmptyBuild(@TempDir Path tmp) throws IOException {
+    void benchOfNoPointsIsRefusedNamingTheFile(@TempDir Path tmp) throws IOException {
         Path empty = TestData.writeNpy(PointSet.of(0, 3, new float[0]), tmp.resolve("empty.npy"));
-        String line = Cli.run("bench", "balltree", empty.toString(), "--repeat", "2", "--threads", "1")
-                .assertOk().out().strip();
-        assertTrue(line.startsWith("balltree n=0 d=3 batches=0 threads=1 repeat=2 median_ms="), line);
+        Cli.run("bench", "balltree", empty.toString(), "--repeat", "2", "--threads", "1")
+                .assertError("empty.npy: no points", "ball trees");
+        Cli.run("bench", "hdbscan", empty.toString(), "--repeat", "1", "--warmup", "0")
+                .assertError("empty.npy: ", "at least two points");
+        Path model = tmp.resolve("m.model");
+        Path fit = TestData.writeNpy(TestData.blob(60, 3, 5), tmp.resolve("fit.npy"));
+        Cli.run("hdbscan", fit.toString(), "--out", tmp.resolve("o").toString(), "--save-model", model.toString(),
+                "-q").assertOk();
+        Cli.run("bench", "predict", model.toString(), empty.toString(), "--repeat", "1", "--warmup", "0")
+                .assertError("empty.npy: no points", "predictions");
+        Cli.run("balltree", empty.toString(), "--out", tmp.resolve("t").toString(), "-q").assertOk();
     }
 
     @Test
