@@ -6,7 +6,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code sylva devices}: the GPU devices found (OpenCL and CUDA), each with whether the GPU engine can
- * use it and why not, and why an API found none. Exit status 0 whatever is found: listing is not a fit.
+ * use it and why not, and why an API found none. Exit status 0 when a device is usable, 1 when none is (a script
+ * can ask {@code sylva devices >/dev/null && ...}): the listing itself never fails.
  *
  * <pre>{@code
  * $ sylva devices
@@ -21,7 +22,8 @@ final class DevicesCommand implements Callable<Integer> {
     CommandSpec model() {
         CommandModel m = new CommandModel("devices", this)
                 .description("List the GPU devices (OpenCL, CUDA) that sylva hdbscan and sylva balltree --backend "
-                        + "opencl|cuda can use, and why one cannot be used.")
+                        + "opencl|cuda can use, and why one cannot be used. Exit status 0 when one is usable, 1 "
+                        + "when none is.")
                 .footer("",
                         "Examples:",
                         "  sylva devices   # GPUs for --backend opencl or cuda",
@@ -33,8 +35,9 @@ final class DevicesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var out = spec.commandLine().getOut();
-        for (String line : GpuEngines.deviceLines()) out.println(line);
+        GpuEngines.DeviceScan scan = GpuEngines.scanDevices();
+        for (String line : scan.lines()) out.println(line);
         out.flush();
-        return ExitStatus.OK;
+        return scan.anyUsable() ? ExitStatus.OK : ExitStatus.NO_DEVICE;
     }
 }

@@ -13,6 +13,8 @@ final class ExitStatus {
     static final int REPORT_FAILED = 3;
     /** {@code sylva verify}: the folder has no manifest (a run did not finish there). */
     static final int INCOMPLETE = 1;
+    /** {@code sylva devices}: no device of either GPU API is usable (the listing says why). */
+    static final int NO_DEVICE = 1;
     /** {@code sylva verify}: the manifest does not match a file it names. */
     static final int MISMATCH = 4;
     /** After Ctrl-C (128 + SIGINT), as shells report it; SIGTERM ends with 143, set by the JVM. */

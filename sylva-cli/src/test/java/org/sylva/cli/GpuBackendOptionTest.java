@@ -21,8 +21,25 @@ class GpuBackendOptionTest {
     @Test
     void devicesListsEveryApi() {
         Cli.Result r = Cli.run("devices");
-        assertEquals(0, r.code(), r.err());
+        boolean usable = OpenClDevices.scan().preferred().isPresent()
+                || org.sylva.gpu.cuda.CudaDevices.scan().devices().stream().anyMatch(org.sylva.gpu.GpuDevice::usable);
+        assertEquals(usable ? 0 : 1, r.code(), r.err());
         assertTrue(r.out().contains("opencl") && r.out().contains("cuda"), r.out());
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) assertEquals(0, r.code(), "CI has PoCL: " + r.out());
+    }
+
+    /** With neither API's library there, the listing says why for each, and the status is 1: nothing is usable. */
+    @Test
+    void devicesWithNothingUsableExitsOne() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dsylva.opencl.library=/nonexistent/libOpenCL.so.1", "-Dsylva.cuda.library=/nonexistent/libcuda.so.1",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "devices")
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(1, p.waitFor(), said);
+        assertTrue(said.lines().anyMatch(l -> l.startsWith("opencl: ")) && said.lines().anyMatch(l -> l.startsWith("cuda: ")),
+                said);
+        assertTrue(said.contains("/nonexistent/libOpenCL.so.1"), said);
     }
 
     @Test

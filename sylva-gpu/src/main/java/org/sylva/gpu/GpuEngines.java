@@ -55,8 +55,26 @@ public final class GpuEngines {
         }
     }
 
+    /**
+     * What a scan of both APIs found: one line per device and per reason an API gave none, and whether
+     * {@code --backend opencl} or {@code --backend cuda} has a usable device.
+     *
+     * @param lines the lines {@link #deviceLines()} returns
+     * @param anyUsable whether a device of either API is usable
+     */
+    public record DeviceScan(List<String> lines, boolean anyUsable) {
+        public DeviceScan {
+            lines = List.copyOf(lines);
+        }
+    }
+
     /** One line per device found and per reason an API gave none; never throws. */
     public static List<String> deviceLines() {
+        return scanDevices().lines();
+    }
+
+    /** Both APIs' devices ({@link DeviceScan}); never throws. */
+    public static DeviceScan scanDevices() {
         List<String> lines = new ArrayList<>();
         OpenClDevices cl = OpenClDevices.scan();
         ClDevice used = cl.preferred().orElse(null);
@@ -68,6 +86,6 @@ public final class GpuEngines {
         for (GpuDevice d : cu.devices()) lines.add(d.describe());
         if (cu.devices().stream().anyMatch(GpuDevice::usable)) lines.add("cuda: kernels compiled by " + cudaCompiler());
         for (String p : cu.problems()) lines.add("cuda: " + p);
-        return lines;
+        return new DeviceScan(lines, used != null || cu.devices().stream().anyMatch(GpuDevice::usable));
     }
 }
