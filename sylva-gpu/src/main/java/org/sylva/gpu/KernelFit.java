@@ -35,14 +35,14 @@ public final class KernelFit implements DeviceFit {
 
     /**
      * The most slices of a round: the system property {@code sylva.gpu.roundSlices} (for the device
-     * check's comparisons; 1 turns slicing off), else 16.
+     * check's comparisons; 1 turns slicing off; {@link GpuTuning}), else 16.
      */
-    static final int MAX_SLICES = Math.max(1, Integer.getInteger("sylva.gpu.roundSlices", 16));
+    static final int MAX_SLICES = GpuTuning.positiveInt("sylva.gpu.roundSlices", 16);
     /**
      * Whether the kernels skip blocks of rows by each row's own distance from its tile's centre: the system
-     * property {@code sylva.gpu.rowBounds} (for the device check's comparisons), else on.
+     * property {@code sylva.gpu.rowBounds} (for the device check's comparisons; {@link GpuTuning}), else on.
      */
-    static final boolean ROW_BOUNDS = Boolean.parseBoolean(System.getProperty("sylva.gpu.rowBounds", "true"));
+    static final boolean ROW_BOUNDS = GpuTuning.bool("sylva.gpu.rowBounds", true);
 
     /** Uploads {@code points} and allocates the buffers on {@code session}, which this fit then owns. */
     public KernelFit(DeviceSession session, FittedPoints points, int k) {

@@ -27,11 +27,11 @@ package org.sylva.gpu;
 public record LaunchPolicy(int fixedPoints, double targetSeconds, int minWaves) {
     /**
      * The fewest waves of the default policy's launches: the system property {@code sylva.gpu.launchWaves}
-     * (for the device check's comparisons), else 1. More waves per launch should let a GPU fill in behind
+     * (for the device check's comparisons; {@link GpuTuning}), else 1. More waves per launch should let a GPU fill in behind
      * a wave's slow work-groups, at the price of a longer wait for a cancel (a launch cannot be
      * interrupted); that has not been measured on a GPU, so the default keeps one.
      */
-    static final int DEFAULT_MIN_WAVES = Math.max(1, Integer.getInteger("sylva.gpu.launchWaves", 1));
+    static final int DEFAULT_MIN_WAVES = GpuTuning.positiveInt("sylva.gpu.launchWaves", 1);
     /** About 30 ms per launch, at least {@link #DEFAULT_MIN_WAVES} waves: a prompt cancel, a launch amortised. */
     public static final LaunchPolicy DEFAULT = timed(0.030, DEFAULT_MIN_WAVES);
     /** The most points of one timed launch. */
