@@ -288,6 +288,29 @@ def test_works_without_scikit_learn(tmp_path):
         "refused: The feature names should match those tha", "False", "True", "False"]
 
 
+def test_a_dense_fit_without_scikit_learn_does_not_import_scipy_sparse():
+    # telling a dense X from a sparse one must not import scipy.sparse (a quarter of a second on a process's first
+    # fit); a sparse X, whose module is imported by then, is still told apart
+    code = (
+        "import sys; sys.modules['sklearn'] = None\n"
+        "import numpy as np, sylva\n"
+        "rng = np.random.default_rng(0)\n"
+        "X = np.vstack([rng.normal(0, 1, (60, 2)), rng.normal(20, 1, (60, 2))])\n"
+        "sylva.HDBSCAN(min_cluster_size=10).fit(X)\n"
+        "print('scipy.sparse' in sys.modules)\n"
+        "try:\n"
+        "    import scipy.sparse as sp\n"
+        "except ImportError:\n"
+        "    print('no scipy')\n"
+        "else:\n"
+        "    from sylva.hdbscan import _issparse\n"
+        "    print(_issparse(sp.csr_matrix(X)), _issparse(X))\n"
+    )
+    lines = _run_python(code).stdout.strip().splitlines()
+    assert lines[0] == "False"
+    assert lines[1] in ("True False", "no scipy")
+
+
 def test_a_scikit_learn_older_than_1_6_counts_as_absent_but_for_its_not_fitted_error():
     # scikit-learn before 1.6 has no validate_data (Debian 12's 1.2.1): fit failed with an ImportError
     pytest.importorskip("sklearn")
