@@ -145,21 +145,38 @@ sylva_jit_opts() {   # ARGS...: the JIT options of `sylva ARGS...`, one per line
   printf '%s\n' "${SYLVA_OPTS[@]}"
 }
 
-# True (status 0) for the runs that get C1 only: `sylva hdbscan` on a small .npy (see above) with the auto
-# or scalar backend and the Euclidean metric, and `sylva predict` of a .npy of few new points against a
-# small enough model (sylva_small_predict_run). The inputs are the existing *.npy arguments that are not
-# an option's value (--sample-weight w.npy, --waveforms-from=c.npy), their points and coordinates summed; an
-# existing file of another kind among them (text, .npz, raw) makes the run count as large.
+# True (status 0) for the runs that get C1 only: `sylva hdbscan` on a small .npy or text table (see above) with
+# the auto or scalar backend and the Euclidean metric, `sylva predict` of a .npy of few new points against a
+# small enough model (sylva_small_predict_run), `sylva cut` and `sylva reselect` of a model of a small fit
+# (sylva_small_model_run), `sylva balltree` of a small .npy on the scalar code (sylva_small_balltree_run), and
+# the runs that compute nothing: help (no arguments, `help`, -h or --help anywhere before `--`) and `sylva devices`.
+# For `sylva hdbscan` the inputs are the existing *.npy and text (.csv, .tsv, .tab, .txt, .dat) arguments that are
+# not an option's value (--sample-weight w.npy, --waveforms-from=c.npy), their points and coordinates summed (a
+# text table's rows estimated from its size and its second line, sylva_text_shape); an existing file of another
+# kind among them (.npz, raw) makes the run count as large.
 # Call it with 2>/dev/null: a locale named in LC_ALL but not installed makes bash warn when it is restored.
 sylva_small_run() {
+  local a
+  case "${1:-}" in
+    ""|help|devices) return 0 ;;
+    serve|bench) return 1 ;;   # long-lived, or timing warm runs: C2 and the vector kernels
+  esac
+  for a in "$@"; do   # help computes nothing (bounded by the argument count)
+    case "$a" in
+      --) break ;;
+      -h|--help) return 0 ;;
+    esac
+  done
   case "${1:-}" in
     hdbscan) sylva_small_hdbscan_run "$@" ;;
     predict) sylva_small_predict_run "$@" ;;
+    cut|reselect) sylva_small_model_run "$@" ;;
+    balltree) sylva_small_balltree_run "$@" ;;
     *) return 1 ;;
   esac
 }
 sylva_small_hdbscan_run() {
-  local a prev="" npys=() points=0 values=0 npy
+  local a prev="" npys=() texts=() points=0 values=0 npy
   for a in "$@"; do
     case "$prev" in --backend) case "$a" in auto|scalar) ;; *) return 1 ;; esac ;; esac
     case "$prev" in --metric) case "$a" in euclidean|l2) ;; *) return 1 ;; esac ;; esac
@@ -174,15 +191,22 @@ sylva_small_hdbscan_run() {
       @*) return 1 ;;   # options in a file (picocli's @FILE): not read here
       -*) ;;
       *.npy) [ -f "$a" ] && npys+=("$a") ;;
-      *) [ -f "$a" ] && return 1 ;;   # another input (text, .npz, raw): its size is not read here
+      *.csv|*.tsv|*.tab|*.txt|*.dat) [ -f "$a" ] && texts+=("$a") ;;
+      *) [ -f "$a" ] && return 1 ;;   # another input (.npz, raw): its size is not read here
     esac
     prev="$a"
   done
-  [ "${#npys[@]}" -gt 0 ] || return 1
+  [ "$((${#npys[@]} + ${#texts[@]}))" -gt 0 ] || return 1
   # Several inputs (fitted one after the other in this JVM) are one run of their sizes together: C2 pays off
   # over many small fits as over one large one. Bounded by the argument count; each addition stays below 2^62.
   for npy in "${npys[@]}"; do
     sylva_npy_shape "$npy" || return 1
+    points=$((points + SYLVA_NPY_POINTS))
+    values=$((values + SYLVA_NPY_POINTS * SYLVA_NPY_DIMS))
+    [ "$points" -lt 2147483648 ] && [ "$values" -lt 2147483648 ] || return 1
+  done
+  for npy in "${texts[@]}"; do
+    sylva_text_shape "$npy" || return 1
     points=$((points + SYLVA_NPY_POINTS))
     values=$((values + SYLVA_NPY_POINTS * SYLVA_NPY_DIMS))
     [ "$points" -lt 2147483648 ] && [ "$values" -lt 2147483648 ] || return 1
@@ -221,22 +245,95 @@ sylva_small_predict_run() {
     m=$((m + SYLVA_NPY_POINTS))
     [ "$m" -lt 2147483648 ] || return 1
   done
-  sylva_read_bytes "$model" 80
+  sylva_model_shape "$model" || return 1
   local -a b=("${SYLVA_BYTES[@]}")
-  [ "${#b[@]}" -eq 80 ] && [ "${b[*]:0:12}" = "137 83 89 76 86 65 13 10 72 68 66 77" ] || return 1
-  # (a header of another layout is not read on: the JVM says what is wrong with the file)
-  [ "${b[13]}${b[14]}${b[15]}" = 000 ] && [ "${b[12]}" -ge 1 ] && [ "${b[12]}" -le 7 ] || return 1
   if [ "${b[12]}" -ge 5 ]; then [ "${b[70]}" -eq 0 ] && [ "${b[79]}" -eq 0 ] || return 1; fi
-  [ "${b[65]}" -lt 128 ] && [ "${b[69]}" -lt 128 ] || return 1
-  local n=$(( b[62] | b[63] << 8 | b[64] << 16 | b[65] << 24 ))
-  local d=$(( b[66] | b[67] << 8 | b[68] << 16 | b[69] << 24 ))
-  [ "$n" -gt 0 ] && [ "$d" -gt 0 ] && [ "$m" -lt 2147483648 ] || return 1
+  local n="$SYLVA_MODEL_POINTS" d="$SYLVA_MODEL_DIMS"
+  [ "$m" -lt 2147483648 ] || return 1
   # ceil(sqrt(m n)) by Newton's method on integers (m n < 2^62; at most 64 steps)
   local x=$((m * n)) r s i
   r=$x; s=$(( (r + 1) / 2 ))
   for ((i = 0; i < 64 && s < r; i++)); do r=$s; s=$(( (r + x / r) / 2 )); done
   [ $((r * r)) -lt "$x" ] && r=$((r + 1))
   sylva_cold_scalar "$r" "$d"
+}
+
+# `sylva cut MODEL` and `sylva reselect MODEL`: no distance is computed (the model's spanning tree is cut, or its
+# condensed tree selected again), so the work grows with the model's points as a fit's own tree stages do; a model
+# of a fit the fit's rule calls small (its n and d from the header, as sylva_small_predict_run reads them, any
+# metric) is a small run.
+sylva_small_model_run() {
+  local a prev="" model="" k=0
+  for a in "$@"; do
+    case "$prev" in --out|--format|--threads|--distance|--min-cluster-size|--method|--cluster-selection-epsilon|\
+      --max-cluster-size|--save-model) prev="$a"; continue ;; esac
+    case "$a" in
+      @*) return 1 ;;   # options in a file: not read here
+      -*) ;;
+      *) [ "$k" -eq 1 ] && model="$a"; k=$((k + 1)) ;;
+    esac
+    prev="$a"
+  done
+  [ -f "$model" ] && sylva_model_shape "$model" && sylva_cold_scalar "$SYLVA_MODEL_POINTS" "$SYLVA_MODEL_DIMS"
+}
+
+# `sylva balltree POINTS.npy` on the scalar code (the default; not --kernels vector, --backend simd or a GPU):
+# a small cloud by the fit's rule on its points and coordinates.
+sylva_small_balltree_run() {
+  local a prev="" npy="" k=0
+  for a in "$@"; do
+    case "$prev" in --backend) case "$a" in auto|cpu|scalar) ;; *) return 1 ;; esac ;; esac
+    case "$prev" in --kernels) case "$a" in scalar) ;; *) return 1 ;; esac ;; esac
+    case "$prev" in --batch|--out|--partition-level|--format|--report|--report-level|--report-batch|--kernels|\
+      --backend|--threads|--shape) prev="$a"; continue ;; esac
+    case "$a" in
+      --backend=auto|--backend=cpu|--backend=scalar|--kernels=scalar) ;;
+      --backend=*|--kernels=*|--shape|--shape=*|@*) return 1 ;;
+      -*) ;;
+      *) case $k in
+           0) ;;   # the command's name
+           1) case "$a" in *.npy) [ -f "$a" ] && npy="$a" ;; esac ;;
+         esac
+         k=$((k + 1)) ;;
+    esac
+    prev="$a"
+  done
+  [ -n "$npy" ] && sylva_npy_shape "$npy" && sylva_cold_scalar "$SYLVA_NPY_POINTS" "$SYLVA_NPY_DIMS"
+}
+
+# SYLVA_MODEL_POINTS and SYLVA_MODEL_DIMS: a model file's fitted rows and coordinates from its header
+# (docs/model-file.md: the magic, a format version 1 to 7, then n and d as little-endian i32 at bytes 62 and 66);
+# false for another header. SYLVA_BYTES keeps the header's first 80 bytes.
+sylva_model_shape() {
+  sylva_read_bytes "$1" 80
+  local -a b=("${SYLVA_BYTES[@]}")
+  [ "${#b[@]}" -eq 80 ] && [ "${b[*]:0:12}" = "137 83 89 76 86 65 13 10 72 68 66 77" ] || return 1
+  # (a header of another layout is not read on: the JVM says what is wrong with the file)
+  [ "${b[13]}${b[14]}${b[15]}" = 000 ] && [ "${b[12]}" -ge 1 ] && [ "${b[12]}" -le 7 ] || return 1
+  [ "${b[65]}" -lt 128 ] && [ "${b[69]}" -lt 128 ] || return 1
+  SYLVA_MODEL_POINTS=$(( b[62] | b[63] << 8 | b[64] << 16 | b[65] << 24 ))
+  SYLVA_MODEL_DIMS=$(( b[66] | b[67] << 8 | b[68] << 16 | b[69] << 24 ))
+  [ "$SYLVA_MODEL_POINTS" -gt 0 ] && [ "$SYLVA_MODEL_DIMS" -gt 0 ]
+}
+
+# SYLVA_NPY_POINTS and SYLVA_NPY_DIMS for a text table: the cells of its second line (its first, when it has one;
+# separated by commas, tabs or blanks) and its rows estimated as the file's size over that line's length. An
+# estimate is enough: it chooses the JIT, never what is computed. False for an empty file or a line longer than
+# 65 536 bytes (read no further).
+sylva_text_shape() {
+  local LC_ALL=C l1="" l2="" line size cells=()
+  { IFS= read -r -n 65536 l1; IFS= read -r -n 65536 l2; } < "$1" 2>/dev/null || :
+  line="${l2:-$l1}"
+  [ -n "$line" ] && [ "${#line}" -lt 65535 ] || return 1
+  size="$(wc -c < "$1" 2>/dev/null)" || return 1
+  size="${size//[!0-9]/}"
+  [ -n "$size" ] && [ "${#size}" -le 15 ] || return 1
+  line="${line//,/ }"
+  IFS=$' \t\r' read -r -a cells <<< "$line"
+  [ "${#cells[@]}" -gt 0 ] || return 1
+  SYLVA_NPY_DIMS="${#cells[@]}"
+  SYLVA_NPY_POINTS=$(( 10#$size / (${#l2} > 0 ? ${#l2} + 1 : ${#l1} + 1) + 1 ))
+  [ "$SYLVA_NPY_POINTS" -lt 2147483648 ]
 }
 
 # True when a fresh JVM fits N points of D coordinates faster on the scalar kernels (StageKernels.coldScalar)
@@ -330,7 +427,7 @@ sylva_exec() {
   case " ${SYLVA_JAVA_OPTS:-} " in *jdk.incubator.vector*|*sylva.kernels*) [ "$kind" = other ] || kind=small-with-module ;; esac
   if [ "$kind" = small ]; then
     local cache=small
-    [ "$1" = predict ] && cache=small-predict
+    case "${1:-}" in predict|cut|reselect) cache=small-predict ;; esac   # the cache that holds a model's reading
     sylva_add_java_args "$jar" "${aot%.aot}-$cache.aot" no-vector-module
     sylva_add_jit_opts small
     # shellcheck disable=SC2086

@@ -57,6 +57,29 @@ env -i PATH=/usr/bin:/bin HOME="$work" \
   || fail "bin/sylva predict (small) failed"
 [ ! -s "$work/err.txt" ] || fail "bin/sylva predict (small) wrote on stderr"
 [ -s "$work/predicted/labels.npy" ] || fail "bin/sylva predict (small) wrote no labels"
+# the other runs that start small (no Vector API module, a small cache; sylva_small_run): cut and reselect of that
+# model, a ball tree of those points, a text table, help, sylva alone and sylva devices
+python3 -c 'import random; r = random.Random(5); print("\n".join("%r,%r" % (r.gauss(i % 2, .1), r.gauss(0, .1)) for i in range(200)))' \
+  > "$work/small.csv"
+smallrun() {   # NAME EXPECTED_STATUS ARGS...: runs bin/sylva ARGS in a bare environment, its stderr to err-NAME.txt
+  local name="$1" want="$2" rc=0; shift 2
+  env -i PATH=/usr/bin:/bin HOME="$work" SYLVA_JAVA_OPTS="$(aotlog "$name")" "$home/bin/sylva" "$@" \
+    >"$work/out.txt" 2>"$work/err-$name.txt" || rc=$?
+  [ "$rc" -eq "$want" ] || { cat "$work/err-$name.txt" >&2; fail "bin/sylva $* exited $rc, not $want"; }
+}
+smallrun cut 0 cut "$work/small.model" --distance 1 --out "$work/cut" -q
+smallrun reselect 0 reselect "$work/small.model" --method leaf --out "$work/reselect" -q
+smallrun balltree 0 balltree "$work/small.npy" --out "$work/tree" -q
+smallrun csv 0 hdbscan "$work/small.csv" --out "$work/csv" -q
+smallrun help 0 hdbscan --help
+smallrun alone 2
+smallrun devices "$(env -i PATH=/usr/bin:/bin "$home/bin/sylva" devices >/dev/null 2>&1; echo $?)" devices
+for run in cut reselect balltree csv help devices; do
+  [ ! -s "$work/err-$run.txt" ] || { cat "$work/err-$run.txt" >&2; fail "bin/sylva ($run) wrote on stderr"; }
+done
+if ! grep -q "a command is required" "$work/err-alone.txt" || grep -qi "unbound\|sylva-java.sh" "$work/err-alone.txt"; then
+  cat "$work/err-alone.txt" >&2; fail "bin/sylva alone did not say what it needs"
+fi
 # and the same fit as users run it, without --save-model: a small one-shot run makes no class at run time
 # (annotation proxies, lambdas or type switches linked for the first time, reflective method handles: each
 # costs a fresh JVM milliseconds the cache would have saved; BENCHMARKS.md, "Cold runs: the command line
@@ -102,7 +125,7 @@ if command -v script >/dev/null 2>&1; then
     >/dev/null 2>&1 </dev/null || fail "bin/sylva demo on a pseudo-terminal failed"
   grep -q $'\r[a-z]' "$work/tty.log" || fail "bin/sylva demo on a terminal: progress did not repaint its line"
 fi
-for run in demo small predict version; do
+for run in demo small predict version cut reselect balltree csv help alone devices; do
   [ ! -s "$work/aot-$run.log" ] || { cat "$work/aot-$run.log" >&2; fail "$run: the JVM did not take its start-up cache as made"; }
 done
 echo "check-dist: $(basename "$tarball") ($(du -h "$tarball" | cut -f1)): demo ok; $version"

@@ -76,7 +76,8 @@ class LauncherJitTest {
         assertEquals(c2, jit("hdbscan", large.toString(), "--out", "x"), "300 000 coordinates: the vector kernels");
         assertEquals(c2, jit("hdbscan", small.toString(), "--backend", "simd"));
         assertEquals(c2, jit("hdbscan", small.toString(), "--backend=opencl"));
-        assertEquals(c2, jit("balltree", small.toString()));
+        assertEquals(c1, jit("balltree", small.toString()));
+        assertEquals(c2, jit("balltree", large.toString()));
         assertEquals(c2, jit("demo"));
         assertEquals(c1, jit("hdbscan", small.toString(), "--metric", "euclidean"));
         assertEquals(c2, jit("hdbscan", small.toString(), "--metric", "manhattan"), "brute force: C2 pays off");
@@ -99,13 +100,72 @@ class LauncherJitTest {
         Files.writeString(tmp.resolve("leaf"), "");
         assertEquals(c1, bash("cd '" + tmp + "' && . '" + SCRIPT.toAbsolutePath() + "'; sylva_jit_opts hdbscan '" + small
                 + "' --method leaf --out x"));
-        assertEquals(c2, jit("hdbscan", small.toString(), text.toString()), "a text input's size is not read");
+        assertEquals(c1, jit("hdbscan", small.toString(), text.toString()), "a text input's size is estimated");
+        assertEquals(c1, jit("hdbscan", small.toString(), tmp.resolve("points.npz").toString()), "missing: no input");
+        Files.write(tmp.resolve("points.npz"), new byte[] {1});
+        assertEquals(c2, jit("hdbscan", small.toString(), tmp.resolve("points.npz").toString()), "an .npz is not read");
         assertEquals(c1, jit("hdbscan", small.toString(), "--min-cluster-size", "20", "--report", text.toString()),
                 "an option's value is not an input");
         // by bash alone: with no external command to be found, the choice is the same (every process the
         // launcher starts counts in every cold run)
         assertEquals(c1, bash(". '" + SCRIPT + "'; PATH=/nonexistent; sylva_jit_opts hdbscan '" + small + "'"));
         assertEquals(c2, bash(". '" + SCRIPT + "'; PATH=/nonexistent; sylva_jit_opts hdbscan '" + large + "'"));
+    }
+
+    /**
+     * The other small runs: a text table (its rows estimated from its size and second line), a ball tree of a small
+     * .npy on the scalar code, cut and reselect of a small fit's model, and the runs that compute nothing (help,
+     * devices); serve and bench keep C2 and the vector kernels.
+     */
+    @Test
+    void textTablesBallTreesModelsAndHelpAreSmallByTheSameRule(@TempDir Path tmp) throws Exception {
+        String c1 = "-XX:TieredStopAtLevel=1";
+        String c2 = vectorJit();
+        // 1 000 x 61 (61 000 values) is small; 13 000 x 61 (793 000) is not; a header line is not the one measured
+        StringBuilder row = new StringBuilder("-1.234567890123456789e+00");
+        for (int j = 1; j < 61; j++) row.append(",-1.234567890123456789e+00");
+        Path smallCsv = tmp.resolve("small.csv");
+        Path largeCsv = tmp.resolve("large.tsv");
+        try (var w = Files.newBufferedWriter(smallCsv)) {
+            w.write("a,b\n");
+            for (int i = 0; i < 1000; i++) w.write(row + "\n");
+        }
+        try (var w = Files.newBufferedWriter(largeCsv)) {
+            String ones = "1\t".repeat(60) + "1\n";
+            for (int i = 0; i < 13_000; i++) w.write(ones);
+        }
+        assertEquals("1001 61", bash(". '" + SCRIPT + "'; sylva_text_shape '" + smallCsv
+                + "' && echo \"$SYLVA_NPY_POINTS $SYLVA_NPY_DIMS\"").strip());
+        assertEquals(c1, jit("hdbscan", smallCsv.toString(), "--out", "x"));
+        assertEquals(c2, jit("hdbscan", largeCsv.toString(), "--out", "x"));
+        assertEquals(c2, jit("hdbscan", smallCsv.toString(), "--metric", "manhattan"));
+        Path empty = Files.writeString(tmp.resolve("empty.csv"), "");
+        assertEquals(c2, jit("hdbscan", empty.toString()), "nothing to estimate: the JVM says what is wrong");
+        // ball trees: the scalar code (the default) on a small .npy
+        Path cloud = TestData.writeNpy(PointSet.of(1000, 3, new float[3000]), tmp.resolve("cloud.npy"));
+        assertEquals(c1, jit("balltree", cloud.toString(), "--out", "t", "--batch", largeCsv.toString()));
+        assertEquals(c1, jit("balltree", cloud.toString(), "--backend", "scalar"));
+        assertEquals(c2, jit("balltree", cloud.toString(), "--kernels", "vector"));
+        assertEquals(c2, jit("balltree", cloud.toString(), "--backend=simd"));
+        assertEquals(c2, jit("balltree", cloud.toString(), "--backend", "opencl"));
+        assertEquals(c2, jit("balltree", "-", "--shape", "1000,3"));
+        // cut and reselect: by the model's n and d, any metric
+        Path points = TestData.writeNpy(TestData.clips(300), tmp.resolve("clips.npy"));
+        Path model = tmp.resolve("clips.model");
+        Cli.run("hdbscan", points.toString(), "--out", tmp.resolve("fit").toString(), "--save-model", model.toString(),
+                "-q").assertOk();
+        assertEquals(c1, jit("cut", model.toString(), "--distance", "2", "--out", "c"));
+        assertEquals(c1, jit("reselect", "--out", "r", model.toString(), "--method", "leaf"));
+        assertEquals(c2, jit("cut", points.toString(), "--distance", "2"), "not a model's header");
+        assertEquals(c2, jit("reselect", tmp.resolve("missing.model").toString()));
+        // nothing computed
+        assertEquals(c1, jit("devices"));
+        assertEquals(c1, jit("help"));
+        assertEquals(c1, jit("hdbscan", "--help"));
+        assertEquals(c1, jit("balltree", largeCsv.toString(), "-h"));
+        assertEquals(c2, jit("hdbscan", largeCsv.toString(), "--", "-h"), "after --, -h is an input's name");
+        assertEquals(c2, jit("serve"));
+        assertEquals(c2, jit("bench", "hdbscan", cloud.toString()));
     }
 
     /**
@@ -268,7 +328,8 @@ class LauncherJitTest {
         // the small branch of sylva_exec passes no-vector-module and the -small cache; the others neither
         String exec = Files.readString(SCRIPT);
         assertTrue(exec.contains("sylva_add_java_args \"$jar\" \"${aot%.aot}-$cache.aot\" no-vector-module"), "sylva_exec");
-        assertTrue(exec.contains("local cache=small\n") && exec.contains("[ \"$1\" = predict ] && cache=small-predict"), "sylva_exec");
+        assertTrue(exec.contains("local cache=small\n")
+                && exec.contains("case \"${1:-}\" in predict|cut|reselect) cache=small-predict ;; esac"), "sylva_exec");
     }
 
     /**
