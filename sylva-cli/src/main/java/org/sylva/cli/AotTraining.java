@@ -19,7 +19,8 @@ import org.sylva.io.Npy;
  * {@code sylva hdbscan} once per file: so this runs, in one JVM and through the real command line
  * ({@link Main#run}), the commands of {@link #commandLines}: {@code hdbscan} on a small input (scalar
  * kernels, as {@code auto} picks in a fresh JVM) and on a larger one (vector kernels, with a report and a
- * saved model), {@code predict} of the small input against that model, {@code demo}, and {@code balltree}.
+ * saved model), {@code predict} of the small input against that model, {@code demo}, {@code balltree} and a fit
+ * through {@code sylva serve}'s engine ({@link #serve}).
  * A class none of them loads is read from the jar as before, so a command missing here is slower to start,
  * never wrong. Two more trainings serve the runs the launchers start without the Vector API module, on
  * caches of their own (a cache holding more classes than a run needs costs that run start-up time: the
@@ -104,7 +105,63 @@ public final class AotTraining {
                 return code;
             }
         }
+        if (training == Training.FULL) {
+            int code = serve(err);
+            if (code != ExitStatus.OK) {
+                err.println("sylva: the start-up cache's training run failed on: sylva serve (a fit as Python asks for one)");
+                return code;
+            }
+        }
         return ExitStatus.OK;
+    }
+
+    /**
+     * What {@code sylva serve}, the Python package's engine, does for a first {@code fit}: a hello, then one
+     * {@code hdbscan} request of float64 points with progress frames, answered by the engine on a thread of this
+     * process through two pipes (the command itself is not run, which would take this process's standard output).
+     * The requests end once the answer is read, as a client's do (the end of the requests cancels what is still
+     * running); 0 when that answer is an {@code ok}.
+     */
+    static int serve(PrintWriter err) throws IOException {
+        org.sylva.data.PointSet clips = ClipLikeData.generate(SMALL_CLIPS, 3).points();
+        org.sylva.cli.serve.Frame request = new org.sylva.cli.serve.Frame("hdbscan",
+                java.util.Map.of("min_cluster_size", 20L, "id", 1L, "progress", true),
+                List.of(org.sylva.cli.serve.WireArray.of("points", clips.coordinates64(), clips.size(), clips.dimensions())));
+        java.nio.channels.Pipe toEngine = java.nio.channels.Pipe.open();
+        java.nio.channels.Pipe fromEngine = java.nio.channels.Pipe.open();
+        int[] status = {ExitStatus.ERROR};
+        Thread engine = Thread.ofPlatform().name("sylva-training-engine").start(() -> {
+            try (OutputStream answers = java.nio.channels.Channels.newOutputStream(fromEngine.sink())) {
+                status[0] = org.sylva.cli.serve.EngineServer.standard(
+                        java.nio.channels.Channels.newInputStream(toEngine.source()), answers,
+                        org.sylva.cli.serve.FrameLimits.defaults(), SylvaCommand.version(), err, false).run();
+            } catch (IOException e) {
+                err.println("sylva: the training's engine: " + e);
+            }
+        });
+        String answer = null;
+        try (OutputStream requests = java.nio.channels.Channels.newOutputStream(toEngine.sink());
+             java.io.InputStream answers = java.nio.channels.Channels.newInputStream(fromEngine.source())) {
+            new org.sylva.cli.serve.FrameWriter(requests).write(request);
+            org.sylva.cli.serve.FrameReader reader = new org.sylva.cli.serve.FrameReader(answers,
+                    org.sylva.cli.serve.FrameLimits.defaults());
+            // the hello, progress frames (one per change of a stage's percent, so at most a few thousand), the answer
+            for (int frames = 0; frames < 100_000 && answer == null; frames++) {
+                org.sylva.cli.serve.Frame f = reader.read();
+                if (f == null) break;
+                if (!f.kind().equals("hello") && !f.kind().equals("progress")) answer = f.kind();
+            }
+        } catch (org.sylva.cli.serve.RefusedFrameException e) {
+            answer = "refused: " + e.getMessage();
+        }
+        try {
+            engine.join(java.time.Duration.ofMinutes(1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitStatus.INTERRUPTED;
+        }
+        if (!"ok".equals(answer)) err.println("sylva: the training's engine answered " + answer);
+        return status[0] == ExitStatus.OK && "ok".equals(answer) ? ExitStatus.OK : ExitStatus.ERROR;
     }
 
     /** The command lines of {@code training}, on the inputs {@link #train} writes into {@code work}. */

@@ -39,6 +39,13 @@ class AotTrainingTest {
                 "the larger input runs the vector kernels under auto");
     }
 
+    /** The engine's part of the training answers its request with an ok (an error answer would train the wrong classes). */
+    @Test
+    void theEnginesFitIsAnsweredOk() throws IOException {
+        StringWriter err = new StringWriter();
+        assertEquals(ExitStatus.OK, AotTraining.serve(new PrintWriter(err, true)), err::toString);
+    }
+
     @Test
     void theSmallTrainingRunsOnlyTheSmallFitWithAReportAndAModel(@TempDir Path tmp) throws IOException {
         StringWriter err = new StringWriter();
