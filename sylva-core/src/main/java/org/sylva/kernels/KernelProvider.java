@@ -69,10 +69,15 @@ public final class KernelProvider {
             log(m.equals("vector") ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
                     "sylva: scalar kernels: " + reason);
         }
-        this.vectorDistance = new Lazy<>("distance", "org.sylva.kernels.VectorDistanceKernel", reason);
-        this.vectorPartition = new Lazy<>("partition", "org.sylva.kernels.VectorPartitionKernel", reason);
-        this.vectorLanes = new Lazy<>("lane subtrees", "org.sylva.kernels.VectorLaneSubtrees", reason);
-        this.vectorMetric = new Lazy<>("metric", "org.sylva.kernels.VectorMetricKernel", reason);
+        boolean demanded = m.equals("vector");
+        // the distance kernel computes with fused multiply-add, which without the instruction is a call per lane
+        this.vectorDistance = new Lazy<>("distance", "org.sylva.kernels.VectorDistanceKernel", reason,
+                ProcessorFeatures::fmaMissing, demanded);
+        this.vectorPartition = new Lazy<>("partition", "org.sylva.kernels.VectorPartitionKernel", reason, () -> null,
+                demanded);
+        this.vectorLanes = new Lazy<>("lane subtrees", "org.sylva.kernels.VectorLaneSubtrees", reason, () -> null,
+                demanded);
+        this.vectorMetric = new Lazy<>("metric", "org.sylva.kernels.VectorMetricKernel", reason, () -> null, demanded);
     }
 
     /** Logs on {@code org.sylva.kernels}; the logger is looked up only when there is something to say. */
@@ -193,15 +198,22 @@ public final class KernelProvider {
         private final String what;
         private final String className;
         private final String blocked;
+        /** Why this machine would run the kernel too slowly to use (asked once, on first use), or null. */
+        private final java.util.function.Supplier<String> unsuited;
+        /** Whether the switch demands the vector kernels: then a refusal is a warning, else a debug line. */
+        private final boolean demanded;
         private volatile boolean loaded;
         private T first;
         private java.lang.reflect.Constructor<?> constructor;
         private String reason;
 
-        Lazy(String what, String className, String blocked) {
+        Lazy(String what, String className, String blocked, java.util.function.Supplier<String> unsuited,
+                boolean demanded) {
             this.what = what;
             this.className = className;
             this.blocked = blocked;
+            this.unsuited = unsuited;
+            this.demanded = demanded;
         }
 
         T get() {
@@ -232,9 +244,15 @@ public final class KernelProvider {
         @SuppressWarnings("unchecked")
         private synchronized void load() {
             if (loaded) return;
+            String slow = blocked == null ? unsuited.get() : null;
             if (blocked != null) {
                 reason = blocked;
+            } else if (slow != null) {
+                reason = "vector " + what + " kernel not used: " + slow;
+                log(demanded ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG, "sylva: " + reason
+                        + "; using its scalar twin");
             } else {
+                boolean hardware = false;   // refused for this machine's vectors (a shape it does not have)
                 try {
                     java.lang.reflect.Constructor<?> c = Class.forName(className).getDeclaredConstructor();
                     // The constructor of every vector kernel checks the vector shape and runs its self-test.
@@ -243,14 +261,21 @@ public final class KernelProvider {
                 } catch (java.lang.reflect.InvocationTargetException e) {
                     Throwable cause = e.getCause() == null ? e : e.getCause();
                     reason = "vector " + what + " kernel refused: " + cause;
+                    hardware = cause instanceof UnsupportedOperationException;
                 } catch (ExceptionInInitializerError e) {
                     // A self-test in a static initializer: its own exception says what failed.
                     Throwable cause = e.getCause() == null ? e : e.getCause();
                     reason = "vector " + what + " kernel refused when loaded: " + cause;
+                    hardware = cause instanceof UnsupportedOperationException;
                 } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
                     reason = "vector " + what + " kernel could not be loaded: " + e;
                 }
-                if (reason != null) log(System.Logger.Level.WARNING, "sylva: " + reason + "; using its scalar twin");
+                // a failed self-test or load is always worth a warning; a machine without the vectors a kernel needs
+                // is a fact of that machine, said where asked (--version --verbose, a refused --backend simd)
+                if (reason != null) {
+                    log(demanded || !hardware ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+                            "sylva: " + reason + "; using its scalar twin");
+                }
             }
             loaded = true;
         }
