@@ -122,4 +122,34 @@ public class BallTreeDeterminismTest {
         NaiveModel.Tree naive = NaiveModel.tree(pts.coordinates(), 61, t.layout().pointOffsets());
         assertArrayEquals(naive.idx(), t.indices());
     }
+
+    /**
+     * A node whose sample brackets the median between two keys up to the upper of which lie exactly {@code k}
+     * points: the bracket misses rank {@code k} by one, and the split must fall back to the full selection. The
+     * vector kernel samples nodes of 2048 points and more, at positions {@code (2t + 1) m / 256}: here they hold
+     * 0 .. 127 (the bracket is [50, 78]), 1969 other points hold -1 and the rest lie far above.
+     */
+    @org.junit.jupiter.api.Test
+    void sampleBracketMissingTheMedianByOneFallsBackToTheFullSelection() {
+        int m = 4096, k = m / 2;
+        float[] x = new float[m];
+        boolean[] sampled = new boolean[m];
+        for (int t = 0; t < 128; t++) {
+            int p = (2 * t + 1) * m / 256;
+            x[p] = t;
+            sampled[p] = true;
+        }
+        int below = k - 50 - 29;   // with the 50 sampled keys below the bracket and its 29: exactly k up to 78
+        for (int i = 0; i < m; i++) {
+            if (!sampled[i]) x[i] = below-- > 0 ? -1f : 1000f + i;
+        }
+        PointSet pts = PointSet.of(m, 1, x);
+        NaiveModel.Tree naive = NaiveModel.tree(x, 1, new int[] {0, m});
+        for (boolean vector : new boolean[] {true, false}) {
+            BallTree t = new BallTreeBuilder().threads(1).vectorKernels(vector).build(pts);
+            assertArrayEquals(naive.idx(), t.indices(), "vector kernels " + vector);
+            assertArrayEquals(naive.mask(), t.maskBytes(), "vector kernels " + vector);
+        }
+        assertArrayEquals(NaiveModel.partition(x, 1, new int[] {0, m}, 3), new BallTreeBuilder().threads(1).partition(pts, 3));
+    }
 }

@@ -119,4 +119,25 @@ class TreeHelpersTest {
         int[] inv = Permutations.inverse(part);
         for (int i = 0; i < 500; i++) assertEquals(i, part[inv[i]]);
     }
+
+    /** A tree of 30 levels would have 2^31 slots, beyond an int: refused, not wrapped to a negative count. */
+    @Test
+    void treesOfMoreThan29LevelsAreRefused() {
+        assertEquals(1 << 30, TreeSlots.nodeSlotCount(0, 29));
+        assertEquals((1 << 30) - 2, TreeSlots.nodeFirstSlot(29, (1 << 29) - 1, 29));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.nodeSlotCount(0, 30));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.nodeFirstSlot(0, 0, 30));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.nodeOfSlot(0, 0, 30));
+        assertThrows(InvalidInputException.class, () -> TreeSlots.nodeSlotCount(0, -1));
+    }
+
+    /** Per-slot rows of another length than slots * width are refused, longer as well as shorter. */
+    @Test
+    void toInputOrderRefusesAnArrayOfAnotherLength() {
+        BallTree t = new BallTreeBuilder().build(BallTreeDeterminismTest.points(100, 2, false, 8));
+        assertEquals(100, t.toInputOrder(new float[t.size() * 3], 3).length / 3);
+        assertThrows(InvalidInputException.class, () -> t.toInputOrder(new float[t.size() * 3 + 1], 3));
+        assertThrows(InvalidInputException.class, () -> t.toInputOrder(new float[t.size() * 3 - 1], 3));
+        assertThrows(InvalidInputException.class, () -> t.toInputOrder(new float[t.size() * 4], 3));
+    }
 }

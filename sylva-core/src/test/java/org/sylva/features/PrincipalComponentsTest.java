@@ -280,4 +280,47 @@ class PrincipalComponentsTest {
         for (int i = 0; i < x.length; i++) d[i] = x[i];
         return d;
     }
+
+    /**
+     * Data so small that their squares underflow float64 (2^-600: squares of 2^-1200) still give the components of
+     * the same data near 1: the input is scaled up before the covariance is summed.
+     */
+    @Test
+    void dataWhoseSquaresUnderflowGiveTheComponentsOfTheDataNearOne() {
+        Random rnd = new Random(22);
+        for (int[] shape : new int[][] {{200, 6}, {12, 40}}) {
+            int n = shape[0], d = shape[1];
+            double[] x = new double[n * d];
+            for (int i = 0; i < x.length; i++) x[i] = rnd.nextGaussian() * (1 + i % d) + 3;
+            double[] tiny = new double[x.length];
+            for (int i = 0; i < x.length; i++) tiny[i] = Math.scalb(x[i], -600);
+            PrincipalComponents near = PrincipalComponents.fit(x, n, d, 3), far = PrincipalComponents.fit(tiny, n, d, 3);
+            assertArrayEquals(near.components(), far.components(), 0, n + " x " + d);
+            for (int j = 0; j < d; j++) assertEquals(Math.scalb(near.mean()[j], -600), far.mean()[j], 0);
+        }
+    }
+
+    /** Rounding leaves some eigenvalues of a rank-deficient covariance slightly negative: reported as variance 0. */
+    @Test
+    void varianceThatRoundingMakesNegativeIsReportedAsZero() {
+        int n = 300, d = 7;   // every row a combination of two directions
+        double[] x = new double[n * d];
+        Random rnd = new Random(3);
+        double[] u = new double[d], w = new double[d];
+        for (int j = 0; j < d; j++) {
+            u[j] = rnd.nextGaussian();
+            w[j] = rnd.nextGaussian();
+        }
+        for (int i = 0; i < n; i++) {
+            double a = 10 * rnd.nextGaussian(), b = rnd.nextGaussian();
+            for (int j = 0; j < d; j++) x[i * d + j] = 1 + a * u[j] + b * w[j];
+        }
+        double[] eigen = SymmetricEigen.of(Covariance.of(RowMajor.of(x, n, d), Execution.everyCore()).matrix, d).values();
+        assertTrue(eigen[d - 1] < 0, "the premise: rounding left an eigenvalue below 0, " + eigen[d - 1]);
+        double[] var = PrincipalComponents.fit(x, n, d, d).explainedVariance();
+        for (int c = 0; c < d; c++) {
+            if (eigen[c] < 0) assertEquals(0.0, var[c], 0, "variance " + c);
+            else assertEquals(eigen[c], var[c], 0, "variance " + c);
+        }
+    }
 }

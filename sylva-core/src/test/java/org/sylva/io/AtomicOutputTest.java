@@ -326,4 +326,18 @@ class AtomicOutputTest {
         assertTrue(!DirectorySync.unsupported(new IOException("No space left on device")));
         assertTrue(!DirectorySync.unsupported(new IOException((String) null)));
     }
+
+    /** Writing one target twice in a group keeps the second content and leaves no temporary of the first behind. */
+    @Test
+    void aTargetWrittenTwiceInAGroupLeavesNoTemporary() throws IOException {
+        Path t = dir.resolve("twice.bin");
+        try (AtomicOutput.Group g = AtomicOutput.group()) {
+            g.write(t, out -> out.write(new byte[] {1}));
+            g.write(t, out -> out.write(new byte[] {2, 3}));
+            assertEquals(1, listing().size(), "one temporary staged: " + listing());
+            g.commit();
+        }
+        assertArrayEquals(new byte[] {2, 3}, Files.readAllBytes(t));
+        assertEquals(List.of(t), listing());
+    }
 }

@@ -381,4 +381,24 @@ class DelimitedReaderTest {
         assertEquals(2, t.rows());
         assertArrayEquals(new double[] {1, 2, 3, 4}, t.values());
     }
+
+    /** Runs of blank lines count line by line: each row's line, and an error's, is the file's. */
+    @Test
+    void blankLinesCountInLineNumbers() throws IOException {
+        NumericTable t = read("b.csv", "1,2\n\n\n3,4\n\n5,6\n");
+        assertEquals(List.of(1, 4, 6), List.of(t.line(0), t.line(1), t.line(2)));
+        assertEquals(" line 4, column 2: 'x' is not a number", error("bx.csv", "1,2\n\n\n3,x\n"));
+        assertEquals(" line 3: 1 value, expected 2 (as on line 1)", error("bw.txt", "1 2\n\n3\n"));
+    }
+
+    /** Every control character but tab and line and page breaks marks a first row as binary, up to 0x1f. */
+    @Test
+    void everyControlCharacterInTheFirstRowIsBinary() {
+        for (int c : new int[] {0x01, 0x08, 0x0e, 0x1b, 0x1f}) {
+            byte[] text = ("a,b" + (char) c + "c\n1,2\n").getBytes(StandardCharsets.UTF_8);
+            InvalidInputException e = assertThrows(InvalidInputException.class,
+                    () -> DelimitedReader.of(Delimiter.AUTO).read(new ByteArrayInputStream(text), "-"));
+            assertTrue(e.getMessage().contains(String.format("the control character 0x%02x", c)), e.getMessage());
+        }
+    }
 }

@@ -236,5 +236,19 @@ class NpyArrayConversionTest {
         named(NpyArray.ofInt64(new long[] {Long.MIN_VALUE, Long.MAX_VALUE}, 2)).requireFloat32Range("x");
         named(NpyArray.ofFloat32(new float[] {Float.POSITIVE_INFINITY}, 1)).requireFloat32Range("x");
     }
-}
 
+    /** int64's largest value rounds to 2^63 in float64, which no int64 holds: refused, or rounded with a warning. */
+    @Test
+    void int64MaxIsNotExactInFloat64() {
+        NpyArray a = named(NpyArray.ofInt64(new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE}, 3));
+        NpyFormatException e = assertThrows(NpyFormatException.class, a::toFloat64);
+        assertTrue(e.getMessage().contains("int64 value 9223372036854775807 at index 1 is not exactly representable"),
+                e.getMessage());
+        assertThrows(NpyFormatException.class, () -> a.toPointSet(warnings::add));
+        assertArrayEquals(new double[] {0, 0x1p63, -0x1p63}, a.toFloat64(warnings::add));
+        assertEquals(1, warnings.size());
+        assertTrue(warnings.get(0).contains("1 of 3 int64 values"), warnings.get(0));
+        // -2^63 itself is exact
+        assertArrayEquals(new double[] {-0x1p63}, NpyArray.ofInt64(new long[] {Long.MIN_VALUE}, 1).toFloat64());
+    }
+}

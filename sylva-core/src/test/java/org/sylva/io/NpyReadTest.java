@@ -318,4 +318,31 @@ class NpyReadTest {
         NpyFormatException d = assertThrows(NpyFormatException.class, () -> Npy.read(dir));
         assertTrue(d.getMessage().contains("is a directory"), d.getMessage());
     }
+
+    /** The magic is all six bytes: a file that differs in any one of the last five is not a .npy file. */
+    @Test
+    void magicWithOneWrongByteIsRefused() throws IOException {
+        byte[] good = file(dict("<f4", false, "(1,)"), floats(LITTLE_ENDIAN, 1f));
+        for (int i = 1; i < 6; i++) {
+            byte[] bad = good.clone();
+            bad[i] = 'X';
+            refused(bad, "not a .npy file");
+        }
+    }
+
+    /** A header of exactly 1 MiB is the longest read (the limit is on what exceeds it); one byte more is refused. */
+    @Test
+    void headerOfExactlyTheLimitIsRead() throws IOException {
+        byte[] text = dict("<f4", false, "(2,)").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] header = new byte[NpyReader.MAX_HEADER_BYTES];
+        java.util.Arrays.fill(header, (byte) ' ');
+        System.arraycopy(text, 0, header, 0, text.length);
+        header[header.length - 1] = '\n';
+        byte[] data = floats(LITTLE_ENDIAN, 1f, 2f);
+        assertArrayEquals(new float[] {1f, 2f}, read(raw(2, 0, header.length, header, data)).toFloat32(w -> { }));
+        byte[] longer = java.util.Arrays.copyOf(header, header.length + 1);
+        longer[header.length - 1] = ' ';
+        longer[header.length] = '\n';
+        refused(raw(2, 0, longer.length, longer, data), "header length 1048577 bytes exceeds the limit of 1048576");
+    }
 }

@@ -134,4 +134,18 @@ class NpyWriteTest {
             assertEquals(0, s.count(), "no temporaries left behind");
         }
     }
+
+    /**
+     * A shape whose dict and 21 spare spaces end exactly on a 64-byte boundary: NumPy 2.4's np.save then pads a whole
+     * further 64 bytes (192 in all), which only the exact count of spare spaces reproduces.
+     */
+    @Test
+    void headerWhoseSpareSpacesReachA64ByteBoundaryMatchesNumpy() {
+        int[] shape = {1, 1000000000, 1000000000, 1000000000, 100};
+        String dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1000000000, 1000000000, 1000000000, 100), }";
+        byte[] h = Npy.header(NpyDtype.FLOAT32, shape);
+        assertEquals(192, h.length);
+        assertEquals(182, (h[8] & 0xff) | (h[9] & 0xff) << 8);
+        assertEquals(dict + " ".repeat(182 - dict.length() - 1) + "\n", new String(h, 10, 182, StandardCharsets.ISO_8859_1));
+    }
 }

@@ -66,4 +66,33 @@ class RawFloat32ReaderTest {
         assertTrue(big.getMessage().endsWith("needs 8000000000 bytes (500000000 * 4 * 4) but the input holds 28 bytes"),
                 big.getMessage());
     }
+
+    /** A file longer than the shape says is refused as a shorter one is, naming both sizes. */
+    @Test
+    void aLongerFileIsRefusedToo() throws IOException {
+        Path p = dir.resolve("long.f32");
+        Files.write(p, new byte[28]);
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> RawFloat32Reader.read(p, Shape.parse("3,2")));
+        assertEquals(p + ": shape 3,2 of float32 needs 24 bytes (3 * 2 * 4) but the input holds 28 bytes", e.getMessage());
+    }
+
+    /** Counts of 13 to 19 digits beyond a long's range are refused as too large, not as a parse failure. */
+    @Test
+    void countsBeyondALongAreRefusedAsTooLarge() {
+        for (String huge : new String[] {"9999999999999999999,3", "3,9223372036854775808", "9223372036854775808,1"}) {
+            InvalidInputException e = assertThrows(InvalidInputException.class, () -> Shape.parse(huge), huge);
+            assertTrue(e.getMessage().contains("beyond a Java array's limit"), e.getMessage());
+        }
+    }
+
+    /** The largest shape holds Integer.MAX_VALUE - 8 values, what a Java array can; one value more is refused. */
+    @Test
+    void theLargestShapeIsAJavaArraysLimit() {
+        assertEquals(Integer.MAX_VALUE - 8, new Shape(Integer.MAX_VALUE - 8, 1).rows());
+        assertEquals(Integer.MAX_VALUE - 8, Shape.parse("1," + (Integer.MAX_VALUE - 8)).columns());
+        for (String s : new String[] {"2147483640,1", "1,2147483647", "1073741820,2"}) {
+            InvalidInputException e = assertThrows(InvalidInputException.class, () -> Shape.parse(s), s);
+            assertTrue(e.getMessage().contains("beyond a Java array's limit of 2147483639"), e.getMessage());
+        }
+    }
 }

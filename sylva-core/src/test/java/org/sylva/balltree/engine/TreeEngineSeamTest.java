@@ -118,4 +118,23 @@ class TreeEngineSeamTest {
                 });
         assertEquals(true, e.getMessage().startsWith("the engine wrong " + says), e.getMessage());
     }
+
+    /** A row past the last one, in the last batch's positions or slots, is wrong output naming the engine too. */
+    @Test
+    void aGivenEnginesRowPastTheEndIsRefused() {
+        PointSet pts = BallTreeDeterminismTest.points(300, 3, true, 5);
+        int[] ids = BallTreeDeterminismTest.batches(300, 3, 2);
+        refused(pts, ids, null, p -> {
+            int[] q = p.clone();
+            q[q.length - 1] = q.length;
+            return q;
+        }, "returned row 300 at position 299");
+        refused(pts, ids, t -> {
+            int[] idx = t.treeIdx().clone();
+            int s = idx.length - 1;
+            while (t.mask()[s] == 0) s--;
+            idx[s] = 300;
+            return new TreeEngine.TreeArrays(idx, t.mask());
+        }, null, "returned slot ");
+    }
 }

@@ -67,4 +67,13 @@ class BatchLayoutTest {
         InvalidInputException x = assertThrows(InvalidInputException.class, e);
         for (String p : parts) assertTrue(x.getMessage().contains(p), x.getMessage());
     }
+
+    /** 64-bit ids are refused as int ids are: a first id other than 0, a decrease, a skip. */
+    @Test
+    void badLongIdsAreRefusedNamingTheFirstOffendingPosition() {
+        assertMessage(() -> BatchLayout.of(3, new long[] {1, 1, 2}), "position 0 is 1");
+        assertMessage(() -> BatchLayout.of(2, new long[] {-1, 0}), "position 0 is -1");
+        assertMessage(() -> BatchLayout.of(4, new long[] {0, 1, 0, 0}), "position 2 is 0 after 1", "decrease");
+        assertMessage(() -> BatchLayout.of(3, new long[] {0, 0}), "length 2", "3 points");
+    }
 }
