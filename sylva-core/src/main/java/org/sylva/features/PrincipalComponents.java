@@ -136,8 +136,12 @@ public record PrincipalComponents(double[] mean, double[] components, double[] e
         return mean.length;
     }
 
-    /** Component {@code c} ({@code 0 .. k-1}), a unit vector of length {@code d}. */
+    /**
+     * Component {@code c} ({@code 0 .. k-1}), a unit vector of length {@code d}; an {@link IndexOutOfBoundsException}
+     * for another {@code c} ({@code Arrays.copyOfRange} would pad component {@code k} with zeros).
+     */
     public double[] component(int c) {
+        java.util.Objects.checkIndex(c, componentCount());
         int d = mean.length;
         return Arrays.copyOfRange(components, c * d, (c + 1) * d);
     }

@@ -226,9 +226,13 @@ public final class SymmetricEigen {
         return values.clone();
     }
 
-    /** The unit eigenvector of {@link #value(int) value(r)}, signed as the class comment says (a copy). */
+    /**
+     * The unit eigenvector of {@link #value(int) value(r)}, signed as the class comment says (a copy); an
+     * {@link IndexOutOfBoundsException} for {@code r} outside {@code 0 .. d-1}.
+     */
     public double[] vector(int r) {
         int d = values.length;
+        java.util.Objects.checkIndex(r, d);
         return Arrays.copyOfRange(vectors, r * d, (r + 1) * d);
     }
 

@@ -73,6 +73,18 @@ class PrincipalComponentsTest {
         assertOrthonormal(p);
     }
 
+    /** A component or eigenvector past the last is refused, not an all-zero vector (copyOfRange pads its end). */
+    @Test
+    void anIndexPastTheLastIsRefused() {
+        PrincipalComponents pca = PrincipalComponents.fit(new double[] {1, 2, 3, 4, 5, 7, 2, 1, 0, 9, 8, 1}, 4, 3, 2);
+        assertEquals(3, pca.component(1).length);
+        org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class, () -> pca.component(2));
+        org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class, () -> pca.component(-1));
+        SymmetricEigen e = SymmetricEigen.of(new double[] {2, 1, 1, 2}, 2);
+        assertEquals(2, e.vector(1).length);
+        org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class, () -> e.vector(2));
+    }
+
     @Test
     void float32InputFitsAsItsFloat64Values() {
         PcaFixture f = PcaFixture.load("clips_float32");
