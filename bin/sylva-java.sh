@@ -3,7 +3,8 @@
 #   sylva_exec JAVA JAR AOT_CACHE ARGS...
 # which replaces the shell with the JVM running the CLI:
 #  - with the Vector API module (the SIMD kernels; the library falls back to scalar without it), except
-#    for a small `sylva hdbscan` input or `sylva predict` of few new points, which run the scalar kernels
+#    for the runs that compute little (sylva_small_run: a small `sylva hdbscan` input, `sylva predict` of few new
+#    points, cut, reselect and a ball tree of a small input, help, devices), which run the scalar kernels
 #    anyway and start faster without it;
 #  - with native access allowed (the GPU engine's FFM calls into OpenCL and CUDA; no warning printed);
 #  - with transparent huge pages where the kernel gives them on request (see SYLVA_THP_SETTING);
@@ -36,7 +37,8 @@ sylva_drop_incubator_warning() {
 
 # The launcher's own time counts in every cold run, so the functions below run no other process (no
 # subshell, no head/sed; a run that keeps the module still starts the stderr filter below, and a run whose stderr is
-# a terminal asks stty for its width, about 3 ms, BENCHMARKS.md "Cold runs on a terminal"): each one
+# a terminal asks stty for its width, about 3 ms, BENCHMARKS.md "Cold runs on a terminal"; a text table's size is
+# read by wc -c, about 1 ms, where one is an input of `sylva hdbscan`): each one
 # costs a few milliseconds on a small VM, and they added up to a fifth of a small run (BENCHMARKS.md, "Cold runs: picocli in the start-up cache"). They append to the array
 # SYLVA_OPTS; the *_args / *_opts forms print one option per line (tests, the cache's training).
 #
@@ -99,7 +101,8 @@ sylva_java_args() {   # JAR AOT_CACHE [no-vector-module]: the JVM options, one p
   printf '%s\n' "${SYLVA_OPTS[@]}"
 }
 
-# The JIT for this run: C1 only (-XX:TieredStopAtLevel=1) when `sylva hdbscan` reads a small .npy (fewer
+# The JIT for this run: C1 only (-XX:TieredStopAtLevel=1) for the runs sylva_small_run calls small, such as
+# `sylva hdbscan` reading a small .npy (fewer
 # than SYLVA_SMALL_VALUES coordinates, or fewer than SYLVA_SMALL_POINTS points and SYLVA_SMALL_POINTS_VALUES
 # coordinates) and the backend is auto or scalar. Such a run is over before C2's
 # compilations pay off (they take the second core meanwhile), and `auto` runs it on the scalar kernels,
@@ -156,17 +159,19 @@ sylva_jit_opts() {   # ARGS...: the JIT options of `sylva ARGS...`, one per line
 # kind among them (.npz, raw) makes the run count as large.
 # Call it with 2>/dev/null: a locale named in LC_ALL but not installed makes bash warn when it is restored.
 sylva_small_run() {
-  local a
+  local a help=""
+  for a in "$@"; do   # help computes nothing (bounded by the argument count)
+    case "$a" in
+      --) break ;;
+      -V|--version) return 1 ;;   # its text names the kernels a computing run of the command gets: the module's
+      -h|--help) help=1 ;;
+    esac
+  done
   case "${1:-}" in
     ""|help|devices) return 0 ;;
     serve|bench) return 1 ;;   # long-lived, or timing warm runs: C2 and the vector kernels
   esac
-  for a in "$@"; do   # help computes nothing (bounded by the argument count)
-    case "$a" in
-      --) break ;;
-      -h|--help) return 0 ;;
-    esac
-  done
+  [ -z "$help" ] || return 0
   case "${1:-}" in
     hdbscan) sylva_small_hdbscan_run "$@" ;;
     predict) sylva_small_predict_run "$@" ;;
@@ -182,16 +187,16 @@ sylva_small_hdbscan_run() {
     case "$prev" in --metric) case "$a" in euclidean|l2) ;; *) return 1 ;; esac ;; esac
     case "$prev" in   # every option that takes a value: its value is no input
       --sample-weight|--waveforms-from|--out|--report|--save-model|--shape|--min-cluster-size|--min-samples|\
-      --cluster-selection-epsilon|--max-cluster-size|--alpha|--method|--metric|--p|--non-finite|--pca|--backend|\
-      --format|--centers|--channels|--threads) prev="$a"; continue ;;
+      --cluster-selection-epsilon|--max-cluster-size|--alpha|--method|--cluster-selection-method|--metric|--p|\
+      --non-finite|--pca|--backend|--format|--centers|--store-centers|--channels|--threads) prev="$a"; continue ;;
     esac
     case "$a" in
       --backend=auto|--backend=scalar|--metric=euclidean|--metric=l2) ;;
       --backend=*|--metric=*) return 1 ;;
       @*) return 1 ;;   # options in a file (picocli's @FILE): not read here
       -*) ;;
-      *.npy) [ -f "$a" ] && npys+=("$a") ;;
-      *.csv|*.tsv|*.tab|*.txt|*.dat) [ -f "$a" ] && texts+=("$a") ;;
+      *.[Nn][Pp][Yy]) [ -f "$a" ] && npys+=("$a") ;;   # the reader takes an extension in any case
+      *.[Cc][Ss][Vv]|*.[Tt][Ss][Vv]|*.[Tt][Aa][Bb]|*.[Tt][Xx][Tt]|*.[Dd][Aa][Tt]) [ -f "$a" ] && texts+=("$a") ;;
       *) [ -f "$a" ] && return 1 ;;   # another input (.npz, raw): its size is not read here
     esac
     prev="$a"
@@ -316,13 +321,21 @@ sylva_model_shape() {
   [ "$SYLVA_MODEL_POINTS" -gt 0 ] && [ "$SYLVA_MODEL_DIMS" -gt 0 ]
 }
 
-# SYLVA_NPY_POINTS and SYLVA_NPY_DIMS for a text table: the cells of its second line (its first, when it has one;
-# separated by commas, tabs or blanks) and its rows estimated as the file's size over that line's length. An
-# estimate is enough: it chooses the JIT, never what is computed. False for an empty file or a line longer than
-# 65 536 bytes (read no further).
+# SYLVA_NPY_POINTS and SYLVA_NPY_DIMS for a text table: the cells of its second line that is neither blank nor a
+# '#' comment (its first, when it has one; separated by commas, tabs or blanks; the first may be a header) and its
+# rows estimated as the file's size over that line's length. An estimate is enough: it chooses the JIT, never what
+# is computed. False for a file without such a line among its first 64, or whose line sampled is 65 535 bytes or
+# longer (read no further).
 sylva_text_shape() {
-  local LC_ALL=C l1="" l2="" line size cells=()
-  { IFS= read -r -n 65536 l1; IFS= read -r -n 65536 l2; } < "$1" 2>/dev/null || :
+  local LC_ALL=C l="" l1="" l2="" line size cells=() i fd
+  exec {fd}<"$1" 2>/dev/null || return 1
+  for ((i = 0; i < 64 && ${#l2} == 0; i++)); do
+    IFS= read -r -n 65536 -u "$fd" l || { [ -n "$l" ] || break; }
+    case "$l" in ""|"#"*|$'\r') continue ;; esac
+    if [ -z "$l1" ]; then l1="$l"; else l2="$l"; fi
+    l=""
+  done
+  exec {fd}<&-
   line="${l2:-$l1}"
   [ -n "$line" ] && [ "${#line}" -lt 65535 ] || return 1
   size="$(wc -c < "$1" 2>/dev/null)" || return 1
@@ -417,9 +430,10 @@ sylva_exec() {
   SYLVA_OPTS=()
   local kind=other
   sylva_small_run "$@" 2>/dev/null && kind=small
-  # A small `sylva hdbscan` input (or `sylva predict` of few new points) runs the scalar kernels under
-  # auto in a fresh JVM anyway, so it starts without the Vector API module, from a cache of its own
-  # (AOT_CACHE's -small or -small-predict sibling). Without an incubator module in the boot layer, JDK 25's
+  # A small run (sylva_small_run: a small `sylva hdbscan` input, `sylva predict` of few new points, cut, reselect,
+  # a small ball tree, help, devices) runs the scalar kernels under auto in a fresh JVM anyway, so it starts
+  # without the Vector API module, from a cache of its own (AOT_CACHE's -small sibling, or -small-predict for the
+  # commands that read a model). Without an incubator module in the boot layer, JDK 25's
   # cache also holds the module graph and the classes linked ahead of time; measured: 14-25 % less wall
   # time for 1 149 clips and 1 653 x 96 features (BENCHMARKS.md, "Cold runs: picocli in the start-up cache").
   # Same outputs: the same kernels run. Unless SYLVA_JAVA_OPTS asks for the module or a kernel choice: then
@@ -500,9 +514,11 @@ sylva_train_cache() {
 # 11-15 s on two cores):
 #   sylva_train_aot JAVA JAR AOT_CACHE
 # The training (org.sylva.cli.AotTraining) runs in one JVM what users run once per file: `sylva hdbscan`
-# on a small and on a larger .npy, `predict`, `demo` and `balltree`, so the cache holds the classes those load.
-# Three more caches sit beside it: AOT_CACHE's -small sibling for small `sylva hdbscan` inputs and its
-# -small-predict one for `sylva predict` of few new points (both started without the Vector API module, see
+# on a small and on a larger .npy, `predict`, `demo`, `balltree` and a fit through `sylva serve`'s engine, so the
+# cache holds the classes those load.
+# Three more caches sit beside it: AOT_CACHE's -small sibling for small `sylva hdbscan` inputs (and the other small
+# runs that read no model) and its -small-predict one for `sylva predict` of few new points, cut and reselect (both
+# started without the Vector API module, see
 # sylva_exec; apart, since the JVM loads every class of its cache at start: a small fit measured 2-3 %
 # slower from a cache that also held the prediction's classes), and the -version one for `sylva --version`.
 # A failure leaves no cache (the launcher then runs without one) and is not an error; an interrupted JVM

@@ -115,12 +115,16 @@ public final class AotTraining {
         return ExitStatus.OK;
     }
 
+    /** The longest the training's engine fit may take before its pipes are closed and the training goes on without it. */
+    static final java.time.Duration SERVE_LIMIT = java.time.Duration.ofMinutes(2);
+
     /**
      * What {@code sylva serve}, the Python package's engine, does for a first {@code fit}: a hello, then one
      * {@code hdbscan} request of float64 points with progress frames, answered by the engine on a thread of this
-     * process through two pipes (the command itself is not run, which would take this process's standard output).
-     * The requests end once the answer is read, as a client's do (the end of the requests cancels what is still
-     * running); 0 when that answer is an {@code ok}.
+     * process through two pipes, written and read by a client thread (the command itself is not run, which would
+     * take this process's standard output). The requests end once the answer is read, as a client's do (the end of
+     * the requests cancels what is still running); 0 when that answer is an {@code ok}. Every wait is bounded: past
+     * {@link #SERVE_LIMIT} the four pipe ends are closed, which ends both threads' reads and writes.
      */
     static int serve(PrintWriter err) throws IOException {
         org.sylva.data.PointSet clips = ClipLikeData.generate(SMALL_CLIPS, 3).points();
@@ -129,39 +133,53 @@ public final class AotTraining {
                 List.of(org.sylva.cli.serve.WireArray.of("points", clips.coordinates64(), clips.size(), clips.dimensions())));
         java.nio.channels.Pipe toEngine = java.nio.channels.Pipe.open();
         java.nio.channels.Pipe fromEngine = java.nio.channels.Pipe.open();
-        int[] status = {ExitStatus.ERROR};
-        Thread engine = Thread.ofPlatform().name("sylva-training-engine").start(() -> {
-            try (OutputStream answers = java.nio.channels.Channels.newOutputStream(fromEngine.sink())) {
-                status[0] = org.sylva.cli.serve.EngineServer.standard(
-                        java.nio.channels.Channels.newInputStream(toEngine.source()), answers,
-                        org.sylva.cli.serve.FrameLimits.defaults(), SylvaCommand.version(), err, false).run();
-            } catch (IOException e) {
-                err.println("sylva: the training's engine: " + e);
+        java.util.concurrent.atomic.AtomicInteger status = new java.util.concurrent.atomic.AtomicInteger(ExitStatus.ERROR);
+        java.util.concurrent.atomic.AtomicReference<String> answer = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread engine = Thread.ofPlatform().name("sylva-training-engine").daemon().start(() -> {
+            try (java.io.InputStream requests = java.nio.channels.Channels.newInputStream(toEngine.source());
+                 OutputStream answers = java.nio.channels.Channels.newOutputStream(fromEngine.sink())) {
+                status.set(org.sylva.cli.serve.EngineServer.standard(requests, answers,
+                        org.sylva.cli.serve.FrameLimits.defaults(), SylvaCommand.version(), err, false).run());
+            } catch (Throwable t) {   // closing both ends lets the client's write or read end too
+                err.println("sylva: the training's engine: " + t);
             }
         });
-        String answer = null;
-        try (OutputStream requests = java.nio.channels.Channels.newOutputStream(toEngine.sink());
-             java.io.InputStream answers = java.nio.channels.Channels.newInputStream(fromEngine.source())) {
-            new org.sylva.cli.serve.FrameWriter(requests).write(request);
-            org.sylva.cli.serve.FrameReader reader = new org.sylva.cli.serve.FrameReader(answers,
-                    org.sylva.cli.serve.FrameLimits.defaults());
-            // the hello, progress frames (one per change of a stage's percent, so at most a few thousand), the answer
-            for (int frames = 0; frames < 100_000 && answer == null; frames++) {
-                org.sylva.cli.serve.Frame f = reader.read();
-                if (f == null) break;
-                if (!f.kind().equals("hello") && !f.kind().equals("progress")) answer = f.kind();
+        Thread client = Thread.ofPlatform().name("sylva-training-client").daemon().start(() -> {
+            try (OutputStream requests = java.nio.channels.Channels.newOutputStream(toEngine.sink());
+                 java.io.InputStream answers = java.nio.channels.Channels.newInputStream(fromEngine.source())) {
+                new org.sylva.cli.serve.FrameWriter(requests).write(request);
+                org.sylva.cli.serve.FrameReader reader = new org.sylva.cli.serve.FrameReader(answers,
+                        org.sylva.cli.serve.FrameLimits.defaults());
+                // the hello, progress frames (one per change of a stage's percent: a few thousand at most), the answer
+                for (int frames = 0; frames < 100_000 && answer.get() == null; frames++) {
+                    org.sylva.cli.serve.Frame f = reader.read();
+                    if (f == null) break;
+                    if (!f.kind().equals("hello") && !f.kind().equals("progress")) answer.set(f.kind());
+                }
+            } catch (Throwable t) {
+                answer.compareAndSet(null, "nothing: " + t);
             }
-        } catch (org.sylva.cli.serve.RefusedFrameException e) {
-            answer = "refused: " + e.getMessage();
-        }
+        });
         try {
-            engine.join(java.time.Duration.ofMinutes(1));
+            long deadline = System.nanoTime() + SERVE_LIMIT.toNanos();
+            client.join(SERVE_LIMIT);
+            engine.join(java.time.Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            if (client.isAlive() || engine.isAlive()) {
+                for (java.nio.channels.Channel c : List.of(toEngine.sink(), toEngine.source(), fromEngine.sink(),
+                        fromEngine.source())) {
+                    c.close();
+                }
+                answer.compareAndSet(null, "nothing within " + SERVE_LIMIT.toSeconds() + " s");
+                client.join(java.time.Duration.ofSeconds(10));
+                engine.join(java.time.Duration.ofSeconds(10));
+                status.set(ExitStatus.ERROR);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ExitStatus.INTERRUPTED;
         }
-        if (!"ok".equals(answer)) err.println("sylva: the training's engine answered " + answer);
-        return status[0] == ExitStatus.OK && "ok".equals(answer) ? ExitStatus.OK : ExitStatus.ERROR;
+        if (!"ok".equals(answer.get())) err.println("sylva: the training's engine answered " + answer.get());
+        return status.get() == ExitStatus.OK && "ok".equals(answer.get()) ? ExitStatus.OK : ExitStatus.ERROR;
     }
 
     /** The command lines of {@code training}, on the inputs {@link #train} writes into {@code work}. */

@@ -46,10 +46,10 @@ final class BallTreeCommand implements Callable<Integer> {
     RunOptions run = new RunOptions();
     boolean json;
 
-    /** The help of {@code --backend}, here and in {@code sylva bench balltree}. */
+    /** The help of {@code --backend}. */
     static final String BACKEND_TEXT = "Engine of the build (default ${DEFAULT-VALUE}: the CPU engine; a GPU only when "
             + "named). scalar and simd: the CPU engine on the scalar or the vector kernels (as --kernels scalar or "
-            + "vector). opencl and cuda build every batch level by level on the first usable device of that API "
+            + "vector; simd is refused where the vector kernels cannot run, as in sylva hdbscan). opencl and cuda build every batch level by level on the first usable device of that API "
             + "(opencl: a GPU before a CPU device), byte-identical to the CPU engine; no usable device is refused at "
             + "once, exit 2 (sylva devices says what is found). --threads and --kernels choose the CPU engine's "
             + "threads and kernels: given with opencl or cuda, which would ignore them, they are refused.";
@@ -330,6 +330,12 @@ final class BallTreeCommand implements Callable<Integer> {
         if (spec.commandLine().getParseResult().hasMatchedOption("--kernels") && kernels != named) {
             throw new InvalidInputException("--backend " + backend + " and --kernels "
                     + kernels.name().toLowerCase(Locale.ROOT) + " choose different kernels: give one of them");
+        }
+        // as sylva hdbscan --backend simd: refused where the vector kernels cannot run (--kernels vector warns and
+        // builds with the scalar code, as it always has)
+        if (named == Kernels.VECTOR && !BallTreeBuilder.vectorKernelsAvailable()) {
+            throw InvalidInputException.forParameter("backend", "backend simd is not available: "
+                    + org.sylva.kernels.KernelProvider.get().vectorPartitionUnavailableReason() + "; use backend scalar");
         }
         return named;
     }

@@ -40,6 +40,8 @@ class AotTrainingTest {
     }
 
     /** The engine's part of the training answers its request with an ok (an error answer would train the wrong classes). */
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
     @Test
     void theEnginesFitIsAnsweredOk() throws IOException {
         StringWriter err = new StringWriter();

@@ -394,4 +394,36 @@ class BallTreeCommandTest {
                 .assertError("3 batch ids for", "(option --batch)");
         assertFalse(Files.exists(out), "nothing made");
     }
+
+    /**
+     * {@code --backend simd} is refused where the vector kernels cannot run (a JVM without the Vector API module), as
+     * {@code sylva hdbscan --backend simd} is; {@code --kernels vector} warns and builds with the scalar code.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void simdIsRefusedWhereTheVectorKernelsCannotRun(@TempDir Path tmp) throws Exception {
+        Path in = TestData.writeNpy(TestData.blob(200, 3, 4), tmp.resolve("cloud.npy"));
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String[] base = {javaBin, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "balltree",
+            in.toString()};
+        Process simd = new ProcessBuilder(concat(base, "--backend", "simd", "--out", tmp.resolve("s").toString()))
+                .redirectErrorStream(true).start();
+        String refused = new String(simd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(ExitStatus.ERROR, simd.waitFor(), refused);
+        assertTrue(refused.contains("backend simd is not available: ") && refused.contains("jdk.incubator.vector"),
+                refused);
+        assertFalse(Files.exists(tmp.resolve("s")), "refused before anything is created");
+        Process vector = new ProcessBuilder(concat(base, "--kernels", "vector", "--out", tmp.resolve("v").toString()))
+                .redirectErrorStream(true).start();
+        String warned = new String(vector.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, vector.waitFor(), warned);
+        assertTrue(warned.contains("sylva: warning: --kernels vector: this JVM has no Vector API kernels"), warned);
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
 }

@@ -29,6 +29,8 @@ class GpuBackendOptionTest {
     }
 
     /** With neither API's library there, the listing says why for each, and the status is 1: nothing is usable. */
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
     @Test
     void devicesWithNothingUsableExitsOne() throws Exception {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

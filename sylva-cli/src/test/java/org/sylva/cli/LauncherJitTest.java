@@ -141,6 +141,18 @@ class LauncherJitTest {
         assertEquals(c2, jit("hdbscan", smallCsv.toString(), "--metric", "manhattan"));
         Path empty = Files.writeString(tmp.resolve("empty.csv"), "");
         assertEquals(c2, jit("hdbscan", empty.toString()), "nothing to estimate: the JVM says what is wrong");
+        // comment and blank lines are not the line measured: two long comments before 13 000 short rows
+        Path commented = tmp.resolve("commented.TXT");
+        try (var w = Files.newBufferedWriter(commented)) {
+            w.write("# generated\n\n# " + "x".repeat(300) + "\n");
+            String ones = "1 ".repeat(60) + "1\n";
+            for (int i = 0; i < 13_000; i++) w.write(ones);
+        }
+        assertEquals(c2, jit("hdbscan", commented.toString()), "13 000 x 61, the extension in capitals");
+        Files.copy(smallCsv, tmp.resolve("SMALL.CSV"));
+        assertEquals(c1, jit("hdbscan", tmp.resolve("SMALL.CSV").toString()));
+        assertEquals(c1, jit("hdbscan", "--cluster-selection-method", "leaf", smallCsv.toString(), "--store-centers",
+                "medoid"), "the long spellings' values are no inputs");
         // ball trees: the scalar code (the default) on a small .npy
         Path cloud = TestData.writeNpy(PointSet.of(1000, 3, new float[3000]), tmp.resolve("cloud.npy"));
         assertEquals(c1, jit("balltree", cloud.toString(), "--out", "t", "--batch", largeCsv.toString()));
@@ -164,6 +176,9 @@ class LauncherJitTest {
         assertEquals(c1, jit("hdbscan", "--help"));
         assertEquals(c1, jit("balltree", largeCsv.toString(), "-h"));
         assertEquals(c2, jit("hdbscan", largeCsv.toString(), "--", "-h"), "after --, -h is an input's name");
+        // --version names the kernels a computing run of the command gets: it starts as one does
+        assertEquals(c2, jit("devices", "-V"));
+        assertEquals(c2, jit("hdbscan", smallCsv.toString(), "--version"));
         assertEquals(c2, jit("serve"));
         assertEquals(c2, jit("bench", "hdbscan", cloud.toString()));
     }

@@ -33,6 +33,8 @@ class ProcessorWithoutFmaTest {
         return s;
     }
 
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES,
+            threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
     @Test
     void theDistanceKernelIsTheScalarOneAndSaysWhy(@TempDir Path tmp) throws Exception {
         String version = said(sylva("-XX:-UseFMA", "--version", "--verbose"));

@@ -16,8 +16,11 @@ import java.util.Locale;
  * x86 processors without FMA3 (before Haswell and Piledriver; some virtual machines hide it) and in a JVM started
  * with {@code -XX:-UseFMA}, {@code -XX:UseAVX=0} or {@code -XX:UseSSE} below 4. The answer comes from what costs
  * no JVM service: the options on the JVM's command line and in {@code JAVA_TOOL_OPTIONS}, {@code _JAVA_OPTIONS}
- * and {@code JDK_JAVA_OPTIONS}, and on x86 Linux the processor's flags in {@code /proc/cpuinfo}. Where none says
- * (another system, an unreadable file), FMA is taken as present, as it is on every 64-bit ARM processor.
+ * and {@code JDK_JAVA_OPTIONS} (not those of an {@code @argfile}, {@code -XX:VMOptionsFile} or {@code -XX:Flags}),
+ * and on x86 Linux the processor's flags in {@code /proc/cpuinfo}. Where none says (another system, an unreadable
+ * file), FMA is taken as present, as it is on every 64-bit ARM processor; an x86 Mac or Windows machine without FMA3
+ * still takes the slow vector kernel (the JVM's own flag, read through {@code jdk.management}, would say, at tens of
+ * milliseconds of a cold start and a module the distribution's runtime does not hold).
  *
  * <pre>{@code
  * String why = ProcessorFeatures.fmaMissing();   // null, or why the vector distance kernel would be slow
@@ -54,8 +57,8 @@ final class ProcessorFeatures {
             else if (o.startsWith("-XX:UseSSE=")) sse = o;
         }
         if (Boolean.FALSE.equals(useFma)) return "the JVM runs with -XX:-UseFMA";
-        if (avx != null && avx.equals("-XX:UseAVX=0")) return "the JVM runs with " + avx + " (no FMA without AVX)";
-        if (sse != null && sse.length() == "-XX:UseSSE=".length() + 1 && sse.charAt(sse.length() - 1) < '4') {
+        if (avx != null && level(avx) == 0) return "the JVM runs with " + avx + " (no FMA without AVX)";
+        if (sse != null && level(sse) >= 0 && level(sse) < 4) {
             return "the JVM runs with " + sse + " (no AVX, hence no FMA, below SSE 4)";
         }
         String a = arch.toLowerCase(Locale.ROOT);
@@ -65,6 +68,15 @@ final class ProcessorFeatures {
         if (!words.contains("fma")) return "the processor has no FMA (fused multiply-add; /proc/cpuinfo's flags lack fma)";
         if (!words.contains("avx")) return "the processor's AVX is off (/proc/cpuinfo's flags lack avx), and FMA with it";
         return null;
+    }
+
+    /** The number after the {@code =} of {@code option} ({@code -XX:UseAVX=00} is 0), or -1 for none. */
+    private static int level(String option) {
+        try {
+            return Integer.parseInt(option.substring(option.indexOf('=') + 1).strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** The first {@code flags} line of {@code /proc/cpuinfo} (the part after its colon), or null. */

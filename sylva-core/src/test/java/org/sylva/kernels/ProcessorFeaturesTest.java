@@ -38,12 +38,24 @@ class ProcessorFeaturesTest {
         assertTrue(ProcessorFeatures.fmaMissing("amd64", HASWELL, List.of("-XX:UseSSE=2")).contains("UseSSE=2"));
         assertNull(ProcessorFeatures.fmaMissing("amd64", HASWELL, List.of("-XX:UseSSE=4")));
         assertTrue(ProcessorFeatures.fmaMissing("aarch64", null, List.of("-XX:-UseFMA")).contains("UseFMA"));
+        // the JVM reads the numbers as numbers
+        assertTrue(ProcessorFeatures.fmaMissing("amd64", HASWELL, List.of("-XX:UseAVX=00")).contains("UseAVX=00"));
+        assertTrue(ProcessorFeatures.fmaMissing("amd64", HASWELL, List.of("-XX:UseSSE=03")).contains("UseSSE=03"));
+        assertNull(ProcessorFeatures.fmaMissing("amd64", HASWELL, List.of("-XX:UseSSE=x")));
     }
 
+    /** This JVM's own reading: its command line is among the options, and on x86 Linux the flags are the processor's. */
     @Test
-    void thisJvmsAnswerIsStable() {
-        // this JVM runs without those options on CI's processors: whatever it says, it says the same twice
-        assertEquals(ProcessorFeatures.fmaMissing(), ProcessorFeatures.fmaMissing());
-        assertTrue(ProcessorFeatures.jvmOptions().stream().noneMatch(String::isEmpty));
+    void thisJvmsOptionsAndFlagsAreRead() {
+        List<String> options = ProcessorFeatures.jvmOptions();
+        assertTrue(options.stream().noneMatch(String::isEmpty), options.toString());
+        // surefire starts this JVM with a class path, on its command line
+        assertTrue(options.stream().anyMatch(o -> o.equals("-cp") || o.equals("-classpath") || o.startsWith("-jar")
+                || o.startsWith("@")), options.toString());
+        String arch = System.getProperty("os.arch");
+        if (System.getProperty("os.name").equals("Linux") && (arch.equals("amd64") || arch.equals("x86_64"))) {
+            String flags = ProcessorFeatures.cpuFlags();
+            assertTrue(flags != null && List.of(flags.strip().split("\\s+")).contains("sse2"), String.valueOf(flags));
+        }
     }
 }
