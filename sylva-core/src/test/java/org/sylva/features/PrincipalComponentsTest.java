@@ -254,24 +254,29 @@ class PrincipalComponentsTest {
     /**
      * Far from 1 the input is scaled by a power of two before its squares are summed (entries of 1e-160 gave wrong
      * components, below 1e-170 none): the data times 2^-300 give the same components bit for bit, the mean times
-     * 2^-300 and the variances times 2^-600, on both routes (fewer rows than columns, and more).
+     * 2^-300 and the variances times 2^-600, on both routes (fewer rows than columns, and more); so do data times
+     * 2^-600, whose squares underflow float64 (their variances, times 2^-1200, are below it too).
      */
     @Test
     void dataFarFromOneGiveTheComponentsOfTheDataNearOne() {
-        Random rnd = new Random(21);
-        for (int[] shape : new int[][] {{200, 6}, {12, 40}}) {
-            int n = shape[0], d = shape[1];
-            double[] x = new double[n * d];
-            for (int i = 0; i < x.length; i++) x[i] = rnd.nextGaussian() * (1 + i % d) + 3;
-            double[] tiny = new double[x.length];
-            for (int i = 0; i < x.length; i++) tiny[i] = Math.scalb(x[i], -300);
-            PrincipalComponents near = PrincipalComponents.fit(x, n, d, 3), far = PrincipalComponents.fit(tiny, n, d, 3);
-            assertArrayEquals(near.components(), far.components(), 0, n + " x " + d);
-            for (int j = 0; j < d; j++) assertEquals(Math.scalb(near.mean()[j], -300), far.mean()[j], 0);
-            for (int c = 0; c < 3; c++) {
-                assertEquals(Math.scalb(near.explainedVariance()[c], -600), far.explainedVariance()[c], 0);
+        for (int scale : new int[] {-300, -600}) {
+            Random rnd = new Random(21);
+            for (int[] shape : new int[][] {{200, 6}, {12, 40}}) {
+                int n = shape[0], d = shape[1];
+                double[] x = new double[n * d];
+                for (int i = 0; i < x.length; i++) x[i] = rnd.nextGaussian() * (1 + i % d) + 3;
+                double[] tiny = new double[x.length];
+                for (int i = 0; i < x.length; i++) tiny[i] = Math.scalb(x[i], scale);
+                PrincipalComponents near = PrincipalComponents.fit(x, n, d, 3), far = PrincipalComponents.fit(tiny, n, d, 3);
+                String what = n + " x " + d + " times 2^" + scale;
+                assertArrayEquals(near.components(), far.components(), 0, what);
+                for (int j = 0; j < d; j++) assertEquals(Math.scalb(near.mean()[j], scale), far.mean()[j], 0, what);
+                if (scale < -511) continue;   // the variances' scale is below float64's
+                for (int c = 0; c < 3; c++) {
+                    assertEquals(Math.scalb(near.explainedVariance()[c], 2 * scale), far.explainedVariance()[c], 0, what);
+                }
+                assertEquals(Math.scalb(near.totalVariance(), 2 * scale), far.totalVariance(), 0, what);
             }
-            assertEquals(Math.scalb(near.totalVariance(), -600), far.totalVariance(), 0);
         }
     }
 
@@ -291,25 +296,6 @@ class PrincipalComponentsTest {
         double[] d = new double[x.length];
         for (int i = 0; i < x.length; i++) d[i] = x[i];
         return d;
-    }
-
-    /**
-     * Data so small that their squares underflow float64 (2^-600: squares of 2^-1200) still give the components of
-     * the same data near 1: the input is scaled up before the covariance is summed.
-     */
-    @Test
-    void dataWhoseSquaresUnderflowGiveTheComponentsOfTheDataNearOne() {
-        Random rnd = new Random(22);
-        for (int[] shape : new int[][] {{200, 6}, {12, 40}}) {
-            int n = shape[0], d = shape[1];
-            double[] x = new double[n * d];
-            for (int i = 0; i < x.length; i++) x[i] = rnd.nextGaussian() * (1 + i % d) + 3;
-            double[] tiny = new double[x.length];
-            for (int i = 0; i < x.length; i++) tiny[i] = Math.scalb(x[i], -600);
-            PrincipalComponents near = PrincipalComponents.fit(x, n, d, 3), far = PrincipalComponents.fit(tiny, n, d, 3);
-            assertArrayEquals(near.components(), far.components(), 0, n + " x " + d);
-            for (int j = 0; j < d; j++) assertEquals(Math.scalb(near.mean()[j], -600), far.mean()[j], 0);
-        }
     }
 
     /** Rounding leaves some eigenvalues of a rank-deficient covariance slightly negative: reported as variance 0. */
