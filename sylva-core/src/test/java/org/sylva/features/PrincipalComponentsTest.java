@@ -132,18 +132,8 @@ class PrincipalComponentsTest {
 
     @Test
     void rankDeficientInputGivesOrthonormalComponentsAndZeroVariances() {
-        int n = 300, d = 7; // every row is a combination of two directions
-        double[] x = new double[n * d];
-        Random rnd = new Random(9);
-        double[] u = new double[d], w = new double[d];
-        for (int j = 0; j < d; j++) {
-            u[j] = rnd.nextGaussian();
-            w[j] = rnd.nextGaussian();
-        }
-        for (int i = 0; i < n; i++) {
-            double a = 10 * rnd.nextGaussian(), b = rnd.nextGaussian();
-            for (int j = 0; j < d; j++) x[i * d + j] = 1 + a * u[j] + b * w[j];
-        }
+        int n = 300, d = 7;
+        double[] x = rankTwo(n, d, 9);
         PrincipalComponents p = PrincipalComponents.fit(x, n, d, d);
         double[] var = p.explainedVariance();
         for (int c = 2; c < d; c++) assertTrue(var[c] <= 1e-12 * p.totalVariance(), "variance " + c + " = " + var[c]);
@@ -280,6 +270,22 @@ class PrincipalComponentsTest {
         }
     }
 
+    /** {@code n} rows of {@code d} coordinates, each 1 plus a combination of the same two random directions. */
+    private static double[] rankTwo(int n, int d, long seed) {
+        double[] x = new double[n * d];
+        Random rnd = new Random(seed);
+        double[] u = new double[d], w = new double[d];
+        for (int j = 0; j < d; j++) {
+            u[j] = rnd.nextGaussian();
+            w[j] = rnd.nextGaussian();
+        }
+        for (int i = 0; i < n; i++) {
+            double a = 10 * rnd.nextGaussian(), b = rnd.nextGaussian();
+            for (int j = 0; j < d; j++) x[i * d + j] = 1 + a * u[j] + b * w[j];
+        }
+        return x;
+    }
+
     private static void assertOrthonormal(PrincipalComponents p) {
         int k = p.componentCount(), d = p.dimensions();
         for (int a = 0; a < k; a++) {
@@ -301,18 +307,8 @@ class PrincipalComponentsTest {
     /** Rounding leaves some eigenvalues of a rank-deficient covariance slightly negative: reported as variance 0. */
     @Test
     void varianceThatRoundingMakesNegativeIsReportedAsZero() {
-        int n = 300, d = 7;   // every row a combination of two directions
-        double[] x = new double[n * d];
-        Random rnd = new Random(3);
-        double[] u = new double[d], w = new double[d];
-        for (int j = 0; j < d; j++) {
-            u[j] = rnd.nextGaussian();
-            w[j] = rnd.nextGaussian();
-        }
-        for (int i = 0; i < n; i++) {
-            double a = 10 * rnd.nextGaussian(), b = rnd.nextGaussian();
-            for (int j = 0; j < d; j++) x[i * d + j] = 1 + a * u[j] + b * w[j];
-        }
+        int n = 300, d = 7;
+        double[] x = rankTwo(n, d, 3);
         double[] eigen = SymmetricEigen.of(Covariance.of(RowMajor.of(x, n, d), Execution.everyCore()).matrix, d).values();
         assertTrue(eigen[d - 1] < 0, "the premise: rounding left an eigenvalue below 0, " + eigen[d - 1]);
         double[] var = PrincipalComponents.fit(x, n, d, d).explainedVariance();
