@@ -181,7 +181,7 @@ sylva_small_run() {
   esac
 }
 sylva_small_hdbscan_run() {
-  local a prev="" npys=() texts=() points=0 values=0 npy
+  local a prev="" inputs=() points=0 values=0 input
   for a in "$@"; do
     case "$prev" in --backend) case "$a" in auto|scalar) ;; *) return 1 ;; esac ;; esac
     case "$prev" in --metric) case "$a" in euclidean|l2) ;; *) return 1 ;; esac ;; esac
@@ -195,23 +195,20 @@ sylva_small_hdbscan_run() {
       --backend=*|--metric=*) return 1 ;;
       @*) return 1 ;;   # options in a file (picocli's @FILE): not read here
       -*) ;;
-      *.[Nn][Pp][Yy]) [ -f "$a" ] && npys+=("$a") ;;   # the reader takes an extension in any case
-      *.[Cc][Ss][Vv]|*.[Tt][Ss][Vv]|*.[Tt][Aa][Bb]|*.[Tt][Xx][Tt]|*.[Dd][Aa][Tt]) [ -f "$a" ] && texts+=("$a") ;;
+      # the reader takes an extension in any case
+      *.[Nn][Pp][Yy]|*.[Cc][Ss][Vv]|*.[Tt][Ss][Vv]|*.[Tt][Aa][Bb]|*.[Tt][Xx][Tt]|*.[Dd][Aa][Tt]) [ -f "$a" ] && inputs+=("$a") ;;
       *) [ -f "$a" ] && return 1 ;;   # another input (.npz, raw): its size is not read here
     esac
     prev="$a"
   done
-  [ "$((${#npys[@]} + ${#texts[@]}))" -gt 0 ] || return 1
+  [ "${#inputs[@]}" -gt 0 ] || return 1
   # Several inputs (fitted one after the other in this JVM) are one run of their sizes together: C2 pays off
   # over many small fits as over one large one. Bounded by the argument count; each addition stays below 2^62.
-  for npy in "${npys[@]}"; do
-    sylva_npy_shape "$npy" || return 1
-    points=$((points + SYLVA_NPY_POINTS))
-    values=$((values + SYLVA_NPY_POINTS * SYLVA_NPY_DIMS))
-    [ "$points" -lt 2147483648 ] && [ "$values" -lt 2147483648 ] || return 1
-  done
-  for npy in "${texts[@]}"; do
-    sylva_text_shape "$npy" || return 1
+  for input in "${inputs[@]}"; do
+    case "$input" in
+      *.[Nn][Pp][Yy]) sylva_npy_shape "$input" || return 1 ;;
+      *) sylva_text_shape "$input" || return 1 ;;
+    esac
     points=$((points + SYLVA_NPY_POINTS))
     values=$((values + SYLVA_NPY_POINTS * SYLVA_NPY_DIMS))
     [ "$points" -lt 2147483648 ] && [ "$values" -lt 2147483648 ] || return 1

@@ -73,11 +73,6 @@ final class BenchCommand implements Callable<Integer> {
                         + "docs/cli-json.md; times in seconds).");
     }
 
-    /** {@code seconds} keyed by stage, as JSON wants them: the same map, its order kept. */
-    static java.util.Map<String, Object> stages(java.util.Map<String, Double> seconds) {
-        return new java.util.LinkedHashMap<>(seconds);
-    }
-
     /**
      * Refuses input with no points to time: a bench of nothing would print figures of an empty loop (a ball tree or a
      * prediction of no points is done at once, and succeeds in {@code sylva balltree} and {@code sylva predict}).
@@ -263,8 +258,8 @@ final class BenchCommand implements Callable<Integer> {
                     .put("n_clusters", r.clusters())
                     .put("n_noise", r.noise())
                     .put("peak_heap_bytes", r.peakHeapBytes())
-                    .put("median_seconds", stages(r.medianSeconds()))
-                    .put("min_seconds", stages(r.minSeconds()))
+                    .put("median_seconds", r.medianSeconds())
+                    .put("min_seconds", r.minSeconds())
                     .line());
         }
 
