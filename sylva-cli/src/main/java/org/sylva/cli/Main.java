@@ -155,6 +155,7 @@ public final class Main {
                 if (PhaseTrace.ON) {
                     err.println("sylva: phase " + PhaseTrace.current() + " did not stop within " + HOOK_WAIT_MILLIS
                             + " ms");
+                    PhaseTrace.whereStuck(err);
                 }
                 err.println(ErrorHandler.interruptedLine(context.completed().interruptedNote()));
             } else if (status.get() == ExitStatus.OK && !exiting.get()) {

@@ -30,4 +30,29 @@ final class PhaseTrace {
     static String current() {
         return current;
     }
+
+    /**
+     * When tracing, prints where each thread running Sylva's code is ({@code sylva: at THREAD: FRAME < FRAME ...},
+     * the innermost frames first): the hook calls it when a command did not stop in time, so that a slow
+     * stop names the loop that did not look at the token.
+     */
+    static void whereStuck(PrintWriter err) {
+        if (!ON) return;
+        Thread.getAllStackTraces().forEach((thread, frames) -> {
+            if (thread == Thread.currentThread()) return;
+            StringBuilder line = new StringBuilder();
+            int shown = 0;
+            for (StackTraceElement f : frames) {
+                if (shown == 0 && !f.getClassName().startsWith("org.sylva.")) {
+                    if (line.isEmpty()) line.append(f.getClassName()).append('.').append(f.getMethodName());
+                    continue;
+                }
+                if (!f.getClassName().startsWith("org.sylva.")) continue;
+                line.append(line.isEmpty() ? "" : " < ").append(f.getClassName().substring("org.sylva.".length()))
+                        .append('.').append(f.getMethodName()).append(':').append(f.getLineNumber());
+                if (++shown == 6) break;
+            }
+            if (shown > 0) err.println("sylva: at " + thread.getName() + ": " + line);
+        });
+    }
 }
