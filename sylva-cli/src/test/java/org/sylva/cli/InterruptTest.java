@@ -276,9 +276,10 @@ class InterruptTest {
             long gapMs = gaps[gaps.length - 1];
             // The ticker repaints every 400 ms: the median gap shows that cadence. A 2-core machine busy with
             // other processes as well as the fit's two threads can hold one repaint back (1.15 s seen once in
-            // CI), so the longest gap is only checked for a line that stood still.
+            // CI, 1.29 and 1.41 s with other builds running, no GC pause over 15 ms in the child), so the
+            // longest gap is only checked for a line that stood still.
             assertTrue(medianMs <= 600, () -> "the progress line was repainted every " + medianMs + " ms (median)");
-            assertTrue(gapMs <= 2_000, () -> "the progress line stood still for " + gapMs + " ms");
+            assertTrue(gapMs <= 3_000, () -> "the progress line stood still for " + gapMs + " ms");
             String text = seen.toString();
             assertTrue(text.contains("core distances") && text.contains("%") && text.contains("ETA"), text);
             System.out.printf("InterruptTest: %d repaints in 3 s or more on a terminal, median gap %d ms, longest %d ms%n",

@@ -278,7 +278,10 @@ class HdbscanTest {
                     cancelled++;
                 }
                 double secs = (System.nanoTime() - t0) / 1e9;
-                assertTrue(secs < 2.0, "trial " + trial + ": cancellation took " + secs + " s");
+                // 2 s, or twice a whole fit where the machine is so loaded that a fit takes longer than 1 s
+                double limit = Math.max(2.0, 2 * fitMillis / 1000.0);
+                assertTrue(secs < limit, "trial " + trial + ": cancellation took " + secs + " s (a fit " + fitMillis
+                        + " ms)");
             }
         } finally {
             ex.shutdownNow();
