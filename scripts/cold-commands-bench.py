@@ -4,7 +4,8 @@
     python3 scripts/cold-commands-bench.py BEFORE_HOME AFTER_HOME [REPS]
 
 BEFORE_HOME and AFTER_HOME are unpacked distributions (the folders holding bin/sylva). Writes small inputs into a
-temporary folder (200 x 5 and 1 000 x 61 text tables, a 200 x 3 .npy and a model fitted on it), then runs each
+temporary folder (200 x 5 and 1 000 x 61 text tables as numpy.savetxt writes them, %.18e, the 1 000 x 61 one also
+as %.9g, a 20 000 x 61 one and the same as float32 .npy, a 200 x 3 .npy and a model fitted on it), then runs each
 command REPS times per distribution (default 9), alternating which goes first, after one untimed run each, and
 prints per command the median wall time and the median CPU time of the process and its children (user + system,
 steadier than wall time on a busy machine), and the ratios after / before. The last row, a fit of the .npy, is the
@@ -31,6 +32,10 @@ def main():
     rng = np.random.default_rng(1)
     np.savetxt("s.csv", rng.normal(size=(200, 5)), delimiter=",")
     np.savetxt("k61.csv", rng.normal(size=(1000, 61)), delimiter=",")
+    np.savetxt("k61g9.csv", rng.normal(size=(1000, 61)).astype(np.float32), delimiter=",", fmt="%.9g")
+    big = rng.normal(size=(20_000, 61)).astype(np.float32)
+    np.savetxt("k61big.csv", big, delimiter=",")
+    np.save("k61big.npy", big)
     x = np.vstack([rng.normal(0, 1, (100, 3)), rng.normal(6, 1, (100, 3))])
     np.save("x.npy", x)
     subprocess.run([os.path.join(homes["before"], "bin", "sylva"), "hdbscan", "x.npy", "--min-cluster-size", "5",
@@ -38,6 +43,9 @@ def main():
     cases = [
         ("hdbscan s.csv (200 x 5)", ["hdbscan", "s.csv", "--out", "o_{}", "-q"]),
         ("hdbscan k61.csv (1 000 x 61)", ["hdbscan", "k61.csv", "--out", "o_{}", "-q"]),
+        ("hdbscan k61g9.csv (1 000 x 61, %.9g)", ["hdbscan", "k61g9.csv", "--out", "o_{}", "-q"]),
+        ("hdbscan k61big.csv (20 000 x 61)", ["hdbscan", "k61big.csv", "--out", "o_{}", "-q"]),
+        ("the same as .npy", ["hdbscan", "k61big.npy", "--out", "o_{}", "-q"]),
         ("cut", ["cut", "m.model", "--distance", "1", "--out", "o_{}", "-q"]),
         ("reselect", ["reselect", "m.model", "--method", "leaf", "--out", "o_{}", "-q"]),
         ("balltree x.npy (200 x 3)", ["balltree", "x.npy", "--out", "o_{}", "-q"]),

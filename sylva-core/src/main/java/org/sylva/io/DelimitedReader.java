@@ -263,7 +263,7 @@ public final class DelimitedReader {
      */
     static Double number(String s) {
         if (isDecimal(s)) {
-            double f = Double.parseDouble(s);
+            double f = DecimalParser.parse(s);
             return Double.isInfinite(f) ? null : f;
         }
         String t = s;
