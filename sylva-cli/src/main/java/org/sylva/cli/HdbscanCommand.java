@@ -255,6 +255,7 @@ final class HdbscanCommand implements Callable<Integer> {
         InputBatch.refuseOneFileOption(inputs.size(), "--sample-weight", sampleWeight);
         HdbscanOptionConflicts.refuseWeightConflicts(this, h.metric());
         InputBatch.refuseOneFileOption(inputs.size(), "--waveforms-from", waveformOptions.from);
+        HdbscanOptionConflicts.refuseWaveformsWithoutReport(this);
         List<InputBatch.Target> targets = InputBatch.plan(inputs, inputOptions.shape, outOption, reportOption,
                 saveModelOption);
         List<String> names = new ArrayList<>(HdbscanOutputs.names(format));
@@ -281,8 +282,8 @@ final class HdbscanCommand implements Callable<Integer> {
         return java.util.Arrays.asList(
                 RunRecord.Input.of(h.metric().isPrecomputed() ? "distances" : "points", input, context.cancel()),
                 RunRecord.Input.of("sample_weight", sampleWeight, context.cancel()),
-                // the waveforms only shape the report: without one no output depends on them
-                RunRecord.Input.of("waveforms", reportOption == null ? null : waveformOptions.from, context.cancel()));
+                // the waveforms only shape the report, and are refused without one
+                RunRecord.Input.of("waveforms", waveformOptions.from, context.cancel()));
     }
 
     /**
@@ -354,15 +355,10 @@ final class HdbscanCommand implements Callable<Integer> {
             in.requireFinite(loaded, "; --pca needs finite coordinates: it cannot leave rows out");
         }
         if (coordinates) in.requireRepresentable(loaded, h.metric());
-        // Before the fit: a bad waveform option or a second file of the wrong length fails at once.
-        // Without a report they shape nothing, but a wrong one is still an error: checked all the same.
+        // Before the fit: a bad waveform option or a second file of the wrong length fails at once (without a
+        // report, HdbscanOptionConflicts refused them before the read).
         Waveforms waveforms = null;
-        if (report != null || waveformOptions.given()) {
-            waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet, context.cancel());
-        }
-        if (report == null && waveformOptions.given()) {
-            err.println("sylva: warning: the waveform options only shape the report; add --report FILE.html");
-        }
+        if (report != null) waveforms = waveformOptions.resolve(loaded, in.input, err, run.quiet, context.cancel());
         // Enough free space for the outputs? Checked now that n is known, before the long computation.
         AtomicOutput.checkOutputDirectory(out, HdbscanOutputs.estimateBytes(points.size(), format));
         HdbscanResult r;

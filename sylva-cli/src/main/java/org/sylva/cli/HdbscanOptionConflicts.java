@@ -5,13 +5,15 @@ import org.sylva.hdbscan.metric.Metric;
 
 /**
  * The options of {@code sylva hdbscan} that cannot go together, refused before anything is read, each refusal
- * saying why: what needs coordinates with a precomputed matrix, which has none; {@code --pca} with
+ * saying why: what needs coordinates with a precomputed matrix, which has none; a waveform option without
+ * {@code --report}, the only output it shapes; {@code --pca} with
  * {@code --sample-weight}, whose components would ignore the weights; weights from {@code -}, which is the
  * points' standard input.
  *
  * <pre>{@code
  * HdbscanOptionConflicts.refuseFirst(command, hdbscan.metric());   // throws InvalidInputException naming the options
  * HdbscanOptionConflicts.refuseWeightConflicts(command, hdbscan.metric());
+ * HdbscanOptionConflicts.refuseWaveformsWithoutReport(command);
  * }</pre>
  */
 final class HdbscanOptionConflicts {
@@ -38,6 +40,17 @@ final class HdbscanOptionConflicts {
                 throw InvalidInputException.forParameter("metric", option + " needs coordinates; --metric precomputed "
                         + "reads a distance matrix, which has none");
             }
+        }
+    }
+
+    /** Refuses a waveform option without {@code --report}: after the one-input check of {@code --waveforms-from}. */
+    static void refuseWaveformsWithoutReport(HdbscanCommand c) {
+        if (c.reportOption == null && c.waveformOptions.given()) {
+            // as sylva balltree's --report-level: an option that shapes only a report nobody asked for is a slip
+            WaveformOptions w = c.waveformOptions;
+            String option = w.waveforms != null ? (w.waveforms ? "--waveforms" : "--no-waveforms")
+                    : w.channels != null ? "--channels" : "--waveforms-from";
+            throw new InvalidInputException(option + " chooses the waveforms --report draws; give --report too");
         }
     }
 

@@ -527,11 +527,6 @@ class CliErrorsTest {
         Cli.run("hdbscan", good, reserved.toString(), "--out", out.toString())
                 .assertError("would name its result folder sylva-run.json, a name Sylva keeps for its own files");
         Cli.assertNothingWritten(out);
-        // --waveforms-from without --report: nothing depends on it, so the manifest does not record it
-        Path plain = tmp.resolve("plain");
-        Cli.run("hdbscan", good, "--waveforms-from", good, "--out", plain.toString(), "-q").assertOk();
-        assertFalse(Files.readString(plain.resolve("sylva-run.json")).contains("\"waveforms\""));
-        Cli.assertNothingWritten(out);
         Cli.run("hdbscan", good, "--cluster-selection-method", "leaf", "--store-centers", "centroid", "--out",
                 out.toString(), "-q").assertOk();
         assertTrue(Files.readString(out.resolve("sylva-run.json")).contains("\"cluster_selection_method\": \"leaf\""),

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -204,16 +205,17 @@ class ReportWaveformOptionsTest {
     }
 
     @Test
-    void withoutAReportTheOptionsWarnAndAreStillChecked(@TempDir Path tmp) throws IOException {
+    void withoutAReportEachOptionIsRefusedBeforeTheRead(@TempDir Path tmp) throws IOException {
+        // as sylva balltree refuses --report-level without --report: nothing is read, fitted or written
         Path out = tmp.resolve("out");
-        Cli.Result r = Cli.run("hdbscan", flat.toString(), "--channels", "4", "--out", out.toString()).assertOk();
-        assertTrue(r.err().contains("warning: the waveform options only shape the report"), r.err());
-        // a wrong option is an error with or without a report, before anything is written
-        Path bad = tmp.resolve("bad");
-        Cli.run("hdbscan", flat.toString(), "--channels", "0", "--out", bad.toString())
-                .assertError("channels must be at least 1", "(option --channels)");
-        Cli.run("hdbscan", flat.toString(), "--waveforms-from", tmp.resolve("nope.npy").toString(), "--out",
-                bad.toString()).assertError("nope.npy", "(option --waveforms-from)");
-        Cli.assertNothingWritten(bad);
+        String missing = tmp.resolve("nope.npy").toString();
+        for (List<String> option : List.of(List.of("--channels", "4"), List.of("--waveforms"), List.of("--no-waveforms"),
+                List.of("--waveforms-from", missing), List.of("--channels", "0"))) {
+            List<String> args = new java.util.ArrayList<>(List.of("hdbscan", missing, "--out", out.toString()));
+            args.addAll(option);
+            Cli.run(args.toArray(String[]::new)).assertError(option.getFirst() + " chooses the waveforms --report draws; "
+                    + "give --report too");
+        }
+        Cli.assertNothingWritten(out);
     }
 }
