@@ -8,12 +8,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * method's general path for the common case: a text table's cells are decimals of at most 19 significant
  * digits ({@code numpy.savetxt} writes 19: {@code %.18e}), and {@code parseDouble} spent most of the read of such
  * a file in a cold process. The decimal {@code w * 10^q} ({@code w} its digits as an integer) is scaled by a
- * 64-bit truncation of {@code 5^q} (made once per exponent with {@link BigInteger}, exactly); the product's
- * error is below two units of its last bit, so the rounding to 53 bits is decided from the product alone
- * unless its discarded bits lie within that error of half a unit. Those inputs (about one random decimal in a
- * thousand, among them every exact tie; a decimal printed from a float or a double lies near its value, far
- * from a tie, and is not among them), decimals of more digits, and results outside the normal range
- * (subnormal, overflowing) go to {@code parseDouble}: the value is always {@code parseDouble}'s, bit for bit.
+ * 64-bit truncation of {@code 5^q} (made once per exponent with {@link BigInteger}, exactly). The product's
+ * high 64 bits are then less than two units of their last bit below the exact value (one from the truncated
+ * power, one from the product's dropped low half), so the rounding to 53 bits is decided from them alone unless
+ * their discarded bits lie within that distance of half a unit. Those inputs (about one random decimal in a
+ * thousand, among them every exact tie; none of a million decimals printed from doubles with 17 or 19 digits,
+ * which lie near a double and far from a tie; a float's 9 digits, about 6 in 10 000 beyond 10^&plusmn;25), decimals
+ * of more digits, and results outside the normal range (subnormal, overflowing) go to {@code parseDouble}: the
+ * value is always {@code parseDouble}'s, bit for bit.
  *
  * <pre>{@code
  * double v = DecimalParser.parse("-1.234567890123456789e-05");   // == Double.parseDouble of the same text
@@ -29,7 +31,7 @@ final class DecimalParser {
     private static final int MAX_EXPONENT_DIGITS = 6;
 
     /** Per decimal exponent q: 5^q as {@code t * 2^s}, {@code t} in [2^63, 2^64) (unsigned) truncated. */
-    private record Power(long t, int s) {
+    record Power(long t, int s) {
     }
 
     private static final AtomicReferenceArray<Power> POWERS = new AtomicReferenceArray<>(MAX_Q - MIN_Q + 1);
