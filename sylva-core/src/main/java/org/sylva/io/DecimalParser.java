@@ -43,7 +43,7 @@ final class DecimalParser {
      * The value of {@code s}, which must be a decimal as {@link DelimitedReader#isDecimal} accepts it
      * ({@code [+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?}): bitwise {@code Double.parseDouble(s)}.
      */
-    static double parse(String s) {
+    static double parse(CharSequence s) {
         int n = s.length(), i = 0;
         boolean negative = false;
         if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) negative = s.charAt(i++) == '-';
@@ -62,7 +62,7 @@ final class DecimalParser {
                 if (point) scale++;
                 continue;
             }
-            if (digits == MAX_DIGITS) return Double.parseDouble(s);
+            if (digits == MAX_DIGITS) return Double.parseDouble(s.toString());
             w = w * 10 + (c - '0');
             digits++;
             if (point) scale++;
@@ -72,13 +72,13 @@ final class DecimalParser {
             i++;
             boolean negativeExponent = false;
             if (s.charAt(i) == '+' || s.charAt(i) == '-') negativeExponent = s.charAt(i++) == '-';
-            if (n - i > MAX_EXPONENT_DIGITS) return Double.parseDouble(s);
+            if (n - i > MAX_EXPONENT_DIGITS) return Double.parseDouble(s.toString());
             for (; i < n; i++) exponent = exponent * 10 + (s.charAt(i) - '0');
             if (negativeExponent) exponent = -exponent;
         }
         if (w == 0) return negative ? -0.0 : 0.0;
         double v = scaled(w, exponent - scale);
-        if (Double.isNaN(v)) return Double.parseDouble(s);
+        if (Double.isNaN(v)) return Double.parseDouble(s.toString());
         return negative ? -v : v;
     }
 

@@ -130,7 +130,7 @@ final class DelimitedParser {
                 int now = col;
                 for (col = now - held; col < now; col++) finishCell("", heldLine);   // empty values after all
                 held = 0;
-                finishCell(cell.toString(), cellLine);
+                finishCell(cell, cellLine);
             }
             if (delim == Delimiter.WHITESPACE) at = skipInlineSpace(at, true);
             if (at == EOF || at == '\n' || at == '\r') {
@@ -200,9 +200,9 @@ final class DelimitedParser {
         cell.append(ch);
     }
 
-    private void finishCell(String text, int cellLine) {
+    private void finishCell(CharSequence text, int cellLine) {
         if (firstRecordPending) {
-            firstCells.add(text);
+            firstCells.add(text.toString());
             firstCellLines.add(cellLine);
             return;
         }
@@ -296,9 +296,10 @@ final class DelimitedParser {
         values[(int) count++] = v;
     }
 
-    private double parseCell(String text, int atLine, int column) {
-        Double v = DelimitedReader.number(text);
+    private double parseCell(CharSequence cellText, int atLine, int column) {
+        Double v = DelimitedReader.number(cellText);
         if (v != null) return v;
+        String text = cellText.toString();
         if (text.isEmpty()) {
             throw cellError(atLine, column, "empty value");
         }

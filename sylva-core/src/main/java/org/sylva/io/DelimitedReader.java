@@ -261,12 +261,12 @@ public final class DelimitedReader {
      * null when it is not a number or a finite decimal overflows float64 (the caller tells those apart for
      * its message).
      */
-    static Double number(String s) {
+    static Double number(CharSequence s) {
         if (isDecimal(s)) {
             double f = DecimalParser.parse(s);
             return Double.isInfinite(f) ? null : f;
         }
-        String t = s;
+        String t = s.toString();
         boolean negative = false;
         if (!t.isEmpty() && (t.charAt(0) == '+' || t.charAt(0) == '-')) {
             negative = t.charAt(0) == '-';
@@ -293,7 +293,7 @@ public final class DelimitedReader {
     }
 
     /** {@code [+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?}, ASCII digits only. */
-    static boolean isDecimal(String s) {
+    static boolean isDecimal(CharSequence s) {
         int n = s.length(), i = 0;
         if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
         int intDigits = 0, fracDigits = 0;
