@@ -37,7 +37,11 @@ final class PhaseTrace {
      * stop names the loop that did not look at the token.
      */
     static void whereStuck(PrintWriter err) {
-        if (!ON) return;
+        if (ON) printWhere(err);
+    }
+
+    /** {@link #whereStuck}'s lines, whether tracing or not (its test calls it). */
+    static void printWhere(PrintWriter err) {
         Thread.getAllStackTraces().forEach((thread, frames) -> {
             if (thread == Thread.currentThread()) return;
             StringBuilder line = new StringBuilder();
