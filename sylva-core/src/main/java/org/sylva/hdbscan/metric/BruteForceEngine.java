@@ -191,7 +191,15 @@ public final class BruteForceEngine implements HdbscanEngine {
     private static double kthSmallest(PairDistances dist, int i, double[] heap, int k) {
         int size = 0;
         int n = dist.size();
-        for (int j = 0; j < n; j++) size = KSmallest.offer(heap, size, k, dist.between(i, j));
+        double cutFor = Double.NaN, cut = PairDistances.NO_CUTOFF;   // the cutoff of the k-th, made when it changes
+        for (int j = 0; j < n; j++) {
+            if (size == k && heap[0] != cutFor) {
+                cutFor = heap[0];
+                cut = dist.cutoff(cutFor);
+            }
+            // a point beyond the k-th held is dropped unseen (BEYOND is never below it)
+            size = KSmallest.offer(heap, size, k, dist.betweenUpTo(i, j, cut));
+        }
         return heap[0];
     }
 
@@ -494,7 +502,10 @@ public final class BruteForceEngine implements HdbscanEngine {
             double[] r = row;
             for (int i = start; i < end; i++) {
                 int q = point[i];
-                double dqi = form != null ? r[i] : dist.between(joined, q);
+                // without a kernel's row (minkowski, precomputed): a distance above the point's offer cannot
+                // replace it (w >= dqi > wq), so it is computed only where it may
+                double dqi = form != null ? r[i]
+                        : dist.betweenUpTo(joined, q, pFrom[i] < 0 || divide ? PairDistances.NO_CUTOFF : dist.cutoff(pWeight[i]));
                 if (divide) dqi /= alpha;
                 double w = Math.max(Math.max(cj, pCore[i]), dqi);
                 double wq = pWeight[i];

@@ -8,10 +8,11 @@ import org.sylva.progress.CancellationToken;
  * around them, and {@link #lowerBound} gives a query's distance to a box that is never above the distance
  * {@link PairDistances} computes to any point inside it, bitwise. The reason is monotone rounding: for a
  * coordinate {@code x_j >= lo_j > q_j}, {@code fl(q_j - x_j) <= fl(q_j - lo_j) < 0}, and a float64 sum or
- * maximum of larger terms, taken in the same order, is never smaller; for minkowski, whose
- * {@link StrictMath#pow} is not promised monotone to the last bit, the bound is lowered by a relative
- * {@code 2^-40} (far above the few ulps of error in the sums of at most 16 terms and the root) and by a few
- * subnormal ulps (where a relative margin lowers nothing). So a search that skips a box whose bound exceeds what it has found skips no
+ * maximum of larger terms, taken in the same order, is never smaller; for minkowski, whose distance takes
+ * {@link StrictMath#pow}s, the bound takes the faster {@link Math#pow}s (each within 1 ulp of the exact power, as
+ * each of the distance's is, but not always the same value) and is lowered by a relative {@code 2^-40} (far above
+ * the few ulps between the two powers, in the sums of at most 16 terms and the roots) and by a few subnormal ulps
+ * (where a relative margin lowers nothing). So a search that skips a box whose bound exceeds what it has found skips no
  * point it would have kept, and its answers are those of a scan of every point.
  *
  * <p>Built once, deterministically: a node of more than {@link #LEAF_SIZE} points splits at its median along
@@ -30,7 +31,7 @@ public final class KdTree {
     public static final int LEAF_SIZE = 16;
     /** The root node. */
     public static final int ROOT = 0;
-    /** The minkowski bound's relative margin below the computed sum, for {@link StrictMath#pow}'s last bit. */
+    /** The minkowski bound's relative margin below the computed sum, for the powers' last bits. */
     private static final double POW_MARGIN = 1 - 0x1p-40;
     /** Partition passes of one median search before it falls back to a heap sort of what is left. */
     private static final int MAX_PASSES_FACTOR = 4;
@@ -316,12 +317,12 @@ public final class KdTree {
             case MINKOWSKI -> {
                 for (int j = 0; j < d; j++) {
                     double g = gap(q[off + j], lo[b + j], hi[b + j]);
-                    if (g > 0) s += StrictMath.pow(g, p);
+                    if (g > 0) s += Math.pow(g, p);
                 }
                 // absolute slack too, for sums and roots in the subnormal range, where the relative margin
                 // does not lower a value and one ulp of pow is a large relative error
                 s -= 2 * d * Double.MIN_VALUE;
-                s = s > 0 ? Math.max(StrictMath.pow(s, invP) * POW_MARGIN - 2 * Double.MIN_VALUE, 0.0) : 0;
+                s = s > 0 ? Math.max(Math.pow(s, invP) * POW_MARGIN - 2 * Double.MIN_VALUE, 0.0) : 0;
             }
             default -> throw new IllegalStateException(kind.toString());
         }

@@ -186,7 +186,8 @@ public final class KdTreeEngine implements HdbscanEngine {
             }
             if (visited != null) visited[0] += tree.end(node) - tree.start(node);
             int from = tree.start(node), to = tree.end(node);
-            dist.fromPoint(q, from, to, leaf);
+            // once k distances are held, a point beyond the k-th is dropped unseen (BEYOND is never below it)
+            dist.fromPointUpTo(q, from, to, leaf, size == k ? dist.cutoff(heap[0]) : PairDistances.NO_CUTOFF);
             for (int i = 0; i < to - from; i++) size = KSmallest.offer(heap, size, k, leaf[i]);
         }
         return heap[0];
@@ -345,6 +346,7 @@ public final class KdTreeEngine implements HdbscanEngine {
             double bw = known ? slotW[worker][slot] : Double.POSITIVE_INFINITY;
             long be = known ? slotE[worker][slot] : EdgeOrder.NO_ENDPOINTS;
             int bestTo = -1;
+            double cutFor = Double.NaN, cut = PairDistances.NO_CUTOFF;   // the cutoff of bw, made when bw changes
             double[] x = tree.sortedRows();
             int off = q * tree.dimensions();
             KdTree.Walk walk = walks[worker];
@@ -368,7 +370,12 @@ public final class KdTreeEngine implements HdbscanEngine {
                     double w = Math.max(cq, core[p]);
                     double shared = sharedW(c);
                     if (w > shared || EdgeOrder.allAfter(w, e, bw, be)) continue;
-                    double dq = dist.between(q, p);
+                    // a distance above bw cannot make the edge win (w >= dq > bw): computed only where it may
+                    if (bw != cutFor) {
+                        cutFor = bw;
+                        cut = divide ? PairDistances.NO_CUTOFF : dist.cutoff(bw);
+                    }
+                    double dq = dist.betweenUpTo(q, p, cut);
                     if (divide) dq /= alpha;
                     w = Math.max(w, dq);
                     if (w < bw || (w == bw && e < be)) {

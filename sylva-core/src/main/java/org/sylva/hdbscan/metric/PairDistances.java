@@ -39,6 +39,13 @@ public final class PairDistances {
     private final int d;
     private final double p;
     private final double invP;
+    /**
+     * Whole {@code p} of at most {@link #MULTIPLIED_POWERS} (its cutoff terms are products), else 0 (its cutoff terms
+     * are {@link Math#pow}s).
+     */
+    private final int wholeP;
+    /** {@link #cutoff}'s relative margin above {@code limit^p}; 0 where no cutoff is made (see {@link #cutoff}). */
+    private final double cutoffMargin;
     /** The rows' largest coordinate magnitude once {@link #largestMagnitude} found it; NaN before. */
     private volatile double largest = Double.NaN;
 
@@ -49,6 +56,8 @@ public final class PairDistances {
         this.d = d;
         this.p = metric.p();
         this.invP = 1.0 / p;
+        this.wholeP = p == Math.rint(p) && p <= MULTIPLIED_POWERS ? (int) p : 0;
+        this.cutoffMargin = kind == Metric.Kind.MINKOWSKI && p <= MAX_CUTOFF_P ? 0x1p-40 * (p + d + 8) : 0;
     }
 
     /**
@@ -144,6 +153,98 @@ public final class PairDistances {
             }
         }
         for (; b < to; b++) out[b - from] = between(a, b);
+    }
+
+    /**
+     * What a distance above which a search drops a point ({@code limit}: a k-th smallest, a lightest edge so far)
+     * becomes for {@link #betweenUpTo} and {@link #fromPointUpTo}: for minkowski, {@code limit^p} raised by a
+     * relative margin; for the other metrics, whose distances are a few cycles a coordinate, {@link #NO_CUTOFF}.
+     *
+     * <p><b>Why it is exact.</b> A minkowski distance is {@code d} {@link StrictMath#pow}s of about 100 ns and a
+     * root. A search that keeps only what is below its limit needs the exact value of few of the points it
+     * meets; for the others it needs only to know that the distance is above the limit. The cheap sum that
+     * shows it adds terms that are each within a few ulps of the exact ones ({@link Math#pow}, within 1 ulp by its
+     * specification, or for a whole {@code p <= } {@link #MULTIPLIED_POWERS} a product, within {@code p - 1}
+     * roundings), in the same order, and stops as soon as it passes the cutoff: a sum of terms {@code >= 0}
+     * never falls as it goes. Every rounding on both sides (the terms, the two sums of at most {@code d} terms,
+     * the two roots, {@code limit^p} here) is a relative error below {@code (5 p + 2 d + 20) 2^-53}, and the
+     * margin is {@code (p + d + 8) 2^-40}, thousands of times more: so a partial sum past the cutoff means an exact
+     * distance above {@code limit}, never one equal to it. The margin is relative, so a cutoff is made only where
+     * {@code limit^p} lies between {@code 2^-900} and {@code 2^1000} (far from the subnormals, whose absolute
+     * error a relative margin does not cover, and from overflow) and {@code p <= } {@link #MAX_CUTOFF_P}; else
+     * (and for a NaN, infinite, zero or negative limit) {@link #NO_CUTOFF}, and every distance is computed.
+     */
+    public double cutoff(double limit) {
+        if (cutoffMargin == 0 || !(limit > 0 && limit < Double.POSITIVE_INFINITY)) return NO_CUTOFF;
+        double power = Math.pow(limit, p);
+        if (!(power >= 0x1p-900 && power <= 0x1p1000)) return NO_CUTOFF;
+        return power * (1 + cutoffMargin);
+    }
+
+    /** The cutoff that drops nothing: every distance is computed. */
+    public static final double NO_CUTOFF = Double.POSITIVE_INFINITY;
+    /** What {@link #betweenUpTo} and {@link #fromPointUpTo} give for a point whose distance is above the limit. */
+    public static final double BEYOND = Double.POSITIVE_INFINITY;
+    /** Largest whole {@code p} whose cutoff terms are products (a few cycles) rather than {@link Math#pow}s. */
+    static final int MULTIPLIED_POWERS = 8;
+    /** Largest {@code p} given a cutoff: the margin's bound on {@code (1 + 5 * 2^-53)^p} holds far beyond it. */
+    static final double MAX_CUTOFF_P = 0x1p20;
+
+    /**
+     * {@link #between between(a, b)}, or {@link #BEYOND} where that distance is certainly above the limit whose
+     * {@link #cutoff} is {@code cutoff} (see there: then no exact value is computed).
+     */
+    public double betweenUpTo(int a, int b, double cutoff) {
+        if (cutoff == NO_CUTOFF || a == b) return between(a, b);
+        return aboveCutoff(x, a * d, b, cutoff) ? BEYOND : distance(x, a * d, b);
+    }
+
+    /**
+     * {@link #fromPoint}, but {@link #BEYOND} for each point whose distance is certainly above the limit whose
+     * {@link #cutoff} is {@code cutoff}.
+     */
+    public void fromPointUpTo(int a, int from, int to, double[] out, double cutoff) {
+        if (cutoff == NO_CUTOFF) {
+            fromPoint(a, from, to, out);
+            return;
+        }
+        int oa = a * d;
+        for (int b = from; b < to; b++) {
+            out[b - from] = b == a ? 0.0 : aboveCutoff(x, oa, b, cutoff) ? BEYOND : distance(x, oa, b);
+        }
+    }
+
+    /**
+     * {@link #toRow}, or {@link #BEYOND} where that distance is certainly above the limit whose {@link #cutoff} is
+     * {@code cutoff}.
+     */
+    public double toRowUpTo(double[] q, int off, int b, double cutoff) {
+        if (cutoff == NO_CUTOFF) return toRow(q, off, b);
+        return aboveCutoff(q, off, b, cutoff) ? BEYOND : distance(q, off, b);
+    }
+
+    /**
+     * Whether the cheap sum of minkowski's terms from the row {@code xa[oa ..]} to point {@code b} passes
+     * {@code cutoff} (in coordinate order, stopping there): then the exact distance is above the cutoff's limit.
+     */
+    private boolean aboveCutoff(double[] xa, int oa, int b, double cutoff) {
+        int ob = b * d;
+        double s = 0;
+        if (wholeP > 0) {
+            for (int j = 0; j < d; j++) {
+                double v = Math.abs(xa[oa + j] - x[ob + j]);
+                double t = v;
+                for (int e = 1; e < wholeP; e++) t *= v;
+                s += t;
+                if (s > cutoff) return true;
+            }
+        } else {
+            for (int j = 0; j < d; j++) {
+                s += Math.pow(Math.abs(xa[oa + j] - x[ob + j]), p);
+                if (s > cutoff) return true;
+            }
+        }
+        return false;
     }
 
     /**

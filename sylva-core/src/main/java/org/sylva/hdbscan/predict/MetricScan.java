@@ -111,8 +111,13 @@ final class MetricScan implements FittedNeighbours {
             scan(q, off, s);
         } else if (tree == null) {
             int n = pairs.size();
+            double cutFor = Double.NaN, cut = PairDistances.NO_CUTOFF;   // the cutoff of the list's last
             for (int b = 0; b < n; b++) {
-                double dist = pairs.toRow(q, off, b);
+                if (s.kth() != cutFor) {
+                    cutFor = s.kth();
+                    cut = pairs.cutoff(cutFor);
+                }
+                double dist = pairs.toRowUpTo(q, off, b, cut);
                 if (dist <= s.kth()) s.offer(dist, b);
             }
         } else {
@@ -144,6 +149,7 @@ final class MetricScan implements FittedNeighbours {
     private void walk(double[] q, int off, NeighbourSearch.Scratch s, int self) {
         int[] nodes = s.stackNode;
         double[] bounds = s.stackBound;
+        double cutFor = Double.NaN, cut = PairDistances.NO_CUTOFF;   // the cutoff of the list's last, made as it changes
         int top = 0;
         nodes[top] = KdTree.ROOT;
         bounds[top++] = 0;
@@ -156,7 +162,12 @@ final class MetricScan implements FittedNeighbours {
             }
             for (int p = tree.start(node); p < tree.end(node); p++) {
                 int b = tree.row(p);
-                double dist = self >= 0 ? pairs.between(self, b) : pairs.toRow(q, off, b);
+                if (s.kth() != cutFor) {
+                    cutFor = s.kth();
+                    cut = pairs.cutoff(cutFor);
+                }
+                // a distance above the list's last is dropped unseen (BEYOND is above any finite last)
+                double dist = self >= 0 ? pairs.betweenUpTo(self, b, cut) : pairs.toRowUpTo(q, off, b, cut);
                 if (dist <= s.kth()) s.offer(dist, b);
             }
         }
@@ -229,8 +240,13 @@ final class MetricScan implements FittedNeighbours {
                     for (int i = unit * CHUNK; i < Math.min(n, (unit + 1) * CHUNK); i++) {
                         s.begin();
                         if (tree == null) {
+                            double cutFor = Double.NaN, cut = PairDistances.NO_CUTOFF;
                             for (int b = 0; b < n; b++) {
-                                double dist = pairs.between(i, b);
+                                if (s.kth() != cutFor) {
+                                    cutFor = s.kth();
+                                    cut = pairs.cutoff(cutFor);
+                                }
+                                double dist = pairs.betweenUpTo(i, b, cut);
                                 if (dist <= s.kth()) s.offer(dist, b);
                             }
                         } else {

@@ -85,6 +85,38 @@ class KdTreeEngineTest {
         }
     }
 
+    /**
+     * Both engines drop minkowski distances that their cutoffs show are above what a search keeps
+     * ({@link PairDistances#cutoff}); the matrix of every distance, computed in full and clustered as a precomputed
+     * one (which has no cutoff), is the reference that shares none of that.
+     */
+    @Test
+    void minkowskiGivesItsFullDistanceMatrixsAnswers() {
+        int n = 260;
+        for (double pow : new double[] {3, 1.5, 5}) {
+            Metric m = Metric.minkowski(pow);
+            for (int d : new int[] {2, 5, 20}) {
+                double[][] sets = {BruteForceEngineTest.grid(n, d, 31 + d), scales(n, d, 32 + d), repeated(n, d, 40, 33 + d)};
+                for (int k = 0; k < sets.length; k++) {
+                    PairDistances dist = m.pairs(sets[k], n, d);
+                    double[] matrix = new double[n * n];
+                    for (int a = 0; a < n; a++) for (int b = 0; b < n; b++) matrix[a * n + b] = dist.between(a, b);
+                    FittedPoints full = new FittedPoints(matrix, n, n);
+                    for (int ms : new int[] {1, 5}) {
+                        String what = m.describe() + ", set " + k + ", " + n + " x " + d + ", min_samples " + ms;
+                        MutualReachabilityMst want = new BruteForceEngine(Metric.precomputed()).spanningTree(full, ms, 1.0,
+                                threads(1));
+                        FittedPoints p = new FittedPoints(sets[k], n, d);
+                        assertSame(want, new BruteForceEngine(m).spanningTree(p, ms, 1.0, threads(2)), "brute force, " + what);
+                        if (d <= KdTreeEngine.MAX_DIMENSIONS) {
+                            assertSame(want, tree(m).spanningTree(p, ms, 1.0, threads(2)), "k-d tree, " + what);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void alphaAndThreadsDoNotChangeTheBytes() {
         int n = 1200, d = 3;

@@ -31,24 +31,41 @@ class MetricScanTest {
         return x;
     }
 
+    private static double[] gaussian(int n, int d, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        double[] x = new double[n * d];
+        for (int i = 0; i < x.length; i++) x[i] = r.nextDouble() * r.nextDouble() * 4;
+        return x;
+    }
+
+    /**
+     * Both searches against the k smallest (distance, index) pairs of every fitted point measured in full
+     * ({@link PairDistances#toRow}): the reference that skips nothing, as the searches' cutoffs and box bounds do.
+     */
     @Test
     void theTreesListsAreTheScansForNewPoints() {
         int n = 900, d = 3, m = 200;
-        double[] x = grid(n, d, 1);
-        double[] q = grid(m, d, 2);
-        for (int i = 0; i < q.length; i += 7) q[i] += 0.5;   // some new points between the grid's
-        for (Metric metric : METRICS) {
-            PairDistances pairs = metric.pairs(x, n, d);
-            MetricScan scan = new MetricScan(pairs, null);
-            MetricScan tree = new MetricScan(pairs, KdTree.build(metric, x, n, d, CancellationToken.NEVER));
-            double[] prepared = pairs.queries(q, m);
-            for (int k : new int[] {1, 6, 40, 100}) {
-                NeighbourSearch.Scratch a = scan.scratch(k), b = tree.scratch(k);
-                for (int i = 0; i < m; i++) {
-                    scan.nearest(prepared, i * d, a);
-                    tree.nearest(prepared, i * d, b);
-                    assertArrayEquals(a.index, b.index, metric.describe() + ", k " + k + ", point " + i);
-                    assertArrayEquals(a.dist, b.dist, metric.describe() + ", k " + k + ", point " + i);
+        for (boolean onGrid : new boolean[] {true, false}) {
+            double[] x = onGrid ? grid(n, d, 1) : gaussian(n, d, 3);
+            double[] q = onGrid ? grid(m, d, 2) : gaussian(m, d, 4);
+            for (int i = 0; i < q.length; i += 7) q[i] += 0.5;   // some new points between the grid's
+            for (Metric metric : METRICS) {
+                PairDistances pairs = metric.pairs(x, n, d);
+                MetricScan scan = new MetricScan(pairs, null);
+                MetricScan tree = new MetricScan(pairs, KdTree.build(metric, x, n, d, CancellationToken.NEVER));
+                double[] prepared = pairs.queries(q, m);
+                double[] full = new double[n];
+                for (int k : new int[] {1, 6, 40, 100}) {
+                    NeighbourSearch.Scratch a = scan.scratch(k), b = tree.scratch(k);
+                    for (int i = 0; i < m; i++) {
+                        String what = metric.describe() + (onGrid ? ", grid" : ", spread") + ", k " + k + ", point " + i;
+                        scan.nearest(prepared, i * d, a);
+                        tree.nearest(prepared, i * d, b);
+                        for (int j = 0; j < n; j++) full[j] = pairs.toRow(prepared, i * d, j);
+                        long[] want = smallest(full, k);
+                        assertArrayEquals(want, list(a.dist, a.index, 0, k), "scan, " + what);
+                        assertArrayEquals(want, list(b.dist, b.index, 0, k), "tree, " + what);
+                    }
                 }
             }
         }
@@ -151,19 +168,29 @@ class MetricScanTest {
         assertEquals("min_samples", e.parameter().orElseThrow());
     }
 
+    /** The fitted points' lists, by the scan and by the tree, against every pair measured in full. */
     @Test
     void theTreesFittedListsAreTheScans() {
-        int n = 700, d = 2;
-        double[] x = grid(n, d, 3);
+        int n = 700, d = 2, k = 10;
         Execution ex = new Execution(2, ProgressListener.NONE, CancellationToken.NEVER);
-        for (Metric metric : METRICS) {
-            PairDistances pairs = metric.pairs(x, n, d);
-            CoreDistances want = MetricScan.fittedLists(pairs, null, 9, ex);
-            CoreDistances got = MetricScan.fittedLists(pairs, KdTree.build(metric, x, n, d, CancellationToken.NEVER), 9, ex);
-            assertEquals(want.k(), got.k());
-            assertArrayEquals(want.neighbours(), got.neighbours(), metric.describe());
-            assertArrayEquals(want.neighbourDistances(), got.neighbourDistances(), metric.describe());
-            assertArrayEquals(want.coreDistances(), got.coreDistances(), metric.describe());
+        for (boolean onGrid : new boolean[] {true, false}) {
+            double[] x = onGrid ? grid(n, d, 3) : gaussian(n, d, 5);
+            for (Metric metric : METRICS) {
+                PairDistances pairs = metric.pairs(x, n, d);
+                CoreDistances want = MetricScan.fittedLists(pairs, null, k - 1, ex);
+                CoreDistances got = MetricScan.fittedLists(pairs, KdTree.build(metric, x, n, d, CancellationToken.NEVER),
+                        k - 1, ex);
+                assertEquals(want.k(), got.k());
+                assertArrayEquals(want.neighbours(), got.neighbours(), metric.describe());
+                assertArrayEquals(want.neighbourDistances(), got.neighbourDistances(), metric.describe());
+                assertArrayEquals(want.coreDistances(), got.coreDistances(), metric.describe());
+                double[] all = new double[n];
+                for (int i = 0; i < n; i++) {
+                    for (int b = 0; b < n; b++) all[b] = pairs.between(i, b);
+                    assertArrayEquals(smallest(all, k), list(want.neighbourDistances(), want.neighbours(), i * k, k),
+                            metric.describe() + (onGrid ? ", grid" : ", spread") + ", point " + i);
+                }
+            }
         }
     }
 }
