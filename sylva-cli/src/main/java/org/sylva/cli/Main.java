@@ -236,6 +236,8 @@ public final class Main {
      */
     static int run(String[] args, PrintWriter out, PrintWriter err, CliContext context) {
         String undecodable = undecodableArgument(args);
+        String argumentFile = undecodable == null ? ArgumentFiles.problem(args) : null;
+        if (argumentFile != null) undecodable = ErrorHandler.oneLine(argumentFile);   // a name's line breaks shown as "; "
         if (undecodable != null) {
             err.println("sylva: error: " + undecodable);
             err.flush();
@@ -247,6 +249,12 @@ public final class Main {
             CommandLine cl = commandLine(out, err, context, args);
             code = cl.execute(SylvaCommand.nestedHelp(cl, args));
             textOnly = helpOrVersion(cl);
+        } catch (CommandLine.InitializationException e) {
+            // an argument file picocli could not read (one ArgumentFiles did not foresee): one line, not its trace
+            Throwable cause = e.getCause();
+            err.println("sylva: error: " + ErrorHandler.oneLine(e.getMessage()
+                    + (cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage())));
+            code = ExitStatus.ERROR;
         } catch (OutOfMemoryError e) {
             // picocli hands only Exceptions to the handler; an Error would otherwise end in a stack trace.
             String note = context.completed().errorNote();   // which of several inputs ran out, and what is kept

@@ -90,8 +90,9 @@ final class SylvaCommand implements java.util.concurrent.Callable<Integer> {
                         "  sylva help hdbscan",
                         "  sylva --version --verbose     # which kernels run (SIMD or scalar), and why",
                         "",
-                        "An argument @FILE stands for the words in FILE (quote a word with spaces; # starts a comment); "
-                        + "the run's record (sylva-run.json) holds the words. Write a name that starts with @ as @@NAME "
+                        "An argument @FILE stands for the words in FILE (quote a word with spaces, on one line; # starts "
+                        + "a comment); the run's record (sylva-run.json) holds the words. A FILE that is a directory, "
+                        + "cannot be read or leaves a quote open is an error. Write a name that starts with @ as @@NAME "
                         + "(so recorded) or ./@NAME.",
                         "",
                         "Exit status: 0 success, 2 error (one line names the problem), 3 results written but the "
