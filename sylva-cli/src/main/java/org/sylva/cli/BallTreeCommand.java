@@ -404,6 +404,7 @@ final class BallTreeCommand implements Callable<Integer> {
      */
     static void refuseUnreadableBatch(Path batch) {
         if (batch == null) return;
+        if (batch.toString().isBlank()) throw InvalidInputException.forParameter("batch", "--batch is empty; name the .npy of batch ids");
         if (Files.isDirectory(batch)) {
             throw InvalidInputException.forParameter("batch", batch + ": is a folder; give the .npy of batch ids");
         }

@@ -373,6 +373,7 @@ final class BenchCommand implements Callable<Integer> {
             BallTreeCommand.refuseThreadsOnGpu(backend, threads);   // as sylva balltree, before the count's range
             int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
             org.sylva.parallel.Pools.checkThreads(t);   // 1 .. 32767; ErrorHandler names --threads
+            BallTreeCommand.refuseUnreadableBatch(batch);   // as sylva balltree: before the points are read
             org.sylva.balltree.engine.TreeEngine engine = EngineChoice.tree(backend);
             InputOptions in = new InputOptions();
             in.input = input;

@@ -130,6 +130,7 @@ final class InputBatch {
      * text file.
      */
     private static void refuseUnreadable(String input, Path p, String shape) throws IOException {
+        if (input.isBlank()) throw new InvalidInputException("an input's name is empty; name a file of points");
         if (!Files.exists(p)) throw new InvalidInputException(input + ": " + InputFiles.missing(p));
         if (Files.isDirectory(p)) throw new InvalidInputException(input + ": is a directory; give a file of points");
         PointReaders.Format named = PointReaders.formatOf(input, false);

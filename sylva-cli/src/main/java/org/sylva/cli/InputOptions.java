@@ -366,6 +366,7 @@ final class InputOptions {
      * look at {@code cancel} before every read of at most 1 MiB.
      */
     PointSet read(PrintWriter err, InputStream stdin, CancellationToken cancel) throws IOException {
+        if (input.isBlank()) throw new InvalidInputException("the input's name is empty; name a file of points");
         if (!input.equals("-") && Files.isDirectory(Path.of(input))) {
             // Checked here because a directory's name rarely tells a format, and "cannot tell the
             // format" would send the user looking in the wrong place.

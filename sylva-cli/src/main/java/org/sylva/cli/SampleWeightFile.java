@@ -33,6 +33,7 @@ final class SampleWeightFile {
 
     static SampleWeights read(Path file, int rows, CancellationToken cancel) throws IOException {
         String name = file.toString();
+        if (name.isBlank()) throw InvalidInputException.forParameter("sample_weight", "--sample-weight is empty; name a file of weights");
         try {
             if (Files.isDirectory(file)) {
                 throw InvalidInputException.forParameter("sample_weight", "is a directory; give a file of weights");

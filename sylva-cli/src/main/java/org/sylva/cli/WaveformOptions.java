@@ -123,6 +123,7 @@ final class WaveformOptions {
             throw InvalidInputException.forParameter("waveforms_from", "waveforms cannot come from standard input;"
                     + " give a file");
         }
+        if (name.isBlank()) throw InvalidInputException.forParameter("waveforms_from", "--waveforms-from is empty; name a file of clips");
         if (Files.isDirectory(from)) {
             throw InvalidInputException.forParameter("waveforms_from", name + ": is a directory; give a file of clips");
         }

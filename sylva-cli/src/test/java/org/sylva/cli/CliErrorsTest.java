@@ -254,6 +254,25 @@ class CliErrorsTest {
                 "nothing written next to the output directory");
     }
 
+    /** An empty file name (an unset shell variable) is named as empty, not taken for the current folder. */
+    @Test
+    void anEmptyFileNameIsCalledEmpty() throws IOException {
+        String out = in.resolve("empty-name-out").toString();
+        Cli.run("hdbscan", "", "--out", out).assertError("the input's name is empty; name a file of points");
+        Cli.run("hdbscan", good, "", "--out", out).assertError("an input's name is empty; name a file of points");
+        Cli.run("hdbscan", good, "--sample-weight=", "--out", out).assertError("--sample-weight is empty");
+        Cli.run("hdbscan", good, "--waveforms-from=", "--report", in.resolve("r.html").toString(), "--out", out)
+                .assertError("--waveforms-from is empty");
+        Cli.run("balltree", good, "--batch=", "--out", out).assertError("--batch is empty");
+        Cli.run("bench", "balltree", good, "--batch=").assertError("--batch is empty");
+        Cli.run("predict", "", good, "--out", out).assertError("the model's name is empty; name a model file");
+        Path model = in.resolve("empty-name.model");
+        Cli.run("hdbscan", good, "--out", in.resolve("empty-name-fit").toString(), "--save-model", model.toString(), "-q")
+                .assertOk();
+        Cli.run("predict", model.toString(), "", "--out", out).assertError("the input's name is empty");
+        assertFalse(Files.exists(Path.of(out)));
+    }
+
     @Test
     void serveRefusesARequestBoundOutOfRangeNamingTheRange() {
         for (String v : new String[] {"0", "99999999999999999"}) {

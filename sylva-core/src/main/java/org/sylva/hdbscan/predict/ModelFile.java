@@ -360,6 +360,7 @@ final class ModelFile {
      */
     static HdbscanModel read(Path file, ProgressListener progress, CancellationToken cancel) throws IOException {
         String name = file.toString();
+        if (name.isBlank()) throw new InvalidInputException("the model's name is empty; name a model file");
         if (Files.isDirectory(file)) throw refuse(name, "is a directory, not a model file");
         if (name.equals("-") && !Files.exists(file)) {
             throw refuse(name, "a model is read from a file, not from '-' (new points may come from '-'; a model piped in can be given as /dev/stdin)");
