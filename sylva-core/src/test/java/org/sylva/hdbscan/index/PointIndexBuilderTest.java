@@ -75,6 +75,27 @@ class PointIndexBuilderTest {
         assertEquals(0.0, a.float32Rounding());
     }
 
+    /** The coordinates' order: a boxed sort's by (descending variance, index), for every length and many ties. */
+    @Test
+    void theCoordinatesOrderIsTheComparatorsForAnyLength() {
+        java.util.Random r = new java.util.Random(17);
+        for (int d = 0; d <= 70; d++) {
+            for (int trial = 0; trial < 20; trial++) {
+                double[] v = new double[d];
+                int distinct = 1 + r.nextInt(Math.max(1, d));
+                for (int j = 0; j < d; j++) v[j] = trial % 4 == 0 ? -0.0 + r.nextInt(2) * 0.0 : r.nextInt(distinct) * 0.5;
+                Integer[] want = new Integer[d];
+                for (int j = 0; j < d; j++) want[j] = j;
+                java.util.Arrays.sort(want, (a, b) -> {
+                    int c = Double.compare(v[b], v[a]);
+                    return c != 0 ? c : Integer.compare(a, b);
+                });
+                int[] got = Float32Copy.byDescending(v);
+                for (int j = 0; j < d; j++) assertEquals(want[j].intValue(), got[j], "d " + d + ", trial " + trial);
+            }
+        }
+    }
+
     /**
      * Coordinates that are not all float32 values give a copy of the points minus their mean (the root's
      * centre), rounded, coordinates by decreasing variance, padding 0, each point within
