@@ -167,9 +167,10 @@ public final class PairDistances {
      * specification, or for a whole {@code p <= } {@link #MULTIPLIED_POWERS} a product, within {@code p - 1}
      * roundings), in the same order, and stops as soon as it passes the cutoff: a sum of terms {@code >= 0}
      * never falls as it goes. Every rounding on both sides (the terms, the two sums of at most {@code d} terms,
-     * the two roots, {@code limit^p} here) is a relative error below {@code (5 p + 2 d + 20) 2^-53}, and the
-     * margin is {@code (p + d + 8) 2^-40}, thousands of times more: so a partial sum past the cutoff means an exact
-     * distance above {@code limit}, never one equal to it. The margin is relative, so a cutoff is made only where
+     * the two roots, {@code limit^p} here, and the root's exponent {@code fl(1/p)}, a relative {@code 2^-53 / p} off
+     * in the exponent of a power within {@code 2^-900 .. 2^1000}) is a relative error below
+     * {@code (5 p + 2 d + 720) 2^-53}, and the margin is {@code (p + d + 8) 2^-40}, at least a hundred times more: so
+     * a partial sum past the cutoff means an exact distance above {@code limit}, never one equal to it. The margin is relative, so a cutoff is made only where
      * {@code limit^p} lies between {@code 2^-900} and {@code 2^1000} (far from the subnormals, whose absolute
      * error a relative margin does not cover, and from overflow) and {@code p <= } {@link #MAX_CUTOFF_P}; else
      * (and for a NaN, infinite, zero or negative limit) {@link #NO_CUTOFF}, and every distance is computed.
