@@ -173,7 +173,8 @@ final class HdbscanCommand implements Callable<Integer> {
                 .defaultValue("reject")
                 .description("Rows with NaN/inf: reject (default: error naming row and column) or sklearn (left out; "
                         + "labels -2 for inf, -3 for NaN; the trees then number the finite rows, and fitted_rows "
-                        + "gives each one's input row).");
+                        + "gives each one's input row; text's decimals beyond float64's range, such as 1e400, are inf "
+                        + "there, as numpy.loadtxt reads them).");
         m.option(Path.class, v -> sampleWeight = v, "--sample-weight")
                 .paramLabel("FILE")
                 .description("Per-row weights (.npy of shape (n,) or (n, 1), or text with one per line): a row of "
@@ -342,6 +343,7 @@ final class HdbscanCommand implements Callable<Integer> {
             fitGraph(h, in, t, err, t0, read);
             return;
         }
+        in.overflowToInfinity = nonFinite == NonFinitePolicy.SKLEARN;   // 1e400 left out as inf, as numpy reads it
         InputOptions.Loaded loaded = in.readForFit(err, context.stdin(), context.cancel(), context, run.quiet);
         PointSet points = loaded.points();
         SampleWeights weights = sampleWeight == null ? null

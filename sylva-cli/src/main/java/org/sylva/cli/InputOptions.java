@@ -31,6 +31,11 @@ import org.sylva.progress.ProgressListener;
 final class InputOptions {
     String input;
     String shape;
+    /**
+     * Text's decimals beyond float64's range read as infinities of their sign, as {@code numpy.loadtxt} reads them
+     * (a fit that leaves non-finite rows out, {@code --non-finite sklearn}); else such a cell is an error naming it.
+     */
+    boolean overflowToInfinity;
 
     /** What INPUT may be, in sylva hdbscan's help. */
     static final String INPUT_TEXT = "Points: .npy (float16/32/64, int8/16/32/64, uint8/16/32/64, bool; any byte "
@@ -81,6 +86,7 @@ final class InputOptions {
         InputOptions o = new InputOptions();
         o.input = input;
         o.shape = shape;
+        o.overflowToInfinity = overflowToInfinity;
         return o;
     }
 
@@ -150,11 +156,11 @@ final class InputOptions {
 
     private Opened open(InputStream stdin, CancellationToken cancel, ProgressListener reading) throws IOException {
         if (shape != null) return new Opened(null, null);
-        if (input.equals("-")) return openStream(stdin, "-", "standard input", cancel);
+        if (input.equals("-")) return openStream(stdin, "-", "standard input", cancel, overflowToInfinity);
         if (PointReaders.isUnnamedStream(Path.of(input))) {
             // a pipe, FIFO or <(...) named without an extension: told by its content, as standard input is
             try (InputStream in = Files.newInputStream(Path.of(input))) {
-                return openStream(in, input, input, cancel);
+                return openStream(in, input, input, cancel, overflowToInfinity);
             }
         }
         if (isSparseNpz()) {   // a sparse matrix's rows, densified (scipy's toarray()), as a float64 array
@@ -163,7 +169,8 @@ final class InputOptions {
         }
         if (isNpy(Path.of(input))) return new Opened(Npy.read(Path.of(input), cancel), null);
         if (PointReaders.formatOf(input, false) == PointReaders.Format.DELIMITED && !Files.isDirectory(Path.of(input))) {
-            return new Opened(null, DelimitedReader.forFile(input).read(Path.of(input), cancel, reading));
+            return new Opened(null, DelimitedReader.forFile(input).withOverflowToInfinity(overflowToInfinity)
+                    .read(Path.of(input), cancel, reading));
         }
         return new Opened(null, null);
     }
@@ -171,6 +178,12 @@ final class InputOptions {
     /** A stream read once, its format told by its first bytes: NumPy's magic, else a text table. */
     static Opened openStream(InputStream raw, String name, String what, CancellationToken cancel)
             throws IOException {
+        return openStream(raw, name, what, cancel, false);
+    }
+
+    /** As above; {@code overflowToInfinity}: text's decimals beyond float64's range read as infinities. */
+    static Opened openStream(InputStream raw, String name, String what, CancellationToken cancel,
+            boolean overflowToInfinity) throws IOException {
         BufferedInputStream b = new BufferedInputStream(CancellableInputStream.of(raw, cancel), 1 << 16);
         b.mark(NPY_MAGIC.length);
         byte[] head = b.readNBytes(NPY_MAGIC.length);
@@ -179,7 +192,8 @@ final class InputOptions {
             throw new InvalidInputException(what + " holds a zip archive (a .npz?): " + SparseNpz.NEEDS_A_FILE);
         }
         if (!Arrays.equals(head, NPY_MAGIC)) {
-            return new Opened(null, DelimitedReader.of(DelimitedReader.Delimiter.AUTO).read(b, name));
+            return new Opened(null, DelimitedReader.of(DelimitedReader.Delimiter.AUTO).withOverflowToInfinity(overflowToInfinity)
+                    .read(b, name));
         }
         return new Opened(Npy.read(b, name), null);
     }

@@ -461,6 +461,21 @@ class CliErrorsTest {
         // for a coordinate too large to square
         Cli.run("hdbscan", f("inf64.npy"), "--non-finite", "sklearn", "--out", out.toString(), "-q").assertOk();
         assertEquals(-2, Npy.read(out.resolve("labels.npy")).toInt32()[13]);
+        // text's decimals beyond float64's range are infinities there, as numpy.loadtxt reads them; the default still
+        // names the cell, and so does balltree, which takes no infinity
+        StringBuilder csv = new StringBuilder();
+        for (int i = 0; i < 30; i++) csv.append(i == 4 ? "-1e400" : i == 9 ? "1E999" : Integer.toString(i % 7)).append(',').append(i / 3).append('\n');
+        Path text = Files.writeString(tmp.resolve("overflow.csv"), csv);
+        Cli.run("hdbscan", text.toString(), "--non-finite", "sklearn", "--min-cluster-size", "3", "--out", out.toString(),
+                "-q").assertOk();
+        int[] fromText = Npy.read(out.resolve("labels.npy")).toInt32();
+        assertEquals(-2, fromText[4]);
+        assertEquals(-2, fromText[9]);
+        assertEquals(2, java.util.Arrays.stream(fromText).filter(l -> l == -2).count());
+        Cli.run("hdbscan", text.toString(), "--out", tmp.resolve("o2").toString())
+                .assertError("line 5", "'-1e400' is beyond the float64 range");
+        Cli.run("balltree", text.toString(), "--out", tmp.resolve("o3").toString())
+                .assertError("'-1e400' is beyond the float64 range");
     }
 
     /** The option named after a library message is the command's own, and only one it has. */

@@ -34,6 +34,8 @@ final class DelimitedParser {
      * separator does not advise a {@code .txt} name.
      */
     private final boolean sniffed;
+    /** A decimal beyond float64's range reads as an infinity of its sign ({@link DelimitedReader#withOverflowToInfinity}). */
+    private final boolean overflowToInfinity;
 
     private int line = 1;
     private final char[] buf = new char[1 << 13];
@@ -63,6 +65,13 @@ final class DelimitedParser {
 
     DelimitedParser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode,
             boolean sniffed) {
+        this(in, prefix, source, delim, headerMode, sniffed, false);
+    }
+
+    /** As above; {@code overflowToInfinity}: a decimal beyond float64's range reads as an infinity of its sign. */
+    DelimitedParser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode,
+            boolean sniffed, boolean overflowToInfinity) {
+        this.overflowToInfinity = overflowToInfinity;
         this.in = in;
         this.prefix = prefix;
         this.source = source;
@@ -304,6 +313,7 @@ final class DelimitedParser {
             throw cellError(atLine, column, "empty value");
         }
         if (DelimitedReader.isDecimal(text)) {
+            if (overflowToInfinity) return text.charAt(0) == '-' ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
             throw cellError(atLine, column, DelimitedReader.quote(text) + " is beyond the float64 range");
         }
         throw cellError(atLine, column, DelimitedReader.quote(text) + " is not a number" + separatorHint(text));

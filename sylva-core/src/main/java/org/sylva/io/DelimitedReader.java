@@ -98,10 +98,17 @@ public final class DelimitedReader {
 
     private final Delimiter delimiter;
     private final Header header;
+    /** Whether a decimal beyond float64's range reads as an infinity of its sign (see {@link #withOverflowToInfinity}). */
+    private final boolean overflowToInfinity;
 
     private DelimitedReader(Delimiter delimiter, Header header) {
+        this(delimiter, header, false);
+    }
+
+    private DelimitedReader(Delimiter delimiter, Header header, boolean overflowToInfinity) {
         this.delimiter = Objects.requireNonNull(delimiter, "delimiter");
         this.header = Objects.requireNonNull(header, "header");
+        this.overflowToInfinity = overflowToInfinity;
     }
 
     /** A reader whose delimiter follows the file name's extension, header detected. */
@@ -114,11 +121,20 @@ public final class DelimitedReader {
     }
 
     public DelimitedReader withDelimiter(Delimiter d) {
-        return new DelimitedReader(d, header);
+        return new DelimitedReader(d, header, overflowToInfinity);
     }
 
     public DelimitedReader withHeader(Header h) {
-        return new DelimitedReader(delimiter, h);
+        return new DelimitedReader(delimiter, h, overflowToInfinity);
+    }
+
+    /**
+     * A reader that reads a decimal beyond float64's range ({@code 1e400}, {@code -1e999}) as an infinity of its sign,
+     * as {@code numpy.loadtxt} does, for a caller that leaves non-finite rows out; by default such a cell is an error
+     * naming it ("beyond the float64 range"), which says more than the infinity a check would find later.
+     */
+    public DelimitedReader withOverflowToInfinity(boolean on) {
+        return new DelimitedReader(delimiter, header, on);
     }
 
     public Delimiter delimiter() {
@@ -188,7 +204,7 @@ public final class DelimitedReader {
         BufferedReader in = new BufferedReader(reader, 1 << 13);
         StringBuilder prefix = new StringBuilder();
         Delimiter d = delimiter == Delimiter.AUTO ? sniff(in, prefix) : delimiter;
-        return new DelimitedParser(in, prefix, sourceName, d, header, delimiter == Delimiter.AUTO).parse();
+        return new DelimitedParser(in, prefix, sourceName, d, header, delimiter == Delimiter.AUTO, overflowToInfinity).parse();
     }
 
     /**

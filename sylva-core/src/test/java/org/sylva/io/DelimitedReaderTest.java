@@ -99,6 +99,22 @@ class DelimitedReaderTest {
         assertEquals(" line 2: 3 values, expected 2 (as in the header on line 1)", error("r3.csv", "x,y\n1,2,3\n"));
     }
 
+    /** numpy.loadtxt's reading of decimals beyond float64's range, for a caller that leaves non-finite rows out. */
+    @Test
+    void overflowingDecimalsAsInfinitiesWhenAsked() throws IOException {
+        Path p = dir.resolve("big.csv");
+        Files.writeString(p, "1e400,-1E999,+2e308\n1e-400,-0.5e-999,1.7976931348623157e308\n");
+        NumericTable t = DelimitedReader.forFile("big.csv").withOverflowToInfinity(true).read(p);
+        assertArrayEquals(new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY,
+            0.0, -0.0, Double.MAX_VALUE}, t.values());
+        // the setting survives the other settings; off again, the cell is an error naming it
+        NumericTable again = DelimitedReader.forFile("big.csv").withOverflowToInfinity(true).withHeader(Header.ABSENT)
+                .withDelimiter(DelimitedReader.Delimiter.COMMA).read(p);
+        assertArrayEquals(t.values(), again.values());
+        assertEquals(" line 1, column 1: '1e400' is beyond the float64 range", error("big.csv",
+                "1e400,-1E999,+2e308\n1e-400,-0.5e-999,1.7976931348623157e308\n"));
+    }
+
     @Test
     void nonNumericCellsNameLineAndColumn() {
         assertEquals(" line 3, column 2: 'abc' is not a number", error("n.csv", "1,2\n3,4\n5,abc\n"));
