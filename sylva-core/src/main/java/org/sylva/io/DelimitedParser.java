@@ -15,7 +15,7 @@ import org.sylva.io.DelimitedReader.Header;
  * message naming a line and a column live here; the reader chooses the delimiter and the header mode.
  *
  * <pre>{@code
- * NumericTable t = new DelimitedParser(in, "", "points.csv", Delimiter.COMMA, Header.AUTO, false).parse();
+ * NumericTable t = new DelimitedParser(in, "", "points.csv", Delimiter.COMMA, Header.AUTO, false, false).parse();
  * }</pre>
  */
 final class DelimitedParser {
@@ -63,12 +63,7 @@ final class DelimitedParser {
     private final StringBuilder cell = new StringBuilder();
     private boolean quoted;      // the current cell was quoted ("" is an empty value given as such)
 
-    DelimitedParser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode,
-            boolean sniffed) {
-        this(in, prefix, source, delim, headerMode, sniffed, false);
-    }
-
-    /** As above; {@code overflowToInfinity}: a decimal beyond float64's range reads as an infinity of its sign. */
+    /** {@code overflowToInfinity}: a decimal beyond float64's range reads as an infinity of its sign. */
     DelimitedParser(BufferedReader in, CharSequence prefix, String source, Delimiter delim, Header headerMode,
             boolean sniffed, boolean overflowToInfinity) {
         this.overflowToInfinity = overflowToInfinity;
